@@ -1,0 +1,72 @@
+"""Abstract values: what a traced value is known to be (shape, dtype, weak type).
+
+`ShapedArray` is also the aval object handed to jaxlib (it reads `shape`,
+`dtype` and `weak_type`). It is immutable and hashes fast, because eager
+dispatch and jit both key their executable caches on tuples of avals.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from padax.core import dtypes
+
+
+class ShapedArray:
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool = False):
+        self.shape = shape
+        self.dtype = dtype
+        self.weak_type = weak_type
+        self._hash = hash((shape, dtype, weak_type))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: Any) -> bool:
+        return (type(other) is ShapedArray and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+        return ShapedArray(self.shape if shape is None else tuple(shape),
+                           self.dtype if dtype is None else dtype,
+                           self.weak_type if weak_type is None else weak_type)
+
+    def strip_weak_type(self) -> "ShapedArray":
+        return self if not self.weak_type else ShapedArray(self.shape, self.dtype, False)
+
+    def str_short(self) -> str:
+        return f"{short_dtype_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __repr__(self) -> str:
+        return f"ShapedArray({self.str_short()}{', weak_type=True' if self.weak_type else ''})"
+
+
+_SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
+          "float8_e4m3fn": "f8_e4m3fn", "float8_e5m2": "f8_e5m2",
+          "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+          "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+          "bool": "bool", "complex64": "c64", "complex128": "c128"}
+
+
+def short_dtype_name(dtype: np.dtype) -> str:
+    return _SHORT.get(dtype.name, dtype.name)
+
+
+def aval_of_host_value(x: Any) -> ShapedArray:
+    """Aval of a numpy array or Python scalar (scalars are weakly typed)."""
+    if isinstance(x, (bool, int, float, complex)):
+        return ShapedArray((), dtypes.python_scalar_dtype(x), True)
+    x = np.asarray(x)
+    return ShapedArray(x.shape, dtypes.canonicalize(x.dtype), False)

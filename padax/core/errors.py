@@ -1,0 +1,28 @@
+"""Errors that speak the user's language: the op, the shapes/dtypes, the user's line."""
+from __future__ import annotations
+
+from padax.core.source_info import user_location
+
+
+class PadaxError(Exception):
+    """Base of padax's own error types."""
+
+
+class ConcretizationTypeError(PadaxError, TypeError):
+    """A traced value was used where Python needs a concrete one (bool, int, numpy)."""
+
+
+class UnexpectedTracerError(PadaxError):
+    """A tracer escaped the transformation that created it and was used later."""
+
+
+def op_type_error(op: str, msg: str) -> TypeError:
+    return TypeError(f"{op}: {msg}{user_location()}")
+
+
+def op_value_error(op: str, msg: str) -> ValueError:
+    return ValueError(f"{op}: {msg}{user_location()}")
+
+
+def shapes_str(*avals) -> str:
+    return ", ".join(a.str_short() for a in avals)

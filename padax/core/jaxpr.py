@@ -1,0 +1,194 @@
+"""The IR: variables, literals, equations, jaxprs, a pretty printer and an evaluator."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core.abstract import ShapedArray
+from padax.core.source_info import SourceInfo
+
+_var_ids = itertools.count()
+
+
+class Var:
+    __slots__ = ("aval", "_id")
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+        self._id = next(_var_ids)
+
+    def __repr__(self) -> str:
+        return f"Var#{self._id}:{self.aval.str_short()}"
+
+
+class Literal:
+    """A constant small enough to print and embed in the program (Python scalars)."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val!r})"
+
+
+Atom = Var | Literal
+
+
+class JaxprEqn:
+    __slots__ = ("primitive", "invars", "outvars", "params", "source_info")
+
+    def __init__(self, primitive, invars: list[Atom], outvars: list[Var], params: dict,
+                 source_info: SourceInfo | None = None):
+        self.primitive = primitive
+        self.invars = invars
+        self.outvars = outvars
+        self.params = params
+        self.source_info = source_info
+
+    def replace(self, **kw) -> "JaxprEqn":
+        d = dict(primitive=self.primitive, invars=self.invars, outvars=self.outvars,
+                 params=self.params, source_info=self.source_info)
+        d.update(kw)
+        return JaxprEqn(**d)
+
+
+class Jaxpr:
+    """A closed-over-nothing program: `constvars` are bound by a ClosedJaxpr's consts."""
+
+    __slots__ = ("constvars", "invars", "outvars", "eqns")
+
+    def __init__(self, constvars: list[Var], invars: list[Var], outvars: list[Atom],
+                 eqns: list[JaxprEqn]):
+        self.constvars = constvars
+        self.invars = invars
+        self.outvars = outvars
+        self.eqns = eqns
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.outvars]
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self)
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    """A jaxpr with values for its constvars. Hashes by identity (used as a cache key)."""
+
+    __slots__ = ("jaxpr", "consts", "__weakref__")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    eqns = property(lambda self: self.jaxpr.eqns)
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self.jaxpr)
+
+    __repr__ = __str__
+
+
+# ---- evaluation ---------------------------------------------------------------
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Interpret a jaxpr by binding each equation under the current trace."""
+    env: dict[Var, Any] = {}
+
+    def read(v: Atom) -> Any:
+        return v.val if type(v) is Literal else env[v]
+
+    for v, x in zip(jaxpr.constvars, consts):
+        env[v] = x
+    for v, x in zip(jaxpr.invars, args):
+        env[v] = x
+    for eqn in jaxpr.eqns:
+        ins = [read(v) for v in eqn.invars]
+        outs = eqn.primitive.bind(*ins, **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = (outs,)
+        for v, x in zip(eqn.outvars, outs):
+            env[v] = x
+    return [read(v) for v in jaxpr.outvars]
+
+
+# ---- pretty printing ----------------------------------------------------------
+
+class _Namer:
+    def __init__(self) -> None:
+        self.names: dict[Var, str] = {}
+
+    def __call__(self, v: Atom) -> str:
+        if type(v) is Literal:
+            return _literal_str(v)
+        name = self.names.get(v)
+        if name is None:
+            name = self.names[v] = _id_to_name(len(self.names))
+        return name
+
+    def binder(self, v: Var) -> str:
+        return f"{self(v)}:{v.aval.str_short()}"
+
+
+def _id_to_name(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+def _literal_str(v: Literal) -> str:
+    val = v.val
+    if isinstance(val, np.ndarray) and val.shape == ():
+        val = val.item()
+    if isinstance(val, bool):
+        return str(val)
+    return f"{val!r}:{v.aval.str_short()}"
+
+
+def _param_str(v: Any, namer: _Namer, indent: int) -> str:
+    if isinstance(v, ClosedJaxpr):
+        v = v.jaxpr
+    if isinstance(v, Jaxpr):
+        inner = _pp_body(v, namer, indent + 4)
+        return "\n" + inner
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, Callable) and hasattr(v, "__name__"):
+        return v.__name__
+    return repr(v)
+
+
+def _pp_body(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
+    pad = " " * indent
+    consts = " ".join(namer.binder(v) for v in jaxpr.constvars)
+    ins = " ".join(namer.binder(v) for v in jaxpr.invars)
+    lines = [f"{pad}{{ lambda {consts}; {ins}. let"]
+    for eqn in jaxpr.eqns:
+        outs = " ".join(namer.binder(v) for v in eqn.outvars)
+        params = " ".join(f"{k}={_param_str(val, namer, indent + 4)}" for k, val in eqn.params.items())
+        params = f"[{params}]" if params else ""
+        args = " ".join(namer(v) for v in eqn.invars)
+        lines.append(f"{pad}    {outs} = {eqn.primitive.name}{params} {args}".rstrip())
+    outs = ", ".join(namer(v) for v in jaxpr.outvars)
+    lines.append(f"{pad}  in ({outs},) }}" if len(jaxpr.outvars) == 1 else f"{pad}  in ({outs}) }}")
+    return "\n".join(lines)
+
+
+def pp_jaxpr(jaxpr: Jaxpr) -> str:
+    return _pp_body(jaxpr, _Namer(), 0)

@@ -1,0 +1,67 @@
+"""Primitive: the unit of extension.
+
+A primitive carries its rules as attributes, set next to its definition in
+`padax/functional/lax/`: `abstract_eval` (avals in -> avals out, and the
+shape/dtype checks), `impl` (eager; defaults to running a compiled
+single-op executable), `jvp_rule`, `transpose_rule` and `batch_rule`.
+Its lowering rule to StableHLO lives in `padax/lowering/rules/`.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from padax.core import trace as _trace
+
+# Set by padax.transforms.dispatch: runs a primitive eagerly via a cached executable.
+_default_impl: Callable[..., Any] | None = None
+
+
+def set_default_impl(fn: Callable[..., Any]) -> None:
+    global _default_impl
+    _default_impl = fn
+
+
+class Primitive:
+    multiple_results = False
+
+    def __init__(self, name: str, *, multiple_results: bool = False):
+        self.name = name
+        self.multiple_results = multiple_results
+        self._impl: Callable | None = None
+        self.abstract_eval: Callable | None = None
+        self.jvp_rule: Callable | None = None
+        self.transpose_rule: Callable | None = None
+        self.batch_rule: Callable | None = None
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        """Apply the primitive under the current trace (eager, staging, ...)."""
+        return _trace.trace_state.trace.process_primitive(self, args, params)
+
+    def impl(self, *args: Any, **params: Any) -> Any:
+        if self._impl is not None:
+            return self._impl(*args, **params)
+        return _default_impl(self, args, params)
+
+    # -- rule registration (decorators) ------------------------------------
+    def def_impl(self, fn: Callable) -> Callable:
+        self._impl = fn
+        return fn
+
+    def def_abstract_eval(self, fn: Callable) -> Callable:
+        self.abstract_eval = fn
+        return fn
+
+    def def_jvp(self, fn: Callable) -> Callable:
+        self.jvp_rule = fn
+        return fn
+
+    def def_transpose(self, fn: Callable) -> Callable:
+        self.transpose_rule = fn
+        return fn
+
+    def def_batch(self, fn: Callable) -> Callable:
+        self.batch_rule = fn
+        return fn

@@ -1,0 +1,34 @@
+"""Where in the user's code an operation came from (file:line), for errors and jaxprs."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple
+
+_PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_SKIP_PREFIXES = (_PADAX_DIR, "<frozen ")
+
+
+class SourceInfo(NamedTuple):
+    filename: str
+    lineno: int
+    function: str
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.lineno} ({self.function})"
+
+
+def user_frame() -> SourceInfo | None:
+    """The innermost stack frame outside padax itself."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(_SKIP_PREFIXES):
+            return SourceInfo(fn, f.f_lineno, f.f_code.co_name)
+        f = f.f_back
+    return None
+
+
+def user_location() -> str:
+    info = user_frame()
+    return f" (at {info})" if info is not None else ""

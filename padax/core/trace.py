@@ -1,0 +1,176 @@
+"""Traces and tracers: the interpreter stack that every transformation plugs into.
+
+padax follows JAX's "stackless" design: there is one *current trace*;
+`Primitive.bind` hands the operation to it. A transformation's trace keeps
+its parent (the trace that was current when it started) and runs the real
+work with the parent current, so transformations nest without level
+numbers. A tracer remembers its trace; a tracer whose trace has ended is a
+leaked tracer and using it is an error.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Iterator, Sequence
+
+from padax.core.errors import ConcretizationTypeError, UnexpectedTracerError
+from padax.core.source_info import user_location
+
+
+class Trace:
+    """An interpreter for primitives; subclasses implement `process_primitive`."""
+
+    __slots__ = ("_valid", "__weakref__")
+
+    def __init__(self) -> None:
+        self._valid = True
+
+    def process_primitive(self, prim, args: Sequence[Any], params: dict) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.process_primitive")
+
+    def invalidate(self) -> None:
+        self._valid = False
+
+    @property
+    def is_valid(self) -> bool:
+        return self._valid
+
+
+class EvalTrace(Trace):
+    """The outermost trace: run each primitive for real (eager mode)."""
+
+    __slots__ = ()
+
+    def process_primitive(self, prim, args, params):
+        for a in args:
+            if isinstance(a, Tracer):
+                raise escaped_tracer_error(a, prim.name)
+        return prim.impl(*args, **params)
+
+
+class _TraceState(threading.local):
+    def __init__(self) -> None:
+        self.trace: Trace = EvalTrace()
+
+
+trace_state = _TraceState()
+
+
+def current_trace() -> Trace:
+    return trace_state.trace
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace) -> Iterator[Trace]:
+    prev = trace_state.trace
+    trace_state.trace = trace
+    try:
+        yield trace
+    finally:
+        trace_state.trace = prev
+
+
+@contextlib.contextmanager
+def new_trace(trace: Trace) -> Iterator[Trace]:
+    """Make `trace` current for a block and invalidate it at the end (leak detection)."""
+    with set_current_trace(trace):
+        try:
+            yield trace
+        finally:
+            trace.invalidate()
+
+
+def escaped_tracer_error(tracer: "Tracer", where: str) -> UnexpectedTracerError:
+    return UnexpectedTracerError(
+        f"{where}: encountered a leaked tracer {tracer.aval.str_short()} from a transformation "
+        f"({type(tracer._trace).__name__}) that has already finished{user_location()}. "
+        "A value computed inside jit/grad/vmap escaped (stored in a global, a closure or an "
+        "attribute) and was used afterwards. Return it from the transformed function instead.")
+
+
+class Tracer:
+    """A value standing for an array during a transformation.
+
+    Operators and Tensor-like methods (`+`, `@`, `.sum()`, `.reshape()` ...)
+    are attached by `padax.functional.methods`, the same ones Tensor gets.
+    """
+
+    __slots__ = ("_trace",)
+    __array_priority__ = 1000
+
+    @property
+    def aval(self):
+        raise NotImplementedError
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.aval.shape[0]
+
+    def _concrete_error(self, what: str) -> ConcretizationTypeError:
+        return ConcretizationTypeError(
+            f"{what} needs a concrete value, but got a traced array {self.aval.str_short()} "
+            f"inside {self._trace_description()}{user_location()}. Python control flow (if/while/"
+            "bool/int) cannot depend on traced values. Options: mark the argument static "
+            "(jit(..., static_argnums=...) or static_argnames=...), use padax.where for "
+            "elementwise choices, or padax.cond / padax.while_loop for control flow.")
+
+    def _trace_description(self) -> str:
+        return getattr(self._trace, "description", type(self._trace).__name__)
+
+    def __bool__(self):
+        raise self._concrete_error("bool() of an array (an `if`, `while`, `and`/`or` or `not`)")
+
+    def __int__(self):
+        raise self._concrete_error("int()")
+
+    def __float__(self):
+        raise self._concrete_error("float()")
+
+    def __complex__(self):
+        raise self._concrete_error("complex()")
+
+    def __index__(self):
+        raise self._concrete_error("using an array as an index (__index__)")
+
+    def __array__(self, dtype=None, copy=None):
+        raise self._concrete_error("converting to a numpy array")
+
+    def numpy(self):
+        raise self._concrete_error("Tensor.numpy()")
+
+    def item(self, *args):
+        raise self._concrete_error("Tensor.item()")
+
+    tolist = item
+
+    def __iter__(self):
+        if not self.aval.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.aval.shape[0]))
+
+    def __hash__(self):
+        raise TypeError("unhashable type: traced array")
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"

@@ -1,0 +1,129 @@
+"""The one gateway to jaxlib's private Python surface (with lowering/_mlir.py).
+
+Everything padax needs from `jaxlib._jax` and `xla_client` is imported
+here and wrapped in small functions, so a jaxlib upgrade touches one file.
+
+It also installs an import guard: jaxlib's C++ runs `import
+jax._src.sharding_impls` whenever it creates a single-device array (for
+example on the first read-back of a result). With jax installed that would
+silently import all of jax (~0.6 s) and let jax patch jaxlib's classes;
+without jax each failed attempt costs ~60 us. The guard refuses `jax`
+imports *only* when the innermost Python caller is padax itself, so users
+(and tests using jax as an oracle) can still `import jax` normally.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import os
+import sys
+
+_PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+class _BlockJaxFromPadax(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "jax" and not fullname.startswith("jax."):
+            return None
+        f = sys._getframe(1)
+        while f is not None and f.f_code.co_filename.startswith("<frozen"):
+            f = f.f_back  # importlib's own frames
+        if f is not None and f.f_code.co_filename.startswith(_PADAX_DIR):
+            raise ModuleNotFoundError(f"padax does not import {fullname}", name=fullname)
+        return None
+
+
+if not any(isinstance(f, _BlockJaxFromPadax) for f in sys.meta_path):
+    sys.meta_path.insert(0, _BlockJaxFromPadax())
+
+import jaxlib  # noqa: E402
+from jaxlib import _jax, xla_client  # noqa: E402
+
+JAXLIB_VERSION: str = jaxlib.__version__
+Device = _jax.Device
+ArrayImpl = _jax.ArrayImpl
+XlaRuntimeError = xla_client.XlaRuntimeError
+LoadedExecutable = _jax.LoadedExecutable
+
+
+def make_cpu_client(num_devices: int = 1):
+    if num_devices > 1:
+        return xla_client.make_cpu_client(num_devices=num_devices)
+    return xla_client.make_cpu_client()
+
+
+def make_plugin_client(platform: str):
+    """A PJRT client from a plugin (e.g. 'cuda' from jax-cuda12-plugin) if it is installed."""
+    import importlib
+    for modname in (f"jax_{platform}12_plugin", f"jax_{platform}13_plugin", f"jax_{platform}_plugin"):
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError:
+            continue
+        path = getattr(mod, "_get_library_path", lambda: None)()
+        if path is None:
+            continue
+        if not xla_client.pjrt_plugin_loaded(platform):
+            xla_client.load_pjrt_plugin_dynamically(platform, path)
+        if not xla_client.pjrt_plugin_initialized(platform):
+            xla_client.initialize_pjrt_plugin(platform)
+        return xla_client.make_c_api_client(platform, {}, None)
+    return None
+
+
+def device_list(devices) -> object:
+    return xla_client.DeviceList(tuple(devices))
+
+
+def replicated_sharding(devices):
+    return _jax.GSPMDSharding(xla_client.DeviceList(tuple(devices)), xla_client.HloSharding.replicate())
+
+
+def device_put(aval, sharding, host_arrays, devices, enable_x64: bool):
+    return _jax.batched_device_put(aval, sharding, host_arrays, devices, True, True,
+                                   enable_x64=enable_x64)
+
+
+def result_handler(aval, sharding):
+    return _jax.array_result_handler(aval, sharding, True, _skip_checks=True)
+
+
+def to_numpy(buf):
+    """Host copy of a single-device array (read-only ndarray)."""
+    return buf._single_device_array_to_np_array_did_copy()[0]
+
+
+def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assignment=None):
+    opts = xla_client.CompileOptions()
+    opts.num_replicas = num_replicas
+    opts.num_partitions = num_partitions
+    if device_assignment is not None:
+        import numpy as np
+        opts.device_assignment = xla_client.DeviceAssignment.create(np.asarray(device_assignment, dtype=np.int32))
+    if num_partitions > 1:
+        opts.executable_build_options.use_spmd_partitioning = True
+    return opts
+
+
+def compile(client, module: bytes | str, devices, options):
+    return client.compile_and_load(module, xla_client.DeviceList(tuple(devices)), options)
+
+
+def serialize_executable(client, exe) -> bytes:
+    return client.serialize_executable(exe)
+
+
+def deserialize_executable(client, data: bytes, devices, options):
+    return client.deserialize_executable(data, xla_client.DeviceList(tuple(devices)), options)
+
+
+def new_pytree_registry():
+    """A fresh C++ pytree registry (None/tuple/namedtuple/list/dict built in)."""
+    return _jax.pytree.PyTreeRegistry(enable_none=True, enable_tuple=True, enable_namedtuple=True,
+                                      enable_list=True, enable_dict=True)
+
+
+def pytree_treedef_tuple(registry, treedefs):
+    return _jax.pytree.treedef_tuple(registry, list(treedefs))
+
+
+PyTreeDef = _jax.pytree.PyTreeDef

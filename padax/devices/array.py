@@ -1,0 +1,184 @@
+"""`padax.Tensor` (alias `padax.Array`): an immutable array over a device buffer.
+
+A Tensor owns one jaxlib array (`_buf`) and its aval. Nothing mutates it;
+`x.at[idx].set(v)` and friends return new Tensors. Operators and Paddle's
+methods are attached by `padax.functional.methods` (the same set that
+tracers get), so this file only holds the device- and host-facing parts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from padax.core.abstract import ShapedArray
+from padax.devices import _jaxlib
+
+
+class Tensor:
+    __slots__ = ("_buf", "aval", "_npy", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(self, buf: Any, aval: ShapedArray):
+        self._buf = buf
+        self.aval = aval
+        self._npy = None
+
+    # -- metadata ---------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def device(self):
+        """The (first) device holding this array."""
+        return self._buf._sharding._devices[0]
+
+    @property
+    def sharding(self):
+        return self._buf._sharding
+
+    @property
+    def place(self) -> str:
+        d = self.device
+        return "Place(cpu)" if d.platform == "cpu" else f"Place(gpu:{d.id})"
+
+    @property
+    def stop_gradient(self) -> bool:
+        """Paddle compatibility: padax arrays carry no tape; gradients come from transforms."""
+        return True
+
+    def devices(self) -> set:
+        return set(self._buf._sharding._devices)
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.aval.shape[0]
+
+    # -- host access -------------------------------------------------------------
+    def _value(self) -> np.ndarray:
+        """The host value, read once and cached (read-only)."""
+        v = self._npy
+        if v is None:
+            buf = self._buf
+            if buf.is_deleted():
+                raise RuntimeError(
+                    f"Tensor {self.aval.str_short()} was donated to a jit call (donate_argnums) "
+                    "and its buffer has been reused; it cannot be read any more.")
+            if len(buf._arrays) == 1 or buf.is_fully_replicated:
+                v = _jaxlib.to_numpy(buf)
+            else:
+                v = _assemble_shards(buf, self.aval)
+            self._npy = v
+        return v
+
+    def numpy(self) -> np.ndarray:
+        """A writable host copy, as Paddle's `Tensor.numpy()`."""
+        return np.array(self._value())
+
+    def item(self, *args) -> Any:
+        v = self._value()
+        if args:
+            return v.item(*args)
+        if v.size != 1:
+            raise ValueError(f"Tensor.item(): only a Tensor with one element can be converted "
+                             f"to a Python scalar, got shape {self.shape}")
+        return v.item()
+
+    def tolist(self) -> Any:
+        return self._value().tolist()
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        v = self._value()
+        if dtype is not None and np.dtype(dtype) != v.dtype:
+            return v.astype(dtype)
+        return np.array(v) if copy else v
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        v = self._value()
+        if max_version is None:
+            return v.__dlpack__(stream=stream)
+        return v.__dlpack__(stream=stream, max_version=max_version)
+
+    def __dlpack_device__(self):
+        return self._value().__dlpack_device__()
+
+    def block_until_ready(self) -> "Tensor":
+        self._buf.block_until_ready()
+        return self
+
+    def is_deleted(self) -> bool:
+        return self._buf.is_deleted()
+
+    def __bool__(self) -> bool:
+        return bool(self._value())
+
+    def __int__(self) -> int:
+        return int(self._value())
+
+    def __float__(self) -> float:
+        return float(self._value())
+
+    def __complex__(self) -> complex:
+        return complex(self._value())
+
+    def __index__(self) -> int:
+        if self.aval.shape or not (self.dtype.kind in "iub"):
+            raise TypeError(f"only integer scalar Tensors can be used as an index, got {self.aval.str_short()}")
+        return int(self._value())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __iter__(self):
+        if not self.aval.shape:
+            raise TypeError("iteration over a 0-d Tensor")
+        return (self[i] for i in range(self.aval.shape[0]))
+
+    def __reduce__(self):
+        return (_rebuild, (self.numpy(), self.weak_type))
+
+    def __repr__(self) -> str:
+        try:
+            body = np.array2string(self._value(), separator=", ", prefix=" " * 7)
+        except RuntimeError as e:
+            body = f"<{e}>"
+        return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, place={self.place}, "
+                f"stop_gradient=True,\n       {body})")
+
+    def __format__(self, spec: str) -> str:
+        if self.aval.shape == ():
+            return format(self._value().item(), spec)
+        return format(self._value(), spec) if spec else repr(self)
+
+
+def _assemble_shards(buf, aval: ShapedArray) -> np.ndarray:
+    """Read a sharded array back shard by shard (jaxlib reads only the first shard)."""
+    out = np.empty(aval.shape, aval.dtype)
+    for shard in buf.addressable_shards:
+        out[shard.index] = _jaxlib.to_numpy(shard.data._buf if isinstance(shard.data, Tensor) else shard.data)
+    return out
+
+
+def _rebuild(value: np.ndarray, weak_type: bool) -> Tensor:
+    from padax.devices.put import device_put
+    return device_put(value)
+
+
+Array = Tensor

@@ -1,0 +1,95 @@
+"""Backends (PJRT clients) and devices.
+
+CPU is always available; a GPU/TPU backend appears when its PJRT plugin
+package is installed (e.g. `jax-cuda12-plugin`) and becomes the default.
+`PADAX_PLATFORMS=cpu` (or `padax.config`) forces a platform.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from padax.config import config
+from padax.devices import _jaxlib
+
+_clients: dict[str, Any] = {}
+_PLUGIN_PLATFORMS = ("cuda", "rocm", "tpu")
+
+
+def _client(platform: str):
+    c = _clients.get(platform)
+    if c is None:
+        if platform == "cpu":
+            c = _jaxlib.make_cpu_client(config.num_cpu_devices)
+        else:
+            c = _jaxlib.make_plugin_client(platform)
+            if c is None:
+                raise RuntimeError(f"padax: no PJRT plugin for platform {platform!r} is installed")
+        _clients[platform] = c
+    return c
+
+
+def _wanted_platforms() -> list[str]:
+    env = os.environ.get("PADAX_PLATFORMS") or os.environ.get("JAX_PLATFORMS")
+    if env:
+        return [p.strip() for p in env.split(",") if p.strip()]
+    return [*_PLUGIN_PLATFORMS, "cpu"]
+
+
+@functools.lru_cache(maxsize=None)
+def default_platform() -> str:
+    for p in _wanted_platforms():
+        try:
+            _client(p)
+            return p
+        except RuntimeError:
+            continue
+    raise RuntimeError("padax: no usable backend")
+
+
+def get_client(platform: str | None = None):
+    return _client(platform or default_platform())
+
+
+def devices(backend: str | None = None) -> list:
+    """All devices of a platform (default: the default platform), like `jax.devices()`."""
+    return list(get_client(backend).devices())
+
+
+def local_devices(backend: str | None = None) -> list:
+    return list(get_client(backend).local_devices())
+
+
+def device_count(backend: str | None = None) -> int:
+    return len(devices(backend))
+
+
+@functools.lru_cache(maxsize=None)
+def _default_device_cached(platform: str):
+    return get_client(platform).local_devices()[0]
+
+
+def default_device():
+    return _default_device_cached(default_platform())
+
+
+def client_of(device):
+    return device.client
+
+
+@functools.lru_cache(maxsize=None)
+def single_device_sharding(device):
+    """A replicated sharding over one device (what eager arrays carry)."""
+    return _jaxlib.replicated_sharding((device,))
+
+
+def _reset_on_change(name: str, value: Any) -> None:
+    if name == "num_cpu_devices":
+        _clients.pop("cpu", None)
+        default_platform.cache_clear()
+        _default_device_cached.cache_clear()
+        single_device_sharding.cache_clear()
+
+
+config.on_change(_reset_on_change)

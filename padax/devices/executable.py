@@ -1,0 +1,29 @@
+"""A compiled program ready to run on device buffers and return Tensors."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from padax.core.abstract import ShapedArray
+from padax.devices import _jaxlib
+from padax.devices.array import Tensor
+from padax.devices.backend import single_device_sharding
+
+
+class Executable:
+    """Wraps a loaded executable with prebuilt result handlers (the fast path)."""
+
+    __slots__ = ("exe", "out_avals", "handlers", "device")
+
+    def __init__(self, exe, out_avals: Sequence[ShapedArray], device):
+        self.exe = exe
+        self.out_avals = list(out_avals)
+        self.device = device
+        sharding = single_device_sharding(device)
+        self.handlers = [_jaxlib.result_handler(a, sharding) for a in self.out_avals]
+
+    def run_buffers(self, bufs: list) -> list:
+        return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+
+    def __call__(self, bufs: list) -> list[Tensor]:
+        outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        return [Tensor(b, a) for b, a in zip(outs, self.out_avals)]

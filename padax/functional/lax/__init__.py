@@ -1,0 +1,1 @@
+"""Primitive-level ops (like jax.lax): each primitive with its rules, plus thin wrappers."""

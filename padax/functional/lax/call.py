@@ -1,0 +1,16 @@
+"""`jit_p`: a call of a closed sub-program (what a nested `jit` stages out).
+
+Params: `jaxpr` (a ClosedJaxpr with no consts: captured values are passed
+as leading arguments), `name`, `donated` (one bool per argument).
+Its eager impl is installed by `padax.transforms.jit`.
+"""
+from __future__ import annotations
+
+from padax.core.primitive import Primitive
+
+jit_p = Primitive("jit", multiple_results=True)
+
+
+@jit_p.def_abstract_eval
+def _jit_abstract_eval(*avals, jaxpr, name, donated):
+    return jaxpr.out_avals

@@ -1,0 +1,168 @@
+"""Elementwise primitives: unary math, binary arithmetic, comparisons, logic, bitwise.
+
+Operands of a binary primitive must already have equal shapes and dtypes
+(broadcasting and promotion happen in the Paddle-level API above). The
+result is weakly typed only if every operand is.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+from padax.core.errors import op_type_error
+from padax.core.primitive import Primitive
+
+# dtype-kind predicates used to validate operands
+def _any(d):
+    return True
+
+
+def _numeric(d):
+    return d != dtypes.bool_
+
+
+def _inexact(d):
+    return dtypes.is_inexact(d)
+
+
+def _floating(d):
+    return dtypes.is_floating(d)
+
+
+def _int_or_bool(d):
+    return dtypes.is_integer(d) or d == dtypes.bool_
+
+
+def _integer(d):
+    return dtypes.is_integer(d)
+
+
+def _signed_or_inexact(d):
+    return d != dtypes.bool_ and not dtypes.is_unsigned(d)
+
+
+_KIND_NAMES = {_any: "any", _numeric: "numeric", _inexact: "floating or complex",
+               _floating: "floating", _int_or_bool: "integer or bool", _integer: "integer",
+               _signed_or_inexact: "signed or floating"}
+
+unary_primitives: dict[str, Primitive] = {}
+binary_primitives: dict[str, Primitive] = {}
+
+
+def _check_kind(name: str, aval: ShapedArray, accepts: Callable) -> None:
+    if not accepts(aval.dtype):
+        raise op_type_error(name, f"expected a {_KIND_NAMES[accepts]} operand, got {aval.str_short()}")
+
+
+def unop(name: str, accepts: Callable = _inexact, result_dtype: Callable | None = None) -> Primitive:
+    """Define a unary elementwise primitive: shape preserved, dtype kept or mapped."""
+    prim = Primitive(name)
+
+    @prim.def_abstract_eval
+    def _abstract(x: ShapedArray, **params) -> ShapedArray:
+        _check_kind(name, x, accepts)
+        dt = x.dtype if result_dtype is None else result_dtype(x.dtype)
+        return ShapedArray(x.shape, dt, x.weak_type)
+
+    unary_primitives[name] = prim
+    return prim
+
+
+def binop(name: str, accepts: Callable = _numeric, result_dtype: Callable | None = None) -> Primitive:
+    """Define a binary elementwise primitive over equal shapes and dtypes."""
+    prim = Primitive(name)
+
+    @prim.def_abstract_eval
+    def _abstract(x: ShapedArray, y: ShapedArray, **params) -> ShapedArray:
+        if x.shape != y.shape or x.dtype != y.dtype:
+            raise op_type_error(name, f"operands must have equal shapes and dtypes, got "
+                                      f"{x.str_short()} and {y.str_short()}")
+        _check_kind(name, x, accepts)
+        dt = x.dtype if result_dtype is None else result_dtype(x.dtype)
+        return ShapedArray(x.shape, dt, x.weak_type and y.weak_type)
+
+    binary_primitives[name] = prim
+    return prim
+
+
+def _to_bool(d):
+    return dtypes.bool_
+
+
+def _real_part(d):
+    return {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(d, d)
+
+
+# -- arithmetic --------------------------------------------------------------------
+add_p = binop("add", _any)
+sub_p = binop("sub")
+mul_p = binop("mul", _any)
+div_p = binop("div")
+rem_p = binop("rem")
+pow_p = binop("pow", _inexact)
+max_p = binop("max", _any)
+min_p = binop("min", _any)
+atan2_p = binop("atan2", _floating)
+nextafter_p = binop("nextafter", _floating)
+complex_p = binop("complex", _floating, lambda d: dtypes.complex128 if d == dtypes.float64 else dtypes.complex64)
+
+neg_p = unop("neg", _numeric)
+sign_p = unop("sign", _numeric)
+abs_p = unop("abs", _numeric, _real_part)
+floor_p = unop("floor", _floating)
+ceil_p = unop("ceil", _floating)
+round_p = unop("round", _floating)  # param rounding_method: 0 away from zero, 1 to nearest even
+is_finite_p = unop("is_finite", _floating, _to_bool)
+exp_p = unop("exp")
+exp2_p = unop("exp2")
+log_p = unop("log")
+expm1_p = unop("expm1")
+log1p_p = unop("log1p")
+tanh_p = unop("tanh")
+logistic_p = unop("logistic")
+sin_p = unop("sin")
+cos_p = unop("cos")
+tan_p = unop("tan")
+asin_p = unop("asin")
+acos_p = unop("acos")
+atan_p = unop("atan")
+sinh_p = unop("sinh")
+cosh_p = unop("cosh")
+asinh_p = unop("asinh")
+acosh_p = unop("acosh")
+atanh_p = unop("atanh")
+sqrt_p = unop("sqrt")
+rsqrt_p = unop("rsqrt")
+cbrt_p = unop("cbrt", _floating)
+erf_p = unop("erf", _floating)
+erfc_p = unop("erfc", _floating)
+erf_inv_p = unop("erf_inv", _floating)
+lgamma_p = unop("lgamma", _floating)
+digamma_p = unop("digamma", _floating)
+square_p = unop("square", _numeric)
+integer_pow_p = unop("integer_pow", _numeric)  # param y: int
+real_p = unop("real", lambda d: dtypes.is_complex(d), _real_part)
+imag_p = unop("imag", lambda d: dtypes.is_complex(d), _real_part)
+conj_p = unop("conj", lambda d: dtypes.is_complex(d))
+
+# -- comparisons ---------------------------------------------------------------------
+eq_p = binop("eq", _any, _to_bool)
+ne_p = binop("ne", _any, _to_bool)
+lt_p = binop("lt", _any, _to_bool)
+le_p = binop("le", _any, _to_bool)
+gt_p = binop("gt", _any, _to_bool)
+ge_p = binop("ge", _any, _to_bool)
+
+# -- logic and bits (logical on bool, bitwise on integers) --------------------------------
+and_p = binop("and", _int_or_bool)
+or_p = binop("or", _int_or_bool)
+xor_p = binop("xor", _int_or_bool)
+not_p = unop("not", _int_or_bool)
+shift_left_p = binop("shift_left", _integer)
+shift_right_arithmetic_p = binop("shift_right_arithmetic", _integer)
+shift_right_logical_p = binop("shift_right_logical", _integer)
+population_count_p = unop("population_count", _integer)
+clz_p = unop("clz", _integer)

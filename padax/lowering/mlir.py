@@ -1,0 +1,249 @@
+"""jaxpr -> StableHLO module, through jaxlib's MLIR Python bindings.
+
+One lowering rule per primitive, registered with `register_lowering`. A rule
+receives a `RuleContext` (input/output avals, the module being built) and
+the MLIR values of its operands, and returns the MLIR value(s) of its
+results. Nested jaxprs (jit, control flow) are lowered inline by
+`lower_jaxpr_body`.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
+
+LoweringRule = Callable[..., Any]
+lowering_rules: dict[Any, LoweringRule] = {}
+
+
+def register_lowering(prim, rule: LoweringRule | None = None):
+    """Register `rule` as prim's lowering (usable as a decorator)."""
+    if rule is None:
+        return lambda r: register_lowering(prim, r)
+    lowering_rules[prim] = rule
+    return rule
+
+
+class LoweringError(Exception):
+    """padax failed to lower a primitive; this is a padax bug, not user error."""
+
+
+_local = threading.local()
+
+
+def context() -> ir.Context:
+    ctx = getattr(_local, "ctx", None)
+    if ctx is None:
+        ctx = _local.ctx = make_context()
+    return ctx
+
+
+# ---- types and constants ----------------------------------------------------------
+
+def _scalar_type(dtype: np.dtype) -> ir.Type:
+    name = dtype.name
+    if name == "float32":
+        return ir.F32Type.get()
+    if name == "float64":
+        return ir.F64Type.get()
+    if name == "float16":
+        return ir.F16Type.get()
+    if name == "bfloat16":
+        return ir.BF16Type.get()
+    if name == "float8_e4m3fn":
+        return ir.Float8E4M3FNType.get()
+    if name == "float8_e5m2":
+        return ir.Float8E5M2Type.get()
+    if name == "bool":
+        return ir.IntegerType.get_signless(1)
+    if name.startswith("int"):
+        return ir.IntegerType.get_signless(dtype.itemsize * 8)
+    if name.startswith("uint"):
+        return ir.IntegerType.get_unsigned(dtype.itemsize * 8)
+    if name == "complex64":
+        return ir.ComplexType.get(ir.F32Type.get())
+    if name == "complex128":
+        return ir.ComplexType.get(ir.F64Type.get())
+    raise LoweringError(f"no MLIR type for dtype {dtype}")
+
+
+def dtype_to_ir_type(dtype: np.dtype) -> ir.Type:
+    return _scalar_type(np.dtype(dtype))
+
+
+def aval_to_ir_type(aval: ShapedArray) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(aval.shape), _scalar_type(aval.dtype))
+
+
+def ir_constant(value: Any, dtype: np.dtype | None = None) -> ir.Value:
+    """A StableHLO constant from a host value (numpy array or Python scalar)."""
+    arr = np.asarray(value, dtype=dtype)
+    if not arr.flags.c_contiguous:
+        arr = arr.copy()  # (np.ascontiguousarray would turn 0-d into 1-d)
+    ty = ir.RankedTensorType.get(list(arr.shape), _scalar_type(arr.dtype))
+    if arr.size > 1:
+        first = arr.reshape(-1)[:1]
+        if (arr.view(np.uint8).reshape(arr.size, -1) == first.view(np.uint8)).all():
+            # a splat: emit one scalar and broadcast it (keeps programs small)
+            scalar = hlo.ConstantOp(ir.DenseElementsAttr.get(
+                first.reshape(()), type=ir.RankedTensorType.get([], ty.element_type))).result
+            return hlo.broadcast_in_dim(ty, scalar, ir.DenseI64ArrayAttr.get([]))
+    return hlo.ConstantOp(ir.DenseElementsAttr.get(arr, type=ty)).result
+
+
+def full_like_aval(value: Any, aval: ShapedArray) -> ir.Value:
+    """A constant filled with `value`, of the aval's shape and dtype."""
+    scalar = ir_constant(np.asarray(value, dtype=aval.dtype))
+    if aval.shape == ():
+        return scalar
+    return hlo.broadcast_in_dim(aval_to_ir_type(aval), scalar, ir.DenseI64ArrayAttr.get([]))
+
+
+# ---- module building --------------------------------------------------------------
+
+class ModuleContext:
+    """State shared by all rules while one module is built (names of helper functions)."""
+
+    def __init__(self, module: ir.Module, num_partitions: int = 1):
+        self.module = module
+        self.num_partitions = num_partitions
+        self._counter = 0
+
+    def fresh_name(self, base: str) -> str:
+        self._counter += 1
+        return f"{base}_{self._counter}"
+
+
+class RuleContext:
+    __slots__ = ("module_ctx", "avals_in", "avals_out", "primitive", "source_info")
+
+    def __init__(self, module_ctx, avals_in, avals_out, primitive=None, source_info=None):
+        self.module_ctx = module_ctx
+        self.avals_in = avals_in
+        self.avals_out = avals_out
+        self.primitive = primitive
+        self.source_info = source_info
+
+    @property
+    def aval_out(self) -> ShapedArray:
+        return self.avals_out[0]
+
+
+def lower_jaxpr_body(mctx: ModuleContext, jaxpr: Jaxpr, consts: Sequence[ir.Value],
+                     args: Sequence[ir.Value]) -> list[ir.Value]:
+    """Emit a jaxpr's equations at the current insertion point; returns its outputs."""
+    env: dict[Var, ir.Value] = {}
+
+    def read(v):
+        if type(v) is Literal:
+            return ir_constant(np.asarray(v.val, dtype=v.aval.dtype))
+        return env[v]
+
+    for v, x in zip(jaxpr.constvars, consts):
+        env[v] = x
+    for v, x in zip(jaxpr.invars, args):
+        env[v] = x
+    for eqn in jaxpr.eqns:
+        rule = lowering_rules.get(eqn.primitive)
+        if rule is None:
+            raise LoweringError(f"padax has no lowering rule for primitive '{eqn.primitive.name}'")
+        ins = [read(v) for v in eqn.invars]
+        rctx = RuleContext(mctx, [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars],
+                           eqn.primitive, eqn.source_info)
+        loc = ir.Location.name(f"{eqn.primitive.name}@{eqn.source_info}" if eqn.source_info else eqn.primitive.name)
+        with loc:
+            try:
+                outs = rule(rctx, *ins, **eqn.params)
+            except LoweringError:
+                raise
+            except Exception as e:
+                where = f" (from {eqn.source_info})" if eqn.source_info else ""
+                raise LoweringError(
+                    f"internal error lowering '{eqn.primitive.name}' with inputs "
+                    f"{', '.join(a.str_short() for a in rctx.avals_in)}{where}: {type(e).__name__}: {e}"
+                ) from e
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        for v, x in zip(eqn.outvars, outs):
+            env[v] = x
+    return [read(v) for v in jaxpr.outvars]
+
+
+def make_function(mctx: ModuleContext, name: str, in_avals: Sequence[ShapedArray],
+                  out_avals: Sequence[ShapedArray],
+                  body: Callable[[Sequence[ir.Value]], Sequence[ir.Value]],
+                  public: bool = False, arg_attrs: Sequence[dict] | None = None,
+                  result_attrs: Sequence[dict] | None = None) -> func.FuncOp:
+    """Add a func.func to the module whose body `body(args)` emits."""
+    in_types = [aval_to_ir_type(a) for a in in_avals]
+    out_types = [aval_to_ir_type(a) for a in out_avals]
+    with ir.InsertionPoint(mctx.module.body):
+        fn = func.FuncOp(name, ir.FunctionType.get(in_types, out_types))
+    fn.attributes["sym_visibility"] = ir.StringAttr.get("public" if public else "private")
+    if arg_attrs:
+        fn.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(d) for d in arg_attrs])
+    if result_attrs:
+        fn.result_attrs = ir.ArrayAttr.get([ir.DictAttr.get(d) for d in result_attrs])
+    block = fn.add_entry_block()
+    with ir.InsertionPoint(block):
+        outs = body(list(block.arguments))
+        func.ReturnOp(list(outs))
+    return fn
+
+
+class LoweredModule:
+    """The StableHLO of one program, as bytecode (for compiling) and text (for reading)."""
+
+    __slots__ = ("bytecode", "_module", "num_partitions")
+
+    def __init__(self, module: ir.Module, num_partitions: int = 1):
+        self._module = module
+        self.bytecode = module_to_bytecode(module)
+        self.num_partitions = num_partitions
+
+    def as_text(self) -> str:
+        with context():
+            return str(self._module)
+
+
+def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (),
+                num_partitions: int = 1) -> LoweredModule:
+    """Lower a jaxpr to a module whose public `main` takes (*constvars, *invars)."""
+    with context(), ir.Location.unknown():
+        module = ir.Module.create()
+        module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
+        mctx = ModuleContext(module, num_partitions)
+        in_avals = [v.aval for v in jaxpr.constvars] + [v.aval for v in jaxpr.invars]
+        n_consts = len(jaxpr.constvars)
+        arg_attrs = None
+        if any(donated):
+            arg_attrs = [{} for _ in in_avals]
+            for i, d in enumerate(donated):
+                if d:
+                    arg_attrs[n_consts + i] = {"jax.buffer_donor": ir.BoolAttr.get(True)}
+
+        def body(args):
+            return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
+
+        make_function(mctx, "main", in_avals, [_aval(v) for v in jaxpr.outvars], body,
+                      public=True, arg_attrs=arg_attrs)
+        return LoweredModule(module, num_partitions)
+
+
+def _aval(v) -> ShapedArray:
+    return v.aval
+
+
+def _module_name(name: str) -> str:
+    clean = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return f"jit_{clean}" if clean else "jit_fn"
+
+
+def dtype_is_float(dtype: np.dtype) -> bool:
+    return dtypes.is_floating(dtype)

@@ -1,0 +1,10 @@
+"""Lowering of `jit` equations: the sub-jaxpr is emitted inline."""
+from __future__ import annotations
+
+from padax.functional.lax.call import jit_p
+from padax.lowering.mlir import lower_jaxpr_body, register_lowering
+
+
+@register_lowering(jit_p)
+def _jit(ctx, *args, jaxpr, name, donated):
+    return lower_jaxpr_body(ctx.module_ctx, jaxpr.jaxpr, [], list(args))

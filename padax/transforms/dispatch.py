@@ -1,0 +1,61 @@
+"""Eager execution: each primitive runs as a cached, compiled single-op program.
+
+The cache key is (primitive, input avals, params). A miss runs the
+primitive's abstract-eval (which checks shapes and dtypes and raises the
+user-facing error), lowers a one-equation jaxpr, compiles it and keeps the
+executable; a hit goes straight to PJRT.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core import primitive as _primitive
+from padax.core.abstract import ShapedArray
+from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
+from padax.core.source_info import user_frame
+from padax.devices.array import Tensor
+from padax.devices.backend import default_device
+from padax.devices.executable import Executable
+from padax.devices.put import device_put
+from padax.lowering.compile import compile_lowered
+from padax.lowering.mlir import lower_jaxpr
+
+_cache: dict[tuple, Executable] = {}
+
+
+def clear_cache() -> None:
+    _cache.clear()
+
+
+def out_avals_of(prim, avals, params) -> list[ShapedArray]:
+    out = prim.abstract_eval(*avals, **params)
+    return list(out) if prim.multiple_results else [out]
+
+
+def _compile_primitive(prim, avals: tuple, params: dict) -> Executable:
+    out_avals = out_avals_of(prim, avals, params)
+    invars = [Var(a) for a in avals]
+    outvars = [Var(a) for a in out_avals]
+    jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params, user_frame())])
+    device = default_device()
+    exe = compile_lowered(lower_jaxpr(jaxpr, name=prim.name), [device])
+    return Executable(exe, out_avals, device)
+
+
+def apply_primitive(prim, args: tuple, params: dict) -> Any:
+    try:
+        bufs = [a._buf for a in args]
+        avals = tuple([a.aval for a in args])
+    except AttributeError:
+        args = tuple(a if type(a) is Tensor else device_put(a) for a in args)
+        bufs = [a._buf for a in args]
+        avals = tuple([a.aval for a in args])
+    key = (prim, avals, tuple(params.items()))
+    exe = _cache.get(key)
+    if exe is None:
+        exe = _cache[key] = _compile_primitive(prim, avals, params)
+    outs = exe(bufs)
+    return outs if prim.multiple_results else outs[0]
+
+
+_primitive.set_default_impl(apply_primitive)

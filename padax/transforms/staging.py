@@ -1,0 +1,188 @@
+"""Tracing Python functions into jaxprs: `make_jaxpr`, `eval_shape`, and the trace jit uses."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import tree as tree_util
+from padax.core.abstract import ShapedArray, aval_of_host_value
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from padax.core.source_info import user_frame
+from padax.core.trace import Trace, Tracer, escaped_tracer_error, new_trace
+from padax.devices.array import Tensor
+
+
+class JaxprTracer(Tracer):
+    __slots__ = ("_var",)
+
+    def __init__(self, trace: "JaxprTrace", var: Var):
+        self._trace = trace
+        self._var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self._var.aval
+
+
+class JaxprTrace(Trace):
+    """Records every primitive applied to its tracers as an equation."""
+
+    __slots__ = ("eqns", "invars", "constvars", "const_vals", "_const_ids", "description")
+
+    def __init__(self, description: str = "jit tracing"):
+        super().__init__()
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.constvars: list[Var] = []
+        self.const_vals: list[Any] = []
+        self._const_ids: dict[int, Var] = {}
+        self.description = description
+
+    def new_arg(self, aval: ShapedArray) -> JaxprTracer:
+        v = Var(aval)
+        self.invars.append(v)
+        return JaxprTracer(self, v)
+
+    def getvar(self, x: Any):
+        if isinstance(x, Tracer):
+            if x._trace is self:
+                return x._var
+            if not x._trace.is_valid:
+                raise escaped_tracer_error(x, "jit")
+            return self._const(x, x.aval)  # a tracer of an enclosing transformation
+        if type(x) is Tensor:
+            return self._const(x, x.aval)
+        if isinstance(x, (bool, int, float, complex)):
+            return Literal(x, aval_of_host_value(x))
+        if isinstance(x, (np.ndarray, np.generic)):
+            aval = aval_of_host_value(x)
+            if aval.shape == ():
+                return Literal(np.asarray(x, aval.dtype), aval)
+            return self._const(np.asarray(x, aval.dtype), aval)
+        raise TypeError(f"value of type {type(x).__name__} is not a valid array argument: {x!r}")
+
+    def _const(self, val: Any, aval: ShapedArray) -> Var:
+        v = self._const_ids.get(id(val))
+        if v is None:
+            v = self._const_ids[id(val)] = Var(aval)
+            self.constvars.append(v)
+            self.const_vals.append(val)
+        return v
+
+    def process_primitive(self, prim, args, params):
+        invars = [self.getvar(a) for a in args]
+        out = prim.abstract_eval(*[v.aval for v in invars], **params)
+        if prim.multiple_results:
+            outvars = [Var(a) for a in out]
+            self.eqns.append(JaxprEqn(prim, invars, outvars, params, user_frame()))
+            return [JaxprTracer(self, v) for v in outvars]
+        outvar = Var(out)
+        self.eqns.append(JaxprEqn(prim, invars, [outvar], params, user_frame()))
+        return JaxprTracer(self, outvar)
+
+    def to_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        outvars = [self.getvar(x) for x in outs]
+        jaxpr = Jaxpr(list(self.constvars), list(self.invars), outvars, list(self.eqns))
+        return ClosedJaxpr(jaxpr, list(self.const_vals))
+
+
+def trace_flat(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
+               description: str = "jit tracing") -> ClosedJaxpr:
+    """Trace `fun(*flat_args) -> flat outputs` at `in_avals` into a closed jaxpr."""
+    trace = JaxprTrace(description)
+    with new_trace(trace):
+        args = [trace.new_arg(a) for a in in_avals]
+        outs = fun(*args)
+        return trace.to_jaxpr(outs)
+
+
+def aval_of(x: Any) -> ShapedArray:
+    """The aval of an argument: Tensor, tracer, numpy value, scalar or shape/dtype struct."""
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(tuple(x.shape), x.dtype, x.weak_type)
+    if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic, list, tuple)):
+        if isinstance(x, (list, tuple)):
+            x = np.asarray(x)
+        return aval_of_host_value(x)
+    raise TypeError(f"argument of type {type(x).__name__} is not an array: {x!r}. "
+                    "Mark non-array arguments static (static_argnums / static_argnames).")
+
+
+class ShapeDtypeStruct:
+    """Shape and dtype of an array without its data (what eval_shape returns)."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
+        from padax.core import dtypes
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = dtypes.canonicalize(dtypes.to_dtype(dtype))
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype))
+
+    def __repr__(self) -> str:
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
+
+
+def _flat_fun(fun: Callable, in_tree, out_store: list) -> Callable:
+    def flat(*leaves):
+        args, kwargs = in_tree.unflatten(leaves)
+        out = fun(*args, **kwargs)
+        out_leaves, out_tree = tree_util.flatten(out)
+        out_store.append(out_tree)
+        return out_leaves
+    return flat
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
+               return_shape: bool = False) -> Callable[..., Any]:
+    """`make_jaxpr(f)(*args)` returns the ClosedJaxpr that `f` traces to at these args."""
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+
+    def wrapped(*args, **kwargs):
+        static_vals = {i: a for i, a in enumerate(args) if i in static}
+        dyn = [a for i, a in enumerate(args) if i not in static]
+
+        def f(*dyn_args, **kw):
+            it = iter(dyn_args)
+            full = [static_vals[i] if i in static_vals else next(it) for i in range(len(args))]
+            return fun(*full, **kw)
+
+        leaves, in_tree = tree_util.flatten((tuple(dyn), kwargs))
+        store: list = []
+        closed = trace_flat(_flat_fun(f, in_tree, store), [aval_of(x) for x in leaves],
+                            "make_jaxpr tracing")
+        if return_shape:
+            shapes = store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
+            return closed, shapes
+        return closed
+
+    wrapped.__name__ = f"make_jaxpr({getattr(fun, '__name__', 'fun')})"
+    return wrapped
+
+
+def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Output shapes/dtypes of `fun(*args)` (a pytree of ShapeDtypeStruct), without computing."""
+    leaves, in_tree = tree_util.flatten((args, kwargs))
+    store: list = []
+    closed = trace_flat(_flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
+                        [aval_of(x) for x in leaves], "eval_shape tracing")
+    return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
