@@ -26,3 +26,18 @@ def _dot_general_abstract(lhs, rhs, *, dimension_numbers, preferred_element_type
     rfree = tuple(d for i, d in enumerate(rhs.shape) if i not in rc and i not in rb)
     out_dtype = lhs.dtype if preferred_element_type is None else preferred_element_type
     return ShapedArray(batch + lfree + rfree, out_dtype, lhs.weak_type and rhs.weak_type)
+
+
+def dot_general(lhs, rhs, dimension_numbers, preferred_element_type=None):
+    """Contract `lhs` and `rhs`: dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))."""
+    (lc, rc), (lb, rb) = dimension_numbers
+    dn = ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=preferred_element_type)
+
+
+def dot(lhs, rhs, preferred_element_type=None):
+    """Vector/matrix product contracting lhs's last dim with rhs's first (jax.lax.dot)."""
+    return dot_general(lhs, rhs, (((lhs.aval.ndim - 1,), (0,)), ((), ())), preferred_element_type)
+
+
+__all__ = ["dot_general", "dot"]

@@ -14,6 +14,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error
 from padax.core.primitive import Primitive
+from padax.functional._arrays import asarray, full, is_array
 
 # dtype-kind predicates used to validate operands
 def _any(d):
@@ -166,3 +167,67 @@ shift_right_arithmetic_p = binop("shift_right_arithmetic", _integer)
 shift_right_logical_p = binop("shift_right_logical", _integer)
 population_count_p = unop("population_count", _integer)
 clz_p = unop("clz", _integer)
+
+
+# ---- lax-level wrappers -------------------------------------------------------------
+# Operands may be arrays or Python scalars; a scalar takes the other operand's dtype.
+# Shapes must already match (no broadcasting at this level, as in jax.lax).
+
+def _operands(x, y):
+    if is_array(x):
+        return x, y if is_array(y) else full(x.aval.shape, y, x.aval.dtype)
+    if is_array(y):
+        return full(y.aval.shape, x, y.aval.dtype), y
+    return asarray(x), asarray(y)
+
+
+def _binary_fn(prim: Primitive):
+    def fn(x, y):
+        x, y = _operands(x, y)
+        return prim.bind(x, y)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise `{prim.name}` of two arrays of equal shape and dtype (lax level)."
+    return fn
+
+
+def _unary_fn(prim: Primitive):
+    def fn(x):
+        return prim.bind(asarray(x))
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise `{prim.name}` (lax level)."
+    return fn
+
+
+add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex = (
+    _binary_fn(p) for p in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
+                            nextafter_p, complex_p))
+eq, ne, lt, le, gt, ge = (_binary_fn(p) for p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
+bitwise_and, bitwise_or, bitwise_xor = (_binary_fn(p) for p in (and_p, or_p, xor_p))
+shift_left, shift_right_arithmetic, shift_right_logical = (
+    _binary_fn(p) for p in (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
+(neg, sign, abs, floor, ceil, is_finite, exp, exp2, log, expm1, log1p, tanh, logistic, sin, cos, tan,
+ asin, acos, atan, sinh, cosh, asinh, acosh, atanh, sqrt, rsqrt, cbrt, erf, erfc, erf_inv, lgamma,
+ digamma, square, real, imag, conj, bitwise_not, population_count, clz) = (
+    _unary_fn(p) for p in (neg_p, sign_p, abs_p, floor_p, ceil_p, is_finite_p, exp_p, exp2_p, log_p,
+                           expm1_p, log1p_p, tanh_p, logistic_p, sin_p, cos_p, tan_p, asin_p, acos_p,
+                           atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, cbrt_p,
+                           erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, square_p, real_p, imag_p,
+                           conj_p, not_p, population_count_p, clz_p))
+
+
+def round(x, rounding_method: int = 0):
+    """Round half away from zero (0) or half to even (1)."""
+    return round_p.bind(asarray(x), rounding_method=int(rounding_method))
+
+
+def integer_pow(x, y: int):
+    return integer_pow_p.bind(asarray(x), y=int(y))
+
+
+__all__ = ["add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
+           "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "shift_left", "shift_right_arithmetic", "shift_right_logical", "neg", "sign", "abs",
+           "floor", "ceil", "round", "is_finite", "exp", "exp2", "log", "expm1", "log1p", "tanh",
+           "logistic", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+           "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma",
+           "square", "integer_pow", "real", "imag", "conj", "bitwise_not", "population_count", "clz"]

@@ -31,3 +31,17 @@ reduce_max_p = _reduce_prim("reduce_max")
 reduce_min_p = _reduce_prim("reduce_min")
 reduce_and_p = _reduce_prim("reduce_and", only_bool_int=True)
 reduce_or_p = _reduce_prim("reduce_or", only_bool_int=True)
+
+
+def _reducer(prim: Primitive):
+    def fn(x, axes):
+        return prim.bind(x, axes=tuple(sorted(int(a) for a in axes)))
+    fn.__name__ = prim.name
+    fn.__doc__ = f"`{prim.name}` over the given axes (lax level)."
+    return fn
+
+
+reduce_sum, reduce_prod, reduce_max, reduce_min, reduce_and, reduce_or = (
+    _reducer(p) for p in (reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p))
+
+__all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"]

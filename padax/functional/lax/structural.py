@@ -9,6 +9,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
+from padax.functional._arrays import aval_of, asarray
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -93,3 +94,66 @@ def _iota_abstract(*, dtype, shape, dimension):
     if not 0 <= dimension < len(shape):
         raise op_value_error("iota", f"dimension {dimension} out of range for shape {shape}")
     return ShapedArray(tuple(shape), dtype, False)
+
+
+# ---- lax-level wrappers -------------------------------------------------------------
+
+def convert_element_type(x, new_dtype, weak_type: bool = False):
+    """Cast to `new_dtype` (canonicalised for the x64 setting)."""
+    x = asarray(x)
+    new_dtype = dtypes.canonicalize(new_dtype)
+    if x.aval.dtype == new_dtype and x.aval.weak_type == weak_type:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
+
+
+def broadcast_in_dim(x, shape, broadcast_dimensions):
+    shape, bdims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
+    if aval_of(x).shape == shape and bdims == tuple(range(len(shape))):
+        return x
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=bdims)
+
+
+def broadcast(x, sizes):
+    """Add leading dimensions of the given sizes."""
+    sizes = tuple(int(d) for d in sizes)
+    return broadcast_in_dim(x, sizes + x.aval.shape, tuple(range(len(sizes), len(sizes) + x.aval.ndim)))
+
+
+def reshape(x, new_sizes, dimensions=None):
+    """Reshape (row-major); with `dimensions`, transpose first as jax.lax.reshape does."""
+    new_sizes = tuple(int(d) for d in new_sizes)
+    if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
+        x = transpose(x, dimensions)
+    if x.aval.shape == new_sizes:
+        return x
+    return reshape_p.bind(x, new_sizes=new_sizes)
+
+
+def transpose(x, permutation):
+    permutation = tuple(int(p) for p in permutation)
+    if permutation == tuple(range(x.aval.ndim)):
+        return x
+    return transpose_p.bind(x, permutation=permutation)
+
+
+def select_n(which, *cases):
+    return select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """`on_true` where pred else `on_false` (jax.lax.select)."""
+    return select_n_p.bind(pred, on_false, on_true)
+
+
+def iota(dtype, size: int):
+    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=(int(size),), dimension=0)
+
+
+def broadcasted_iota(dtype, shape, dimension: int):
+    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=tuple(int(d) for d in shape),
+                       dimension=int(dimension))
+
+
+__all__ = ["convert_element_type", "broadcast_in_dim", "broadcast", "reshape", "transpose",
+           "select_n", "select", "iota", "broadcasted_iota"]

@@ -1,0 +1,175 @@
+"""Shared helpers of the op library: array checks, scalar conversion, promotion, broadcasting.
+
+Paddle-level functions call `promote_and_broadcast(op, x, y)` first: it
+applies Paddle's type promotion (Python scalars are weak) and numpy
+broadcasting, so the primitives below only ever see equal shapes and dtypes.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.devices.array import Tensor
+from padax.devices.put import device_put
+
+_SCALARS = (bool, int, float, complex)
+_const_cache: dict[tuple, Tensor] = {}
+
+
+def is_array(x: Any) -> bool:
+    return isinstance(x, (Tensor, Tracer))
+
+
+def aval_of(x: Any) -> ShapedArray:
+    if isinstance(x, (Tensor, Tracer)):
+        return x.aval
+    if isinstance(x, _SCALARS):
+        return ShapedArray((), dtypes.python_scalar_dtype(x), True)
+    arr = np.asarray(x)
+    return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)
+
+
+def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
+    a = aval_of(x)
+    return a.dtype, a.weak_type
+
+
+def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
+    """A scalar or host array as an array of `dtype`, for use as an operand.
+
+    Eagerly this is a (cached, for scalars) device array; while tracing a
+    numpy value, which the trace records as a literal or constant.
+    """
+    if type(trace_state.trace) is EvalTrace:
+        if isinstance(value, _SCALARS) or (isinstance(value, np.generic)):
+            key = (type(value), value, dtype, weak_type)
+            t = _const_cache.get(key)
+            if t is None:
+                if len(_const_cache) > 4096:
+                    _const_cache.clear()
+                t = device_put(np.asarray(value, dtype=dtype))
+                if weak_type:
+                    t = Tensor(t._buf, t.aval.update(weak_type=True))
+                _const_cache[key] = t
+            return t
+        return device_put(np.asarray(value, dtype=dtype))
+    return np.asarray(value, dtype=dtype)
+
+
+def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
+    """An array of `shape` filled with a scalar: one host->device copy eagerly,
+    a literal broadcast in the program while tracing."""
+    if is_array(value):
+        return broadcast_to(asarray(value, dtype), tuple(shape))
+    if not shape:
+        return constant(value, dtype)
+    if type(trace_state.trace) is EvalTrace:
+        return device_put(np.full(shape, value, dtype=dtype))
+    from padax.functional.lax.structural import broadcast_in_dim
+    return broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
+
+
+def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
+    """Tensor/tracer pass-through (cast when `dtype` differs); host values become arrays."""
+    if isinstance(x, (Tensor, Tracer)):
+        if dtype is None or x.aval.dtype == dtype:
+            return x
+        from padax.functional.lax.structural import convert_element_type
+        return convert_element_type(x, dtype)
+    if isinstance(x, _SCALARS):
+        dt = dtypes.python_scalar_dtype(x) if dtype is None else dtype
+        return constant(x, dt, weak_type=dtype is None)
+    if isinstance(x, (np.ndarray, np.generic, list, tuple)):
+        arr = np.asarray(x)
+        if arr.dtype == object:
+            raise TypeError(f"cannot convert {type(x).__name__} {x!r} to an array")
+        dt = dtypes.dtype_of_value(x) if dtype is None else dtype
+        return constant(arr.astype(dt), dt)
+    raise TypeError(f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
+
+
+def result_dtype(*args: Any) -> tuple[np.dtype, bool]:
+    """Paddle promotion over arrays and Python scalars (scalars are weak)."""
+    return dtypes.result_type(*(dtype_weak(a) for a in args))
+
+
+def broadcast_shapes(op: str, *shapes: Sequence[int]) -> tuple[int, ...]:
+    ndim = max(len(s) for s in shapes)
+    out = []
+    for i in range(ndim):
+        size = 1
+        for s in shapes:
+            d = s[i - ndim + len(s)] if i - ndim + len(s) >= 0 else 1
+            if d != 1:
+                if size != 1 and d != size:
+                    raise op_value_error(op, "shapes " + ", ".join(str(tuple(s)) for s in shapes)
+                                         + " cannot be broadcast together")
+                size = d
+        out.append(size)
+    return tuple(out)
+
+
+def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
+    """numpy-style broadcast of an array to `shape` (trailing alignment)."""
+    from padax.functional.lax.structural import broadcast_in_dim, reshape
+    xs = x.aval.shape
+    if xs == shape:
+        return x
+    lead = len(shape) - len(xs)
+    if lead < 0:
+        raise op_value_error("broadcast_to", f"cannot broadcast shape {xs} to {shape}")
+    # drop size-1 dims that get expanded, then broadcast_in_dim
+    keep = [i for i, d in enumerate(xs) if d == shape[lead + i]]
+    for i, d in enumerate(xs):
+        if d != 1 and d != shape[lead + i]:
+            raise op_value_error("broadcast_to", f"cannot broadcast shape {xs} to {shape}")
+    if len(keep) != len(xs):
+        x = reshape(x, tuple(xs[i] for i in keep))
+    return broadcast_in_dim(x, shape, tuple(lead + i for i in keep))
+
+
+def promote_and_broadcast(op: str, *args: Any, dtype: np.dtype | None = None) -> list[Any]:
+    """Promote to one dtype (or `dtype`) and broadcast to one shape."""
+    if dtype is None:
+        first = args[0]
+        if isinstance(first, (Tensor, Tracer)):
+            a0 = first.aval
+            if all(isinstance(a, (Tensor, Tracer)) and a.aval.shape == a0.shape and a.aval.dtype == a0.dtype
+                   for a in args[1:]):
+                return list(args)  # the hot path: nothing to do
+        dtype, _ = result_dtype(*args)
+    arrays = [asarray(a, dtype) for a in args]
+    shape = broadcast_shapes(op, *(a.aval.shape for a in arrays))
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def canonicalize_axis(op: str, axis: int, ndim: int) -> int:
+    a = int(axis)
+    if not -max(ndim, 1) <= a < max(ndim, 1):
+        raise op_value_error(op, f"axis {axis} is out of range for an array of rank {ndim}")
+    return a % max(ndim, 1)
+
+
+def canonicalize_axes(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
+    """None -> all axes; int or sequence -> sorted non-negative tuple."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(canonicalize_axis(op, a, ndim) for a in axis)
+    else:
+        if is_array(axis):
+            axis = int(axis)
+        axes = (canonicalize_axis(op, axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise op_value_error(op, f"repeated axis in {axis}")
+    return tuple(sorted(axes))
+
+
+def check_dtype(op: str, x: Any, pred, what: str) -> None:
+    if not pred(x.aval.dtype):
+        raise op_type_error(op, f"expected {what}, got {x.aval.str_short()}")

@@ -1,0 +1,10 @@
+"""`padax.lax`: the primitive-level API (like `jax.lax`).
+
+Functions here map one-to-one onto padax primitives: no broadcasting, no
+type promotion, explicit dimension numbers. The Paddle-named API at the top
+level of `padax` and `padax.numpy` are built on these.
+"""
+from padax.functional.lax.dot import *  # noqa: F401,F403
+from padax.functional.lax.elementwise import *  # noqa: F401,F403
+from padax.functional.lax.reductions import *  # noqa: F401,F403
+from padax.functional.lax.structural import *  # noqa: F401,F403
