@@ -181,7 +181,7 @@ def _pp_body(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
     lines = [f"{pad}{{ lambda {consts}; {ins}. let"]
     for eqn in jaxpr.eqns:
         outs = " ".join(namer.binder(v) for v in eqn.outvars)
-        params = " ".join(f"{k}={_param_str(val, namer, indent + 4)}" for k, val in eqn.params.items())
+        params = ", ".join(f"{k}={_param_str(val, namer, indent + 4)}" for k, val in eqn.params.items())
         params = f"[{params}]" if params else ""
         args = " ".join(namer(v) for v in eqn.invars)
         lines.append(f"{pad}    {outs} = {eqn.primitive.name}{params} {args}".rstrip())

@@ -1,0 +1,79 @@
+"""Shared test helpers: dtype matrices, tolerances, random inputs, comparisons."""
+from __future__ import annotations
+
+import os
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import padax
+
+FLOAT_DTYPES = [np.float32, np.float16, ml_dtypes.bfloat16]
+FLOAT_DTYPES_X64 = [np.float64]
+INT_DTYPES = [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32]
+COMPLEX_DTYPES = [np.complex64]
+ALL_DTYPES = [np.bool_] + INT_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
+
+_TOL = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 1e-5, np.dtype(np.complex64): 1e-5,
+        np.dtype(np.complex128): 1e-12, np.dtype(np.float16): 2e-3,
+        np.dtype(ml_dtypes.bfloat16): 1.6e-2, np.dtype(ml_dtypes.float8_e4m3fn): 1.3e-1,
+        np.dtype(ml_dtypes.float8_e5m2): 2.6e-1}
+
+
+def tol(dtype, scale: float = 1.0) -> float:
+    """Relative tolerance that fits a dtype (0 for exact integer/bool results)."""
+    return _TOL.get(np.dtype(dtype), 0.0) * scale
+
+
+def assert_close(actual, expected, dtype=None, rtol=None, atol=None, check_dtype=True):
+    """Compare a padax result with a numpy reference using dtype-appropriate tolerances."""
+    a = np.asarray(actual)
+    e = np.asarray(expected)
+    dt = np.dtype(dtype) if dtype is not None else e.dtype
+    if check_dtype:
+        assert a.dtype == dt, f"dtype {a.dtype} != expected {dt}"
+    assert a.shape == e.shape, f"shape {a.shape} != expected {e.shape}"
+    r = tol(dt) if rtol is None else rtol
+    at = r if atol is None else atol
+    if dt.kind in "fcV" or dt in _TOL:
+        np.testing.assert_allclose(a.astype(np.complex128 if dt.kind == "c" else np.float64),
+                                   e.astype(np.complex128 if dt.kind == "c" else np.float64),
+                                   rtol=r, atol=at, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(a, e)
+
+
+def rand(shape, dtype, rng=None, low=-3.0, high=3.0):
+    """Random host array of a dtype (bool/int/float/complex) for value tests."""
+    rng = rng or np.random.default_rng(0)
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) > 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = max(info.min, int(low) * 10), min(info.max, int(high) * 10 + 1)
+        return rng.integers(lo, hi, size=shape).astype(dt)
+    if dt.kind == "c":
+        return (rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)).astype(dt)
+    return rng.uniform(low, high, shape).astype(dt)
+
+
+@pytest.fixture
+def x64():
+    """Run a test with 64-bit types enabled."""
+    with padax.enable_x64(True):
+        yield
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow") or os.environ.get("PADAX_RUN_SLOW"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
