@@ -64,7 +64,7 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
 def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
     """An array of `shape` filled with a scalar: one host->device copy eagerly,
     a literal broadcast in the program while tracing."""
-    if is_array(value):
+    if is_array(value) or np.ndim(value) > 0:
         return broadcast_to(asarray(value, dtype), tuple(shape))
     if not shape:
         return constant(value, dtype)
@@ -117,7 +117,7 @@ def broadcast_shapes(op: str, *shapes: Sequence[int]) -> tuple[int, ...]:
 def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     """numpy-style broadcast of an array to `shape` (trailing alignment)."""
     from padax.functional.lax.structural import broadcast_in_dim, reshape
-    xs = x.aval.shape
+    xs = aval_of(x).shape
     if xs == shape:
         return x
     lead = len(shape) - len(xs)
