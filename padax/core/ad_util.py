@@ -1,0 +1,131 @@
+"""What differentiation rules (next to each primitive) need: symbolic zeros,
+undefined primals for transposition, and helpers to define jvp rules.
+
+A jvp rule has the signature `rule(primals, tangents, **params) ->
+(primal_out, tangent_out)`; a tangent may be `Zero(aval)` (no work is done
+for inputs that are not differentiated). A transpose rule has the signature
+`rule(cotangent_out, *operands, **params) -> cotangents_in`, where linear
+operands arrive as `UndefinedPrimal(aval)` and the rest as values; it
+returns one cotangent (or None) per operand.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+
+
+class Zero:
+    """A symbolic zero tangent/cotangent of a given aval."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+class UndefinedPrimal:
+    """A linear input of an equation being transposed (its value is what we solve for)."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined(x: Any) -> bool:
+    return type(x) is UndefinedPrimal
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+    """Tangent space of an aval: same for inexact dtypes; integers/bools have none (float0)."""
+    return aval.strip_weak_type() if dtypes.is_inexact(aval.dtype) else ShapedArray(aval.shape, float0, False)
+
+
+float0 = np.dtype([("float0", np.void, 0)])
+
+
+def zeros_like_aval(aval: ShapedArray) -> Any:
+    from padax.functional._arrays import full
+    return full(aval.shape, 0, aval.dtype)
+
+
+def instantiate(t: Any, aval: ShapedArray | None = None) -> Any:
+    """Materialise a symbolic zero."""
+    if type(t) is Zero:
+        return zeros_like_aval(t.aval)
+    return t
+
+
+def add_tangents(a: Any, b: Any) -> Any:
+    if type(a) is Zero:
+        return b
+    if type(b) is Zero:
+        return a
+    from padax.functional.lax.elementwise import add_p
+    return add_p.bind(a, b)
+
+
+def aval_of_value(x: Any) -> ShapedArray:
+    from padax.functional._arrays import aval_of
+    return aval_of(x)
+
+
+def defjvp(prim, *per_input: Callable | None) -> None:
+    """jvp rule from one function per input: `fn(tangent, *primals, **params)` gives
+    that input's contribution to the output tangent (None for non-differentiable inputs)."""
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        acc: Any = Zero(aval_of_value(out))
+        for fn, t in zip(per_input, tangents):
+            if fn is not None and type(t) is not Zero:
+                acc = add_tangents(acc, fn(t, *primals, **params))
+        return out, acc
+    prim.jvp_rule = rule
+
+
+def defjvp_with_output(prim, *per_input: Callable | None) -> None:
+    """Like `defjvp`, but each fn also receives the primal output: `fn(t, out, *primals)`."""
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        acc: Any = Zero(aval_of_value(out))
+        for fn, t in zip(per_input, tangents):
+            if fn is not None and type(t) is not Zero:
+                acc = add_tangents(acc, fn(t, out, *primals, **params))
+        return out, acc
+    prim.jvp_rule = rule
+
+
+def deflinear(prim, transpose: Callable) -> None:
+    """A primitive linear in all its operands: tangent = prim(tangents); plus its transpose."""
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if all(type(t) is Zero for t in tangents):
+            return out, Zero(aval_of_value(out)) if not prim.multiple_results else [Zero(aval_of_value(o)) for o in out]
+        ts = [instantiate(t) for t in tangents]
+        return out, prim.bind(*ts, **params)
+    prim.jvp_rule = rule
+    prim.transpose_rule = transpose
+
+
+def defzero_jvp(prim) -> None:
+    """Non-differentiable primitive (comparisons, integer ops): zero tangent."""
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if prim.multiple_results:
+            return out, [Zero(tangent_aval(aval_of_value(o))) for o in out]
+        return out, Zero(tangent_aval(aval_of_value(out)))
+    prim.jvp_rule = rule
+
+
+def all_zero(ts: Sequence[Any]) -> bool:
+    return all(type(t) is Zero for t in ts)

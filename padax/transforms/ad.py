@@ -1,0 +1,376 @@
+"""Automatic differentiation: forward mode (jvp) by a tracing interpreter,
+reverse mode by linearising (jvp + partial evaluation into a linear jaxpr)
+and transposing that jaxpr. No tape: everything composes with jit, vmap and
+itself, to any order.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.abstract import ShapedArray
+from padax.core.ad_util import (UndefinedPrimal, Zero, add_tangents, float0, instantiate,
+                                tangent_aval, zeros_like_aval)
+from padax.core.errors import op_type_error
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.core.source_info import user_location
+from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.functional._arrays import aval_of
+from padax.transforms.staging import JaxprTrace, JaxprTracer
+
+
+# ---- forward mode -----------------------------------------------------------------
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace: "JVPTrace", primal: Any, tangent: Any):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return aval_of(self.primal)
+
+
+class JVPTrace(Trace):
+    __slots__ = ("parent",)
+    description = "jvp/grad tracing"
+
+    def __init__(self, parent: Trace):
+        super().__init__()
+        self.parent = parent
+
+    def lift(self, x: Any) -> tuple[Any, Any]:
+        if isinstance(x, JVPTracer) and x._trace is self:
+            return x.primal, x.tangent
+        return x, Zero(tangent_aval(aval_of(x)))
+
+    def process_primitive(self, prim, args, params):
+        primals, tangents = [], []
+        for a in args:
+            p, t = self.lift(a)
+            primals.append(p)
+            tangents.append(t)
+        if all(type(t) is Zero for t in tangents):
+            with set_current_trace(self.parent):
+                return prim.bind(*primals, **params)
+        rule = prim.jvp_rule
+        if rule is None:
+            raise NotImplementedError(f"differentiation rule for '{prim.name}' is not defined{user_location()}")
+        with set_current_trace(self.parent):
+            out, t_out = rule(primals, tangents, **params)
+        if prim.multiple_results:
+            return [self._wrap(p, t) for p, t in zip(out, t_out)]
+        return self._wrap(out, t_out)
+
+    def _wrap(self, p, t):
+        if type(t) is Zero and not dtypes.is_inexact(aval_of(p).dtype):
+            return p  # integer/bool outputs carry no tangent
+        return JVPTracer(self, p, t)
+
+
+def _jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list, list]:
+    trace = JVPTrace(trace_state.trace)
+    with new_trace(trace):
+        ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
+        outs = fun(*ins)
+        pairs = [trace.lift(o) for o in outs]
+    return [p for p, _ in pairs], [t for _, t in pairs]
+
+
+def _check_tangent(p: Any, t: Any, i: int) -> Any:
+    pa = aval_of(p)
+    if type(t) is Zero:
+        return t
+    ta = aval_of(t)
+    if not dtypes.is_inexact(pa.dtype):
+        return Zero(tangent_aval(pa))
+    if ta.shape != pa.shape or ta.dtype != pa.dtype:
+        raise TypeError(f"jvp: tangent #{i} has {ta.str_short()} but its primal has {pa.str_short()}; "
+                        f"they must match in shape and dtype{user_location()}")
+    return t
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
+    """Forward-mode: `(fun(*primals), d fun(primals) . tangents)` for pytrees of arrays."""
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp: primals and tangents must be tuples (one entry per positional argument)")
+    p_leaves, in_tree = tree_util.flatten(tuple(primals))
+    t_leaves, t_tree = tree_util.flatten(tuple(tangents))
+    if in_tree != t_tree:
+        raise TypeError(f"jvp: primal and tangent trees differ: {in_tree} vs {t_tree}")
+    t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
+
+    store: list = []
+    outs, touts = _jvp_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves, t_leaves)
+    out_tree = _from_store(store, "out")
+    touts = [instantiate(t) for t in touts]
+    res = (out_tree.unflatten(outs), out_tree.unflatten(touts))
+    if has_aux:
+        return res + (_from_store(store, "aux"),)
+    return res
+
+
+# ---- partial evaluation: known values are computed, unknown ones staged ------------------
+
+class PartialEvalTrace(JaxprTrace):
+    """Stages only operations that depend on unknown (tangent) inputs; known ones run on the parent."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, parent: Trace):
+        super().__init__("linearize tracing")
+        self.parent = parent
+
+    def process_primitive(self, prim, args, params):
+        for a in args:
+            if isinstance(a, JaxprTracer) and a._trace is self:
+                return super().process_primitive(prim, args, params)
+        with set_current_trace(self.parent):
+            return prim.bind(*args, **params)
+
+
+def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool]]:
+    """Primal outputs and a linear jaxpr mapping input tangents to output tangents.
+
+    Inputs without a tangent space (ints, bools) are not inputs of the linear jaxpr.
+    """
+    parent = trace_state.trace
+    pe = PartialEvalTrace(parent)
+    diff = [dtypes.is_inexact(aval_of(p).dtype) for p in primals]
+    with new_trace(pe):
+        t_ins = [pe.new_arg(tangent_aval(aval_of(p))) if d else None for p, d in zip(primals, diff)]
+        jt = JVPTrace(pe)
+        with new_trace(jt):
+            ins = [JVPTracer(jt, p, t) if t is not None else p for p, t in zip(primals, t_ins)]
+            outs = fun(*ins)
+            pairs = [jt.lift(o) for o in outs]
+        out_primals = [p for p, _ in pairs]
+        for p in out_primals:
+            if isinstance(p, JaxprTracer) and p._trace is pe:
+                raise AssertionError("padax internal error: a primal output depends on tangents")
+        t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for t, (p, _) in
+                  zip([t for _, t in pairs], pairs)]
+        linear = pe.to_jaxpr(t_outs)
+    return out_primals, linear, diff
+
+
+# ---- transposition ---------------------------------------------------------------------
+
+def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any]) -> list[Any]:
+    """Transpose a linear jaxpr: cotangents of its outputs -> cotangents of its inputs."""
+    linear_vars: set = set(jaxpr.invars)
+    env: dict = dict(zip(jaxpr.constvars, consts))
+    lin_eqns = []
+    for eqn in jaxpr.eqns:  # forward: evaluate the non-linear parts, collect the linear ones
+        if any(type(v) is Var and v in linear_vars for v in eqn.invars):
+            linear_vars.update(eqn.outvars)
+            lin_eqns.append(eqn)
+        else:
+            ins = [v.val if type(v) is Literal else env[v] for v in eqn.invars]
+            outs = eqn.primitive.bind(*ins, **eqn.params)
+            for v, x in zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]):
+                env[v] = x
+    ct_env: dict = {}
+
+    def write_ct(v, ct):
+        if type(v) is Var and v in linear_vars and ct is not None and type(ct) is not Zero:
+            ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
+
+    for v, ct in zip(jaxpr.outvars, cts_out):
+        write_ct(v, ct)
+    for eqn in reversed(lin_eqns):
+        cts = [ct_env.pop(v, None) for v in eqn.outvars]
+        if all(c is None for c in cts):
+            continue
+        cts = [Zero(v.aval) if c is None else c for v, c in zip(eqn.outvars, cts)]
+        ins = [UndefinedPrimal(v.aval) if type(v) is Var and v in linear_vars
+               else (v.val if type(v) is Literal else env[v]) for v in eqn.invars]
+        rule = eqn.primitive.transpose_rule
+        if rule is None:
+            raise NotImplementedError(f"reverse-mode rule (transpose) for '{eqn.primitive.name}' is not defined")
+        cts_in = rule(cts if eqn.primitive.multiple_results else cts[0], *ins, **eqn.params)
+        for v, ct in zip(eqn.invars, cts_in):
+            write_ct(v, ct)
+    return [ct_env.get(v, Zero(v.aval)) for v in jaxpr.invars]
+
+
+# ---- reverse mode -------------------------------------------------------------------------
+
+def _flatten_fun(fun: Callable, in_tree, store: list, has_aux: bool = False) -> Callable:
+    def flat(*xs):
+        out = fun(*in_tree.unflatten(xs))
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError("has_aux=True requires the function to return a pair (output, aux)")
+            out, aux = out
+            store.append(("aux", tree_util.map(_primal_of, aux)))
+        leaves, out_tree = tree_util.flatten(out)
+        store.append(("out", out_tree))
+        return leaves
+    return flat
+
+
+def _primal_of(x: Any) -> Any:
+    """Strip the current trace's JVP tracer from an auxiliary output (aux is not differentiated)."""
+    trace = trace_state.trace
+    while isinstance(x, JVPTracer) and x._trace is trace:
+        x = x.primal
+    return x
+
+
+def _from_store(store: list, key: str) -> Any:
+    for k, v in store:
+        if k == key:
+            return v
+    return None
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
+    """`(fun(*primals), f_vjp)` where `f_vjp(cotangent)` returns one cotangent per primal."""
+    p_leaves, in_tree = tree_util.flatten(primals)
+    store: list = []
+    out_primals, linear, diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
+    out_tree = _from_store(store, "out")
+    in_avals = [aval_of(p) for p in p_leaves]
+
+    def f_vjp(*cts):
+        ct = cts[0] if len(cts) == 1 else cts
+        ct_leaves, ct_tree = tree_util.flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError(f"vjp: cotangent tree {ct_tree} does not match the output tree {out_tree}")
+        for i, (c, o) in enumerate(zip(ct_leaves, out_primals)):
+            ca, oa = aval_of(c), aval_of(o)
+            if ca.shape != oa.shape:
+                raise TypeError(f"vjp: cotangent #{i} has shape {ca.shape} but the output has {oa.shape}")
+        ct_leaves = [c if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
+                     for c, o in zip(ct_leaves, out_primals)]
+        cts_in = backward_pass(linear.jaxpr, linear.consts, ct_leaves)
+        it = iter(cts_in)
+        res = []
+        for d, a in zip(diff, in_avals):
+            if d:
+                c = next(it)
+                res.append(zeros_like_aval(a.strip_weak_type()) if type(c) is Zero else c)
+            else:
+                res.append(np.zeros(a.shape, float0))
+        return in_tree.unflatten(res)
+
+    out = out_tree.unflatten(out_primals)
+    if has_aux:
+        return out, f_vjp, _from_store(store, "aux")
+    return out, f_vjp
+
+
+def linearize(fun: Callable, *primals: Any):
+    """`(fun(*primals), f_jvp)` with f_jvp the linear map of tangents, evaluated without re-tracing."""
+    p_leaves, in_tree = tree_util.flatten(primals)
+    store: list = []
+    out_primals, linear, diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
+    out_tree = _from_store(store, "out")
+    from padax.core.jaxpr import eval_jaxpr
+
+    def f_jvp(*tangents):
+        t_leaves, t_tree = tree_util.flatten(tangents)
+        if t_tree != in_tree:
+            raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
+        ts = [t for t, d in zip(t_leaves, diff) if d]
+        return out_tree.unflatten(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
+
+    return out_tree.unflatten(out_primals), f_jvp
+
+
+def _argnums_tuple(argnums) -> tuple[int, ...]:
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   holomorphic: bool = False, allow_int: bool = False) -> Callable:
+    """`(fun(*args), d fun / d args[argnums])` for a scalar-output `fun`."""
+    nums = _argnums_tuple(argnums)
+    name = getattr(fun, "__name__", "fun")
+
+    def wrapped(*args, **kwargs):
+        for i in nums:
+            if i >= len(args):
+                raise TypeError(f"grad({name}): argnums={argnums} but only {len(args)} positional arguments were given")
+        diff_args = tuple(args[i] for i in nums)
+        for i, a in zip(nums, diff_args):
+            for leaf in tree_util.leaves(a):
+                av = aval_of(leaf)
+                if not dtypes.is_inexact(av.dtype) and not allow_int:
+                    raise TypeError(
+                        f"grad({name}): argument #{i} has dtype {av.dtype.name} ({av.str_short()}); gradients "
+                        f"are only defined for floating (or complex, with holomorphic=True) inputs. Cast it "
+                        f"with .astype('float32'), or differentiate with respect to other arguments via "
+                        f"argnums{user_location()}")
+                if dtypes.is_complex(av.dtype) and not holomorphic:
+                    raise TypeError(f"grad({name}): argument #{i} is complex; pass holomorphic=True")
+
+        def f_partial(*dargs):
+            full = list(args)
+            for i, a in zip(nums, dargs):
+                full[i] = a
+            return fun(*full, **kwargs)
+
+        if has_aux:
+            out, f_vjp, aux = vjp(f_partial, *diff_args, has_aux=True)
+        else:
+            out, f_vjp = vjp(f_partial, *diff_args)
+        oa = aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
+        if oa is None or oa.shape != ():
+            got = oa.str_short() if oa is not None else type(out).__name__
+            raise TypeError(f"grad({name}) requires a scalar output, got {got}{user_location()}. "
+                            "For vector outputs use padax.jacrev, or padax.vjp with a cotangent.")
+        if not dtypes.is_inexact(oa.dtype):
+            raise TypeError(f"grad({name}) requires a floating-point output, got {oa.str_short()}")
+        if dtypes.is_complex(oa.dtype) and not holomorphic:
+            raise TypeError(f"grad({name}) of a complex output needs holomorphic=True")
+        from padax.functional._arrays import full as _full
+        g = f_vjp(_full((), 1.0, oa.dtype))
+        g = g[0] if isinstance(argnums, int) else tuple(g)
+        return ((out, aux), g) if has_aux else (out, g)
+
+    wrapped.__name__ = f"value_and_grad({name})"
+    return wrapped
+
+
+def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         holomorphic: bool = False, allow_int: bool = False) -> Callable:
+    """Gradient of a scalar-output function with respect to `args[argnums]`."""
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    def wrapped(*args, **kwargs):
+        (val, g) = vg(*args, **kwargs)
+        if has_aux:
+            return g, val[1]
+        return g
+
+    wrapped.__name__ = f"grad({getattr(fun, '__name__', 'fun')})"
+    return wrapped
+
+
+def linear_transpose(fun: Callable, *primals: Any) -> Callable:
+    """The transpose of a linear `fun`, traced at the avals of `primals`."""
+    from padax.transforms.staging import aval_of as staging_aval_of, trace_flat
+    leaves, in_tree = tree_util.flatten(primals)
+    store: list = []
+    closed = trace_flat(_flatten_fun(fun, in_tree, store), [staging_aval_of(x) for x in leaves],
+                        "linear_transpose tracing")
+    out_tree = _from_store(store, "out")
+    in_avals = [staging_aval_of(x) for x in leaves]
+
+    def transposed(*cts):
+        ct = cts[0] if len(cts) == 1 else cts
+        ct_leaves, ct_tree = tree_util.flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError(f"linear_transpose: cotangent tree {ct_tree} does not match {out_tree}")
+        res = backward_pass(closed.jaxpr, closed.consts, ct_leaves)
+        return in_tree.unflatten([zeros_like_aval(a) if type(r) is Zero else r for r, a in zip(res, in_avals)])
+
+    return transposed
