@@ -1,0 +1,156 @@
+"""vmap: a tracing interpreter that carries a batch axis alongside each value."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from padax.core import tree as tree_util
+from padax.core.abstract import ShapedArray
+from padax.core.batching_util import bdim_to_front, moveaxis
+from padax.core.source_info import user_location
+from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.functional._arrays import aval_of
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("val", "bdim")
+
+    def __init__(self, trace: "BatchTrace", val: Any, bdim: int | None):
+        self._trace = trace
+        self.val = val
+        self.bdim = bdim
+
+    @property
+    def aval(self) -> ShapedArray:
+        a = aval_of(self.val)
+        if self.bdim is None:
+            return a
+        return a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
+
+
+class BatchTrace(Trace):
+    __slots__ = ("parent", "axis_size", "axis_name", "spmd_axis_name")
+    description = "vmap tracing"
+
+    def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None, spmd_axis_name: Any = None):
+        super().__init__()
+        self.parent = parent
+        self.axis_size = axis_size
+        self.axis_name = axis_name
+        self.spmd_axis_name = spmd_axis_name
+
+    def lift(self, x: Any) -> tuple[Any, int | None]:
+        if isinstance(x, BatchTracer) and x._trace is self:
+            return x.val, x.bdim
+        return x, None
+
+    def process_primitive(self, prim, args, params):
+        vals, dims = [], []
+        for a in args:
+            v, d = self.lift(a)
+            vals.append(v)
+            dims.append(d)
+        collective = getattr(prim, "collective_batch_rule", None)
+        if collective is not None and _names_axis(params.get("axis_name"), self.axis_name):
+            with set_current_trace(self.parent):
+                out, out_dim = collective(self, vals, dims, **params)
+        elif all(d is None for d in dims):
+            with set_current_trace(self.parent):
+                return prim.bind(*vals, **params)
+        else:
+            rule = prim.batch_rule
+            if rule is None:
+                raise NotImplementedError(f"vmap rule for '{prim.name}' is not defined{user_location()}")
+            with set_current_trace(self.parent):
+                out, out_dim = rule(vals, dims, **params)
+        if prim.multiple_results:
+            return [BatchTracer(self, o, d) if d is not None else o for o, d in zip(out, out_dim)]
+        return BatchTracer(self, out, out_dim) if out_dim is not None else out
+
+
+def _names_axis(requested: Any, name: Any) -> bool:
+    if name is None or requested is None:
+        return False
+    if isinstance(requested, (tuple, list)):
+        return name in requested
+    return requested == name
+
+
+def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
+    """Expand an in_axes/out_axes prefix spec to one entry per leaf of `tree`."""
+    leaves, treedef = tree_util.flatten(tree)
+    if spec is None or isinstance(spec, int):
+        return [spec] * len(leaves)
+    spec_leaves, spec_tree = tree_util.flatten(spec, is_leaf=lambda x: x is None)
+    try:
+        subtrees = spec_tree.flatten_up_to(tree)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"vmap {what} specification {spec!r} does not match the argument tree "
+                         f"{treedef}: {e}{user_location()}") from None
+    out = []
+    for s, sub in zip(spec_leaves, subtrees):
+        if s is not None and not isinstance(s, int):
+            raise TypeError(f"vmap {what} entries must be int or None, got {s!r}")
+        out += [s] * len(tree_util.leaves(sub))
+    return out
+
+
+def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
+         axis_size: int | None = None, spmd_axis_name: Any = None) -> Callable:
+    """Vectorise `fun` over a batch axis of its inputs (see jax.vmap)."""
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    name = getattr(fun, "__name__", "fun")
+
+    def wrapped(*args, **kwargs):
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(f"vmap({name}): in_axes has {len(in_axes)} entries but {len(args)} positional "
+                             f"arguments were given{user_location()}")
+        leaves, in_tree = tree_util.flatten(args)
+        axes = _broadcast_prefix(in_axes, args, "in_axes")
+        kw_leaves, kw_tree = tree_util.flatten(kwargs)
+        sizes = {}
+        paths = [tree_util.keystr(p) for p, _ in tree_util.flatten_with_path(args)[0]]
+        norm_axes = []
+        for leaf, ax, path in zip(leaves, axes, paths):
+            if ax is None:
+                norm_axes.append(None)
+                continue
+            nd = aval_of(leaf).ndim
+            if not -nd <= ax < nd:
+                raise ValueError(f"vmap({name}): in_axes {ax} is out of range for argument {path} of shape "
+                                 f"{aval_of(leaf).shape}{user_location()}")
+            ax %= nd
+            norm_axes.append(ax)
+            sizes[path] = aval_of(leaf).shape[ax]
+        size_set = set(sizes.values())
+        if axis_size is not None:
+            size_set.add(axis_size)
+        if len(size_set) > 1:
+            detail = ", ".join(f"args{p}: {s}" for p, s in sizes.items())
+            raise ValueError(f"vmap({name}) got inconsistent sizes for the mapped axes: {detail}"
+                             f"{' and axis_size=' + str(axis_size) if axis_size is not None else ''}{user_location()}")
+        if not size_set:
+            raise ValueError(f"vmap({name}) needs at least one mapped input, or axis_size=")
+        size = size_set.pop()
+        trace = BatchTrace(trace_state.trace, size, axis_name, spmd_axis_name)
+        with new_trace(trace):
+            ins = [BatchTracer(trace, x, a) if a is not None else x for x, a in zip(leaves, norm_axes)]
+            out = fun(*in_tree.unflatten(ins), **kw_tree.unflatten(kw_leaves))
+            out_leaves, out_tree = tree_util.flatten(out)
+            oaxes = _broadcast_prefix(out_axes, out, "out_axes")
+            results = []
+            for o, oa in zip(out_leaves, oaxes):
+                v, d = trace.lift(o)
+                if oa is None:
+                    if d is not None:
+                        raise ValueError(f"vmap({name}): an output is batched but its out_axes is None")
+                    results.append(v)
+                    continue
+                with set_current_trace(trace.parent):
+                    v = bdim_to_front(v, d, size)
+                    nd = aval_of(v).ndim
+                    results.append(moveaxis(v, 0, oa % nd))
+        return out_tree.unflatten(results)
+
+    wrapped.__name__ = f"vmap({name})"
+    return wrapped
