@@ -43,7 +43,7 @@ def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
                 raise TypeError(f"cannot convert {type(x).__name__} to a Tensor: it has no numeric dtype")
             dt = dtypes.dtype_of_value(x)
             return np.asarray(arr, dtype=dt), False
-    if arr.dtype == object or arr.dtype.kind in "USVOM":
+    if arr.dtype == object or arr.dtype.kind in "USOM" or (arr.dtype.kind == "V" and arr.dtype not in dtypes.ALL_DTYPES):
         raise TypeError(f"cannot convert a numpy array of dtype {arr.dtype} to a Tensor")
     dt = dtypes.canonicalize(arr.dtype) if dtype is None else dtype
     return np.asarray(arr, dtype=dt), weak

@@ -1,0 +1,73 @@
+"""rng_bit_generator: XLA's stateless counter-based generator of raw random bits.
+
+The key (state) is uint32[4] (or uint64[2] with x64); every call returns a
+new key to chain and an array of uniformly distributed unsigned bits. The
+bit stream depends on the algorithm and, for RNG_DEFAULT, on the backend.
+"""
+from __future__ import annotations
+
+import enum
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.primitive import Primitive
+from padax.functional._arrays import asarray
+
+
+class RandomAlgorithm(enum.IntEnum):
+    """The bit generator XLA runs."""
+    RNG_DEFAULT = 0       # the backend's choice
+    RNG_THREE_FRY = 1     # Threefry-2x32
+    RNG_PHILOX = 2        # Philox-4x32
+    DEFAULT = 0
+    THREE_FRY = 1
+    PHILOX = 2
+
+    def __repr__(self) -> str:
+        return f"RandomAlgorithm.{self.name}"
+
+    __str__ = __repr__
+
+    @staticmethod
+    def from_any(algorithm) -> "RandomAlgorithm":
+        if isinstance(algorithm, str):
+            name = algorithm.upper()
+            name = name if name.startswith("RNG_") else "RNG_" + name
+            if name not in RandomAlgorithm.__members__:
+                raise ValueError(f"rng_bit_generator: unknown algorithm {algorithm!r}; expected "
+                                 "'default', 'three_fry' or 'philox'")
+            return RandomAlgorithm[name]
+        return RandomAlgorithm(int(algorithm))
+
+
+_BITS_DTYPES = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64)
+
+rng_bit_generator_p = Primitive("rng_bit_generator", multiple_results=True)
+
+
+@rng_bit_generator_p.def_abstract_eval
+def _rbg_abstract(key, *, shape, dtype, algorithm):
+    op = "rng_bit_generator"
+    if not ((key.dtype == dtypes.uint32 and key.shape == (4,))
+            or (key.dtype == dtypes.uint64 and key.shape == (2,))):
+        raise op_type_error(op, f"key must be u32[4] (or u64[2]), got {key.str_short()}")
+    if dtype not in _BITS_DTYPES:
+        raise op_type_error(op, f"dtype must be uint8, uint16, uint32 or uint64, got {dtype.name}")
+    if any(d < 0 for d in shape):
+        raise op_value_error(op, f"shape {shape} has a negative dimension")
+    return [ShapedArray(key.shape, key.dtype, False), ShapedArray(tuple(shape), dtype, False)]
+
+
+def rng_bit_generator(key, shape, dtype=dtypes.uint32, algorithm=RandomAlgorithm.RNG_DEFAULT):
+    """(new_key, bits): uniformly random unsigned `bits` of `shape` from a u32[4] `key`."""
+    d = dtypes.canonicalize(dtype)
+    if d not in _BITS_DTYPES:
+        raise TypeError(f"rng_bit_generator: dtype must be uint8, uint16, uint32 or uint64, got {d.name}")
+    key = asarray(key)
+    new_key, bits = rng_bit_generator_p.bind(key, shape=tuple(int(s) for s in shape), dtype=d,
+                                             algorithm=RandomAlgorithm.from_any(algorithm))
+    return new_key, bits
+
+
+__all__ = ["RandomAlgorithm", "rng_bit_generator"]
