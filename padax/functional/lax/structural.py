@@ -1,7 +1,9 @@
-"""Shape and dtype primitives: convert, broadcast, reshape, transpose, select, iota."""
+"""Shape and dtype primitives: convert, broadcast, reshape, transpose, select, iota,
+squeeze, (dynamic) slices, concatenate, pad, rev, clamp and bitcasts."""
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import numpy as np
 
@@ -9,7 +11,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import aval_of, asarray
+from padax.functional._arrays import aval_of, asarray, constant, is_array
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -96,6 +98,183 @@ def _iota_abstract(*, dtype, shape, dimension):
     return ShapedArray(tuple(shape), dtype, False)
 
 
+def _check_dims(op: str, x: ShapedArray, dimensions, what: str = "dimensions") -> None:
+    """Each entry of `dimensions` is a distinct axis of `x`."""
+    if any(not 0 <= d < x.ndim for d in dimensions) or len(set(dimensions)) != len(dimensions):
+        raise op_value_error(op, f"{what} {tuple(dimensions)} must be distinct axes in "
+                                 f"[0, {x.ndim}) of {x.str_short()}")
+
+
+# squeeze(x, dimensions): drop the listed size-1 axes
+squeeze_p = Primitive("squeeze")
+
+
+@squeeze_p.def_abstract_eval
+def _squeeze_abstract(x, *, dimensions):
+    _check_dims("squeeze", x, dimensions)
+    if any(x.shape[d] != 1 for d in dimensions):
+        raise op_value_error("squeeze", f"cannot squeeze axes {tuple(dimensions)} of {x.str_short()}: "
+                                        "only size-1 axes can be removed")
+    return ShapedArray(tuple(s for i, s in enumerate(x.shape) if i not in dimensions), x.dtype, x.weak_type)
+
+
+def _slice_out_dim(start: int, limit: int, stride: int) -> int:
+    return max(0, -(-(limit - start) // stride))
+
+
+# slice(x, start_indices, limit_indices, strides): static strided window (strides None = all 1)
+slice_p = Primitive("slice")
+
+
+@slice_p.def_abstract_eval
+def _slice_abstract(x, *, start_indices, limit_indices, strides):
+    n = x.ndim
+    if len(start_indices) != n or len(limit_indices) != n or (strides is not None and len(strides) != n):
+        raise op_value_error("slice", f"start_indices {tuple(start_indices)}, limit_indices "
+                                      f"{tuple(limit_indices)} and strides {strides} need one entry per "
+                                      f"axis of {x.str_short()}")
+    strides = (1,) * n if strides is None else strides
+    for s, l, d in zip(start_indices, limit_indices, x.shape):
+        if not 0 <= s <= l <= d:
+            raise op_value_error("slice", f"start_indices {tuple(start_indices)} and limit_indices "
+                                          f"{tuple(limit_indices)} are out of bounds for {x.str_short()}: "
+                                          "need 0 <= start <= limit <= size on every axis")
+    if any(st < 1 for st in strides):
+        raise op_value_error("slice", f"strides {tuple(strides)} must be positive (operand {x.str_short()})")
+    shape = tuple(_slice_out_dim(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _check_start_indices(op: str, x: ShapedArray, starts) -> None:
+    if len(starts) != x.ndim:
+        raise op_value_error(op, f"needs one start index per axis of {x.str_short()}, got {len(starts)}")
+    for s in starts:
+        if s.shape != () or not dtypes.is_integer(s.dtype):
+            raise op_type_error(op, f"start indices must be integer scalars, got "
+                                    f"{', '.join(a.str_short() for a in starts)} for {x.str_short()}")
+
+
+# dynamic_slice(x, *start_indices, slice_sizes): starts are clamped to [0, size - slice_size]
+dynamic_slice_p = Primitive("dynamic_slice")
+
+
+@dynamic_slice_p.def_abstract_eval
+def _dynamic_slice_abstract(x, *starts, slice_sizes):
+    _check_start_indices("dynamic_slice", x, starts)
+    if len(slice_sizes) != x.ndim or any(not 0 <= s <= d for s, d in zip(slice_sizes, x.shape)):
+        raise op_value_error("dynamic_slice", f"slice_sizes {tuple(slice_sizes)} must have one entry per "
+                                              f"axis of {x.str_short()}, each in [0, size]")
+    return ShapedArray(tuple(slice_sizes), x.dtype, x.weak_type)
+
+
+# dynamic_update_slice(x, update, *start_indices): starts clamped so the update fits
+dynamic_update_slice_p = Primitive("dynamic_update_slice")
+
+
+@dynamic_update_slice_p.def_abstract_eval
+def _dynamic_update_slice_abstract(x, update, *starts):
+    if update.dtype != x.dtype or update.ndim != x.ndim or any(
+            u > d for u, d in zip(update.shape, x.shape)):
+        raise op_type_error("dynamic_update_slice", f"update {update.str_short()} must have the dtype and "
+                                                    f"rank of the operand {x.str_short()} and fit inside it")
+    _check_start_indices("dynamic_update_slice", x, starts)
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+# concatenate(*operands, dimension)
+concatenate_p = Primitive("concatenate")
+
+
+@concatenate_p.def_abstract_eval
+def _concatenate_abstract(*operands, dimension):
+    if not operands:
+        raise op_value_error("concatenate", "needs at least one operand")
+    x0 = operands[0]
+    shapes = ", ".join(a.str_short() for a in operands)
+    if any(a.dtype != x0.dtype for a in operands):
+        raise op_type_error("concatenate", f"operands must have the same dtype, got {shapes}")
+    if not 0 <= dimension < x0.ndim:
+        raise op_value_error("concatenate", f"dimension {dimension} is out of range for operands {shapes}")
+    for a in operands[1:]:
+        if a.ndim != x0.ndim or any(s != t for i, (s, t) in enumerate(zip(a.shape, x0.shape)) if i != dimension):
+            raise op_type_error("concatenate", f"operands must have equal shapes except along dimension "
+                                               f"{dimension}, got {shapes}")
+    shape = list(x0.shape)
+    shape[dimension] = sum(a.shape[dimension] for a in operands)
+    return ShapedArray(tuple(shape), x0.dtype, all(a.weak_type for a in operands))
+
+
+# pad(x, padding_value, padding_config): (low, high, interior) per axis; low/high may be negative
+pad_p = Primitive("pad")
+
+
+@pad_p.def_abstract_eval
+def _pad_abstract(x, padding_value, *, padding_config):
+    if padding_value.shape != () or padding_value.dtype != x.dtype:
+        raise op_type_error("pad", f"padding_value must be a scalar of the operand's dtype, got "
+                                   f"{padding_value.str_short()} for operand {x.str_short()}")
+    if len(padding_config) != x.ndim or any(len(c) != 3 for c in padding_config):
+        raise op_value_error("pad", f"padding_config {tuple(padding_config)} needs one (low, high, interior) "
+                                    f"triple per axis of {x.str_short()}")
+    if any(c[2] < 0 for c in padding_config):
+        raise op_value_error("pad", f"interior padding must be >= 0, got padding_config {tuple(padding_config)}")
+    shape = tuple(lo + hi + d + max(d - 1, 0) * it for d, (lo, hi, it) in zip(x.shape, padding_config))
+    if any(d < 0 for d in shape):
+        raise op_value_error("pad", f"padding_config {tuple(padding_config)} on {x.str_short()} gives the "
+                                    f"negative shape {shape}")
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+# rev(x, dimensions): reverse the order of elements along the listed axes
+rev_p = Primitive("rev")
+
+
+@rev_p.def_abstract_eval
+def _rev_abstract(x, *, dimensions):
+    _check_dims("rev", x, dimensions)
+    return x
+
+
+# clamp(min, x, max) = min(max(x, min), max); min/max are scalars or shaped like x
+clamp_p = Primitive("clamp")
+
+
+@clamp_p.def_abstract_eval
+def _clamp_abstract(lo, x, hi):
+    for b in (lo, hi):
+        if b.dtype != x.dtype or b.shape not in ((), x.shape):
+            raise op_type_error("clamp", f"min and max must be scalars or match the operand, with its dtype; "
+                                         f"got min {lo.str_short()}, operand {x.str_short()}, max {hi.str_short()}")
+    if dtypes.is_complex(x.dtype):
+        raise op_type_error("clamp", f"complex values are not ordered, got {x.str_short()}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type and lo.weak_type and hi.weak_type)
+
+
+# bitcast_convert_type(x, new_dtype): reinterpret bits; a width change adds/removes a last axis
+bitcast_convert_type_p = Primitive("bitcast_convert_type")
+
+
+@bitcast_convert_type_p.def_abstract_eval
+def _bitcast_abstract(x, *, new_dtype):
+    if x.dtype == new_dtype:
+        return x.strip_weak_type()
+    for d in (x.dtype, new_dtype):
+        if d == dtypes.bool_ or dtypes.is_complex(d):
+            raise op_type_error("bitcast_convert_type", f"cannot bitcast {x.str_short()} to {new_dtype.name}: "
+                                                        "bool and complex are only allowed unchanged")
+    src, dst = x.dtype.itemsize, new_dtype.itemsize
+    if src == dst:
+        shape = x.shape
+    elif src > dst:
+        shape = x.shape + (src // dst,)
+    else:
+        if not x.shape or x.shape[-1] != dst // src:
+            raise op_value_error("bitcast_convert_type", f"bitcasting {x.str_short()} to the wider "
+                                                         f"{new_dtype.name} needs a last axis of size {dst // src}")
+        shape = x.shape[:-1]
+    return ShapedArray(shape, new_dtype, False)
+
+
 # ---- lax-level wrappers -------------------------------------------------------------
 
 def convert_element_type(x, new_dtype, weak_type: bool = False):
@@ -155,5 +334,208 @@ def broadcasted_iota(dtype, shape, dimension: int):
                        dimension=int(dimension))
 
 
+def _axes(op: str, dimensions, ndim: int, aval: ShapedArray) -> tuple[int, ...]:
+    """Normalise an int or sequence of (possibly negative) axes of a rank-`ndim` array;
+    order and duplicates are kept (callers check repeats)."""
+    dims = (dimensions,) if isinstance(dimensions, (int, np.integer)) else tuple(dimensions)
+    out = []
+    for d in dims:
+        d = int(d)
+        if not -ndim <= d < ndim:
+            raise op_value_error(op, f"axis {d} is out of range for rank {ndim} (operand {aval.str_short()})")
+        out.append(d % ndim)
+    return tuple(out)
+
+
+def squeeze(x, dimensions: int | Sequence[int]):
+    """Remove the given size-1 axes (negative axes count from the end)."""
+    x = asarray(x)
+    dims = _axes("squeeze", dimensions, x.aval.ndim, x.aval)
+    if len(set(dims)) != len(dims):
+        raise op_value_error("squeeze", f"repeated axis in {dimensions} for {x.aval.str_short()}")
+    if not dims:
+        return x
+    return squeeze_p.bind(x, dimensions=tuple(sorted(dims)))
+
+
+def expand_dims(x, dimensions: int | Sequence[int]):
+    """Insert size-1 axes at the given positions of the result (negative positions count from its end)."""
+    x = asarray(x)
+    dimensions = (dimensions,) if isinstance(dimensions, (int, np.integer)) else tuple(dimensions)
+    out_ndim = x.aval.ndim + len(dimensions)
+    dims = _axes("expand_dims", dimensions, out_ndim, x.aval)
+    if len(set(dims)) != len(dims):
+        raise op_value_error("expand_dims", f"repeated axis in {tuple(dimensions)} for {x.aval.str_short()}")
+    it = iter(x.aval.shape)
+    return reshape(x, tuple(1 if i in dims else next(it) for i in range(out_ndim)))
+
+
+def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
+          strides: Sequence[int] | None = None):
+    """Static slice x[start:limit:stride] on every axis; bounds must satisfy 0 <= start <= limit <= size."""
+    x = asarray(x)
+    start = tuple(int(i) for i in start_indices)
+    limit = tuple(int(i) for i in limit_indices)
+    strides = None if strides is None or all(int(s) == 1 for s in strides) else tuple(int(s) for s in strides)
+    if strides is None and start == (0,) * len(start) and limit == x.aval.shape:
+        return x
+    return slice_p.bind(x, start_indices=start, limit_indices=limit, strides=strides)
+
+
+def slice_in_dim(x, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0):
+    """Static slice along one axis; None and negative bounds work as in Python slicing (no clipping)."""
+    x = asarray(x)
+    shape = x.aval.shape
+    axis = _axes("slice_in_dim", axis, x.aval.ndim, x.aval)[0]
+    size = shape[axis]
+    start = 0 if start_index is None else int(start_index)
+    limit = size if limit_index is None else int(limit_index)
+    start, limit = (start + size if start < 0 else start), (limit + size if limit < 0 else limit)
+    starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
+    starts[axis], limits[axis], strides[axis] = start, limit, int(stride)
+    return slice(x, starts, limits, strides)
+
+
+def index_in_dim(x, index: int, axis: int = 0, keepdims: bool = True):
+    """Static x[index] along `axis` (negative index counts from the end)."""
+    x = asarray(x)
+    axis = _axes("index_in_dim", axis, x.aval.ndim, x.aval)[0]
+    size = x.aval.shape[axis]
+    i = int(index)
+    if not -size <= i < size:
+        raise op_value_error("index_in_dim", f"index {i} is out of bounds for axis {axis} of {x.aval.str_short()}")
+    i %= size
+    out = slice_in_dim(x, i, i + 1, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def _start_index(i, size: int, window: int):
+    """A start index for dynamic_(update_)slice: negative counts from the end (as in jax.lax).
+
+    Python ints are resolved here (clamped like XLA does); arrays get the wrap in the program.
+    """
+    if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+        i = int(i)
+        i = i + size if i < 0 else i
+        return constant(min(max(i, 0), max(size - window, 0)), dtypes.int32)
+    i = asarray(i)
+    a = i.aval
+    if a.shape != () or not dtypes.is_integer(a.dtype) or dtypes.is_unsigned(a.dtype):
+        return i  # unsigned needs no wrap; anything else is reported by the primitive's check
+    if a.dtype.itemsize < 4:
+        i = convert_element_type(i, dtypes.int32)
+    from padax.functional.lax import elementwise as E
+    return select(E.lt(i, 0), E.add(i, size), i)
+
+
+def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
+    """x[start:start+size] per axis with run-time starts (ints or integer scalar arrays).
+
+    Negative starts count from the end; then, as XLA does, each start is clamped into
+    [0, size - slice_size], so the window always lies inside `x` (no out-of-bounds error).
+    """
+    x = asarray(x)
+    sizes = tuple(int(s) for s in slice_sizes)
+    if len(start_indices) != x.aval.ndim or len(sizes) != x.aval.ndim:
+        raise op_value_error("dynamic_slice", f"needs one start index and slice size per axis of "
+                                              f"{x.aval.str_short()}, got {len(start_indices)} and {len(sizes)}")
+    starts = [_start_index(i, d, w) for i, d, w in zip(start_indices, x.aval.shape, sizes)]
+    return dynamic_slice_p.bind(x, *starts, slice_sizes=sizes)
+
+
+def dynamic_update_slice(x, update, start_indices: Sequence):
+    """Write `update` into `x` at run-time starts; starts are wrapped and clamped as in `dynamic_slice`."""
+    x, update = asarray(x), asarray(update)
+    if len(start_indices) != x.aval.ndim:
+        raise op_value_error("dynamic_update_slice", f"needs one start index per axis of {x.aval.str_short()}, "
+                                                     f"got {len(start_indices)}")
+    u = update.aval.shape
+    starts = [_start_index(i, d, u[k] if k < len(u) else 0)
+              for k, (i, d) in enumerate(zip(start_indices, x.aval.shape))]
+    return dynamic_update_slice_p.bind(x, update, *starts)
+
+
+def dynamic_slice_in_dim(x, start_index, slice_size: int, axis: int = 0):
+    """`dynamic_slice` along one axis, taking the other axes whole."""
+    x = asarray(x)
+    axis = _axes("dynamic_slice_in_dim", axis, x.aval.ndim, x.aval)[0]
+    starts = [0] * x.aval.ndim
+    sizes = list(x.aval.shape)
+    starts[axis], sizes[axis] = start_index, int(slice_size)
+    return dynamic_slice(x, starts, sizes)
+
+
+def dynamic_index_in_dim(x, index, axis: int = 0, keepdims: bool = True):
+    """x[index] along `axis` with a run-time index (clamped into range)."""
+    x = asarray(x)
+    axis = _axes("dynamic_index_in_dim", axis, x.aval.ndim, x.aval)[0]
+    out = dynamic_slice_in_dim(x, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def dynamic_update_slice_in_dim(x, update, start_index, axis: int):
+    """`dynamic_update_slice` along one axis (other axes start at 0)."""
+    x = asarray(x)
+    axis = _axes("dynamic_update_slice_in_dim", axis, x.aval.ndim, x.aval)[0]
+    starts = [0] * x.aval.ndim
+    starts[axis] = start_index
+    return dynamic_update_slice(x, update, starts)
+
+
+def concatenate(operands: Sequence, dimension: int):
+    """Join arrays of one dtype along `dimension` (all other axes must match)."""
+    operands = [asarray(o) for o in operands]
+    if not operands:
+        raise op_value_error("concatenate", "needs at least one operand")
+    if len(operands) == 1:
+        return operands[0]
+    ndim = operands[0].aval.ndim
+    dim = int(dimension)
+    dim = dim + ndim if -ndim <= dim < 0 else dim
+    return concatenate_p.bind(*operands, dimension=dim)
+
+
+def pad(x, padding_value, padding_config: Sequence[tuple[int, int, int]]):
+    """Pad with (low, high, interior) per axis; negative low/high crop. A Python scalar
+    `padding_value` takes x's dtype."""
+    x = asarray(x)
+    pv = asarray(padding_value, None if is_array(padding_value) else x.aval.dtype)
+    config = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
+    return pad_p.bind(x, pv, padding_config=config)
+
+
+def rev(x, dimensions: int | Sequence[int]):
+    """Reverse the element order along the given axes."""
+    x = asarray(x)
+    dims = _axes("rev", dimensions, x.aval.ndim, x.aval)
+    if not dims:
+        return x
+    if len(set(dims)) != len(dims):
+        raise op_value_error("rev", f"repeated axis in {dimensions} for {x.aval.str_short()}")
+    return rev_p.bind(x, dimensions=tuple(sorted(dims)))
+
+
+def clamp(min, x, max):
+    """Elementwise min(max(x, min), max); bounds are scalars or x-shaped; Python scalars take x's dtype."""
+    x = asarray(x)
+    dt = x.aval.dtype
+    lo = min if is_array(min) else asarray(min, dt)
+    hi = max if is_array(max) else asarray(max, dt)
+    return clamp_p.bind(lo, x, hi)
+
+
+def bitcast_convert_type(x, new_dtype):
+    """Reinterpret the bits of x as `new_dtype`; narrower adds a last axis, wider consumes one."""
+    x = asarray(x)
+    new_dtype = dtypes.canonicalize(new_dtype)
+    if x.aval.dtype == new_dtype and not x.aval.weak_type:
+        return x
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
+
+
 __all__ = ["convert_element_type", "broadcast_in_dim", "broadcast", "reshape", "transpose",
-           "select_n", "select", "iota", "broadcasted_iota"]
+           "select_n", "select", "iota", "broadcasted_iota",
+           "squeeze", "expand_dims", "slice", "slice_in_dim", "index_in_dim", "dynamic_slice",
+           "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
+           "dynamic_update_slice_in_dim", "concatenate", "pad", "rev", "clamp",
+           "bitcast_convert_type"]

@@ -65,3 +65,68 @@ def _select_n(ctx, which, *cases):
 @register_lowering(S.iota_p)
 def _iota(ctx, *, dtype, shape, dimension):
     return hlo.iota(aval_to_ir_type(ctx.aval_out), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), dimension))
+
+
+def _i64(values) -> ir.DenseI64ArrayAttr:
+    return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+@register_lowering(S.squeeze_p)
+def _squeeze(ctx, x, *, dimensions):
+    return hlo.reshape(aval_to_ir_type(ctx.aval_out), x)
+
+
+@register_lowering(S.slice_p)
+def _slice(ctx, x, *, start_indices, limit_indices, strides):
+    strides = (1,) * len(start_indices) if strides is None else strides
+    return hlo.slice(x, _i64(start_indices), _i64(limit_indices), _i64(strides))
+
+
+def _common_index_type(starts, avals):
+    """StableHLO wants all start indices of one type: i32, or i64 when any needs the range."""
+    wide = any(a.dtype.itemsize == 8 or (dtypes.is_unsigned(a.dtype) and a.dtype.itemsize == 4) for a in avals)
+    target = dtypes.int64 if wide else dtypes.int32
+    if all(a.dtype == target for a in avals):
+        return list(starts)
+    ty = aval_to_ir_type(avals[0].update(shape=(), dtype=target))
+    return [s if a.dtype == target else hlo.convert(ty, s) for s, a in zip(starts, avals)]
+
+
+@register_lowering(S.dynamic_slice_p)
+def _dynamic_slice(ctx, x, *starts, slice_sizes):
+    starts = _common_index_type(starts, ctx.avals_in[1:])
+    return hlo.dynamic_slice(x, starts, _i64(slice_sizes))
+
+
+@register_lowering(S.dynamic_update_slice_p)
+def _dynamic_update_slice(ctx, x, update, *starts):
+    starts = _common_index_type(starts, ctx.avals_in[2:])
+    return hlo.dynamic_update_slice(x, update, starts)
+
+
+@register_lowering(S.concatenate_p)
+def _concatenate(ctx, *operands, dimension):
+    return hlo.concatenate(list(operands), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), dimension))
+
+
+@register_lowering(S.pad_p)
+def _pad(ctx, x, padding_value, *, padding_config):
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    return hlo.pad(x, padding_value, _i64(lo), _i64(hi), _i64(interior))
+
+
+@register_lowering(S.rev_p)
+def _rev(ctx, x, *, dimensions):
+    return hlo.reverse(x, _i64(dimensions))
+
+
+@register_lowering(S.clamp_p)
+def _clamp(ctx, lo, x, hi):
+    return hlo.clamp(lo, x, hi)
+
+
+@register_lowering(S.bitcast_convert_type_p)
+def _bitcast_convert_type(ctx, x, *, new_dtype):
+    if ctx.avals_in[0].dtype == new_dtype:
+        return x
+    return hlo.bitcast_convert(aval_to_ir_type(ctx.aval_out), x)
