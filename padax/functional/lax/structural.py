@@ -10,6 +10,9 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
+from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tangent_aval,
+                                zeros_like_aval)
+from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
 from padax.core.primitive import Primitive
 from padax.functional._arrays import aval_of, asarray, constant, is_array
 
@@ -295,6 +298,7 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
 
 def broadcast(x, sizes):
     """Add leading dimensions of the given sizes."""
+    x = asarray(x)
     sizes = tuple(int(d) for d in sizes)
     return broadcast_in_dim(x, sizes + x.aval.shape, tuple(range(len(sizes), len(sizes) + x.aval.ndim)))
 
@@ -302,6 +306,7 @@ def broadcast(x, sizes):
 def reshape(x, new_sizes, dimensions=None):
     """Reshape (row-major); with `dimensions`, transpose first as jax.lax.reshape does."""
     new_sizes = tuple(int(d) for d in new_sizes)
+    x = asarray(x)
     if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
         x = transpose(x, dimensions)
     if x.aval.shape == new_sizes:
@@ -311,18 +316,19 @@ def reshape(x, new_sizes, dimensions=None):
 
 def transpose(x, permutation):
     permutation = tuple(int(p) for p in permutation)
+    x = asarray(x)
     if permutation == tuple(range(x.aval.ndim)):
         return x
     return transpose_p.bind(x, permutation=permutation)
 
 
 def select_n(which, *cases):
-    return select_n_p.bind(which, *cases)
+    return select_n_p.bind(asarray(which), *(asarray(c) for c in cases))
 
 
 def select(pred, on_true, on_false):
     """`on_true` where pred else `on_false` (jax.lax.select)."""
-    return select_n_p.bind(pred, on_false, on_true)
+    return select_n(pred, on_false, on_true)
 
 
 def iota(dtype, size: int):
@@ -539,3 +545,126 @@ __all__ = ["convert_element_type", "broadcast_in_dim", "broadcast", "reshape", "
            "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
            "dynamic_update_slice_in_dim", "concatenate", "pad", "rev", "clamp",
            "bitcast_convert_type"]
+
+
+# ---- differentiation and batching of the basic shape/dtype primitives ------------------------
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if type(t) is Zero or not dtypes.is_inexact(new_dtype):
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    if type(ct) is Zero:
+        return [None]
+    src = x.aval.dtype
+    if dtypes.is_complex(new_dtype) and not dtypes.is_complex(src):
+        from padax.functional.lax.elementwise import real_p
+        ct = real_p.bind(ct)
+    return [convert_element_type_p.bind(ct, new_dtype=src, weak_type=x.aval.weak_type)]
+
+
+convert_element_type_p.jvp_rule = _convert_jvp
+convert_element_type_p.transpose_rule = _convert_transpose
+convert_element_type_p.batch_rule = lambda args, dims, **p: (convert_element_type_p.bind(args[0], **p), dims[0])
+
+
+def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
+    if type(ct) is Zero:
+        return [None]
+    from padax.functional.lax.reductions import reduce_sum_p
+    in_shape = x.aval.shape
+    summed = tuple(d for d in range(len(shape)) if d not in broadcast_dimensions)
+    expanded = tuple(bd for i, bd in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[bd] != 1)
+    axes = tuple(sorted(summed + expanded))
+    out = reduce_sum_p.bind(ct, axes=axes) if axes else ct
+    if aval_of(out).shape != in_shape:
+        out = reshape_p.bind(out, new_sizes=in_shape)
+    return [out]
+
+
+def _bid_batch(args, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    size = aval_of(x).shape[0]
+    return broadcast_in_dim_p.bind(x, shape=(size,) + tuple(shape),
+                                   broadcast_dimensions=(0,) + tuple(b + 1 for b in broadcast_dimensions)), 0
+
+
+deflinear(broadcast_in_dim_p, _bid_transpose)
+broadcast_in_dim_p.batch_rule = _bid_batch
+
+
+def _reshape_batch(args, dims, *, new_sizes):
+    x = moveaxis(args[0], dims[0], 0)
+    return reshape_p.bind(x, new_sizes=(aval_of(x).shape[0],) + tuple(new_sizes)), 0
+
+
+deflinear(reshape_p, lambda ct, x, *, new_sizes: [None if type(ct) is Zero
+                                                   else reshape_p.bind(ct, new_sizes=x.aval.shape)])
+reshape_p.batch_rule = _reshape_batch
+
+
+def _transpose_transpose(ct, x, *, permutation):
+    if type(ct) is Zero:
+        return [None]
+    inverse = tuple(int(i) for i in np.argsort(permutation))
+    return [transpose_p.bind(ct, permutation=inverse)]
+
+
+def _transpose_batch(args, dims, *, permutation):
+    x = moveaxis(args[0], dims[0], 0)
+    return transpose_p.bind(x, permutation=(0,) + tuple(p + 1 for p in permutation)), 0
+
+
+deflinear(transpose_p, _transpose_transpose)
+transpose_p.batch_rule = _transpose_batch
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    case_ts = tangents[1:]
+    if all(type(t) is Zero for t in case_ts):
+        return out, Zero(tangent_aval(aval_of(out)))
+    ts = [instantiate(t) for t in case_ts]
+    return out, select_n_p.bind(which, *ts)
+
+
+def _select_n_transpose(ct, which, *cases):
+    if is_undefined(which):
+        raise TypeError("select_n: the predicate cannot be a linear input")
+    if type(ct) is Zero:
+        return [None] * (1 + len(cases))
+    zeros = zeros_like_aval(aval_of(ct))
+    out = [None]
+    for i, c in enumerate(cases):
+        if is_undefined(c):
+            branches = [zeros] * len(cases)
+            branches[i] = ct
+            out.append(select_n_p.bind(which, *branches))
+        else:
+            out.append(None)
+    return out
+
+
+def _select_n_batch(args, dims):
+    size = batch_size(args, dims)
+    which, *cases = args
+    wd, *cds = dims
+    if wd is None and all(d == cds[0] for d in cds) and cds[0] is not None and aval_of(which).shape == ():
+        return select_n_p.bind(which, *cases), cds[0]
+    cases = [bdim_to_front(c, d, size) for c, d in zip(cases, cds)]
+    which = bdim_to_front(which, wd, size)
+    case_shape = aval_of(cases[0]).shape
+    if aval_of(which).shape != case_shape:  # a per-example scalar predicate
+        which = broadcast_in_dim_p.bind(which, shape=case_shape, broadcast_dimensions=(0,))
+    return select_n_p.bind(which, *cases), 0
+
+
+select_n_p.jvp_rule = _select_n_jvp
+select_n_p.transpose_rule = _select_n_transpose
+select_n_p.batch_rule = _select_n_batch
