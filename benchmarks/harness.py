@@ -1,0 +1,392 @@
+"""Timing, statistics, tables and result files shared by every benchmark module.
+
+A workload module (``benchmarks/<name>.py``, listed in ``benchmarks.MODULES``)
+defines ``workloads() -> list[Workload]``. A `Workload` maps each framework
+name to a *setup* function; setup imports the framework (only there: jax and
+paddle are never imported at module level), builds inputs, and returns a
+zero-argument *thunk* that performs one operation and waits for its result.
+A setup raises `Unavailable` (or ImportError) when its framework cannot run
+the workload; that framework is then reported as skipped.
+
+`run_workload` warms every thunk up (excluded from timing), calibrates how
+many calls make one sample, then takes samples alternating between the
+frameworks (the order rotates each round, so drift in machine load hits all
+of them alike) and reports per-call median, min and max.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import gc
+import importlib.util
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from typing import Any, Callable, Sequence
+
+FRAMEWORKS = ("padax", "jax", "paddle")
+PEERS = ("jax", "paddle")
+
+Thunk = Callable[[], Any]
+Setup = Callable[[], Thunk]
+
+
+class Unavailable(Exception):
+    """Raised by a setup when its framework is missing or cannot run the workload."""
+
+
+@dataclasses.dataclass
+class Workload:
+    """One thing to time, implemented once per framework."""
+
+    name: str                      # unique within its module, e.g. "eager_add"
+    description: str               # one line for the table
+    impls: dict[str, Setup]        # framework -> setup() -> thunk
+    target: float | None = None    # the padax/jax median ratio to stay at or under
+    fresh: bool = False            # every call does the whole work once (e.g. compile): 1 call per sample
+    group: str = ""                # the module, filled in by the runner
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.group}.{self.name}" if self.group else self.name
+
+
+@dataclasses.dataclass
+class Settings:
+    repeats: int = 21              # samples per framework (fresh workloads: see fresh_repeats)
+    fresh_repeats: int = 9
+    min_sample_s: float = 0.02     # calibrate calls per sample so one sample lasts at least this
+    warmup_calls: int = 5          # untimed calls before calibration (fresh workloads: 1)
+    smoke: bool = False
+
+    @classmethod
+    def for_smoke(cls) -> "Settings":
+        return cls(repeats=2, fresh_repeats=1, min_sample_s=0.0, warmup_calls=1, smoke=True)
+
+
+@dataclasses.dataclass
+class Timing:
+    """The outcome for one framework on one workload."""
+
+    status: str                    # "ok", "skipped" (not installed / not supported) or "error"
+    reason: str = ""
+    samples: list[float] = dataclasses.field(default_factory=list)   # seconds per call
+    calls_per_sample: int = 0
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def min(self) -> float:
+        return min(self.samples)
+
+    @property
+    def max(self) -> float:
+        return max(self.samples)
+
+    def to_json(self) -> dict:
+        d: dict[str, Any] = {"status": self.status}
+        if self.reason:
+            d["reason"] = self.reason
+        if self.status == "ok":
+            d.update(median_s=self.median, min_s=self.min, max_s=self.max,
+                     repeats=len(self.samples), calls_per_sample=self.calls_per_sample,
+                     samples_s=self.samples)
+        return d
+
+
+@dataclasses.dataclass
+class Result:
+    workload: Workload
+    timings: dict[str, Timing]
+
+    def ratio(self, peer: str) -> float | None:
+        a, b = self.timings.get("padax"), self.timings.get(peer)
+        if a is None or b is None or a.status != "ok" or b.status != "ok":
+            return None
+        return a.median / b.median
+
+    @property
+    def target_met(self) -> bool | None:
+        r = self.ratio("jax")
+        if self.workload.target is None or r is None:
+            return None
+        return r <= self.workload.target
+
+    def to_json(self) -> dict:
+        w = self.workload
+        return {"name": w.full_name, "description": w.description, "target_padax_over_jax": w.target,
+                "timings": {fw: t.to_json() for fw, t in self.timings.items()},
+                "padax_over_jax": self.ratio("jax"), "padax_over_paddle": self.ratio("paddle"),
+                "target_met": self.target_met}
+
+
+# -- running ------------------------------------------------------------------------------
+
+def framework_installed(fw: str) -> bool:
+    return importlib.util.find_spec(fw) is not None
+
+
+def _short_error(e: BaseException) -> str:
+    msg = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {msg[0] if msg else ''}"[:200]
+
+
+def _time_calls(thunk: Thunk, number: int) -> float:
+    """Seconds for `number` calls, with the garbage collector off (as timeit does)."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            thunk()
+        return time.perf_counter() - t0
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _calibrate(thunk: Thunk, min_sample_s: float) -> int:
+    """Calls per sample so that one sample lasts about `min_sample_s`."""
+    if min_sample_s <= 0:
+        return 1
+    number = 1
+    while True:
+        t = _time_calls(thunk, number)
+        if t >= min_sample_s / 5 or number >= 1 << 20:
+            return max(1, min(1 << 20, math.ceil(number * min_sample_s / max(t, 1e-9))))
+        number *= 4
+
+
+def run_workload(w: Workload, frameworks: Sequence[str], settings: Settings,
+                 log: Callable[[str], None] = lambda s: None) -> Result:
+    timings: dict[str, Timing] = {}
+    thunks: dict[str, Thunk] = {}
+    numbers: dict[str, int] = {}
+    for fw in frameworks:
+        setup = w.impls.get(fw)
+        if setup is None:
+            timings[fw] = Timing("skipped", "no implementation of this workload")
+            continue
+        if not framework_installed(fw):
+            timings[fw] = Timing("skipped", f"{fw} is not installed")
+            continue
+        try:
+            thunk = setup()
+            for _ in range(1 if w.fresh else settings.warmup_calls):
+                thunk()
+            numbers[fw] = 1 if w.fresh else _calibrate(thunk, settings.min_sample_s)
+        except Unavailable as e:
+            timings[fw] = Timing("skipped", str(e))
+            continue
+        except ImportError as e:
+            timings[fw] = Timing("skipped", _short_error(e))
+            continue
+        except Exception as e:  # a benchmark bug or a framework failure: report, keep going
+            timings[fw] = Timing("error", _short_error(e))
+            log(f"  {w.full_name} [{fw}] failed:\n" + traceback.format_exc())
+            continue
+        thunks[fw] = thunk
+        timings[fw] = Timing("ok", calls_per_sample=numbers[fw])
+
+    order = list(thunks)
+    repeats = settings.fresh_repeats if w.fresh else settings.repeats
+    for r in range(repeats):
+        k = r % len(order) if order else 0
+        for fw in order[k:] + order[:k]:
+            if timings[fw].status != "ok":
+                continue
+            if w.fresh:
+                gc.collect()
+            try:
+                t = _time_calls(thunks[fw], numbers[fw])
+            except Exception as e:
+                timings[fw] = Timing("error", _short_error(e))
+                log(f"  {w.full_name} [{fw}] failed while timing:\n" + traceback.format_exc())
+                continue
+            timings[fw].samples.append(t / numbers[fw])
+    for fw, t in timings.items():
+        if t.status == "ok" and not t.samples:
+            timings[fw] = Timing("error", "no samples")
+    return Result(w, timings)
+
+
+# -- machine description -------------------------------------------------------------------
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(module: str) -> str | None:
+    mod = sys.modules.get(module)
+    if mod is None:
+        try:
+            from importlib.metadata import version
+            return version({"paddle": "paddlepaddle"}.get(module, module))
+        except Exception:
+            return None
+    return getattr(mod, "__version__", None)
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,
+                             cwd=os.path.dirname(os.path.abspath(__file__)))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def machine_info() -> dict:
+    commit = _git("rev-parse", "--short", "HEAD")
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    try:
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        load = "?"
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": usable,
+        "cpu_count": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "loadavg_at_start": load,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": _version("numpy"),
+        "jaxlib": _version("jaxlib"),
+        "padax": _version("padax"),
+        "padax_commit": (commit + ("+dirty" if dirty else "")) if commit else None,
+        "jax": _version("jax") if framework_installed("jax") else None,
+        "paddle": _version("paddle") if framework_installed("paddle") else None,
+    }
+
+
+# -- reporting ----------------------------------------------------------------------------
+
+def fmt_time(s: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= scale:
+            return f"{s / scale:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def _cell(t: Timing | None) -> str:
+    if t is None:
+        return "-"
+    if t.status != "ok":
+        return t.status
+    return f"{fmt_time(t.median)} ({fmt_time(t.min)}–{fmt_time(t.max)})"
+
+
+def _ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}"
+
+
+def table(results: Sequence[Result], frameworks: Sequence[str]) -> str:
+    """A Markdown table: median (min–max) per call for each framework, ratios, targets."""
+    peers = [p for p in PEERS if p in frameworks]
+    head = ["workload"] + [f"{fw} median (min–max)" for fw in frameworks]
+    if "jax" in peers:
+        head += ["padax/jax", "target", "met"]
+    if "paddle" in peers:
+        head += ["padax/paddle"]
+    rows = [head, ["---"] * len(head)]
+    for res in results:
+        row = [f"`{res.workload.full_name}`"] + [_cell(res.timings.get(fw)) for fw in frameworks]
+        if "jax" in peers:
+            met = res.target_met
+            tgt = res.workload.target
+            row += [_ratio(res.ratio("jax")), "-" if tgt is None else f"<= {tgt:g}",
+                    "-" if met is None else ("yes" if met else "**no**")]
+        if "paddle" in peers:
+            row += [_ratio(res.ratio("paddle"))]
+        rows.append(row)
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
+def notes(results: Sequence[Result]) -> list[str]:
+    """Workload descriptions and the reasons for skipped/failed cells."""
+    out = []
+    for res in results:
+        out.append(f"- `{res.workload.full_name}`: {res.workload.description}")
+        for fw, t in res.timings.items():
+            if t.status != "ok":
+                out.append(f"  - {fw}: {t.status}: {t.reason}")
+    return out
+
+
+def write_results(results: Sequence[Result], frameworks: Sequence[str], settings: Settings,
+                  meta: dict, out_dir: str, command: str) -> tuple[str, str]:
+    """Write RESULTS.md and results.json into `out_dir`; returns their paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    json_path = os.path.join(out_dir, "results.json")
+    md_path = os.path.join(out_dir, "RESULTS.md")
+    payload = {"meta": meta, "settings": dataclasses.asdict(settings), "frameworks": list(frameworks),
+               "command": command, "results": [r.to_json() for r in results]}
+    with open(json_path, "w") as f:
+        json.dump(payload, f, indent=1)
+        f.write("\n")
+    m = meta
+    busy = []
+    try:
+        load1 = float(str(m["loadavg_at_start"]).split()[0])
+        if m["nproc"] and load1 > 0.75 * m["nproc"]:
+            busy = [f"**Note:** the machine was busy when this run started (1-minute load {load1:.1f} "
+                    f"on {m['nproc']} cores): other processes competed for the CPU, so absolute times "
+                    "and the min–max spreads are inflated; the alternating order keeps the ratios "
+                    "roughly fair, but rerun on an idle machine before drawing fine conclusions.", ""]
+    except (ValueError, IndexError, KeyError):
+        pass
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Generated by `{command}` on {m['date']}. Regenerate with `python -m benchmarks` "
+        "(see `python -m benchmarks --help`); raw samples are in `results.json`.",
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {m['cpu_model']}, {m['nproc']} usable cores (nproc; {m['cpu_count']} online), "
+        f"load average at start {m['loadavg_at_start']}",
+        f"- {m['os']}",
+        f"- Python {m['python']}, numpy {m['numpy']}, jaxlib {m['jaxlib']}, "
+        f"padax {m['padax']} (commit {m['padax_commit']}), jax {m['jax'] or 'not installed'}, "
+        f"paddlepaddle {m['paddle'] or 'not installed'}",
+        "",
+        "## Results",
+        "",
+        *busy,
+        "Time per call: median (min–max) over "
+        f"{settings.repeats} samples ({settings.fresh_repeats} for compile workloads), "
+        "each sample averaging enough back-to-back calls to last at least "
+        f"{settings.min_sample_s * 1e3:g} ms; warm-up calls excluded; frameworks alternate "
+        "sample by sample in one process. Ratios are padax's median over the peer's "
+        "(lower is better for padax); `target` is the goal for padax/jax.",
+        "",
+        table(results, frameworks),
+        "",
+        "## Workloads",
+        "",
+        *notes(results),
+        "",
+    ]
+    with open(md_path, "w") as f:
+        f.write("\n".join(lines))
+    return md_path, json_path

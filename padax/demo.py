@@ -1,0 +1,232 @@
+"""Train a small MLP on the bundled handwritten digits: `python -m padax.demo`.
+
+A complete, offline training run in the functional style padax is built
+for: the parameters are a dict pytree of padax Tensors, and one step of SGD
+with momentum is a single `padax.jit`-compiled function
+``train_step(params, velocity, x, y) -> (params, velocity, loss)``.
+
+The model is 64 -> 128 (relu) -> 10 with a softmax cross-entropy loss, on
+the UCI digits (`padax.data.load_digits`, 1797 8x8 images, pixels scaled to
+[0, 1]) split into train/test sets by a fixed seed.
+
+Until `padax.grad` exists, the backward pass is written by hand in
+`loss_and_grads`; that is the one function to replace with
+`padax.value_and_grad(loss_fn)` (see its docstring).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Sequence
+
+import numpy as np
+
+import padax
+from padax import lax
+from padax.data import load_digits
+
+N_IN, N_HIDDEN, N_CLASSES = 64, 128, 10
+F32 = np.float32
+
+
+# -- data -------------------------------------------------------------------------------
+
+def load_split(seed: int, test_fraction: float = 0.2):
+    """(x_train, y_train, x_test, y_test): flattened float32 features in [0, 1], int32 labels."""
+    images, labels = load_digits()
+    x = images.reshape(len(images), -1).astype(F32) / F32(16.0)
+    y = labels.astype(np.int32)
+    perm = np.random.default_rng(seed).permutation(len(x))
+    n_test = int(round(len(x) * test_fraction))
+    test, train = perm[:n_test], perm[n_test:]
+    return x[train], y[train], x[test], y[test]
+
+
+# -- model ------------------------------------------------------------------------------
+
+def init_params(seed: int) -> dict:
+    """He-initialised weights and zero biases, as a dict of padax Tensors."""
+    rng = np.random.default_rng(seed + 1)
+
+    def dense(n_in, n_out):
+        w = rng.normal(0.0, np.sqrt(2.0 / n_in), size=(n_in, n_out)).astype(F32)
+        return padax.device_put(w), padax.device_put(np.zeros((n_out,), F32))
+
+    w1, b1 = dense(N_IN, N_HIDDEN)
+    w2, b2 = dense(N_HIDDEN, N_CLASSES)
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2}
+
+
+def _matmul(a, b):
+    """[m, k] @ [k, n]."""
+    return lax.dot_general(a, b, (((1,), (0,)), ((), ())))
+
+
+def _matmul_tn(a, b):
+    """a^T @ b for a [k, m], b [k, n] (contract the leading dims)."""
+    return lax.dot_general(a, b, (((0,), (0,)), ((), ())))
+
+
+def _matmul_nt(a, b):
+    """a @ b^T for a [m, k], b [n, k]."""
+    return lax.dot_general(a, b, (((1,), (1,)), ((), ())))
+
+
+def _add_bias(h, b):
+    return lax.add(h, lax.broadcast_in_dim(b, h.aval.shape, (1,)))
+
+
+def _rowwise(v, shape):
+    """Broadcast a per-row vector [B] to [B, C]."""
+    return lax.broadcast_in_dim(v, shape, (0,))
+
+
+def forward(params: dict, x):
+    """Logits [B, 10] and the hidden pre-activation (kept for the backward pass)."""
+    h_pre = _add_bias(_matmul(x, params["w1"]), params["b1"])
+    h = lax.max(h_pre, 0.0)
+    logits = _add_bias(_matmul(h, params["w2"]), params["b2"])
+    return logits, h_pre, h
+
+
+def log_softmax(logits):
+    shape = logits.aval.shape
+    m = lax.reduce_max(logits, (1,))
+    z = lax.sub(logits, _rowwise(m, shape))
+    lse = lax.log(lax.reduce_sum(lax.exp(z), (1,)))
+    return lax.sub(z, _rowwise(lse, shape))
+
+
+def one_hot(y, n_classes: int, dtype=F32):
+    shape = (y.aval.shape[0], n_classes)
+    classes = lax.broadcasted_iota(y.aval.dtype, shape, 1)
+    return lax.convert_element_type(lax.eq(classes, _rowwise(y, shape)), dtype)
+
+
+def loss_fn(params: dict, x, y):
+    """Mean softmax cross-entropy of the MLP on a batch."""
+    logits, _, _ = forward(params, x)
+    logp = log_softmax(logits)
+    n = x.aval.shape[0]
+    return lax.mul(lax.reduce_sum(lax.mul(one_hot(y, N_CLASSES), logp), (0, 1)), -1.0 / n)
+
+
+def loss_and_grads(params: dict, x, y):
+    """(loss, grads) of `loss_fn` with a hand-written backward pass.
+
+    Temporary: autodiff is being built in parallel. Once `padax.value_and_grad`
+    exists this whole function becomes
+
+        loss_and_grads = padax.value_and_grad(loss_fn)
+
+    and nothing else in this file needs to change (the returned grads have
+    the same dict structure as `params`).
+    """
+    n = x.aval.shape[0]
+    logits, h_pre, h = forward(params, x)
+    logp = log_softmax(logits)
+    onehot = one_hot(y, N_CLASSES)
+    loss = lax.mul(lax.reduce_sum(lax.mul(onehot, logp), (0, 1)), -1.0 / n)
+    # d loss / d logits = (softmax - onehot) / n
+    d_logits = lax.mul(lax.sub(lax.exp(logp), onehot), 1.0 / n)
+    d_w2 = _matmul_tn(h, d_logits)
+    d_b2 = lax.reduce_sum(d_logits, (0,))
+    d_h = _matmul_nt(d_logits, params["w2"])
+    d_hpre = lax.select(lax.gt(h_pre, 0.0), d_h, lax.mul(d_h, 0.0))
+    d_w1 = _matmul_tn(x, d_hpre)
+    d_b1 = lax.reduce_sum(d_hpre, (0,))
+    return loss, {"w1": d_w1, "b1": d_b1, "w2": d_w2, "b2": d_b2}
+
+
+def make_train_step(lr: float, momentum: float):
+    """A jitted SGD-with-momentum step: (params, velocity, x, y) -> (params, velocity, loss)."""
+
+    def train_step(params, velocity, x, y):
+        loss, grads = loss_and_grads(params, x, y)
+        velocity = padax.tree.map(lambda v, g: lax.add(lax.mul(v, momentum), g), velocity, grads)
+        params = padax.tree.map(lambda p, v: lax.sub(p, lax.mul(v, lr)), params, velocity)
+        return params, velocity, loss
+
+    return padax.jit(train_step)
+
+
+@padax.jit
+def predict_logits(params, x):
+    return forward(params, x)[0]
+
+
+def accuracy(params: dict, x, y: np.ndarray) -> float:
+    logits = np.asarray(predict_logits(params, x))
+    return float(np.mean(np.argmax(logits, axis=1) == y))
+
+
+# -- the run ----------------------------------------------------------------------------
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m padax.demo", description=__doc__.splitlines()[0])
+    p.add_argument("--epochs", type=int, default=20, help="passes over the training set (default 20)")
+    p.add_argument("--batch-size", type=int, default=32, help="examples per SGD step (default 32)")
+    p.add_argument("--lr", type=float, default=0.05, help="learning rate (default 0.05)")
+    p.add_argument("--momentum", type=float, default=0.9, help="momentum (default 0.9)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the split, init and shuffling (default 0)")
+    p.add_argument("--quiet", action="store_true", help="print only the final result")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    """Train and evaluate; returns a summary dict (losses per epoch, accuracies, seconds)."""
+    args = parse_args(argv)
+    if args.epochs < 1 or args.batch_size < 1:
+        raise SystemExit("--epochs and --batch-size must be positive")
+    say = (lambda *a: None) if args.quiet else print
+    t0 = time.perf_counter()
+
+    x_train, y_train, x_test, y_test = load_split(args.seed)
+    n_train = len(x_train)
+    bs = min(args.batch_size, n_train)
+    steps = n_train // bs  # fixed batch shape: one compilation; the remainder reshuffles in next epoch
+    say(f"padax {padax.__version__} on {padax.devices()[0]} | digits: {n_train} train, {len(x_test)} test | "
+        f"MLP {N_IN}-{N_HIDDEN}-{N_CLASSES}, batch {bs}, lr {args.lr}, momentum {args.momentum}")
+
+    params = init_params(args.seed)
+    velocity = padax.tree.map(lambda p: padax.device_put(np.zeros(p.shape, F32)), params)
+    train_step = make_train_step(args.lr, args.momentum)
+    xtr_dev, xte_dev = padax.device_put(x_train), padax.device_put(x_test)
+    rng = np.random.default_rng(args.seed + 2)
+
+    losses, train_accs = [], []
+    for epoch in range(1, args.epochs + 1):
+        perm = rng.permutation(n_train)
+        xs = x_train[perm[:steps * bs]].reshape(steps, bs, N_IN)
+        ys = y_train[perm[:steps * bs]].reshape(steps, bs)
+        step_losses = []
+        for i in range(steps):
+            params, velocity, loss = train_step(params, velocity, padax.device_put(xs[i]),
+                                                padax.device_put(ys[i]))
+            step_losses.append(loss)
+        epoch_loss = float(np.mean([float(l) for l in step_losses]))
+        train_acc = accuracy(params, xtr_dev, y_train)
+        losses.append(epoch_loss)
+        train_accs.append(train_acc)
+        say(f"epoch {epoch:3d}  loss {epoch_loss:.4f}  train acc {train_acc:.4f}  "
+            f"elapsed {time.perf_counter() - t0:6.2f}s")
+
+    test_acc = accuracy(params, xte_dev, y_test)
+    elapsed = time.perf_counter() - t0
+    print(f"test accuracy {test_acc:.4f} ({len(x_test)} images) after {args.epochs} epochs "
+          f"in {elapsed:.2f}s")
+    return {"losses": losses, "train_acc": train_accs, "test_acc": test_acc, "seconds": elapsed,
+            "params": params}
+
+
+def _cli(argv: Sequence[str] | None = None) -> int:
+    result = main(argv)
+    if result["test_acc"] < 0.9:
+        print(f"FAILED: test accuracy {result['test_acc']:.4f} < 0.9", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_cli())
