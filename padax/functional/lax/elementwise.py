@@ -3,12 +3,15 @@
 Operands of a binary primitive must already have equal shapes and dtypes
 (broadcasting and promotion happen in the Paddle-level API above). The
 result is weakly typed only if every operand is.
+
+Semantics follow XLA where numpy has no single answer: integer div/rem
+truncate toward zero (C-style, rem == np.fmod), max/min propagate NaN,
+sign(-0.0) is -0.0, and shifts by >= the bit width give 0 (or the sign fill
+for shift_right_arithmetic, which shifts the bit pattern even of unsigned types).
 """
 from __future__ import annotations
 
 from typing import Callable
-
-import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
@@ -45,9 +48,19 @@ def _signed_or_inexact(d):
     return d != dtypes.bool_ and not dtypes.is_unsigned(d)
 
 
-_KIND_NAMES = {_any: "any", _numeric: "numeric", _inexact: "floating or complex",
-               _floating: "floating", _int_or_bool: "integer or bool", _integer: "integer",
-               _signed_or_inexact: "signed or floating"}
+def _int_or_floating(d):
+    return dtypes.is_integer(d) or dtypes.is_floating(d)
+
+
+def _complex(d):
+    return dtypes.is_complex(d)
+
+
+# how kind errors name each kind ("expected <this> operand"), article included
+_KIND_NAMES = {_any: "an", _numeric: "a numeric", _inexact: "a floating or complex",
+               _floating: "a floating", _int_or_bool: "an integer or bool", _integer: "an integer",
+               _signed_or_inexact: "a signed or floating", _int_or_floating: "an integer or floating",
+               _complex: "a complex"}
 
 unary_primitives: dict[str, Primitive] = {}
 binary_primitives: dict[str, Primitive] = {}
@@ -55,7 +68,7 @@ binary_primitives: dict[str, Primitive] = {}
 
 def _check_kind(name: str, aval: ShapedArray, accepts: Callable) -> None:
     if not accepts(aval.dtype):
-        raise op_type_error(name, f"expected a {_KIND_NAMES[accepts]} operand, got {aval.str_short()}")
+        raise op_type_error(name, f"expected {_KIND_NAMES[accepts]} operand, got {aval.str_short()}")
 
 
 def unop(name: str, accepts: Callable = _inexact, result_dtype: Callable | None = None) -> Primitive:
@@ -102,7 +115,7 @@ add_p = binop("add", _any)
 sub_p = binop("sub")
 mul_p = binop("mul", _any)
 div_p = binop("div")
-rem_p = binop("rem")
+rem_p = binop("rem", _int_or_floating)  # complex remainder has no meaning (and crashes XLA:CPU)
 pow_p = binop("pow", _inexact)
 max_p = binop("max", _any)
 min_p = binop("min", _any)
@@ -144,12 +157,24 @@ erf_inv_p = unop("erf_inv", _floating)
 lgamma_p = unop("lgamma", _floating)
 digamma_p = unop("digamma", _floating)
 square_p = unop("square", _numeric)
-integer_pow_p = unop("integer_pow", _numeric)  # param y: int
-real_p = unop("real", lambda d: dtypes.is_complex(d), _real_part)
-imag_p = unop("imag", lambda d: dtypes.is_complex(d), _real_part)
-conj_p = unop("conj", lambda d: dtypes.is_complex(d))
+integer_pow_p = unop("integer_pow", _numeric)  # param y: int (>= 0 for integer dtypes)
+real_p = unop("real", _complex, _real_part)
+imag_p = unop("imag", _complex, _real_part)
+conj_p = unop("conj", _complex)
+
+
+@integer_pow_p.def_abstract_eval
+def _integer_pow_abstract(x: ShapedArray, *, y: int) -> ShapedArray:
+    _check_kind("integer_pow", x, _numeric)
+    if y < 0 and dtypes.is_integer(x.dtype):
+        # 1/x**n truncates to 0 (and x=0 divides by zero): reject, as numpy does
+        raise op_type_error("integer_pow", f"an integer operand {x.str_short()} cannot be raised "
+                                           f"to the negative power {y}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 # -- comparisons ---------------------------------------------------------------------
+# Complex numbers are ordered lexicographically by (real, imag), as in numpy; max/min
+# use the same order.
 eq_p = binop("eq", _any, _to_bool)
 ne_p = binop("ne", _any, _to_bool)
 lt_p = binop("lt", _any, _to_bool)
@@ -221,6 +246,7 @@ def round(x, rounding_method: int = 0):
 
 
 def integer_pow(x, y: int):
+    """x ** y for a static Python int y, by repeated multiplication (exact for integers)."""
     return integer_pow_p.bind(asarray(x), y=int(y))
 
 

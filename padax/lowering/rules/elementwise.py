@@ -1,8 +1,6 @@
 """Lowerings of elementwise primitives to StableHLO / CHLO ops."""
 from __future__ import annotations
 
-import numpy as np
-
 from padax.core import dtypes
 from padax.functional.lax import elementwise as E
 from padax.lowering._mlir import chlo, hlo, ir
@@ -40,8 +38,6 @@ def _bool_aware(prim, bool_op, op):
 
 _bool_aware(E.add_p, hlo.or_, hlo.add)
 _bool_aware(E.mul_p, hlo.and_, hlo.multiply)
-_bool_aware(E.max_p, hlo.or_, hlo.maximum)
-_bool_aware(E.min_p, hlo.and_, hlo.minimum)
 _bool_aware(E.and_p, hlo.and_, hlo.and_)
 _bool_aware(E.or_p, hlo.or_, hlo.or_)
 
@@ -69,8 +65,8 @@ def _round(ctx, x, rounding_method=0):
 
 @register_lowering(E.exp2_p)
 def _exp2(ctx, x):
-    ln2 = full_like_aval(np.log(2.0), ctx.avals_in[0])
-    return hlo.exponential(hlo.multiply(x, ln2))
+    # pow(2, x) is correctly rounded where exp(x * ln2) loses ~|x| ulps to the rounded ln2
+    return hlo.power(full_like_aval(2, ctx.avals_in[0]), x)
 
 
 @register_lowering(E.square_p)
@@ -98,6 +94,11 @@ def _integer_pow(ctx, x, *, y):
 
 @register_lowering(E.complex_p)
 def _complex(ctx, x, y):
+    aval = ctx.avals_in[0]
+    if aval.dtype not in (dtypes.float32, dtypes.float64):
+        # stablehlo.complex takes only f32/f64 parts: widen f16/bf16 (exactly) first
+        ty = aval_to_ir_type(aval.update(dtype=dtypes.float32))
+        x, y = hlo.convert(ty, x), hlo.convert(ty, y)
     return hlo.complex(x, y)
 
 
@@ -119,14 +120,45 @@ def _compare_type(dtype) -> str:
     return "SIGNED"
 
 
-def _compare(x, y, direction: str, dtype) -> ir.Value:
+def _hlo_compare(x, y, direction: str, dtype) -> ir.Value:
     return hlo.compare(x, y, hlo.ComparisonDirectionAttr.get(direction),
                        compare_type=hlo.ComparisonTypeAttr.get(_compare_type(dtype)))
 
 
+_STRICT = {"LT": "LT", "LE": "LT", "GT": "GT", "GE": "GT"}
+
+
+def _compare(x, y, direction: str, dtype) -> ir.Value:
+    if dtypes.is_complex(dtype) and direction in _STRICT:
+        # XLA:CPU orders complex numbers inconsistently (GE looks at real parts only):
+        # order lexicographically by (real, imag) as numpy does
+        part = E._real_part(dtype)
+        xr, xi, yr, yi = hlo.real(x), hlo.imag(x), hlo.real(y), hlo.imag(y)
+        return hlo.or_(_hlo_compare(xr, yr, _STRICT[direction], part),
+                       hlo.and_(_hlo_compare(xr, yr, "EQ", part), _hlo_compare(xi, yi, direction, part)))
+    return _hlo_compare(x, y, direction, dtype)
+
+
 def compare(x, y, direction: str, dtype) -> ir.Value:
-    """Public helper for other rules (sort comparators, argmax...)."""
+    """Public helper for other rules (sort comparators, argmax...); complex orders lexicographically."""
     return _compare(x, y, direction, dtype)
+
+
+def _minmax(prim, bool_op, op, direction):
+    def rule(ctx, x, y):
+        dtype = ctx.avals_in[0].dtype
+        if dtype == dtypes.bool_:
+            return bool_op(x, y)
+        if dtypes.is_complex(dtype):
+            # XLA:CPU compares only the real parts; pick lexicographically, NaN propagating
+            pick_x = hlo.or_(_compare(x, y, direction, dtype), _compare(x, x, "NE", dtype))
+            return hlo.select(pick_x, x, y)
+        return op(x, y)
+    register_lowering(prim, rule)
+
+
+_minmax(E.max_p, hlo.or_, hlo.maximum, "GE")
+_minmax(E.min_p, hlo.and_, hlo.minimum, "LE")
 
 
 for _prim, _dir in [(E.eq_p, "EQ"), (E.ne_p, "NE"), (E.lt_p, "LT"), (E.le_p, "LE"),
