@@ -666,7 +666,7 @@ ACCEPTS = {
     **{n: _NUM for n in ("sub", "div", "neg", "sign", "abs", "square", "integer_pow")},
     "rem": "if", "pow": _INEXACT,
     **{n: _FLOAT for n in ("atan2", "nextafter", "complex", "floor", "ceil", "round", "is_finite",
-                           "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma")},
+                           "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma", "polygamma")},
     **{n: _INEXACT for n in ("exp", "exp2", "log", "expm1", "log1p", "tanh", "logistic", "sin",
                              "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
                              "atanh", "sqrt", "rsqrt")},
@@ -682,7 +682,8 @@ KIND_DTYPES = {"b": [np.bool_], "i": INT_DTYPES + [np.int64, np.uint64],
 def test_every_primitive_is_covered():
     prims = set(E.unary_primitives) | set(E.binary_primitives)
     assert set(ACCEPTS) == prims
-    valued = set(UNARY) | set(INT_UNARY) | set(BINARY) | set(INT_BINARY) | {"real", "imag", "conj", "integer_pow"}
+    valued = (set(UNARY) | set(INT_UNARY) | set(BINARY) | set(INT_BINARY)
+              | {"real", "imag", "conj", "integer_pow", "polygamma"})
     assert valued == prims
 
 
@@ -700,3 +701,10 @@ def test_accepted_dtypes(name):
             else:
                 with pytest.raises(TypeError, match=rf"^{name}: .*{re.escape(aval.str_short())}"):
                     prim.abstract_eval(*args, **params)
+
+
+def test_polygamma_matches_scipy():
+    n = np.array([0, 1, 2, 3, 1, 0], np.float32)
+    x = np.array([0.5, 1.0, 2.5, 3.0, 7.0, 0.1], np.float32)
+    got = padax.jit(padax.lax.polygamma)(n, x)
+    assert_close(got, sp.polygamma(n.astype(int), x.astype(np.float64)).astype(np.float32), rtol=1e-4)

@@ -16,8 +16,13 @@ from typing import Callable
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error
+import numpy as np
+
+from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, defzero_jvp,
+                                is_undefined)
+from padax.core.batching_util import elementwise_batch_rule
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, full, is_array
+from padax.functional._arrays import asarray, aval_of, full, is_array
 
 # dtype-kind predicates used to validate operands
 def _any(d):
@@ -61,6 +66,8 @@ _KIND_NAMES = {_any: "an", _numeric: "a numeric", _inexact: "a floating or compl
                _floating: "a floating", _int_or_bool: "an integer or bool", _integer: "an integer",
                _signed_or_inexact: "a signed or floating", _int_or_floating: "an integer or floating",
                _complex: "a complex"}
+
+_PY_SCALARS = (bool, int, float, complex)  # (this module later shadows `complex`, `max`, ...)
 
 unary_primitives: dict[str, Primitive] = {}
 binary_primitives: dict[str, Primitive] = {}
@@ -156,6 +163,7 @@ erfc_p = unop("erfc", _floating)
 erf_inv_p = unop("erf_inv", _floating)
 lgamma_p = unop("lgamma", _floating)
 digamma_p = unop("digamma", _floating)
+polygamma_p = binop("polygamma", _floating)  # polygamma(n, x): n-th derivative of digamma, n integral
 square_p = unop("square", _numeric)
 integer_pow_p = unop("integer_pow", _numeric)  # param y: int (>= 0 for integer dtypes)
 real_p = unop("real", _complex, _real_part)
@@ -199,6 +207,11 @@ clz_p = unop("clz", _integer)
 # Shapes must already match (no broadcasting at this level, as in jax.lax).
 
 def _operands(x, y):
+    """Host arrays become arrays; a Python scalar takes the other operand's dtype and shape."""
+    if not is_array(x) and not isinstance(x, _PY_SCALARS):
+        x = asarray(x)
+    if not is_array(y) and not isinstance(y, _PY_SCALARS):
+        y = asarray(y)
     if is_array(x):
         return x, y if is_array(y) else full(x.aval.shape, y, x.aval.dtype)
     if is_array(y):
@@ -223,9 +236,9 @@ def _unary_fn(prim: Primitive):
     return fn
 
 
-add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex = (
+add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex, polygamma = (
     _binary_fn(p) for p in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
-                            nextafter_p, complex_p))
+                            nextafter_p, complex_p, polygamma_p))
 eq, ne, lt, le, gt, ge = (_binary_fn(p) for p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
 bitwise_and, bitwise_or, bitwise_xor = (_binary_fn(p) for p in (and_p, or_p, xor_p))
 shift_left, shift_right_arithmetic, shift_right_logical = (
@@ -250,7 +263,180 @@ def integer_pow(x, y: int):
     return integer_pow_p.bind(asarray(x), y=int(y))
 
 
-__all__ = ["add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
+
+# ---- differentiation and batching ----------------------------------------------------------
+# jvp rules are written with the lax wrappers above, so they differentiate again (any order).
+
+def _mul(a, b):
+    return mul_p.bind(a, b)
+
+
+def _cst(x, value):
+    """A constant shaped and typed like x."""
+    a = aval_of(x)
+    return full(a.shape, value, a.dtype)
+
+
+def _trunc_div(x, y):
+    q = div_p.bind(x, y)
+    return select_n_p_bind(lt_p.bind(q, _cst(q, 0)), floor_p.bind(q), ceil_p.bind(q))
+
+
+def select_n_p_bind(pred, on_false, on_true):
+    from padax.functional.lax.structural import select_n_p
+    return select_n_p.bind(pred, on_false, on_true)
+
+
+# linear ops
+def _add_transpose(ct, x, y):
+    if type(ct) is Zero:
+        return [None, None]
+    return [ct if is_undefined(x) else None, ct if is_undefined(y) else None]
+
+
+def _sub_transpose(ct, x, y):
+    if type(ct) is Zero:
+        return [None, None]
+    return [ct if is_undefined(x) else None, neg_p.bind(ct) if is_undefined(y) else None]
+
+
+def _mul_transpose(ct, x, y):
+    if type(ct) is Zero:
+        return [None, None]
+    if is_undefined(x) and is_undefined(y):
+        raise TypeError("mul: cannot transpose a product of two linear inputs (not linear)")
+    if is_undefined(x):
+        return [_mul(ct, y), None]
+    return [None, _mul(x, ct)]
+
+
+def _div_transpose(ct, x, y):
+    if type(ct) is Zero:
+        return [None, None]
+    if is_undefined(y):
+        raise TypeError("div: cannot transpose with respect to the denominator (not linear)")
+    return [div_p.bind(ct, y), None]
+
+
+deflinear(neg_p, lambda ct, x: [neg_p.bind(ct) if type(ct) is not Zero else None])
+deflinear(real_p, lambda ct, x: [complex_p.bind(ct, _cst(ct, 0)) if type(ct) is not Zero else None])
+deflinear(imag_p, lambda ct, x: [complex_p.bind(_cst(ct, 0), neg_p.bind(ct)) if type(ct) is not Zero else None])
+deflinear(conj_p, lambda ct, x: [conj_p.bind(ct) if type(ct) is not Zero else None])
+deflinear(complex_p, lambda ct, x, y: [real_p.bind(ct), neg_p.bind(imag_p.bind(ct))] if type(ct) is not Zero
+          else [None, None])
+
+defjvp(add_p, lambda t, x, y: t, lambda t, x, y: t)
+add_p.transpose_rule = _add_transpose
+defjvp(sub_p, lambda t, x, y: t, lambda t, x, y: neg_p.bind(t))
+sub_p.transpose_rule = _sub_transpose
+defjvp(mul_p, lambda t, x, y: _mul(t, y), lambda t, x, y: _mul(x, t))
+mul_p.transpose_rule = _mul_transpose
+defjvp_with_output(div_p, lambda t, out, x, y: div_p.bind(t, y),
+                   lambda t, out, x, y: neg_p.bind(_mul(t, div_p.bind(out, y))))
+div_p.transpose_rule = _div_transpose
+defjvp(rem_p, lambda t, x, y: t, lambda t, x, y: neg_p.bind(_mul(t, _trunc_div(x, y))))
+
+
+def _pow_dx(t, out, x, y):
+    # y * x**(y-1), with 0 where x == 0 and y == 0 handled by pow's own value
+    return _mul(t, _mul(y, pow_p.bind(x, sub_p.bind(y, _cst(y, 1)))))
+
+
+def _pow_dy(t, out, x, y):
+    safe_log = log_p.bind(select_n_p_bind(eq_p.bind(x, _cst(x, 0)), x, _cst(x, 1)))
+    return _mul(t, _mul(out, safe_log))
+
+
+defjvp_with_output(pow_p, _pow_dx, _pow_dy)
+
+
+def _balanced_select(pick_x, equal):
+    """1 where x wins, 0.5 on ties, 0 where y wins (the gradient is split on ties)."""
+    def dx(t, x, y):
+        w = select_n_p_bind(pick_x(x, y), _cst(t, 0), _cst(t, 1))
+        w = select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5))
+        return _mul(t, w)
+
+    def dy(t, x, y):
+        w = select_n_p_bind(pick_x(x, y), _cst(t, 1), _cst(t, 0))
+        w = select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5))
+        return _mul(t, w)
+    return dx, dy
+
+
+defjvp(max_p, *_balanced_select(lambda x, y: gt_p.bind(x, y), None))
+defjvp(min_p, *_balanced_select(lambda x, y: lt_p.bind(x, y), None))
+
+
+def _atan2_dx(t, x, y):
+    return _mul(t, div_p.bind(y, add_p.bind(_mul(x, x), _mul(y, y))))
+
+
+def _atan2_dy(t, x, y):
+    return _mul(t, neg_p.bind(div_p.bind(x, add_p.bind(_mul(x, x), _mul(y, y)))))
+
+
+defjvp(atan2_p, _atan2_dx, _atan2_dy)
+
+for _p in (sign_p, floor_p, ceil_p, round_p, is_finite_p, nextafter_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p,
+           and_p, or_p, xor_p, not_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p,
+           population_count_p, clz_p):
+    defzero_jvp(_p)
+
+
+def _abs_jvp(t, x):
+    a = aval_of(x)
+    if dtypes.is_complex(a.dtype):
+        # d|x| = Re(conj(x) t) / |x|
+        out = abs_p.bind(x)
+        return div_p.bind(real_p.bind(_mul(conj_p.bind(x), t)), out)
+    return _mul(t, sign_p.bind(x))
+
+
+defjvp(abs_p, _abs_jvp)
+defjvp_with_output(exp_p, lambda t, out, x: _mul(t, out))
+defjvp_with_output(exp2_p, lambda t, out, x: _mul(t, _mul(out, _cst(out, np.log(2.0)))))
+defjvp(log_p, lambda t, x: div_p.bind(t, x))
+defjvp_with_output(expm1_p, lambda t, out, x: _mul(t, add_p.bind(out, _cst(out, 1))))
+defjvp(log1p_p, lambda t, x: div_p.bind(t, add_p.bind(x, _cst(x, 1))))
+defjvp_with_output(tanh_p, lambda t, out, x: _mul(t, sub_p.bind(_cst(out, 1), _mul(out, out))))
+defjvp_with_output(logistic_p, lambda t, out, x: _mul(t, _mul(out, sub_p.bind(_cst(out, 1), out))))
+defjvp(sin_p, lambda t, x: _mul(t, cos_p.bind(x)))
+defjvp(cos_p, lambda t, x: neg_p.bind(_mul(t, sin_p.bind(x))))
+defjvp_with_output(tan_p, lambda t, out, x: _mul(t, add_p.bind(_cst(out, 1), _mul(out, out))))
+defjvp(asin_p, lambda t, x: _mul(t, rsqrt_p.bind(sub_p.bind(_cst(x, 1), _mul(x, x)))))
+defjvp(acos_p, lambda t, x: neg_p.bind(_mul(t, rsqrt_p.bind(sub_p.bind(_cst(x, 1), _mul(x, x))))))
+defjvp(atan_p, lambda t, x: div_p.bind(t, add_p.bind(_cst(x, 1), _mul(x, x))))
+defjvp(sinh_p, lambda t, x: _mul(t, cosh_p.bind(x)))
+defjvp(cosh_p, lambda t, x: _mul(t, sinh_p.bind(x)))
+defjvp(asinh_p, lambda t, x: _mul(t, rsqrt_p.bind(add_p.bind(_mul(x, x), _cst(x, 1)))))
+defjvp(acosh_p, lambda t, x: _mul(t, rsqrt_p.bind(_mul(sub_p.bind(x, _cst(x, 1)), add_p.bind(x, _cst(x, 1))))))
+defjvp(atanh_p, lambda t, x: div_p.bind(t, sub_p.bind(_cst(x, 1), _mul(x, x))))
+defjvp_with_output(sqrt_p, lambda t, out, x: div_p.bind(t, _mul(_cst(out, 2), out)))
+defjvp_with_output(rsqrt_p, lambda t, out, x: _mul(t, _mul(_cst(out, -0.5), div_p.bind(out, x))))
+defjvp_with_output(cbrt_p, lambda t, out, x: div_p.bind(t, _mul(_cst(out, 3), _mul(out, out))))
+defjvp(erf_p, lambda t, x: _mul(t, _mul(_cst(x, 2 / np.sqrt(np.pi)), exp_p.bind(neg_p.bind(_mul(x, x))))))
+defjvp(erfc_p, lambda t, x: _mul(t, _mul(_cst(x, -2 / np.sqrt(np.pi)), exp_p.bind(neg_p.bind(_mul(x, x))))))
+defjvp_with_output(erf_inv_p, lambda t, out, x: _mul(t, _mul(_cst(out, np.sqrt(np.pi) / 2),
+                                                              exp_p.bind(_mul(out, out)))))
+defjvp(lgamma_p, lambda t, x: _mul(t, digamma_p.bind(x)))
+defjvp(digamma_p, lambda t, x: _mul(t, polygamma_p.bind(_cst(x, 1), x)))
+defjvp(square_p, lambda t, x: _mul(t, _mul(_cst(x, 2), x)))
+
+
+def _integer_pow_jvp(t, x, *, y):
+    if y == 0:
+        return _mul(t, _cst(t, 0))
+    return _mul(t, _mul(_cst(x, y), integer_pow_p.bind(x, y=y - 1) if y != 1 else _cst(x, 1)))
+
+
+defjvp(integer_pow_p, _integer_pow_jvp)
+defjvp(polygamma_p, None, lambda t, n, x: _mul(t, polygamma_p.bind(add_p.bind(n, _cst(n, 1)), x)))
+
+for _p in list(unary_primitives.values()) + list(binary_primitives.values()):
+    elementwise_batch_rule(_p)
+
+__all__ = ["polygamma", "add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
            "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
            "shift_left", "shift_right_arithmetic", "shift_right_logical", "neg", "sign", "abs",
            "floor", "ceil", "round", "is_finite", "exp", "exp2", "log", "expm1", "log1p", "tanh",
