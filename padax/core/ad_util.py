@@ -55,6 +55,9 @@ float0 = np.dtype([("float0", np.void, 0)])
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
+    """Concrete zeros of an aval; a float0 (no tangent space) zero is a host array, as in JAX."""
+    if aval.dtype == float0:
+        return np.zeros(aval.shape, float0)
     from padax.functional._arrays import full
     return full(aval.shape, 0, aval.dtype)
 

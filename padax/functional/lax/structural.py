@@ -668,3 +668,346 @@ def _select_n_batch(args, dims):
 select_n_p.jvp_rule = _select_n_jvp
 select_n_p.transpose_rule = _select_n_transpose
 select_n_p.batch_rule = _select_n_batch
+
+
+# ---- differentiation and batching of squeeze, slices, concatenate, pad, rev, clamp, bitcast ----
+# All but clamp and bitcast are linear in their array operands (start indices and other
+# integer operands carry no tangent), so each gets its transpose; every one gets a batch rule
+# that moves the batch axis of batched operands to the front and shifts its dimension params.
+
+def _shifted(dims) -> tuple[int, ...]:
+    return tuple(int(d) + 1 for d in dims)
+
+
+def _squeeze_transpose(ct, x, *, dimensions):
+    if type(ct) is Zero:
+        return [None]
+    return [reshape_p.bind(ct, new_sizes=x.aval.shape)]
+
+
+def _squeeze_batch(args, dims, *, dimensions):
+    x = moveaxis(args[0], dims[0], 0)
+    return squeeze_p.bind(x, dimensions=_shifted(dimensions)), 0
+
+
+deflinear(squeeze_p, _squeeze_transpose)
+squeeze_p.batch_rule = _squeeze_batch
+
+
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    """Scatter the window back by padding the cotangent with zeros around and between its elements."""
+    if type(ct) is Zero:
+        return [None]
+    shape, ct_shape = x.aval.shape, aval_of(ct).shape
+    strides = (1,) * len(shape) if strides is None else strides
+    config = []
+    for d, s, st, n in zip(shape, start_indices, strides, ct_shape):
+        interior = st - 1
+        config.append((s, d - s - n - max(n - 1, 0) * interior, interior))
+    dt = aval_of(ct).dtype
+    return [pad_p.bind(ct, constant(0, dt), padding_config=tuple(config))]
+
+
+def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
+    x = moveaxis(args[0], dims[0], 0)
+    size = aval_of(x).shape[0]
+    return slice_p.bind(x, start_indices=(0,) + tuple(start_indices),
+                        limit_indices=(size,) + tuple(limit_indices),
+                        strides=None if strides is None else (1,) + tuple(strides)), 0
+
+
+deflinear(slice_p, _slice_transpose)
+slice_p.batch_rule = _slice_batch
+
+
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    x, *starts = primals
+    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
+    """Write the cotangent into zeros at the (same, equally clamped) window."""
+    if any(is_undefined(s) for s in starts):
+        raise NotImplementedError("dynamic_slice: cannot transpose with respect to the start indices")
+    if type(ct) is Zero or not is_undefined(x):
+        return [None] * (1 + len(starts))
+    zeros = zeros_like_aval(x.aval.update(dtype=aval_of(ct).dtype, weak_type=False))
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
+
+
+def _dynamic_update_slice_jvp(primals, tangents):
+    x, update, *starts = primals
+    out = dynamic_update_slice_p.bind(x, update, *starts)
+    t_x, t_u = tangents[0], tangents[1]
+    if type(t_x) is Zero and type(t_u) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, dynamic_update_slice_p.bind(instantiate(t_x), instantiate(t_u), *starts)
+
+
+def _dynamic_update_slice_transpose(ct, x, update, *starts):
+    """The operand's cotangent is ct with the written window cleared; the update's is that window."""
+    if any(is_undefined(s) for s in starts):
+        raise NotImplementedError("dynamic_update_slice: cannot transpose with respect to the start indices")
+    nones = [None] * len(starts)
+    if type(ct) is Zero:
+        return [None, None] + nones
+    u_aval = update.aval if is_undefined(update) else aval_of(update)
+    ct_x = ct_u = None
+    if is_undefined(x):
+        zeros = zeros_like_aval(u_aval.update(dtype=aval_of(ct).dtype, weak_type=False))
+        ct_x = dynamic_update_slice_p.bind(ct, zeros, *starts)
+    if is_undefined(update):
+        ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=u_aval.shape)
+    return [ct_x, ct_u] + nones
+
+
+def _index_vectors(starts, sdims, size: int, upper):
+    """Batched start indices as a (size, n) int32 array, each first clamped into [0, upper[i]]
+    in its own dtype, so that the result selects the windows the unbatched op would."""
+    cols = []
+    for s, d, hi in zip(starts, sdims, upper):
+        dt = aval_of(s).dtype
+        hi = min(int(hi), int(np.iinfo(dt).max))
+        s = clamp_p.bind(constant(0, dt), s, constant(hi, dt))
+        if dt != dtypes.int32:
+            s = convert_element_type_p.bind(s, new_dtype=dtypes.int32, weak_type=False)
+        s = bdim_to_front(s, d, size)
+        cols.append(broadcast_in_dim_p.bind(s, shape=(size, 1), broadcast_dimensions=(0,)))
+    return cols[0] if len(cols) == 1 else concatenate_p.bind(*cols, dimension=1)
+
+
+def _dynamic_slice_batch(args, dims, *, slice_sizes):
+    """Unbatched starts: one more full-size window axis. Batched starts: a gather, with the
+    operand's batch axis paired to the indices' (XLA batching dims) when both are batched."""
+    from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, gather_p
+    x, *starts = args
+    xd, *sdims = dims
+    size = batch_size(args, dims)
+    nd = len(slice_sizes)
+    if all(d is None for d in sdims):
+        x = moveaxis(x, xd, 0)
+        zero = constant(0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        return dynamic_slice_p.bind(x, zero, *starts, slice_sizes=(size,) + tuple(slice_sizes)), 0
+    x_shape = aval_of(x).shape if xd is None else tuple(s for i, s in enumerate(aval_of(x).shape) if i != xd)
+    idx = _index_vectors(starts, sdims, size, [d - w for d, w in zip(x_shape, slice_sizes)])
+    window = tuple(range(1, nd + 1))
+    if xd is None:
+        dn = GatherDimensionNumbers(offset_dims=window, collapsed_slice_dims=(),
+                                    start_index_map=tuple(range(nd)))
+        sizes = tuple(slice_sizes)
+    else:
+        x = moveaxis(x, xd, 0)
+        dn = GatherDimensionNumbers(offset_dims=window, collapsed_slice_dims=(), start_index_map=window,
+                                    operand_batching_dims=(0,), start_indices_batching_dims=(0,))
+        sizes = (1,) + tuple(slice_sizes)
+    out = gather_p.bind(x, idx, dimension_numbers=dn, slice_sizes=sizes, indices_are_sorted=False,
+                        unique_indices=False, mode=GatherScatterMode.CLIP, fill_value=None)
+    return out, 0
+
+
+def _dynamic_update_slice_batch(args, dims):
+    """Unbatched starts: start 0 on the batch axis. Batched starts: a scatter whose operand
+    batch axis is paired with the indices' (each example writes only its own slice)."""
+    from padax.functional.lax.indexing import GatherScatterMode, ScatterDimensionNumbers, scatter_p
+    x, update, *starts = args
+    xd, ud, *sdims = dims
+    size = batch_size(args, dims)
+    x, update = bdim_to_front(x, xd, size), bdim_to_front(update, ud, size)
+    if all(d is None for d in sdims):
+        zero = constant(0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        return dynamic_update_slice_p.bind(x, update, zero, *starts), 0
+    x_shape, u_shape = aval_of(x).shape[1:], aval_of(update).shape[1:]
+    idx = _index_vectors(starts, sdims, size, [d - w for d, w in zip(x_shape, u_shape)])
+    window = tuple(range(1, len(x_shape) + 1))
+    dn = ScatterDimensionNumbers(update_window_dims=window, inserted_window_dims=(),
+                                 scatter_dims_to_operand_dims=window, operand_batching_dims=(0,),
+                                 scatter_indices_batching_dims=(0,))
+    out = scatter_p.bind(x, idx, update, dimension_numbers=dn, indices_are_sorted=False,
+                         unique_indices=True, mode=GatherScatterMode.CLIP)
+    return out, 0
+
+
+dynamic_slice_p.jvp_rule = _dynamic_slice_jvp
+dynamic_slice_p.transpose_rule = _dynamic_slice_transpose
+dynamic_slice_p.batch_rule = _dynamic_slice_batch
+dynamic_update_slice_p.jvp_rule = _dynamic_update_slice_jvp
+dynamic_update_slice_p.transpose_rule = _dynamic_update_slice_transpose
+dynamic_update_slice_p.batch_rule = _dynamic_update_slice_batch
+
+
+def _concatenate_transpose(ct, *operands, dimension):
+    """Each linear operand's cotangent is its own stretch of the cotangent."""
+    if type(ct) is Zero:
+        return [None] * len(operands)
+    ct_shape = aval_of(ct).shape
+    out, start = [], 0
+    for o in operands:
+        shape = o.aval.shape if is_undefined(o) else aval_of(o).shape
+        stop = start + shape[dimension]
+        if is_undefined(o):
+            lo, hi = [0] * len(ct_shape), list(ct_shape)
+            lo[dimension], hi[dimension] = start, stop
+            out.append(slice(ct, lo, hi))
+        else:
+            out.append(None)
+        start = stop
+    return out
+
+
+def _concatenate_batch(args, dims, *, dimension):
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+    return concatenate_p.bind(*xs, dimension=dimension + 1), 0
+
+
+deflinear(concatenate_p, _concatenate_transpose)
+concatenate_p.batch_rule = _concatenate_batch
+
+
+def _pad_transpose(ct, x, padding_value, *, padding_config):
+    """Operand: undo the edge padding (re-growing what negative padding cropped, with zeros),
+    then keep every (interior+1)-th element. Padding value: every other element of ct."""
+    if type(ct) is Zero:
+        return [None, None]
+    from padax.functional.lax.elementwise import sub_p
+    from padax.functional.lax.reductions import reduce_sum_p
+    dt = aval_of(ct).dtype
+    unpadded = pad_p.bind(ct, constant(0, dt), padding_config=tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
+    shape = aval_of(unpadded).shape
+    ct_x = slice(unpadded, (0,) * len(shape), shape, tuple(it + 1 for _, _, it in padding_config))
+    ct_pv = None
+    if is_undefined(padding_value):
+        every = tuple(range(len(shape)))
+        total = reduce_sum_p.bind(ct, axes=every) if every else ct
+        ct_pv = sub_p.bind(total, reduce_sum_p.bind(ct_x, axes=every) if every else ct_x)
+    return [ct_x if is_undefined(x) else None, ct_pv]
+
+
+def _pad_batch(args, dims, *, padding_config):
+    """Batched padding values: pad with zeros, then select each example's value where the
+    (unbatched) mask of padded positions is set."""
+    x, pv = args
+    xd, pd = dims
+    size = batch_size(args, dims)
+    config = ((0, 0, 0),) + tuple(padding_config)
+    x = bdim_to_front(x, xd, size)
+    if pd is None:
+        return pad_p.bind(x, pv, padding_config=config), 0
+    pv = moveaxis(pv, pd, 0)
+    dt = aval_of(x).dtype
+    out = pad_p.bind(x, constant(0, dt), padding_config=config)
+    out_shape = aval_of(out).shape
+    mask = pad_p.bind(_full_bool(aval_of(x).shape[1:], False), constant(True, dtypes.bool_),
+                      padding_config=tuple(padding_config))
+    mask = broadcast_in_dim_p.bind(mask, shape=out_shape, broadcast_dimensions=tuple(range(1, len(out_shape))))
+    fill = broadcast_in_dim_p.bind(pv, shape=out_shape, broadcast_dimensions=(0,))
+    return select_n_p.bind(mask, out, fill), 0
+
+
+def _full_bool(shape, value):
+    from padax.functional._arrays import full
+    return full(tuple(shape), bool(value), dtypes.bool_)
+
+
+deflinear(pad_p, _pad_transpose)
+pad_p.batch_rule = _pad_batch
+
+
+def _rev_transpose(ct, x, *, dimensions):
+    if type(ct) is Zero:
+        return [None]
+    return [rev_p.bind(ct, dimensions=dimensions)]
+
+
+def _rev_batch(args, dims, *, dimensions):
+    x, d = args[0], dims[0]
+    return rev_p.bind(x, dimensions=tuple(sorted(a + (a >= d) for a in dimensions))), d
+
+
+deflinear(rev_p, _rev_transpose)
+rev_p.batch_rule = _rev_batch
+
+
+def _clamp_jvp(primals, tangents):
+    """Exactly one input is active at each element: x where min <= x <= max, max where it is
+    below max(x, min) (this covers min > max, where the result is max), min otherwise."""
+    from padax.functional.lax.elementwise import and_p, ge_p, gt_p, le_p, lt_p, or_p
+    lo, x, hi = primals
+    out = clamp_p.bind(lo, x, hi)
+    if all(type(t) is Zero for t in tangents):
+        return out, Zero(tangent_aval(aval_of(out)))
+    shape = aval_of(x).shape
+
+    def full_shape(v):
+        a = aval_of(v)
+        return v if a.shape == shape else broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=())
+
+    lo_b, hi_b = full_shape(lo), full_shape(hi)
+    x_on = and_p.bind(ge_p.bind(x, lo_b), le_p.bind(x, hi_b))
+    hi_on = or_p.bind(lt_p.bind(hi_b, x), lt_p.bind(hi_b, lo_b))
+    lo_on = and_p.bind(gt_p.bind(lo_b, x), le_p.bind(lo_b, hi_b))
+    t_out = Zero(tangent_aval(aval_of(out)))
+    zeros = None
+    for t, on in zip(tangents, (lo_on, x_on, hi_on)):
+        if type(t) is Zero:
+            continue
+        if zeros is None:
+            zeros = zeros_like_aval(tangent_aval(aval_of(out)))
+        term = select_n_p.bind(on, zeros, full_shape(t))
+        t_out = term if type(t_out) is Zero else _add(t_out, term)
+    return out, t_out
+
+
+def _add(a, b):
+    from padax.functional.lax.elementwise import add_p
+    return add_p.bind(a, b)
+
+
+def _clamp_batch(args, dims):
+    """Bounds that are unbatched scalars stay scalars; anything else is made full batched shape."""
+    lo, x, hi = args
+    ld, xd, hd = dims
+    size = batch_size(args, dims)
+    x_unbatched = aval_of(x).shape if xd is None else tuple(
+        s for i, s in enumerate(aval_of(x).shape) if i != xd)
+    if ld is None and hd is None and aval_of(lo).shape == () and aval_of(hi).shape == ():
+        return clamp_p.bind(lo, x, hi), xd
+    x = bdim_to_front(x, xd, size)
+    full_shape = (size,) + x_unbatched
+
+    def bound(b, d):
+        if d is None and aval_of(b).shape == ():
+            return b
+        b = bdim_to_front(b, d, size)
+        if aval_of(b).shape != full_shape:  # a per-example scalar
+            b = broadcast_in_dim_p.bind(b, shape=full_shape, broadcast_dimensions=(0,))
+        return b
+
+    return clamp_p.bind(bound(lo, ld), x, bound(hi, hd)), 0
+
+
+clamp_p.jvp_rule = _clamp_jvp
+clamp_p.batch_rule = _clamp_batch
+
+
+def _bitcast_jvp(primals, tangents, *, new_dtype):
+    """Reinterpreting bits is not differentiable: the tangent is zero."""
+    out = bitcast_convert_type_p.bind(primals[0], new_dtype=new_dtype)
+    return out, Zero(tangent_aval(aval_of(out)))
+
+
+def _bitcast_batch(args, dims, *, new_dtype):
+    """The size change (if any) is on the last axis; a batch axis there is moved to the front."""
+    x, d = args[0], dims[0]
+    a = aval_of(x)
+    if new_dtype.itemsize > a.dtype.itemsize and d == a.ndim - 1:
+        x, d = moveaxis(x, d, 0), 0
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), d
+
+
+bitcast_convert_type_p.jvp_rule = _bitcast_jvp
+bitcast_convert_type_p.batch_rule = _bitcast_batch
