@@ -4,7 +4,13 @@ Functions here map one-to-one onto padax primitives: no broadcasting, no
 type promotion, explicit dimension numbers. The Paddle-named API at the top
 level of `padax` and `padax.numpy` are built on these.
 """
+from padax.functional.lax.conv import *  # noqa: F401,F403
+from padax.functional.lax.cumulative import *  # noqa: F401,F403
 from padax.functional.lax.dot import *  # noqa: F401,F403
 from padax.functional.lax.elementwise import *  # noqa: F401,F403
+from padax.functional.lax.indexing import *  # noqa: F401,F403
+from padax.functional.lax.random_bits import *  # noqa: F401,F403
 from padax.functional.lax.reductions import *  # noqa: F401,F403
+from padax.functional.lax.sorting import *  # noqa: F401,F403
 from padax.functional.lax.structural import *  # noqa: F401,F403
+from padax.functional.lax.windowed import *  # noqa: F401,F403

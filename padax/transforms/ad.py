@@ -374,3 +374,119 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
         return in_tree.unflatten([zeros_like_aval(a) if type(r) is Zero else r for r, a in zip(res, in_avals)])
 
     return transposed
+
+
+# ---- Jacobians and Hessians ------------------------------------------------------------------
+
+def _std_basis(leaves: Sequence[Any]):
+    """Identity matrix over the flattened inputs, split back into one batch per leaf."""
+    import numpy as _np
+    from padax.functional._arrays import constant
+    sizes = [aval_of(x).size for x in leaves]
+    total = sum(sizes)
+    out = []
+    start = 0
+    for x, n in zip(leaves, sizes):
+        a = aval_of(x)
+        eye = _np.zeros((total, n), dtype=a.dtype)
+        eye[start:start + n] = _np.eye(n, dtype=a.dtype)
+        out.append(constant(eye.reshape((total,) + a.shape), a.dtype))
+        start += n
+    return out, total
+
+
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Callable:
+    """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape."""
+    from padax.transforms.batching import vmap
+    nums = _argnums_tuple(argnums)
+
+    def wrapped(*args):
+        dargs = tuple(args[i] for i in nums)
+
+        def f_d(*d):
+            full = list(args)
+            for i, a in zip(nums, d):
+                full[i] = a
+            return fun(*full)
+
+        leaves, in_tree = tree_util.flatten(dargs)
+        basis, _ = _std_basis(leaves)
+
+        def push(*ts):
+            res = jvp(f_d, dargs, in_tree.unflatten(ts), has_aux=has_aux)
+            return (res[1], res[2]) if has_aux else res[1]
+
+        batched = vmap(push, in_axes=0, out_axes=-1)(*basis) if not has_aux else \
+            vmap(push, in_axes=0, out_axes=(-1, None))(*basis)
+        tangents, aux = batched if has_aux else (batched, None)
+        # split the trailing basis axis back into the input leaves' shapes
+        def split(t):
+            ta = aval_of(t)
+            out_shape = ta.shape[:-1]
+            pieces, start = [], 0
+            for x in leaves:
+                xa = aval_of(x)
+                from padax.functional.lax.structural import reshape
+                from padax.functional.lax import structural as S
+                piece = S.slice(t, (0,) * (ta.ndim - 1) + (start,), ta.shape[:-1] + (start + xa.size,)) \
+                    if len(leaves) > 1 else t
+                pieces.append(reshape(piece, out_shape + xa.shape))
+                start += xa.size
+            jac = in_tree.unflatten(pieces)
+            return jac[0] if isinstance(argnums, int) else jac
+        out = tree_util.map(split, tangents)
+        return (out, aux) if has_aux else out
+
+    return wrapped
+
+
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Callable:
+    """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape."""
+    from padax.transforms.batching import vmap
+    nums = _argnums_tuple(argnums)
+
+    def wrapped(*args):
+        dargs = tuple(args[i] for i in nums)
+
+        def f_d(*d):
+            full = list(args)
+            for i, a in zip(nums, d):
+                full[i] = a
+            return fun(*full)
+
+        if has_aux:
+            out, f_vjp, aux = vjp(f_d, *dargs, has_aux=True)
+        else:
+            out, f_vjp = vjp(f_d, *dargs)
+        o_leaves, o_tree = tree_util.flatten(out)
+        basis, total = _std_basis(o_leaves)
+        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)))(*basis)  # tuple over dargs, leading axis = total
+        from padax.functional.lax import structural as S
+        in_leaves, in_tree = tree_util.flatten(dargs)
+        ct_leaves = in_tree.flatten_up_to(cts)
+        # for each output leaf o and input leaf x: rows [start:start+o.size] -> o.shape + x.shape
+        per_out = []
+        start = 0
+        for o in o_leaves:
+            oa = aval_of(o)
+            row = []
+            for c in ct_leaves:
+                ca = aval_of(c)
+                piece = S.slice(c, (start,) + (0,) * (ca.ndim - 1), (start + oa.size,) + ca.shape[1:]) \
+                    if len(o_leaves) > 1 else c
+                row.append(S.reshape(piece, oa.shape + ca.shape[1:]))
+            start += oa.size
+            jac = in_tree.unflatten(row)
+            per_out.append(jac[0] if isinstance(argnums, int) else jac)
+        res = o_tree.unflatten(per_out)
+        return (res, aux) if has_aux else res
+
+    return wrapped
+
+
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False) -> Callable:
+    """Hessian as forward-over-reverse: jacfwd(jacrev(fun))."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)

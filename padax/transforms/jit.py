@@ -264,3 +264,30 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         return jf
     jf._cache = per_fun.setdefault(opts, {})
     return jf
+
+
+# -- the jit primitive under other transformations -------------------------------------------
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
+    """Differentiate through a nested jit by differentiating its jaxpr inline."""
+    from padax.core.jaxpr import eval_jaxpr
+    from padax.transforms.ad import _jvp_flat
+    return _jvp_flat(lambda *xs: eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *xs), primals, tangents)
+
+
+def _jit_batch(args, dims, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
+    """vmap of a nested jit stays one jit: its jaxpr is batched and re-staged."""
+    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.core.jaxpr import eval_jaxpr
+    from padax.transforms.batching import vmap
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+    batched = trace_flat(vmap(lambda *a: eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *a)), [aval_of(x) for x in xs],
+                         f"vmap of jit({name}) tracing")
+    outs = jit_p.bind(*batched.consts, *xs, jaxpr=hoist_consts(batched), name=name,
+                      donated=(False,) * (len(batched.consts) + len(xs)))
+    return outs, [0] * len(outs)
+
+
+jit_p.jvp_rule = _jit_jvp
+jit_p.batch_rule = _jit_batch

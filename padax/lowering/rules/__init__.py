@@ -1,2 +1,4 @@
 """Lowering rules, one module per family of primitives; importing registers them."""
-from padax.lowering.rules import call, dot, elementwise, reductions, structural  # noqa: F401
+from padax.lowering.rules import call, custom, dot, elementwise, reductions, structural  # noqa: F401
+from padax.lowering.rules import cumulative, sorting, windowed  # noqa: F401
+from padax.lowering.rules import conv, indexing, random_bits  # noqa: F401

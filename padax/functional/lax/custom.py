@@ -1,0 +1,58 @@
+"""Primitives behind custom differentiation rules and stop_gradient.
+
+* `custom_jvp_call`: runs `call_jaxpr`; under jvp the user's rule `jvp_fn` is used.
+* `custom_vjp_call`: runs `call_jaxpr`; under jvp it runs the user's `fwd` and emits
+  `custom_lin`, a linear primitive whose transpose calls the user's `bwd`.
+* `stop_gradient`: identity whose tangent is zero.
+The jvp/transpose/batch rules that need the transformation machinery are
+installed by `padax.transforms.custom`.
+"""
+from __future__ import annotations
+
+from padax.core.ad_util import Zero, tangent_aval
+from padax.core.jaxpr import eval_jaxpr
+from padax.core.primitive import Primitive
+
+custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+stop_gradient_p = Primitive("stop_gradient")
+
+
+def _call_abstract(*avals, call_jaxpr, **params):
+    return call_jaxpr.out_avals
+
+
+def _call_impl(*args, call_jaxpr, **params):
+    return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
+for _p in (custom_jvp_call_p, custom_vjp_call_p):
+    _p.def_abstract_eval(_call_abstract)
+    _p.def_impl(_call_impl)
+
+
+@custom_lin_p.def_abstract_eval
+def _custom_lin_abstract(*avals, num_res, out_avals, bwd, out_tree, in_tree):
+    return list(out_avals)
+
+
+@stop_gradient_p.def_abstract_eval
+def _stop_gradient_abstract(x):
+    return x
+
+
+@stop_gradient_p.def_impl
+def _stop_gradient_impl(x):
+    return x
+
+
+def _stop_gradient_jvp(primals, tangents):
+    (x,) = primals
+    out = stop_gradient_p.bind(x)
+    from padax.functional._arrays import aval_of
+    return out, Zero(tangent_aval(aval_of(x)))
+
+
+stop_gradient_p.jvp_rule = _stop_gradient_jvp
+stop_gradient_p.batch_rule = lambda args, dims: (stop_gradient_p.bind(args[0]), dims[0])

@@ -1,0 +1,14 @@
+"""Lowerings of custom-rule calls (their primal program is inlined) and stop_gradient."""
+from __future__ import annotations
+
+from padax.functional.lax.custom import custom_jvp_call_p, custom_vjp_call_p, stop_gradient_p
+from padax.lowering.mlir import lower_jaxpr_body, register_lowering
+
+
+def _call(ctx, *args, call_jaxpr, **params):
+    return lower_jaxpr_body(ctx.module_ctx, call_jaxpr.jaxpr, [], list(args))
+
+
+register_lowering(custom_jvp_call_p, _call)
+register_lowering(custom_vjp_call_p, _call)
+register_lowering(stop_gradient_p, lambda ctx, x: x)

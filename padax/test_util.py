@@ -1,0 +1,128 @@
+"""Numerical checks of derivatives: `check_grads(f, args, order, modes=("fwd", "rev"))`.
+
+Forward mode is compared with central finite differences along a random
+direction; reverse mode is checked against forward mode through the
+identity <ct, J t> == <J^T ct, t>. Higher orders check the derivative
+functions themselves, recursively.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+
+_DEFAULT_EPS = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 1e-2, np.dtype(np.complex64): 1e-2,
+                np.dtype(np.complex128): 1e-5}
+_DEFAULT_TOL = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 2e-2, np.dtype(np.complex64): 2e-2,
+                np.dtype(np.complex128): 1e-5}
+
+
+def _np(x: Any) -> np.ndarray:
+    return np.asarray(x)
+
+
+def _dtype_of(args: Sequence[Any]) -> np.dtype:
+    ds = [np.asarray(x).dtype for x in tree_util.leaves(args)]
+    inexact = [d for d in ds if d.kind in "fc"]
+    return max(inexact, key=lambda d: d.itemsize) if inexact else np.dtype(np.float32)
+
+
+def _rand_like(rng: np.random.Generator, x: Any) -> np.ndarray:
+    a = np.asarray(x)
+    v = rng.standard_normal(a.shape)
+    if a.dtype.kind == "c":
+        v = v + 1j * rng.standard_normal(a.shape)
+    return v.astype(a.dtype)
+
+
+def _vdot(a: Any, b: Any) -> complex:
+    xs, ys = tree_util.leaves(a), tree_util.leaves(b)
+    return sum(np.vdot(_np(x).astype(np.complex128).ravel(), _np(y).astype(np.complex128).ravel())
+               for x, y in zip(xs, ys))
+
+
+def _add_scaled(x: Any, t: Any, s: float) -> Any:
+    return tree_util.map(lambda a, b: (np.asarray(a, np.float64 if _np(a).dtype.kind == "f" else np.complex128)
+                                       + s * np.asarray(b)).astype(_np(a).dtype), x, t)
+
+
+def _sub_tree(a: Any, b: Any) -> Any:
+    return tree_util.map(lambda x, y: _np(x).astype(np.complex128) - _np(y).astype(np.complex128), a, b)
+
+
+def _scale_tree(a: Any, s: float) -> Any:
+    return tree_util.map(lambda x: _np(x) * s, a)
+
+
+def _assert_close(a: Any, b: Any, atol: float, rtol: float, what: str) -> None:
+    for x, y in zip(tree_util.leaves(a), tree_util.leaves(b)):
+        x, y = _np(x).astype(np.complex128), _np(y).astype(np.complex128)
+        np.testing.assert_allclose(x, y, atol=atol, rtol=rtol, err_msg=what)
+
+
+def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol: float | None = None,
+              eps: float | None = None, rng: np.random.Generator | None = None) -> None:
+    """jvp(f) along a random tangent equals central differences of f."""
+    from padax.transforms.ad import jvp
+    rng = rng or np.random.default_rng(0)
+    dt = _dtype_of(args)
+    eps = eps or _DEFAULT_EPS.get(dt, 1e-2)
+    atol = atol or _DEFAULT_TOL.get(dt, 2e-2)
+    rtol = rtol or atol
+    args = tuple(tree_util.map(np.asarray, tuple(args)))
+    tangents = tree_util.map(lambda x: _rand_like(rng, x), args)
+    out, t_out = jvp(f, args, tangents)
+    f_plus = f(*_add_scaled(args, tangents, eps))
+    f_minus = f(*_add_scaled(args, tangents, -eps))
+    numeric = _scale_tree(_sub_tree(f_plus, f_minus), 1.0 / (2 * eps))
+    _assert_close(t_out, numeric, atol, rtol, "jvp does not match finite differences")
+
+
+def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol: float | None = None,
+              eps: float | None = None, rng: np.random.Generator | None = None) -> None:
+    """vjp(f) satisfies <ct, J t> == <J^T ct, t>, with J t from finite differences."""
+    from padax.transforms.ad import vjp
+    rng = rng or np.random.default_rng(1)
+    dt = _dtype_of(args)
+    eps = eps or _DEFAULT_EPS.get(dt, 1e-2)
+    atol = atol or _DEFAULT_TOL.get(dt, 2e-2)
+    rtol = rtol or atol
+    args = tuple(tree_util.map(np.asarray, tuple(args)))
+    out, f_vjp = vjp(f, *args)
+    ct = tree_util.map(lambda o: _rand_like(rng, o), out)
+    cts_in = f_vjp(ct)
+    tangents = tree_util.map(lambda x: _rand_like(rng, x), args)
+    f_plus = f(*_add_scaled(args, tangents, eps))
+    f_minus = f(*_add_scaled(args, tangents, -eps))
+    jt = _scale_tree(_sub_tree(f_plus, f_minus), 1.0 / (2 * eps))
+    lhs = _vdot(ct, jt)
+    rhs = _vdot(cts_in, tangents)
+    scale = max(1.0, abs(lhs), abs(rhs))
+    np.testing.assert_allclose(lhs.real, rhs.real, atol=atol * scale, rtol=rtol,
+                               err_msg="vjp does not match finite differences (<ct, J t> != <J^T ct, t>)")
+
+
+def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[str] = ("fwd", "rev"),
+                atol: float | None = None, rtol: float | None = None, eps: float | None = None) -> None:
+    """Check derivatives of `f` at `args` up to `order` in the given modes (fwd, rev)."""
+    from padax.transforms.ad import jvp, vjp
+    args = tuple(args)
+    rng = np.random.default_rng(42)
+
+    def _check(fun, xs, k):
+        if "fwd" in modes:
+            check_jvp(fun, xs, atol, rtol, eps, rng)
+            if k > 1:
+                t = tree_util.map(lambda x: _rand_like(rng, x), tuple(xs))
+                _check(lambda *a: jvp(fun, a, t)[1], xs, k - 1)
+        if "rev" in modes:
+            check_vjp(fun, xs, atol, rtol, eps, rng)
+            if k > 1:
+                out = fun(*xs)
+                ct = tree_util.map(lambda o: _rand_like(rng, o), out)
+                _check(lambda *a: vjp(fun, *a)[1](ct), xs, k - 1)
+
+    _check(f, args, order)

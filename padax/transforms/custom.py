@@ -1,0 +1,278 @@
+"""custom_jvp / custom_vjp: user-defined derivative rules that survive jit, vmap and
+higher-order differentiation; and `stop_gradient`."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.ad_util import Zero, instantiate, tangent_aval, zeros_like_aval
+from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
+from padax.core.source_info import user_location
+from padax.functional._arrays import aval_of
+from padax.functional.lax.custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, stop_gradient_p
+from padax.transforms.jit import hoist_consts
+from padax.transforms.staging import aval_of as arg_aval, trace_flat
+
+
+def stop_gradient(x: Any) -> Any:
+    """Identity in the forward pass; blocks gradients (a pytree of arrays works too)."""
+    def one(leaf):
+        if not dtypes.is_inexact(aval_of(leaf).dtype):
+            return leaf
+        from padax.functional._arrays import asarray
+        return stop_gradient_p.bind(asarray(leaf))
+    return tree_util.map(one, x)
+
+
+def _trace_call(fun: Callable, args: Sequence[Any], kwargs: dict | None = None):
+    """Trace fun at the avals of args; returns (hoisted closed jaxpr, consts, in_tree, out_tree)."""
+    leaves, in_tree = tree_util.flatten(tuple(args))
+    store: list = []
+
+    def flat(*xs):
+        out = fun(*in_tree.unflatten(xs))
+        out_leaves, out_tree = tree_util.flatten(out)
+        store.append(out_tree)
+        return out_leaves
+
+    closed = trace_flat(flat, [arg_aval(x) for x in leaves], "custom rule tracing")
+    return hoist_consts(closed), closed.consts, leaves, in_tree, store[0]
+
+
+def _split_nondiff(args: tuple, nondiff: tuple[int, ...]):
+    static = {i: args[i] for i in nondiff}
+    dyn = tuple(a for i, a in enumerate(args) if i not in static)
+    return static, dyn
+
+
+def _merge(static: dict, dyn: Sequence[Any], n: int) -> list:
+    it = iter(dyn)
+    return [static[i] if i in static else next(it) for i in range(n)]
+
+
+class _Hashable:
+    """Wraps a Python callable as a primitive param (hashed by identity)."""
+
+    __slots__ = ("fn", "__weakref__")
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __repr__(self) -> str:
+        return getattr(self.fn, "__name__", "fn")
+
+
+class custom_jvp:
+    """A function with a custom forward-mode rule: `@custom_jvp` then `@f.defjvp`.
+
+    The rule `jvp(primals, tangents) -> (primal_out, tangent_out)` also gives
+    reverse mode (padax transposes the linear part of what it returns).
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp = None
+
+    def defjvp(self, jvp: Callable) -> Callable:
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *tangent_fns: Callable | None) -> None:
+        """One function per argument: `fn(tangent, primal_out, *primals)` -> its contribution."""
+        def jvp(primals, tangents):
+            out = self.fun(*primals)
+            acc = None
+            for fn, t in zip(tangent_fns, tangents):
+                if fn is None:
+                    continue
+                c = fn(t, out, *primals)
+                acc = c if acc is None else tree_util.map(lambda a, b: a + b, acc, c)
+            return out, acc if acc is not None else tree_util.map(lambda o: o * 0, out)
+        self.jvp = jvp
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError("custom_jvp functions take positional arguments only")
+        if self.jvp is None:
+            raise AttributeError(f"custom_jvp {self.__name__} has no jvp rule: decorate one with @{self.__name__}.defjvp")
+        n = len(args)
+        static, dyn = _split_nondiff(args, self.nondiff_argnums)
+        fun = lambda *d: self.fun(*_merge(static, d, n))  # noqa: E731
+        call_jaxpr, consts, leaves, in_tree, out_tree = _trace_call(fun, dyn)
+        user_jvp = self.jvp
+        nondiff = self.nondiff_argnums
+
+        def jvp_fn(primals, tangents):
+            """Flat primals/tangents (without consts) -> flat (outs, tangent outs)."""
+            p_args = in_tree.unflatten(primals)
+            t_args = in_tree.unflatten([instantiate(t) for t in tangents])
+            if nondiff:
+                out, t_out = user_jvp(*[static[i] for i in nondiff], tuple(p_args), tuple(t_args))
+            else:
+                out, t_out = user_jvp(tuple(p_args), tuple(t_args))
+            o_leaves, o_tree = tree_util.flatten(out)
+            t_leaves, t_tree = tree_util.flatten(t_out)
+            if o_tree != out_tree or t_tree != out_tree:
+                raise TypeError(f"custom_jvp {self.__name__}: the jvp rule must return (primal_out, tangent_out) "
+                                f"with the structure of the function's output {out_tree}; got {o_tree} and {t_tree}")
+            return o_leaves, t_leaves
+
+        outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=call_jaxpr, jvp_fn=_Hashable(jvp_fn),
+                                      num_consts=len(consts))
+        return out_tree.unflatten(outs)
+
+
+def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_fn, num_consts):
+    # consts (closure values of fun) are not differentiated through the custom rule
+    outs, t_outs = jvp_fn.fn(list(primals[num_consts:]), list(tangents[num_consts:]))
+    t_outs = [t if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
+              for o, t in zip(outs, t_outs)]
+    return outs, t_outs
+
+
+custom_jvp_call_p.jvp_rule = _custom_jvp_call_jvp
+
+
+def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp_fn, num_consts):
+    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.transforms.batching import vmap
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+    batched_call = lambda *a: eval_jaxpr(call_jaxpr.jaxpr, [], *a)  # noqa: E731
+    new_call, new_consts, _, _, _ = _trace_call(lambda *a: vmap(batched_call)(*a), xs)
+
+    def batched_jvp(primals, tangents):
+        def one(p, t):
+            return jvp_fn.fn(list(p), list(t))
+        # everything here is batched along axis 0 already (args were moved to the front)
+        return vmap(one)(list(primals), [instantiate(t) for t in tangents])
+
+    outs = custom_jvp_call_p.bind(*new_consts, *xs, call_jaxpr=new_call, jvp_fn=_Hashable(batched_jvp),
+                                  num_consts=len(new_consts))
+    return outs, [0] * len(outs)
+
+
+custom_jvp_call_p.batch_rule = _custom_jvp_call_batch
+
+
+class custom_vjp:
+    """A function with a custom reverse-mode rule: `f.defvjp(fwd, bwd)`.
+
+    `fwd(*args) -> (out, residuals)`; `bwd(residuals, cotangent_out) -> tuple of
+    cotangents, one per (non-nondiff) argument`. Residuals may be any pytree.
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.fwd = None
+        self.bwd = None
+
+    def defvjp(self, fwd: Callable, bwd: Callable) -> None:
+        self.fwd, self.bwd = fwd, bwd
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError("custom_vjp functions take positional arguments only")
+        if self.fwd is None:
+            raise AttributeError(f"custom_vjp {self.__name__} has no rules: call {self.__name__}.defvjp(fwd, bwd)")
+        n = len(args)
+        static, dyn = _split_nondiff(args, self.nondiff_argnums)
+        fun = lambda *d: self.fun(*_merge(static, d, n))  # noqa: E731
+        call_jaxpr, consts, leaves, in_tree, out_tree = _trace_call(fun, dyn)
+        name = self.__name__
+        fwd, bwd, nondiff = self.fwd, self.bwd, self.nondiff_argnums
+        nondiff_vals = tuple(static[i] for i in nondiff)
+
+        def fwd_fn(primals):
+            out, res = fwd(*_merge(static, in_tree.unflatten(primals), n))
+            o_leaves, o_tree = tree_util.flatten(out)
+            if o_tree != out_tree:
+                raise TypeError(f"custom_vjp {name}: fwd must return (output, residuals) with the output "
+                                f"structured like the function's output {out_tree}; got {o_tree}")
+            return o_leaves, res
+
+        def bwd_fn(res, cts):
+            ct = out_tree.unflatten(cts)
+            got = bwd(*nondiff_vals, res, ct)
+            if not isinstance(got, (tuple, list)):
+                got = (got,)
+            got = tuple(got)
+            expected = in_tree
+            try:
+                g_leaves = expected.flatten_up_to(got)
+            except (ValueError, TypeError):
+                raise TypeError(f"custom_vjp {name}: bwd must return a tuple with one cotangent per "
+                                f"differentiable argument, structured as {expected}; got "
+                                f"{tree_util.structure(got)}{user_location()}") from None
+            out = []
+            for g, x in zip(g_leaves, leaves):
+                xa = aval_of(x)
+                if g is None:
+                    out.append(Zero(tangent_aval(xa)))
+                    continue
+                ga = aval_of(g)
+                if ga.shape != xa.shape:
+                    raise TypeError(f"custom_vjp {name}: bwd returned a cotangent of shape {ga.shape} for an "
+                                    f"argument of shape {xa.shape}{user_location()}")
+                out.append(g)
+            return out
+
+        outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=call_jaxpr, fwd=_Hashable(fwd_fn),
+                                      bwd=_Hashable(bwd_fn), num_consts=len(consts))
+        return out_tree.unflatten(outs)
+
+
+def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts):
+    outs, res = fwd.fn(list(primals[num_consts:]))
+    res_leaves, res_tree = tree_util.flatten(res)
+    ts = [instantiate(t) for t in tangents[num_consts:]]
+    out_avals = tuple(aval_of(o) for o in outs)
+    t_outs = custom_lin_p.bind(*res_leaves, *ts, num_res=len(res_leaves), out_avals=out_avals, bwd=bwd,
+                               out_tree=res_tree, in_tree=None)
+    return outs, t_outs
+
+
+custom_vjp_call_p.jvp_rule = _custom_vjp_call_jvp
+
+
+def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd, out_tree, in_tree):
+    res = out_tree.unflatten(args[:num_res])
+    cts = [zeros_like_aval(a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
+    return [None] * num_res + list(bwd.fn(res, cts))
+
+
+def _custom_lin_jvp(primals, tangents, **params):
+    raise TypeError("forward-mode differentiation (jvp/jacfwd) of a custom_vjp function is not defined; "
+                    "use reverse mode (grad/vjp/jacrev), or define the function with custom_jvp")
+
+
+custom_lin_p.transpose_rule = _custom_lin_transpose
+custom_lin_p.jvp_rule = _custom_lin_jvp
+
+
+def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts):
+    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.transforms.batching import vmap
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+    new_call, new_consts, _, _, _ = _trace_call(
+        lambda *a: vmap(lambda *b: eval_jaxpr(call_jaxpr.jaxpr, [], *b))(*a), xs)
+
+    def batched_fwd(primals):
+        return vmap(lambda p: fwd.fn(list(p)))(list(primals))
+
+    def batched_bwd(res, cts):
+        return vmap(lambda r, c: bwd.fn(r, list(c)))(res, list(cts))
+
+    outs = custom_vjp_call_p.bind(*new_consts, *xs, call_jaxpr=new_call, fwd=_Hashable(batched_fwd),
+                                  bwd=_Hashable(batched_bwd), num_consts=len(new_consts))
+    return outs, [0] * len(outs)
+
+
+custom_vjp_call_p.batch_rule = _custom_vjp_call_batch
