@@ -119,20 +119,61 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
 # ---- partial evaluation: known values are computed, unknown ones staged ------------------
 
 class PartialEvalTrace(JaxprTrace):
-    """Stages only operations that depend on unknown (tangent) inputs; known ones run on the parent."""
+    """Stages only operations that depend on unknown (tangent) inputs; known ones run on the parent.
+
+    A primitive may define `partial_eval_rule(trace, args, unknowns, **params)` to split
+    itself into a known part (run now) and an unknown part (staged), as scan/cond do;
+    otherwise an equation with any unknown input is staged whole.
+    """
 
     __slots__ = ("parent",)
 
-    def __init__(self, parent: Trace):
-        super().__init__("linearize tracing")
+    def __init__(self, parent: Trace, description: str = "linearize tracing"):
+        super().__init__(description)
         self.parent = parent
 
+    def is_unknown(self, x: Any) -> bool:
+        return isinstance(x, JaxprTracer) and x._trace is self
+
     def process_primitive(self, prim, args, params):
-        for a in args:
-            if isinstance(a, JaxprTracer) and a._trace is self:
-                return super().process_primitive(prim, args, params)
-        with set_current_trace(self.parent):
-            return prim.bind(*args, **params)
+        unknowns = [self.is_unknown(a) for a in args]
+        if not any(unknowns):
+            with set_current_trace(self.parent):
+                return prim.bind(*args, **params)
+        rule = getattr(prim, "partial_eval_rule", None)
+        if rule is not None:
+            return rule(self, list(args), unknowns, **params)
+        return super().process_primitive(prim, args, params)
+
+
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
+                       instantiate: bool | Sequence[bool] = False):
+    """Split a jaxpr into a known part and an unknown part.
+
+    Returns (known, unknown, out_unknowns, num_res): `known` maps the known inputs to
+    (known outputs..., residuals...); `unknown` maps (residuals..., unknown inputs...)
+    to the unknown outputs. Outputs marked in `instantiate` are made unknown.
+    """
+    from padax.core.jaxpr import eval_jaxpr
+    n_out = len(closed.jaxpr.outvars)
+    inst = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
+    known_trace = JaxprTrace("partial eval (known part)")
+    with new_trace(known_trace):
+        k_ins = [known_trace.new_arg(v.aval) for v, u in zip(closed.jaxpr.invars, unknowns) if not u]
+        u_trace = PartialEvalTrace(known_trace, "partial eval (unknown part)")
+        with new_trace(u_trace):
+            u_ins = [u_trace.new_arg(v.aval) for v, u in zip(closed.jaxpr.invars, unknowns) if u]
+            ki, ui = iter(k_ins), iter(u_ins)
+            ins = [next(ui) if u else next(ki) for u in unknowns]
+            outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+            out_unknowns = [u_trace.is_unknown(o) or i for o, i in zip(outs, inst)]
+            unknown = u_trace.to_jaxpr([o for o, u in zip(outs, out_unknowns) if u])
+        residuals = unknown.consts
+        known_outs = [o for o, u in zip(outs, out_unknowns) if not u]
+        known = known_trace.to_jaxpr(known_outs + residuals)
+    uj = unknown.jaxpr
+    unknown = ClosedJaxpr(Jaxpr([], uj.constvars + uj.invars, uj.outvars, uj.eqns), [])
+    return known, unknown, out_unknowns, len(residuals)
 
 
 def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool]]:
