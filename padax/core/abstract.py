@@ -66,7 +66,7 @@ def short_dtype_name(dtype: np.dtype) -> str:
 
 def aval_of_host_value(x: Any) -> ShapedArray:
     """Aval of a numpy array or Python scalar (scalars are weakly typed)."""
-    if isinstance(x, (bool, int, float, complex)):
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):  # np.float64: strong
         return ShapedArray((), dtypes.python_scalar_dtype(x), True)
     x = np.asarray(x)
     return ShapedArray(x.shape, dtypes.canonicalize(x.dtype), False)

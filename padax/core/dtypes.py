@@ -6,9 +6,13 @@ their 32-bit siblings, as in JAX.
 
 Promotion follows Paddle 3 (the same lattice as PyTorch): bool < integers <
 floats < complex; within a kind the wider type wins; uint8 with a signed
-int goes to the next signed width; float16 with bfloat16 gives float32.
+int goes to the next signed width; float16 with bfloat16 gives float32;
+complex64 with float64 gives complex128. Paddle itself only promotes
+Tensor pairs among floats and between complex and real types (other mixed
+pairs raise there); padax answers every pair with the same lattice.
 Python scalars are *weak*: they take the array's dtype when the array is of
-the same or a higher kind, and the default dtype of their kind otherwise.
+the same or a higher kind, and the default dtype of their kind otherwise
+(int64 or int32 without x64, float32, complex64). numpy scalars are strong.
 """
 from __future__ import annotations
 
@@ -167,8 +171,8 @@ def _promote_strong(a: np.dtype, b: np.dtype) -> np.dtype:
 
 
 def _weak_default(kind: int) -> np.dtype:
-    return {0: bool_, 1: default_int_dtype(), 2: default_float_dtype(),
-            3: complex128 if config.enable_x64 else complex64}[kind]
+    # Paddle's Python-scalar defaults: bool, int64 (int32 without x64), float32, complex64
+    return {0: bool_, 1: default_int_dtype(), 2: default_float_dtype(), 3: complex64}[kind]
 
 
 def promote_types(*dtypes: Any) -> np.dtype:
@@ -211,7 +215,7 @@ def python_scalar_dtype(x: Any) -> np.dtype:
     if t is builtins.float:
         return default_float_dtype()
     if t is builtins.complex:
-        return complex128 if config.enable_x64 else complex64
+        return complex64  # Paddle: a complex scalar defaults to complex64, even with x64
     raise TypeError(f"{x!r} of type {t.__name__} is not a Python scalar")
 
 
@@ -221,10 +225,10 @@ def dtype_of_value(x: Any) -> np.dtype:
     Nested Python lists of floats take the default float dtype (float32), as
     in Paddle's `to_tensor`; numpy arrays keep their own dtype.
     """
+    if hasattr(x, "dtype"):  # first: numpy scalars such as np.float64 subclass Python's float
+        return canonicalize(np.dtype(x.dtype))
     if isinstance(x, (bool, int, float, complex)):
         return python_scalar_dtype(x)
-    if hasattr(x, "dtype"):
-        return canonicalize(np.dtype(x.dtype))
     arr = np.asarray(x)
     if arr.dtype == np.float64:
         return default_float_dtype()

@@ -130,14 +130,21 @@ class Tensor:
     def __bool__(self) -> bool:
         return bool(self._value())
 
+    def _scalar(self, what: str) -> Any:
+        v = self._value()
+        if v.size != 1:
+            raise TypeError(f"{what}: only a Tensor with one element can be converted to a Python scalar, "
+                            f"got shape {list(self.shape)}")
+        return v.reshape(()).item()
+
     def __int__(self) -> int:
-        return int(self._value())
+        return int(self._scalar("int()"))
 
     def __float__(self) -> float:
-        return float(self._value())
+        return float(self._scalar("float()"))
 
     def __complex__(self) -> complex:
-        return complex(self._value())
+        return complex(self._scalar("complex()"))
 
     def __index__(self) -> int:
         if self.aval.shape or not (self.dtype.kind in "iub"):

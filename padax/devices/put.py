@@ -26,7 +26,7 @@ def host_to_tensor(value: np.ndarray, aval: ShapedArray, device=None) -> Tensor:
 def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
     """Host ndarray of the canonical dtype, and whether it is weakly typed."""
     weak = False
-    if isinstance(x, _SCALAR_TYPES):
+    if isinstance(x, _SCALAR_TYPES) and not isinstance(x, np.generic):  # np.float64 is a float subclass
         weak = dtype is None
         dt = dtypes.python_scalar_dtype(x) if dtype is None else dtype
         if isinstance(x, int) and not isinstance(x, bool) and dtypes.is_integer(dt):

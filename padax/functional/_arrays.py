@@ -28,7 +28,7 @@ def is_array(x: Any) -> bool:
 def aval_of(x: Any) -> ShapedArray:
     if isinstance(x, (Tensor, Tracer)):
         return x.aval
-    if isinstance(x, _SCALARS):
+    if isinstance(x, _SCALARS) and not isinstance(x, np.generic):  # np.float64 subclasses float: strong
         return ShapedArray((), dtypes.python_scalar_dtype(x), True)
     arr = np.asarray(x)
     return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)
@@ -42,12 +42,14 @@ def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
 def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
     """A scalar or host array as an array of `dtype`, for use as an operand.
 
-    Eagerly this is a (cached, for scalars) device array; while tracing a
-    numpy value, which the trace records as a literal or constant.
+    Eagerly this is a (cached, for scalars) device array. While tracing it is
+    the current trace's array for the value (a no-op convert of the literal or
+    constant), so callers can always read `.aval` and pass it to lax wrappers.
     """
     if type(trace_state.trace) is EvalTrace:
         if isinstance(value, _SCALARS) or (isinstance(value, np.generic)):
-            key = (type(value), value, dtype, weak_type)
+            # -0.0 == 0.0 hashes alike: keep the sign of zero in the key
+            key = (type(value), value, dtype, weak_type, value == 0 and str(value)[0] == "-")
             t = _const_cache.get(key)
             if t is None:
                 if len(_const_cache) > 4096:
@@ -58,7 +60,8 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
                 _const_cache[key] = t
             return t
         return device_put(np.asarray(value, dtype=dtype))
-    return np.asarray(value, dtype=dtype)
+    from padax.functional.lax.structural import convert_element_type_p
+    return convert_element_type_p.bind(np.asarray(value, dtype=dtype), new_dtype=dtype, weak_type=weak_type)
 
 
 def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
@@ -81,7 +84,7 @@ def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
             return x
         from padax.functional.lax.structural import convert_element_type
         return convert_element_type(x, dtype)
-    if isinstance(x, _SCALARS):
+    if isinstance(x, _SCALARS) and not isinstance(x, np.generic):
         dt = dtypes.python_scalar_dtype(x) if dtype is None else dtype
         return constant(x, dt, weak_type=dtype is None)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):

@@ -1,0 +1,172 @@
+"""Python operators and Paddle's Tensor methods, attached to both Tensor and Tracer.
+
+Importing this module installs them (padax/__init__ does). Operators use
+the same Paddle promotion as the functions (Python scalars are weak);
+comparisons return bool arrays, so arrays stay unhashable.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.trace import Tracer
+from padax.devices.array import Tensor
+from padax.functional import creation as C
+from padax.functional import indexing as I
+from padax.functional import linalg_basic as L
+from padax.functional import manipulation as S
+from padax.functional import math as M
+from padax.functional import reduction as R
+
+_OPERAND_TYPES = (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)
+
+
+def _binary(fn, reflected: bool = False):
+    if reflected:
+        def op(self, other):
+            if not isinstance(other, _OPERAND_TYPES):
+                return NotImplemented
+            return fn(other, self)
+    else:
+        def op(self, other):
+            if not isinstance(other, _OPERAND_TYPES):
+                return NotImplemented
+            return fn(self, other)
+    return op
+
+
+def _pos(self):
+    return self
+
+
+def _reshape(self, *shape, name=None):
+    """x.reshape([2, 3]) or x.reshape(2, 3)."""
+    if len(shape) == 1 and (isinstance(shape[0], (list, tuple)) or isinstance(shape[0], (Tensor, Tracer))):
+        shape = shape[0]
+    return S.reshape(self, shape)
+
+
+def _transpose(self, *perm, name=None):
+    """x.transpose([1, 0]) or x.transpose(1, 0)."""
+    if len(perm) == 1 and isinstance(perm[0], (list, tuple, Tensor, Tracer)):
+        perm = perm[0]
+    return S.transpose(self, perm)
+
+
+def _T(self):
+    """All axes reversed (the matrix transpose for 2-D)."""
+    return S.transpose(self, tuple(range(self.ndim))[::-1])
+
+
+def _mT(self):
+    """The last two axes swapped."""
+    nd = self.ndim
+    if nd < 2:
+        raise ValueError(f"mT needs at least 2 axes, got a Tensor of shape {list(self.shape)}")
+    return S.transpose(self, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _at(self):
+    """Functional updates: x.at[idx].set(v) / .add / .multiply / .min / .max / .get()."""
+    return I._IndexUpdateHelper(self)
+
+
+def _dim(self) -> int:
+    return self.ndim
+
+
+def _numel(self):
+    """The number of elements, as an int64 Tensor (Paddle's numel)."""
+    return C.full((), self.size, dtypes.canonicalize(dtypes.int64))
+
+
+def _clone(self):
+    """Tensors are immutable, so a clone is the Tensor itself."""
+    return self
+
+
+def _expand(self, *shape, name=None):
+    if len(shape) == 1 and isinstance(shape[0], (list, tuple, Tensor, Tracer)):
+        shape = shape[0]
+    return S.expand(self, shape)
+
+
+def _tile(self, *reps, name=None):
+    if len(reps) == 1 and isinstance(reps[0], (list, tuple, Tensor, Tracer)):
+        reps = reps[0]
+    return S.tile(self, reps)
+
+
+_OPERATORS = {
+    "__add__": _binary(M.add), "__radd__": _binary(M.add, True),
+    "__sub__": _binary(M.subtract), "__rsub__": _binary(M.subtract, True),
+    "__mul__": _binary(M.multiply), "__rmul__": _binary(M.multiply, True),
+    "__truediv__": _binary(M.divide), "__rtruediv__": _binary(M.divide, True),
+    "__floordiv__": _binary(M.floor_divide), "__rfloordiv__": _binary(M.floor_divide, True),
+    "__mod__": _binary(M.remainder), "__rmod__": _binary(M.remainder, True),
+    "__pow__": _binary(M.pow), "__rpow__": _binary(M.pow, True),
+    "__matmul__": _binary(L.matmul), "__rmatmul__": _binary(L.matmul, True),
+    "__and__": _binary(M.bitwise_and), "__rand__": _binary(M.bitwise_and, True),
+    "__or__": _binary(M.bitwise_or), "__ror__": _binary(M.bitwise_or, True),
+    "__xor__": _binary(M.bitwise_xor), "__rxor__": _binary(M.bitwise_xor, True),
+    "__lshift__": _binary(M.bitwise_left_shift), "__rlshift__": _binary(M.bitwise_left_shift, True),
+    "__rshift__": _binary(M.bitwise_right_shift), "__rrshift__": _binary(M.bitwise_right_shift, True),
+    "__eq__": _binary(M.equal), "__ne__": _binary(M.not_equal),
+    "__lt__": _binary(M.less_than), "__le__": _binary(M.less_equal),
+    "__gt__": _binary(M.greater_than), "__ge__": _binary(M.greater_equal),
+    "__neg__": M.neg, "__pos__": _pos, "__abs__": M.abs, "__invert__": M.bitwise_not,
+    "__getitem__": I.getitem, "__setitem__": I.setitem_error,
+}
+
+_METHODS = {
+    # math
+    "add": M.add, "subtract": M.subtract, "multiply": M.multiply, "divide": M.divide,
+    "floor_divide": M.floor_divide, "remainder": M.remainder, "mod": M.mod, "floor_mod": M.floor_mod,
+    "pow": M.pow, "maximum": M.maximum, "minimum": M.minimum, "fmax": M.fmax, "fmin": M.fmin,
+    "neg": M.neg, "abs": M.abs, "square": M.square, "sign": M.sign, "exp": M.exp, "expm1": M.expm1,
+    "log": M.log, "log2": M.log2, "log10": M.log10, "log1p": M.log1p, "sqrt": M.sqrt, "rsqrt": M.rsqrt,
+    "sin": M.sin, "cos": M.cos, "tan": M.tan, "asin": M.asin, "acos": M.acos, "atan": M.atan,
+    "sinh": M.sinh, "cosh": M.cosh, "tanh": M.tanh, "asinh": M.asinh, "acosh": M.acosh, "atanh": M.atanh,
+    "sigmoid": M.sigmoid, "erf": M.erf, "erfinv": M.erfinv, "lgamma": M.lgamma, "digamma": M.digamma,
+    "reciprocal": M.reciprocal, "floor": M.floor, "ceil": M.ceil, "trunc": M.trunc, "round": M.round,
+    "clip": M.clip, "scale": M.scale, "atan2": M.atan2, "hypot": M.hypot, "logaddexp": M.logaddexp,
+    "equal": M.equal, "not_equal": M.not_equal, "less_than": M.less_than, "less_equal": M.less_equal,
+    "greater_than": M.greater_than, "greater_equal": M.greater_equal, "equal_all": M.equal_all,
+    "logical_and": M.logical_and, "logical_or": M.logical_or, "logical_xor": M.logical_xor,
+    "logical_not": M.logical_not, "bitwise_and": M.bitwise_and, "bitwise_or": M.bitwise_or,
+    "bitwise_xor": M.bitwise_xor, "bitwise_not": M.bitwise_not, "bitwise_left_shift": M.bitwise_left_shift,
+    "bitwise_right_shift": M.bitwise_right_shift, "isnan": M.isnan, "isinf": M.isinf,
+    "isfinite": M.isfinite, "cast": M.cast, "astype": M.astype,
+    # reductions and searches
+    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
+    "amin": R.amin, "all": R.all, "any": R.any, "logsumexp": R.logsumexp, "argmax": R.argmax,
+    "argmin": R.argmin, "cumsum": R.cumsum, "cumprod": R.cumprod, "sort": R.sort, "argsort": R.argsort,
+    "topk": R.topk,
+    # shapes
+    "reshape": _reshape, "transpose": _transpose, "moveaxis": S.moveaxis, "unsqueeze": S.unsqueeze,
+    "squeeze": S.squeeze, "flatten": S.flatten, "split": S.split, "chunk": S.chunk, "unbind": S.unbind,
+    "expand": _expand, "broadcast_to": S.broadcast_to, "expand_as": S.expand_as, "tile": _tile,
+    "flip": S.flip,
+    # linear algebra
+    "matmul": L.matmul, "mm": L.mm, "bmm": L.bmm, "dot": L.dot, "t": L.t,
+    # misc
+    "dim": _dim, "ndimension": _dim, "numel": _numel, "clone": _clone, "zeros_like": C.zeros_like,
+    "ones_like": C.ones_like, "full_like": C.full_like,
+}
+
+_PROPERTIES = {"T": _T, "mT": _mT, "at": _at}
+
+
+def _install(cls: type) -> None:
+    for name, fn in _OPERATORS.items():
+        setattr(cls, name, fn)
+    for name, fn in _METHODS.items():
+        setattr(cls, name, fn)
+    for name, fn in _PROPERTIES.items():
+        setattr(cls, name, property(fn))
+
+
+for _cls in (Tensor, Tracer):
+    _install(_cls)
+Tensor.__hash__ = None  # type: ignore[assignment]  (== returns an array)

@@ -1,0 +1,268 @@
+"""Paddle's reductions and searches: sum, mean, prod, max/min, all/any, logsumexp,
+argmax/argmin, cumsum/cumprod, sort/argsort, topk.
+
+`axis` is an int, a list/tuple, or None (all axes; an empty list also means
+all, as in Paddle); `keepdim=True` keeps reduced axes with size 1.
+float16/bfloat16 sums accumulate in float32 (as Paddle's kernels do).
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax import lax
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
+
+_LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
+
+
+def reduction_axes(op: str, x: Any, axis: Any) -> tuple[int, ...]:
+    """Sorted non-negative axes for a Paddle `axis` argument (None or [] -> all)."""
+    nd = x.aval.ndim
+    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
+        return tuple(builtins.range(nd))
+    if is_array(axis) and axis.aval.ndim == 1:
+        axis = [int(a) for a in axis]
+    axes = canonicalize_axes(op, axis, nd)
+    return () if nd == 0 else axes
+
+
+def _keepdim(out: Any, in_shape: tuple[int, ...], axes: Sequence[int], keepdim: bool) -> Any:
+    if not keepdim:
+        return out
+    return lax.reshape(out, tuple(1 if i in axes else d for i, d in enumerate(in_shape)))
+
+
+def _accumulate_dtype(dt: np.dtype) -> np.dtype:
+    return dtypes.float32 if dt in _LOW_FLOATS else dt
+
+
+def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Sum over `axis`; bool and int32 inputs give int64 (int32 without x64), as in Paddle."""
+    x = asarray(x)
+    axes = reduction_axes("sum", x, axis)
+    if dtype is not None:
+        out_dt = dtypes.canonicalize(dtypes.to_dtype(dtype))
+    elif x.aval.dtype in (dtypes.bool_, dtypes.int32):
+        out_dt = dtypes.canonicalize(dtypes.int64)
+    else:
+        out_dt = x.aval.dtype
+    acc = _accumulate_dtype(out_dt)
+    out = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
+    return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
+
+
+def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Arithmetic mean over `axis` (integer and bool inputs give float32)."""
+    x = asarray(x)
+    axes = reduction_axes("mean", x, axis)
+    dt = x.aval.dtype if dtypes.is_inexact(x.aval.dtype) else dtypes.default_float_dtype()
+    acc = _accumulate_dtype(dt)
+    s = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
+    n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
+    out = lax.div(s, full(s.aval.shape, n, acc)) if n != 1 else s
+    return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
+
+
+def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, name: str | None = None) -> Any:
+    """Product over `axis` (in `dtype` if given)."""
+    x = asarray(x)
+    axes = reduction_axes("prod", x, axis)
+    if dtype is not None:
+        x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
+    elif x.aval.dtype == dtypes.bool_:
+        x = lax.convert_element_type(x, dtypes.default_int_dtype())
+    out_dt = x.aval.dtype
+    out = lax.reduce_prod(lax.convert_element_type(x, _accumulate_dtype(out_dt)), axes)
+    return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
+
+
+def _order_reduction(op: str, fn):
+    def wrapped(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+        x = asarray(x)
+        if dtypes.is_complex(x.aval.dtype):
+            raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
+        axes = reduction_axes(op, x, axis)
+        if builtins.any(x.aval.shape[a] == 0 for a in axes):
+            raise op_value_error(op, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
+        return _keepdim(fn(x, axes), x.aval.shape, axes, keepdim)
+    wrapped.__name__ = wrapped.__qualname__ = op
+    wrapped.__doc__ = f"The {op[1:] if op[0] == 'a' else op}imum over `axis` (NaN propagates)."
+    return wrapped
+
+
+# XLA's max/min propagate NaN, as Paddle's do
+max = _order_reduction("max", lax.reduce_max)
+min = _order_reduction("min", lax.reduce_min)
+amax = _order_reduction("amax", lax.reduce_max)
+amin = _order_reduction("amin", lax.reduce_min)
+
+
+def _as_bool(x: Any) -> Any:
+    return x if x.aval.dtype == dtypes.bool_ else lax.convert_element_type(x, dtypes.bool_)
+
+
+def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """True where every element over `axis` is nonzero."""
+    x = asarray(x)
+    axes = reduction_axes("all", x, axis)
+    return _keepdim(lax.reduce_and(_as_bool(x), axes), x.aval.shape, axes, keepdim)
+
+
+def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """True where some element over `axis` is nonzero."""
+    x = asarray(x)
+    axes = reduction_axes("any", x, axis)
+    return _keepdim(lax.reduce_or(_as_bool(x), axes), x.aval.shape, axes, keepdim)
+
+
+def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum."""
+    x = asarray(x)
+    if not dtypes.is_inexact(x.aval.dtype):
+        x = lax.convert_element_type(x, dtypes.default_float_dtype())
+    dt = x.aval.dtype
+    axes = reduction_axes("logsumexp", x, axis)
+    xa = lax.convert_element_type(x, _accumulate_dtype(dt))
+    m = lax.reduce_max(xa, axes)
+    m = lax.select(lax.is_finite(m), m, full(m.aval.shape, 0, m.aval.dtype))
+    m_kept = lax.reshape(m, tuple(1 if i in axes else d for i, d in enumerate(x.aval.shape)))
+    m_b = lax.broadcast_in_dim(m_kept, x.aval.shape, tuple(builtins.range(x.aval.ndim)))
+    s = lax.reduce_sum(lax.exp(lax.sub(xa, m_b)), axes)
+    out = lax.add(lax.log(s), m)
+    return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
+
+
+# ---- searches and scans ----------------------------------------------------------------------
+
+def _index_dtype(dtype: Any) -> np.dtype:
+    dt = dtypes.canonicalize(dtypes.to_dtype(dtype))
+    if not dtypes.is_integer(dt):
+        raise TypeError(f"index dtype must be an integer type, got {dt.name}")
+    return dt
+
+
+def _arg_reduction(op: str, fn):
+    def wrapped(x: Any, axis: int | None = None, keepdim: bool = False, dtype: Any = "int64",
+                name: str | None = None) -> Any:
+        x = asarray(x)
+        idt = _index_dtype(dtype)
+        if axis is None:
+            flat = lax.reshape(x, (x.aval.size,))
+            out = fn(flat, 0, idt)
+            return lax.reshape(out, (1,) * x.aval.ndim) if keepdim else out
+        if x.aval.ndim == 0:
+            canonicalize_axis(op, axis, 0)
+            return full((), 0, idt)
+        a = canonicalize_axis(op, axis, x.aval.ndim)
+        return _keepdim(fn(x, a, idt), x.aval.shape, (a,), keepdim)
+    wrapped.__name__ = wrapped.__qualname__ = op
+    wrapped.__doc__ = (f"Index of the first {op[3:]}imum along `axis` (of the flattened array when "
+                       "axis is None); int64 by default.")
+    return wrapped
+
+
+argmax = _arg_reduction("argmax", lax.argmax)
+argmin = _arg_reduction("argmin", lax.argmin)
+
+
+def _scan(op: str, fn):
+    def wrapped(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+        x = asarray(x)
+        if dtype is not None:
+            x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
+        elif x.aval.dtype == dtypes.bool_:
+            x = lax.convert_element_type(x, dtypes.default_int_dtype())
+        if axis is None:
+            x = lax.reshape(x, (x.aval.size,))
+            axis = 0
+        if x.aval.ndim == 0:
+            canonicalize_axis(op, axis, 0)
+            return x
+        a = canonicalize_axis(op, axis, x.aval.ndim)
+        dt = x.aval.dtype
+        return lax.convert_element_type(fn(lax.convert_element_type(x, _accumulate_dtype(dt)), a), dt)
+    wrapped.__name__ = wrapped.__qualname__ = op
+    return wrapped
+
+
+cumsum = _scan("cumsum", lax.cumsum)
+cumsum.__doc__ = "Inclusive running sum along `axis` (of the flattened array when axis is None)."
+_cumprod = _scan("cumprod", lax.cumprod)
+
+
+def cumprod(x: Any, dim: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+    """Inclusive running product along `dim` (of the flattened array when dim is None)."""
+    return _cumprod(x, dim, dtype)
+
+
+def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
+    n = x.aval.shape[axis]
+    idx = lax.broadcasted_iota(dtypes.int32, x.aval.shape, axis)
+    if not descending:
+        return lax.sort_key_val(x, idx, axis, True)
+    # descending, ties in original order: stable ascending sort of the reversed array, reversed back
+    v, j = lax.sort_key_val(lax.rev(x, (axis,)), idx, axis, True)
+    v, j = lax.rev(v, (axis,)), lax.rev(j, (axis,))
+    return v, lax.sub(full(j.aval.shape, n - 1, dtypes.int32), j)
+
+
+def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False, name: str | None = None) -> Any:
+    """Sorted values along `axis` (NaNs last ascending, first descending)."""
+    x = asarray(x)
+    if x.aval.ndim == 0:
+        return x
+    a = canonicalize_axis("sort", axis, x.aval.ndim)
+    if not descending:
+        return lax.sort(x, a, True)
+    return lax.rev(lax.sort(lax.rev(x, (a,)), a, True), (a,))
+
+
+def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False,
+            name: str | None = None) -> Any:
+    """Indices (int64) that sort `x` along `axis`; equal elements keep their order."""
+    x = asarray(x)
+    idt = dtypes.canonicalize(dtypes.int64)
+    if x.aval.ndim == 0:
+        return full((), 0, idt)
+    a = canonicalize_axis("argsort", axis, x.aval.ndim)
+    return lax.convert_element_type(_sort_with_indices(x, a, descending)[1], idt)
+
+
+def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: bool = True,
+         name: str | None = None) -> tuple[Any, Any]:
+    """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last)."""
+    x = asarray(x)
+    k = int(k)
+    idt = dtypes.canonicalize(dtypes.int64)
+    if x.aval.ndim == 0:
+        if k != 1:
+            raise op_value_error("topk", f"k={k} is out of range for a 0-d input")
+        return x, full((), 0, idt)
+    a = x.aval.ndim - 1 if axis is None else canonicalize_axis("topk", axis, x.aval.ndim)
+    n = x.aval.shape[a]
+    if not 0 <= k <= n:
+        raise op_value_error("topk", f"k={k} must be between 0 and {n}, the size of axis {a} of {x.aval.str_short()}")
+    last = x.aval.ndim - 1
+    perm = None
+    if a != last:
+        perm = tuple(i for i in builtins.range(x.aval.ndim) if i != a) + (a,)
+        x = lax.transpose(x, perm)
+    if largest:
+        v, i = lax.top_k(x, k)
+    else:
+        v, i = _sort_with_indices(x, last, False)
+        v = lax.slice_in_dim(v, 0, k, 1, last)
+        i = lax.slice_in_dim(i, 0, k, 1, last)
+    if perm is not None:
+        inv = tuple(int(p) for p in np.argsort(perm))
+        v, i = lax.transpose(v, inv), lax.transpose(i, inv)
+    return v, lax.convert_element_type(i, idt)
+
+
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "logsumexp", "argmax",
+           "argmin", "cumsum", "cumprod", "sort", "argsort", "topk"]

@@ -1,0 +1,163 @@
+"""Basic indexing (`x[idx]`) and `x.at[idx]` updates vs numpy, eagerly and under jit."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import padax
+
+SHAPE = (4, 5, 6)
+A = np.arange(np.prod(SHAPE), dtype=np.float32).reshape(SHAPE)
+
+INDICES = [
+    0, -1, 3, (1, 2), (-1, -2, -3), slice(None), slice(1, 3), slice(None, None, 2), slice(None, None, -1),
+    slice(3, 0, -2), slice(-2, None), slice(10, 20), slice(None, None, -3), (slice(1, None, 2), 4),
+    (Ellipsis, 1), (0, Ellipsis), (None, 1), (slice(None), None, 2), (Ellipsis, None), (1, None, slice(4, 0, -1), None),
+    (slice(None), slice(None), slice(5, None, -2)), (), (np.int32(2), slice(1, 4)), (slice(2, 2),),
+    (Ellipsis,), (1, 2, 3),
+]
+
+
+def _ids(i):
+    return repr(i)
+
+
+@pytest.mark.parametrize("idx", INDICES, ids=_ids)
+def test_getitem_matches_numpy(idx):
+    x = padax.to_tensor(A)
+    expect = A[idx]
+    for out in (x[idx], padax.jit(lambda u: u[idx])(x)):
+        assert out.shape == expect.shape
+        np.testing.assert_array_equal(out.numpy(), expect)
+
+
+def test_getitem_scalar_tensor_indices():
+    x = padax.to_tensor(A)
+    for i in (0, 2, -1, -4):
+        t = padax.to_tensor(i)
+        np.testing.assert_array_equal(x[t].numpy(), A[i])
+        np.testing.assert_array_equal(x[1, t].numpy(), A[1, i])
+        np.testing.assert_array_equal(x[:, 1:4, t].numpy(), A[:, 1:4, i])
+    f = padax.jit(lambda u, k: (u[k], u[..., k], u[k, ::-1]))
+    for i in (1, -2):
+        o1, o2, o3 = f(x, padax.to_tensor(i))
+        np.testing.assert_array_equal(o1.numpy(), A[i])
+        np.testing.assert_array_equal(o2.numpy(), A[..., i])
+        np.testing.assert_array_equal(o3.numpy(), A[i, ::-1])
+    # numpy integer scalars and concrete slice bounds that are Tensors
+    np.testing.assert_array_equal(x[np.int64(3)].numpy(), A[3])
+    np.testing.assert_array_equal(x[padax.to_tensor(1):padax.to_tensor(3)].numpy(), A[1:3])
+
+
+def test_getitem_errors():
+    x = padax.to_tensor(A)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        x[4]
+    with pytest.raises(IndexError, match="index -6 is out of bounds for axis 1 with size 5"):
+        x[0, -6]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0, 0, 0, 0]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        x[..., 0, ...]
+    with pytest.raises(IndexError, match="slice step cannot be zero"):
+        x[::0]
+    for adv in ([0, 1], np.array([0, 1]), padax.to_tensor([0, 1]), padax.to_tensor(A > 3), True):
+        with pytest.raises(IndexError, match="advanced indexing .* not supported yet"):
+            x[adv]
+    with pytest.raises(IndexError, match="must be an integer"):
+        x[padax.to_tensor(1.0)]
+    with pytest.raises(IndexError):
+        x["a"]
+
+
+def test_iteration_uses_getitem():
+    x = padax.to_tensor(A[:, 0, 0])
+    assert [float(v) for v in x] == A[:, 0, 0].tolist()
+    f = padax.jit(lambda u: [r.sum() for r in u])
+    assert [float(v) for v in f(padax.to_tensor(A))] == A.sum((1, 2)).tolist()
+
+
+UPDATES = [
+    0, -1, (1, 2), slice(1, 3), slice(None, None, 2), slice(None, None, -1), slice(3, 0, -2), (slice(1, None, 2), 4),
+    (Ellipsis, 1), (None, 1), (slice(None), slice(None), slice(5, None, -2)), (1, slice(0, 5, 3), slice(None, None, -4)),
+    (), (slice(2, 2),),
+]
+
+
+@pytest.mark.parametrize("idx", UPDATES, ids=_ids)
+def test_at_updates_match_numpy(idx):
+    x = padax.to_tensor(A)
+    shape = A[idx].shape
+    vals = (np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) + 0.5) * -1.0
+
+    def ref(op):
+        r = A.copy()
+        if op == "set":
+            r[idx] = vals
+        elif op == "add":
+            r[idx] += vals
+        elif op == "multiply":
+            r[idx] *= vals
+        elif op == "min":
+            r[idx] = np.minimum(r[idx], vals)
+        elif op == "max":
+            r[idx] = np.maximum(r[idx], -vals * 200)
+        return r
+
+    v = padax.to_tensor(vals)
+    fn = lambda u, w: (u.at[idx].set(w), u.at[idx].add(w), u.at[idx].multiply(w), u.at[idx].min(w),  # noqa: E731
+                       u.at[idx].max(-w * 200), u.at[idx].get())
+    for outs in (fn(x, v), padax.jit(fn)(x, v)):
+        for op, o in zip(("set", "add", "multiply", "min", "max"), outs):
+            np.testing.assert_array_equal(o.numpy(), ref(op), err_msg=op)
+        np.testing.assert_array_equal(outs[-1].numpy(), A[idx])
+    np.testing.assert_array_equal(x.numpy(), A)  # the original is unchanged
+
+
+def test_at_broadcast_scalar_and_dtype_cast():
+    x = padax.to_tensor(np.zeros((3, 4), np.int32))
+    out = x.at[1].set(7.9)  # cast to x's dtype
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out.numpy()[1], [7] * 4)
+    out = x.at[:, ::2].add(padax.to_tensor([1, 2]))  # broadcasts along rows
+    ref = np.zeros((3, 4), np.int32)
+    ref[:, ::2] += np.array([1, 2], np.int32)
+    np.testing.assert_array_equal(out.numpy(), ref)
+    with pytest.raises(ValueError, match=r"at\[\]\.set: .*cannot be broadcast"):
+        x.at[0].set(padax.ones([3]))
+    out = padax.to_tensor(np.ones(4, np.float32)).at[1:3].divide(2.0)
+    np.testing.assert_array_equal(out.numpy(), [1, 0.5, 0.5, 1])
+    out = padax.to_tensor(np.full(3, 3.0, np.float32)).at[::2].power(2)
+    np.testing.assert_array_equal(out.numpy(), [9, 3, 9])
+
+
+def test_at_dynamic_index():
+    x = padax.to_tensor(A)
+    f = padax.jit(lambda u, k, w: (u.at[k].set(w), u.at[k, 1:3].add(1.0)))
+    for i in (0, 3, -1):
+        o1, o2 = f(x, padax.to_tensor(i), padax.zeros([5, 6]))
+        r1, r2 = A.copy(), A.copy()
+        r1[i] = 0
+        r2[i, 1:3] += 1
+        np.testing.assert_array_equal(o1.numpy(), r1)
+        np.testing.assert_array_equal(o2.numpy(), r2)
+
+
+def test_at_errors():
+    x = padax.to_tensor(A)
+    with pytest.raises(IndexError, match="advanced indexing"):
+        x.at[[0, 1]].set(0.0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x.at[9].add(1.0)
+
+
+def test_setitem_raises_with_advice():
+    x = padax.to_tensor(A)
+    with pytest.raises(TypeError, match=r"immutable.*x\.at\[0\]\.set\(value\)"):
+        x[0] = 1.0
+
+    def f(u):
+        u[0] = 1.0
+        return u
+    with pytest.raises(TypeError, match="immutable"):
+        padax.jit(f)(x)

@@ -1,0 +1,208 @@
+"""Paddle-level reductions, arg-reductions, scans, sort/argsort/topk vs numpy (eager and jit)."""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+import scipy.special as sp
+
+import padax
+from tests.conftest import assert_close, rand, tol
+
+SHAPE = (2, 3, 4)
+AXES_KEEPDIM = [(None, False), (0, True), (-1, False), ([0, 2], True), ((1,), False), ([], True), (-2, True)]
+
+
+def both(fn, *args):
+    return [fn(*args), padax.jit(fn)(*args)]
+
+
+def _np_axis(axis):
+    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
+        return None
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+@pytest.mark.parametrize("dtype", [np.float32, ml_dtypes.bfloat16, np.int32, np.int8])
+def test_sum_mean_prod_max_min(dtype):
+    a = rand(SHAPE, dtype, np.random.default_rng(0), -2, 2)
+    x = padax.to_tensor(a)
+    fn = lambda u: [(padax.sum(u, ax, keepdim=kd), padax.mean(u, ax, keepdim=kd),  # noqa: E731
+                     padax.prod(u, ax, keepdim=kd), padax.max(u, ax, keepdim=kd),
+                     padax.min(u, ax, keepdim=kd), padax.amax(u, ax, kd), padax.amin(u, ax, kd))
+                    for ax, kd in AXES_KEEPDIM]
+    af = a.astype(np.float64)
+    for outs in both(fn, x):
+        for (ax, keepdim), (s, m, p, mx, mn, amx, amn) in zip(AXES_KEEPDIM, outs):
+            npx = _np_axis(ax)
+            kd = dict(axis=npx, keepdims=keepdim)
+            if np.dtype(dtype) == np.int32:
+                assert s.dtype == np.int32  # int64 without x64
+                np.testing.assert_array_equal(s.numpy(), a.sum(**kd, dtype=np.int64).astype(np.int32))
+            elif np.dtype(dtype).kind == "i":
+                assert s.dtype == np.dtype(dtype)
+                np.testing.assert_array_equal(s.numpy(), a.sum(**kd).astype(dtype))
+            else:
+                assert_close(s, af.sum(**kd).astype(dtype), dtype, rtol=tol(dtype, 2), atol=tol(dtype, 4))
+            mdt = np.float32 if np.dtype(dtype).kind == "i" else dtype
+            assert_close(m, af.mean(**kd).astype(mdt), mdt, rtol=tol(mdt, 2), atol=tol(mdt, 2))
+            if np.dtype(dtype).kind == "i":
+                np.testing.assert_array_equal(p.numpy(), a.prod(**kd).astype(dtype))
+            else:
+                assert_close(p, af.prod(**kd).astype(dtype), dtype, rtol=tol(dtype, 4), atol=tol(dtype, 4))
+            for o, e in ((mx, a.max(**kd)), (mn, a.min(**kd)), (amx, a.max(**kd)), (amn, a.min(**kd))):
+                assert o.dtype == np.dtype(dtype)
+                np.testing.assert_array_equal(np.asarray(o).astype(np.float64), e.astype(np.float64))
+
+
+def test_sum_dtypes(x64):
+    b = padax.to_tensor(np.array([[True, False], [True, True]]))
+    i32 = padax.to_tensor(np.array([[1, 2], [3, 4]], np.int32))
+    assert padax.sum(b).dtype == np.int64 and int(padax.sum(b)) == 3
+    assert padax.sum(i32, axis=0).dtype == np.int64
+    assert padax.sum(i32, dtype="float32").dtype == np.float32
+    assert padax.sum(padax.to_tensor(np.ones(3, np.int16))).dtype == np.int16
+    assert padax.mean(i32).dtype == np.float32
+    f64 = padax.to_tensor(np.arange(6.0).reshape(2, 3))
+    assert_close(padax.sum(f64, axis=1), np.arange(6.0).reshape(2, 3).sum(1))
+
+
+def test_all_any():
+    a = np.array([[0, 1, 2], [3, 4, 5]], np.int32)
+    x = padax.to_tensor(a)
+    for al, an, al0, an1 in both(lambda u: (padax.all(u), padax.any(u), padax.all(u, 0, keepdim=True),
+                                            padax.any(u > 4, axis=-1)), x):
+        assert al.dtype == np.bool_
+        assert not bool(al) and bool(an)
+        np.testing.assert_array_equal(al0.numpy(), a.all(0, keepdims=True))
+        np.testing.assert_array_equal(an1.numpy(), (a > 4).any(-1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_logsumexp_stable(dtype):
+    a = rand(SHAPE, dtype, np.random.default_rng(1))
+    big = (a.astype(np.float32) * 100 + 1000).astype(np.float32) if dtype == np.float32 else a
+    for arr in (a, big):
+        x = padax.to_tensor(arr)
+        for l1, l2, l3 in both(lambda u: (padax.logsumexp(u), padax.logsumexp(u, axis=1, keepdim=True),
+                                          padax.logsumexp(u, axis=[0, -1])), x):
+            af = arr.astype(np.float64)
+            assert_close(l1, sp.logsumexp(af).astype(dtype), dtype, rtol=tol(dtype, 2))
+            assert_close(l2, sp.logsumexp(af, axis=1, keepdims=True).astype(dtype), dtype, rtol=tol(dtype, 2))
+            assert_close(l3, sp.logsumexp(af, axis=(0, 2)).astype(dtype), dtype, rtol=tol(dtype, 2))
+    inf = padax.to_tensor(np.array([-np.inf, -np.inf], np.float32))
+    assert float(padax.logsumexp(inf)) == -np.inf
+
+
+def test_nan_propagates_in_max():
+    a = np.array([[1.0, np.nan, 3.0], [1.0, 2.0, 3.0]], np.float32)
+    np.testing.assert_array_equal(padax.max(padax.to_tensor(a), axis=1).numpy(), [np.nan, 3.0])
+
+
+def test_reduction_0d_and_axis_errors():
+    s = padax.to_tensor(np.float32(3.0))
+    assert float(padax.sum(s)) == 3.0 and padax.sum(s, axis=0).shape == ()
+    assert padax.mean(s, axis=-1).shape == ()
+    x = padax.ones([2, 3])
+    for fn, name in [(padax.sum, "sum"), (padax.mean, "mean"), (padax.max, "max"), (padax.all, "all"),
+                     (padax.logsumexp, "logsumexp"), (padax.argmax, "argmax"), (padax.cumsum, "cumsum")]:
+        with pytest.raises(ValueError, match=rf"{name}: axis 2 is out of range for an array of rank 2"):
+            fn(x, 2)
+    with pytest.raises(ValueError, match="sum: repeated axis"):
+        padax.sum(x, [0, -2])
+    with pytest.raises(ValueError, match="max: cannot reduce an empty axis"):
+        padax.max(padax.ones([0, 2]), 0)
+
+
+def test_reduction_methods():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = padax.to_tensor(a)
+    assert_close(x.sum(), a.sum())
+    assert_close(x.sum(axis=1, keepdim=True), a.sum(1, keepdims=True))
+    assert_close(x.mean(0), a.mean(0))
+    assert_close(x.max(), a.max())
+    assert_close(x.min(axis=-1), a.min(-1))
+    assert_close(x.prod(1), a.prod(1))
+    assert int(x.argmax()) == 5
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, ml_dtypes.bfloat16])
+def test_argmax_argmin(dtype):
+    a = rand(SHAPE, dtype, np.random.default_rng(2), -50, 50)
+    x = padax.to_tensor(a)
+    fn = lambda u: (padax.argmax(u), padax.argmin(u, axis=1), padax.argmax(u, axis=-1, keepdim=True),  # noqa: E731
+                    padax.argmin(u, axis=0, dtype="int32"), u.argmax(2))
+    for g, m1, m2, m3, m4 in both(fn, x):
+        assert g.dtype == np.int32  # int64 without x64
+        assert int(g) == a.argmax()
+        np.testing.assert_array_equal(m1.numpy(), a.argmin(1))
+        np.testing.assert_array_equal(m2.numpy(), a.argmax(-1)[..., None])
+        np.testing.assert_array_equal(m3.numpy(), a.argmin(0))
+        np.testing.assert_array_equal(m4.numpy(), a.argmax(2))
+
+
+def test_argmax_int64_under_x64(x64):
+    x = padax.to_tensor(np.array([3.0, 7.0, 1.0]))
+    assert padax.argmax(x).dtype == np.int64
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_cumsum_cumprod(dtype):
+    a = rand(SHAPE, dtype, np.random.default_rng(3), -2, 2)
+    x = padax.to_tensor(a)
+    fn = lambda u: (padax.cumsum(u), padax.cumsum(u, axis=1), padax.cumsum(u, -1, dtype="float32"),  # noqa: E731
+                    padax.cumprod(u, dim=2), u.cumsum(0))
+    af = a.astype(np.float64)
+    for c0, c1, c2, p2, m0 in both(fn, x):
+        if np.dtype(dtype).kind == "i":
+            np.testing.assert_array_equal(c0.numpy(), a.reshape(-1).cumsum().astype(dtype))
+            np.testing.assert_array_equal(c1.numpy(), a.cumsum(1).astype(dtype))
+            np.testing.assert_array_equal(p2.numpy(), a.cumprod(2).astype(dtype))
+        else:
+            assert_close(c0, af.reshape(-1).cumsum().astype(dtype), dtype, rtol=tol(dtype, 4), atol=tol(dtype, 8))
+            assert_close(c1, af.cumsum(1).astype(dtype), dtype, rtol=tol(dtype, 2), atol=tol(dtype, 2))
+            assert_close(p2, af.cumprod(2).astype(dtype), dtype, rtol=tol(dtype, 4), atol=tol(dtype, 4))
+        assert c2.dtype == np.float32
+        assert_close(c2, af.cumsum(-1).astype(np.float32), np.float32)
+        np.testing.assert_array_equal(np.asarray(m0), np.asarray(padax.cumsum(x, 0)))
+    b = padax.to_tensor(np.array([True, True, False]))
+    np.testing.assert_array_equal(padax.cumsum(b).numpy(), [1, 2, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_sort_argsort(dtype):
+    rng = np.random.default_rng(4)
+    a = rng.integers(-3, 3, SHAPE).astype(dtype)  # many ties: checks stability
+    x = padax.to_tensor(a)
+    fn = lambda u: (padax.sort(u), padax.sort(u, axis=0, descending=True), padax.argsort(u, axis=1),  # noqa: E731
+                    padax.argsort(u, axis=-1, descending=True))
+    for s, sd, i1, id_ in both(fn, x):
+        np.testing.assert_array_equal(s.numpy(), np.sort(a, -1))
+        np.testing.assert_array_equal(sd.numpy(), -np.sort(-a, 0))
+        np.testing.assert_array_equal(i1.numpy(), np.argsort(a, 1, kind="stable"))
+        np.testing.assert_array_equal(id_.numpy(), np.argsort(-a, -1, kind="stable"))
+
+
+def test_sort_nan():
+    a = np.array([2.0, np.nan, -1.0, 5.0], np.float32)
+    x = padax.to_tensor(a)
+    np.testing.assert_array_equal(padax.sort(x).numpy(), np.sort(a))
+    np.testing.assert_array_equal(padax.argsort(x).numpy(), np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(padax.sort(x, descending=True).numpy(), [np.nan, 5.0, 2.0, -1.0])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_topk(dtype):
+    rng = np.random.default_rng(5)
+    a = rng.permutation(24).reshape(SHAPE).astype(dtype)  # distinct values
+    x = padax.to_tensor(a)
+    fn = lambda u: (padax.topk(u, 2), padax.topk(u, 1, axis=0), padax.topk(u, 3, axis=1, largest=False))  # noqa: E731
+    for (v1, i1), (v2, i2), (v3, i3) in both(fn, x):
+        np.testing.assert_array_equal(v1.numpy(), -np.sort(-a, -1)[..., :2])
+        np.testing.assert_array_equal(i1.numpy(), np.argsort(-a, -1)[..., :2])
+        np.testing.assert_array_equal(v2.numpy(), a.max(0, keepdims=True))
+        np.testing.assert_array_equal(i2.numpy(), a.argmax(0)[None])
+        np.testing.assert_array_equal(v3.numpy(), np.sort(a, 1)[:, :3])
+        np.testing.assert_array_equal(i3.numpy(), np.argsort(a, 1)[:, :3])
+    with pytest.raises(ValueError, match="topk: k=5"):
+        padax.topk(x, 5)

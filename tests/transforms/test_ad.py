@@ -1,0 +1,248 @@
+"""grad/vjp/jvp/linearize/jacobians/hessian, custom rules, composition with jit and vmap."""
+import numpy as np
+import pytest
+
+import padax
+import padax.lax as lax
+from padax.test_util import check_grads
+
+
+def _sum(x):
+    return lax.reduce_sum(x, tuple(range(np.ndim(x) if not hasattr(x, "ndim") else x.ndim)))
+
+
+def f_scalar(x):
+    return _sum(lax.mul(lax.sin(x), lax.exp(lax.mul(x, 0.3))))
+
+
+def test_grad_matches_analytic():
+    x = np.linspace(-1, 1, 5).astype(np.float32)
+    g = padax.grad(f_scalar)(x)
+    expected = np.exp(0.3 * x) * (np.cos(x) + 0.3 * np.sin(x))
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-5)
+
+
+def test_value_and_grad_argnums_and_pytrees():
+    def loss(params, x):
+        return _sum(lax.square(lax.add(lax.mul(params["w"], x), params["b"])))
+
+    params = {"w": np.float32(2.0) * np.ones(3, np.float32), "b": np.ones(3, np.float32)}
+    x = np.arange(3, dtype=np.float32)
+    val, g = padax.value_and_grad(loss)(params, x)
+    r = 2 * x + 1
+    np.testing.assert_allclose(val.numpy(), np.sum(r ** 2), rtol=1e-6)
+    np.testing.assert_allclose(g["w"].numpy(), 2 * r * x, rtol=1e-6)
+    np.testing.assert_allclose(g["b"].numpy(), 2 * r, rtol=1e-6)
+    gw, gx = padax.grad(loss, argnums=(0, 1))(params, x)
+    np.testing.assert_allclose(gx.numpy(), 2 * r * 2, rtol=1e-6)
+
+
+def test_has_aux():
+    def f(x):
+        y = lax.mul(x, x)
+        return _sum(y), {"y": y}
+
+    g, aux = padax.grad(f, has_aux=True)(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(g.numpy(), [2, 4])
+    np.testing.assert_allclose(aux["y"].numpy(), [1, 4])
+    assert isinstance(aux["y"], padax.Tensor)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+def test_grad_of_grad_to_order_4(order):
+    f = lambda x: lax.mul(lax.sin(x), lax.exp(x))  # noqa: E731
+    g = f
+    for _ in range(order):
+        g = padax.grad(g)
+    x = 0.7
+    # derivatives of sin(x) e^x: e^x * sqrt(2)^n * sin(x + n pi/4)
+    expected = np.exp(x) * np.sqrt(2) ** order * np.sin(x + order * np.pi / 4)
+    np.testing.assert_allclose(float(g(x)), expected, rtol=2e-5)
+
+
+def test_check_grads_composite_float64():
+    with padax.enable_x64():
+        x = np.random.default_rng(0).uniform(0.5, 1.5, (3,))
+        check_grads(lambda x: lax.div(lax.tanh(x), lax.add(lax.square(x), 1.0)), (x,), order=2)
+
+
+def test_jvp_and_linearize_agree():
+    x = np.array([0.1, 0.2, 0.3], np.float32)
+    t = np.array([1.0, -1.0, 0.5], np.float32)
+    y, ty = padax.jvp(lambda x: lax.tanh(lax.mul(x, 2.0)), (x,), (t,))
+    y2, f_jvp = padax.linearize(lambda x: lax.tanh(lax.mul(x, 2.0)), x)
+    np.testing.assert_allclose(ty.numpy(), f_jvp(t).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(ty.numpy(), 2 * (1 - np.tanh(2 * x) ** 2) * t, rtol=1e-5)
+
+
+def test_vjp_of_vector_function():
+    x = np.array([1.0, 2.0], np.float32)
+    y, f_vjp = padax.vjp(lambda x: lax.mul(x, x), x)
+    (ct,) = f_vjp(np.array([1.0, 10.0], np.float32))
+    np.testing.assert_allclose(ct.numpy(), [2.0, 40.0])
+
+
+def test_jacfwd_equals_jacrev_on_non_square_map():
+    def f(x):
+        return lax.concatenate([lax.sin(x), x * lax.reduce_sum(x, (0,))], 0)
+
+    x = np.array([0.3, -0.2, 0.9], np.float32)
+    jf = padax.jacfwd(f)(x)
+    jr = padax.jacrev(f)(x)
+    assert jf.shape == (6, 3) and jr.shape == (6, 3)
+    np.testing.assert_allclose(jf.numpy(), jr.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(jf.numpy()[:3], np.diag(np.cos(x)), atol=1e-6)
+
+
+def test_hessian_vs_finite_differences():
+    with padax.enable_x64():
+        def f(x):
+            return _sum(lax.sin(x) * lax.reduce_sum(lax.square(x), (0,)))
+        x = np.array([0.3, -0.5, 0.8])
+        h = padax.hessian(f)(x).numpy()
+        eps = 1e-5
+        num = np.zeros((3, 3))
+        for i in range(3):
+            e = np.zeros(3)
+            e[i] = eps
+            num[:, i] = (padax.grad(f)(x + e).numpy() - padax.grad(f)(x - e).numpy()) / (2 * eps)
+        np.testing.assert_allclose(h, num, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(h, h.T, atol=1e-12)
+
+
+def test_jit_of_grad_and_grad_of_jit():
+    x = np.linspace(0, 1, 4).astype(np.float32)
+    g1 = padax.jit(padax.grad(f_scalar))(x)
+    g2 = padax.grad(padax.jit(f_scalar))(x)
+    g3 = padax.grad(f_scalar)(x)
+    np.testing.assert_allclose(g1.numpy(), g3.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(g2.numpy(), g3.numpy(), rtol=1e-6)
+
+
+def test_per_example_gradients_vmap_of_grad():
+    w = np.array([0.5, -1.0, 2.0], np.float32)
+    xs = np.random.default_rng(1).standard_normal((5, 3)).astype(np.float32)
+
+    def loss(w, x):
+        return lax.tanh(lax.reduce_sum(lax.mul(w, x), (0,)))
+
+    per_ex = padax.vmap(padax.grad(loss), in_axes=(None, 0))(w, xs)
+    loop = np.stack([padax.grad(loss)(w, xs[i]).numpy() for i in range(5)])
+    np.testing.assert_allclose(per_ex.numpy(), loop, rtol=1e-5, atol=1e-6)
+
+
+def test_stop_gradient():
+    g = padax.grad(lambda x: lax.mul(x, padax.stop_gradient(x)))(3.0)
+    assert float(g) == 3.0
+
+
+def test_integer_inputs_get_no_gradient_but_work_in_jvp():
+    def f(x, n):
+        return lax.mul(x, lax.convert_element_type(n, np.float32))
+
+    g = padax.grad(f)(2.0, np.int32(3))
+    assert float(g) == 3.0
+    with pytest.raises(TypeError, match="argument #1 has dtype int32"):
+        padax.grad(f, argnums=1)(2.0, np.int32(3))
+
+
+def test_grad_of_non_scalar_output_says_use_jacrev():
+    with pytest.raises(TypeError, match="jacrev") as e:
+        padax.grad(lambda x: lax.mul(x, 2.0))(np.ones(3, np.float32))
+    assert "f32[3]" in str(e.value) and "test_ad.py" in str(e.value)
+
+
+# ---- custom rules ---------------------------------------------------------------------
+
+@padax.custom_jvp
+def safe_log1pexp(x):
+    return lax.log1p(lax.exp(x))
+
+
+@safe_log1pexp.defjvp
+def _safe_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return safe_log1pexp(x), lax.mul(t, lax.logistic(x))
+
+
+def test_custom_jvp_used_in_forward_and_reverse_and_under_jit_vmap():
+    x = np.array([-2.0, 0.0, 3.0], np.float32)
+    _, t = padax.jvp(safe_log1pexp, (x,), (np.ones(3, np.float32),))
+    sig = 1 / (1 + np.exp(-x))
+    np.testing.assert_allclose(t.numpy(), sig, rtol=1e-6)
+    g = padax.grad(lambda x: _sum(safe_log1pexp(x)))(x)
+    np.testing.assert_allclose(g.numpy(), sig, rtol=1e-6)
+    gj = padax.jit(padax.grad(lambda x: _sum(safe_log1pexp(x))))(x)
+    np.testing.assert_allclose(gj.numpy(), sig, rtol=1e-6)
+    gv = padax.vmap(padax.grad(safe_log1pexp))(x)
+    np.testing.assert_allclose(gv.numpy(), sig, rtol=1e-6)
+    # second order through the custom rule: d/dx sigmoid = s (1 - s)
+    gg = padax.grad(padax.grad(safe_log1pexp))(0.5)
+    s = 1 / (1 + np.exp(-0.5))
+    np.testing.assert_allclose(float(gg), s * (1 - s), rtol=1e-5)
+
+
+@padax.custom_vjp
+def clip_grad(x):
+    return x
+
+
+def _clip_fwd(x):
+    return x, None
+
+
+def _clip_bwd(res, g):
+    return (lax.clamp(-1.0, g, 1.0),)
+
+
+clip_grad.defvjp(_clip_fwd, _clip_bwd)
+
+
+def test_custom_vjp_under_jit_and_vmap():
+    x = np.array([1.0, 2.0], np.float32)
+    g = padax.grad(lambda x: _sum(lax.mul(clip_grad(x), 5.0)))(x)
+    np.testing.assert_allclose(g.numpy(), [1.0, 1.0])
+    gj = padax.jit(padax.grad(lambda x: _sum(lax.mul(clip_grad(x), 5.0))))(x)
+    np.testing.assert_allclose(gj.numpy(), [1.0, 1.0])
+    gv = padax.vmap(padax.grad(lambda x: lax.mul(clip_grad(x), 0.5)))(x)
+    np.testing.assert_allclose(gv.numpy(), [0.5, 0.5])
+
+
+def test_custom_vjp_residuals_as_pytree():
+    @padax.custom_vjp
+    def f(x, y):
+        return lax.mul(x, y)
+
+    f.defvjp(lambda x, y: (lax.mul(x, y), {"x": x, "y": y}),
+             lambda res, g: (lax.mul(g, res["y"]), lax.mul(g, res["x"])))
+    gx, gy = padax.grad(f, argnums=(0, 1))(3.0, 4.0)
+    assert float(gx) == 4.0 and float(gy) == 3.0
+
+
+def test_custom_vjp_bad_bwd_structure_is_reported():
+    @padax.custom_vjp
+    def f(x, y):
+        return lax.mul(x, y)
+
+    f.defvjp(lambda x, y: (lax.mul(x, y), (x, y)), lambda res, g: (g,))
+    with pytest.raises(TypeError, match="bwd must return"):
+        padax.grad(f)(3.0, 4.0)
+
+
+def test_custom_vjp_bad_bwd_shape_is_reported():
+    @padax.custom_vjp
+    def f(x):
+        return lax.mul(x, 2.0)
+
+    f.defvjp(lambda x: (lax.mul(x, 2.0), None), lambda res, g: (np.ones(5, np.float32),))
+    with pytest.raises(TypeError, match="shape"):
+        padax.grad(lambda x: _sum(f(x)))(np.ones(3, np.float32))
+
+
+def test_linear_transpose():
+    def f(x):
+        return lax.mul(lax.concatenate([x, x], 0), 3.0)
+
+    ft = padax.linear_transpose(f, np.ones(2, np.float32))
+    (ct,) = ft(np.array([1.0, 2.0, 3.0, 4.0], np.float32))
+    np.testing.assert_allclose(ct.numpy(), [12.0, 18.0])
