@@ -7,11 +7,8 @@ with momentum is a single `padax.jit`-compiled function
 
 The model is 64 -> 128 (relu) -> 10 with a softmax cross-entropy loss, on
 the UCI digits (`padax.data.load_digits`, 1797 8x8 images, pixels scaled to
-[0, 1]) split into train/test sets by a fixed seed.
-
-Until `padax.grad` exists, the backward pass is written by hand in
-`loss_and_grads`; that is the one function to replace with
-`padax.value_and_grad(loss_fn)` (see its docstring).
+[0, 1]) split into train/test sets by a fixed seed. Gradients come from
+`padax.value_and_grad`, traced into the same compiled step.
 """
 from __future__ import annotations
 
@@ -23,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 import padax
-from padax import lax
+import padax.nn.functional as F
 from padax.data import load_digits
 
 N_IN, N_HIDDEN, N_CLASSES = 64, 128, 10
@@ -58,94 +55,25 @@ def init_params(seed: int) -> dict:
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2}
 
 
-def _matmul(a, b):
-    """[m, k] @ [k, n]."""
-    return lax.dot_general(a, b, (((1,), (0,)), ((), ())))
-
-
-def _matmul_tn(a, b):
-    """a^T @ b for a [k, m], b [k, n] (contract the leading dims)."""
-    return lax.dot_general(a, b, (((0,), (0,)), ((), ())))
-
-
-def _matmul_nt(a, b):
-    """a @ b^T for a [m, k], b [n, k]."""
-    return lax.dot_general(a, b, (((1,), (1,)), ((), ())))
-
-
-def _add_bias(h, b):
-    return lax.add(h, lax.broadcast_in_dim(b, h.aval.shape, (1,)))
-
-
-def _rowwise(v, shape):
-    """Broadcast a per-row vector [B] to [B, C]."""
-    return lax.broadcast_in_dim(v, shape, (0,))
-
-
 def forward(params: dict, x):
-    """Logits [B, 10] and the hidden pre-activation (kept for the backward pass)."""
-    h_pre = _add_bias(_matmul(x, params["w1"]), params["b1"])
-    h = lax.max(h_pre, 0.0)
-    logits = _add_bias(_matmul(h, params["w2"]), params["b2"])
-    return logits, h_pre, h
-
-
-def log_softmax(logits):
-    shape = logits.aval.shape
-    m = lax.reduce_max(logits, (1,))
-    z = lax.sub(logits, _rowwise(m, shape))
-    lse = lax.log(lax.reduce_sum(lax.exp(z), (1,)))
-    return lax.sub(z, _rowwise(lse, shape))
-
-
-def one_hot(y, n_classes: int, dtype=F32):
-    shape = (y.aval.shape[0], n_classes)
-    classes = lax.broadcasted_iota(y.aval.dtype, shape, 1)
-    return lax.convert_element_type(lax.eq(classes, _rowwise(y, shape)), dtype)
+    """Logits [B, 10] of the MLP."""
+    h = F.relu(padax.matmul(x, params["w1"]) + params["b1"])
+    return padax.matmul(h, params["w2"]) + params["b2"]
 
 
 def loss_fn(params: dict, x, y):
     """Mean softmax cross-entropy of the MLP on a batch."""
-    logits, _, _ = forward(params, x)
-    logp = log_softmax(logits)
-    n = x.aval.shape[0]
-    return lax.mul(lax.reduce_sum(lax.mul(one_hot(y, N_CLASSES), logp), (0, 1)), -1.0 / n)
-
-
-def loss_and_grads(params: dict, x, y):
-    """(loss, grads) of `loss_fn` with a hand-written backward pass.
-
-    Temporary: autodiff is being built in parallel. Once `padax.value_and_grad`
-    exists this whole function becomes
-
-        loss_and_grads = padax.value_and_grad(loss_fn)
-
-    and nothing else in this file needs to change (the returned grads have
-    the same dict structure as `params`).
-    """
-    n = x.aval.shape[0]
-    logits, h_pre, h = forward(params, x)
-    logp = log_softmax(logits)
-    onehot = one_hot(y, N_CLASSES)
-    loss = lax.mul(lax.reduce_sum(lax.mul(onehot, logp), (0, 1)), -1.0 / n)
-    # d loss / d logits = (softmax - onehot) / n
-    d_logits = lax.mul(lax.sub(lax.exp(logp), onehot), 1.0 / n)
-    d_w2 = _matmul_tn(h, d_logits)
-    d_b2 = lax.reduce_sum(d_logits, (0,))
-    d_h = _matmul_nt(d_logits, params["w2"])
-    d_hpre = lax.select(lax.gt(h_pre, 0.0), d_h, lax.mul(d_h, 0.0))
-    d_w1 = _matmul_tn(x, d_hpre)
-    d_b1 = lax.reduce_sum(d_hpre, (0,))
-    return loss, {"w1": d_w1, "b1": d_b1, "w2": d_w2, "b2": d_b2}
+    return F.cross_entropy(forward(params, x), y)
 
 
 def make_train_step(lr: float, momentum: float):
     """A jitted SGD-with-momentum step: (params, velocity, x, y) -> (params, velocity, loss)."""
+    loss_and_grads = padax.value_and_grad(loss_fn)
 
     def train_step(params, velocity, x, y):
         loss, grads = loss_and_grads(params, x, y)
-        velocity = padax.tree.map(lambda v, g: lax.add(lax.mul(v, momentum), g), velocity, grads)
-        params = padax.tree.map(lambda p, v: lax.sub(p, lax.mul(v, lr)), params, velocity)
+        velocity = padax.tree.map(lambda v, g: v * momentum + g, velocity, grads)
+        params = padax.tree.map(lambda p, v: p - lr * v, params, velocity)
         return params, velocity, loss
 
     return padax.jit(train_step)
@@ -153,7 +81,7 @@ def make_train_step(lr: float, momentum: float):
 
 @padax.jit
 def predict_logits(params, x):
-    return forward(params, x)[0]
+    return forward(params, x)
 
 
 def accuracy(params: dict, x, y: np.ndarray) -> float:
