@@ -102,6 +102,18 @@ class ClosedJaxpr:
     __repr__ = __str__
 
 
+def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
+    """Drop equations whose outputs nothing uses (all primitives here are pure)."""
+    live = {v for v in jaxpr.outvars if type(v) is Var}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    kept.reverse()
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept)
+
+
 # ---- evaluation ---------------------------------------------------------------
 
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:

@@ -135,6 +135,10 @@ class PartialEvalTrace(JaxprTrace):
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, JaxprTracer) and x._trace is self
 
+    def stage(self, prim, args, params):
+        """Record an equation as-is (for partial-eval rules staging their unknown part)."""
+        return JaxprTrace.process_primitive(self, prim, args, params)
+
     def process_primitive(self, prim, args, params):
         unknowns = [self.is_unknown(a) for a in args]
         if not any(unknowns):
