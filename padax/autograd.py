@@ -1,0 +1,156 @@
+"""Paddle-facing autodiff: `padax.autograd.jacobian/hessian/jvp/vjp` and `PyLayer`.
+
+These follow `paddle.autograd`'s functional API (a function and its inputs,
+not a tape): `jacobian(func, xs)` returns, per (output, input) pair, a 2-D
+matrix of shape [output.numel, input.numel] — a Tensor when `func` has one
+input and one output, a tuple when one side is a sequence, and a nested
+tuple `J[i][j]` when both are. `hessian(func, xs)` does the same for the
+second derivative of a scalar function. They are built on padax.jacrev /
+padax.hessian, so they compose with jit and vmap.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from padax.functional._arrays import asarray, aval_of
+from padax.functional.lax.structural import reshape
+from padax.transforms import ad
+from padax.transforms.custom import custom_vjp
+
+
+def _as_tuple(xs: Any) -> tuple[tuple, bool]:
+    if isinstance(xs, (list, tuple)):
+        return tuple(asarray(x) for x in xs), True
+    return (asarray(xs),), False
+
+
+def _flat_matrix(j: Any, out_aval, in_aval) -> Any:
+    return reshape(j, (out_aval.size, in_aval.size))
+
+
+def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
+    """Jacobian of `func` at `xs`, as [out.numel, in.numel] matrices (Paddle's layout)."""
+    if batch_axis is not None:
+        raise ValueError("jacobian: batch_axis is not supported; use padax.vmap(padax.jacrev(f))")
+    args, multi_in = _as_tuple(xs)
+    outs = func(*args)
+    multi_out = isinstance(outs, (list, tuple))
+    out_list = tuple(outs) if multi_out else (outs,)
+
+    def f_tuple(*a):
+        o = func(*a)
+        return tuple(o) if isinstance(o, (list, tuple)) else (o,)
+
+    jac = ad.jacrev(f_tuple, argnums=tuple(range(len(args))))(*args)
+    rows = []
+    for i, o in enumerate(out_list):
+        row = tuple(_flat_matrix(jac[i][j], aval_of(o), aval_of(args[j])) for j in range(len(args)))
+        rows.append(row if multi_in else row[0])
+    return tuple(rows) if multi_out else rows[0]
+
+
+def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
+    """Hessian of a scalar `func` at `xs`: [in_i.numel, in_j.numel] blocks (nested tuple for
+    several inputs)."""
+    if batch_axis is not None:
+        raise ValueError("hessian: batch_axis is not supported; use padax.vmap(padax.hessian(f))")
+    args, multi_in = _as_tuple(xs)
+    out = func(*args)
+    if aval_of(out).size != 1:
+        raise TypeError(f"hessian: func must return a single-element Tensor, got {aval_of(out).str_short()}")
+
+    def scalar(*a):
+        return reshape(func(*a), ())
+
+    h = ad.hessian(scalar, argnums=tuple(range(len(args))))(*args)
+    blocks = tuple(tuple(_flat_matrix(h[i][j], aval_of(args[i]), aval_of(args[j])) for j in range(len(args)))
+                   for i in range(len(args)))
+    return blocks if multi_in else blocks[0][0]
+
+
+def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
+    """(func(xs), J v); `v` defaults to ones, as in Paddle."""
+    args, multi = _as_tuple(xs)
+    if v is None:
+        from padax.functional._arrays import full
+        v = tuple(full(aval_of(a).shape, 1, aval_of(a).dtype) for a in args)
+    else:
+        v, _ = _as_tuple(v)
+    return ad.jvp(func, args, tuple(v))
+
+
+def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
+    """(func(xs), v^T J); `v` defaults to ones, as in Paddle."""
+    args, multi = _as_tuple(xs)
+    out, f_vjp = ad.vjp(func, *args)
+    if v is None:
+        from padax.core import tree as tree_util
+        from padax.functional._arrays import full
+        v = tree_util.map(lambda o: full(aval_of(o).shape, 1, aval_of(o).dtype), out)
+    grads = f_vjp(v)
+    return out, grads if multi else grads[0]
+
+
+class PyLayerContext:
+    """What `forward` and `backward` of a PyLayer share."""
+
+    def __init__(self) -> None:
+        self._saved: tuple = ()
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        self._saved = tensors
+
+    def saved_tensor(self) -> tuple:
+        return self._saved
+
+    def mark_not_inplace(self, *args: Any) -> None:
+        """Accepted for Paddle compatibility (padax never modifies arrays in place)."""
+
+    def mark_non_differentiable(self, *args: Any) -> None:
+        """Accepted for Paddle compatibility."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Accepted for Paddle compatibility (gradients are always materialised)."""
+
+
+class PyLayer:
+    """A layer with a hand-written backward: subclass with static `forward(ctx, *args)`
+    and `backward(ctx, *grads)`, call with `MyLayer.apply(*args)`. Built on custom_vjp,
+    so it works under jit, vmap and grad."""
+
+    @staticmethod
+    def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("PyLayer subclasses must define forward(ctx, *args)")
+
+    @staticmethod
+    def backward(ctx: PyLayerContext, *grads: Any) -> Any:
+        raise NotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        from padax.functional._arrays import is_array
+        nondiff = tuple(i for i, a in enumerate(args) if not is_array(a) and not hasattr(a, "__array__"))
+        holder: dict = {}
+
+        def fun(*a):
+            return cls.forward(PyLayerContext(), *a, **kwargs)
+
+        def fwd(*a):
+            ctx = PyLayerContext()
+            out = cls.forward(ctx, *a, **kwargs)
+            holder["ctx"] = ctx
+            return out, tuple(ctx._saved)
+
+        def bwd(*nd_and_res_g):
+            res, g = nd_and_res_g[-2], nd_and_res_g[-1]
+            ctx = holder["ctx"]
+            ctx._saved = tuple(res)
+            grads = cls.backward(ctx, *g) if isinstance(g, (tuple, list)) else cls.backward(ctx, g)
+            return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
+
+        f = custom_vjp(fun, nondiff_argnums=nondiff)
+        f.defvjp(fwd, bwd)
+        return f(*args)
+
+
+__all__ = ["jacobian", "hessian", "jvp", "vjp", "PyLayer", "PyLayerContext"]
