@@ -14,9 +14,11 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
+from padax.core.batching_util import moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of
 from padax.functional.lax.dot import check_preferred_element_type
 
 
@@ -202,3 +204,185 @@ def conv(lhs, rhs, window_strides, padding, preferred_element_type=None):
 
 __all__ = ["ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv",
            "padtype_to_pads"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# The convolution is bilinear, so its jvp is conv(t_lhs, rhs) + conv(lhs, t_rhs), and each
+# operand's cotangent is again a convolution: of ct with the spatially reversed kernel for lhs
+# (ct dilated by the forward strides), of lhs with ct for rhs (ct acting as the kernel, dilated
+# by the forward strides). Feature/batch groups swap roles between the two.
+
+
+def _conv_jvp(primals, tangents, **params):
+    lhs, rhs = primals
+    tl, tr = tangents
+    out = conv_general_dilated_p.bind(lhs, rhs, **params)
+    t_out = Zero(tangent_aval(aval_of(out)))
+    if type(tl) is not Zero:
+        t_out = add_tangents(t_out, conv_general_dilated_p.bind(tl, rhs, **params))
+    if type(tr) is not Zero:
+        t_out = add_tangents(t_out, conv_general_dilated_p.bind(lhs, tr, **params))
+    return out, t_out
+
+
+def _swap01(spec) -> tuple[int, ...]:
+    """The same layout with the roles of its first two entries (batch/feature, out/in) swapped."""
+    return (spec[1], spec[0]) + tuple(spec[2:])
+
+
+def _split_axis(x, axis: int, outer: int):
+    """Split `axis` of size S into (outer, S // outer), outer first."""
+    from padax.functional.lax.structural import reshape
+    shape = aval_of(x).shape
+    return reshape(x, shape[:axis] + (outer, shape[axis] // outer) + shape[axis + 1:])
+
+
+def _merge_into(x, src: int, dst: int):
+    """Merge axis `src` into axis `dst` as its major part (the result has one axis fewer; `dst`
+    is numbered as in x)."""
+    from padax.functional.lax.structural import reshape
+    x = moveaxis(x, src, dst if src > dst else dst - 1)
+    shape = aval_of(x).shape
+    d = dst if src > dst else dst - 1
+    return reshape(x, shape[:d] + (shape[d] * shape[d + 1],) + shape[d + 2:])
+
+
+def _regroup_kernel(rhs, rhs_spec, groups: int):
+    """Kernel (O = groups*O', I, ...) -> (O', groups*I, ...): each group's block of output features
+    becomes a block of input features, for the transposed (grouped) convolution."""
+    o_axis, i_axis = rhs_spec[0], rhs_spec[1]
+    x = _split_axis(rhs, o_axis, groups)               # ..., groups, O', ... at o_axis, o_axis + 1
+    i_axis_now = i_axis + 1 if i_axis > o_axis else i_axis
+    return _merge_into(x, o_axis, i_axis_now)
+
+
+def _cast(x, dtype):
+    from padax.functional.lax.structural import convert_element_type
+    return x if aval_of(x).dtype == dtype else convert_element_type(x, dtype)
+
+
+def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
+                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type):
+    from padax.functional.lax.structural import rev
+    lspec, rspec, ospec = dimension_numbers
+    ns = len(lspec) - 2
+    rhs_aval, ct_aval = aval_of(rhs), aval_of(ct)
+    ct = _cast(ct, rhs_aval.dtype)
+    groups = max(feature_group_count, batch_group_count)
+    kernel = rev(rhs, tuple(rspec[2:]))
+    if groups > 1:
+        kernel = _regroup_kernel(kernel, rspec, groups)
+    pads = []
+    for k in range(ns):
+        in_d = _dilate(lhs_aval.shape[lspec[2 + k]], lhs_dilation[k])
+        win_d = _dilate(rhs_aval.shape[rspec[2 + k]], rhs_dilation[k])
+        out_d = _dilate(ct_aval.shape[ospec[2 + k]], window_strides[k])
+        lo = win_d - 1 - padding[k][0]
+        pads.append((lo, in_d + win_d - 1 - out_d - lo))
+    res = conv_general_dilated_p.bind(
+        ct, kernel, window_strides=tuple(lhs_dilation), padding=tuple(pads),
+        lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
+        dimension_numbers=ConvDimensionNumbers(ospec, _swap01(rspec), lspec),
+        feature_group_count=groups, batch_group_count=1, preferred_element_type=None)
+    if batch_group_count > 1:  # features came out as (group, C): the group belongs to the batch
+        res = _split_axis(res, lspec[1], batch_group_count)
+        n_axis = lspec[0] + 1 if lspec[0] > lspec[1] else lspec[0]
+        res = _merge_into(res, lspec[1], n_axis)
+    return _cast(res, lhs_aval.dtype)
+
+
+def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
+                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type):
+    lspec, rspec, ospec = dimension_numbers
+    ns = len(lspec) - 2
+    lhs_aval, ct_aval = aval_of(lhs), aval_of(ct)
+    ct = _cast(ct, lhs_aval.dtype)
+    pads = []
+    for k in range(ns):
+        in_d = _dilate(lhs_aval.shape[lspec[2 + k]], lhs_dilation[k])
+        win_d = _dilate(rhs_aval.shape[rspec[2 + k]], rhs_dilation[k])
+        out_d = _dilate(ct_aval.shape[ospec[2 + k]], window_strides[k])
+        lo = padding[k][0]
+        pads.append((lo, out_d + win_d - 1 - in_d - lo))
+    res = conv_general_dilated_p.bind(
+        lhs, ct, window_strides=tuple(rhs_dilation), padding=tuple(pads),
+        lhs_dilation=tuple(lhs_dilation), rhs_dilation=tuple(window_strides),
+        dimension_numbers=ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec)),
+        feature_group_count=batch_group_count, batch_group_count=feature_group_count,
+        preferred_element_type=None)
+    return _cast(res, rhs_aval.dtype)
+
+
+def _conv_transpose(ct, lhs, rhs, **params):
+    if type(ct) is Zero:
+        return [None, None]
+    if is_undefined(lhs) and is_undefined(rhs):
+        raise NotImplementedError("conv_general_dilated is bilinear: transpose needs one known operand")
+    if is_undefined(lhs):
+        return [_conv_transpose_lhs(ct, rhs, lhs.aval, **params), None]
+    if is_undefined(rhs):
+        if aval_of(ct).size == 0:
+            return [None, None]
+        return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]
+    return [None, None]
+
+
+def _fold(x, bdim: int, axis: int, groups: int):
+    """Fold the vmapped axis `bdim` of x into `axis` (numbered without it), keeping `groups` as
+    the major part: the axis becomes (groups, V, size // groups)."""
+    from padax.functional.lax.structural import reshape, transpose
+    x = moveaxis(x, bdim, 0)
+    shape = aval_of(x).shape
+    v, rest = shape[0], shape[1:]
+    s = rest[axis]
+    x = reshape(x, (v,) + rest[:axis] + (groups, s // groups) + rest[axis + 1:])
+    perm = list(range(1, axis + 2)) + [0] + list(range(axis + 2, len(rest) + 2))
+    x = transpose(x, perm)
+    return reshape(x, rest[:axis] + (v * s,) + rest[axis + 1:])
+
+
+def _unfold(y, axis: int, groups: int, v: int):
+    """Inverse of `_fold` on a result: axis (groups, V, s) -> a new axis V at `axis`."""
+    from padax.functional.lax.structural import reshape, transpose
+    shape = aval_of(y).shape
+    s = shape[axis] // (groups * v)
+    y = reshape(y, shape[:axis] + (groups, v, s) + shape[axis + 1:])
+    perm = list(range(axis)) + [axis + 1, axis] + list(range(axis + 2, len(shape) + 2))
+    y = transpose(y, perm)
+    return reshape(y, shape[:axis] + (v, groups * s) + shape[axis + 1:]), axis
+
+
+def _conv_batch(args, dims, **params):
+    """lhs batched: the vmapped axis joins the batch axis N; rhs batched: it joins the output
+    features O (within each feature/batch group); both: it becomes extra feature groups (or
+    extra batch groups when batch_group_count > 1), so each vmapped pair convolves separately."""
+    lhs, rhs = args
+    ld, rd = dims
+    lspec, rspec, ospec = params["dimension_numbers"]
+    fgc, bgc = params["feature_group_count"], params["batch_group_count"]
+    if ld is not None and rd is not None:
+        v = aval_of(lhs).shape[ld]
+        if bgc > 1:
+            lhs = _fold(lhs, ld, lspec[0], 1)
+            p = dict(params, batch_group_count=bgc * v)
+        else:
+            lhs = _fold(lhs, ld, lspec[1], 1)
+            p = dict(params, feature_group_count=fgc * v)
+        rhs = _fold(rhs, rd, rspec[0], 1)
+        out = conv_general_dilated_p.bind(lhs, rhs, **p)
+        return _unfold(out, ospec[1], 1, v)
+    if ld is not None:
+        v = aval_of(lhs).shape[ld]
+        lhs = _fold(lhs, ld, lspec[0], bgc)
+        out = conv_general_dilated_p.bind(lhs, rhs, **params)
+        return _unfold(out, ospec[0], 1, v)
+    v = aval_of(rhs).shape[rd]
+    groups = max(fgc, bgc)
+    rhs = _fold(rhs, rd, rspec[0], groups)
+    out = conv_general_dilated_p.bind(lhs, rhs, **params)
+    return _unfold(out, ospec[1], groups, v)
+
+
+conv_general_dilated_p.jvp_rule = _conv_jvp
+conv_general_dilated_p.transpose_rule = _conv_transpose
+conv_general_dilated_p.batch_rule = _conv_batch

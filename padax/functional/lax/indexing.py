@@ -16,9 +16,11 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
+from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of, full
 
 
 class GatherScatterMode(enum.Enum):
@@ -309,3 +311,366 @@ scatter_max = _scatter_fn(scatter_max_p, "keeping the maximum")
 
 __all__ = ["GatherScatterMode", "GatherDimensionNumbers", "ScatterDimensionNumbers", "gather",
            "scatter", "scatter_add", "scatter_mul", "scatter_min", "scatter_max"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# Index operands never carry tangents. gather is linear in its operand and scatter_add in
+# operand and updates; their transposes are each other (with the dimension numbers mapped
+# across). The other scatters get jvp rules built from these linear pieces; see each rule.
+
+
+def _gather_dnums_of_scatter(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    """The gather reading back, per update element, the operand element a scatter writes."""
+    return GatherDimensionNumbers(
+        offset_dims=dn.update_window_dims, collapsed_slice_dims=dn.inserted_window_dims,
+        start_index_map=dn.scatter_dims_to_operand_dims, operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=dn.scatter_indices_batching_dims)
+
+
+def _scatter_dnums_of_gather(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
+    """The scatter writing each gathered element back where a gather read it."""
+    return ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims, inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map, operand_batching_dims=dn.operand_batching_dims,
+        scatter_indices_batching_dims=dn.start_indices_batching_dims)
+
+
+def _update_slice_sizes(operand_shape, updates_shape, dn: ScatterDimensionNumbers) -> tuple[int, ...]:
+    """Per operand dim, the extent of one update window (1 on inserted and batching dims)."""
+    sizes, it = [], iter(dn.update_window_dims)
+    for d in range(len(operand_shape)):
+        if d in dn.inserted_window_dims or d in dn.operand_batching_dims:
+            sizes.append(1)
+        else:
+            sizes.append(int(updates_shape[next(it)]))
+    return tuple(sizes)
+
+
+def _gather_back(x, indices, updates_shape, dn: ScatterDimensionNumbers, mode, indices_are_sorted,
+                 unique_indices, fill_value=0):
+    """Read `x` (operand-shaped) at every element position a scatter writes: updates-shaped.
+
+    Windows the scatter would drop (mode 'drop') read `fill_value`, so they contribute nothing.
+    """
+    # XLA's scatter skips out-of-bounds windows even when in bounds was promised: read them as fill
+    gmode = GatherScatterMode.FILL_OR_DROP if mode is GatherScatterMode.PROMISE_IN_BOUNDS else mode
+    fill = _canonical_fill(fill_value) if gmode is GatherScatterMode.FILL_OR_DROP else None
+    return gather_p.bind(x, indices, dimension_numbers=_gather_dnums_of_scatter(dn),
+                         slice_sizes=_update_slice_sizes(aval_of(x).shape, updates_shape, dn),
+                         indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                         mode=gmode, fill_value=fill)
+
+
+def _zeros(aval: ShapedArray):
+    return zeros_like_aval(aval.strip_weak_type())
+
+
+def _tangent_or_zeros(t, primal):
+    return zeros_like_aval(tangent_aval(aval_of(primal))) if type(t) is Zero else t
+
+
+def _gather_jvp(primals, tangents, *, dimension_numbers, slice_sizes, indices_are_sorted,
+                unique_indices, mode, fill_value):
+    operand, indices = primals
+    params = dict(dimension_numbers=dimension_numbers, slice_sizes=slice_sizes,
+                  indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
+    out = gather_p.bind(operand, indices, fill_value=fill_value, **params)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    # a filled (out-of-bounds) window is a constant: its tangent is zero, not the fill value
+    t_fill = 0 if mode is GatherScatterMode.FILL_OR_DROP else None
+    return out, gather_p.bind(t, indices, fill_value=t_fill, **params)
+
+
+def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
+                      unique_indices, mode, fill_value):
+    if is_undefined(indices):
+        raise NotImplementedError("gather: cannot transpose with respect to the indices")
+    if type(ct) is Zero or not is_undefined(operand):
+        return [None, None]
+    aval = operand.aval
+    from padax.functional.lax.structural import convert_element_type
+    if aval_of(ct).dtype != aval.dtype:
+        ct = convert_element_type(ct, aval.dtype)
+    # 'fill' windows read nothing from the operand, and the matching scatter mode drops them;
+    # XLA's gather clamps windows when in bounds was only promised, so clamp them here too
+    smode = GatherScatterMode.CLIP if mode is GatherScatterMode.PROMISE_IN_BOUNDS else mode
+    ct_op = scatter_add_p.bind(_zeros(aval), indices, ct,
+                               dimension_numbers=_scatter_dnums_of_gather(dimension_numbers),
+                               indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                               mode=smode)
+    return [ct_op, None]
+
+
+def _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode):
+    return dict(dimension_numbers=dimension_numbers, indices_are_sorted=indices_are_sorted,
+                unique_indices=unique_indices, mode=mode)
+
+
+def _scatter_add_jvp(primals, tangents, **params):
+    operand, indices, updates = primals
+    t_op, _, t_up = tangents
+    out = scatter_add_p.bind(operand, indices, updates, **params)
+    if type(t_op) is Zero and type(t_up) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, scatter_add_p.bind(_tangent_or_zeros(t_op, operand), indices,
+                                   _tangent_or_zeros(t_up, updates), **params)
+
+
+def _scatter_add_transpose(ct, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
+                           unique_indices, mode):
+    if is_undefined(indices):
+        raise NotImplementedError("scatter_add: cannot transpose with respect to the indices")
+    if type(ct) is Zero:
+        return [None, None, None]
+    ct_op = ct if is_undefined(operand) else None
+    ct_up = None
+    if is_undefined(updates):
+        ct_up = _gather_back(ct, indices, updates.aval.shape, dimension_numbers, mode,
+                             indices_are_sorted, unique_indices)
+    return [ct_op, None, ct_up]
+
+
+def _scatter_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted, unique_indices, mode):
+    """Overwriting scatter. With `unique_indices` it is linear in (operand, updates) jointly.
+
+    Otherwise which of several updates to one element wins is up to XLA, so the winners are made
+    explicit: scatter 1-based update ids, gather them back, and keep only each update element
+    whose own id came back. Primal and tangent are then rebuilt from the same winners (a scatter
+    of zeros to clear the written elements, plus a scatter_add of the winning updates), so they
+    stay consistent even on backends where the winner varies between runs.
+    """
+    from padax.functional.lax.elementwise import add, eq
+    from padax.functional.lax.structural import broadcast_in_dim, iota, reshape, select
+    operand, indices, updates = primals
+    t_op, _, t_up = tangents
+    params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
+    if unique_indices:
+        out = scatter_p.bind(operand, indices, updates, **params)
+        if type(t_op) is Zero and type(t_up) is Zero:
+            return out, Zero(tangent_aval(aval_of(out)))
+        return out, scatter_p.bind(_tangent_or_zeros(t_op, operand), indices,
+                                   _tangent_or_zeros(t_up, updates), **params)
+    dn = dimension_numbers
+    op_aval, up_aval = aval_of(operand), aval_of(updates)
+    ids_shape = tuple(1 if i in dn.update_window_dims else s for i, s in enumerate(up_aval.shape))
+    n_ids = math.prod(ids_shape)
+    id_dtype = dtypes.uint32 if n_ids < np.iinfo(np.uint32).max else dtypes.uint64
+    ids = add(reshape(iota(id_dtype, n_ids), ids_shape), 1)
+    ids = broadcast_in_dim(ids, up_aval.shape, tuple(range(up_aval.ndim)))
+    scattered = scatter_p.bind(full(op_aval.shape, 0, id_dtype), indices, ids, **params)
+    winner = eq(ids, _gather_back(scattered, indices, up_aval.shape, dn, mode, indices_are_sorted,
+                                  False, fill_value=0))
+    zeros_up = _zeros(up_aval)
+
+    def rebuild(x, u):
+        cleared = scatter_p.bind(x, indices, zeros_up, **params)
+        if u is None:
+            return cleared
+        return scatter_add_p.bind(cleared, indices, select(winner, u, zeros_up), **params)
+
+    out = rebuild(operand, updates)
+    if type(t_op) is Zero and type(t_up) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    t_out = rebuild(_tangent_or_zeros(t_op, operand), None if type(t_up) is Zero else t_up)
+    return out, t_out
+
+
+def _scatter_transpose(ct, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
+                       unique_indices, mode):
+    """The operand's cotangent is ct with the overwritten elements cleared; the updates' one is ct
+    read back at the written elements (only defined for unique indices: otherwise the losers'
+    cotangents depend on which update XLA let win, which the jvp rule handles instead)."""
+    if is_undefined(indices):
+        raise NotImplementedError("scatter: cannot transpose with respect to the indices")
+    if type(ct) is Zero:
+        return [None, None, None]
+    params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
+    up_aval = updates.aval if is_undefined(updates) else aval_of(updates)
+    ct_op = ct_up = None
+    if is_undefined(operand):
+        ct_op = scatter_p.bind(ct, indices, _zeros(up_aval), **params)
+    if is_undefined(updates):
+        if not unique_indices:
+            raise NotImplementedError("scatter: transposing with respect to the updates needs "
+                                      "unique_indices=True (differentiate with grad/vjp instead, "
+                                      "which handles repeated indices)")
+        ct_up = _gather_back(ct, indices, up_aval.shape, dimension_numbers, mode,
+                             indices_are_sorted, unique_indices)
+    return [ct_op, None, ct_up]
+
+
+def _scatter_mul_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted, unique_indices, mode):
+    """Product rule: d out[p] = d x[p] * P[p] + x[p] * sum_k d y_k * prod_{j != k} y_j over the
+    updates k hitting p. The products of the other updates are formed without dividing by zero:
+    from the product of the nonzero updates hitting p and how many zero updates hit p."""
+    from padax.functional.lax.elementwise import div, eq, mul
+    from padax.functional.lax.structural import convert_element_type, select
+    operand, indices, updates = primals
+    t_op, _, t_up = tangents
+    params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
+    out = scatter_mul_p.bind(operand, indices, updates, **params)
+    if type(t_op) is Zero and type(t_up) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    t_out = Zero(tangent_aval(aval_of(out)))
+    if type(t_op) is not Zero:
+        t_out = scatter_mul_p.bind(t_op, indices, updates, **params)
+    if type(t_up) is not Zero:
+        op_aval, up_aval = aval_of(operand), aval_of(updates)
+        dt = op_aval.dtype
+        if unique_indices:
+            weighted = t_up
+        else:
+            dn = dimension_numbers
+            zeros_up = _zeros(up_aval)
+            ones_up = full(up_aval.shape, 1, dt)
+            is_zero = eq(updates, zeros_up)
+            nonzero = select(is_zero, ones_up, updates)
+            prod_nz = scatter_mul_p.bind(full(op_aval.shape, 1, dt), indices, nonzero, **params)
+            n_zero = scatter_add_p.bind(_zeros(op_aval), indices, convert_element_type(is_zero, dt),
+                                        **params)
+            back = lambda x: _gather_back(x, indices, up_aval.shape, dn, mode, indices_are_sorted, False)
+            prod_g, nz_g = back(prod_nz), back(n_zero)
+            others = select(is_zero, select(eq(nz_g, ones_up), prod_g, zeros_up),
+                            select(eq(nz_g, zeros_up), div(prod_g, nonzero), zeros_up))
+            weighted = mul(t_up, others)
+        term = mul(operand, scatter_add_p.bind(_zeros(op_aval), indices, weighted, **params))
+        t_out = add_tangents(t_out, term)
+    return out, t_out
+
+
+def _scatter_mul_transpose(ct, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
+                           unique_indices, mode):
+    """Linear only in the operand (updates fixed): multiplying by the scattered products is its
+    own transpose."""
+    if is_undefined(updates) or is_undefined(indices):
+        raise NotImplementedError("scatter_mul: transposition is defined only with respect to the "
+                                  "operand (it is not linear in the updates)")
+    if type(ct) is Zero or not is_undefined(operand):
+        return [None, None, None]
+    params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
+    return [scatter_mul_p.bind(ct, indices, updates, **params), None, None]
+
+
+def _scatter_extremal_jvp(prim):
+    def rule(primals, tangents, *, dimension_numbers, indices_are_sorted, unique_indices, mode):
+        """Tangent of the winning value; ties between the operand and updates (or among updates)
+        share it equally, i.e. the tangent is the mean of the tied inputs' tangents (as in jax)."""
+        from padax.functional.lax.elementwise import div, eq, max as _max, mul
+        from padax.functional.lax.structural import convert_element_type, select
+        operand, indices, updates = primals
+        t_op, _, t_up = tangents
+        params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
+        out = prim.bind(operand, indices, updates, **params)
+        if type(t_op) is Zero and type(t_up) is Zero:
+            return out, Zero(tangent_aval(aval_of(out)))
+        dn = dimension_numbers
+        op_aval, up_aval = aval_of(operand), aval_of(updates)
+        dt = op_aval.dtype
+        back = lambda x, fill: _gather_back(x, indices, up_aval.shape, dn, mode, indices_are_sorted,
+                                            unique_indices, fill_value=fill)
+        # dropped windows read NaN, which equals nothing: they are never winners
+        won = eq(updates, back(out, default_fill_value(dt)))
+        kept = convert_element_type(eq(operand, out), dt)
+        count = scatter_add_p.bind(kept, indices, convert_element_type(won, dt), **params)
+        count = _max(count, full(op_aval.shape, 1, dt))
+        op_coef = div(kept, count)
+        up_coef = select(won, div(full(up_aval.shape, 1, dt), back(count, 1)), _zeros(up_aval))
+        t_out = Zero(tangent_aval(aval_of(out)))
+        if type(t_op) is not Zero:
+            t_out = mul(t_op, op_coef)
+        if type(t_up) is not Zero:
+            term = scatter_add_p.bind(_zeros(op_aval), indices, mul(t_up, up_coef), **params)
+            t_out = add_tangents(t_out, term)
+        return out, t_out
+    return rule
+
+
+# -- batching: the vmapped axis becomes a window dimension when only the operand (and maybe the
+# updates) are batched, and an operand/indices batching dimension (XLA's batching dims) when the
+# indices are batched together with the operand.
+
+def _shift(dims, by: int = 1) -> tuple[int, ...]:
+    return tuple(int(d) + by for d in dims)
+
+
+def _gather_batch(args, dims, *, dimension_numbers, slice_sizes, indices_are_sorted, unique_indices,
+                  mode, fill_value):
+    operand, indices = args
+    od, idd = dims
+    dn = dimension_numbers
+    if idd is None:  # a full-size window along the batch axis
+        operand = moveaxis(operand, od, 0)
+        size = aval_of(operand).shape[0]
+        new = GatherDimensionNumbers(
+            offset_dims=(0,) + _shift(dn.offset_dims), collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+            start_index_map=_shift(dn.start_index_map), operand_batching_dims=_shift(dn.operand_batching_dims),
+            start_indices_batching_dims=dn.start_indices_batching_dims)
+        out = gather_p.bind(operand, indices, dimension_numbers=new, slice_sizes=(size,) + tuple(slice_sizes),
+                            indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                            mode=mode, fill_value=fill_value)
+        return out, 0
+    indices = moveaxis(indices, idd, 0)
+    if od is None:  # one more batch dimension of the indices (and of the output)
+        new = dn._replace(offset_dims=_shift(dn.offset_dims),
+                          start_indices_batching_dims=_shift(dn.start_indices_batching_dims))
+        out = gather_p.bind(operand, indices, dimension_numbers=new, slice_sizes=tuple(slice_sizes),
+                            indices_are_sorted=False, unique_indices=False, mode=mode,
+                            fill_value=fill_value)
+        return out, 0
+    operand = moveaxis(operand, od, 0)
+    new = GatherDimensionNumbers(
+        offset_dims=_shift(dn.offset_dims), collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+        start_index_map=_shift(dn.start_index_map),
+        operand_batching_dims=(0,) + _shift(dn.operand_batching_dims),
+        start_indices_batching_dims=(0,) + _shift(dn.start_indices_batching_dims))
+    out = gather_p.bind(operand, indices, dimension_numbers=new, slice_sizes=(1,) + tuple(slice_sizes),
+                        indices_are_sorted=False, unique_indices=unique_indices, mode=mode,
+                        fill_value=fill_value)
+    return out, 0
+
+
+def _scatter_batch(prim):
+    def rule(args, dims, *, dimension_numbers, indices_are_sorted, unique_indices, mode):
+        operand, indices, updates = args
+        od, idd, ud = dims
+        dn = dimension_numbers
+        size = batch_size(args, dims)
+        operand = bdim_to_front(operand, od, size)
+        updates = bdim_to_front(updates, ud, size)
+        if idd is None:  # the batch axis is one more window dimension of operand and updates
+            new = ScatterDimensionNumbers(
+                update_window_dims=(0,) + _shift(dn.update_window_dims),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=_shift(dn.operand_batching_dims),
+                scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
+        else:  # the batch axis pairs operand and indices elements (XLA batching dims)
+            indices = moveaxis(indices, idd, 0)
+            new = ScatterDimensionNumbers(
+                update_window_dims=_shift(dn.update_window_dims),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=(0,) + _shift(dn.operand_batching_dims),
+                scatter_indices_batching_dims=(0,) + _shift(dn.scatter_indices_batching_dims))
+        out = prim.bind(operand, indices, updates, dimension_numbers=new,
+                        indices_are_sorted=indices_are_sorted and idd is None,
+                        unique_indices=unique_indices, mode=mode)
+        return out, 0
+    return rule
+
+
+gather_p.jvp_rule = _gather_jvp
+gather_p.transpose_rule = _gather_transpose
+gather_p.batch_rule = _gather_batch
+scatter_add_p.jvp_rule = _scatter_add_jvp
+scatter_add_p.transpose_rule = _scatter_add_transpose
+scatter_p.jvp_rule = _scatter_jvp
+scatter_p.transpose_rule = _scatter_transpose
+scatter_mul_p.jvp_rule = _scatter_mul_jvp
+scatter_mul_p.transpose_rule = _scatter_mul_transpose
+scatter_min_p.jvp_rule = _scatter_extremal_jvp(scatter_min_p)
+scatter_max_p.jvp_rule = _scatter_extremal_jvp(scatter_max_p)
+for _prim in scatter_primitives.values():
+    _prim.batch_rule = _scatter_batch(_prim)

@@ -10,9 +10,11 @@ import enum
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import defzero_jvp
+from padax.core.batching_util import moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of, full
 
 
 class RandomAlgorithm(enum.IntEnum):
@@ -71,3 +73,35 @@ def rng_bit_generator(key, shape, dtype=dtypes.uint32, algorithm=RandomAlgorithm
 
 
 __all__ = ["RandomAlgorithm", "rng_bit_generator"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# Outputs are integers, so there is no derivative: the jvp rule only reports zero tangents.
+# XLA's RngBitGenerator takes a single key, so a batch of keys becomes one generator call per
+# key, unrolled at trace time (the batch size is static) and stacked. This keeps vmap(f) exactly
+# equal to calling f on each key; the program grows linearly with the batch size, which suits
+# the usual small key batches (jax instead draws every batch element from the first key).
+
+
+def _rbg_batch(args, dims, *, shape, dtype, algorithm):
+    from padax.functional.lax.structural import concatenate, reshape
+    from padax.functional.lax.structural import slice as slice_
+    keys, = args
+    bd, = dims
+    keys = moveaxis(keys, bd, 0)
+    n, k = aval_of(keys).shape
+    if n == 0:
+        return [full((0, k), 0, aval_of(keys).dtype), full((0,) + tuple(shape), 0, dtype)], [0, 0]
+    new_keys, bits = [], []
+    for i in range(n):
+        key = reshape(slice_(keys, (i, 0), (i + 1, k)), (k,))
+        nk, b = rng_bit_generator_p.bind(key, shape=shape, dtype=dtype, algorithm=algorithm)
+        new_keys.append(reshape(nk, (1, k)))
+        bits.append(reshape(b, (1,) + tuple(shape)))
+    if n == 1:
+        return [new_keys[0], bits[0]], [0, 0]
+    return [concatenate(new_keys, 0), concatenate(bits, 0)], [0, 0]
+
+
+defzero_jvp(rng_bit_generator_p)
+rng_bit_generator_p.batch_rule = _rbg_batch
