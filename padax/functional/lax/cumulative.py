@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray
@@ -51,3 +52,80 @@ def _wrapper(prim: Primitive):
 cumsum, cumprod, cummax, cummin = (_wrapper(p) for p in (cumsum_p, cumprod_p, cummax_p, cummin_p))
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# cumsum is linear. cumprod and cummax/cummin tangents solve a first-order linear recurrence
+# along the axis (`_linear_scan`), which needs no division and no gather: exact with zeros.
+
+
+def _cumsum_transpose(ct, x, *, axis, reverse):
+    if type(ct) is Zero:
+        return [None]
+    return [cumsum_p.bind(ct, axis=axis, reverse=not reverse)]
+
+
+def _shift(x, by: int, axis: int, reverse: bool, fill):
+    """Move `x` `by` steps along `axis` in the scan's direction; vacated entries get `fill`."""
+    from padax.functional.lax.structural import pad
+    cfg = [(0, 0, 0)] * x.aval.ndim
+    cfg[axis] = (-by, by, 0) if reverse else (by, -by, 0)
+    return pad(x, fill, cfg)
+
+
+def _linear_scan(a, b, axis: int, reverse: bool):
+    """d with d[i] = a[i] * d[i-1] + b[i] along `axis` (i-1 -> i+1 when reverse), d[-1] = 0.
+
+    Hillis-Steele doubling in ceil(log2 n) steps; linear in `b` (the tangent), `a` is a primal.
+    """
+    from padax.functional.lax.elementwise import add, mul
+    n = a.aval.shape[axis]
+    w = 1
+    while w < n:
+        b = add(b, mul(a, _shift(b, w, axis, reverse, 0)))
+        if 2 * w < n:
+            a = mul(a, _shift(a, w, axis, reverse, 1))
+        w *= 2
+    return b
+
+
+def _cumprod_jvp(primals, tangents, *, axis, reverse):
+    from padax.functional.lax.elementwise import mul
+    x, t = asarray(primals[0]), asarray(tangents[0])
+    out = cumprod_p.bind(x, axis=axis, reverse=reverse)
+    # d out[i] = x[i] * d out[i-1] + out[i-1] * t[i]
+    b = mul(t, _shift(out, 1, axis, reverse, 1))
+    return out, _linear_scan(x, b, axis, reverse)
+
+
+def _cumchooser_jvp(prim: Primitive):
+    """Tangent of the element currently holding the running max/min (the latest one on ties)."""
+    def rule(primals, tangents, *, axis, reverse):
+        from padax.functional.lax.elementwise import eq, mul, ne
+        from padax.functional.lax.structural import convert_element_type
+        x, t = asarray(primals[0]), asarray(tangents[0])
+        out = prim.bind(x, axis=axis, reverse=reverse)
+        dt = x.aval.dtype
+        # d[i] = t[i] where x[i] takes over the running extremum, else d[i-1]
+        keep = convert_element_type(ne(x, out), dt)
+        take = convert_element_type(eq(x, out), dt)
+        return out, _linear_scan(keep, mul(t, take), axis, reverse)
+    return rule
+
+
+deflinear(cumsum_p, _cumsum_transpose)
+cumprod_p.jvp_rule = _cumprod_jvp
+cummax_p.jvp_rule = _cumchooser_jvp(cummax_p)
+cummin_p.jvp_rule = _cumchooser_jvp(cummin_p)
+
+
+def _cum_batch(prim: Primitive):
+    def rule(args, dims, *, axis, reverse):
+        (x,), (d,) = args, dims
+        return prim.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+    return rule
+
+
+for _p in cumulative_primitives.values():
+    _p.batch_rule = _cum_batch(_p)
+del _p

@@ -5,9 +5,10 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, deflinear, defzero_jvp
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of
 
 reduce_primitives: dict[str, Primitive] = {}
 
@@ -101,3 +102,109 @@ argmax = _arg_wrapper(argmax_p)
 argmin = _arg_wrapper(argmin_p)
 
 __all__ += ["argmax", "argmin"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# Rules bind lax ops on plain values (they run on the parent trace). Structural helpers are
+# imported inside the rules: structural.py may itself use reductions in its own rules.
+
+
+def _kept(ndim: int, axes) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in axes)
+
+
+def _expand_to(y, aval: ShapedArray, axes):
+    """Broadcast a reduced result back over the reduced axes of `aval`'s shape."""
+    from padax.functional.lax.structural import broadcast_in_dim
+    return broadcast_in_dim(y, aval.shape, _kept(aval.ndim, axes))
+
+
+def _reduce_sum_transpose(ct, x, *, axes):
+    if type(ct) is Zero:
+        return [None]
+    return [_expand_to(ct, x.aval, axes)]
+
+
+def _exclusive_cumprod(x, axis: int, reverse: bool):
+    """Product of the elements strictly before (after, if reverse) each one along `axis`."""
+    from padax.functional.lax.cumulative import cumprod
+    from padax.functional.lax.structural import pad
+    nd = aval_of(x).ndim
+    cfg = [(0, 0, 0)] * nd
+    cfg[axis] = (-1, 1, 0) if reverse else (1, -1, 0)
+    return pad(cumprod(x, axis, reverse), 1, cfg)
+
+
+def _product_of_others(x, axes):
+    """For each element, the product of the other elements of its reduction group.
+
+    Built from exclusive cumulative products in both directions, so it stays exact when
+    the group contains zeros (no division by x).
+    """
+    from padax.functional.lax.elementwise import mul
+    from padax.functional.lax.structural import reshape, transpose
+    a = aval_of(x)
+    if len(axes) == 1:
+        ax = axes[0]
+        return mul(_exclusive_cumprod(x, ax, False), _exclusive_cumprod(x, ax, True))
+    kept = _kept(a.ndim, axes)
+    perm = kept + tuple(axes)
+    grouped_shape = tuple(a.shape[i] for i in kept) + (int(np.prod([a.shape[i] for i in axes])),)
+    xg = reshape(transpose(x, perm), grouped_shape)
+    last = len(grouped_shape) - 1
+    og = mul(_exclusive_cumprod(xg, last, False), _exclusive_cumprod(xg, last, True))
+    og = reshape(og, tuple(a.shape[i] for i in perm))
+    return transpose(og, tuple(int(i) for i in np.argsort(perm)))
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    (x,), (t,) = primals, tangents
+    x = asarray(x)
+    out = reduce_prod_p.bind(x, axes=axes)
+    if not axes:
+        return out, t
+    from padax.functional.lax.elementwise import mul
+    return out, reduce_sum_p.bind(mul(t, _product_of_others(x, axes)), axes=axes)
+
+
+def _chooser_jvp(prim: Primitive):
+    """max/min: the tangent at the extremum's location; ties share it equally (as jax does)."""
+    def rule(primals, tangents, *, axes):
+        from padax.functional.lax.elementwise import div, eq, mul
+        from padax.functional.lax.structural import convert_element_type
+        (x,), (t,) = primals, tangents
+        x = asarray(x)
+        out = prim.bind(x, axes=axes)
+        a = aval_of(x)
+        hits = convert_element_type(eq(x, _expand_to(out, a, axes)), a.dtype)
+        weights = div(hits, _expand_to(reduce_sum_p.bind(hits, axes=axes), a, axes))
+        return out, reduce_sum_p.bind(mul(t, weights), axes=axes)
+    return rule
+
+
+deflinear(reduce_sum_p, _reduce_sum_transpose)
+reduce_prod_p.jvp_rule = _reduce_prod_jvp
+reduce_max_p.jvp_rule = _chooser_jvp(reduce_max_p)
+reduce_min_p.jvp_rule = _chooser_jvp(reduce_min_p)
+for _p in (reduce_and_p, reduce_or_p, argmax_p, argmin_p):
+    defzero_jvp(_p)
+
+
+def _axes_in_batched(axes, bdim: int) -> tuple[int, ...]:
+    """Operand axes of the unbatched op renumbered for an operand with a batch axis at `bdim`."""
+    return tuple(a + (a >= bdim) for a in axes)
+
+
+def _reduce_batch(prim: Primitive):
+    def rule(args, dims, **params):
+        (x,), (d,) = args, dims
+        axes = params["axes"]
+        new_axes = _axes_in_batched(axes, d)
+        out_dim = d - sum(a < d for a in new_axes)
+        return prim.bind(x, **{**params, "axes": new_axes}), out_dim
+    return rule
+
+
+for _p in (*reduce_primitives.values(), argmax_p, argmin_p):
+    _p.batch_rule = _reduce_batch(_p)
+del _p

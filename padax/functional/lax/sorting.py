@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.errors import op_type_error, op_value_error, shapes_str
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of
 
 # sort(*operands, dimension, is_stable, num_keys): every operand permuted by the order
 # of the first `num_keys` operands (compared lexicographically) along `dimension`.
@@ -81,3 +82,93 @@ def top_k(operand, k: int):
 
 
 __all__ = ["sort", "sort_key_val", "top_k"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# sort is linear in its non-key operands for fixed keys: a tangent is permuted by sorting it
+# along with the keys, and the transpose undoes the permutation by sorting the cotangent by
+# the permutation indices. Both sorts are stable, so ties follow one consistent order.
+
+
+def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    ops = [asarray(p) for p in primals]
+    # stable even if not asked for: the tangent sort must reproduce this exact permutation
+    outs = sort_p.bind(*ops, dimension=dimension, is_stable=True, num_keys=num_keys)
+    t_out = [Zero(tangent_aval(aval_of(o))) for o in outs]
+    moving = [i for i, t in enumerate(tangents) if type(t) is not Zero]
+    if moving:
+        sorted_ts = sort_p.bind(*ops[:num_keys], *(tangents[i] for i in moving), dimension=dimension,
+                                is_stable=True, num_keys=num_keys)[num_keys:]
+        for i, t in zip(moving, sorted_ts):
+            t_out[i] = t
+    return outs, t_out
+
+
+def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
+    from padax.functional.lax.structural import broadcasted_iota
+    keys = operands[:num_keys]
+    if any(is_undefined(k) for k in keys):
+        raise NotImplementedError("sort is not linear in its keys: cannot transpose it with respect "
+                                  "to a key operand")
+    res = [None] * len(operands)
+    back = [i for i in range(num_keys, len(operands))
+            if is_undefined(operands[i]) and type(cts[i]) is not Zero]
+    if not back:
+        return res
+    shape = aval_of(keys[0]).shape
+    iota = broadcasted_iota(dtypes.int32, shape, dimension)
+    perm = sort_p.bind(*keys, iota, dimension=dimension, is_stable=True, num_keys=num_keys)[-1]
+    # output j came from input perm[j]: sorting by perm puts each cotangent back at its source
+    restored = sort_p.bind(perm, *(cts[i] for i in back), dimension=dimension, is_stable=True,
+                           num_keys=1)[1:]
+    for i, c in zip(back, restored):
+        res[i] = c
+    return res
+
+
+def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
+    from padax.core.batching_util import batch_size, bdim_to_front
+    d0 = dims[0]
+    if all(d == d0 for d in dims):
+        out = sort_p.bind(*args, dimension=dimension + (dimension >= d0), is_stable=is_stable,
+                          num_keys=num_keys)
+        return out, [d0] * len(out)
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(asarray(x), d, size) for x, d in zip(args, dims)]
+    out = sort_p.bind(*xs, dimension=dimension + 1, is_stable=is_stable, num_keys=num_keys)
+    return out, [0] * len(out)
+
+
+sort_p.jvp_rule = _sort_jvp
+sort_p.transpose_rule = _sort_transpose
+sort_p.batch_rule = _sort_batch
+
+
+def _take_along_last(x, idx):
+    """x[..., idx[..., j]] for each j: a gather batched over all leading axes."""
+    from padax.functional.lax.indexing import GatherDimensionNumbers, gather
+    from padax.functional.lax.structural import expand_dims
+    r = aval_of(x).ndim
+    lead = tuple(range(r - 1))
+    dn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(r - 1,), start_index_map=(r - 1,),
+                                operand_batching_dims=lead, start_indices_batching_dims=lead)
+    return gather(x, expand_dims(idx, (r,)), dn, (1,) * r, mode="promise_in_bounds")
+
+
+def _top_k_jvp(primals, tangents, *, k):
+    x, t = asarray(primals[0]), tangents[0]
+    vals, idx = top_k_p.bind(x, k=k)
+    return [vals, idx], [_take_along_last(t, idx), Zero(tangent_aval(aval_of(idx)))]
+
+
+def _top_k_batch(args, dims, *, k):
+    from padax.core.batching_util import moveaxis
+    x, d = asarray(args[0]), dims[0]
+    if d == x.aval.ndim - 1:  # the batch axis must not be the one top_k selects along
+        x, d = moveaxis(x, d, 0), 0
+    vals, idx = top_k_p.bind(x, k=k)
+    return [vals, idx], [d, d]
+
+
+top_k_p.jvp_rule = _top_k_jvp
+top_k_p.batch_rule = _top_k_batch

@@ -6,13 +6,17 @@ per operand dimension, as in XLA's ReduceWindow.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
+
+import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, aval_of, full
 
 reduce_window_primitives: dict[str, Primitive] = {}
 
@@ -108,3 +112,114 @@ reduce_window_sum, reduce_window_max, reduce_window_min = (
     _wrapper(p) for p in (reduce_window_sum_p, reduce_window_max_p, reduce_window_min_p))
 
 __all__ = ["reduce_window_sum", "reduce_window_max", "reduce_window_min"]
+
+
+# ---- differentiation and batching ----------------------------------------------------------
+# reduce_window_sum is linear; its transpose spreads each cotangent over its window (pad the
+# cotangent, then a stride-base_dilation window sum). max/min send each output's tangent to
+# the window entries equal to the output, ties sharing it equally as reduce_max does.
+
+
+def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding,
+                                 base_dilation, window_dilation):
+    from padax.functional.lax.structural import pad
+    if type(ct) is Zero:
+        return [None]
+    in_shape = x.aval.shape
+    ct_shape = aval_of(ct).shape
+    if 0 in in_shape or 0 in ct_shape:
+        return [full(in_shape, 0, x.aval.dtype)]
+    cfg = []
+    for n, m, w, s, (lo, _), bd, wd in zip(in_shape, ct_shape, window_dimensions, window_strides,
+                                            padding, base_dilation, window_dilation):
+        eff = (w - 1) * wd + 1
+        lo_ct = eff - 1 - lo                               # cotangent of output m sits at m*s + lo_ct
+        hi_ct = (n - 1) * bd + eff - lo_ct - ((m - 1) * s + 1)  # total length (n-1)*bd + eff
+        cfg.append((lo_ct, hi_ct, s - 1))
+    ones = (1,) * len(in_shape)
+    padded = pad(ct, 0, cfg)
+    return [reduce_window_sum_p.bind(padded, window_dimensions=tuple(window_dimensions),
+                                     window_strides=tuple(base_dilation),
+                                     padding=((0, 0),) * len(in_shape), base_dilation=ones,
+                                     window_dilation=tuple(window_dilation))]
+
+
+def _pad_like_window(x, value, padding, base_dilation):
+    """x as the window op sees it: base-dilated and edge-padded with `value`."""
+    from padax.functional.lax.structural import pad
+    cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation))
+    if all(c == (0, 0, 0) for c in cfg):
+        return x
+    return pad(x, value, cfg)
+
+
+def _chooser_jvp(prim: Primitive, identity: float):
+    def rule(primals, tangents, *, window_dimensions, window_strides, padding, base_dilation,
+             window_dilation):
+        from padax.functional.lax.elementwise import add, div, eq, mul
+        from padax.functional.lax.reductions import reduce_sum
+        from padax.functional.lax.structural import (broadcast_in_dim, convert_element_type,
+                                                     reshape, slice)
+        x, t = asarray(primals[0]), asarray(tangents[0])
+        params = dict(window_dimensions=window_dimensions, window_strides=window_strides,
+                      padding=padding, base_dilation=base_dilation, window_dilation=window_dilation)
+        out = prim.bind(x, **params)
+        dt = x.aval.dtype
+        out_shape = out.aval.shape
+        if 0 in out_shape:
+            return out, full(out_shape, 0, dt)
+        xp = _pad_like_window(x, identity, padding, base_dilation)
+        tp = _pad_like_window(t, 0, padding, base_dilation)
+        nd = len(out_shape)
+        if all(wd == 1 and s == w for w, s, wd in zip(window_dimensions, window_strides,
+                                                      window_dilation)):
+            # disjoint windows: view them as blocks (m0, w0, m1, w1, ...) and reduce the w axes
+            limit = tuple(m * w for m, w in zip(out_shape, window_dimensions))
+            blocks = tuple(v for mw in zip(out_shape, window_dimensions) for v in mw)
+            m_axes, w_axes = tuple(range(0, 2 * nd, 2)), tuple(range(1, 2 * nd, 2))
+            xb = reshape(slice(xp, (0,) * nd, limit), blocks)
+            tb = reshape(slice(tp, (0,) * nd, limit), blocks)
+            hits = convert_element_type(eq(xb, broadcast_in_dim(out, blocks, m_axes)), dt)
+            weights = div(hits, broadcast_in_dim(reduce_sum(hits, w_axes), blocks, m_axes))
+            return out, reduce_sum(mul(tb, weights), w_axes)
+        # general (overlapping) windows: one strided slice per window offset
+        def at_offset(y, k):
+            start = tuple(ki * wd for ki, wd in zip(k, window_dilation))
+            limit = tuple(st + (m - 1) * s + 1 for st, m, s in zip(start, out_shape, window_strides))
+            return slice(y, start, limit, window_strides)
+        offsets = list(itertools.product(*(range(w) for w in window_dimensions)))
+        hits = [convert_element_type(eq(at_offset(xp, k), out), dt) for k in offsets]
+        count = hits[0]
+        for h in hits[1:]:
+            count = add(count, h)
+        t_out = None
+        for k, h in zip(offsets, hits):
+            term = mul(at_offset(tp, k), div(h, count))
+            t_out = term if t_out is None else add(t_out, term)
+        return out, t_out
+    return rule
+
+
+deflinear(reduce_window_sum_p, _reduce_window_sum_transpose)
+reduce_window_max_p.jvp_rule = _chooser_jvp(reduce_window_max_p, -np.inf)
+reduce_window_min_p.jvp_rule = _chooser_jvp(reduce_window_min_p, np.inf)
+
+
+def _window_batch(prim: Primitive):
+    """The batch axis gets a size-1 window of stride 1 and no padding or dilation."""
+    def rule(args, dims, *, window_dimensions, window_strides, padding, base_dilation,
+             window_dilation):
+        (x,), (d,) = args, dims
+
+        def ins(p, v):
+            return tuple(p[:d]) + (v,) + tuple(p[d:])
+        return prim.bind(x, window_dimensions=ins(window_dimensions, 1),
+                         window_strides=ins(window_strides, 1), padding=ins(padding, (0, 0)),
+                         base_dilation=ins(base_dilation, 1),
+                         window_dilation=ins(window_dilation, 1)), d
+    return rule
+
+
+for _p in reduce_window_primitives.values():
+    _p.batch_rule = _window_batch(_p)
+del _p
