@@ -96,6 +96,9 @@ def test_readme_quick_start_runs(capsys):
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         blocks = re.findall(r"```python\n(.*?)```", f.read(), flags=re.S)
     assert blocks, "README.md has no python quick-start block"
-    exec(compile(blocks[0], "README.md", "exec"), {"__name__": "readme"})
+    namespace = {"__name__": "readme"}
+    for block in blocks:  # the blocks build on each other, as a reader runs them
+        exec(compile(block, "README.md", "exec"), namespace)
     out = capsys.readouterr().out
     assert "[ 5. 50.]" in out and "reduce_sum" in out
+    assert "(3, 4) (8, 3, 4) (3, 3)" in out
