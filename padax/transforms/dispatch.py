@@ -13,6 +13,7 @@ from padax.core import primitive as _primitive
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
+from padax.core.trace import Tracer, escaped_tracer_error
 from padax.devices.array import Tensor
 from padax.devices.backend import default_device
 from padax.devices.executable import Executable
@@ -47,6 +48,9 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
         bufs = [a._buf for a in args]
         avals = tuple([a.aval for a in args])
     except AttributeError:
+        for a in args:
+            if isinstance(a, Tracer):
+                raise escaped_tracer_error(a, prim.name) from None
         args = tuple(a if type(a) is Tensor else device_put(a) for a in args)
         bufs = [a._buf for a in args]
         avals = tuple([a.aval for a in args])
