@@ -30,7 +30,7 @@ import time
 import traceback
 from typing import Any, Callable, Sequence
 
-FRAMEWORKS = ("padax", "jax", "paddle")
+FRAMEWORKS = ("padax", "jax", "paddle", "numpy")  # numpy: a practical-limit reference for compute workloads
 PEERS = ("jax", "paddle")
 
 Thunk = Callable[[], Any]
@@ -308,6 +308,13 @@ def table(results: Sequence[Result], frameworks: Sequence[str]) -> str:
         head += ["padax/jax", "target", "met"]
     if "paddle" in peers:
         head += ["padax/paddle"]
+    with_numpy = "numpy" in frameworks and any(
+        r.timings.get("numpy") is not None and r.timings["numpy"].status == "ok" for r in results)
+    if with_numpy:
+        head += ["padax/numpy"]
+    if not with_numpy and "numpy" in frameworks:
+        frameworks = [f for f in frameworks if f != "numpy"]
+        head = [h for h in head if not h.startswith("numpy ")]
     rows = [head, ["---"] * len(head)]
     for res in results:
         row = [f"`{res.workload.full_name}`"] + [_cell(res.timings.get(fw)) for fw in frameworks]
@@ -318,6 +325,8 @@ def table(results: Sequence[Result], frameworks: Sequence[str]) -> str:
                     "-" if met is None else ("yes" if met else "**no**")]
         if "paddle" in peers:
             row += [_ratio(res.ratio("paddle"))]
+        if with_numpy:
+            row += [_ratio(res.ratio("numpy"))]
         rows.append(row)
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
