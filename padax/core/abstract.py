@@ -53,6 +53,37 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{', weak_type=True' if self.weak_type else ''})"
 
 
+class AvalProperties:
+    """shape/dtype/ndim/size/len read off `self.aval`: shared by Tensor and every Tracer."""
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.aval.shape[0]
+
+
 _SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16",
           "float8_e4m3fn": "f8_e4m3fn", "float8_e5m2": "f8_e5m2",
           "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",

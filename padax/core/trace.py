@@ -13,6 +13,7 @@ import contextlib
 import threading
 from typing import Any, Iterator, Sequence
 
+from padax.core.abstract import AvalProperties
 from padax.core.errors import ConcretizationTypeError, UnexpectedTracerError
 from padax.core.source_info import user_location
 
@@ -87,7 +88,7 @@ def escaped_tracer_error(tracer: "Tracer", where: str) -> UnexpectedTracerError:
         "attribute) and was used afterwards. Return it from the transformed function instead.")
 
 
-class Tracer:
+class Tracer(AvalProperties):
     """A value standing for an array during a transformation.
 
     Operators and Tensor-like methods (`+`, `@`, `.sum()`, `.reshape()` ...)
@@ -100,31 +101,6 @@ class Tracer:
     @property
     def aval(self):
         raise NotImplementedError
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
-
-    @property
-    def dtype(self):
-        return self.aval.dtype
-
-    @property
-    def ndim(self) -> int:
-        return len(self.aval.shape)
-
-    @property
-    def size(self) -> int:
-        return self.aval.size
-
-    @property
-    def weak_type(self) -> bool:
-        return self.aval.weak_type
-
-    def __len__(self) -> int:
-        if not self.aval.shape:
-            raise TypeError("len() of a 0-d array")
-        return self.aval.shape[0]
 
     def _concrete_error(self, what: str) -> ConcretizationTypeError:
         return ConcretizationTypeError(

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import AvalProperties, ShapedArray
 from padax.devices import _jaxlib
 
 
-class Tensor:
+class Tensor(AvalProperties):
     __slots__ = ("_buf", "aval", "_npy", "__weakref__")
     __array_priority__ = 1000
 
@@ -24,27 +24,7 @@ class Tensor:
         self.aval = aval
         self._npy = None
 
-    # -- metadata ---------------------------------------------------------------
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
-
-    @property
-    def dtype(self) -> np.dtype:
-        return self.aval.dtype
-
-    @property
-    def ndim(self) -> int:
-        return len(self.aval.shape)
-
-    @property
-    def size(self) -> int:
-        return self.aval.size
-
-    @property
-    def weak_type(self) -> bool:
-        return self.aval.weak_type
-
+    # -- metadata (shape, dtype, ndim, size, len: AvalProperties) --------------------
     @property
     def device(self):
         """The (first) device holding this array."""
@@ -66,11 +46,6 @@ class Tensor:
 
     def devices(self) -> set:
         return set(self._buf._sharding._devices)
-
-    def __len__(self) -> int:
-        if not self.aval.shape:
-            raise TypeError("len() of a 0-d Tensor")
-        return self.aval.shape[0]
 
     # -- host access -------------------------------------------------------------
     def _value(self) -> np.ndarray:

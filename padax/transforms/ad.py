@@ -357,12 +357,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                 if dtypes.is_complex(av.dtype) and not holomorphic:
                     raise TypeError(f"grad({name}): argument #{i} is complex; pass holomorphic=True")
 
-        def f_partial(*dargs):
-            full = list(args)
-            for i, a in zip(nums, dargs):
-                full[i] = a
-            return fun(*full, **kwargs)
-
+        _, f_partial = _restrict_to_argnums(fun, args, nums, kwargs)
         if has_aux:
             out, f_vjp, aux = vjp(f_partial, *diff_args, has_aux=True)
         else:
@@ -440,6 +435,16 @@ def _std_basis(leaves: Sequence[Any]):
     return out, total
 
 
+def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwargs: dict | None = None):
+    """(the args at `nums`, fun as a function of just those args; the others held fixed)."""
+    def f_d(*d):
+        full = list(args)
+        for i, a in zip(nums, d):
+            full[i] = a
+        return fun(*full, **(kwargs or {}))
+    return tuple(args[i] for i in nums), f_d
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
     """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape."""
@@ -447,14 +452,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     nums = _argnums_tuple(argnums)
 
     def wrapped(*args):
-        dargs = tuple(args[i] for i in nums)
-
-        def f_d(*d):
-            full = list(args)
-            for i, a in zip(nums, d):
-                full[i] = a
-            return fun(*full)
-
+        dargs, f_d = _restrict_to_argnums(fun, args, nums)
         leaves, in_tree = tree_util.flatten(dargs)
         basis, _ = _std_basis(leaves)
 
@@ -493,14 +491,7 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     nums = _argnums_tuple(argnums)
 
     def wrapped(*args):
-        dargs = tuple(args[i] for i in nums)
-
-        def f_d(*d):
-            full = list(args)
-            for i, a in zip(nums, d):
-                full[i] = a
-            return fun(*full)
-
+        dargs, f_d = _restrict_to_argnums(fun, args, nums)
         if has_aux:
             out, f_vjp, aux = vjp(f_d, *dargs, has_aux=True)
         else:

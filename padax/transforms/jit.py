@@ -25,7 +25,7 @@ from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.lowering.compile import compile_lowered
 from padax.lowering.mlir import lower_jaxpr
-from padax.transforms.staging import aval_of, trace_flat
+from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
 
 class _Compiled:
@@ -139,17 +139,9 @@ class JitFunction:
         return f
 
     def _trace(self, dyn_args, dyn_kwargs, static, in_tree, leaves) -> tuple[ClosedJaxpr, Any]:
-        fun = self._rebuild_fun(dyn_args, static)
         store: list = []
-
-        def flat(*xs):
-            a, k = in_tree.unflatten(xs)
-            out = fun(*a, **k)
-            out_leaves, out_tree = tree_util.flatten(out)
-            store.append(out_tree)
-            return out_leaves
-
-        closed = trace_flat(flat, [aval_of(x) for x in leaves], f"jit({self.__name__}) tracing")
+        closed = trace_flat(flat_fun(self._rebuild_fun(dyn_args, static), in_tree, store),
+                            [aval_of(x) for x in leaves], f"jit({self.__name__}) tracing")
         return closed, store[0]
 
     def _donated_mask(self, dyn_args: tuple, dyn_kwargs: dict, static: tuple) -> tuple[bool, ...]:

@@ -142,7 +142,9 @@ class ShapeDtypeStruct:
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
 
 
-def _flat_fun(fun: Callable, in_tree, out_store: list) -> Callable:
+def flat_fun(fun: Callable, in_tree, out_store: list) -> Callable:
+    """`fun(*args, **kwargs)` as a function of the flat leaves of (args, kwargs); it appends
+    the output tree to `out_store` when called."""
     def flat(*leaves):
         args, kwargs = in_tree.unflatten(leaves)
         out = fun(*args, **kwargs)
@@ -168,7 +170,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
 
         leaves, in_tree = tree_util.flatten((tuple(dyn), kwargs))
         store: list = []
-        closed = trace_flat(_flat_fun(f, in_tree, store), [aval_of(x) for x in leaves],
+        closed = trace_flat(flat_fun(f, in_tree, store), [aval_of(x) for x in leaves],
                             "make_jaxpr tracing")
         if return_shape:
             shapes = store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
@@ -183,6 +185,6 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of `fun(*args)` (a pytree of ShapeDtypeStruct), without computing."""
     leaves, in_tree = tree_util.flatten((args, kwargs))
     store: list = []
-    closed = trace_flat(_flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
+    closed = trace_flat(flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
                         [aval_of(x) for x in leaves], "eval_shape tracing")
     return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
