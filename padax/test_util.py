@@ -93,7 +93,9 @@ def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
     args = tuple(tree_util.map(np.asarray, tuple(args)))
     out, f_vjp = vjp(f, *args)
     ct = tree_util.map(lambda o: _rand_like(rng, o), out)
-    cts_in = f_vjp(ct)
+    # padax (like JAX) transposes without conjugating: for f(z) = c z, vjp(ct) = c ct. The
+    # identity <ct, J t> = <J^H ct, t> then holds with J^H ct = conj(vjp(conj(ct))).
+    cts_in = tree_util.map(lambda c: np.conj(_np(c)), f_vjp(tree_util.map(np.conj, ct)))
     tangents = tree_util.map(lambda x: _rand_like(rng, x), args)
     f_plus = f(*_add_scaled(args, tangents, eps))
     f_minus = f(*_add_scaled(args, tangents, -eps))
