@@ -7,7 +7,8 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
+from padax.functional._arrays import asarray, aval_of
 
 dot_general_p = Primitive("dot_general")
 
@@ -88,5 +89,96 @@ def dot(lhs, rhs, preferred_element_type=None):
     lhs, rhs = asarray(lhs), asarray(rhs)
     return dot_general(lhs, rhs, (((lhs.aval.ndim - 1,), (0,)), ((), ())), preferred_element_type)
 
+
+# ---- differentiation and batching ----------------------------------------------------------
+
+def _free_dims(ndim: int, contract, batch) -> list[int]:
+    return [d for d in range(ndim) if d not in contract and d not in batch]
+
+
+def _dot_jvp(primals, tangents, *, dimension_numbers, preferred_element_type):
+    lhs, rhs = primals
+    tl, tr = tangents
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dimension_numbers,
+                             preferred_element_type=preferred_element_type)
+    t_out = Zero(tangent_aval(aval_of(out)))
+    if type(tl) is not Zero:
+        t_out = add_tangents(t_out, dot_general_p.bind(tl, rhs, dimension_numbers=dimension_numbers,
+                                                       preferred_element_type=preferred_element_type))
+    if type(tr) is not Zero:
+        t_out = add_tangents(t_out, dot_general_p.bind(lhs, tr, dimension_numbers=dimension_numbers,
+                                                       preferred_element_type=preferred_element_type))
+    return out, t_out
+
+
+def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers):
+    """Cotangent of one operand: contract ct with the other operand, then permute into place."""
+    from padax.functional.lax.structural import convert_element_type, transpose
+    (lc, rc), (lb, rb) = dimension_numbers
+    if not op_is_lhs:  # view the rhs as the "lhs" of the swapped product
+        lc, rc, lb, rb = rc, lc, rb, lb
+    other_ndim = aval_of(other).ndim
+    nb = len(lb)
+    op_free = _free_dims(op_aval.ndim, lc, lb)
+    other_free = _free_dims(other_ndim, rc, rb)
+    # ct layout: batch, lhs free, rhs free
+    n_lfree = len(op_free) if op_is_lhs else len(other_free)
+    other_free_in_ct = (list(range(nb + n_lfree, nb + n_lfree + len(other_free))) if op_is_lhs
+                        else list(range(nb, nb + len(other_free))))
+    dn = ((tuple(other_free_in_ct), tuple(other_free)), (tuple(range(nb)), tuple(rb)))
+    ct = convert_element_type(ct, aval_of(other).dtype) if aval_of(ct).dtype != aval_of(other).dtype else ct
+    res = dot_general_p.bind(ct, other, dimension_numbers=dn, preferred_element_type=None)
+    # res layout: batch (lb order), op free dims, other's contracting dims in increasing order
+    src = list(lb) + op_free + [lc[list(rc).index(r)] for r in sorted(rc)]
+    perm = [src.index(d) for d in range(op_aval.ndim)]
+    res = transpose(res, perm)
+    if aval_of(res).dtype != op_aval.dtype:
+        res = convert_element_type(res, op_aval.dtype)
+    return res
+
+
+def _dot_transpose(ct, lhs, rhs, *, dimension_numbers, preferred_element_type):
+    if type(ct) is Zero:
+        return [None, None]
+    ct_l = ct_r = None
+    if is_undefined(lhs):
+        ct_l = _transpose_operand(ct, rhs, lhs.aval, True, dimension_numbers)
+    if is_undefined(rhs):
+        ct_r = _transpose_operand(ct, lhs, rhs.aval, False, dimension_numbers)
+    return [ct_l, ct_r]
+
+
+def _shift(dims, by: int = 1) -> tuple[int, ...]:
+    return tuple(d + by for d in dims)
+
+
+def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
+    from padax.core.batching_util import moveaxis
+    lhs, rhs = args
+    ld, rd = dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    if ld is not None:
+        lhs = moveaxis(lhs, ld, 0)
+        lc, lb = _shift(lc), _shift(lb)
+    if rd is not None:
+        rhs = moveaxis(rhs, rd, 0)
+        rc, rb = _shift(rc), _shift(rb)
+    if ld is not None and rd is not None:
+        dn = ((lc, rc), ((0,) + lb, (0,) + rb))
+        out_dim = 0
+    elif ld is not None:
+        dn = ((lc, rc), (lb, rb))
+        out_dim = len(lb)  # the new axis is lhs's first free dim
+    else:
+        dn = ((lc, rc), (lb, rb))
+        lhs_free = aval_of(lhs).ndim - len(lc) - len(lb)
+        out_dim = len(lb) + lhs_free  # the new axis is rhs's first free dim
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=preferred_element_type)
+    return out, out_dim
+
+
+dot_general_p.jvp_rule = _dot_jvp
+dot_general_p.transpose_rule = _dot_transpose
+dot_general_p.batch_rule = _dot_batch
 
 __all__ = ["dot_general", "dot"]
