@@ -47,3 +47,4 @@ from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute  # noqa: E402
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
+from padax import linalg  # noqa: E402,F401

@@ -92,7 +92,53 @@ def to_numpy(buf):
     return buf._single_device_array_to_np_array_did_copy()[0]
 
 
-def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assignment=None):
+def gspmd_sharding(devices, hlo_sharding):
+    """jaxlib's C++ GSPMDSharding: a device list plus an HloSharding over its positions."""
+    return _jax.GSPMDSharding(xla_client.DeviceList(tuple(devices)), hlo_sharding)
+
+
+def hlo_sharding_replicated():
+    return xla_client.HloSharding.replicate()
+
+
+def hlo_sharding_tiled(tile_dims, device_positions, last_dim_replicated: bool):
+    """HloSharding of a tile grid `tile_dims` whose entries (row-major) are device positions."""
+    text = "{devices=[" + ",".join(map(str, tile_dims)) + "]" + ",".join(map(str, device_positions))
+    if last_dim_replicated:
+        text += " last_tile_dim_replicate"
+    return xla_client.HloSharding.from_string(text + "}")
+
+
+def hlo_sharding_from_proto(proto):
+    return xla_client.HloSharding.from_proto(proto)
+
+
+def hlo_sharding_from_string(text: str):
+    return xla_client.HloSharding.from_string(text)
+
+
+def array_device(buf):
+    """The device of a single-device jaxlib array."""
+    return buf._sharding._internal_device_list[0]
+
+
+def assemble_array(aval, sharding, arrays):
+    """A multi-device jaxlib array from single-device ones (in the sharding's device order), no copy."""
+    return _jax.ArrayImpl(aval, sharding, list(arrays), True, _skip_checks=True)
+
+
+def output_hlo_shardings(exe):
+    """The HloSharding XLA chose for each output of a compiled SPMD program (None if unknown)."""
+    protos = exe.get_output_shardings()
+    if protos is None:
+        return None
+    return [xla_client.HloSharding.from_proto(p) for p in protos]
+
+
+def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assignment=None,
+                    propagate_outputs=()):
+    """CompileOptions; for SPMD programs (num_partitions > 1) the partitioner is switched on and
+    `propagate_outputs` says, per result, whether XLA may choose its sharding."""
     opts = xla_client.CompileOptions()
     opts.num_replicas = num_replicas
     opts.num_partitions = num_partitions
@@ -101,6 +147,8 @@ def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assig
         opts.device_assignment = xla_client.DeviceAssignment.create(np.asarray(device_assignment, dtype=np.int32))
     if num_partitions > 1:
         opts.executable_build_options.use_spmd_partitioning = True
+        if any(propagate_outputs):
+            opts.executable_build_options.allow_spmd_sharding_propagation_to_output = list(propagate_outputs)
     return opts
 
 
@@ -127,3 +175,43 @@ def pytree_treedef_tuple(registry, treedefs):
 
 
 PyTreeDef = _jax.pytree.PyTreeDef
+
+
+_lapack_registered = False
+_lapack_initialized = False
+
+
+def register_lapack_targets() -> None:
+    """Make jaxlib's LAPACK kernels resolvable from CPU programs (idempotent, ~1 ms).
+
+    padax.linalg lowers decompositions to `stablehlo.custom_call @lapack_*_ffi`;
+    XLA looks those names up in its custom-call registry, which starts empty.
+    jaxlib ships the typed-FFI handlers as PyCapsules; registering them (before
+    or after the CPU client exists) makes them resolvable. The kernels also
+    need `initialize_lapack()` before they first run.
+    """
+    global _lapack_registered
+    if _lapack_registered:
+        return
+    from jaxlib.cpu import _lapack
+    for name, capsule in _lapack.registrations().items():
+        if name.endswith("_ffi"):
+            xla_client.register_custom_call_target(name, capsule, platform="cpu", api_version=1)
+            xla_client.register_custom_call_as_batch_partitionable(name)
+    _lapack_registered = True
+
+
+def initialize_lapack() -> None:
+    """Hand jaxlib's LAPACK kernels scipy's LAPACK/BLAS function pointers (idempotent).
+
+    Mandatory before a program with a LAPACK custom call executes (otherwise
+    the process crashes), but it imports scipy.linalg (~0.4 s), so it is done
+    lazily: the linalg lowering rules call it when they emit such a call.
+    """
+    global _lapack_initialized
+    if _lapack_initialized:
+        return
+    register_lapack_targets()
+    from jaxlib.cpu import _lapack
+    _lapack.initialize()
+    _lapack_initialized = True

@@ -21,6 +21,7 @@ def _client(platform: str):
     c = _clients.get(platform)
     if c is None:
         if platform == "cpu":
+            _jaxlib.register_lapack_targets()  # LAPACK kernels for padax.linalg
             c = _jaxlib.make_cpu_client(config.num_cpu_devices)
         else:
             c = _jaxlib.make_plugin_client(platform)

@@ -1,0 +1,665 @@
+"""Matrix decompositions and triangular solves: the primitives under `padax.linalg`.
+
+Every primitive works on the trailing two axes of its operands; leading axes are
+batch axes (the LAPACK kernels loop over them), so vmap only has to move the
+mapped axis to the front. Supported dtypes: float32, float64, complex64,
+complex128.
+
+    cholesky(a)                     -> L, lower triangular, a = L L^H
+    triangular_solve(a, b, ...)     -> x with op(a) x = b (or x op(a) = b)
+    lu(a)                           -> (lu, pivots, permutation), a[perm] = L U
+    lu_pivots_to_permutation(piv)   -> permutation of the rows
+    qr(a, full_matrices)            -> (q, r)
+    eigh(a, lower)                  -> (w, v), ascending real w, a v = v diag(w)
+    svd(a, full_matrices, compute_uv) -> (s, u, vh) or (s,)
+    eig(a, compute_left, compute_right) -> (w, [vl], [vr]), complex; CPU only
+
+Failure is reported the way LAPACK-backed jax does it, not by raising (a
+traced program cannot raise on data): when the kernel's `info` says the
+factorisation failed (cholesky of a matrix that is not positive definite,
+eigh/svd/eig not converging) the affected matrices of the batch come back
+filled with NaN. lu of a singular matrix is not a failure (U has a zero on its
+diagonal). Hermitian inputs are read from one triangle only (the lower one for
+cholesky, the `lower` one for eigh), as LAPACK does; the derivative rules
+differentiate exactly that function, so the other triangle gets no gradient.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, is_undefined, tangent_aval
+from padax.core.batching_util import bdim_to_front, batch_size, moveaxis
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.primitive import Primitive
+from padax.functional._arrays import asarray, aval_of
+
+_INEXACT = ("float32", "float64", "complex64", "complex128")
+
+
+def _check_matrix(op: str, arg: str, a: ShapedArray, square: bool = True) -> None:
+    """Decompositions take float32/64 or complex64/128 arrays of rank >= 2 (square if asked)."""
+    if a.dtype.name not in _INEXACT:
+        raise op_type_error(op, f"{arg} must be a float32, float64, complex64 or complex128 array, "
+                                f"got {a.str_short()}")
+    if a.ndim < 2:
+        raise op_value_error(op, f"{arg} must have at least 2 dimensions (a matrix or a batch of "
+                                 f"matrices), got {a.str_short()}")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise op_value_error(op, f"{arg} must be a square matrix (or a batch of them): its last two "
+                                 f"dimensions must be equal, got {a.str_short()}")
+
+
+def _real_dtype(dtype) -> np.dtype:
+    return {"complex64": np.dtype(np.float32), "complex128": np.dtype(np.float64)}.get(
+        np.dtype(dtype).name, np.dtype(dtype))
+
+
+def _complex_dtype(dtype) -> np.dtype:
+    return np.dtype(np.complex128) if np.dtype(dtype) in (np.float64, np.complex128) else np.dtype(np.complex64)
+
+
+# ---- primitives ------------------------------------------------------------------------------
+
+cholesky_p = Primitive("cholesky")
+
+
+@cholesky_p.def_abstract_eval
+def _cholesky_abstract(a):
+    _check_matrix("cholesky", "x", a)
+    return ShapedArray(a.shape, a.dtype)
+
+
+# triangular_solve(a, b, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
+# op(a) x = b (left_side) or x op(a) = b, where op(a) is a, a^T, conj(a) or a^H.
+triangular_solve_p = Primitive("triangular_solve")
+
+
+@triangular_solve_p.def_abstract_eval
+def _triangular_solve_abstract(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
+    op = "triangular_solve"
+    _check_matrix(op, "a", a)
+    _check_matrix(op, "b", b, square=False)
+    if a.dtype != b.dtype:
+        raise op_type_error(op, f"a and b must have the same dtype, got {a.str_short()} and {b.str_short()}")
+    if a.shape[:-2] != b.shape[:-2]:
+        raise op_value_error(op, f"a and b must have the same batch dimensions, got {a.str_short()} "
+                                 f"and {b.str_short()}")
+    k = b.shape[-2] if left_side else b.shape[-1]
+    if k != a.shape[-1]:
+        side = "rows" if left_side else "columns"
+        raise op_value_error(op, f"b must have as many {side} as a ({a.shape[-1]}) for a "
+                                 f"{'left' if left_side else 'right'}-side solve, got a "
+                                 f"{a.str_short()} and b {b.str_short()}")
+    return ShapedArray(b.shape, b.dtype)
+
+
+lu_p = Primitive("lu", multiple_results=True)
+
+
+@lu_p.def_abstract_eval
+def _lu_abstract(a):
+    _check_matrix("lu", "x", a, square=False)
+    *batch, m, n = a.shape
+    batch = tuple(batch)
+    return [ShapedArray(a.shape, a.dtype), ShapedArray(batch + (min(m, n),), np.dtype(np.int32)),
+            ShapedArray(batch + (m,), np.dtype(np.int32))]
+
+
+# lu_pivots_to_permutation(pivots, permutation_size): LAPACK's sequence of row swaps
+# (0-based: row i was swapped with row pivots[i], in order) as the permutation it applies.
+lu_pivots_to_permutation_p = Primitive("lu_pivots_to_permutation")
+
+
+@lu_pivots_to_permutation_p.def_abstract_eval
+def _pivots_abstract(pivots, *, permutation_size):
+    op = "lu_pivots_to_permutation"
+    if pivots.dtype != np.int32 or pivots.ndim < 1:
+        raise op_type_error(op, f"pivots must be an int32 array of rank >= 1, got {pivots.str_short()}")
+    if permutation_size < pivots.shape[-1]:
+        raise op_value_error(op, f"permutation_size ({permutation_size}) must be at least the number "
+                                 f"of pivots ({pivots.shape[-1]})")
+    return ShapedArray(pivots.shape[:-1] + (permutation_size,), np.dtype(np.int32))
+
+
+qr_p = Primitive("qr", multiple_results=True)
+
+
+@qr_p.def_abstract_eval
+def _qr_abstract(a, *, full_matrices):
+    _check_matrix("qr", "x", a, square=False)
+    *batch, m, n = a.shape
+    batch = tuple(batch)
+    k = m if full_matrices else min(m, n)
+    return [ShapedArray(batch + (m, k), a.dtype), ShapedArray(batch + (k, n), a.dtype)]
+
+
+eigh_p = Primitive("eigh", multiple_results=True)
+
+
+@eigh_p.def_abstract_eval
+def _eigh_abstract(a, *, lower):
+    _check_matrix("eigh", "x", a)
+    return [ShapedArray(a.shape[:-1], _real_dtype(a.dtype)), ShapedArray(a.shape, a.dtype)]
+
+
+svd_p = Primitive("svd", multiple_results=True)
+
+
+@svd_p.def_abstract_eval
+def _svd_abstract(a, *, full_matrices, compute_uv):
+    _check_matrix("svd", "x", a, square=False)
+    *batch, m, n = a.shape
+    batch = tuple(batch)
+    k = min(m, n)
+    s = ShapedArray(batch + (k,), _real_dtype(a.dtype))
+    if not compute_uv:
+        return [s]
+    ku, kv = (m, n) if full_matrices else (k, k)
+    return [s, ShapedArray(batch + (m, ku), a.dtype), ShapedArray(batch + (kv, n), a.dtype)]
+
+
+eig_p = Primitive("eig", multiple_results=True)
+
+
+@eig_p.def_abstract_eval
+def _eig_abstract(a, *, compute_left, compute_right):
+    _check_matrix("eig", "x", a)
+    c = _complex_dtype(a.dtype)
+    return ([ShapedArray(a.shape[:-1], c)] + [ShapedArray(a.shape, c)] * (int(compute_left) + int(compute_right)))
+
+
+def _empty_check(op: str, a) -> None:
+    if 0 in a.aval.shape[-2:]:
+        raise op_value_error(op, f"empty matrices are not supported, got {a.aval.str_short()}")
+
+
+# ---- lax-level wrappers ----------------------------------------------------------------------
+
+def cholesky(a):
+    """Lower Cholesky factor L of a Hermitian positive-definite `a` (read from its lower
+    triangle): a = L L^H. NaN-filled where the factorisation fails."""
+    a = asarray(a)
+    _empty_check("cholesky", a)
+    return cholesky_p.bind(a)
+
+
+def triangular_solve(a, b, left_side: bool = False, lower: bool = False, transpose_a: bool = False,
+                     conjugate_a: bool = False, unit_diagonal: bool = False):
+    """Solve op(a) x = b (left_side) or x op(a) = b for x, reading only the `lower` (or upper)
+    triangle of `a` (and taking its diagonal as ones if `unit_diagonal`). op transposes
+    and/or conjugates `a` as asked. Batch dimensions of a and b must match."""
+    a, b = asarray(a), asarray(b)
+    if not dtypes.is_complex(a.aval.dtype):
+        conjugate_a = False
+    return triangular_solve_p.bind(a, b, left_side=bool(left_side), lower=bool(lower),
+                                   transpose_a=bool(transpose_a), conjugate_a=bool(conjugate_a),
+                                   unit_diagonal=bool(unit_diagonal))
+
+
+def lu(a):
+    """LU factorisation with partial pivoting: (lu, pivots, permutation).
+
+    `lu` packs the unit lower factor L (strictly below the diagonal) and U; `pivots` are
+    LAPACK's 0-based row swaps; `permutation` is the row order with a[..., perm, :] = L @ U.
+    """
+    a = asarray(a)
+    _empty_check("lu", a)
+    return tuple(lu_p.bind(a))
+
+
+def lu_pivots_to_permutation(pivots, permutation_size: int):
+    """The row permutation that the 0-based swaps `pivots` (applied in order) produce."""
+    return lu_pivots_to_permutation_p.bind(asarray(pivots), permutation_size=int(permutation_size))
+
+
+def qr(a, full_matrices: bool = True):
+    """QR factorisation (q, r); with full_matrices q is square (m, m) and r is (m, n),
+    otherwise q is (m, k) and r is (k, n), k = min(m, n)."""
+    a = asarray(a)
+    _empty_check("qr", a)
+    return tuple(qr_p.bind(a, full_matrices=bool(full_matrices)))
+
+
+def eigh(a, lower: bool = True):
+    """Eigen-decomposition of a Hermitian matrix read from its `lower` (or upper) triangle:
+    (w, v) with ascending real eigenvalues w and orthonormal eigenvectors in v's columns."""
+    a = asarray(a)
+    _empty_check("eigh", a)
+    return tuple(eigh_p.bind(a, lower=bool(lower)))
+
+
+def svd(a, full_matrices: bool = False, compute_uv: bool = True):
+    """Singular values in descending order, and if `compute_uv` the factors: (s, u, vh)
+    with a = u @ diag(s) @ vh; (s,) otherwise."""
+    a = asarray(a)
+    _empty_check("svd", a)
+    return tuple(svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv)))
+
+
+def eig(a, compute_left_eigenvectors: bool = False, compute_right_eigenvectors: bool = True):
+    """Eigenvalues of a general square matrix (complex), then the requested left/right
+    eigenvectors (unit-norm columns). CPU only; not differentiable."""
+    a = asarray(a)
+    _empty_check("eig", a)
+    return tuple(eig_p.bind(a, compute_left=bool(compute_left_eigenvectors),
+                            compute_right=bool(compute_right_eigenvectors)))
+
+
+__all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr", "eigh", "svd", "eig"]
+
+
+# ---- helpers for the rules (plain lax ops: they differentiate and batch again) ----------------
+
+def _ndim(x) -> int:
+    return aval_of(x).ndim
+
+
+def _dtype(x) -> np.dtype:
+    return aval_of(x).dtype
+
+
+def _swap(x):
+    from padax.functional.lax.structural import transpose
+    nd = _ndim(x)
+    return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _conj(x):
+    from padax.functional.lax.elementwise import conj
+    return conj(x) if dtypes.is_complex(_dtype(x)) else x
+
+
+def _H(x):
+    return _conj(_swap(x))
+
+
+def _mm(a, b):
+    """Batched matrix product over equal leading batch dimensions."""
+    from padax.functional.lax.dot import dot_general
+    nd = _ndim(a)
+    batch = tuple(range(nd - 2))
+    return dot_general(a, b, (((nd - 1,), (nd - 2,)), (batch, batch)))
+
+
+def _tri_mask(shape, lower: bool, k: int = 0):
+    """Boolean mask of the lower (col <= row + k) or upper (col >= row + k) triangle."""
+    from padax.functional.lax.elementwise import add, ge, le
+    from padax.functional.lax.structural import broadcasted_iota
+    rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
+    cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
+    rk = add(rows, k) if k else rows
+    return le(cols, rk) if lower else ge(cols, rk)
+
+
+def _tril(x, k: int = 0):
+    from padax.functional._arrays import full
+    from padax.functional.lax.structural import select
+    a = aval_of(x)
+    return select(_tri_mask(a.shape, True, k), x, full(a.shape, 0, a.dtype))
+
+
+def _triu(x, k: int = 0):
+    from padax.functional._arrays import full
+    from padax.functional.lax.structural import select
+    a = aval_of(x)
+    return select(_tri_mask(a.shape, False, k), x, full(a.shape, 0, a.dtype))
+
+
+def _eye(shape, dtype):
+    """Identity matrices broadcast over `shape`'s leading dims (shape[-2:] may be non-square)."""
+    from padax.functional.lax.elementwise import eq
+    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
+    rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
+    cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
+    return convert_element_type(eq(rows, cols), dtype)
+
+
+def _diag_part(x):
+    """The diagonal of each (square) matrix: x[..., i, i] (a masked sum: no gather, and
+    non-finite entries off the diagonal do not leak into it)."""
+    from padax.functional._arrays import full
+    from padax.functional.lax.reductions import reduce_sum
+    from padax.functional.lax.structural import select
+    a = aval_of(x)
+    on = _diag_mask(a.shape)
+    return reduce_sum(select(on, x, full(a.shape, 0, a.dtype)), (a.ndim - 1,))
+
+
+def _diag_mask(shape):
+    from padax.functional.lax.elementwise import eq
+    from padax.functional.lax.structural import broadcasted_iota
+    return eq(broadcasted_iota(np.int32, shape, len(shape) - 2), broadcasted_iota(np.int32, shape, len(shape) - 1))
+
+
+def _to_dtype(x, dtype):
+    from padax.functional.lax.structural import convert_element_type
+    return x if _dtype(x) == dtype else convert_element_type(x, dtype)
+
+
+def _hermitian_from_triangle(t, lower: bool):
+    """The Hermitian matrix a LAPACK routine sees when it reads only one triangle of t:
+    that triangle, its conjugate mirror, and the real part of the diagonal."""
+    from padax.functional.lax.elementwise import add, real
+    strict = _tril(t, -1) if lower else _triu(t, 1)
+    off = add(strict, _H(strict))
+    d = _diag_part(t)
+    if dtypes.is_complex(_dtype(t)):
+        d = _to_dtype(real(d), _dtype(t))
+    return add(off, _mul_eye(d, aval_of(t)))
+
+
+def _mul_eye(d, aval: ShapedArray):
+    """diag(d) for a vector batch d of the given matrix aval."""
+    from padax.functional.lax.elementwise import mul
+    from padax.functional.lax.structural import broadcast_in_dim
+    nd = aval.ndim
+    return mul(broadcast_in_dim(d, aval.shape, tuple(range(nd - 1))), _eye(aval.shape, aval.dtype))
+
+
+def _bcast_row(v, shape):
+    """v[..., None, :] broadcast to shape (entry [i, j] = v[j])."""
+    from padax.functional.lax.structural import broadcast_in_dim
+    nd = len(shape)
+    return broadcast_in_dim(v, shape, tuple(range(nd - 2)) + (nd - 1,))
+
+
+def _bcast_col(v, shape):
+    """v[..., :, None] broadcast to shape (entry [i, j] = v[i])."""
+    from padax.functional.lax.structural import broadcast_in_dim
+    nd = len(shape)
+    return broadcast_in_dim(v, shape, tuple(range(nd - 1)))
+
+
+def _slice_last2(x, rows, cols):
+    from padax.functional.lax.structural import slice as slice_
+    a = aval_of(x)
+    r0, r1 = rows
+    c0, c1 = cols
+    return slice_(x, (0,) * (a.ndim - 2) + (r0, c0), a.shape[:-2] + (r1, c1))
+
+
+def _pad_last2(x, rows, cols):
+    """Zero-pad the last two axes by (before, after) amounts."""
+    from padax.functional._arrays import constant
+    from padax.functional.lax.structural import pad
+    a = aval_of(x)
+    cfg = [(0, 0, 0)] * (a.ndim - 2) + [(rows[0], rows[1], 0), (cols[0], cols[1], 0)]
+    return pad(x, constant(0, a.dtype), cfg)
+
+
+# ---- differentiation ---------------------------------------------------------------------
+# The tangent formulas are the standard matrix-calculus results (references per rule). They
+# are written with linear operations of the tangent only (products with primal-only values,
+# triangular_solve in its right-hand side, masks, transposes), so linearize/transpose turn
+# them into reverse mode.
+
+def _cholesky_jvp(primals, tangents):
+    # Murray 2016, "Differentiation of the Cholesky decomposition": with a = L L^H,
+    # dL = L Phi(L^{-1} da L^{-H}), Phi = lower triangle with the diagonal halved.
+    from padax.functional.lax.elementwise import mul, sub
+    a, = primals
+    t, = tangents
+    L = cholesky_p.bind(a)
+    da = _hermitian_from_triangle(t, lower=True)
+    tmp = triangular_solve(L, da, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
+    x = triangular_solve(L, tmp, left_side=True, lower=True)
+    av = aval_of(x)
+    scale = sub(_full_like(av, 1.0), mul(_eye(av.shape, av.dtype), _full_like(av, 0.5)))
+    phi = mul(_tril(x), scale)
+    return L, _mm(L, phi)
+
+
+def _full_like(aval: ShapedArray, value):
+    from padax.functional._arrays import full
+    return full(aval.shape, value, aval.dtype)
+
+
+def _op_a(x, transpose_a: bool, conjugate_a: bool):
+    if transpose_a:
+        x = _swap(x)
+    return _conj(x) if conjugate_a else x
+
+
+def _triangular_solve_jvp(primals, tangents, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
+    # x = op(a)^{-1} b  =>  dx = op(a)^{-1} (db - op(da) x)   (left side)
+    #     x = b op(a)^{-1} =>  dx = (db - x op(da)) op(a)^{-1}   (right side)
+    # where da only has entries in the triangle that is read.
+    from padax.functional.lax.elementwise import sub
+    a, b = primals
+    ta, tb = tangents
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
+                  unit_diagonal=unit_diagonal)
+    x = triangular_solve_p.bind(a, b, **params)
+    rhs = None if type(tb) is Zero else tb
+    if type(ta) is not Zero:
+        k = 1 if unit_diagonal else 0
+        g = _tril(ta, -k) if lower else _triu(ta, k)
+        g = _op_a(g, transpose_a, conjugate_a)
+        gx = _mm(g, x) if left_side else _mm(x, g)
+        rhs = sub(rhs, gx) if rhs is not None else _neg(gx)
+    return x, triangular_solve_p.bind(a, rhs, **params)
+
+
+def _neg(x):
+    from padax.functional.lax.elementwise import neg
+    return neg(x)
+
+
+def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
+    # b -> op(a)^{-1} b is linear; its transpose is c -> (op(a)^{-1})^T c = op'(a)^{-1} c with
+    # the transpose flag flipped (conjugation unchanged). Same for the right side.
+    if is_undefined(a):
+        raise TypeError("triangular_solve is not linear in its matrix operand `a`; only `b` can be transposed")
+    if type(ct) is Zero:
+        return [None, None]
+    return [None, triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
+                                          transpose_a=not transpose_a, conjugate_a=conjugate_a,
+                                          unit_diagonal=unit_diagonal)]
+
+
+def _permutation_matrix(perm, dtype):
+    """P with P[..., i, j] = (perm[..., i] == j), so P @ a == a[..., perm, :]."""
+    from padax.functional.lax.elementwise import eq
+    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
+    pa = aval_of(perm)
+    m = pa.shape[-1]
+    shape = pa.shape + (m,)
+    cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
+    return convert_element_type(eq(_bcast_col(perm, shape), cols), dtype)
+
+
+def _lu_jvp(primals, tangents):
+    # De Hoog, Anderssen & Lukas, "Differentiation of matrix functionals using triangular
+    # factorization": with P a = L U, X = L^{-1} P da U^{-1}, dL = L tril(X, -1) and
+    # dU = triu(X) U. Rectangular matrices are handled by completing L to m x m (identity
+    # columns) and U to n x n (identity block), which leaves the formulas unchanged.
+    from padax.functional.lax.elementwise import add
+    a, = primals
+    t, = tangents
+    lu_, piv, perm = lu_p.bind(a)
+    av = aval_of(a)
+    *batch, m, n = av.shape
+    k = min(m, n)
+    l = _pad_last2(_tril(_slice_last2(lu_, (0, m), (0, k)), -1), (0, 0), (0, m - k))
+    l = add(l, _eye(tuple(batch) + (m, m), av.dtype))
+    u = _pad_last2(_triu(_slice_last2(lu_, (0, k), (0, n))), (0, n - k), (0, 0))
+    if n > k:
+        u = add(u, _pad_last2(_eye(tuple(batch) + (n - k, n - k), av.dtype), (k, 0), (k, 0)))
+    pt = _mm(_permutation_matrix(perm, av.dtype), t)
+    la = triangular_solve(l, pt, left_side=True, lower=True, unit_diagonal=True)
+    x = triangular_solve(u, la, left_side=False, lower=False)
+    d_lu = add(_mm(l, _tril(x, -1)), _mm(_triu(x), u))
+    return [lu_, piv, perm], [d_lu, Zero(tangent_aval(aval_of(piv))), Zero(tangent_aval(aval_of(perm)))]
+
+
+def _thin_qr_jvp(q, r, dx):
+    # Walter & Lehmann / Townsend: for m >= n with q (m, n), r (n, n):
+    # C = q^H dx r^{-1}; Omega = tril(C, -1) - tril(C, -1)^H (+ i Im diag(C) for complex);
+    # dq = q (Omega - C) + dx r^{-1}, dr = (C - Omega) r.
+    from padax.functional.lax.elementwise import add, imag, mul, sub
+    dx_rinv = triangular_solve(r, dx, left_side=False, lower=False)
+    c = _mm(_H(q), dx_rinv)
+    low = _tril(c, -1)
+    omega = sub(low, _H(low))
+    if dtypes.is_complex(_dtype(c)):
+        from padax.functional.lax.elementwise import complex as mkcomplex
+        ic = imag(c)
+        ca = aval_of(c)
+        i_imag = mkcomplex(_full_like(aval_of(ic), 0.0), ic)
+        omega = add(omega, mul(_eye(ca.shape, ca.dtype), i_imag))
+    dq = add(_mm(q, sub(omega, c)), dx_rinv)
+    dr = _mm(sub(c, omega), r)
+    return dq, dr
+
+
+def _qr_jvp(primals, tangents, *, full_matrices):
+    from padax.functional.lax.elementwise import add
+    from padax.functional.lax.structural import concatenate
+    x, = primals
+    dx, = tangents
+    q, r = qr_p.bind(x, full_matrices=full_matrices)
+    *_, m, n = aval_of(x).shape
+    if m >= n:
+        if full_matrices and m > n:
+            raise NotImplementedError(
+                "qr: the derivative of the complete (mode='complete') QR of a tall matrix (m > n) is "
+                "not implemented: its extra columns of Q are not determined by the input; use "
+                "mode='reduced'")
+        dq, dr = _thin_qr_jvp(q, r, dx)
+        return [q, r], [dq, dr]
+    # wide: x = q [r1 r2] with x1 = q r1 square; r2 = q^H x2 => dr2 = dq^H x2 + q^H dx2
+    x2 = _slice_last2(x, (0, m), (m, n))
+    dx1, dx2 = _slice_last2(dx, (0, m), (0, m)), _slice_last2(dx, (0, m), (m, n))
+    r1 = _slice_last2(r, (0, m), (0, m))
+    dq, dr1 = _thin_qr_jvp(q, r1, dx1)
+    dr2 = add(_mm(_H(dq), x2), _mm(_H(q), dx2))
+    return [q, r], [dq, concatenate([dr1, dr2], _ndim(dr1) - 1)]
+
+
+def _safe_reciprocal_gaps(w, dtype):
+    """F[..., i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it (primal-only)."""
+    from padax.functional.lax.elementwise import add, div, sub
+    wa = aval_of(w)
+    shape = wa.shape + (wa.shape[-1],)
+    eye = _eye(shape, wa.dtype)
+    gaps = sub(_bcast_row(w, shape), _bcast_col(w, shape))
+    f = sub(div(_full_like(ShapedArray(shape, wa.dtype), 1.0), add(gaps, eye)), eye)
+    return _to_dtype(f, dtype)
+
+
+def _eigh_jvp(primals, tangents, *, lower):
+    # First-order perturbation theory for distinct eigenvalues (Giles 2008, "An extended
+    # collection of matrix derivative results"): with S = V^H da V,
+    # dw = Re diag(S), dV = V (F * S), F[i, j] = 1 / (w_j - w_i) (0 on the diagonal).
+    from padax.functional.lax.elementwise import mul, real
+    a, = primals
+    t, = tangents
+    w, v = eigh_p.bind(a, lower=lower)
+    da = _hermitian_from_triangle(t, lower)
+    s = _mm(_mm(_H(v), da), v)
+    dw = _diag_part(s)
+    if dtypes.is_complex(_dtype(dw)):
+        dw = real(dw)
+    dv = _mm(v, mul(_safe_reciprocal_gaps(w, _dtype(a)), s))
+    return [w, v], [dw, dv]
+
+
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+    # Townsend 2016, "Differentiating the singular value decomposition", and Giles 2008:
+    # with dS = U^H dA V: ds = Re diag(dS); dU = U (F o (dS S + S dS^H) + D) (+ the part of
+    # dA V outside span(U) when m > n), dV = V (F o (S dS + dS^H S)) (+ likewise when n > m),
+    # F[i, j] = 1 / (s_j^2 - s_i^2) off the diagonal, D = diag(Im-part) term for complex.
+    from padax.functional.lax.elementwise import add, div, eq, mul, real, sub
+    from padax.functional.lax.structural import select
+    a, = primals
+    da, = tangents
+    *_, m, n = aval_of(a).shape
+    if compute_uv and full_matrices and m != n:
+        raise NotImplementedError(
+            "svd: the derivative of U and VH with full_matrices=True for a non-square matrix is not "
+            "implemented (their extra columns are not determined by the input); use "
+            "full_matrices=False")
+    s, u, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
+    dt = _dtype(a)
+    v = _H(vh)
+    ds_mat = _mm(_mm(_H(u), da), v)
+    ds = _diag_part(ds_mat)
+    if dtypes.is_complex(dt):
+        ds = real(ds)
+    if not compute_uv:
+        return [s], [ds]
+    kshape = aval_of(ds_mat).shape
+    s_row = _to_dtype(_bcast_row(s, kshape), dt)
+    s_col = _to_dtype(_bcast_col(s, kshape), dt)
+    sq = mul(s, s)
+    f = _safe_reciprocal_gaps(sq, dt)
+    dss = mul(s_row, ds_mat)      # dS diag(s)
+    sds = mul(s_col, ds_mat)      # diag(s) dS
+    inner_u = mul(f, add(dss, _H(dss)))
+    if dtypes.is_complex(dt):
+        sa = aval_of(s)
+        zero = _full_like(sa, 0.0)
+        s_inv = select(eq(s, zero), zero, div(_full_like(sa, 1.0), s))
+        d = mul(mul(_full_like(aval_of(ds_mat), 0.5), sub(ds_mat, _H(ds_mat))),
+                _to_dtype(_mul_eye(s_inv, ShapedArray(kshape, sa.dtype)), dt))
+        inner_u = add(inner_u, d)
+    du = _mm(u, inner_u)
+    dv = _mm(v, mul(f, add(sds, _H(sds))))
+    if m > n:
+        dav = _mm(da, v)
+        du = add(du, div(sub(dav, _mm(u, _mm(_H(u), dav))), _to_dtype(_bcast_row(s, aval_of(dav).shape), dt)))
+    if n > m:
+        dahu = _mm(_H(da), u)
+        dv = add(dv, div(sub(dahu, _mm(v, _mm(vh, dahu))), _to_dtype(_bcast_row(s, aval_of(dahu).shape), dt)))
+    return [s, u, vh], [ds, du, _H(dv)]
+
+
+def _eig_jvp(primals, tangents, **params):
+    raise NotImplementedError("eig: differentiation of the general (non-Hermitian) eigen-decomposition "
+                              "is not implemented; for Hermitian matrices use eigh")
+
+
+def _int_outputs_jvp(prim):
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        return out, Zero(tangent_aval(aval_of(out)))
+    return rule
+
+
+cholesky_p.jvp_rule = _cholesky_jvp
+triangular_solve_p.jvp_rule = _triangular_solve_jvp
+triangular_solve_p.transpose_rule = _triangular_solve_transpose
+lu_p.jvp_rule = _lu_jvp
+lu_pivots_to_permutation_p.jvp_rule = _int_outputs_jvp(lu_pivots_to_permutation_p)
+qr_p.jvp_rule = _qr_jvp
+eigh_p.jvp_rule = _eigh_jvp
+svd_p.jvp_rule = _svd_jvp
+eig_p.jvp_rule = _eig_jvp
+
+
+# ---- batching: the kernels take leading batch dimensions, so move the mapped axis there ------
+
+def _unary_batch(prim):
+    def rule(args, dims, **params):
+        x, = args
+        d, = dims
+        out = prim.bind(moveaxis(x, d, 0), **params)
+        if prim.multiple_results:
+            return out, [0] * len(out)
+        return out, 0
+    prim.batch_rule = rule
+
+
+for _p in (cholesky_p, lu_p, lu_pivots_to_permutation_p, qr_p, eigh_p, svd_p, eig_p):
+    _unary_batch(_p)
+
+
+def _triangular_solve_batch(args, dims, **params):
+    size = batch_size(args, dims)
+    a, b = (bdim_to_front(x, d, size) for x, d in zip(args, dims))
+    return triangular_solve_p.bind(a, b, **params), 0
+
+
+triangular_solve_p.batch_rule = _triangular_solve_batch

@@ -1,0 +1,765 @@
+"""`padax.linalg`: Paddle's linear-algebra API (names and signatures of `paddle.linalg`).
+
+Everything here is composed from the primitives in `padax.functional.lax.linalg`
+(cholesky, triangular_solve, lu, qr, eigh, svd, eig) and ordinary lax ops, so
+jit, vmap and grad work through every function (eig/eigvals excepted: no
+derivative). Inputs are float32/float64/complex64/complex128 (batches of)
+matrices in the trailing two axes; integer inputs are refused with a TypeError
+naming the function and argument, as Paddle does (cov/corrcoef cast them).
+
+Behaviour to know about:
+- Failures do not raise inside compiled code: a Cholesky factorisation of a
+  matrix that is not positive definite, or an eigen/singular-value solver that
+  does not converge, returns NaN for that matrix (as jax does). `solve`/`inv`/
+  `det` of an exactly singular matrix give inf/NaN entries and det 0.
+- Hermitian routines (cholesky, eigh, eigvalsh) read one triangle only
+  (`cholesky`: the lower; `eigh`: `UPLO`), as LAPACK and Paddle do; gradients
+  therefore land in that triangle.
+- `slogdet` returns Paddle's stacked layout: one Tensor of shape (2, *batch)
+  holding sign then log|det| (complex inputs: both as complex). Paddle's newer
+  `paddle.compat.slogdet` tuple form is `(out[0], out[1])`.
+- `lstsq` always solves through the SVD (the 'gelsd' result, whatever `driver`
+  says), returns rank and singular values for every driver, and returns
+  residuals (squared column norms of x @ solution - y) whenever M > N,
+  also for rank-deficient inputs (Paddle then returns an empty Tensor: a shape
+  that would depend on data, which a traced program cannot have); for M <= N
+  residuals is empty, shape (*, 0).
+- `lu(x, pivot=False)` is not supported (as on Paddle's CPU kernel); pivots are
+  1-based int32 like Paddle's.
+- `eig`/`eigvals` run on the CPU (LAPACK geev); results are complex.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax import lax
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional import linalg_basic as _basic
+from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
+from padax.functional.lax import linalg as _L
+
+_INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")
+
+
+# ---- argument checks and small helpers --------------------------------------------------------
+
+def _matrix(op: str, x: Any, arg: str = "x", square: bool = True) -> Any:
+    """x as an array, checked to be a (batch of) float/complex matrix (square if asked)."""
+    x = asarray(x)
+    a = x.aval
+    name = f"linalg.{op}"
+    if a.dtype.name not in _INEXACT_NAMES:
+        raise op_type_error(name, f"{arg} must be float32, float64, complex64 or complex128, got "
+                                  f"{a.str_short()}; cast it first (e.g. x.astype('float32'))")
+    if a.ndim < 2:
+        raise op_value_error(name, f"{arg} must be a matrix or a batch of matrices (at least 2 "
+                                   f"dimensions), got {a.str_short()}")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise op_value_error(name, f"{arg} must be square in its last two dimensions, got "
+                                   f"{a.str_short()}")
+    return x
+
+
+def _same_dtype(op: str, x: Any, y: Any, xname: str = "x", yname: str = "y") -> None:
+    if x.aval.dtype != y.aval.dtype:
+        raise op_type_error(f"linalg.{op}", f"{xname} and {yname} must have the same dtype, got "
+                                            f"{x.aval.str_short()} and {y.aval.str_short()}")
+
+
+def _real_dtype(dt) -> np.dtype:
+    return {"complex64": dtypes.float32, "complex128": dtypes.float64}.get(np.dtype(dt).name, np.dtype(dt))
+
+
+def _is_complex(x) -> bool:
+    return dtypes.is_complex(x.aval.dtype)
+
+
+def _mT(x: Any) -> Any:
+    nd = x.aval.ndim
+    return lax.transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _mH(x: Any) -> Any:
+    x = _mT(x)
+    return lax.conj(x) if _is_complex(x) else x
+
+
+def _mm(a: Any, b: Any) -> Any:
+    return _basic.matmul(a, b)
+
+
+def _cast(x: Any, dt) -> Any:
+    return x if x.aval.dtype == dt else lax.convert_element_type(x, dt)
+
+
+def _eye_like(shape: tuple[int, ...], dt) -> Any:
+    """Identity matrices of shape[-2:] broadcast over shape[:-2]."""
+    rows = lax.broadcasted_iota(np.int32, shape, len(shape) - 2)
+    cols = lax.broadcasted_iota(np.int32, shape, len(shape) - 1)
+    return lax.convert_element_type(lax.eq(rows, cols), dt)
+
+
+def _diag(x: Any) -> Any:
+    """The main diagonal of each matrix (square or not): shape (*, min(m, n))."""
+    *batch, m, n = x.aval.shape
+    k = min(m, n)
+    sq = lax.slice(x, (0,) * x.aval.ndim, tuple(batch) + (k, k))
+    return _L._diag_part(sq)
+
+
+def _broadcast_batch(x: Any, y: Any, ycore: int = 2) -> tuple[Any, Any]:
+    """Broadcast the batch dims (all but the trailing 2 of x, trailing `ycore` of y)."""
+    bx, by = x.aval.shape[:-2], y.aval.shape[:y.aval.ndim - ycore]
+    batch = broadcast_shapes("linalg", bx, by)
+    return (broadcast_to(x, batch + x.aval.shape[-2:]),
+            broadcast_to(y, batch + y.aval.shape[y.aval.ndim - ycore:]))
+
+
+def _where(pred: Any, a: Any, b: Any) -> Any:
+    return lax.select(pred, a, b)
+
+
+def _scalar(value, like: Any) -> Any:
+    return full(like.aval.shape, value, like.aval.dtype)
+
+
+def _unsqueeze_last(x: Any) -> Any:
+    return lax.reshape(x, x.aval.shape + (1,))
+
+
+# ---- factorizations ------------------------------------------------------------------------
+
+def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
+    """Cholesky factor of a Hermitian positive-definite matrix (batch): lower L with
+    x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read.
+    A matrix that is not positive definite gives a NaN factor (no exception)."""
+    x = _matrix("cholesky", x)
+    f = _L.cholesky(x)
+    return _mH(f) if upper else f
+
+
+def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
+    """QR decomposition x = Q R. mode 'reduced': Q (*, M, K), R (*, K, N), K = min(M, N);
+    'complete': Q (*, M, M), R (*, M, N); 'r': only the reduced R."""
+    x = _matrix("qr", x, square=False)
+    if mode not in ("reduced", "complete", "r"):
+        raise op_value_error("linalg.qr", f"mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    q, r = _L.qr(x, full_matrices=mode == "complete")
+    return r if mode == "r" else (q, r)
+
+
+def svd(x: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Any, Any, Any]:
+    """Singular value decomposition x = U diag(S) VH: returns (U, S, VH), S descending and real.
+    Gradients of U and VH need distinct singular values and full_matrices=False (or a square x)."""
+    x = _matrix("svd", x, square=False)
+    s, u, vh = _L.svd(x, full_matrices=full_matrices)
+    return u, s, vh
+
+
+def svdvals(x: Any, name: str | None = None) -> Any:
+    """Singular values of x (descending), without computing U and VH."""
+    x = _matrix("svdvals", x, square=False)
+    return _L.svd(x, compute_uv=False)[0]
+
+
+def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
+    """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of a Hermitian
+    matrix read from its lower ('L') or upper ('U') triangle."""
+    x = _matrix("eigh", x)
+    lower = _uplo("eigh", UPLO)
+    w, v = _L.eigh(x, lower=lower)
+    return w, v
+
+
+def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:
+    """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle."""
+    x = _matrix("eigvalsh", x)
+    return _L.eigh(x, lower=_uplo("eigvalsh", UPLO))[0]
+
+
+def _uplo(op: str, UPLO: str) -> bool:
+    if UPLO not in ("L", "U"):
+        raise op_value_error(f"linalg.{op}", f"UPLO must be 'L' or 'U', got {UPLO!r}")
+    return UPLO == "L"
+
+
+def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
+    """Eigenvalues and right eigenvectors (unit-norm columns) of a general square matrix, both
+    complex, unordered. CPU only; not differentiable."""
+    x = _matrix("eig", x)
+    w, v = _L.eig(x)
+    return w, v
+
+
+def eigvals(x: Any, name: str | None = None) -> Any:
+    """Eigenvalues (complex, unordered) of a general square matrix. CPU only."""
+    x = _matrix("eigvals", x)
+    return _L.eig(x, compute_right_eigenvectors=False)[0]
+
+
+def lu(x: Any, pivot: bool = True, get_infos: bool = False, name: str | None = None):
+    """LU factorisation with partial pivoting: (LU, Pivots[, Infos]).
+
+    LU packs the unit lower L (strictly below the diagonal) and U; Pivots (*, min(M, N)) are
+    LAPACK's 1-based int32 row swaps; Infos (*) is 0, or i when U[i-1, i-1] is exactly zero
+    (singular). Unpack with `lu_unpack`.
+    """
+    x = _matrix("lu", x, square=False)
+    if not pivot:
+        raise NotImplementedError("linalg.lu: pivot=False (LU without pivoting) is not supported")
+    f, piv, _ = _L.lu(x)
+    pivots = lax.add(piv, 1)
+    if not get_infos:
+        return f, pivots
+    d = _diag(f)
+    k = d.aval.shape[-1]
+    idx = lax.broadcasted_iota(np.int32, d.aval.shape, d.aval.ndim - 1)
+    big = np.int32(k + 1)
+    cand = _where(lax.eq(d, _scalar(0, d)), lax.add(idx, 1), full(d.aval.shape, big, np.int32))
+    first = lax.reduce_min(cand, (d.aval.ndim - 1,))
+    infos = _where(lax.eq(first, int(big)), full(first.aval.shape, 0, np.int32), first)
+    return f, pivots, infos
+
+
+def lu_unpack(x: Any, y: Any, unpack_ludata: bool = True, unpack_pivots: bool = True,
+              name: str | None = None) -> tuple[Any, Any, Any]:
+    """Split `lu`'s packed result: (P, L, U) with x_original = P @ L @ U.
+
+    x is the packed LU (*, M, N), y the 1-based pivots (*, K). L is (*, M, K) unit lower,
+    U is (*, K, N), P is (*, M, M). Parts not asked for are returned as None.
+    """
+    x = _matrix("lu_unpack", x, square=False)
+    y = asarray(y)
+    if y.aval.dtype.kind not in "iu":
+        raise op_type_error("linalg.lu_unpack", f"y (the pivots) must be an integer array, got {y.aval.str_short()}")
+    *batch, m, n = x.aval.shape
+    k = min(m, n)
+    L = U = P = None
+    if unpack_ludata:
+        lower = lax.slice(x, (0,) * x.aval.ndim, tuple(batch) + (m, k))
+        L = lax.add(_L._tril(lower, -1), _eye_like(lower.aval.shape, x.aval.dtype))
+        U = _L._triu(lax.slice(x, (0,) * x.aval.ndim, tuple(batch) + (k, n)))
+    if unpack_pivots:
+        piv = lax.sub(_cast(y, np.dtype(np.int32)), 1)
+        perm = _L.lu_pivots_to_permutation(piv, m)
+        # P^T[i, j] = (perm[i] == j): P^T x = x[perm] = L U
+        P = _mT(_L._permutation_matrix(perm, x.aval.dtype))
+    return P, L, U
+
+
+# ---- solving ---------------------------------------------------------------------------------
+
+def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False, unitriangular: bool = False,
+                     name: str | None = None) -> Any:
+    """Solve op(x) @ out = y for out, x triangular (upper, or lower if upper=False; only that
+    triangle is read; unit diagonal assumed if `unitriangular`); op transposes x if
+    `transpose`. x (*, M, M), y (*, M, K); batch dimensions broadcast."""
+    x = _matrix("triangular_solve", x)
+    y = _matrix("triangular_solve", y, "y", square=False)
+    _same_dtype("triangular_solve", x, y)
+    if y.aval.shape[-2] != x.aval.shape[-1]:
+        raise op_value_error("linalg.triangular_solve", f"y must have {x.aval.shape[-1]} rows to match x, got "
+                                                        f"x {x.aval.str_short()} and y {y.aval.str_short()}")
+    x, y = _broadcast_batch(x, y)
+    return _L.triangular_solve(x, y, left_side=True, lower=not upper, transpose_a=transpose,
+                               unit_diagonal=unitriangular)
+
+
+def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None) -> Any:
+    """Solve A @ out = x given y, the Cholesky factor of A (lower: A = y y^H; upper: A = y^H y).
+    x (*, M, K), y (*, M, M); batch dimensions broadcast."""
+    b = _matrix("cholesky_solve", x, "x", square=False)
+    f = _matrix("cholesky_solve", y, "y")
+    _same_dtype("cholesky_solve", b, f)
+    if b.aval.shape[-2] != f.aval.shape[-1]:
+        raise op_value_error("linalg.cholesky_solve", f"x must have {f.aval.shape[-1]} rows to match y, got "
+                                                      f"x {b.aval.str_short()} and y {f.aval.str_short()}")
+    f, b = _broadcast_batch(f, b)
+    lower = not upper
+    # A = F F^H with F lower (or F^H F with F upper): two triangular solves
+    z = _L.triangular_solve(f, b, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=not lower)
+    return _L.triangular_solve(f, z, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
+
+
+def cholesky_inverse(x: Any, upper: bool = False, name: str | None = None) -> Any:
+    """Inverse of A from its Cholesky factor x (A = x x^H, or x^H x if upper)."""
+    f = _matrix("cholesky_inverse", x)
+    return cholesky_solve(_eye_like(f.aval.shape, f.aval.dtype), f, upper=upper)
+
+
+def _lu_solve(f: Any, perm: Any, b: Any) -> Any:
+    """Solve A X = b from A[perm] = L U (f packs L and U); batch dims of f and b equal."""
+    pb = _mm(_L._permutation_matrix(perm, f.aval.dtype), b)
+    z = _L.triangular_solve(f, pb, left_side=True, lower=True, unit_diagonal=True)
+    return _L.triangular_solve(f, z, left_side=True, lower=False)
+
+
+def solve(x: Any, y: Any, left: bool = True, name: str | None = None) -> Any:
+    """Solve x @ out = y (or out @ x = y if not `left`) through an LU factorisation of x.
+
+    x (*, M, M); y (*, M, K) (for `left=False`: (*, K, M)), or a batch of vectors (*, M)
+    when y is 1-D or, for `left=True`, has one dimension fewer than x. Batch dimensions
+    broadcast. A singular x gives inf/NaN entries, not an error.
+    """
+    x = _matrix("solve", x)
+    y = asarray(y)
+    if y.aval.dtype.name not in _INEXACT_NAMES:
+        raise op_type_error("linalg.solve", f"y must be float32, float64, complex64 or complex128, got "
+                                            f"{y.aval.str_short()}")
+    _same_dtype("solve", x, y)
+    m = x.aval.shape[-1]
+    vector = y.aval.ndim == 1 or (left and y.aval.ndim == x.aval.ndim - 1 and y.aval.shape[-1] == m)
+    if vector:
+        if y.aval.shape[-1] != m:
+            raise op_value_error("linalg.solve", f"y must have {m} entries to match x, got x {x.aval.str_short()} "
+                                                 f"and y {y.aval.str_short()}")
+        y = _unsqueeze_last(y)
+    elif y.aval.ndim < 2:
+        raise op_value_error("linalg.solve", f"y must be a vector or a matrix, got {y.aval.str_short()}")
+    if not left and not vector:
+        # out @ x = y  <=>  x^T @ out^T = y^T
+        x, y = _mT(x), _mT(y)
+    if y.aval.shape[-2] != m:
+        raise op_value_error("linalg.solve", f"y must have {m} {'rows' if left else 'columns'} to match x, got "
+                                             f"x {x.aval.str_short()} and y {y.aval.str_short()}")
+    x, y = _broadcast_batch(x, y)
+    if not left and vector:
+        x = _mT(x)  # a vector times x: x^T @ out = y
+    f, _, perm = _L.lu(x)
+    out = _lu_solve(f, perm, y)
+    if vector:
+        return lax.reshape(out, out.aval.shape[:-1])
+    return out if left else _mT(out)
+
+
+def inv(x: Any, name: str | None = None) -> Any:
+    """Inverse of a square matrix (batch), through LU. Singular matrices give inf/NaN."""
+    x = _matrix("inv", x)
+    f, _, perm = _L.lu(x)
+    return _lu_solve(f, perm, _eye_like(x.aval.shape, x.aval.dtype))
+
+
+def pinv(x: Any, rcond: float = 1e-15, hermitian: bool = False, name: str | None = None) -> Any:
+    """Moore-Penrose pseudo-inverse via the SVD (eigh if `hermitian`): singular values at or
+    below rcond * (largest singular value) are treated as zero."""
+    x = _matrix("pinv", x, square=hermitian)
+    if hermitian:
+        w, v = _L.eigh(x)
+        aw = lax.abs(w)
+        cutoff = lax.mul(lax.reduce_max(aw, (aw.aval.ndim - 1,)), rcond)
+        keep = lax.gt(aw, _bcast_last(cutoff, aw))
+        w_inv = _where(keep, lax.div(_scalar(1.0, w), _where(keep, w, _scalar(1.0, w))), _scalar(0.0, w))
+        return _mm(lax.mul(v, _row(_cast(w_inv, x.aval.dtype), v)), _mH(v))
+    s, u, vh = _L.svd(x)
+    cutoff = lax.mul(lax.reduce_max(s, (s.aval.ndim - 1,)), rcond)
+    keep = lax.gt(s, _bcast_last(cutoff, s))
+    s_inv = _where(keep, lax.div(_scalar(1.0, s), _where(keep, s, _scalar(1.0, s))), _scalar(0.0, s))
+    vs = lax.mul(_mH(vh), _row(_cast(s_inv, x.aval.dtype), _mH(vh)))
+    return _mm(vs, _mH(u))
+
+
+def _bcast_last(v: Any, like: Any) -> Any:
+    """v (*,) broadcast along a new last axis to like's shape (*, k)."""
+    return lax.broadcast_in_dim(v, like.aval.shape, tuple(range(v.aval.ndim)))
+
+
+def _row(v: Any, like: Any) -> Any:
+    """v (*, k) as rows broadcast to like's shape (*, m, k): entry [.., i, j] = v[.., j]."""
+    nd = like.aval.ndim
+    return lax.broadcast_in_dim(v, like.aval.shape, tuple(range(nd - 2)) + (nd - 1,))
+
+
+def _col(v: Any, like: Any) -> Any:
+    """v (*, m) as columns broadcast to like's shape (*, m, k): entry [.., i, j] = v[.., i]."""
+    nd = like.aval.ndim
+    return lax.broadcast_in_dim(v, like.aval.shape, tuple(range(nd - 1)))
+
+
+_LSTSQ_DRIVERS = (None, "gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None, name: str | None = None):
+    """Least-squares solution of x @ solution = y: (solution, residuals, rank, singular_values).
+
+    Solved through the SVD for every `driver` (the 'gelsd' answer): singular values at or
+    below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. residuals
+    (*, K) are the squared residual norms when M > N (also when x is rank-deficient), an
+    empty (*, 0) Tensor otherwise; rank is int32 (*); singular_values (*, min(M, N)).
+    """
+    x = _matrix("lstsq", x, square=False)
+    y = _matrix("lstsq", y, "y", square=False)
+    _same_dtype("lstsq", x, y)
+    if driver not in _LSTSQ_DRIVERS:
+        raise op_value_error("linalg.lstsq", f"driver must be one of 'gels', 'gelsy', 'gelsd', 'gelss' or None, "
+                                             f"got {driver!r}")
+    *_, m, n = x.aval.shape
+    if y.aval.shape[-2] != m:
+        raise op_value_error("linalg.lstsq", f"y must have {m} rows to match x, got x {x.aval.str_short()} and "
+                                             f"y {y.aval.str_short()}")
+    x, y = _broadcast_batch(x, y)
+    if rcond is None:
+        rcond = max(m, n) * float(np.finfo(_real_dtype(x.aval.dtype)).eps)
+    s, u, vh = _L.svd(x)
+    cutoff = lax.mul(lax.reduce_max(s, (s.aval.ndim - 1,)), rcond)
+    keep = lax.gt(s, _bcast_last(cutoff, s))
+    rank = lax.reduce_sum(lax.convert_element_type(keep, np.int32), (s.aval.ndim - 1,))
+    s_inv = _where(keep, lax.div(_scalar(1.0, s), _where(keep, s, _scalar(1.0, s))), _scalar(0.0, s))
+    uty = _mm(_mH(u), y)
+    sol = _mm(_mH(vh), lax.mul(_col(_cast(s_inv, x.aval.dtype), uty), uty))
+    if m > n:
+        r = lax.sub(_mm(x, sol), y)
+        rr = lax.real(lax.mul(r, lax.conj(r))) if _is_complex(r) else lax.mul(r, r)
+        residuals = lax.reduce_sum(rr, (rr.aval.ndim - 2,))
+    else:
+        residuals = full(sol.aval.shape[:-2] + (0,), 0, _real_dtype(x.aval.dtype))
+    return sol, residuals, rank, s
+
+
+# ---- determinants and powers ------------------------------------------------------------------
+
+def _lu_parity_sign(piv: Any, dt) -> Any:
+    """(-1)^(number of actual row swaps) as dtype dt."""
+    idx = lax.broadcasted_iota(np.int32, piv.aval.shape, piv.aval.ndim - 1)
+    swaps = lax.reduce_sum(lax.convert_element_type(lax.ne(piv, idx), np.int32), (piv.aval.ndim - 1,))
+    odd = lax.eq(lax.rem(swaps, 2), 1)
+    return _where(odd, full(odd.aval.shape, -1, dt), full(odd.aval.shape, 1, dt))
+
+
+def det(x: Any, name: str | None = None) -> Any:
+    """Determinant of a square matrix (batch): the product of U's diagonal from LU, signed by
+    the row permutation."""
+    x = _matrix("det", x)
+    f, piv, _ = _L.lu(x)
+    d = _diag(f)
+    return lax.mul(lax.reduce_prod(d, (d.aval.ndim - 1,)), _lu_parity_sign(piv, x.aval.dtype))
+
+
+def slogdet(x: Any, name: str | None = None) -> Any:
+    """Sign and natural log of |det| of a square matrix (batch), stacked as Paddle does: a
+    Tensor of shape (2, *batch) = [sign, logabsdet]. A singular matrix gives (0, -inf).
+    For complex x, sign = det / |det| and both rows are complex."""
+    x = _matrix("slogdet", x)
+    f, piv, _ = _L.lu(x)
+    d = _diag(f)
+    ax = (d.aval.ndim - 1,)
+    ad = lax.abs(d)
+    logabs = lax.reduce_sum(lax.log(ad), ax)
+    if _is_complex(x):
+        zero = lax.eq(ad, _scalar(0.0, ad))
+        unit = _where(zero, _scalar(0.0, d), lax.div(d, _where(zero, _scalar(1.0, d), _cast(ad, d.aval.dtype))))
+    else:
+        unit = lax.sign(d)
+    sign = lax.mul(lax.reduce_prod(unit, ax), _lu_parity_sign(piv, x.aval.dtype))
+    logabs = _cast(logabs, x.aval.dtype)
+    return lax.concatenate([lax.reshape(sign, (1,) + sign.aval.shape),
+                            lax.reshape(logabs, (1,) + logabs.aval.shape)], 0)
+
+
+def matrix_power(x: Any, n: int, name: str | None = None) -> Any:
+    """x raised to the integer power n by repeated squaring; n < 0 uses inv(x), n == 0 gives
+    identity matrices."""
+    x = _matrix("matrix_power", x)
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise op_type_error("linalg.matrix_power", f"n must be a Python int, got {type(n).__name__}")
+    n = int(n)
+    if n == 0:
+        return _eye_like(x.aval.shape, x.aval.dtype)
+    if n < 0:
+        x, n = inv(x), -n
+    result = None
+    base = x
+    while n:
+        if n & 1:
+            result = base if result is None else _mm(result, base)
+        n >>= 1
+        if n:
+            base = _mm(base, base)
+    return result
+
+
+def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = None, rtol: Any = None,
+                name: str | None = None) -> Any:
+    """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: `tol` if
+    given; else max(atol, rtol * largest) with rtol defaulting to max(M, N) * eps (and atol
+    to 0). Returns int64 (int32 without x64)."""
+    x = _matrix("matrix_rank", x, square=hermitian)
+    if hermitian:
+        s = lax.abs(_L.eigh(x)[0])
+    else:
+        s = _L.svd(x, compute_uv=False)[0]
+    ax = (s.aval.ndim - 1,)
+    smax = lax.reduce_max(s, ax)
+
+    def threshold(v):  # a Python number or an array broadcastable to the batch shape
+        return broadcast_to(_cast(asarray(v), s.aval.dtype) if not isinstance(v, (int, float))
+                            else full((), v, s.aval.dtype), smax.aval.shape)
+    if tol is not None:
+        thr = threshold(tol)
+    else:
+        m, n = x.aval.shape[-2:]
+        r = max(m, n) * float(np.finfo(s.aval.dtype).eps) if rtol is None else rtol
+        thr = lax.mul(smax, threshold(r))
+        if atol is not None:
+            thr = lax.max(thr, threshold(atol))
+    above = lax.gt(s, _bcast_last(thr, s))
+    return lax.reduce_sum(lax.convert_element_type(above, dtypes.canonicalize(dtypes.int64)), ax)
+
+
+# ---- norms ------------------------------------------------------------------------------------
+
+def _abs_real(x: Any) -> Any:
+    return lax.abs(x)
+
+
+def _norm_axes(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(canonicalize_axis(f"linalg.{op}", a, ndim) for a in axis)
+    else:
+        axes = (canonicalize_axis(f"linalg.{op}", axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise op_value_error(f"linalg.{op}", f"repeated axis in {axis}")
+    return axes
+
+
+def _keep(out: Any, shape: tuple[int, ...], axes: Sequence[int], keepdim: bool) -> Any:
+    if not keepdim:
+        return out
+    return lax.reshape(out, tuple(1 if i in axes else d for i, d in enumerate(shape)))
+
+
+def _float_input(op: str, x: Any) -> Any:
+    x = asarray(x)
+    if x.aval.dtype.name not in _INEXACT_NAMES + ("float16", "bfloat16"):
+        raise op_type_error(f"linalg.{op}", f"x must be a floating or complex Tensor, got {x.aval.str_short()}")
+    return x
+
+
+def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
+    of non-zeros, otherwise (sum |x|^p)^(1/p)."""
+    x = _float_input("vector_norm", x)
+    axes = tuple(sorted(_norm_axes("vector_norm", axis, x.aval.ndim)))
+    p = 2.0 if p is None else p
+    if isinstance(p, str):
+        raise op_value_error("linalg.vector_norm", f"p must be a number, got {p!r}")
+    a = _abs_real(x)
+    if p == math.inf:
+        out = lax.reduce_max(a, axes)
+    elif p == -math.inf:
+        out = lax.reduce_min(a, axes)
+    elif p == 0:
+        out = lax.reduce_sum(lax.convert_element_type(lax.ne(a, _scalar(0.0, a)), a.aval.dtype), axes)
+    elif p == 1:
+        out = lax.reduce_sum(a, axes)
+    elif p == 2:
+        sq = lax.real(lax.mul(x, lax.conj(x))) if _is_complex(x) else lax.mul(x, x)
+        out = lax.sqrt(lax.reduce_sum(sq, axes))
+    else:
+        total = lax.reduce_sum(lax.pow(a, _scalar(float(p), a)), axes)
+        out = lax.pow(total, _scalar(1.0 / float(p), total))
+    return _keep(out, x.aval.shape, axes, keepdim)
+
+
+def _svd_over(x: Any, axes: tuple[int, int]) -> Any:
+    """Singular values of the matrices spanned by `axes` (row axis, column axis)."""
+    nd = x.aval.ndim
+    rest = [i for i in range(nd) if i not in axes]
+    xm = lax.transpose(x, tuple(rest) + tuple(axes))
+    return _L.svd(_matrix("matrix_norm", xm, square=False), compute_uv=False)[0]
+
+
+def matrix_norm(x: Any, p: Any = "fro", axis: Any = (-2, -1), keepdim: bool = False, name: str | None = None) -> Any:
+    """Matrix norm over the two `axis` (rows, columns): 'fro', 'nuc' (sum of singular values),
+    inf / -inf (max / min absolute row sum), 1 / -1 (max / min absolute column sum),
+    2 / -2 (largest / smallest singular value)."""
+    x = _float_input("matrix_norm", x)
+    axes = _norm_axes("matrix_norm", axis, x.aval.ndim)
+    if len(axes) != 2:
+        raise op_value_error("linalg.matrix_norm", f"axis must name two dimensions, got {axis}")
+    r, c = axes
+    p = "fro" if p is None else p
+    if p == "fro":
+        sq = lax.real(lax.mul(x, lax.conj(x))) if _is_complex(x) else lax.mul(x, x)
+        out = lax.sqrt(lax.reduce_sum(sq, tuple(sorted(axes))))
+    elif p == "nuc" or p in (2, -2):
+        s = _svd_over(x, (r, c))
+        ax = (s.aval.ndim - 1,)
+        out = lax.reduce_sum(s, ax) if p == "nuc" else (lax.reduce_max(s, ax) if p == 2 else lax.reduce_min(s, ax))
+    elif p in (math.inf, -math.inf, 1, -1):
+        a = _abs_real(x)
+        inner, outer = (c, r) if p in (math.inf, -math.inf) else (r, c)
+        sums = lax.reduce_sum(a, (inner,))
+        outer_after = outer - (1 if inner < outer else 0)
+        out = lax.reduce_max(sums, (outer_after,)) if p in (math.inf, 1) else lax.reduce_min(sums, (outer_after,))
+    else:
+        raise op_value_error("linalg.matrix_norm", f"p must be 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2, got {p!r}")
+    return _keep(out, x.aval.shape, axes, keepdim)
+
+
+def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Vector or matrix norm, chosen by `axis` as Paddle does: an int (or one-element list)
+    gives a vector norm, a two-element list a matrix norm, None the vector norm of the
+    flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm)."""
+    x = _float_input("norm", x)
+    if axis is None:
+        if p == "nuc":
+            return matrix_norm(x, "nuc", (-2, -1), keepdim)
+        if isinstance(p, str) and p != "fro":
+            raise op_value_error("linalg.norm", f"p={p!r} is not a vector norm (axis=None flattens x)")
+        vp = 2.0 if p in (None, "fro") else p
+        return vector_norm(x, vp, None, keepdim)
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    if len(axes) == 1:
+        if isinstance(p, str) and p != "fro":
+            raise op_value_error("linalg.norm", f"p={p!r} is a matrix norm; give two axes")
+        return vector_norm(x, 2.0 if p in (None, "fro") else p, axes[0], keepdim)
+    if len(axes) == 2:
+        return matrix_norm(x, "fro" if p is None else p, tuple(axes), keepdim)
+    raise op_value_error("linalg.norm", f"axis must be None, an int or two ints, got {axis}")
+
+
+def cond(x: Any, p: Any = None, name: str | None = None) -> Any:
+    """Condition number: for p None/2/-2 the ratio of extreme singular values; for 'fro',
+    'nuc', inf, -inf, 1, -1 (square x only) norm(x, p) * norm(inv(x), p)."""
+    if p in (None, 2, -2):
+        x = _matrix("cond", x, square=False)
+        s = _L.svd(x, compute_uv=False)[0]
+        ax = (s.aval.ndim - 1,)
+        big, small = lax.reduce_max(s, ax), lax.reduce_min(s, ax)
+        return lax.div(small, big) if p == -2 else lax.div(big, small)
+    if p not in ("fro", "nuc", math.inf, -math.inf, 1, -1):
+        raise op_value_error("linalg.cond", f"p must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2, got {p!r}")
+    x = _matrix("cond", x)
+    return lax.mul(matrix_norm(x, p), matrix_norm(inv(x), p))
+
+
+def matrix_transpose(x: Any, name: str | None = None) -> Any:
+    """Swap the last two axes (a batch of matrices transposed, no conjugation)."""
+    x = asarray(x)
+    if x.aval.ndim < 2:
+        raise op_value_error("linalg.matrix_transpose", f"x must have at least 2 dimensions, got {x.aval.str_short()}")
+    return _mT(x)
+
+
+# ---- products and statistics ------------------------------------------------------------------
+
+def multi_dot(x: Sequence[Any], name: str | None = None) -> Any:
+    """Product of a list of matrices in the cheapest order (dynamic programming over the
+    shapes); the first may be a 1-D row vector and the last a 1-D column vector."""
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise op_value_error("linalg.multi_dot", "x must be a list of at least two Tensors")
+    arrs = [asarray(a) for a in x]
+    first_vec, last_vec = arrs[0].aval.ndim == 1, arrs[-1].aval.ndim == 1
+    if first_vec:
+        arrs[0] = lax.reshape(arrs[0], (1,) + arrs[0].aval.shape)
+    if last_vec:
+        arrs[-1] = _unsqueeze_last(arrs[-1])
+    for i, a in enumerate(arrs):
+        if a.aval.ndim != 2:
+            raise op_value_error("linalg.multi_dot", f"x[{i}] must be 2-D (the first/last may be 1-D), got "
+                                                     f"{a.aval.str_short()}")
+    for i in range(len(arrs) - 1):
+        if arrs[i].aval.shape[1] != arrs[i + 1].aval.shape[0]:
+            raise op_value_error("linalg.multi_dot", f"x[{i}] {arrs[i].aval.str_short()} and x[{i + 1}] "
+                                                     f"{arrs[i + 1].aval.str_short()} cannot be multiplied")
+    dims = [arrs[0].aval.shape[0]] + [a.aval.shape[1] for a in arrs]
+    k = len(arrs)
+    cost = [[0] * k for _ in range(k)]
+    split = [[0] * k for _ in range(k)]
+    for length in range(1, k):
+        for i in range(k - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for s in range(i, j):
+                c = cost[i][s] + cost[s + 1][j] + dims[i] * dims[s + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, s
+
+    def build(i, j):
+        if i == j:
+            return arrs[i]
+        return _mm(build(i, split[i][j]), build(split[i][j] + 1, j))
+
+    out = build(0, k - 1)
+    if first_vec:
+        out = lax.reshape(out, out.aval.shape[1:])
+    if last_vec:
+        out = lax.reshape(out, out.aval.shape[:-1])
+    return out
+
+
+def cov(x: Any, rowvar: bool = True, ddof: bool | int = True, fweights: Any = None, aweights: Any = None,
+        name: str | None = None) -> Any:
+    """Covariance matrix of the variables in x (rows if `rowvar`, else columns); `ddof` True
+    divides by N - 1 (unbiased), False by N; optional integer frequency weights `fweights`
+    and observation weights `aweights` (numpy.cov's definition). A 1-D x gives a 0-D result."""
+    x = asarray(x)
+    if x.aval.ndim > 2:
+        raise op_value_error("linalg.cov", f"x must be 1-D or 2-D, got {x.aval.str_short()}")
+    if not dtypes.is_inexact(x.aval.dtype):
+        x = lax.convert_element_type(x, dtypes.float32)
+    one_d = x.aval.ndim < 2
+    if one_d:
+        x = lax.reshape(x, (1, x.aval.size))
+    elif not rowvar:
+        x = _mT(x)
+    nobs = x.aval.shape[1]
+    rdt = _real_dtype(x.aval.dtype)
+    ddof = int(ddof)
+    w = None
+    if fweights is not None:
+        w = _cast(asarray(fweights), rdt)
+    if aweights is not None:
+        aw = _cast(asarray(aweights), rdt)
+        w = aw if w is None else lax.mul(w, aw)
+    for name_, wt in (("fweights", fweights), ("aweights", aweights)):
+        if wt is not None and asarray(wt).aval.shape != (nobs,):
+            raise op_value_error("linalg.cov", f"{name_} must have shape ({nobs},) (one weight per "
+                                               f"observation), got {asarray(wt).aval.str_short()}")
+    if w is None:
+        avg = lax.div(lax.reduce_sum(x, (1,)), full((x.aval.shape[0],), nobs, x.aval.dtype))
+        fact = full((), nobs - ddof, rdt)
+    else:
+        wsum = lax.reduce_sum(w, (0,))
+        wx = lax.mul(x, _cast(lax.broadcast_in_dim(w, x.aval.shape, (1,)), x.aval.dtype))
+        avg = lax.div(lax.reduce_sum(wx, (1,)), _cast(lax.broadcast_in_dim(wsum, (x.aval.shape[0],), ()), x.aval.dtype))
+        if aweights is None:
+            fact = lax.sub(wsum, full((), ddof, rdt))
+        else:
+            aw = _cast(asarray(aweights), rdt)
+            fact = lax.sub(wsum, lax.div(lax.mul(full((), ddof, rdt), lax.reduce_sum(lax.mul(w, aw), (0,))), wsum))
+    xc = lax.sub(x, lax.broadcast_in_dim(avg, x.aval.shape, (0,)))
+    xw = xc if w is None else lax.mul(xc, _cast(lax.broadcast_in_dim(w, x.aval.shape, (1,)), x.aval.dtype))
+    c = _mm(xw, _mH(xc))
+    c = lax.div(c, _cast(lax.broadcast_in_dim(fact, c.aval.shape, ()), c.aval.dtype))
+    return lax.reshape(c, ()) if one_d else c
+
+
+def corrcoef(x: Any, rowvar: bool = True, name: str | None = None) -> Any:
+    """Pearson correlation coefficients of the variables in x (rows if `rowvar`), clipped to
+    [-1, 1] (real and imaginary parts for complex input)."""
+    c = cov(x, rowvar)
+    if c.aval.ndim == 0:
+        return lax.div(c, c)
+    d = _diag(c)
+    sd = lax.sqrt(lax.real(d) if _is_complex(d) else d)
+    sd = _cast(sd, c.aval.dtype)
+    c = lax.div(lax.div(c, _col(sd, c)), _row(sd, c))
+
+    def clip(v):
+        return lax.clamp(_scalar(-1.0, v), v, _scalar(1.0, v))
+    if _is_complex(c):
+        return lax.complex(clip(lax.real(c)), clip(lax.imag(c)))
+    return clip(c)
+
+
+__all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "det", "eig", "eigh",
+           "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matrix_norm", "matrix_power",
+           "matrix_rank", "matrix_transpose", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+           "triangular_solve", "vector_norm"]
