@@ -48,3 +48,6 @@ from padax.transforms.remat import checkpoint, checkpoint_policies, recompute  #
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
 from padax import linalg  # noqa: E402,F401
+from padax import random  # noqa: E402,F401
+from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
+                                 uniform)

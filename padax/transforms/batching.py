@@ -61,7 +61,10 @@ class BatchTrace(Trace):
             if rule is None:
                 raise NotImplementedError(f"vmap rule for '{prim.name}' is not defined{user_location()}")
             with set_current_trace(self.parent):
-                out, out_dim = rule(vals, dims, **params)
+                if getattr(prim, "batch_rule_takes_trace", False):  # control flow: bodies batch under this axis
+                    out, out_dim = rule(self, vals, dims, **params)
+                else:
+                    out, out_dim = rule(vals, dims, **params)
         if prim.multiple_results:
             return [BatchTracer(self, o, d) if d is not None else o for o, d in zip(out, out_dim)]
         return BatchTracer(self, out, out_dim) if out_dim is not None else out

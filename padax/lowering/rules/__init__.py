@@ -2,5 +2,6 @@
 from padax.lowering.rules import call, custom, dot, elementwise, reductions, structural  # noqa: F401
 from padax.lowering.rules import cumulative, sorting, windowed  # noqa: F401
 from padax.lowering.rules import conv, indexing, random_bits  # noqa: F401
+from padax.lowering.rules import control  # noqa: F401
 from padax.lowering.rules import fft  # noqa: F401
 from padax.lowering.rules import linalg  # noqa: F401

@@ -1,0 +1,1157 @@
+"""Structured control flow: the `cond`, `while` and `scan` primitives and the lax-level
+`cond`, `switch`, `while_loop`, `fori_loop`, `scan` and `map`.
+
+Python `if`/`for`/`while` cannot depend on traced values; these primitives hold
+the traced bodies instead, so a data-dependent branch or loop becomes one
+equation that jit compiles, grad differentiates and vmap batches.
+
+Every body is a const-free ClosedJaxpr: values the user's functions close over
+(arrays, outer tracers) are hoisted into leading operands, so transformations
+see them as ordinary inputs and differentiate or batch them like any other.
+
+* `cond(index, *operands, branches)`: runs `branches[index]`; `index` is an
+  int32 scalar already clamped into range. Lowered to `stablehlo.case`.
+* `while(*cond_consts, *body_consts, *init, cond_jaxpr, body_jaxpr,
+  cond_nconsts, body_nconsts)`: `cond_jaxpr(cond_consts, carry) -> bool[]`,
+  `body_jaxpr(body_consts, carry) -> carry`. Lowered to `stablehlo.while`.
+* `scan(*consts, *init, *xs, jaxpr, num_consts, num_carry, length, reverse,
+  unroll)`: `jaxpr(consts, carry, x) -> (carry, y)` over the leading axis of
+  `xs`, stacking the `y`s. Lowered to a `stablehlo.while` over an index that
+  reads `xs` and writes `ys` with dynamic (update) slices; `unroll` steps are
+  emitted per loop iteration.
+
+Rules, next to each primitive: jvp (the same primitive over jvp'd bodies; for
+loops a fixed point decides which carries have nonzero tangents), partial
+evaluation for reverse mode (cond and scan split into a known part that runs
+now and saves residuals, and an unknown, linear part that is staged), transpose
+(cond over transposed branches, scan into a reverse scan), and batching (a
+batched cond predicate becomes a select over all branches, a batched while
+predicate a masked loop). `while` supports `linearize`, but not transposition:
+its trip count is only known at run time, so reverse mode raises and points to
+`scan` or `fori_loop` with static bounds.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
+from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
+from padax.core.primitive import Primitive
+from padax.core.trace import Tracer, new_trace, set_current_trace, trace_state
+from padax.devices.array import Tensor
+from padax.functional._arrays import asarray, aval_of
+
+cond_p = Primitive("cond", multiple_results=True)
+while_p = Primitive("while", multiple_results=True)
+scan_p = Primitive("scan", multiple_results=True)
+
+__all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map"]
+
+
+# ---- jaxpr helpers ---------------------------------------------------------------------------
+
+def _hoist(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """Consts become leading inputs: the const-free form bodies are stored in."""
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), [])
+
+
+def _trace(fun: Callable, in_avals: Sequence[ShapedArray], description: str) -> ClosedJaxpr:
+    from padax.transforms.staging import trace_flat
+    return trace_flat(fun, list(in_avals), description)
+
+
+def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
+    """Shape and dtype agree (weak types may differ: they only steer promotion)."""
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def _avals_str(avals: Sequence[ShapedArray]) -> str:
+    return "(" + ", ".join(a.str_short() for a in avals) + ")"
+
+
+def _join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], list[Any]]:
+    """Give jaxprs with different consts one signature: (consts of all..., inputs...).
+
+    Each jaxpr ignores the other ones' consts; used for cond branches.
+    """
+    consts: list[Any] = []
+    for c in closeds:
+        consts += c.consts
+    out = []
+    for i, c in enumerate(closeds):
+        invars: list[Var] = []
+        for k, d in enumerate(closeds):
+            invars += c.jaxpr.constvars if k == i else [Var(v.aval) for v in d.jaxpr.constvars]
+        out.append(ClosedJaxpr(Jaxpr([], invars + c.jaxpr.invars, c.jaxpr.outvars, c.jaxpr.eqns), []))
+    return out, consts
+
+
+def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> tuple[Jaxpr, list[bool]]:
+    """Drop outputs not in `used_outputs` and the equations only they need.
+
+    Returns the pruned jaxpr (same inputs) and which inputs are still read.
+    """
+    live = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
+    eqns = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars):
+            eqns.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    eqns.reverse()
+    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns), [v in live for v in jaxpr.invars]
+
+
+def _deps(jaxpr: Jaxpr, flags: Sequence[bool]) -> list[bool]:
+    """Which outputs depend on the inputs marked in `flags` (forward dependence)."""
+    dep = {v for v, f in zip(jaxpr.invars, flags) if f}
+    for eqn in jaxpr.eqns:
+        if any(type(v) is Var and v in dep for v in eqn.invars):
+            dep.update(eqn.outvars)
+    return [type(v) is Var and v in dep for v in jaxpr.outvars]
+
+
+def _strengthen_outputs(closed: ClosedJaxpr, targets: Sequence[ShapedArray]) -> ClosedJaxpr:
+    """Weakly typed outputs whose target type is strong get a (no-op) convert to strong."""
+    from padax.functional.lax.structural import convert_element_type_p
+    j = closed.jaxpr
+    outs, eqns = list(j.outvars), list(j.eqns)
+    changed = False
+    for k, (v, t) in enumerate(zip(outs, targets)):
+        if v.aval.weak_type and not t.weak_type and _same_type(v.aval, t):
+            nv = Var(v.aval.update(weak_type=False))
+            eqns.append(JaxprEqn(convert_element_type_p, [v], [nv],
+                                 dict(new_dtype=t.dtype, weak_type=False)))
+            outs[k] = nv
+            changed = True
+    if not changed:
+        return closed
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, outs, eqns), closed.consts)
+
+
+def _is_nonzero(t: Any, aval: ShapedArray) -> bool:
+    return type(t) is not Zero and dtypes.is_inexact(aval.dtype)
+
+
+def _instantiate(t: Any, aval: ShapedArray) -> Any:
+    """A tangent/cotangent as an array of the tangent type of `aval` (zeros if symbolic)."""
+    ta = tangent_aval(aval)
+    if t is None or type(t) is Zero:
+        return zeros_like_aval(ta)
+    ua = aval_of(t)
+    if ua.weak_type and not ta.weak_type and ua.dtype == ta.dtype:
+        from padax.functional.lax.structural import convert_element_type_p
+        return convert_element_type_p.bind(t, new_dtype=ta.dtype, weak_type=False)
+    return t
+
+
+def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: Sequence[bool]):
+    """The jvp of a jaxpr as a jaxpr: (primals..., tangents of `nonzeros` inputs...) ->
+    (outputs..., tangents of the flagged outputs...).
+
+    Outputs in `instantiate` always get a tangent (zeros if it is symbolically zero);
+    integer outputs never do. Returns (ClosedJaxpr, output flags).
+    """
+    from padax.transforms.ad import _jvp_flat
+    avals = closed.in_avals
+    nonzeros = [nz and dtypes.is_inexact(a.dtype) for a, nz in zip(avals, nonzeros)]
+    n = len(avals)
+    store: list = []
+
+    def f(*args):
+        it = iter(args[n:])
+        tangents = [next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros)]
+        outs, touts = _jvp_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
+                                list(args[:n]), tangents)
+        flags, extra = [], []
+        for o, t, inst in zip(outs, touts, instantiate):
+            oa = aval_of(o)
+            nz = dtypes.is_inexact(oa.dtype) and (inst or type(t) is not Zero)
+            flags.append(nz)
+            if nz:
+                extra.append(_instantiate(t, oa))
+        store.append(flags)
+        return list(outs) + extra
+
+    t_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros) if nz]
+    traced = _trace(f, list(avals) + t_avals, "jvp of control flow")
+    return traced, store[0]
+
+
+def _batch_eval(axis, closed: ClosedJaxpr, size: int, args: Sequence[Any], batched: Sequence[bool],
+                instantiate: Sequence[bool]) -> tuple[list, list[bool]]:
+    """Evaluate a jaxpr under vmap, operands batched on axis 0 where `batched`.
+
+    `axis` is the enclosing vmap's trace: the body is batched under the same axis name, so
+    collectives in it (psum over that name) see the batch. Outputs that come out batched,
+    or are marked in `instantiate`, are returned with the batch on axis 0; the others
+    unbatched. Returns (outputs, which are batched).
+    """
+    from padax.transforms.batching import BatchTrace, BatchTracer
+    bt = BatchTrace(trace_state.trace, size, axis.axis_name, axis.spmd_axis_name)
+    with new_trace(bt):
+        ins = [BatchTracer(bt, x, 0) if b else x for x, b in zip(args, batched)]
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
+        pairs = [bt.lift(o) for o in outs]
+    res, flags = [], []
+    for (v, d), inst in zip(pairs, instantiate):
+        if d is None and not inst:
+            res.append(v)
+            flags.append(False)
+        else:
+            res.append(bdim_to_front(v, d, size))
+            flags.append(True)
+    return res, flags
+
+
+def _batch_jaxpr(axis, closed: ClosedJaxpr, size: int, batched: Sequence[bool],
+                 instantiate: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    """The batched jaxpr (inputs batched on axis 0 where `batched`) and its batched outputs."""
+    avals = [a.update(shape=(size,) + a.shape) if b else a for a, b in zip(closed.in_avals, batched)]
+    store: list = []
+
+    def f(*args):
+        outs, flags = _batch_eval(axis, closed, size, args, batched, instantiate)
+        store.append(flags)
+        return outs
+
+    traced = _trace(f, avals, "vmap of control flow")
+    return traced, store[0]
+
+
+def _stage(trace, prim, args, params):
+    """Stage `prim` into a partial-eval trace whole (known operands become residuals)."""
+    from padax.transforms.staging import JaxprTrace
+    return JaxprTrace.process_primitive(trace, prim, list(args), params)
+
+
+# ---- eager execution: compiled programs cached by the structure of their bodies ------------------
+# Eager control flow traces the user's functions on every call (fresh lambdas, fresh jaxprs);
+# keying the executables on the bodies' structure, not their identity, lets a call that traces
+# to the same program reuse the compiled one.
+
+def _jaxpr_key(jaxpr: Jaxpr) -> tuple:
+    """A hashable key equal for jaxprs that compute the same thing (same equations, params,
+    literals and types; variable names and source locations do not matter)."""
+    ids: dict[Var, int] = {}
+
+    def atom(v):
+        if type(v) is Literal:
+            a = np.asarray(v.val)
+            return ("lit", a.dtype.str, a.tobytes(), v.aval)
+        return ids[v]
+
+    for v in jaxpr.constvars + jaxpr.invars:
+        ids[v] = len(ids)
+    parts: list = [tuple(v.aval for v in jaxpr.constvars), tuple(v.aval for v in jaxpr.invars)]
+    for eqn in jaxpr.eqns:
+        ins = tuple(atom(v) for v in eqn.invars)
+        for v in eqn.outvars:
+            ids[v] = len(ids)
+        parts.append((eqn.primitive, ins, tuple(v.aval for v in eqn.outvars),
+                      tuple((k, _param_key(p)) for k, p in eqn.params.items())))
+    parts.append(tuple(atom(v) for v in jaxpr.outvars))
+    return tuple(parts)
+
+
+def _param_key(p: Any) -> Any:
+    if isinstance(p, ClosedJaxpr):
+        return ("jaxpr", _jaxpr_key(p.jaxpr)) if not p.consts else p
+    if isinstance(p, tuple):
+        return tuple(_param_key(q) for q in p)
+    return p  # params are hashable by contract; other objects compare by their own rules
+
+
+_eager_cache: dict[tuple, Any] = {}
+
+
+def _eager_impl(prim: Primitive) -> None:
+    """Run the primitive as a compiled one-equation program (see `_jaxpr_key`)."""
+    def impl(*args, **params):
+        from padax.devices.put import device_put
+        from padax.transforms.dispatch import _compile_primitive
+        args = [a if type(a) is Tensor else device_put(a) for a in args]
+        avals = tuple(a.aval for a in args)
+        key = (prim, avals, tuple((k, _param_key(p)) for k, p in params.items()))
+        exe = _eager_cache.get(key)
+        if exe is None:
+            if len(_eager_cache) > 256:
+                _eager_cache.clear()
+            exe = _eager_cache[key] = _compile_primitive(prim, avals, params)
+        return exe([a._buf for a in args])
+
+    prim.def_impl(impl)
+
+
+for _p in (cond_p, while_p, scan_p):
+    _eager_impl(_p)
+
+
+# ---- tracing user functions ---------------------------------------------------------------------
+
+def _operand(x: Any, what: str) -> Any:
+    if isinstance(x, (Tensor, Tracer)):
+        return x
+    try:
+        return asarray(x)
+    except TypeError:
+        raise op_type_error(what, f"operands must be arrays, Python scalars or numpy values, got "
+                                  f"{type(x).__name__}: {x!r}") from None
+
+
+def _check_out_leaf(x: Any, what: str) -> Any:
+    if isinstance(x, (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)):
+        return x
+    raise op_type_error(what, f"returned a {type(x).__name__} ({x!r}) where an array was expected")
+
+
+def _trace_user(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: str, pair: bool = False):
+    """Trace `fun(*in_tree.unflatten(leaves))`. Returns (ClosedJaxpr, output tree(s)).
+
+    With `pair`, `fun` must return (carry, y): the outputs are carry leaves then y leaves,
+    and the trees are returned as a pair.
+    """
+    store: list = []
+
+    def flat(*xs):
+        out = fun(*in_tree.unflatten(xs))
+        if pair:
+            if not isinstance(out, (tuple, list)) or len(out) != 2:
+                raise op_type_error(what, f"the function must return a pair (carry, y), got "
+                                          f"{type(out).__name__}")
+            c_leaves, c_tree = tree_util.flatten(out[0])
+            y_leaves, y_tree = tree_util.flatten(out[1])
+            store.append((c_tree, y_tree))
+            leaves = c_leaves + y_leaves
+        else:
+            leaves, tree = tree_util.flatten(out)
+            store.append(tree)
+        return [_check_out_leaf(x, what) for x in leaves]
+
+    closed = _trace(flat, in_avals, f"{what} tracing")
+    return closed, store[0]
+
+
+class _Leaf:
+    __slots__ = ()
+
+
+def _leaf_paths(tree) -> list[str]:
+    """Readable paths (`['a'][0]`) of a tree's leaves, in flattening order."""
+    dummy = tree.unflatten([_Leaf() for _ in range(tree.num_leaves)])
+    pairs, _ = tree_util.flatten_with_path(dummy)
+    return [tree_util.keystr(p) for p, _ in pairs]
+
+
+def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init: list,
+               init_tree) -> tuple[Any, Any, list]:
+    """Trace a loop body until its carry types are stable, promoting weakly typed inits.
+
+    `trace_fn(avals) -> (closed, out_carry_tree, extra)`. A weakly typed init whose body
+    output has another dtype is converted to it (as `0` for a float accumulator), and a
+    weak init with a strong output is made strong; other mismatches raise a TypeError
+    naming each differing leaf. Returns (closed, extra, init).
+    """
+    from padax.functional.lax.structural import convert_element_type
+    for _ in range(4):
+        avals = [aval_of(x) for x in init]
+        closed, out_tree, extra = trace_fn(avals)
+        if out_tree != init_tree:
+            raise op_type_error(what, f"{fn_name} must return a carry with the structure of {init_name}: "
+                                      f"{init_name} is {init_tree} but {fn_name} returned {out_tree}")
+        out_avals = closed.out_avals[:len(init)]
+        paths = _leaf_paths(init_tree)
+        diffs, changed, new_init = [], False, list(init)
+        for k, (a, o) in enumerate(zip(avals, out_avals)):
+            if a.shape == o.shape and a.dtype == o.dtype:
+                if a.weak_type and not o.weak_type:
+                    new_init[k] = convert_element_type(init[k], a.dtype, weak_type=False)
+                    changed = True
+            elif a.shape == o.shape and a.weak_type and \
+                    dtypes.result_type((a.dtype, True), (o.dtype, o.weak_type))[0] == o.dtype:
+                new_init[k] = convert_element_type(init[k], o.dtype, weak_type=o.weak_type)
+                changed = True
+            else:
+                diffs.append(f"carry{paths[k]} is {a.str_short()} in {init_name} but {fn_name} returns "
+                             f"{o.str_short()}")
+        if diffs:
+            raise op_type_error(what, f"{fn_name} must return a carry with the same types (shapes and dtypes) "
+                                      f"as {init_name}: " + "; ".join(diffs))
+        if not changed:
+            carry_avals = [aval_of(x) for x in init]
+            targets = carry_avals + list(closed.out_avals[len(init):])
+            return _strengthen_outputs(closed, targets), extra, init
+        init = new_init
+    raise op_type_error(what, f"the carry types of {fn_name} do not settle")  # pragma: no cover
+
+
+# ==== cond ========================================================================================
+
+@cond_p.def_abstract_eval
+def _cond_abstract(index, *ops, branches):
+    if index.shape != () or index.dtype != dtypes.int32:
+        raise op_type_error("cond", f"the branch index must be an int32 scalar, got {index.str_short()}")
+    if not branches:
+        raise op_value_error("cond", "needs at least one branch")
+    for i, b in enumerate(branches):
+        ins = b.in_avals
+        if len(ins) != len(ops) or not all(_same_type(a, o) for a, o in zip(ins, ops)):
+            raise op_type_error("cond", f"branch {i} takes {_avals_str(ins)} but the operands are "
+                                        f"{_avals_str(ops)}")
+    out0 = branches[0].out_avals
+    for i, b in enumerate(branches[1:], 1):
+        outs = b.out_avals
+        if len(outs) != len(out0) or not all(_same_type(a, o) for a, o in zip(outs, out0)):
+            raise op_type_error("cond", f"branch {i} returns {_avals_str(outs)} but branch 0 returns "
+                                        f"{_avals_str(out0)}")
+    return [a.update(weak_type=all(b.out_avals[k].weak_type for b in branches)) for k, a in enumerate(out0)]
+
+
+def _cond_call(what: str, index: Any, fns: Sequence[Callable], names: Sequence[str],
+               display: Sequence[int], operands: tuple) -> Any:
+    """Trace each branch at the operands' types, check they agree, and bind `cond`."""
+    leaves, in_tree = tree_util.flatten(tuple(operands))
+    leaves = [_operand(x, what) for x in leaves]
+    avals = [aval_of(x) for x in leaves]
+    closeds, trees = [], []
+    for f, name in zip(fns, names):
+        if not callable(f):
+            raise TypeError(f"{what}: {name} must be callable, got {type(f).__name__}")
+        c, t = _trace_user(f, in_tree, avals, f"{what} {name}")
+        closeds.append(c)
+        trees.append(t)
+    first = display[0]
+    for i in display[1:]:
+        if trees[i] != trees[first]:
+            raise op_type_error(what, f"{names[first]} and {names[i]} must return the same tree structure, "
+                                      f"got {trees[first]} and {trees[i]}")
+    paths = _leaf_paths(trees[first])
+    diffs = []
+    for i in display[1:]:
+        for k, (a, b) in enumerate(zip(closeds[first].out_avals, closeds[i].out_avals)):
+            if not _same_type(a, b):
+                diffs.append(f"output{paths[k]} is {a.str_short()} in {names[first]} but {b.str_short()} "
+                             f"in {names[i]}")
+    if diffs:
+        raise op_type_error(what, "all branches must return the same types (shapes and dtypes): "
+                                  + "; ".join(diffs))
+    n_out = len(closeds[0].out_avals)
+    targets = [closeds[0].out_avals[k].update(weak_type=all(c.out_avals[k].weak_type for c in closeds))
+               for k in range(n_out)]
+    closeds = [_strengthen_outputs(c, targets) for c in closeds]
+    joined, consts = _join_consts(closeds)
+    outs = cond_p.bind(index, *consts, *leaves, branches=tuple(joined))
+    return trees[first].unflatten(outs)
+
+
+def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
+    """`true_fn(*operands)` if `pred` else `false_fn(*operands)`, with a traced `pred`.
+
+    Both branches are traced (at the operands' types) and must return the same tree of
+    the same types; only the chosen one runs. `pred` is a bool (or numeric, nonzero is
+    true) scalar. Under vmap with a batched `pred` both branches run and are selected.
+    """
+    from padax.functional.lax.elementwise import ne
+    from padax.functional.lax.structural import convert_element_type
+    pred = _operand(pred, "cond")
+    a = aval_of(pred)
+    if a.shape != ():
+        raise op_type_error("cond", f"pred must be a scalar, got {a.str_short()}; for an elementwise "
+                                    "choice use padax.where")
+    if a.dtype != dtypes.bool_:
+        if dtypes.is_complex(a.dtype):
+            raise op_type_error("cond", f"pred must be a bool or real number, got {a.str_short()}")
+        pred = ne(pred, 0)
+    index = convert_element_type(pred, dtypes.int32)
+    return _cond_call("cond", index, (false_fn, true_fn), ("false_fn", "true_fn"), (1, 0), operands)
+
+
+def switch(index, branches: Sequence[Callable], *operands):
+    """`branches[index](*operands)` with a traced integer `index`, clamped into range
+    (below 0 runs the first branch, past the end the last), as jax.lax.switch does."""
+    from padax.functional.lax.structural import clamp, convert_element_type
+    branches = tuple(branches)
+    if not branches:
+        raise op_value_error("switch", "needs at least one branch")
+    index = _operand(index, "switch")
+    a = aval_of(index)
+    if a.shape != () or not (dtypes.is_integer(a.dtype) or a.dtype == dtypes.bool_):
+        raise op_type_error("switch", f"index must be an integer scalar, got {a.str_short()}")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    if a.dtype == dtypes.bool_:
+        index = convert_element_type(index, dtypes.int32)
+    index = clamp(0, index, len(branches) - 1)
+    index = convert_element_type(index, dtypes.int32)
+    names = tuple(f"branches[{i}]" for i in range(len(branches)))
+    return _cond_call("switch", index, branches, names, tuple(range(len(branches))), operands)
+
+
+def _cond_jvp(primals, tangents, *, branches):
+    index, ops = primals[0], primals[1:]
+    in_avals = branches[0].in_avals
+    nz = [_is_nonzero(t, a) for t, a in zip(tangents[1:], in_avals)]
+    n_out = len(branches[0].out_avals)
+    first = [_jvp_jaxpr(b, nz, [False] * n_out) for b in branches]
+    out_nz = [any(f[1][k] for f in first) for k in range(n_out)]
+    jvps = [f[0] if f[1] == out_nz else _jvp_jaxpr(b, nz, out_nz)[0] for f, b in zip(first, branches)]
+    joined, consts = _join_consts(jvps)
+    tans = [_instantiate(t, a) for t, a, z in zip(tangents[1:], in_avals, nz) if z]
+    outs = cond_p.bind(index, *consts, *ops, *tans, branches=tuple(joined))
+    primal_out, it = outs[:n_out], iter(outs[n_out:])
+    t_out = [next(it) if z else Zero(tangent_aval(a)) for a, z in zip(branches[0].out_avals, out_nz)]
+    return primal_out, t_out
+
+
+def _cond_partial_eval(trace, args, unknowns, *, branches):
+    """Known index: a known cond computes the known outputs and every branch's residuals
+    (zeros in the slots of the other branches); an unknown cond consumes them."""
+    from padax.transforms.ad import partial_eval_jaxpr
+    if unknowns[0]:
+        return _stage(trace, cond_p, args, dict(branches=branches))
+    index, ops, ops_uk = args[0], args[1:], list(unknowns[1:])
+    n_out = len(branches[0].out_avals)
+    splits = [partial_eval_jaxpr(b, ops_uk, False) for b in branches]
+    out_uk = [any(s[2][k] for s in splits) for k in range(n_out)]
+    splits = [s if s[2] == out_uk else partial_eval_jaxpr(b, ops_uk, out_uk) for s, b in zip(splits, branches)]
+    n_known_out = n_out - sum(out_uk)
+    res_avals = [s[0].out_avals[n_known_out:] for s in splits]
+    known_avals = [aval_of(x) for x, u in zip(ops, ops_uk) if not u]
+
+    def known_branch(i):
+        k = splits[i][0]
+
+        def f(*xs):
+            outs = eval_jaxpr(k.jaxpr, k.consts, *xs)
+            res = []
+            for j, avals in enumerate(res_avals):
+                res += outs[n_known_out:] if j == i else [zeros_like_aval(a) for a in avals]
+            return outs[:n_known_out] + res
+        return _trace(f, known_avals, "partial eval of cond")
+
+    if n_known_out or any(res_avals):
+        known_joined, kconsts = _join_consts([known_branch(i) for i in range(len(branches))])
+        with set_current_trace(trace.parent):
+            kouts = cond_p.bind(index, *kconsts, *[x for x, u in zip(ops, ops_uk) if not u],
+                                branches=tuple(known_joined))
+    else:
+        kouts = []
+    known_out, residuals = kouts[:n_known_out], kouts[n_known_out:]
+    if not any(out_uk):
+        return list(known_out)
+    unknown_branches = []
+    for i, s in enumerate(splits):
+        uj, nres = s[1].jaxpr, s[3]
+        invars: list[Var] = []
+        for j, avals in enumerate(res_avals):
+            invars += uj.invars[:nres] if j == i else [Var(a) for a in avals]
+        unknown_branches.append(ClosedJaxpr(Jaxpr([], invars + uj.invars[nres:], uj.outvars, uj.eqns), []))
+    uouts = _stage(trace, cond_p, [index, *residuals, *[x for x, u in zip(ops, ops_uk) if u]],
+                   dict(branches=tuple(unknown_branches)))
+    ki, ui = iter(known_out), iter(uouts)
+    return [next(ui) if u else next(ki) for u in out_uk]
+
+
+def _cond_transpose(cts, index, *ops, branches):
+    from padax.transforms.ad import backward_pass
+    if is_undefined(index):
+        raise TypeError("cond: cannot transpose with respect to the branch index")
+    lin = [is_undefined(x) for x in ops]
+    if all(type(c) is Zero for c in cts):
+        return [None] * (1 + len(ops))
+    out_avals = branches[0].out_avals
+    ct_mask = [dtypes.is_inexact(a.dtype) for a in out_avals]
+    ct_vals = [_instantiate(c, a) for c, a, m in zip(cts, out_avals, ct_mask) if m]
+    nonlin = [x for x, l in zip(ops, lin) if not l]
+    in_avals = branches[0].in_avals
+    nl_avals = [a for a, l in zip(in_avals, lin) if not l]
+    ct_avals = [tangent_aval(a) for a, m in zip(out_avals, ct_mask) if m]
+
+    def transposed(b):
+        j = b.jaxpr
+        tj = Jaxpr([v for v, l in zip(j.invars, lin) if not l], [v for v, l in zip(j.invars, lin) if l],
+                   j.outvars, j.eqns)
+
+        def f(*xs):
+            nl, it = xs[:len(nl_avals)], iter(xs[len(nl_avals):])
+            full = [next(it) if m else Zero(tangent_aval(a)) for a, m in zip(out_avals, ct_mask)]
+            res = backward_pass(tj, list(nl), full)
+            return [_instantiate(r, v.aval) for r, v in zip(res, tj.invars)]
+        return _trace(f, nl_avals + ct_avals, "transpose of cond")
+
+    joined, consts = _join_consts([transposed(b) for b in branches])
+    outs = cond_p.bind(index, *consts, *nonlin, *ct_vals, branches=tuple(joined))
+    it = iter(outs)
+    return [None] + [next(it) if l else None for l in lin]
+
+
+def _cond_batch(axis, args, dims, *, branches):
+    size = batch_size(args, dims)
+    index, ops = args[0], list(args[1:])
+    idim, odims = dims[0], dims[1:]
+    ops = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(ops, odims)]
+    batched = [d is not None for d in odims]
+    n_out = len(branches[0].out_avals)
+    if idim is not None:
+        # a batched predicate: run every branch and select per element
+        from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
+        idx = bdim_to_front(index, idim, size)
+        results = [_batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
+        outs = []
+        for k in range(n_out):
+            cases = [r[k] for r in results]
+            shape = aval_of(cases[0]).shape
+            which = idx if len(shape) == 1 else broadcast_in_dim_p.bind(idx, shape=shape, broadcast_dimensions=(0,))
+            outs.append(select_n_p.bind(which, *cases))
+        return outs, [0] * n_out
+    first = [_batch_jaxpr(axis, b, size, batched, [False] * n_out) for b in branches]
+    out_b = [any(f[1][k] for f in first) for k in range(n_out)]
+    bjs = [f[0] if f[1] == out_b else _batch_jaxpr(axis, b, size, batched, out_b)[0] for f, b in zip(first, branches)]
+    joined, consts = _join_consts(bjs)
+    outs = cond_p.bind(index, *consts, *ops, branches=tuple(joined))
+    return outs, [0 if b else None for b in out_b]
+
+
+cond_p.jvp_rule = _cond_jvp
+cond_p.partial_eval_rule = _cond_partial_eval
+cond_p.transpose_rule = _cond_transpose
+cond_p.batch_rule_takes_trace = True
+cond_p.batch_rule = _cond_batch
+
+
+# ==== while =======================================================================================
+
+_WHILE_REVERSE_MSG = (
+    "reverse-mode differentiation (grad/vjp/jacrev) of while_loop is not supported: its trip count "
+    "is only known at run time, so the loop cannot be run backwards. Use padax.lax.scan with a fixed "
+    "length, or fori_loop with static Python int bounds (which runs as a scan and is differentiable "
+    "in reverse mode). Forward mode (jvp/jacfwd) of while_loop works.")
+
+
+@while_p.def_abstract_eval
+def _while_abstract(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cc = args[:cond_nconsts]
+    bc = args[cond_nconsts:cond_nconsts + body_nconsts]
+    init = args[cond_nconsts + body_nconsts:]
+    c_in = list(cc) + list(init)
+    if len(cond_jaxpr.in_avals) != len(c_in) or not all(_same_type(a, b) for a, b in zip(cond_jaxpr.in_avals, c_in)):
+        raise op_type_error("while", f"cond_jaxpr takes {_avals_str(cond_jaxpr.in_avals)} but gets {_avals_str(c_in)}")
+    outs = cond_jaxpr.out_avals
+    if len(outs) != 1 or outs[0].shape != () or outs[0].dtype != dtypes.bool_:
+        raise op_type_error("while_loop", f"cond_fun must return a bool scalar, got {_avals_str(outs)}")
+    b_in = list(bc) + list(init)
+    if len(body_jaxpr.in_avals) != len(b_in) or not all(_same_type(a, b) for a, b in zip(body_jaxpr.in_avals, b_in)):
+        raise op_type_error("while", f"body_jaxpr takes {_avals_str(body_jaxpr.in_avals)} but gets {_avals_str(b_in)}")
+    b_out = body_jaxpr.out_avals
+    if len(b_out) != len(init) or not all(_same_type(a, b) for a, b in zip(b_out, init)):
+        raise op_type_error("while", f"body_jaxpr returns {_avals_str(b_out)} for the carry {_avals_str(init)}")
+    return list(init)
+
+
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
+    """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final `val`.
+
+    `init_val` is any pytree of arrays; `body_fun` must return the same tree of the same
+    types. Differentiable in forward mode only (the trip count is dynamic): for reverse
+    mode use `scan` or `fori_loop` with static bounds.
+    """
+    if not callable(cond_fun) or not callable(body_fun):
+        raise TypeError("while_loop: cond_fun and body_fun must be callable")
+    leaves, tree = tree_util.flatten(init_val)
+    leaves = [_operand(x, "while_loop") for x in leaves]
+    in_tree = tree_util.structure((init_val,))
+
+    def trace_body(avals):
+        closed, out_tree = _trace_user(body_fun, in_tree, avals, "while_loop body_fun")
+        return closed, out_tree, None
+
+    body, _, leaves = _fix_carry("while_loop", "body_fun", "init_val", trace_body, leaves, tree)
+    avals = [aval_of(x) for x in leaves]
+    cond_closed, c_tree = _trace_user(cond_fun, in_tree, avals, "while_loop cond_fun")
+    c_out = cond_closed.out_avals
+    if c_tree.num_leaves != 1 or c_out[0].shape != () or c_out[0].dtype != dtypes.bool_:
+        raise op_type_error("while_loop", f"cond_fun must return a bool scalar, got {_avals_str(c_out)}")
+    outs = while_p.bind(*cond_closed.consts, *body.consts, *leaves, cond_jaxpr=_hoist(cond_closed),
+                        body_jaxpr=_hoist(body), cond_nconsts=len(cond_closed.consts),
+                        body_nconsts=len(body.consts))
+    return tree.unflatten(outs)
+
+
+def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool | None = None):
+    """`val = body_fun(i, val)` for i in [lower, upper); returns the final `val`.
+
+    With Python int bounds the trip count is static and the loop runs as a `scan` (so it
+    is differentiable in reverse mode, and `unroll` applies); with traced bounds it is a
+    `while_loop` (forward-mode differentiable only).
+    """
+    from padax.functional._arrays import result_dtype
+    from padax.functional.lax.elementwise import add, lt
+    from padax.functional.lax.structural import convert_element_type
+    static = all(isinstance(b, (int, np.integer)) and not isinstance(b, (bool, np.bool_)) for b in (lower, upper))
+    if static:
+        lo, hi = int(lower), int(upper)
+        i0 = asarray(lo)
+
+        def step(carry, _):
+            i, x = carry
+            return (add(i, 1), body_fun(i, x)), None
+
+        (_, out), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0),
+                           unroll=1 if unroll is None else unroll)
+        return out
+    if unroll not in (None, 1, False):
+        raise op_value_error("fori_loop", "unroll needs static (Python int) lower and upper bounds")
+    lo, hi = _operand(lower, "fori_loop"), _operand(upper, "fori_loop")
+    for b in (lo, hi):
+        ba = aval_of(b)
+        if ba.shape != () or not dtypes.is_integer(ba.dtype):
+            raise op_type_error("fori_loop", f"lower and upper must be integer scalars, got {ba.str_short()}")
+    dt, weak = result_dtype(lo, hi)
+    lo, hi = convert_element_type(lo, dt, weak), convert_element_type(hi, dt, weak)
+
+    def cond_fun(c):
+        return lt(c[0], c[1])
+
+    def body(c):
+        i, u, x = c
+        return add(i, 1), u, body_fun(i, x)
+
+    return while_loop(cond_fun, body, (lo, hi, init_val))[2]
+
+
+def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    ncc, nbc = cond_nconsts, body_nconsts
+    cc, bc, init = primals[:ncc], primals[ncc:ncc + nbc], primals[ncc + nbc:]
+    avals = [aval_of(p) for p in primals]
+    nz = [_is_nonzero(t, a) for t, a in zip(tangents, avals)]
+    bc_nz, carry_nz = nz[ncc:ncc + nbc], nz[ncc + nbc:]
+    n = len(init)
+    while True:
+        jv, out_nz = _jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
+        new = [a or b for a, b in zip(carry_nz, out_nz)]
+        if new == carry_nz:
+            break
+        carry_nz = new
+    j, consts = jv.jaxpr, jv.consts
+    n_bct = sum(bc_nz)
+    iv = j.invars
+    bc_v, carry_v, bct_v, ct_v = iv[:nbc], iv[nbc:nbc + n], iv[nbc + n:nbc + n + n_bct], iv[nbc + n + n_bct:]
+    body = ClosedJaxpr(Jaxpr([], j.constvars + bc_v + bct_v + carry_v + ct_v, j.outvars, j.eqns), [])
+    cj = cond_jaxpr.jaxpr
+    init_avals = avals[ncc + nbc:]
+    ct_extra = [Var(tangent_aval(a)) for a, z in zip(init_avals, carry_nz) if z]
+    cond = ClosedJaxpr(Jaxpr([], cj.invars + ct_extra, cj.outvars, cj.eqns), [])
+    bct = [_instantiate(t, a) for t, a, z in zip(tangents[ncc:ncc + nbc], avals[ncc:ncc + nbc], bc_nz) if z]
+    ct = [_instantiate(t, a) for t, a, z in zip(tangents[ncc + nbc:], init_avals, carry_nz) if z]
+    outs = while_p.bind(*cc, *consts, *bc, *bct, *init, *ct, cond_jaxpr=cond, body_jaxpr=body,
+                        cond_nconsts=ncc, body_nconsts=len(consts) + nbc + n_bct)
+    it = iter(outs[n:])
+    return outs[:n], [next(it) if z else Zero(tangent_aval(a)) for a, z in zip(init_avals, carry_nz)]
+
+
+def _while_partial_eval(trace, args, unknowns, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    """Known carries run in a known loop now; the loop is also staged whole for the unknown
+    ones (so `linearize` works). Transposing that staged loop raises: see `_while_transpose`."""
+    params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
+                  body_nconsts=body_nconsts)
+    ncc, nbc = cond_nconsts, body_nconsts
+    cc_uk, bc_uk, carry_uk = unknowns[:ncc], unknowns[ncc:ncc + nbc], list(unknowns[ncc + nbc:])
+    if any(cc_uk):
+        return _stage(trace, while_p, args, params)
+    while True:
+        out_uk = _deps(body_jaxpr.jaxpr, bc_uk + carry_uk)
+        new = [a or b for a, b in zip(carry_uk, out_uk)]
+        if new == carry_uk:
+            break
+        carry_uk = new
+    known = [not u for u in carry_uk]
+    cj, c_used = _dce(cond_jaxpr.jaxpr, [True])
+    if all(carry_uk) or any(u and used for u, used in zip(carry_uk, c_used[ncc:])):
+        return _stage(trace, while_p, args, params)
+    bj, _ = _dce(body_jaxpr.jaxpr, known)
+    kb = Jaxpr([], [v for v, u in zip(bj.invars, bc_uk + carry_uk) if not u], bj.outvars, bj.eqns)
+    kc = Jaxpr([], cj.invars[:ncc] + [v for v, u in zip(cj.invars[ncc:], carry_uk) if not u], cj.outvars, cj.eqns)
+    known_args = list(args[:ncc]) + [a for a, u in zip(args[ncc:], bc_uk + carry_uk) if not u]
+    with set_current_trace(trace.parent):
+        kouts = while_p.bind(*known_args, cond_jaxpr=ClosedJaxpr(kc, []), body_jaxpr=ClosedJaxpr(kb, []),
+                             cond_nconsts=ncc, body_nconsts=sum(not u for u in bc_uk))
+    staged = _stage(trace, while_p, args, params)
+    ki = iter(kouts)
+    return [s if u else next(ki) for s, u in zip(staged, carry_uk)]
+
+
+def _while_transpose(cts, *args, **params):
+    raise ValueError(_WHILE_REVERSE_MSG)
+
+
+def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    from padax.functional.lax.reductions import reduce_or_p
+    from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
+    size = batch_size(args, dims)
+    ncc, nbc = cond_nconsts, body_nconsts
+    b = [d is not None for d in dims]
+    cc_b, bc_b, carry_b = b[:ncc], b[ncc:ncc + nbc], list(b[ncc + nbc:])
+    n = len(carry_b)
+    while True:
+        _, out_b = _batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
+        new = [x or y for x, y in zip(carry_b, out_b)]
+        if new == carry_b:
+            break
+        carry_b = new
+    _, (pred_b,) = _batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
+    if pred_b:
+        carry_b = [True] * n
+    body_b, _ = _batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
+    cond_b, _ = _batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
+    cc = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(args[:ncc], dims[:ncc])]
+    bc = [bdim_to_front(x, d, size) if d is not None else x
+          for x, d in zip(args[ncc:ncc + nbc], dims[ncc:ncc + nbc])]
+    carry = [bdim_to_front(x, d, size) if cb else x
+             for x, d, cb in zip(args[ncc + nbc:], dims[ncc + nbc:], carry_b)]
+    if not pred_b:
+        outs = while_p.bind(*cond_b.consts, *cc, *body_b.consts, *bc, *carry, cond_jaxpr=_hoist(cond_b),
+                            body_jaxpr=_hoist(body_b), cond_nconsts=len(cond_b.consts) + ncc,
+                            body_nconsts=len(body_b.consts) + nbc)
+        return outs, [0 if x else None for x in carry_b]
+    # a batched predicate: loop while any element is active; finished elements keep their carry
+    cc_avals = [aval_of(x) for x in cc]
+    bc_avals = [aval_of(x) for x in bc]
+    carry_avals = [aval_of(x) for x in carry]
+
+    def any_cond(*xs):
+        (pred,) = eval_jaxpr(cond_b.jaxpr, cond_b.consts, *xs)
+        return [reduce_or_p.bind(pred, axes=(0,))]
+
+    def masked_body(*xs):
+        c, bcs, carry_in = xs[:ncc], xs[ncc:ncc + nbc], xs[ncc + nbc:]
+        (pred,) = eval_jaxpr(cond_b.jaxpr, cond_b.consts, *c, *carry_in)
+        new = eval_jaxpr(body_b.jaxpr, body_b.consts, *bcs, *carry_in)
+        out = []
+        for old, nw in zip(carry_in, new):
+            shape = aval_of(old).shape
+            which = pred if len(shape) == 1 else broadcast_in_dim_p.bind(pred, shape=shape, broadcast_dimensions=(0,))
+            out.append(select_n_p.bind(which, old, nw))
+        return out
+
+    new_cond = _trace(any_cond, cc_avals + carry_avals, "vmap of while_loop")
+    new_body = _trace(masked_body, cc_avals + bc_avals + carry_avals, "vmap of while_loop")
+    outs = while_p.bind(*new_cond.consts, *cc, *new_body.consts, *cc, *bc, *carry,
+                        cond_jaxpr=_hoist(new_cond), body_jaxpr=_hoist(new_body),
+                        cond_nconsts=len(new_cond.consts) + ncc,
+                        body_nconsts=len(new_body.consts) + ncc + nbc)
+    return outs, [0] * n
+
+
+while_p.jvp_rule = _while_jvp
+while_p.partial_eval_rule = _while_partial_eval
+while_p.transpose_rule = _while_transpose
+while_p.batch_rule_takes_trace = True
+while_p.batch_rule = _while_batch
+
+
+# ==== scan ========================================================================================
+
+def _scan_split(seq, num_consts: int, num_carry: int):
+    return (list(seq[:num_consts]), list(seq[num_consts:num_consts + num_carry]),
+            list(seq[num_consts + num_carry:]))
+
+
+@scan_p.def_abstract_eval
+def _scan_abstract(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    consts, carry, xs = _scan_split(args, num_consts, num_carry)
+    for x in xs:
+        if x.ndim == 0 or x.shape[0] != length:
+            raise op_value_error("scan", f"every xs operand needs a leading axis of the scan length {length}, "
+                                         f"got {_avals_str(xs)}")
+    expected = consts + carry + [x.update(shape=x.shape[1:]) for x in xs]
+    ins = jaxpr.in_avals
+    if len(ins) != len(expected) or not all(_same_type(a, b) for a, b in zip(ins, expected)):
+        raise op_type_error("scan", f"the body takes {_avals_str(ins)} but gets {_avals_str(expected)}")
+    outs = jaxpr.out_avals
+    if len(outs) < num_carry or not all(_same_type(a, b) for a, b in zip(outs[:num_carry], carry)):
+        raise op_type_error("scan", f"the body returns {_avals_str(outs)} for the carry {_avals_str(carry)}")
+    if unroll < 1:
+        raise op_value_error("scan", f"unroll must be >= 1, got {unroll}")
+    return list(carry) + [y.update(shape=(length,) + y.shape) for y in outs[num_carry:]]
+
+
+def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
+         unroll: int | bool = 1):
+    """Loop `carry, y = f(carry, x)` over the leading axis of `xs`; returns (carry, stacked ys).
+
+    `init`, `xs` and the ys are pytrees; `xs=None` with `length` gives `x=None`. With
+    `reverse=True` the elements are visited last to first (ys keep their positions).
+    `unroll` steps are emitted per loop iteration in the compiled program (`True` unrolls
+    fully). Differentiable in forward and reverse mode (residuals are saved per step).
+    """
+    if not callable(f):
+        raise TypeError(f"scan: f must be callable, got {type(f).__name__}")
+    init_leaves, init_tree = tree_util.flatten(init)
+    init_leaves = [_operand(x, "scan") for x in init_leaves]
+    xs_leaves, xs_tree = tree_util.flatten(xs)
+    xs_leaves = [_operand(x, "scan") for x in xs_leaves]
+    lengths = set()
+    paths = _leaf_paths(xs_tree)
+    for p, x in zip(paths, xs_leaves):
+        a = aval_of(x)
+        if a.ndim == 0:
+            raise op_value_error("scan", f"xs{p} is a scalar ({a.str_short()}); every xs leaf needs a "
+                                         "leading axis to scan over")
+        lengths.add(a.shape[0])
+    if length is not None:
+        length = int(length)
+        if lengths and lengths != {length}:
+            raise op_value_error("scan", f"length={length} does not match the leading axes of xs "
+                                         f"{sorted(lengths)}")
+    elif len(lengths) > 1:
+        detail = ", ".join(f"xs{p}: {aval_of(x).shape[0]}" for p, x in zip(paths, xs_leaves))
+        raise op_value_error("scan", f"the xs leaves have different leading axis sizes: {detail}")
+    elif not lengths:
+        raise op_value_error("scan", "needs xs with a leading axis, or length= when xs is None")
+    else:
+        length = lengths.pop()
+    if unroll is True:
+        unroll = max(length, 1)
+    elif unroll is False:
+        unroll = 1
+    unroll = int(unroll)
+    if unroll < 1:
+        raise op_value_error("scan", f"unroll must be a positive int or a bool, got {unroll}")
+    x_avals = [aval_of(x).update(shape=aval_of(x).shape[1:]) for x in xs_leaves]
+    in_tree = tree_util.structure((init, xs))
+    n_carry = len(init_leaves)
+
+    def trace_body(avals):
+        closed, (c_tree, y_tree) = _trace_user(lambda c, x: f(c, x), in_tree, list(avals) + x_avals,
+                                               "scan body f", pair=True)
+        return closed, c_tree, y_tree
+
+    body, y_tree, init_leaves = _fix_carry("scan", "f", "init", trace_body, init_leaves, init_tree)
+    outs = scan_p.bind(*body.consts, *init_leaves, *xs_leaves, jaxpr=_hoist(body), num_consts=len(body.consts),
+                       num_carry=n_carry, length=length, reverse=bool(reverse), unroll=unroll)
+    return init_tree.unflatten(outs[:n_carry]), y_tree.unflatten(outs[n_carry:])
+
+
+def map(f: Callable, xs):
+    """`f` applied to each slice along the leading axis of `xs` (a pytree); results stacked.
+
+    A scan without a carry: one compiled loop rather than a vmap, so memory stays at one
+    slice's worth of intermediates.
+    """
+    _, ys = scan(lambda c, x: ((), f(x)), (), xs)
+    return ys
+
+
+def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    nc, nk = num_consts, num_carry
+    n_in = len(primals)
+    ny = len(jaxpr.out_avals) - nk
+    avals = [aval_of(p) for p in primals]
+    nz = [_is_nonzero(t, a) for t, a in zip(tangents, avals)]
+    const_nz, carry_nz, xs_nz = _scan_split(nz, nc, nk)
+    while True:
+        jv, out_nz = _jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz, carry_nz + [False] * ny)
+        new = [a or b for a, b in zip(carry_nz, out_nz[:nk])]
+        if new == carry_nz:
+            break
+        carry_nz = new
+    ys_nz = out_nz[nk:]
+    j, consts = jv.jaxpr, jv.consts
+    c_v, k_v, x_v = _scan_split(j.invars[:n_in], nc, nk)
+    t_v = j.invars[n_in:]
+    n_ct, n_kt = sum(const_nz), sum(carry_nz)
+    ct_v, kt_v, xt_v = t_v[:n_ct], t_v[n_ct:n_ct + n_kt], t_v[n_ct + n_kt:]
+    ov = j.outvars
+    co, yo, to = ov[:nk], ov[nk:nk + ny], ov[nk + ny:]
+    cto, yto = to[:n_kt], to[n_kt:]
+    body = Jaxpr([], j.constvars + c_v + ct_v + k_v + kt_v + x_v + xt_v, co + cto + yo + yto, j.eqns)
+    p_c, p_k, p_x = _scan_split(primals, nc, nk)
+    t_c, t_k, t_x = _scan_split(tangents, nc, nk)
+    a_c, a_k, a_x = _scan_split(avals, nc, nk)
+    tc = [_instantiate(t, a) for t, a, z in zip(t_c, a_c, const_nz) if z]
+    tk = [_instantiate(t, a) for t, a, z in zip(t_k, a_k, carry_nz) if z]
+    tx = [_instantiate(t, a) for t, a, z in zip(t_x, a_x, xs_nz) if z]
+    outs = scan_p.bind(*consts, *p_c, *tc, *p_k, *tk, *p_x, *tx, jaxpr=ClosedJaxpr(body, []),
+                       num_consts=len(consts) + nc + n_ct, num_carry=nk + n_kt, length=length,
+                       reverse=reverse, unroll=unroll)
+    carry_out, kt_out = outs[:nk], iter(outs[nk:nk + n_kt])
+    ys, yt_out = outs[nk + n_kt:nk + n_kt + ny], iter(outs[nk + n_kt + ny:])
+    y_avals = [aval_of(y) for y in ys]
+    t_carry = [next(kt_out) if z else Zero(tangent_aval(a)) for a, z in zip(a_k, carry_nz)]
+    t_ys = [next(yt_out) if z else Zero(tangent_aval(a)) for a, z in zip(y_avals, ys_nz)]
+    return list(carry_out) + list(ys), t_carry + t_ys
+
+
+def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    """Split the body (fixed point on unknown carries): a known scan runs now, giving the
+    known outputs and residuals stacked per step; an unknown scan consuming the residuals as
+    xs is staged. Residuals that are loop-invariant (known consts) are passed as consts, and
+    residuals that are known xs are forwarded instead of copied."""
+    from padax.transforms.ad import partial_eval_jaxpr
+    nc, nk = num_consts, num_carry
+    ny = len(jaxpr.out_avals) - nk
+    const_uk, carry_uk, xs_uk = _scan_split(unknowns, nc, nk)
+    while True:
+        known, unknown, out_uk, num_res = partial_eval_jaxpr(jaxpr, const_uk + carry_uk + xs_uk,
+                                                             carry_uk + [False] * ny)
+        new = [a or b for a, b in zip(carry_uk, out_uk[:nk])]
+        if new == carry_uk:
+            break
+        carry_uk = new
+    in_uk = const_uk + carry_uk + xs_uk
+    c_args, k_args, x_args = _scan_split(args, nc, nk)
+    kc_args = [a for a, u in zip(c_args, const_uk) if not u]
+    kk_args = [a for a, u in zip(k_args, carry_uk) if not u]
+    kx_args = [a for a, u in zip(x_args, xs_uk) if not u]
+    n_kc, n_kk = len(kc_args), len(kk_args)
+    kj = known.jaxpr
+    n_kout = len(kj.outvars) - num_res
+    res_vars = kj.outvars[n_kout:]
+    const_pos = {v: i for i, v in enumerate(kj.constvars)}
+    kc_pos = {v: i for i, v in enumerate(kj.invars[:n_kc])}
+    kx_pos = {v: i for i, v in enumerate(kj.invars[n_kc + n_kk:])}
+    varying = _deps(Jaxpr([], kj.invars, res_vars, kj.eqns), [False] * n_kc + [True] * (len(kj.invars) - n_kc))
+    # each residual: ("inv", value) loop-invariant, ("fwd", index) a known xs, ("out", None) stacked output
+    kinds, hoist = [], []
+    for v, vary in zip(res_vars, varying):
+        if type(v) is Literal:
+            kinds.append(("inv", v.val))
+        elif v in const_pos:
+            kinds.append(("inv", known.consts[const_pos[v]]))
+        elif v in kc_pos:
+            kinds.append(("inv", kc_args[kc_pos[v]]))
+        elif v in kx_pos:
+            kinds.append(("fwd", kx_pos[v]))
+        elif not vary:
+            kinds.append(("inv", None))  # computed from consts only: computed once, before the loop
+            hoist.append(v)
+        else:
+            kinds.append(("out", None))
+    if hoist:
+        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist))
+        with set_current_trace(trace.parent):
+            hoisted = iter(eval_jaxpr(hj, known.consts, *kc_args, *[None] * (len(kj.invars) - n_kc)))
+        kinds = [(k, next(hoisted)) if k == "inv" and val is None else (k, val) for k, val in kinds]
+    stacked_out = [v for v, (k, _) in zip(res_vars, kinds) if k == "out"]
+    body_k = Jaxpr([], kj.constvars + kj.invars, kj.outvars[:n_kout] + stacked_out, kj.eqns)
+    with set_current_trace(trace.parent):
+        kouts = scan_p.bind(*known.consts, *kc_args, *kk_args, *kx_args, jaxpr=ClosedJaxpr(body_k, []),
+                            num_consts=len(known.consts) + n_kc, num_carry=n_kk, length=length,
+                            reverse=reverse, unroll=unroll)
+    k_carry, k_ys, stacked = kouts[:n_kk], kouts[n_kk:n_kout], iter(kouts[n_kout:])
+    inv_vals, stacked_vals = [], []
+    for kind, val in kinds:
+        if kind == "inv":
+            inv_vals.append(val)
+        elif kind == "fwd":
+            stacked_vals.append(kx_args[val])
+        else:
+            stacked_vals.append(next(stacked))
+    if not any(out_uk):
+        return list(k_carry) + list(k_ys)
+    uj = unknown.jaxpr
+    r_v, u_in = uj.invars[:num_res], uj.invars[num_res:]
+    n_uc, n_uk = sum(const_uk), sum(carry_uk)
+    uc_v, uk_v, ux_v = _scan_split(u_in, n_uc, n_uk)
+    inv_v = [v for v, (k, _) in zip(r_v, kinds) if k == "inv"]
+    st_v = [v for v, (k, _) in zip(r_v, kinds) if k != "inv"]
+    body_u = Jaxpr([], inv_v + uc_v + uk_v + st_v + ux_v, uj.outvars, uj.eqns)
+    u_args = (inv_vals + [a for a, u in zip(c_args, const_uk) if u] + [a for a, u in zip(k_args, carry_uk) if u]
+              + stacked_vals + [a for a, u in zip(x_args, xs_uk) if u])
+    uouts = _stage(trace, scan_p, u_args, dict(jaxpr=ClosedJaxpr(body_u, []), num_consts=len(inv_v) + n_uc,
+                                               num_carry=n_uk, length=length, reverse=reverse, unroll=unroll))
+    ku, kk = iter(uouts[:n_uk]), iter(k_carry)
+    yu, yk = iter(uouts[n_uk:]), iter(k_ys)
+    carry_out = [next(ku) if u else next(kk) for u in carry_uk]
+    ys_out = [next(yu) if u else next(yk) for u in out_uk[nk:]]
+    return carry_out + ys_out
+
+
+def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    """A linear scan transposes into a scan running the other way: the carry holds the
+    carries' cotangents and the accumulated cotangents of linear consts; residuals (the
+    non-linear consts and xs) are read as before; the xs' cotangents are stacked."""
+    from padax.transforms.ad import backward_pass
+    nc, nk = num_consts, num_carry
+    if all(type(c) is Zero for c in cts):
+        return [None] * len(args)
+    consts, carry, xs = _scan_split(args, nc, nk)
+    j = jaxpr.jaxpr
+    c_v, k_v, x_v = _scan_split(j.invars, nc, nk)
+    c_lin = [is_undefined(x) for x in consts]
+    x_lin = [is_undefined(x) for x in xs]
+    ny = len(j.outvars) - nk
+    y_avals = [v.aval for v in j.outvars[nk:]]
+    y_mask = [dtypes.is_inexact(a.dtype) for a in y_avals]
+    nl_c = [x for x, l in zip(consts, c_lin) if not l]
+    nl_x = [x for x, l in zip(xs, x_lin) if not l]
+    lin_c_avals = [tangent_aval(v.aval) for v, l in zip(c_v, c_lin) if l]
+    k_avals = [v.aval for v in k_v]
+    ct_carry = [_instantiate(c, a) for c, a in zip(cts[:nk], k_avals)]
+    ct_ys = [_instantiate(c, a.update(shape=(length,) + a.shape)) for c, a, m in zip(cts[nk:], y_avals, y_mask) if m]
+    tj = Jaxpr([v for v, l in zip(c_v, c_lin) if not l] + [v for v, l in zip(x_v, x_lin) if not l],
+               [v for v, l in zip(c_v, c_lin) if l] + k_v + [v for v, l in zip(x_v, x_lin) if l],
+               j.outvars, j.eqns)
+    n_nlc, n_lc, n_nlx = len(nl_c), len(lin_c_avals), len(nl_x)
+
+    def body(*a):
+        nlc, acc = a[:n_nlc], a[n_nlc:n_nlc + n_lc]
+        ctk = a[n_nlc + n_lc:n_nlc + n_lc + nk]
+        rest = a[n_nlc + n_lc + nk:]
+        nlx, it = rest[:n_nlx], iter(rest[n_nlx:])
+        full = list(ctk) + [next(it) if m else Zero(tangent_aval(av)) for av, m in zip(y_avals, y_mask)]
+        res = backward_pass(tj, list(nlc) + list(nlx), full)
+        r_c, r_k, r_x = res[:n_lc], res[n_lc:n_lc + nk], res[n_lc + nk:]
+        new_acc = [add_tangents(s, r) for s, r in zip(acc, r_c)]
+        lin_x_vars = tj.invars[n_lc + nk:]
+        return (new_acc + [_instantiate(r, av) for r, av in zip(r_k, k_avals)]
+                + [_instantiate(r, v.aval) for r, v in zip(r_x, lin_x_vars)])
+
+    in_avals = ([v.aval for v, l in zip(c_v, c_lin) if not l] + lin_c_avals + k_avals
+                + [v.aval for v, l in zip(x_v, x_lin) if not l] + [a for a, m in zip(y_avals, y_mask) if m])
+    traced = _trace(body, in_avals, "transpose of scan")
+    acc0 = [zeros_like_aval(a) for a in lin_c_avals]
+    outs = scan_p.bind(*traced.consts, *nl_c, *acc0, *ct_carry, *nl_x, *ct_ys, jaxpr=_hoist(traced),
+                       num_consts=len(traced.consts) + n_nlc, num_carry=n_lc + nk, length=length,
+                       reverse=not reverse, unroll=unroll)
+    ct_c, ct_init, ct_x = iter(outs[:n_lc]), outs[n_lc:n_lc + nk], iter(outs[n_lc + nk:])
+    return ([next(ct_c) if l else None for l in c_lin] + list(ct_init)
+            + [next(ct_x) if l else None for l in x_lin])
+
+
+def _scan_batch(axis, args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
+    """Batch the body; xs carry their batch on axis 1 (axis 0 is the scan axis), and so do ys."""
+    size = batch_size(args, dims)
+    nc, nk = num_consts, num_carry
+    ny = len(jaxpr.out_avals) - nk
+    b = [d is not None for d in dims]
+    const_b, carry_b, xs_b = _scan_split(b, nc, nk)
+    while True:
+        bj, out_b = _batch_jaxpr(axis, jaxpr, size, const_b + carry_b + xs_b, carry_b + [False] * ny)
+        new = [x or y for x, y in zip(carry_b, out_b[:nk])]
+        if new == carry_b:
+            break
+        carry_b = new
+    c_a, k_a, x_a = _scan_split(args, nc, nk)
+    c_d, k_d, x_d = _scan_split(dims, nc, nk)
+    consts = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(c_a, c_d)]
+    carry = [bdim_to_front(x, d, size) if cb else x for x, d, cb in zip(k_a, k_d, carry_b)]
+    xs = [moveaxis(x, d, 1) if d is not None else x for x, d in zip(x_a, x_d)]
+    outs = scan_p.bind(*bj.consts, *consts, *carry, *xs, jaxpr=_hoist(bj), num_consts=len(bj.consts) + nc,
+                       num_carry=nk, length=length, reverse=reverse, unroll=unroll)
+    return outs, [0 if x else None for x in carry_b] + [1 if y else None for y in out_b[nk:]]
+
+
+scan_p.jvp_rule = _scan_jvp
+scan_p.partial_eval_rule = _scan_partial_eval
+scan_p.transpose_rule = _scan_transpose
+scan_p.batch_rule_takes_trace = True
+scan_p.batch_rule = _scan_batch

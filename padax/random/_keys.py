@@ -1,0 +1,393 @@
+"""PRNG keys and raw random bits: Threefry-2x32 (default) and XLA's RngBitGenerator ('rbg').
+
+A key is a plain unsigned array, so it passes through jit, vmap and pytrees
+like any other value and nothing is hidden:
+
+* threefry2x32: uint32[2]. Threefry-2x32 (Salmon, Moraes, Dror, Shaw, "Parallel
+  random numbers: as easy as 1, 2, 3", SC 2011) with 20 rounds is a keyed
+  bijection of a pair of 32-bit words. Random bits are the hash of a counter
+  (the flat index of each element) under the key, so an array of any shape is
+  one vectorised computation, and `split`/`fold_in` are hashes too. Built from
+  uint32 add, xor and shifts; the output is the same on every backend.
+* rbg: uint32[4], two threefry keys side by side. `split`/`fold_in` act on both
+  halves with threefry; bits come from `padax.lax.rng_bit_generator` (XLA's
+  backend-chosen generator), which is faster on accelerators but whose stream
+  depends on the backend.
+
+The implementation is told by the key's shape, so keys need no wrapper type.
+With a fixed key, values are the same eagerly, under jit and under vmap.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import asarray, aval_of, is_array
+from padax.functional.lax.elementwise import (add, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
+                                              shift_right_logical)
+from padax.functional.lax.random_bits import rng_bit_generator
+from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, iota,
+                                             reshape, slice as _slice)
+from padax.transforms.jit import jit
+
+DEFAULT_IMPL = "threefry2x32"
+_KEY_SIZE = {"threefry2x32": 2, "rbg": 4}
+_IMPL_OF_SIZE = {2: "threefry2x32", 4: "rbg"}
+_UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: dtypes.uint64}
+_MASK32 = 0xFFFFFFFF
+
+
+# ---- validation ------------------------------------------------------------------------------
+
+def impl_name(impl: Any) -> str:
+    """'threefry2x32' (the default, also for None) or 'rbg'."""
+    if impl is None:
+        return DEFAULT_IMPL
+    name = str(impl).lower()
+    if name in ("threefry", "threefry2x32", "threefry_2x32"):
+        return "threefry2x32"
+    if name == "rbg":
+        return "rbg"
+    raise ValueError(f"unknown PRNG implementation {impl!r}; expected 'threefry2x32' or 'rbg'")
+
+
+def check_key(op: str, key: Any, batch_ok: bool = False):
+    """The key as an array (and its implementation name), or an error that says what a key is.
+
+    Samplers take one key; a batch of keys (shape (..., 2)) is only accepted where
+    `batch_ok`, and otherwise the message points to vmap.
+    """
+    if not is_array(key):
+        if not isinstance(key, (np.ndarray, list, tuple)):
+            raise op_type_error(op, f"expected a PRNG key (a uint32[2] array from padax.random.key), "
+                                    f"got {type(key).__name__}: {key!r}")
+        key = np.asarray(key)
+        if key.dtype != np.uint32:
+            raise op_type_error(op, f"a PRNG key must be uint32, got a {key.dtype} host array; "
+                                    "make keys with padax.random.key(seed)")
+    key = asarray(key)
+    a = aval_of(key)
+    if a.dtype != dtypes.uint32:
+        raise op_type_error(op, f"a PRNG key must be uint32[2] (threefry2x32) or uint32[4] (rbg), got "
+                                f"{a.str_short()}; make keys with padax.random.key(seed)")
+    if a.ndim == 0 or a.shape[-1] not in _IMPL_OF_SIZE or (a.ndim != 1 and not batch_ok):
+        hint = (" To draw with a batch of keys, map over them with padax.vmap."
+                if a.ndim > 1 and a.shape[-1] in _IMPL_OF_SIZE else "")
+        raise op_value_error(op, f"expected a single PRNG key, uint32[2] (threefry2x32) or uint32[4] "
+                                 f"(rbg), got {a.str_short()}.{hint}")
+    return key, _IMPL_OF_SIZE[a.shape[-1]]
+
+
+def canonical_shape(op: str, shape: Any) -> tuple[int, ...]:
+    """A static shape (int or sequence of non-negative ints) as a tuple."""
+    if shape is None:
+        return ()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise op_type_error(op, f"shape must be a tuple of Python ints, got {shape!r}") from None
+    if any(d < 0 for d in out):
+        raise op_value_error(op, f"shape {out} has a negative dimension")
+    return out
+
+
+# ---- Threefry-2x32 ---------------------------------------------------------------------------
+
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_PARITY = 0x1BD11BDA  # the key-schedule constant of Threefry
+
+
+def _rotl(x, r: int):
+    return bitwise_or(shift_left(x, r), shift_right_logical(x, 32 - r))
+
+
+def threefry2x32(k0, k1, x0, x1):
+    """Threefry-2x32, 20 rounds: the keyed hash of counter words (x0, x1) under key words (k0, k1).
+
+    All four are uint32 arrays of one shape (broadcast the key words first); returns the
+    two output words. Five groups of four add-rotate-xor rounds, with the key schedule
+    (k0, k1, k0 ^ k1 ^ parity) injected before the first group and after each group.
+    """
+    ks = (k0, k1, bitwise_xor(bitwise_xor(k0, k1), _PARITY))
+    x0, x1 = add(x0, ks[0]), add(x1, ks[1])
+    for group in range(5):
+        for r in _ROTATIONS[group % 2]:
+            x0 = add(x0, x1)
+            x1 = bitwise_xor(_rotl(x1, r), x0)
+        x0 = add(x0, ks[(group + 1) % 3])
+        x1 = add(add(x1, ks[(group + 2) % 3]), group + 1)
+    return x0, x1
+
+
+def _words(key, shape):
+    """The two uint32 words of a threefry key, each broadcast to `shape`."""
+    w = [reshape(_slice(key, (i,), (i + 1,)), ()) for i in (0, 1)]
+    return [broadcast_in_dim(v, shape, ()) for v in w]
+
+
+def _counter(shape):
+    """The row-major flat index of each element of `shape`, as uint32 (the low counter word)."""
+    n = math.prod(shape)
+    if n >= 2 ** 32:
+        raise NotImplementedError(f"random bits for {n} elements (shape {shape}): at most 2**32 - 1 "
+                                  "per call; draw in pieces with split keys")
+    return reshape(iota(dtypes.uint32, n), shape)
+
+
+def _threefry_hash(key, shape, lo):
+    """Hash the counters (0, lo) under a threefry key; lo is uint32 of `shape`."""
+    k0, k1 = _words(key, shape)
+    zero = broadcast_in_dim(np.uint32(0), shape, ())
+    return threefry2x32(k0, k1, zero, lo)
+
+
+def _pair(a, b, shape):
+    """Stack two uint32 arrays of `shape` along a new last axis of size 2."""
+    s1 = tuple(shape) + (1,)
+    return concatenate([reshape(a, s1), reshape(b, s1)], len(shape))
+
+
+def _threefry_split(key, shape):
+    b0, b1 = _threefry_hash(key, shape, _counter(shape))
+    return _pair(b0, b1, shape)
+
+
+def _threefry_fold_in(key, data):
+    b0, b1 = _threefry_hash(key, (1,), reshape(data, (1,)))
+    return concatenate([b0, b1], 0)
+
+
+def _threefry_bits(key, nbits: int, shape):
+    b0, b1 = _threefry_hash(key, shape, _counter(shape))
+    if nbits == 64:
+        hi = convert_element_type(b0, dtypes.uint64)
+        return bitwise_or(shift_left(hi, 32), convert_element_type(b1, dtypes.uint64))
+    out = bitwise_xor(b0, b1)
+    return out if nbits == 32 else convert_element_type(out, _UINT[nbits])
+
+
+def _halves(key):
+    return _slice(key, (0,), (2,)), _slice(key, (2,), (4,))
+
+
+# ---- impl-dispatching primitives of this package (unjitted; called inside jitted code) -------
+
+def split_impl(key, impl: str, shape):
+    if impl == "rbg":
+        a, b = (_threefry_split(h, shape) for h in _halves(key))
+        return concatenate([a, b], len(shape))
+    return _threefry_split(key, shape)
+
+
+def fold_in_impl(key, impl: str, data):
+    """`data` is a uint32 scalar array."""
+    if impl == "rbg":
+        return concatenate([_threefry_fold_in(h, data) for h in _halves(key)], 0)
+    return _threefry_fold_in(key, data)
+
+
+def bits_impl(key, impl: str, nbits: int, shape):
+    """Uniform random unsigned integers of `nbits` bits and `shape`."""
+    if impl == "rbg":
+        return rng_bit_generator(key, shape, _UINT[nbits])[1]
+    return _threefry_bits(key, nbits, shape)
+
+
+def words_impl(key, impl: str, shape, nbits: int, count: int, hi=None):
+    """`count` independent arrays of random uint{nbits} words of `shape`, from as few hashes as
+    possible (for samplers that need several words per element; compile time grows with hashes).
+
+    Threefry, 32-bit: every hashed counter gives two 32-bit words, used as they are (not
+    xor-ed together as `bits` does), and the counter's high word is `hi` (a uint32 scalar, 0 if
+    None), so a rejection loop can draw round r from counters (r, i) without deriving a new key.
+    Otherwise the words are one `bits` draw of shape (count,) + shape (from fold_in(key, hi)).
+    """
+    shape = tuple(shape)
+    z = (0,) * len(shape)
+
+    def rows(x, m):
+        return [reshape(_slice(x, (j,) + z, (j + 1,) + shape), shape) for j in range(m)]
+
+    if impl == "threefry2x32" and nbits == 32:
+        m = (count + 1) // 2
+        full = (m,) + shape
+        k0, k1 = _words(key, full)
+        h = broadcast_in_dim(np.uint32(0) if hi is None else hi, full, ())
+        b0, b1 = threefry2x32(k0, k1, h, _counter(full))
+        r0, r1 = rows(b0, m), rows(b1, m)
+        return [(r0 if i % 2 == 0 else r1)[i // 2] for i in range(count)]
+    k = key if hi is None else fold_in_u32(key, impl, hi)
+    return rows(bits_impl(k, impl, nbits, (count,) + shape), count)
+
+
+def split2(key, impl: str):
+    """Two subkeys (as a tuple), for samplers that need independent streams."""
+    ks = split_impl(key, impl, (2,))
+    n = _KEY_SIZE[impl]
+    return tuple(reshape(_slice(ks, (i, 0), (i + 1, n)), (n,)) for i in (0, 1))
+
+
+def fold_in_u32(key, impl: str, data):
+    """fold_in with any integer scalar array (its low 32 bits)."""
+    return fold_in_impl(key, impl, convert_element_type(data, dtypes.uint32))
+
+
+# ---- seeds -----------------------------------------------------------------------------------
+
+def _host_seed_words(seed: int) -> np.ndarray:
+    if not -2 ** 63 <= seed < 2 ** 64:
+        raise OverflowError(f"key: seed {seed} does not fit in 64 bits")
+    v = seed & 0xFFFFFFFFFFFFFFFF  # two's complement
+    return np.array([v >> 32, v & _MASK32], np.uint32)
+
+
+def _traced_seed_words(seed):
+    a = aval_of(seed)
+    if a.dtype == dtypes.bool_:
+        seed = convert_element_type(seed, dtypes.uint32)
+        a = aval_of(seed)
+    bits = np.dtype(a.dtype).itemsize * 8
+    if bits == 64:
+        hi = convert_element_type(shift_right_logical(seed, 32), dtypes.uint32)
+        lo = convert_element_type(seed, dtypes.uint32)  # integer conversion keeps the low bits
+    else:
+        lo = convert_element_type(seed, dtypes.uint32)  # sign-extends signed types, then wraps
+        if dtypes.is_unsigned(a.dtype):
+            hi = convert_element_type(np.uint32(0), dtypes.uint32)
+        else:
+            hi = convert_element_type(shift_right_arithmetic(seed, bits - 1), dtypes.uint32)
+    return concatenate([reshape(hi, (1,)), reshape(lo, (1,))], 0)
+
+
+_seed_words_jit = jit(_traced_seed_words)
+
+
+def seed_words(op: str, seed: Any):
+    """uint32[2]: the [high, low] words of the seed's 64-bit two's-complement pattern."""
+    if isinstance(seed, (bool, np.bool_)):
+        seed = int(seed)
+    if isinstance(seed, (int, np.integer)):
+        return asarray(_host_seed_words(int(seed)))
+    if not is_array(seed):
+        arr = np.asarray(seed)
+        if arr.shape != () or not (arr.dtype.kind in "iub"):
+            raise op_type_error(op, f"seed must be an integer scalar, got {seed!r}")
+        return asarray(_host_seed_words(int(arr)))
+    a = aval_of(seed)
+    if a.shape != () or not (dtypes.is_integer(a.dtype) or a.dtype == dtypes.bool_):
+        raise op_type_error(op, f"seed must be an integer scalar, got {a.str_short()}")
+    return _seed_words_jit(seed)
+
+
+# ---- public key functions --------------------------------------------------------------------
+
+def key(seed: Any, impl: str | None = None):
+    """A PRNG key from an integer seed: uint32[2] for 'threefry2x32' (default), uint32[4] for 'rbg'.
+
+    The seed may be a Python/numpy integer or an integer scalar array (also traced, so
+    `jit(lambda s: key(s))` works). The key holds the seed's 64-bit two's-complement
+    pattern as [high, low] 32-bit words (an 'rbg' key holds it twice), so
+    `key(0) == [0, 0]` and `key(42) == [0, 42]`.
+    """
+    words = seed_words("key", seed)
+    if impl_name(impl) == "rbg":
+        return concatenate([words, words], 0)
+    return words
+
+
+PRNGKey = key
+
+
+def key_data(keys: Any):
+    """The raw uint32 words of a key or a batch of keys (keys already are plain arrays)."""
+    keys, _ = check_key("key_data", keys, batch_ok=True)
+    return keys
+
+
+def wrap_key_data(data: Any, impl: str | None = None):
+    """Use raw uint32 words (..., 2) or (..., 4) as key(s), checking they fit `impl`."""
+    data, found = check_key("wrap_key_data", data, batch_ok=True)
+    if impl is not None and impl_name(impl) != found:
+        raise op_value_error("wrap_key_data", f"{aval_of(data).str_short()} is a {found} key, not {impl_name(impl)}")
+    return data
+
+
+def key_impl(key: Any) -> str:
+    """'threefry2x32' or 'rbg', from the key's last dimension."""
+    return check_key("key_impl", key, batch_ok=True)[1]
+
+
+def _split(key, shape, impl):
+    return split_impl(key, impl, shape)
+
+
+_split_jit = jit(_split, static_argnums=(1, 2))
+
+
+def split(key: Any, num: int | Sequence[int] = 2):
+    """`num` new independent keys (shape (num, 2), or shape + (2,) for a tuple `num`).
+
+    Key i is the hash of the counter i under `key`, so the subkeys are independent of
+    each other and of `key`'s own draws. Use each key once: split before drawing again.
+    """
+    key, impl = check_key("split", key)
+    return _split_jit(key, canonical_shape("split", num), impl)
+
+
+_split2_jit = jit(split2, static_argnums=(1,))
+
+
+def split_pair(key: Any):
+    """split(key) as a tuple of two keys (one compiled call)."""
+    key, impl = check_key("split", key)
+    return _split2_jit(key, impl)
+
+
+def _fold_in(key, data, impl):
+    return fold_in_u32(key, impl, data)
+
+
+_fold_in_jit = jit(_fold_in, static_argnums=(2,))
+
+
+def fold_in(key: Any, data: Any):
+    """A new key from `key` and an integer (its low 32 bits): e.g. a step number or a device id.
+
+    Different data give independent keys. fold_in(key, i) is the hash of the counter i under
+    `key`, which makes it equal to split(key, n)[i] (as with jax's threefry keys): derive
+    keys from one parent either by split or by fold_in, not both.
+    """
+    key, impl = check_key("fold_in", key)
+    if is_array(data):
+        a = aval_of(data)
+        if a.shape != () or not (dtypes.is_integer(a.dtype) or a.dtype == dtypes.bool_):
+            raise op_type_error("fold_in", f"data must be an integer scalar, got {a.str_short()}")
+    else:
+        if isinstance(data, (float, complex, np.floating, np.complexfloating)) or np.ndim(data) != 0:
+            raise op_type_error("fold_in", f"data must be an integer scalar, got {data!r}")
+        data = asarray(np.uint32(int(data) & _MASK32))
+    return _fold_in_jit(key, data, impl)
+
+
+def _bits(key, shape, dtype, impl):
+    return bits_impl(key, impl, np.dtype(dtype).itemsize * 8, shape)
+
+
+_bits_jit = jit(_bits, static_argnums=(1, 2, 3))
+
+
+def bits(key: Any, shape: Sequence[int] = (), dtype: Any = dtypes.uint32):
+    """Uniformly random unsigned integers (uint8/16/32, or uint64 with x64) of `shape`."""
+    key, impl = check_key("bits", key)
+    d = dtypes.canonicalize(dtype)
+    if d not in _UINT.values():
+        raise op_type_error("bits", f"dtype must be an unsigned integer type (uint8, uint16, uint32, "
+                                    f"uint64), got {d.name}")
+    return _bits_jit(key, canonical_shape("bits", shape), d, impl)
