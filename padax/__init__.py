@@ -51,3 +51,4 @@ from padax import linalg  # noqa: E402,F401
 from padax import random  # noqa: E402,F401
 from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
                                  uniform)
+from padax import static  # noqa: E402,F401

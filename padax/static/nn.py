@@ -1,0 +1,60 @@
+"""Paddle-style control flow (`paddle.static.nn.cond`, `while_loop`, `switch_case`) on padax.lax.
+
+Paddle's forms take zero-argument branch functions (values come from the
+closure) and a list of loop variables; these adapters map them onto the
+functional primitives, so they work eagerly, under jit, grad and vmap.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from padax.functional.lax import control
+
+
+def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
+         name: str | None = None, return_names: Any = None) -> Any:
+    """`true_fn()` if pred else `false_fn()`; both must return the same structure and types."""
+    if true_fn is None or false_fn is None:
+        raise TypeError("padax.static.nn.cond needs both true_fn and false_fn (branches must return "
+                        "values of the same structure)")
+    return control.cond(pred, lambda: true_fn(), lambda: false_fn())
+
+
+def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Sequence[Any],
+               is_test: bool = False, name: str | None = None) -> list:
+    """Run `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final list."""
+    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
+        raise TypeError("padax.static.nn.while_loop: loop_vars must be a non-empty list")
+
+    def body_fn(vs):
+        out = body(*vs)
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) != len(vs):
+            raise TypeError(f"padax.static.nn.while_loop: body returned {len(out)} values for "
+                            f"{len(vs)} loop_vars")
+        return out
+
+    return list(control.while_loop(lambda vs: cond(*vs), body_fn, list(loop_vars)))
+
+
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
+                name: str | None = None) -> Any:
+    """Run branch `branch_index` of `branch_fns` (a list, or (index, fn) pairs / a dict); an index
+    with no branch runs `default` (or the last branch)."""
+    from padax.functional._arrays import asarray
+    from padax.functional.lax import elementwise as E
+    from padax.functional.lax.structural import convert_element_type, select
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif branch_fns and isinstance(branch_fns[0], (tuple, list)):
+        pairs = sorted((int(k), f) for k, f in branch_fns)
+    else:
+        pairs = list(enumerate(branch_fns))
+    keys = [k for k, _ in pairs]
+    fns = [f for _, f in pairs] + [default if default is not None else pairs[-1][1]]
+    idx = convert_element_type(asarray(branch_index), "int32")
+    # position of branch_index among the keys, or the default slot
+    pos = asarray(len(keys))
+    for i, k in enumerate(keys):
+        pos = select(E.eq(idx, k), asarray(i), pos)
+    return control.switch(pos, [lambda f=f: f() for f in fns])
