@@ -17,23 +17,48 @@ from padax.core.dtypes import (bfloat16, complex64, complex128, finfo, float8_e4
 from padax.core.dtypes import bool_ as bool  # noqa: E402,A001
 
 # the Paddle-named tensor API
-from padax.functional.creation import (arange, empty, empty_like, eye, full, full_like, linspace, ones,  # noqa: E402
-                                       ones_like, to_tensor, zeros, zeros_like)
-from padax.functional.linalg_basic import bmm, dot, matmul, mm, t  # noqa: E402
-from padax.functional.manipulation import (broadcast_tensors, broadcast_to, chunk, concat, expand,  # noqa: E402
-                                           expand_as, flatten, flip, moveaxis, reshape, split, squeeze, stack,
-                                           tile, transpose, unbind, unsqueeze)
-from padax.functional.math import (abs, acos, acosh, add, asin, asinh, astype, atan, atan2, atanh,  # noqa: E402,A004
-                                   bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or,
-                                   bitwise_right_shift, bitwise_xor, cast, ceil, clip, cos, cosh, digamma, divide,
-                                   equal, equal_all, erf, erfinv, exp, expm1, floor, floor_divide, floor_mod, fmax,
-                                   fmin, greater_equal, greater_than, hypot, isfinite, isinf, isnan, less_equal,
-                                   less_than, lgamma, log, log1p, log2, log10, logaddexp, logical_and, logical_not,
-                                   logical_or, logical_xor, maximum, minimum, mod, multiply, neg, negative,
-                                   not_equal, pow, reciprocal, remainder, round, rsqrt, scale, sigmoid, sign, sin,
-                                   sinh, sqrt, square, subtract, tan, tanh, trunc, where)
-from padax.functional.reduction import (all, amax, amin, any, argmax, argmin, argsort, cumprod, cumsum,  # noqa: E402,A004
-                                        logsumexp, max, mean, min, prod, sort, sum, topk)
+from padax.functional.creation import (arange, assign, clone, complex, diag, diag_embed,  # noqa: E402,A004
+                                       diagflat, empty, empty_like, eye, full, full_like, linspace, logspace,
+                                       meshgrid, ones, ones_like, polar, to_tensor, tril, tril_indices, triu,
+                                       triu_indices, vander, zeros, zeros_like)
+from padax.functional.linalg_basic import (addmm, baddbmm, bmm, cdist, cross, dist, dot, inner, kron,  # noqa: E402
+                                           matmul, mm, mv, outer, pdist, t, tensordot, trace)
+from padax.functional.manipulation import (as_complex, as_real, as_strided, atleast_1d,  # noqa: E402,A004
+                                           atleast_2d, atleast_3d, block_diag, broadcast_shape, broadcast_tensors,
+                                           broadcast_to, cartesian_prod, chunk, column_stack, combinations, concat,
+                                           crop, diagonal, dsplit, dstack, expand, expand_as, flatten, flip,
+                                           hsplit, hstack, moveaxis, numel, pad, rank, repeat_interleave, reshape,
+                                           roll, rot90, row_stack, shape, shard_index, slice, split, squeeze,
+                                           stack, strided_slice, swapaxes, swapdims, tensor_split, tile, tolist,
+                                           transpose, unbind, unflatten, unfold, unsqueeze, unstack, view, view_as,
+                                           vsplit, vstack)
+from padax.functional.math import (abs, acos, acosh, add, add_n, allclose, angle, asin, asinh,  # noqa: E402,A004
+                                   astype, atan, atan2, atanh, bitwise_and, bitwise_invert, bitwise_left_shift,
+                                   bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, cast, ceil, clip,
+                                   conj, copysign, cos, cosh, cumulative_trapezoid, deg2rad, diff, digamma, divide,
+                                   equal, equal_all, erf, erfinv, exp, exp2, expm1, floor, floor_divide, floor_mod,
+                                   fmax, fmin, frac, frexp, gammaln, gcd, greater_equal, greater_than, heaviside,
+                                   hypot, imag, increment, is_complex, is_empty, is_floating_point, is_integer,
+                                   is_tensor, isclose, isfinite, isinf, isnan, isneginf, isposinf, isreal, lcm,
+                                   ldexp, lerp, less_equal, less_than, lgamma, log, log10, log1p, log2, logaddexp,
+                                   logical_and, logical_not, logical_or, logical_xor, logit, maximum, minimum, mod,
+                                   multigammaln, multiply, nan_to_num, neg, negative, nextafter, not_equal,
+                                   polygamma, positive, pow, rad2deg, real, reciprocal, remainder, renorm, round,
+                                   rsqrt, scale, sgn, sigmoid, sign, signbit, sin, sinc, sinh, sqrt, square, stanh,
+                                   subtract, tan, tanh, trapezoid, trunc, where)
+from padax.functional.reduction import (all, amax, amin, any, argmax, argmin, argsort,  # noqa: E402,A004
+                                        count_nonzero, cummax, cummin, cumprod, cumsum, logcumsumexp, logsumexp,
+                                        max, mean, min, nanmean, nansum, prod, reduce_as, sort, std, sum, topk,
+                                        var)
+from padax.functional.stats import (histogram, kthvalue, median, mode, nanmedian, nanquantile,  # noqa: E402
+                                    quantile)
+from padax.functional.search import (bincount, bucketize, isin, masked_select, nonzero, searchsorted,  # noqa: E402
+                                     unique, unique_consecutive)
+from padax.functional.indexed import (diagonal_scatter, gather, gather_nd, index_add, index_fill,  # noqa: E402
+                                      index_put, index_sample, index_select, masked_fill, masked_scatter,
+                                      multiplex, put_along_axis, scatter, scatter_nd, scatter_nd_add,
+                                      select_scatter, slice_scatter, take, take_along_axis)
+from padax.functional.einsum import einsum  # noqa: E402
 from padax.functional import methods as _methods  # noqa: E402,F401  (attaches operators and Tensor methods)
 from padax import nn  # noqa: E402,F401
 
@@ -47,8 +72,8 @@ from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute  # noqa: E402
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
-from padax import linalg  # noqa: E402,F401
 from padax import random  # noqa: E402,F401
 from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
                                  uniform)
+from padax import linalg  # noqa: E402,F401
 from padax import static  # noqa: E402,F401

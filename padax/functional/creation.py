@@ -1,10 +1,12 @@
-"""Paddle's tensor-creation functions: to_tensor, zeros/ones/full(_like), arange, linspace, eye.
+"""Paddle's tensor-creation functions: to_tensor, zeros/ones/full(_like), arange, linspace, logspace,
+eye, meshgrid, diag/diagflat/diag_embed, tril/triu and their indices, complex, polar.
 
 Defaults follow Paddle 3: floating results are float32 unless a dtype is
 given; Python ints become int64 (int32 while 64-bit mode is off).
 """
 from __future__ import annotations
 
+import builtins
 import math as _pymath
 from typing import Any
 
@@ -17,8 +19,9 @@ from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.devices.put import device_put
 from padax.functional._arrays import asarray, full as _full, is_array
+from padax.functional._checks import arg as _arg
 
-_SCALARS = (bool, int, float, complex)
+_SCALARS = (bool, int, float, builtins.complex)
 
 
 def _dtype_or(dtype: Any, default: Any) -> np.dtype:
@@ -103,7 +106,7 @@ def _fill_default_dtype(value: Any) -> np.dtype:
         return value.aval.dtype
     if isinstance(value, bool):
         return dtypes.bool_
-    if isinstance(value, complex):
+    if isinstance(value, builtins.complex):
         return dtypes.complex64
     return dtypes.default_float_dtype()
 
@@ -157,7 +160,7 @@ def empty_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = None) -> Any:
     """`fill_value` with the shape (and, by default, dtype) of `x`."""
-    x = asarray(x)
+    x = _arg("full_like", x, "x")
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
     if is_array(fill_value):
         fill_value = lax.reshape(lax.convert_element_type(fill_value, dt), ())
@@ -239,5 +242,196 @@ def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | N
     return lax.convert_element_type(lax.eq(rows, cols), dt)
 
 
-__all__ = ["to_tensor", "full", "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like",
-           "full_like", "arange", "linspace", "eye"]
+def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = None, name: str | None = None) -> Any:
+    """`num` values base ** linspace(start, stop, num) (float32 by default)."""
+    dt = _dtype_or(dtype, dtypes.float32)
+    work = dtypes.canonicalize(dtypes.float64) if dt == dtypes.float64 else dtypes.float32
+    e = linspace(start, stop, num, dtype=work)
+    b = _concrete_number("logspace", base, "base")
+    out = lax.pow(_full(e.aval.shape, b, work), e)
+    if dtypes.is_integer(dt):
+        out = lax.floor(out)
+    return lax.convert_element_type(out, dt)
+
+
+def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
+    """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    arrs = [asarray(a) for a in args]
+    for a in arrs:
+        if a.aval.ndim > 1:
+            raise op_value_error("meshgrid", f"inputs must be 0-D or 1-D, got {a.aval.str_short()}")
+    shape = tuple(a.aval.size for a in arrs)
+    return [lax.broadcast_in_dim(lax.reshape(a, (a.aval.size,)), shape, (i,)) for i, a in enumerate(arrs)]
+
+
+def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
+    n, m = shape[-2:]
+    rows = lax.broadcasted_iota(dtypes.int32, (n, m), 0)
+    cols = lax.broadcasted_iota(dtypes.int32, (n, m), 1)
+    d = lax.sub(cols, rows)
+    kk = _full((n, m), int(k), dtypes.int32)
+    mask = lax.le(d, kk) if lower else lax.ge(d, kk)
+    return lax.broadcast_in_dim(mask, shape, (len(shape) - 2, len(shape) - 1))
+
+
+def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
+    x = asarray(x)
+    if x.aval.ndim < 2:
+        raise op_value_error(op, f"x must have at least 2 axes, got {x.aval.str_short()}")
+    k = _concrete_int(op, _concrete_number(op, diagonal, "diagonal"), "diagonal")
+    mask = _tri_mask(x.aval.shape, k, lower)
+    return lax.select(mask, x, _full(x.aval.shape, 0, x.aval.dtype))
+
+
+def tril(x: Any, diagonal: int = 0, name: str | None = None) -> Any:
+    """The lower triangle of the last two axes (entries above `diagonal` zeroed)."""
+    return _tri("tril", x, diagonal, True)
+
+
+def triu(x: Any, diagonal: int = 0, name: str | None = None) -> Any:
+    """The upper triangle of the last two axes (entries below `diagonal` zeroed)."""
+    return _tri("triu", x, diagonal, False)
+
+
+def _tri_indices(op: str, row: Any, col: Any, offset: Any, dtype: Any, lower: bool) -> Any:
+    n = _concrete_int(op, _concrete_number(op, row, "row"), "row")
+    m = n if col is None else _concrete_int(op, _concrete_number(op, col, "col"), "col")
+    k = _concrete_int(op, _concrete_number(op, offset, "offset"), "offset")
+    if n < 0 or m < 0:
+        raise op_value_error(op, f"row and col must be non-negative, got {n} and {m}")
+    dt = _dtype_or(dtype, dtypes.int64)
+    if not dtypes.is_integer(dt):
+        raise op_type_error(op, f"dtype must be an integer type, got {dt.name}")
+    r, c = np.tril_indices(n, k, m) if lower else np.triu_indices(n, k, m)
+    return asarray(np.stack([r, c]).astype(dt))
+
+
+def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Any:
+    """The [2, N] (row, col) coordinates of the lower triangle of a row x col matrix, row by row."""
+    return _tri_indices("tril_indices", row, col, offset, dtype, True)
+
+
+def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype: Any = "int64") -> Any:
+    """The [2, N] (row, col) coordinates of the upper triangle of a row x col matrix, row by row."""
+    return _tri_indices("triu_indices", row, col, offset, dtype, False)
+
+
+def _diag_matrix(op: str, v: Any, offset: int, padding_value: Any) -> Any:
+    """[..., n] -> [..., N, N] (N = n + |offset|) with v on the offset diagonal and padding elsewhere."""
+    n = v.aval.shape[-1]
+    lead = v.aval.shape[:-1]
+    N = n + builtins.abs(offset)
+    nd = len(lead)
+    cfg = [(0, 0, 0)] * nd + [(0, builtins.abs(offset), 0)]
+    vp = lax.pad(v, _full((), 0, v.aval.dtype), cfg)  # [..., N]
+    shape = lead + (N, N)
+    # entry (i, j) with j - i == offset holds v[i] (offset >= 0) or v[j] (offset < 0)
+    src = nd if offset >= 0 else nd + 1
+    vals = lax.broadcast_in_dim(vp, shape, tuple(builtins.range(nd)) + (src,))
+    rows = lax.broadcasted_iota(dtypes.int32, shape, nd)
+    cols = lax.broadcasted_iota(dtypes.int32, shape, nd + 1)
+    on = lax.eq(lax.sub(cols, rows), _full(shape, int(offset), dtypes.int32))
+    pad_v = lax.convert_element_type(padding_value, v.aval.dtype) if is_array(padding_value) else padding_value
+    return lax.select(on, vals, _full(shape, pad_v, v.aval.dtype))
+
+
+def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = None) -> Any:
+    """A 1-D x becomes a square matrix with x on the `offset` diagonal (padding_value elsewhere); a 2-D x
+    gives its `offset` diagonal."""
+    x = _arg("diag", x, "x")
+    offset = _concrete_int("diag", _concrete_number("diag", offset, "offset"), "offset")
+    if x.aval.ndim == 0:
+        x = lax.reshape(x, (1,))
+    if x.aval.ndim == 1:
+        return _diag_matrix("diag", x, offset, padding_value)
+    if x.aval.ndim == 2:
+        from padax.functional.manipulation import diagonal
+        return diagonal(x, offset, 0, 1)
+    raise op_value_error("diag", f"x must be 0-D, 1-D or 2-D, got {x.aval.str_short()}")
+
+
+def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
+    """A square matrix with the flattened x on the `offset` diagonal."""
+    x = _arg("diagflat", x, "x")
+    offset = _concrete_int("diagflat", _concrete_number("diagflat", offset, "offset"), "offset")
+    return _diag_matrix("diagflat", lax.reshape(x, (x.aval.size,)), offset, 0)
+
+
+def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name: str | None = None) -> Any:
+    """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2."""
+    from padax.functional._arrays import canonicalize_axis
+    x = asarray(input)
+    if x.aval.ndim == 0:
+        raise op_value_error("diag_embed", f"input must have at least 1 axis, got {x.aval.str_short()}")
+    offset = _concrete_int("diag_embed", _concrete_number("diag_embed", offset, "offset"), "offset")
+    nd = x.aval.ndim + 1
+    d1, d2 = canonicalize_axis("diag_embed", dim1, nd), canonicalize_axis("diag_embed", dim2, nd)
+    if d1 == d2:
+        raise op_value_error("diag_embed", f"dim1 and dim2 must differ, got {dim1} and {dim2}")
+    m = _diag_matrix("diag_embed", x, offset, 0)  # [..., N, N] with rows at nd-2, cols at nd-1
+    rest = iter(builtins.range(nd - 2))
+    perm = [nd - 2 if d == d1 else nd - 1 if d == d2 else next(rest) for d in builtins.range(nd)]
+    return lax.transpose(m, tuple(perm))
+
+
+def complex(real: Any, imag: Any, name: str | None = None) -> Any:
+    """real + 1j * imag from two real Tensors (broadcast; float32 -> complex64, float64 -> complex128)."""
+    from padax.functional._arrays import promote_and_broadcast
+    re, im = promote_and_broadcast("complex", real, imag)
+    dt = re.aval.dtype
+    if dtypes.is_complex(dt):
+        raise op_type_error("complex", f"real and imag must be real, got {re.aval.str_short()}")
+    if dt not in (dtypes.float32, dtypes.float64):
+        re, im = lax.convert_element_type(re, dtypes.float32), lax.convert_element_type(im, dtypes.float32)
+    return lax.complex(re, im)
+
+
+def polar(abs: Any, angle: Any, name: str | None = None) -> Any:
+    """abs * (cos(angle) + 1j * sin(angle))."""
+    from padax.functional._arrays import promote_and_broadcast
+    r, t = promote_and_broadcast("polar", abs, angle)
+    if not dtypes.is_floating(r.aval.dtype):
+        raise op_type_error("polar", f"abs and angle must be real floating, got {r.aval.str_short()}")
+    if r.aval.dtype not in (dtypes.float32, dtypes.float64):
+        r, t = lax.convert_element_type(r, dtypes.float32), lax.convert_element_type(t, dtypes.float32)
+    return lax.complex(lax.mul(r, lax.cos(t)), lax.mul(r, lax.sin(t)))
+
+
+def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | None = None) -> Any:
+    """The Vandermonde matrix of the 1-D x: columns x**(n-1), ..., x**0 (or increasing powers)."""
+    x = _arg("vander", x, "x")
+    if x.aval.ndim != 1:
+        raise op_value_error("vander", f"x must be 1-D, got {x.aval.str_short()}")
+    m = x.aval.shape[0] if n is None else _concrete_int("vander", n, "n")
+    if m < 0:
+        raise op_value_error("vander", f"n must be non-negative, got {m}")
+    if not dtypes.is_inexact(x.aval.dtype) and not dtypes.is_integer(x.aval.dtype):
+        x = lax.convert_element_type(x, dtypes.default_int_dtype())
+    k = x.aval.shape[0]
+    cols = [_full((k, 1), 1, x.aval.dtype)]
+    xc = lax.reshape(x, (k, 1))
+    for _ in builtins.range(1, m):
+        cols.append(lax.mul(cols[-1], xc))
+    cols = cols[:m]
+    if not increasing:
+        cols = cols[::-1]
+    return lax.concatenate(cols, 1) if cols else _full((k, 0), 0, x.aval.dtype)
+
+
+def assign(x: Any, output: Any = None) -> Any:
+    """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected)."""
+    if output is not None:
+        raise op_type_error("assign", "padax Tensors are immutable: use the returned Tensor instead of output=")
+    return to_tensor(x)
+
+
+def clone(x: Any, name: str | None = None) -> Any:
+    """x itself: Tensors are immutable, so a copy is never needed."""
+    return _arg("clone", x, "x")
+
+
+__all__ = ["assign", "clone", "to_tensor", "full", "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like",
+           "full_like", "arange", "linspace", "eye", "logspace", "meshgrid", "tril", "triu", "tril_indices",
+           "triu_indices", "diag", "diagflat", "diag_embed", "complex", "polar", "vander"]

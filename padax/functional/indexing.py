@@ -1,13 +1,23 @@
-"""Basic indexing (`x[idx]`) and functional updates (`x.at[idx].set(v)` and friends).
+"""Indexing (`x[idx]`) and functional updates (`x.at[idx].set(v)` and friends), with numpy's rules.
 
-Supported index entries: Python/numpy ints (negative count from the end),
-slices with any step, None, Ellipsis, and 0-d integer arrays (Tensors or
-tracers: a run-time index, read with dynamic_slice and clamped into range
-as XLA does). Reads are rev + one strided slice + one dynamic_slice +
-reshape. Updates write a box with dynamic_update_slice; strided and reversed
-slices are handled by interior-padding the values with a mask, so no
-scatter is needed. Integer-array and boolean-mask (advanced) indexing are
-not supported yet and raise an IndexError.
+Basic indices: Python/numpy ints (negative count from the end), slices with
+any step, None, Ellipsis, and 0-d integer arrays (Tensors or tracers: a
+run-time index, read with dynamic_slice and clamped into range as XLA does).
+Reads are rev + one strided slice + one dynamic_slice + reshape; updates
+write a box with dynamic_update_slice (strided slices interior-pad a mask).
+
+Advanced indices (integer arrays, lists, boolean masks) follow numpy: the
+integer arrays broadcast together, and their dimensions replace the indexed
+axes in place when the advanced indices are adjacent, or go first when a
+slice, None or Ellipsis separates them. A boolean mask becomes the integer
+arrays of its nonzero positions, so it must be concrete (an eager Tensor or
+a numpy array); under jit use `padax.where` / `padax.masked_fill`, or
+`x.at[mask].set(scalar)`, which is a select and works everywhere. Concrete
+out-of-bounds integer indices raise IndexError; traced ones are clamped into
+range for reads and dropped for `.at[...]` updates (there is no error
+channel inside a compiled program). Advanced reads are one gather; updates
+are one scatter into the flattened array (`add` accumulates repeated
+indices; for `set` with repeated indices one of the values wins).
 """
 from __future__ import annotations
 
@@ -18,11 +28,15 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_value_error
+from padax.core.source_info import user_location
+from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
+from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
 
-_ADVANCED_MSG = ("advanced indexing (an integer array, a list, or a boolean mask) is not supported yet "
-                 "in padax; use basic indices (ints, slices, None, ..., 0-d integer Tensors), or gather / "
-                 "take_along_axis / where for now")
+_MASK_MSG = ("boolean mask indexing gives a result whose shape depends on the mask's values, so the mask "
+             "must be concrete (an eager Tensor or a numpy array), but got a traced {aval}. Under "
+             "jit/vmap/grad use padax.where(mask, x, other) or padax.masked_fill(x, mask, value) to keep "
+             "shapes static (x.at[mask].set(scalar) also works)")
 
 
 class _Dim(NamedTuple):
@@ -61,11 +75,7 @@ def parse_index(shape: tuple[int, ...], idx: Any) -> tuple[list[_Dim], list[int 
             a = e.aval
             if a.ndim == 0 and dtypes.is_integer(a.dtype):
                 continue
-            if a.dtype == dtypes.bool_ or a.ndim > 0:
-                raise IndexError(f"{_ADVANCED_MSG} (got an index {a.str_short()})")
-            raise IndexError(f"an index must be an integer, got {a.str_short()}")
-        if isinstance(e, (list, np.ndarray, bool, np.bool_)):
-            raise IndexError(f"{_ADVANCED_MSG} (got {type(e).__name__} {e!r})")
+            raise IndexError(f"an index must be an integer (or an integer or boolean array), got {a.str_short()}")
         raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and 0-d integer Tensors "
                          f"are valid indices, got {type(e).__name__}: {e!r}")
     n_ell = sum(1 for e in idx if e is Ellipsis)
@@ -112,8 +122,16 @@ def _result_shape(dims: list[_Dim], layout: list[int | None]) -> tuple[int, ...]
 
 
 def getitem(x: Any, idx: Any) -> Any:
-    """x[idx] for basic indices."""
+    """x[idx] with numpy's basic and advanced indexing rules."""
     x = asarray(x)
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    if any(_is_advanced(e) for e in idx):
+        return advanced_getitem(x, idx)
+    return basic_getitem(x, idx)
+
+
+def basic_getitem(x: Any, idx: tuple) -> Any:
+    """x[idx] for basic indices (ints, slices, None, Ellipsis, 0-d integer arrays)."""
     shape = x.aval.shape
     dims, layout = parse_index(shape, idx)
     rev = tuple(k for k, d in enumerate(dims) if d.kind == "slice" and d.step < 0 and d.count > 1)
@@ -143,6 +161,273 @@ def getitem(x: Any, idx: Any) -> Any:
     return lax.reshape(x, _result_shape(dims, layout))
 
 
+# ---- advanced indexing ---------------------------------------------------------------------------
+
+class _BoolScalar(NamedTuple):
+    value: bool
+
+
+def _is_advanced(e: Any) -> bool:
+    if isinstance(e, (bool, np.bool_, list, tuple)):
+        return True
+    if isinstance(e, np.ndarray):
+        return e.ndim > 0 or e.dtype == np.bool_
+    if is_array(e):
+        return e.aval.ndim > 0 or e.aval.dtype == dtypes.bool_
+    return False
+
+
+def _contains_array(e: Any) -> bool:
+    if is_array(e):
+        return True
+    return isinstance(e, (list, tuple)) and any(_contains_array(v) for v in e)
+
+
+def _as_index_value(e: Any) -> Any:
+    """One index entry as a slice/None/Ellipsis/int, a numpy array, a padax array or a _BoolScalar."""
+    if e is None or e is Ellipsis or isinstance(e, slice):
+        return e
+    if isinstance(e, (bool, np.bool_)):
+        return _BoolScalar(bool(e))
+    if isinstance(e, (list, tuple)):
+        if _contains_array(e):
+            from padax.functional.creation import to_tensor
+            e = to_tensor(e)
+        else:
+            arr = np.asarray(e)
+            if arr.dtype == object:
+                raise IndexError(f"an index list must hold integers or booleans, got {e!r}")
+            if arr.size == 0 and arr.dtype.kind == "f":
+                arr = arr.astype(np.int32)  # numpy: an empty list is an empty integer index
+            e = arr
+    if isinstance(e, np.ndarray):
+        if e.dtype == np.bool_ and e.ndim == 0:
+            return _BoolScalar(bool(e))
+        if e.dtype != np.bool_ and e.dtype.kind not in "iu":
+            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got {e.dtype.name}")
+        return e
+    if is_array(e):
+        a = e.aval
+        if a.dtype == dtypes.bool_:
+            if isinstance(e, Tracer):
+                raise IndexError(_MASK_MSG.format(aval=a.str_short()) + user_location())
+            if a.ndim == 0:
+                return _BoolScalar(bool(e))
+            return np.asarray(e)
+        if not dtypes.is_integer(a.dtype):
+            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got {a.str_short()}")
+        return e
+    if _is_int_scalar(e):
+        return int(e)
+    raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None, integer or boolean arrays are "
+                     f"valid indices, got {type(e).__name__}: {e!r}")
+
+
+def _index_dtype_for(n: int) -> np.dtype:
+    if n < 2 ** 31:
+        return dtypes.int32
+    if not dtypes.x64_enabled():
+        raise IndexError(f"an axis of size {n} needs 64-bit indices; enable x64 (padax.enable_x64)")
+    return dtypes.int64
+
+
+def normalize_index(e: Any, n: int, axis: int, op: str | None = None) -> tuple[Any, bool]:
+    """An integer index (array) for an axis of size n with negatives counted from the end.
+
+    Concrete indices (numpy values, eager Tensors) are bounds-checked here and come back as a
+    numpy array (second result True); traced ones come back traced (False), still possibly out of
+    range, for the caller's gather/scatter mode to clamp or drop.
+    """
+    it = _index_dtype_for(n)
+    if isinstance(e, Tracer):
+        if not dtypes.is_integer(e.aval.dtype):
+            raise IndexError(f"{op + ': ' if op else ''}indices must be integers, got {e.aval.str_short()}")
+        if e.aval.dtype != it:
+            e = lax.convert_element_type(e, it)
+        if dtypes.is_unsigned(e.aval.dtype):
+            return e, False
+        neg = lax.lt(e, full(e.aval.shape, 0, it))
+        return lax.select(neg, lax.add(e, full(e.aval.shape, n, it)), e), False
+    v = np.asarray(e)
+    if v.dtype.kind not in "iu":
+        raise IndexError(f"{op + ': ' if op else ''}indices must be integers, got {v.dtype.name}")
+    if v.size:
+        lo, hi = int(v.min()), int(v.max())
+        if lo < -n or hi >= n:
+            bad = lo if lo < -n else hi
+            where = f"{op}: " if op else ""
+            raise IndexError(f"{where}index {bad} is out of bounds for axis {axis} with size {n}")
+    return np.where(v < 0, v + n, v).astype(it), True
+
+
+def _expand_index(shape: tuple[int, ...], idx: tuple) -> tuple[tuple[int, ...], list[tuple[str, Any]]]:
+    """Rewrite an index with advanced entries as one entry per axis of a reshaped array.
+
+    Returns the shape with size-1 axes inserted (for None and boolean scalars) and per axis
+    ("slice", slice) or ("adv", integer index). Boolean arrays become their nonzero positions.
+    """
+    entries = [_as_index_value(e) for e in idx]
+
+    def consumed(e):
+        if e is None or e is Ellipsis or isinstance(e, _BoolScalar):
+            return 0
+        if isinstance(e, np.ndarray) and e.dtype == np.bool_:
+            return e.ndim
+        return 1
+
+    if sum(1 for e in entries if e is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_used = sum(consumed(e) for e in entries)
+    nd = len(shape)
+    if n_used > nd:
+        raise IndexError(f"too many indices for a Tensor of rank {nd}: {n_used} were given")
+    fill = [slice(None)] * (nd - n_used)
+    if any(e is Ellipsis for e in entries):
+        i = next(k for k, e in enumerate(entries) if e is Ellipsis)
+        entries = entries[:i] + fill + entries[i + 1:]
+    else:
+        entries = entries + fill
+    new_shape: list[int] = []
+    items: list[tuple[str, Any]] = []
+    k = 0  # the next axis of the original shape
+    for e in entries:
+        if e is None:
+            new_shape.append(1)
+            items.append(("slice", slice(None)))
+        elif isinstance(e, _BoolScalar):
+            new_shape.append(1)
+            items.append(("adv", np.zeros(1 if e.value else 0, np.int32)))
+        elif isinstance(e, np.ndarray) and e.dtype == np.bool_:
+            if e.shape != tuple(shape[k:k + e.ndim]):
+                raise IndexError(f"boolean index of shape {list(e.shape)} does not match the indexed axes "
+                                 f"{list(shape[k:k + e.ndim])} (axes {k}..{k + e.ndim - 1}) of a Tensor of "
+                                 f"shape {list(shape)}")
+            for pos in np.nonzero(e):
+                new_shape.append(shape[k])
+                items.append(("adv", pos.astype(np.int32)))
+                k += 1
+        elif isinstance(e, slice):
+            new_shape.append(shape[k])
+            items.append(("slice", e))
+            k += 1
+        else:
+            new_shape.append(shape[k])
+            items.append(("adv", e))
+            k += 1
+    return tuple(new_shape), items
+
+
+def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = None) -> Any:
+    """x[idx] for an index with advanced entries: slices first, then one gather.
+
+    `mode` says what traced out-of-range indices do ('clip' clamps, 'fill' gives `fill_value`).
+    """
+    new_shape, items = _expand_index(x.aval.shape, idx)
+    if new_shape != x.aval.shape:
+        x = lax.reshape(x, new_shape)
+    if any(k == "slice" and s != slice(None) for k, s in items):
+        x = basic_getitem(x, tuple(s if k == "slice" else slice(None) for k, s in items))
+    shape = x.aval.shape
+    adv = [(i, e) for i, (k, e) in enumerate(items) if k == "adv"]
+    positions = [i for i, _ in adv]
+    norm = [normalize_index(e, shape[i], i) for i, e in adv]
+    try:
+        bshape = broadcast_shapes("index", *(np.shape(v) if static else v.aval.shape for v, static in norm))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         + " ".join(str(list(np.shape(v) if s else v.aval.shape)) for v, s in norm)) from None
+    rest = [d for d in range(len(shape)) if d not in positions]
+    out_shape = bshape + tuple(shape[d] for d in rest)
+    if any(shape[p] == 0 for p in positions) and int(np.prod(bshape)) > 0:
+        raise IndexError(f"cannot take elements from an empty axis (Tensor shape {list(shape)})")
+    if int(np.prod(out_shape, dtype=np.int64)) == 0:
+        out = full(out_shape, 0, x.aval.dtype)
+    else:
+        if all(s for _, s in norm):
+            ind = asarray(np.stack([np.broadcast_to(v, bshape) for v, _ in norm], -1))
+            gmode = "promise_in_bounds"
+        else:
+            it = max((v.dtype if s else v.aval.dtype for v, s in norm), key=lambda d: np.dtype(d).itemsize)
+            cols = [broadcast_to(asarray(v, it), bshape) for v, _ in norm]
+            ind = lax.concatenate([lax.reshape(c, bshape + (1,)) for c in cols], len(bshape))
+            gmode = mode
+        nb = len(bshape)
+        dn = GatherDimensionNumbers(offset_dims=tuple(range(nb, nb + len(rest))),
+                                    collapsed_slice_dims=tuple(sorted(positions)),
+                                    start_index_map=tuple(positions))
+        sizes = tuple(1 if d in positions else shape[d] for d in range(len(shape)))
+        out = lax.gather(x, ind, dn, sizes, mode=gmode,
+                         fill_value=fill_value if gmode == "fill" else None)
+    p0 = positions[0]
+    if positions == list(range(p0, p0 + len(positions))) and p0 > 0:
+        nb = len(bshape)
+        perm = list(range(nb, nb + p0)) + list(range(nb)) + list(range(nb + p0, nb + len(rest)))
+        out = lax.transpose(out, tuple(perm))
+    return out
+
+
+def _single_mask(x: Any, idx: tuple) -> Any:
+    """The boolean mask when the whole index is one mask over leading axes (else None)."""
+    if len(idx) != 1:
+        return None
+    m = idx[0]
+    if isinstance(m, (list, tuple)) and not _contains_array(m):
+        m = np.asarray(m)
+    if isinstance(m, np.ndarray) and m.dtype == np.bool_ and m.ndim > 0:
+        m = asarray(m)
+    if is_array(m) and m.aval.dtype == dtypes.bool_ and m.aval.ndim > 0:
+        if m.aval.shape == x.aval.shape[:m.aval.ndim]:
+            return m
+        raise IndexError(f"boolean index of shape {list(m.aval.shape)} does not match the leading axes of a "
+                         f"Tensor of shape {list(x.aval.shape)}")
+    return None
+
+
+_SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "multiply": lax.scatter_mul,
+             "min": lax.scatter_min, "max": lax.scatter_max}
+
+
+def advanced_update(x: Any, idx: tuple, values: Any, mode: str) -> Any:
+    """x.at[idx].<mode>(values) for an index with advanced entries: one scatter into the flat array."""
+    op = f"at[].{mode}"
+    shape, dt = x.aval.shape, x.aval.dtype
+    v = asarray(values, None if is_array(values) else dt)
+    if v.aval.dtype != dt:
+        v = lax.convert_element_type(v, dt)
+    mask = _single_mask(x, idx)
+    if mask is not None and v.aval.size == 1:
+        # x.at[mask].op(scalar): an elementwise select, static shapes even under jit
+        m = lax.broadcast_in_dim(mask, shape, tuple(range(mask.aval.ndim)))
+        vb = broadcast_to(lax.reshape(v, ()), shape)
+        return lax.select(m, _combine(mode, x, vb), x)
+    size = int(np.prod(shape, dtype=np.int64))
+    pdt = _index_dtype_for(size + 1)
+    flat_pos = lax.reshape(lax.iota(pdt, size), shape)
+    pos = advanced_getitem(flat_pos, idx, mode="fill", fill_value=size)
+    target = pos.aval.shape
+    try:
+        ok = broadcast_shapes(op, v.aval.shape, target) == target
+    except ValueError:
+        ok = False
+    if not ok:
+        raise op_value_error(op, f"values of shape {list(v.aval.shape)} cannot be broadcast to the indexed "
+                                 f"shape {list(target)}")
+    if pos.aval.size == 0:
+        return x
+    v = broadcast_to(v, target)
+    flat = lax.reshape(x, (size,))
+    ind = lax.reshape(pos, target + (1,))
+    dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                 scatter_dims_to_operand_dims=(0,))
+    if mode in _SCATTERS:
+        out = _SCATTERS[mode](flat, ind, v, dn, mode="drop")
+    else:  # divide, power: read, combine, write back
+        gdn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+        region = lax.gather(flat, ind, gdn, (1,), mode="clip")
+        out = lax.scatter(flat, ind, _combine(mode, region, v), dn, mode="drop")
+    return lax.reshape(out, shape)
+
+
 # ---- functional updates: x.at[idx].op(values) -------------------------------------------------
 
 def _combine(mode: str, region: Any, v: Any) -> Any:
@@ -168,6 +453,9 @@ def update(x: Any, idx: Any, values: Any, mode: str) -> Any:
     """A copy of x with x[idx] replaced by `mode`(x[idx], values); values broadcast to x[idx]'s shape."""
     op = f"at[].{mode}"
     x = asarray(x)
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    if any(_is_advanced(e) for e in idx):
+        return advanced_update(x, idx, values, mode)
     shape, dt = x.aval.shape, x.aval.dtype
     dims, layout = parse_index(shape, idx)
     target = _result_shape(dims, layout)
@@ -279,4 +567,5 @@ def setitem_error(self, key: Any, value: Any) -> None:
                     f"Use the functional form: x = x.at[{key!r}].set(value) (also .add, .multiply, .min, .max)")
 
 
-__all__ = ["getitem", "update", "parse_index"]
+__all__ = ["getitem", "update", "parse_index", "basic_getitem", "advanced_getitem", "advanced_update",
+           "normalize_index"]

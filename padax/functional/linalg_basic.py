@@ -1,4 +1,5 @@
-"""Matrix products with Paddle's names: matmul (numpy broadcasting rules), mm, bmm, dot, t.
+"""Products with Paddle's names: matmul (numpy broadcasting rules), mm, bmm, dot, mv, t, addmm, inner,
+outer, kron, tensordot, trace (einsum lives in einsum.py).
 
 All are `dot_general` after Paddle type promotion; 1-D operands follow
 numpy's matmul rules (a vector on the left is a row, on the right a column,
@@ -8,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, result_dtype
+from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
+                                      result_dtype)
+from padax.functional._checks import arg as _arg
 
 
 def _promote2(op: str, x: Any, y: Any) -> tuple[Any, Any]:
@@ -75,9 +80,10 @@ def mm(input: Any, mat2: Any, name: str | None = None) -> Any:
 
 def bmm(x: Any, y: Any, name: str | None = None) -> Any:
     """Batched matrix product of two 3-D Tensors with equal batch sizes."""
-    x, y = asarray(x), asarray(y)
+    x, y = _arg("bmm", x, "x"), _arg("bmm", y, "y")
     if x.aval.ndim != 3 or y.aval.ndim != 3:
-        raise op_value_error("bmm", f"both inputs must be 3-D, got shapes {list(x.aval.shape)} and {list(y.aval.shape)}")
+        raise op_value_error("bmm", f"both inputs must be 3-D, got shapes {list(x.aval.shape)} and "
+                                    f"{list(y.aval.shape)}")
     if x.aval.shape[0] != y.aval.shape[0]:
         raise op_value_error("bmm", f"batch sizes differ: shapes {list(x.aval.shape)} and {list(y.aval.shape)}")
     return matmul(x, y)
@@ -102,4 +108,196 @@ def t(input: Any, name: str | None = None) -> Any:
     return x if x.aval.ndim < 2 else lax.transpose(x, (1, 0))
 
 
-__all__ = ["matmul", "mm", "bmm", "dot", "t"]
+def mv(x: Any, vec: Any, name: str | None = None) -> Any:
+    """Matrix-vector product of a 2-D x and a 1-D vec."""
+    x, vec = _promote2("mv", x, vec)
+    if x.aval.ndim != 2 or vec.aval.ndim != 1 or x.aval.shape[1] != vec.aval.shape[0]:
+        raise op_value_error("mv", f"expects a matrix [m, n] and a vector [n], got {x.aval.str_short()} and "
+                                   f"{vec.aval.str_short()}")
+    return lax.dot_general(x, vec, (((1,), (0,)), ((), ())))
+
+
+def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
+    """beta * input + alpha * (x @ y) for 2-D x and y; input broadcasts to the product's shape."""
+    from padax.functional.math import add, multiply
+    x, y = _arg("addmm", x, "x"), _arg("addmm", y, "y")
+    if x.aval.ndim != 2 or y.aval.ndim != 2:
+        raise op_value_error("addmm", f"x and y must be 2-D, got {x.aval.str_short()} and {y.aval.str_short()}")
+    p = matmul(x, y)
+    inp = asarray(input)
+    try:
+        shape = broadcast_shapes("addmm", inp.aval.shape, p.aval.shape)
+    except ValueError:
+        shape = None
+    if shape != p.aval.shape:
+        raise op_value_error("addmm", f"input {inp.aval.str_short()} does not broadcast to the product shape "
+                                      f"{list(p.aval.shape)}")
+    a = p if alpha == 1 else multiply(p, alpha)
+    b = inp if beta == 1 else multiply(inp, beta)
+    return add(b, a)
+
+
+def inner(x: Any, y: Any, name: str | None = None) -> Any:
+    """Sum over the last axes of x and y: shape x.shape[:-1] + y.shape[:-1] (a product for 0-d inputs)."""
+    from padax.functional.math import multiply
+    x, y = _promote2("inner", x, y)
+    if x.aval.ndim == 0 or y.aval.ndim == 0:
+        return multiply(x, y)
+    if x.aval.shape[-1] != y.aval.shape[-1]:
+        raise op_value_error("inner", f"the last axes differ: {x.aval.str_short()} and {y.aval.str_short()}")
+    return lax.dot_general(x, y, (((x.aval.ndim - 1,), (y.aval.ndim - 1,)), ((), ())))
+
+
+def outer(x: Any, y: Any, name: str | None = None) -> Any:
+    """x[i] * y[j] for the flattened x and y."""
+    x, y = _promote2("outer", x, y)
+    xf, yf = lax.reshape(x, (x.aval.size, 1)), lax.reshape(y, (1, y.aval.size))
+    return lax.dot_general(xf, yf, (((1,), (0,)), ((), ())))
+
+
+def kron(x: Any, y: Any, name: str | None = None) -> Any:
+    """Kronecker product: blocks x[i, j, ...] * y (ranks are aligned by adding leading size-1 axes)."""
+    x, y = _promote2("kron", x, y)
+    nd = max(x.aval.ndim, y.aval.ndim)
+    xs = (1,) * (nd - x.aval.ndim) + x.aval.shape
+    ys = (1,) * (nd - y.aval.ndim) + y.aval.shape
+    inter = tuple(v for a, b in zip(xs, ys) for v in (a, b))
+    xb = lax.broadcast_in_dim(lax.reshape(x, xs), inter, tuple(range(0, 2 * nd, 2)))
+    yb = lax.broadcast_in_dim(lax.reshape(y, ys), inter, tuple(range(1, 2 * nd, 2)))
+    return lax.reshape(lax.mul(xb, yb), tuple(a * b for a, b in zip(xs, ys)))
+
+
+def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
+    """Contract the last `axes` axes of x with the first of y, or the axes listed as [x_axes, y_axes]."""
+    x, y = _promote2("tensordot", x, y)
+    nx, ny = x.aval.ndim, y.aval.ndim
+    if is_array(axes):
+        axes = np.asarray(axes).tolist()
+    if isinstance(axes, (int, np.integer)):
+        k = int(axes)
+        if not 0 <= k <= min(nx, ny):
+            raise op_value_error("tensordot", f"axes={k} is out of range for {x.aval.str_short()} and "
+                                              f"{y.aval.str_short()}")
+        ax, ay = list(range(nx - k, nx)), list(range(k))
+    else:
+        axes = list(axes)
+        if len(axes) == 1:
+            axes = [axes[0], axes[0]]
+        ax, ay = axes
+        ax = [ax] if isinstance(ax, (int, np.integer)) else list(ax)
+        ay = [ay] if isinstance(ay, (int, np.integer)) else list(ay)
+        if len(ax) != len(ay):
+            raise op_value_error("tensordot", f"axes {axes} must list as many axes of x as of y")
+        ax = [canonicalize_axis("tensordot", a, nx) for a in ax]
+        ay = [canonicalize_axis("tensordot", a, ny) for a in ay]
+    for a, b in zip(ax, ay):
+        if x.aval.shape[a] != y.aval.shape[b]:
+            raise op_value_error("tensordot", f"axis {a} of x {x.aval.str_short()} and axis {b} of y "
+                                              f"{y.aval.str_short()} differ in size")
+    return lax.dot_general(x, y, ((tuple(ax), tuple(ay)), ((), ())))
+
+
+def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
+    """Sum of the diagonal (offset above/below the main one) taken over axis1 and axis2."""
+    from padax.functional.manipulation import diagonal
+    d = diagonal(x, offset, axis1, axis2)
+    if d.aval.dtype == dtypes.bool_:
+        d = lax.convert_element_type(d, dtypes.default_int_dtype())
+    return lax.reduce_sum(d, (d.aval.ndim - 1,))
+
+
+def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
+    """beta * input + alpha * bmm(x, y) for 3-D x and y; input broadcasts to the product's shape."""
+    from padax.functional.math import add, multiply
+    p = bmm(x, y)
+    inp = _arg("baddbmm", input, "input")
+    try:
+        ok = broadcast_shapes("baddbmm", inp.aval.shape, p.aval.shape) == p.aval.shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise op_value_error("baddbmm", f"input {inp.aval.str_short()} does not broadcast to the product shape "
+                                        f"{list(p.aval.shape)}")
+    return add(inp if beta == 1 else multiply(inp, beta), p if alpha == 1 else multiply(p, alpha))
+
+
+def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
+    """Cross product of 3-vectors along `axis` (default 9 means: the first axis of size 3)."""
+    from padax.functional._arrays import promote_and_broadcast
+    x, y = promote_and_broadcast("cross", _arg("cross", x, "x"), _arg("cross", y, "y"))
+    nd = x.aval.ndim
+    if axis == 9:
+        a = next((d for d, n in enumerate(x.aval.shape) if n == 3), None)
+        if a is None:
+            raise op_value_error("cross", f"no axis of size 3 in {x.aval.str_short()}")
+    else:
+        a = canonicalize_axis("cross", axis, nd)
+        if x.aval.shape[a] != 3:
+            raise op_value_error("cross", f"axis {a} of {x.aval.str_short()} must have size 3")
+
+    def c(t, i):
+        return lax.index_in_dim(t, i, a, True)
+    x0, x1, x2 = c(x, 0), c(x, 1), c(x, 2)
+    y0, y1, y2 = c(y, 0), c(y, 1), c(y, 2)
+    return lax.concatenate([lax.sub(lax.mul(x1, y2), lax.mul(x2, y1)), lax.sub(lax.mul(x2, y0), lax.mul(x0, y2)),
+                            lax.sub(lax.mul(x0, y1), lax.mul(x1, y0))], a)
+
+
+def _pnorm(d: Any, p: float, axes: tuple[int, ...]) -> Any:
+    a = lax.abs(d)
+    if p == np.inf:
+        return lax.reduce_max(a, axes)
+    if p == -np.inf:
+        return lax.reduce_min(a, axes)
+    if p == 0:
+        return lax.reduce_sum(lax.convert_element_type(lax.ne(a, lax.sub(a, a)), a.aval.dtype), axes)
+    if p == 2:
+        return lax.sqrt(lax.reduce_sum(lax.mul(a, a), axes))
+    s = lax.reduce_sum(lax.pow(a, lax.broadcast_in_dim(np.asarray(p, a.aval.dtype), a.aval.shape, ())), axes)
+    return lax.pow(s, lax.broadcast_in_dim(np.asarray(1.0 / p, a.aval.dtype), s.aval.shape, ()))
+
+
+def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
+    """The p-norm of x - y (broadcast), as a 0-d Tensor."""
+    from padax.functional.math import subtract
+    d = subtract(_arg("dist", x, "x"), _arg("dist", y, "y"))
+    if not dtypes.is_inexact(d.aval.dtype):
+        d = lax.convert_element_type(d, dtypes.default_float_dtype())
+    return _pnorm(d, float(p), tuple(range(d.aval.ndim)))
+
+
+def cdist(x: Any, y: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+          name: str | None = None) -> Any:
+    """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]: [..., P, R]."""
+    x, y = _promote2("cdist", x, y)
+    if not dtypes.is_inexact(x.aval.dtype):
+        x, y = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (x, y))
+    if x.aval.ndim < 2 or y.aval.ndim < 2 or x.aval.shape[-1] != y.aval.shape[-1]:
+        raise op_value_error("cdist", f"x and y must be [..., P, M] and [..., R, M], got {x.aval.str_short()} and "
+                                      f"{y.aval.str_short()}")
+    batch = broadcast_shapes("cdist", x.aval.shape[:-2], y.aval.shape[:-2])
+    P, R, M = x.aval.shape[-2], y.aval.shape[-2], x.aval.shape[-1]
+    nb = len(batch)
+    xb = broadcast_to(x, batch + (P, M))
+    yb = broadcast_to(y, batch + (R, M))
+    shape = batch + (P, R, M)
+    d = lax.sub(lax.broadcast_in_dim(xb, shape, tuple(range(nb)) + (nb, nb + 2)),
+                lax.broadcast_in_dim(yb, shape, tuple(range(nb)) + (nb + 1, nb + 2)))
+    return _pnorm(d, float(p), (nb + 2,))
+
+
+def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
+    """The p-norm distances between all pairs of rows i < j of the 2-D x, in row-major pair order."""
+    x = _arg("pdist", x, "x")
+    if x.aval.ndim != 2:
+        raise op_value_error("pdist", f"x must be 2-D, got {x.aval.str_short()}")
+    n = x.aval.shape[0]
+    full_d = cdist(x, x, p)
+    i, j = np.triu_indices(n, 1)
+    flat = lax.reshape(full_d, (n * n,))
+    from padax.functional.indexed import take_axis
+    return take_axis(flat, asarray((i * n + j).astype(np.int32)), 0)
+
+
+__all__ = ["baddbmm", "cross", "dist", "cdist", "pdist", "matmul", "mm", "bmm", "dot", "t", "mv", "addmm", "inner",
+           "outer", "kron", "tensordot", "trace"]

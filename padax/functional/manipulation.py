@@ -1,5 +1,6 @@
 """Paddle's shape manipulation: reshape, transpose, (un)squeeze, flatten, concat, stack,
-split, expand/broadcast_to, tile, flip, moveaxis.
+split, expand/broadcast_to, tile, flip, roll, rot90, moveaxis, slice, strided_slice, pad,
+diagonal, repeat_interleave, as_real/as_complex.
 
 Shapes and axes must be static (Python ints or concrete Tensors); every
 function here is one or a few lax structural ops.
@@ -17,7 +18,8 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to as _broadcast_to,
-                                      canonicalize_axis, is_array)
+                                      canonicalize_axis, full, is_array)
+from padax.functional._checks import arg as _arg
 
 
 def _static_int(op: str, v: Any, what: str) -> int:
@@ -45,7 +47,7 @@ def _int_list(op: str, v: Any, what: str) -> list[int]:
 
 def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
     """Reshape (row-major); one entry may be -1 (inferred) and 0 copies x's size on that axis."""
-    x = asarray(x)
+    x = _arg("reshape", x, "x")
     xs = x.aval.shape
     shape = _int_list("reshape", shape, "shape")
     out = []
@@ -74,7 +76,7 @@ def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
 
 def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
     """Permute the axes: output axis i is input axis perm[i]."""
-    x = asarray(x)
+    x = _arg("transpose", x, "x")
     nd = x.aval.ndim
     perm = _int_list("transpose", perm, "perm")
     if len(perm) != nd:
@@ -87,7 +89,7 @@ def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
 
 def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> Any:
     """Move axes `source` to positions `destination`, keeping the others in order."""
-    x = asarray(x)
+    x = _arg("moveaxis", x, "x")
     nd = x.aval.ndim
     src = [canonicalize_axis("moveaxis", a, nd) for a in _int_list("moveaxis", source, "source")]
     dst = [canonicalize_axis("moveaxis", a, nd) for a in _int_list("moveaxis", destination, "destination")]
@@ -106,7 +108,7 @@ def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> 
 
 def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
     """Insert size-1 axes; with a list, each is inserted in turn into the growing shape."""
-    x = asarray(x)
+    x = _arg("unsqueeze", x, "x")
     shape = list(x.aval.shape)
     for a in _int_list("unsqueeze", axis, "axis"):
         n = len(shape)
@@ -118,7 +120,7 @@ def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
 
 def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
     """Remove size-1 axes: all of them, or those of `axis` (axes whose size is not 1 are kept)."""
-    x = asarray(x)
+    x = _arg("squeeze", x, "x")
     nd = x.aval.ndim
     if axis is None:
         dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
@@ -137,7 +139,7 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
 
 def flatten(x: Any, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Any:
     """Merge axes start_axis..stop_axis (inclusive) into one; a 0-d input becomes shape [1]."""
-    x = asarray(x)
+    x = _arg("flatten", x, "x")
     nd = x.aval.ndim
     if nd == 0:
         return lax.reshape(x, (1,))
@@ -191,7 +193,7 @@ def stack(x: Sequence[Any], axis: int = 0, name: str | None = None) -> Any:
 
 def split(x: Any, num_or_sections: Any, axis: Any = 0, name: str | None = None) -> list[Any]:
     """Split along `axis` into equal parts (an int) or parts of given sizes (a list; one may be -1)."""
-    x = asarray(x)
+    x = _arg("split", x, "x")
     nd = x.aval.ndim
     if nd == 0:
         raise op_value_error("split", "cannot split a 0-d Tensor")
@@ -279,7 +281,7 @@ def broadcast_tensors(input: Sequence[Any], name: str | None = None) -> list[Any
 
 def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
     """Repeat x `repeat_times[i]` times along axis i (shorter lists apply to the last axes)."""
-    x = asarray(x)
+    x = _arg("tile", x, "x")
     reps = _int_list("tile", repeat_times, "repeat_times")
     if any(r < 0 for r in reps):
         raise op_value_error("tile", f"repeat_times {reps} must be non-negative")
@@ -295,7 +297,7 @@ def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
 
 def flip(x: Any, axis: Any, name: str | None = None) -> Any:
     """Reverse the order of elements along the given axes."""
-    x = asarray(x)
+    x = _arg("flip", x, "x")
     nd = x.aval.ndim
     axes = _int_list("flip", axis, "axis")
     if nd == 0:
@@ -306,5 +308,591 @@ def flip(x: Any, axis: Any, name: str | None = None) -> Any:
     return lax.rev(x, tuple(dims))
 
 
+def _axes_list(op: str, axis: Any, nd: int) -> list[int]:
+    return [canonicalize_axis(op, a, nd) for a in _int_list(op, axis, "axis")]
+
+
+def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
+    """Rotate elements along the given axes by `shifts` (of the flattened x when axis is None); a traced
+    shift is allowed (one dynamic_slice)."""
+    x = _arg("roll", x, "x")
+    shape = x.aval.shape
+    if axis is None:
+        flat = lax.reshape(x, (x.aval.size,))
+        total = shifts
+        if not isinstance(shifts, Tracer):
+            sh = _int_list("roll", shifts, "shifts")
+            if len(sh) != 1:
+                raise op_value_error("roll", f"with axis=None, shifts must be one integer, got {sh}")
+            total = sh[0]
+        return lax.reshape(roll(flat, total, 0), shape)
+    axes = _axes_list("roll", axis, x.aval.ndim)
+    if isinstance(shifts, Tracer):
+        sh = [shifts] if shifts.aval.ndim == 0 else [lax.index_in_dim(shifts, i, 0, False)
+                                                     for i in builtins.range(shifts.aval.shape[0])]
+    else:
+        sh = _int_list("roll", shifts, "shifts")
+    if len(sh) != len(axes):
+        raise op_value_error("roll", f"shifts {sh} and axis {axes} must have the same length")
+    for s, a in zip(sh, axes):
+        n = shape[a]
+        if n == 0:
+            continue
+        if isinstance(s, Tracer):
+            from padax.functional.math import remainder
+            k = remainder(lax.convert_element_type(s, dtypes.int32), n)
+            doubled = lax.concatenate([x, x], a)
+            start = [0] * x.aval.ndim
+            start[a] = lax.sub(full((), n, dtypes.int32), k)
+            x = lax.dynamic_slice(doubled, start, shape)
+            continue
+        k = s % n
+        if k:
+            x = lax.concatenate([lax.slice_in_dim(x, n - k, n, 1, a), lax.slice_in_dim(x, 0, n - k, 1, a)], a)
+    return x
+
+
+def rot90(x: Any, k: int = 1, axes: Any = (0, 1), name: str | None = None) -> Any:
+    """Rotate by 90 degrees k times in the plane of `axes` (from the first axis towards the second)."""
+    x = _arg("rot90", x, "x")
+    nd = x.aval.ndim
+    ax = _int_list("rot90", axes, "axes")
+    if len(ax) != 2:
+        raise op_value_error("rot90", f"axes must name two axes, got {ax}")
+    if nd < 2:
+        raise op_value_error("rot90", f"x must have at least 2 axes, got {x.aval.str_short()}")
+    a0, a1 = (canonicalize_axis("rot90", a, nd) for a in ax)
+    if a0 == a1:
+        raise op_value_error("rot90", f"axes must be different, got {ax}")
+    k = _static_int("rot90", k, "k") % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return lax.rev(x, (a0, a1))
+    perm = list(builtins.range(nd))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return lax.transpose(lax.rev(x, (a1,)), tuple(perm))
+    return lax.rev(lax.transpose(x, tuple(perm)), (a1,))
+
+
+def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
+    """The diagonal over axis1/axis2 (offset > 0 above the main one), as the last axis of the result."""
+    x = _arg("diagonal", x, "x")
+    nd = x.aval.ndim
+    if nd < 2:
+        raise op_value_error("diagonal", f"x must have at least 2 axes, got {x.aval.str_short()}")
+    a1, a2 = canonicalize_axis("diagonal", axis1, nd), canonicalize_axis("diagonal", axis2, nd)
+    if a1 == a2:
+        raise op_value_error("diagonal", f"axis1 and axis2 must differ, got {axis1} and {axis2}")
+    offset = _static_int("diagonal", offset, "offset")
+    rest = tuple(d for d in builtins.range(nd) if d not in (a1, a2))
+    y = lax.transpose(x, rest + (a1, a2))
+    lead = y.aval.shape[:-2]
+    n, m = y.aval.shape[-2:]
+    if offset >= 0:
+        y = lax.slice_in_dim(y, builtins.min(offset, m), m, 1, nd - 1)
+    else:
+        y = lax.slice_in_dim(y, builtins.min(-offset, n), n, 1, nd - 2)
+    k = builtins.min(y.aval.shape[-2], y.aval.shape[-1])
+    if k == 0:
+        return full(lead + (0,), 0, x.aval.dtype)
+    y = lax.slice(y, (0,) * nd, lead + (k, k))
+    y = lax.reshape(y, lead + (k * k,))
+    return lax.slice_in_dim(y, 0, k * k, k + 1, nd - 2)
+
+
+def _clamp_bound(v: int, n: int) -> int:
+    v = v + n if v < 0 else v
+    return builtins.min(builtins.max(v, 0), n)
+
+
+def slice(input: Any, axes: Any, starts: Any, ends: Any, name: str | None = None) -> Any:
+    """input[starts[i]:ends[i]] on each listed axis (negative bounds count from the end; bounds clamp)."""
+    x = asarray(input)
+    nd = x.aval.ndim
+    ax = _axes_list("slice", axes, nd)
+    st, en = _int_list("slice", starts, "starts"), _int_list("slice", ends, "ends")
+    if not len(ax) == len(st) == len(en):
+        raise op_value_error("slice", f"axes {ax}, starts {st} and ends {en} must have the same length")
+    lo, hi = [0] * nd, list(x.aval.shape)
+    for a, s, e in zip(ax, st, en):
+        n = x.aval.shape[a]
+        lo[a], hi[a] = _clamp_bound(s, n), _clamp_bound(e, n)
+        hi[a] = builtins.max(hi[a], lo[a])
+    return lax.slice(x, lo, hi)
+
+
+def strided_slice(x: Any, axes: Any, starts: Any, ends: Any, strides: Any, name: str | None = None) -> Any:
+    """x[starts[i]:ends[i]:strides[i]] on each listed axis, with Python's slice rules (negative strides too)."""
+    from padax.functional.indexing import basic_getitem
+    x = _arg("strided_slice", x, "x")
+    nd = x.aval.ndim
+    ax = _axes_list("strided_slice", axes, nd)
+    st, en = _int_list("strided_slice", starts, "starts"), _int_list("strided_slice", ends, "ends")
+    sd = _int_list("strided_slice", strides, "strides")
+    if not len(ax) == len(st) == len(en) == len(sd):
+        raise op_value_error("strided_slice", f"axes {ax}, starts {st}, ends {en} and strides {sd} must have the "
+                                              "same length")
+    idx = [builtins.slice(None)] * nd
+    for a, s, e, d in zip(ax, st, en, sd):
+        if d == 0:
+            raise op_value_error("strided_slice", f"strides must not be 0, got {sd}")
+        idx[a] = builtins.slice(s, e, d)
+    return basic_getitem(x, tuple(idx))
+
+
+_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+
+
+def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_format: str | None = None,
+        pad_from_left_axis: bool = True, name: str | None = None) -> Any:
+    """Paddle's pad. A constant pad list of length 2*ndim pads axes from the first on ([before0, after0,
+    before1, ...]); any other constant list (of even length) pads from the last axis backwards. For
+    'reflect', 'replicate' and 'circular' (or a pad of length 2*(ndim-2)) x is 3-D/4-D/5-D and pad lists
+    [left, right, top, bottom, front, back] for the spatial axes of `data_format`."""
+    op = "pad"
+    x = _arg("pad", x, "x")
+    nd = x.aval.ndim
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise op_value_error(op, f"mode must be 'constant', 'reflect', 'replicate' or 'circular', got {mode!r}")
+    from_tensor = is_array(pad)
+    p = _int_list(op, pad, "pad")
+    if len(p) % 2:
+        raise op_value_error(op, f"pad must have an even length, got {p}")
+    config = [(0, 0)] * nd
+    if mode == "constant" and not from_tensor and len(p) != 2 * (nd - 2):
+        if len(p) > 2 * nd:
+            raise op_value_error(op, f"pad {p} has more than 2 * ndim entries for {x.aval.str_short()}")
+        if len(p) == 2 * nd and pad_from_left_axis:
+            for a in builtins.range(nd):
+                config[a] = (p[2 * a], p[2 * a + 1])
+        else:
+            for i in builtins.range(len(p) // 2):
+                config[nd - 1 - i] = (p[2 * i], p[2 * i + 1])
+    else:
+        if nd not in _FORMATS:
+            raise op_value_error(op, f"mode {mode!r} (or a pad of length 2*(ndim-2)) needs a 3-D, 4-D or 5-D x, got "
+                                     f"{x.aval.str_short()}")
+        fmt = data_format or _FORMATS[nd][0]
+        if fmt not in _FORMATS[nd]:
+            raise op_value_error(op, f"data_format {fmt!r} does not fit a {nd}-D x; expected one of {_FORMATS[nd]}")
+        if len(p) != 2 * (nd - 2):
+            raise op_value_error(op, f"pad must have {2 * (nd - 2)} entries for a {nd}-D x in mode {mode!r}, got {p}")
+        spatial = list(builtins.range(2, nd)) if fmt[1] == "C" else list(builtins.range(1, nd - 1))
+        for i in builtins.range(nd - 2):
+            config[spatial[-1 - i]] = (p[2 * i], p[2 * i + 1])
+    if mode == "constant":
+        v = lax.convert_element_type(asarray(value), x.aval.dtype) if is_array(value) else \
+            asarray(value, x.aval.dtype)
+        v = lax.reshape(v, ())
+        return lax.pad(x, v, [(lo, hi, 0) for lo, hi in config])
+    from padax.functional.indexed import take_axis
+    for a, (lo, hi) in enumerate(config):
+        if lo == 0 and hi == 0:
+            continue
+        n = x.aval.shape[a]
+        if lo < 0 or hi < 0:
+            raise op_value_error(op, f"mode {mode!r} needs non-negative pads, got {p}")
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise op_value_error(op, f"reflect padding ({lo}, {hi}) must be smaller than the size {n} of axis {a} "
+                                     f"of {x.aval.str_short()}")
+        if n == 0:
+            raise op_value_error(op, f"cannot {mode}-pad the empty axis {a} of {x.aval.str_short()}")
+        j = np.arange(-lo, n + hi)
+        if mode == "reflect":
+            period = 2 * (n - 1) if n > 1 else 1
+            j = np.abs(j) % period
+            idx = np.where(j >= n, period - j, j)
+        elif mode == "replicate":
+            idx = np.clip(j, 0, n - 1)
+        else:
+            idx = j % n
+        x = take_axis(x, asarray(idx.astype(np.int32)), a)
+    return x
+
+
+def as_complex(x: Any, name: str | None = None) -> Any:
+    """A complex Tensor from a real one whose last axis (of size 2) holds the real and imaginary parts."""
+    x = _arg("as_complex", x, "x")
+    if x.aval.ndim == 0 or x.aval.shape[-1] != 2 or not dtypes.is_floating(x.aval.dtype):
+        raise op_value_error("as_complex", f"x must be a float Tensor whose last axis has size 2, got "
+                                           f"{x.aval.str_short()}")
+    if x.aval.dtype not in (dtypes.float32, dtypes.float64):
+        x = lax.convert_element_type(x, dtypes.float32)
+    last = x.aval.ndim - 1
+    return lax.complex(lax.index_in_dim(x, 0, last, False), lax.index_in_dim(x, 1, last, False))
+
+
+def as_real(x: Any, name: str | None = None) -> Any:
+    """A real Tensor with a new last axis of size 2 holding the real and imaginary parts of complex x."""
+    x = _arg("as_real", x, "x")
+    if not dtypes.is_complex(x.aval.dtype):
+        raise op_type_error("as_real", f"x must be complex, got {x.aval.str_short()}")
+    shape = x.aval.shape + (1,)
+    return lax.concatenate([lax.reshape(lax.real(x), shape), lax.reshape(lax.imag(x), shape)], x.aval.ndim)
+
+
+def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str | None = None, *,
+                      output_size: int | None = None) -> Any:
+    """Repeat each element (slice along `axis`; of the flattened x when None) `repeats` times; repeats is an
+    int or one count per element. Traced per-element counts need the static `output_size` (padax's
+    extension); eager Tensors are read on the host."""
+    from padax.functional.indexed import take_axis
+    op = "repeat_interleave"
+    x = _arg("repeat_interleave", x, "x")
+    if axis is None:
+        x = lax.reshape(x, (x.aval.size,))
+        axis = 0
+    if x.aval.ndim == 0:
+        x = lax.reshape(x, (1,))
+    a = canonicalize_axis(op, axis, x.aval.ndim)
+    n = x.aval.shape[a]
+    if isinstance(repeats, Tracer):
+        if repeats.aval.ndim == 0:
+            repeats = lax.broadcast_in_dim(repeats, (n,), ())
+        if repeats.aval.shape != (n,):
+            raise op_value_error(op, f"repeats {repeats.aval.str_short()} must have one count per element ({n})")
+        if output_size is None:
+            raise op_type_error(op, f"traced repeats {repeats.aval.str_short()} give a data-dependent output size; "
+                                    "pass a static output_size=..., or call it on concrete repeats")
+        from padax.functional.search import searchsorted
+        ends = lax.cumsum(lax.convert_element_type(repeats, dtypes.int32), 0)
+        pos = lax.iota(dtypes.int32, int(output_size))
+        idx = searchsorted(ends, pos, out_int32=True, right=True)
+        return take_axis(x, lax.min(idx, full(idx.aval.shape, builtins.max(n - 1, 0), dtypes.int32)), a) \
+            if n else x
+    r = np.asarray(repeats).astype(np.int64) if not isinstance(repeats, (int, np.integer)) else np.int64(repeats)
+    if np.any(r < 0):
+        raise op_value_error(op, f"repeats must be non-negative, got {r.tolist()}")
+    if r.ndim == 0 or r.size == 1:
+        k = int(r.reshape(()))
+        shape = x.aval.shape
+        b = lax.broadcast_in_dim(x, shape[:a + 1] + (k,) + shape[a + 1:],
+                                 tuple(builtins.range(a + 1)) + tuple(builtins.range(a + 2, len(shape) + 1)))
+        return lax.reshape(b, shape[:a] + (n * k,) + shape[a + 1:])
+    if r.shape != (n,):
+        raise op_value_error(op, f"repeats of shape {list(r.shape)} must have one count per element ({n}) of axis {a}")
+    idx = np.repeat(np.arange(n, dtype=np.int32), r)
+    return take_axis(x, asarray(idx), a)
+
+
+def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input with at least 1 axis (one Tensor back for one input, else a list)."""
+    out = [asarray(t) if asarray(t).aval.ndim >= 1 else lax.reshape(asarray(t), (1,)) for t in inputs]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input with at least 2 axes (leading size-1 axes added)."""
+    out = []
+    for t in inputs:
+        t = asarray(t)
+        out.append(t if t.aval.ndim >= 2 else lax.reshape(t, (1,) * (2 - t.aval.ndim) + t.aval.shape))
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
+    """Each input with at least 3 axes (as numpy: [n] -> [1, n, 1], [m, n] -> [m, n, 1])."""
+    out = []
+    for t in inputs:
+        t = asarray(t)
+        s = t.aval.shape
+        new = {0: (1, 1, 1), 1: (1,) + s + (1,), 2: s + (1,)}.get(len(s), s)
+        out.append(lax.reshape(t, new))
+    return out[0] if len(out) == 1 else out
+
+
+def unflatten(x: Any, axis: int, shape: Any, name: str | None = None) -> Any:
+    """Split axis `axis` into `shape` (one entry may be -1)."""
+    x = _arg("unflatten", x, "x")
+    a = canonicalize_axis("unflatten", axis, x.aval.ndim)
+    new = _int_list("unflatten", shape, "shape")
+    n = x.aval.shape[a]
+    if new.count(-1) > 1:
+        raise op_value_error("unflatten", f"shape {new} may contain at most one -1")
+    if -1 in new:
+        known = _pymath.prod(d for d in new if d != -1)
+        if known == 0 or n % known:
+            raise op_value_error("unflatten", f"cannot split axis {a} of size {n} into {new}")
+        new[new.index(-1)] = n // known
+    if _pymath.prod(new) != n:
+        raise op_value_error("unflatten", f"shape {new} does not multiply to the size {n} of axis {a} of "
+                                          f"{x.aval.str_short()}")
+    return lax.reshape(x, x.aval.shape[:a] + tuple(new) + x.aval.shape[a + 1:])
+
+
+def tensor_split(x: Any, num_or_indices: Any, axis: int = 0, name: str | None = None) -> list[Any]:
+    """Split along `axis` into n nearly equal parts (the first ones one larger) or at the given indices."""
+    x = _arg("tensor_split", x, "x")
+    a = canonicalize_axis("tensor_split", axis, x.aval.ndim)
+    n = x.aval.shape[a]
+    if isinstance(num_or_indices, (int, np.integer)) and not isinstance(num_or_indices, bool):
+        k = int(num_or_indices)
+        if k <= 0:
+            raise op_value_error("tensor_split", f"the number of sections must be positive, got {k}")
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+    else:
+        cuts = [builtins.min(builtins.max(c + n if c < 0 else c, 0), n)
+                for c in _int_list("tensor_split", num_or_indices, "indices")]
+        bounds = [0] + cuts + [n]
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        out.append(lax.slice_in_dim(x, lo, builtins.max(lo, hi), 1, a))
+    return out
+
+
+def unstack(x: Any, axis: int = 0, num: int | None = None) -> list[Any]:
+    """The slices along `axis`, each without that axis (as unbind)."""
+    out = unbind(x, axis)
+    if num is not None and int(num) != len(out):
+        raise op_value_error("unstack", f"num={num} does not match the size {len(out)} of axis {axis}")
+    return out
+
+
+def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None) -> Any:
+    """The block of x of `shape` (-1 keeps the rest of an axis) starting at `offsets` (default 0)."""
+    x = _arg("crop", x, "x")
+    nd = x.aval.ndim
+    shp = list(x.aval.shape) if shape is None else _int_list("crop", shape, "shape")
+    off = [0] * nd if offsets is None else _int_list("crop", offsets, "offsets")
+    if len(shp) != nd or len(off) != nd:
+        raise op_value_error("crop", f"shape {shp} and offsets {off} need one entry per axis of {x.aval.str_short()}")
+    lim = []
+    for a, (s0, o) in enumerate(zip(shp, off)):
+        n = x.aval.shape[a]
+        s0 = n - o if s0 == -1 else s0
+        if o < 0 or s0 < 0 or o + s0 > n:
+            raise op_value_error("crop", f"offset {o} and size {s0} do not fit axis {a} of {x.aval.str_short()}")
+        lim.append(o + s0)
+    return lax.slice(x, off, lim)
+
+
+def broadcast_shape(x_shape: Any, y_shape: Any) -> list[int]:
+    """The broadcast of two shapes, as a list."""
+    return list(broadcast_shapes("broadcast_shape", tuple(_int_list("broadcast_shape", x_shape, "x_shape")),
+                                 tuple(_int_list("broadcast_shape", y_shape, "y_shape"))))
+
+
+def numel(x: Any, name: str | None = None) -> Any:
+    """The number of elements of x, as a 0-d int64 Tensor."""
+    return full((), asarray(x).aval.size, dtypes.canonicalize(dtypes.int64))
+
+
+def rank(input: Any) -> Any:
+    """The number of axes of input, as a 0-d int32 Tensor."""
+    return full((), asarray(input).aval.ndim, dtypes.int32)
+
+
+def shape(input: Any) -> Any:
+    """The shape of input, as a 1-D int32 Tensor (Tensor.shape is the Python tuple)."""
+    s = asarray(input).aval.shape
+    return asarray(np.asarray(s, dtype=np.int32))
+
+
+def swapaxes(x: Any, axis0: int, axis1: int, name: str | None = None) -> Any:
+    """x with two axes exchanged."""
+    x = _arg("swapaxes", x, "x")
+    nd = x.aval.ndim
+    a, b = canonicalize_axis("swapaxes", axis0, nd), canonicalize_axis("swapaxes", axis1, nd)
+    perm = list(builtins.range(nd))
+    perm[a], perm[b] = perm[b], perm[a]
+    return lax.transpose(x, tuple(perm))
+
+
+swapdims = swapaxes
+
+
+def view(x: Any, shape_or_dtype: Any, name: str | None = None) -> Any:
+    """A reshape (given a shape) or a bit reinterpretation (given a dtype; a different item size rescales
+    the last axis)."""
+    x = _arg("view", x, "x")
+    if isinstance(shape_or_dtype, (list, tuple)) or is_array(shape_or_dtype):
+        return reshape(x, shape_or_dtype)
+    dt = dtypes.canonicalize(dtypes.to_dtype(shape_or_dtype))
+    old = x.aval.dtype
+    if dt.itemsize == old.itemsize:
+        return lax.bitcast_convert_type(x, dt)
+    if x.aval.ndim == 0:
+        raise op_value_error("view", f"cannot view the 0-d {x.aval.str_short()} as {dt.name} (item sizes differ)")
+    lead, n = x.aval.shape[:-1], x.aval.shape[-1]
+    if dt.itemsize < old.itemsize:
+        r = old.itemsize // dt.itemsize
+        return lax.reshape(lax.bitcast_convert_type(x, dt), lead + (n * r,))
+    r = dt.itemsize // old.itemsize
+    if n % r:
+        raise op_value_error("view", f"the last axis ({n}) of {x.aval.str_short()} is not a multiple of {r}, "
+                                     f"needed to view it as {dt.name}")
+    return lax.bitcast_convert_type(lax.reshape(x, lead + (n // r, r)), dt)
+
+
+def view_as(x: Any, other: Any, name: str | None = None) -> Any:
+    """x reshaped to other's shape."""
+    return reshape(x, list(_arg("view_as", other, "other").aval.shape))
+
+
+def tolist(x: Any) -> Any:
+    """The values of a concrete Tensor as nested Python lists."""
+    x = _arg("tolist", x, "x")
+    return x.tolist()
+
+
+def hstack(x: Sequence[Any], name: str | None = None) -> Any:
+    """Concatenate along axis 1 (axis 0 for 1-D inputs)."""
+    arrs = atleast_1d(*x) if len(x) > 1 else [atleast_1d(*x)]
+    return concat(arrs, 0 if arrs[0].aval.ndim == 1 else 1)
+
+
+def vstack(x: Sequence[Any], name: str | None = None) -> Any:
+    """Concatenate along axis 0 after making inputs at least 2-D."""
+    arrs = atleast_2d(*x) if len(x) > 1 else [atleast_2d(*x)]
+    return concat(arrs, 0)
+
+
+row_stack = vstack
+
+
+def dstack(x: Sequence[Any], name: str | None = None) -> Any:
+    """Concatenate along axis 2 after making inputs at least 3-D."""
+    arrs = atleast_3d(*x) if len(x) > 1 else [atleast_3d(*x)]
+    return concat(arrs, 2)
+
+
+def column_stack(x: Sequence[Any], name: str | None = None) -> Any:
+    """1-D inputs become columns; 2-D inputs are concatenated along axis 1."""
+    arrs = []
+    for t in x:
+        t = _arg("column_stack", t, "x")
+        arrs.append(lax.reshape(t, (t.aval.size, 1)) if t.aval.ndim < 2 else t)
+    return concat(arrs, 1)
+
+
+def hsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
+    """tensor_split along axis 1 (axis 0 for 1-D x)."""
+    x = _arg("hsplit", x, "x")
+    return tensor_split(x, num_or_indices, 0 if x.aval.ndim == 1 else 1)
+
+
+def vsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
+    """tensor_split along axis 0 (x must be at least 2-D)."""
+    x = _arg("vsplit", x, "x")
+    if x.aval.ndim < 2:
+        raise op_value_error("vsplit", f"x must have at least 2 axes, got {x.aval.str_short()}")
+    return tensor_split(x, num_or_indices, 0)
+
+
+def dsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
+    """tensor_split along axis 2 (x must be at least 3-D)."""
+    x = _arg("dsplit", x, "x")
+    if x.aval.ndim < 3:
+        raise op_value_error("dsplit", f"x must have at least 3 axes, got {x.aval.str_short()}")
+    return tensor_split(x, num_or_indices, 2)
+
+
+def block_diag(inputs: Sequence[Any], name: str | None = None) -> Any:
+    """A block-diagonal matrix from 0-D, 1-D (a row) or 2-D Tensors."""
+    arrs = []
+    for t in inputs:
+        t = _arg("block_diag", t, "inputs")
+        if t.aval.ndim > 2:
+            raise op_value_error("block_diag", f"inputs must be at most 2-D, got {t.aval.str_short()}")
+        arrs.append(lax.reshape(t, (1,) * (2 - t.aval.ndim) + t.aval.shape))
+    if not arrs:
+        raise op_value_error("block_diag", "needs at least one Tensor")
+    dt = dtypes.promote_types(*(a.aval.dtype for a in arrs))
+    cols = builtins.sum(a.aval.shape[1] for a in arrs)
+    rows, left = [], 0
+    for a in arrs:
+        w = a.aval.shape[1]
+        rows.append(lax.pad(lax.convert_element_type(a, dt), full((), 0, dt), ((0, 0, 0), (left, cols - left - w, 0))))
+        left += w
+    return lax.concatenate(rows, 0)
+
+
+def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
+    """All combinations of one element from each 1-D Tensor, as rows [N, len(x)] (1-D for one input)."""
+    from padax.functional.creation import meshgrid
+    arrs = [_arg("cartesian_prod", t, "x") for t in x]
+    if len(arrs) == 1:
+        return arrs[0]
+    grids = meshgrid(arrs)
+    dt = dtypes.promote_types(*(a.aval.dtype for a in arrs))
+    n = grids[0].aval.size
+    return lax.concatenate([lax.reshape(lax.convert_element_type(g, dt), (n, 1)) for g in grids], 1)
+
+
+def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str | None = None) -> Any:
+    """All length-r combinations of the elements of the 1-D x, as rows (itertools order)."""
+    import itertools
+    from padax.functional.indexed import take_axis
+    x = _arg("combinations", x, "x")
+    if x.aval.ndim != 1:
+        raise op_value_error("combinations", f"x must be 1-D, got {x.aval.str_short()}")
+    r = _static_int("combinations", r, "r")
+    fn = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    idx = np.asarray(list(fn(builtins.range(x.aval.shape[0]), r)), dtype=np.int32).reshape(-1, r)
+    if idx.shape[0] == 0 or r == 0:
+        return full((0, r) if r else (0,), 0, x.aval.dtype)
+    return take_axis(x, asarray(idx), 0)
+
+
+def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> Any:
+    """Sliding windows of `size` every `step` along `axis`: that axis becomes the window count and a new
+    last axis of length `size` holds each window."""
+    from padax.functional.indexed import take_axis
+    x = _arg("unfold", x, "x")
+    if x.aval.ndim == 0:
+        x = lax.reshape(x, (1,))
+    a = canonicalize_axis("unfold", axis, x.aval.ndim)
+    size, step = _static_int("unfold", size, "size"), _static_int("unfold", step, "step")
+    n = x.aval.shape[a]
+    if size < 0 or size > n or step <= 0:
+        raise op_value_error("unfold", f"size {size} and step {step} do not fit axis {a} (size {n}) of "
+                                       f"{x.aval.str_short()}")
+    starts = np.arange(0, n - size + 1, step)
+    idx = (starts[:, None] + np.arange(size)[None, :]).astype(np.int32)
+    out = take_axis(x, asarray(idx), a)  # ... nw, size ...
+    nd = out.aval.ndim
+    return lax.transpose(out, tuple(d for d in builtins.range(nd) if d != a + 1) + (a + 1,))
+
+
+def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | None = None) -> Any:
+    """A view of x's row-major elements with the given shape and element strides (a gather here)."""
+    from padax.functional.indexed import take_axis
+    x = _arg("as_strided", x, "x")
+    shp, st = _int_list("as_strided", shape, "shape"), _int_list("as_strided", stride, "stride")
+    if len(shp) != len(st):
+        raise op_value_error("as_strided", f"shape {shp} and stride {st} must have the same length")
+    idx = np.full(shp, int(offset), dtype=np.int64)
+    for d, (n, s0) in enumerate(zip(shp, st)):
+        idx = idx + (np.arange(n) * s0).reshape([n if k == d else 1 for k in builtins.range(len(shp))])
+    if idx.size and (idx.min() < 0 or idx.max() >= x.aval.size):
+        raise op_value_error("as_strided", f"shape {shp}, stride {st} and offset {offset} reach outside the "
+                                           f"{x.aval.size} elements of {x.aval.str_short()}")
+    flat = lax.reshape(x, (x.aval.size,))
+    if idx.size == 0:
+        return full(tuple(shp), 0, x.aval.dtype)
+    return take_axis(flat, asarray(idx.astype(np.int32)), 0)
+
+
+def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1) -> Any:
+    """Map global indices to indices within shard `shard_id` (of nshards equal shards of index_num);
+    indices of other shards become ignore_value."""
+    x = _arg("shard_index", input, "input")
+    if not dtypes.is_integer(x.aval.dtype):
+        raise op_type_error("shard_index", f"input must be an integer Tensor, got {x.aval.str_short()}")
+    size = -(-int(index_num) // int(nshards))
+    dt = x.aval.dtype
+    sz = full(x.aval.shape, size, dt)
+    mine = lax.eq(lax.div(x, sz), full(x.aval.shape, int(shard_id), dt))
+    return lax.select(mine, lax.rem(x, sz), full(x.aval.shape, int(ignore_value), dt))
+
+
 __all__ = ["reshape", "transpose", "moveaxis", "unsqueeze", "squeeze", "flatten", "concat", "stack", "split",
-           "chunk", "unbind", "expand", "broadcast_to", "expand_as", "broadcast_tensors", "tile", "flip"]
+           "chunk", "unbind", "expand", "broadcast_to", "expand_as", "broadcast_tensors", "tile", "flip", "roll",
+           "rot90", "diagonal", "slice", "strided_slice", "pad", "as_complex", "as_real", "repeat_interleave",
+           "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "tensor_split", "unstack", "crop",
+           "broadcast_shape", "numel", "rank", "shape", "swapaxes", "swapdims", "view", "view_as", "tolist",
+           "hstack", "vstack", "row_stack", "dstack", "column_stack", "hsplit", "vsplit", "dsplit", "block_diag",
+           "cartesian_prod", "combinations", "unfold", "as_strided", "shard_index"]

@@ -14,10 +14,11 @@ import numpy as np
 
 from padax import lax
 from padax.core import dtypes
-from padax.core.errors import op_type_error
+from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, trace_state
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
+from padax.functional._checks import arg as _arg
 
 # ---- helpers ---------------------------------------------------------------------------
 
@@ -232,7 +233,7 @@ def fmin(x: Any, y: Any, name: str | None = None) -> Any:
 
 def neg(x: Any, name: str | None = None) -> Any:
     """-x."""
-    x = asarray(x)
+    x = _arg("neg", x, "x")
     _check("neg", x, _numeric, "numeric (not bool)")
     return lax.neg(x)
 
@@ -242,7 +243,7 @@ negative = neg
 
 def abs(x: Any, name: str | None = None) -> Any:
     """|x| (a real dtype for complex input)."""
-    x = asarray(x)
+    x = _arg("abs", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
     return lax.abs(x)
@@ -250,14 +251,14 @@ def abs(x: Any, name: str | None = None) -> Any:
 
 def square(x: Any, name: str | None = None) -> Any:
     """x * x in x's dtype."""
-    x = asarray(x)
+    x = _arg("square", x, "x")
     _check("square", x, _numeric, "numeric (not bool)")
     return lax.square(x)
 
 
 def sign(x: Any, name: str | None = None) -> Any:
     """-1, 0 or 1 (x/|x| for complex) in x's dtype."""
-    x = asarray(x)
+    x = _arg("sign", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
     return lax.sign(x)
@@ -355,7 +356,7 @@ trunc.__doc__ = "Round towards zero (integers unchanged)."
 
 def round(x: Any, decimals: int = 0, name: str | None = None) -> Any:
     """Round half away from zero, optionally to `decimals` decimal places."""
-    x = asarray(x)
+    x = _arg("round", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         return x
     _check("round", x, _real, "real")
@@ -367,7 +368,7 @@ def round(x: Any, decimals: int = 0, name: str | None = None) -> Any:
 
 def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None) -> Any:
     """Limit values to [min, max] (either bound may be None); the result keeps x's dtype."""
-    x = asarray(x)
+    x = _arg("clip", x, "x")
     dt = x.aval.dtype
     _check("clip", x, _real, "real")
     for bound, fn in ((min, lax.max), (max, lax.min)):
@@ -387,7 +388,7 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None) -> A
 def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = True, act: Any = None,
           name: str | None = None) -> Any:
     """scale * x + bias (or scale * (x + bias)) in x's dtype."""
-    x = asarray(x)
+    x = _arg("scale", x, "x")
     s = full(x.aval.shape, scale, x.aval.dtype)
     b = full(x.aval.shape, bias, x.aval.dtype)
     out = lax.add(lax.mul(x, s), b) if bias_after_scale else lax.mul(lax.add(x, b), s)
@@ -454,7 +455,7 @@ greater_equal = _compare("greater_equal", lax.ge, True)
 
 def equal_all(x: Any, y: Any, name: str | None = None) -> Any:
     """True (a 0-d bool) if x and y have the same shape and all elements are equal."""
-    x, y = asarray(x), asarray(y)
+    x, y = _arg("equal_all", x, "x"), _arg("equal_all", y, "y")
     if x.aval.shape != y.aval.shape:
         return full((), False, dtypes.bool_)
     e = equal(x, y)
@@ -504,7 +505,7 @@ bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
 
 def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
     """Elementwise bit inversion (logical not for bool)."""
-    x = asarray(x)
+    x = _arg("bitwise_not", x, "x")
     _check("bitwise_not", x, _int_or_bool, "integer or bool")
     return lax.bitwise_not(x)
 
@@ -534,7 +535,7 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
 
 def isnan(x: Any, name: str | None = None) -> Any:
     """True where x is NaN (never for integers)."""
-    x = asarray(x)
+    x = _arg("isnan", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         return full(x.aval.shape, False, dtypes.bool_)
     return lax.ne(x, x)
@@ -542,7 +543,7 @@ def isnan(x: Any, name: str | None = None) -> Any:
 
 def isinf(x: Any, name: str | None = None) -> Any:
     """True where x is +inf or -inf (for complex: either part)."""
-    x = asarray(x)
+    x = _arg("isinf", x, "x")
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
         return full(x.aval.shape, False, dtypes.bool_)
@@ -553,7 +554,7 @@ def isinf(x: Any, name: str | None = None) -> Any:
 
 def isfinite(x: Any, name: str | None = None) -> Any:
     """True where x is neither NaN nor infinite."""
-    x = asarray(x)
+    x = _arg("isfinite", x, "x")
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
         return full(x.aval.shape, True, dtypes.bool_)
@@ -562,13 +563,476 @@ def isfinite(x: Any, name: str | None = None) -> Any:
     return lax.is_finite(x)
 
 
+# ---- more elementwise functions ----------------------------------------------------------------
+
+def positive(x: Any, name: str | None = None) -> Any:
+    """+x (x itself; bool is rejected as in Paddle)."""
+    x = _arg("positive", x, "x")
+    _check("positive", x, _numeric, "numeric (not bool)")
+    return x
+
+
+def exp2(x: Any, name: str | None = None) -> Any:
+    """2 ** x (integer inputs compute in float32)."""
+    return lax.exp2(_to_inexact(x))
+
+
+def _real_float(op: str, x: Any) -> Any:
+    x = _to_inexact(x)
+    _check(op, x, dtypes.is_floating, "real floating")
+    return x
+
+
+def rad2deg(x: Any, name: str | None = None) -> Any:
+    """Radians to degrees (integers give float32)."""
+    x = _real_float("rad2deg", x)
+    return lax.mul(x, _scalar_like(x, 180.0 / np.pi))
+
+
+def deg2rad(x: Any, name: str | None = None) -> Any:
+    """Degrees to radians (integers give float32)."""
+    x = _real_float("deg2rad", x)
+    return lax.mul(x, _scalar_like(x, np.pi / 180.0))
+
+
+def frac(x: Any, name: str | None = None) -> Any:
+    """The fractional part x - trunc(x), with x's sign (0 for integers)."""
+    x = _arg("frac", x, "x")
+    _check("frac", x, lambda d: _numeric(d) and _real(d), "real numeric")
+    if not dtypes.is_inexact(x.aval.dtype):
+        return _scalar_like(x, 0)
+    return lax.sub(x, _trunc(x))
+
+
+def sgn(x: Any, name: str | None = None) -> Any:
+    """sign for real x; x / |x| for complex x (0 at 0)."""
+    x = _arg("sgn", x, "x")
+    if not dtypes.is_complex(x.aval.dtype):
+        return sign(x)
+    a = lax.abs(x)
+    zero = lax.eq(a, _scalar_like(a, 0))
+    safe = lax.select(zero, _scalar_like(a, 1), a)
+    out = lax.div(x, lax.complex(safe, _scalar_like(safe, 0)))
+    return lax.select(zero, _scalar_like(x, 0), out)
+
+
+def signbit(x: Any, name: str | None = None) -> Any:
+    """True where the sign bit is set (negative numbers, -0.0, and NaNs with the bit set)."""
+    x = _arg("signbit", x, "x")
+    dt = x.aval.dtype
+    _check("signbit", x, _real, "real")
+    if dt == dtypes.bool_ or dtypes.is_unsigned(dt):
+        return full(x.aval.shape, False, dtypes.bool_)
+    if dtypes.is_integer(dt):
+        return lax.lt(x, _scalar_like(x, 0))
+    ut = {2: dtypes.int16, 4: dtypes.int32, 8: dtypes.int64, 1: dtypes.int8}[dt.itemsize]
+    bits = lax.bitcast_convert_type(x, ut)
+    return lax.lt(bits, full(x.aval.shape, 0, ut))
+
+
+def copysign(x: Any, y: Any, name: str | None = None) -> Any:
+    """|x| with the sign of y (including the sign of -0.0); integers compute in float32."""
+    x, y = _binary("copysign", x, y)
+    x, y = _to_inexact(x), _to_inexact(y)
+    _check("copysign", x, dtypes.is_floating, "real floating")
+    a = lax.abs(x)
+    return lax.select(signbit(y), lax.neg(a), a)
+
+
+def ldexp(x: Any, y: Any, name: str | None = None) -> Any:
+    """x * 2 ** y for integer exponents y (float32 for integer x)."""
+    y = _arg("ldexp", y, "y")
+    if not dtypes.is_integer(y.aval.dtype):
+        raise op_type_error("ldexp", f"y must be an integer Tensor, got {y.aval.str_short()}")
+    x = _to_inexact(x)
+    x, yf = _binary("ldexp", x, lax.convert_element_type(y, x.aval.dtype))
+    return lax.mul(x, lax.exp2(yf))
+
+
+def nextafter(x: Any, y: Any, name: str | None = None) -> Any:
+    """The next representable float after x in the direction of y."""
+    x, y = _binary("nextafter", x, y)
+    x, y = _to_inexact(x), _to_inexact(y)
+    return lax.nextafter(x, y)
+
+
+def polygamma(x: Any, n: int, name: str | None = None) -> Any:
+    """The n-th derivative of digamma at x."""
+    x = _real_float("polygamma", x)
+    return lax.polygamma(_scalar_like(x, int(n)), x)
+
+
+def sinc(x: Any, name: str | None = None) -> Any:
+    """sin(pi x) / (pi x), 1 at 0."""
+    x = _to_inexact(x)
+    dt = x.aval.dtype
+    if dt in (dtypes.float16, dtypes.bfloat16):  # pi * x rounds badly in 8/11-bit mantissas
+        x = lax.convert_element_type(x, dtypes.float32)
+    zero = lax.eq(x, _scalar_like(x, 0))
+    px = lax.mul(x, _scalar_like(x, np.pi))
+    safe = lax.select(zero, _scalar_like(x, 1), px)
+    return lax.convert_element_type(lax.select(zero, _scalar_like(x, 1), lax.div(lax.sin(safe), safe)), dt)
+
+
+def stanh(x: Any, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None) -> Any:
+    """scale_b * tanh(scale_a * x)."""
+    x = _to_inexact(x)
+    return lax.mul(_scalar_like(x, scale_b), lax.tanh(lax.mul(_scalar_like(x, scale_a), x)))
+
+
+def logit(x: Any, eps: float | None = None, name: str | None = None) -> Any:
+    """log(x / (1 - x)); with eps, x is first clipped to [eps, 1 - eps]."""
+    x = _real_float("logit", x)
+    if eps is not None:
+        x = lax.clamp(full((), eps, x.aval.dtype), x, full((), 1.0 - eps, x.aval.dtype))
+    return lax.log(lax.div(x, lax.sub(_scalar_like(x, 1), x)))
+
+
+def lerp(x: Any, y: Any, weight: Any, name: str | None = None) -> Any:
+    """x + weight * (y - x), all three broadcast together."""
+    x, y, w = promote_and_broadcast("lerp", _to_inexact(x), _to_inexact(y), weight)
+    if not dtypes.is_inexact(x.aval.dtype):
+        x, y, w = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (x, y, w))
+    return lax.add(x, lax.mul(w, lax.sub(y, x)))
+
+
+def nan_to_num(x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
+               name: str | None = None) -> Any:
+    """x with NaN, +inf and -inf replaced (by 0 and the dtype's largest/lowest finite values by default)."""
+    x = _arg("nan_to_num", x, "x")
+    dt = x.aval.dtype
+    if not dtypes.is_inexact(dt):
+        return x
+    if dtypes.is_complex(dt):
+        re = nan_to_num(lax.real(x), nan, posinf, neginf)
+        im = nan_to_num(lax.imag(x), nan, posinf, neginf)
+        return lax.complex(re, im)
+    info = dtypes.finfo(dt)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    out = lax.select(lax.ne(x, x), _scalar_like(x, nan), x)
+    out = lax.select(lax.eq(x, _scalar_like(x, np.inf)), _scalar_like(x, hi), out)
+    return lax.select(lax.eq(x, _scalar_like(x, -np.inf)), _scalar_like(x, lo), out)
+
+
+def heaviside(x: Any, y: Any, name: str | None = None) -> Any:
+    """0 where x < 0, y where x == 0, 1 where x > 0 (NaN where x is NaN)."""
+    x, y = _binary("heaviside", x, y)
+    _check("heaviside", x, lambda d: _numeric(d) and _real(d), "real numeric")
+    zero, one = _scalar_like(x, 0), _scalar_like(x, 1)
+    out = lax.select(lax.lt(x, zero), zero, lax.select(lax.gt(x, zero), one, y))
+    if dtypes.is_inexact(x.aval.dtype):
+        out = lax.select(lax.ne(x, x), x, out)
+    return out
+
+
+def _euclid_steps(dt: np.dtype) -> int:
+    # Euclid's algorithm needs at most ~1.44 * bits + 2 steps (consecutive Fibonacci numbers are worst)
+    return int(np.ceil(1.4405 * dt.itemsize * 8)) + 2
+
+
+def gcd(x: Any, y: Any, name: str | None = None) -> Any:
+    """Greatest common divisor of integers (non-negative; gcd(0, 0) = 0)."""
+    x, y = _binary("gcd", x, y)
+    _check("gcd", x, dtypes.is_integer, "integer")
+    a, b = lax.abs(x) if not dtypes.is_unsigned(x.aval.dtype) else x, \
+        lax.abs(y) if not dtypes.is_unsigned(y.aval.dtype) else y
+    zero, one = _scalar_like(a, 0), _scalar_like(a, 1)
+    for _ in builtins.range(_euclid_steps(a.aval.dtype)):
+        nz = lax.ne(b, zero)
+        r = lax.rem(a, lax.select(nz, b, one))
+        a, b = lax.select(nz, b, a), lax.select(nz, r, b)
+    return a
+
+
+def lcm(x: Any, y: Any, name: str | None = None) -> Any:
+    """Least common multiple of integers (non-negative; 0 if either is 0)."""
+    x, y = _binary("lcm", x, y)
+    _check("lcm", x, dtypes.is_integer, "integer")
+    g = gcd(x, y)
+    zero = _scalar_like(g, 0)
+    safe = lax.select(lax.eq(g, zero), _scalar_like(g, 1), g)
+    out = lax.mul(lax.div(x, safe), y)
+    out = out if dtypes.is_unsigned(out.aval.dtype) else lax.abs(out)
+    return lax.select(lax.eq(g, zero), zero, out)
+
+
+def isclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+            name: str | None = None) -> Any:
+    """|x - y| <= atol + rtol * |y| elementwise (equal infinities are close; NaNs only with equal_nan)."""
+    x, y = _binary("isclose", x, y)
+    dt = x.aval.dtype
+    if not dtypes.is_inexact(dt):
+        if dt == dtypes.bool_:
+            return lax.eq(x, y)
+        f = dtypes.float64 if dt.itemsize == 8 and dtypes.x64_enabled() else dtypes.float32
+        x, y = lax.convert_element_type(x, f), lax.convert_element_type(y, f)
+    diff = lax.abs(lax.sub(x, y))
+    tol = lax.add(_scalar_like(diff, atol), lax.mul(_scalar_like(diff, rtol), lax.abs(y)))
+    out = lax.le(diff, tol)
+    out = lax.bitwise_or(out, lax.eq(x, y))  # equal infinities
+    if not dtypes.is_inexact(dt):
+        return out
+    fin = lax.bitwise_and(isfinite(x), isfinite(y))
+    out = lax.bitwise_and(out, lax.bitwise_or(fin, lax.eq(x, y)))
+    if equal_nan:
+        out = lax.bitwise_or(out, lax.bitwise_and(isnan(x), isnan(y)))
+    return out
+
+
+def allclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+             name: str | None = None) -> Any:
+    """True (a 0-d bool Tensor) if isclose holds everywhere."""
+    c = isclose(x, y, rtol, atol, equal_nan)
+    return lax.reduce_and(c, tuple(builtins.range(c.aval.ndim)))
+
+
+def isneginf(x: Any, name: str | None = None) -> Any:
+    """True where x is -inf."""
+    x = _arg("isneginf", x, "x")
+    if not dtypes.is_floating(x.aval.dtype):
+        return full(x.aval.shape, False, dtypes.bool_)
+    return lax.eq(x, _scalar_like(x, -np.inf))
+
+
+def isposinf(x: Any, name: str | None = None) -> Any:
+    """True where x is +inf."""
+    x = _arg("isposinf", x, "x")
+    if not dtypes.is_floating(x.aval.dtype):
+        return full(x.aval.shape, False, dtypes.bool_)
+    return lax.eq(x, _scalar_like(x, np.inf))
+
+
+def isreal(x: Any, name: str | None = None) -> Any:
+    """True where the imaginary part is zero (everywhere for real dtypes)."""
+    x = _arg("isreal", x, "x")
+    if not dtypes.is_complex(x.aval.dtype):
+        return full(x.aval.shape, True, dtypes.bool_)
+    im = lax.imag(x)
+    return lax.eq(im, _scalar_like(im, 0))
+
+
+def real(x: Any, name: str | None = None) -> Any:
+    """The real part (x itself for real dtypes)."""
+    x = _arg("real", x, "x")
+    return lax.real(x) if dtypes.is_complex(x.aval.dtype) else x
+
+
+def imag(x: Any, name: str | None = None) -> Any:
+    """The imaginary part (zeros for real dtypes)."""
+    x = _arg("imag", x, "x")
+    return lax.imag(x) if dtypes.is_complex(x.aval.dtype) else _scalar_like(x, 0)
+
+
+def conj(x: Any, name: str | None = None) -> Any:
+    """The complex conjugate (x itself for real dtypes)."""
+    x = _arg("conj", x, "x")
+    return lax.conj(x) if dtypes.is_complex(x.aval.dtype) else x
+
+
+def angle(x: Any, name: str | None = None) -> Any:
+    """The argument of complex x; for real x, pi where negative and 0 otherwise (float32 for integers)."""
+    x = _arg("angle", x, "x")
+    if dtypes.is_complex(x.aval.dtype):
+        return lax.atan2(lax.imag(x), lax.real(x))
+    x = _to_inexact(x)
+    return lax.select(lax.lt(x, _scalar_like(x, 0)), _scalar_like(x, np.pi), _scalar_like(x, 0))
+
+
+def is_empty(x: Any, name: str | None = None) -> Any:
+    """True (a 0-d bool Tensor) if x has no elements."""
+    x = _arg("is_empty", x, "x")
+    return full((), x.aval.size == 0, dtypes.bool_)
+
+
+def is_tensor(x: Any) -> bool:
+    """Whether x is a padax Tensor (or a traced one)."""
+    return is_array(x)
+
+
+def is_complex(x: Any) -> bool:
+    """Whether x has a complex dtype."""
+    return dtypes.is_complex(asarray(x).aval.dtype)
+
+
+def is_floating_point(x: Any) -> bool:
+    """Whether x has a real floating dtype."""
+    return dtypes.is_floating(asarray(x).aval.dtype)
+
+
+def is_integer(x: Any) -> bool:
+    """Whether x has an integer dtype."""
+    return dtypes.is_integer(asarray(x).aval.dtype)
+
+
+def add_n(inputs: Any, name: str | None = None) -> Any:
+    """The elementwise sum of a list of Tensors (of equal shape and dtype)."""
+    if is_array(inputs):
+        return inputs
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise op_type_error("add_n", f"inputs must be a non-empty list of Tensors, got {inputs!r}")
+    arrs = [asarray(a) for a in inputs]
+    ref = arrs[0].aval
+    for a in arrs[1:]:
+        if a.aval.shape != ref.shape or a.aval.dtype != ref.dtype:
+            raise op_type_error("add_n", "all inputs must have the same shape and dtype, got "
+                                         + ", ".join(t.aval.str_short() for t in arrs))
+    out = arrs[0]
+    for a in arrs[1:]:
+        out = lax.add(out, a)
+    return out
+
+
+def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None,
+         name: str | None = None) -> Any:
+    """n-th forward difference along `axis` (not_equal for bool), after concatenating prepend/append."""
+    from padax.functional._arrays import canonicalize_axis
+    x = _arg("diff", x, "x")
+    if x.aval.ndim == 0:
+        raise op_value_error("diff", f"x must have at least one axis, got {x.aval.str_short()}")
+    a = canonicalize_axis("diff", axis, x.aval.ndim)
+    parts = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = asarray(extra)
+        if e.aval.ndim == 0:
+            shape = list(x.aval.shape)
+            shape[a] = 1
+            e = broadcast_to(e, tuple(shape))
+        parts.append(lax.convert_element_type(e, x.aval.dtype))
+    seq = [p for p in (parts[0], x, parts[1]) if p is not None]
+    if len(seq) > 1:
+        from padax.functional.manipulation import concat
+        x = concat(seq, a)
+    n = int(n)
+    if n < 0:
+        raise op_value_error("diff", f"n must be non-negative, got {n}")
+    for _ in builtins.range(n):
+        m = x.aval.shape[a]
+        if m == 0:
+            break
+        hi = lax.slice_in_dim(x, 1, m, 1, a)
+        lo = lax.slice_in_dim(x, 0, m - 1, 1, a)
+        x = lax.ne(hi, lo) if x.aval.dtype == dtypes.bool_ else lax.sub(hi, lo)
+    return x
+
+
+def increment(x: Any, value: float = 1.0, name: str | None = None) -> Any:
+    """x + value in x's dtype (Paddle's in-place counter op, functional here)."""
+    x = _arg("increment", x, "x")
+    return lax.add(x, _scalar_like(x, value))
+
+
+def _trapezoid_parts(op: str, y: Any, x: Any, dx: Any, axis: int):
+    from padax.functional._arrays import canonicalize_axis
+    y = _to_inexact(y)
+    if y.aval.ndim == 0:
+        raise op_value_error(op, f"y must have at least one axis, got {y.aval.str_short()}")
+    a = canonicalize_axis(op, axis, y.aval.ndim)
+    n = y.aval.shape[a]
+    if x is not None and dx is not None:
+        raise op_value_error(op, "give x or dx, not both")
+    lo = lax.slice_in_dim(y, 0, builtins.max(n - 1, 0), 1, a)
+    hi = lax.slice_in_dim(y, builtins.min(1, n), n, 1, a)
+    avg = lax.mul(lax.add(lo, hi), _scalar_like(lo, 0.5))
+    if x is not None:
+        xv = lax.convert_element_type(asarray(x), y.aval.dtype)
+        if xv.aval.ndim == 1:
+            if xv.aval.shape[0] != n:
+                raise op_value_error(op, f"x {xv.aval.str_short()} must have the length {n} of axis {a} of y")
+            shape = [1] * y.aval.ndim
+            shape[a] = n
+            xv = lax.reshape(xv, tuple(shape))
+        d = lax.sub(lax.slice_in_dim(xv, builtins.min(1, n), n, 1, a),
+                    lax.slice_in_dim(xv, 0, builtins.max(n - 1, 0), 1, a))
+        return multiply(avg, d), a
+    return lax.mul(avg, _scalar_like(avg, 1.0 if dx is None else dx)), a
+
+
+def trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: int = -1, name: str | None = None) -> Any:
+    """Integral of y along `axis` by the trapezoidal rule (sample points x, or spacing dx, default 1)."""
+    parts, a = _trapezoid_parts("trapezoid", y, x, dx, axis)
+    return lax.reduce_sum(parts, (a,))
+
+
+def cumulative_trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: int = -1,
+                         name: str | None = None) -> Any:
+    """Running trapezoidal integral of y along `axis` (one element shorter than y there)."""
+    parts, a = _trapezoid_parts("cumulative_trapezoid", y, x, dx, axis)
+    return lax.cumsum(parts, a) if parts.aval.shape[a] else parts
+
+
+def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
+    """(mantissa, exponent) with x = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf, NaN
+    give themselves and exponent 0); exponent is int32."""
+    x = _real_float("frexp", x)
+    f = dtypes.float64 if x.aval.dtype == dtypes.float64 else dtypes.float32
+    xf = lax.convert_element_type(x, f)
+    a = lax.abs(xf)
+    special = lax.bitwise_or(lax.eq(a, _scalar_like(a, 0)), lax.bitwise_not(lax.is_finite(xf)))
+    safe = lax.select(special, _scalar_like(a, 1), a)
+    e = lax.add(lax.floor(lax.div(lax.log(safe), _scalar_like(safe, np.log(2.0)))), _scalar_like(safe, 1))
+    # correct log rounding at powers of two: bring |m| into [0.5, 1)
+    for _ in builtins.range(2):
+        m = lax.div(safe, lax.exp2(e))
+        e = lax.select(lax.ge(m, _scalar_like(m, 1)), lax.add(e, _scalar_like(e, 1)),
+                       lax.select(lax.lt(m, _scalar_like(m, 0.5)), lax.sub(e, _scalar_like(e, 1)), e))
+    # exp2 of a very negative exponent underflows: split the division in two steps
+    half = lax.floor(lax.div(e, _scalar_like(e, 2)))
+    m = lax.div(lax.div(xf, lax.exp2(half)), lax.exp2(lax.sub(e, half)))
+    m = lax.select(special, xf, m)
+    e = lax.select(special, _scalar_like(e, 0), e)
+    return lax.convert_element_type(m, x.aval.dtype), lax.convert_element_type(e, dtypes.int32)
+
+
+def gammaln(x: Any, name: str | None = None) -> Any:
+    """log|Gamma(x)| (the same as lgamma)."""
+    return lgamma(x)
+
+
+def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
+    """The log of the multivariate gamma function of dimension p."""
+    x = _real_float("multigammaln", x)
+    p = int(p)
+    if p < 1:
+        raise op_value_error("multigammaln", f"p must be a positive integer, got {p}")
+    out = _scalar_like(x, p * (p - 1) / 4.0 * np.log(np.pi))
+    for j in builtins.range(p):
+        out = lax.add(out, lax.lgamma(lax.sub(x, _scalar_like(x, j / 2.0))))
+    return out
+
+
+def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None) -> Any:
+    """x with every slice along `axis` whose p-norm exceeds max_norm scaled down to norm max_norm."""
+    from padax.functional._arrays import canonicalize_axis
+    x = _real_float("renorm", x)
+    a = canonicalize_axis("renorm", axis, x.aval.ndim)
+    others = tuple(d for d in builtins.range(x.aval.ndim) if d != a)
+    ax = lax.abs(x)
+    if p == np.inf:
+        norm = lax.reduce_max(ax, others)
+    else:
+        norm = lax.pow(lax.reduce_sum(lax.pow(ax, _scalar_like(ax, p)), others),
+                       full(lax.reduce_sum(ax, others).aval.shape, 1.0 / p, x.aval.dtype))
+    norm = lax.broadcast_in_dim(norm, x.aval.shape, (a,))
+    big = lax.gt(norm, _scalar_like(norm, max_norm))
+    scale_ = lax.div(_scalar_like(norm, max_norm), lax.add(norm, _scalar_like(norm, 1e-7)))
+    return lax.mul(x, lax.select(big, scale_, _scalar_like(norm, 1)))
+
+
 # ---- selection and casting ---------------------------------------------------------------
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
-    """Elementwise choice: x where condition is true, else y (all three broadcast together)."""
+    """Elementwise choice: x where condition is true, else y (all three broadcast together).
+    With condition alone: nonzero(condition, as_tuple=True) (eager only: a data-dependent shape)."""
+    if x is None and y is None:
+        from padax.functional.search import nonzero
+        return nonzero(condition, as_tuple=True)
     if x is None or y is None:
-        raise TypeError("where: x and y are both required; where(condition) alone (the indices of "
-                        "nonzero elements, a data-dependent shape) is not supported")
+        raise TypeError("where: give both x and y, or neither (where(condition) is nonzero(condition, "
+                        "as_tuple=True))")
     cond = _as_bool(condition)
     x, y = _binary("where", x, y)
     shape = broadcast_shapes("where", cond.aval.shape, x.aval.shape)
@@ -577,7 +1041,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
 
 def cast(x: Any, dtype: Any) -> Any:
     """Convert to `dtype` (nonzero -> True for bool; complex -> real drops the imaginary part)."""
-    x = asarray(x)
+    x = _arg("cast", x, "x")
     return lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
 
 
@@ -594,4 +1058,9 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
            "logaddexp", "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "equal_all", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_invert", "bitwise_left_shift",
-           "bitwise_right_shift", "isnan", "isinf", "isfinite", "where", "cast", "astype"]
+           "bitwise_right_shift", "isnan", "isinf", "isfinite", "where", "cast", "astype", "positive", "exp2",
+           "rad2deg", "deg2rad", "frac", "sgn", "signbit", "copysign", "ldexp", "nextafter", "polygamma", "sinc",
+           "stanh", "logit", "lerp", "nan_to_num", "heaviside", "gcd", "lcm", "isclose", "allclose", "isneginf",
+           "isposinf", "isreal", "real", "imag", "conj", "angle", "is_empty", "is_tensor", "is_complex",
+           "is_floating_point", "is_integer", "add_n", "diff", "increment", "trapezoid",
+           "cumulative_trapezoid", "frexp", "gammaln", "multigammaln", "renorm"]

@@ -13,11 +13,14 @@ from padax.core import dtypes
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional import creation as C
+from padax.functional import indexed as X
 from padax.functional import indexing as I
 from padax.functional import linalg_basic as L
 from padax.functional import manipulation as S
 from padax.functional import math as M
 from padax.functional import reduction as R
+from padax.functional import search as Q
+from padax.functional import stats as ST
 
 _OPERAND_TYPES = (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)
 
@@ -148,8 +151,41 @@ _METHODS = {
     "squeeze": S.squeeze, "flatten": S.flatten, "split": S.split, "chunk": S.chunk, "unbind": S.unbind,
     "expand": _expand, "broadcast_to": S.broadcast_to, "expand_as": S.expand_as, "tile": _tile,
     "flip": S.flip,
+    "exp2": M.exp2, "rad2deg": M.rad2deg, "deg2rad": M.deg2rad, "frac": M.frac, "sgn": M.sgn,
+    "signbit": M.signbit, "copysign": M.copysign, "ldexp": M.ldexp, "nextafter": M.nextafter,
+    "polygamma": M.polygamma, "sinc": M.sinc, "stanh": M.stanh, "logit": M.logit, "lerp": M.lerp,
+    "nan_to_num": M.nan_to_num, "heaviside": M.heaviside, "gcd": M.gcd, "lcm": M.lcm, "isclose": M.isclose,
+    "allclose": M.allclose, "isneginf": M.isneginf, "isposinf": M.isposinf, "isreal": M.isreal,
+    "real": M.real, "imag": M.imag, "conj": M.conj, "angle": M.angle, "is_empty": M.is_empty,
+    "is_complex": M.is_complex, "is_floating_point": M.is_floating_point, "is_integer": M.is_integer,
+    "diff": M.diff, "where": M.where, "negative": M.negative, "positive": M.positive,
+    # more reductions, statistics, searches
+    "nansum": R.nansum, "nanmean": R.nanmean, "count_nonzero": R.count_nonzero, "var": R.var, "std": R.std,
+    "cummax": R.cummax, "cummin": R.cummin, "logcumsumexp": R.logcumsumexp, "median": ST.median,
+    "nanmedian": ST.nanmedian, "quantile": ST.quantile, "nanquantile": ST.nanquantile,
+    "kthvalue": ST.kthvalue, "mode": ST.mode, "bucketize": Q.bucketize, "nonzero": Q.nonzero,
+    "masked_select": Q.masked_select, "unique": Q.unique, "unique_consecutive": Q.unique_consecutive,
+    # indexed reads and writes
+    "gather": X.gather, "index_select": X.index_select, "take": X.take, "gather_nd": X.gather_nd,
+    "take_along_axis": X.take_along_axis, "index_sample": X.index_sample, "put_along_axis": X.put_along_axis,
+    "scatter": X.scatter, "scatter_nd_add": X.scatter_nd_add, "index_put": X.index_put,
+    "index_fill": X.index_fill, "index_add": X.index_add, "masked_fill": X.masked_fill,
+    "masked_scatter": X.masked_scatter, "select_scatter": X.select_scatter, "slice_scatter": X.slice_scatter,
+    "bincount": Q.bincount, "histogram": ST.histogram, "increment": M.increment, "trapezoid": M.trapezoid,
+    "cumulative_trapezoid": M.cumulative_trapezoid, "unstack": S.unstack, "crop": S.crop, "isin": Q.isin,
+    "diagonal_scatter": X.diagonal_scatter, "view": S.view, "view_as": S.view_as, "swapaxes": S.swapaxes,
+    "swapdims": S.swapdims, "unfold": S.unfold, "as_strided": S.as_strided, "frexp": M.frexp,
+    "gammaln": M.gammaln, "multigammaln": M.multigammaln, "renorm": M.renorm, "reduce_as": R.reduce_as,
+    "cross": L.cross, "dist": L.dist, "cdist": L.cdist, "baddbmm": L.baddbmm, "hsplit": S.hsplit,
+    "vsplit": S.vsplit, "dsplit": S.dsplit, "multiplex": X.multiplex, "vander": C.vander,
+    # more shapes
+    "roll": S.roll, "rot90": S.rot90, "diagonal": S.diagonal, "strided_slice": S.strided_slice,
+    "as_complex": S.as_complex, "as_real": S.as_real, "repeat_interleave": S.repeat_interleave,
+    "unflatten": S.unflatten, "tensor_split": S.tensor_split, "tril": C.tril, "triu": C.triu,
+    "diag_embed": C.diag_embed,
     # linear algebra
-    "matmul": L.matmul, "mm": L.mm, "bmm": L.bmm, "dot": L.dot, "t": L.t,
+    "matmul": L.matmul, "mm": L.mm, "bmm": L.bmm, "dot": L.dot, "t": L.t, "mv": L.mv, "addmm": L.addmm,
+    "inner": L.inner, "outer": L.outer, "kron": L.kron, "tensordot": L.tensordot, "trace": L.trace,
     # misc
     "dim": _dim, "ndimension": _dim, "numel": _numel, "clone": _clone, "zeros_like": C.zeros_like,
     "ones_like": C.ones_like, "full_like": C.full_like,

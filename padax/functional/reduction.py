@@ -1,5 +1,5 @@
-"""Paddle's reductions and searches: sum, mean, prod, max/min, all/any, logsumexp,
-argmax/argmin, cumsum/cumprod, sort/argsort, topk.
+"""Paddle's reductions and searches: sum, mean, prod, max/min, all/any, logsumexp, nansum/nanmean,
+std/var, count_nonzero, argmax/argmin, cumsum/cumprod/cummax/cummin/logcumsumexp, sort/argsort, topk.
 
 `axis` is an int, a list/tuple, or None (all axes; an empty list also means
 all, as in Paddle); `keepdim=True` keeps reduced axes with size 1.
@@ -16,6 +16,7 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
+from padax.functional._checks import arg as _arg
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
 
@@ -43,7 +44,7 @@ def _accumulate_dtype(dt: np.dtype) -> np.dtype:
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """Sum over `axis`; bool and int32 inputs give int64 (int32 without x64), as in Paddle."""
-    x = asarray(x)
+    x = _arg("sum", x, "x")
     axes = reduction_axes("sum", x, axis)
     if dtype is not None:
         out_dt = dtypes.canonicalize(dtypes.to_dtype(dtype))
@@ -58,7 +59,7 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name
 
 def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """Arithmetic mean over `axis` (integer and bool inputs give float32)."""
-    x = asarray(x)
+    x = _arg("mean", x, "x")
     axes = reduction_axes("mean", x, axis)
     dt = x.aval.dtype if dtypes.is_inexact(x.aval.dtype) else dtypes.default_float_dtype()
     acc = _accumulate_dtype(dt)
@@ -70,7 +71,7 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
 
 def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, name: str | None = None) -> Any:
     """Product over `axis` (in `dtype` if given)."""
-    x = asarray(x)
+    x = _arg("prod", x, "x")
     axes = reduction_axes("prod", x, axis)
     if dtype is not None:
         x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
@@ -108,21 +109,21 @@ def _as_bool(x: Any) -> Any:
 
 def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """True where every element over `axis` is nonzero."""
-    x = asarray(x)
+    x = _arg("all", x, "x")
     axes = reduction_axes("all", x, axis)
     return _keepdim(lax.reduce_and(_as_bool(x), axes), x.aval.shape, axes, keepdim)
 
 
 def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """True where some element over `axis` is nonzero."""
-    x = asarray(x)
+    x = _arg("any", x, "x")
     axes = reduction_axes("any", x, axis)
     return _keepdim(lax.reduce_or(_as_bool(x), axes), x.aval.shape, axes, keepdim)
 
 
 def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum."""
-    x = asarray(x)
+    x = _arg("logsumexp", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         x = lax.convert_element_type(x, dtypes.default_float_dtype())
     dt = x.aval.dtype
@@ -135,6 +136,84 @@ def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None 
     s = lax.reduce_sum(lax.exp(lax.sub(xa, m_b)), axes)
     out = lax.add(lax.log(s), m)
     return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
+
+
+def _float_input(x: Any) -> Any:
+    if not dtypes.is_inexact(x.aval.dtype):
+        x = lax.convert_element_type(x, dtypes.default_float_dtype())
+    return x
+
+
+def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Sum over `axis` treating NaN as zero."""
+    x = _arg("nansum", x, "x")
+    if dtypes.is_inexact(x.aval.dtype):
+        x = lax.select(lax.ne(x, x), full(x.aval.shape, 0, x.aval.dtype), x)
+    return sum(x, axis, dtype, keepdim)
+
+
+def nanmean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """Mean over `axis` of the non-NaN elements (NaN where all are NaN)."""
+    x = _float_input(asarray(x))
+    axes = reduction_axes("nanmean", x, axis)
+    dt = x.aval.dtype
+    acc = _accumulate_dtype(dt)
+    nan = lax.ne(x, x)
+    xa = lax.select(nan, full(x.aval.shape, 0, acc), lax.convert_element_type(x, acc))
+    s = lax.reduce_sum(xa, axes)
+    cnt = lax.reduce_sum(lax.convert_element_type(lax.bitwise_not(nan), acc), axes)
+    out = lax.div(s, cnt)
+    return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
+
+
+def count_nonzero(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    """The number (int64) of nonzero elements over `axis`."""
+    x = _arg("count_nonzero", x, "x")
+    axes = reduction_axes("count_nonzero", x, axis)
+    nz = x if x.aval.dtype == dtypes.bool_ else lax.ne(x, full(x.aval.shape, 0, x.aval.dtype))
+    out_dt = dtypes.canonicalize(dtypes.int64)
+    out = lax.reduce_sum(lax.convert_element_type(nz, out_dt), axes)
+    return _keepdim(out, x.aval.shape, axes, keepdim)
+
+
+def var(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Any:
+    """Variance over `axis`; unbiased (divide by n - 1) by default, as in Paddle. Complex inputs use |x - mean|^2."""
+    x = _float_input(asarray(x))
+    axes = reduction_axes("var", x, axis)
+    dt = x.aval.dtype
+    acc = _accumulate_dtype(dt)
+    xa = lax.convert_element_type(x, acc)
+    n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
+    kept = tuple(1 if i in axes else d for i, d in enumerate(x.aval.shape))
+    m = lax.div(lax.reduce_sum(xa, axes), full(lax.reduce_sum(xa, axes).aval.shape, builtins.max(n, 1), acc))
+    mb = lax.broadcast_in_dim(lax.reshape(m, kept), x.aval.shape, tuple(builtins.range(x.aval.ndim)))
+    d = lax.sub(xa, mb)
+    sq = lax.mul(d, lax.conj(d)) if dtypes.is_complex(acc) else lax.mul(d, d)
+    if dtypes.is_complex(acc):
+        sq = lax.real(sq)
+    ss = lax.reduce_sum(sq, axes)
+    denom = builtins.max(n - 1 if unbiased else n, 0)
+    out = lax.div(ss, full(ss.aval.shape, denom, ss.aval.dtype))  # no degrees of freedom left: 0 / 0 = NaN
+    out_dt = dtypes.finfo(dt).dtype if dtypes.is_complex(dt) else dt
+    return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
+
+
+def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Any:
+    """Standard deviation over `axis`; unbiased (n - 1) by default, as in Paddle."""
+    return lax.sqrt(var(x, axis, unbiased, keepdim))
+
+
+
+def reduce_as(x: Any, target: Any, name: str | None = None) -> Any:
+    """x summed down to target's shape (the inverse of broadcasting x from that shape)."""
+    x = _arg("reduce_as", x, "x")
+    t = _arg("reduce_as", target, "target")
+    xs, ts = x.aval.shape, t.aval.shape
+    lead = len(xs) - len(ts)
+    if lead < 0 or builtins.any(d != 1 and d != xs[lead + i] for i, d in enumerate(ts)):
+        raise op_value_error("reduce_as", f"x {x.aval.str_short()} is not a broadcast of target's shape {list(ts)}")
+    axes = tuple(builtins.range(lead)) + tuple(lead + i for i, d in enumerate(ts) if d == 1 and xs[lead + i] != 1)
+    return lax.reshape(lax.reduce_sum(x, axes) if axes else x, ts)
 
 
 # ---- searches and scans ----------------------------------------------------------------------
@@ -200,6 +279,64 @@ def cumprod(x: Any, dim: int | None = None, dtype: Any = None, name: str | None 
     return _cumprod(x, dim, dtype)
 
 
+def _cum_extreme(op: str, fn):
+    def wrapped(x: Any, axis: int | None = None, dtype: Any = "int64", name: str | None = None) -> tuple[Any, Any]:
+        x = asarray(x)
+        idt = _index_dtype(dtype)
+        if dtypes.is_complex(x.aval.dtype):
+            raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
+        if axis is None:
+            x = lax.reshape(x, (x.aval.size,))
+            axis = 0
+        if x.aval.ndim == 0:
+            canonicalize_axis(op, axis, 0)
+            return x, full((), 0, idt)
+        a = canonicalize_axis(op, axis, x.aval.ndim)
+        v = fn(x, a)
+        # the index of the latest element equal to the running extremum (a NaN, once one is seen)
+        hit = lax.eq(x, v)
+        if dtypes.is_inexact(x.aval.dtype):
+            hit = lax.bitwise_or(hit, lax.bitwise_and(lax.ne(x, x), lax.ne(v, v)))
+        pos = lax.broadcasted_iota(dtypes.int32, x.aval.shape, a)
+        idx = lax.cummax(lax.select(hit, pos, full(x.aval.shape, 0, dtypes.int32)), a)
+        return v, lax.convert_element_type(idx, idt)
+    wrapped.__name__ = wrapped.__qualname__ = op
+    wrapped.__doc__ = (f"Running {op[3:]}imum along `axis` (of the flattened x when None) and the int64 index "
+                       "where it was last attained; NaN propagates.")
+    return wrapped
+
+
+cummax = _cum_extreme("cummax", lax.cummax)
+cummin = _cum_extreme("cummin", lax.cummin)
+
+
+def logcumsumexp(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+    """log(cumsum(exp(x))) along `axis` (flattened when None), computed stably by a log-add-exp scan."""
+    from padax.functional.math import logaddexp
+    x = _arg("logcumsumexp", x, "x")
+    if dtype is not None:
+        x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
+    x = _float_input(x)
+    if axis is None:
+        x = lax.reshape(x, (x.aval.size,))
+        axis = 0
+    if x.aval.ndim == 0:
+        canonicalize_axis("logcumsumexp", axis, 0)
+        return x
+    a = canonicalize_axis("logcumsumexp", axis, x.aval.ndim)
+    dt = x.aval.dtype
+    y = lax.convert_element_type(x, _accumulate_dtype(dt))
+    n = x.aval.shape[a]
+    w = 1
+    ninf = full((), -np.inf, y.aval.dtype)
+    while w < n:
+        cfg = [(0, 0, 0)] * y.aval.ndim
+        cfg[a] = (w, -w, 0)
+        y = logaddexp(y, lax.pad(y, ninf, cfg))
+        w *= 2
+    return lax.convert_element_type(y, dt)
+
+
 def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
     n = x.aval.shape[axis]
     idx = lax.broadcasted_iota(dtypes.int32, x.aval.shape, axis)
@@ -213,7 +350,7 @@ def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
 
 def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False, name: str | None = None) -> Any:
     """Sorted values along `axis` (NaNs last ascending, first descending)."""
-    x = asarray(x)
+    x = _arg("sort", x, "x")
     if x.aval.ndim == 0:
         return x
     a = canonicalize_axis("sort", axis, x.aval.ndim)
@@ -225,7 +362,7 @@ def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False,
 def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False,
             name: str | None = None) -> Any:
     """Indices (int64) that sort `x` along `axis`; equal elements keep their order."""
-    x = asarray(x)
+    x = _arg("argsort", x, "x")
     idt = dtypes.canonicalize(dtypes.int64)
     if x.aval.ndim == 0:
         return full((), 0, idt)
@@ -236,7 +373,7 @@ def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = Fal
 def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: bool = True,
          name: str | None = None) -> tuple[Any, Any]:
     """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last)."""
-    x = asarray(x)
+    x = _arg("topk", x, "x")
     k = int(k)
     idt = dtypes.canonicalize(dtypes.int64)
     if x.aval.ndim == 0:
@@ -265,4 +402,5 @@ def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: 
 
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "logsumexp", "argmax",
-           "argmin", "cumsum", "cumprod", "sort", "argsort", "topk"]
+           "argmin", "cumsum", "cumprod", "sort", "argsort", "topk", "nansum", "nanmean", "count_nonzero", "var",
+           "std", "cummax", "cummin", "logcumsumexp", "reduce_as"]

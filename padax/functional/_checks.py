@@ -1,0 +1,19 @@
+"""Argument conversion with errors that name the function and the argument."""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core.errors import op_type_error
+from padax.functional._arrays import asarray
+
+
+def arg(op: str, value: Any, what: str, dtype: Any = None) -> Any:
+    """`value` as an array (as `asarray`); an object with no numeric dtype raises a TypeError naming
+    the function `op` and the argument `what`."""
+    try:
+        return asarray(value, dtype)
+    except (TypeError, ValueError):
+        text = repr(value)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        raise op_type_error(op, f"{what} must be a Tensor, a Python number or a numpy array (something with a "
+                                f"numeric dtype), got {type(value).__name__}: {text}") from None

@@ -1,0 +1,351 @@
+"""Order statistics with Paddle's signatures: median, nanmedian, quantile, nanquantile, mode, kthvalue.
+
+All sort along the reduced axes (moved last and merged) and then pick
+positions with a gather, so they differentiate through sort and gather.
+Sorting puts NaNs last: median/quantile give NaN for a slice holding a NaN,
+the nan* variants skip NaNs (NaN when a slice has none left).
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from padax import lax
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import Tracer
+from padax.functional._arrays import asarray, canonicalize_axis, full, is_array
+from padax.functional._checks import arg as _arg
+from padax.functional.indexed import take_along
+from padax.functional.reduction import reduction_axes
+
+
+def _to_last(op: str, x: Any, axis: Any) -> tuple[Any, tuple[int, ...], tuple[int, ...]]:
+    """x with the reduced axes merged into one last axis; also the reduced axes and the kept shape."""
+    if x.aval.ndim == 0:
+        if axis is not None and not (isinstance(axis, (list, tuple)) and len(axis) == 0):
+            for a in (axis if isinstance(axis, (list, tuple)) else [axis]):
+                canonicalize_axis(op, int(a), 0)
+        return lax.reshape(x, (1,)), (), ()
+    axes = reduction_axes(op, x, axis)
+    keep = tuple(d for d in range(x.aval.ndim) if d not in axes)
+    moved = lax.transpose(x, keep + axes)
+    kept_shape = tuple(x.aval.shape[d] for d in keep)
+    n = int(np.prod([x.aval.shape[d] for d in axes], dtype=np.int64))
+    return lax.reshape(moved, kept_shape + (n,)), axes, kept_shape
+
+
+def _restore(out: Any, x_shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> Any:
+    if not keepdim:
+        return out
+    lead = out.aval.shape[:out.aval.ndim - (len(x_shape) - len(axes))]
+    return lax.reshape(out, lead + tuple(1 if i in axes else d for i, d in enumerate(x_shape)))
+
+
+def _pick(s: Any, pos: Any) -> Any:
+    """s[..., pos[...]] along the last axis (pos has s's leading shape)."""
+    last = s.aval.ndim - 1
+    return lax.reshape(take_along(s, lax.reshape(pos, pos.aval.shape + (1,)), last),
+                       pos.aval.shape)
+
+
+def _compute_dtype(op: str, x: Any) -> np.dtype:
+    dt = x.aval.dtype
+    if dtypes.is_complex(dt) or dt == dtypes.bool_:
+        raise op_type_error(op, f"expected a real numeric input, got {x.aval.str_short()}")
+    return dtypes.float64 if dt == dtypes.float64 else dtypes.float32
+
+
+def _nan_count(s: Any) -> Any:
+    last = s.aval.ndim - 1
+    if not dtypes.is_inexact(s.aval.dtype):
+        return full(s.aval.shape[:-1], 0, dtypes.int32)
+    return lax.reduce_sum(lax.convert_element_type(lax.ne(s, s), dtypes.int32), (last,))
+
+
+def _sorted_with_index(x: Any) -> tuple[Any, Any]:
+    last = x.aval.ndim - 1
+    idx = lax.broadcasted_iota(dtypes.int32, x.aval.shape, last)
+    return lax.sort_key_val(x, idx, last, True)
+
+
+def _median(op: str, x: Any, axis: Any, keepdim: bool, mode: str, skip_nan: bool):
+    x = asarray(x)
+    if mode not in ("avg", "min"):
+        raise op_value_error(op, f"mode must be 'avg' or 'min', got {mode!r}")
+    cdt = _compute_dtype(op, x)
+    if isinstance(axis, (list, tuple)) and op == "median":
+        raise op_type_error(op, f"axis must be an int or None, got {axis!r}")
+    flat, axes, kept = _to_last(op, x, axis)
+    n = flat.aval.shape[-1]
+    if n == 0:
+        raise op_value_error(op, f"cannot take the median of an empty selection of {x.aval.str_short()}")
+    s, perm = _sorted_with_index(flat)
+    nan_cnt = _nan_count(s)
+    i32 = dtypes.int32
+    if skip_nan:
+        valid = lax.sub(full(kept, n, i32), nan_cnt)
+    else:
+        valid = full(kept, n, i32)
+    one = full(kept, 1, i32)
+    two = full(kept, 2, i32)
+    vm1 = lax.max(lax.sub(valid, one), full(kept, 0, i32))
+    lo = lax.div(vm1, two)                      # (k - 1) // 2
+    hi = lax.div(valid, two)                    # k // 2 (== lo for odd k)
+    hi = lax.min(hi, full(kept, n - 1, i32))
+    v_lo, v_hi = _pick(s, lo), _pick(s, hi)
+    has_nan = lax.gt(nan_cnt, full(kept, 0, i32))
+    empty = lax.eq(valid, full(kept, 0, i32))
+    bad = empty if skip_nan else has_nan
+    if mode == "avg":
+        a, b = lax.convert_element_type(v_lo, cdt), lax.convert_element_type(v_hi, cdt)
+        out = lax.div(lax.add(a, b), full(kept, 2, cdt))
+        out = lax.select(bad, full(kept, np.nan, cdt), out)
+        return _restore(out, x.aval.shape, axes, keepdim)
+    out = v_lo
+    pos = lo
+    if dtypes.is_inexact(x.aval.dtype):
+        out = lax.select(bad, full(kept, np.nan, x.aval.dtype), out)
+        if not skip_nan:  # the first NaN in sorted order (the earliest NaN of the input)
+            pos = lax.select(has_nan, lax.sub(full(kept, n, i32), nan_cnt), pos)
+    out = _restore(out, x.aval.shape, axes, keepdim)
+    single = axis is None or isinstance(axis, (list, tuple))
+    if single:
+        return out
+    idx = _restore(lax.convert_element_type(_pick(perm, pos), dtypes.canonicalize(dtypes.int64)),
+                   x.aval.shape, axes, keepdim)
+    return out, idx
+
+
+def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "avg",
+           name: str | None = None) -> Any:
+    """Median over `axis` (all elements when None). mode='avg' averages the two middle values of an even
+    count (float32 result, float64 for float64 input); mode='min' takes the lower one in x's dtype and,
+    with an int axis, also returns its int64 index. NaN if the slice holds a NaN."""
+    return _median("median", x, axis, keepdim, mode, skip_nan=False)
+
+
+def nanmedian(x: Any, axis: Any = None, keepdim: bool = False, mode: str = "avg", name: str | None = None) -> Any:
+    """Median over `axis` (int, list or None) ignoring NaNs; NaN for an all-NaN slice. mode as in median."""
+    return _median("nanmedian", x, axis, keepdim, mode, skip_nan=True)
+
+
+_INTERP = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile(op: str, x: Any, q: Any, axis: Any, keepdim: bool, interpolation: str, skip_nan: bool) -> Any:
+    x = asarray(x)
+    if interpolation not in _INTERP:
+        raise op_value_error(op, f"interpolation must be one of {', '.join(map(repr, _INTERP))}, got "
+                                 f"{interpolation!r}")
+    dt = x.aval.dtype
+    if dtypes.is_complex(dt) or dt == dtypes.bool_:
+        raise op_type_error(op, f"expected a real numeric input, got {x.aval.str_short()}")
+    out_dt = dt if dtypes.is_floating(dt) else dtypes.default_float_dtype()
+    cdt = dtypes.float64 if dt == dtypes.float64 else dtypes.float32
+    # q: a number, a list, or a 0-d / 1-D Tensor
+    if is_array(q):
+        qa = q
+        if qa.aval.ndim > 1:
+            raise op_value_error(op, f"q must be a number, a list or a 0-D/1-D Tensor, got {qa.aval.str_short()}")
+        scalar_q = qa.aval.ndim == 0
+        if not isinstance(qa, Tracer):
+            qv = np.asarray(qa, np.float64)
+            if np.any((qv < 0) | (qv > 1)):
+                raise op_value_error(op, f"q must be in [0, 1], got {qv.tolist()}")
+        qa = lax.convert_element_type(lax.reshape(qa, (qa.aval.size,)), cdt)
+    else:
+        qv = np.asarray(q, np.float64)
+        if qv.ndim > 1 or qv.size == 0:
+            raise op_value_error(op, f"q must be a number or a non-empty list of numbers, got {q!r}")
+        if np.any((qv < 0) | (qv > 1)):
+            raise op_value_error(op, f"q must be in [0, 1], got {q!r}")
+        scalar_q = qv.ndim == 0
+        qa = asarray(qv.reshape(-1).astype(cdt))
+    nq = qa.aval.shape[0]
+    flat, axes, kept = _to_last(op, x, axis)
+    n = flat.aval.shape[-1]
+    if n == 0:
+        raise op_value_error(op, f"cannot take a quantile of an empty selection of {x.aval.str_short()}")
+    s = lax.sort(lax.convert_element_type(flat, cdt), flat.aval.ndim - 1, True)
+    nan_cnt = _nan_count(s)
+    i32 = dtypes.int32
+    valid = lax.sub(full(kept, n, i32), nan_cnt) if skip_nan else full(kept, n, i32)
+    # positions per (q, kept...) along the sorted axis
+    qb = lax.broadcast_in_dim(qa, (nq,) + kept, (0,))
+    last_pos = lax.convert_element_type(lax.max(lax.sub(valid, full(kept, 1, i32)), full(kept, 0, i32)), cdt)
+    pos = lax.mul(qb, lax.broadcast_in_dim(last_pos, (nq,) + kept, tuple(range(1, len(kept) + 1))))
+    lo_f = lax.floor(pos)
+    hi_f = lax.ceil(pos)
+    sb = lax.broadcast_in_dim(s, (nq,) + s.aval.shape, tuple(range(1, s.aval.ndim + 1)))
+
+    def at(p):
+        return _pick(sb, lax.convert_element_type(p, i32))
+
+    if interpolation == "lower":
+        out = at(lo_f)
+    elif interpolation == "higher":
+        out = at(hi_f)
+    elif interpolation == "nearest":
+        out = at(lax.round(pos, 0))  # half away from zero, as paddle.round
+    else:
+        a, b = at(lo_f), at(hi_f)
+        if interpolation == "midpoint":
+            out = lax.div(lax.add(a, b), full(a.aval.shape, 2, cdt))
+        else:
+            out = lax.add(a, lax.mul(lax.sub(b, a), lax.sub(pos, lo_f)))
+    nb = (nq,) + kept
+    bad = lax.eq(valid, full(kept, 0, i32)) if skip_nan else lax.gt(nan_cnt, full(kept, 0, i32))
+    bad = lax.broadcast_in_dim(bad, nb, tuple(range(1, len(kept) + 1)))
+    out = lax.select(bad, full(nb, np.nan, cdt), out)
+    out = lax.convert_element_type(out, out_dt)
+    if scalar_q:
+        out = lax.reshape(out, kept)
+    return _restore(out, x.aval.shape, axes, keepdim)
+
+
+def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
+             name: str | None = None) -> Any:
+    """The q-th quantile(s) over `axis` (int, list or None); a list/1-D q adds a leading axis. interpolation:
+    'linear', 'lower', 'higher', 'nearest' or 'midpoint'. NaN if the slice holds a NaN."""
+    return _quantile("quantile", x, q, axis, keepdim, interpolation, skip_nan=False)
+
+
+def nanquantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
+                name: str | None = None) -> Any:
+    """quantile ignoring NaNs (NaN for an all-NaN slice)."""
+    return _quantile("nanquantile", x, q, axis, keepdim, interpolation, skip_nan=True)
+
+
+def _one_axis(op: str, x: Any, axis: Any) -> int:
+    if isinstance(axis, Tracer):
+        raise op_type_error(op, f"axis must be static, got a traced {axis.aval.str_short()}")
+    if x.aval.ndim == 0:
+        canonicalize_axis(op, int(axis), 0)
+        return 0
+    return canonicalize_axis(op, int(axis), x.aval.ndim)
+
+
+def _along_last(x: Any, a: int) -> Any:
+    nd = x.aval.ndim
+    if a == nd - 1:
+        return x
+    return lax.transpose(x, tuple(d for d in range(nd) if d != a) + (a,))
+
+
+def _finish(v: Any, i: Any, x_shape: tuple[int, ...], a: int, keepdim: bool) -> tuple[Any, Any]:
+    idt = dtypes.canonicalize(dtypes.int64)
+    i = lax.convert_element_type(i, idt)
+    if keepdim and x_shape:
+        ks = tuple(1 if d == a else s for d, s in enumerate(x_shape))
+        v, i = lax.reshape(v, ks), lax.reshape(i, ks)
+    return v, i
+
+
+def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, name: str | None = None) -> tuple:
+    """The k-th smallest element (k counts from 1) along `axis` (default last) and its int64 index."""
+    op = "kthvalue"
+    x = _arg("kthvalue", x, "x")
+    if dtypes.is_complex(x.aval.dtype):
+        raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
+    a = _one_axis(op, x, -1 if axis is None else axis)
+    if isinstance(k, Tracer):
+        raise op_type_error(op, f"k must be static, got a traced {k.aval.str_short()}")
+    k = int(k)
+    xs = x.aval.shape
+    y = lax.reshape(x, (1,)) if x.aval.ndim == 0 else _along_last(x, a)
+    n = y.aval.shape[-1]
+    if not 1 <= k <= n:
+        raise op_value_error(op, f"k={k} must be between 1 and {n}, the size of axis {a} of {x.aval.str_short()}")
+    s, perm = _sorted_with_index(y)
+    last = y.aval.ndim - 1
+    v = lax.index_in_dim(s, k - 1, last, keepdims=False)
+    i = lax.index_in_dim(perm, k - 1, last, keepdims=False)
+    return _finish(v, i, xs, a, keepdim)
+
+
+def mode(x: Any, axis: int = -1, keepdim: bool = False, name: str | None = None) -> tuple:
+    """The most frequent value along `axis` (the smallest one on ties) and the int64 index of its last
+    occurrence."""
+    op = "mode"
+    x = _arg("mode", x, "x")
+    if dtypes.is_complex(x.aval.dtype):
+        raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
+    a = _one_axis(op, x, axis)
+    xs = x.aval.shape
+    y = lax.reshape(x, (1,)) if x.aval.ndim == 0 else _along_last(x, a)
+    n = y.aval.shape[-1]
+    if n == 0:
+        raise op_value_error(op, f"axis {a} of {x.aval.str_short()} is empty")
+    s, perm = _sorted_with_index(y)
+    last = y.aval.ndim - 1
+    shape = s.aval.shape
+    i32 = dtypes.int32
+    pos = lax.broadcasted_iota(i32, shape, last)
+    prev = lax.pad(lax.slice_in_dim(s, 0, n - 1, 1, last), full((), 0, s.aval.dtype),
+                   [(0, 0, 0)] * last + [(1, 0, 0)])
+    same_prev = lax.eq(s, prev)
+    if dtypes.is_inexact(s.aval.dtype):
+        same_prev = lax.bitwise_or(same_prev, lax.bitwise_and(lax.ne(s, s), lax.ne(prev, prev)))
+    start = lax.bitwise_or(lax.bitwise_not(same_prev), lax.eq(pos, full(shape, 0, i32)))
+    run_start = lax.cummax(lax.select(start, pos, full(shape, 0, i32)), last)
+    count = lax.add(lax.sub(pos, run_start), full(shape, 1, i32))  # run length so far, largest at run end
+    best = lax.argmax(count, last, i32)  # the first run to reach the top count: the smallest value
+    v = _pick(s, best)
+    i = _pick(perm, best)  # the last element of a stable run: the latest occurrence
+    return _finish(v, i, xs, a, keepdim)
+
+
+def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, weight: Any = None,
+              density: bool = False, name: str | None = None) -> Any:
+    """Counts of x in `bins` equal-width bins over [min, max] (the data's range when both are 0); values
+    outside are ignored, the last bin includes max. int64 counts, or float with weight/density."""
+    from padax.functional.lax.indexing import ScatterDimensionNumbers
+    op = "histogram"
+    x = asarray(input)
+    bins = int(bins)
+    if bins <= 0:
+        raise op_value_error(op, f"bins must be positive, got {bins}")
+    if builtins.min(min, max) != min:
+        raise op_value_error(op, f"max ({max}) must not be less than min ({min})")
+    if dtypes.is_complex(x.aval.dtype):
+        raise op_type_error(op, f"expected a real input, got {x.aval.str_short()}")
+    f = dtypes.float64 if x.aval.dtype == dtypes.float64 else dtypes.float32
+    xf = lax.reshape(lax.convert_element_type(x, f), (x.aval.size,))
+    if min == 0 and max == 0 and x.aval.size:
+        lo, hi = lax.reduce_min(xf, (0,)), lax.reduce_max(xf, (0,))
+    else:
+        lo, hi = full((), min, f), full((), max, f)
+    same = lax.eq(lo, hi)  # an empty range widens by 1 on both sides, as Paddle's kernel does
+    lo = lax.select(same, lax.sub(lo, full((), 1, f)), lo)
+    hi = lax.select(same, lax.add(hi, full((), 1, f)), hi)
+    n = x.aval.size
+    if weight is None and not density:
+        w_dt = dtypes.canonicalize(dtypes.int64)
+        w = full((n,), 1, w_dt)
+    else:
+        w = full((n,), 1, f) if weight is None else lax.reshape(lax.convert_element_type(asarray(weight), f), (n,))
+        w_dt = f
+    out = full((bins,), 0, w_dt)
+    if n:
+        lob, hib = lax.broadcast_in_dim(lo, (n,), ()), lax.broadcast_in_dim(hi, (n,), ())
+        width = lax.sub(hib, lob)
+        safe = lax.select(lax.eq(width, full((n,), 0, f)), full((n,), 1, f), width)
+        idx = lax.convert_element_type(lax.floor(lax.mul(lax.div(lax.sub(xf, lob), safe), full((n,), bins, f))),
+                                       dtypes.int32)
+        idx = lax.select(lax.eq(xf, hib), full((n,), bins - 1, dtypes.int32), idx)
+        inside = lax.bitwise_and(lax.ge(xf, lob), lax.le(xf, hib))
+        idx = lax.select(inside, idx, full((n,), bins, dtypes.int32))  # out of range: dropped
+        dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                     scatter_dims_to_operand_dims=(0,))
+        out = lax.scatter_add(out, lax.reshape(idx, (n, 1)), w, dn, mode="drop")
+    if density:
+        total = lax.reduce_sum(out, (0,))
+        bw = lax.div(lax.sub(hi, lo), full((), bins, f))
+        out = lax.div(out, lax.broadcast_in_dim(lax.mul(total, bw), (bins,), ()))
+    return out
+
+
+__all__ = ["histogram", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "mode"]
