@@ -396,6 +396,10 @@ def write_results(results: Sequence[Result], frameworks: Sequence[str], settings
         *notes(results),
         "",
     ]
+    profiling = os.path.join(os.path.dirname(os.path.abspath(__file__)), "PROFILING.md")
+    if os.path.exists(profiling):  # hand-written analysis, carried into every regenerated report
+        with open(profiling, encoding="utf-8") as f:
+            lines += [f.read()]
     with open(md_path, "w") as f:
         f.write("\n".join(lines))
     return md_path, json_path

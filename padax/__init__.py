@@ -76,4 +76,9 @@ from padax import random  # noqa: E402,F401
 from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
                                  uniform)
 from padax import linalg  # noqa: E402,F401
+# multi-device: shardings, shard_map, sharding constraints, padax.distributed
+from padax import sharding  # noqa: E402,F401
+from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F401
+from padax.transforms.shard_map import shard_map  # noqa: E402,F401
+from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401

@@ -215,3 +215,35 @@ def initialize_lapack() -> None:
     from jaxlib.cpu import _lapack
     _lapack.initialize()
     _lapack_initialized = True
+
+
+# ---- multi-process: the distributed runtime (coordination service + clients) and gloo ----------
+
+def start_distributed_service(address: str, num_nodes: int, heartbeat_timeout: int,
+                              cluster_register_timeout: int, shutdown_timeout: int):
+    """The coordination service every process registers with (run by process 0)."""
+    return _jax.get_distributed_runtime_service(address, num_nodes, heartbeat_timeout=heartbeat_timeout,
+                                                cluster_register_timeout=cluster_register_timeout,
+                                                shutdown_timeout=shutdown_timeout)
+
+
+def connect_distributed_client(address: str, node_id: int, init_timeout: int, heartbeat_timeout: int,
+                               shutdown_timeout: int, rpc_timeout: int, missed_heartbeat_callback=None):
+    """A connected client of the coordination service (raises XlaRuntimeError on timeout)."""
+    kwargs = dict(rpc_timeout=rpc_timeout, init_timeout=init_timeout, shutdown_timeout=shutdown_timeout,
+                  heartbeat_timeout=heartbeat_timeout, use_compression=True)
+    if missed_heartbeat_callback is not None:
+        kwargs["missed_heartbeat_callback"] = missed_heartbeat_callback
+    client = _jax.get_distributed_runtime_client(address, node_id, **kwargs)
+    client.connect()
+    return client
+
+
+def make_distributed_cpu_client(distributed_client, node_id: int, num_nodes: int, num_devices: int = 1):
+    """A CPU client whose devices span all processes; collectives between processes go through gloo."""
+    collectives = _jax.make_gloo_tcp_collectives(distributed_client=distributed_client)
+    kwargs = dict(distributed_client=distributed_client, node_id=node_id, num_nodes=num_nodes,
+                  collectives=collectives)
+    if num_devices > 1:
+        kwargs["num_devices"] = num_devices
+    return xla_client.make_cpu_client(**kwargs)

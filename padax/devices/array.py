@@ -28,11 +28,37 @@ class Tensor(AvalProperties):
     @property
     def device(self):
         """The (first) device holding this array."""
-        return self._buf._sharding._devices[0]
+        return self._buf._sharding._internal_device_list[0]
 
     @property
     def sharding(self):
-        return self._buf._sharding
+        """How the array is laid out over devices (a padax.sharding object)."""
+        from padax.devices.sharding import sharding_of_buffer
+        return sharding_of_buffer(self._buf)
+
+    @property
+    def addressable_shards(self) -> list:
+        """This process's pieces: objects with `.device`, `.index` (slices) and `.data` (a Tensor)."""
+        from padax.devices.sharding import sharding_of_buffer
+        sharding = sharding_of_buffer(self._buf)
+        idx_map = sharding.devices_indices_map(self.aval.shape)
+        if sharding.num_devices == 1:
+            return [Shard(self.device, idx_map[self.device], self)]
+        out = []
+        for a in self._buf._arrays:
+            dev = _jaxlib.array_device(a)
+            idx = idx_map[dev]
+            shape = tuple(len(range(*s.indices(n))) for s, n in zip(idx, self.aval.shape))
+            out.append(Shard(dev, idx, Tensor(a, self.aval.update(shape=shape))))
+        return out
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self.sharding.is_fully_replicated_for(len(self.aval.shape))
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return self.sharding.is_fully_addressable
 
     @property
     def place(self) -> str:
@@ -45,7 +71,7 @@ class Tensor(AvalProperties):
         return True
 
     def devices(self) -> set:
-        return set(self._buf._sharding._devices)
+        return set(self._buf._sharding._internal_device_list)
 
     # -- host access -------------------------------------------------------------
     def _value(self) -> np.ndarray:
@@ -57,10 +83,11 @@ class Tensor(AvalProperties):
                 raise RuntimeError(
                     f"Tensor {self.aval.str_short()} was donated to a jit call (donate_argnums) "
                     "and its buffer has been reused; it cannot be read any more.")
-            if len(buf._arrays) == 1 or buf.is_fully_replicated:
+            if len(buf._sharding._internal_device_list) == 1:
                 v = _jaxlib.to_numpy(buf)
             else:
-                v = _assemble_shards(buf, self.aval)
+                from padax.devices.sharding import assemble_host
+                v = assemble_host(buf, self.aval)
             self._npy = v
         return v
 
@@ -150,12 +177,18 @@ class Tensor(AvalProperties):
         return format(self._value(), spec) if spec else repr(self)
 
 
-def _assemble_shards(buf, aval: ShapedArray) -> np.ndarray:
-    """Read a sharded array back shard by shard (jaxlib reads only the first shard)."""
-    out = np.empty(aval.shape, aval.dtype)
-    for shard in buf.addressable_shards:
-        out[shard.index] = _jaxlib.to_numpy(shard.data._buf if isinstance(shard.data, Tensor) else shard.data)
-    return out
+class Shard:
+    """One device's piece of a Tensor: `device`, `index` (a tuple of slices of the global array), `data`."""
+
+    __slots__ = ("device", "index", "data")
+
+    def __init__(self, device, index: tuple, data: "Tensor"):
+        self.device = device
+        self.index = index
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Shard(device={self.device!r}, index={self.index}, data={self.data.aval.str_short()})"
 
 
 def _rebuild(value: np.ndarray, weak_type: bool) -> Tensor:

@@ -14,6 +14,7 @@ from padax.config import config
 from padax.devices import _jaxlib
 
 _clients: dict[str, Any] = {}
+_cpu_client_factory = None  # set by padax.distributed.initialize
 _PLUGIN_PLATFORMS = ("cuda", "rocm", "tpu")
 
 
@@ -22,7 +23,10 @@ def _client(platform: str):
     if c is None:
         if platform == "cpu":
             _jaxlib.register_lapack_targets()  # LAPACK kernels for padax.linalg
-            c = _jaxlib.make_cpu_client(config.num_cpu_devices)
+            if _cpu_client_factory is not None:  # multi-process (padax.distributed.initialize)
+                c = _cpu_client_factory()
+            else:
+                c = _jaxlib.make_cpu_client(config.num_cpu_devices)
         else:
             c = _jaxlib.make_plugin_client(platform)
             if c is None:
@@ -62,6 +66,15 @@ def local_devices(backend: str | None = None) -> list:
     return list(get_client(backend).local_devices())
 
 
+def process_index(backend: str | None = None) -> int:
+    """This process's index among the processes of a multi-process run (0 otherwise)."""
+    return get_client(backend).process_index()
+
+
+def process_count(backend: str | None = None) -> int:
+    return len({d.process_index for d in devices(backend)})
+
+
 def device_count(backend: str | None = None) -> int:
     return len(devices(backend))
 
@@ -85,12 +98,31 @@ def single_device_sharding(device):
     return _jaxlib.replicated_sharding((device,))
 
 
+def set_cpu_client_factory(factory) -> None:
+    """Make the CPU client with `factory()` from now on (None: the plain one); drops the current one."""
+    global _cpu_client_factory
+    _cpu_client_factory = factory
+    _reset_on_change("num_cpu_devices", config.num_cpu_devices)
+
+
 def _reset_on_change(name: str, value: Any) -> None:
     if name == "num_cpu_devices":
         _clients.pop("cpu", None)
         default_platform.cache_clear()
         _default_device_cached.cache_clear()
         single_device_sharding.cache_clear()
+        from padax.devices import sharding
+        sharding.clear_caches()
+        for fn in _client_reset_hooks:
+            fn()
+
+
+_client_reset_hooks: list = []
+
+
+def on_client_reset(fn) -> None:
+    """Call `fn()` whenever the CPU client is replaced (caches of compiled programs subscribe)."""
+    _client_reset_hooks.append(fn)
 
 
 config.on_change(_reset_on_change)

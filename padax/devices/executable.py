@@ -10,16 +10,24 @@ from padax.devices.backend import single_device_sharding
 
 
 class Executable:
-    """Wraps a loaded executable with prebuilt result handlers (the fast path)."""
+    """Wraps a loaded executable with prebuilt result handlers (the fast path).
+
+    `out_shardings` (jaxlib sharding objects, one per output) is given for
+    programs whose results span several devices; by default every output
+    lives on `device`.
+    """
 
     __slots__ = ("exe", "out_avals", "handlers", "device")
 
-    def __init__(self, exe, out_avals: Sequence[ShapedArray], device):
+    def __init__(self, exe, out_avals: Sequence[ShapedArray], device, out_shardings: Sequence | None = None):
         self.exe = exe
         self.out_avals = list(out_avals)
         self.device = device
-        sharding = single_device_sharding(device)
-        self.handlers = [_jaxlib.result_handler(a, sharding) for a in self.out_avals]
+        if out_shardings is None:
+            sharding = single_device_sharding(device)
+            self.handlers = [_jaxlib.result_handler(a, sharding) for a in self.out_avals]
+        else:
+            self.handlers = [_jaxlib.result_handler(a, s) for a, s in zip(self.out_avals, out_shardings)]
 
     def run_buffers(self, bufs: list) -> list:
         return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)

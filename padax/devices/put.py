@@ -50,7 +50,16 @@ def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
 
 
 def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
-    """Put a host value or Tensor on a device (default: the default device)."""
+    """Put a host value or Tensor on a device (default: the default device) or lay it out on a sharding.
+
+    `device` may be a Device, or a padax sharding (`NamedSharding(mesh, P('x'))`,
+    `SingleDeviceSharding(dev)`): the value is then cut into pieces, one per
+    device, and the result is one Tensor spanning those devices. A pytree of
+    values with one sharding (or a matching pytree of shardings) is also taken.
+    """
+    from padax.devices.sharding import Sharding
+    if isinstance(device, (Sharding, list, tuple, dict)):
+        return _put_sharded_tree(x, device, dtype)
     if isinstance(x, Tensor):
         if dtype is not None and dtypes.canonicalize(dtype) != x.dtype:
             return device_put(x._value(), device, dtype)
@@ -60,3 +69,37 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     dt = None if dtype is None else dtypes.canonicalize(dtype)
     arr, weak = _as_host_array(x, dt)
     return host_to_tensor(arr, ShapedArray(arr.shape, arr.dtype, weak), device)
+
+
+def _put_sharded_tree(x: Any, sharding: Any, dtype: Any) -> Any:
+    from padax.core import tree as tree_util
+    from padax.devices.sharding import Sharding
+    if isinstance(sharding, Sharding):
+        if isinstance(x, (Tensor, np.ndarray, np.generic) + _SCALAR_TYPES):
+            return put_sharded(x, sharding, dtype)
+        return tree_util.map(lambda v: put_sharded(v, sharding, dtype), x)
+    shard_leaves = tree_util.leaves(sharding, is_leaf=lambda s: isinstance(s, Sharding))
+    x_leaves, x_tree = tree_util.flatten(x)
+    if len(shard_leaves) != len(x_leaves):
+        raise ValueError(f"device_put: {len(x_leaves)} values but {len(shard_leaves)} shardings were given")
+    for s in shard_leaves:
+        if not isinstance(s, Sharding):
+            raise TypeError(f"device_put: expected a Device or a padax sharding, got {type(s).__name__}")
+    return x_tree.unflatten([put_sharded(v, s, dtype) for v, s in zip(x_leaves, shard_leaves)])
+
+
+def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
+    """One Tensor over `sharding`'s devices holding the global value `x`."""
+    from padax.devices import sharding as sh
+    if isinstance(x, Tensor):
+        if dtype is not None and dtypes.canonicalize(dtype) != x.dtype:
+            return put_sharded(x._value(), sharding, dtype)
+        sharding.check_shape(x.aval.shape)
+        buf = sh.reshard_buffer(x._buf, x.aval, sharding, config.enable_x64)
+        return x if buf is x._buf else Tensor(buf, x.aval)
+    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    arr, weak = _as_host_array(x, dt)
+    aval = ShapedArray(arr.shape, arr.dtype, weak)
+    if isinstance(sharding, sh.SingleDeviceSharding):
+        return host_to_tensor(arr, aval, sharding.device)
+    return Tensor(sh.put_host_array(arr, aval, sharding, config.enable_x64), aval)

@@ -35,7 +35,10 @@ def _cache_key(lowered: LoweredModule, devices: Sequence) -> str:
 def _options(lowered: LoweredModule, devices: Sequence):
     n = lowered.num_partitions
     if n > 1:
-        return _jaxlib.compile_options(1, n, [[d.id for d in devices]])
+        return _jaxlib.compile_options(1, n, [[d.id for d in devices]],
+                                       propagate_outputs=lowered.propagate_outputs)
+    if devices[0] != devices[0].client.local_devices()[0]:  # one device, not the first: say which
+        return _jaxlib.compile_options(1, 1, [[devices[0].id]])
     return _jaxlib.compile_options()
 
 

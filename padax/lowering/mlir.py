@@ -108,16 +108,31 @@ def full_like_aval(value: Any, aval: ShapedArray) -> ir.Value:
 # ---- module building --------------------------------------------------------------
 
 class ModuleContext:
-    """State shared by all rules while one module is built (names of helper functions)."""
+    """State shared by all rules while one module is built.
 
-    def __init__(self, module: ir.Module, num_partitions: int = 1):
+    Besides fresh names for helper functions, SPMD programs record their
+    `device_assignment` (the devices, in partition order: HloSharding tile
+    entries and collective replica groups refer to positions in it) and,
+    while the body of a shard_map is emitted, its `manual_mesh` (collectives
+    derive their device groups from it).
+    """
+
+    def __init__(self, module: ir.Module, num_partitions: int = 1, device_assignment: Sequence | None = None):
         self.module = module
         self.num_partitions = num_partitions
+        self.device_assignment = tuple(device_assignment) if device_assignment is not None else None
+        self.manual_mesh = None
         self._counter = 0
+        self._channel = 0
 
     def fresh_name(self, base: str) -> str:
         self._counter += 1
         return f"{base}_{self._counter}"
+
+    def next_channel(self) -> int:
+        """A fresh channel id for a cross-device collective."""
+        self._channel += 1
+        return self._channel
 
 
 class RuleContext:
@@ -200,12 +215,14 @@ def make_function(mctx: ModuleContext, name: str, in_avals: Sequence[ShapedArray
 class LoweredModule:
     """The StableHLO of one program, as bytecode (for compiling) and text (for reading)."""
 
-    __slots__ = ("bytecode", "_module", "num_partitions")
+    __slots__ = ("bytecode", "_module", "num_partitions", "propagate_outputs")
 
-    def __init__(self, module: ir.Module, num_partitions: int = 1):
+    def __init__(self, module: ir.Module, num_partitions: int = 1, propagate_outputs: Sequence[bool] = ()):
         self._module = module
         self.bytecode = module_to_bytecode(module)
         self.num_partitions = num_partitions
+        # per result: XLA may choose its sharding (none was given)
+        self.propagate_outputs = tuple(propagate_outputs)
 
     def as_text(self) -> str:
         with context():
@@ -213,27 +230,50 @@ class LoweredModule:
 
 
 def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (),
-                num_partitions: int = 1) -> LoweredModule:
-    """Lower a jaxpr to a module whose public `main` takes (*constvars, *invars)."""
+                num_partitions: int = 1, device_assignment: Sequence | None = None,
+                arg_shardings: Sequence[str | None] | None = None,
+                result_shardings: Sequence[str | None] | None = None) -> LoweredModule:
+    """Lower a jaxpr to a module whose public `main` takes (*constvars, *invars).
+
+    For an SPMD program pass `device_assignment` (its length is the number of
+    partitions) and, per argument (consts first) and per result, an HloSharding
+    string or None (XLA then chooses); they become `mhlo.sharding` attributes.
+    """
+    if device_assignment is not None:
+        num_partitions = len(device_assignment)
     with context(), ir.Location.unknown():
         module = ir.Module.create()
         module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
-        mctx = ModuleContext(module, num_partitions)
+        if num_partitions > 1:
+            i32 = ir.IntegerType.get_signless(32)
+            module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, num_partitions)
+            module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
+        mctx = ModuleContext(module, num_partitions, device_assignment)
         in_avals = [v.aval for v in jaxpr.constvars] + [v.aval for v in jaxpr.invars]
         n_consts = len(jaxpr.constvars)
         arg_attrs = None
-        if any(donated):
+        if any(donated) or arg_shardings:
             arg_attrs = [{} for _ in in_avals]
             for i, d in enumerate(donated):
                 if d:
                     arg_attrs[n_consts + i] = {"jax.buffer_donor": ir.BoolAttr.get(True)}
+            for i, sh in enumerate(arg_shardings or ()):
+                if sh is not None:
+                    arg_attrs[i]["mhlo.sharding"] = ir.StringAttr.get(sh)
+        result_attrs = None
+        if result_shardings:
+            result_attrs = [{} if sh is None else {"mhlo.sharding": ir.StringAttr.get(sh)}
+                            for sh in result_shardings]
 
         def body(args):
             return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
 
         make_function(mctx, "main", in_avals, [_aval(v) for v in jaxpr.outvars], body,
-                      public=True, arg_attrs=arg_attrs)
-        return LoweredModule(module, num_partitions)
+                      public=True, arg_attrs=arg_attrs, result_attrs=result_attrs)
+        propagate = ()
+        if num_partitions > 1:
+            propagate = tuple(sh is None for sh in (result_shardings or [None] * len(jaxpr.outvars)))
+        return LoweredModule(module, num_partitions, propagate)
 
 
 def _aval(v) -> ShapedArray:

@@ -11,9 +11,11 @@ from typing import Any
 
 from padax.core import primitive as _primitive
 from padax.core.abstract import ShapedArray
-from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
 from padax.core.trace import Tracer, escaped_tracer_error
+from padax.devices import backend
+from padax.devices._jaxlib import XlaRuntimeError
 from padax.devices.array import Tensor
 from padax.devices.backend import default_device
 from padax.devices.executable import Executable
@@ -26,6 +28,7 @@ _cache: dict[tuple, Executable] = {}
 
 def clear_cache() -> None:
     _cache.clear()
+    _placed_cache.clear()
 
 
 def out_avals_of(prim, avals, params) -> list[ShapedArray]:
@@ -58,8 +61,43 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
     exe = _cache.get(key)
     if exe is None:
         exe = _cache[key] = _compile_primitive(prim, avals, params)
-    outs = exe(bufs)
+    try:
+        outs = exe(bufs)
+    except XlaRuntimeError as e:  # arguments on other devices or sharded: see _apply_placed
+        outs = _apply_placed(prim, key, avals, params, bufs, e)
     return outs if prim.multiple_results else outs[0]
+
+
+_placed_cache: dict[tuple, Any] = {}
+
+
+def _apply_placed(prim, key, avals, params, bufs, error) -> list:
+    """Run a primitive whose arguments are not (all) on the default device, or are sharded.
+
+    The op is compiled for the arguments' devices (an SPMD program when they
+    span several; XLA chooses the results' layout), so eager code works on
+    sharded Tensors too. Only reached after the fast path's executable
+    refused the buffers.
+    """
+    from padax.transforms.jit import SpmdDispatch, _on_default_device
+    if all(_on_default_device(b) for b in bufs):
+        raise error
+    spmd = _placed_cache.get(key)
+    if spmd is None:
+        out_avals = out_avals_of(prim, avals, params)
+        invars = [Var(a) for a in avals]
+        outvars = [Var(a) for a in out_avals]
+        jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params, user_frame())])
+        spmd = _placed_cache[key] = SpmdDispatch(ClosedJaxpr(jaxpr, []), prim.name)
+    return spmd(bufs)
+
+
+def _clear_on_client_reset() -> None:
+    _cache.clear()
+    _placed_cache.clear()
+
+
+backend.on_client_reset(_clear_on_client_reset)
 
 
 _primitive.set_default_impl(apply_primitive)

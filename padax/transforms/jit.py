@@ -18,6 +18,8 @@ from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.core.trace import EvalTrace, trace_state
+from padax.devices import _jaxlib
+from padax.devices import backend as _backend
 from padax.devices.array import Tensor
 from padax.devices.backend import default_device
 from padax.devices.executable import Executable
@@ -31,13 +33,14 @@ from padax.transforms.staging import aval_of, flat_fun, trace_flat
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
-    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr")
+    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated")
 
-    def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr):
+    def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr, donated=()):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.jaxpr = jaxpr
+        self.donated = donated
 
 
 def _normalize_argnums(argnums: int | Sequence[int] | None) -> tuple[int, ...]:
@@ -59,7 +62,14 @@ def _hashable_static(value: Any, what: str) -> Any:
 
 
 def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> tuple[Executable, list]:
-    """Compile a closed jaxpr for the default device; returns it and its consts' buffers."""
+    """Compile a closed jaxpr for the default device; returns it and its consts' buffers.
+
+    A jaxpr that needs several devices (a shard_map or sharding constraint
+    inside, or sharded captured values) gets an `SpmdDispatch` instead, which
+    takes the consts itself (the returned list is then empty).
+    """
+    if needs_spmd(closed):
+        return SpmdDispatch(closed, name, donated), []
     device = default_device()
     lowered = lower_jaxpr(closed.jaxpr, name=name, donated=donated)
     exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device)
@@ -71,8 +81,10 @@ class JitFunction:
     """The callable `jit(f)` returns."""
 
     def __init__(self, fun: Callable, static_argnums=(), static_argnames=(), donate_argnums=(),
-                 donate_argnames=()):
+                 donate_argnames=(), in_shardings: Any = None, out_shardings: Any = None):
         self.fun = fun
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
         self.static_argnums = _normalize_argnums(static_argnums)
         self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
         self.donate_argnums = _normalize_argnums(donate_argnums)
@@ -158,10 +170,42 @@ class JitFunction:
     def _compile(self, key, dyn_args, dyn_kwargs, static, in_tree, leaves) -> _Compiled:
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
         donated = self._donated_mask(dyn_args, dyn_kwargs, static)
-        exe, const_bufs = compile_jaxpr(closed, self.__name__, donated)
-        entry = _Compiled(exe, const_bufs, out_tree, closed)
+        if (self.in_shardings is not None or self.out_shardings is not None
+                or not all(_on_default_device(x._buf) for x in leaves)):
+            exe, const_bufs = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, donated), []
+        else:
+            exe, const_bufs = compile_jaxpr(closed, self.__name__, donated)
+        entry = _Compiled(exe, const_bufs, out_tree, closed, donated)
         self._cache[key] = entry
         return entry
+
+    def _spmd(self, closed, out_tree, dyn_args, dyn_kwargs, donated) -> "SpmdDispatch":
+        n_leaves = len(closed.jaxpr.invars)
+        in_sh = None
+        if self.in_shardings is not None:
+            spec = self.in_shardings
+            if not isinstance(spec, (tuple, list)) or _is_sharding(spec):
+                spec = (spec,) * len(dyn_args)
+            elif len(spec) != len(dyn_args):
+                raise ValueError(f"jit({self.__name__}): in_shardings has {len(spec)} entries but the function "
+                                 f"was called with {len(dyn_args)} positional arguments")
+            in_sh = _expand_prefix(tuple(spec), dyn_args, "in_shardings", self.__name__)
+            in_sh += [None] * (n_leaves - len(in_sh))  # keyword arguments: as they come
+        out_sh = None
+        if self.out_shardings is not None:
+            out_sh = _expand_prefix(self.out_shardings, out_tree.unflatten([0] * out_tree.num_leaves),
+                                    "out_shardings", self.__name__)
+        return SpmdDispatch(closed, self.__name__, donated, in_sh, out_sh)
+
+    def _placement_fallback(self, key, entry: _Compiled, bufs: list, error: Exception) -> list:
+        """An executable for default-device inputs got arrays elsewhere: switch this entry to SPMD."""
+        if all(_on_default_device(b) for b in bufs):
+            raise error
+        n = len(entry.jaxpr.jaxpr.invars)
+        spmd = SpmdDispatch(entry.jaxpr, self.__name__, entry.donated, [None] * n, None)
+        new = _Compiled(spmd, [], entry.out_tree, entry.jaxpr, entry.donated)
+        self._cache[key] = new
+        return spmd(bufs)
 
     def __call__(self, *args, **kwargs):
         if config.disable_jit:
@@ -181,14 +225,26 @@ class JitFunction:
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
-        if entry.const_bufs:
-            bufs = entry.const_bufs + bufs
-        return entry.out_tree.unflatten(entry.exe(bufs))
+        try:
+            outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
+        except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
+            outs = self._placement_fallback(key, entry, bufs, e)
+        return entry.out_tree.unflatten(outs)
 
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
         hoisted = hoist_consts(closed)
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
+        if self.in_shardings is not None or self.out_shardings is not None:
+            # inside another transformation the shardings become constraints on the values
+            from padax.functional.lax.parallel_extra import sharding_constraint_p
+            spmd = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, ())
+            leaves = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
+                      for x, s in zip(leaves, spmd.in_shardings)]
+            outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
+            outs = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
+                    for x, s in zip(outs, spmd.out_shardings)]
+            return out_tree.unflatten(outs)
         outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
         return out_tree.unflatten(outs)
 
@@ -197,7 +253,12 @@ class JitFunction:
         """The StableHLO this call compiles to (`.as_text()`), like `jax.jit(f).lower(...)`."""
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         leaves, in_tree = tree_util.flatten((dyn_args, dyn_kwargs))
-        closed, _ = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
+        closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
+        if (self.in_shardings is not None or self.out_shardings is not None or needs_spmd(closed)
+                or not all(_on_default_device(x._buf) for x in leaves if type(x) is Tensor)):
+            spmd = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, ())
+            sig = tuple(_buffer_sharding(x._buf) if type(x) is Tensor else None for x in leaves)
+            return spmd.plan(sig).lowered
         return lower_jaxpr(closed.jaxpr, name=self.__name__)
 
     def clear_cache(self) -> None:
@@ -231,7 +292,13 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
         exe, _ = compile_jaxpr(jaxpr, name, donated)
         _jaxpr_exes[jaxpr] = exe
     bufs = [(a if type(a) is Tensor else device_put(a))._buf for a in args]
-    return exe(bufs)
+    try:
+        return exe(bufs)
+    except _jaxlib.XlaRuntimeError:
+        if all(_on_default_device(b) for b in bufs) or isinstance(exe, SpmdDispatch):
+            raise
+        exe = _jaxpr_exes[jaxpr] = SpmdDispatch(jaxpr, name, donated)
+        return exe(bufs)
 
 
 # One executable cache per (function, options), shared by every jit(f) of that function.
@@ -239,17 +306,43 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
 _jit_caches: "weakref.WeakKeyDictionary[Callable, dict]" = weakref.WeakKeyDictionary()
 
 
+def _clear_on_client_reset() -> None:
+    """The CPU client was replaced (num_cpu_devices, padax.distributed): its executables are unusable."""
+    for per_fun in list(_jit_caches.values()):
+        for cache in per_fun.values():
+            cache.clear()
+    _jaxpr_exes.clear()
+
+
+_backend.on_client_reset(_clear_on_client_reset)
+
+
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Sequence[str] = (), donate_argnums: int | Sequence[int] = (),
-        donate_argnames: str | Sequence[str] = ()) -> Any:
-    """Compile `fun` with XLA. Usable as `@jit`, `jit(f, static_argnums=0)` or `@jit(static_argnums=0)`."""
+        donate_argnames: str | Sequence[str] = (), in_shardings: Any = None, out_shardings: Any = None) -> Any:
+    """Compile `fun` with XLA. Usable as `@jit`, `jit(f, static_argnums=0)` or `@jit(static_argnums=0)`.
+
+    `in_shardings` / `out_shardings` (a padax sharding, or a pytree prefix of
+    the positional arguments / of the output with shardings or None) compile
+    the program for several devices with XLA's SPMD partitioner: arguments are
+    laid out as asked (moved if they are elsewhere) and results come back as
+    sharded Tensors. Without them, arguments that already are sharded keep
+    their layout and XLA chooses the outputs' layout.
+    """
     if fun is None:
         return lambda f: jit(f, static_argnums=static_argnums, static_argnames=static_argnames,
-                             donate_argnums=donate_argnums, donate_argnames=donate_argnames)
+                             donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+                             in_shardings=in_shardings, out_shardings=out_shardings)
     if not callable(fun):
         raise TypeError(f"jit: expected a function, got {type(fun).__name__}")
-    jf = JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames)
+    jf = JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
+                     in_shardings, out_shardings)
     opts = (jf.static_argnums, jf.static_argnames, jf.donate_argnums)
+    if in_shardings is not None or out_shardings is not None:
+        try:
+            opts += (_hashable_shardings(in_shardings), _hashable_shardings(out_shardings))
+        except TypeError:
+            return jf
     try:
         per_fun = _jit_caches.setdefault(fun, {})
     except TypeError:  # not weak-referenceable (e.g. a builtin): a private cache
@@ -283,3 +376,235 @@ def _jit_batch(args, dims, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
 
 jit_p.jvp_rule = _jit_jvp
 jit_p.batch_rule = _jit_batch
+
+
+# -- SPMD: programs over several devices -----------------------------------------------------------
+
+def _on_default_device(buf) -> bool:
+    devs = buf._sharding._internal_device_list
+    return len(devs) == 1 and devs[0] == default_device()
+
+
+def _buffer_sharding(buf):
+    from padax.devices.sharding import sharding_of_buffer
+    return sharding_of_buffer(buf)
+
+
+def _is_sharding(x: Any) -> bool:
+    from padax.devices.sharding import Sharding
+    return isinstance(x, Sharding)
+
+
+def _hashable_shardings(spec: Any) -> Any:
+    leaves, tree = tree_util.flatten(spec, is_leaf=lambda x: x is None or _is_sharding(x))
+    key = (tree, tuple(leaves))
+    hash(key)
+    return key
+
+
+def _expand_prefix(spec: Any, tree: Any, what: str, name: str) -> list:
+    """One sharding (or None) per leaf of `tree`, from a pytree prefix `spec`."""
+    leaves, treedef = tree_util.flatten(tree)
+    if spec is None or _is_sharding(spec):
+        return [spec] * len(leaves)
+    spec_leaves, spec_tree = tree_util.flatten(spec, is_leaf=lambda x: x is None or _is_sharding(x))
+    try:
+        subtrees = spec_tree.flatten_up_to(tree)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"jit({name}): {what} {spec!r} does not match the structure {treedef}: {e}") from None
+    out = []
+    for s, sub in zip(spec_leaves, subtrees):
+        if s is not None and not _is_sharding(s):
+            raise TypeError(f"jit({name}): {what} entries must be padax shardings or None, got {s!r}")
+        out += [s] * len(tree_util.leaves(sub))
+    return out
+
+
+def _walk_eqns(jaxpr: Jaxpr):
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for v in eqn.params.values():
+            for sub in (v if isinstance(v, (tuple, list)) else (v,)):
+                if isinstance(sub, ClosedJaxpr):
+                    yield from _walk_eqns(sub.jaxpr)
+                elif isinstance(sub, Jaxpr):
+                    yield from _walk_eqns(sub)
+
+
+def mesh_of_jaxpr(jaxpr: Jaxpr):
+    """The first device mesh an equation of the jaxpr is bound to (shard_map, sharding constraints)."""
+    from padax.devices.sharding import Mesh, NamedSharding
+    for eqn in _walk_eqns(jaxpr):
+        m = eqn.params.get("mesh")
+        if isinstance(m, Mesh):
+            return m
+        sh = eqn.params.get("sharding")
+        if isinstance(sh, NamedSharding):
+            return sh.mesh
+    return None
+
+
+def needs_spmd(closed: ClosedJaxpr) -> bool:
+    """Whether a jaxpr must be compiled for several devices (or for devices other than the default)."""
+    if mesh_of_jaxpr(closed.jaxpr) is not None:
+        return True
+    return any(type(c) is Tensor and not _on_default_device(c._buf) for c in closed.consts)
+
+
+class _SpmdPlan:
+    """One compiled SPMD variant: the program, where each input must be, the consts already placed."""
+
+    __slots__ = ("exe", "order", "in_targets", "in_jaxlib", "const_bufs", "lowered", "out_shardings")
+
+    def __call__(self, bufs: list, avals: list) -> list:
+        from padax.devices.sharding import reshard_buffer
+        placed = []
+        for b, a, want, target in zip(bufs, avals, self.in_jaxlib, self.in_targets):
+            if b._sharding is not want:
+                b = reshard_buffer(b, a, target, config.enable_x64, self.order)
+            placed.append(b)
+        return self.exe(self.const_bufs + placed if self.const_bufs else placed)
+
+
+class SpmdDispatch:
+    """Runs a closed jaxpr with XLA's SPMD partitioner, one compiled variant per input layout.
+
+    `in_shardings` / `out_shardings`: one padax sharding or None per (flat)
+    input / output; None means "as the argument is" for inputs and "as XLA
+    chooses" for outputs. The program's devices, in partition order, come from
+    the first mesh found (explicit shardings, then shard_map / sharding
+    constraints inside, then the arguments). Single-device arguments join a
+    multi-device program as replicated values.
+    """
+
+    def __init__(self, closed: ClosedJaxpr, name: str, donated: Sequence[bool] = (),
+                 in_shardings: Sequence | None = None, out_shardings: Sequence | None = None):
+        self.closed = closed
+        self.name = name
+        self.donated = tuple(donated)
+        n_in = len(closed.jaxpr.invars)
+        self.in_shardings = list(in_shardings) if in_shardings is not None else [None] * n_in
+        self.out_shardings = list(out_shardings) if out_shardings is not None else [None] * len(closed.out_avals)
+        self.in_avals = [v.aval for v in closed.jaxpr.invars]
+        self._fast: dict = {}       # the buffers' jaxlib sharding objects -> plan
+        self._plans: dict = {}      # argument shardings -> plan
+        self._by_layout: dict = {}  # wanted input layouts -> plan
+
+    def __call__(self, bufs: list) -> list[Tensor]:
+        key = tuple([b._sharding for b in bufs])  # jaxlib objects: hashing them is cheap
+        hit = self._fast.get(key)
+        if hit is None:
+            from padax.devices.sharding import sharding_of_buffer
+            plan = self.plan(tuple([sharding_of_buffer(b) for b in bufs]))
+            if len(self._fast) > 64:  # e.g. buffers jaxlib made itself, each with its own sharding object
+                self._fast.clear()
+            placed = all(k is w for k, w in zip(key, plan.in_jaxlib))
+            hit = self._fast[key] = (plan, placed)  # (the key keeps its sharding objects alive: no id reuse)
+        plan, placed = hit
+        if placed:  # every argument already lies where the program wants it
+            return plan.exe(plan.const_bufs + bufs if plan.const_bufs else bufs)
+        return plan(bufs, self.in_avals)
+
+    def plan(self, sig: tuple) -> _SpmdPlan:
+        """Lower and compile the variant for argument shardings `sig` (None: a host value)."""
+        plan = self._plans.get(sig)
+        if plan is not None:
+            return plan
+        wanted_in = [w if w is not None else a for w, a in zip(self.in_shardings, sig)]
+        plan = self._by_layout.get(tuple(wanted_in))
+        if plan is None:
+            plan = self._by_layout[tuple(wanted_in)] = self._build(wanted_in)
+        self._plans[sig] = plan
+        return plan
+
+    def _build(self, wanted_in: list) -> _SpmdPlan:
+        from padax.devices import sharding as sh
+        from padax.devices.backend import single_device_sharding
+        closed = self.closed
+        const_sh = [_buffer_sharding(c._buf) if type(c) is Tensor else None for c in closed.consts]
+        mesh, order = self._choose_devices(wanted_in, const_sh)
+        multi = len(order) > 1
+        replicated = sh.GSPMDSharding(order, _jaxlib.hlo_sharding_replicated()) if multi else \
+            sh.SingleDeviceSharding(order[0])
+
+        def fit(s, aval, what):
+            if s is None:
+                return replicated
+            if isinstance(s, sh.SingleDeviceSharding) and (multi or s.device != order[0]):
+                return replicated
+            if s.device_set != frozenset(order):
+                raise ValueError(
+                    f"jit({self.name}): {what} is laid out on devices {sorted(d.id for d in s.device_set)} but the "
+                    f"program runs on devices {sorted(d.id for d in order)}; device_put it onto the same mesh")
+            s.check_shape(aval.shape, what)
+            return s
+
+        in_targets = [fit(s, a, f"argument {i} ({a.str_short()})")
+                      for i, (s, a) in enumerate(zip(wanted_in, self.in_avals))]
+        const_targets = [fit(s, c.aval if type(c) is Tensor else _host_aval(c), f"captured constant {i}")
+                         for i, (s, c) in enumerate(zip(const_sh, closed.consts))]
+        out_targets = []
+        for i, (s, a) in enumerate(zip(self.out_shardings, closed.out_avals)):
+            out_targets.append(None if s is None else fit(s, a, f"output {i} ({a.str_short()})"))
+
+        def hlo_text(s, ndim):
+            return None if s is None else str(s.to_hlo_sharding(ndim, order))
+
+        arg_sh = ([hlo_text(s, len(_host_aval(c).shape) if type(c) is not Tensor else c.aval.ndim)
+                   for s, c in zip(const_targets, closed.consts)]
+                  + [hlo_text(s, a.ndim) for s, a in zip(in_targets, self.in_avals)])
+        res_sh = [hlo_text(s, a.ndim) for s, a in zip(out_targets, closed.out_avals)]
+        donated = (False,) * len(closed.consts) + self.donated if self.donated else ()
+        if multi:
+            lowered = lower_jaxpr(closed.jaxpr, name=self.name, donated=donated, device_assignment=order,
+                                  arg_shardings=arg_sh, result_shardings=res_sh)
+        else:
+            lowered = lower_jaxpr(closed.jaxpr, name=self.name, donated=donated)
+        loaded = compile_lowered(lowered, list(order))
+        if multi:
+            hlos = _jaxlib.output_hlo_shardings(loaded)
+            outs = []
+            for i, (t, a) in enumerate(zip(out_targets, closed.out_avals)):
+                if t is None:
+                    h = hlos[i] if hlos is not None else _jaxlib.hlo_sharding_replicated()
+                    t = (sh.name_on_mesh(h, a.ndim, mesh, order) if mesh is not None else None) or \
+                        sh.GSPMDSharding(order, h)
+                outs.append(t)
+            out_jaxlib = [t.to_jaxlib(a.ndim, order) for t, a in zip(outs, closed.out_avals)]
+        else:
+            outs = [sh.SingleDeviceSharding(order[0])] * len(closed.out_avals)
+            out_jaxlib = [single_device_sharding(order[0])] * len(closed.out_avals)
+        plan = _SpmdPlan()
+        plan.exe = Executable(loaded, closed.out_avals, order[0], out_jaxlib)
+        plan.order = order
+        plan.in_targets = in_targets
+        plan.in_jaxlib = [t.to_jaxlib(a.ndim, order) for t, a in zip(in_targets, self.in_avals)]
+        plan.lowered = lowered
+        plan.out_shardings = outs
+        plan.const_bufs = []
+        for c, t in zip(closed.consts, const_targets):
+            t_in = c if type(c) is Tensor else device_put(c)
+            plan.const_bufs.append(sh.reshard_buffer(t_in._buf, t_in.aval, t, config.enable_x64, order))
+        return plan
+
+    def _choose_devices(self, wanted_in: list, const_sh: list):
+        from padax.devices.sharding import NamedSharding
+        cands = [s for s in self.in_shardings + self.out_shardings if s is not None]
+        mesh = next((s.mesh for s in cands if isinstance(s, NamedSharding)), None)
+        if mesh is None:
+            mesh = mesh_of_jaxpr(self.closed.jaxpr)
+        if mesh is None:
+            mesh = next((s.mesh for s in wanted_in + const_sh
+                         if isinstance(s, NamedSharding) and s.num_devices > 1), None)
+        if mesh is not None:
+            return mesh, mesh.device_list
+        multi = [s for s in cands + wanted_in + const_sh if s is not None and s.num_devices > 1]
+        if multi:
+            return None, multi[0].device_list
+        single = [s for s in cands + wanted_in + const_sh if s is not None]
+        return None, (single[0].device_list if single else (default_device(),))
+
+
+def _host_aval(c: Any):
+    from padax.core.abstract import aval_of_host_value
+    return aval_of_host_value(c)

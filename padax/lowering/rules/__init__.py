@@ -5,3 +5,4 @@ from padax.lowering.rules import conv, indexing, random_bits  # noqa: F401
 from padax.lowering.rules import control  # noqa: F401
 from padax.lowering.rules import fft  # noqa: F401
 from padax.lowering.rules import linalg  # noqa: F401
+from padax.lowering.rules import parallel  # noqa: F401

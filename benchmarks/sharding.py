@@ -1,0 +1,191 @@
+"""Sharding workloads: a data-parallel training step on 1, 2, 4 and 8 CPU devices.
+
+The step is padax.demo's MLP (64-128-10, softmax cross-entropy, SGD with
+momentum) on a batch of 1024 split over a 'data' mesh axis of n devices
+(parameters replicated), compiled by jit with in_shardings/out_shardings;
+jax runs the same program with jax.jit and NamedSharding.
+
+A process's CPU device count is fixed when its client is created (jax reads
+XLA_FLAGS=--xla_force_host_platform_device_count=8 at import), so each
+framework runs in one worker subprocess with 8 CPU devices
+(`python -m benchmarks.sharding --worker padax|jax`); the n-device step uses
+the first n of them. A thunk sends the worker one "step" line and waits for
+its "ok": both frameworks pay the same small pipe round trip per call.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from benchmarks.harness import Unavailable, Workload
+
+N_DEVICES = (1, 2, 4, 8)
+_BATCH = 1024
+_N_IN, _N_HIDDEN, _N_OUT = 64, 128, 10
+_LR, _MOMENTUM = 0.05, 0.9
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _data():
+    rng = np.random.default_rng(3)
+    params = {"w1": (rng.standard_normal((_N_IN, _N_HIDDEN)) * np.sqrt(2 / _N_IN)).astype(np.float32),
+              "b1": np.zeros((_N_HIDDEN,), np.float32),
+              "w2": (rng.standard_normal((_N_HIDDEN, _N_OUT)) * np.sqrt(2 / _N_HIDDEN)).astype(np.float32),
+              "b2": np.zeros((_N_OUT,), np.float32)}
+    x = rng.random((_BATCH, _N_IN), dtype=np.float32)
+    y = rng.integers(0, _N_OUT, _BATCH).astype(np.int32)
+    return params, x, y
+
+
+# -- worker side ---------------------------------------------------------------------------------
+
+def _padax_step(n: int):
+    import padax
+    from padax import demo
+    from padax.sharding import NamedSharding, P
+    mesh = padax.make_mesh((n,), ("data",))
+    rep, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P("data"))
+    params, x, y = _data()
+    step = padax.jit(demo.make_train_step(_LR, _MOMENTUM).fun, in_shardings=(rep, rep, batch, batch),
+                     out_shardings=rep)
+    state = {"p": padax.device_put(params, rep), "v": padax.device_put({k: np.zeros_like(v) for k, v in params.items()},
+                                                                      rep)}
+    xb, yb = padax.device_put(x, batch), padax.device_put(y, batch)
+
+    def run():
+        state["p"], state["v"], loss = step(state["p"], state["v"], xb, yb)
+        loss.block_until_ready()
+    return run
+
+
+def _jax_step(n: int):
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    mesh = Mesh(np.array(jax.devices()[:n]), ("data",))
+    rep, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P("data"))
+
+    def loss_fn(p, x, y):
+        h = jax.nn.relu(x @ p["w1"] + p["b1"])
+        logits = h @ p["w2"] + p["b2"]
+        logp = jax.nn.log_softmax(logits, axis=-1)
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+
+    def train_step(p, v, x, y):
+        loss, g = jax.value_and_grad(loss_fn)(p, x, y)
+        v = jax.tree_util.tree_map(lambda v, g: v * _MOMENTUM + g, v, g)
+        p = jax.tree_util.tree_map(lambda p, v: p - _LR * v, p, v)
+        return p, v, loss
+
+    step = jax.jit(train_step, in_shardings=(rep, rep, batch, batch), out_shardings=rep)
+    params, x, y = _data()
+    state = {"p": jax.device_put(params, rep), "v": jax.device_put({k: np.zeros_like(v) for k, v in params.items()},
+                                                                  rep)}
+    xb, yb = jax.device_put(x, batch), jax.device_put(y, batch)
+
+    def run():
+        state["p"], state["v"], loss = step(state["p"], state["v"], xb, yb)
+        loss.block_until_ready()
+    return run
+
+
+def _worker_main(fw: str) -> None:
+    make = _padax_step if fw == "padax" else _jax_step
+    steps: dict = {}
+    out = sys.stdout
+    for line in sys.stdin:
+        cmd, _, arg = line.strip().partition(" ")
+        if cmd == "quit":
+            break
+        n = int(arg)
+        if cmd == "setup":
+            if n not in steps:
+                steps[n] = make(n)
+                steps[n]()  # compile
+            out.write("ready\n")
+        elif cmd == "step":
+            steps[n]()
+            out.write("ok\n")
+        out.flush()
+
+
+# -- harness side --------------------------------------------------------------------------------
+
+_workers: dict = {}
+
+
+def _worker(fw: str) -> subprocess.Popen:
+    p = _workers.get(fw)
+    if p is not None and p.poll() is None:
+        return p
+    env = dict(os.environ)
+    if fw == "padax":
+        env["PADAX_NUM_CPU_DEVICES"] = "8"
+    else:
+        import importlib.util
+        if importlib.util.find_spec("jax") is None:
+            raise Unavailable("jax is not installed")
+        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=8").strip()
+        env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONPATH"] = _ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.Popen([sys.executable, "-m", "benchmarks.sharding", "--worker", fw], cwd=_ROOT, env=env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         bufsize=1)
+    _workers[fw] = p
+    return p
+
+
+def _ask(p: subprocess.Popen, line: str, expect: str) -> None:
+    p.stdin.write(line + "\n")
+    p.stdin.flush()
+    got = p.stdout.readline().strip()
+    if got != expect:
+        raise RuntimeError(f"benchmark worker answered {got!r} to {line!r} (exit status {p.poll()})")
+
+
+def _setup(fw: str, n: int):
+    def setup():
+        p = _worker(fw)
+        try:
+            _ask(p, f"setup {n}", "ready")
+        except (BrokenPipeError, RuntimeError) as e:
+            raise Unavailable(f"{fw} worker failed: {e}") from None
+        line = f"step {n}\n"
+
+        def thunk():
+            p.stdin.write(line)
+            p.stdin.flush()
+            p.stdout.readline()
+        return thunk
+    return setup
+
+
+@atexit.register
+def _stop_workers() -> None:
+    for p in _workers.values():
+        if p.poll() is None:
+            try:
+                p.stdin.write("quit\n")
+                p.stdin.flush()
+                p.wait(timeout=5)
+            except Exception:
+                p.kill()
+
+
+def workloads() -> list[Workload]:
+    counts = (1, 8) if "--smoke" in sys.argv else N_DEVICES  # a smoke run checks both ends only
+    return [Workload(f"dp_step_{n}dev", f"data-parallel SGD step, MLP {_N_IN}-{_N_HIDDEN}-{_N_OUT}, batch {_BATCH} "
+                                        f"split over {n} CPU device{'s' if n > 1 else ''} (jit, in/out_shardings)",
+                     {"padax": _setup("padax", n), "jax": _setup("jax", n)}, target=1.1)
+            for n in counts]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        _worker_main(sys.argv[2])
+    else:
+        print("usage: python -m benchmarks.sharding --worker padax|jax (used by python -m benchmarks)")

@@ -1,0 +1,287 @@
+"""More named-axis collectives (psum_scatter, all_to_all) and `with_sharding_constraint`.
+
+Like the collectives of `parallel.py`, `psum_scatter` and `all_to_all` run
+inside `vmap(..., axis_name=...)` (their `collective_batch_rule`) or inside
+`shard_map`, where they lower to XLA's reduce-scatter and all-to-all.
+
+`with_sharding_constraint(x, sharding)` pins the layout of an intermediate
+value inside `jit` (XLA's sharding propagation works around it); outside
+jit it moves the value to that layout.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core.abstract import ShapedArray
+from padax.core.ad_util import Zero, instantiate, tangent_aval
+from padax.core.batching_util import moveaxis
+from padax.core.errors import op_value_error
+from padax.core.primitive import Primitive
+from padax.functional._arrays import asarray, aval_of
+from padax.functional.lax.parallel import _static_axis_size, _unbound_impl, all_gather_p
+
+psum_scatter_p = Primitive("psum_scatter")
+all_to_all_p = Primitive("all_to_all")
+sharding_constraint_p = Primitive("sharding_constraint")
+
+psum_scatter_p.def_impl(_unbound_impl("psum_scatter"))
+all_to_all_p.def_impl(_unbound_impl("all_to_all"))
+
+
+# ---- psum_scatter: sum over the axis, member i keeps block i --------------------------------
+
+@psum_scatter_p.def_abstract_eval
+def _psum_scatter_abstract(x, *, axis_name, scatter_dimension, axis_size, tiled):
+    shape = list(x.shape)
+    d = scatter_dimension
+    if not 0 <= d < len(shape):
+        raise op_value_error("psum_scatter", f"scatter_dimension {d} is out of range for {x.str_short()}")
+    if tiled:
+        if shape[d] % axis_size:
+            raise op_value_error("psum_scatter", f"dimension {d} of {x.str_short()} is not divisible by the size "
+                                 f"{axis_size} of axis {axis_name!r}")
+        shape[d] //= axis_size
+    else:
+        if shape[d] != axis_size:
+            raise op_value_error("psum_scatter", f"dimension {d} of {x.str_short()} must equal the size {axis_size} "
+                                 f"of axis {axis_name!r} (or pass tiled=True)")
+        del shape[d]
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+def _psum_scatter_collective(trace, args, dims, *, axis_name, scatter_dimension, axis_size, tiled):
+    """vmap over the named axis: sum the members, then hand block i to member i."""
+    from padax.functional.lax import reductions as R
+    from padax.functional.lax.elementwise import mul
+    from padax.functional.lax.structural import reshape
+    (x,), (b,) = args, dims
+    if b is None:
+        total = mul(x, trace.axis_size)
+    else:
+        total = R.reduce_sum(x, (b,))
+    d = scatter_dimension
+    shape = list(aval_of(total).shape)
+    if tiled:
+        shape[d:d + 1] = [axis_size, shape[d] // axis_size]
+        total = reshape(total, tuple(shape))
+    return moveaxis(total, d, 0), 0
+
+
+psum_scatter_p.collective_batch_rule = _psum_scatter_collective
+
+
+def _psum_scatter_batch(args, dims, *, axis_name, scatter_dimension, axis_size, tiled):
+    x = moveaxis(args[0], dims[0], 0)
+    return psum_scatter_p.bind(x, axis_name=axis_name, scatter_dimension=scatter_dimension + 1,
+                               axis_size=axis_size, tiled=tiled), 0
+
+
+psum_scatter_p.batch_rule = _psum_scatter_batch
+
+
+def _psum_scatter_jvp(primals, tangents, **params):
+    out = psum_scatter_p.bind(primals[0], **params)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, psum_scatter_p.bind(t, **params)
+
+
+def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, tiled):
+    if type(ct) is Zero:
+        return [None]
+    return [all_gather_p.bind(instantiate(ct), axis_name=axis_name, axis=scatter_dimension, tiled=tiled,
+                              axis_size=axis_size)]
+
+
+psum_scatter_p.jvp_rule = _psum_scatter_jvp
+psum_scatter_p.transpose_rule = _psum_scatter_transpose
+
+
+# ---- all_to_all (tiled form; the untiled one is built with reshapes) ---------------------------
+
+@all_to_all_p.def_abstract_eval
+def _all_to_all_abstract(x, *, axis_name, split_axis, concat_axis, axis_size):
+    shape = list(x.shape)
+    for a, what in ((split_axis, "split_axis"), (concat_axis, "concat_axis")):
+        if not 0 <= a < len(shape):
+            raise op_value_error("all_to_all", f"{what} {a} is out of range for {x.str_short()}")
+    if shape[split_axis] % axis_size:
+        raise op_value_error("all_to_all", f"dimension {split_axis} of {x.str_short()} is not divisible by the "
+                             f"size {axis_size} of axis {axis_name!r}")
+    shape[split_axis] //= axis_size
+    shape[concat_axis] *= axis_size
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+def _all_to_all_collective(trace, args, dims, *, axis_name, split_axis, concat_axis, axis_size):
+    """vmap over the named axis: member j gets chunk j of every member, concatenated in member order."""
+    from padax.functional.lax.structural import broadcast, reshape, transpose
+    (x,), (b,) = args, dims
+    n = trace.axis_size
+    if b is None:
+        x, b = broadcast(x, (n,)), 0
+    x = moveaxis(x, b, 0)                        # [i, *shape]
+    shape = list(aval_of(x).shape)[1:]
+    s, c = split_axis, concat_axis
+    chunk = shape[s] // n
+    split_shape = shape[:s] + [n, chunk] + shape[s + 1:]
+    x = reshape(x, tuple([n] + split_shape))     # [i, ..., j, chunk, ...]
+    nd = len(shape)
+    # positions in x: 0 = i (source member); split dims at 1+s (j) and 2+s (chunk); others shifted
+    def pos(k):  # position of original dim k (k != s) in x
+        return 1 + k + (1 if k > s else 0)
+    j_pos = 1 + s
+    chunk_pos = 2 + s
+    order = [j_pos]
+    for k in range(nd):
+        if k == s:
+            if k == c:
+                order += [0, chunk_pos]
+            else:
+                order.append(chunk_pos)
+        elif k == c:
+            order += [0, pos(k)]
+        else:
+            order.append(pos(k))
+    x = transpose(x, tuple(order))               # [j, ..., (i, dim c), ...]
+    out_shape = list(shape)
+    out_shape[s] = chunk
+    out_shape[c] = out_shape[c] * n
+    return reshape(x, tuple([n] + out_shape)), 0
+
+
+all_to_all_p.collective_batch_rule = _all_to_all_collective
+
+
+def _all_to_all_batch(args, dims, *, axis_name, split_axis, concat_axis, axis_size):
+    x = moveaxis(args[0], dims[0], 0)
+    return all_to_all_p.bind(x, axis_name=axis_name, split_axis=split_axis + 1, concat_axis=concat_axis + 1,
+                             axis_size=axis_size), 0
+
+
+all_to_all_p.batch_rule = _all_to_all_batch
+
+
+def _all_to_all_jvp(primals, tangents, **params):
+    out = all_to_all_p.bind(primals[0], **params)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, all_to_all_p.bind(t, **params)
+
+
+def _all_to_all_transpose(ct, x, *, axis_name, split_axis, concat_axis, axis_size):
+    if type(ct) is Zero:
+        return [None]
+    return [all_to_all_p.bind(instantiate(ct), axis_name=axis_name, split_axis=concat_axis,
+                              concat_axis=split_axis, axis_size=axis_size)]
+
+
+all_to_all_p.jvp_rule = _all_to_all_jvp
+all_to_all_p.transpose_rule = _all_to_all_transpose
+
+
+# ---- sharding constraints ---------------------------------------------------------------------
+
+@sharding_constraint_p.def_abstract_eval
+def _sharding_constraint_abstract(x, *, sharding):
+    sharding.check_shape(x.shape, "value given to with_sharding_constraint")
+    return x
+
+
+@sharding_constraint_p.def_impl
+def _sharding_constraint_impl(x, *, sharding):
+    from padax.devices.put import device_put
+    return device_put(x, sharding)
+
+
+def _sharding_constraint_jvp(primals, tangents, *, sharding):
+    out = sharding_constraint_p.bind(primals[0], sharding=sharding)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, t
+    return out, sharding_constraint_p.bind(t, sharding=sharding)
+
+
+def _sharding_constraint_transpose(ct, x, *, sharding):
+    if type(ct) is Zero:
+        return [None]
+    return [sharding_constraint_p.bind(instantiate(ct), sharding=sharding)]
+
+
+def _sharding_constraint_batch(args, dims, *, sharding):
+    from padax.devices.sharding import NamedSharding, PartitionSpec
+    x, d = args[0], dims[0]
+    if isinstance(sharding, NamedSharding):
+        parts = list(sharding.spec) + [None] * max(0, d - len(sharding.spec))
+        parts.insert(d, None)
+        sharding = NamedSharding(sharding.mesh, PartitionSpec(*parts))
+    return sharding_constraint_p.bind(x, sharding=sharding), d
+
+
+sharding_constraint_p.jvp_rule = _sharding_constraint_jvp
+sharding_constraint_p.transpose_rule = _sharding_constraint_transpose
+sharding_constraint_p.batch_rule = _sharding_constraint_batch
+
+
+# ---- public functions -------------------------------------------------------------------------
+
+def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: bool = False) -> Any:
+    """Sum over a named axis, then member i keeps the i-th block along `scatter_dimension`.
+
+    With tiled=False that dimension must have the axis size and is removed;
+    with tiled=True it is divided by the axis size.
+    """
+    from padax.core import tree as tree_util
+
+    def one(v):
+        v = asarray(v)
+        nd = aval_of(v).ndim
+        return psum_scatter_p.bind(v, axis_name=axis_name, scatter_dimension=int(scatter_dimension) % max(nd, 1),
+                                   axis_size=_static_axis_size(axis_name), tiled=bool(tiled))
+    return tree_util.map(one, x)
+
+
+def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, tiled: bool = False) -> Any:
+    """Member j gets chunk j (along split_axis) of every member's x, concatenated along concat_axis.
+
+    With tiled=False, x.shape[split_axis] must equal the axis size; the result
+    drops that dimension and has a new one of the axis size at concat_axis.
+    """
+    from padax.functional.lax.structural import reshape
+    x = asarray(x)
+    shape = list(aval_of(x).shape)
+    nd = len(shape)
+    n = _static_axis_size(axis_name)
+    if tiled:
+        return all_to_all_p.bind(x, axis_name=axis_name, split_axis=int(split_axis) % nd,
+                                 concat_axis=int(concat_axis) % nd, axis_size=n)
+    s = int(split_axis) % nd
+    c = int(concat_axis) % nd
+    if shape[s] != n:
+        raise ValueError(f"all_to_all: x.shape[{s}] = {shape[s]} must equal the size {n} of axis {axis_name!r} "
+                         "(or pass tiled=True)")
+    q = c if c <= s else c + 1
+    s1 = s + 1 if q <= s else s
+    x1 = reshape(x, tuple(shape[:q] + [1] + shape[q:]))
+    y = all_to_all_p.bind(x1, axis_name=axis_name, split_axis=s1, concat_axis=q, axis_size=n)
+    out_shape = list(aval_of(y).shape)
+    del out_shape[s1]
+    return reshape(y, tuple(out_shape))
+
+
+def with_sharding_constraint(x: Any, shardings: Any) -> Any:
+    """Ask that (a pytree of) values be laid out as `shardings` say at this point of a jit program."""
+    from padax.core import tree as tree_util
+    from padax.devices.sharding import Sharding
+    if isinstance(shardings, Sharding):
+        return tree_util.map(lambda v: sharding_constraint_p.bind(asarray(v), sharding=shardings), x)
+    x_leaves, x_tree = tree_util.flatten(x)
+    s_leaves = tree_util.leaves(shardings, is_leaf=lambda s: isinstance(s, Sharding))
+    if len(s_leaves) != len(x_leaves):
+        raise ValueError(f"with_sharding_constraint: {len(x_leaves)} values but {len(s_leaves)} shardings")
+    return x_tree.unflatten([sharding_constraint_p.bind(asarray(v), sharding=s) for v, s in zip(x_leaves, s_leaves)])
+
+
+__all__ = ["psum_scatter", "all_to_all", "with_sharding_constraint"]
