@@ -76,6 +76,7 @@ from padax import random  # noqa: E402,F401
 from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
                                  uniform)
 from padax import linalg  # noqa: E402,F401
+from padax import numpy  # noqa: E402,F401
 # multi-device: shardings, shard_map, sharding constraints, padax.distributed
 from padax import sharding  # noqa: E402,F401
 from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F401

@@ -15,7 +15,9 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.core.trace import EvalTrace, trace_state
+from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.devices.array import Tensor
+from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
 from padax.functional._checks import arg as _arg
@@ -81,6 +83,10 @@ def _operand_dtype(arr: Any, scalar: Any) -> np.dtype:
 
 def _binary(op: str, x: Any, y: Any) -> tuple[Any, Any]:
     """Promote and broadcast two operands; a Python scalar is filled straight at the other's shape."""
+    tx = type(x)
+    if tx is type(y) and (tx is Tensor or isinstance(x, Tracer)) and x.aval.dtype == y.aval.dtype \
+            and x.aval.shape == y.aval.shape:
+        return x, y  # the common case: nothing to promote or broadcast
     if type(y) in _PY_SCALARS and is_array(x):
         dt = _operand_dtype(x, y)
         x = asarray(x, dt)
@@ -103,20 +109,20 @@ def _float_unary(prim_fn):
 def add(x: Any, y: Any, name: str | None = None) -> Any:
     """x + y with Paddle promotion and broadcasting (logical or for bool)."""
     x, y = _binary("add", x, y)
-    return lax.add(x, y)
+    return E.add_p.bind(x, y)
 
 
 def subtract(x: Any, y: Any, name: str | None = None) -> Any:
     """x - y with Paddle promotion and broadcasting."""
     x, y = _binary("subtract", x, y)
     _check("subtract", x, _numeric, "numeric (not bool)")
-    return lax.sub(x, y)
+    return E.sub_p.bind(x, y)
 
 
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     """x * y with Paddle promotion and broadcasting (logical and for bool)."""
     x, y = _binary("multiply", x, y)
-    return lax.mul(x, y)
+    return E.mul_p.bind(x, y)
 
 
 def divide(x: Any, y: Any, name: str | None = None) -> Any:

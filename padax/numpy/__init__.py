@@ -1,0 +1,102 @@
+"""`padax.numpy`: the Python Array API standard (2023.12) and common NumPy names on padax.
+
+    import padax.numpy as pnp
+    x = pnp.linspace(0.0, 1.0, 5)
+    y = pnp.sum(pnp.sin(x) ** 2, axis=0)
+
+Everything is built from padax's lax primitives, so it works eagerly and
+under `padax.jit`, `grad` and `vmap`. Arrays are `padax.Tensor`s (tracers
+inside transformations); `Tensor.__array_namespace__()` returns this module,
+so Array-API-generic code (`array_api_compat.array_namespace(x)`) finds it.
+
+Differences from Paddle's top-level API (`padax.*`) that matter here:
+
+- signatures are the standard's (positional-only arrays, keyword-only
+  `axis=`, `keepdims=`, `dtype=`, `device=`, `copy=`); an empty `axis=()`
+  reduces nothing;
+- default dtypes follow the x64 switch: float32 / int32 / complex64, or
+  float64 / int64 / complex128 with `padax.config.update("enable_x64", True)`
+  (Paddle's layer keeps float32 for Python floats);
+- type promotion is the standard's table; the pairs it leaves open follow
+  JAX (int with float gives the float; uint64 with a signed int gives the
+  default float). See `padax/numpy/_dtypes.py`.
+- functions with data-dependent output shapes (`nonzero`, `unique_*`,
+  `repeat` with per-element counts, `bincount`) run eagerly; under `jit`
+  give them a static `size=` / `length=` / `total_repeat_length=`;
+- arrays are immutable: `empty` is zero-filled and `copy=` never matters;
+- out-of-range indices in `take`/`take_along_axis` read a fill value (NaN
+  for floats) instead of raising.
+"""
+from __future__ import annotations
+
+import math as _math
+
+from padax.devices.array import Tensor as _Tensor
+from padax.core.trace import Tracer as _Tracer
+
+from padax.numpy import _dtypes
+from padax.numpy._dtypes import (bfloat16, can_cast, complex64, complex128, finfo, float8_e4m3fn,  # noqa: F401
+                                 float8_e5m2, float16, float32, float64, iinfo, int8, int16, int32, int64,
+                                 isdtype, result_type, uint8, uint16, uint32, uint64)
+from padax.numpy._dtypes import bool_ as bool  # noqa: A001
+from padax.numpy._creation import *  # noqa: F401,F403
+from padax.numpy._elementwise import *  # noqa: F401,F403
+from padax.numpy._manipulation import *  # noqa: F401,F403
+from padax.numpy._indexing import *  # noqa: F401,F403
+from padax.numpy._statistical import *  # noqa: F401,F403
+from padax.numpy._searching import *  # noqa: F401,F403
+from padax.numpy._linalg_core import *  # noqa: F401,F403
+from padax.numpy._misc import *  # noqa: F401,F403
+from padax.numpy._misc import __array_namespace_info__  # noqa: F401
+from padax.numpy import fft, linalg  # noqa: F401
+
+__array_api_version__ = "2023.12"
+
+# constants
+e = _math.e
+pi = _math.pi
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+euler_gamma = 0.5772156649015329
+
+# NumPy aliases of dtypes and types
+bool_ = bool
+float_ = double = float64
+single = float32
+half = float16
+int_ = intp = int64
+uint = uintp = uint64
+complex_ = cdouble = complex128
+csingle = complex64
+dtype = _dtypes.np.dtype
+ndarray = _Tensor
+
+# NumPy aliases of functions
+arccos, arcsin, arctan, arccosh, arcsinh, arctanh, arctan2 = acos, asin, atan, acosh, asinh, atanh, atan2  # noqa: F405
+
+
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12")
+
+
+def _array_namespace(self, /, *, api_version: str | None = None):
+    """The Array API namespace of padax arrays: `padax.numpy`."""
+    if api_version is not None and api_version not in _API_VERSIONS:
+        raise ValueError(f"padax.numpy implements Array API versions {', '.join(_API_VERSIONS)}; "
+                         f"got api_version={api_version!r}")
+    import padax.numpy as _self
+    return _self
+
+
+def _to_device(self, device, /, *, stream=None):
+    """Copy the array to `device` (Array API `to_device`)."""
+    from padax.devices.put import device_put
+    return device_put(self, device)
+
+
+# `x.__array_namespace__()` on Tensors and tracers (attached here, where the namespace lives)
+for _cls in (_Tensor, _Tracer):
+    _cls.__array_namespace__ = _array_namespace
+if not hasattr(_Tensor, "to_device"):
+    _Tensor.to_device = _to_device
+del _cls

@@ -1,0 +1,342 @@
+"""Array creation: asarray, zeros/ones/empty/full(_like), arange, linspace, eye, meshgrid, tril/triu,
+from_dlpack, plus NumPy's array, identity, tri, logspace, geomspace.
+
+Default dtypes are the namespace's (float32/int32/complex64, or the 64-bit
+ones with x64 on). `empty` is zero-filled: arrays are immutable. `device=`
+places eager results on that device (it is ignored while tracing).
+"""
+from __future__ import annotations
+
+import builtins
+import math as _pymath
+from typing import Any
+
+import numpy as np
+
+from padax import lax
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import Tracer
+from padax.devices.array import Tensor
+from padax.functional import creation as _C
+from padax.numpy import _dtypes as D
+from padax.numpy._util import full_like_shape, is_array, put_on, static_int, to_array
+
+
+def _shape(op: str, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (builtins.int, np.integer)) and not isinstance(shape, builtins.bool):
+        shape = (shape,)
+    if isinstance(shape, Tensor):
+        shape = shape.tolist() if shape.ndim else [shape.item()]
+    if not isinstance(shape, (list, tuple)):
+        raise op_type_error(op, f"shape must be an int or a tuple of ints, got {type(shape).__name__}")
+    out = tuple(static_int(op, d, "shape entries") for d in shape)
+    if builtins.any(d < 0 for d in out):
+        raise op_value_error(op, f"shape {out} has a negative dimension")
+    return out
+
+
+def _dt(dtype: Any, default: np.dtype) -> np.dtype:
+    return D.canonicalize(default if dtype is None else dtype)
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    """Convert `obj` (array, Python scalar, nested sequence, numpy array, DLPack or buffer object).
+
+    Python data takes the default dtypes; numpy data keeps its dtype. `copy=False`
+    raises when a conversion would be needed; arrays are immutable, so no copy is
+    ever observable.
+    """
+    if copy is False and is_array(obj) and dtype is not None and D.canonicalize(dtype) != obj.aval.dtype:
+        raise ValueError("asarray: copy=False, but converting the dtype needs a copy")
+    if copy is False and not is_array(obj) and not hasattr(obj, "__dlpack__"):
+        raise ValueError("asarray: copy=False, but converting host data to a padax array needs a copy")
+    return put_on(to_array(obj, dtype), device)
+
+
+def array(object: Any, dtype: Any = None, copy: builtins.bool = True, ndmin: builtins.int = 0) -> Any:
+    """NumPy's `array`: `asarray` with `ndmin` leading axes added as needed."""
+    out = to_array(object, dtype)
+    if out.aval.ndim < ndmin:
+        out = lax.reshape(out, (1,) * (ndmin - out.aval.ndim) + out.aval.shape)
+    return out
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    """An array from an object implementing `__dlpack__` (a host copy for non-padax producers)."""
+    if is_array(x):
+        return put_on(x, device)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: {type(x).__name__} does not implement __dlpack__")
+    arr = np.from_dlpack(x)
+    return put_on(to_array(arr), device)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of zeros (default float dtype)."""
+    return put_on(full_like_shape(_shape("zeros", shape), 0, _dt(dtype, D.default_float())), device)
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of ones (default float dtype)."""
+    return put_on(full_like_shape(_shape("ones", shape), 1, _dt(dtype, D.default_float())), device)
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An "uninitialised" array; padax arrays are immutable, so it is zero-filled."""
+    return zeros(shape, dtype=dtype, device=device)
+
+
+def _fill_dtype(value: Any) -> np.dtype:
+    if is_array(value):
+        return value.aval.dtype
+    if isinstance(value, (np.ndarray, np.generic)):
+        return D.canonicalize(value.dtype)
+    if isinstance(value, builtins.bool):
+        return D.bool_
+    if isinstance(value, builtins.int):
+        return D.default_int()
+    if isinstance(value, builtins.complex):
+        return D.default_complex()
+    return D.default_float()
+
+
+def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
+    if is_array(value) or isinstance(value, np.ndarray):
+        v = to_array(value, dt)
+        if v.aval.size != 1:
+            raise op_value_error(op, f"fill_value must be a scalar, got {v.aval.str_short()}")
+        return lax.broadcast_in_dim(lax.reshape(v, ()), shape, ())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dt.kind in "iub" and isinstance(value, builtins.float) and not _pymath.isfinite(value):
+        raise op_value_error(op, f"cannot fill an array of {dt.name} with {value}")
+    return full_like_shape(shape, value, dt)
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array filled with `fill_value` (dtype from the value's kind unless given)."""
+    sh = _shape("full", shape)
+    return put_on(_fill("full", sh, fill_value, _dt(dtype, _fill_dtype(fill_value))), device)
+
+
+def _like_dtype(x: Any, dtype: Any) -> tuple[Any, np.dtype]:
+    x = to_array(x)
+    return x, D.canonicalize(x.aval.dtype if dtype is None else dtype)
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """Zeros with x's shape (and dtype unless given)."""
+    x, dt = _like_dtype(x, dtype)
+    return put_on(full_like_shape(x.aval.shape, 0, dt), device)
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """Ones with x's shape (and dtype unless given)."""
+    x, dt = _like_dtype(x, dtype)
+    return put_on(full_like_shape(x.aval.shape, 1, dt), device)
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """Zero-filled, with x's shape (and dtype unless given)."""
+    return zeros_like(x, dtype=dtype, device=device)
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """`fill_value` with x's shape (and dtype unless given)."""
+    x, dt = _like_dtype(x, dtype)
+    return put_on(_fill("full_like", x.aval.shape, fill_value, dt), device)
+
+
+def _number(op: str, v: Any, what: str) -> Any:
+    if isinstance(v, Tracer):
+        raise op_type_error(op, f"{what} must be known while tracing, got a traced array "
+                                f"{v.aval.str_short()}; pass a Python number (static_argnums)")
+    if isinstance(v, (Tensor, np.ndarray, np.generic)):
+        return np.asarray(v).item()
+    return v
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
+    """Evenly spaced values in [start, stop) (default int dtype for ints, default float otherwise)."""
+    start, stop, step = (_number("arange", v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step")))
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        all_int = builtins.all(isinstance(v, builtins.int) for v in (start, stop, step))
+        dt = D.default_int() if all_int else D.default_float()
+    else:
+        dt = D.canonicalize(dtype)
+    if step == 0:
+        raise op_value_error("arange", "step must not be 0")
+    return put_on(_C.arange(start, stop, step, dtype=dt), device)
+
+
+def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, device: Any = None,
+             endpoint: builtins.bool = True) -> Any:
+    """`num` evenly spaced samples from start to stop (stop included when `endpoint`)."""
+    start, stop = _number("linspace", start, "start"), _number("linspace", stop, "stop")
+    num = static_int("linspace", num, "num")
+    if num < 0:
+        raise op_value_error("linspace", f"num must be non-negative, got {num}")
+    is_c = isinstance(start, complex) or isinstance(stop, complex)
+    if dtype is None:
+        dt = D.default_complex() if is_c else D.default_float()
+    else:
+        dt = D.canonicalize(dtype)
+    work = D.complex128 if (is_c or dt.kind == "c") else D.float64
+    work = D.canonicalize(work)
+    div = (num - 1) if endpoint else num
+    if num == 0:
+        return put_on(full_like_shape((0,), 0, dt), device)
+    step = (stop - start) / div if div > 0 else 0
+    idx = lax.convert_element_type(lax.iota(D.int32, num), work)
+    out = lax.add(lax.mul(idx, full_like_shape((num,), step, work)), full_like_shape((num,), start, work))
+    if endpoint and num > 1:
+        last = lax.eq(lax.iota(D.int32, num), full_like_shape((num,), num - 1, D.int32))
+        out = lax.select(last, full_like_shape((num,), stop, work), out)
+    if dt.kind in "iu":
+        out = lax.floor(out)
+    return put_on(lax.convert_element_type(out, dt), device)
+
+
+def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True, base: Any = 10.0,
+             dtype: Any = None, axis: builtins.int = 0) -> Any:
+    """base ** linspace(start, stop, num) (NumPy's logspace, 1-D)."""
+    y = linspace(start, stop, num, endpoint=endpoint)
+    out = lax.pow(full_like_shape(y.aval.shape, base, y.aval.dtype), y)
+    return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
+
+
+def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True,
+              dtype: Any = None, axis: builtins.int = 0) -> Any:
+    """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace, 1-D)."""
+    start, stop = _number("geomspace", start, "start"), _number("geomspace", stop, "stop")
+    if start == 0 or stop == 0 or (start < 0) != (stop < 0):
+        raise op_value_error("geomspace", "start and stop must be nonzero and of the same sign")
+    sign = -1.0 if start < 0 else 1.0
+    y = linspace(_pymath.log(abs(start)), _pymath.log(abs(stop)), num, endpoint=endpoint)
+    out = lax.mul(lax.exp(y), full_like_shape(y.aval.shape, sign, y.aval.dtype))
+    if num > 0:  # exact endpoints, as NumPy
+        ends = np.zeros(num, bool)
+        ends[0] = True
+        vals = np.zeros(num)
+        vals[0] = start
+        if endpoint and num > 1:
+            ends[-1] = True
+            vals[-1] = stop
+        out = lax.select(to_array(ends), to_array(vals, y.aval.dtype), out)
+    return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
+
+
+def eye(n_rows: builtins.int, n_cols: builtins.int | None = None, /, *, k: builtins.int = 0, dtype: Any = None,
+        device: Any = None) -> Any:
+    """A 2-D array with ones on the k-th diagonal."""
+    n = static_int("eye", n_rows, "n_rows")
+    m = n if n_cols is None else static_int("eye", n_cols, "n_cols")
+    k = static_int("eye", k, "k")
+    if n < 0 or m < 0:
+        raise op_value_error("eye", f"n_rows and n_cols must be non-negative, got {n} and {m}")
+    dt = _dt(dtype, D.default_float())
+    rows = lax.broadcasted_iota(D.int32, (n, m), 0)
+    cols = lax.broadcasted_iota(D.int32, (n, m), 1)
+    diag = lax.eq(lax.add(rows, full_like_shape((n, m), k, D.int32)), cols)
+    return put_on(lax.convert_element_type(diag, dt), device)
+
+
+def identity(n: builtins.int, dtype: Any = None) -> Any:
+    """The n x n identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def tri(N: builtins.int, M: builtins.int | None = None, k: builtins.int = 0, dtype: Any = None) -> Any:
+    """Ones at and below the k-th diagonal of an N x M array."""
+    n = static_int("tri", N, "N")
+    m = n if M is None else static_int("tri", M, "M")
+    dt = _dt(dtype, D.default_float())
+    return lax.convert_element_type(_tri_mask((n, m), k, lower=True), dt)
+
+
+def _tri_mask(shape: tuple[int, ...], k: builtins.int, lower: builtins.bool) -> Any:
+    n, m = shape[-2], shape[-1]
+    rows = lax.broadcasted_iota(D.int32, (n, m), 0)
+    cols = lax.broadcasted_iota(D.int32, (n, m), 1)
+    shifted = lax.add(rows, full_like_shape((n, m), k, D.int32))
+    mask = lax.ge(shifted, cols) if lower else lax.le(shifted, cols)
+    if len(shape) > 2:
+        mask = lax.broadcast_in_dim(mask, tuple(shape), (len(shape) - 2, len(shape) - 1))
+    return mask
+
+
+def _triangle(op: str, x: Any, k: Any, lower: builtins.bool) -> Any:
+    x = to_array(x)
+    if x.aval.ndim < 2:
+        raise op_value_error(op, f"expects an array of at least 2 dimensions, got {x.aval.str_short()}")
+    k = static_int(op, k, "k")
+    mask = _tri_mask(x.aval.shape, k, lower)
+    return lax.select(mask, x, full_like_shape(x.aval.shape, 0, x.aval.dtype))
+
+
+def tril(x: Any, /, *, k: builtins.int = 0) -> Any:
+    """Zero the elements above the k-th diagonal (of the last two axes)."""
+    return _triangle("tril", x, k, True)
+
+
+def triu(x: Any, /, *, k: builtins.int = 0) -> Any:
+    """Zero the elements below the k-th diagonal (of the last two axes)."""
+    return _triangle("triu", x, k, False)
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
+    """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    arrs = [to_array(a) for a in arrays]
+    for a in arrs:
+        if a.aval.ndim != 1:
+            raise op_value_error("meshgrid", f"expects 1-D arrays, got {a.aval.str_short()}")
+    if arrs:
+        dt = D.result_type_of([(a.aval.dtype, False) for a in arrs])
+        arrs = [a if a.aval.dtype == dt else lax.convert_element_type(a, dt) for a in arrs]
+    shape = [a.aval.shape[0] for a in arrs]
+    if indexing == "xy" and len(arrs) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrs):
+        d = i
+        if indexing == "xy" and len(arrs) > 1 and i < 2:
+            d = 1 - i
+        out.append(lax.broadcast_in_dim(a, tuple(shape), (d,)))
+    return tuple(out)
+
+
+def tril_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
+    """Row and column indices of the lower triangle of an (n, m) array."""
+    r, c = np.tril_indices(n, k, m)
+    return to_array(r), to_array(c)
+
+
+def triu_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
+    """Row and column indices of the upper triangle of an (n, m) array."""
+    r, c = np.triu_indices(n, k, m)
+    return to_array(r), to_array(c)
+
+
+def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
+    """Indices of the main diagonal of an n x ... x n array."""
+    idx = to_array(np.arange(n))
+    return (idx,) * ndim
+
+
+def indices(dimensions: Any, dtype: Any = None) -> Any:
+    """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis."""
+    dims = tuple(static_int("indices", d, "dimensions") for d in dimensions)
+    dt = _dt(dtype, D.default_int())
+    if not dims:
+        return full_like_shape((0,), 0, dt)
+    parts = [lax.reshape(lax.broadcasted_iota(dt, dims, i), (1,) + dims) for i in builtins.range(len(dims))]
+    return lax.concatenate(parts, 0)
+
+
+__all__ = ["asarray", "array", "from_dlpack", "zeros", "ones", "empty", "full", "zeros_like", "ones_like",
+           "empty_like", "full_like", "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri",
+           "tril", "triu", "meshgrid", "tril_indices", "triu_indices", "diag_indices", "indices"]

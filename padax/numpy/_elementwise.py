@@ -1,0 +1,724 @@
+"""Elementwise functions of the Array API standard, plus NumPy's aliases and extras.
+
+Binary functions promote with padax.numpy's rules (see `_dtypes`) and
+broadcast, then apply lax ops; everything is differentiable and vmappable.
+Transcendental functions of integer or bool inputs compute in the default
+floating dtype. `round` rounds half to even (as NumPy and the standard).
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from padax import lax
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional import math as _M
+from padax.numpy import _dtypes as D
+from padax.numpy._util import (broadcast_shapes, broadcast_to, check, is_array, is_scalar, promote_broadcast,
+                               scalar_like, to_array, to_inexact)
+
+
+def _real(d) -> bool:
+    return D.kind(d) < 3
+
+
+def _numeric(d) -> bool:
+    return d != D.bool_
+
+
+def _int_or_bool(d) -> bool:
+    return D.kind(d) <= 1
+
+
+def _unary(name: str, prim, doc: str, real_only: builtins.bool = False):
+    def fn(x: Any, /) -> Any:
+        x = to_inexact(x)
+        if real_only:
+            check(name, x, _real, "real")
+        return prim(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+exp = _unary("exp", lax.exp, "e ** x.")
+expm1 = _unary("expm1", lax.expm1, "exp(x) - 1, accurate near 0.")
+log = _unary("log", lax.log, "Natural logarithm.")
+log1p = _unary("log1p", lax.log1p, "log(1 + x), accurate near 0.")
+sqrt = _unary("sqrt", lax.sqrt, "Square root.")
+sin = _unary("sin", lax.sin, "Sine.")
+cos = _unary("cos", lax.cos, "Cosine.")
+tan = _unary("tan", lax.tan, "Tangent.")
+asin = _unary("asin", lax.asin, "Inverse sine.")
+acos = _unary("acos", lax.acos, "Inverse cosine.")
+atan = _unary("atan", lax.atan, "Inverse tangent.")
+sinh = _unary("sinh", lax.sinh, "Hyperbolic sine.")
+cosh = _unary("cosh", lax.cosh, "Hyperbolic cosine.")
+tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent.")
+asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine.")
+acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine.")
+atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent.")
+exp2 = _unary("exp2", lax.exp2, "2 ** x.")
+cbrt = _unary("cbrt", lax.cbrt, "Real cube root.", real_only=True)
+
+
+def log2(x: Any, /) -> Any:
+    """Base-2 logarithm."""
+    x = to_inexact(x)
+    return lax.div(lax.log(x), scalar_like(x, np.log(2.0)))
+
+
+def log10(x: Any, /) -> Any:
+    """Base-10 logarithm."""
+    x = to_inexact(x)
+    return lax.div(lax.log(x), scalar_like(x, np.log(10.0)))
+
+
+def reciprocal(x: Any, /) -> Any:
+    """1 / x."""
+    x = to_inexact(x)
+    return lax.div(scalar_like(x, 1), x)
+
+
+# ---- arithmetic ------------------------------------------------------------------------------
+
+def add(x1: Any, x2: Any, /) -> Any:
+    """x1 + x2 (logical or for bool)."""
+    a, b = promote_broadcast("add", x1, x2)
+    return lax.add(a, b)
+
+
+def subtract(x1: Any, x2: Any, /) -> Any:
+    """x1 - x2."""
+    a, b = promote_broadcast("subtract", x1, x2)
+    check("subtract", a, _numeric, "numeric (not bool)")
+    return lax.sub(a, b)
+
+
+def multiply(x1: Any, x2: Any, /) -> Any:
+    """x1 * x2 (logical and for bool)."""
+    a, b = promote_broadcast("multiply", x1, x2)
+    return lax.mul(a, b)
+
+
+def divide(x1: Any, x2: Any, /) -> Any:
+    """True division; integer and bool operands give the default floating dtype."""
+    a, b = promote_broadcast("divide", x1, x2)
+    if D.kind(a.aval.dtype) < 2:
+        f = D.default_float()
+        a, b = lax.convert_element_type(a, f), lax.convert_element_type(b, f)
+    return lax.div(a, b)
+
+
+true_divide = divide
+
+
+def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """Python's float floor division and modulo (the remainder takes the divisor's sign)."""
+    zero = scalar_like(a, 0)
+    mod = lax.rem(a, b)
+    div = lax.div(lax.sub(a, mod), b)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
+    mod = lax.select(fix, lax.add(mod, b), mod)
+    div = lax.select(fix, lax.sub(div, scalar_like(div, 1)), div)
+    # exact zero remainders take the divisor's sign
+    mod = lax.select(lax.eq(mod, zero), copysign(zero, b), mod)
+    floordiv = lax.floor(div)
+    floordiv = lax.select(lax.gt(lax.sub(div, floordiv), scalar_like(div, 0.5)),
+                          lax.add(floordiv, scalar_like(div, 1)), floordiv)
+    q = lax.div(a, b)
+    floordiv = lax.select(lax.eq(div, zero), copysign(zero, q), floordiv)
+    # division by zero: NumPy gives a / b (inf or nan) for the quotient and nan for the remainder
+    bz = lax.eq(b, zero)
+    return lax.select(bz, q, floordiv), lax.select(bz, scalar_like(a, np.nan), mod)
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    """Division rounded towards -inf (Python's //)."""
+    a, b = promote_broadcast("floor_divide", x1, x2)
+    check("floor_divide", a, lambda d: _numeric(d) and _real(d), "real numeric")
+    if D.kind(a.aval.dtype) == 1:
+        return _M.floor_divide(a, b)
+    return _float_divmod(a, b)[0]
+
+
+def remainder(x1: Any, x2: Any, /) -> Any:
+    """Remainder with the divisor's sign (Python's %)."""
+    a, b = promote_broadcast("remainder", x1, x2)
+    check("remainder", a, lambda d: _numeric(d) and _real(d), "real numeric")
+    if D.kind(a.aval.dtype) == 1:
+        return _M.remainder(a, b)
+    return _float_divmod(a, b)[1]
+
+
+mod = remainder
+
+
+def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
+    """(floor_divide(x1, x2), remainder(x1, x2))."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def fmod(x1: Any, x2: Any, /) -> Any:
+    """Remainder with the dividend's sign (C's fmod)."""
+    a, b = promote_broadcast("fmod", x1, x2)
+    check("fmod", a, lambda d: _numeric(d) and _real(d), "real numeric")
+    return lax.rem(a, b)
+
+
+def pow(x1: Any, x2: Any, /) -> Any:
+    """x1 ** x2; integer powers of integers are exact, a Python int exponent multiplies repeatedly."""
+    if type(x2) is builtins.int and is_array(x1) and D.kind(x1.aval.dtype) >= 1:
+        if D.kind(x1.aval.dtype) == 1 and x2 < 0:
+            raise op_value_error("pow", "integers to negative integer powers are not allowed")
+        return lax.integer_pow(to_array(x1), x2)
+    a, b = promote_broadcast("pow", x1, x2)
+    check("pow", a, _numeric, "numeric (not bool)")
+    return _M.pow(a, b)
+
+
+power = pow
+
+
+def float_power(x1: Any, x2: Any, /) -> Any:
+    """x1 ** x2 computed in the widest available float (or complex) dtype."""
+    a, b = promote_broadcast("float_power", x1, x2)
+    dt = D.canonicalize(D.complex128 if D.kind(a.aval.dtype) == 3 else D.float64)
+    return lax.pow(lax.convert_element_type(a, dt), lax.convert_element_type(b, dt))
+
+
+def maximum(x1: Any, x2: Any, /) -> Any:
+    """Elementwise maximum (NaN propagates)."""
+    a, b = promote_broadcast("maximum", x1, x2)
+    check("maximum", a, _real, "real")
+    return lax.max(a, b)
+
+
+def minimum(x1: Any, x2: Any, /) -> Any:
+    """Elementwise minimum (NaN propagates)."""
+    a, b = promote_broadcast("minimum", x1, x2)
+    check("minimum", a, _real, "real")
+    return lax.min(a, b)
+
+
+def fmax(x1: Any, x2: Any, /) -> Any:
+    """Elementwise maximum ignoring a NaN operand."""
+    a, b = promote_broadcast("fmax", x1, x2)
+    return _M.fmax(a, b)
+
+
+def fmin(x1: Any, x2: Any, /) -> Any:
+    """Elementwise minimum ignoring a NaN operand."""
+    a, b = promote_broadcast("fmin", x1, x2)
+    return _M.fmin(a, b)
+
+
+def negative(x: Any, /) -> Any:
+    """-x."""
+    x = to_array(x)
+    check("negative", x, _numeric, "numeric (not bool)")
+    return lax.neg(x)
+
+
+def positive(x: Any, /) -> Any:
+    """+x (x itself)."""
+    x = to_array(x)
+    check("positive", x, _numeric, "numeric (not bool)")
+    return x
+
+
+def abs(x: Any, /) -> Any:
+    """|x| (real dtype for complex input)."""
+    x = to_array(x)
+    if x.aval.dtype == D.bool_ or D.kind(x.aval.dtype) == 1 and x.aval.dtype.kind == "u":
+        return x
+    return lax.abs(x)
+
+
+absolute = abs
+
+
+def fabs(x: Any, /) -> Any:
+    """|x| for real inputs, in a floating dtype."""
+    x = to_inexact(x)
+    check("fabs", x, _real, "real")
+    return lax.abs(x)
+
+
+def square(x: Any, /) -> Any:
+    """x * x."""
+    x = to_array(x)
+    if x.aval.dtype == D.bool_:
+        return x
+    return lax.square(x)
+
+
+def sign(x: Any, /) -> Any:
+    """-1, 0 or 1 (x / |x| for complex)."""
+    x = to_array(x)
+    if x.aval.dtype == D.bool_:
+        return x
+    return lax.sign(x)
+
+
+def signbit(x: Any, /) -> Any:
+    """True where the sign bit is set (also for -0.0 and negative NaNs)."""
+    x = to_array(x)
+    dt = x.aval.dtype
+    check("signbit", x, _real, "real")
+    if dt == D.bool_ or dt.kind == "u":
+        return lax.broadcast_in_dim(np.bool_(False), x.aval.shape, ())
+    if D.kind(dt) == 1:
+        return lax.lt(x, scalar_like(x, 0))
+    idt = {1: D.int8, 2: D.int16, 4: D.int32, 8: D.int64}[dt.itemsize]
+    bits = lax.bitcast_convert_type(x, idt)
+    return lax.lt(bits, scalar_like(bits, 0))
+
+
+def copysign(x1: Any, x2: Any, /) -> Any:
+    """|x1| with the sign of x2 (from its sign bit)."""
+    a, b = promote_broadcast("copysign", x1, x2)
+    if D.kind(a.aval.dtype) < 2:
+        a, b = to_inexact(a), to_inexact(b)
+    check("copysign", a, _real, "real")
+    m = lax.abs(a)
+    return lax.select(signbit(b), lax.neg(m), m)
+
+
+def hypot(x1: Any, x2: Any, /) -> Any:
+    """sqrt(x1**2 + x2**2) without undue overflow."""
+    a, b = promote_broadcast("hypot", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("hypot", a, _real, "real")
+    out = _M.hypot(a, b)
+    inf = scalar_like(out, np.inf)
+    either_inf = lax.bitwise_or(lax.eq(lax.abs(a), inf), lax.eq(lax.abs(b), inf))
+    return lax.select(either_inf, inf, out)  # inf even when the other operand is NaN
+
+
+def logaddexp(x1: Any, x2: Any, /) -> Any:
+    """log(exp(x1) + exp(x2)), computed stably."""
+    a, b = promote_broadcast("logaddexp", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("logaddexp", a, _real, "real")
+    return _M.logaddexp(a, b)
+
+
+def logaddexp2(x1: Any, x2: Any, /) -> Any:
+    """log2(2**x1 + 2**x2), computed stably."""
+    a, b = promote_broadcast("logaddexp2", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    ln2 = scalar_like(a, np.log(2.0))
+    return lax.div(_M.logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
+
+
+def atan2(x1: Any, x2: Any, /) -> Any:
+    """The angle of the point (x2, x1): arctan(x1 / x2) in the right quadrant."""
+    a, b = promote_broadcast("atan2", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("atan2", a, _real, "real")
+    return lax.atan2(a, b)
+
+
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    """The next representable value after x1 towards x2."""
+    a, b = promote_broadcast("nextafter", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("nextafter", a, _real, "real")
+    return lax.nextafter(a, b)
+
+
+def ldexp(x1: Any, x2: Any, /) -> Any:
+    """x1 * 2 ** x2 (x2 integer)."""
+    a = to_inexact(x1)
+    b = to_array(x2)
+    if D.kind(b.aval.dtype) != 1:
+        raise op_type_error("ldexp", f"exponents must be integers, got {b.aval.str_short()}")
+    shape = broadcast_shapes("ldexp", a.aval.shape, b.aval.shape)
+    a = broadcast_to(a, shape)
+    e = broadcast_to(lax.convert_element_type(b, a.aval.dtype), shape)
+    return lax.mul(a, lax.exp2(e))
+
+
+def heaviside(x1: Any, x2: Any, /) -> Any:
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN)."""
+    a, b = promote_broadcast("heaviside", x1, x2)
+    zero, one = scalar_like(a, 0), scalar_like(a, 1)
+    out = lax.select(lax.lt(a, zero), zero, lax.select(lax.gt(a, zero), one, b))
+    if D.kind(a.aval.dtype) >= 2:
+        out = lax.select(lax.ne(a, a), a, out)
+    return out
+
+
+# ---- rounding -----------------------------------------------------------------------------------
+
+def _rounding(name: str, fn, doc: str):
+    def wrapped(x: Any, /) -> Any:
+        x = to_array(x)
+        if D.kind(x.aval.dtype) < 2:
+            return x
+        check(name, x, _real, "real")
+        return fn(x)
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = doc
+    return wrapped
+
+
+def _trunc(x):
+    return lax.select(lax.lt(x, scalar_like(x, 0)), lax.ceil(x), lax.floor(x))
+
+
+floor = _rounding("floor", lax.floor, "Round towards -inf (integers unchanged).")
+ceil = _rounding("ceil", lax.ceil, "Round towards +inf (integers unchanged).")
+trunc = _rounding("trunc", _trunc, "Round towards zero (integers unchanged).")
+fix = trunc
+rint = _rounding("rint", lambda x: lax.round(x, 1), "Round to the nearest integer, halves to even.")
+
+
+def round(x: Any, /, decimals: builtins.int = 0) -> Any:
+    """Round to the nearest integer (or to `decimals` places), halves to even; complex parts separately."""
+    x = to_array(x)
+    dt = x.aval.dtype
+    if D.kind(dt) < 2:
+        if decimals >= 0 or dt == D.bool_:
+            return x
+        f = lax.convert_element_type(x, D.default_float())
+        s = scalar_like(f, 10.0 ** (-decimals))
+        return lax.convert_element_type(lax.mul(lax.round(lax.div(f, s), 1), s), dt)
+    if D.kind(dt) == 3:
+        return lax.complex(round(lax.real(x), decimals=decimals), round(lax.imag(x), decimals=decimals))
+    if decimals == 0:
+        return lax.round(x, 1)
+    s = scalar_like(x, 10.0 ** decimals)
+    return lax.div(lax.round(lax.mul(x, s), 1), s)
+
+
+around = round
+
+
+# ---- complex parts ---------------------------------------------------------------------------
+
+def conj(x: Any, /) -> Any:
+    """Complex conjugate (real inputs unchanged)."""
+    x = to_array(x)
+    return lax.conj(x) if D.kind(x.aval.dtype) == 3 else x
+
+
+conjugate = conj
+
+
+def real(x: Any, /) -> Any:
+    """Real part (real inputs unchanged)."""
+    x = to_array(x)
+    return lax.real(x) if D.kind(x.aval.dtype) == 3 else x
+
+
+def imag(x: Any, /) -> Any:
+    """Imaginary part (zeros for real inputs)."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) == 3:
+        return lax.imag(x)
+    return lax.broadcast_in_dim(np.zeros((), x.aval.dtype), x.aval.shape, ())
+
+
+def angle(z: Any, deg: builtins.bool = False) -> Any:
+    """The argument of complex z (0 or pi for reals), in radians or degrees."""
+    z = to_inexact(z)
+    if D.kind(z.aval.dtype) == 3:
+        out = lax.atan2(lax.imag(z), lax.real(z))
+    else:
+        out = lax.atan2(scalar_like(z, 0), z)
+    return lax.mul(out, scalar_like(out, 180.0 / np.pi)) if deg else out
+
+
+# ---- comparisons -----------------------------------------------------------------------------
+
+def _compare(name: str, fn, ordered: builtins.bool):
+    def wrapped(x1: Any, x2: Any, /) -> Any:
+        a, b = promote_broadcast(name, x1, x2)
+        if ordered and D.kind(a.aval.dtype) == 3:
+            raise op_type_error(name, f"complex numbers have no order, got {a.aval.str_short()}")
+        return fn(a, b)
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = f"Elementwise x1 {name.replace('_', ' ')} x2, as bool."
+    return wrapped
+
+
+equal = _compare("equal", lax.eq, False)
+not_equal = _compare("not_equal", lax.ne, False)
+less = _compare("less", lax.lt, True)
+less_equal = _compare("less_equal", lax.le, True)
+greater = _compare("greater", lax.gt, True)
+greater_equal = _compare("greater_equal", lax.ge, True)
+
+
+# ---- logic and bits ----------------------------------------------------------------------------
+
+def _as_bool(x: Any) -> Any:
+    x = to_array(x)
+    return x if x.aval.dtype == D.bool_ else lax.ne(x, scalar_like(x, 0))
+
+
+def _logical(name: str, fn):
+    def wrapped(x1: Any, x2: Any, /) -> Any:
+        a, b = _as_bool(x1), _as_bool(x2)
+        shape = broadcast_shapes(name, a.aval.shape, b.aval.shape)
+        return fn(broadcast_to(a, shape), broadcast_to(b, shape))
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = f"Elementwise {name} of truth values."
+    return wrapped
+
+
+logical_and = _logical("logical_and", lax.bitwise_and)
+logical_or = _logical("logical_or", lax.bitwise_or)
+logical_xor = _logical("logical_xor", lax.bitwise_xor)
+
+
+def logical_not(x: Any, /) -> Any:
+    """Elementwise not of truth values."""
+    return lax.bitwise_not(_as_bool(x))
+
+
+def _bitwise(name: str, fn):
+    def wrapped(x1: Any, x2: Any, /) -> Any:
+        a, b = promote_broadcast(name, x1, x2)
+        check(name, a, _int_or_bool, "integer or bool")
+        return fn(a, b)
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = f"Elementwise {name} of integer or bool operands."
+    return wrapped
+
+
+bitwise_and = _bitwise("bitwise_and", lax.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", lax.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
+
+
+def bitwise_invert(x: Any, /) -> Any:
+    """~x for integers (not for bool)."""
+    x = to_array(x)
+    check("bitwise_invert", x, _int_or_bool, "integer or bool")
+    return lax.bitwise_not(x)
+
+
+invert = bitwise_not = bitwise_invert
+
+
+def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
+    """x1 << x2 (integers; x2 must be non-negative)."""
+    a, b = promote_broadcast("bitwise_left_shift", x1, x2)
+    check("bitwise_left_shift", a, lambda d: D.kind(d) == 1, "integer")
+    return lax.shift_left(a, b)
+
+
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+    """x1 >> x2 (sign-filling for signed integers)."""
+    a, b = promote_broadcast("bitwise_right_shift", x1, x2)
+    check("bitwise_right_shift", a, lambda d: D.kind(d) == 1, "integer")
+    if a.aval.dtype.kind == "u":
+        return lax.shift_right_logical(a, b)
+    return lax.shift_right_arithmetic(a, b)
+
+
+left_shift = bitwise_left_shift
+right_shift = bitwise_right_shift
+
+
+def bitwise_count(x: Any, /) -> Any:
+    """The number of 1 bits in |x| (uint8 result, as NumPy)."""
+    x = to_array(x)
+    check("bitwise_count", x, _int_or_bool, "integer or bool")
+    if x.aval.dtype == D.bool_:
+        return lax.convert_element_type(x, D.uint8)
+    if x.aval.dtype.kind == "i":
+        x = lax.abs(x)
+    return lax.convert_element_type(lax.population_count(x), D.uint8)
+
+
+# ---- classification -----------------------------------------------------------------------------
+
+def isnan(x: Any, /) -> Any:
+    """True where x is NaN (either part for complex)."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) < 2:
+        return lax.broadcast_in_dim(np.bool_(False), x.aval.shape, ())
+    return lax.ne(x, x)
+
+
+def isinf(x: Any, /) -> Any:
+    """True where x is infinite (either part for complex)."""
+    return _M.isinf(to_array(x))
+
+
+def isfinite(x: Any, /) -> Any:
+    """True where x is neither infinite nor NaN."""
+    return _M.isfinite(to_array(x))
+
+
+def isposinf(x: Any, /) -> Any:
+    """True where x is +inf."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) < 2:
+        return isnan(x)
+    return lax.eq(x, scalar_like(x, np.inf))
+
+
+def isneginf(x: Any, /) -> Any:
+    """True where x is -inf."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) < 2:
+        return isnan(x)
+    return lax.eq(x, scalar_like(x, -np.inf))
+
+
+def isreal(x: Any, /) -> Any:
+    """True where the imaginary part is zero."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) < 3:
+        return lax.broadcast_in_dim(np.bool_(True), x.aval.shape, ())
+    im = lax.imag(x)
+    return lax.eq(im, scalar_like(im, 0))
+
+
+def iscomplex(x: Any, /) -> Any:
+    """True where the imaginary part is nonzero."""
+    return lax.bitwise_not(isreal(x))
+
+
+def iscomplexobj(x: Any) -> builtins.bool:
+    """Whether x has a complex dtype."""
+    return D.kind(D.dtype_weak(x)[0]) == 3
+
+
+def isrealobj(x: Any) -> builtins.bool:
+    """Whether x does not have a complex dtype."""
+    return not iscomplexobj(x)
+
+
+# ---- clip and friends ------------------------------------------------------------------------------
+
+def _bound(b: Any, dt: np.dtype, lower: builtins.bool) -> Any:
+    """A clip bound in x's dtype; Python numbers beyond an integer dtype's range are clamped into it."""
+    if is_scalar(b) and dt.kind in "iu" and not isinstance(b, builtins.bool):
+        info = np.iinfo(dt)
+        if isinstance(b, builtins.float):
+            if np.isnan(b):
+                return None
+            if np.isinf(b):
+                b = info.min if b < 0 else info.max
+            b = builtins.int(np.ceil(b) if lower else np.floor(b))
+        b = builtins.min(builtins.max(b, builtins.int(info.min)), builtins.int(info.max))
+    return to_array(b, dt)
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    """Limit x to [min, max] (either may be None); keeps x's dtype, broadcasts with the bounds."""
+    x = to_array(x)
+    dt = x.aval.dtype
+    check("clip", x, _real, "real")
+    for b, fn, lower in ((min, lax.max, True), (max, lax.min, False)):
+        if b is None:
+            continue
+        bb = _bound(b, dt, lower)
+        if bb is None:
+            continue
+        shape = broadcast_shapes("clip", x.aval.shape, bb.aval.shape)
+        x = fn(broadcast_to(x, shape), broadcast_to(bb, shape))
+    return x
+
+
+def nan_to_num(x: Any, copy: builtins.bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    """Replace NaN by `nan` and infinities by `posinf`/`neginf` (default: the dtype's extremes)."""
+    x = to_array(x)
+    dt = x.aval.dtype
+    if D.kind(dt) < 2:
+        return x
+    if D.kind(dt) == 3:
+        return lax.complex(nan_to_num(lax.real(x), nan=nan, posinf=posinf, neginf=neginf),
+                           nan_to_num(lax.imag(x), nan=nan, posinf=posinf, neginf=neginf))
+    info = D.finfo(dt)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+    out = lax.select(lax.ne(x, x), scalar_like(x, nan), x)
+    out = lax.select(lax.eq(out, scalar_like(x, np.inf)), scalar_like(x, hi), out)
+    return lax.select(lax.eq(out, scalar_like(x, -np.inf)), scalar_like(x, lo), out)
+
+
+def sinc(x: Any, /) -> Any:
+    """sin(pi x) / (pi x), 1 at 0."""
+    x = to_inexact(x)
+    zero = lax.eq(x, scalar_like(x, 0))
+    safe = lax.select(zero, scalar_like(x, 1), x)
+    px = lax.mul(safe, scalar_like(x, np.pi))
+    return lax.select(zero, scalar_like(x, 1), lax.div(lax.sin(px), px))
+
+
+def deg2rad(x: Any, /) -> Any:
+    """Degrees to radians."""
+    x = to_inexact(x)
+    return lax.mul(x, scalar_like(x, np.pi / 180.0))
+
+
+def rad2deg(x: Any, /) -> Any:
+    """Radians to degrees."""
+    x = to_inexact(x)
+    return lax.mul(x, scalar_like(x, 180.0 / np.pi))
+
+
+radians = deg2rad
+degrees = rad2deg
+
+
+def _gcd_loop(a: Any, b: Any) -> Any:
+    from padax.functional.lax.control import while_loop
+    zero = scalar_like(a, 0)
+
+    def cond(c):
+        return lax.reduce_or(lax.ne(c[1], zero), tuple(builtins.range(a.aval.ndim)))
+
+    def body(c):
+        x, y = c
+        nz = lax.ne(y, zero)
+        safe = lax.select(nz, y, scalar_like(y, 1))
+        return lax.select(nz, y, x), lax.select(nz, lax.rem(x, safe), zero)
+    return while_loop(cond, body, (lax.abs(a), lax.abs(b)))[0]
+
+
+def gcd(x1: Any, x2: Any, /) -> Any:
+    """Greatest common divisor of integers (|gcd|, gcd(0, 0) = 0)."""
+    a, b = promote_broadcast("gcd", x1, x2)
+    check("gcd", a, lambda d: D.kind(d) == 1, "integer")
+    return _gcd_loop(a, b)
+
+
+def lcm(x1: Any, x2: Any, /) -> Any:
+    """Least common multiple of integers (0 if either is 0)."""
+    a, b = promote_broadcast("lcm", x1, x2)
+    check("lcm", a, lambda d: D.kind(d) == 1, "integer")
+    g = _gcd_loop(a, b)
+    zero = scalar_like(g, 0)
+    safe = lax.select(lax.eq(g, zero), scalar_like(g, 1), g)
+    return lax.select(lax.eq(g, zero), zero, lax.abs(lax.mul(lax.div(a, safe), b)))
+
+
+def modf(x: Any, /) -> tuple[Any, Any]:
+    """(fractional part, integral part), both with x's sign."""
+    x = to_inexact(x)
+    i = _trunc(x)
+    return lax.sub(x, i), i
+
+
+__all__ = ["exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+           "tanh", "asinh", "acosh", "atanh", "exp2", "cbrt", "log2", "log10", "reciprocal", "add", "subtract",
+           "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "divmod", "fmod", "pow",
+           "power", "float_power", "maximum", "minimum", "fmax", "fmin", "negative", "positive", "abs",
+           "absolute", "fabs", "square", "sign", "signbit", "copysign", "hypot", "logaddexp", "logaddexp2",
+           "atan2", "nextafter", "ldexp", "heaviside", "floor", "ceil", "trunc", "fix", "rint", "round",
+           "around", "conj", "conjugate", "real", "imag", "angle", "equal", "not_equal", "less", "less_equal",
+           "greater", "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
+           "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "invert", "bitwise_left_shift",
+           "bitwise_right_shift", "left_shift", "right_shift", "bitwise_count", "isnan", "isinf", "isfinite",
+           "isposinf", "isneginf", "isreal", "iscomplex", "iscomplexobj", "isrealobj", "clip", "nan_to_num",
+           "sinc", "deg2rad", "rad2deg", "radians", "degrees", "gcd", "lcm", "modf"]

@@ -1,0 +1,274 @@
+"""Products: matmul, tensordot, vecdot, einsum, and NumPy's dot, inner, outer, vdot, kron, cross.
+
+All are `dot_general` (or elementwise products) after padax.numpy promotion.
+"""
+from __future__ import annotations
+
+import builtins
+import importlib
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax import lax
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional import linalg_basic as _L
+from padax.functional._arrays import canonicalize_axis
+from padax.numpy import _dtypes as D
+from padax.numpy._util import broadcast_shapes, broadcast_to, promote, static_int, to_array
+
+
+def _two(op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
+    a, b = promote(to_array(x1), to_array(x2))
+    if a.aval.dtype == D.bool_:
+        raise op_type_error(op, f"bool operands are not supported, got {a.aval.str_short()} and {b.aval.str_short()}")
+    return a, b
+
+
+def matmul(x1: Any, x2: Any, /) -> Any:
+    """Matrix product with batch broadcasting (1-D operands act as vectors)."""
+    a, b = _two("matmul", x1, x2)
+    return _L.matmul(a, b)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    """Sum products over the last `axes` axes of x1 and the first of x2 (or the given axis pairs)."""
+    a, b = _two("tensordot", x1, x2)
+    if isinstance(axes, (builtins.int, np.integer)):
+        n = builtins.int(axes)
+        if n < 0 or n > a.aval.ndim or n > b.aval.ndim:
+            raise op_value_error("tensordot", f"axes={n} is out of range for {a.aval.str_short()} and "
+                                              f"{b.aval.str_short()}")
+        ca = tuple(builtins.range(a.aval.ndim - n, a.aval.ndim))
+        cb = tuple(builtins.range(n))
+    else:
+        xa, xb = axes
+        xa = [xa] if isinstance(xa, (builtins.int, np.integer)) else list(xa)
+        xb = [xb] if isinstance(xb, (builtins.int, np.integer)) else list(xb)
+        if len(xa) != len(xb):
+            raise op_value_error("tensordot", f"axes {axes} must pair up axes of x1 and x2")
+        ca = tuple(canonicalize_axis("tensordot", i, a.aval.ndim) for i in xa)
+        cb = tuple(canonicalize_axis("tensordot", i, b.aval.ndim) for i in xb)
+    for i, j in zip(ca, cb):
+        if a.aval.shape[i] != b.aval.shape[j]:
+            raise op_value_error("tensordot", f"contracted axes differ in size: {a.aval.str_short()} axis {i} "
+                                              f"and {b.aval.str_short()} axis {j}")
+    return lax.dot_general(a, b, ((ca, cb), ((), ())))
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
+    """Dot products of vectors along `axis` (x1 conjugated), other axes broadcast."""
+    a, b = _two("vecdot", x1, x2)
+    shape = broadcast_shapes("vecdot", a.aval.shape, b.aval.shape)
+    nd = len(shape)
+    if nd == 0:
+        raise op_value_error("vecdot", "needs at least 1-D operands")
+    ax = canonicalize_axis("vecdot", static_int("vecdot", axis, "axis"), nd)
+    k = ax - nd  # negative position, valid in both operands when they have it
+    da = a.aval.shape[k] if a.aval.ndim >= -k else 1
+    db = b.aval.shape[k] if b.aval.ndim >= -k else 1
+    if da != db:
+        raise op_value_error("vecdot", f"axis {axis} differs in size: {a.aval.str_short()} and {b.aval.str_short()}")
+    a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+    if D.kind(a.aval.dtype) == 3:
+        a = lax.conj(a)
+    batch = tuple(i for i in builtins.range(nd) if i != ax)
+    return lax.dot_general(a, b, (((ax,), (ax,)), (batch, batch)))
+
+
+def dot(a: Any, b: Any) -> Any:
+    """NumPy's dot: products for 0-d, inner for 1-D, matmul for 2-D, and sum over a's last / b's
+    second-to-last axis otherwise."""
+    x, y = _two("dot", a, b)
+    if x.aval.ndim == 0 or y.aval.ndim == 0:
+        from padax.numpy._elementwise import multiply
+        return multiply(x, y)
+    if y.aval.ndim == 1:
+        return tensordot(x, y, axes=([-1], [0]))
+    return tensordot(x, y, axes=([-1], [-2]))
+
+
+def inner(a: Any, b: Any) -> Any:
+    """Sum of products over the last axes of a and b."""
+    x, y = _two("inner", a, b)
+    if x.aval.ndim == 0 or y.aval.ndim == 0:
+        from padax.numpy._elementwise import multiply
+        return multiply(x, y)
+    return tensordot(x, y, axes=([-1], [-1]))
+
+
+def outer(a: Any, b: Any) -> Any:
+    """Outer product of the flattened inputs."""
+    x, y = _two("outer", a, b)
+    x, y = lax.reshape(x, (x.aval.size,)), lax.reshape(y, (y.aval.size,))
+    shape = (x.aval.size, y.aval.size)
+    return lax.mul(lax.broadcast_in_dim(x, shape, (0,)), lax.broadcast_in_dim(y, shape, (1,)))
+
+
+def vdot(a: Any, b: Any) -> Any:
+    """Dot product of the flattened inputs, the first conjugated."""
+    x, y = _two("vdot", a, b)
+    x, y = lax.reshape(x, (x.aval.size,)), lax.reshape(y, (y.aval.size,))
+    if D.kind(x.aval.dtype) == 3:
+        x = lax.conj(x)
+    return lax.dot_general(x, y, (((0,), (0,)), ((), ())))
+
+
+def kron(a: Any, b: Any) -> Any:
+    """Kronecker product."""
+    x, y = promote(to_array(a), to_array(b))
+    nd = builtins.max(x.aval.ndim, y.aval.ndim)
+    xs = (1,) * (nd - x.aval.ndim) + x.aval.shape
+    ys = (1,) * (nd - y.aval.ndim) + y.aval.shape
+    x, y = lax.reshape(x, xs), lax.reshape(y, ys)
+    inter = tuple(v for p in zip(xs, ys) for v in p)
+    xb = lax.broadcast_in_dim(x, inter, tuple(builtins.range(0, 2 * nd, 2)))
+    yb = lax.broadcast_in_dim(y, inter, tuple(builtins.range(1, 2 * nd, 2)))
+    return lax.reshape(lax.mul(xb, yb), tuple(p * q for p, q in zip(xs, ys)))
+
+
+def _cross3(a: Any, b: Any, ax: builtins.int) -> Any:
+    def comp(x, i):
+        return lax.slice_in_dim(x, i, i + 1, 1, ax)
+    a0, a1, a2 = (comp(a, i) for i in builtins.range(3))
+    b0, b1, b2 = (comp(b, i) for i in builtins.range(3))
+    c0 = lax.sub(lax.mul(a1, b2), lax.mul(a2, b1))
+    c1 = lax.sub(lax.mul(a2, b0), lax.mul(a0, b2))
+    c2 = lax.sub(lax.mul(a0, b1), lax.mul(a1, b0))
+    return lax.concatenate([c0, c1, c2], ax)
+
+
+def cross(a: Any, b: Any, axisa: builtins.int = -1, axisb: builtins.int = -1, axisc: builtins.int = -1,
+          axis: builtins.int | None = None) -> Any:
+    """Cross product of 3-vectors along the given axes (other axes broadcast)."""
+    from padax.numpy._manipulation import moveaxis
+    x, y = _two("cross", a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x = moveaxis(x, axisa, -1)
+    y = moveaxis(y, axisb, -1)
+    if x.aval.shape[-1] != 3 or y.aval.shape[-1] != 3:
+        raise op_value_error("cross", f"vectors must have 3 components, got {x.aval.str_short()} and "
+                                      f"{y.aval.str_short()}")
+    shape = broadcast_shapes("cross", x.aval.shape, y.aval.shape)
+    out = _cross3(broadcast_to(x, shape), broadcast_to(y, shape), len(shape) - 1)
+    return moveaxis(out, -1, axisc)
+
+
+# ---- einsum -------------------------------------------------------------------------------------
+
+def _parse_einsum(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[list[str], str]:
+    s = subscripts.replace(" ", "")
+    if "->" in s:
+        lhs, out = s.split("->")
+    else:
+        lhs, out = s, None
+    terms = lhs.split(",")
+    if len(terms) != len(shapes):
+        raise op_value_error("einsum", f"{len(terms)} operand terms in {subscripts!r}, {len(shapes)} operands")
+    n_ell = 0
+    for t, sh in zip(terms, shapes):
+        if "..." in t:
+            n_ell = builtins.max(n_ell, len(sh) - (len(t) - 3))
+    ell = "".join(chr(0x3B1 + i) for i in builtins.range(n_ell))  # Greek letters stand for '...'
+    new_terms = []
+    for t, sh in zip(terms, shapes):
+        if "..." in t:
+            k = len(sh) - (len(t) - 3)
+            t = t.replace("...", ell[n_ell - k:] if k else "")
+        if len(t) != len(sh):
+            raise op_value_error("einsum", f"term {t!r} does not match an operand of rank {len(sh)}")
+        new_terms.append(t)
+    if out is None:
+        counts: dict[str, int] = {}
+        for t in new_terms:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
+    else:
+        out = out.replace("...", ell)
+    return new_terms, out
+
+
+def _einsum_diag(x: Any, t: str) -> tuple[Any, str]:
+    from padax.numpy._indexing import diagonal
+    while True:
+        rep = next((c for c in t if t.count(c) > 1), None)
+        if rep is None:
+            return x, t
+        i = t.index(rep)
+        j = t.index(rep, i + 1)
+        x = diagonal(x, 0, i, j)
+        t = "".join(c for k, c in enumerate(t) if k not in (i, j)) + rep
+
+
+def einsum(subscripts: str, /, *operands: Any, optimize: Any = None, precision: Any = None,
+           preferred_element_type: Any = None) -> Any:
+    """Einstein summation (NumPy's notation, '...' included) after padax.numpy promotion.
+
+    Delegates to padax's einsum (`padax.functional.einsum`); the local
+    left-to-right contraction below is the fallback when that is absent.
+    """
+    ops = promote(*[to_array(o) for o in operands])
+    try:
+        delegate = importlib.import_module("padax.functional.einsum").einsum
+    except (ImportError, AttributeError):
+        delegate = None
+    if delegate is not None:
+        r = delegate(subscripts, *ops)
+        if preferred_element_type is not None:
+            r = lax.convert_element_type(r, D.canonicalize(preferred_element_type))
+        return r
+    terms, out = _parse_einsum(subscripts, [o.aval.shape for o in ops])
+    sizes: dict[str, int] = {}
+    for t, o in zip(terms, ops):
+        for c, d in zip(t, o.aval.shape):
+            if d != 1:
+                if sizes.get(c, d) != d:
+                    raise op_value_error("einsum", f"index {c!r} has sizes {sizes[c]} and {d}")
+                sizes[c] = d
+            else:
+                sizes.setdefault(c, 1)
+    items = []
+    for t, o in zip(terms, ops):
+        o, t = _einsum_diag(o, t)
+        target = tuple(sizes[c] for c in t)
+        if o.aval.shape != target:
+            o = broadcast_to(o, target)
+        items.append((o, t))
+
+    def needed_elsewhere(c: str, skip: set) -> bool:
+        return c in out or builtins.any(c in t for k, (_, t) in enumerate(items) if k not in skip)
+
+    # sum out indices private to one operand
+    for k, (o, t) in enumerate(items):
+        private = [i for i, c in enumerate(t) if not needed_elsewhere(c, {k})]
+        if private:
+            o = lax.reduce_sum(o, tuple(private))
+            t = "".join(c for i, c in enumerate(t) if i not in private)
+        items[k] = (o, t)
+    while len(items) > 1:
+        (a, ta), (b, tb) = items[0], items[1]
+        rest = items[2:]
+        later = set("".join(t for _, t in rest)) | set(out)
+        shared = [c for c in ta if c in tb]
+        batch = [c for c in shared if c in later]
+        contract = [c for c in shared if c not in later]
+        dn = ((tuple(ta.index(c) for c in contract), tuple(tb.index(c) for c in contract)),
+              (tuple(ta.index(c) for c in batch), tuple(tb.index(c) for c in batch)))
+        r = lax.dot_general(a, b, dn)
+        tr = "".join(batch) + "".join(c for c in ta if c not in shared) + "".join(c for c in tb if c not in shared)
+        items = [(r, tr)] + rest
+    r, tr = items[0]
+    extra = [i for i, c in enumerate(tr) if c not in out]
+    if extra:
+        r = lax.reduce_sum(r, tuple(extra))
+        tr = "".join(c for c in tr if c in out)
+    if tr != out:
+        r = lax.transpose(r, tuple(tr.index(c) for c in out))
+    if preferred_element_type is not None:
+        r = lax.convert_element_type(r, D.canonicalize(preferred_element_type))
+    return r
+
+
+__all__ = ["matmul", "tensordot", "vecdot", "dot", "inner", "outer", "vdot", "kron", "cross", "einsum"]

@@ -1,0 +1,382 @@
+"""Searching, sorting and sets: argmax/argmin, where, nonzero, searchsorted, sort/argsort,
+unique_all/counts/inverse/values, plus NumPy's argwhere, flatnonzero, unique, isin, digitize,
+select, interp, bincount.
+
+Functions whose output shape depends on the data (nonzero, unique_*,
+bincount without `length`) run eagerly: they read one count from the device
+and then compute with that static size. Under `jit` pass `size=` (nonzero,
+unique_values, argwhere) or `length=` (bincount), or they raise.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from padax import lax
+from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import Tracer
+from padax.functional import reduction as _R
+from padax.functional._arrays import canonicalize_axis
+from padax.functional.lax.indexing import ScatterDimensionNumbers
+from padax.numpy import _dtypes as D
+from padax.numpy._util import (broadcast_shapes, broadcast_to, full_like_shape, keepdims as _keep,
+                               promote_broadcast, scalar_like, static_int, to_array)
+
+
+def _index_dtype() -> np.dtype:
+    return D.default_int()
+
+
+def _arg(name: str, fn):
+    def wrapped(x: Any, /, *, axis: builtins.int | None = None, keepdims: builtins.bool = False) -> Any:
+        x = to_array(x)
+        idt = _index_dtype()
+        if axis is None:
+            if x.aval.size == 0:
+                raise op_value_error(name, "attempt to get the arg-extremum of an empty array")
+            out = fn(lax.reshape(x, (x.aval.size,)), 0, idt)
+            return lax.reshape(out, (1,) * x.aval.ndim) if keepdims else out
+        if x.aval.ndim == 0:
+            canonicalize_axis(name, axis, 0)
+            return full_like_shape((), 0, idt)
+        a = canonicalize_axis(name, static_int(name, axis, "axis"), x.aval.ndim)
+        if x.aval.shape[a] == 0:
+            raise op_value_error(name, "attempt to get the arg-extremum of an empty axis")
+        return _keep(fn(x, a, idt), x.aval.shape, (a,), keepdims)
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None)."
+    return wrapped
+
+
+argmax = _arg("argmax", lax.argmax)
+argmin = _arg("argmin", lax.argmin)
+
+
+def where(condition: Any, x1: Any = None, x2: Any = None, /) -> Any:
+    """x1 where condition is true, else x2 (all broadcast; x1, x2 promote)."""
+    if x1 is None and x2 is None:
+        return nonzero(condition)
+    if x1 is None or x2 is None:
+        raise TypeError("where: give both x1 and x2, or neither")
+    c = to_array(condition)
+    if c.aval.dtype != D.bool_:
+        c = lax.ne(c, scalar_like(c, 0))
+    a, b = promote_broadcast("where", x1, x2)
+    shape = broadcast_shapes("where", c.aval.shape, a.aval.shape)
+    return lax.select(broadcast_to(c, shape), broadcast_to(a, shape), broadcast_to(b, shape))
+
+
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """Per element, the value from the first choice whose condition holds (else `default`)."""
+    if len(condlist) != len(choicelist):
+        raise op_value_error("select", "condlist and choicelist must have the same length")
+    out = default
+    for c, v in reversed(list(zip(condlist, choicelist))):
+        out = where(c, v, out)
+    return to_array(out)
+
+
+# ---- sorting ------------------------------------------------------------------------------------
+
+def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
+         stable: builtins.bool = True) -> Any:
+    """Sorted along `axis` (NaNs last ascending, first descending); always stable."""
+    x = to_array(x)
+    if x.aval.ndim == 0:
+        return x
+    return _R.sort(x, static_int("sort", axis, "axis"), descending=descending)
+
+
+def argsort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
+            stable: builtins.bool = True) -> Any:
+    """Indices that sort x along `axis`; ties keep their order (also when descending)."""
+    x = to_array(x)
+    out = _R.argsort(x, static_int("argsort", axis, "axis"), descending=descending)
+    return out if out.aval.dtype == _index_dtype() else lax.convert_element_type(out, _index_dtype())
+
+
+def _nan_last_less(a: Any, b: Any) -> Any:
+    """a < b with NaN sorted after every number (NumPy's order)."""
+    lt = lax.lt(a, b)
+    if D.kind(a.aval.dtype) >= 2:
+        lt = lax.bitwise_or(lt, lax.bitwise_and(lax.eq(a, a), lax.ne(b, b)))
+    return lt
+
+
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    """Insertion points of x2 in the sorted 1-D x1 ('left': before equal values, 'right': after)."""
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    a = to_array(x1)
+    if a.aval.ndim != 1:
+        raise op_value_error("searchsorted", f"x1 must be 1-D, got {a.aval.str_short()}")
+    if sorter is not None:
+        from padax.numpy._indexing import take
+        a = take(a, sorter, axis=0, mode="clip")
+    a, v = [to_array(t) for t in promote_broadcast_pair(a, x2)]
+    n = a.aval.shape[0]
+    idt = _index_dtype()
+    lo = full_like_shape(v.aval.shape, 0, D.int32)
+    hi = full_like_shape(v.aval.shape, n, D.int32)
+    if n == 0:
+        return lax.convert_element_type(lo, idt)
+    steps = builtins.max(builtins.int(np.ceil(np.log2(n + 1))), 1)
+    from padax.numpy._indexing import take
+    for _ in builtins.range(steps):
+        mid = lax.div(lax.add(lo, hi), scalar_like(lo, 2))
+        am = take(a, lax.min(mid, scalar_like(mid, n - 1)), axis=0, mode="clip")
+        right = _nan_last_less(am, v) if side == "left" else lax.bitwise_not(_nan_last_less(v, am))
+        active = lax.lt(lo, hi)
+        go = lax.bitwise_and(active, right)
+        stay = lax.bitwise_and(active, lax.bitwise_not(right))
+        lo = lax.select(go, lax.add(mid, scalar_like(mid, 1)), lo)
+        hi = lax.select(stay, mid, hi)
+    return lax.convert_element_type(lo, idt)
+
+
+def promote_broadcast_pair(a: Any, v: Any) -> tuple[Any, Any]:
+    """Promote x1 and x2 of searchsorted to one dtype without broadcasting them together."""
+    from padax.numpy._util import promote
+    return tuple(promote(a, v))
+
+
+def digitize(x: Any, bins: Any, right: builtins.bool = False) -> Any:
+    """Indices of the bins (monotonically increasing) that each x falls in."""
+    return searchsorted(bins, x, side="left" if right else "right")
+
+
+# ---- data-dependent sizes -------------------------------------------------------------------------
+
+def _concrete_count(op: str, count: Any, hint: str) -> builtins.int:
+    if isinstance(count, Tracer):
+        raise op_type_error(op, f"the output size depends on the data, which is not known while tracing; "
+                                f"{hint}")
+    return builtins.int(count)
+
+
+def _first_true(mask: Any, size: builtins.int) -> Any:
+    """int32 positions of the first `size` True entries of a 1-D bool mask (padded with n)."""
+    n = mask.aval.shape[0]
+    key = lax.convert_element_type(lax.bitwise_not(mask), D.int8)
+    _, perm = lax.sort_key_val(key, lax.iota(D.int32, n), 0, True)
+    count = lax.reduce_sum(lax.convert_element_type(mask, D.int32), (0,))
+    valid = lax.lt(lax.iota(D.int32, size), lax.broadcast_in_dim(count, (size,), ()))
+    if size <= n:
+        pos = lax.slice_in_dim(perm, 0, size, 1, 0)
+    else:
+        pos = lax.concatenate([perm, full_like_shape((size - n,), n, D.int32)], 0)
+    return lax.select(valid, pos, full_like_shape((size,), n, D.int32))
+
+
+def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = None) -> tuple[Any, ...]:
+    """Indices of the nonzero elements, one array per axis (row-major order).
+
+    Eager unless `size` is given: then the first `size` hits are returned,
+    padded with `fill_value` (default 0).
+    """
+    x = to_array(x)
+    if x.aval.ndim == 0:
+        raise op_value_error("nonzero", "nonzero of a 0-d array is not defined; use atleast_1d first")
+    mask = lax.reshape(x if x.aval.dtype == D.bool_ else lax.ne(x, scalar_like(x, 0)), (x.aval.size,))
+    if size is None:
+        size = _concrete_count("nonzero", lax.reduce_sum(lax.convert_element_type(mask, D.int32), (0,)),
+                               "pass size= (and fill_value=)")
+    n = x.aval.size
+    idt = _index_dtype()
+    pos = _first_true(mask, size) if n else full_like_shape((size,), 0, D.int32)
+    from padax.numpy._indexing import unravel_index
+    coords = unravel_index(lax.min(pos, scalar_like(pos, builtins.max(n - 1, 0))), x.aval.shape)
+    pad = lax.ge(pos, scalar_like(pos, n))
+    out = []
+    for c in coords:
+        c = lax.convert_element_type(c, idt)
+        fv = 0 if fill_value is None else fill_value
+        out.append(lax.select(pad, full_like_shape((size,), fv, idt), c))
+    return tuple(out)
+
+
+def flatnonzero(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
+    """Indices of the nonzero elements of the flattened array."""
+    a = to_array(a)
+    return nonzero(lax.reshape(a, (a.aval.size,)), size=size, fill_value=fill_value)[0]
+
+
+def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
+    """Indices of the nonzero elements, shape (count, ndim)."""
+    a = to_array(a)
+    if a.aval.ndim == 0:
+        k = nonzero(lax.reshape(a, (1,)), size=size, fill_value=fill_value)[0].aval.shape[0]
+        return full_like_shape((k, 0), 0, _index_dtype())
+    idx = nonzero(a, size=size, fill_value=fill_value)
+    return lax.concatenate([lax.reshape(i, i.aval.shape + (1,)) for i in idx], 1)
+
+
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
+def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None):
+    """(values, first indices, inverse (x's shape), counts) of the distinct values, NaNs distinct."""
+    x = to_array(x)
+    flat = lax.reshape(x, (x.aval.size,))
+    n = flat.aval.shape[0]
+    idt = _index_dtype()
+    if n == 0:
+        z = full_like_shape((0,), 0, idt)
+        return flat, z, lax.reshape(z, x.aval.shape), z
+    svals, perm = lax.sort_key_val(flat, lax.iota(D.int32, n), 0, True)
+    first = lax.concatenate([full_like_shape((1,), True, D.bool_),
+                             lax.ne(lax.slice_in_dim(svals, 1, n, 1, 0), lax.slice_in_dim(svals, 0, n - 1, 1, 0))], 0)
+    count = lax.reduce_sum(lax.convert_element_type(first, D.int32), (0,))
+    if size is None:
+        size = _concrete_count(op, count, "pass size= to unique_values under jit")
+    starts = _first_true(first, size)                       # padded with n
+    from padax.numpy._indexing import take
+    values = take(svals, starts, axis=0, mode="clip")
+    if size > 0:  # padding slots: fill_value, or the smallest value
+        pad = lax.ge(starts, scalar_like(starts, n))
+        fv = full_like_shape((size,), fill_value, values.aval.dtype) if fill_value is not None else \
+            take(svals, full_like_shape((size,), 0, D.int32), axis=0)
+        values = lax.select(pad, fv, values)
+    indices = lax.convert_element_type(take(perm, starts, axis=0, mode="clip"), idt)
+    ends = lax.concatenate([lax.slice_in_dim(starts, 1, size, 1, 0), full_like_shape((1,), n, D.int32)], 0) \
+        if size else starts
+    ends = lax.min(ends, scalar_like(ends, n))
+    counts = lax.convert_element_type(lax.sub(ends, lax.min(starts, scalar_like(starts, n))), idt)
+    gid = lax.sub(lax.cumsum(lax.convert_element_type(first, D.int32), 0), full_like_shape((n,), 1, D.int32))
+    dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    inverse = lax.scatter(full_like_shape((n,), 0, D.int32), lax.reshape(perm, (n, 1)), gid, dn,
+                          unique_indices=True)
+    inverse = lax.reshape(lax.convert_element_type(inverse, idt), x.aval.shape)
+    return values, indices, inverse, counts
+
+
+def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
+    """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given."""
+    return _unique("unique_values", x, size, fill_value)[0]
+
+
+def unique_counts(x: Any, /) -> UniqueCountsResult:
+    """(values, counts) of the distinct values (eager)."""
+    v, _, _, c = _unique("unique_counts", x, None)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
+    """(values, inverse_indices) with values[inverse_indices] == x (eager)."""
+    v, _, inv, _ = _unique("unique_inverse", x, None)
+    return UniqueInverseResult(v, inv)
+
+
+def unique_all(x: Any, /) -> UniqueAllResult:
+    """(values, indices of first occurrences, inverse_indices, counts) (eager)."""
+    return UniqueAllResult(*_unique("unique_all", x, None))
+
+
+def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtins.bool = False,
+           return_counts: builtins.bool = False, axis: builtins.int | None = None, *,
+           equal_nan: builtins.bool = False, size: builtins.int | None = None, fill_value: Any = None) -> Any:
+    """NumPy's unique (flattened; axis=None only): values, then the requested extras."""
+    if axis is not None:
+        raise NotImplementedError("unique: axis is not supported; use axis=None")
+    v, i, inv, c = _unique("unique", ar, size, fill_value)
+    out = [v]
+    if return_index:
+        out.append(i)
+    if return_inverse:
+        out.append(lax.reshape(inv, (inv.aval.size,)) if to_array(ar).aval.ndim != 1 else inv)
+    if return_counts:
+        out.append(c)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def isin(x1: Any, x2: Any, /, *, invert: builtins.bool = False) -> Any:
+    """True where an element of x1 occurs in x2 (x1's shape)."""
+    a, b = promote_broadcast_pair(to_array(x1), x2)
+    flat = lax.reshape(b, (b.aval.size,))
+    m = b.aval.size
+    shape = a.aval.shape + (m,)
+    eq = lax.eq(lax.broadcast_in_dim(a, shape, tuple(builtins.range(a.aval.ndim))),
+                lax.broadcast_in_dim(flat, shape, (a.aval.ndim,)))
+    out = lax.reduce_or(eq, (a.aval.ndim,))
+    return lax.bitwise_not(out) if invert else out
+
+
+def in1d(ar1: Any, ar2: Any, invert: builtins.bool = False) -> Any:
+    """isin of the flattened ar1."""
+    a = to_array(ar1)
+    return isin(lax.reshape(a, (a.aval.size,)), ar2, invert=invert)
+
+
+def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length: builtins.int | None = None) -> Any:
+    """Counts (or summed weights) of each value 0..length-1 of non-negative integers x.
+
+    `length` defaults to max(x) + 1 (at least `minlength`), which needs x's value (eager).
+    """
+    x = to_array(x)
+    if x.aval.ndim != 1 or D.kind(x.aval.dtype) != 1:
+        raise op_type_error("bincount", f"expects a 1-D integer array, got {x.aval.str_short()}")
+    if length is None:
+        mx = lax.reduce_max(x, (0,)) if x.aval.size else 0
+        length = builtins.max(_concrete_count("bincount", mx, "pass length=") + 1 if x.aval.size else 0,
+                              builtins.int(minlength))
+    if weights is None:
+        w = full_like_shape(x.aval.shape, 1, D.default_int())
+    else:
+        w = to_array(weights)
+        if D.kind(w.aval.dtype) < 2:
+            w = lax.convert_element_type(w, D.default_float())
+    dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    idx = lax.reshape(lax.convert_element_type(x, D.int32), (x.aval.size, 1))
+    return lax.scatter_add(full_like_shape((length,), 0, w.aval.dtype), idx, w, dn, mode="drop")
+
+
+def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period: Any = None) -> Any:
+    """Piecewise-linear interpolation of (xp, fp) at x (xp increasing); constant beyond the ends."""
+    if period is not None:
+        raise NotImplementedError("interp: period is not supported")
+    x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), xp)]
+    from padax.numpy._util import to_inexact
+    x, xp, fp = to_inexact(x), to_inexact(xp), to_inexact(fp)
+    n = xp.aval.shape[0]
+    i = searchsorted(xp, x, side="right")
+    i = lax.convert_element_type(i, D.int32)
+    i = lax.clamp(np.int32(1), i, np.int32(builtins.max(n - 1, 1)))
+    from padax.numpy._indexing import take
+    x0, x1 = take(xp, lax.sub(i, scalar_like(i, 1)), mode="clip"), take(xp, i, mode="clip")
+    f0, f1 = take(fp, lax.sub(i, scalar_like(i, 1)), mode="clip"), take(fp, i, mode="clip")
+    dt = f0.aval.dtype
+    dx = lax.sub(x1, x0)
+    safe = lax.select(lax.eq(dx, scalar_like(dx, 0)), scalar_like(dx, 1), dx)
+    t = lax.div(lax.sub(x, x0), safe)
+    if t.aval.dtype != dt:
+        t = lax.convert_element_type(t, dt)
+    out = lax.add(f0, lax.mul(t, lax.sub(f1, f0)))
+    lv = take(fp, full_like_shape((), 0, D.int32)) if left is None else to_array(left, dt)
+    rv = take(fp, full_like_shape((), n - 1, D.int32)) if right is None else to_array(right, dt)
+    out = lax.select(lax.lt(x, broadcast_to(take(xp, full_like_shape((), 0, D.int32)), x.aval.shape)),
+                     broadcast_to(lv, x.aval.shape), out)
+    out = lax.select(lax.gt(x, broadcast_to(take(xp, full_like_shape((), n - 1, D.int32)), x.aval.shape)),
+                     broadcast_to(rv, x.aval.shape), out)
+    return out
+
+
+__all__ = ["argmax", "argmin", "where", "select", "sort", "argsort", "searchsorted", "digitize", "nonzero",
+           "flatnonzero", "argwhere", "unique_values", "unique_counts", "unique_inverse", "unique_all",
+           "unique", "isin", "in1d", "bincount", "interp", "UniqueAllResult", "UniqueCountsResult",
+           "UniqueInverseResult"]

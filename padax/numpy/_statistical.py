@@ -1,0 +1,419 @@
+"""Reductions and scans: sum, prod, mean, max, min, std, var, cumulative_sum/prod, all, any,
+count_nonzero, diff, and NumPy's nan-functions, median, quantile/percentile, average, ptp.
+
+`axis` is None (all axes), an int, or a tuple (an empty tuple reduces
+nothing). Without `dtype`, sum/prod of integers narrower than the default
+integer accumulate in the default integer (signed) or its unsigned twin, and
+bool counts in the default integer; float16/bfloat16 accumulate in float32.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from padax import lax
+from padax.core.errors import op_value_error
+from padax.functional._arrays import canonicalize_axis
+from padax.numpy import _dtypes as D
+from padax.numpy._util import (axes as _axes, broadcast_to, check, full_like_shape, keepdims as _keep, promote,
+                               real_dtype, scalar_like, static_int, to_array, to_inexact)
+
+_LOW = (D.float16, D.bfloat16)
+
+
+def _acc(dt: np.dtype) -> np.dtype:
+    return D.float32 if dt in _LOW else dt
+
+
+def _sum_dtype(dt: np.dtype) -> np.dtype:
+    di = D.default_int()
+    if dt == D.bool_:
+        return di
+    if dt.kind == "i" and dt.itemsize < di.itemsize:
+        return di
+    if dt.kind == "u" and dt.itemsize < di.itemsize:
+        return D.default_uint()
+    return dt
+
+
+def _out_dtype(x: Any, dtype: Any) -> np.dtype:
+    return _sum_dtype(x.aval.dtype) if dtype is None else D.canonicalize(dtype)
+
+
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Sum over `axis`."""
+    x = to_array(x)
+    ax = _axes("sum", axis, x.aval.ndim)
+    dt = _out_dtype(x, dtype)
+    out = lax.reduce_sum(lax.convert_element_type(x, _acc(dt)), ax)
+    return _keep(lax.convert_element_type(out, dt), x.aval.shape, ax, keepdims)
+
+
+def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Product over `axis`."""
+    x = to_array(x)
+    ax = _axes("prod", axis, x.aval.ndim)
+    dt = _out_dtype(x, dtype)
+    out = lax.reduce_prod(lax.convert_element_type(x, _acc(dt)), ax)
+    return _keep(lax.convert_element_type(out, dt), x.aval.shape, ax, keepdims)
+
+
+def _count(shape: tuple[int, ...], ax: tuple[int, ...]) -> builtins.int:
+    return builtins.int(np.prod([shape[a] for a in ax], dtype=np.int64))
+
+
+def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, dtype: Any = None) -> Any:
+    """Arithmetic mean over `axis` (integers and bool give the default floating dtype)."""
+    x = to_inexact(x) if dtype is None else to_array(x, dtype)
+    ax = _axes("mean", axis, x.aval.ndim)
+    dt = x.aval.dtype
+    s = lax.reduce_sum(lax.convert_element_type(x, _acc(dt)), ax)
+    n = _count(x.aval.shape, ax)
+    out = lax.div(s, scalar_like(s, n))
+    return _keep(lax.convert_element_type(out, dt), x.aval.shape, ax, keepdims)
+
+
+def _order_reduce(name: str, fn):
+    def wrapped(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+        x = to_array(x)
+        check(name, x, lambda d: D.kind(d) < 3, "real")
+        ax = _axes(name, axis, x.aval.ndim)
+        if builtins.any(x.aval.shape[a] == 0 for a in ax):
+            raise op_value_error(name, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
+        return _keep(fn(x, ax), x.aval.shape, ax, keepdims)
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = f"The {name}imum over `axis` (NaN propagates)."
+    return wrapped
+
+
+max = _order_reduce("max", lax.reduce_max)
+min = _order_reduce("min", lax.reduce_min)
+amax, amin = max, min
+
+
+def ptp(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """max - min over `axis`."""
+    return lax.sub(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims))
+
+
+def _moments(name: str, x: Any, axis: Any, correction: Any, keepdims: builtins.bool) -> Any:
+    x = to_inexact(x)
+    ax = _axes(name, axis, x.aval.ndim)
+    dt = x.aval.dtype
+    xa = lax.convert_element_type(x, _acc(dt))
+    n = _count(x.aval.shape, ax)
+    m = lax.div(lax.reduce_sum(xa, ax), full_like_shape(tuple(d for i, d in enumerate(x.aval.shape)
+                                                               if i not in ax), n, xa.aval.dtype))
+    kept = tuple(1 if i in ax else d for i, d in enumerate(x.aval.shape))
+    mb = broadcast_to(lax.reshape(m, kept), x.aval.shape)
+    dev = lax.sub(xa, mb)
+    if D.kind(dt) == 3:
+        sq = lax.add(lax.square(lax.real(dev)), lax.square(lax.imag(dev)))
+    else:
+        sq = lax.square(dev)
+    s = lax.reduce_sum(sq, ax)
+    out = lax.div(s, scalar_like(s, builtins.max(n - correction, 0)))
+    return _keep(lax.convert_element_type(out, real_dtype(dt)), x.aval.shape, ax, keepdims)
+
+
+def var(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
+    """Variance over `axis`, dividing by N - correction (real for complex input)."""
+    return _moments("var", x, axis, correction, keepdims)
+
+
+def std(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
+    """Standard deviation over `axis`, from the variance with N - correction."""
+    return lax.sqrt(_moments("std", x, axis, correction, keepdims))
+
+
+def _as_bool(x: Any) -> Any:
+    return x if x.aval.dtype == D.bool_ else lax.ne(x, scalar_like(x, 0))
+
+
+def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """True where every element over `axis` is nonzero."""
+    x = to_array(x)
+    ax = _axes("all", axis, x.aval.ndim)
+    return _keep(lax.reduce_and(_as_bool(x), ax), x.aval.shape, ax, keepdims)
+
+
+def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """True where some element over `axis` is nonzero."""
+    x = to_array(x)
+    ax = _axes("any", axis, x.aval.ndim)
+    return _keep(lax.reduce_or(_as_bool(x), ax), x.aval.shape, ax, keepdims)
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """The number of nonzero elements over `axis` (default integer dtype)."""
+    x = to_array(x)
+    ax = _axes("count_nonzero", axis, x.aval.ndim)
+    ones = lax.convert_element_type(_as_bool(x), D.default_int())
+    return _keep(lax.reduce_sum(ones, ax), x.aval.shape, ax, keepdims)
+
+
+def _cumulative(name: str, fn, x: Any, axis: Any, dtype: Any, include_initial: builtins.bool, init: Any) -> Any:
+    x = to_array(x)
+    if axis is None:
+        if x.aval.ndim > 1:
+            raise op_value_error(name, f"axis is required for arrays of more than one dimension, got "
+                                       f"{x.aval.str_short()}")
+        if x.aval.ndim == 0:
+            x = lax.reshape(x, (1,))
+        axis = 0
+    a = canonicalize_axis(name, static_int(name, axis, "axis"), x.aval.ndim)
+    dt = _out_dtype(x, dtype)
+    xa = lax.convert_element_type(x, _acc(dt))
+    out = lax.convert_element_type(fn(xa, a), dt) if x.aval.shape[a] else lax.convert_element_type(xa, dt)
+    if include_initial:
+        shape = tuple(1 if i == a else d for i, d in enumerate(out.aval.shape))
+        out = lax.concatenate([full_like_shape(shape, init, dt), out], a)
+    return out
+
+
+def cumulative_sum(x: Any, /, *, axis: builtins.int | None = None, dtype: Any = None,
+                   include_initial: builtins.bool = False) -> Any:
+    """Running sum along `axis` (optional only for 1-D input); `include_initial` prepends 0."""
+    return _cumulative("cumulative_sum", lax.cumsum, x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x: Any, /, *, axis: builtins.int | None = None, dtype: Any = None,
+                    include_initial: builtins.bool = False) -> Any:
+    """Running product along `axis` (optional only for 1-D input); `include_initial` prepends 1."""
+    return _cumulative("cumulative_prod", lax.cumprod, x, axis, dtype, include_initial, 1)
+
+
+def cumsum(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
+    """NumPy's cumsum: running sum along `axis`, of the flattened array if axis is None."""
+    a = to_array(a)
+    if axis is None:
+        a = lax.reshape(a, (a.aval.size,))
+        axis = 0
+    return cumulative_sum(a, axis=axis, dtype=dtype)
+
+
+def cumprod(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
+    """NumPy's cumprod: running product along `axis`, of the flattened array if axis is None."""
+    a = to_array(a)
+    if axis is None:
+        a = lax.reshape(a, (a.aval.size,))
+        axis = 0
+    return cumulative_prod(a, axis=axis, dtype=dtype)
+
+
+def diff(x: Any, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: Any = None,
+         append: Any = None) -> Any:
+    """n-th forward difference along `axis` (bool: logical xor), after prepend/append."""
+    x = to_array(x)
+    if x.aval.ndim == 0:
+        raise op_value_error("diff", "needs at least one dimension")
+    a = canonicalize_axis("diff", static_int("diff", axis, "axis"), x.aval.ndim)
+    n = static_int("diff", n, "n")
+    if n < 0:
+        raise op_value_error("diff", f"order n must be non-negative, got {n}")
+    def _extra(e):
+        e = to_array(e)
+        if e.aval.ndim == 0:
+            e = broadcast_to(e, tuple(1 if i == a else d for i, d in enumerate(x.aval.shape)))
+        return e
+    parts = ([_extra(prepend)] if prepend is not None else []) + [x] + \
+        ([_extra(append)] if append is not None else [])
+    if len(parts) > 1:
+        x = lax.concatenate(promote(*parts), a)
+    for _ in builtins.range(n):
+        m = x.aval.shape[a]
+        if m == 0:
+            break
+        hi = lax.slice_in_dim(x, 1, m, 1, a)
+        lo = lax.slice_in_dim(x, 0, m - 1, 1, a)
+        x = lax.bitwise_xor(hi, lo) if x.aval.dtype == D.bool_ else lax.sub(hi, lo)
+    return x
+
+
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    """Differences of consecutive elements of the flattened array."""
+    x = to_array(ary)
+    d = diff(lax.reshape(x, (x.aval.size,)))
+    parts = [d]
+    if to_begin is not None:
+        parts.insert(0, _flat(to_array(to_begin, d.aval.dtype)))
+    if to_end is not None:
+        parts.append(_flat(to_array(to_end, d.aval.dtype)))
+    return lax.concatenate(parts, 0) if len(parts) > 1 else d
+
+
+def _flat(x: Any) -> Any:
+    return lax.reshape(x, (x.aval.size,))
+
+
+# ---- NaN-aware reductions ----------------------------------------------------------------------
+
+def _nan_filled(x: Any, value: Any) -> Any:
+    x = to_array(x)
+    if D.kind(x.aval.dtype) < 2:
+        return x
+    return lax.select(lax.ne(x, x), scalar_like(x, value), x)
+
+
+def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Sum treating NaN as zero."""
+    return sum(_nan_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Product treating NaN as one."""
+    return prod(_nan_filled(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _not_nan_count(a: Any, axis: Any, keepdims: builtins.bool) -> Any:
+    a = to_array(a)
+    ok = lax.eq(a, a) if D.kind(a.aval.dtype) >= 2 else lax.broadcast_in_dim(np.bool_(True), a.aval.shape, ())
+    return sum(ok, axis=axis, keepdims=keepdims)
+
+
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Mean of the non-NaN elements (NaN where there are none)."""
+    a = to_inexact(a) if dtype is None else to_array(a, dtype)
+    s = sum(_nan_filled(a, 0), axis=axis, keepdims=keepdims)
+    c = _not_nan_count(a, axis, keepdims)
+    return lax.div(s, lax.convert_element_type(c, s.aval.dtype))
+
+
+def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
+           keepdims: builtins.bool = False) -> Any:
+    """Variance of the non-NaN elements."""
+    a = to_inexact(a) if dtype is None else to_array(a, dtype)
+    m = nanmean(a, axis=axis, keepdims=True)
+    dev = lax.sub(a, broadcast_to(m, a.aval.shape))
+    sq = lax.mul(dev, lax.conj(dev)) if D.kind(a.aval.dtype) == 3 else lax.square(dev)
+    sq = lax.real(sq) if D.kind(sq.aval.dtype) == 3 else sq
+    if D.kind(a.aval.dtype) >= 2:  # drop the NaN entries of a (not NaNs the deviations produce)
+        sq = lax.select(lax.ne(a, a), scalar_like(sq, 0), sq)
+    s = sum(sq, axis=axis, keepdims=keepdims)
+    c = lax.convert_element_type(_not_nan_count(a, axis, keepdims), s.aval.dtype)
+    return lax.div(s, lax.max(lax.sub(c, scalar_like(c, ddof)), scalar_like(c, 0)))
+
+
+def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
+           keepdims: builtins.bool = False) -> Any:
+    """Standard deviation of the non-NaN elements."""
+    return lax.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
+
+def nanmax(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Maximum ignoring NaN (NaN where all are NaN)."""
+    a = to_array(a)
+    if D.kind(a.aval.dtype) < 2:
+        return max(a, axis=axis, keepdims=keepdims)
+    out = max(_nan_filled(a, -np.inf), axis=axis, keepdims=keepdims)
+    return lax.select(lax.eq(_not_nan_count(a, axis, keepdims), scalar_like(_not_nan_count(a, axis, keepdims), 0)),
+                      scalar_like(out, np.nan), out)
+
+
+def nanmin(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Minimum ignoring NaN (NaN where all are NaN)."""
+    a = to_array(a)
+    if D.kind(a.aval.dtype) < 2:
+        return min(a, axis=axis, keepdims=keepdims)
+    out = min(_nan_filled(a, np.inf), axis=axis, keepdims=keepdims)
+    c = _not_nan_count(a, axis, keepdims)
+    return lax.select(lax.eq(c, scalar_like(c, 0)), scalar_like(out, np.nan), out)
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: builtins.bool = False,
+            keepdims: builtins.bool = False) -> Any:
+    """Weighted mean over `axis` (weights 1-D along a single axis, or a's shape)."""
+    a = to_inexact(a)
+    if weights is None:
+        avg = mean(a, axis=axis, keepdims=keepdims)
+        if returned:
+            ax = _axes("average", axis, a.aval.ndim)
+            return avg, full_like_shape(avg.aval.shape, _count(a.aval.shape, ax), avg.aval.dtype)
+        return avg
+    w = to_array(weights)
+    a, w = promote(a, w)
+    if w.aval.shape != a.aval.shape:
+        if axis is None or isinstance(axis, (tuple, list)) or w.aval.ndim != 1:
+            raise op_value_error("average", "weights must have a's shape, or be 1-D along a single axis")
+        ax0 = canonicalize_axis("average", axis, a.aval.ndim)
+        w = lax.broadcast_in_dim(w, a.aval.shape, (ax0,))
+    s = sum(lax.mul(a, w), axis=axis, keepdims=keepdims)
+    ws = sum(w, axis=axis, keepdims=keepdims)
+    avg = lax.div(s, ws)
+    return (avg, ws) if returned else avg
+
+
+# ---- order statistics ---------------------------------------------------------------------------
+
+def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: builtins.bool = False,
+             *, interpolation: str | None = None) -> Any:
+    """q-th quantiles (q in [0, 1]) over `axis`; methods 'linear', 'lower', 'higher', 'nearest', 'midpoint'.
+
+    NaN anywhere along the reduced axes gives NaN. q's shape leads the result's.
+    """
+    method = interpolation or method
+    if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
+        raise op_value_error("quantile", f"unsupported method {method!r}")
+    a = to_inexact(a)
+    nd = a.aval.ndim
+    ax = _axes("quantile", axis, nd)
+    rest = [i for i in builtins.range(nd) if i not in ax]
+    x = lax.transpose(a, tuple(rest) + ax)
+    n = _count(a.aval.shape, ax)
+    x = lax.reshape(x, tuple(a.aval.shape[i] for i in rest) + (n,))
+    if n == 0:
+        raise op_value_error("quantile", "cannot take the quantile of an empty axis")
+    from padax.numpy._indexing import take
+    from padax.numpy._searching import sort
+    xs = sort(x, axis=-1)
+    qa = to_array(q, x.aval.dtype)
+    qshape = qa.aval.shape
+    nq = qa.aval.size
+    qa = lax.reshape(qa, (nq,))
+    pos = lax.mul(qa, scalar_like(qa, n - 1))
+    lo, hi = lax.floor(pos), lax.ceil(pos)
+    vlo = take(xs, lax.convert_element_type(lo, D.int32), axis=-1, mode="clip")
+    vhi = take(xs, lax.convert_element_type(hi, D.int32), axis=-1, mode="clip")
+    nr = len(rest)
+    if method == "lower":
+        out = vlo
+    elif method == "higher":
+        out = vhi
+    elif method == "midpoint":
+        out = lax.mul(lax.add(vlo, vhi), scalar_like(vlo, 0.5))
+    elif method == "nearest":
+        out = take(xs, lax.convert_element_type(lax.round(pos, 1), D.int32), axis=-1, mode="clip")
+    else:
+        t = lax.broadcast_in_dim(lax.sub(pos, lo), vlo.aval.shape, (nr,))
+        d = lax.sub(vhi, vlo)
+        out = lax.select(lax.ge(t, scalar_like(t, 0.5)), lax.sub(vhi, lax.mul(d, lax.sub(scalar_like(t, 1), t))),
+                         lax.add(vlo, lax.mul(d, t)))  # NumPy's two-sided lerp
+        out = lax.select(lax.eq(vlo, vhi), vlo, out)
+    has_nan = lax.broadcast_in_dim(lax.reduce_or(lax.ne(x, x), (nr,)), out.aval.shape,
+                                   tuple(builtins.range(nr)))
+    out = lax.select(has_nan, scalar_like(out, np.nan), out)
+    out = lax.transpose(out, (nr,) + tuple(builtins.range(nr)))  # q first, as NumPy
+    rest_shape = tuple(1 if i in ax else d for i, d in enumerate(a.aval.shape)) if keepdims else \
+        tuple(a.aval.shape[i] for i in rest)
+    return lax.reshape(out, qshape + rest_shape)
+
+
+def percentile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: builtins.bool = False,
+               *, interpolation: str | None = None) -> Any:
+    """q-th percentiles (q in [0, 100]) over `axis`."""
+    qa = to_inexact(q)
+    return quantile(a, lax.div(qa, scalar_like(qa, 100.0)), axis=axis, method=method, keepdims=keepdims,
+                    interpolation=interpolation)
+
+
+def median(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    """Median over `axis` (NaN if any NaN)."""
+    return quantile(a, 0.5, axis=axis, keepdims=keepdims)
+
+
+__all__ = ["sum", "prod", "mean", "max", "min", "amax", "amin", "ptp", "var", "std", "all", "any",
+           "count_nonzero", "cumulative_sum", "cumulative_prod", "cumsum", "cumprod", "diff", "ediff1d",
+           "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin", "average", "quantile",
+           "percentile", "median"]
