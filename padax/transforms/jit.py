@@ -30,6 +30,9 @@ from padax.lowering.mlir import lower_jaxpr
 from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
 
+_flatten = tree_util.registry.flatten  # bound once: the call path is hot
+
+
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
@@ -97,6 +100,7 @@ class JitFunction:
             pass
         if self._signature is not None:
             self._resolve_names()
+        self._has_static = bool(self.static_argnums or self.static_argnames)
         functools.update_wrapper(self, fun)
 
     def _resolve_names(self) -> None:
@@ -210,13 +214,16 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if config.disable_jit:
             return self.fun(*args, **kwargs)
-        dyn_args, dyn_kwargs, static = self._split(args, kwargs)
-        leaves, in_tree = tree_util.flatten((dyn_args, dyn_kwargs))
+        if self._has_static:
+            dyn_args, dyn_kwargs, static = self._split(args, kwargs)
+        else:
+            dyn_args, dyn_kwargs, static = args, kwargs, ()
+        leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
         if type(trace_state.trace) is not EvalTrace:
             return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves)
         try:
-            avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
+            avals = tuple([x.aval for x in leaves])
         except AttributeError:
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x) for x in leaves]
             avals = tuple([x.aval for x in leaves])
