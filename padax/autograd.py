@@ -118,16 +118,11 @@ class PyLayer:
     and `backward(ctx, *grads)`, call with `MyLayer.apply(*args)`. Built on custom_vjp,
     so it works under jit, vmap and grad."""
 
-    @staticmethod
-    def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("PyLayer subclasses must define forward(ctx, *args)")
-
-    @staticmethod
-    def backward(ctx: PyLayerContext, *grads: Any) -> Any:
-        raise NotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
-
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        for method in ("forward", "backward"):
+            if not callable(getattr(cls, method, None)):
+                raise TypeError(f"PyLayer {cls.__name__} must define a static {method}(ctx, ...)")
         from padax.functional._arrays import is_array
         nondiff = tuple(i for i, a in enumerate(args) if not is_array(a) and not hasattr(a, "__array__"))
         holder: dict = {}

@@ -82,3 +82,15 @@ class WrongGrad(padax.autograd.PyLayer):
 def test_pylayer_backward_is_really_used():
     g = padax.grad(lambda a: WrongGrad.apply(a).sum())(padax.to_tensor([1.0, 2.0]))
     np.testing.assert_allclose(g.numpy(), [0.0, 0.0])
+
+
+def test_pylayer_without_backward_is_a_clear_error():
+    import pytest
+
+    class NoBackward(padax.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+    with pytest.raises(TypeError, match="NoBackward must define a static backward"):
+        NoBackward.apply(padax.to_tensor([1.0]))

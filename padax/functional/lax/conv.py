@@ -317,7 +317,7 @@ def _conv_transpose(ct, lhs, rhs, **params):
     if type(ct) is Zero:
         return [None, None]
     if is_undefined(lhs) and is_undefined(rhs):
-        raise NotImplementedError("conv_general_dilated is bilinear: transpose needs one known operand")
+        raise TypeError("conv_general_dilated is bilinear: transpose needs one known operand")
     if is_undefined(lhs):
         return [_conv_transpose_lhs(ct, rhs, lhs.aval, **params), None]
     if is_undefined(rhs):

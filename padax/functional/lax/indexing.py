@@ -386,7 +386,7 @@ def _gather_jvp(primals, tangents, *, dimension_numbers, slice_sizes, indices_ar
 def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, indices_are_sorted,
                       unique_indices, mode, fill_value):
     if is_undefined(indices):
-        raise NotImplementedError("gather: cannot transpose with respect to the indices")
+        raise TypeError("gather: cannot transpose with respect to the indices")
     if type(ct) is Zero or not is_undefined(operand):
         return [None, None]
     aval = operand.aval
@@ -421,7 +421,7 @@ def _scatter_add_jvp(primals, tangents, **params):
 def _scatter_add_transpose(ct, operand, indices, updates, *, dimension_numbers, indices_are_sorted,
                            unique_indices, mode):
     if is_undefined(indices):
-        raise NotImplementedError("scatter_add: cannot transpose with respect to the indices")
+        raise TypeError("scatter_add: cannot transpose with respect to the indices")
     if type(ct) is Zero:
         return [None, None, None]
     ct_op = ct if is_undefined(operand) else None
@@ -483,7 +483,7 @@ def _scatter_transpose(ct, operand, indices, updates, *, dimension_numbers, indi
     read back at the written elements (only defined for unique indices: otherwise the losers'
     cotangents depend on which update XLA let win, which the jvp rule handles instead)."""
     if is_undefined(indices):
-        raise NotImplementedError("scatter: cannot transpose with respect to the indices")
+        raise TypeError("scatter: cannot transpose with respect to the indices")
     if type(ct) is Zero:
         return [None, None, None]
     params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
@@ -493,7 +493,7 @@ def _scatter_transpose(ct, operand, indices, updates, *, dimension_numbers, indi
         ct_op = scatter_p.bind(ct, indices, _zeros(up_aval), **params)
     if is_undefined(updates):
         if not unique_indices:
-            raise NotImplementedError("scatter: transposing with respect to the updates needs "
+            raise TypeError("scatter: transposing with respect to the updates needs "
                                       "unique_indices=True (differentiate with grad/vjp instead, "
                                       "which handles repeated indices)")
         ct_up = _gather_back(ct, indices, up_aval.shape, dimension_numbers, mode,
@@ -545,7 +545,7 @@ def _scatter_mul_transpose(ct, operand, indices, updates, *, dimension_numbers, 
     """Linear only in the operand (updates fixed): multiplying by the scattered products is its
     own transpose."""
     if is_undefined(updates) or is_undefined(indices):
-        raise NotImplementedError("scatter_mul: transposition is defined only with respect to the "
+        raise TypeError("scatter_mul: transposition is defined only with respect to the "
                                   "operand (it is not linear in the updates)")
     if type(ct) is Zero or not is_undefined(operand):
         return [None, None, None]

@@ -13,7 +13,7 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval
+from padax.core.ad_util import Zero, deflinear, instantiate, is_undefined, tangent_aval
 from padax.core.batching_util import moveaxis
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
@@ -139,18 +139,7 @@ ppermute_p.collective_batch_rule = _ppermute_collective
 
 # ---- differentiation ------------------------------------------------------------------
 
-def _linear_collective(prim, transpose):
-    def jvp(primals, tangents, **params):
-        out = prim.bind(*primals, **params)
-        (t,) = tangents
-        if type(t) is Zero:
-            return out, Zero(tangent_aval(aval_of(out)))
-        return out, prim.bind(t, **params)
-    prim.jvp_rule = jvp
-    prim.transpose_rule = transpose
-
-
-_linear_collective(psum_p, lambda ct, x, *, axis_name: [None if type(ct) is Zero
+deflinear(psum_p, lambda ct, x, *, axis_name: [None if type(ct) is Zero
                                                         else psum_p.bind(instantiate(ct), axis_name=axis_name)])
 
 
@@ -161,7 +150,7 @@ def _ppermute_transpose(ct, x, *, axis_name, perm):
     return [ppermute_p.bind(ct, axis_name=axis_name, perm=inverse)]
 
 
-_linear_collective(ppermute_p, _ppermute_transpose)
+deflinear(ppermute_p, _ppermute_transpose)
 
 
 def _all_gather_transpose(ct, x, *, axis_name, axis, tiled, axis_size):
@@ -176,7 +165,7 @@ def _all_gather_transpose(ct, x, *, axis_name, axis, tiled, axis_size):
     return [piece if tiled else squeeze(piece, (axis,))]
 
 
-_linear_collective(all_gather_p, _all_gather_transpose)
+deflinear(all_gather_p, _all_gather_transpose)
 
 
 def _extremum_jvp(prim):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import Zero, instantiate, tangent_aval
+from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
 from padax.core.batching_util import moveaxis
 from padax.core.errors import op_value_error
 from padax.core.primitive import Primitive
@@ -79,14 +79,6 @@ def _psum_scatter_batch(args, dims, *, axis_name, scatter_dimension, axis_size, 
 psum_scatter_p.batch_rule = _psum_scatter_batch
 
 
-def _psum_scatter_jvp(primals, tangents, **params):
-    out = psum_scatter_p.bind(primals[0], **params)
-    t = tangents[0]
-    if type(t) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
-    return out, psum_scatter_p.bind(t, **params)
-
-
 def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, tiled):
     if type(ct) is Zero:
         return [None]
@@ -94,8 +86,7 @@ def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, t
                               axis_size=axis_size)]
 
 
-psum_scatter_p.jvp_rule = _psum_scatter_jvp
-psum_scatter_p.transpose_rule = _psum_scatter_transpose
+deflinear(psum_scatter_p, _psum_scatter_transpose)
 
 
 # ---- all_to_all (tiled form; the untiled one is built with reshapes) ---------------------------
@@ -163,14 +154,6 @@ def _all_to_all_batch(args, dims, *, axis_name, split_axis, concat_axis, axis_si
 all_to_all_p.batch_rule = _all_to_all_batch
 
 
-def _all_to_all_jvp(primals, tangents, **params):
-    out = all_to_all_p.bind(primals[0], **params)
-    t = tangents[0]
-    if type(t) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
-    return out, all_to_all_p.bind(t, **params)
-
-
 def _all_to_all_transpose(ct, x, *, axis_name, split_axis, concat_axis, axis_size):
     if type(ct) is Zero:
         return [None]
@@ -178,8 +161,7 @@ def _all_to_all_transpose(ct, x, *, axis_name, split_axis, concat_axis, axis_siz
                               concat_axis=split_axis, axis_size=axis_size)]
 
 
-all_to_all_p.jvp_rule = _all_to_all_jvp
-all_to_all_p.transpose_rule = _all_to_all_transpose
+deflinear(all_to_all_p, _all_to_all_transpose)
 
 
 # ---- sharding constraints ---------------------------------------------------------------------

@@ -108,7 +108,7 @@ def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
     from padax.functional.lax.structural import broadcasted_iota
     keys = operands[:num_keys]
     if any(is_undefined(k) for k in keys):
-        raise NotImplementedError("sort is not linear in its keys: cannot transpose it with respect "
+        raise TypeError("sort is not linear in its keys: cannot transpose it with respect "
                                   "to a key operand")
     res = [None] * len(operands)
     back = [i for i in range(num_keys, len(operands))

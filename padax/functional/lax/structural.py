@@ -732,7 +732,7 @@ def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
 def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
     """Write the cotangent into zeros at the (same, equally clamped) window."""
     if any(is_undefined(s) for s in starts):
-        raise NotImplementedError("dynamic_slice: cannot transpose with respect to the start indices")
+        raise TypeError("dynamic_slice: cannot transpose with respect to the start indices")
     if type(ct) is Zero or not is_undefined(x):
         return [None] * (1 + len(starts))
     zeros = zeros_like_aval(x.aval.update(dtype=aval_of(ct).dtype, weak_type=False))
@@ -751,7 +751,7 @@ def _dynamic_update_slice_jvp(primals, tangents):
 def _dynamic_update_slice_transpose(ct, x, update, *starts):
     """The operand's cotangent is ct with the written window cleared; the update's is that window."""
     if any(is_undefined(s) for s in starts):
-        raise NotImplementedError("dynamic_update_slice: cannot transpose with respect to the start indices")
+        raise TypeError("dynamic_update_slice: cannot transpose with respect to the start indices")
     nones = [None] * len(starts)
     if type(ct) is Zero:
         return [None, None] + nones
