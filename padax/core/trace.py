@@ -60,14 +60,25 @@ def current_trace() -> Trace:
     return trace_state.trace
 
 
+# A setting in the C++ jit dispatcher's cache key that says "a transformation is tracing"
+# (installed by padax.transforms.jit): compiled calls are replayed only at the top level.
+tracing_key = None
+
+
+def _switch_to(trace: Trace, prev: Trace) -> None:
+    trace_state.trace = trace
+    if tracing_key is not None and (type(trace) is EvalTrace) is not (type(prev) is EvalTrace):
+        tracing_key.set_local(type(trace) is not EvalTrace)
+
+
 @contextlib.contextmanager
 def set_current_trace(trace: Trace) -> Iterator[Trace]:
     prev = trace_state.trace
-    trace_state.trace = trace
+    _switch_to(trace, prev)
     try:
         yield trace
     finally:
-        trace_state.trace = prev
+        _switch_to(prev, trace)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,10 @@ from typing import Any, Callable, Iterable
 from padax.devices import _jaxlib
 
 registry = _jaxlib.new_pytree_registry()
+# The same containers, plus padax.Tensor as a node over its device buffer: the C++ jit
+# dispatcher flattens arguments with it, so cached calls reach device buffers without Python.
+dispatch_registry = _jaxlib.new_pytree_registry()
+_registries = (registry, dispatch_registry)
 PyTreeDef = _jaxlib.PyTreeDef
 
 
@@ -90,7 +94,8 @@ def tuple_treedef(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
 def register_node(cls: type, flatten_fn: Callable[[Any], tuple[Iterable[Any], Any]],
                   unflatten_fn: Callable[[Any, Iterable[Any]], Any]) -> type:
     """Register a container type: flatten(x) -> (children, aux); unflatten(aux, children) -> x."""
-    registry.register_node(cls, flatten_fn, unflatten_fn)
+    for r in _registries:
+        r.register_node(cls, flatten_fn, unflatten_fn)
     return cls
 
 
@@ -110,22 +115,22 @@ def register_dataclass(cls: type | None = None, *, data_fields: Iterable[str] | 
             data = [f.name for f in fs if not f.metadata.get("static", False)]
         else:
             data, meta = list(data_fields or ()), list(meta_fields or ())
-        registry.register_dataclass_node(c, data, meta)
+        for r in _registries:
+            r.register_dataclass_node(c, data, meta)
         return c
     return wrap if cls is None else wrap(cls)
 
 
 def register_static(cls: type) -> type:
     """Register a type with no children (its value is part of the tree structure)."""
-    registry.register_node(cls, lambda x: ((), x), lambda aux, _: aux)
-    return cls
+    return register_node(cls, lambda x: ((), x), lambda aux, _: aux)
 
 
 builtins_all = __builtins__["all"] if isinstance(__builtins__, dict) else __builtins__.all
 
-registry.register_node(collections.OrderedDict,
+register_node(collections.OrderedDict,
                        lambda d: (tuple(d.values()), tuple(d.keys())),
                        lambda keys, vals: collections.OrderedDict(zip(keys, vals)))
-registry.register_node(collections.defaultdict,
+register_node(collections.defaultdict,
                        lambda d: (tuple(d[k] for k in sorted(d)), (d.default_factory, tuple(sorted(d)))),
                        lambda aux, vals: collections.defaultdict(aux[0], zip(aux[1], vals)))

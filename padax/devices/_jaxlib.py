@@ -13,6 +13,7 @@ imports *only* when the innermost Python caller is padax itself, so users
 """
 from __future__ import annotations
 
+import collections
 import importlib.abc
 import os
 import sys
@@ -247,3 +248,57 @@ def make_distributed_cpu_client(distributed_client, node_id: int, num_nodes: int
     if num_devices > 1:
         kwargs["num_devices"] = num_devices
     return xla_client.make_cpu_client(**kwargs)
+
+
+# ---- the C++ jit dispatch (jaxlib's pjit fast path) ------------------------------------------------
+
+# What a cache miss hands the C++ dispatcher so that later calls with the same argument
+# signature run without Python: the executable, the output tree (of the dispatch registry,
+# so it rebuilds padax Tensors), per-argument and per-output shardings, output avals.
+JitFastPath = collections.namedtuple(
+    "JitFastPath", ["xla_executable", "out_pytree_def", "in_shardings", "out_shardings", "out_avals",
+                    "out_committed", "kept_var_bitvec", "in_device_local_layouts", "const_args"])
+
+_jit_runtime_ready = False
+
+
+def _ensure_jit_runtime_state() -> None:
+    """The C++ dispatcher reads three process-wide states; set them unless jax already has.
+
+    padax never depends on their values: its own settings enter the cache key through
+    `jit_key_config` objects (so jax's and padax's settings cannot leak into each other).
+    """
+    global _jit_runtime_ready
+    if _jit_runtime_ready:
+        return
+    if "jax._src.config" not in sys.modules:  # jax sets these itself at import
+        jj = _jax.jax_jit
+        jj.set_enable_x64_state(_jax.config.Config("padax_runtime_x64", False))
+        jj.set_disable_jit_state(_jax.config.Config("padax_runtime_disable_jit", False))
+        jj.set_post_hook_state(_jax.config.Config("padax_runtime_post_hook", None))
+    _jit_runtime_ready = True
+
+
+def jit_key_config(name: str, value):
+    """A setting the C++ dispatcher adds to every cache key (`.set_global` / `.set_local` update it)."""
+    return _jax.config.Config(name, value, include_in_jit_key=True)
+
+
+def jit_dispatch_cache(capacity: int):
+    """A cache of C++ dispatch entries shared by the jitted functions created with it."""
+    return _jax.PjitFunctionCache(capacity=capacity)
+
+
+def cpp_jit(name: str, fun, cache_miss, static_argnums, static_argnames, cache_key, registry, cache):
+    """A callable that dispatches cached calls in C++ and calls `cache_miss(*args, **kw)` otherwise.
+
+    `cache_miss` returns `(outputs, JitFastPath or None, False)`; None means "always ask Python
+    for this argument signature". Arguments are flattened with `registry`.
+    """
+    _ensure_jit_runtime_state()
+    return _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), cache_key,
+                     registry, _no_shard_arg_fallback, cache)
+
+
+def _no_shard_arg_fallback(arg, sharding, *rest):
+    raise TypeError(f"jit: cannot pass a {type(arg).__name__} to a compiled program")

@@ -17,17 +17,16 @@ class Executable:
     lives on `device`.
     """
 
-    __slots__ = ("exe", "out_avals", "handlers", "device")
+    __slots__ = ("exe", "out_avals", "handlers", "device", "out_shardings")
 
     def __init__(self, exe, out_avals: Sequence[ShapedArray], device, out_shardings: Sequence | None = None):
         self.exe = exe
         self.out_avals = list(out_avals)
         self.device = device
         if out_shardings is None:
-            sharding = single_device_sharding(device)
-            self.handlers = [_jaxlib.result_handler(a, sharding) for a in self.out_avals]
-        else:
-            self.handlers = [_jaxlib.result_handler(a, s) for a, s in zip(self.out_avals, out_shardings)]
+            out_shardings = [single_device_sharding(device)] * len(self.out_avals)
+        self.out_shardings = list(out_shardings)
+        self.handlers = [_jaxlib.result_handler(a, s) for a, s in zip(self.out_avals, self.out_shardings)]
 
     def run_buffers(self, bufs: list) -> list:
         return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)

@@ -17,11 +17,12 @@ import numpy as np
 from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
+from padax.core import trace as _trace_module
 from padax.core.trace import EvalTrace, trace_state
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.array import Tensor
-from padax.devices.backend import default_device
+from padax.devices.backend import default_device, single_device_sharding
 from padax.devices.executable import Executable
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
@@ -31,6 +32,24 @@ from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot
+_dispatch_flatten = tree_util.dispatch_registry.flatten
+
+# -- the C++ dispatcher's view of padax ---------------------------------------------------------
+# Cached calls run in jaxlib's C++ dispatcher: it flattens the arguments with the dispatch
+# registry (where a Tensor is a node over its device buffer), looks the signature up and runs
+# the executable; only a miss comes back to Python (`JitFunction._cache_miss`).
+tree_util.dispatch_registry.register_node(Tensor, lambda t: ((t._buf,), t.aval),
+                                          lambda aval, bufs: Tensor(bufs[0], aval))
+_dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
+
+
+def _settings() -> tuple:
+    return (config.enable_x64, config.disable_jit)
+
+
+_settings_key = _jaxlib.jit_key_config("padax_jit_settings", _settings())
+config.on_change(lambda name, value: _settings_key.set_global(_settings()))
+_trace_module.tracing_key = _jaxlib.jit_key_config("padax_tracing", False)
 
 
 class _Compiled:
@@ -212,19 +231,30 @@ class JitFunction:
         return spmd(bufs)
 
     def __call__(self, *args, **kwargs):
+        return self._call(args, kwargs)[0]
+
+    def _cache_miss(self, *args, **kwargs):
+        """What the C++ dispatcher calls when it has no entry for a signature."""
+        out, fast = self._call(args, kwargs)
+        return out, fast, False
+
+    def _call(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
+        """Run the call in Python; also return the C++ fast-path entry for it (or None)."""
         if config.disable_jit:
-            return self.fun(*args, **kwargs)
+            return self.fun(*args, **kwargs), None
         if self._has_static:
             dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         else:
             dyn_args, dyn_kwargs, static = args, kwargs, ()
         leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
         if type(trace_state.trace) is not EvalTrace:
-            return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves)
+            return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
+        all_tensors = True
         try:
             bufs = [x._buf for x in leaves]
             avals = tuple([x.aval for x in leaves])
         except AttributeError:
+            all_tensors = False
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
@@ -236,7 +266,10 @@ class JitFunction:
             outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
         except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
             outs = self._placement_fallback(key, entry, bufs, e)
-        return entry.out_tree.unflatten(outs)
+            entry = self._cache[key]
+        result = entry.out_tree.unflatten(outs)
+        fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
+        return result, fast
 
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -273,6 +306,38 @@ class JitFunction:
 
     def _cache_size(self) -> int:
         return len(self._cache)
+
+
+def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
+    """The C++ dispatcher's entry for a call that just ran in Python, or None to keep it in Python.
+
+    Only calls whose arguments already lie where the program wants them qualify, and only if
+    every device buffer agrees with its Tensor on weak typing (the C++ signature reads the
+    buffer, the program was traced from the Tensor).
+    """
+    exe, const_bufs = entry.exe, entry.const_bufs
+    if isinstance(exe, SpmdDispatch):
+        hit = exe._fast.get(tuple([b._sharding for b in bufs]))
+        if hit is None or not hit[1]:
+            return None
+        plan = hit[0]
+        exe, const_bufs = plan.exe, plan.const_bufs
+        in_shardings = [b._sharding for b in const_bufs] + plan.in_jaxlib
+    else:
+        want = single_device_sharding(exe.device)
+        if not all(b._sharding is want for b in bufs):
+            return None
+        in_shardings = [want] * (len(const_bufs) + len(bufs))
+    for b, a in zip(bufs, avals):
+        ba = b.aval
+        if ba is not a and (ba.weak_type if ba is not None else False) != a.weak_type:
+            return None
+    out_bufs, out_tree = _dispatch_flatten(result)
+    if len(out_bufs) != len(exe.out_avals) or not all(type(b) is _jaxlib.ArrayImpl for b in out_bufs):
+        return None
+    n_in = len(in_shardings)
+    return _jaxlib.JitFastPath(exe.exe, out_tree, in_shardings, exe.out_shardings, exe.out_avals,
+                               [True] * len(exe.out_avals), [True] * n_in, [None] * n_in, list(const_bufs))
 
 
 def _to_tensor_arg(x: Any) -> Tensor:
@@ -315,6 +380,7 @@ _jit_caches: "weakref.WeakKeyDictionary[Callable, dict]" = weakref.WeakKeyDictio
 
 def _clear_on_client_reset() -> None:
     """The CPU client was replaced (num_cpu_devices, padax.distributed): its executables are unusable."""
+    _dispatch_cache.clear()
     for per_fun in list(_jit_caches.values()):
         for cache in per_fun.values():
             cache.clear()
@@ -345,17 +411,40 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     jf = JitFunction(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
                      in_shardings, out_shardings)
     opts = (jf.static_argnums, jf.static_argnames, jf.donate_argnums)
+    shared = True
     if in_shardings is not None or out_shardings is not None:
         try:
             opts += (_hashable_shardings(in_shardings), _hashable_shardings(out_shardings))
         except TypeError:
-            return jf
+            shared = False
+    if shared:
+        try:
+            jf._cache = _jit_caches.setdefault(fun, {}).setdefault(opts, {})
+        except TypeError:  # not weak-referenceable (e.g. a builtin): a private cache
+            shared = False
+    return _dispatcher(jf, opts if shared else object())
+
+
+def _dispatcher(jf: JitFunction, cache_key: Any):
+    """The object `jit` returns: jaxlib's C++ dispatcher around `jf`, with jf's public methods."""
+    fun = jf.fun
+    cpp = _jaxlib.cpp_jit(getattr(fun, "__name__", "fun"), fun, jf._cache_miss, jf.static_argnums,
+                          jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
     try:
-        per_fun = _jit_caches.setdefault(fun, {})
-    except TypeError:  # not weak-referenceable (e.g. a builtin): a private cache
-        return jf
-    jf._cache = per_fun.setdefault(opts, {})
-    return jf
+        functools.update_wrapper(cpp, fun)
+    except AttributeError:
+        pass
+    cpp.fun = fun
+    cpp.lower = jf.lower
+    cpp.clear_cache = functools.partial(_clear_both, jf, cpp)
+    cpp._cache_size = jf._cache_size
+    cpp._padax_jit = jf
+    return cpp
+
+
+def _clear_both(jf: JitFunction, cpp) -> None:
+    jf.clear_cache()
+    cpp._clear_cache()
 
 
 # -- the jit primitive under other transformations -------------------------------------------
