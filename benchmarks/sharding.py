@@ -180,7 +180,7 @@ def workloads() -> list[Workload]:
     counts = (1, 8) if "--smoke" in sys.argv else N_DEVICES  # a smoke run checks both ends only
     return [Workload(f"dp_step_{n}dev", f"data-parallel SGD step, MLP {_N_IN}-{_N_HIDDEN}-{_N_OUT}, batch {_BATCH} "
                                         f"split over {n} CPU device{'s' if n > 1 else ''} (jit, in/out_shardings)",
-                     {"padax": _setup("padax", n), "jax": _setup("jax", n)}, target=1.1)
+                     {"padax": _setup("padax", n), "jax": _setup("jax", n)}, target=1.05)
             for n in counts]
 
 
