@@ -99,7 +99,12 @@ def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
          axis_size: int | None = None, spmd_axis_name: Any = None) -> Callable:
-    """Vectorise `fun` over a batch axis of its inputs (see jax.vmap)."""
+    """Vectorise `fun` over a batch axis of its inputs (see jax.vmap).
+
+    `spmd_axis_name` (a mesh axis name or a tuple of them): inside a sharded program, the
+    batch dimension is laid out over those mesh axes wherever the vectorised function
+    constrains shardings (`with_sharding_constraint`) or calls `shard_map`.
+    """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     name = getattr(fun, "__name__", "fun")

@@ -512,33 +512,47 @@ shard_map_p.transpose_rule = _shard_map_transpose
 
 # -- vmap: the batch dimension is one more unsplit dimension of every block --
 
-def _insert_none(spec: PartitionSpec, d: int) -> PartitionSpec:
+def _insert_none(spec: PartitionSpec, d: int, name=None) -> PartitionSpec:
     parts = list(spec) + [None] * max(0, d - len(spec))
-    parts.insert(d, None)
+    parts.insert(d, name)
     return PartitionSpec(*parts)
 
 
-def _shard_map_batch(args, dims, *, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, check_rep):
+    """vmap of shard_map: each device's block gains the batch dimension (whole, or its share of
+    it when vmap's spmd_axis_name splits the batch over mesh axes)."""
     from padax.core.batching_util import batch_size
+    from padax.functional.lax.parallel_extra import spmd_axes
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)
-    new_in = [s if d is None else _insert_none(s, d) for s, d in zip(in_specs, dims)]
+    spmd = spmd_axes(trace, mesh, "shard_map")
+    n_split = 1
+    for n in (() if spmd is None else (spmd,) if isinstance(spmd, str) else spmd):
+        if n in {a for s in in_specs + out_specs for a in s.used_axes()}:
+            raise ShardMapError(f"vmap: spmd_axis_name {n!r} is already used by the shard_map's specs")
+        n_split *= mesh.axis_size(n)
+    if size % n_split:
+        raise ShardMapError(f"vmap: a batch of {size} cannot be split over spmd_axis_name {spmd!r} "
+                            f"({n_split} devices)")
+    local = size // n_split
+    new_in = [s if d is None else _insert_none(s, d, spmd) for s, d in zip(in_specs, dims)]
     blocks = []
     for a, d in zip(body.in_avals, dims):
         if d is None:
             blocks.append(a)
         else:
             shape = list(a.shape)
-            shape.insert(d, size)
+            shape.insert(d, local)
             blocks.append(a.update(shape=tuple(shape)))
-    batched = vmap(_body_fun(body), in_axes=tuple(dims), out_axes=0, axis_size=size)
+    batched = vmap(_body_fun(body), in_axes=tuple(dims), out_axes=0, axis_size=local)
     closed = _trace_body(lambda *xs: batched(*xs), mesh, blocks, "shard_map vmap tracing")
-    new_out = [_insert_none(s, 0) for s in out_specs]
+    new_out = [_insert_none(s, 0, spmd) for s in out_specs]
     outs = _bind(mesh, closed, list(args), new_in, new_out, False)
     return outs, [0] * len(outs)
 
 
 shard_map_p.batch_rule = _shard_map_batch
+shard_map_p.batch_rule_takes_trace = True
 
 
 __all__ = ["shard_map", "ShardMapError"]

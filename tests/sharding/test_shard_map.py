@@ -129,6 +129,29 @@ def test_vmap_of_shard_map(mesh8):
                                                                          -BLOCKS.sum(0)]), rtol=1e-5)
 
 
+def test_vmap_spmd_axis_name_splits_the_batch_over_a_mesh_axis(mesh8):
+    if mesh8 is None:
+        return
+    from padax.sharding import NamedSharding
+    mesh = padax.make_mesh((2, 4), ("b", "i"))
+    f = padax.shard_map(lambda blk: lax.psum(blk, "i"), mesh, P("i"), P())
+    batch = np.stack([A[:8], 2 * A[:8], -A[:8], 3 * A[:8]])  # 4 items of (8, 4), blocks of 2 rows on 'i'
+    want = np.stack([k * A[:8].reshape(4, 2, 4).sum(0) for k in (1, 2, -1, 3)])
+    for fn in (padax.vmap(f, spmd_axis_name="b"), padax.jit(padax.vmap(f, spmd_axis_name="b"))):
+        out = fn(batch)
+        np.testing.assert_allclose(out.numpy(), want, rtol=1e-5)
+        assert out.sharding.spec == P("b")  # each half of the batch lives on one row of the mesh
+    g = padax.jit(padax.vmap(lambda x: padax.lax.with_sharding_constraint(x * 2, NamedSharding(mesh, P("i"))),
+                             spmd_axis_name="b"))
+    out = g(batch[:, :, 0])
+    np.testing.assert_allclose(out.numpy(), 2 * batch[:, :, 0])
+    assert out.sharding.spec == P("b", "i")
+    with pytest.raises(ValueError, match="spmd_axis_name 'z'"):
+        padax.vmap(f, spmd_axis_name="z")(batch)
+    with pytest.raises(ShardMapError, match="already used"):
+        padax.vmap(f, spmd_axis_name="i")(batch)
+
+
 def test_shard_map_inside_jit_with_other_ops(mesh8):
     def f(a, w):
         y = padax.tanh(a @ w)

@@ -192,19 +192,34 @@ def _sharding_constraint_transpose(ct, x, *, sharding):
     return [sharding_constraint_p.bind(instantiate(ct), sharding=sharding)]
 
 
-def _sharding_constraint_batch(args, dims, *, sharding):
+def _sharding_constraint_batch(trace, args, dims, *, sharding):
+    """The batch dimension is not split, unless vmap's spmd_axis_name lays it over mesh axes."""
     from padax.devices.sharding import NamedSharding, PartitionSpec
     x, d = args[0], dims[0]
     if isinstance(sharding, NamedSharding):
         parts = list(sharding.spec) + [None] * max(0, d - len(sharding.spec))
-        parts.insert(d, None)
+        parts.insert(d, spmd_axes(trace, sharding.mesh, "with_sharding_constraint"))
         sharding = NamedSharding(sharding.mesh, PartitionSpec(*parts))
     return sharding_constraint_p.bind(x, sharding=sharding), d
+
+
+def spmd_axes(trace, mesh, what: str):
+    """The mesh axes a vmap's spmd_axis_name names (None if it has none), checked against `mesh`."""
+    name = trace.spmd_axis_name
+    if name is None:
+        return None
+    names = (name,) if isinstance(name, str) else tuple(name)
+    for n in names:
+        if n not in mesh.axis_names:
+            raise ValueError(f"vmap: spmd_axis_name {n!r} is not an axis of the mesh {mesh.axis_names} "
+                             f"used by {what}")
+    return names[0] if len(names) == 1 else names
 
 
 sharding_constraint_p.jvp_rule = _sharding_constraint_jvp
 sharding_constraint_p.transpose_rule = _sharding_constraint_transpose
 sharding_constraint_p.batch_rule = _sharding_constraint_batch
+sharding_constraint_p.batch_rule_takes_trace = True
 
 
 # ---- public functions -------------------------------------------------------------------------
