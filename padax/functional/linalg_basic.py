@@ -14,9 +14,11 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
+from padax.devices.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
                                       result_dtype)
 from padax.functional._checks import arg as _arg
+from padax.functional.lax.dot import dot_general_p
 
 
 def _promote2(op: str, x: Any, y: Any) -> tuple[Any, Any]:
@@ -32,8 +34,20 @@ def _swap_last2(x: Any) -> Any:
     return lax.transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
+_MATRIX_DN = (((1,), (0,)), ((), ()))
+# dtypes that promote to themselves whatever the x64 setting
+_FAST_DTYPES = frozenset([dtypes.float32, dtypes.bfloat16, dtypes.float16, dtypes.complex64, dtypes.int32])
+
+
 def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False, name: str | None = None) -> Any:
     """Matrix product with batch broadcasting; `transpose_x/y` swap the last two axes first."""
+    if type(x) is Tensor and type(y) is Tensor and not (transpose_x or transpose_y):
+        # eager matrix @ matrix of one dtype (the common case): nothing to promote or reshape, so
+        # skip straight to the primitive (saves ~6 us of Python per call)
+        ax, ay = x.aval, y.aval
+        if (ax.dtype == ay.dtype and ax.dtype in _FAST_DTYPES and len(ax.shape) == 2 and len(ay.shape) == 2
+                and ax.shape[1] == ay.shape[0]):
+            return dot_general_p.bind(x, y, dimension_numbers=_MATRIX_DN, preferred_element_type=None)
     x, y = _promote2("matmul", x, y)
     xs0, ys0 = x.aval.shape, y.aval.shape
     if x.aval.ndim == 0 or y.aval.ndim == 0:

@@ -17,6 +17,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
 from padax.functional._checks import arg as _arg
+from padax.functional.lax.custom import stop_gradient_p
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
 
@@ -131,6 +132,7 @@ def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None 
     xa = lax.convert_element_type(x, _accumulate_dtype(dt))
     m = lax.reduce_max(xa, axes)
     m = lax.select(lax.is_finite(m), m, full(m.aval.shape, 0, m.aval.dtype))
+    m = stop_gradient_p.bind(m)  # the shift cancels out (zero gradient): don't differentiate the max
     m_kept = lax.reshape(m, tuple(1 if i in axes else d for i, d in enumerate(x.aval.shape)))
     m_b = lax.broadcast_in_dim(m_kept, x.aval.shape, tuple(builtins.range(x.aval.ndim)))
     s = lax.reduce_sum(lax.exp(lax.sub(xa, m_b)), axes)

@@ -13,6 +13,7 @@ from padax.core import dtypes
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
+from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import squeeze, unsqueeze
 from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
@@ -116,8 +117,11 @@ def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
     if xf.aval.ndim == 0:
         return xf, None, dt
     a = canonicalize_axis(op, axis, xf.aval.ndim)
-    m = R.max(xf, axis=a, keepdim=True)
-    m = M.where(M.isfinite(m), m, 0)
+    # The shift cancels out of softmax/log_softmax, so its gradient is exactly zero: stop it rather
+    # than differentiate through the max (a tie count and a divide per row). No guard for an
+    # infinite max is needed: a row whose max is +-inf (or NaN) gives NaN with or without one.
+    # Kept as dot + add + max + subtract, XLA:CPU fuses the logits' matmul with the shift.
+    m = stop_gradient_p.bind(R.max(xf, axis=a, keepdim=True))
     return M.subtract(xf, m), a, dt
 
 
