@@ -2,7 +2,11 @@
 
 Params: `jaxpr` (a ClosedJaxpr with no consts: captured values are passed
 as leading arguments), `name`, `donated` (one bool per argument).
-Its eager impl is installed by `padax.transforms.jit`.
+Its eager impl (one compiled executable per program) and its rules are installed
+by `padax.transforms.jit`: under jvp, linearize, transpose and vmap a `jit`
+equation becomes `jit` equations over the derived programs (the jvp'd program;
+a known part run now and an unknown part over residuals; the transposed
+program; the batched program), so differentiated code stays compiled.
 """
 from __future__ import annotations
 
