@@ -180,10 +180,12 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     return known, unknown, out_unknowns, len(residuals)
 
 
-def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool]]:
-    """Primal outputs and a linear jaxpr mapping input tangents to output tangents.
+def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool], list[bool]]:
+    """Primal outputs, a linear jaxpr mapping input tangents to output tangents, and which inputs
+    and which outputs have a tangent space.
 
-    Inputs without a tangent space (ints, bools) are not inputs of the linear jaxpr.
+    Inputs and outputs without one (ints, bools: float0 tangents) are not inputs or outputs of
+    the linear jaxpr.
     """
     parent = trace_state.trace
     pe = PartialEvalTrace(parent)
@@ -199,10 +201,10 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
         for p in out_primals:
             if isinstance(p, JaxprTracer) and p._trace is pe:
                 raise AssertionError("padax internal error: a primal output depends on tangents")
-        t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for t, (p, _) in
-                  zip([t for _, t in pairs], pairs)]
+        out_diff = [dtypes.is_inexact(aval_of(p).dtype) for p in out_primals]
+        t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
         linear = pe.to_jaxpr(t_outs)
-    return out_primals, linear, diff
+    return out_primals, linear, diff, out_diff
 
 
 # ---- transposition ---------------------------------------------------------------------
@@ -280,7 +282,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
     """`(fun(*primals), f_vjp)` where `f_vjp(cotangent)` returns one cotangent per primal."""
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    out_primals, linear, diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
+    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
     out_tree = _from_store(store, "out")
     in_avals = [aval_of(p) for p in p_leaves]
 
@@ -289,12 +291,12 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
         ct_leaves, ct_tree = tree_util.flatten(ct)
         if ct_tree != out_tree:
             raise TypeError(f"vjp: cotangent tree {ct_tree} does not match the output tree {out_tree}")
-        for i, (c, o) in enumerate(zip(ct_leaves, out_primals)):
-            ca, oa = aval_of(c), aval_of(o)
-            if ca.shape != oa.shape:
-                raise TypeError(f"vjp: cotangent #{i} has shape {ca.shape} but the output has {oa.shape}")
-        ct_leaves = [c if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
-                     for c, o in zip(ct_leaves, out_primals)]
+        for i, (c, o, d) in enumerate(zip(ct_leaves, out_primals, out_diff)):
+            oa = aval_of(o)
+            ca_shape = np.shape(c) if not d else aval_of(c).shape  # (an int output's cotangent is float0)
+            if ca_shape != oa.shape:
+                raise TypeError(f"vjp: cotangent #{i} has shape {ca_shape} but the output has {oa.shape}")
+        ct_leaves = [c for c, d in zip(ct_leaves, out_diff) if d]
         cts_in = backward_pass(linear.jaxpr, linear.consts, ct_leaves)
         it = iter(cts_in)
         res = []
@@ -316,7 +318,7 @@ def linearize(fun: Callable, *primals: Any):
     """`(fun(*primals), f_jvp)` with f_jvp the linear map of tangents, evaluated without re-tracing."""
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    out_primals, linear, diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
+    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
     from padax.core.jaxpr import eval_jaxpr
 
@@ -325,7 +327,9 @@ def linearize(fun: Callable, *primals: Any):
         if t_tree != in_tree:
             raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
         ts = [t for t, d in zip(t_leaves, diff) if d]
-        return out_tree.unflatten(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
+        it = iter(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
+        return out_tree.unflatten([next(it) if d else np.zeros(aval_of(o).shape, float0)
+                                   for o, d in zip(out_primals, out_diff)])
 
     return out_tree.unflatten(out_primals), f_jvp
 

@@ -246,3 +246,17 @@ def test_linear_transpose():
     ft = padax.linear_transpose(f, np.ones(2, np.float32))
     (ct,) = ft(np.array([1.0, 2.0, 3.0, 4.0], np.float32))
     np.testing.assert_allclose(ct.numpy(), [12.0, 18.0])
+
+
+def test_vjp_and_linearize_of_a_function_with_an_integer_output():
+    from padax.core.ad_util import float0
+    x = padax.device_put(np.array([1.0, 3.0, 2.0], np.float32))
+    f = lambda x: (x * x, padax.argmax(x))  # noqa: E731
+    out, f_vjp = padax.vjp(f, x)
+    assert int(out[1]) == 1
+    (g,) = f_vjp((padax.device_put(np.ones(3, np.float32)), np.zeros((), float0)))
+    np.testing.assert_allclose(g.numpy(), [2, 6, 4])
+    _, f_jvp = padax.linearize(f, x)
+    t, t_int = f_jvp(padax.device_put(np.ones(3, np.float32)))
+    np.testing.assert_allclose(t.numpy(), [2, 6, 4])
+    assert t_int.dtype == float0 and t_int.shape == ()
