@@ -19,7 +19,7 @@ from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.core import trace as _trace_module
-from padax.core.trace import EvalTrace, set_current_trace, trace_state
+from padax.core.trace import EvalTrace, Tracer, set_current_trace, trace_state
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.array import Tensor
@@ -273,8 +273,16 @@ class JitFunction:
         return result, fast
 
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
-        closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
-        hoisted = hoist_consts(closed)
+        # The traced program is reused for the same signature (as at the top level) unless it
+        # captured values of an enclosing transformation, which are new on every call.
+        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64)
+        hit = self._cache.get(key)
+        if hit is None:
+            closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
+            hit = (closed, out_tree, hoist_consts(closed))
+            if not any(isinstance(c, Tracer) for c in closed.consts):
+                self._cache[key] = hit
+        closed, out_tree, hoisted = hit
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
             # inside another transformation the shardings become constraints on the values
@@ -306,7 +314,8 @@ class JitFunction:
         self._cache.clear()
 
     def _cache_size(self) -> int:
-        return len(self._cache)
+        """How many compiled signatures the cache holds (programs traced for staging not counted)."""
+        return sum(1 for k in self._cache if type(k[0]) is not str)
 
 
 def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):

@@ -353,3 +353,31 @@ def test_value_and_grad_with_aux_through_jit():
     assert v.item() == 5.0
     np.testing.assert_allclose(aux.numpy(), [2.0, 3.0])
     np.testing.assert_allclose(g.numpy(), [2.0, 4.0])
+
+
+def test_a_jitted_function_is_traced_once_per_signature_under_grad():
+    traces = []
+
+    @padax.jit
+    def f(x):
+        traces.append(1)
+        return padax.sin(x) * x
+
+    x = padax.device_put(np.array([0.5, 1.5], np.float32))
+    g = padax.grad(lambda x: f(x).sum())
+    for _ in range(3):
+        out = g(x)
+    np.testing.assert_allclose(out.numpy(), np.cos(x.numpy()) * x.numpy() + np.sin(x.numpy()), rtol=1e-6)
+    assert len(traces) == 1
+    # a closure over a value of the enclosing transformation is traced again on every call
+    seen = []
+
+    def outer(y):
+        @padax.jit
+        def h(z):
+            seen.append(1)
+            return z * y
+        return h(y).sum()
+    padax.grad(outer)(x)
+    padax.grad(outer)(x)
+    assert len(seen) == 2
