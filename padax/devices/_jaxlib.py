@@ -138,7 +138,8 @@ def output_hlo_shardings(exe):
 
 def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assignment=None,
                     propagate_outputs=()):
-    """CompileOptions; for SPMD programs (num_partitions > 1) the partitioner is switched on and
+    """CompileOptions; for SPMD programs (num_partitions > 1) XLA's Shardy partitioner is switched on
+    (the programs are in Shardy's form: `sdy.mesh`, `sdy.sharding`, `sdy.manual_computation`) and
     `propagate_outputs` says, per result, whether XLA may choose its sharding."""
     opts = xla_client.CompileOptions()
     opts.num_replicas = num_replicas
@@ -148,6 +149,7 @@ def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assig
         opts.device_assignment = xla_client.DeviceAssignment.create(np.asarray(device_assignment, dtype=np.int32))
     if num_partitions > 1:
         opts.executable_build_options.use_spmd_partitioning = True
+        opts.executable_build_options.use_shardy_partitioner = True
         if any(propagate_outputs):
             opts.executable_build_options.allow_spmd_sharding_propagation_to_output = list(propagate_outputs)
     return opts

@@ -111,19 +111,41 @@ class ModuleContext:
     """State shared by all rules while one module is built.
 
     Besides fresh names for helper functions, SPMD programs record their
-    `device_assignment` (the devices, in partition order: HloSharding tile
-    entries and collective replica groups refer to positions in it) and,
-    while the body of a shard_map is emitted, its `manual_mesh` (collectives
-    derive their device groups from it).
+    `device_assignment` (the devices, in partition order: mesh device ids
+    and collective replica groups refer to positions in it), their `mesh`
+    (the padax Mesh shardings are named on, if any), the Shardy `meshes`
+    declared so far and, while the body of a shard_map is emitted, its
+    `manual_mesh` and `manual_axes` (the mesh axes over which every device
+    runs its own block; collectives derive their device groups from them).
     """
 
-    def __init__(self, module: ir.Module, num_partitions: int = 1, device_assignment: Sequence | None = None):
+    def __init__(self, module: ir.Module, num_partitions: int = 1, device_assignment: Sequence | None = None,
+                 mesh=None):
         self.module = module
         self.num_partitions = num_partitions
         self.device_assignment = tuple(device_assignment) if device_assignment is not None else None
+        self.mesh = mesh
         self.manual_mesh = None
+        self.manual_axes: frozenset = frozenset()
+        self._meshes = None
         self._counter = 0
         self._channel = 0
+
+    @property
+    def meshes(self):
+        """The module's Shardy meshes (SPMD programs only)."""
+        if self._meshes is None:
+            from padax.lowering.shardy import ModuleMeshes
+            self._meshes = ModuleMeshes(self.device_assignment)
+        return self._meshes
+
+    def sharding_attr(self, sharding, ndim: int, open_dims: bool = False) -> ir.Attribute:
+        """The sdy sharding attribute of a padax sharding (or HloSharding, or its text)."""
+        from padax.lowering.shardy import ShardyError, sharding_attr
+        try:
+            return sharding_attr(self.meshes, sharding, ndim, self.mesh, open_dims)
+        except ShardyError as e:
+            raise LoweringError(str(e)) from None
 
     def fresh_name(self, base: str) -> str:
         self._counter += 1
@@ -231,47 +253,61 @@ class LoweredModule:
 
 def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (),
                 num_partitions: int = 1, device_assignment: Sequence | None = None,
-                arg_shardings: Sequence[str | None] | None = None,
-                result_shardings: Sequence[str | None] | None = None) -> LoweredModule:
+                arg_shardings: Sequence | None = None, result_shardings: Sequence | None = None,
+                mesh=None) -> LoweredModule:
     """Lower a jaxpr to a module whose public `main` takes (*constvars, *invars).
 
     For an SPMD program pass `device_assignment` (its length is the number of
-    partitions) and, per argument (consts first) and per result, an HloSharding
-    string or None (XLA then chooses); they become `mhlo.sharding` attributes.
+    partitions) and, per argument (consts first) and per result, a padax
+    sharding (or an HloSharding, or its text) or None (XLA then chooses); they
+    become Shardy `sdy.sharding` attributes on the meshes they name. `mesh`
+    (default: the first NamedSharding's) is the mesh layouts given in XLA's
+    own terms are named on when they can be.
     """
     if device_assignment is not None:
         num_partitions = len(device_assignment)
+    spmd = num_partitions > 1
+    if spmd and device_assignment is None:
+        raise LoweringError("lower_jaxpr: an SPMD program needs its device_assignment")
+    if spmd and mesh is None:
+        from padax.devices.sharding import NamedSharding
+        mesh = next((s.mesh for s in list(arg_shardings or ()) + list(result_shardings or ())
+                     if isinstance(s, NamedSharding)), None)
     with context(), ir.Location.unknown():
         module = ir.Module.create()
         module.operation.attributes["sym_name"] = ir.StringAttr.get(_module_name(name))
-        if num_partitions > 1:
+        if spmd:
             i32 = ir.IntegerType.get_signless(32)
             module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, num_partitions)
             module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
-        mctx = ModuleContext(module, num_partitions, device_assignment)
+        mctx = ModuleContext(module, num_partitions, device_assignment if spmd else None, mesh if spmd else None)
         in_avals = [v.aval for v in jaxpr.constvars] + [v.aval for v in jaxpr.invars]
+        out_avals = [_aval(v) for v in jaxpr.outvars]
         n_consts = len(jaxpr.constvars)
         arg_attrs = None
-        if any(donated) or arg_shardings:
+        if any(donated) or (spmd and arg_shardings):
             arg_attrs = [{} for _ in in_avals]
             for i, d in enumerate(donated):
                 if d:
                     arg_attrs[n_consts + i] = {"jax.buffer_donor": ir.BoolAttr.get(True)}
-            for i, sh in enumerate(arg_shardings or ()):
-                if sh is not None:
-                    arg_attrs[i]["mhlo.sharding"] = ir.StringAttr.get(sh)
+            if spmd:
+                for i, (sh, a) in enumerate(zip(arg_shardings or (), in_avals)):
+                    if sh is not None:
+                        arg_attrs[i]["sdy.sharding"] = mctx.sharding_attr(sh, a.ndim)
         result_attrs = None
-        if result_shardings:
-            result_attrs = [{} if sh is None else {"mhlo.sharding": ir.StringAttr.get(sh)}
-                            for sh in result_shardings]
+        if spmd and result_shardings:
+            result_attrs = [{} if sh is None else {"sdy.sharding": mctx.sharding_attr(sh, a.ndim)}
+                            for sh, a in zip(result_shardings, out_avals)]
 
         def body(args):
             return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
 
-        make_function(mctx, "main", in_avals, [_aval(v) for v in jaxpr.outvars], body,
+        make_function(mctx, "main", in_avals, out_avals, body,
                       public=True, arg_attrs=arg_attrs, result_attrs=result_attrs)
         propagate = ()
-        if num_partitions > 1:
+        if spmd:
+            if mctx._meshes is not None:
+                mctx._meshes.finish(module)
             propagate = tuple(sh is None for sh in (result_shardings or [None] * len(jaxpr.outvars)))
         return LoweredModule(module, num_partitions, propagate)
 

@@ -950,8 +950,8 @@ class SpmdDispatch:
         for i, (s, a) in enumerate(zip(self.out_shardings, closed.out_avals)):
             out_targets.append(None if s is None else fit(s, a, f"output {i} ({a.str_short()})"))
 
-        def hlo_text(s, ndim):
-            return None if s is None else str(s.to_hlo_sharding(ndim, order))
+        def hlo_text(s, ndim):  # the padax sharding itself: lower_jaxpr writes it in Shardy's form
+            return s
 
         arg_sh = ([hlo_text(s, len(_host_aval(c).shape) if type(c) is not Tensor else c.aval.ndim)
                    for s, c in zip(const_targets, closed.consts)]
@@ -960,7 +960,7 @@ class SpmdDispatch:
         donated = (False,) * len(closed.consts) + self.donated if self.donated else ()
         if multi:
             lowered = lower_jaxpr(closed.jaxpr, name=self.name, donated=donated, device_assignment=order,
-                                  arg_shardings=arg_sh, result_shardings=res_sh)
+                                  arg_shardings=arg_sh, result_shardings=res_sh, mesh=mesh)
         else:
             lowered = lower_jaxpr(closed.jaxpr, name=self.name, donated=donated)
         loaded = compile_lowered(lowered, list(order))

@@ -11,12 +11,14 @@ put together as out_specs say; a mesh axis an out_spec does not name claims
 the output is the same on every device along it, which `check_rep=True`
 verifies (conservatively) at trace time.
 
-It is the `shard_map` primitive: its body is a jaxpr over blocks. Lowered, the
-body sits between XLA's SPMDFullToShardShape / SPMDShardToFullShape custom
-calls with a "{manual}" sharding, so XLA's SPMD partitioner leaves it alone
-and every device runs it on its own block. jvp, partial evaluation (for
-linearize/grad), transposition and vmap transform the body and re-bind the
-primitive.
+With `auto={...}` some mesh axes stay automatic: the blocks are split only
+over the other (manual) axes and XLA partitions the rest.
+
+It is the `shard_map` primitive: its body is a jaxpr over blocks. Lowered, it
+is a Shardy `sdy.manual_computation` over the manual axes, so XLA's SPMD
+partitioner leaves the body alone along them and every device runs it on its
+own block. jvp, partial evaluation (for linearize/grad), transposition and
+vmap transform the body and re-bind the primitive.
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def _global_aval(mesh: Mesh, spec: PartitionSpec, aval: ShapedArray) -> ShapedAr
     return aval.update(shape=tuple(n * k for n, k in zip(aval.shape, ks)))
 
 
-def _check_spec(mesh: Mesh, spec: Any, what: str) -> PartitionSpec:
+def _check_spec(mesh: Mesh, spec: Any, what: str, auto: frozenset = frozenset()) -> PartitionSpec:
     if spec is None:
         spec = PartitionSpec()
     if not isinstance(spec, PartitionSpec):
@@ -76,6 +78,10 @@ def _check_spec(mesh: Mesh, spec: Any, what: str) -> PartitionSpec:
                                 f"{mesh.axis_names}{user_location()}")
     if len(set(used)) != len(used):
         raise ShardMapError(f"shard_map: {what} = {spec} uses a mesh axis more than once")
+    for a in used:
+        if a in auto:
+            raise ShardMapError(f"shard_map: {what} = {spec} names mesh axis {a!r}, which is in `auto`: specs "
+                                f"name manual axes only (XLA lays the values out along auto axes){user_location()}")
     return spec
 
 
@@ -106,11 +112,10 @@ class _AxisFrame:
         self.parent = parent
 
 
-def _axis_frames(mesh: Mesh):
-    """Frames for every mesh axis and every ordered tuple of distinct mesh axes."""
-    parent = None
+def _axis_frames(mesh: Mesh, auto: frozenset = frozenset(), parent=None):
+    """Frames for every manual mesh axis and every ordered tuple of distinct ones (then `parent`)."""
     sizes = mesh.shape
-    names = mesh.axis_names
+    names = tuple(a for a in mesh.axis_names if a not in auto)
     for r in range(len(names), 0, -1):
         for combo in itertools.permutations(names, r):
             parent = _AxisFrame(combo, math.prod(sizes[a] for a in combo), parent)
@@ -120,19 +125,33 @@ def _axis_frames(mesh: Mesh):
 
 
 class ShardMapBodyTrace(JaxprTrace):
-    """Stages a shard_map body; its `parent` chain names the mesh axes (for all_gather & co)."""
+    """Stages a shard_map body; its `parent` chain names the manual mesh axes (for all_gather & co).
+
+    Inside another shard_map's body the chain goes on with the enclosing body's axes.
+    """
 
     __slots__ = ("parent", "mesh")
 
-    def __init__(self, mesh: Mesh, description: str = "shard_map tracing"):
+    def __init__(self, mesh: Mesh, description: str = "shard_map tracing", auto: frozenset = frozenset()):
         super().__init__(description)
         self.mesh = mesh
-        self.parent = _axis_frames(mesh)
+        self.parent = _axis_frames(mesh, auto, _enclosing_frames(mesh))
+
+
+def _enclosing_frames(mesh: Mesh):
+    """The axis frames of the innermost enclosing shard_map body over the same mesh (or None)."""
+    from padax.core.trace import current_trace
+    t = current_trace()
+    while t is not None and not isinstance(t, _AxisFrame):
+        if isinstance(t, ShardMapBodyTrace):
+            return t.parent if t.mesh == mesh else None
+        t = getattr(t, "parent", None)
+    return None
 
 
 def _trace_body(fun: Callable, mesh: Mesh, block_avals: Sequence[ShapedArray],
-                description: str = "shard_map tracing") -> ClosedJaxpr:
-    trace = ShardMapBodyTrace(mesh, description)
+                description: str = "shard_map tracing", auto: frozenset = frozenset()) -> ClosedJaxpr:
+    trace = ShardMapBodyTrace(mesh, description, auto)
     with new_trace(trace):
         args = [trace.new_arg(a) for a in block_avals]
         outs = fun(*args)
@@ -146,19 +165,19 @@ def _hoisted(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
 
 
 def _bind(mesh: Mesh, closed: ClosedJaxpr, args: Sequence, in_specs: Sequence, out_specs: Sequence,
-          check_rep: bool) -> list:
+          check_rep: bool, auto: frozenset = frozenset()) -> list:
     body, consts = _hoisted(closed)
     specs = (PartitionSpec(),) * len(consts) + tuple(in_specs)
     return shard_map_p.bind(*consts, *args, body=body, mesh=mesh, in_specs=specs,
-                            out_specs=tuple(out_specs), check_rep=check_rep)
+                            out_specs=tuple(out_specs), check_rep=check_rep, auto=auto)
 
 
 # ---- the transform ---------------------------------------------------------------------------
 
-def _prefix_specs(specs: Any, tree: Any, what: str, mesh: Mesh) -> list:
+def _prefix_specs(specs: Any, tree: Any, what: str, mesh: Mesh, auto: frozenset = frozenset()) -> list:
     leaves = tree_util.leaves(tree)
     if specs is None or isinstance(specs, PartitionSpec):
-        s = _check_spec(mesh, specs, what)
+        s = _check_spec(mesh, specs, what, auto)
         return [s] * len(leaves)
     spec_leaves, spec_tree = tree_util.flatten(specs, is_leaf=lambda x: x is None or isinstance(x, PartitionSpec))
     try:
@@ -168,7 +187,7 @@ def _prefix_specs(specs: Any, tree: Any, what: str, mesh: Mesh) -> list:
                             f"{tree_util.structure(tree)}: {e}{user_location()}") from None
     out = []
     for i, (s, sub) in enumerate(zip(spec_leaves, subtrees)):
-        s = _check_spec(mesh, s, f"{what}[{i}]")
+        s = _check_spec(mesh, s, f"{what}[{i}]", auto)
         out += [s] * len(tree_util.leaves(sub))
     return out
 
@@ -179,11 +198,20 @@ def shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep:
 
     in_specs: a PartitionSpec per positional argument (a pytree prefix of the
     arguments; one spec for all is allowed); out_specs likewise for the output.
+    auto: mesh axes that stay automatic (XLA partitions them): the blocks are
+    split only over the other (manual) axes, and specs and collectives name
+    manual axes only. A shard_map inside another one's body (on the same mesh)
+    makes more of its axes manual: its specs must not name the enclosing one's
+    manual axes (its values are blocks along them already); its collectives may.
     """
     if not isinstance(mesh, Mesh):
         raise TypeError(f"shard_map: mesh must be a padax Mesh (padax.make_mesh), got {type(mesh).__name__}")
-    if auto:
-        raise NotImplementedError("shard_map: auto (partially manual) axes are not supported")
+    if isinstance(auto, str):
+        auto = (auto,)
+    auto = frozenset(auto)
+    for a in auto:
+        if a not in mesh.axis_names:
+            raise ShardMapError(f"shard_map: auto names {a!r}, which is not an axis of the mesh {mesh.axis_names}")
     if check_vma is not None:
         check_rep = check_vma
     name = getattr(f, "__name__", "fun")
@@ -191,7 +219,7 @@ def shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep:
     def traced(*args):
         leaves, in_tree = tree_util.flatten(args)
         specs = _prefix_specs(in_specs if not isinstance(in_specs, list) else tuple(in_specs), args,
-                              "in_specs", mesh)
+                              "in_specs", mesh, auto)
         avals = [aval_of(x) for x in leaves]
         paths = [tree_util.keystr(p) for p, _ in tree_util.flatten_with_path(args)[0]]
         for s, a, p in zip(specs, avals, paths):
@@ -205,21 +233,21 @@ def shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep:
             store.append((out, out_tree))
             return out_leaves
 
-        closed = _trace_body(flat, mesh, blocks, f"shard_map({name}) tracing")
+        closed = _trace_body(flat, mesh, blocks, f"shard_map({name}) tracing", auto)
         out, out_tree = store[0]
         o_specs = _prefix_specs(out_specs if not isinstance(out_specs, list) else tuple(out_specs),
-                                out_tree.unflatten([0] * out_tree.num_leaves), "out_specs", mesh)
+                                out_tree.unflatten([0] * out_tree.num_leaves), "out_specs", mesh, auto)
         for i, (s, a) in enumerate(zip(o_specs, closed.out_avals)):
             if len(s) > a.ndim:
                 raise ShardMapError(f"shard_map({name}): output {i} has shape {a.shape} but its out_spec {s} has "
                                     f"{len(s)} entries{user_location()}")
         if check_rep:
-            _check_replication(closed, specs, o_specs, mesh, name)
+            _check_replication(closed, specs, o_specs, mesh, name, auto)
         return closed, specs, o_specs, out_tree
 
     def wrapped(*args):
         closed, specs, o_specs, out_tree = traced(*args)
-        outs = _bind(mesh, closed, tree_util.leaves(args), specs, o_specs, check_rep)
+        outs = _bind(mesh, closed, tree_util.leaves(args), specs, o_specs, check_rep, auto)
         return out_tree.unflatten(outs)
 
     wrapped.__name__ = f"shard_map({name})"
@@ -296,8 +324,8 @@ def replication(jaxpr: Jaxpr, in_reps: Sequence[frozenset], all_axes: frozenset)
 
 
 def _check_replication(closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec],
-                       mesh: Mesh, name: str) -> None:
-    all_axes = frozenset(mesh.axis_names)
+                       mesh: Mesh, name: str, auto: frozenset = frozenset()) -> None:
+    all_axes = frozenset(mesh.axis_names) - auto  # auto axes: XLA's business
     j = closed.jaxpr
     in_reps = [all_axes] * len(j.constvars) + [all_axes - frozenset(s.used_axes()) for s in in_specs]
     hoisted = Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns)
@@ -320,7 +348,7 @@ def _check_replication(closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], o
 # ---- primitive rules -----------------------------------------------------------------------------
 
 @shard_map_p.def_abstract_eval
-def _shard_map_abstract(*avals, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_abstract(*avals, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     return [_global_aval(mesh, s, a) for s, a in zip(out_specs, body.out_avals)]
 
 
@@ -335,7 +363,7 @@ _backend.on_client_reset(_clear_impl_cache)
 
 
 @shard_map_p.def_impl
-def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     """Outside jit: compile the one shard_map equation for the mesh (cached by the body's text).
 
     The function is traced on every call (so values it closes over are
@@ -349,12 +377,13 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep):
     from padax.transforms.jit import SpmdDispatch
     args = [a if type(a) is Tensor else device_put(a) for a in args]
     avals = tuple(a.aval for a in args)
-    key = (str(body), mesh, in_specs, out_specs, avals, config.enable_x64)
+    key = (str(body), mesh, in_specs, out_specs, auto, avals, config.enable_x64)
     spmd = _impl_cache.get(key)
     if spmd is None:
         if len(_impl_cache) > 256:
             _impl_cache.clear()
-        params = dict(body=body, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_rep=check_rep)
+        params = dict(body=body, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_rep=check_rep,
+                      auto=auto)
         invars = [Var(a) for a in avals]
         outvars = [Var(a) for a in _shard_map_abstract(*avals, **params)]
         eqn = JaxprEqn(shard_map_p, invars, outvars, params, None)
@@ -371,7 +400,7 @@ def _body_fun(body: ClosedJaxpr) -> Callable:
 
 # -- jvp: differentiate the body; tangents are laid out like their primals --
 
-def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     from padax.transforms.ad import _jvp_flat
     nz = [type(t) is not Zero for t in tangents]
     blocks_in = list(body.in_avals)
@@ -387,11 +416,11 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_
         return list(outs) + [instantiate(t) if type(t) is not Zero else zeros_like_aval(tangent_aval(a))
                              for t, a, fl in zip(touts, body.out_avals, out_float) if fl]
 
-    closed = _trace_body(jvp_body, mesh, blocks_in + t_blocks, "shard_map jvp tracing")
+    closed = _trace_body(jvp_body, mesh, blocks_in + t_blocks, "shard_map jvp tracing", auto)
     nz_specs = [s for s, z in zip(in_specs, nz) if z]
     t_out_specs = [s for s, fl in zip(out_specs, out_float) if fl]
     outs = _bind(mesh, closed, list(primals) + [t for t in tangents if type(t) is not Zero],
-                 list(in_specs) + nz_specs, list(out_specs) + t_out_specs, False)
+                 list(in_specs) + nz_specs, list(out_specs) + t_out_specs, False, auto)
     n_out = len(body.out_avals)
     p_out, t_it = outs[:n_out], iter(outs[n_out:])
     t_out = [next(t_it) if fl else Zero(tangent_aval(aval_of(p))) for p, fl in zip(p_out, out_float)]
@@ -403,17 +432,19 @@ shard_map_p.jvp_rule = _shard_map_jvp
 
 # -- partial evaluation (linearize): a known shard_map now, an unknown one staged --
 
-def _all_axes_spec(mesh: Mesh) -> PartitionSpec:
-    return PartitionSpec(tuple(mesh.axis_names))
+def _all_axes_spec(mesh: Mesh, auto: frozenset = frozenset()) -> PartitionSpec:
+    """One block per device of the manual axes (auto axes: XLA's)."""
+    return PartitionSpec(tuple(a for a in mesh.axis_names if a not in auto))
 
 
-def _shard_map_partial_eval(trace, args, unknowns, *, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_partial_eval(trace, args, unknowns, *, body, mesh, in_specs, out_specs, check_rep,
+                            auto=frozenset()):
     from padax.functional.lax.structural import reshape
     from padax.transforms.ad import partial_eval_jaxpr
     known, unknown, out_unknowns, num_res = partial_eval_jaxpr(body, unknowns, instantiate=False)
     n_known_out = len(known.out_avals) - num_res
     res_avals = known.out_avals[n_known_out:]
-    res_spec = _all_axes_spec(mesh)
+    res_spec = _all_axes_spec(mesh, auto)
 
     def known_body(*xs):  # residuals leave as (1, *block) rows, one row per device
         outs = eval_jaxpr(known.jaxpr, known.consts, *xs)
@@ -431,18 +462,18 @@ def _shard_map_partial_eval(trace, args, unknowns, *, body, mesh, in_specs, out_
     k_args = [a for a, u in zip(args, unknowns) if not u]
     u_args = [a for a, u in zip(args, unknowns) if u]
 
-    k_closed = _trace_body(known_body, mesh, [v.aval for v in known.jaxpr.invars], "shard_map partial eval")
+    k_closed = _trace_body(known_body, mesh, [v.aval for v in known.jaxpr.invars], "shard_map partial eval", auto)
     with set_current_trace(trace.parent):
-        k_outs = _bind(mesh, k_closed, k_args, k_specs, k_out_specs + [res_spec] * num_res, False)
+        k_outs = _bind(mesh, k_closed, k_args, k_specs, k_out_specs + [res_spec] * num_res, False, auto)
     known_outs, residuals = k_outs[:n_known_out], k_outs[n_known_out:]
 
     res_rows = [a.update(shape=(1,) + a.shape) for a in res_avals]
     u_closed = _trace_body(unknown_body, mesh, res_rows + [v.aval for v in unknown.jaxpr.invars[num_res:]],
-                           "shard_map partial eval")
+                           "shard_map partial eval", auto)
     u_body, u_consts = _hoisted(u_closed)
     params = dict(body=u_body, mesh=mesh,
                   in_specs=(PartitionSpec(),) * len(u_consts) + (res_spec,) * num_res + tuple(u_specs),
-                  out_specs=tuple(u_out_specs), check_rep=False)
+                  out_specs=tuple(u_out_specs), check_rep=False, auto=auto)
     u_outs = trace.stage(shard_map_p, [*u_consts, *residuals, *u_args], params)
     k_it, u_it = iter(known_outs), iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_unknowns]
@@ -454,13 +485,14 @@ shard_map_p.partial_eval_rule = _shard_map_partial_eval
 # -- transpose: transpose the body; replicated outputs' cotangents are split among the replicas,
 #    and inputs replicated along axes collect their cotangent with psum over those axes --
 
-def _unnamed_size(mesh: Mesh, spec: PartitionSpec) -> tuple[tuple, int]:
+def _unnamed_size(mesh: Mesh, spec: PartitionSpec, auto: frozenset = frozenset()) -> tuple[tuple, int]:
+    """The manual axes a spec does not name (its value is the same along them) and their device count."""
     used = set(spec.used_axes())
-    axes = tuple(a for a in mesh.axis_names if a not in used)
+    axes = tuple(a for a in mesh.axis_names if a not in used and a not in auto)
     return axes, math.prod(mesh.shape[a] for a in axes)
 
 
-def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     from padax.functional._arrays import full
     from padax.functional.lax.elementwise import div
     from padax.functional.lax.parallel import psum_p
@@ -473,7 +505,7 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep)
         if not z:
             continue
         c = instantiate(c)
-        _, k = _unnamed_size(mesh, s)
+        _, k = _unnamed_size(mesh, s, auto)
         if k > 1:
             c = div(c, full(aval_of(c).shape, k, aval_of(c).dtype))
         ct_vals.append(c)
@@ -492,17 +524,17 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep)
         result = []
         for c, v, s in zip(out, lin_vars, lin_specs):
             c = zeros_like_aval(v.aval) if type(c) is Zero else c
-            axes, k = _unnamed_size(mesh, s)
+            axes, k = _unnamed_size(mesh, s, auto)
             if k > 1:
                 c = psum_p.bind(c, axis_name=axes)
             result.append(c)
         return result
 
     blocks = [v.aval for v in res_vars] + [a for a, z in zip(body.out_avals, nz) if z]
-    closed = _trace_body(t_body, mesh, blocks, "shard_map transpose")
+    closed = _trace_body(t_body, mesh, blocks, "shard_map transpose", auto)
     res_specs = [s for s, u in zip(in_specs, undef) if not u]
     ct_specs = [s for s, z in zip(out_specs, nz) if z]
-    outs = _bind(mesh, closed, res + ct_vals, res_specs + ct_specs, lin_specs, False)
+    outs = _bind(mesh, closed, res + ct_vals, res_specs + ct_specs, lin_specs, False, auto)
     it = iter(outs)
     return [next(it) if u else None for u in undef]
 
@@ -518,7 +550,7 @@ def _insert_none(spec: PartitionSpec, d: int, name=None) -> PartitionSpec:
     return PartitionSpec(*parts)
 
 
-def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     """vmap of shard_map: each device's block gains the batch dimension (whole, or its share of
     it when vmap's spmd_axis_name splits the batch over mesh axes)."""
     from padax.core.batching_util import batch_size
@@ -530,6 +562,9 @@ def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, chec
     for n in (() if spmd is None else (spmd,) if isinstance(spmd, str) else spmd):
         if n in {a for s in in_specs + out_specs for a in s.used_axes()}:
             raise ShardMapError(f"vmap: spmd_axis_name {n!r} is already used by the shard_map's specs")
+        if n in auto:
+            raise ShardMapError(f"vmap: spmd_axis_name {n!r} is an auto axis of the shard_map (its specs name "
+                                "manual axes only)")
         n_split *= mesh.axis_size(n)
     if size % n_split:
         raise ShardMapError(f"vmap: a batch of {size} cannot be split over spmd_axis_name {spmd!r} "
@@ -545,9 +580,9 @@ def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, chec
             shape.insert(d, local)
             blocks.append(a.update(shape=tuple(shape)))
     batched = vmap(_body_fun(body), in_axes=tuple(dims), out_axes=0, axis_size=local)
-    closed = _trace_body(lambda *xs: batched(*xs), mesh, blocks, "shard_map vmap tracing")
+    closed = _trace_body(lambda *xs: batched(*xs), mesh, blocks, "shard_map vmap tracing", auto)
     new_out = [_insert_none(s, 0, spmd) for s in out_specs]
-    outs = _bind(mesh, closed, list(args), new_in, new_out, False)
+    outs = _bind(mesh, closed, list(args), new_in, new_out, False, auto)
     return outs, [0] * len(outs)
 
 

@@ -1,19 +1,24 @@
 """Lowering of shard_map, sharding constraints and the named-axis collectives.
 
-A shard_map body is emitted between XLA's SPMD custom calls: each argument is
-pinned to its NamedSharding (`@Sharding`), then cut to the device's block
-(`@SPMDFullToShardShape`, sharding "{manual}"); each result goes the other
-way (`@Sharding` "{manual}", then `@SPMDShardToFullShape` to its out
-sharding). Between them the partitioner leaves the program alone: every
-partition runs the body on its own block.
+SPMD programs are written in Shardy's form (see padax/lowering/shardy.py). A
+shard_map is an `sdy.manual_computation`: its operands are laid out as the
+in_specs say on the mesh, and over its `manual_axes` (the mesh axes not
+listed in `auto`) every device runs the body on its own block; the results
+are put together as the out_specs say. Axes left `auto` stay XLA's: the
+body's values are whole along them and the partitioner splits them as it
+likes (its shardings are left open for that). A shard_map inside another's
+body makes more axes of the same mesh manual. A sharding constraint is an
+`sdy.sharding_constraint`.
 
-Collectives inside such a body become StableHLO cross-partition ops whose
-device groups come from the mesh: for axis names A, a group is the set of
-devices that share their coordinates on every other mesh axis, ordered by
-their (row-major) coordinates on A. Groups are written as positions in the
+Collectives inside a body become StableHLO cross-partition ops whose device
+groups come from the mesh: for axis names A, a group is the set of devices
+that share their coordinates on every other mesh axis, ordered by their
+(row-major) coordinates on A. Groups are written as positions in the
 program's device assignment (partition ids), with `use_global_device_ids`
 and a fresh device-to-device channel per op, as XLA expects for SPMD
-partitions.
+partitions. `axis_index` reads the partition id, inside a manual computation
+over the free axes when the body has some (partition_id is a per-device
+value).
 """
 from __future__ import annotations
 
@@ -22,16 +27,15 @@ from typing import Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
 from padax.devices.sharding import NamedSharding
 from padax.functional.lax import parallel as par
 from padax.functional.lax import parallel_extra as pex
+from padax.lowering import shardy
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import (LoweringError, aval_to_ir_type, dtype_to_ir_type, full_like_aval,
                                  ir_constant, lower_jaxpr_body, register_lowering)
 from padax.transforms.shard_map import shard_map_p
 
-_MANUAL = "{manual}"
 _DEVICE_TO_DEVICE = 1
 
 
@@ -39,56 +43,64 @@ class UnboundAxisLoweringError(LoweringError, NameError):
     """A collective outside any shard_map (nothing gives its axis name a meaning here)."""
 
 
-def _spmd_call(name: str, x: ir.Value, aval_out: ShapedArray, sharding: str) -> ir.Value:
-    op = hlo.CustomCallOp([aval_to_ir_type(aval_out)], [x], name, has_side_effect=False,
-                          backend_config=ir.StringAttr.get(""),
-                          api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 1))
-    op.attributes["mhlo.sharding"] = ir.StringAttr.get(sharding)
-    return op.result
-
-
-def _sharding_text(mctx, sharding, ndim: int) -> str:
-    return str(sharding.to_hlo_sharding(ndim, mctx.device_assignment))
-
-
 # ---- shard_map ----------------------------------------------------------------------------------
 
+def _lower_body(mctx, mesh, manual: frozenset, jaxpr, args):
+    saved = mctx.manual_mesh, mctx.manual_axes
+    mctx.manual_mesh, mctx.manual_axes = mesh, manual
+    try:
+        return lower_jaxpr_body(mctx, jaxpr, [], list(args))
+    finally:
+        mctx.manual_mesh, mctx.manual_axes = saved
+
+
 @register_lowering(shard_map_p)
-def _shard_map(ctx, *args, body, mesh, in_specs, out_specs, check_rep):
+def _shard_map(ctx, *args, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     mctx = ctx.module_ctx
-    if mctx.manual_mesh is not None:
-        raise LoweringError("shard_map inside another shard_map's body is not supported")
+    outer = mctx.manual_axes if mctx.manual_mesh is not None else frozenset()
+    if mctx.manual_mesh is not None and mctx.manual_mesh != mesh:
+        raise LoweringError("a shard_map inside another shard_map's body must use the same mesh "
+                            f"({mctx.manual_mesh} vs {mesh})")
+    for s in tuple(in_specs) + tuple(out_specs):
+        clash = sorted(set(s.used_axes()) & outer)
+        if clash:
+            raise LoweringError(f"a shard_map inside another shard_map's body names mesh axis {clash[0]!r} in its "
+                                f"specs ({s}), but the enclosing shard_map already made it manual: the values "
+                                f"here are that shard_map's blocks")
+    newly = tuple(a for a in mesh.axis_names if a not in auto and a not in outer)
+    manual = outer | frozenset(newly)
     if mctx.device_assignment is None:  # a one-device program: the body runs on the whole (= only) block
         if mesh.size != 1:
             raise LoweringError("shard_map needs a program compiled for its mesh's devices")
-        mctx.manual_mesh = mesh
-        try:
-            return lower_jaxpr_body(mctx, body.jaxpr, [], list(args))
-        finally:
-            mctx.manual_mesh = None
-    blocks = []
-    for x, spec, g_aval, b_aval in zip(args, in_specs, ctx.avals_in, body.in_avals):
-        x = _spmd_call("Sharding", x, g_aval, _sharding_text(mctx, NamedSharding(mesh, spec), g_aval.ndim))
-        blocks.append(_spmd_call("SPMDFullToShardShape", x, b_aval, _MANUAL))
-    mctx.manual_mesh = mesh
-    try:
-        outs = lower_jaxpr_body(mctx, body.jaxpr, [], blocks)
-    finally:
-        mctx.manual_mesh = None
-    results = []
-    for y, spec, b_aval, g_aval in zip(outs, out_specs, body.out_avals, ctx.avals_out):
-        y = _spmd_call("Sharding", y, b_aval, _MANUAL)
-        results.append(_spmd_call("SPMDShardToFullShape", y, g_aval,
-                                  _sharding_text(mctx, NamedSharding(mesh, spec), g_aval.ndim)))
-    return results
+        return _lower_body(mctx, mesh, manual, body.jaxpr, args)
+    if not newly:  # nothing becomes manual: the blocks are the values
+        return _lower_body(mctx, mesh, manual, body.jaxpr, args)
+    free = any(a not in manual for a in mesh.axis_names)
+    in_sh = [mctx.sharding_attr(NamedSharding(mesh, s), a.ndim, open_dims=free)
+             for s, a in zip(in_specs, ctx.avals_in)]
+    out_sh = [mctx.sharding_attr(NamedSharding(mesh, s), a.ndim, open_dims=free)
+              for s, a in zip(out_specs, ctx.avals_out)]
+    return shardy.manual_computation(
+        [aval_to_ir_type(a) for a in ctx.avals_out], list(args), in_sh, out_sh, newly,
+        [aval_to_ir_type(a) for a in body.in_avals],
+        lambda blocks: _lower_body(mctx, mesh, manual, body.jaxpr, blocks))
 
 
 @register_lowering(pex.sharding_constraint_p)
 def _sharding_constraint(ctx, x, *, sharding):
     mctx = ctx.module_ctx
-    if mctx.device_assignment is None or mctx.manual_mesh is not None:
-        return x  # one device, or inside a shard_map body (already per-device): nothing to constrain
-    return _spmd_call("Sharding", x, ctx.aval_out, _sharding_text(mctx, sharding, ctx.aval_out.ndim))
+    if mctx.device_assignment is None:
+        return x  # one device: nothing to constrain
+    ndim = ctx.aval_out.ndim
+    mesh = mctx.manual_mesh
+    if mesh is None:
+        return shardy.sharding_constraint(x, mctx.sharding_attr(sharding, ndim))
+    # inside a shard_map body the value is a block: only the free (auto) axes can still lay it out
+    free = frozenset(mesh.axis_names) - mctx.manual_axes
+    if not free or not isinstance(sharding, NamedSharding) or sharding.mesh != mesh:
+        return x
+    dims = [tuple(a for a in sharding.spec.axes_of(d) if a in free) for d in range(ndim)]
+    return shardy.sharding_constraint(x, shardy.tensor_sharding(mctx.meshes.of(mesh), dims))
 
 
 # ---- device groups -----------------------------------------------------------------------------
@@ -109,6 +121,9 @@ def _mesh_and_positions(ctx, what: str, axis_name):
         if a not in mesh.axis_names:
             raise UnboundAxisLoweringError(f"{what}: axis name {a!r} is not an axis of the shard_map mesh "
                                            f"(axes {mesh.axis_names})")
+        if a not in mctx.manual_axes:
+            raise UnboundAxisLoweringError(f"{what}: mesh axis {a!r} is an auto axis of this shard_map (XLA "
+                                           "partitions it): collectives run over its manual axes only")
     order = mctx.device_assignment or mesh.device_list
     pos = {d.id: i for i, d in enumerate(order)}
     return mesh, axes, pos
@@ -234,8 +249,18 @@ def _axis_index(ctx, *, axis_name):
         table[pos[dev.id]] = idx
     if n == 1:
         return ir_constant(np.int32(0))
-    u32 = ir.RankedTensorType.get([], ir.IntegerType.get_unsigned(32))
     i32 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(32))
-    pid = hlo.convert(i32, hlo.PartitionIdOp(results=[u32]).result)
-    row = hlo.dynamic_slice(ir_constant(table), [pid], ir.DenseI64ArrayAttr.get([1]))
-    return hlo.reshape(i32, row)
+
+    def index(_=()):
+        u32 = ir.RankedTensorType.get([], ir.IntegerType.get_unsigned(32))
+        pid = hlo.convert(i32, hlo.PartitionIdOp(results=[u32]).result)
+        row = hlo.dynamic_slice(ir_constant(table), [pid], ir.DenseI64ArrayAttr.get([1]))
+        return [hlo.reshape(i32, row)]
+
+    mctx = ctx.module_ctx
+    free = tuple(a for a in names if a not in mctx.manual_axes)
+    if not free or mctx.device_assignment is None:
+        return index()[0]
+    # the partition id is a per-device value: read it where the free axes are manual too
+    scalar = shardy.tensor_sharding(mctx.meshes.of(mesh), [])
+    return shardy.manual_computation([i32], [], [], [scalar], free, [], index)[0]
