@@ -12,7 +12,7 @@ from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.functional._arrays import aval_of
 from padax.functional.lax.custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, stop_gradient_p
-from padax.transforms.jit import hoist_consts
+from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import aval_of as arg_aval, trace_flat
 
 

@@ -79,8 +79,8 @@ def _apply_placed(prim, key, avals, params, bufs, error) -> list:
     sharded Tensors too. Only reached after the fast path's executable
     refused the buffers.
     """
-    from padax.transforms.jit import SpmdDispatch, _on_default_device
-    if all(_on_default_device(b) for b in bufs):
+    from padax.transforms.spmd import SpmdDispatch, on_default_device
+    if all(on_default_device(b) for b in bufs):
         raise error
     spmd = _placed_cache.get(key)
     if spmd is None:

@@ -16,7 +16,7 @@ from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_j
 from padax.core.trace import set_current_trace
 from padax.functional._arrays import aval_of
 from padax.functional.lax.call import remat_p
-from padax.transforms.jit import hoist_consts
+from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import aval_of as arg_aval, trace_flat
 
 

@@ -374,7 +374,7 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=froz
     from padax.core.jaxpr import JaxprEqn
     from padax.devices.array import Tensor
     from padax.devices.put import device_put
-    from padax.transforms.jit import SpmdDispatch
+    from padax.transforms.spmd import SpmdDispatch
     args = [a if type(a) is Tensor else device_put(a) for a in args]
     avals = tuple(a.aval for a in args)
     key = (str(body), mesh, in_specs, out_specs, auto, avals, config.enable_x64)

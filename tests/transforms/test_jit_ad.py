@@ -9,7 +9,7 @@ import pytest
 import padax
 import padax.core.primitive as primitive_mod
 import padax.lax as lax
-import padax.transforms.jit as jit_mod
+import padax.transforms.jit_primitive as jit_mod
 from padax.functional.lax.call import jit_p
 from padax.test_util import check_grads
 
