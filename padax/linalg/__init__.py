@@ -2,8 +2,7 @@
 
 Everything here is composed from the primitives in `padax.functional.lax.linalg`
 (cholesky, triangular_solve, lu, qr, eigh, svd, eig) and ordinary lax ops, so
-jit, vmap and grad work through every function (eig/eigvals excepted: no
-derivative). Inputs are float32/float64/complex64/complex128 (batches of)
+jit, vmap and grad work through every function. Inputs are float32/float64/complex64/complex128 (batches of)
 matrices in the trailing two axes; integer inputs are refused with a TypeError
 naming the function and argument, as Paddle does (cov/corrcoef cast them).
 
@@ -24,9 +23,18 @@ Behaviour to know about:
   also for rank-deficient inputs (Paddle then returns an empty Tensor: a shape
   that would depend on data, which a traced program cannot have); for M <= N
   residuals is empty, shape (*, 0).
-- `lu(x, pivot=False)` is not supported (as on Paddle's CPU kernel); pivots are
-  1-based int32 like Paddle's.
-- `eig`/`eigvals` run on the CPU (LAPACK geev); results are complex.
+- `lu` pivots are 1-based int32 like Paddle's. `lu(x, pivot=False)` (which Paddle
+  has on GPU only) is computed on every backend by Doolittle elimination without
+  row exchanges; its Pivots are then the identity sequence 1..K (no swaps), so
+  `lu_unpack` gives P = I. It needs nonsingular leading principal minors (a zero
+  pivot gives inf/NaN in the rest of the factor).
+- `eig`/`eigvals` run on the CPU (LAPACK geev); results are complex. They are
+  differentiable where the eigenvalues are distinct. Eigenvectors are only fixed
+  up to a complex scale; their derivative is that of geev's choice (unit norm,
+  largest entry real), so differentiate gauge-invariant quantities where you can.
+- Derivatives of `qr(x, mode='complete')` for tall x include the extra columns of
+  Q (those of LAPACK's Householder product). `svd(x, full_matrices=True)` of a
+  non-square x has no derivative for U and VH (use full_matrices=False).
 """
 from __future__ import annotations
 
@@ -41,6 +49,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
 from padax.functional.lax import linalg as _L
+from padax.transforms.custom import custom_jvp
 
 _INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")
 
@@ -188,31 +197,37 @@ def _uplo(op: str, UPLO: str) -> bool:
 
 
 def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
-    """Eigenvalues and right eigenvectors (unit-norm columns) of a general square matrix, both
-    complex, unordered. CPU only; not differentiable."""
+    """Eigenvalues and right eigenvectors (unit-norm columns, largest entry real) of a general
+    square matrix, both complex, unordered. CPU only. Differentiable where the eigenvalues are
+    distinct (the eigenvector derivative follows that normalisation)."""
     x = _matrix("eig", x)
     w, v = _L.eig(x)
     return w, v
 
 
 def eigvals(x: Any, name: str | None = None) -> Any:
-    """Eigenvalues (complex, unordered) of a general square matrix. CPU only."""
+    """Eigenvalues (complex, unordered) of a general square matrix. CPU only; differentiable
+    where they are distinct."""
     x = _matrix("eigvals", x)
     return _L.eig(x, compute_right_eigenvectors=False)[0]
 
 
 def lu(x: Any, pivot: bool = True, get_infos: bool = False, name: str | None = None):
-    """LU factorisation with partial pivoting: (LU, Pivots[, Infos]).
+    """LU factorisation: (LU, Pivots[, Infos]).
 
     LU packs the unit lower L (strictly below the diagonal) and U; Pivots (*, min(M, N)) are
     LAPACK's 1-based int32 row swaps; Infos (*) is 0, or i when U[i-1, i-1] is exactly zero
-    (singular). Unpack with `lu_unpack`.
+    (singular). Unpack with `lu_unpack`. With pivot=False the rows are not exchanged
+    (x = L U; Pivots is 1..min(M, N)); that needs nonsingular leading principal minors.
     """
     x = _matrix("lu", x, square=False)
-    if not pivot:
-        raise NotImplementedError("linalg.lu: pivot=False (LU without pivoting) is not supported")
-    f, piv, _ = _L.lu(x)
-    pivots = lax.add(piv, 1)
+    if pivot:
+        f, piv, _ = _L.lu(x)
+        pivots = lax.add(piv, 1)
+    else:
+        f = _lu_unpivoted(x)
+        k = min(x.aval.shape[-2:])
+        pivots = lax.add(lax.broadcasted_iota(np.int32, x.aval.shape[:-2] + (k,), x.aval.ndim - 2), 1)
     if not get_infos:
         return f, pivots
     d = _diag(f)
@@ -223,6 +238,21 @@ def lu(x: Any, pivot: bool = True, get_infos: bool = False, name: str | None = N
     first = lax.reduce_min(cand, (d.aval.ndim - 1,))
     infos = _where(lax.eq(first, int(big)), full(first.aval.shape, 0, np.int32), first)
     return f, pivots, infos
+
+
+@custom_jvp
+def _lu_unpivoted(x: Any) -> Any:
+    """The unpivoted factor, with its closed-form derivative (rather than differentiating the
+    elimination loop step by step)."""
+    return _L.lu_unpivoted(x)
+
+
+@_lu_unpivoted.defjvp
+def _lu_unpivoted_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    f = _L.lu_unpivoted(x)
+    return f, _L.lu_factor_tangent(f, t)
 
 
 def lu_unpack(x: Any, y: Any, unpack_ludata: bool = True, unpack_pivots: bool = True,

@@ -18,7 +18,8 @@ from padax.core.trace import Tracer
 from padax.functional import manipulation as _S
 from padax.functional._arrays import canonicalize_axis
 from padax.numpy import _dtypes as D
-from padax.numpy._util import broadcast_shapes as _bshapes, broadcast_to as _bcast, is_array, static_int, to_array
+from padax.numpy._util import (broadcast_shapes as _bshapes, broadcast_to as _bcast, full_like_shape, is_array,
+                               static_int, to_array)
 
 
 def _arrays(op: str, arrays: Any) -> list[Any]:
@@ -214,12 +215,54 @@ def reshape(x: Any, /, shape: Any, *, copy: builtins.bool | None = None) -> Any:
     return lax.reshape(x, tuple(shape))
 
 
+def _layout_order(a: Any, order: str) -> tuple[int, ...]:
+    """The axis order in which ravel reads `a`: row-major ('C'), column-major ('F'), or, for
+    'A' and 'K', the memory layout of a NumPy input (padax arrays have no layout of their
+    own and read as 'C'). 'A' is 'F' for a Fortran- but not C-contiguous array; 'K' reads
+    in memory order (`_keep_order_axes`)."""
+    nd = np.ndim(a) if isinstance(a, np.ndarray) else to_array(a).aval.ndim
+    if order == "F":
+        return tuple(builtins.range(nd - 1, -1, -1))
+    if order in ("A", "K") and isinstance(a, np.ndarray) and nd > 1:
+        if order == "A":
+            if a.flags.f_contiguous and not a.flags.c_contiguous:
+                return tuple(builtins.range(nd - 1, -1, -1))
+        else:
+            return _keep_order_axes(a.shape, a.strides)
+    return tuple(builtins.range(nd))
+
+
+def _keep_order_axes(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
+    """Axes, outermost first, in the order NumPy's 'K' iteration reads a strided array: an
+    insertion sort by decreasing |stride| (starting from the innermost axis; ties keep their
+    order), in which a broadcast axis (stride 0) cannot be compared and is passed over.
+    Negative strides are read as they are (not reversed)."""
+    order = list(builtins.range(len(shape) - 1, -1, -1))       # innermost first
+    for i0 in builtins.range(1, len(order)):
+        ax = order[i0]
+        s0 = builtins.abs(strides[ax])
+        pos = i0
+        for i1 in builtins.range(i0 - 1, -1, -1):
+            s1 = builtins.abs(strides[order[i1]])
+            if s0 == 0 or s1 == 0:
+                continue
+            if s1 <= s0:
+                break
+            pos = i1
+        order.insert(pos, order.pop(i0))
+    return tuple(reversed(order))
+
+
 def ravel(a: Any, order: str = "C") -> Any:
-    """The flattened array."""
-    a = to_array(a)
-    if order not in ("C", "A", "K"):
-        raise NotImplementedError("ravel: only order='C' is supported")
-    return lax.reshape(a, (a.aval.size,))
+    """The flattened array, read in row-major ('C', default) or column-major ('F') order;
+    'A' and 'K' follow a NumPy input's memory layout as numpy does (padax arrays: 'C')."""
+    if order not in ("C", "F", "A", "K"):
+        raise op_value_error("ravel", f"order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    perm = _layout_order(a, order)
+    x = to_array(a)
+    if perm != tuple(builtins.range(x.aval.ndim)):
+        x = lax.transpose(x, perm)
+    return lax.reshape(x, (x.aval.size,))
 
 
 def _roll_axis(x: Any, shift: Any, a: builtins.int) -> Any:
@@ -453,36 +496,320 @@ def append(arr: Any, values: Any, axis: builtins.int | None = None) -> Any:
     return concat([arr, values], axis=axis)
 
 
-def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
-    """Pad an array: 'constant' (with `constant_values`), 'edge', 'reflect', 'symmetric' or 'wrap'."""
+# ---- pad ----------------------------------------------------------------------------------------
+
+_PAD_OPTIONS = {"constant": ("constant_values",), "edge": (), "linear_ramp": ("end_values",),
+                "maximum": ("stat_length",), "mean": ("stat_length",), "median": ("stat_length",),
+                "minimum": ("stat_length",), "reflect": ("reflect_type",), "symmetric": ("reflect_type",),
+                "wrap": (), "empty": ()}
+
+
+def _pairs(op: str, v: Any, nd: builtins.int, what: str, as_index: builtins.bool = False) -> list:
+    """An argument given per axis and side, as nd (before, after) pairs (numpy's rules): one
+    value for everything, one (before, after) pair for every axis, or anything that
+    broadcasts to (nd, 2). Host values become Python/NumPy scalars; a padax array of
+    several values becomes 0-d slices."""
+    if v is None:
+        return [(None, None)] * nd
+    if isinstance(v, Tracer) or (is_array(v) and not isinstance(v, np.ndarray)):
+        t = to_array(v)
+        if t.aval.ndim == 0:
+            return [(t, t)] * nd
+        if t.aval.size == 2 and t.aval.shape != (2, 1):
+            t = lax.reshape(t, (1, 2))
+        try:
+            t = _bcast(t, (nd, 2))
+        except (ValueError, TypeError):
+            raise op_value_error(op, f"{what} must broadcast to ({nd}, 2), got {t.aval.str_short()}") from None
+        return [tuple(lax.reshape(lax.slice(t, (i, j), (i + 1, j + 1)), ()) for j in (0, 1)) for i in builtins.range(nd)]
+    a = np.asarray(v)
+    if as_index:
+        if a.dtype.kind in "fb":  # numpy rounds lengths given as floats
+            a = np.round(a).astype(np.int64)
+        if a.dtype.kind not in "iu":
+            raise op_type_error(op, f"{what} must be integers, got {a.dtype.name} values {v!r}")
+        if a.size and a.min() < 0:
+            raise op_value_error(op, f"{what} must be non-negative, got {v!r}")
+    if a.ndim < 3 and a.size == 1:
+        x = a.reshape(-1)[0]
+        return [(x, x)] * nd
+    if a.ndim < 3 and a.size == 2 and a.shape != (2, 1):
+        x = a.reshape(-1)
+        return [(x[0], x[1])] * nd
+    try:
+        b = np.broadcast_to(a, (nd, 2))
+    except ValueError:
+        raise op_value_error(op, f"{what} must broadcast to ({nd}, 2), got shape {a.shape}") from None
+    return [tuple(pair) for pair in b.tolist()]   # Python scalars here (numpy's tolist), as numpy
+
+
+def _value(v: Any, dt: np.dtype) -> Any:
+    """A pad value (host scalar or 0-d array) as a 0-d array of dtype dt (cast as numpy assigns)."""
+    if isinstance(v, Tracer) or is_array(v) and not isinstance(v, (np.ndarray, np.generic)):
+        t = to_array(v)
+        return t if t.aval.dtype == dt else lax.convert_element_type(t, dt)
+    return to_array(np.asarray(v).astype(dt), dt)
+
+
+def _slice_ax(x: Any, start: builtins.int, stop: builtins.int, ax: builtins.int) -> Any:
+    return lax.slice_in_dim(x, start, stop, 1, ax)
+
+
+def _fill_like(x: Any, value: Any, ax: builtins.int, width: builtins.int) -> Any:
+    """`value` (0-d, or x's shape with length 1 along ax) broadcast to a width-`width` block."""
+    shape = x.aval.shape[:ax] + (width,) + x.aval.shape[ax + 1:]
+    if value.aval.ndim == 0:
+        return lax.broadcast_in_dim(value, shape, ())
+    return lax.broadcast_in_dim(lax.reshape(value, tuple(d for i, d in builtins.enumerate(value.aval.shape) if i != ax)),
+                                shape, tuple(i for i in builtins.range(len(shape)) if i != ax))
+
+
+def _concat_sides(x: Any, left: Any, right: Any, ax: builtins.int) -> Any:
+    parts = [p for p in (left, x, right) if p is not None and p.aval.shape[ax] > 0]
+    return parts[0] if len(parts) == 1 else lax.concatenate(parts, ax)
+
+
+def _pad_reflect_odd(x: Any, ax: builtins.int, lo: builtins.int, hi: builtins.int, include_edge: builtins.bool) -> Any:
+    """numpy's 'reflect'/'symmetric' with reflect_type='odd', step by step as numpy fills the
+    pad area (chunks of at most one period, each 2 * edge - mirrored values), so values
+    and rounding agree."""
+    dt = x.aval.dtype
+    work = D.int32 if dt == D.bool_ else dt
+
+    def odd(edge, chunk):  # 2 * edge - chunk, in the array's dtype (bool: through int32)
+        e, c = (lax.convert_element_type(t, work) if work != dt else t for t in (edge, chunk))
+        e = _fill_like(c, e, ax, c.aval.shape[ax])
+        out = lax.sub(lax.add(e, e), c)
+        return lax.ne(out, full_like_shape(out.aval.shape, 0, work)) if dt == D.bool_ else out
+
+    period = x.aval.shape[ax]
+    cur = x
+    while lo > 0 or hi > 0:
+        n = cur.aval.shape[ax]
+        if include_edge:
+            old = n // period * period
+            off = 1
+        else:
+            old = (n - 1) // (period - 1) * (period - 1) + 1 - 1
+            off = 0
+        if lo > 0:
+            cl = builtins.min(old, lo)
+            chunk = lax.rev(_slice_ax(cur, 1 - off, cl + 1 - off, ax), (ax,))
+            cur = _concat_sides(cur, odd(_slice_ax(cur, 0, 1, ax), chunk), None, ax)
+            lo -= cl
+        if hi > 0:
+            cl = builtins.min(old, hi)
+            m = cur.aval.shape[ax]
+            chunk = lax.rev(_slice_ax(cur, m - cl - (1 - off), m - (1 - off), ax), (ax,))
+            cur = _concat_sides(cur, None, odd(_slice_ax(cur, m - 1, m, ax), chunk), ax)
+            hi -= cl
+    return cur
+
+
+def _float_to(y: Any, dt: np.dtype) -> Any:
+    """Floating values into dt as numpy's casts store them: integers through a wide signed
+    integer (so negative values wrap into unsigned types), bool as y != 0."""
+    if y.aval.dtype == dt:
+        return y
+    if D.kind(dt) == 1 and np.dtype(dt).kind == "u":
+        wide = D.int64 if D.default_int() == D.int64 else D.int32
+        y = lax.convert_element_type(y, wide)
+    return lax.convert_element_type(y, dt)
+
+
+def _ramp_dtype(dt: np.dtype, end: Any) -> np.dtype:
+    """numpy's linspace evaluates in the inexact result type of the edge and the end value: a
+    Python scalar is weak (end values given per axis reach it as Python numbers), a NumPy
+    scalar (one value or one pair for all axes) is not. Narrowed to what padax has (x64)."""
+    from padax.core import dtypes as _core_dtypes
+    if type(end) in (builtins.bool, builtins.int, builtins.float, builtins.complex):  # not np.float64
+        r = np.result_type(dt, type(end)(0)) if np.dtype(dt).kind in "fc" or isinstance(end, builtins.complex) \
+            else np.dtype(np.float64)
+        if np.dtype(dt).kind in "fc" and not isinstance(end, builtins.complex):
+            r = np.dtype(dt)
+    else:
+        ed = to_array(end).aval.dtype if isinstance(end, Tracer) or (is_array(end) and not isinstance(
+            end, (np.ndarray, np.generic))) else np.asarray(end).dtype
+        r = np.result_type(dt, ed)
+    if r.kind in "biu":
+        r = np.dtype(np.float64)
+    return _core_dtypes.canonicalize(r)
+
+
+def _pad_linear_ramp(x: Any, ax: builtins.int, lo: builtins.int, hi: builtins.int, ends: tuple) -> Any:
+    """Ramps from the end values (included) towards the edge values (excluded), evaluated as
+    numpy's linspace does: start + k * ((edge - start) / width), or (k / width) * (edge -
+    start) when any step is zero; integer arrays are floored, all cast to x's dtype."""
+    dt = x.aval.dtype
+    n = x.aval.shape[ax]
+    sides = []
+    for width, end, edge in ((lo, ends[0], _slice_ax(x, 0, 1, ax)), (hi, ends[1], _slice_ax(x, n - 1, n, ax))):
+        if width == 0:
+            sides.append(None)
+            continue
+        cdt = _ramp_dtype(dt, end)
+        start = _fill_like(edge, _value(end, cdt), ax, 1)
+        e = lax.convert_element_type(edge, cdt) if cdt != dt else edge
+        delta = lax.sub(e, start)
+        k_shape = edge.aval.shape[:ax] + (width,) + edge.aval.shape[ax + 1:]
+        k = lax.convert_element_type(lax.broadcasted_iota(D.int32, k_shape, ax), cdt)
+        step = lax.div(delta, full_like_shape(delta.aval.shape, width, cdt))
+        zero = lax.reduce_or(lax.eq(step, full_like_shape(step.aval.shape, 0, cdt)),
+                             tuple(builtins.range(step.aval.ndim)))
+        wide = lambda v: _fill_like(k, v, ax, width)  # noqa: E731
+        regular = lax.mul(k, wide(step))
+        tiny = lax.mul(lax.div(k, full_like_shape(k_shape, width, cdt)), wide(delta))
+        y = lax.add(lax.select(lax.broadcast_in_dim(zero, k_shape, ()), tiny, regular), wide(start))
+        if D.kind(dt) == 1:
+            y = lax.floor(y)
+        sides.append(_float_to(y, dt))
+    right = lax.rev(sides[1], (ax,)) if sides[1] is not None else None
+    return _concat_sides(x, sides[0], right, ax)
+
+
+def _stat(mode: str, chunk: Any, ax: builtins.int, dt: np.dtype) -> Any:
+    """maximum/minimum/mean/median of `chunk` along ax (kept as length 1), in dt; the mean and
+    median of integers are computed in floating point and rounded half to even, as numpy does."""
+    if mode == "maximum":
+        return lax.reduce_max(chunk, (ax,))
+    if mode == "minimum":
+        return lax.reduce_min(chunk, (ax,))
+    cdt = dt if D.kind(dt) >= 2 else D.default_float()
+    c = chunk if chunk.aval.dtype == cdt else lax.convert_element_type(chunk, cdt)
+    length = c.aval.shape[ax]
+    if mode == "mean":
+        tot = lax.reduce_sum(c, (ax,))
+        out = lax.div(tot, full_like_shape(tot.aval.shape, length, cdt))
+    else:
+        srt = lax.sort(c, ax, True, 1)
+        hi_ = lax.reshape(_slice_ax(srt, length // 2, length // 2 + 1, ax),
+                          tuple(d for i, d in builtins.enumerate(c.aval.shape) if i != ax))
+        if length % 2:
+            out = hi_
+        else:
+            lo_ = lax.reshape(_slice_ax(srt, length // 2 - 1, length // 2, ax), hi_.aval.shape)
+            out = lax.div(lax.add(lo_, hi_), full_like_shape(hi_.aval.shape, 2, cdt))
+        if D.kind(cdt) == 2:  # any NaN makes the median NaN (sorted last)
+            last = lax.reshape(_slice_ax(srt, length - 1, length, ax), hi_.aval.shape)
+            out = lax.select(lax.ne(last, last), last, out)
+    if D.kind(dt) == 1:
+        out = lax.round(out, 1)
+    return _float_to(out, dt)
+
+
+def _pad_stat(x: Any, ax: builtins.int, lo: builtins.int, hi: builtins.int, mode: str, lengths: tuple) -> Any:
+    n = x.aval.shape[ax]
+    ll, rl = (n if (v is None or builtins.int(v) > n) else builtins.int(v) for v in lengths)
+    if (ll == 0 or rl == 0) and mode in ("maximum", "minimum"):
+        raise op_value_error("pad", "stat_length of 0 yields no value for padding")
+    dt = x.aval.dtype
+    left = _stat(mode, _slice_ax(x, 0, ll, ax), ax, dt)
+    right = left if ll == rl == n else _stat(mode, _slice_ax(x, n - rl, n, ax), ax, dt)
+    shape1 = x.aval.shape[:ax] + (1,) + x.aval.shape[ax + 1:]
+    left, right = lax.reshape(left, shape1), lax.reshape(right, shape1)
+    return _concat_sides(x, _fill_like(x, left, ax, lo) if lo else None, _fill_like(x, right, ax, hi) if hi else None, ax)
+
+
+def _pad_callable(x: Any, widths: list, fn, kwargs: dict) -> Any:
+    """mode=callable: zero-pad everything, then for each axis in turn call
+    fn(row, (before, after), axis, kwargs) on every 1-D row along that axis (vmapped) and use
+    what it returns as the new row (padax arrays are immutable, so fn returns the row rather
+    than writing into it as numpy's in-place convention does)."""
+    from padax.transforms.batching import vmap
+    nd = x.aval.ndim
+    padded = lax.pad(x, full_like_shape((), 0, x.aval.dtype), [(lo, hi, 0) for lo, hi in widths])
+    for ax in builtins.range(nd):
+        moved = moveaxis(padded, ax, -1)
+        length = moved.aval.shape[-1]
+        rows = lax.reshape(moved, (builtins.int(np.prod(moved.aval.shape[:-1], dtype=np.int64)), length))
+        pw = (builtins.int(widths[ax][0]), builtins.int(widths[ax][1]))
+
+        def row_fn(r, pw=pw, ax=ax):
+            out = fn(r, pw, ax, kwargs)
+            if out is None:
+                raise op_type_error("pad", "a callable mode must return the padded row (padax arrays are "
+                                           "immutable, so rows cannot be modified in place as with numpy)")
+            out = to_array(out)
+            if out.aval.shape != (length,):
+                raise op_value_error("pad", f"the callable mode returned {out.aval.str_short()} for a row of "
+                                            f"length {length}")
+            return out if out.aval.dtype == x.aval.dtype else lax.convert_element_type(out, x.aval.dtype)
+
+        new = vmap(row_fn)(rows) if rows.aval.shape[0] else rows
+        padded = moveaxis(lax.reshape(new, moved.aval.shape), -1, ax)
+    return padded
+
+
+_DEFAULT_CV = object()
+
+
+def pad(array: Any, pad_width: Any, mode: Any = "constant", constant_values: Any = _DEFAULT_CV,
+        **kwargs: Any) -> Any:
+    """Pad an array, with numpy's modes and options (pad_width and the per-axis options take
+    numpy's forms: one value, one (before, after) pair, or one pair per axis):
+
+    'constant' (`constant_values`), 'edge', 'linear_ramp' (`end_values`), 'maximum', 'mean',
+    'median', 'minimum' (`stat_length`: how many values at each end the statistic uses,
+    default all), 'reflect' and 'symmetric' (`reflect_type` 'even' or 'odd'), 'wrap',
+    'empty' (padax fills zeros: its arrays are never uninitialised), or a function
+    `fn(row, (before, after), axis, kwargs) -> row` applied to every zero-padded 1-D row
+    along each axis in turn (it must return the new row; numpy's functions modify the row
+    in place). Axes are padded in order, each over the earlier axes' padding, as numpy does.
+    Mean/median of integer arrays round half to even.
+    """
     x = to_array(array)
     nd = x.aval.ndim
-    pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64).reshape(-1, 2) if np.ndim(pad_width) > 0
-                         else np.asarray([[pad_width, pad_width]]), (nd, 2))
-    if (pw < 0).any():
-        raise op_value_error("pad", "pad widths must be non-negative")
-    if mode == "constant":
-        cv = np.broadcast_to(np.asarray(constant_values), (nd, 2)) if np.ndim(constant_values) else None
-        if cv is None:
-            val = to_array(constant_values, x.aval.dtype) if not is_array(constant_values) else \
-                lax.convert_element_type(constant_values, x.aval.dtype)
-            return lax.pad(x, val, [(builtins.int(lo), builtins.int(hi), 0) for lo, hi in pw])
-        for ax in builtins.range(nd):  # per-axis values: pad one axis at a time
-            for side in (0, 1):
-                cfg = [(0, 0, 0)] * nd
-                cfg[ax] = (builtins.int(pw[ax, 0]), 0, 0) if side == 0 else (0, builtins.int(pw[ax, 1]), 0)
-                x = lax.pad(x, to_array(cv[ax, side], x.aval.dtype), cfg)
+    if not np.asarray(pad_width).dtype.kind in "iu":
+        raise op_type_error("pad", f"pad_width must be integers, got {pad_width!r}")
+    widths = [(builtins.int(a), builtins.int(b)) for a, b in _pairs("pad", pad_width, nd, "pad_width", as_index=True)]
+    if callable(mode):
+        return _pad_callable(x, widths, mode, dict(kwargs, constant_values=constant_values)
+                             if constant_values is not _DEFAULT_CV else kwargs)
+    if mode not in _PAD_OPTIONS:
+        raise op_value_error("pad", f"mode {mode!r} is not supported; use one of {', '.join(_PAD_OPTIONS)} "
+                                    f"or a function")
+    given = set(kwargs) | ({"constant_values"} if constant_values is not _DEFAULT_CV else set())
+    bad = given - set(_PAD_OPTIONS[mode])
+    if bad:
+        raise op_value_error("pad", f"unsupported keyword arguments for mode {mode!r}: {sorted(bad)}")
+    dt = x.aval.dtype
+    if mode in ("constant", "empty"):
+        cv = 0 if (mode == "empty" or constant_values is _DEFAULT_CV) else constant_values
+        pairs = _pairs("pad", cv, nd, "constant_values")
+        if nd and builtins.all(p is pairs[0][0] for pr in pairs for p in pr):
+            return lax.pad(x, _value(pairs[0][0], dt), [(lo, hi, 0) for lo, hi in widths])
+        for ax, ((lo, hi), (vl, vr)) in builtins.enumerate(zip(widths, pairs)):
+            for side, (w, v) in builtins.enumerate(((lo, vl), (hi, vr))):
+                if w:
+                    cfg = [(0, 0, 0)] * nd
+                    cfg[ax] = (w, 0, 0) if side == 0 else (0, w, 0)
+                    x = lax.pad(x, _value(v, dt), cfg)
         return x
-    if mode not in ("edge", "reflect", "symmetric", "wrap"):
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported")
+    for ax, (lo, hi) in builtins.enumerate(widths):
+        if x.aval.shape[ax] == 0 and (lo or hi):
+            raise op_value_error("pad", f"can't extend empty axis {ax} using modes other than 'constant' or "
+                                        f"'empty' (got {x.aval.str_short()}, mode {mode!r})")
+    if x.aval.size == 0:  # nothing to read: the result is empty too
+        return lax.pad(x, full_like_shape((), 0, dt), [(lo, hi, 0) for lo, hi in widths])
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise op_value_error("pad", f"reflect_type must be 'even' or 'odd', got {reflect_type!r}")
+    ends = _pairs("pad", kwargs.get("end_values", 0), nd, "end_values")
+    lengths = _pairs("pad", kwargs.get("stat_length"), nd, "stat_length", as_index=True)
     from padax.numpy._indexing import take
-    for ax in builtins.range(nd):
-        lo, hi = builtins.int(pw[ax, 0]), builtins.int(pw[ax, 1])
+    for ax, (lo, hi) in builtins.enumerate(widths):
         if lo == 0 and hi == 0:
             continue
         n = x.aval.shape[ax]
-        idx = np.pad(np.arange(n), (lo, hi), mode=mode)
-        x = take(x, to_array(idx.astype(np.int32)), axis=ax)
+        if mode == "linear_ramp":
+            x = _pad_linear_ramp(x, ax, lo, hi, ends[ax])
+        elif mode in ("maximum", "minimum", "mean", "median"):
+            x = _pad_stat(x, ax, lo, hi, mode, lengths[ax])
+        elif mode in ("reflect", "symmetric") and reflect_type == "odd" and n > 1:
+            x = _pad_reflect_odd(x, ax, lo, hi, mode == "symmetric")
+        else:  # edge, wrap, even reflections (and a length-1 axis): pure index maps
+            idx = np.pad(np.arange(n), (lo, hi), mode="edge" if n == 1 else mode)
+            x = take(x, to_array(idx.astype(np.int32)), axis=ax)
     return x
 
 

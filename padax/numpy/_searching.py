@@ -230,29 +230,29 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: Any
 
 
-def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None):
-    """(values, first indices, inverse (x's shape), counts) of the distinct values, NaNs distinct."""
-    x = to_array(x)
-    flat = lax.reshape(x, (x.aval.size,))
-    n = flat.aval.shape[0]
+def _unique_groups(op: str, keys: list[Any], size: builtins.int | None, equal_nan: builtins.bool = False):
+    """Group the n positions of the equal-length 1-D `keys` (n >= 1) by equal key tuples,
+    ordered lexicographically (NaN last). Returns (perm, starts, indices, inverse, counts,
+    size): the stable sorting permutation; `size` group starts in sorted order (padded with
+    n); each group's first position; the group of every position; group sizes (0 when
+    padded). NaNs are distinct unless `equal_nan` (real floats: all NaNs form one group)."""
+    n = keys[0].aval.shape[0]
     idt = _index_dtype()
-    if n == 0:
-        z = full_like_shape((0,), 0, idt)
-        return flat, z, lax.reshape(z, x.aval.shape), z
-    svals, perm = lax.sort_key_val(flat, lax.iota(D.int32, n), 0, True)
-    first = lax.concatenate([full_like_shape((1,), True, D.bool_),
-                             lax.ne(lax.slice_in_dim(svals, 1, n, 1, 0), lax.slice_in_dim(svals, 0, n - 1, 1, 0))], 0)
+    out = lax.sort(tuple(keys) + (lax.iota(D.int32, n),), 0, True, len(keys))
+    skeys, perm = out[:-1], out[-1]
+    new = None
+    for k in skeys:
+        a, b = lax.slice_in_dim(k, 1, n, 1, 0), lax.slice_in_dim(k, 0, n - 1, 1, 0)
+        d = lax.ne(a, b)
+        if equal_nan and D.kind(k.aval.dtype) == 2:
+            d = lax.bitwise_and(d, lax.bitwise_not(lax.bitwise_and(lax.ne(a, a), lax.ne(b, b))))
+        new = d if new is None else lax.bitwise_or(new, d)
+    first = lax.concatenate([full_like_shape((1,), True, D.bool_), new], 0)
     count = lax.reduce_sum(lax.convert_element_type(first, D.int32), (0,))
     if size is None:
         size = _concrete_count(op, count, "pass size= to unique_values under jit")
     starts = _first_true(first, size)                       # padded with n
     from padax.numpy._indexing import take
-    values = take(svals, starts, axis=0, mode="clip")
-    if size > 0:  # padding slots: fill_value, or the smallest value
-        pad = lax.ge(starts, scalar_like(starts, n))
-        fv = full_like_shape((size,), fill_value, values.aval.dtype) if fill_value is not None else \
-            take(svals, full_like_shape((size,), 0, D.int32), axis=0)
-        values = lax.select(pad, fv, values)
     indices = lax.convert_element_type(take(perm, starts, axis=0, mode="clip"), idt)
     ends = lax.concatenate([lax.slice_in_dim(starts, 1, size, 1, 0), full_like_shape((1,), n, D.int32)], 0) \
         if size else starts
@@ -262,8 +262,72 @@ def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None):
     dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
     inverse = lax.scatter(full_like_shape((n,), 0, D.int32), lax.reshape(perm, (n, 1)), gid, dn,
                           unique_indices=True)
-    inverse = lax.reshape(lax.convert_element_type(inverse, idt), x.aval.shape)
-    return values, indices, inverse, counts
+    return perm, starts, indices, lax.convert_element_type(inverse, idt), counts, size
+
+
+def _fill_padding(values: Any, starts: Any, n: builtins.int, fill_value: Any) -> Any:
+    """Slots past the distinct count (starts == n) get fill_value, or the first (smallest) entry."""
+    size = values.aval.shape[0]
+    if size == 0:
+        return values
+    pad = lax.broadcast_in_dim(lax.ge(starts, scalar_like(starts, n)), values.aval.shape, (0,))
+    if fill_value is not None:
+        fv = full_like_shape(values.aval.shape, fill_value, values.aval.dtype)
+    else:
+        fv = lax.broadcast_in_dim(lax.slice_in_dim(values, 0, 1, 1, 0), values.aval.shape,
+                                  tuple(builtins.range(values.aval.ndim)))
+    return lax.select(pad, fv, values)
+
+
+def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None, equal_nan: builtins.bool = False):
+    """(values, first indices, inverse (x's shape), counts) of the distinct values (NaNs
+    distinct unless equal_nan)."""
+    x = to_array(x)
+    flat = lax.reshape(x, (x.aval.size,))
+    n = flat.aval.shape[0]
+    idt = _index_dtype()
+    if n == 0:
+        z = full_like_shape((0,), 0, idt)
+        return flat, z, lax.reshape(z, x.aval.shape), z
+    perm, starts, indices, inverse, counts, size = _unique_groups(op, [flat], size, equal_nan)
+    from padax.numpy._indexing import take
+    values = _fill_padding(take(flat, take(perm, starts, axis=0, mode="clip"), axis=0), starts, n, fill_value)
+    return values, indices, lax.reshape(inverse, x.aval.shape), counts
+
+
+def _unique_along(op: str, x: Any, axis: builtins.int, size: builtins.int | None, fill_value: Any = None):
+    """NumPy's unique with an axis: the distinct sub-arrays along `axis` (each slice compared
+    as a whole, ordered lexicographically by its row-major entries; NaNs never equal), with
+    first indices, a 1-D inverse and counts."""
+    x = to_array(x)
+    nd = x.aval.ndim
+    a = canonicalize_axis(op, static_int(op, axis, "axis"), nd)
+    moved = lax.transpose(x, (a,) + tuple(i for i in builtins.range(nd) if i != a))
+    rest = moved.aval.shape[1:]
+    n, m = moved.aval.shape[0], builtins.int(np.prod(rest, dtype=np.int64))
+    rows = lax.reshape(moved, (n, m))
+    idt = _index_dtype()
+
+    def back(v):  # (k, m) rows -> x's layout with `axis` of length k
+        v = lax.reshape(v, (v.aval.shape[0],) + rest)
+        inv_perm = tuple(builtins.range(1, a + 1)) + (0,) + tuple(builtins.range(a + 1, nd))
+        return lax.transpose(v, inv_perm)
+
+    if n == 0 or m == 0:
+        # no rows: nothing is distinct; rows without entries: all equal
+        k = 0 if n == 0 else 1
+        k = k if size is None else size
+        z = full_like_shape((n,), 0, idt)
+        cnt = full_like_shape((k,), 0, idt) if n == 0 else \
+            lax.concatenate([full_like_shape((1,), n, idt), full_like_shape((k - 1,), 0, idt)], 0) if k else \
+            full_like_shape((0,), 0, idt)
+        first = full_like_shape((k,), 0, idt)
+        return back(full_like_shape((k, m), 0 if fill_value is None else fill_value, x.aval.dtype)), first, z, cnt
+    cols = [lax.reshape(lax.slice_in_dim(rows, j, j + 1, 1, 1), (n,)) for j in builtins.range(m)]
+    perm, starts, indices, inverse, counts, size = _unique_groups(op, cols, size)
+    from padax.numpy._indexing import take
+    values = _fill_padding(take(rows, take(perm, starts, axis=0, mode="clip"), axis=0), starts, n, fill_value)
+    return back(values), indices, inverse, counts
 
 
 def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
@@ -290,16 +354,24 @@ def unique_all(x: Any, /) -> UniqueAllResult:
 
 def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtins.bool = False,
            return_counts: builtins.bool = False, axis: builtins.int | None = None, *,
-           equal_nan: builtins.bool = False, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """NumPy's unique (flattened; axis=None only): values, then the requested extras."""
-    if axis is not None:
-        raise NotImplementedError("unique: axis is not supported; use axis=None")
-    v, i, inv, c = _unique("unique", ar, size, fill_value)
+           equal_nan: builtins.bool = True, size: builtins.int | None = None, fill_value: Any = None) -> Any:
+    """NumPy's unique: the sorted distinct values (of the flattened array, or the distinct
+    slices along `axis`), then the requested first indices, inverse and counts.
+
+    As in numpy, `equal_nan` (default True) makes all NaNs one value when axis is None;
+    slices along an axis containing NaN are never equal. The inverse has the input's shape
+    when axis is None (numpy >= 2), else one entry per slice. Eager unless `size` is given (then padded with
+    `fill_value`, default the smallest value or slice).
+    """
+    if axis is None:
+        v, i, inv, c = _unique("unique", ar, size, fill_value, equal_nan)
+    else:
+        v, i, inv, c = _unique_along("unique", ar, axis, size, fill_value)
     out = [v]
     if return_index:
         out.append(i)
     if return_inverse:
-        out.append(lax.reshape(inv, (inv.aval.size,)) if to_array(ar).aval.ndim != 1 else inv)
+        out.append(inv)
     if return_counts:
         out.append(c)
     return out[0] if len(out) == 1 else tuple(out)
@@ -347,12 +419,26 @@ def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length
 
 
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period: Any = None) -> Any:
-    """Piecewise-linear interpolation of (xp, fp) at x (xp increasing); constant beyond the ends."""
-    if period is not None:
-        raise NotImplementedError("interp: period is not supported")
-    x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), xp)]
+    """Piecewise-linear interpolation of (xp, fp) at x (xp increasing); constant beyond the ends
+    (`left`/`right`, default fp's end values).
+
+    With `period`, the coordinates are angles: x and xp are taken modulo |period|, xp is
+    sorted (fp with it) and extended by one point on each side across the wrap, and
+    left/right are ignored, as in numpy.
+    """
+    x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), to_array(xp))]
     from padax.numpy._util import to_inexact
     x, xp, fp = to_inexact(x), to_inexact(xp), to_inexact(fp)
+    if xp.aval.ndim != 1 or fp.aval.ndim != 1:
+        raise op_value_error("interp", f"xp and fp must be 1-D, got {xp.aval.str_short()} and {fp.aval.str_short()}")
+    if xp.aval.shape != fp.aval.shape:
+        raise op_value_error("interp", f"xp and fp must have the same length, got {xp.aval.str_short()} and "
+                                       f"{fp.aval.str_short()}")
+    if xp.aval.shape[0] == 0:
+        raise op_value_error("interp", "xp and fp must not be empty")
+    if period is not None:
+        x, xp, fp = _periodic_nodes(x, xp, fp, period)
+        left = right = None
     n = xp.aval.shape[0]
     i = searchsorted(xp, x, side="right")
     i = lax.convert_element_type(i, D.int32)
@@ -374,6 +460,29 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     out = lax.select(lax.gt(x, broadcast_to(take(xp, full_like_shape((), n - 1, D.int32)), x.aval.shape)),
                      broadcast_to(rv, x.aval.shape), out)
     return out
+
+
+def _periodic_nodes(x: Any, xp: Any, fp: Any, period: Any):
+    """x and the nodes reduced modulo |period|, the nodes sorted and wrapped (one node before
+    the first and one after the last, a period away)."""
+    from padax.numpy._elementwise import remainder
+    if not isinstance(period, Tracer) and not is_array_like(period) and period == 0:
+        raise op_value_error("interp", "period must be a non-zero value")
+    p = lax.abs(to_array(period, x.aval.dtype)) if not is_array_like(period) else \
+        lax.abs(lax.convert_element_type(to_array(period), x.aval.dtype))
+    x, xp = remainder(x, p), remainder(xp, p)
+    xp, fp = lax.sort((xp, fp), 0, True, 1)
+    n = xp.aval.shape[0]
+    pb = lax.reshape(p, (1,)) if p.aval.ndim == 0 else p
+    xp = lax.concatenate([lax.sub(lax.slice_in_dim(xp, n - 1, n, 1, 0), pb), xp,
+                          lax.add(lax.slice_in_dim(xp, 0, 1, 1, 0), pb)], 0)
+    fp = lax.concatenate([lax.slice_in_dim(fp, n - 1, n, 1, 0), fp, lax.slice_in_dim(fp, 0, 1, 1, 0)], 0)
+    return x, xp, fp
+
+
+def is_array_like(v: Any) -> builtins.bool:
+    from padax.numpy._util import is_array
+    return isinstance(v, Tracer) or is_array(v) or isinstance(v, np.ndarray)
 
 
 __all__ = ["argmax", "argmin", "where", "select", "sort", "argsort", "searchsorted", "digitize", "nonzero",

@@ -247,13 +247,25 @@ def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
 
 
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> Any:
-    """x with tensordot(a, x, x.ndim) == b."""
+    """x with tensordot(a, x, x.ndim) == b; `axes` are axes of `a` moved to its end first (in
+    that order), as numpy does. Needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == b.size."""
     a, b = promote(_f(a), _f(b))
     if axes is not None:
-        raise NotImplementedError("tensorsolve: axes is not supported")
+        nd = a.aval.ndim
+        order = list(builtins.range(nd))
+        for k in (axes if isinstance(axes, (list, tuple)) else [axes]):
+            k = builtins.int(k)
+            if not -nd <= k < nd:
+                raise op_value_error("linalg.tensorsolve", f"axis {k} is out of range for {a.aval.str_short()}")
+            order.remove(k % nd)
+            order.append(k % nd)
+        a = lax.transpose(a, tuple(order))
     xs = a.aval.shape[b.aval.ndim:]
-    m = math.prod(b.aval.shape)
-    return lax.reshape(solve(lax.reshape(a, (m, math.prod(xs))), lax.reshape(b, (m,))), xs)
+    m, k = math.prod(b.aval.shape), math.prod(xs)
+    if a.aval.size != k * k or m != k:
+        raise op_value_error("linalg.tensorsolve", f"needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == "
+                                                   f"b.size, got a {a.aval.str_short()} and b {b.aval.str_short()}")
+    return lax.reshape(solve(lax.reshape(a, (m, k)), lax.reshape(b, (m,))), xs)
 
 
 __all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "eig", "eigvals", "inv", "matmul",

@@ -42,9 +42,18 @@ The rejection samplers (gamma, beta, dirichlet, poisson) run one vectorised
 one hash per round gives both uniforms of a float32 trial) and fixes the
 elements that accept, until all have (at most 1000 rounds; the acceptance rates
 make more than a few tens astronomically unlikely). Under vmap over keys the
-loop runs until every lane is done, each lane keeping its own values. They are
-not differentiable with respect to their parameters. float16/bfloat16 requests
-are computed in float32 and rounded.
+loop runs until every lane is done, each lane keeping its own values.
+float16/bfloat16 requests are computed in float32 and rounded.
+
+Derivatives with respect to parameters: gamma, loggamma, beta and dirichlet are
+differentiable in their shape parameters by implicit reparameterisation (the
+sample moves with the parameter so that its quantile stays fixed: dx/da =
+-(dCDF/da)/pdf at the sample, see `_gamma_grad`), as jax's are; beta and
+dirichlet inherit it through their log-gamma draws. uniform, normal,
+truncated_normal, exponential, gumbel are transformations of fixed noise and
+differentiate through their parameters directly. poisson, bernoulli,
+categorical, randint, choice and multinomial have discrete outputs: their
+parameters get zero gradients (float0 tangents), as in jax.
 
 Samplers needing several words per element (randint, permutation, the rejection
 rounds) take both 32-bit output words of each hash instead of hashing twice: XLA's
@@ -74,6 +83,8 @@ from padax.functional.lax.structural import (bitcast_convert_type, broadcast_in_
                                              slice as _slice, transpose)
 from padax.random._keys import (_MASK32, _UINT, bits_impl, canonical_shape, check_key, split2,
                                 words_impl)
+from padax.random._gamma_grad import gamma_log_sample_grad
+from padax.transforms.custom import custom_jvp, stop_gradient
 from padax.transforms.jit import jit
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
@@ -227,6 +238,27 @@ def _rejection(key, impl, shape, done0, value0, trial):
 
 
 def _loggamma(key, impl, a):
+    """log of Gamma(a, 1) samples, elementwise over the float array `a`, differentiable in `a`
+    by implicit reparameterisation (`_implicit_loggamma`)."""
+    return _implicit_loggamma(a, _loggamma_sample(key, impl, stop_gradient(a)))
+
+
+@custom_jvp
+def _implicit_loggamma(a, lg):
+    """lg (log Gamma(a, 1) samples drawn without a derivative) with the derivative
+    d(log x)/da = -(dP(a, x)/da) / (x pdf(x; a)) attached: the sample moves with `a` so that
+    its quantile stays fixed (see padax.random._gamma_grad)."""
+    return lg
+
+
+@_implicit_loggamma.defjvp
+def _implicit_loggamma_jvp(primals, tangents):
+    a, lg = primals
+    ta, tlg = tangents
+    return lg, add(tlg, mul(gamma_log_sample_grad(a, lg), ta))
+
+
+def _loggamma_sample(key, impl, a):
     """log of Gamma(a, 1) samples, elementwise over the float array `a` (Marsaglia-Tsang)."""
     aval = aval_of(a)
     shape, dt = aval.shape, aval.dtype

@@ -375,13 +375,13 @@ def test_errors(fn, args, err, words):
 
 
 def test_unsupported_options():
-    with pytest.raises(NotImplementedError, match="pivot"):
-        LA.lu(np.eye(2, dtype=np.float32), pivot=False)
-    with pytest.raises(NotImplementedError, match="eig"):
-        padax.grad(lambda x: padax.lax.real(LA.eigvals(x)).sum())(np.eye(2, dtype=np.float32) + 1)
-    with pytest.raises(NotImplementedError, match="full_matrices"):
+    """U/VH of a non-square full_matrices SVD have no derivative; the error names the function,
+    the shape and the way out."""
+    with pytest.raises(NotImplementedError) as e:
         padax.jvp(lambda x: LA.svd(x, full_matrices=True)[0], (np.ones((3, 2), np.float32),),
                   (np.ones((3, 2), np.float32),))
+    for w in ("svd", "f32[3,2]", "full_matrices=False"):
+        assert w in str(e.value), (w, str(e.value))
 
 
 def test_lowering_uses_lapack_custom_calls(x64):

@@ -240,14 +240,60 @@ def svd(a, full_matrices: bool = False, compute_uv: bool = True):
 
 def eig(a, compute_left_eigenvectors: bool = False, compute_right_eigenvectors: bool = True):
     """Eigenvalues of a general square matrix (complex), then the requested left/right
-    eigenvectors (unit-norm columns). CPU only; not differentiable."""
+    eigenvectors (unit-norm columns whose largest entry is real, as LAPACK's geev returns
+    them). CPU only. Differentiable (forward and reverse) where the eigenvalues are distinct;
+    the eigenvector derivatives follow geev's normalisation (see `_geev_vectors_tangent`)."""
     a = asarray(a)
     _empty_check("eig", a)
     return tuple(eig_p.bind(a, compute_left=bool(compute_left_eigenvectors),
                             compute_right=bool(compute_right_eigenvectors)))
 
 
-__all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr", "eigh", "svd", "eig"]
+def lu_unpivoted(a):
+    """LU factorisation without pivoting (Doolittle elimination): the packed `lu` with
+    a = L U, L unit lower (m x k, strictly below the diagonal of `lu`) and U upper (k x n),
+    k = min(m, n). It exists when the leading k-1 principal minors are nonsingular; a zero
+    pivot gives inf/NaN in the later entries. Built from lax ops (a `fori_loop` of rank-1
+    updates), so it batches, jits and differentiates like any composite; padax.linalg.lu
+    gives it a closed-form derivative."""
+    from padax.functional.lax.control import fori_loop
+    from padax.functional.lax.elementwise import bitwise_and, div, eq, gt, mul, sub
+    from padax.functional.lax.reductions import reduce_sum
+    from padax.functional.lax.structural import broadcast_in_dim, broadcasted_iota, select
+    a = asarray(a)
+    _check_matrix("lu", "x", a.aval, square=False)
+    _empty_check("lu", a)
+    av = a.aval
+    *_, m, n = av.shape
+    nd = av.ndim
+    rows = broadcasted_iota(np.int32, av.shape, nd - 2)
+    cols = broadcasted_iota(np.int32, av.shape, nd - 1)
+    zero = _full_like(av, 0)
+
+    def step(k, x):
+        k = _to_dtype(k, np.dtype(np.int32))
+        kk = broadcast_in_dim(k, av.shape, ())
+        at_row, at_col = eq(rows, kk), eq(cols, kk)
+        row = reduce_sum(select(at_row, x, zero), (nd - 2,))            # x[k, :]
+        col = reduce_sum(select(at_col, x, zero), (nd - 1,))            # x[:, k]
+        piv = reduce_sum(select(bitwise_and(at_row, at_col), x, zero), (nd - 2, nd - 1))
+        below, right = gt(rows, kk), gt(cols, kk)
+        l = div(_bcast_col(col, av.shape), _bcast_scalar(piv, av.shape))   # multipliers, every column
+        u = _bcast_row(row, av.shape)
+        x = select(bitwise_and(below, right), sub(x, mul(l, u)), x)
+        return select(bitwise_and(below, at_col), l, x)
+
+    return fori_loop(0, min(m, n), step, a)
+
+
+def _bcast_scalar(v, shape):
+    """A batch of scalars (shape[:-2]) broadcast over the trailing matrix axes."""
+    from padax.functional.lax.structural import broadcast_in_dim
+    nd = len(shape)
+    return broadcast_in_dim(v, shape, tuple(range(nd - 2)))
+
+
+__all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr", "eigh", "svd", "eig", "lu_unpivoted"]
 
 
 # ---- helpers for the rules (plain lax ops: they differentiate and batch again) ----------------
@@ -470,16 +516,14 @@ def _permutation_matrix(perm, dtype):
     return convert_element_type(eq(_bcast_col(perm, shape), cols), dtype)
 
 
-def _lu_jvp(primals, tangents):
-    # De Hoog, Anderssen & Lukas, "Differentiation of matrix functionals using triangular
-    # factorization": with P a = L U, X = L^{-1} P da U^{-1}, dL = L tril(X, -1) and
-    # dU = triu(X) U. Rectangular matrices are handled by completing L to m x m (identity
-    # columns) and U to n x n (identity block), which leaves the formulas unchanged.
+def lu_factor_tangent(lu_, t):
+    """Tangent of the packed factor `lu_` (a = L U, no pivoting; for the pivoted factorisation
+    pass the row-permuted tangent P t). De Hoog, Anderssen & Lukas, "Differentiation of matrix
+    functionals using triangular factorization": X = L^{-1} da U^{-1}, dL = L tril(X, -1),
+    dU = triu(X) U. Rectangular matrices are handled by completing L to m x m (identity
+    columns) and U to n x n (identity block), which leaves the formulas unchanged."""
     from padax.functional.lax.elementwise import add
-    a, = primals
-    t, = tangents
-    lu_, piv, perm = lu_p.bind(a)
-    av = aval_of(a)
+    av = aval_of(lu_)
     *batch, m, n = av.shape
     k = min(m, n)
     l = _pad_last2(_tril(_slice_last2(lu_, (0, m), (0, k)), -1), (0, 0), (0, m - k))
@@ -487,10 +531,17 @@ def _lu_jvp(primals, tangents):
     u = _pad_last2(_triu(_slice_last2(lu_, (0, k), (0, n))), (0, n - k), (0, 0))
     if n > k:
         u = add(u, _pad_last2(_eye(tuple(batch) + (n - k, n - k), av.dtype), (k, 0), (k, 0)))
-    pt = _mm(_permutation_matrix(perm, av.dtype), t)
-    la = triangular_solve(l, pt, left_side=True, lower=True, unit_diagonal=True)
+    la = triangular_solve(l, t, left_side=True, lower=True, unit_diagonal=True)
     x = triangular_solve(u, la, left_side=False, lower=False)
-    d_lu = add(_mm(l, _tril(x, -1)), _mm(_triu(x), u))
+    return add(_mm(l, _tril(x, -1)), _mm(_triu(x), u))
+
+
+def _lu_jvp(primals, tangents):
+    # P a = L U  =>  the unpivoted rule applied to P da.
+    a, = primals
+    t, = tangents
+    lu_, piv, perm = lu_p.bind(a)
+    d_lu = lu_factor_tangent(lu_, _mm(_permutation_matrix(perm, aval_of(a).dtype), t))
     return [lu_, piv, perm], [d_lu, Zero(tangent_aval(aval_of(piv))), Zero(tangent_aval(aval_of(perm)))]
 
 
@@ -514,6 +565,49 @@ def _thin_qr_jvp(q, r, dx):
     return dq, dr
 
 
+def _householder_blocks(q1):
+    """(Y1, Y2, W, T) of geqrf's compact-WY form Q = I - Y T Y^H (Y = [Y1; Y2] unit lower
+    trapezoidal, m x n; T upper triangular), recovered from the thin factor Q1 = Q[:, :n]
+    alone: Q1 = E1 - Y W with W = T Y1^H upper triangular, so I - Q1[:n] = Y1 W is an LU
+    factorisation without pivoting, Y2 = -Q1[n:] W^{-1} and T = W Y1^{-H}."""
+    from padax.functional.lax.elementwise import add, neg, sub
+    m, n = aval_of(q1).shape[-2:]
+    batch = aval_of(q1).shape[:-2]
+    top, bot = _slice_last2(q1, (0, n), (0, n)), _slice_last2(q1, (n, m), (0, n))
+    f = lu_unpivoted(sub(_eye(batch + (n, n), _dtype(q1)), top))
+    y1 = add(_tril(f, -1), _eye(batch + (n, n), _dtype(q1)))
+    w = _triu(f)
+    y2 = triangular_solve(w, neg(bot), left_side=False, lower=False)
+    t = triangular_solve(y1, w, left_side=False, lower=True, transpose_a=True, conjugate_a=True,
+                         unit_diagonal=True)
+    return y1, y2, w, t
+
+
+def _householder_complement_tangent(q1, dq1):
+    """Tangent of Q2 = Q[:, n:], the columns that the complete QR of a tall (m > n) matrix
+    adds. They are not fixed by a = Q R, but LAPACK's are a smooth function of the input:
+    Q = H_1 ... H_n (geqrf's reflectors, expanded by orgqr/ungqr), and the reflectors are a
+    function of Q1 (`_householder_blocks`), so Q2 = E2 - Y T Y2^H is one too. This
+    differentiates that formula along dQ1 (the unpivoted-LU rule for Y1, W; then products)."""
+    from padax.functional.lax.elementwise import add, neg, sub
+    from padax.functional.lax.structural import concatenate
+    m, n = aval_of(q1).shape[-2:]
+    y1, y2, w, t = _householder_blocks(q1)
+    d_top, d_bot = _slice_last2(dq1, (0, n), (0, n)), _slice_last2(dq1, (n, m), (0, n))
+    # I - Q1[:n] = Y1 W: X = Y1^{-1} dM W^{-1} with dM = -dQ1[:n]
+    x = triangular_solve(y1, neg(d_top), left_side=True, lower=True, unit_diagonal=True)
+    x = triangular_solve(w, x, left_side=False, lower=False)
+    dy1 = _mm(y1, _tril(x, -1))
+    dw = _mm(_triu(x), w)
+    dy2 = triangular_solve(w, neg(add(d_bot, _mm(y2, dw))), left_side=False, lower=False)
+    dt = triangular_solve(y1, sub(dw, _mm(t, _H(dy1))), left_side=False, lower=True, transpose_a=True,
+                          conjugate_a=True, unit_diagonal=True)
+    ax = _ndim(y1) - 2
+    y, dy = concatenate([y1, y2], ax), concatenate([dy1, dy2], ax)
+    y2h, ty2h = _H(y2), _mm(t, _H(y2))
+    return neg(add(add(_mm(dy, ty2h), _mm(y, _mm(dt, y2h))), _mm(y, _mm(t, _H(dy2)))))
+
+
 def _qr_jvp(primals, tangents, *, full_matrices):
     from padax.functional.lax.elementwise import add
     from padax.functional.lax.structural import concatenate
@@ -523,10 +617,10 @@ def _qr_jvp(primals, tangents, *, full_matrices):
     *_, m, n = aval_of(x).shape
     if m >= n:
         if full_matrices and m > n:
-            raise NotImplementedError(
-                "qr: the derivative of the complete (mode='complete') QR of a tall matrix (m > n) is "
-                "not implemented: its extra columns of Q are not determined by the input; use "
-                "mode='reduced'")
+            q1, r1 = _slice_last2(q, (0, m), (0, n)), _slice_last2(r, (0, n), (0, n))
+            dq1, dr1 = _thin_qr_jvp(q1, r1, dx)
+            dq2 = _householder_complement_tangent(q1, dq1)
+            return [q, r], [concatenate([dq1, dq2], _ndim(dq1) - 1), _pad_last2(dr1, (0, m - n), (0, 0))]
         dq, dr = _thin_qr_jvp(q, r, dx)
         return [q, r], [dq, dr]
     # wide: x = q [r1 r2] with x1 = q r1 square; r2 = q^H x2 => dr2 = dq^H x2 + q^H dx2
@@ -578,9 +672,11 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     *_, m, n = aval_of(a).shape
     if compute_uv and full_matrices and m != n:
         raise NotImplementedError(
-            "svd: the derivative of U and VH with full_matrices=True for a non-square matrix is not "
-            "implemented (their extra columns are not determined by the input); use "
-            "full_matrices=False")
+            f"svd: cannot differentiate U and VH with full_matrices=True for the non-square "
+            f"{aval_of(a).str_short()}: their extra {abs(m - n)} columns (rows of VH) only span the "
+            f"orthogonal complement, and which basis of it LAPACK's gesdd returns is not a function "
+            f"that can be differentiated in closed form; use full_matrices=False (or svdvals / "
+            f"compute_uv=False when only the singular values are needed)")
     s, u, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
     dt = _dtype(a)
     v = _H(vh)
@@ -616,9 +712,75 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     return [s, u, vh], [ds, du, _H(dv)]
 
 
-def _eig_jvp(primals, tangents, **params):
-    raise NotImplementedError("eig: differentiation of the general (non-Hermitian) eigen-decomposition "
-                              "is not implemented; for Hermitian matrices use eigh")
+def _solve_with(a, b):
+    """a^{-1} b through a's pivoted LU: `a` enters only as a primal, so this is linear in b
+    (a row permutation, then two triangular solves in their right-hand side)."""
+    lu_, _, perm = lu_p.bind(a)
+    pb = _mm(_permutation_matrix(perm, _dtype(b)), b)
+    y = triangular_solve(lu_, pb, left_side=True, lower=True, unit_diagonal=True)
+    return triangular_solve(lu_, y, left_side=True, lower=False)
+
+
+def _column_sums(x):
+    from padax.functional.lax.reductions import reduce_sum
+    return reduce_sum(x, (_ndim(x) - 2,))
+
+
+def _geev_vectors_tangent(w, v, da):
+    """Tangents (dw, dv) of the eigenvalues w and the eigenvector columns v of a matrix with
+    distinct eigenvalues, for a (complex) perturbation da, with v normalised as geev returns it.
+
+    Perturbation theory (e.g. Giles 2008, sec. 3.1): with P = v^{-1} da v, dw = diag(P) and
+    dv_j = u_j + c_j v_j, where u_j = sum_{i != j} v_i P_ij / (w_j - w_i) and c_j is the free
+    multiple of v_j that the eigen-equation leaves open. LAPACK's geev fixes it: each column
+    has unit 2-norm (so Re(v_j^H dv_j) = 0) and its entry of largest modulus, row k_j, real
+    (so Im(dv_{k_j j}) = 0). Hence c_j = -Re(v_j^H u_j) - i Im(u_{k_j j}) / v_{k_j j}.
+    """
+    from padax.functional.lax.elementwise import abs as abs_, complex as mkcomplex, div, eq, imag, mul, neg, real
+    from padax.functional.lax.reductions import argmax
+    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
+    dt = _dtype(v)
+    p = _solve_with(v, _mm(da, v))
+    dw = _diag_part(p)
+    u = _mm(v, mul(_safe_reciprocal_gaps(w, dt), p))
+    va = aval_of(v)
+    k = argmax(abs_(v), va.ndim - 2, np.int32)              # row of each column's largest entry
+    rows = broadcasted_iota(np.int32, va.shape, va.ndim - 2)
+    pick = convert_element_type(eq(rows, _bcast_row(k, va.shape)), dt)
+    v_k = real(_column_sums(mul(pick, v)))
+    re_c = neg(real(_column_sums(mul(_conj(v), u))))
+    im_c = neg(div(imag(_column_sums(mul(pick, u))), v_k))
+    c = mkcomplex(re_c, im_c)
+    return dw, _add(u, mul(v, _bcast_row(c, va.shape)))
+
+
+def _add(x, y):
+    from padax.functional.lax.elementwise import add
+    return add(x, y)
+
+
+def _eig_jvp(primals, tangents, *, compute_left, compute_right):
+    # Eigenvalues: dw_j = (v^{-1} da v)_jj (Magnus 1985; any eigenvector scaling cancels).
+    # Right eigenvectors: `_geev_vectors_tangent`. Left eigenvectors: geev's vl_j satisfy
+    # vl_j^H a = w_j vl_j^H, i.e. they are the right eigenvectors of a^H for conj(w_j), with
+    # the same normalisation, so the same rule applies to (a^H, conj(w), vl, da^H).
+    # Valid where the eigenvalues are distinct (the result is inf/NaN where they coincide)
+    # and each eigenvector's largest entry is unique.
+    a, = primals
+    t, = tangents
+    outs = eig_p.bind(a, compute_left=compute_left, compute_right=True)
+    w, vr = outs[0], outs[-1]
+    da = _to_dtype(t, _dtype(vr))
+    dw, dvr = _geev_vectors_tangent(w, vr, da)
+    primal_out, tangent_out = [w], [dw]
+    if compute_left:
+        _, dvl = _geev_vectors_tangent(_conj(w), outs[1], _H(da))
+        primal_out.append(outs[1])
+        tangent_out.append(dvl)
+    if compute_right:
+        primal_out.append(vr)
+        tangent_out.append(dvr)
+    return primal_out, tangent_out
 
 
 def _int_outputs_jvp(prim):
