@@ -291,12 +291,15 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
         ct_leaves, ct_tree = tree_util.flatten(ct)
         if ct_tree != out_tree:
             raise TypeError(f"vjp: cotangent tree {ct_tree} does not match the output tree {out_tree}")
+        checked = []
         for i, (c, o, d) in enumerate(zip(ct_leaves, out_primals, out_diff)):
             oa = aval_of(o)
             ca_shape = np.shape(c) if not d else aval_of(c).shape  # (an int output's cotangent is float0)
             if ca_shape != oa.shape:
                 raise TypeError(f"vjp: cotangent #{i} has shape {ca_shape} but the output has {oa.shape}")
-        ct_leaves = [c for c, d in zip(ct_leaves, out_diff) if d]
+            if d:
+                checked.append(_cotangent_of_dtype(c, oa.dtype, i))
+        ct_leaves = checked
         cts_in = backward_pass(linear.jaxpr, linear.consts, ct_leaves)
         it = iter(cts_in)
         res = []
@@ -312,6 +315,18 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
     if has_aux:
         return out, f_vjp, _from_store(store, "aux")
     return out, f_vjp
+
+
+def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:
+    """A cotangent in its output's dtype: Python numbers (weakly typed) adopt it; other dtypes are an error."""
+    ca = aval_of(c)
+    if ca.dtype == dtype:
+        return c
+    if ca.weak_type or isinstance(c, (int, float, complex)):
+        from padax.functional._arrays import asarray
+        return asarray(c, dtype)
+    raise TypeError(f"vjp: cotangent #{i} has dtype {ca.dtype.name} but the output has dtype {dtype.name}; "
+                    f"pass a cotangent of the output's dtype{user_location()}")
 
 
 def linearize(fun: Callable, *primals: Any):

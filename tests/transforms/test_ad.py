@@ -260,3 +260,13 @@ def test_vjp_and_linearize_of_a_function_with_an_integer_output():
     t, t_int = f_jvp(padax.device_put(np.ones(3, np.float32)))
     np.testing.assert_allclose(t.numpy(), [2, 6, 4])
     assert t_int.dtype == float0 and t_int.shape == ()
+
+
+def test_vjp_cotangent_dtypes(x64):
+    x = padax.device_put(np.array(2.0))
+    out, f_vjp = padax.vjp(lambda x: 1.0 / x, x)
+    assert out.dtype == np.float64
+    (g,) = f_vjp(1.0)  # a Python number adopts the output's dtype
+    assert g.dtype == np.float64 and abs(float(g) + 0.25) < 1e-15
+    with pytest.raises(TypeError, match="cotangent #0 has dtype float32 but the output has dtype float64"):
+        f_vjp(padax.device_put(np.float32(1.0)))
