@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.core import trace as _trace
+from padax.core.trace import EvalTrace as _EvalTrace
 
 # Set by padax.transforms.dispatch: runs a primitive eagerly via a cached executable.
 _default_impl: Callable[..., Any] | None = None
@@ -38,9 +39,18 @@ class Primitive:
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Apply the primitive under the current trace (eager, staging, ...)."""
-        return _trace.trace_state.trace.process_primitive(self, args, params)
+        trace = _trace.trace_state.trace
+        if type(trace) is _EvalTrace and self._impl is None:  # the eager hot path, in one call
+            return _default_impl(self, args, params)
+        return trace.process_primitive(self, args, params)
 
     def impl(self, *args: Any, **params: Any) -> Any:
+        if self._impl is not None:
+            return self._impl(*args, **params)
+        return _default_impl(self, args, params)
+
+    def eager(self, args: tuple, params: dict) -> Any:
+        """`impl` without repacking the arguments (what the eager trace calls)."""
         if self._impl is not None:
             return self._impl(*args, **params)
         return _default_impl(self, args, params)

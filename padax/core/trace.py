@@ -45,7 +45,7 @@ class EvalTrace(Trace):
     def process_primitive(self, prim, args, params):
         # (a leaked tracer among args is detected by the eager dispatcher when it looks
         # for device buffers, which keeps this hot path free of per-argument checks)
-        return prim.impl(*args, **params)
+        return prim.eager(args, params)
 
 
 class _TraceState(threading.local):

@@ -19,9 +19,10 @@ class Tensor(AvalProperties):
     __slots__ = ("_buf", "aval", "_npy", "__weakref__")
     __array_priority__ = 1000
 
-    def __init__(self, buf: Any, aval: ShapedArray):
-        self._buf = buf
-        self.aval = aval
+    def __init__(self, _buf: Any, aval: ShapedArray | None = None):
+        # (the C++ jit dispatcher rebuilds results as `Tensor(_buf=b)`: b.aval is padax's aval)
+        self._buf = _buf
+        self.aval = aval if aval is not None else _buf.aval
         self._npy = None
 
     # -- metadata (shape, dtype, ndim, size, len: AvalProperties) --------------------

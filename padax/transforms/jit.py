@@ -23,7 +23,7 @@ from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr
 from padax.core import trace as _trace_module
-from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.array import Tensor
@@ -45,8 +45,9 @@ _dispatch_flatten = tree_util.dispatch_registry.flatten
 # Cached calls run in jaxlib's C++ dispatcher: it flattens the arguments with the dispatch
 # registry (where a Tensor is a node over its device buffer), looks the signature up and runs
 # the executable; only a miss comes back to Python (`JitFunction._cache_miss`).
-tree_util.dispatch_registry.register_node(Tensor, lambda t: ((t._buf,), t.aval),
-                                          lambda aval, bufs: Tensor(bufs[0], aval))
+# (A data-field node: C++ reads `_buf` itself and rebuilds with `Tensor(_buf=b)`; no aux data,
+# so the signature check compares no Python objects per argument.)
+tree_util.dispatch_registry.register_dataclass_node(Tensor, ["_buf"], [])
 _dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
 
 
@@ -111,6 +112,7 @@ class JitFunction:
         if self._signature is not None:
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
+        self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
         functools.update_wrapper(self, fun)
 
     def _resolve_names(self) -> None:
@@ -230,7 +232,7 @@ class JitFunction:
 
     def _call(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         """Run the call in Python; also return the C++ fast-path entry for it (or None)."""
-        if config.disable_jit:
+        if config.disable_jit and not self.eager_op:
             return self.fun(*args, **kwargs), None
         if self._has_static:
             dyn_args, dyn_kwargs, static = self._split(args, kwargs)
@@ -342,6 +344,8 @@ def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
 def _to_tensor_arg(x: Any) -> Tensor:
     if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
         return device_put(x)
+    if isinstance(x, Tracer):
+        raise escaped_tracer_error(x, "jit")
     raise TypeError(f"jit: argument of type {type(x).__name__} is not an array: {x!r}. "
                     "Mark non-array arguments static with static_argnums or static_argnames.")
 
