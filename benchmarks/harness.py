@@ -9,9 +9,11 @@ A setup raises `Unavailable` (or ImportError) when its framework cannot run
 the workload; that framework is then reported as skipped.
 
 `run_workload` warms every thunk up (excluded from timing), calibrates how
-many calls make one sample, then takes samples alternating between the
-frameworks (the order rotates each round, so drift in machine load hits all
-of them alike) and reports per-call median, min and max.
+many calls make one sample, then takes samples alternating between padax
+and jax (the order swaps each round, so drift in machine load hits both
+alike), times paddle and numpy afterwards in blocks of their own (their
+thread pools spin after a call and would slow the next framework down), and
+reports per-call median, min and max.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 FRAMEWORKS = ("padax", "jax", "paddle", "numpy")  # numpy: a practical-limit reference for compute workloads
 PEERS = ("jax", "paddle")
+_SETTLE_S = 0.3  # pause between blocks of different frameworks (idle spinning thread pools)
 
 Thunk = Callable[[], Any]
 Setup = Callable[[], Thunk]
@@ -196,11 +199,20 @@ def run_workload(w: Workload, frameworks: Sequence[str], settings: Settings,
         thunks[fw] = thunk
         timings[fw] = Timing("ok", calls_per_sample=numbers[fw])
 
-    order = list(thunks)
     repeats = settings.fresh_repeats if w.fresh else settings.repeats
-    for r in range(repeats):
-        k = r % len(order) if order else 0
-        for fw in order[k:] + order[:k]:
+    # padax and jax (the ratio with a target) alternate sample by sample, their order swapping
+    # each round; the other peers are timed afterwards, each in a block of its own: numpy's
+    # BLAS and paddle's thread pools keep spinning for a while after a call and would slow
+    # down whichever framework ran next.
+    paired = [fw for fw in thunks if fw in ("padax", "jax")]
+    rounds = [(paired[r % 2:] + paired[:r % 2]) for r in range(repeats)] if paired else []
+    for fw in thunks:
+        if fw not in paired:
+            rounds += [[fw]] * repeats
+    for i, group in enumerate(rounds):
+        if i and group[0] not in rounds[i - 1]:
+            time.sleep(_SETTLE_S)  # a new block: let the previous framework's threads go idle
+        for fw in group:
             if timings[fw].status != "ok":
                 continue
             if w.fresh:
@@ -385,8 +397,10 @@ def write_results(results: Sequence[Result], frameworks: Sequence[str], settings
         "Time per call: median (min–max) over "
         f"{settings.repeats} samples ({settings.fresh_repeats} for compile workloads), "
         "each sample averaging enough back-to-back calls to last at least "
-        f"{settings.min_sample_s * 1e3:g} ms; warm-up calls excluded; frameworks alternate "
-        "sample by sample in one process. Ratios are padax's median over the peer's "
+        f"{settings.min_sample_s * 1e3:g} ms; warm-up calls excluded; padax and jax alternate "
+        "sample by sample in one process, paddle and numpy are timed after them in blocks of "
+        "their own (their thread pools keep spinning after a call and would slow down whichever "
+        "framework ran next). Ratios are padax's median over the peer's "
         "(lower is better for padax); `target` is the goal for padax/jax.",
         "",
         table(results, frameworks),
