@@ -247,7 +247,7 @@ class JitFunction:
             avals = tuple([x.aval for x in leaves])
         except AttributeError:
             all_tensors = False
-            leaves = [x if type(x) is Tensor else _to_tensor_arg(x) for x in leaves]
+            leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
         key = (in_tree, avals, static, config.enable_x64)
@@ -341,11 +341,11 @@ def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
                                [True] * len(exe.out_avals), [True] * n_in, [None] * n_in, list(const_bufs))
 
 
-def _to_tensor_arg(x: Any) -> Tensor:
+def _to_tensor_arg(x: Any, name: str = "jit") -> Tensor:
     if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
         return device_put(x)
     if isinstance(x, Tracer):
-        raise escaped_tracer_error(x, "jit")
+        raise escaped_tracer_error(x, name)
     raise TypeError(f"jit: argument of type {type(x).__name__} is not an array: {x!r}. "
                     "Mark non-array arguments static with static_argnums or static_argnames.")
 

@@ -137,10 +137,12 @@ def test_leaked_tracer_is_reported():
         return x
 
     f(arr(1.0))
-    with pytest.raises(UnexpectedTracerError, match="leaked tracer"):
+    with pytest.raises(UnexpectedTracerError, match="^add: encountered a leaked tracer"):
         lax.add(leaked[0], arr(1.0))
     with pytest.raises(UnexpectedTracerError):
         padax.jit(lambda y: lax.add(y, leaked[0]))(arr(1.0))
+    with pytest.raises(UnexpectedTracerError, match="^f: encountered a leaked tracer"):
+        f(leaked[0])
 
 
 def test_shape_error_names_op_shapes_and_user_line():
