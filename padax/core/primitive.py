@@ -33,6 +33,7 @@ class Primitive:
         self.jvp_rule: Callable | None = None
         self.transpose_rule: Callable | None = None
         self.batch_rule: Callable | None = None
+        self.eager_fn: Callable | None = None  # set by padax.transforms.dispatch: the op's eager program
 
     def __repr__(self) -> str:
         return self.name

@@ -24,6 +24,8 @@ _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation func
 
 def clear_cache() -> None:
     _cache.clear()
+    for prim in list(_with_eager_fn):
+        prim.eager_fn = None
 
 
 def out_avals_of(prim, avals, params) -> list[ShapedArray]:
@@ -49,6 +51,11 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
     once (the primitive's abstract eval checks the operands and raises the user-facing
     error). Host values, sharded or elsewhere-placed arguments take jit's Python path.
     """
+    if not params:  # (most elementwise ops) the function hangs on the primitive itself
+        fn = prim.eager_fn
+        if fn is None:
+            fn = prim.eager_fn = _eager_function(prim, params)
+        return fn(*args)
     try:
         key = (prim, tuple(params.items()))
         fn = _cache.get(key)
@@ -64,6 +71,7 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
 
 
 _CACHE_LIMIT = 4096
+_with_eager_fn: set = set()  # primitives whose parameterless eager function is cached on them
 
 
 def _eager_function(prim, params: dict):
@@ -74,6 +82,8 @@ def _eager_function(prim, params: dict):
     run.__name__ = run.__qualname__ = prim.name
     fn = jit(run)
     fn._padax_jit.eager_op = True
+    if not params:
+        _with_eager_fn.add(prim)
     return fn
 
 
