@@ -114,6 +114,10 @@ class Result:
         a, b = self.timings.get("padax"), self.timings.get(peer)
         if a is None or b is None or a.status != "ok" or b.status != "ok":
             return None
+        if peer == "jax" and len(a.samples) == len(b.samples):
+            # paired: padax's and jax's samples of one round were taken back to back, so a change
+            # in machine load hits both; the median of the per-round ratios discounts it
+            return statistics.median(x / y for x, y in zip(a.samples, b.samples))
         return a.median / b.median
 
     @property
@@ -400,7 +404,8 @@ def write_results(results: Sequence[Result], frameworks: Sequence[str], settings
         f"{settings.min_sample_s * 1e3:g} ms; warm-up calls excluded; padax and jax alternate "
         "sample by sample in one process, paddle and numpy are timed after them in blocks of "
         "their own (their thread pools keep spinning after a call and would slow down whichever "
-        "framework ran next). Ratios are padax's median over the peer's "
+        "framework ran next). padax/jax is the median over rounds of the ratio of the round's two "
+        "back-to-back samples (a paired comparison); the other ratios are padax's median over the peer's "
         "(lower is better for padax); `target` is the goal for padax/jax.",
         "",
         table(results, frameworks),
