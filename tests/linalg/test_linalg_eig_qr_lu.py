@@ -83,11 +83,14 @@ def _rand_like(rng, o):
 @pytest.mark.parametrize("fn", [lambda x: L.eig(x, True, True), _eig_gauge], ids=["raw_left_right", "gauge"])
 def test_eig_complex_input(fn, x64):
     """complex128 input: jvp against finite differences, vjp against jvp (Re sum(ct * J t))."""
-    rng = np.random.default_rng(5)
-    x = _c(3, 3)
-    f = padax.jit(fn)
+    _check_complex_jvp_vjp(padax.jit(fn), (3, 3), seed=5)
+
+
+def _check_complex_jvp_vjp(f, shape, seed):
+    rng = np.random.default_rng(seed)
+    x = _c(*shape)
     check_grads(f, (x,), order=1, modes=("fwd",))
-    t = _c(3, 3)
+    t = _c(*shape)
     out, jt = padax.jvp(f, (x,), (t,))
     ct = padax.tree.map(lambda o: _rand_like(rng, o), out)
     g, = padax.vjp(f, x)[1](ct)
@@ -150,15 +153,7 @@ def test_qr_complete_tall_check_grads(name, args, x64):
 
 
 def test_qr_complete_tall_complex(x64):
-    rng = np.random.default_rng(9)
-    x = _c(4, 2)
-    f = padax.jit(lambda a: LA.qr(a, mode="complete"))
-    check_grads(f, (x,), order=1, modes=("fwd",))
-    t = _c(4, 2)
-    out, jt = padax.jvp(f, (x,), (t,))
-    ct = padax.tree.map(lambda o: _rand_like(rng, o), out)
-    g, = padax.vjp(f, x)[1](ct)
-    np.testing.assert_allclose(_bilinear(ct, jt), _bilinear(g, t), rtol=1e-9)
+    _check_complex_jvp_vjp(padax.jit(lambda a: LA.qr(a, mode="complete")), (4, 2), seed=9)
 
 
 def test_qr_complete_tangent_keeps_orthogonality(x64):
