@@ -28,7 +28,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, is_array
-from padax.functional.lax.elementwise import (add, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
+from padax.functional.lax.elementwise import (add, bitwise_and, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
                                               shift_right_logical)
 from padax.functional.lax.random_bits import rng_bit_generator
 from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, iota,
@@ -132,20 +132,34 @@ def _words(key, shape):
     return [broadcast_in_dim(v, shape, ()) for v in w]
 
 
-def _counter(shape):
-    """The row-major flat index of each element of `shape`, as uint32 (the low counter word)."""
+def _counter(shape, word_bits: int = 32, tile_bits: int = 16):
+    """(hi, lo): the row-major flat index of each element of `shape` as two uint32 words.
+
+    Below 2**32 elements hi is zero and lo an iota. Larger draws count in tiles of
+    2**tile_bits: index = a * 2**tile_bits + b, so hi = a >> (32 - tile_bits) and
+    lo = (a mod 2**(32 - tile_bits)) << tile_bits | b, all in uint32 arithmetic (the same
+    64-bit counter as jax's 2x32 iota). `word_bits` < 32 only serves tests.
+    """
     n = math.prod(shape)
-    if n >= 2 ** 32:
-        raise NotImplementedError(f"random bits for {n} elements (shape {shape}): at most 2**32 - 1 "
-                                  "per call; draw in pieces with split keys")
-    return reshape(iota(dtypes.uint32, n), shape)
+    if n < 2 ** word_bits:
+        return broadcast_in_dim(np.uint32(0), tuple(shape), ()), reshape(iota(dtypes.uint32, n), shape)
+    tile = 2 ** tile_bits
+    rows = -(-n // tile)
+    if rows >= 2 ** 32:
+        raise ValueError(f"random bits for {n} elements (shape {shape}): more than 2**48 elements")
+    a = broadcast_in_dim(iota(dtypes.uint32, rows), (rows, tile), (0,))
+    b = broadcast_in_dim(iota(dtypes.uint32, tile), (rows, tile), (1,))
+    def const(v):
+        return broadcast_in_dim(np.uint32(v), (rows, tile), ())
+    hi = shift_right_logical(a, const(word_bits - tile_bits))
+    lo = bitwise_or(shift_left(bitwise_and(a, const(2 ** (word_bits - tile_bits) - 1)), const(tile_bits)), b)
+    return tuple(reshape(_slice(reshape(w, (rows * tile,)), (0,), (n,)), shape) for w in (hi, lo))
 
 
-def _threefry_hash(key, shape, lo):
-    """Hash the counters (0, lo) under a threefry key; lo is uint32 of `shape`."""
+def _threefry_hash(key, shape, counter):
+    """Hash the counters (hi, lo) (uint32 arrays of `shape`) under a threefry key."""
     k0, k1 = _words(key, shape)
-    zero = broadcast_in_dim(np.uint32(0), shape, ())
-    return threefry2x32(k0, k1, zero, lo)
+    return threefry2x32(k0, k1, *counter)
 
 
 def _pair(a, b, shape):
@@ -160,7 +174,7 @@ def _threefry_split(key, shape):
 
 
 def _threefry_fold_in(key, data):
-    b0, b1 = _threefry_hash(key, (1,), reshape(data, (1,)))
+    b0, b1 = _threefry_hash(key, (1,), (broadcast_in_dim(np.uint32(0), (1,), ()), reshape(data, (1,))))
     return concatenate([b0, b1], 0)
 
 
@@ -219,8 +233,9 @@ def words_impl(key, impl: str, shape, nbits: int, count: int, hi=None):
         m = (count + 1) // 2
         full = (m,) + shape
         k0, k1 = _words(key, full)
-        h = broadcast_in_dim(np.uint32(0) if hi is None else hi, full, ())
-        b0, b1 = threefry2x32(k0, k1, h, _counter(full))
+        c_hi, c_lo = _counter(full)
+        h = c_hi if hi is None else add(c_hi, broadcast_in_dim(hi, full, ()))
+        b0, b1 = threefry2x32(k0, k1, h, c_lo)
         r0, r1 = rows(b0, m), rows(b1, m)
         return [(r0 if i % 2 == 0 else r1)[i // 2] for i in range(count)]
     k = key if hi is None else fold_in_u32(key, impl, hi)

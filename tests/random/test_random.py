@@ -361,3 +361,15 @@ def test_errors():
         R.categorical(k, np.zeros((2, 3), np.float32), axis=2)
     with pytest.raises(ValueError, match=r"randint: high \(1\) must be greater than low \(1\)"):
         padax.randint(1, 1)
+
+
+def test_threefry_counter_words_past_the_low_word():
+    """Draws of 2**32 or more elements count with both uint32 words (checked on a 4-bit low word)."""
+    from padax.random._keys import _counter
+    hi, lo = _counter((3, 7), word_bits=4, tile_bits=2)
+    want_hi, want_lo = np.divmod(np.arange(21, dtype=np.uint32).reshape(3, 7), 16)
+    np.testing.assert_array_equal(np.asarray(hi), want_hi)
+    np.testing.assert_array_equal(np.asarray(lo), want_lo)
+    hi, lo = _counter((3, 4))  # the ordinary case: hi is zero, lo the flat index
+    np.testing.assert_array_equal(np.asarray(hi), 0)
+    np.testing.assert_array_equal(np.asarray(lo), np.arange(12).reshape(3, 4))
