@@ -16,6 +16,15 @@ class UnexpectedTracerError(PadaxError):
     """A tracer escaped the transformation that created it and was used later."""
 
 
+class MissingRuleError(PadaxError, TypeError):
+    """A transformation met a primitive that has no rule for it (a user-defined primitive)."""
+
+
+def missing_rule(prim, rule: str, transform: str, how: str) -> MissingRuleError:
+    return MissingRuleError(f"{transform}: primitive '{prim.name}' has no {rule}{user_location()}. Define it "
+                            f"({how}) or build the operation from primitives that have one.")
+
+
 def op_type_error(op: str, msg: str) -> TypeError:
     return TypeError(f"{op}: {msg}{user_location()}")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Iterator, Sequence
+from typing import Iterator
 
 from padax.core.abstract import AvalProperties
 from padax.core.errors import ConcretizationTypeError, UnexpectedTracerError
@@ -26,8 +26,10 @@ class Trace:
     def __init__(self) -> None:
         self._valid = True
 
-    def process_primitive(self, prim, args: Sequence[Any], params: dict) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.process_primitive")
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if not callable(getattr(cls, "process_primitive", None)):
+            raise TypeError(f"{cls.__name__}: a Trace must define process_primitive(prim, args, params)")
 
     def invalidate(self) -> None:
         self._valid = False
@@ -109,9 +111,10 @@ class Tracer(AvalProperties):
     __slots__ = ("_trace",)
     __array_priority__ = 1000
 
-    @property
-    def aval(self):
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "aval"):
+            raise TypeError(f"{cls.__name__}: a Tracer must define `aval` (its abstract value)")
 
     def _concrete_error(self, what: str) -> ConcretizationTypeError:
         return ConcretizationTypeError(

@@ -14,7 +14,7 @@ from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import (UndefinedPrimal, Zero, add_tangents, float0, instantiate,
                                 tangent_aval, zeros_like_aval)
-from padax.core.errors import op_type_error
+from padax.core.errors import missing_rule
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
@@ -61,7 +61,7 @@ class JVPTrace(Trace):
                 return prim.bind(*primals, **params)
         rule = prim.jvp_rule
         if rule is None:
-            raise NotImplementedError(f"differentiation rule for '{prim.name}' is not defined{user_location()}")
+            raise missing_rule(prim, "jvp_rule", "differentiation", "prim.def_jvp, or ad_util.defjvp / deflinear")
         with set_current_trace(self.parent):
             out, t_out = rule(primals, tangents, **params)
         if prim.multiple_results:
@@ -240,7 +240,8 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any]) -
                else (v.val if type(v) is Literal else env[v]) for v in eqn.invars]
         rule = eqn.primitive.transpose_rule
         if rule is None:
-            raise NotImplementedError(f"reverse-mode rule (transpose) for '{eqn.primitive.name}' is not defined")
+            raise missing_rule(eqn.primitive, "transpose_rule", "reverse-mode differentiation",
+                               "prim.def_transpose, or ad_util.deflinear for a linear primitive")
         cts_in = rule(cts if eqn.primitive.multiple_results else cts[0], *ins, **eqn.params)
         for v, ct in zip(eqn.invars, cts_in):
             write_ct(v, ct)

@@ -1,10 +1,11 @@
 """vmap: a tracing interpreter that carries a batch axis alongside each value."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
+from padax.core.errors import missing_rule
 from padax.core.batching_util import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
@@ -59,7 +60,7 @@ class BatchTrace(Trace):
         else:
             rule = prim.batch_rule
             if rule is None:
-                raise NotImplementedError(f"vmap rule for '{prim.name}' is not defined{user_location()}")
+                raise missing_rule(prim, "batch_rule", "vmap", "prim.batch_rule = rule(args, dims, **params)")
             with set_current_trace(self.parent):
                 if getattr(prim, "batch_rule_takes_trace", False):  # control flow: bodies batch under this axis
                     out, out_dim = rule(self, vals, dims, **params)

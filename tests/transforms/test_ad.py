@@ -270,3 +270,19 @@ def test_vjp_cotangent_dtypes(x64):
     assert g.dtype == np.float64 and abs(float(g) + 0.25) < 1e-15
     with pytest.raises(TypeError, match="cotangent #0 has dtype float32 but the output has dtype float64"):
         f_vjp(padax.device_put(np.float32(1.0)))
+
+
+def test_a_primitive_without_rules_names_the_missing_rule():
+    from padax.core.errors import MissingRuleError
+    from padax.core.primitive import Primitive
+    p = Primitive("my_double")
+    p.def_abstract_eval(lambda x: x)
+    x = padax.device_put(np.array([1.0, 2.0], np.float32))
+    with pytest.raises(MissingRuleError, match="differentiation: primitive 'my_double' has no jvp_rule"):
+        padax.jvp(lambda v: p.bind(v), (x,), (x,))
+    with pytest.raises(MissingRuleError, match="vmap: primitive 'my_double' has no batch_rule"):
+        padax.vmap(lambda v: p.bind(v))(x.reshape([2, 1]))
+    p.def_jvp(lambda primals, tangents: (primals[0] * 2.0, p.bind(*tangents)))
+    with pytest.raises(MissingRuleError, match="reverse-mode differentiation: primitive 'my_double' has no "
+                                              "transpose_rule"):
+        padax.grad(lambda v: lax.reduce_sum(p.bind(v), (0,)))(x)

@@ -670,8 +670,8 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     a, = primals
     da, = tangents
     *_, m, n = aval_of(a).shape
-    if compute_uv and full_matrices and m != n:
-        raise NotImplementedError(
+    if compute_uv and full_matrices and m != n:  # not a gap: the derivative does not exist
+        raise ValueError(
             f"svd: cannot differentiate U and VH with full_matrices=True for the non-square "
             f"{aval_of(a).str_short()}: their extra {abs(m - n)} columns (rows of VH) only span the "
             f"orthogonal complement, and which basis of it LAPACK's gesdd returns is not a function "
