@@ -51,7 +51,7 @@ from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, ca
 from padax.functional.lax import linalg as _L
 from padax.transforms.custom import custom_jvp
 
-_INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")
+_INEXACT_NAMES = _L.INEXACT_NAMES
 
 
 # ---- argument checks and small helpers --------------------------------------------------------
@@ -59,17 +59,7 @@ _INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")
 def _matrix(op: str, x: Any, arg: str = "x", square: bool = True) -> Any:
     """x as an array, checked to be a (batch of) float/complex matrix (square if asked)."""
     x = asarray(x)
-    a = x.aval
-    name = f"linalg.{op}"
-    if a.dtype.name not in _INEXACT_NAMES:
-        raise op_type_error(name, f"{arg} must be float32, float64, complex64 or complex128, got "
-                                  f"{a.str_short()}; cast it first (e.g. x.astype('float32'))")
-    if a.ndim < 2:
-        raise op_value_error(name, f"{arg} must be a matrix or a batch of matrices (at least 2 "
-                                   f"dimensions), got {a.str_short()}")
-    if square and a.shape[-1] != a.shape[-2]:
-        raise op_value_error(name, f"{arg} must be square in its last two dimensions, got "
-                                   f"{a.str_short()}")
+    _L.check_matrix(f"linalg.{op}", arg, x.aval, square)
     return x
 
 

@@ -35,14 +35,14 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of
 
-_INEXACT = ("float32", "float64", "complex64", "complex128")
+INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")  # the dtypes LAPACK works in
 
 
-def _check_matrix(op: str, arg: str, a: ShapedArray, square: bool = True) -> None:
+def check_matrix(op: str, arg: str, a: ShapedArray, square: bool = True) -> None:
     """Decompositions take float32/64 or complex64/128 arrays of rank >= 2 (square if asked)."""
-    if a.dtype.name not in _INEXACT:
+    if a.dtype.name not in INEXACT_NAMES:
         raise op_type_error(op, f"{arg} must be a float32, float64, complex64 or complex128 array, "
-                                f"got {a.str_short()}")
+                                f"got {a.str_short()}; cast it first (e.g. x.astype('float32'))")
     if a.ndim < 2:
         raise op_value_error(op, f"{arg} must have at least 2 dimensions (a matrix or a batch of "
                                  f"matrices), got {a.str_short()}")
@@ -67,7 +67,7 @@ cholesky_p = Primitive("cholesky")
 
 @cholesky_p.def_abstract_eval
 def _cholesky_abstract(a):
-    _check_matrix("cholesky", "x", a)
+    check_matrix("cholesky", "x", a)
     return ShapedArray(a.shape, a.dtype)
 
 
@@ -79,8 +79,8 @@ triangular_solve_p = Primitive("triangular_solve")
 @triangular_solve_p.def_abstract_eval
 def _triangular_solve_abstract(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
     op = "triangular_solve"
-    _check_matrix(op, "a", a)
-    _check_matrix(op, "b", b, square=False)
+    check_matrix(op, "a", a)
+    check_matrix(op, "b", b, square=False)
     if a.dtype != b.dtype:
         raise op_type_error(op, f"a and b must have the same dtype, got {a.str_short()} and {b.str_short()}")
     if a.shape[:-2] != b.shape[:-2]:
@@ -100,7 +100,7 @@ lu_p = Primitive("lu", multiple_results=True)
 
 @lu_p.def_abstract_eval
 def _lu_abstract(a):
-    _check_matrix("lu", "x", a, square=False)
+    check_matrix("lu", "x", a, square=False)
     *batch, m, n = a.shape
     batch = tuple(batch)
     return [ShapedArray(a.shape, a.dtype), ShapedArray(batch + (min(m, n),), np.dtype(np.int32)),
@@ -128,7 +128,7 @@ qr_p = Primitive("qr", multiple_results=True)
 
 @qr_p.def_abstract_eval
 def _qr_abstract(a, *, full_matrices):
-    _check_matrix("qr", "x", a, square=False)
+    check_matrix("qr", "x", a, square=False)
     *batch, m, n = a.shape
     batch = tuple(batch)
     k = m if full_matrices else min(m, n)
@@ -140,7 +140,7 @@ eigh_p = Primitive("eigh", multiple_results=True)
 
 @eigh_p.def_abstract_eval
 def _eigh_abstract(a, *, lower):
-    _check_matrix("eigh", "x", a)
+    check_matrix("eigh", "x", a)
     return [ShapedArray(a.shape[:-1], _real_dtype(a.dtype)), ShapedArray(a.shape, a.dtype)]
 
 
@@ -149,7 +149,7 @@ svd_p = Primitive("svd", multiple_results=True)
 
 @svd_p.def_abstract_eval
 def _svd_abstract(a, *, full_matrices, compute_uv):
-    _check_matrix("svd", "x", a, square=False)
+    check_matrix("svd", "x", a, square=False)
     *batch, m, n = a.shape
     batch = tuple(batch)
     k = min(m, n)
@@ -165,7 +165,7 @@ eig_p = Primitive("eig", multiple_results=True)
 
 @eig_p.def_abstract_eval
 def _eig_abstract(a, *, compute_left, compute_right):
-    _check_matrix("eig", "x", a)
+    check_matrix("eig", "x", a)
     c = _complex_dtype(a.dtype)
     return ([ShapedArray(a.shape[:-1], c)] + [ShapedArray(a.shape, c)] * (int(compute_left) + int(compute_right)))
 
@@ -261,7 +261,7 @@ def lu_unpivoted(a):
     from padax.functional.lax.reductions import reduce_sum
     from padax.functional.lax.structural import broadcast_in_dim, broadcasted_iota, select
     a = asarray(a)
-    _check_matrix("lu", "x", a.aval, square=False)
+    check_matrix("lu", "x", a.aval, square=False)
     _empty_check("lu", a)
     av = a.aval
     *_, m, n = av.shape
