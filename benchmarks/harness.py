@@ -292,7 +292,14 @@ def machine_info() -> dict:
         "padax_commit": (commit + ("+dirty" if dirty else "")) if commit else None,
         "jax": _version("jax") if framework_installed("jax") else None,
         "paddle": _version("paddle") if framework_installed("paddle") else None,
+        "padax_cpu_dispatch": _padax_cpu_dispatch(),
     }
+
+
+def _padax_cpu_dispatch() -> str:
+    """How padax's CPU client runs single-device programs (jax's default is async)."""
+    from padax.config import config
+    return "async" if config.cpu_async_dispatch else "inline"
 
 
 # -- reporting ----------------------------------------------------------------------------
@@ -394,6 +401,8 @@ def write_results(results: Sequence[Result], frameworks: Sequence[str], settings
         f"- Python {m['python']}, numpy {m['numpy']}, jaxlib {m['jaxlib']}, "
         f"padax {m['padax']} (commit {m['padax_commit']}), jax {m['jax'] or 'not installed'}, "
         f"paddlepaddle {m['paddle'] or 'not installed'}",
+        f"- CPU dispatch of single-device programs: padax {m.get('padax_cpu_dispatch', '?')} "
+        "(`padax.config.cpu_async_dispatch`), jax async (its default)",
         "",
         "## Results",
         "",

@@ -46,10 +46,11 @@ XlaRuntimeError = xla_client.XlaRuntimeError
 LoadedExecutable = _jax.LoadedExecutable
 
 
-def make_cpu_client(num_devices: int = 1):
+def make_cpu_client(num_devices: int = 1, asynchronous: bool = False):
+    """The CPU client; `asynchronous=False` runs single-device programs on the calling thread."""
     if num_devices > 1:
-        return xla_client.make_cpu_client(num_devices=num_devices)
-    return xla_client.make_cpu_client()
+        return xla_client.make_cpu_client(asynchronous=asynchronous, num_devices=num_devices)
+    return xla_client.make_cpu_client(asynchronous=asynchronous)
 
 
 def make_plugin_client(platform: str):
@@ -242,11 +243,12 @@ def connect_distributed_client(address: str, node_id: int, init_timeout: int, he
     return client
 
 
-def make_distributed_cpu_client(distributed_client, node_id: int, num_nodes: int, num_devices: int = 1):
+def make_distributed_cpu_client(distributed_client, node_id: int, num_nodes: int, num_devices: int = 1,
+                                asynchronous: bool = False):
     """A CPU client whose devices span all processes; collectives between processes go through gloo."""
     collectives = _jax.make_gloo_tcp_collectives(distributed_client=distributed_client)
     kwargs = dict(distributed_client=distributed_client, node_id=node_id, num_nodes=num_nodes,
-                  collectives=collectives)
+                  collectives=collectives, asynchronous=asynchronous)
     if num_devices > 1:
         kwargs["num_devices"] = num_devices
     return xla_client.make_cpu_client(**kwargs)

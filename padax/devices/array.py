@@ -127,6 +127,10 @@ class Tensor(AvalProperties):
         self._buf.block_until_ready()
         return self
 
+    def is_ready(self) -> bool:
+        """Whether the value has been computed (False only while async CPU dispatch or an accelerator runs it)."""
+        return self._buf.is_ready()
+
     def is_deleted(self) -> bool:
         return self._buf.is_deleted()
 

@@ -26,7 +26,7 @@ def _client(platform: str):
             if _cpu_client_factory is not None:  # multi-process (padax.distributed.initialize)
                 c = _cpu_client_factory()
             else:
-                c = _jaxlib.make_cpu_client(config.num_cpu_devices)
+                c = _jaxlib.make_cpu_client(config.num_cpu_devices, config.cpu_async_dispatch)
         else:
             c = _jaxlib.make_plugin_client(platform)
             if c is None:
@@ -106,7 +106,7 @@ def set_cpu_client_factory(factory) -> None:
 
 
 def _reset_on_change(name: str, value: Any) -> None:
-    if name == "num_cpu_devices":
+    if name in ("num_cpu_devices", "cpu_async_dispatch"):
         _clients.pop("cpu", None)
         default_platform.cache_clear()
         _default_device_cached.cache_clear()

@@ -129,7 +129,8 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
                 f"with the same address and that all {n} processes were started.") from None
         _state.service, _state.client = service, client
         _state.process_id, _state.num_processes, _state.coordinator = pid, n, address
-        backend.set_cpu_client_factory(lambda: _jaxlib.make_distributed_cpu_client(client, pid, n, ndev))
+        backend.set_cpu_client_factory(lambda: _jaxlib.make_distributed_cpu_client(
+            client, pid, n, ndev, config.cpu_async_dispatch))
     try:
         backend.get_client("cpu")  # exchange device topologies now (bounded by the timeouts above)
     except (_jaxlib.XlaRuntimeError, RuntimeError) as e:
