@@ -62,11 +62,12 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence):
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CompileError(f"XLA failed to compile a padax program: {first}") from None
     if path is not None:
-        _atomic_write(path, _jaxlib.serialize_executable(client, exe))
+        atomic_write(path, _jaxlib.serialize_executable(client, exe))
     return exe
 
 
-def _atomic_write(path: str, data: bytes) -> None:
+def atomic_write(path: str, data: bytes) -> None:
+    """Write `data` to `path` all at once (temp file in the same folder, fsync, rename): never half a file."""
     directory = os.path.dirname(path)
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")

@@ -1,0 +1,28 @@
+"""Paddle's `jit` batteries, attached to `padax.jit`: `to_static`, `save`, `load`.
+
+(`padax.jit` itself is the transform, so these live here and `padax/__init__`
+hangs them on it: `padax.jit.save(fn, "out/model", input_spec=[...])`.)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from padax.inference.saved import SavedProgramError, TranslatedFunction, load, save  # noqa: F401
+
+
+def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None = None,
+              build_strategy: Any = None, backend: Any = None, full_graph: bool = True, **kwargs: Any) -> Any:
+    """Paddle's `jit.to_static`: `padax.jit(function)`, remembering `input_spec` for `padax.jit.save`.
+
+    Usable as `to_static(f)`, `@to_static` and `@to_static(input_spec=[...])`. Paddle's
+    `build_strategy`, `backend` and `full_graph` have no effect (padax always compiles
+    the whole function with XLA).
+    """
+    from padax.transforms.jit import jit
+    if kwargs:
+        raise TypeError(f"padax.jit.to_static: unexpected arguments {sorted(kwargs)}")
+    if function is None:
+        return lambda f: to_static(f, input_spec=input_spec)
+    jitted = jit(function)
+    jitted._padax_input_spec = list(input_spec) if input_spec is not None else None
+    return jitted

@@ -1,0 +1,284 @@
+"""`padax.jit.save` / `padax.jit.load`: a traced function stored as StableHLO plus its parameters.
+
+`save(fn, path, input_spec)` traces `fn` at the given input shapes and writes
+one file, `path.padax`: a numpy npz archive holding
+
+- `program`: a StableHLO portable artifact (readable by later jaxlib
+  releases) whose leading inputs are the parameters;
+- `p0`, `p1`, ...: the arrays `fn` captured (weights), as raw bytes;
+- `manifest`: JSON with the input specs, the output tree, parameter dtypes
+  and shapes, and versions.
+
+One file written atomically (temp file, fsync, rename): an interrupted save
+leaves the previous save intact, never a mix of two. Loading reads the
+archive with `allow_pickle=False` and runs no Python code from it: only
+StableHLO, compiled by XLA.
+
+`load(path)` returns a `TranslatedFunction`: call it with arrays of the saved
+shapes; it also works inside `jit` (one call in the larger program) and
+`vmap` (a compiled loop), but it cannot be differentiated.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+import json
+import os
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.abstract import ShapedArray
+from padax.devices.put import device_put
+from padax.functional.lax.saved import SavedProgram, saved_program_p
+from padax.lowering.compile import atomic_write
+from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
+from padax.lowering.mlir import lower_jaxpr
+from padax.static.input_spec import InputSpec
+from padax.transforms.jit_primitive import hoist_consts
+from padax.transforms.spmd import needs_spmd
+from padax.transforms.staging import trace_flat
+
+FORMAT = "padax.saved_program"
+FORMAT_VERSION = 1
+SUFFIX = ".padax"
+
+
+class SavedProgramError(ValueError):
+    """Files that do not form a loadable saved program (missing, mismatched or corrupt)."""
+
+
+def _file(path: str) -> str:
+    path = os.fspath(path)
+    if not os.path.basename(path):
+        raise ValueError(f"padax.jit.save/load: {path!r} names a folder; give a path prefix like 'out/model'")
+    return path if path.endswith(SUFFIX) else path + SUFFIX
+
+
+# -- the function and its input specs ---------------------------------------------------------
+
+def _unwrap(obj: Any) -> tuple[Callable, Any]:
+    """The Python function behind a jitted / to_static function, and the input spec it carries."""
+    spec = getattr(obj, "_padax_input_spec", None)
+    jit_fn = getattr(obj, "_padax_jit", None)
+    if jit_fn is not None:
+        return obj.fun, spec
+    if not callable(obj):
+        raise TypeError(f"padax.jit.save: expected a function (or a callable pytree), got {type(obj).__name__}")
+    return obj, spec
+
+
+def _spec_of(s: Any, i: int) -> InputSpec:
+    if isinstance(s, InputSpec):
+        spec = s
+    elif hasattr(s, "shape") and hasattr(s, "dtype"):
+        spec = InputSpec(tuple(s.shape), s.dtype)
+    else:
+        raise TypeError(f"padax.jit.save: input_spec[{i}] must be an InputSpec, a Tensor or an array with "
+                        f".shape and .dtype, got {type(s).__name__}")
+    if any(d < 0 for d in spec.shape):
+        raise ValueError(f"padax.jit.save: input_spec[{i}] = {spec} has a size that is not known (None/-1). "
+                         "padax compiles a saved program for fixed shapes (XLA); give every size, e.g. the "
+                         "batch size you will serve, and save once per shape you need.")
+    return spec
+
+
+def _aval(spec: InputSpec) -> ShapedArray:
+    return ShapedArray(spec.shape, dtypes.canonicalize(spec.dtype))
+
+
+# -- the output tree as JSON -------------------------------------------------------------------
+
+def _encode_tree(out: Any) -> Any:
+    if out is None:
+        return {"none": True}
+    if isinstance(out, tuple) and not hasattr(out, "_fields"):
+        return {"tuple": [_encode_tree(o) for o in out]}
+    if isinstance(out, list):
+        return {"list": [_encode_tree(o) for o in out]}
+    if isinstance(out, dict):
+        if not all(isinstance(k, str) for k in out):
+            raise TypeError("padax.jit.save: output dicts must have str keys")
+        keys = sorted(out)
+        return {"dict": keys, "values": [_encode_tree(out[k]) for k in keys]}
+    if isinstance(getattr(out, "aval", None), ShapedArray):
+        return {"leaf": True}
+    raise TypeError(f"padax.jit.save: outputs must be arrays, or tuples/lists/dicts of them (and None); got "
+                    f"{type(out).__name__}")
+
+
+def _decode_tree(node: Any, leaves) -> Any:
+    if "leaf" in node:
+        return next(leaves)
+    if "none" in node:
+        return None
+    if "tuple" in node:
+        return tuple(_decode_tree(n, leaves) for n in node["tuple"])
+    if "list" in node:
+        return [_decode_tree(n, leaves) for n in node["list"]]
+    return {k: _decode_tree(n, leaves) for k, n in zip(node["dict"], node["values"])}
+
+
+# -- save -----------------------------------------------------------------------------------
+
+def _bytes_entry(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, np.uint8)
+
+
+def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **configs: Any) -> None:
+    """Trace `layer(*inputs)` at `input_spec` and save the program and its captured arrays under `path`.
+
+    `layer` is a function (jitted or not; a `to_static` function brings its own
+    `input_spec`) or a callable pytree. `input_spec` lists one `InputSpec`
+    (or example array) per positional input, with every size known.
+    """
+    if configs:
+        raise TypeError(f"padax.jit.save: unsupported options {sorted(configs)}")
+    fn, carried = _unwrap(layer)
+    spec_list = input_spec if input_spec is not None else carried
+    if spec_list is None:
+        raise TypeError("padax.jit.save: give input_spec (one InputSpec per input), or decorate the function "
+                        "with padax.jit.to_static(input_spec=[...])")
+    specs = [_spec_of(s, i) for i, s in enumerate(spec_list)]
+    name = getattr(fn, "__name__", type(fn).__name__)
+    tree_store: list = []
+
+    def flat(*xs):
+        out = fn(*xs)
+        tree_store.append(_encode_tree(out))
+        return tree_util.leaves(out)
+
+    closed = trace_flat(flat, [_aval(s) for s in specs], "padax.jit.save tracing")
+    if needs_spmd(closed):
+        raise ValueError("padax.jit.save: the function uses several devices (shardings or shard_map); "
+                         "padax saves single-device programs")
+    hoisted = hoist_consts(closed)
+    params = [np.asarray(c) for c in closed.consts]
+    program = to_portable(lower_jaxpr(hoisted.jaxpr, name=name))
+    manifest = {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "name": name,
+        "padax": _padax_version(), "stablehlo": portable_version(),
+        "inputs": [{"name": s.name, "shape": list(s.shape), "dtype": _aval(s).dtype.name} for s in specs],
+        "outputs": [{"shape": list(a.shape), "dtype": a.dtype.name, "weak_type": a.weak_type}
+                    for a in closed.out_avals],
+        "output_tree": tree_store[0],
+        "params": [{"shape": list(p.shape), "dtype": p.dtype.name} for p in params],
+    }
+    entries = {"manifest": _bytes_entry(json.dumps(manifest).encode()), "program": _bytes_entry(program)}
+    # parameters as raw bytes (dtype and shape are in the manifest): every dtype round-trips,
+    # bfloat16 and float8 included, and reading them back needs no pickle
+    entries.update({f"p{i}": _bytes_entry(np.ascontiguousarray(p).tobytes()) for i, p in enumerate(params)})
+    buf = io.BytesIO()
+    np.savez(buf, **entries)
+    atomic_write(_file(path), buf.getvalue())
+
+
+def _padax_version() -> str:
+    import padax
+    return padax.__version__
+
+
+# -- load -----------------------------------------------------------------------------------
+
+def _load_params(z, entries: list, path: str) -> list[np.ndarray]:
+    out = []
+    for i, e in enumerate(entries):
+        dt, shape = dtypes.to_dtype(e["dtype"]), tuple(e["shape"])
+        raw = z[f"p{i}"]
+        if raw.size != dt.itemsize * int(np.prod(shape, dtype=np.int64)):
+            raise SavedProgramError(f"padax.jit.load: parameter {i} in {path!r} has the wrong size")
+        out.append(raw.view(dt).reshape(shape))
+    return out
+
+
+class TranslatedFunction:
+    """A program loaded by `padax.jit.load`: call it like the saved function (positional arrays)."""
+
+    def __init__(self, program: SavedProgram, params: list, input_spec: list[InputSpec],
+                 output_tree: Any, path: str):
+        self._program = program
+        self._params = params
+        self.input_spec = input_spec
+        self._output_tree = output_tree
+        self.path = path
+        self.__name__ = program.name
+
+    @property
+    def output_spec(self) -> list[InputSpec]:
+        return [InputSpec(a.shape, a.dtype) for a in self._program.out_avals]
+
+    def program_text(self) -> str:
+        """The saved program as StableHLO text."""
+        return module_text(self._program.artifact)
+
+    def _arg(self, x: Any, i: int, spec: InputSpec) -> Any:
+        if isinstance(x, (np.ndarray, np.generic, int, float, bool, complex)):  # host data: to the spec's dtype
+            host = np.asarray(x)
+            if not np.can_cast(host.dtype, spec.dtype, "same_kind"):
+                raise TypeError(f"{self._where()}: argument {i} must be {spec.dtype.name}, got host data of "
+                                f"dtype {host.dtype.name}")
+            x = device_put(host.astype(spec.dtype, copy=False))
+        aval = getattr(x, "aval", None)
+        if not isinstance(aval, ShapedArray):
+            raise TypeError(f"{self._where()}: argument {i} must be an array, got {type(x).__name__}")
+        want = self._program.in_avals[len(self._params) + i]
+        if aval.shape != want.shape or aval.dtype != want.dtype:
+            label = f" ({spec.name!r})" if spec.name else ""
+            raise TypeError(f"{self._where()}: argument {i}{label} must be {want.str_short()}, got "
+                            f"{aval.str_short()}")
+        return x
+
+    def _where(self) -> str:
+        return f"padax.jit.load({self.path!r}) program '{self._program.name}'"
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != len(self.input_spec):
+            raise TypeError(f"{self._where()}: takes {len(self.input_spec)} inputs, got {len(args)}")
+        xs = [self._arg(x, i, s) for i, (x, s) in enumerate(zip(args, self.input_spec))]
+        outs = saved_program_p.bind(*self._params, *xs, program=self._program)
+        return _decode_tree(self._output_tree, iter(outs))
+
+    def __repr__(self) -> str:
+        ins = ", ".join(repr(s) for s in self.input_spec)
+        return f"TranslatedFunction({self._program.name}, path={self.path!r}, inputs=[{ins}])"
+
+
+def load(path: str, **configs: Any) -> TranslatedFunction:
+    """Load a program saved by `padax.jit.save(fn, path, ...)`."""
+    if configs:
+        raise TypeError(f"padax.jit.load: unsupported options {sorted(configs)}")
+    file = _file(path)
+    if not os.path.exists(file):
+        raise SavedProgramError(f"padax.jit.load: {file!r} does not exist")
+    try:
+        with np.load(file, allow_pickle=False) as z:
+            manifest = json.loads(z["manifest"].tobytes())
+            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+                raise SavedProgramError(f"padax.jit.load: {file!r} is not a padax saved program")
+            if manifest.get("format_version", 0) > FORMAT_VERSION:
+                raise SavedProgramError(f"padax.jit.load: {file!r} was written by a newer padax "
+                                        f"({manifest.get('padax')}); upgrade padax to load it")
+            program_bytes = z["program"].tobytes()
+            params = _load_params(z, manifest["params"], file)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as e:
+        if isinstance(e, SavedProgramError):
+            raise
+        raise SavedProgramError(f"padax.jit.load: {file!r} is not a readable padax saved program "
+                                f"({type(e).__name__}: {e})") from None
+    try:
+        check_portable(program_bytes)
+    except ArtifactError as e:
+        raise SavedProgramError(f"padax.jit.load: {file!r}: {e}") from None
+    specs = [InputSpec(e["shape"], e["dtype"], e.get("name")) for e in manifest["inputs"]]
+    in_avals = ([ShapedArray(p.shape, p.dtype) for p in params]
+                + [ShapedArray(s.shape, s.dtype) for s in specs])
+    out_avals = [ShapedArray(tuple(e["shape"]), dtypes.to_dtype(e["dtype"]), e.get("weak_type", False))
+                 for e in manifest["outputs"]]
+    for a in in_avals + out_avals:
+        if dtypes.canonicalize(a.dtype) != a.dtype:
+            raise SavedProgramError(f"padax.jit.load: the program uses {a.dtype.name}; enable 64-bit types "
+                                    "first (padax.config.update('enable_x64', True))")
+    program = SavedProgram(program_bytes, in_avals, out_avals, manifest.get("name", "saved"))
+    return TranslatedFunction(program, [device_put(p) for p in params], specs, manifest["output_tree"], file)
