@@ -1,4 +1,5 @@
 """The bundled digits data and the `python -m padax.demo` training run."""
+import os
 import subprocess
 import sys
 
@@ -72,6 +73,22 @@ def test_demo_trains_well_above_chance():
     assert result["train_acc"][-1] > 0.8
     assert result["losses"][-1] < 0.5 * result["losses"][0]
     assert len(result["losses"]) == 3
+
+
+def test_demo_saves_and_reloads(tmp_path):
+    prefix = str(tmp_path / "out" / "mlp")
+    result = demo.main(["--epochs", "2", "--quiet", "--save", prefix])
+    assert result["reloaded_test_acc"] == result["test_acc"] > 0.8
+    assert sorted(os.listdir(tmp_path / "out")) == ["mlp.padax", "mlp.pdparams"]
+    assert os.stat(prefix + ".padax").st_mode & 0o044 == 0o044 & ~_umask()  # not left private to the owner
+    params = padax.load(prefix + ".pdparams")["params"]
+    np.testing.assert_array_equal(np.asarray(params["w2"]), np.asarray(result["params"]["w2"]))
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def test_demo_cli_fails_below_90_percent(capsys):

@@ -20,9 +20,6 @@ shapes; it also works inside `jit` (one call in the larger program) and
 """
 from __future__ import annotations
 
-import io
-import zipfile
-import json
 import os
 from typing import Any, Callable, Sequence
 
@@ -33,9 +30,10 @@ from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.devices.put import device_put
 from padax.functional.lax.saved import SavedProgram, saved_program_p
-from padax.lowering.compile import atomic_write
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
 from padax.lowering.mlir import lower_jaxpr
+from padax.serialization import (LoadError, array_entries, json_entry, open_archive, read_arrays, read_json,
+                                 write_archive)
 from padax.static.input_spec import InputSpec
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.spmd import needs_spmd
@@ -46,7 +44,7 @@ FORMAT_VERSION = 1
 SUFFIX = ".padax"
 
 
-class SavedProgramError(ValueError):
+class SavedProgramError(LoadError):
     """Files that do not form a loadable saved program (missing, mismatched or corrupt)."""
 
 
@@ -123,10 +121,6 @@ def _decode_tree(node: Any, leaves) -> Any:
 
 # -- save -----------------------------------------------------------------------------------
 
-def _bytes_entry(data: bytes) -> np.ndarray:
-    return np.frombuffer(data, np.uint8)
-
-
 def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **configs: Any) -> None:
     """Trace `layer(*inputs)` at `input_spec` and save the program and its captured arrays under `path`.
 
@@ -164,15 +158,11 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         "outputs": [{"shape": list(a.shape), "dtype": a.dtype.name, "weak_type": a.weak_type}
                     for a in closed.out_avals],
         "output_tree": tree_store[0],
-        "params": [{"shape": list(p.shape), "dtype": p.dtype.name} for p in params],
     }
-    entries = {"manifest": _bytes_entry(json.dumps(manifest).encode()), "program": _bytes_entry(program)}
-    # parameters as raw bytes (dtype and shape are in the manifest): every dtype round-trips,
-    # bfloat16 and float8 included, and reading them back needs no pickle
-    entries.update({f"p{i}": _bytes_entry(np.ascontiguousarray(p).tobytes()) for i, p in enumerate(params)})
-    buf = io.BytesIO()
-    np.savez(buf, **entries)
-    atomic_write(_file(path), buf.getvalue())
+    entries, meta = array_entries(params, "p")
+    manifest["params"] = meta
+    entries.update(manifest=json_entry(manifest), program=np.frombuffer(program, np.uint8))
+    write_archive(_file(path), entries)
 
 
 def _padax_version() -> str:
@@ -181,17 +171,6 @@ def _padax_version() -> str:
 
 
 # -- load -----------------------------------------------------------------------------------
-
-def _load_params(z, entries: list, path: str) -> list[np.ndarray]:
-    out = []
-    for i, e in enumerate(entries):
-        dt, shape = dtypes.to_dtype(e["dtype"]), tuple(e["shape"])
-        raw = z[f"p{i}"]
-        if raw.size != dt.itemsize * int(np.prod(shape, dtype=np.int64)):
-            raise SavedProgramError(f"padax.jit.load: parameter {i} in {path!r} has the wrong size")
-        out.append(raw.view(dt).reshape(shape))
-    return out
-
 
 class TranslatedFunction:
     """A program loaded by `padax.jit.load`: call it like the saved function (positional arrays)."""
@@ -245,28 +224,35 @@ class TranslatedFunction:
         return f"TranslatedFunction({self._program.name}, path={self.path!r}, inputs=[{ins}])"
 
 
+def _read_saved(file: str) -> tuple[dict, bytes, list]:
+    """The manifest, program bytes and parameters of a .padax file."""
+    what = "padax.jit.load"
+    with open_archive(file, what) as z:
+        manifest = read_json(z, "manifest", file, what)
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise SavedProgramError(f"{what}: {file!r} is not a padax saved program")
+        if manifest.get("format_version", 0) > FORMAT_VERSION:
+            raise SavedProgramError(f"{what}: {file!r} was written by a newer padax ({manifest.get('padax')}); "
+                                    "upgrade padax to load it")
+        try:
+            return manifest, z["program"].tobytes(), read_arrays(z, manifest["params"], "p", file)
+        except LoadError:
+            raise
+        except Exception as e:  # noqa: BLE001 (zip/npz raise several types for a damaged file)
+            raise SavedProgramError(f"{what}: {file!r} is damaged ({type(e).__name__}: {e})") from None
+
+
 def load(path: str, **configs: Any) -> TranslatedFunction:
     """Load a program saved by `padax.jit.save(fn, path, ...)`."""
     if configs:
         raise TypeError(f"padax.jit.load: unsupported options {sorted(configs)}")
     file = _file(path)
-    if not os.path.exists(file):
-        raise SavedProgramError(f"padax.jit.load: {file!r} does not exist")
     try:
-        with np.load(file, allow_pickle=False) as z:
-            manifest = json.loads(z["manifest"].tobytes())
-            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-                raise SavedProgramError(f"padax.jit.load: {file!r} is not a padax saved program")
-            if manifest.get("format_version", 0) > FORMAT_VERSION:
-                raise SavedProgramError(f"padax.jit.load: {file!r} was written by a newer padax "
-                                        f"({manifest.get('padax')}); upgrade padax to load it")
-            program_bytes = z["program"].tobytes()
-            params = _load_params(z, manifest["params"], file)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as e:
-        if isinstance(e, SavedProgramError):
-            raise
-        raise SavedProgramError(f"padax.jit.load: {file!r} is not a readable padax saved program "
-                                f"({type(e).__name__}: {e})") from None
+        manifest, program_bytes, params = _read_saved(file)
+    except SavedProgramError:
+        raise
+    except LoadError as e:
+        raise SavedProgramError(str(e)) from None
     try:
         check_portable(program_bytes)
     except ArtifactError as e:

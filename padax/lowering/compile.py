@@ -66,12 +66,23 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence):
     return exe
 
 
+def _file_mode() -> int:
+    """rw for whom the umask allows (a temp file starts private; the saved file should not be)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_FILE_MODE = _file_mode()
+
+
 def atomic_write(path: str, data: bytes) -> None:
     """Write `data` to `path` all at once (temp file in the same folder, fsync, rename): never half a file."""
-    directory = os.path.dirname(path)
+    directory = os.path.dirname(path) or "."
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
     try:
+        os.fchmod(fd, _FILE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

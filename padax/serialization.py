@@ -1,0 +1,160 @@
+"""`padax.save` / `padax.load`: state dicts and other trees of arrays in one file, never pickled.
+
+The file is a numpy npz archive: each array stored as its raw bytes (`a0`,
+`a1`, ...), and a JSON `tree` entry describing the structure with each
+array's dtype and shape. Every dtype round-trips (bfloat16 and float8
+included), reading it back runs no pickle, and the file is written atomically
+(temp file, fsync, rename), so an interrupted save leaves the previous file
+whole. What can be saved: Tensors, numpy arrays and scalars, None, bool, int,
+float, complex, str, and lists, tuples and dicts (str or int keys) of them.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.lowering.compile import atomic_write
+
+FORMAT = "padax.tree"
+FORMAT_VERSION = 1
+
+
+class LoadError(ValueError):
+    """A file that is not a readable padax archive (missing, truncated, foreign or damaged)."""
+
+
+# -- arrays as raw bytes ------------------------------------------------------------------------
+
+def array_entries(arrays: Sequence[np.ndarray], prefix: str) -> tuple[dict, list]:
+    """npz entries `{prefix}{i}` holding each array's bytes, and the dtype/shape list to rebuild them."""
+    entries, meta = {}, []
+    for i, a in enumerate(arrays):
+        a = np.asarray(a)
+        entries[f"{prefix}{i}"] = np.frombuffer(np.ascontiguousarray(a).tobytes(), np.uint8)
+        meta.append({"dtype": a.dtype.name, "shape": list(a.shape)})
+    return entries, meta
+
+
+def read_arrays(archive, meta: Sequence[dict], prefix: str, path: str) -> list[np.ndarray]:
+    """The arrays `array_entries` stored (checked against their recorded sizes)."""
+    out = []
+    for i, m in enumerate(meta):
+        dt, shape = dtypes.to_dtype(m["dtype"]), tuple(m["shape"])
+        raw = archive[f"{prefix}{i}"]
+        if raw.dtype != np.uint8 or raw.size != dt.itemsize * int(np.prod(shape, dtype=np.int64)):
+            raise LoadError(f"{path!r}: array {i} has the wrong size for {dt.name}{list(shape)}")
+        out.append(raw.view(dt).reshape(shape))
+    return out
+
+
+def write_archive(path: str, entries: dict) -> None:
+    """Write npz `entries` to `path` atomically."""
+    buf = io.BytesIO()
+    np.savez(buf, **entries)
+    atomic_write(path, buf.getvalue())
+
+
+def json_entry(obj: Any) -> np.ndarray:
+    return np.frombuffer(json.dumps(obj).encode(), np.uint8)
+
+
+def open_archive(path: str, what: str):
+    """Open an npz archive for reading (no pickle); clear errors for missing or damaged files."""
+    if not os.path.exists(path):
+        raise LoadError(f"{what}: {path!r} does not exist")
+    try:
+        return np.load(path, allow_pickle=False)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
+        raise LoadError(f"{what}: {path!r} is not a readable padax file ({type(e).__name__}: {e})") from None
+
+
+def read_json(archive, key: str, path: str, what: str) -> Any:
+    try:
+        return json.loads(archive[key].tobytes())
+    except (KeyError, ValueError, zipfile.BadZipFile, OSError, EOFError) as e:
+        raise LoadError(f"{what}: {path!r} is not a readable padax file ({type(e).__name__}: {e})") from None
+
+
+# -- trees ------------------------------------------------------------------------------------
+
+def _encode(obj: Any, arrays: list, where: str) -> Any:
+    from padax.devices.array import Tensor
+    if isinstance(obj, Tensor) or isinstance(obj, np.ndarray):
+        arrays.append(np.asarray(obj))
+        return {"array": len(arrays) - 1, "tensor": isinstance(obj, Tensor)}
+    if isinstance(obj, np.generic):
+        arrays.append(np.asarray(obj))
+        return {"array": len(arrays) - 1, "scalar": True}
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return {"value": obj}
+    if isinstance(obj, complex):
+        return {"complex": [obj.real, obj.imag]}
+    if isinstance(obj, (list, tuple)) and (type(obj) in (list, tuple)):
+        kind = "list" if type(obj) is list else "tuple"
+        return {kind: [_encode(o, arrays, f"{where}[{i}]") for i, o in enumerate(obj)]}
+    if type(obj) is dict:
+        keys = list(obj)
+        if not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in keys):
+            raise TypeError(f"padax.save: dict keys must be str or int (at {where or 'the top'})")
+        return {"dict": [[k, _encode(obj[k], arrays, f"{where}[{k!r}]")] for k in keys]}
+    raise TypeError(f"padax.save: cannot save {type(obj).__name__} (at {where or 'the top'}). padax saves "
+                    "Tensors, numpy arrays, numbers, strings and dicts/lists/tuples of them; it never pickles.")
+
+
+def _decode(node: Any, arrays: list, return_numpy: bool) -> Any:
+    if "array" in node:
+        a = arrays[node["array"]]
+        if node.get("scalar"):
+            return a[()]
+        if node.get("tensor") and not return_numpy:
+            from padax.devices.put import device_put
+            return device_put(a)
+        return a
+    if "value" in node:
+        return node["value"]
+    if "complex" in node:
+        return complex(*node["complex"])
+    if "list" in node:
+        return [_decode(n, arrays, return_numpy) for n in node["list"]]
+    if "tuple" in node:
+        return tuple(_decode(n, arrays, return_numpy) for n in node["tuple"])
+    return {k: _decode(n, arrays, return_numpy) for k, n in node["dict"]}
+
+
+def save(obj: Any, path: str, protocol: int = 4, **configs: Any) -> None:
+    """Save a state dict (or any tree of arrays, numbers and strings) to the file `path`."""
+    if configs:
+        raise TypeError(f"padax.save: unsupported options {sorted(configs)}")
+    path = os.fspath(path)
+    if not os.path.basename(path):
+        raise ValueError(f"padax.save: {path!r} names a folder; give a file name like 'model.pdparams'")
+    arrays: list = []
+    tree = _encode(obj, arrays, "")
+    entries, meta = array_entries(arrays, "a")
+    entries["tree"] = json_entry({"format": FORMAT, "format_version": FORMAT_VERSION, "tree": tree,
+                                  "arrays": meta})
+    write_archive(path, entries)
+
+
+def load(path: str, return_numpy: bool = False, **configs: Any) -> Any:
+    """Load what `padax.save` wrote; arrays that were Tensors come back as Tensors (numpy with return_numpy)."""
+    if configs:
+        raise TypeError(f"padax.load: unsupported options {sorted(configs)}")
+    path = os.fspath(path)
+    with open_archive(path, "padax.load") as z:
+        head = read_json(z, "tree", path, "padax.load")
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise LoadError(f"padax.load: {path!r} was not written by padax.save")
+        if head.get("format_version", 0) > FORMAT_VERSION:
+            raise LoadError(f"padax.load: {path!r} was written by a newer padax; upgrade padax to read it")
+        try:
+            arrays = read_arrays(z, head["arrays"], "a", path)
+        except (KeyError, zipfile.BadZipFile, OSError, EOFError) as e:
+            raise LoadError(f"padax.load: {path!r} is damaged ({type(e).__name__}: {e})") from None
+    return _decode(head["tree"], arrays, return_numpy)
