@@ -63,6 +63,7 @@ from padax.functional import methods as _methods  # noqa: E402,F401  (attaches o
 from padax import nn  # noqa: E402,F401
 from padax import inference as _inference  # noqa: E402
 from padax.serialization import load, save  # noqa: E402
+from padax import optimizer  # noqa: E402,F401
 jit.to_static, jit.save, jit.load = _inference.to_static, _inference.save, _inference.load
 
 # transformations (JAX's function-in, function-out signatures)

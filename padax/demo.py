@@ -1,9 +1,10 @@
 """Train a small MLP on the bundled handwritten digits: `python -m padax.demo`.
 
 A complete, offline training run in the functional style padax is built
-for: the parameters are a dict pytree of padax Tensors, and one step of SGD
-with momentum is a single `padax.jit`-compiled function
-``train_step(params, velocity, x, y) -> (params, velocity, loss)``.
+for: the parameters are a dict pytree of padax Tensors, the optimizer
+(`padax.optimizer.Momentum`) is a pure state transition, and one training
+step is a single `padax.jit`-compiled function
+``train_step(params, opt_state, x, y) -> (params, opt_state, loss)``.
 
 The model is 64 -> 128 (relu) -> 10 with a softmax cross-entropy loss, on
 the UCI digits (`padax.data.load_digits`, 1797 8x8 images, pixels scaled to
@@ -71,15 +72,14 @@ def loss_fn(params: dict, x, y):
     return F.cross_entropy(forward(params, x), y)
 
 
-def make_train_step(lr: float, momentum: float):
-    """A jitted SGD-with-momentum step: (params, velocity, x, y) -> (params, velocity, loss)."""
+def make_train_step(optimizer):
+    """A jitted step: (params, opt_state, x, y) -> (params, opt_state, loss)."""
     loss_and_grads = padax.value_and_grad(loss_fn)
 
-    def train_step(params, velocity, x, y):
+    def train_step(params, opt_state, x, y):
         loss, grads = loss_and_grads(params, x, y)
-        velocity = padax.tree.map(lambda v, g: v * momentum + g, velocity, grads)
-        params = padax.tree.map(lambda p, v: p - lr * v, params, velocity)
-        return params, velocity, loss
+        params, opt_state = optimizer.step(params, grads, opt_state)
+        return params, opt_state, loss
 
     return padax.jit(train_step)
 
@@ -125,8 +125,9 @@ def main(argv: Sequence[str] | None = None) -> dict:
         f"MLP {N_IN}-{N_HIDDEN}-{N_CLASSES}, batch {bs}, lr {args.lr}, momentum {args.momentum}")
 
     params = init_params(args.seed)
-    velocity = padax.tree.map(lambda p: padax.device_put(np.zeros(p.shape, F32)), params)
-    train_step = make_train_step(args.lr, args.momentum)
+    optimizer = padax.optimizer.Momentum(learning_rate=args.lr, momentum=args.momentum)
+    opt_state = optimizer.init(params)
+    train_step = make_train_step(optimizer)
     xtr_dev, xte_dev = padax.device_put(x_train), padax.device_put(x_test)
     rng = np.random.default_rng(args.seed + 2)
 
@@ -137,8 +138,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
         ys = y_train[perm[:steps * bs]].reshape(steps, bs)
         step_losses = []
         for i in range(steps):
-            params, velocity, loss = train_step(params, velocity, padax.device_put(xs[i]),
-                                                padax.device_put(ys[i]))
+            params, opt_state, loss = train_step(params, opt_state, padax.device_put(xs[i]),
+                                                 padax.device_put(ys[i]))
             step_losses.append(loss)
         epoch_loss = float(np.mean([float(l) for l in step_losses]))
         train_acc = accuracy(params, xtr_dev, y_train)

@@ -1,0 +1,56 @@
+"""Gradient clipping with Paddle's names; each is a function of a gradient pytree (optimizers' `grad_clip`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core import tree as tree_util
+
+
+def _ops():
+    import padax
+    return padax
+
+
+class ClipGradByValue:
+    """Clip every gradient element into [min, max] (min defaults to -max)."""
+
+    def __init__(self, max: float, min: float | None = None):  # noqa: A002 (Paddle's names)
+        self.max = float(max)
+        self.min = -self.max if min is None else float(min)
+        if self.min > self.max:
+            raise ValueError(f"ClipGradByValue: min {self.min} > max {self.max}")
+
+    def __call__(self, grads: Any) -> Any:
+        return tree_util.map(lambda g: _ops().clip(g, self.min, self.max), grads)
+
+
+class ClipGradByNorm:
+    """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm."""
+
+    def __init__(self, clip_norm: float):
+        self.clip_norm = float(clip_norm)
+
+    def __call__(self, grads: Any) -> Any:
+        padax = _ops()
+
+        def one(g):
+            norm = padax.sqrt(padax.sum(g.astype("float32") ** 2))
+            return (g * (self.clip_norm / padax.maximum(norm, self.clip_norm))).astype(g.dtype)
+        return tree_util.map(one, grads)
+
+
+class ClipGradByGlobalNorm:
+    """Rescale all gradients together so their joint L2 norm is at most clip_norm."""
+
+    def __init__(self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False):
+        self.clip_norm = float(clip_norm)
+        self.group_name = group_name
+
+    def __call__(self, grads: Any) -> Any:
+        padax = _ops()
+        leaves = tree_util.leaves(grads)
+        if not leaves:
+            return grads
+        total = padax.add_n([padax.sum(g.astype("float32") ** 2) for g in leaves])
+        scale = self.clip_norm / padax.maximum(padax.sqrt(total), self.clip_norm)
+        return tree_util.map(lambda g: (g * scale).astype(g.dtype), grads)

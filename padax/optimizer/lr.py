@@ -1,0 +1,204 @@
+"""Learning-rate schedules with Paddle's names (`padax.optimizer.lr`).
+
+Each schedule is a pure function of a step count, `value(step)`, written with
+padax ops so it also works on a traced step inside `jit`: an optimizer given a
+schedule evaluates it at its own step count, which lives in the optimizer
+state. Paddle's eager protocol is there too: `scheduler()` is the rate at
+`last_epoch`, `scheduler.step()` advances it (pass `lr=scheduler()` to an
+optimizer's `step` to drive it per epoch from Python).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+
+def _ops():
+    import padax
+    return padax
+
+
+def _is_host(step: Any) -> bool:
+    return isinstance(step, (int, float, np.integer, np.floating))
+
+
+class LRScheduler:
+    """Base class: subclasses define `value(step)` (host numbers in, float out; traced in, traced out)."""
+
+    def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
+        self.base_lr = float(learning_rate)
+        self.last_epoch = last_epoch
+        self.verbose = verbose
+        self.step()
+
+    def value(self, step: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must define value(step)")
+
+    def get_lr(self) -> float:
+        return float(self.value(max(self.last_epoch, 0)))
+
+    def __call__(self) -> float:
+        return self.last_lr
+
+    def step(self, epoch: int | None = None) -> None:
+        """Advance to `epoch` (default: the next one) and recompute `last_lr`."""
+        self.last_epoch = self.last_epoch + 1 if epoch is None else int(epoch)
+        self.last_lr = self.get_lr()
+        if self.verbose:
+            print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to {self.last_lr}.")
+
+    def state_dict(self) -> dict:
+        return {"last_epoch": self.last_epoch, "last_lr": self.last_lr}
+
+    def set_state_dict(self, state: dict) -> None:
+        self.last_epoch, self.last_lr = int(state["last_epoch"]), float(state["last_lr"])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_lr={self.base_lr}, last_epoch={self.last_epoch})"
+
+
+def _floor_div(step: Any, n: int) -> Any:
+    if _is_host(step):
+        return int(step) // n
+    return _ops().floor_divide(step, n)
+
+
+def _pow(base: float, exponent: Any) -> Any:
+    if _is_host(exponent):
+        return base ** exponent
+    return _ops().pow(_ops().full([], base, "float32"), exponent.astype("float32"))
+
+
+class StepDecay(LRScheduler):
+    """lr * gamma ** (step // step_size)."""
+
+    def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1, last_epoch: int = -1,
+                 verbose: bool = False):
+        if step_size < 1:
+            raise ValueError(f"StepDecay: step_size must be >= 1, got {step_size}")
+        self.step_size, self.gamma = int(step_size), float(gamma)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        return self.base_lr * _pow(self.gamma, _floor_div(step, self.step_size))
+
+
+class MultiStepDecay(LRScheduler):
+    """lr * gamma ** (number of milestones passed)."""
+
+    def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1, last_epoch: int = -1,
+                 verbose: bool = False):
+        if list(milestones) != sorted(milestones):
+            raise ValueError(f"MultiStepDecay: milestones must increase, got {list(milestones)}")
+        self.milestones, self.gamma = [int(m) for m in milestones], float(gamma)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        if _is_host(step):
+            passed = sum(step >= m for m in self.milestones)
+        else:
+            padax = _ops()
+            passed = padax.sum(padax.to_tensor(self.milestones) <= step).astype("int32")
+        return self.base_lr * _pow(self.gamma, passed)
+
+
+class ExponentialDecay(LRScheduler):
+    """lr * gamma ** step."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
+        self.gamma = float(gamma)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        return self.base_lr * _pow(self.gamma, step)
+
+
+class CosineAnnealingDecay(LRScheduler):
+    """eta_min + (lr - eta_min) * (1 + cos(pi * step / T_max)) / 2."""
+
+    def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0.0, last_epoch: int = -1,
+                 verbose: bool = False):
+        if T_max < 1:
+            raise ValueError(f"CosineAnnealingDecay: T_max must be >= 1, got {T_max}")
+        self.T_max, self.eta_min = int(T_max), float(eta_min)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        if _is_host(step):
+            c = math.cos(math.pi * step / self.T_max)
+        else:
+            c = _ops().cos(step.astype("float32") * (math.pi / self.T_max))
+        return self.eta_min + (self.base_lr - self.eta_min) * (1 + c) / 2
+
+
+class PolynomialDecay(LRScheduler):
+    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling)."""
+
+    def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001, power: float = 1.0,
+                 cycle: bool = False, last_epoch: int = -1, verbose: bool = False):
+        if decay_steps < 1:
+            raise ValueError(f"PolynomialDecay: decay_steps must be >= 1, got {decay_steps}")
+        if cycle:
+            raise ValueError("PolynomialDecay: cycle=True is not supported; use cycle=False")
+        self.decay_steps, self.end_lr, self.power = int(decay_steps), float(end_lr), float(power)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        if _is_host(step):
+            frac = 1 - min(step, self.decay_steps) / self.decay_steps
+            return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
+        padax = _ops()
+        frac = 1 - padax.minimum(step.astype("float32"), float(self.decay_steps)) / self.decay_steps
+        return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
+
+
+class PiecewiseDecay(LRScheduler):
+    """values[i] while step < boundaries[i] (values has one more entry than boundaries)."""
+
+    def __init__(self, boundaries: Sequence[int], values: Sequence[float], last_epoch: int = -1,
+                 verbose: bool = False):
+        if len(values) != len(boundaries) + 1:
+            raise ValueError(f"PiecewiseDecay: need len(values) == len(boundaries) + 1, got {len(values)} "
+                             f"values and {len(boundaries)} boundaries")
+        self.boundaries, self.values = [int(b) for b in boundaries], [float(v) for v in values]
+        super().__init__(self.values[0], last_epoch, verbose)
+
+    def value(self, step):
+        if _is_host(step):
+            return self.values[sum(step >= b for b in self.boundaries)]
+        padax = _ops()
+        i = padax.sum(padax.to_tensor(self.boundaries) <= step).astype("int32")
+        return padax.to_tensor(np.asarray(self.values, np.float32))[i]
+
+
+class LinearWarmup(LRScheduler):
+    """start_lr -> end_lr linearly over warmup_steps, then `learning_rate` (a number or a schedule
+    that then counts from the end of the warmup)."""
+
+    def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float, end_lr: float,
+                 last_epoch: int = -1, verbose: bool = False):
+        if warmup_steps < 1:
+            raise ValueError(f"LinearWarmup: warmup_steps must be >= 1, got {warmup_steps}")
+        self.after = learning_rate
+        self.warmup_steps, self.start_lr, self.end_lr = int(warmup_steps), float(start_lr), float(end_lr)
+        base = learning_rate.base_lr if isinstance(learning_rate, LRScheduler) else learning_rate
+        super().__init__(base, last_epoch, verbose)
+
+    def _after(self, step):
+        if isinstance(self.after, LRScheduler):
+            return self.after.value(step - self.warmup_steps)
+        return float(self.after)
+
+    def value(self, step):
+        if _is_host(step):
+            if step < self.warmup_steps:
+                return self.start_lr + (self.end_lr - self.start_lr) * step / self.warmup_steps
+            return self._after(step)
+        padax = _ops()
+        warm = self.start_lr + (self.end_lr - self.start_lr) * (step.astype("float32") / self.warmup_steps)
+        after = self._after(padax.maximum(step, self.warmup_steps))
+        if isinstance(after, float):
+            after = padax.full([], after, "float32")
+        return padax.where(step < self.warmup_steps, warm, after)

@@ -1,0 +1,213 @@
+"""Paddle's optimizers as pure state transitions.
+
+    opt = padax.optimizer.AdamW(learning_rate=1e-3, weight_decay=0.01)
+    state = opt.init(params)                         # a pytree: step count and per-parameter slots
+    params, state = opt.step(params, grads, state)   # pure: jit it with the rest of the train step
+
+`params` and `grads` are pytrees of the same structure (a dict of Tensors, a
+layer). Nothing is mutated, so a whole training step (forward, backward,
+update) compiles into one program. The update formulas are Paddle's kernels
+(e.g. Adam's bias correction folded into the step size, epsilon scaled by
+sqrt(1 - beta2^t)). `learning_rate` is a number or a `padax.optimizer.lr`
+schedule, evaluated at the optimizer's own step count; `step(..., lr=x)`
+overrides it for one call. `weight_decay` (a float) is L2 regularisation
+added to the gradient, except in AdamW where it is decoupled (Paddle's
+meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. Paddle's
+`parameters=` argument is accepted and unused: the parameters are what
+`step` is given.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from padax.core import tree as tree_util
+from padax.optimizer.lr import LRScheduler
+
+
+def _ops():
+    import padax
+    return padax
+
+
+class Optimizer:
+    """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter."""
+
+    slots: tuple[str, ...] = ()
+
+    def __init__(self, learning_rate: float | LRScheduler = 0.001, parameters: Any = None,
+                 weight_decay: float | None = None, grad_clip: Callable | None = None, name: str | None = None):
+        if not isinstance(learning_rate, (int, float, LRScheduler)):
+            raise TypeError(f"{type(self).__name__}: learning_rate must be a number or a padax.optimizer.lr "
+                            f"schedule, got {type(learning_rate).__name__}")
+        if weight_decay is not None and not isinstance(weight_decay, (int, float)):
+            raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient)")
+        self._learning_rate = learning_rate
+        self.weight_decay = float(weight_decay) if weight_decay else 0.0
+        self.grad_clip = grad_clip
+        self.name = name
+
+    # -- the functional protocol -------------------------------------------------------------
+    def init(self, params: Any) -> dict:
+        """The initial state: step 0 and, per slot, a zero tree shaped like `params`."""
+        padax = _ops()
+        state = {"step": padax.zeros([], "int32")}
+        for slot in self.slots:
+            state[slot] = tree_util.map(lambda p: self._slot_init(slot, p), params)
+        return state
+
+    def _slot_init(self, slot: str, p: Any) -> Any:
+        return _ops().zeros_like(p)
+
+    def step(self, params: Any, grads: Any, state: dict, lr: Any = None) -> tuple[Any, dict]:
+        """One update: returns (new params, new state)."""
+        if tree_util.structure(params) != tree_util.structure(grads):
+            raise ValueError(f"{type(self).__name__}.step: params and grads have different structures: "
+                             f"{tree_util.structure(params)} vs {tree_util.structure(grads)}")
+        if self.grad_clip is not None:
+            grads = self.grad_clip(grads)
+        t = state["step"] + 1
+        lr = self.lr_at(state["step"]) if lr is None else lr
+        p_leaves, treedef = tree_util.flatten(params)
+        g_leaves = tree_util.leaves(grads)
+        slot_leaves = [tree_util.leaves(state[s]) for s in self.slots]
+        new_p, new_slots = [], [[] for _ in self.slots]
+        for i, (p, g) in enumerate(zip(p_leaves, g_leaves)):
+            if self.weight_decay and not self._decoupled_decay:
+                g = g + self.weight_decay * p
+            p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)}, lr, t)
+            new_p.append(p2.astype(p.dtype))
+            for k, s in enumerate(self.slots):
+                new_slots[k].append(slots2[s])
+        new_state = {"step": t}
+        for s, leaves in zip(self.slots, new_slots):
+            new_state[s] = tree_util.unflatten(treedef, leaves)
+        return tree_util.unflatten(treedef, new_p), new_state
+
+    _decoupled_decay = False
+
+    def _update(self, p, g, slots: dict, lr, t) -> tuple[Any, dict]:
+        raise NotImplementedError(f"{type(self).__name__} must define _update")
+
+    def lr_at(self, step: Any) -> Any:
+        """The learning rate at a step count (a number, or a traced scalar under jit)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return self._learning_rate.value(step)
+        return float(self._learning_rate)
+
+    def get_lr(self) -> float:
+        """Paddle's `get_lr()`: the schedule's current value (eager protocol), or the fixed rate."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return self._learning_rate()
+        return float(self._learning_rate)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(learning_rate={self._learning_rate!r})"
+
+
+class SGD(Optimizer):
+    """p <- p - lr * g."""
+
+    def _update(self, p, g, slots, lr, t):
+        return p - lr * g, {}
+
+
+class Momentum(Optimizer):
+    """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v))."""
+
+    slots = ("velocity",)
+
+    def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None, use_nesterov: bool = False,
+                 weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.momentum, self.use_nesterov = float(momentum), bool(use_nesterov)
+
+    def _update(self, p, g, slots, lr, t):
+        v = self.momentum * slots["velocity"] + g
+        step = g + self.momentum * v if self.use_nesterov else v
+        return p - lr * step, {"velocity": v}
+
+
+class Adam(Optimizer):
+    """Adam with Paddle's bias correction: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
+    p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t))."""
+
+    slots = ("moment1", "moment2")
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
+                 multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        if multi_precision:
+            raise ValueError(f"{type(self).__name__}: multi_precision=True is not supported; keep float32 "
+                             "parameters and cast to low precision inside the forward pass")
+        for n, b in (("beta1", beta1), ("beta2", beta2)):
+            if not 0.0 <= b < 1.0:
+                raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")
+        self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
+        v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        tf = t.astype(p.dtype)
+        b1p, b2p = self.beta1 ** tf, self.beta2 ** tf
+        corr2 = padax.sqrt(1 - b2p)
+        lr_t = lr * corr2 / (1 - b1p)
+        return p - lr_t * (m / (padax.sqrt(v) + self.epsilon * corr2)), {"moment1": m, "moment2": v}
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam."""
+
+    _decoupled_decay = True
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 parameters=None, weight_decay: float = 0.01, grad_clip=None, lazy_mode: bool = False,
+                 multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameters, weight_decay, grad_clip,
+                         lazy_mode, multi_precision, name)
+
+    def _update(self, p, g, slots, lr, t):
+        return super()._update(p * (1 - lr * self.weight_decay), g, slots, lr, t)
+
+
+class Adagrad(Optimizer):
+    """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon)."""
+
+    slots = ("moment",)
+
+    def __init__(self, learning_rate, epsilon: float = 1e-6, parameters=None, weight_decay=None, grad_clip=None,
+                 name=None, initial_accumulator_value: float = 0.0):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.epsilon, self.initial_accumulator_value = float(epsilon), float(initial_accumulator_value)
+
+    def _slot_init(self, slot, p):
+        return _ops().full_like(p, self.initial_accumulator_value)
+
+    def _update(self, p, g, slots, lr, t):
+        acc = slots["moment"] + g * g
+        return p - lr * g / (_ops().sqrt(acc) + self.epsilon), {"moment": acc}
+
+
+class RMSProp(Optimizer):
+    """ms <- rho * ms + (1 - rho) g^2 (centered: minus the mean gradient squared);
+    mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom."""
+
+    slots = ("mean_square", "mean_grad", "momentum")
+
+    def __init__(self, learning_rate, rho: float = 0.95, epsilon: float = 1e-6, momentum: float = 0.0,
+                 centered: bool = False, parameters=None, weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.rho, self.epsilon, self.momentum, self.centered = float(rho), float(epsilon), float(momentum), centered
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        ms = self.rho * slots["mean_square"] + (1 - self.rho) * g * g
+        mg = slots["mean_grad"]
+        if self.centered:
+            mg = self.rho * mg + (1 - self.rho) * g
+            denom = padax.sqrt(ms - mg * mg + self.epsilon)
+        else:
+            denom = padax.sqrt(ms + self.epsilon)
+        mom = self.momentum * slots["momentum"] + lr * g / denom
+        return p - mom, {"mean_square": ms, "mean_grad": mg, "momentum": mom}
