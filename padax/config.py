@@ -45,6 +45,8 @@ class Config:
             raise ValueError(f"padax.config.update: unknown setting {name!r}; known: {', '.join(self._names)}")
         if name in ("enable_x64", "disable_jit", "cpu_async_dispatch"):
             value = bool(value)
+        if getattr(self, name) == value:  # nothing changes (and the CPU client is not replaced)
+            return
         object.__setattr__(self, name, value)
         for fn in self._listeners:
             fn(name, value)

@@ -174,3 +174,12 @@ def test_input_spec():
     assert repr(s) == "InputSpec(shape=(-1, 784), dtype=float32, name=x)"
     with pytest.raises(ValueError, match="sizes must be"):
         InputSpec([-3])
+
+
+def test_loaded_program_as_a_frozen_part_of_a_differentiated_function(saved):
+    # gradients flow around the loaded program when its inputs do not depend on what is differentiated
+    f = padax.jit.load(saved)
+    x = padax.to_tensor(_RNG.standard_normal((2, 4)).astype(np.float32))
+    feats = f(x)[1]
+    g = padax.grad(lambda w: (f(x)[1] * w).sum())(padax.ones([2, 3]))
+    np.testing.assert_allclose(g.numpy(), feats.numpy(), rtol=1e-6)

@@ -1,4 +1,4 @@
-"""Saved programs: StableHLO as a versioned portable artifact, compiled again on load.
+"""Saved programs: StableHLO as a versioned portable artifact.
 
 A portable artifact is StableHLO's stable serialization (its bytecode at a
 named StableHLO version): a later jaxlib can still read it. `inline_portable`
@@ -11,7 +11,6 @@ from typing import Sequence
 
 from padax.core.abstract import ShapedArray
 from padax.lowering._mlir import func, hlo, ir
-from padax.lowering.compile import compile_lowered
 from padax.lowering.mlir import LoweredModule, ModuleContext, aval_to_ir_type, context
 
 
@@ -49,13 +48,6 @@ def module_text(data: bytes) -> str:
     """The StableHLO text of an artifact (for reading)."""
     with context():
         return str(_parse(data))
-
-
-def compile_portable(data: bytes, device):
-    """Compile an artifact for one device; returns the loaded executable."""
-    with context():
-        lowered = LoweredModule(_parse(data))
-    return compile_lowered(lowered, [device])
 
 
 def inline_portable(mctx: ModuleContext, data: bytes, base: str) -> str:
