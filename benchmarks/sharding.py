@@ -54,10 +54,11 @@ def _padax_step(n: int):
     mesh = padax.make_mesh((n,), ("data",))
     rep, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P("data"))
     params, x, y = _data()
-    step = padax.jit(demo.make_train_step(_LR, _MOMENTUM).fun, in_shardings=(rep, rep, batch, batch),
+    optimizer = padax.optimizer.Momentum(learning_rate=_LR, momentum=_MOMENTUM)
+    step = padax.jit(demo.make_train_step(optimizer).fun, in_shardings=(rep, rep, batch, batch),
                      out_shardings=rep)
-    state = {"p": padax.device_put(params, rep), "v": padax.device_put({k: np.zeros_like(v) for k, v in params.items()},
-                                                                      rep)}
+    params = padax.device_put(params, rep)
+    state = {"p": params, "v": padax.device_put(optimizer.init(params), rep)}
     xb, yb = padax.device_put(x, batch), padax.device_put(y, batch)
 
     def run():
