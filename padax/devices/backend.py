@@ -12,6 +12,7 @@ from typing import Any
 
 from padax.config import config
 from padax.devices import _jaxlib
+from padax.devices.host_memory import tune_host_allocator
 
 _clients: dict[str, Any] = {}
 _cpu_client_factory = None  # set by padax.distributed.initialize
@@ -22,6 +23,7 @@ def _client(platform: str):
     c = _clients.get(platform)
     if c is None:
         if platform == "cpu":
+            tune_host_allocator()  # XLA's per-call buffers stay in the process (see host_memory.py)
             _jaxlib.register_lapack_targets()  # LAPACK kernels for padax.linalg
             if _cpu_client_factory is not None:  # multi-process (padax.distributed.initialize)
                 c = _cpu_client_factory()

@@ -67,3 +67,17 @@ def test_switching_the_setting_replaces_the_client():
     """)
     out = _run(code)
     assert "NEW_CLIENT True SUM 12.0" in out
+
+
+def test_malloc_thresholds_are_set_with_the_cpu_client_unless_disabled():
+    code = textwrap.dedent("""
+        import padax
+        from padax.devices import host_memory
+        padax.to_tensor([1.0]).block_until_ready()  # creates the CPU client
+        print("APPLIED", host_memory._applied)
+    """)
+    import platform
+    out = _run(code)
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert "APPLIED {'mmap_threshold': 33554432, 'trim_threshold': 268435456}" in out
+    assert "APPLIED {}" in _run(code, PADAX_MALLOC_TUNING="0")
