@@ -297,9 +297,15 @@ def machine_info() -> dict:
 
 
 def _padax_cpu_dispatch() -> str:
-    """How padax's CPU client runs single-device programs (jax's default is async)."""
+    """How padax's CPU client runs single-device programs (jax's default is async), and its malloc tuning."""
     from padax.config import config
-    return "async" if config.cpu_async_dispatch else "inline"
+    from padax.devices.host_memory import tune_host_allocator
+    mode = "async" if config.cpu_async_dispatch else "inline"
+    tuned = tune_host_allocator()  # what padax applies with its CPU client anyway (process-wide)
+    if tuned:
+        mode += (f"; glibc malloc thresholds mmap {tuned['mmap_threshold'] >> 20} MiB / trim "
+                 f"{tuned['trim_threshold'] >> 20} MiB, process-wide, so jax runs with them too")
+    return mode
 
 
 # -- reporting ----------------------------------------------------------------------------
