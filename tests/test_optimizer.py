@@ -184,3 +184,18 @@ def test_errors():
         lrs.StepDecay(0.1, 0)
     with pytest.raises(ValueError, match="len\\(values\\)"):
         lrs.PiecewiseDecay([1, 2], [0.1])
+
+
+def test_incomplete_subclasses_fail_when_defined():
+    with pytest.raises(TypeError, match="NoUpdate: a padax optimizer must define _update"):
+        class NoUpdate(padax.optimizer.Optimizer):
+            pass
+    with pytest.raises(TypeError, match="NoValue: a learning-rate schedule must define value"):
+        class NoValue(lrs.LRScheduler):
+            pass
+    from padax.devices.sharding import Sharding
+    with pytest.raises(TypeError, match="NoLayout: a Sharding must define"):
+        class NoLayout(Sharding):
+            @property
+            def device_list(self):
+                return ()

@@ -25,6 +25,18 @@ def missing_rule(prim, rule: str, transform: str, how: str) -> MissingRuleError:
                             f"({how}) or build the operation from primitives that have one.")
 
 
+def require_members(cls: type, kind: str, members: dict[str, str]) -> None:
+    """At class definition: a TypeError unless `cls` defines every member (name -> how to define it).
+
+    Base classes of extension points (Trace, Sharding, Optimizer, ...) leave these members
+    out and check their subclasses here, so a missing one fails when the class is written,
+    not with a stub's error in the middle of a run.
+    """
+    for name, how in members.items():
+        if not hasattr(cls, name):
+            raise TypeError(f"{cls.__name__}: a {kind} must define {how}")
+
+
 def op_type_error(op: str, msg: str) -> TypeError:
     return TypeError(f"{op}: {msg}{user_location()}")
 

@@ -14,7 +14,7 @@ import threading
 from typing import Iterator
 
 from padax.core.abstract import AvalProperties
-from padax.core.errors import ConcretizationTypeError, UnexpectedTracerError
+from padax.core.errors import ConcretizationTypeError, UnexpectedTracerError, require_members
 from padax.core.source_info import user_location
 
 
@@ -28,8 +28,7 @@ class Trace:
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        if not callable(getattr(cls, "process_primitive", None)):
-            raise TypeError(f"{cls.__name__}: a Trace must define process_primitive(prim, args, params)")
+        require_members(cls, "Trace", {"process_primitive": "process_primitive(prim, args, params)"})
 
     def invalidate(self) -> None:
         self._valid = False
@@ -113,8 +112,7 @@ class Tracer(AvalProperties):
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        if not hasattr(cls, "aval"):
-            raise TypeError(f"{cls.__name__}: a Tracer must define `aval` (its abstract value)")
+        require_members(cls, "Tracer", {"aval": "`aval` (its abstract value)"})
 
     def _concrete_error(self, what: str) -> ConcretizationTypeError:
         return ConcretizationTypeError(

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.core.errors import require_members
 from padax.devices import _jaxlib
 
 
@@ -221,12 +222,19 @@ _padax_of_jaxlib: dict = {}   # id(jaxlib sharding) -> (jaxlib sharding, padax s
 
 
 class Sharding:
-    """Base class: a layout of global arrays over a set of devices."""
+    """Base class: a layout of global arrays over a set of devices.
 
-    @property
-    def device_list(self) -> tuple:
-        """The devices, in this sharding's canonical order."""
-        raise NotImplementedError
+    A subclass defines `device_list` (the devices in its canonical order),
+    `devices_indices_map(shape)` (device -> the slices of the global array it holds)
+    and `to_hlo_sharding(ndim, device_order=None)` (XLA's HloSharding, tile entries
+    being positions in `device_order`); the rest derives from them.
+    """
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        require_members(cls, "Sharding", {"device_list": "the property device_list",
+                                          "devices_indices_map": "devices_indices_map(shape)",
+                                          "to_hlo_sharding": "to_hlo_sharding(ndim, device_order=None)"})
 
     @property
     def device_set(self) -> frozenset:
@@ -243,14 +251,6 @@ class Sharding:
     @property
     def is_fully_addressable(self) -> bool:
         return all(_is_addressable(d) for d in self.device_list)
-
-    def devices_indices_map(self, shape: Sequence[int]) -> dict:
-        """Device -> tuple of slices of the global array (of `shape`) that it holds."""
-        raise NotImplementedError
-
-    def to_hlo_sharding(self, ndim: int, device_order: Sequence | None = None):
-        """XLA's HloSharding of this layout; tile entries are positions in `device_order`."""
-        raise NotImplementedError
 
     def is_fully_replicated_for(self, ndim: int) -> bool:
         return self.to_hlo_sharding(ndim).is_replicated()

@@ -14,6 +14,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.core.errors import require_members
+
 
 def _ops():
     import padax
@@ -27,14 +29,15 @@ def _is_host(step: Any) -> bool:
 class LRScheduler:
     """Base class: subclasses define `value(step)` (host numbers in, float out; traced in, traced out)."""
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        require_members(cls, "learning-rate schedule", {"value": "value(step)"})
+
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
         self.base_lr = float(learning_rate)
         self.last_epoch = last_epoch
         self.verbose = verbose
         self.step()
-
-    def value(self, step: Any) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} must define value(step)")
 
     def get_lr(self) -> float:
         return float(self.value(max(self.last_epoch, 0)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.core import tree as tree_util
+from padax.core.errors import require_members
 from padax.optimizer.lr import LRScheduler
 
 
@@ -33,6 +34,10 @@ class Optimizer:
     """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter."""
 
     slots: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        require_members(cls, "padax optimizer", {"_update": "_update(p, g, slots, lr, t) -> (new p, new slots)"})
 
     def __init__(self, learning_rate: float | LRScheduler = 0.001, parameters: Any = None,
                  weight_decay: float | None = None, grad_clip: Callable | None = None, name: str | None = None):
@@ -83,10 +88,7 @@ class Optimizer:
             new_state[s] = tree_util.unflatten(treedef, leaves)
         return tree_util.unflatten(treedef, new_p), new_state
 
-    _decoupled_decay = False
-
-    def _update(self, p, g, slots: dict, lr, t) -> tuple[Any, dict]:
-        raise NotImplementedError(f"{type(self).__name__} must define _update")
+    _decoupled_decay = False  # AdamW: weight decay applied to the parameter, not added to the gradient
 
     def lr_at(self, step: Any) -> Any:
         """The learning rate at a step count (a number, or a traced scalar under jit)."""
