@@ -83,36 +83,50 @@ def read_json(archive, key: str, path: str, what: str) -> Any:
 
 # -- trees ------------------------------------------------------------------------------------
 
-def _encode(obj: Any, arrays: list, where: str) -> Any:
-    from padax.devices.array import Tensor
-    if isinstance(obj, Tensor) or isinstance(obj, np.ndarray):
-        arrays.append(np.asarray(obj))
-        return {"array": len(arrays) - 1, "tensor": isinstance(obj, Tensor)}
-    if isinstance(obj, np.generic):
+def _is_array(obj: Any) -> bool:
+    from padax.core.abstract import ShapedArray
+    return isinstance(obj, np.ndarray) or isinstance(getattr(obj, "aval", None), ShapedArray)
+
+
+def encode_tree(obj: Any, arrays: list, op: str = "padax.save", values: bool = True, where: str = "") -> Any:
+    """The JSON description of `obj`; its arrays (Tensors, tracers, numpy) are appended to `arrays`.
+
+    With `values=False` only arrays, None and containers are allowed (what a traced function returns).
+    """
+    if _is_array(obj):
+        arrays.append(obj)
+        return {"array": len(arrays) - 1, "tensor": not isinstance(obj, np.ndarray)}
+    if obj is None:
+        return {"value": None}
+    if values and isinstance(obj, np.generic):
         arrays.append(np.asarray(obj))
         return {"array": len(arrays) - 1, "scalar": True}
-    if obj is None or isinstance(obj, (bool, int, float, str)):
+    if values and isinstance(obj, (bool, int, float, str)):
         return {"value": obj}
-    if isinstance(obj, complex):
+    if values and isinstance(obj, complex):
         return {"complex": [obj.real, obj.imag]}
-    if isinstance(obj, (list, tuple)) and (type(obj) in (list, tuple)):
+    if type(obj) in (list, tuple):
         kind = "list" if type(obj) is list else "tuple"
-        return {kind: [_encode(o, arrays, f"{where}[{i}]") for i, o in enumerate(obj)]}
+        return {kind: [encode_tree(o, arrays, op, values, f"{where}[{i}]") for i, o in enumerate(obj)]}
     if type(obj) is dict:
         keys = list(obj)
         if not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in keys):
-            raise TypeError(f"padax.save: dict keys must be str or int (at {where or 'the top'})")
-        return {"dict": [[k, _encode(obj[k], arrays, f"{where}[{k!r}]")] for k in keys]}
-    raise TypeError(f"padax.save: cannot save {type(obj).__name__} (at {where or 'the top'}). padax saves "
+            raise TypeError(f"{op}: dict keys must be str or int (at {where or 'the top'})")
+        return {"dict": [[k, encode_tree(obj[k], arrays, op, values, f"{where}[{k!r}]")] for k in keys]}
+    if not values:
+        raise TypeError(f"{op}: outputs must be arrays, or tuples/lists/dicts of them (and None); got "
+                        f"{type(obj).__name__} (at {where or 'the top'})")
+    raise TypeError(f"{op}: cannot save {type(obj).__name__} (at {where or 'the top'}). padax saves "
                     "Tensors, numpy arrays, numbers, strings and dicts/lists/tuples of them; it never pickles.")
 
 
-def _decode(node: Any, arrays: list, return_numpy: bool) -> Any:
+def decode_tree(node: Any, arrays: Sequence, return_numpy: bool = False) -> Any:
+    """The object `encode_tree` described, with `arrays` in place (host arrays become Tensors where they were)."""
     if "array" in node:
         a = arrays[node["array"]]
         if node.get("scalar"):
             return a[()]
-        if node.get("tensor") and not return_numpy:
+        if node.get("tensor") and not return_numpy and isinstance(a, np.ndarray):
             from padax.devices.put import device_put
             return device_put(a)
         return a
@@ -121,10 +135,10 @@ def _decode(node: Any, arrays: list, return_numpy: bool) -> Any:
     if "complex" in node:
         return complex(*node["complex"])
     if "list" in node:
-        return [_decode(n, arrays, return_numpy) for n in node["list"]]
+        return [decode_tree(n, arrays, return_numpy) for n in node["list"]]
     if "tuple" in node:
-        return tuple(_decode(n, arrays, return_numpy) for n in node["tuple"])
-    return {k: _decode(n, arrays, return_numpy) for k, n in node["dict"]}
+        return tuple(decode_tree(n, arrays, return_numpy) for n in node["tuple"])
+    return {k: decode_tree(n, arrays, return_numpy) for k, n in node["dict"]}
 
 
 def save(obj: Any, path: str, protocol: int = 4, **configs: Any) -> None:
@@ -135,7 +149,7 @@ def save(obj: Any, path: str, protocol: int = 4, **configs: Any) -> None:
     if not os.path.basename(path):
         raise ValueError(f"padax.save: {path!r} names a folder; give a file name like 'model.pdparams'")
     arrays: list = []
-    tree = _encode(obj, arrays, "")
+    tree = encode_tree(obj, arrays)
     entries, meta = array_entries(arrays, "a")
     entries["tree"] = json_entry({"format": FORMAT, "format_version": FORMAT_VERSION, "tree": tree,
                                   "arrays": meta})
@@ -157,4 +171,4 @@ def load(path: str, return_numpy: bool = False, **configs: Any) -> Any:
             arrays = read_arrays(z, head["arrays"], "a", path)
         except (KeyError, zipfile.BadZipFile, OSError, EOFError) as e:
             raise LoadError(f"padax.load: {path!r} is damaged ({type(e).__name__}: {e})") from None
-    return _decode(head["tree"], arrays, return_numpy)
+    return decode_tree(head["tree"], arrays, return_numpy)

@@ -26,14 +26,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.devices.put import device_put
 from padax.functional.lax.saved import SavedProgram, saved_program_p
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
 from padax.lowering.mlir import lower_jaxpr
-from padax.serialization import (LoadError, array_entries, json_entry, open_archive, read_arrays, read_json,
-                                 write_archive)
+from padax.serialization import (LoadError, array_entries, decode_tree, encode_tree, json_entry, open_archive,
+                                 read_arrays, read_json, write_archive)
 from padax.static.input_spec import InputSpec
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.spmd import needs_spmd
@@ -87,38 +86,6 @@ def _aval(spec: InputSpec) -> ShapedArray:
     return ShapedArray(spec.shape, dtypes.canonicalize(spec.dtype))
 
 
-# -- the output tree as JSON -------------------------------------------------------------------
-
-def _encode_tree(out: Any) -> Any:
-    if out is None:
-        return {"none": True}
-    if isinstance(out, tuple) and not hasattr(out, "_fields"):
-        return {"tuple": [_encode_tree(o) for o in out]}
-    if isinstance(out, list):
-        return {"list": [_encode_tree(o) for o in out]}
-    if isinstance(out, dict):
-        if not all(isinstance(k, str) for k in out):
-            raise TypeError("padax.jit.save: output dicts must have str keys")
-        keys = sorted(out)
-        return {"dict": keys, "values": [_encode_tree(out[k]) for k in keys]}
-    if isinstance(getattr(out, "aval", None), ShapedArray):
-        return {"leaf": True}
-    raise TypeError(f"padax.jit.save: outputs must be arrays, or tuples/lists/dicts of them (and None); got "
-                    f"{type(out).__name__}")
-
-
-def _decode_tree(node: Any, leaves) -> Any:
-    if "leaf" in node:
-        return next(leaves)
-    if "none" in node:
-        return None
-    if "tuple" in node:
-        return tuple(_decode_tree(n, leaves) for n in node["tuple"])
-    if "list" in node:
-        return [_decode_tree(n, leaves) for n in node["list"]]
-    return {k: _decode_tree(n, leaves) for k, n in zip(node["dict"], node["values"])}
-
-
 # -- save -----------------------------------------------------------------------------------
 
 def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **configs: Any) -> None:
@@ -140,9 +107,9 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     tree_store: list = []
 
     def flat(*xs):
-        out = fn(*xs)
-        tree_store.append(_encode_tree(out))
-        return tree_util.leaves(out)
+        leaves: list = []
+        tree_store.append(encode_tree(fn(*xs), leaves, "padax.jit.save", values=False))
+        return leaves
 
     closed = trace_flat(flat, [_aval(s) for s in specs], "padax.jit.save tracing")
     if needs_spmd(closed):
@@ -217,7 +184,7 @@ class TranslatedFunction:
             raise TypeError(f"{self._where()}: takes {len(self.input_spec)} inputs, got {len(args)}")
         xs = [self._arg(x, i, s) for i, (x, s) in enumerate(zip(args, self.input_spec))]
         outs = saved_program_p.bind(*self._params, *xs, program=self._program)
-        return _decode_tree(self._output_tree, iter(outs))
+        return decode_tree(self._output_tree, outs)
 
     def __repr__(self) -> str:
         ins = ", ".join(repr(s) for s in self.input_spec)
