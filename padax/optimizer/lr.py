@@ -17,17 +17,16 @@ import numpy as np
 from padax.core.errors import require_members
 
 
-def _ops():
-    import padax
-    return padax
-
-
-def _is_host(step: Any) -> bool:
-    return isinstance(step, (int, float, np.integer, np.floating))
+def _xp(step: Any):
+    """numpy for a host step count, padax.numpy for a Tensor or traced one: one formula serves both."""
+    if isinstance(step, (int, float, np.integer, np.floating)):
+        return np
+    import padax.numpy as pnp
+    return pnp
 
 
 class LRScheduler:
-    """Base class: subclasses define `value(step)` (host numbers in, float out; traced in, traced out)."""
+    """Base class: subclasses define `value(step)` (a host step gives a numpy scalar, a traced one a traced scalar)."""
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -62,18 +61,6 @@ class LRScheduler:
         return f"{type(self).__name__}(base_lr={self.base_lr}, last_epoch={self.last_epoch})"
 
 
-def _floor_div(step: Any, n: int) -> Any:
-    if _is_host(step):
-        return int(step) // n
-    return _ops().floor_divide(step, n)
-
-
-def _pow(base: float, exponent: Any) -> Any:
-    if _is_host(exponent):
-        return base ** exponent
-    return _ops().pow(_ops().full([], base, "float32"), exponent.astype("float32"))
-
-
 class StepDecay(LRScheduler):
     """lr * gamma ** (step // step_size)."""
 
@@ -85,7 +72,8 @@ class StepDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        return self.base_lr * _pow(self.gamma, _floor_div(step, self.step_size))
+        xp = _xp(step)
+        return self.base_lr * xp.power(self.gamma, xp.floor_divide(step, self.step_size))
 
 
 class MultiStepDecay(LRScheduler):
@@ -99,12 +87,8 @@ class MultiStepDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        if _is_host(step):
-            passed = sum(step >= m for m in self.milestones)
-        else:
-            padax = _ops()
-            passed = padax.sum(padax.to_tensor(self.milestones) <= step).astype("int32")
-        return self.base_lr * _pow(self.gamma, passed)
+        xp = _xp(step)
+        return self.base_lr * xp.power(self.gamma, xp.sum(xp.asarray(self.milestones) <= step))
 
 
 class ExponentialDecay(LRScheduler):
@@ -115,7 +99,7 @@ class ExponentialDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        return self.base_lr * _pow(self.gamma, step)
+        return self.base_lr * _xp(step).power(self.gamma, step)
 
 
 class CosineAnnealingDecay(LRScheduler):
@@ -129,10 +113,7 @@ class CosineAnnealingDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        if _is_host(step):
-            c = math.cos(math.pi * step / self.T_max)
-        else:
-            c = _ops().cos(step.astype("float32") * (math.pi / self.T_max))
+        c = _xp(step).cos(step * (math.pi / self.T_max))
         return self.eta_min + (self.base_lr - self.eta_min) * (1 + c) / 2
 
 
@@ -149,11 +130,7 @@ class PolynomialDecay(LRScheduler):
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        if _is_host(step):
-            frac = 1 - min(step, self.decay_steps) / self.decay_steps
-            return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
-        padax = _ops()
-        frac = 1 - padax.minimum(step.astype("float32"), float(self.decay_steps)) / self.decay_steps
+        frac = 1 - _xp(step).minimum(step, self.decay_steps) / self.decay_steps
         return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
 
 
@@ -169,11 +146,8 @@ class PiecewiseDecay(LRScheduler):
         super().__init__(self.values[0], last_epoch, verbose)
 
     def value(self, step):
-        if _is_host(step):
-            return self.values[sum(step >= b for b in self.boundaries)]
-        padax = _ops()
-        i = padax.sum(padax.to_tensor(self.boundaries) <= step).astype("int32")
-        return padax.to_tensor(np.asarray(self.values, np.float32))[i]
+        xp = _xp(step)
+        return xp.asarray(self.values)[xp.sum(xp.asarray(self.boundaries) <= step)]
 
 
 class LinearWarmup(LRScheduler):
@@ -195,13 +169,6 @@ class LinearWarmup(LRScheduler):
         return float(self.after)
 
     def value(self, step):
-        if _is_host(step):
-            if step < self.warmup_steps:
-                return self.start_lr + (self.end_lr - self.start_lr) * step / self.warmup_steps
-            return self._after(step)
-        padax = _ops()
-        warm = self.start_lr + (self.end_lr - self.start_lr) * (step.astype("float32") / self.warmup_steps)
-        after = self._after(padax.maximum(step, self.warmup_steps))
-        if isinstance(after, float):
-            after = padax.full([], after, "float32")
-        return padax.where(step < self.warmup_steps, warm, after)
+        xp = _xp(step)
+        warm = self.start_lr + (self.end_lr - self.start_lr) * step / self.warmup_steps
+        return xp.where(step < self.warmup_steps, warm, self._after(xp.maximum(step, self.warmup_steps)))
