@@ -11,10 +11,11 @@ from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
 
 __version__ = "0.1.0"
 
-# dtypes (Paddle's names; 64-bit ones shrink to 32-bit unless x64 is enabled)
+# dtypes (Paddle's names; 64-bit ones shrink to 32-bit only in the 32-bit-only mode, enable_x64=False)
 from padax.core.dtypes import (bfloat16, complex64, complex128, finfo, float8_e4m3fn, float8_e5m2, float16,  # noqa: E402
                                float32, float64, iinfo, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 from padax.core.dtypes import bool_ as bool  # noqa: E402,A001
+from padax.core.dtypes import get_default_dtype, set_default_dtype  # noqa: E402
 
 # the Paddle-named tensor API
 from padax.functional.creation import (arange, assign, clone, complex, diag, diag_embed,  # noqa: E402,A004

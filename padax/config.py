@@ -1,9 +1,18 @@
 """Global switches: 64-bit types, disabling jit, the on-disk compilation cache, the CPU client.
 
-`padax.config.update(name, value)` sets one; environment variables give the
-defaults (`PADAX_ENABLE_X64=1`, `PADAX_DISABLE_JIT=1`,
+`padax.config.update(name, value)` sets one (jax's names, e.g.
+`jax_enable_x64`, are accepted too); environment variables give the
+defaults (`PADAX_ENABLE_X64=0`, `PADAX_DEFAULT_DTYPE=float64`, `PADAX_DISABLE_JIT=1`,
 `PADAX_COMPILATION_CACHE_DIR=/path`, `PADAX_NUM_CPU_DEVICES=8`,
 `PADAX_CPU_ASYNC_DISPATCH=1`).
+
+`enable_x64` (default on): 64-bit types exist, as in Paddle; defaults stay
+Paddle's (float32 for Python floats, int64 for Python ints). Off, padax runs
+in JAX's 32-bit-only mode: every 64-bit request becomes its 32-bit sibling
+(for accelerators where 64-bit arithmetic is slow or missing).
+
+`default_dtype` (default float32): the dtype of Python floats, Paddle's
+`set_default_dtype`/`get_default_dtype` (float16, bfloat16, float32 or float64).
 
 `cpu_async_dispatch` (default off): whether a single-device CPU program runs on
 a worker thread while Python goes on (jax's default) or on the calling thread.
@@ -19,18 +28,49 @@ import contextlib
 import os
 from typing import Any, Callable, Iterator
 
+import numpy as np
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+def _env_flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    return value in ("1", "true", "yes", "on")
+
+
+# jax's setting names that mean the same as one of padax's
+_JAX_NAMES = {"jax_enable_x64": "enable_x64", "jax_disable_jit": "disable_jit",
+              "jax_compilation_cache_dir": "compilation_cache_dir", "jax_num_cpu_devices": "num_cpu_devices",
+              "jax_cpu_enable_async_dispatch": "cpu_async_dispatch"}
+
+
+_DEFAULT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def _default_dtype_name(value: Any) -> str:
+    """The name of a dtype allowed as the default float dtype (a TypeError otherwise)."""
+    if isinstance(value, str):
+        name = value.lower().removeprefix("paddle.")
+    else:
+        try:
+            name = np.dtype(value).name
+        except TypeError:
+            name = str(value)
+    if name not in _DEFAULT_DTYPES:
+        raise TypeError(f"set_default_dtype: the default dtype must be one of {', '.join(_DEFAULT_DTYPES)}; "
+                        f"got {value!r}")
+    return name
 
 
 class Config:
     """Named settings with change listeners (caches that depend on them subscribe)."""
 
-    _names = ("enable_x64", "disable_jit", "compilation_cache_dir", "num_cpu_devices", "cpu_async_dispatch")
+    _names = ("enable_x64", "default_dtype", "disable_jit", "compilation_cache_dir", "num_cpu_devices",
+              "cpu_async_dispatch")
 
     def __init__(self) -> None:
-        self.enable_x64: bool = _env_flag("PADAX_ENABLE_X64")
+        self.enable_x64: bool = _env_flag("PADAX_ENABLE_X64", default=True)
+        self.default_dtype: str = _default_dtype_name(os.environ.get("PADAX_DEFAULT_DTYPE", "float32"))
         self.disable_jit: bool = _env_flag("PADAX_DISABLE_JIT")
         self.compilation_cache_dir: str | None = os.environ.get("PADAX_COMPILATION_CACHE_DIR") or None
         self.num_cpu_devices: int = int(os.environ.get("PADAX_NUM_CPU_DEVICES", "1"))
@@ -39,12 +79,15 @@ class Config:
 
     def update(self, name: str, value: Any) -> None:
         """Set a setting by name, e.g. `padax.config.update("enable_x64", True)`."""
+        name = _JAX_NAMES.get(name, name)
         if name.startswith("padax_"):
             name = name[len("padax_"):]
         if name not in self._names:
             raise ValueError(f"padax.config.update: unknown setting {name!r}; known: {', '.join(self._names)}")
         if name in ("enable_x64", "disable_jit", "cpu_async_dispatch"):
             value = bool(value)
+        elif name == "default_dtype":
+            value = _default_dtype_name(value)
         if getattr(self, name) == value:  # nothing changes (and the CPU client is not replaced)
             return
         object.__setattr__(self, name, value)
@@ -74,7 +117,7 @@ config = Config()
 
 
 def enable_x64(flag: bool = True):
-    """Context manager turning 64-bit types on (or off) for a block."""
+    """Context manager turning 64-bit types on (or, with False, JAX's 32-bit-only mode) for a block."""
     return config.override("enable_x64", flag)
 
 

@@ -1,8 +1,13 @@
 """Dtypes, 64-bit canonicalisation, weak types and Paddle's type promotion.
 
 Dtypes are plain `numpy.dtype` objects (ml_dtypes supplies bfloat16 and the
-float8 types). With 64-bit mode off (the default) 64-bit requests become
-their 32-bit siblings, as in JAX.
+float8 types). The 64-bit types are always available, as in Paddle: an
+explicit float64/int64/complex128 is never narrowed. Defaults follow Paddle:
+Python floats (and float data from Python lists) take the default dtype
+(`set_default_dtype`, float32 unless changed), Python ints int64, Python
+complex numbers the complex type of the default float. The setting
+`enable_x64=False` (`PADAX_ENABLE_X64=0`) is JAX's 32-bit-only mode for
+accelerators: every 64-bit request then becomes its 32-bit sibling.
 
 Promotion follows Paddle 3 (the same lattice as PyTorch): bool < integers <
 floats < complex; within a kind the wider type wins; uint8 with a signed
@@ -12,7 +17,7 @@ Tensor pairs among floats and between complex and real types (other mixed
 pairs raise there); padax answers every pair with the same lattice.
 Python scalars are *weak*: they take the array's dtype when the array is of
 the same or a higher kind, and the default dtype of their kind otherwise
-(int64 or int32 without x64, float32, complex64). numpy scalars are strong.
+(int64, the default float, its complex type). numpy scalars are strong.
 """
 from __future__ import annotations
 
@@ -87,7 +92,7 @@ def x64_enabled() -> bool:
 
 
 def canonicalize(dtype: Any) -> np.dtype:
-    """The dtype padax really uses for a request: 64-bit types shrink unless x64 is on."""
+    """The dtype padax really uses for a request: 64-bit types shrink only in 32-bit-only mode (enable_x64=False)."""
     d = dtype if type(dtype) is np.dtype else to_dtype(dtype)
     if not config.enable_x64:
         return _X64_TO_X32.get(d, d)
@@ -112,7 +117,7 @@ def to_dtype(dtype: Any) -> np.dtype:
     elif dtype is builtins.float:
         d = default_float_dtype()
     elif dtype is builtins.complex:
-        d = complex64 if not config.enable_x64 else complex128
+        d = default_complex_dtype()
     else:
         try:
             d = np.dtype(dtype)
@@ -124,12 +129,40 @@ def to_dtype(dtype: Any) -> np.dtype:
 
 
 def default_int_dtype() -> np.dtype:
-    """Paddle's default integer is int64; without x64 it is int32."""
+    """Paddle's default integer is int64; in 32-bit-only mode it is int32."""
     return int64 if config.enable_x64 else int32
 
 
+_default_float = [float32]  # config.default_dtype as a dtype (before 32-bit canonicalisation)
+
+
+def _on_config_change(name: str, value: Any) -> None:
+    if name == "default_dtype":
+        _default_float[0] = _NAMES[value]
+
+
 def default_float_dtype() -> np.dtype:
-    return float32
+    """The dtype of Python floats and float data given without a dtype (Paddle's default dtype)."""
+    d = _default_float[0]
+    return float32 if (d is float64 and not config.enable_x64) else d
+
+
+def default_complex_dtype() -> np.dtype:
+    """The dtype of Python complex numbers: complex128 when the default float is float64."""
+    return complex128 if default_float_dtype() == float64 else complex64
+
+
+def set_default_dtype(d: Any) -> None:
+    """Paddle's `set_default_dtype`: the dtype Python floats become (float16, bfloat16, float32, float64).
+
+    It is the setting `config.default_dtype`, so jitted functions retrace after a change.
+    """
+    config.update("default_dtype", d)
+
+
+def get_default_dtype() -> str:
+    """Paddle's `get_default_dtype`: the default float dtype's name, e.g. 'float32'."""
+    return default_float_dtype().name
 
 
 def finfo(dtype: Any):
@@ -138,6 +171,10 @@ def finfo(dtype: Any):
 
 def iinfo(dtype: Any):
     return ml_dtypes.iinfo(to_dtype(dtype))
+
+
+_on_config_change("default_dtype", config.default_dtype)
+config.on_change(_on_config_change)
 
 
 # ---- promotion -------------------------------------------------------------
@@ -171,8 +208,8 @@ def _promote_strong(a: np.dtype, b: np.dtype) -> np.dtype:
 
 
 def _weak_default(kind: int) -> np.dtype:
-    # Paddle's Python-scalar defaults: bool, int64 (int32 without x64), float32, complex64
-    return {0: bool_, 1: default_int_dtype(), 2: default_float_dtype(), 3: complex64}[kind]
+    # Paddle's Python-scalar defaults: bool, int64 (int32 in 32-bit mode), the default float and its complex
+    return (bool_, default_int_dtype(), default_float_dtype(), default_complex_dtype())[kind]
 
 
 def promote_types(*dtypes: Any) -> np.dtype:
@@ -215,7 +252,7 @@ def python_scalar_dtype(x: Any) -> np.dtype:
     if t is builtins.float:
         return default_float_dtype()
     if t is builtins.complex:
-        return complex64  # Paddle: a complex scalar defaults to complex64, even with x64
+        return default_complex_dtype()
     raise TypeError(f"{x!r} of type {t.__name__} is not a Python scalar")
 
 
@@ -233,5 +270,5 @@ def dtype_of_value(x: Any) -> np.dtype:
     if arr.dtype == np.float64:
         return default_float_dtype()
     if arr.dtype == np.complex128:
-        return canonicalize(complex64)
+        return default_complex_dtype()
     return canonicalize(arr.dtype)

@@ -10,15 +10,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.config import config
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.devices.array import Tensor
-from padax.devices.put import device_put
+from padax.devices.put import device_put, host_to_tensor
 
 _SCALARS = (bool, int, float, complex)
 _const_cache: dict[tuple, Tensor] = {}
+config.on_change(lambda name, value: _const_cache.clear())  # 32-bit mode changes what a dtype means
 
 
 def is_array(x: Any) -> bool:
@@ -54,9 +56,9 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
             if t is None:
                 if len(_const_cache) > 4096:
                     _const_cache.clear()
-                t = device_put(np.asarray(value, dtype=dtype))
-                if weak_type:
-                    t = Tensor(t._buf, t.aval.update(weak_type=True))
+                # the buffer itself carries the weak type: jit's C++ signature check reads it there
+                host = np.asarray(value, dtype=dtypes.canonicalize(dtype))
+                t = host_to_tensor(host, ShapedArray((), host.dtype, weak_type))
                 _const_cache[key] = t
             return t
         return device_put(np.asarray(value, dtype=dtype))

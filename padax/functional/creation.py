@@ -1,8 +1,9 @@
 """Paddle's tensor-creation functions: to_tensor, zeros/ones/full(_like), arange, linspace, logspace,
 eye, meshgrid, diag/diagflat/diag_embed, tril/triu and their indices, complex, polar.
 
-Defaults follow Paddle 3: floating results are float32 unless a dtype is
-given; Python ints become int64 (int32 while 64-bit mode is off).
+Defaults follow Paddle 3: floating results take the default float dtype
+(float32 unless `padax.set_default_dtype` changed it) unless a dtype is
+given; Python ints become int64.
 """
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ def _contains_array(data: Any) -> bool:
 def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Any:
     """Make a Tensor from a Python scalar, nested list, numpy array or Tensor.
 
-    Python floats (and lists of them) become float32, ints int64 (int32
-    without x64), complex complex64; numpy arrays keep their dtype. `place`
+    Python floats (and lists of them) take the default float dtype (float32),
+    ints int64, complex numbers its complex type; numpy arrays keep their dtype. `place`
     may be a padax device; Paddle place strings are accepted and ignored.
     """
     dt = None if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
@@ -107,12 +108,12 @@ def _fill_default_dtype(value: Any) -> np.dtype:
     if isinstance(value, bool):
         return dtypes.bool_
     if isinstance(value, builtins.complex):
-        return dtypes.complex64
+        return dtypes.default_complex_dtype()
     return dtypes.default_float_dtype()
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None) -> Any:
-    """An array of `shape` filled with `fill_value` (float32 unless `dtype` or a bool/complex value says otherwise)."""
+    """An array of `shape` filled with `fill_value` (the default float dtype unless `dtype` or a bool/complex value says otherwise)."""
     shape = normalize_shape("full", shape)
     dt = _dtype_or(dtype, _fill_default_dtype(fill_value))
     if is_array(fill_value):
@@ -123,18 +124,18 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None
 
 
 def zeros(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
-    """An array of zeros (float32 by default)."""
-    return _full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.float32))
+    """An array of zeros (the default float dtype unless given)."""
+    return _full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype()))
 
 
 def ones(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
-    """An array of ones (float32 by default)."""
-    return _full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.float32))
+    """An array of ones (the default float dtype unless given)."""
+    return _full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.default_float_dtype()))
 
 
 def empty(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
     """Paddle's uninitialised array; arrays are immutable here, so it is zero-filled."""
-    return _full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.float32))
+    return _full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype()))
 
 
 def _like(x: Any, value: Any, dtype: Any) -> Any:
@@ -181,7 +182,7 @@ def _concrete_number(op: str, v: Any, what: str):
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, name: str | None = None) -> Any:
-    """Evenly spaced values in [start, end) (int64 for integer arguments, float32 otherwise)."""
+    """Evenly spaced values in [start, end) (int64 for integer arguments, the default float dtype otherwise)."""
     start = _concrete_number("arange", start, "start")
     end = _concrete_number("arange", end, "end")
     step = _concrete_number("arange", step, "step")
@@ -207,13 +208,13 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, na
 
 
 def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | None = None) -> Any:
-    """`num` evenly spaced values from `start` to `stop`, both included (float32 by default)."""
+    """`num` evenly spaced values from `start` to `stop`, both included (the default float dtype unless given)."""
     start = _concrete_number("linspace", start, "start")
     stop = _concrete_number("linspace", stop, "stop")
     num = _concrete_int("linspace", _concrete_number("linspace", num, "num"), "num")
     if num < 0:
         raise op_value_error("linspace", f"num must be non-negative, got {num}")
-    dt = _dtype_or(dtype, dtypes.float32)
+    dt = _dtype_or(dtype, dtypes.default_float_dtype())
     work = dtypes.float64 if (dt == dtypes.float64 or (dtypes.is_integer(dt) and dt.itemsize == 8)) else dtypes.float32
     work = dtypes.canonicalize(work)
     if num == 1:
@@ -230,21 +231,21 @@ def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | Non
 
 
 def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | None = None) -> Any:
-    """A 2-D array with ones on the diagonal (float32 by default)."""
+    """A 2-D array with ones on the diagonal (the default float dtype unless given)."""
     n = _concrete_int("eye", _concrete_number("eye", num_rows, "num_rows"), "num_rows")
     m = n if num_columns is None else _concrete_int("eye", _concrete_number("eye", num_columns, "num_columns"),
                                                      "num_columns")
     if n < 0 or m < 0:
         raise op_value_error("eye", f"num_rows and num_columns must be non-negative, got {n} and {m}")
-    dt = _dtype_or(dtype, dtypes.float32)
+    dt = _dtype_or(dtype, dtypes.default_float_dtype())
     rows = lax.broadcasted_iota(dtypes.int32, (n, m), 0)
     cols = lax.broadcasted_iota(dtypes.int32, (n, m), 1)
     return lax.convert_element_type(lax.eq(rows, cols), dt)
 
 
 def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = None, name: str | None = None) -> Any:
-    """`num` values base ** linspace(start, stop, num) (float32 by default)."""
-    dt = _dtype_or(dtype, dtypes.float32)
+    """`num` values base ** linspace(start, stop, num) (the default float dtype unless given)."""
+    dt = _dtype_or(dtype, dtypes.default_float_dtype())
     work = dtypes.canonicalize(dtypes.float64) if dt == dtypes.float64 else dtypes.float32
     e = linspace(start, stop, num, dtype=work)
     b = _concrete_number("logspace", base, "base")

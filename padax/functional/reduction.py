@@ -44,7 +44,7 @@ def _accumulate_dtype(dt: np.dtype) -> np.dtype:
 
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
-    """Sum over `axis`; bool and int32 inputs give int64 (int32 without x64), as in Paddle."""
+    """Sum over `axis`; bool and int32 inputs give int64, as in Paddle."""
     x = _arg("sum", x, "x")
     axes = reduction_axes("sum", x, axis)
     if dtype is not None:

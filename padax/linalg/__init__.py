@@ -505,7 +505,7 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
                 name: str | None = None) -> Any:
     """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: `tol` if
     given; else max(atol, rtol * largest) with rtol defaulting to max(M, N) * eps (and atol
-    to 0). Returns int64 (int32 without x64)."""
+    to 0). Returns int64."""
     x = _matrix("matrix_rank", x, square=hermitian)
     if hermitian:
         s = lax.abs(_L.eigh(x)[0])

@@ -14,9 +14,10 @@ Differences from Paddle's top-level API (`padax.*`) that matter here:
 - signatures are the standard's (positional-only arrays, keyword-only
   `axis=`, `keepdims=`, `dtype=`, `device=`, `copy=`); an empty `axis=()`
   reduces nothing;
-- default dtypes follow the x64 switch: float32 / int32 / complex64, or
-  float64 / int64 / complex128 with `padax.config.update("enable_x64", True)`
-  (Paddle's layer keeps float32 for Python floats);
+- default dtypes are padax's (Paddle's): int64, the default float
+  (float32 unless `padax.set_default_dtype` changes it) and its complex
+  type; explicit 64-bit dtypes and float64 numpy data are kept. JAX's
+  32-bit-only mode is `padax.config.update("enable_x64", False)`;
 - type promotion is the standard's table; the pairs it leaves open follow
   JAX (int with float gives the float; uint64 with a signed int gives the
   default float). See `padax/numpy/_dtypes.py`.

@@ -1,8 +1,7 @@
 """Array creation: asarray, zeros/ones/empty/full(_like), arange, linspace, eye, meshgrid, tril/triu,
 from_dlpack, plus NumPy's array, identity, tri, logspace, geomspace.
 
-Default dtypes are the namespace's (float32/int32/complex64, or the 64-bit
-ones with x64 on). `empty` is zero-filled: arrays are immutable. `device=`
+Default dtypes are padax's (int64, the default float, its complex type). `empty` is zero-filled: arrays are immutable. `device=`
 places eager results on that device (it is ignored while tracing).
 """
 from __future__ import annotations

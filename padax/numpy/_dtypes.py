@@ -1,9 +1,11 @@
 """Dtypes, default dtypes and type promotion of `padax.numpy` (Array API standard 2023.12).
 
-Dtype objects are plain `numpy.dtype`s, shared with the rest of padax.
-Without 64-bit mode (`padax.config.update("enable_x64", True)`) 64-bit
-requests become their 32-bit siblings, so the default dtypes are
-int32 / float32 / complex64; with it they are int64 / float64 / complex128.
+Dtype objects are plain `numpy.dtype`s, shared with the rest of padax, and
+the defaults are padax's (Paddle's): int64 for integers, the default float
+(`padax.set_default_dtype`, float32 unless changed) for floats and its
+complex type for complex numbers. 64-bit types are always available; only
+the 32-bit-only mode (`enable_x64=False`) turns 64-bit requests into their
+32-bit siblings.
 
 Promotion of two arrays follows the standard's table: within a kind the
 wider type wins; uint8..uint32 with a signed integer go to the smallest
@@ -13,8 +15,7 @@ type of the wider precision. Pairs the standard leaves open follow JAX:
 - bool with anything gives the other dtype;
 - an integer with a floating (or complex) dtype gives that floating (or
   complex) dtype -- NumPy would widen int32 + float32 to float64;
-- uint64 with a signed integer gives the default floating dtype (NumPy:
-  float64);
+- uint64 with a signed integer gives float64, as in NumPy and JAX;
 - float16 with bfloat16 gives float32.
 
 Python scalars are *weak*: they take the dtype of the array they meet when
@@ -60,15 +61,15 @@ def default_uint() -> np.dtype:
 
 
 def default_float() -> np.dtype:
-    return float64 if config.enable_x64 else float32
+    return _core.default_float_dtype()
 
 
 def default_complex() -> np.dtype:
-    return complex128 if config.enable_x64 else complex64
+    return _core.default_complex_dtype()
 
 
 def canonicalize(dtype: Any) -> np.dtype:
-    """The dtype padax really uses for a request (64-bit types shrink without x64)."""
+    """The dtype padax really uses for a request (64-bit types shrink in 32-bit-only mode)."""
     return _core.canonicalize(to_dtype(dtype))
 
 
@@ -120,7 +121,7 @@ def _promote2(a: np.dtype, b: np.dtype) -> np.dtype:
             return s
         if u.itemsize < 8:
             return {1: int16, 2: int32, 4: int64}[u.itemsize]
-        return default_float()
+        return float64
     if ka == 2:
         order = {float8_e4m3fn: 0, float8_e5m2: 0, bfloat16: 1, float16: 1, float32: 2, float64: 3}
         if order[a] == order[b]:
@@ -267,7 +268,7 @@ def iinfo(type: Any, /) -> iinfo_object:
 
 
 def standard_dtypes() -> dict[str, np.dtype]:
-    """The standard's dtypes padax supports now (64-bit ones only with x64 on)."""
+    """The standard's dtypes padax supports now (64-bit ones unless in 32-bit-only mode)."""
     names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
              "float32", "float64", "complex64", "complex128"]
     all_ = {"bool": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,

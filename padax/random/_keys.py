@@ -399,7 +399,7 @@ _bits_jit = jit(_bits, static_argnums=(1, 2, 3))
 
 
 def bits(key: Any, shape: Sequence[int] = (), dtype: Any = dtypes.uint32):
-    """Uniformly random unsigned integers (uint8/16/32, or uint64 with x64) of `shape`."""
+    """Uniformly random unsigned integers (uint8/16/32/64) of `shape`."""
     key, impl = check_key("bits", key)
     d = dtypes.canonicalize(dtype)
     if d not in _UINT.values():

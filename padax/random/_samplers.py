@@ -589,7 +589,7 @@ def _int_bound(op: str, name: str, v: Any, dtype: np.dtype):
 def randint(key, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None):
     """Uniform integers in [minval, maxval) of `shape` (bounds broadcast to it).
 
-    `dtype` (default int32, int64 with x64) must be an integer type. Bounds beyond the
+    `dtype` (default int64; int32 in 32-bit-only mode) must be an integer type. Bounds beyond the
     dtype's range are clipped to it, except that a maxval above the largest value
     makes that value reachable; where maxval <= minval the result is minval.
     """
@@ -651,7 +651,7 @@ _poisson_jit = jit(_poisson_impl, static_argnums=(2, 3, 4))
 
 
 def poisson(key, lam: Any, shape: Sequence[int] | None = None, dtype: Any = None):
-    """Poisson(lam) counts (`dtype` default int32, int64 with x64; `shape` default lam's shape).
+    """Poisson(lam) counts (`dtype` default int64 (int32 in 32-bit-only mode); `shape` default lam's shape).
 
     Knuth's method for lam < 10, transformed rejection (PTRS) for lam >= 10; see the
     module notes. lam == 0 gives 0; a negative, infinite or NaN lam gives -1.

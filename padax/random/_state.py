@@ -104,7 +104,7 @@ def _eager(fn, *args, **kwargs):
 
 
 def rand(shape: Any, dtype: Any = None, name: str | None = None):
-    """Uniform floats in [0, 1) of `shape` (dtype default float32), from the global key.
+    """Uniform floats in [0, 1) of `shape` (dtype default: the default float dtype), from the global key.
 
     An eager convenience: not for use inside jit (see the module notes); there use
     `padax.random.uniform(key, shape, dtype)`.
@@ -114,7 +114,7 @@ def rand(shape: Any, dtype: Any = None, name: str | None = None):
 
 
 def randn(shape: Any, dtype: Any = None, name: str | None = None):
-    """Standard normal floats of `shape` (dtype default float32), from the global key.
+    """Standard normal floats of `shape` (dtype default: the default float dtype), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.normal(key, ...)`.
     """
@@ -125,7 +125,7 @@ def randn(shape: Any, dtype: Any = None, name: str | None = None):
 def randint(low: int = 0, high: int | None = None, shape: Any = (1,), dtype: Any = None, name: str | None = None):
     """Uniform integers in [low, high) (or [0, low) when high is None), from the global key.
 
-    dtype defaults to int64 (int32 without x64). An eager convenience: not for use inside
+    dtype defaults to int64. An eager convenience: not for use inside
     jit; there use `padax.random.randint(key, shape, low, high, dtype)`.
     """
     if high is None:
@@ -138,7 +138,7 @@ def randint(low: int = 0, high: int | None = None, shape: Any = (1,), dtype: Any
 
 
 def randperm(n: int, dtype: Any = "int64", name: str | None = None):
-    """A random permutation of 0..n-1 (dtype default int64, int32 without x64), from the global key.
+    """A random permutation of 0..n-1 (dtype default int64), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.permutation(key, n)`.
     """
@@ -158,17 +158,17 @@ def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None 
     """Normal samples mean + std * z, from the global key.
 
     If `mean` or `std` is a Tensor, the result has their broadcast shape and float dtype;
-    otherwise `shape` (default [1]) and float32. An eager convenience: not for use inside
+    otherwise `shape` (default [1]) and the default float dtype. An eager convenience: not for use inside
     jit; there use `mean + std * padax.random.normal(key, shape)`.
     """
     tensors = [x for x in (mean, std) if is_array(x)]
     if tensors:
         out_shape = broadcast_shapes("normal", *(aval_of(x).shape for x in tensors))
         dt = dtypes.result_type(*((aval_of(x).dtype, False) for x in tensors))[0]
-        dt = dt if dt in _samplers._FLOATS else dtypes.float32
+        dt = dt if dt in _samplers._FLOATS else dtypes.default_float_dtype()
     else:
         out_shape = _paddle_shape("normal", (1,) if shape is None else shape)
-        dt = dtypes.float32
+        dt = dtypes.default_float_dtype()
     key = next_key("normal")
     z = _eager(_samplers.normal, key, out_shape, dt)
     m, s = (broadcast_to(asarray(v, dt), out_shape) for v in (mean, std))
@@ -177,7 +177,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None 
 
 def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0, seed: int = 0,  # noqa: A002
             name: str | None = None):
-    """Uniform floats in [min, max) of `shape` (dtype default float32).
+    """Uniform floats in [min, max) of `shape` (dtype default: the default float dtype).
 
     With seed == 0 (the default) the global key is used and advanced; another seed draws
     from `padax.random.key(seed)` (the same numbers on every call) and leaves the global

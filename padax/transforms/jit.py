@@ -52,7 +52,7 @@ _dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
 
 
 def _settings() -> tuple:
-    return (config.enable_x64, config.disable_jit)
+    return (config.enable_x64, config.default_dtype, config.disable_jit)
 
 
 _settings_key = _jaxlib.jit_key_config("padax_jit_settings", _settings())
@@ -250,7 +250,7 @@ class JitFunction:
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
-        key = (in_tree, avals, static, config.enable_x64)
+        key = (in_tree, avals, static, config.enable_x64, config.default_dtype)
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -266,7 +266,7 @@ class JitFunction:
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         # The traced program is reused for the same signature (as at the top level) unless it
         # captured values of an enclosing transformation, which are new on every call.
-        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64)
+        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype)
         hit = self._cache.get(key)
         if hit is None:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)

@@ -377,7 +377,7 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=froz
     from padax.transforms.spmd import SpmdDispatch
     args = [a if type(a) is Tensor else device_put(a) for a in args]
     avals = tuple(a.aval for a in args)
-    key = (str(body), mesh, in_specs, out_specs, auto, avals, config.enable_x64)
+    key = (str(body), mesh, in_specs, out_specs, auto, avals, config.enable_x64, config.default_dtype)
     spmd = _impl_cache.get(key)
     if spmd is None:
         if len(_impl_cache) > 256:

@@ -70,7 +70,7 @@ def test_repr_like_paddle():
     assert r.startswith("Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,\n       [[")
     assert r.endswith("]])")
     assert "[4., 5., 6.]" in r
-    assert repr(padax.to_tensor(7)).startswith("Tensor(shape=[], dtype=int32,")
+    assert repr(padax.to_tensor(7)).startswith("Tensor(shape=[], dtype=int64,")
     assert f"{padax.to_tensor(2.5):.2f}" == "2.50"
 
 
@@ -138,7 +138,7 @@ def test_weak_scalar_promotion_in_operators():
     assert (padax.to_tensor([1, 2], dtype="float16") + 1.0).dtype == np.float16
     assert (padax.to_tensor([1, 2], dtype="int8") * 3).dtype == np.int8
     assert (2.0 * padax.to_tensor(np.ones(2, ml_dtypes.bfloat16))).dtype == ml_dtypes.bfloat16
-    assert (padax.to_tensor([True]) + 1).dtype == np.int32
+    assert (padax.to_tensor([True]) + 1).dtype == np.int64
 
 
 def test_getitem_and_at():

@@ -12,12 +12,12 @@ from tests.conftest import assert_close
 def test_to_tensor_default_dtypes():
     assert padax.to_tensor(1.5).dtype == np.float32
     assert padax.to_tensor([1.0, 2.0]).dtype == np.float32
-    assert padax.to_tensor([[1, 2]]).dtype == np.int32  # int64 without x64
+    assert padax.to_tensor([[1, 2]]).dtype == np.int64
     assert padax.to_tensor(True).dtype == np.bool_
     assert padax.to_tensor(1 + 2j).dtype == np.complex64
     assert padax.to_tensor(np.ones(2, np.float16)).dtype == np.float16
     assert padax.to_tensor(np.ones(2, ml_dtypes.bfloat16)).dtype == ml_dtypes.bfloat16
-    assert padax.to_tensor(np.ones(2, np.float64)).dtype == np.float32  # x64 off
+    assert padax.to_tensor(np.ones(2, np.float64)).dtype == np.float64  # numpy data keeps its dtype
     assert padax.to_tensor(np.uint8(3)).dtype == np.uint8
     t = padax.to_tensor(3)
     assert t.shape == () and int(t) == 3 and not t.weak_type  # a Tensor is never weakly typed
@@ -89,7 +89,7 @@ def test_arange():
     for args, kw, expect in cases:
         for out in (padax.arange(*args, **kw), padax.jit(lambda: padax.arange(*args, **kw))()):
             is_int = all(isinstance(a, int) for a in args) and "dtype" not in kw
-            assert out.dtype == (np.int32 if is_int else np.float32), args
+            assert out.dtype == (np.int64 if is_int else np.float32), args
             assert_close(out, expect.astype(out.dtype), out.dtype)
     assert padax.arange(padax.to_tensor(4)).shape == (4,)
     with pytest.raises(ValueError, match="arange: step must not be 0"):
@@ -127,3 +127,34 @@ def test_creation_inside_jit_with_traced_values():
     np.testing.assert_array_equal(f(padax.ones([3])).numpy(), [2.0, 3.0, 4.0])
     with pytest.raises(TypeError, match="arange: end must be known while tracing"):
         padax.jit(lambda n: padax.arange(0, n))(padax.to_tensor(3))
+
+
+def test_default_dtype_follows_paddle():
+    assert padax.get_default_dtype() == "float32"
+    # explicit 64-bit dtypes are never narrowed, and numpy data keeps its dtype
+    x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]], dtype="float64")
+    assert x.dtype == np.float64 and padax.linalg.pinv(x).dtype == np.float64
+    assert padax.mean(x).dtype == np.float64 and padax.rand([2], dtype="float64").dtype == np.float64
+    np.testing.assert_allclose(padax.linalg.pinv(x).numpy(), np.linalg.pinv(x.numpy()), rtol=1e-13)
+    assert padax.to_tensor(np.ones(2)).dtype == np.float64 and padax.to_tensor(2 ** 40).dtype == np.int64
+    padax.set_default_dtype("float64")
+    try:
+        assert padax.get_default_dtype() == "float64"
+        assert padax.to_tensor(1.0).dtype == np.float64 and padax.to_tensor([1.0]).dtype == np.float64
+        assert padax.zeros([2]).dtype == np.float64 and padax.rand([2]).dtype == np.float64
+        assert padax.linspace(0, 1, 3).dtype == np.float64 and padax.arange(0.0, 1.0, 0.5).dtype == np.float64
+        assert padax.to_tensor(1j).dtype == np.complex128 and padax.full([2], 1).dtype == np.float64
+        assert (padax.to_tensor([1, 2]) * 1.5).dtype == np.float64  # a float scalar with ints: the default float
+    finally:
+        padax.set_default_dtype("float32")
+    assert padax.zeros([2]).dtype == np.float32
+    with pytest.raises(TypeError, match="set_default_dtype"):
+        padax.set_default_dtype("int32")
+
+
+def test_default_dtype_change_retraces_jitted_functions():
+    f = padax.jit(lambda: padax.zeros([2]) + 1.5)
+    assert f().dtype == np.float32
+    with padax.config.override("default_dtype", "float64"):
+        assert f().dtype == np.float64
+    assert f().dtype == np.float32

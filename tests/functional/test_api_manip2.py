@@ -37,12 +37,12 @@ def test_creation_extras():
             assert_close(o, np.asarray(r).astype(np.complex64 if np.iscomplexobj(r) else np.float32), rtol=1e-5,
                          atol=1e-6)
     for k in (0, 2, -1):
-        assert_close(padax.tril_indices(4, 5, k), np.stack(np.tril_indices(4, k, 5)).astype(np.int32))
-        assert_close(padax.triu_indices(4, 3, k), np.stack(np.triu_indices(4, k, 3)).astype(np.int32))
+        assert_close(padax.tril_indices(4, 5, k), np.stack(np.tril_indices(4, k, 5)).astype(np.int64))
+        assert_close(padax.triu_indices(4, 3, k), np.stack(np.triu_indices(4, k, 3)).astype(np.int64))
     assert padax.triu_indices(3, dtype="int32").shape == (2, 6)
     assert_close(padax.logspace(0, 2, 5), np.logspace(0, 2, 5).astype(np.float32), rtol=1e-6)
     assert_close(padax.logspace(1, 3, 3, base=2.0), np.array([2, 4, 8], np.float32))
-    assert_close(padax.vander(padax.to_tensor([1, 2, 3])), np.vander([1, 2, 3]).astype(np.int32))
+    assert_close(padax.vander(padax.to_tensor([1, 2, 3])), np.vander([1, 2, 3]).astype(np.int64))
     assert_close(padax.vander(padax.to_tensor([1.0, 2.0]), 3, increasing=True),
                  np.vander([1.0, 2.0], 3, increasing=True).astype(np.float32))
     # bool and integer inputs keep their dtype; empty and 0-d inputs
@@ -145,7 +145,7 @@ def test_repeat_split_stack_views():
     assert_close(padax.unflatten(x, 1, [2, -1]), A.reshape(3, 2, 2))
     assert_close(padax.as_real(padax.complex(x, -x)), np.stack([A, -A], -1))
     assert_close(padax.as_complex(padax.to_tensor(np.stack([A, -A], -1))), A - 1j * A)
-    assert_close(padax.unfold(padax.arange(7), 0, 3, 2), np.array([[0, 1, 2], [2, 3, 4], [4, 5, 6]], np.int32))
+    assert_close(padax.unfold(padax.arange(7), 0, 3, 2), np.array([[0, 1, 2], [2, 3, 4], [4, 5, 6]], np.int64))
     assert_close(padax.as_strided(x, [3, 3], [1, 1], 1), np.lib.stride_tricks.as_strided(
         A.ravel()[1:], (3, 3), (4, 4)))
     assert_close(padax.view(x, [4, 3]), A.reshape(4, 3))
@@ -156,14 +156,14 @@ def test_repeat_split_stack_views():
     assert_close(padax.block_diag([padax.ones([2, 2]), padax.to_tensor([[1, 2, 3]])]),
                  np.array([[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 2, 3]], np.float32))
     assert_close(padax.cartesian_prod([padax.arange(2), padax.arange(3)]),
-                 np.array([[i, j] for i in range(2) for j in range(3)], np.int32))
+                 np.array([[i, j] for i in range(2) for j in range(3)], np.int64))
     assert_close(padax.combinations(padax.arange(4), 2), np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]],
-                                                                     np.int32))
+                                                                     np.int64))
     assert padax.combinations(padax.arange(3), 2, with_replacement=True).shape == (6, 2)
     assert padax.broadcast_shape([2, 1, 3], [4, 1]) == [2, 4, 3]
     assert int(padax.numel(x)) == 12 and int(padax.rank(x)) == 2
     assert_close(padax.shape(x), np.array([3, 4], np.int32))
-    assert_close(padax.shard_index(padax.to_tensor([1, 6, 12, 19]), 20, 2, 1), np.array([-1, -1, 2, 9], np.int32))
+    assert_close(padax.shard_index(padax.to_tensor([1, 6, 12, 19]), 20, 2, 1), np.array([-1, -1, 2, 9], np.int64))
     assert padax.tolist(x[0, :2]) == A[0, :2].tolist()
     assert [u.shape for u in padax.unstack(x, 1)] == [(3,)] * 4
 

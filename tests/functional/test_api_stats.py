@@ -41,7 +41,7 @@ def test_moments_and_nan_reductions(dt):
             np.nansum(a, 0), np.nanmean(f, 1), np.count_nonzero(a, 1), np.count_nonzero(a), np.std(f, 0, ddof=1),
             np.var(f, ddof=1)]
     out_f = np.float32  # integer inputs compute in float32, as Paddle's std/var/nanmean
-    kinds = [out_f, out_f, out_f, out_f, dt, out_f, np.int32, np.int32, out_f, out_f]
+    kinds = [out_f, out_f, out_f, out_f, np.int64 if dt == np.int32 else dt, out_f, np.int64, np.int64, out_f, out_f]
     for outs in _eager_and_jit(fn, x):
         for o, r, k in zip(outs, refs, kinds):
             assert_close(o, np.asarray(r).astype(k), k, rtol=1e-5, atol=1e-4)
@@ -68,7 +68,7 @@ def test_cumulative_extremes_and_logcumsumexp():
         assert_close(v1, np.maximum.accumulate(A, 1))
         assert_close(v2, np.minimum.accumulate(A, 0))
         assert_close(v3, np.maximum.accumulate(A.ravel()))
-        assert i1.dtype == np.int32  # int64 by default; int32 while 64-bit mode is off
+        assert i1.dtype == np.int64
         assert_close(np.take_along_axis(A, np.asarray(i1), 1), np.maximum.accumulate(A, 1))
         assert_close(np.take_along_axis(A, np.asarray(i2), 0), np.minimum.accumulate(A, 0))
         assert_close(l1, np.logaddexp.accumulate(A, 1), rtol=1e-5)
@@ -76,13 +76,13 @@ def test_cumulative_extremes_and_logcumsumexp():
     # ties take the last index; NaN propagates and its index follows later NaNs (Paddle's kernel)
     v, i = padax.cummin(padax.to_tensor([3.0, 1, 1, 2, 0, 0]), 0)
     assert_close(v, np.array([3, 1, 1, 1, 0, 0], np.float32))
-    assert_close(i, np.array([0, 1, 2, 2, 4, 5], np.int32))
+    assert_close(i, np.array([0, 1, 2, 2, 4, 5], np.int64))
     v, i = padax.cummax(padax.to_tensor([1.0, np.nan, 3.0, np.nan, 0.0]), 0, dtype="int32")
     assert_close(v, np.array([1, np.nan, np.nan, np.nan, np.nan], np.float32))
     assert_close(i, np.array([0, 1, 1, 3, 3], np.int32))
     v, i = padax.cummax(padax.to_tensor(np.array([3, 5, 5, 2], np.int32)))
     assert_close(v, np.array([3, 5, 5, 5], np.int32))
-    assert_close(i, np.array([0, 1, 2, 2], np.int32))
+    assert_close(i, np.array([0, 1, 2, 2], np.int64))
     # stable for widely spread values
     assert_close(padax.logcumsumexp(padax.to_tensor([-1000.0, 0.0, 1000.0])), np.array([-1000, 0, 1000], np.float32))
     assert_close(padax.logcumsumexp(padax.to_tensor([0, 0])), np.log(np.array([1, 2], np.float32)), rtol=1e-6)
@@ -118,11 +118,11 @@ def test_median_and_nanmedian():
     assert_close(padax.median(xi), np.float32(5.5))
     v, i = padax.median(xi, 1, mode="min")
     assert v.dtype == xi.dtype
-    assert_close(v, np.array([1, 5, 9], np.int32))
-    assert_close(i, np.array([1, 1, 1], np.int32))
+    assert_close(v, np.array([1, 5, 9], np.int64))
+    assert_close(i, np.array([1, 1, 1], np.int64))
     y6, y6i = padax.nanmedian(padax.to_tensor([[np.nan, 2.0, 3.0], [0.0, 1.0, 2.0]]), 0, mode="min")
     assert_close(y6, np.array([0, 1, 2], np.float32))
-    assert_close(y6i, np.array([1, 1, 1], np.int32))
+    assert_close(y6i, np.array([1, 1, 1], np.int64))
     assert_close(padax.median(padax.to_tensor(7.0)), np.float32(7))
     with pytest.raises(ValueError, match="median: mode must be 'avg' or 'min', got 'max'"):
         padax.median(x, mode="max")
@@ -176,7 +176,7 @@ def test_mode_and_kthvalue():
             padax.kthvalue(u, 1, 0, keepdim=True)
     for (mv, mi), (wv, wi), (kv, ki), (tv, ti), (uv, ui) in _eager_and_jit(fn, t, padax.to_tensor(ints)):
         assert_close(mv, np.array([[2, 3], [5, 9]], np.float32))
-        assert_close(mi, np.array([[2, 2], [2, 1]], np.int32))  # Paddle: the last occurrence
+        assert_close(mi, np.array([[2, 2], [2, 1]], np.int64))  # Paddle: the last occurrence
         for row, v, i in zip(ints, np.asarray(wv), np.asarray(wi)):
             vals, counts = np.unique(row, return_counts=True)
             assert v == vals[np.argmax(counts)]  # the smallest of the most frequent values
@@ -193,18 +193,18 @@ def test_histogram_bincount_reduce_as():
     v = RNG.uniform(-1, 3, 50).astype(np.float32)
     x = padax.to_tensor(v)
     h = padax.histogram(x, 7, -0.5, 2.5)
-    assert h.dtype == np.int32
-    assert_close(h, np.histogram(v, 7, (-0.5, 2.5))[0].astype(np.int32))
-    assert_close(padax.histogram(x, 5), np.histogram(v, 5)[0].astype(np.int32))  # the data's range
+    assert h.dtype == np.int64
+    assert_close(h, np.histogram(v, 7, (-0.5, 2.5))[0].astype(np.int64))
+    assert_close(padax.histogram(x, 5), np.histogram(v, 5)[0].astype(np.int64))  # the data's range
     w = RNG.uniform(0, 1, 50).astype(np.float32)
     assert_close(padax.histogram(x, 4, 0, 2, weight=padax.to_tensor(w), density=True),
                  np.histogram(v, 4, (0, 2), weights=w, density=True)[0].astype(np.float32), rtol=1e-5)
     b = np.array([1, 1, 3, 0, 6], np.int32)
-    assert_close(padax.bincount(padax.to_tensor(b)), np.bincount(b).astype(np.int32))
-    assert_close(padax.bincount(padax.to_tensor(b), minlength=9), np.bincount(b, minlength=9).astype(np.int32))
+    assert_close(padax.bincount(padax.to_tensor(b)), np.bincount(b).astype(np.int64))
+    assert_close(padax.bincount(padax.to_tensor(b), minlength=9), np.bincount(b, minlength=9).astype(np.int64))
     assert_close(padax.bincount(padax.to_tensor(b), padax.to_tensor(w[:5])), np.bincount(b, w[:5]).astype(np.float32),
                  rtol=1e-6)
-    assert_close(padax.jit(lambda t: padax.bincount(t, length=4))(padax.to_tensor(b)), np.array([1, 2, 0, 1], np.int32))
+    assert_close(padax.jit(lambda t: padax.bincount(t, length=4))(padax.to_tensor(b)), np.array([1, 2, 0, 1], np.int64))
     with pytest.raises(TypeError, match="bincount: the number of bins depends on the values"):
         padax.jit(padax.bincount)(padax.to_tensor(b))
     with pytest.raises(ValueError, match="bincount: x must be non-negative"):

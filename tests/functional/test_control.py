@@ -246,7 +246,7 @@ def test_vmap_while_unbatched_and_batched_predicate():
         return lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * 2.0), (0, v))
 
     n, v = vmap(f)(np.stack([x, x + 1]))
-    assert_close(n, np.array([3, 3], np.int32))
+    assert_close(n, np.array([3, 3], np.int64))
     assert "reduce_or" not in _jaxpr_prims(padax.make_jaxpr(vmap(f))(np.stack([x, x + 1])))
     assert_close(v, np.stack([x, x + 1]) * 8)
 
@@ -256,12 +256,12 @@ def test_vmap_while_unbatched_and_batched_predicate():
 
     starts = np.array([0.6, 1.05, 1.5, 7.0], F32)
     n, v = padax.jit(vmap(g, in_axes=(0, None)))(starts, F32(5.0))
-    assert_close(n, np.array([4, 3, 2, 0], np.int32))
+    assert_close(n, np.array([4, 3, 2, 0], np.int64))
     assert_close(v, np.array([9.6, 8.4, 6.0, 7.0], F32))
     assert "reduce_or" in _jaxpr_prims(padax.make_jaxpr(vmap(g, in_axes=(0, None)))(starts, F32(5.0)))
     # batched cond consts only (the limit)
     n, v = vmap(g, in_axes=(None, 0))(F32(1.0), np.array([1.5, 5.0], F32))
-    assert_close(n, np.array([1, 3], np.int32))
+    assert_close(n, np.array([1, 3], np.int64))
 
 
 def test_vmap_scan_batched_xs_consts_and_init():

@@ -79,8 +79,10 @@ def test_dot_general_float64(x64):
 
 def test_dot_general_float64_without_x64_is_float32():
     x = rand((3, 4), np.float64)
-    out = lax.dot(put(x), put(x.T))
-    assert out.dtype == np.float32
+    assert lax.dot(put(x), put(x.T)).dtype == np.float64
+    with padax.enable_x64(False):
+        out = lax.dot(put(x), put(x.T))
+        assert out.dtype == np.float32
 
 
 @pytest.mark.parametrize("in_dtype,pref", [(np.int8, np.int32), (BF16, np.float32),

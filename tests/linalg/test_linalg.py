@@ -351,7 +351,7 @@ def test_singular_matrices():
     (LA.cholesky, (np.eye(3, dtype=np.int32),), TypeError, ["linalg.cholesky", "x", "i32[3,3]"]),
     (LA.inv, (np.ones((2, 3, 4), np.float32),), ValueError, ["linalg.inv", "square", "f32[2,3,4]"]),
     (LA.det, (np.ones((3,), np.float32),), ValueError, ["linalg.det", "f32[3]"]),
-    (LA.eigh, (np.ones((3, 3), np.int64),), TypeError, ["linalg.eigh", "i32[3,3]"]),
+    (LA.eigh, (np.ones((3, 3), np.int64),), TypeError, ["linalg.eigh", "i64[3,3]"]),
     (LA.eigvals, (np.ones((2, 3), np.float32),), ValueError, ["linalg.eigvals", "square"]),
     (LA.svd, (np.ones((3, 3), np.int32),), TypeError, ["linalg.svd", "i32[3,3]"]),
     (LA.solve, (np.eye(3, dtype=np.float32), np.ones((4, 2), np.float32)), ValueError,

@@ -100,14 +100,18 @@ def test_namespace_info():
     assert info.default_device() == padax.default_device()
     assert info.default_device() in info.devices()
     d = info.default_dtypes()
-    assert d == {"real floating": np.float32, "complex floating": np.complex64, "integral": np.int32,
-                 "indexing": np.int32}
-    assert set(info.dtypes()) == {"bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float32",
-                                  "complex64"}
-    assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
-    assert set(info.dtypes(kind=("bool", "complex floating"))) == {"bool", "complex64"}
+    assert d == {"real floating": np.float32, "complex floating": np.complex64, "integral": np.int64,
+                 "indexing": np.int64}
+    assert set(info.dtypes()) == {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                  "float32", "float64", "complex64", "complex128"}
+    assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                                 "uint64"}
+    with padax.enable_x64(False):  # JAX's 32-bit-only mode
+        assert info.default_dtypes()["integral"] == np.int32
+        assert set(info.dtypes(kind="integral")) == {"int8", "int16", "int32", "uint8", "uint16", "uint32"}
+    assert set(info.dtypes(kind=("bool", "complex floating"))) == {"bool", "complex64", "complex128"}
     with padax.enable_x64():
-        assert info.default_dtypes()["real floating"] == np.float64
+        assert info.default_dtypes()["real floating"] == np.float32  # padax's default float
         assert info.default_dtypes()["integral"] == np.int64
         assert "complex128" in info.dtypes() and len(info.dtypes()) == 13
 
@@ -222,12 +226,11 @@ def test_promotion_table():
         if a in ("bool", "bfloat16") or b == "bool" or _dt(a).kind != _dt(b).kind:
             continue  # casts across kinds are refused (checked below)
         assert pnp.can_cast(_dt(a), _dt(r)) and pnp.can_cast(_dt(b), _dt(r)), (a, b, r)
-    # without x64 the 64-bit results shrink
-    assert pnp.result_type("uint32", "int32") == np.int32
-    with padax.enable_x64():
-        for a, b, r in PROMOTIONS_X64:
-            assert pnp.result_type(a, b) == np.dtype(r), (a, b, r)
-        assert pnp.result_type(1.0, pnp.int32) == np.float64  # a float scalar with an int array: default float
+    for a, b, r in PROMOTIONS_X64:
+        assert pnp.result_type(a, b) == np.dtype(r), (a, b, r)
+    assert pnp.result_type(1.0, pnp.int32) == np.float32  # a float scalar with an int array: default float
+    with padax.enable_x64(False):  # in 32-bit-only mode the 64-bit results shrink
+        assert pnp.result_type("uint32", "int32") == np.int32
 
 
 def test_promotion_of_arrays_and_scalars():
@@ -244,7 +247,7 @@ def test_promotion_of_arrays_and_scalars():
     assert pnp.add(c64, f16).dtype == np.complex64
     assert pnp.add(True, i8).dtype == np.int8
     assert pnp.result_type(i8, 1.0) == np.float32
-    assert pnp.result_type(1, 2) == np.int32 and pnp.result_type(1, 2.0) == np.float32
+    assert pnp.result_type(1, 2) == np.int64 and pnp.result_type(1, 2.0) == np.float32
     assert pnp.result_type(f16, np.float32) == np.float32
     assert pnp.where(pnp.asarray([True, False]), i8, 7).dtype == np.int8
     with pytest.raises(OverflowError):

@@ -10,7 +10,7 @@ from conftest import assert_close
 
 
 def test_creation():
-    assert pnp.asarray([1, 2]).dtype == np.int32 and pnp.asarray([1.0]).dtype == np.float32
+    assert pnp.asarray([1, 2]).dtype == np.int64 and pnp.asarray([1.0]).dtype == np.float32
     assert pnp.asarray([True]).dtype == np.bool_ and pnp.asarray([1j]).dtype == np.complex64
     assert pnp.asarray(np.arange(3, dtype=np.int16)).dtype == np.int16
     assert pnp.asarray(2.5).shape == () and not pnp.asarray(2.5).weak_type
@@ -19,14 +19,14 @@ def test_creation():
     with pytest.raises(ValueError):
         pnp.asarray(x, dtype=pnp.int32, copy=False)
     assert pnp.asarray([x[0], x[1]]).shape == (2, 2)
-    assert_close(pnp.arange(5), np.arange(5, dtype=np.int32))
+    assert_close(pnp.arange(5), np.arange(5, dtype=np.int64))
     assert_close(pnp.arange(1.0, 2.0, 0.25), np.arange(1.0, 2.0, 0.25, dtype=np.float32))
     assert_close(pnp.arange(10, 0, -3, dtype=pnp.int8), np.arange(10, 0, -3, dtype=np.int8))
     assert_close(pnp.linspace(0, 1, 5), np.linspace(0, 1, 5, dtype=np.float32))
     assert_close(pnp.linspace(0, 1, 4, endpoint=False), np.linspace(0, 1, 4, endpoint=False, dtype=np.float32))
     assert_close(pnp.linspace(0, 1j, 3), np.linspace(0, 1j, 3).astype(np.complex64))
     assert_close(pnp.eye(3, 4, k=1, dtype=pnp.int32), np.eye(3, 4, k=1, dtype=np.int32))
-    assert_close(pnp.full((2, 2), 7), np.full((2, 2), 7, np.int32))
+    assert_close(pnp.full((2, 2), 7), np.full((2, 2), 7, np.int64))
     assert_close(pnp.full((2,), True), np.full((2,), True))
     assert_close(pnp.full((2,), 1.5, dtype=pnp.float16), np.full((2,), 1.5, np.float16))
     assert_close(pnp.zeros(3), np.zeros(3, np.float32))
@@ -38,8 +38,8 @@ def test_creation():
     assert_close(pnp.logspace(0, 2, 3), np.logspace(0, 2, 3).astype(np.float32))
     assert_close(pnp.geomspace(1, 1000, 4), np.geomspace(1, 1000, 4).astype(np.float32), rtol=1e-5)
     assert_close(pnp.tri(3, 4, -1), np.tri(3, 4, -1, dtype=np.float32))
-    assert_close(pnp.indices((2, 3)), np.indices((2, 3)).astype(np.int32))
-    assert_close(pnp.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3).astype(np.int32))
+    assert_close(pnp.indices((2, 3)), np.indices((2, 3)).astype(np.int64))
+    assert_close(pnp.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3).astype(np.int64))
     with pytest.raises(TypeError):
         pnp.asarray("abc")
     with pytest.raises(ValueError):
@@ -52,14 +52,14 @@ def test_creation():
 def test_data_dependent_shapes_eager():
     x = np.array([[3, 0, 1], [0, 2, 3]], np.int32)
     for got, want in zip(pnp.nonzero(x), np.nonzero(x)):
-        assert_close(got, want.astype(np.int32))
-    assert_close(pnp.argwhere(x), np.argwhere(x).astype(np.int32))
-    assert_close(pnp.flatnonzero(x), np.flatnonzero(x).astype(np.int32))
+        assert_close(got, want.astype(np.int64))
+    assert_close(pnp.argwhere(x), np.argwhere(x).astype(np.int64))
+    assert_close(pnp.flatnonzero(x), np.flatnonzero(x).astype(np.int64))
     f = np.array([2.0, np.nan, 1.0, 2.0, np.nan, -0.5], np.float32)
     u = pnp.unique_all(f)
     assert_close(u.values, np.array([-0.5, 1.0, 2.0, np.nan, np.nan], np.float32))  # NaNs are distinct
-    assert_close(u.indices, np.array([5, 2, 0, 1, 4], np.int32))
-    assert_close(u.counts, np.array([1, 1, 2, 1, 1], np.int32))
+    assert_close(u.indices, np.array([5, 2, 0, 1, 4], np.int64))
+    assert_close(u.counts, np.array([1, 1, 2, 1, 1], np.int64))
     assert u.inverse_indices.shape == f.shape
     v = np.asarray(u.values)
     np.testing.assert_array_equal(v[np.asarray(u.inverse_indices)], f)
@@ -68,15 +68,15 @@ def test_data_dependent_shapes_eager():
     np.testing.assert_array_equal(np.asarray(iv.values)[np.asarray(iv.inverse_indices)], x)
     c = pnp.unique_counts(x)
     assert_close(c.values, np.array([0, 1, 2, 3], np.int32))
-    assert_close(c.counts, np.array([2, 1, 1, 2], np.int32))
+    assert_close(c.counts, np.array([2, 1, 1, 2], np.int64))
     assert_close(pnp.unique_values(x), np.unique(x))
     vals, idx, inv, cnt = pnp.unique(x, return_index=True, return_inverse=True, return_counts=True)
     wv, wi, winv, wc = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
-    for g, w in ((vals, wv), (idx, wi), (inv, winv), (cnt, wc)):
-        assert_close(g, w.astype(np.int32))
+    for g, w, dt in ((vals, wv, np.int32), (idx, wi, np.int64), (inv, winv, np.int64), (cnt, wc, np.int64)):
+        assert_close(g, w.astype(dt))
     assert_close(pnp.repeat(np.arange(3.0, dtype=np.float32), np.array([2, 0, 3])),
                  np.repeat(np.arange(3.0, dtype=np.float32), [2, 0, 3]))
-    assert_close(pnp.bincount(np.array([0, 1, 1, 4], np.int32)), np.array([1, 2, 0, 0, 1], np.int32))
+    assert_close(pnp.bincount(np.array([0, 1, 1, 4], np.int32)), np.array([1, 2, 0, 0, 1], np.int64))
     assert_close(pnp.bincount(np.array([0, 1, 1], np.int32), np.array([0.5, 1.0, 2.0], np.float32), minlength=4),
                  np.array([0.5, 3.0, 0.0, 0.0], np.float32))
     with pytest.raises(ValueError):
@@ -98,10 +98,10 @@ def test_data_dependent_shapes_under_jit():
         rep = pnp.repeat(pnp.asarray([1.0, 2.0]), pnp.asarray([1, 2]), total_repeat_length=4)
         return r, c, u, b, rep
     r, c, u, b, rep = f(x)
-    assert_close(r, np.array([0, 0, 1, 1, -1, -1], np.int32))
-    assert_close(c, np.array([0, 2, 1, 2, -1, -1], np.int32))
+    assert_close(r, np.array([0, 0, 1, 1, -1, -1], np.int64))
+    assert_close(c, np.array([0, 2, 1, 2, -1, -1], np.int64))
     assert_close(u, np.array([0, 1, 2, 3, 9], np.int32))
-    assert_close(b, np.array([2, 1, 1, 2, 0], np.int32))
+    assert_close(b, np.array([2, 1, 1, 2, 0], np.int64))
     assert_close(rep, np.array([1.0, 2.0, 2.0, 2.0], np.float32))
 
 
@@ -143,8 +143,8 @@ def test_linalg_extension():
     assert_close(la.svdvals(m), np.linalg.svd(m, compute_uv=False), **tol)
     assert la.svd(m, full_matrices=False).U.shape == (4, 3)
     assert_close(la.pinv(m), np.linalg.pinv(m), **tol)
-    assert_close(la.matrix_rank(m), np.int32(3))
-    assert la.matrix_rank(m).dtype == np.int32
+    assert_close(la.matrix_rank(m), np.int64(3))
+    assert la.matrix_rank(m).dtype == np.int64
     assert_close(la.matrix_power(a[0], 3), np.linalg.matrix_power(a[0], 3), rtol=1e-4)
     assert_close(la.matrix_norm(m), np.linalg.norm(m), **tol)
     assert_close(la.matrix_norm(m, ord="nuc", keepdims=True), np.linalg.norm(m, "nuc", keepdims=True), **tol)
@@ -239,16 +239,20 @@ def test_grads_and_vmap():
 
 
 def test_x64_defaults():
-    with padax.enable_x64():
-        assert pnp.asarray([1.0]).dtype == np.float64 and pnp.asarray([1]).dtype == np.int64
-        assert pnp.zeros(2).dtype == np.float64 and pnp.arange(3).dtype == np.int64
-        assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.int8)).dtype == np.int64
-        assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.uint8)).dtype == np.uint64
-        assert pnp.add(pnp.asarray([1], dtype=pnp.int64), pnp.asarray([1], dtype=pnp.uint64)).dtype == np.float64
-        assert pnp.argmax(pnp.asarray([1.0, 3.0])).dtype == np.int64
-        assert_close(pnp.linspace(0, 1, 7), np.linspace(0, 1, 7))
-        assert pnp.fft.fftfreq(4).dtype == np.float64
-    assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.int8)).dtype == np.int32
+    # padax's (Paddle's) defaults: int64 for integers, float32 for Python floats, numpy data keeps its dtype
+    assert pnp.asarray([1.0]).dtype == np.float32 and pnp.asarray([1]).dtype == np.int64
+    assert pnp.asarray(np.ones(2)).dtype == np.float64 and pnp.asarray([1.0], dtype=float).dtype == np.float32
+    assert pnp.zeros(2).dtype == np.float32 and pnp.arange(3).dtype == np.int64
+    assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.int8)).dtype == np.int64
+    assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.uint8)).dtype == np.uint64
+    assert pnp.add(pnp.asarray([1], dtype=pnp.int64), pnp.asarray([1], dtype=pnp.uint64)).dtype == np.float64
+    assert pnp.argmax(pnp.asarray([1.0, 3.0])).dtype == np.int64
+    assert_close(pnp.linspace(0, 1, 7), np.linspace(0, 1, 7).astype(np.float32))
+    assert_close(pnp.linspace(0, 1, 7, dtype=pnp.float64), np.linspace(0, 1, 7))
+    assert pnp.fft.fftfreq(4).dtype == np.float32
+    with padax.enable_x64(False):  # JAX's 32-bit-only mode
+        assert pnp.sum(pnp.asarray([1, 2], dtype=pnp.int8)).dtype == np.int32
+        assert pnp.asarray(np.ones(2)).dtype == np.float32 and pnp.arange(3).dtype == np.int32
 
 
 def test_errors():

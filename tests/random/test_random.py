@@ -183,7 +183,7 @@ def test_gamma_beta_dirichlet():
 
 def test_poisson():
     p = draw("poisson")
-    assert p.shape == (4, N) and p.dtype == np.int32
+    assert p.shape == (4, N) and p.dtype == np.int64
     for row, lam in zip(p[:2], LAM[:2]):                            # Knuth, then PTRS
         assert row.min() >= 0
         _check_moments(row.astype(np.float64), lam, lam)
@@ -199,7 +199,7 @@ def test_discrete_frequencies():
     c = draw("categorical")
     np.testing.assert_allclose(np.bincount(c, minlength=3) / N, P3, atol=0.02)
     r = draw("randint")
-    assert r.dtype == np.int32 and r.min() == -3 and r.max() == 3
+    assert r.dtype == np.int64 and r.min() == -3 and r.max() == 3
     counts = np.bincount(r + 3, minlength=7)
     assert st.chisquare(counts).pvalue > 1e-3
     m = draw("multinomial")
@@ -253,7 +253,7 @@ def test_shapes_and_dtypes():
     expect = {"u16": ((3, 2), np.float16), "ubf": ((5,), bf16), "n16": ((2, 2), np.float16),
               "nc": ((3,), np.complex64), "i8": ((2, 3), np.int8), "u8": ((6,), np.uint8),
               "b16": ((2,), np.uint16), "scalar": ((), np.float32), "bern": ((2,), np.bool_),
-              "cat": ((5,), np.int32)}
+              "cat": ((5,), np.int64)}
     for n, (shape, dt) in expect.items():
         assert out[n].shape == shape and out[n].dtype == dt, (n, out[n].shape, out[n].dtype)
     assert out["u16"].min() >= -1 and out["u16"].max() < 1
@@ -297,7 +297,7 @@ def test_global_seed_helpers():
         np.testing.assert_array_equal(x, y)
     assert not np.array_equal(a[0], a[-1])                       # the global key advances
     assert a[0].dtype == np.float32 and a[0].shape == (2, 3)
-    assert a[2].dtype == np.int32 and a[2].min() >= 0 and a[2].max() < 10
+    assert a[2].dtype == np.int64 and a[2].min() >= 0 and a[2].max() < 10
     assert sorted(a[3].tolist()) == list(range(6))
     assert a[5].min() >= -1 and a[5].max() < 1
     # a per-call seed repeats and leaves the global key alone

@@ -181,8 +181,10 @@ def test_x64_toggle_recompiles(x64):
 
 
 def test_x64_off_squashes_float64():
-    y = padax.device_put(np.arange(3, dtype=np.float64))
-    assert y.dtype == np.float32
+    assert padax.device_put(np.arange(3, dtype=np.float64)).dtype == np.float64
+    with padax.enable_x64(False):
+        y = padax.device_put(np.arange(3, dtype=np.float64))
+        assert y.dtype == np.float32
 
 
 def test_compilation_cache_dir(tmp_path):

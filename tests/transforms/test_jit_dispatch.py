@@ -93,10 +93,10 @@ def test_disable_jit_after_caching_runs_python():
 def test_x64_switch_after_caching_recompiles():
     f = padax.jit(lambda x: x.astype("int64") + 1)
     x = arr(1, 2, dtype=np.int32)
-    assert f(x).dtype == np.int32 and f(x).dtype == np.int32  # int64 is canonicalised without x64
-    with padax.enable_x64():
-        assert f(x).dtype == np.int64
-    assert f(x).dtype == np.int32
+    assert f(x).dtype == np.int64 and f(x).dtype == np.int64
+    with padax.enable_x64(False):  # int64 is canonicalised in 32-bit-only mode
+        assert f(x).dtype == np.int32
+    assert f(x).dtype == np.int64
 
 
 def test_weak_and_strong_arguments_get_separate_entries():
@@ -145,3 +145,12 @@ def test_jitted_method_and_wrapper_metadata():
     f.clear_cache()
     assert f._cache_size() == 0
     np.testing.assert_allclose(f(arr(2.0)).numpy(), [4.0])
+
+
+def test_eager_weak_constants_do_not_reuse_strong_signatures():
+    # a strong int64 add compiled first must not be reused for two weak Python ints (their buffers carry the weak type)
+    strong = lax.add(np.int64(1), np.int64(2))
+    assert not strong.aval.weak_type
+    weak = lax.add(1, 2)
+    assert weak.aval.weak_type and weak.dtype == np.int64 and int(weak) == 3
+    assert (padax.to_tensor([1, 2], dtype="int8") + weak).dtype == np.int8  # still weak downstream
