@@ -59,6 +59,16 @@ def rand(shape, dtype, rng=None, low=-3.0, high=3.0):
     return rng.uniform(low, high, shape).astype(dt)
 
 
+def paddle_oracle():
+    """PaddlePaddle (CPU) as a test oracle, imported on first use; skips the test where it is not installed."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paddle = pytest.importorskip("paddle")
+    paddle.set_device("cpu")
+    return paddle
+
+
 @pytest.fixture
 def x64():
     """Run a test with 64-bit types enabled."""
