@@ -1,146 +1,15 @@
-"""`padax.nn.functional`: activations, softmax, one_hot and losses with Paddle's signatures.
-
-Written against the public functional API only. Softmax-type functions
-subtract the maximum before exponentiating, and compute float16/bfloat16
-inputs in float32 before casting back.
-"""
+"""one_hot and the losses, with Paddle's signatures."""
 from __future__ import annotations
 
-import math as _pymath
 from typing import Any
 
 from padax.core import dtypes
 from padax.functional import math as M
 from padax.functional import reduction as R
-from padax.functional._arrays import asarray, canonicalize_axis, full
-from padax.functional.lax.custom import stop_gradient_p
-from padax.functional.linalg_basic import matmul
+from padax.functional._arrays import asarray, canonicalize_axis
 from padax.functional.manipulation import squeeze, unsqueeze
-from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
-
-_LOW = (dtypes.float16, dtypes.bfloat16)
-
-
-def _float_input(x: Any) -> tuple[Any, Any]:
-    """x as a float array to compute with (f16/bf16 -> f32), and the dtype to return."""
-    x = asarray(x)
-    dt = x.aval.dtype if dtypes.is_inexact(x.aval.dtype) else dtypes.default_float_dtype()
-    return M.cast(x, dtypes.float32 if dt in _LOW else dt), dt
-
-
-# ---- activations -------------------------------------------------------------------------
-
-def relu(x: Any, name: str | None = None) -> Any:
-    """max(x, 0)."""
-    x = asarray(x)
-    return M.maximum(x, full(x.aval.shape, 0, x.aval.dtype))
-
-
-def relu6(x: Any, name: str | None = None) -> Any:
-    """min(max(x, 0), 6)."""
-    return M.clip(x, 0, 6)
-
-
-def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
-    """x where x >= 0, else negative_slope * x."""
-    x = asarray(x)
-    return M.where(M.greater_equal(x, 0), x, M.multiply(x, negative_slope))
-
-
-def elu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
-    """x where x > 0, else alpha * (exp(x) - 1)."""
-    x = asarray(x)
-    return M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(x), alpha))
-
-
-def gelu(x: Any, approximate: bool = False, name: str | None = None) -> Any:
-    """x * Phi(x) with the exact erf form, or the tanh approximation when `approximate`."""
-    xf, dt = _float_input(x)
-    if approximate:
-        inner = M.multiply(M.add(xf, M.multiply(M.multiply(M.square(xf), xf), 0.044715)),
-                           _pymath.sqrt(2.0 / _pymath.pi))
-        out = M.multiply(M.multiply(xf, 0.5), M.add(M.tanh(inner), 1.0))
-    else:
-        out = M.multiply(M.multiply(xf, 0.5), M.add(M.erf(M.multiply(xf, 1.0 / _pymath.sqrt(2.0))), 1.0))
-    return M.cast(out, dt)
-
-
-def silu(x: Any, name: str | None = None) -> Any:
-    """x * sigmoid(x)."""
-    x = M.cast(x, dtypes.default_float_dtype()) if not dtypes.is_inexact(asarray(x).aval.dtype) else asarray(x)
-    return M.multiply(x, M.sigmoid(x))
-
-
-swish = silu
-
-
-def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = None) -> Any:
-    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
-    xf, dt = _float_input(x)
-    bx = M.multiply(xf, beta)
-    soft = M.divide(M.log1p(M.exp(M.minimum(bx, threshold))), beta)
-    return M.cast(M.where(M.greater_than(bx, threshold), xf, soft), dt)
-
-
-def log_sigmoid(x: Any, name: str | None = None) -> Any:
-    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
-    xf, dt = _float_input(x)
-    out = M.subtract(M.minimum(xf, 0), M.log1p(M.exp(M.neg(M.abs(xf)))))
-    return M.cast(out, dt)
-
-
-def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None) -> Any:
-    """clip(slope * x + offset, 0, 1)."""
-    x = asarray(x)
-    return M.clip(M.add(M.multiply(x, slope), offset), 0, 1)
-
-
-def hardswish(x: Any, name: str | None = None) -> Any:
-    """x * relu6(x + 3) / 6."""
-    x = asarray(x)
-    return M.divide(M.multiply(x, relu6(M.add(x, 3))), 6)
-
-
-def mish(x: Any, name: str | None = None) -> Any:
-    """x * tanh(softplus(x))."""
-    x = asarray(x)
-    return M.multiply(x, M.tanh(softplus(x)))
-
-
-# ---- softmax -----------------------------------------------------------------------------
-
-def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
-    x = asarray(x)
-    if dtype is not None:
-        x = M.cast(x, dtype)
-    xf, dt = _float_input(x)
-    if xf.aval.ndim == 0:
-        return xf, None, dt
-    a = canonicalize_axis(op, axis, xf.aval.ndim)
-    # The shift cancels out of softmax/log_softmax, so its gradient is exactly zero: stop it rather
-    # than differentiate through the max (a tie count and a divide per row). No guard for an
-    # infinite max is needed: a row whose max is +-inf (or NaN) gives NaN with or without one.
-    # Kept as dot + add + max + subtract, XLA:CPU fuses the logits' matmul with the shift.
-    m = stop_gradient_p.bind(R.max(xf, axis=a, keepdim=True))
-    return M.subtract(xf, m), a, dt
-
-
-def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
-    """exp(x) / sum(exp(x)) along `axis`, computed with the maximum subtracted."""
-    z, a, dt = _shifted("softmax", x, axis, dtype)
-    if a is None:
-        return M.cast(M.exp(M.multiply(z, 0)), dt)
-    e = M.exp(z)
-    return M.cast(M.divide(e, R.sum(e, axis=a, keepdim=True)), dt)
-
-
-def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
-    """x - logsumexp(x) along `axis`, computed with the maximum subtracted."""
-    z, a, dt = _shifted("log_softmax", x, axis, dtype)
-    if a is None:
-        return M.cast(M.multiply(z, 0), dt)
-    return M.cast(M.subtract(z, M.log(R.sum(M.exp(z), axis=a, keepdim=True))), dt)
-
+from padax.nn.functional._util import float_input
+from padax.nn.functional.activation import log_softmax
 
 # ---- one_hot and losses ---------------------------------------------------------------------
 
@@ -188,7 +57,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     """Softmax cross entropy of logits `input` against integer class labels (shape [N] or [N, 1]
     style: the class axis dropped or of size 1) or, with `soft_label`, class probabilities."""
     _check_reduction("cross_entropy", reduction)
-    x, dt = _float_input(input)
+    x, dt = float_input(input)
     nd = x.aval.ndim
     a = canonicalize_axis("cross_entropy", axis, nd)
     c = x.aval.shape[a]
@@ -288,14 +157,3 @@ def l1_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = 
     """Mean absolute error (reduction 'mean', 'sum' or 'none')."""
     _check_reduction("l1_loss", reduction)
     return _reduce_loss("l1_loss", M.abs(M.subtract(input, label)), reduction)
-
-
-def linear(x: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
-    """x @ weight + bias, with weight of shape [in_features, out_features] (Paddle's layout)."""
-    out = matmul(x, weight)
-    return out if bias is None else M.add(out, bias)
-
-
-__all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "swish", "softplus", "sigmoid", "tanh",
-           "log_sigmoid", "hardsigmoid", "hardswish", "mish", "softmax", "log_softmax", "one_hot",
-           "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "linear"]
