@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
+from padax.core.errors import op_value_error
 
 
 class ShapedArray:
@@ -51,6 +52,23 @@ class ShapedArray:
 
     def __repr__(self) -> str:
         return f"ShapedArray({self.str_short()}{', weak_type=True' if self.weak_type else ''})"
+
+
+_MAX_BYTES = 2 ** 63  # XLA counts elements and bytes in int64
+
+
+def check_aval_size(op: str, aval: ShapedArray) -> None:
+    """A ValueError naming `op` when an array of this aval could not exist (negative or overflowing sizes)."""
+    n = aval.dtype.itemsize
+    for d in aval.shape:
+        if d < 0:
+            raise op_value_error(op, f"the result would have a negative dimension: {list(aval.shape)}")
+        n *= d or 1  # zero-size arrays too: XLA multiplies the extents before it meets the 0
+    if n >= _MAX_BYTES:
+        count = math.prod(d or 1 for d in aval.shape)
+        raise op_value_error(op, f"the result {aval.str_short()} would have {count:.3g} elements "
+                                 f"({n:.3g} bytes) counting its nonzero dimensions: more than any device can hold "
+                                 f"(sizes must stay below 2**63 bytes)")
 
 
 class AvalProperties:

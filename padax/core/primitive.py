@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.core import trace as _trace
+from padax.core.abstract import check_aval_size
 from padax.core.trace import EvalTrace as _EvalTrace
 
 # Set by padax.transforms.dispatch: runs a primitive eagerly via a cached executable.
@@ -44,6 +45,17 @@ class Primitive:
         if type(trace) is _EvalTrace and self._impl is None:  # the eager hot path, in one call
             return _default_impl(self, args, params)
         return trace.process_primitive(self, args, params)
+
+    def eval_avals(self, avals: Any, params: dict) -> Any:
+        """The result aval(s) for these operand avals: `abstract_eval` plus a size check.
+
+        The check turns a result too large to describe (its byte count overflows int64, e.g.
+        `zeros([2**40, 2**40])`) into a ValueError naming the op, instead of an abort inside XLA.
+        """
+        out = self.abstract_eval(*avals, **params)
+        for a in (out if self.multiple_results else (out,)):
+            check_aval_size(self.name, a)
+        return out
 
     def impl(self, *args: Any, **params: Any) -> Any:
         if self._impl is not None:

@@ -23,6 +23,25 @@ def host_to_tensor(value: np.ndarray, aval: ShapedArray, device=None) -> Tensor:
     return t
 
 
+def check_integer_range(op: str, arr: np.ndarray, dtype: np.dtype) -> None:
+    """An OverflowError when integer host data would not fit `dtype` (numpy 2 and jax raise; Paddle wraps).
+
+    Only narrowing conversions are checked (a scan over the data), so wide-to-wide copies cost nothing.
+    """
+    if arr.dtype.kind not in "iub" or dtype.kind not in "iu" or arr.size == 0:
+        return
+    info = np.iinfo(dtype)
+    src = np.iinfo(arr.dtype) if arr.dtype.kind != "b" else None
+    if src is not None and src.min >= info.min and src.max <= info.max:
+        return
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < info.min or hi > info.max:
+        bad = lo if lo < info.min else hi
+        raise OverflowError(f"{op}: the integer {bad} is out of range for {dtype.name} "
+                            f"[{info.min}, {info.max}]; padax refuses to wrap it silently (numpy 2 and jax "
+                            f"do the same). Pick a wider dtype, or wrap explicitly with numpy's astype first")
+
+
 def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
     """Host ndarray of the canonical dtype, and whether it is weakly typed."""
     weak = False
@@ -42,10 +61,12 @@ def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
             if arr.dtype == object:
                 raise TypeError(f"cannot convert {type(x).__name__} to a Tensor: it has no numeric dtype")
             dt = dtypes.dtype_of_value(x)
+            check_integer_range("device_put", arr, dt)
             return np.asarray(arr, dtype=dt), False
     if arr.dtype == object or arr.dtype.kind in "USOM" or (arr.dtype.kind == "V" and arr.dtype not in dtypes.ALL_DTYPES):
         raise TypeError(f"cannot convert a numpy array of dtype {arr.dtype} to a Tensor")
     dt = dtypes.canonicalize(arr.dtype) if dtype is None else dtype
+    check_integer_range("device_put", arr, dt)
     return np.asarray(arr, dtype=dt), weak
 
 

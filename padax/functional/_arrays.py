@@ -6,13 +6,14 @@ broadcasting, so the primitives below only ever see equal shapes and dtypes.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
 
 import numpy as np
 
 from padax.config import config
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, check_aval_size
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.devices.array import Tensor
@@ -74,6 +75,7 @@ def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
     if not shape:
         return constant(value, dtype)
     if type(trace_state.trace) is EvalTrace:
+        check_aval_size("full", ShapedArray(tuple(shape), np.dtype(dtype)))
         return device_put(np.full(shape, value, dtype=dtype))
     from padax.functional.lax.structural import broadcast_in_dim
     return broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
@@ -153,8 +155,26 @@ def promote_and_broadcast(op: str, *args: Any, dtype: np.dtype | None = None) ->
     return [broadcast_to(a, shape) for a in arrays]
 
 
+def static_int(op: str, v: Any, what: str) -> int:
+    """A Python int for a shape entry, axis or count: ints, numpy integers and concrete integer
+    Tensors of one element. Floats (2.5), bools and traced arrays are refused, never truncated."""
+    if isinstance(v, Tracer):
+        raise op_type_error(op, f"{what} must be static, got a traced array {v.aval.str_short()}; "
+                                "pass Python ints (static_argnums for jit arguments)")
+    if isinstance(v, (bool, np.bool_)):
+        raise op_type_error(op, f"{what} must be an integer, got a bool ({v})")
+    if isinstance(v, Tensor):
+        if not dtypes.is_integer(v.aval.dtype) or v.aval.size != 1:
+            raise op_type_error(op, f"{what} must be an integer, got a Tensor {v.aval.str_short()}")
+        return int(v.item())
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
+
+
 def canonicalize_axis(op: str, axis: int, ndim: int) -> int:
-    a = int(axis)
+    a = axis if type(axis) is int else static_int(op, axis, "axis")
     if not -max(ndim, 1) <= a < max(ndim, 1):
         raise op_value_error(op, f"axis {axis} is out of range for an array of rank {ndim}")
     return a % max(ndim, 1)
@@ -167,8 +187,6 @@ def canonicalize_axes(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
     if isinstance(axis, (list, tuple)):
         axes = tuple(canonicalize_axis(op, a, ndim) for a in axis)
     else:
-        if is_array(axis):
-            axis = int(axis)
         axes = (canonicalize_axis(op, axis, ndim),)
     if len(set(axes)) != len(axes):
         raise op_value_error(op, f"repeated axis in {axis}")

@@ -18,8 +18,8 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
-from padax.devices.put import device_put
-from padax.functional._arrays import asarray, full as _full, is_array
+from padax.devices.put import check_integer_range, device_put
+from padax.functional._arrays import asarray, full as _full, is_array, static_int
 from padax.functional._checks import arg as _arg
 
 _SCALARS = (bool, int, float, builtins.complex)
@@ -31,13 +31,7 @@ def _dtype_or(dtype: Any, default: Any) -> np.dtype:
 
 
 def _concrete_int(op: str, v: Any, what: str) -> int:
-    if isinstance(v, Tracer):
-        raise op_type_error(op, f"{what} must be known while tracing, got a traced array "
-                                f"{v.aval.str_short()}; pass it as a Python int (static_argnums)")
-    try:
-        return int(v)
-    except TypeError:
-        raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
+    return static_int(op, v, what)
 
 
 def normalize_shape(op: str, shape: Any) -> tuple[int, ...]:
@@ -45,12 +39,14 @@ def normalize_shape(op: str, shape: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         shape = (shape,)
     elif isinstance(shape, Tensor):
+        if not dtypes.is_integer(shape.aval.dtype):
+            raise op_type_error(op, f"shape must hold integers, got a Tensor {shape.aval.str_short()}")
         shape = shape.tolist() if shape.ndim else [shape.item()]
     elif isinstance(shape, Tracer):
-        _concrete_int(op, shape, "shape")
+        static_int(op, shape, "shape")
     elif not isinstance(shape, (list, tuple)):
         raise op_type_error(op, f"shape must be an int, a list/tuple or a 1-D Tensor, got {type(shape).__name__}")
-    out = tuple(_concrete_int(op, d, "shape entries") for d in shape)
+    out = tuple(static_int(op, d, "each shape entry") for d in shape)
     if any(d < 0 for d in out):
         raise op_value_error(op, f"shape {list(out)} has a negative dimension")
     return out
@@ -91,13 +87,24 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
         arr = np.asarray(data)
     except ValueError as e:
         raise TypeError(f"to_tensor: cannot convert {type(data).__name__} to a Tensor ({e})") from None
+    if arr.dtype == object and _has_huge_int(data):
+        raise OverflowError(f"to_tensor: a Python int in the data is out of range for int64 "
+                            f"[{-2 ** 63}, {2 ** 63 - 1}]")
     if arr.dtype == object or arr.dtype.kind in "USOM":
         raise TypeError(f"to_tensor: cannot convert {type(data).__name__} to a Tensor: "
                         "it has no numeric dtype")
     if dt is None:
         dt = dtypes.python_scalar_dtype(data) if type(data) in _SCALARS else dtypes.dtype_of_value(data)
+    check_integer_range("to_tensor", arr, dt)
     device = place if hasattr(place, "platform") else None
     return device_put(np.asarray(arr, dtype=dt), device)
+
+
+def _has_huge_int(data: Any) -> bool:
+    """Whether nested Python data holds an int beyond int64 (numpy then makes an object array)."""
+    if isinstance(data, (list, tuple)):
+        return builtins.any(_has_huge_int(d) for d in data)
+    return isinstance(data, int) and not isinstance(data, bool) and not -2 ** 63 <= data < 2 ** 63
 
 
 # ---- filled arrays ------------------------------------------------------------------------

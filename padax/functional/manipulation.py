@@ -18,20 +18,12 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to as _broadcast_to,
-                                      canonicalize_axis, full, is_array)
+                                      canonicalize_axis, full, is_array, static_int)
 from padax.functional._checks import arg as _arg
 
 
 def _static_int(op: str, v: Any, what: str) -> int:
-    if isinstance(v, Tracer):
-        raise op_type_error(op, f"{what} must be static, got a traced array {v.aval.str_short()}; "
-                                "pass Python ints (static_argnums for jit arguments)")
-    if isinstance(v, bool):
-        raise op_type_error(op, f"{what} must be an integer, got a bool")
-    try:
-        return int(v)
-    except TypeError:
-        raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
+    return static_int(op, v, what)
 
 
 def _int_list(op: str, v: Any, what: str) -> list[int]:
@@ -39,6 +31,8 @@ def _int_list(op: str, v: Any, what: str) -> list[int]:
     if isinstance(v, Tracer):
         _static_int(op, v, what)
     if is_array(v):
+        if not dtypes.is_integer(v.aval.dtype):
+            raise op_type_error(op, f"{what} must hold integers, got a Tensor {v.aval.str_short()}")
         return [int(a) for a in np.asarray(v).reshape(-1)]
     if isinstance(v, (list, tuple)):
         return [_static_int(op, a, what) for a in v]

@@ -28,7 +28,7 @@ def reduction_axes(op: str, x: Any, axis: Any) -> tuple[int, ...]:
     if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
         return tuple(builtins.range(nd))
     if is_array(axis) and axis.aval.ndim == 1:
-        axis = [int(a) for a in axis]
+        axis = list(axis)
     axes = canonicalize_axes(op, axis, nd)
     return () if nd == 0 else axes
 

@@ -28,7 +28,7 @@ def _shape(op: str, shape: Any) -> tuple[int, ...]:
         shape = shape.tolist() if shape.ndim else [shape.item()]
     if not isinstance(shape, (list, tuple)):
         raise op_type_error(op, f"shape must be an int or a tuple of ints, got {type(shape).__name__}")
-    out = tuple(static_int(op, d, "shape entries") for d in shape)
+    out = tuple(static_int(op, d, "each shape entry") for d in shape)
     if builtins.any(d < 0 for d in out):
         raise op_value_error(op, f"shape {out} has a negative dimension")
     return out

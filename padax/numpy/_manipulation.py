@@ -36,7 +36,7 @@ def _int_tuple(op: str, v: Any, what: str) -> tuple[int, ...]:
     if isinstance(v, (list, tuple)):
         return tuple(static_int(op, e, what) for e in v)
     if is_array(v) and not isinstance(v, Tracer) and v.ndim == 1:
-        return tuple(builtins.int(e) for e in np.asarray(v))
+        return tuple(static_int(op, e, what) for e in np.asarray(v).reshape(-1).tolist())
     return (static_int(op, v, what),)
 
 
@@ -277,7 +277,7 @@ def _roll_axis(x: Any, shift: Any, a: builtins.int) -> Any:
         start = lax.rem(lax.add(start, nn), nn)
         doubled = lax.concatenate([x, x], a)
         return lax.dynamic_slice_in_dim(doubled, start, n, a)
-    k = builtins.int(shift) % n
+    k = static_int("roll", shift, "shift") % n
     if k == 0:
         return x
     return lax.concatenate([lax.slice_in_dim(x, n - k, n, 1, a), lax.slice_in_dim(x, 0, n - k, 1, a)], a)
@@ -321,7 +321,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
         x = lax.reshape(x, (1,))
     n = x.aval.shape[a]
     if isinstance(repeats, (builtins.int, np.integer)) and not isinstance(repeats, builtins.bool):
-        r = builtins.int(repeats)
+        r = static_int("repeat", repeats, "repeats")
         if r < 0:
             raise op_value_error("repeat", f"repeats must be non-negative, got {r}")
         shape = x.aval.shape
@@ -419,8 +419,8 @@ def column_stack(tup: Sequence[Any]) -> Any:
 
 
 def _split_points(op: str, n: builtins.int, indices_or_sections: Any, exact: builtins.bool) -> list[builtins.int]:
-    if isinstance(indices_or_sections, (builtins.int, np.integer)):
-        k = builtins.int(indices_or_sections)
+    if not isinstance(indices_or_sections, (list, tuple, np.ndarray)) and not is_array(indices_or_sections):
+        k = static_int(op, indices_or_sections, "indices_or_sections")
         if k <= 0:
             raise op_value_error(op, "number of sections must be positive")
         if exact and n % k:
@@ -432,7 +432,7 @@ def _split_points(op: str, n: builtins.int, indices_or_sections: Any, exact: bui
             acc += s
             pts.append(acc)
         return pts
-    return [builtins.int(i) for i in indices_or_sections]
+    return [static_int(op, i, "indices_or_sections") for i in indices_or_sections]
 
 
 def split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[Any]:
@@ -761,7 +761,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", constant_values: Any
     nd = x.aval.ndim
     if not np.asarray(pad_width).dtype.kind in "iu":
         raise op_type_error("pad", f"pad_width must be integers, got {pad_width!r}")
-    widths = [(builtins.int(a), builtins.int(b)) for a, b in _pairs("pad", pad_width, nd, "pad_width", as_index=True)]
+    widths = [(static_int("pad", a, "pad_width"), static_int("pad", b, "pad_width")) for a, b in _pairs("pad", pad_width, nd, "pad_width", as_index=True)]
     if callable(mode):
         return _pad_callable(x, widths, mode, dict(kwargs, constant_values=constant_values)
                              if constant_values is not _DEFAULT_CV else kwargs)

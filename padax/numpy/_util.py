@@ -164,16 +164,7 @@ def scalar_like(x: Any, value: Any) -> Any:
     return _arrays.full(x.aval.shape, value, x.aval.dtype)
 
 
-def static_int(op: str, v: Any, what: str) -> int:
-    if isinstance(v, Tracer):
-        raise op_type_error(op, f"{what} must be static, got a traced array {v.aval.str_short()}; "
-                                "pass a Python int (static_argnums for jit arguments)")
-    if isinstance(v, (builtins.bool, np.bool_)):
-        raise op_type_error(op, f"{what} must be an integer, got a bool")
-    try:
-        return builtins.int(v.__index__()) if hasattr(v, "__index__") else builtins.int(v)
-    except TypeError:
-        raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
+static_int = _arrays.static_int  # shape entries, axes and counts: integers only, never truncated
 
 
 def axis(op: str, a: Any, ndim: int) -> int:

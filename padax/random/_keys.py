@@ -20,14 +20,13 @@ With a fixed key, values are the same eagerly, under jit and under vmap.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Sequence
 
 import numpy as np
 
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, aval_of, is_array
+from padax.functional._arrays import asarray, aval_of, is_array, static_int
 from padax.functional.lax.elementwise import (add, bitwise_and, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
                                               shift_right_logical)
 from padax.functional.lax.random_bits import rng_bit_generator
@@ -89,10 +88,9 @@ def canonical_shape(op: str, shape: Any) -> tuple[int, ...]:
         return ()
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         shape = (shape,)
-    try:
-        out = tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise op_type_error(op, f"shape must be a tuple of Python ints, got {shape!r}") from None
+    if not isinstance(shape, (list, tuple)):
+        raise op_type_error(op, f"shape must be an int or a tuple of ints, got {type(shape).__name__}: {shape!r}")
+    out = tuple(static_int(op, d, "each shape entry") for d in shape)
     if any(d < 0 for d in out):
         raise op_value_error(op, f"shape {out} has a negative dimension")
     return out

@@ -72,7 +72,7 @@ class JaxprTrace(Trace):
 
     def process_primitive(self, prim, args, params):
         invars = [self.getvar(a) for a in args]
-        out = prim.abstract_eval(*[v.aval for v in invars], **params)
+        out = prim.eval_avals([v.aval for v in invars], params)
         if prim.multiple_results:
             outvars = [Var(a) for a in out]
             self.eqns.append(JaxprEqn(prim, invars, outvars, params, user_frame()))
