@@ -16,6 +16,10 @@ class UnexpectedTracerError(PadaxError):
     """A tracer escaped the transformation that created it and was used later."""
 
 
+class ForkedProcessError(PadaxError, RuntimeError):
+    """padax was used in a child forked after the parent had started XLA's runtime (its threads are gone)."""
+
+
 class MissingRuleError(PadaxError, TypeError):
     """A transformation met a primitive that has no rule for it (a user-defined primitive)."""
 

@@ -22,6 +22,7 @@ _PLUGIN_PLATFORMS = ("cuda", "rocm", "tpu")
 def _client(platform: str):
     c = _clients.get(platform)
     if c is None:
+        check_not_forked()
         if platform == "cpu":
             tune_host_allocator()  # XLA's per-call buffers stay in the process (see host_memory.py)
             _jaxlib.register_lapack_targets()  # LAPACK kernels for padax.linalg
@@ -128,3 +129,42 @@ def on_client_reset(fn) -> None:
 
 
 config.on_change(_reset_on_change)
+
+
+# -- fork safety ------------------------------------------------------------------------------
+# XLA's client owns thread pools; after os.fork() only the forking thread exists in the child, so
+# compiling or running a program there waits forever on threads that are gone. A child forked after
+# the parent made a client refuses at once instead (reading arrays already on the host still works).
+
+_forked_after_client = False
+_fork_hooks: list = []
+
+_FORK_MESSAGE = (
+    "padax cannot compute in a process forked (os.fork, or multiprocessing's default 'fork' start method) "
+    "after the parent process started padax's XLA runtime: XLA's worker threads do not survive a fork, so "
+    "the child would hang. Start worker processes with multiprocessing.get_context('spawn') or "
+    "'forkserver' (padax.io.DataLoader does), or fork before the parent first computes with padax.")
+
+
+def check_not_forked() -> None:
+    """Raise ForkedProcessError in a child forked after the parent had an XLA client."""
+    if _forked_after_client:
+        from padax.core.errors import ForkedProcessError
+        raise ForkedProcessError(_FORK_MESSAGE)
+
+
+def on_fork_in_child(fn) -> None:
+    """Call `fn()` in a child forked after a client existed (the jit dispatcher drops its C++ fast path)."""
+    _fork_hooks.append(fn)
+
+
+def _after_fork_in_child() -> None:
+    global _forked_after_client
+    if _clients:
+        _forked_after_client = True
+        for fn in _fork_hooks:
+            fn()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -6,6 +6,7 @@ from typing import Sequence
 from padax.core.abstract import ShapedArray
 from padax.devices import _jaxlib
 from padax.devices.array import Tensor
+from padax.devices import backend
 from padax.devices.backend import single_device_sharding
 
 
@@ -29,8 +30,12 @@ class Executable:
         self.handlers = [_jaxlib.result_handler(a, s) for a, s in zip(self.out_avals, self.out_shardings)]
 
     def run_buffers(self, bufs: list) -> list:
+        if backend._forked_after_client:
+            backend.check_not_forked()
         return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
 
     def __call__(self, bufs: list) -> list[Tensor]:
+        if backend._forked_after_client:
+            backend.check_not_forked()
         outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         return [Tensor(b, a) for b, a in zip(outs, self.out_avals)]

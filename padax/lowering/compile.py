@@ -15,7 +15,7 @@ import tempfile
 from typing import Sequence
 
 from padax.config import config
-from padax.devices import _jaxlib
+from padax.devices import _jaxlib, backend
 from padax.lowering.mlir import LoweredModule
 
 
@@ -44,6 +44,7 @@ def _options(lowered: LoweredModule, devices: Sequence):
 
 def compile_lowered(lowered: LoweredModule, devices: Sequence):
     """A loaded executable for `lowered` on `devices` (one per partition)."""
+    backend.check_not_forked()
     client = devices[0].client
     options = _options(lowered, devices)
     cache_dir = config.compilation_cache_dir

@@ -57,6 +57,8 @@ def _settings() -> tuple:
 
 _settings_key = _jaxlib.jit_key_config("padax_jit_settings", _settings())
 config.on_change(lambda name, value: _settings_key.set_global(_settings()))
+# a forked child must miss the C++ fast path, so that the Python path can refuse (see backend.py)
+_backend.on_fork_in_child(lambda: _settings_key.set_global(("forked",) + _settings()))
 _trace_module.tracing_key = _jaxlib.jit_key_config("padax_tracing", False)
 
 
