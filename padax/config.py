@@ -62,6 +62,18 @@ def _default_dtype_name(value: Any) -> str:
     return name
 
 
+def _device_count(value: Any, where: str) -> int:
+    """A positive number of CPU devices (a clear ValueError for 0, negatives, floats or text)."""
+    try:
+        n = int(value) if isinstance(value, str) else value
+        ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"{where}: the number of CPU devices must be a positive integer, got {value!r}")
+    return n
+
+
 class Config:
     """Named settings with change listeners (caches that depend on them subscribe)."""
 
@@ -73,7 +85,8 @@ class Config:
         self.default_dtype: str = _default_dtype_name(os.environ.get("PADAX_DEFAULT_DTYPE", "float32"))
         self.disable_jit: bool = _env_flag("PADAX_DISABLE_JIT")
         self.compilation_cache_dir: str | None = os.environ.get("PADAX_COMPILATION_CACHE_DIR") or None
-        self.num_cpu_devices: int = int(os.environ.get("PADAX_NUM_CPU_DEVICES", "1"))
+        self.num_cpu_devices: int = _device_count(os.environ.get("PADAX_NUM_CPU_DEVICES", "1"),
+                                                  "the environment variable PADAX_NUM_CPU_DEVICES")
         self.cpu_async_dispatch: bool = _env_flag("PADAX_CPU_ASYNC_DISPATCH")
         self._listeners: list[Callable[[str, Any], None]] = []
 
@@ -88,6 +101,8 @@ class Config:
             value = bool(value)
         elif name == "default_dtype":
             value = _default_dtype_name(value)
+        elif name == "num_cpu_devices":
+            value = _device_count(value, "padax.config.update('num_cpu_devices', ...)")
         if getattr(self, name) == value:  # nothing changes (and the CPU client is not replaced)
             return
         object.__setattr__(self, name, value)

@@ -18,6 +18,7 @@ operating system's entropy, as numpy's and Paddle's default generators do.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ from padax.random import _keys, _samplers
 
 class _GlobalState:
     key = None  # uint32[2] Tensor, created on first use
+    lock = threading.Lock()  # draws from several threads each get their own subkey (never a duplicate)
 
 
 _state = _GlobalState()
@@ -59,22 +61,28 @@ def seed(s: int) -> None:
     if is_array(s):
         s = int(s)
     with set_current_trace(EvalTrace()):
-        _state.key = _keys.key(s)
+        new = _keys.key(s)
+    with _state.lock:
+        _state.key = new
 
 
 def get_rng_state():
     """The current global key (a uint32[2] array); pass it to `set_rng_state` to replay draws."""
-    _next_state()
-    return _state.key
+    with _state.lock:
+        _next_state()
+        return _state.key
 
 
 def set_rng_state(state: Any) -> None:
     """Restore the global key saved by `get_rng_state`."""
     with set_current_trace(EvalTrace()):
-        _state.key = _keys.check_key("set_rng_state", state)[0]
+        new = _keys.check_key("set_rng_state", state)[0]
+    with _state.lock:
+        _state.key = new
 
 
 def _next_state() -> None:
+    """Create the global key from OS entropy on first use (call with the lock held)."""
     if _state.key is None:
         with set_current_trace(EvalTrace()):
             _state.key = _keys.key(int.from_bytes(os.urandom(8), "little"))
@@ -83,8 +91,8 @@ def _next_state() -> None:
 def next_key(op: str):
     """A fresh subkey from the global key, which advances (eagerly, whatever is being traced)."""
     _check_eager(op)
-    _next_state()
-    with set_current_trace(EvalTrace()):
+    with _state.lock, set_current_trace(EvalTrace()):
+        _next_state()
         _state.key, sub = _keys.split_pair(_state.key)
     return sub
 

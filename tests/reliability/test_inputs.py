@@ -68,3 +68,21 @@ def test_integer_like_shapes_still_work():
     assert padax.sum(padax.ones([2, 3]), axis=padax.to_tensor([1])).shape == (2,)
     assert pnp.ones(np.int32(3)).shape == (3,)
     assert [p.shape for p in pnp.split(pnp.ones(4), [1, 3])] == [(1,), (2,), (1,)]
+
+
+@pytest.mark.parametrize("value", ["0", "abc", "-2", "2.5"])
+def test_bad_num_cpu_devices_env_is_a_clear_error(value):
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-c", "import padax"], capture_output=True, text=True,
+                          env={**__import__("os").environ, "PADAX_NUM_CPU_DEVICES": value}, timeout=120)
+    assert proc.returncode != 0
+    assert "PADAX_NUM_CPU_DEVICES" in proc.stderr and "positive integer" in proc.stderr
+    assert "invalid literal" not in proc.stderr
+
+
+@pytest.mark.parametrize("value", [0, 2.5, True, "x"])
+def test_bad_num_cpu_devices_setting_is_refused(value):
+    with pytest.raises(ValueError, match="positive integer"):
+        padax.config.update("num_cpu_devices", value)
+    assert padax.config.num_cpu_devices >= 1
