@@ -70,6 +70,31 @@ def _as_host_array(x: Any, dtype: np.dtype | None) -> tuple[np.ndarray, bool]:
     return np.asarray(arr, dtype=dt), weak
 
 
+_PLATFORM_ALIASES = {"gpu": ("cuda", "rocm"), "cuda": ("cuda",), "rocm": ("rocm",), "cpu": ("cpu",),
+                     "tpu": ("tpu",), "xpu": ()}
+
+
+def device_by_name(name: str):
+    """The device a Paddle-style place string names: 'cpu', 'cpu:1', 'gpu:0' (a clear error if absent)."""
+    kind, _, index = name.strip().lower().partition(":")
+    if kind not in _PLATFORM_ALIASES or (index and not index.isdigit()):
+        raise ValueError(f"device_put: unknown device {name!r}; use 'cpu', 'cpu:N' or 'gpu:N', or a device "
+                         f"from padax.devices()")
+    found = []
+    for platform in _PLATFORM_ALIASES[kind]:
+        try:
+            found = backend.devices(platform)
+        except RuntimeError:
+            continue
+        if found:
+            break
+    i = int(index or 0)
+    if i >= len(found):
+        available = ", ".join(f"{d.platform}:{d.id}" for d in backend.devices()) or "none"
+        raise ValueError(f"device_put: device {name!r} is not available; padax has: {available}")
+    return found[i]
+
+
 def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     """Put a host value or Tensor on a device (default: the default device) or lay it out on a sharding.
 
@@ -79,6 +104,8 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     values with one sharding (or a matching pytree of shardings) is also taken.
     """
     from padax.devices.sharding import Sharding
+    if isinstance(device, str):
+        device = device_by_name(device)
     if isinstance(device, (Sharding, list, tuple, dict)):
         return _put_sharded_tree(x, device, dtype)
     if isinstance(x, Tensor):

@@ -86,3 +86,12 @@ def test_bad_num_cpu_devices_setting_is_refused(value):
     with pytest.raises(ValueError, match="positive integer"):
         padax.config.update("num_cpu_devices", value)
     assert padax.config.num_cpu_devices >= 1
+
+
+def test_device_put_place_strings():
+    assert padax.device_put(np.ones(2), "cpu").device == padax.devices()[0]
+    assert padax.device_put(padax.ones([2]), "cpu:0").device == padax.devices()[0]
+    with pytest.raises(ValueError, match=r"device 'gpu:7' is not available; padax has: cpu:0"):
+        padax.device_put(padax.ones([2]), "gpu:7")
+    with pytest.raises(ValueError, match="unknown device 'banana'"):
+        padax.device_put(np.ones(2), "banana")
