@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from typing import Any, Sequence
 
 import numpy as np
@@ -64,20 +63,36 @@ def json_entry(obj: Any) -> np.ndarray:
     return np.frombuffer(json.dumps(obj).encode(), np.uint8)
 
 
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a zip archive (npz) starts with a local or end header
+
+
 def open_archive(path: str, what: str):
-    """Open an npz archive for reading (no pickle); clear errors for missing or damaged files."""
+    """Open an npz archive for reading (no pickle); clear errors for missing, foreign or damaged files."""
     if not os.path.exists(path):
         raise LoadError(f"{what}: {path!r} does not exist")
+    if os.path.isdir(path):
+        raise LoadError(f"{what}: {path!r} is a folder, not a file")
     try:
-        return np.load(path, allow_pickle=False)
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
-        raise LoadError(f"{what}: {path!r} is not a readable padax file ({type(e).__name__}: {e})") from None
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as e:
+        raise LoadError(f"{what}: {path!r} cannot be read ({e.strerror or e})") from None
+    if magic not in _ZIP_MAGIC:
+        kind = "empty" if not magic else "not a padax file (padax files are zip archives)"
+        raise LoadError(f"{what}: {path!r} is {kind}")
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except Exception as e:  # noqa: BLE001 (zipfile and numpy raise many types for a damaged archive)
+        raise LoadError(f"{what}: {path!r} is damaged ({type(e).__name__}: {e})") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise LoadError(f"{what}: {path!r} is not a padax file")
+    return archive
 
 
 def read_json(archive, key: str, path: str, what: str) -> Any:
     try:
         return json.loads(archive[key].tobytes())
-    except (KeyError, ValueError, zipfile.BadZipFile, OSError, EOFError) as e:
+    except Exception as e:  # noqa: BLE001 (zipfile raises several types for a damaged member)
         raise LoadError(f"{what}: {path!r} is not a readable padax file ({type(e).__name__}: {e})") from None
 
 
@@ -169,6 +184,8 @@ def load(path: str, return_numpy: bool = False, **configs: Any) -> Any:
             raise LoadError(f"padax.load: {path!r} was written by a newer padax; upgrade padax to read it")
         try:
             arrays = read_arrays(z, head["arrays"], "a", path)
-        except (KeyError, zipfile.BadZipFile, OSError, EOFError) as e:
+            return decode_tree(head["tree"], arrays, return_numpy)
+        except LoadError:
+            raise
+        except Exception as e:  # noqa: BLE001 (a damaged or hand-edited file fails in many ways)
             raise LoadError(f"padax.load: {path!r} is damaged ({type(e).__name__}: {e})") from None
-    return decode_tree(head["tree"], arrays, return_numpy)

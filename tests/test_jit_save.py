@@ -126,7 +126,7 @@ def test_damaged_or_foreign_files_are_refused(saved, tmp_path):
     truncated = str(tmp_path / "t")
     with open(truncated + ".padax", "wb") as fh:
         fh.write(data[: len(data) // 2])
-    with pytest.raises(SavedProgramError, match="not a readable"):
+    with pytest.raises(SavedProgramError, match="is damaged"):
         padax.jit.load(truncated)
     # a well-formed archive whose program is garbage
     with np.load(saved + ".padax", allow_pickle=False) as z:

@@ -221,17 +221,20 @@ def load(path: str, **configs: Any) -> TranslatedFunction:
     except LoadError as e:
         raise SavedProgramError(str(e)) from None
     try:
-        check_portable(program_bytes)
-    except ArtifactError as e:
-        raise SavedProgramError(f"padax.jit.load: {file!r}: {e}") from None
-    specs = [InputSpec(e["shape"], e["dtype"], e.get("name")) for e in manifest["inputs"]]
-    in_avals = ([ShapedArray(p.shape, p.dtype) for p in params]
-                + [ShapedArray(s.shape, s.dtype) for s in specs])
-    out_avals = [ShapedArray(tuple(e["shape"]), dtypes.to_dtype(e["dtype"]), e.get("weak_type", False))
-                 for e in manifest["outputs"]]
+        specs = [InputSpec(e["shape"], e["dtype"], e.get("name")) for e in manifest["inputs"]]
+        in_avals = ([ShapedArray(p.shape, p.dtype) for p in params]
+                    + [ShapedArray(tuple(s.shape), dtypes.to_dtype(s.dtype)) for s in specs])
+        out_avals = [ShapedArray(tuple(e["shape"]), dtypes.to_dtype(e["dtype"]), e.get("weak_type", False))
+                     for e in manifest["outputs"]]
+    except Exception as e:  # noqa: BLE001 (a hand-edited manifest fails in many ways)
+        raise SavedProgramError(f"padax.jit.load: {file!r} is damaged ({type(e).__name__}: {e})") from None
     for a in in_avals + out_avals:
         if dtypes.canonicalize(a.dtype) != a.dtype:
             raise SavedProgramError(f"padax.jit.load: the program uses {a.dtype.name}; enable 64-bit types "
                                     "first (padax.config.update('enable_x64', True))")
+    try:
+        check_portable(program_bytes, in_avals, out_avals)
+    except ArtifactError as e:
+        raise SavedProgramError(f"padax.jit.load: {file!r}: {e}") from None
     program = SavedProgram(program_bytes, in_avals, out_avals, manifest.get("name", "saved"))
     return TranslatedFunction(program, [device_put(p) for p in params], specs, manifest["output_tree"], file)

@@ -38,10 +38,28 @@ def _parse(data: bytes) -> ir.Module:
                             f"oldest readable {hlo.get_minimum_version()}): {first}") from None
 
 
-def check_portable(data: bytes) -> None:
-    """Raise ArtifactError unless `data` parses as a StableHLO artifact."""
-    with context():
-        _parse(data)
+def check_portable(data: bytes, in_avals: Sequence[ShapedArray] | None = None,
+                   out_avals: Sequence[ShapedArray] | None = None) -> None:
+    """Raise ArtifactError unless `data` parses as a StableHLO artifact whose `main` takes `in_avals`
+    and returns `out_avals` (when given): a file whose description disagrees with its program fails
+    at load, not at its first call."""
+    with context(), ir.Location.unknown():
+        module = _parse(data)
+        if in_avals is None and out_avals is None:
+            return
+        mains = [op for op in module.body.operations
+                 if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == "main"]
+        if not mains:
+            raise ArtifactError("the program has no main function")
+        ftype = ir.FunctionType(ir.TypeAttr(mains[0].attributes["function_type"]).value)
+        for what, got, avals in (("inputs", ftype.inputs, in_avals), ("outputs", ftype.results, out_avals)):
+            if avals is None:
+                continue
+            want = [str(aval_to_ir_type(a)) for a in avals]
+            have = [str(t) for t in got]
+            if want != have:
+                raise ArtifactError(f"the program's {what} are ({', '.join(have)}) but its description says "
+                                    f"({', '.join(want)})")
 
 
 def module_text(data: bytes) -> str:
