@@ -167,9 +167,12 @@ def _id_to_name(i: int) -> str:
 def _literal_str(v: Literal) -> str:
     val = v.val
     if isinstance(val, np.ndarray) and val.shape == ():
-        val = val.item()
-    if isinstance(val, bool):
-        return str(val)
+        val = val[()]  # a numpy scalar of the literal's own dtype: float32 prints as 1.67, not 1.6699999570846558
+    if isinstance(val, (bool, np.bool_)):
+        return str(bool(val))
+    if isinstance(val, np.generic):
+        text = str(val) if isinstance(val, (np.floating, np.complexfloating)) else repr(val.item())
+        return f"{text}:{v.aval.str_short()}"
     return f"{val!r}:{v.aval.str_short()}"
 
 
