@@ -70,11 +70,13 @@ jit.to_static, jit.save, jit.load = _inference.to_static, _inference.save, _infe
 # transformations (JAX's function-in, function-out signatures)
 from padax.transforms.ad import (grad, hessian, jacfwd, jacrev, jvp, linear_transpose, linearize,  # noqa: E402
                                  value_and_grad, vjp)
+from padax.transforms.ad import jacrev as jacobian  # noqa: E402  (jax's alias)
 from padax.transforms.batching import vmap  # noqa: E402
 from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noqa: E402
 from padax import test_util  # noqa: E402,F401
 from padax import lax  # noqa: E402,F401
-from padax.transforms.remat import checkpoint, checkpoint_policies, recompute  # noqa: E402
+from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
+from padax import ad_checkpoint, tree_util  # noqa: E402,F401
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
 from padax import random  # noqa: E402,F401

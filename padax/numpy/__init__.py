@@ -36,10 +36,9 @@ from padax.devices.array import Tensor as _Tensor
 from padax.core.trace import Tracer as _Tracer
 
 from padax.numpy import _dtypes
-from padax.numpy._dtypes import (bfloat16, can_cast, complex64, complex128, finfo, float8_e4m3fn,  # noqa: F401
-                                 float8_e5m2, float16, float32, float64, iinfo, int8, int16, int32, int64,
-                                 isdtype, result_type, uint8, uint16, uint32, uint64)
-from padax.numpy._dtypes import bool_ as bool  # noqa: A001
+from padax.numpy._dtypes import can_cast, finfo, iinfo, isdtype, result_type  # noqa: F401
+from padax.numpy._scalar_types import *  # noqa: F401,F403
+from padax.numpy._scalar_types import bool_ as bool  # noqa: A001
 from padax.numpy._creation import *  # noqa: F401,F403
 from padax.numpy._elementwise import *  # noqa: F401,F403
 from padax.numpy._manipulation import *  # noqa: F401,F403
