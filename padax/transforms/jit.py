@@ -113,6 +113,7 @@ class JitFunction:
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
+        self.__name__ = function_name(fun)
         functools.update_wrapper(self, fun)
 
     def _resolve_names(self) -> None:
@@ -402,10 +403,19 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     return _dispatcher(jf, opts if shared else object())
 
 
+def function_name(fun: Callable) -> str:
+    """A name for a callable in messages and program names: its __name__, what a functools.partial
+    wraps, or the class of a callable object."""
+    while isinstance(fun, functools.partial):
+        fun = fun.func
+    name = getattr(fun, "__name__", None)
+    return name if isinstance(name, str) else type(fun).__name__
+
+
 def _dispatcher(jf: JitFunction, cache_key: Any):
     """The object `jit` returns: jaxlib's C++ dispatcher around `jf`, with jf's public methods."""
     fun = jf.fun
-    cpp = _jaxlib.cpp_jit(getattr(fun, "__name__", "fun"), fun, jf._cache_miss, jf.static_argnums,
+    cpp = _jaxlib.cpp_jit(jf.__name__, fun, jf._cache_miss, jf.static_argnums,
                           jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
     try:
         functools.update_wrapper(cpp, fun)
