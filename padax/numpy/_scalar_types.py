@@ -39,6 +39,12 @@ class _ScalarType(type):
     def __repr__(cls) -> str:
         return f"<class 'padax.numpy.{cls.__name__}'>"
 
+    def __getattr__(cls, name: str) -> Any:
+        """The dtype's attributes (`float32.itemsize`, `.kind`, `.name`), as a dtype object has them."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(cls.dtype, name)
+
 
 def _scalar_type(dtype: np.dtype, name: str) -> type:
     return _ScalarType(name, (), {"dtype": dtype, "__module__": "padax.numpy",
