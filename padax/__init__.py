@@ -86,7 +86,8 @@ from padax import linalg  # noqa: E402,F401
 from padax import numpy  # noqa: E402,F401
 # multi-device: shardings, shard_map, sharding constraints, padax.distributed
 from padax import sharding  # noqa: E402,F401
-from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F401
+from padax.sharding import (NamedSharding, P, make_mesh, reshard, set_mesh, typeof,  # noqa: E402,F401
+                            visualize_array_sharding)
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401

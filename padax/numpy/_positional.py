@@ -4,7 +4,8 @@ padax.numpy's functions have the Array API standard's signatures (arrays
 positional-only, options keyword-only). NumPy and JAX programs also pass the
 options positionally (`sum(x, 0)`, `zeros(3, float32)`, `tensordot(a, b, 2)`)
 and use NumPy's spellings (`ddof=`, `out=None`, `order="C"`, `*_like(...,
-shape=)`, `linspace(..., retstep=True)`, `take(..., unique_indices=)`). The
+shape=)`, `linspace(..., retstep=True)`, `take(..., unique_indices=)`, and
+jax's `out_sharding=`, which lays the result out as padax.reshard does). The
 wrappers here accept both: extra positional arguments go, in NumPy's order, to
 the named options; the standard's keywords keep working.
 """
@@ -35,6 +36,9 @@ POSITIONAL = {
     "full": ("dtype",), "zeros_like": ("dtype", "shape"), "ones_like": ("dtype", "shape"),
     "empty_like": ("dtype", "shape"), "full_like": ("dtype", "shape"), "arange": ("dtype",),
     "eye": ("k", "dtype"), "linspace": ("endpoint", "retstep", "dtype", "axis"),
+    # jax's out_sharding= keyword only
+    "dot": (), "matmul": (), "einsum": (), "tensordot": (), "vecdot": (), "inner": (), "vdot": (),
+    "array": (), "broadcast_to": (), "concatenate": (), "transpose": (), "expand_dims": (), "squeeze": (),
 }
 
 # keywords NumPy has that only say "no" in padax (arrays are immutable, memory order is XLA's)
@@ -77,7 +81,12 @@ def numpy_style(fn: Callable, name: str, extra: tuple[str, ...]) -> Callable:
                 kwargs[k] = v
             args = args[:n_pos]
         kwargs = _numpy_kwargs(name, kwargs)
-        return special(fn, args, kwargs) if special is not None else fn(*args, **kwargs)
+        out_sharding = kwargs.pop("out_sharding", None)
+        out = special(fn, args, kwargs) if special is not None else fn(*args, **kwargs)
+        if out_sharding is not None:
+            from padax.sharding import reshard
+            out = reshard(out, out_sharding)
+        return out
 
     return wrapped
 
