@@ -76,7 +76,7 @@ from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noq
 from padax import test_util  # noqa: E402,F401
 from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
-from padax import ad_checkpoint, tree_util  # noqa: E402,F401
+from padax import ad_checkpoint, extend, tree_util  # noqa: E402,F401
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
 from padax import random  # noqa: E402,F401

@@ -95,6 +95,7 @@ class ClosedJaxpr:
     in_avals = property(lambda self: self.jaxpr.in_avals)
     out_avals = property(lambda self: self.jaxpr.out_avals)
     eqns = property(lambda self: self.jaxpr.eqns)
+    literals = property(lambda self: self.consts)  # jax's other name for the constvars' values
 
     def __str__(self) -> str:
         return pp_jaxpr(self.jaxpr)

@@ -376,8 +376,9 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                         f"are only defined for floating (or complex, with holomorphic=True) inputs. Cast it "
                         f"with .astype('float32'), or differentiate with respect to other arguments via "
                         f"argnums{user_location()}")
-                if dtypes.is_complex(av.dtype) and not holomorphic:
-                    raise TypeError(f"grad({name}): argument #{i} is complex; pass holomorphic=True")
+                if holomorphic and not dtypes.is_complex(av.dtype):
+                    raise TypeError(f"grad({name}, holomorphic=True) requires complex inputs, but argument #{i} "
+                                    f"is {av.str_short()}{user_location()}")
 
         _, f_partial = _restrict_to_argnums(fun, args, nums, kwargs)
         if has_aux:
