@@ -4,7 +4,7 @@ from padax.devices import _jaxlib as _jaxlib_guard  # noqa: F401  (installs the 
 from padax import lowering as _lowering  # noqa: F401  (registers lowering rules)
 from padax.config import config, default_matmul_precision, disable_jit, enable_x64
 from padax.core import tree
-from padax.devices import Array, Tensor, default_device, device_count, device_put, devices, local_devices
+from padax.devices import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices
 from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eager execution)
 from padax.transforms.jit import jit
 from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
@@ -76,7 +76,7 @@ from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noq
 from padax import test_util  # noqa: E402,F401
 from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
-from padax import ad_checkpoint, extend, tree_util  # noqa: E402,F401
+from padax import ad_checkpoint, extend, scipy, tree_util  # noqa: E402,F401
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
 from padax import random  # noqa: E402,F401

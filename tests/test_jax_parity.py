@@ -338,3 +338,47 @@ def test_config_takes_jaxs_names():
         assert padax.devices()[0].platform == "cpu"
     with pytest.raises(AttributeError):
         cfg.jax_no_such_setting
+
+
+# ---- padax.numpy.convolve/correlate, padax.scipy, pytree keywords, axis_size ------------------------
+
+@pytest.mark.parametrize("n,m", [(5, 3), (4, 6)])
+def test_convolve_and_correlate_as_in_jax(n, m):
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+    v = rng.standard_normal(m).astype(np.float32)
+    for mode in ("full", "same", "valid"):
+        close(pnp.convolve(a, v, mode), jnp.convolve(a, v, mode), 1e-4)
+        close(pnp.correlate(a, v, mode), jnp.correlate(a, v, mode), 1e-4)
+    close(padax.grad(lambda x: pnp.convolve(x, v, "same").sum())(a.real),
+          jax.grad(lambda x: jnp.convolve(x, v, "same").sum())(a.real), 1e-4)
+
+
+def test_scipy_special_and_norm_as_in_jax():
+    import jax.scipy as jsp
+    x = np.linspace(-3, 3, 7).astype(np.float32)
+    close(padax.scipy.stats.norm.logpdf(x, 1.0, 2.0), jsp.stats.norm.logpdf(x, 1.0, 2.0))
+    close(padax.scipy.stats.norm.cdf(x), jsp.stats.norm.cdf(x))
+    close(padax.scipy.stats.norm.ppf(np.array([0.1, 0.5, 0.9])), jsp.stats.norm.ppf(np.array([0.1, 0.5, 0.9])), 1e-4)
+    a = np.array([[1.0, 2, 3], [-np.inf, 0, 1]], np.float32)
+    b = np.array([[1.0, -1, 1], [1, 1, 1]], np.float32)
+    close(padax.scipy.special.logsumexp(a, 1), jsp.special.logsumexp(a, 1))
+    for u, w in zip(padax.scipy.special.logsumexp(a, 1, b=b, return_sign=True),
+                    jsp.special.logsumexp(a, 1, b=b, return_sign=True)):
+        close(u, w)
+    close(padax.scipy.special.xlogy(np.array([0.0, 2.0]), np.array([0.0, 3.0])),
+          jsp.special.xlogy(np.array([0.0, 2.0]), np.array([0.0, 3.0])))
+    close(padax.grad(lambda m: padax.scipy.stats.norm.logpdf(1.0, m, 2.0))(0.5),
+          jax.grad(lambda m: jsp.stats.norm.logpdf(1.0, m, 2.0))(0.5))
+
+
+def test_jax_keyword_names_and_static_axis_size():
+    t = padax.tree_util
+    out = t.tree_transpose(outer_treedef=t.tree_structure([0, 0]), inner_treedef=t.tree_structure((0, 0)),
+                           pytree_to_transpose=[(1, 2), (3, 4)])
+    assert out == ([1, 3], [2, 4])
+    sizes = []
+    padax.vmap(lambda v: sizes.append(padax.lax.axis_size("b")) or v, axis_name="b")(pnp.ones(3))
+    assert sizes == [3] and isinstance(sizes[0], int)
+    assert isinstance(padax.devices()[0], padax.Device)
+    close(padax.lax.pcast(pnp.ones(2), "i", to="varying"), [1.0, 1.0])

@@ -114,8 +114,10 @@ def reduce_associative(op: Callable[[Any, Any], Any], tree: Any, *, identity: An
     return halve(xs)
 
 
-def transpose(outer: PyTreeDef, inner: PyTreeDef | None, tree: Any) -> Any:
-    """Turn a tree-of-trees (outer of inner) into inner of outer; `inner=None` reads it from the first subtree."""
+def transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: Any) -> Any:
+    """Turn a tree-of-trees (outer of inner) into inner of outer; `inner_treedef=None` reads it
+    from the first subtree."""
+    outer, inner, tree = outer_treedef, inner_treedef, pytree_to_transpose
     flat = outer.flatten_up_to(tree)
     if inner is None:
         inner = structure(flat[0])

@@ -333,10 +333,25 @@ def use_abstract_mesh(abstract_mesh: AbstractMesh) -> Iterator[AbstractMesh]:
         _context.stack.pop()
 
 
+def _mesh_for_specs() -> Mesh | None:
+    """The mesh bare PartitionSpecs refer to: the context mesh, seen through an abstract mesh
+    of other axis names set with use_abstract_mesh (the same devices, regrouped)."""
+    mesh = get_mesh()
+    abstract = _context.stack[-1][1] if _context.stack else None
+    if mesh is None or abstract is None or abstract.axis_names == mesh.axis_names:
+        return mesh
+    if abstract.size != mesh.size:
+        raise ShardingError(f"use_abstract_mesh: {abstract} has {abstract.size} devices but the context mesh "
+                            f"{mesh} has {mesh.size}")
+    devices = np.empty(abstract.axis_sizes, dtype=object)
+    devices.flat[:] = list(mesh.device_list)
+    return Mesh(devices, abstract.axis_names, abstract.axis_types)
+
+
 def resolve_sharding(s: Any, what: str) -> Any:
     """A bare PartitionSpec as a NamedSharding on the context mesh; shardings pass through."""
     if isinstance(s, PartitionSpec):
-        mesh = get_mesh()
+        mesh = _mesh_for_specs()
         if mesh is None:
             raise ShardingError(f"{what}: a bare PartitionSpec {s} needs a mesh: set one with "
                                 "padax.set_mesh(mesh) (or `with padax.sharding.use_mesh(mesh):`), or pass "

@@ -304,4 +304,54 @@ def _einsum(subscripts: str, operands: Sequence[Any], preferred_element_type: An
     return r
 
 
-__all__ = ["matmul", "tensordot", "vecdot", "dot", "inner", "outer", "vdot", "kron", "cross", "einsum"]
+def _correlate_full(a: Any, v: Any) -> Any:
+    """Every lag of the cross-correlation sum_n a[n + k] * v[n] of 1-D a and v (len(a) + len(v) - 1 lags)."""
+    n, m = a.aval.shape[0], v.aval.shape[0]
+    out = lax.conv_general_dilated(lax.reshape(a, (1, 1, n)), lax.reshape(v, (1, 1, m)), (1,), [(m - 1, m - 1)])
+    return lax.reshape(out, (n + m - 1,))
+
+
+def _one_d_products(op: str, a: Any, v: Any, mode: str, preferred_element_type: Any) -> tuple[Any, Any, str]:
+    x, y = _two(op, a, v, preferred_element_type)
+    if x.aval.ndim != 1 or y.aval.ndim != 1:
+        raise op_value_error(op, f"needs 1-D arrays, got {x.aval.str_short()} and {y.aval.str_short()}")
+    if x.aval.shape[0] == 0 or y.aval.shape[0] == 0:
+        raise op_value_error(op, f"needs non-empty arrays, got {x.aval.str_short()} and {y.aval.str_short()}")
+    if mode not in ("full", "same", "valid"):
+        raise op_value_error(op, f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+    return x, y, mode
+
+
+def _mode_slice(full: Any, n: builtins.int, m: builtins.int, mode: str) -> Any:
+    """The lags NumPy's `mode` keeps from the full result (n >= m)."""
+    if mode == "full":
+        return full
+    start, size = ((m - 1) // 2, n) if mode == "same" else (m - 1, n - m + 1)
+    return lax.slice(full, (start,), (start + size,))
+
+
+@_products
+def convolve(a: Any, v: Any, mode: str = "full", *, preferred_element_type: Any = None) -> Any:
+    """Discrete linear convolution of two 1-D arrays (NumPy's modes 'full', 'same', 'valid')."""
+    x, y, mode = _one_d_products("convolve", a, v, mode, preferred_element_type)
+    if y.aval.shape[0] > x.aval.shape[0]:  # convolution commutes; NumPy slices against the longer one
+        x, y = y, x
+    full = _correlate_full(x, lax.rev(y, (0,)))
+    return _mode_slice(full, x.aval.shape[0], y.aval.shape[0], mode)
+
+
+@_products
+def correlate(a: Any, v: Any, mode: str = "valid", *, preferred_element_type: Any = None) -> Any:
+    """Cross-correlation sum_n a[n + k] * conj(v[n]) of two 1-D arrays (NumPy's modes)."""
+    x, y, mode = _one_d_products("correlate", a, v, mode, preferred_element_type)
+    if D.kind(y.aval.dtype) == 3:
+        y = lax.conj(y)
+    if y.aval.shape[0] <= x.aval.shape[0]:
+        return _mode_slice(_correlate_full(x, y), x.aval.shape[0], y.aval.shape[0], mode)
+    # the longer array second: the lags of the swapped correlation, reversed
+    kept = _mode_slice(_correlate_full(y, x), y.aval.shape[0], x.aval.shape[0], mode)
+    return lax.rev(kept, (0,))
+
+
+__all__ = ["matmul", "tensordot", "vecdot", "dot", "inner", "outer", "vdot", "kron", "cross", "einsum",
+           "convolve", "correlate"]

@@ -284,4 +284,17 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
     return x_tree.unflatten([sharding_constraint_p.bind(asarray(v), sharding=s) for v, s in zip(x_leaves, s_leaves)])
 
 
-__all__ = ["psum_scatter", "all_to_all", "with_sharding_constraint"]
+def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
+    """jax's pcast(x, axis, to='varying'): mark values as differing across a shard_map axis.
+
+    jax's shard_map types values as replicated or varying along each mesh axis and needs
+    this cast where the types must agree (a scan carry). padax checks replication by
+    analysing the body instead (check_rep), so the values pass through unchanged.
+    """
+    from padax.core import tree as tree_util
+    if to != "varying":
+        raise ValueError(f"pcast: padax supports to='varying', got to={to!r}")
+    return tree_util.map(asarray, x)
+
+
+__all__ = ["psum_scatter", "all_to_all", "with_sharding_constraint", "pcast"]
