@@ -245,8 +245,11 @@ class Mesh:
         return self._hash
 
     def __repr__(self) -> str:
+        return f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}, axis_types={self.axis_types})"
+
+    def __str__(self) -> str:
         axes = ", ".join(f"'{n}': {s}" for n, s in self.shape.items())
-        return f"Mesh(axis_sizes={{{axes}}}, device_ids={self.device_ids.tolist()}, axis_types={self.axis_types})"
+        return f"Mesh({axes}, axis_types={self.axis_types})"
 
     def coords(self) -> dict:
         """Device -> its coordinates in the mesh grid."""
@@ -627,7 +630,7 @@ class NamedSharding(Sharding):
         return self._hash
 
     def __repr__(self):
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+        return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r})"
 
 
 class GSPMDSharding(Sharding):

@@ -118,9 +118,9 @@ def _like(fill: Any) -> Callable:
         from padax.numpy._creation import full
         from padax.numpy._util import to_array
         proto = to_array(args[0])
-        value = args[1] if fill is None else fill
-        if fill is None and len(args) < 2:
-            value = kwargs.pop("fill_value")
+        value = fill
+        if fill is None:  # full_like: the fill value is the second argument
+            value = args[1] if len(args) > 1 else kwargs.pop("fill_value")
         return full(shape, value, dtype=kwargs.get("dtype") or proto.aval.dtype, device=kwargs.get("device"))
     return call
 
