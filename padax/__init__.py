@@ -5,6 +5,9 @@ from padax import lowering as _lowering  # noqa: F401  (registers lowering rules
 from padax.config import config, default_matmul_precision, disable_jit, enable_x64
 from padax.core import tree
 from padax.devices import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices
+from padax.devices.backend import default_backend, local_device_count, process_count, process_index
+from padax.devices.put import block_until_ready, device_get
+from padax.core.ad_util import float0
 from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eager execution)
 from padax.transforms.jit import jit
 from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr

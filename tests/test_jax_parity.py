@@ -382,3 +382,13 @@ def test_jax_keyword_names_and_static_axis_size():
     assert sizes == [3] and isinstance(sizes[0], int)
     assert isinstance(padax.devices()[0], padax.Device)
     close(padax.lax.pcast(pnp.ones(2), "i", to="varying"), [1.0, 1.0])
+
+
+def test_host_and_device_helpers():
+    tree = {"a": pnp.ones(2), "b": 3}
+    got = padax.device_get(tree)
+    assert isinstance(got["a"], np.ndarray) and got["b"] == 3
+    assert padax.block_until_ready(tree) is tree
+    assert padax.local_device_count() == jax.local_device_count() and padax.default_backend() == "cpu"
+    assert (padax.process_index(), padax.process_count()) == (jax.process_index(), jax.process_count())
+    assert padax.grad(lambda x, i: x * i, argnums=1, allow_int=True)(2.0, 3).dtype == padax.float0

@@ -76,6 +76,16 @@ def process_count(backend: str | None = None) -> int:
     return len({d.process_index for d in devices(backend)})
 
 
+def local_device_count(backend: str | None = None) -> int:
+    """The number of devices this process drives."""
+    return len(local_devices(backend))
+
+
+def default_backend() -> str:
+    """The platform of the default device ('cpu', 'cuda', 'rocm', 'tpu')."""
+    return default_platform()
+
+
 def device_count(backend: str | None = None) -> int:
     return len(devices(backend))
 

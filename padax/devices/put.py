@@ -107,3 +107,18 @@ def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
     if isinstance(sharding, sh.SingleDeviceSharding):
         return host_to_tensor(arr, aval, sharding.device)
     return Tensor(sh.put_host_array(arr, aval, sharding, config.enable_x64), aval)
+
+
+def device_get(x: Any) -> Any:
+    """A pytree of Tensors (and other values) copied to the host: Tensors become numpy arrays."""
+    from padax.core import tree as tree_util
+    return tree_util.map(lambda v: v._value() if isinstance(v, Tensor) else v, x)
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait until every Tensor in the pytree `x` is computed; returns `x`."""
+    from padax.core import tree as tree_util
+    for v in tree_util.leaves(x):
+        if isinstance(v, Tensor):
+            v.block_until_ready()
+    return x
