@@ -2,9 +2,12 @@
 from padax.devices import _jaxlib as _jaxlib_guard  # noqa: F401  (installs the jax-import guard first)
 
 from padax import lowering as _lowering  # noqa: F401  (registers lowering rules)
-from padax.config import config, disable_jit, enable_x64
+from padax.config import config, default_matmul_precision, disable_jit, enable_x64
 from padax.core import tree
-from padax.devices import Array, Tensor, default_device, device_count, device_put, devices, local_devices
+from padax.devices import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices
+from padax.devices.backend import default_backend, local_device_count, process_count, process_index
+from padax.devices.put import block_until_ready, device_get
+from padax.core.ad_util import float0
 from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eager execution)
 from padax.transforms.jit import jit
 from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
@@ -70,11 +73,13 @@ jit.to_static, jit.save, jit.load = _inference.to_static, _inference.save, _infe
 # transformations (JAX's function-in, function-out signatures)
 from padax.transforms.ad import (grad, hessian, jacfwd, jacrev, jvp, linear_transpose, linearize,  # noqa: E402
                                  value_and_grad, vjp)
+from padax.transforms.ad import jacrev as jacobian  # noqa: E402  (jax's alias)
 from padax.transforms.batching import vmap  # noqa: E402
 from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noqa: E402
 from padax import test_util  # noqa: E402,F401
 from padax import lax  # noqa: E402,F401
-from padax.transforms.remat import checkpoint, checkpoint_policies, recompute  # noqa: E402
+from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
+from padax import ad_checkpoint, extend, scipy, tree_util  # noqa: E402,F401
 from padax import autograd  # noqa: E402,F401
 from padax import fft  # noqa: E402,F401
 from padax import random  # noqa: E402,F401
@@ -84,7 +89,8 @@ from padax import linalg  # noqa: E402,F401
 from padax import numpy  # noqa: E402,F401
 # multi-device: shardings, shard_map, sharding constraints, padax.distributed
 from padax import sharding  # noqa: E402,F401
-from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F401
+from padax.sharding import (NamedSharding, P, make_mesh, reshard, set_mesh, typeof,  # noqa: E402,F401
+                            visualize_array_sharding)
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401

@@ -4,21 +4,162 @@
     x = padax.device_put(x, NamedSharding(mesh, P("data", None)))
     padax.visualize_array_sharding(x)
 
+With a context mesh (`padax.set_mesh(mesh)`, `with padax.sharding.use_mesh(mesh):`)
+a bare `P(...)` stands for `NamedSharding(mesh, P(...))` in device_put,
+reshard, with_sharding_constraint and shard_map (whose `mesh=` it also
+supplies). `padax.typeof(x)` shows an array's type with its layout
+(`float32[8@X,4@Y]`). jax's explicit-sharding helpers `auto_axes` and
+`explicit_axes` lay values out as asked around a function; padax does not
+type-check Explicit shardings as jax does (see AxisType).
+
 Several CPU devices in one process: set `PADAX_NUM_CPU_DEVICES=8` in the
 environment, or `padax.config.update("num_cpu_devices", 8)` before the first
 array is created.
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable
 
 import numpy as np
 
-from padax.devices.sharding import (GSPMDSharding, Mesh, NamedSharding, P, PartitionSpec, Sharding,
-                                    ShardingError, SingleDeviceSharding, make_mesh)
+from padax.devices.sharding import (AbstractMesh, AxisType, GSPMDSharding, Mesh, NamedSharding, P,  # noqa: F401
+                                    PartitionSpec, Sharding, ShardingError, SingleDeviceSharding,
+                                    get_abstract_mesh, get_mesh, make_mesh, resolve_sharding, set_mesh,
+                                    use_abstract_mesh, use_mesh)
 
-__all__ = ["Mesh", "PartitionSpec", "P", "NamedSharding", "SingleDeviceSharding", "GSPMDSharding",
-           "Sharding", "ShardingError", "make_mesh", "visualize_array_sharding", "visualize_sharding"]
+__all__ = ["Mesh", "AbstractMesh", "AxisType", "PartitionSpec", "P", "NamedSharding", "SingleDeviceSharding",
+           "GSPMDSharding", "Sharding", "ShardingError", "make_mesh", "set_mesh", "use_mesh", "get_mesh",
+           "get_abstract_mesh", "use_abstract_mesh", "reshard", "auto_axes", "explicit_axes", "typeof",
+           "ArrayType", "visualize_array_sharding", "visualize_sharding"]
+
+
+class ArrayType:
+    """An array's type: shape, dtype and, for arrays laid out on a mesh, the layout
+    (`str` gives jax's notation, `float32[8@X,4@Y]`: dimension 0 split over mesh axis X)."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+
+    def __init__(self, shape: tuple, dtype: np.dtype, weak_type: bool = False, sharding: Any = None):
+        self.shape, self.dtype, self.weak_type, self.sharding = tuple(shape), np.dtype(dtype), weak_type, sharding
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    @property
+    def spec(self) -> PartitionSpec:
+        """Per dimension, the mesh axes it is split over (all None when not laid out on a mesh)."""
+        if isinstance(self.sharding, NamedSharding):
+            return PartitionSpec(*[self.sharding.spec[d] if d < len(self.sharding.spec) else None
+                                   for d in range(self.ndim)])
+        return PartitionSpec(*([None] * self.ndim))
+
+    def __str__(self) -> str:
+        dims = []
+        for d, n in enumerate(self.shape):
+            axes = self.spec.axes_of(d)
+            dims.append(f"{n}@{axes[0]}" if len(axes) == 1 else f"{n}@({','.join(axes)})" if axes else str(n))
+        return f"{self.dtype.name}[{','.join(dims)}]"
+
+    def __repr__(self) -> str:
+        return f"ShapedArray({self})"
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, ArrayType) and (self.shape, self.dtype, self.weak_type, self.spec)
+                == (other.shape, other.dtype, other.weak_type, other.spec))
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type, self.spec))
+
+
+def typeof(x: Any) -> ArrayType:
+    """The type of `x`: shape, dtype and, for a Tensor laid out on a mesh, its layout.
+
+    Inside a traced function the layout is XLA's to choose, so a traced value's type has none.
+    """
+    from padax.devices.array import Tensor
+    from padax.functional._arrays import asarray, aval_of
+    if not hasattr(x, "aval"):
+        x = asarray(x)
+    aval = aval_of(x)
+    sharding = x.sharding if type(x) is Tensor else None
+    if isinstance(sharding, GSPMDSharding):
+        from padax.devices.sharding import name_on_mesh
+        mesh = get_mesh()
+        named = None
+        if mesh is not None and set(mesh.device_list) == set(sharding.device_list):
+            named = name_on_mesh(sharding.to_hlo_sharding(aval.ndim), aval.ndim, mesh, sharding.device_list)
+        sharding = named or sharding
+    return ArrayType(aval.shape, aval.dtype, aval.weak_type, sharding)
+
+
+def reshard(xs: Any, out_shardings: Any) -> Any:
+    """`xs` (a pytree) laid out as `out_shardings` say (a sharding, a PartitionSpec on the context
+    mesh, or a matching pytree of them): moved eagerly, a sharding constraint inside jit."""
+    from padax.core import tree as tree_util
+    from padax.core.trace import Tracer
+    from padax.devices.put import put_sharded
+    from padax.functional.lax.parallel_extra import with_sharding_constraint
+
+    def one(x, s):
+        s = resolve_sharding(s, "reshard")
+        return with_sharding_constraint(x, s) if isinstance(x, Tracer) else put_sharded(x, s)
+
+    def is_spec(s):
+        return isinstance(s, (Sharding, PartitionSpec))
+
+    if is_spec(out_shardings):
+        return tree_util.map(lambda x: one(x, out_shardings), xs)
+    return tree_util.map(one, xs, out_shardings, is_leaf=lambda v: v is None)
+
+
+def accepts_out_sharding(fn: Callable) -> Callable:
+    """`fn` with jax's `out_sharding=` keyword: its result laid out so (see reshard)."""
+    @functools.wraps(fn)
+    def wrapped(*args, out_sharding: Any = None, **kwargs):
+        out = fn(*args, **kwargs)
+        return out if out_sharding is None else reshard(out, out_sharding)
+    return wrapped
+
+
+def _mesh_axes(axes: Any) -> tuple[str, ...] | None:
+    return (axes,) if isinstance(axes, str) else (tuple(axes) if axes is not None else None)
+
+
+def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: Any = None) -> Callable:
+    """jax's auto_axes: run `f` with the mesh axes `axes` (default: all) Auto, then lay its result
+    out as `out_sharding` (given here or at the call: `g(x, out_sharding=P('X'))`)."""
+    if f is None:
+        return functools.partial(auto_axes, axes=axes, out_sharding=out_sharding)
+
+    @functools.wraps(f)
+    def wrapped(*args, out_sharding: Any = out_sharding, **kwargs):
+        mesh = get_abstract_mesh()
+        names = _mesh_axes(axes) or mesh.axis_names
+        with use_abstract_mesh(mesh.update_axis_types({n: AxisType.Auto for n in names})):
+            out = f(*args, **kwargs)
+        return out if out_sharding is None else reshard(out, out_sharding)
+
+    return wrapped
+
+
+def explicit_axes(f: Callable | None = None, /, *, axes: Any = None, in_sharding: Any = None) -> Callable:
+    """jax's explicit_axes: lay the arguments out as `in_sharding` says (given here or at the call),
+    then run `f` with the mesh axes `axes` (default: all) Explicit."""
+    if f is None:
+        return functools.partial(explicit_axes, axes=axes, in_sharding=in_sharding)
+
+    @functools.wraps(f)
+    def wrapped(*args, in_sharding: Any = in_sharding, **kwargs):
+        if in_sharding is not None:
+            args = reshard(args, in_sharding) if isinstance(in_sharding, (Sharding, PartitionSpec)) else \
+                reshard(args, tuple(in_sharding) if isinstance(in_sharding, list) else in_sharding)
+        mesh = get_abstract_mesh()
+        names = _mesh_axes(axes) or mesh.axis_names
+        with use_abstract_mesh(mesh.update_axis_types({n: AxisType.Explicit for n in names})):
+            return f(*args, **kwargs)
+
+    return wrapped
 
 
 def _device_label(devs: list) -> str:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.abstract import ShapedArray
+from padax.core import source_info
 from padax.core.source_info import SourceInfo
 
 _var_ids = itertools.count()
@@ -95,6 +96,7 @@ class ClosedJaxpr:
     in_avals = property(lambda self: self.jaxpr.in_avals)
     out_avals = property(lambda self: self.jaxpr.out_avals)
     eqns = property(lambda self: self.jaxpr.eqns)
+    literals = property(lambda self: self.consts)  # jax's other name for the constvars' values
 
     def __str__(self) -> str:
         return pp_jaxpr(self.jaxpr)
@@ -127,13 +129,18 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
         env[v] = x
     for v, x in zip(jaxpr.invars, args):
         env[v] = x
-    for eqn in jaxpr.eqns:
-        ins = [read(v) for v in eqn.invars]
-        outs = eqn.primitive.bind(*ins, **eqn.params)
-        if not eqn.primitive.multiple_results:
-            outs = (outs,)
-        for v, x in zip(eqn.outvars, outs):
-            env[v] = x
+    outer = source_info.current.info
+    try:
+        for eqn in jaxpr.eqns:
+            ins = [read(v) for v in eqn.invars]
+            source_info.current.info = eqn.source_info or outer  # what it stages keeps its line
+            outs = eqn.primitive.bind(*ins, **eqn.params)
+            if not eqn.primitive.multiple_results:
+                outs = (outs,)
+            for v, x in zip(eqn.outvars, outs):
+                env[v] = x
+    finally:
+        source_info.current.info = outer
     return [read(v) for v in jaxpr.outvars]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import NamedTuple
 
 _PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -18,8 +19,19 @@ class SourceInfo(NamedTuple):
         return f"{self.filename}:{self.lineno} ({self.function})"
 
 
+class _Current(threading.local):
+    info: "SourceInfo | None" = None
+
+
+# While padax re-evaluates a traced equation (transforming a jaxpr), the equation's own source
+# stands for "the user's line": the operations it stages, and errors it raises, point there.
+current = _Current()
+
+
 def user_frame() -> SourceInfo | None:
-    """The innermost stack frame outside padax itself."""
+    """The innermost stack frame outside padax itself (or the source of the equation being re-evaluated)."""
+    if current.info is not None:
+        return current.info
     f = sys._getframe(1)
     while f is not None:
         fn = f.f_code.co_filename

@@ -3,7 +3,8 @@
 padax keeps its own registry (not jax's default one), so registering a
 class with padax never interferes with jax in the same process.
 `padax.tree.map/leaves/flatten/unflatten/structure/register_node/
-register_dataclass` are the public names.
+register_dataclass` are the public names (jax.tree's); `padax.tree_util` has
+jax.tree_util's spellings of the same functions.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ registry = _jaxlib.new_pytree_registry()
 dispatch_registry = _jaxlib.new_pytree_registry()
 _registries = (registry, dispatch_registry)
 PyTreeDef = _jaxlib.PyTreeDef
+DictKey, SequenceKey, GetAttrKey = _jaxlib.DictKey, _jaxlib.SequenceKey, _jaxlib.GetAttrKey
+FlattenedIndexKey = _jaxlib.FlattenedIndexKey
 
 
 def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list[Any], PyTreeDef]:
@@ -45,46 +48,97 @@ def map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Callable[[Any], b
     return treedef.unflatten(f(*args) for args in zip(xs, *others))
 
 
-def flatten_with_path(tree: Any, is_leaf=None):
-    return registry.flatten_with_path(tree, is_leaf)
+def _path_predicate(is_leaf, takes_path: bool):
+    """jaxlib's path-flattening predicate takes (path, x); `is_leaf` takes x unless `takes_path`."""
+    if is_leaf is None or takes_path:
+        return is_leaf
+    return lambda _, x: is_leaf(x)
 
 
-def map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf=None) -> Any:
-    pairs, treedef = registry.flatten_with_path(tree, is_leaf)
+def flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,
+                      is_leaf_takes_path: bool = False) -> tuple[list[tuple[tuple, Any]], PyTreeDef]:
+    """(path, leaf) pairs and the structure; a path is a tuple of DictKey/SequenceKey/GetAttrKey/... entries."""
+    return registry.flatten_with_path(tree, _path_predicate(is_leaf, is_leaf_takes_path))
+
+
+def leaves_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,
+                     is_leaf_takes_path: bool = False) -> list[tuple[tuple, Any]]:
+    return flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]
+
+
+def map_with_path(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Callable[..., bool] | None = None,
+                  is_leaf_takes_path: bool = False) -> Any:
+    """`map` whose `f` also receives each leaf's path first."""
+    pairs, treedef = flatten_with_path(tree, is_leaf, is_leaf_takes_path)
     others = [treedef.flatten_up_to(r) for r in rest]
     return treedef.unflatten(f(p, x, *r) for (p, x), *r in zip(pairs, *others))
 
 
-def keystr(path: tuple) -> str:
-    """A readable tree path such as `['params'][0].weight`."""
-    out = []
-    for k in path:
-        if hasattr(k, "key"):
-            out.append(f"[{k.key!r}]")
-        elif hasattr(k, "idx"):
-            out.append(f"[{k.idx}]")
-        elif hasattr(k, "name"):
-            out.append(f".{k.name}")
-        else:
-            out.append(str(k))
-    return "".join(out)
+def keystr(path: tuple, *, simple: bool = False, separator: str = "") -> str:
+    """A readable tree path such as `['params'][0].weight` (`simple=True`: `params/0/weight` with separator='/')."""
+    def simple_str(k):
+        if isinstance(k, (DictKey, FlattenedIndexKey)):
+            return str(k.key)
+        if isinstance(k, SequenceKey):
+            return str(k.idx)
+        return str(k.name) if isinstance(k, GetAttrKey) else str(k)
+    to_str = simple_str if simple else str
+    return separator.join(to_str(k) for k in path)
 
 
-def all(tree: Any) -> bool:
-    return builtins_all(leaves(tree))
+def all(tree: Any, *, is_leaf: Callable[[Any], bool] | None = None) -> bool:
+    """Whether every leaf is truthy."""
+    return builtins_all(leaves(tree, is_leaf))
 
 
-def reduce(f: Callable[[Any, Any], Any], tree: Any, initializer: Any = ...) -> Any:
-    xs = leaves(tree)
+def reduce(f: Callable[[Any, Any], Any], tree: Any, initializer: Any = ...,
+           is_leaf: Callable[[Any], bool] | None = None) -> Any:
+    """functools.reduce over the leaves."""
+    xs = leaves(tree, is_leaf)
     return functools.reduce(f, xs) if initializer is ... else functools.reduce(f, xs, initializer)
 
 
-def transpose(outer: PyTreeDef, inner: PyTreeDef, tree: Any) -> Any:
-    """Turn a tree-of-trees (outer of inner) into inner of outer."""
+def reduce_associative(op: Callable[[Any, Any], Any], tree: Any, *, identity: Any = ...,
+                       is_leaf: Callable[[Any], bool] | None = None) -> Any:
+    """Reduce the leaves pairwise as a balanced tree (`op` must be associative)."""
+    def halve(xs):
+        if len(xs) == 1:
+            return xs[0]
+        mid = len(xs) // 2
+        return op(halve(xs[:mid]), halve(xs[mid:]))
+    xs = leaves(tree, is_leaf)
+    if not xs:
+        if identity is ...:
+            raise TypeError("tree reduce_associative: an empty tree needs identity=")
+        return identity
+    return halve(xs)
+
+
+def transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: Any) -> Any:
+    """Turn a tree-of-trees (outer of inner) into inner of outer; `inner_treedef=None` reads it
+    from the first subtree."""
+    outer, inner, tree = outer_treedef, inner_treedef, pytree_to_transpose
     flat = outer.flatten_up_to(tree)
+    if inner is None:
+        inner = structure(flat[0])
+    if len(leaves(tree)) != outer.num_leaves * inner.num_leaves:
+        raise TypeError(f"tree transpose: the tree does not have the structure {outer.compose(inner)}; "
+                        f"got {structure(tree)}")
     inner_leaves = [inner.flatten_up_to(x) for x in flat]
     columns = [outer.unflatten(col) for col in zip(*inner_leaves)]
     return inner.unflatten(columns)
+
+
+def broadcast(prefix_tree: Any, full_tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> Any:
+    """`full_tree`'s structure with each leaf of `prefix_tree` repeated over the subtree it stands for."""
+    out: list = []
+    map(lambda x, sub: out.extend([x] * structure(sub).num_leaves), prefix_tree, full_tree, is_leaf=is_leaf)
+    return structure(full_tree).unflatten(out)
+
+
+def is_strict_leaf(treedef: PyTreeDef) -> bool:
+    """Whether `treedef` is one leaf (not None, not an empty container)."""
+    return treedef.num_nodes == 1 and treedef.num_leaves == 1
 
 
 def tuple_treedef(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
@@ -92,25 +146,32 @@ def tuple_treedef(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
 
 
 def register_node(cls: type, flatten_fn: Callable[[Any], tuple[Iterable[Any], Any]],
-                  unflatten_fn: Callable[[Any, Iterable[Any]], Any]) -> type:
-    """Register a container type: flatten(x) -> (children, aux); unflatten(aux, children) -> x."""
+                  unflatten_fn: Callable[[Any, Iterable[Any]], Any],
+                  flatten_with_keys_fn: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None = None
+                  ) -> type:
+    """Register a container type: flatten(x) -> (children, aux); unflatten(aux, children) -> x.
+
+    `flatten_with_keys_fn(x) -> ((key, child) pairs, aux)` names the children in tree paths
+    (without it they are FlattenedIndexKey(i)).
+    """
     for r in _registries:
-        r.register_node(cls, flatten_fn, unflatten_fn)
+        r.register_node(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
     return cls
 
 
-def register_dataclass(cls: type | None = None, *, data_fields: Iterable[str] | None = None,
-                       meta_fields: Iterable[str] | None = None):
+def register_dataclass(cls: type | None = None, data_fields: Iterable[str] | None = None,
+                       meta_fields: Iterable[str] | None = None, drop_fields: Iterable[str] = ()):
     """Register a dataclass whose `data_fields` are children and `meta_fields` static.
 
-    With no field lists, fields marked `field(metadata={"static": True})` are meta.
+    With no field lists, fields marked `field(metadata={"static": True})` are meta;
+    `drop_fields` are left out of both (fields the constructor does not take).
     """
     def wrap(c: type) -> type:
         if data_fields is None and meta_fields is None:
             if not dataclasses.is_dataclass(c):
                 raise TypeError(f"register_dataclass: {c.__name__} is not a dataclass; "
                                 "pass data_fields= and meta_fields=")
-            fs = dataclasses.fields(c)
+            fs = [f for f in dataclasses.fields(c) if f.name not in set(drop_fields)]
             meta = [f.name for f in fs if f.metadata.get("static", False)]
             data = [f.name for f in fs if not f.metadata.get("static", False)]
         else:
@@ -129,8 +190,10 @@ def register_static(cls: type) -> type:
 builtins_all = __builtins__["all"] if isinstance(__builtins__, dict) else __builtins__.all
 
 register_node(collections.OrderedDict,
-                       lambda d: (tuple(d.values()), tuple(d.keys())),
-                       lambda keys, vals: collections.OrderedDict(zip(keys, vals)))
+              lambda d: (tuple(d.values()), tuple(d.keys())),
+              lambda keys, vals: collections.OrderedDict(zip(keys, vals)),
+              lambda d: (tuple((DictKey(k), v) for k, v in d.items()), tuple(d.keys())))
 register_node(collections.defaultdict,
-                       lambda d: (tuple(d[k] for k in sorted(d)), (d.default_factory, tuple(sorted(d)))),
-                       lambda aux, vals: collections.defaultdict(aux[0], zip(aux[1], vals)))
+              lambda d: (tuple(d[k] for k in sorted(d)), (d.default_factory, tuple(sorted(d)))),
+              lambda aux, vals: collections.defaultdict(aux[0], zip(aux[1], vals)),
+              lambda d: (tuple((DictKey(k), d[k]) for k in sorted(d)), (d.default_factory, tuple(sorted(d)))))

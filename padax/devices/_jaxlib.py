@@ -179,6 +179,11 @@ def pytree_treedef_tuple(registry, treedefs):
 
 
 PyTreeDef = _jax.pytree.PyTreeDef
+# the entries of a tree path, as flatten_with_path produces them
+DictKey = _jax.pytree.DictKey
+SequenceKey = _jax.pytree.SequenceKey
+GetAttrKey = _jax.pytree.GetAttrKey
+FlattenedIndexKey = _jax.pytree.FlattenedIndexKey
 
 
 _lapack_registered = False

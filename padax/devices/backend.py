@@ -2,12 +2,12 @@
 
 CPU is always available; a GPU/TPU backend appears when its PJRT plugin
 package is installed (e.g. `jax-cuda12-plugin`) and becomes the default.
-`PADAX_PLATFORMS=cpu` (or `padax.config`) forces a platform.
+`PADAX_PLATFORMS=cpu` (or `padax.config.update("platforms", "cpu")`, jax's
+`jax_platforms`) forces a platform.
 """
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any
 
 from padax.config import config
@@ -39,9 +39,8 @@ def _client(platform: str):
 
 
 def _wanted_platforms() -> list[str]:
-    env = os.environ.get("PADAX_PLATFORMS") or os.environ.get("JAX_PLATFORMS")
-    if env:
-        return [p.strip() for p in env.split(",") if p.strip()]
+    if config.platforms:  # PADAX_PLATFORMS / JAX_PLATFORMS, or config.update("platforms", "cpu")
+        return [p.strip() for p in config.platforms.split(",") if p.strip()]
     return [*_PLUGIN_PLATFORMS, "cpu"]
 
 
@@ -78,6 +77,16 @@ def process_count(backend: str | None = None) -> int:
     return len({d.process_index for d in devices(backend)})
 
 
+def local_device_count(backend: str | None = None) -> int:
+    """The number of devices this process drives."""
+    return len(local_devices(backend))
+
+
+def default_backend() -> str:
+    """The platform of the default device ('cpu', 'cuda', 'rocm', 'tpu')."""
+    return default_platform()
+
+
 def device_count(backend: str | None = None) -> int:
     return len(devices(backend))
 
@@ -109,6 +118,9 @@ def set_cpu_client_factory(factory) -> None:
 
 
 def _reset_on_change(name: str, value: Any) -> None:
+    if name == "platforms":  # the default platform is chosen afresh; clients stay
+        default_platform.cache_clear()
+        _default_device_cached.cache_clear()
     if name in ("num_cpu_devices", "cpu_async_dispatch"):
         _clients.pop("cpu", None)
         default_platform.cache_clear()

@@ -99,13 +99,16 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     """Put a host value or Tensor on a device (default: the default device) or lay it out on a sharding.
 
     `device` may be a Device, or a padax sharding (`NamedSharding(mesh, P('x'))`,
-    `SingleDeviceSharding(dev)`): the value is then cut into pieces, one per
+    `SingleDeviceSharding(dev)`, or `P('x')` on the context mesh of padax.set_mesh): the
+    value is then cut into pieces, one per
     device, and the result is one Tensor spanning those devices. A pytree of
     values with one sharding (or a matching pytree of shardings) is also taken.
     """
-    from padax.devices.sharding import Sharding
+    from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(device, str):
         device = device_by_name(device)
+    elif isinstance(device, PartitionSpec):  # on the context mesh (padax.set_mesh)
+        device = resolve_sharding(device, "device_put")
     if isinstance(device, (Sharding, list, tuple, dict)):
         return _put_sharded_tree(x, device, dtype)
     if isinstance(x, Tensor):
@@ -121,12 +124,13 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
 
 def _put_sharded_tree(x: Any, sharding: Any, dtype: Any) -> Any:
     from padax.core import tree as tree_util
-    from padax.devices.sharding import Sharding
+    from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(sharding, Sharding):
         if isinstance(x, (Tensor, np.ndarray, np.generic) + _SCALAR_TYPES):
             return put_sharded(x, sharding, dtype)
         return tree_util.map(lambda v: put_sharded(v, sharding, dtype), x)
-    shard_leaves = tree_util.leaves(sharding, is_leaf=lambda s: isinstance(s, Sharding))
+    shard_leaves = [resolve_sharding(s, "device_put") for s in
+                    tree_util.leaves(sharding, is_leaf=lambda s: isinstance(s, (Sharding, PartitionSpec)))]
     x_leaves, x_tree = tree_util.flatten(x)
     if len(shard_leaves) != len(x_leaves):
         raise ValueError(f"device_put: {len(x_leaves)} values but {len(shard_leaves)} shardings were given")
@@ -151,3 +155,18 @@ def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
     if isinstance(sharding, sh.SingleDeviceSharding):
         return host_to_tensor(arr, aval, sharding.device)
     return Tensor(sh.put_host_array(arr, aval, sharding, config.enable_x64), aval)
+
+
+def device_get(x: Any) -> Any:
+    """A pytree of Tensors (and other values) copied to the host: Tensors become numpy arrays."""
+    from padax.core import tree as tree_util
+    return tree_util.map(lambda v: v._value() if isinstance(v, Tensor) else v, x)
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait until every Tensor in the pytree `x` is computed; returns `x`."""
+    from padax.core import tree as tree_util
+    for v in tree_util.leaves(x):
+        if isinstance(v, Tensor):
+            v.block_until_ready()
+    return x

@@ -23,10 +23,13 @@ remembered, so a buffer's sharding maps back to the padax object
 """
 from __future__ import annotations
 
+import contextlib
+import enum
 import itertools
 import math
+import threading
 from collections import OrderedDict
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -103,14 +106,84 @@ class PartitionSpec(tuple):
 P = PartitionSpec
 
 
+class AxisType(enum.Enum):
+    """How a mesh axis is used: Auto (XLA partitions over it), Explicit (the program names shardings
+    along it, jax's sharding-in-types mode) or Manual (a shard_map body runs per device along it).
+
+    padax lays values out the same way for Auto and Explicit axes: shardings on arrays are kept
+    and XLA's partitioner chooses the layouts inside compiled programs; it does not type-check
+    Explicit shardings as jax does.
+    """
+    Auto = enum.auto()
+    Explicit = enum.auto()
+    Manual = enum.auto()
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _axis_types(axis_types: Any, n: int, default: AxisType) -> tuple[AxisType, ...]:
+    if axis_types is None:
+        return (default,) * n
+    if isinstance(axis_types, AxisType):
+        axis_types = (axis_types,) * n
+    axis_types = tuple(axis_types)
+    if len(axis_types) != n or not all(isinstance(t, AxisType) for t in axis_types):
+        raise ShardingError(f"Mesh: axis_types must be one padax.sharding.AxisType per axis ({n}), "
+                            f"got {axis_types!r}")
+    return axis_types
+
+
+class AbstractMesh:
+    """A mesh's axis names, sizes and types without its devices (what a traced program sees)."""
+
+    def __init__(self, axis_sizes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None):
+        self.axis_sizes = tuple(int(s) for s in axis_sizes)
+        self.axis_names = tuple(axis_names)
+        if len(self.axis_sizes) != len(self.axis_names):
+            raise ShardingError(f"AbstractMesh: {len(self.axis_sizes)} sizes but {len(self.axis_names)} names")
+        self.axis_types = _axis_types(axis_types, len(self.axis_names), AxisType.Auto)
+
+    @property
+    def shape(self) -> "OrderedDict[str, int]":
+        return OrderedDict(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.axis_sizes)
+
+    @property
+    def empty(self) -> bool:
+        return not self.axis_names
+
+    def update_axis_types(self, types: dict) -> "AbstractMesh":
+        """The same mesh with some axes' types replaced ({name: AxisType})."""
+        return AbstractMesh(self.axis_sizes, self.axis_names,
+                            tuple(types.get(n, t) for n, t in zip(self.axis_names, self.axis_types)))
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, AbstractMesh) and (self.axis_sizes, self.axis_names, self.axis_types)
+                == (other.axis_sizes, other.axis_names, other.axis_types))
+
+    def __hash__(self) -> int:
+        return hash((self.axis_sizes, self.axis_names, self.axis_types))
+
+    def __repr__(self) -> str:
+        axes = ", ".join(f"'{n}': {s}" for n, s in zip(self.axis_names, self.axis_sizes))
+        return f"AbstractMesh({axes}, axis_types={self.axis_types})"
+
+
 class Mesh:
     """Devices arranged in an n-d grid whose axes have names ('data', 'model', ...).
 
     `Mesh(np.array(devices).reshape(2, 4), ('x', 'y'))`. Shardings and
-    shard_map refer to the axes by name.
+    shard_map refer to the axes by name. `axis_types` (one AxisType per axis,
+    default Auto) is recorded for jax's explicit-sharding API; two meshes over
+    the same devices and names are equal whatever their axis types.
+    `with mesh:` makes it the context mesh (as padax.set_mesh does).
     """
 
-    def __init__(self, devices: Any, axis_names: Sequence[str] | str):
+    def __init__(self, devices: Any, axis_names: Sequence[str] | str, axis_types: Any = None):
         if isinstance(axis_names, str):
             axis_names = (axis_names,)
         axis_names = tuple(axis_names)
@@ -131,6 +204,7 @@ class Mesh:
             raise ShardingError("Mesh: no devices")
         self.devices = arr
         self.axis_names = axis_names
+        self.axis_types = _axis_types(axis_types, len(axis_names), AxisType.Auto)
         self._flat = tuple(flat)
         self._key = (tuple((d.platform, d.id) for d in flat), arr.shape, axis_names)
         self._hash = hash(self._key)
@@ -171,12 +245,122 @@ class Mesh:
         return self._hash
 
     def __repr__(self) -> str:
+        return f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names}, axis_types={self.axis_types})"
+
+    def __str__(self) -> str:
         axes = ", ".join(f"'{n}': {s}" for n, s in self.shape.items())
-        return f"Mesh(axis_sizes={{{axes}}}, device_ids={self.device_ids.tolist()})"
+        return f"Mesh({axes}, axis_types={self.axis_types})"
 
     def coords(self) -> dict:
         """Device -> its coordinates in the mesh grid."""
         return {d: idx for idx, d in np.ndenumerate(self.devices)}
+
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
+
+    @property
+    def empty(self) -> bool:
+        return False
+
+    def __enter__(self) -> "Mesh":
+        _context.stack.append((self, self.abstract_mesh))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _context.stack.pop()
+
+
+# ---- the context mesh: set_mesh / use_mesh -------------------------------------------------
+
+class _Context(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[tuple[Mesh | None, AbstractMesh | None]] = []
+
+
+_context = _Context()
+_global_mesh: list = [None]  # set_mesh outside a `with` (for every thread)
+
+
+def get_mesh() -> Mesh | None:
+    """The context mesh (set_mesh / use_mesh / `with mesh:`), or None."""
+    for mesh, _ in reversed(_context.stack):
+        if mesh is not None:
+            return mesh
+    return _global_mesh[0]
+
+
+def get_abstract_mesh() -> AbstractMesh:
+    """The context's abstract mesh (use_abstract_mesh, or the context mesh's); empty if none."""
+    if _context.stack and _context.stack[-1][1] is not None:
+        return _context.stack[-1][1]
+    mesh = get_mesh()
+    return mesh.abstract_mesh if mesh is not None else AbstractMesh((), ())
+
+
+class set_mesh:  # noqa: N801  (a function to users; a class so that it also works with `with`)
+    """Make `mesh` the context mesh: bare PartitionSpecs (device_put(x, P('x')), shard_map,
+    with_sharding_constraint, reshard) refer to it. As a statement it stays set; as
+    `with padax.set_mesh(mesh):` it is restored at the end of the block."""
+
+    def __init__(self, mesh: Mesh | None):
+        if mesh is not None and not isinstance(mesh, Mesh):
+            raise TypeError(f"set_mesh: expected a padax Mesh (padax.make_mesh), got {type(mesh).__name__}")
+        self._previous = _global_mesh[0]
+        _global_mesh[0] = mesh
+        self._mesh = mesh
+
+    def __enter__(self) -> Mesh | None:
+        return self._mesh
+
+    def __exit__(self, *exc) -> None:
+        _global_mesh[0] = self._previous
+
+
+@contextlib.contextmanager
+def use_mesh(mesh: Mesh) -> Iterator[Mesh]:
+    """`with use_mesh(mesh):` the context mesh inside the block (jax.sharding.use_mesh)."""
+    if not isinstance(mesh, Mesh):
+        raise TypeError(f"use_mesh: expected a padax Mesh, got {type(mesh).__name__}")
+    with mesh:
+        yield mesh
+
+
+@contextlib.contextmanager
+def use_abstract_mesh(abstract_mesh: AbstractMesh) -> Iterator[AbstractMesh]:
+    """`with use_abstract_mesh(m):` what get_abstract_mesh() answers inside the block."""
+    _context.stack.append((None, abstract_mesh))
+    try:
+        yield abstract_mesh
+    finally:
+        _context.stack.pop()
+
+
+def _mesh_for_specs() -> Mesh | None:
+    """The mesh bare PartitionSpecs refer to: the context mesh, seen through an abstract mesh
+    of other axis names set with use_abstract_mesh (the same devices, regrouped)."""
+    mesh = get_mesh()
+    abstract = _context.stack[-1][1] if _context.stack else None
+    if mesh is None or abstract is None or abstract.axis_names == mesh.axis_names:
+        return mesh
+    if abstract.size != mesh.size:
+        raise ShardingError(f"use_abstract_mesh: {abstract} has {abstract.size} devices but the context mesh "
+                            f"{mesh} has {mesh.size}")
+    devices = np.empty(abstract.axis_sizes, dtype=object)
+    devices.flat[:] = list(mesh.device_list)
+    return Mesh(devices, abstract.axis_names, abstract.axis_types)
+
+
+def resolve_sharding(s: Any, what: str) -> Any:
+    """A bare PartitionSpec as a NamedSharding on the context mesh; shardings pass through."""
+    if isinstance(s, PartitionSpec):
+        mesh = _mesh_for_specs()
+        if mesh is None:
+            raise ShardingError(f"{what}: a bare PartitionSpec {s} needs a mesh: set one with "
+                                "padax.set_mesh(mesh) (or `with padax.sharding.use_mesh(mesh):`), or pass "
+                                "NamedSharding(mesh, spec)")
+        return NamedSharding(mesh, s)
+    return s
 
 
 def _object_array(devices: Any) -> np.ndarray:
@@ -193,8 +377,12 @@ def _is_addressable(device) -> bool:
         return True
 
 
-def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], devices: Sequence | None = None) -> Mesh:
-    """A mesh of the first prod(axis_shapes) devices (default: all devices of the default backend)."""
+def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,
+              devices: Sequence | None = None) -> Mesh:
+    """A mesh of the first prod(axis_shapes) devices (default: all devices of the default backend).
+
+    `axis_types` defaults to Explicit for every axis, as jax.make_mesh does (see AxisType).
+    """
     from padax.devices import backend
     axis_shapes = tuple(int(s) for s in axis_shapes)
     if isinstance(axis_names, str):
@@ -212,7 +400,7 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], devices: Se
     arr = np.empty(axis_shapes, dtype=object)
     for i, d in enumerate(devs[:n]):
         arr.flat[i] = d
-    return Mesh(arr, tuple(axis_names))
+    return Mesh(arr, tuple(axis_names), _axis_types(axis_types, len(axis_shapes), AxisType.Explicit))
 
 
 # ---- the sharding classes -------------------------------------------------------------
@@ -442,7 +630,7 @@ class NamedSharding(Sharding):
         return self._hash
 
     def __repr__(self):
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+        return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r})"
 
 
 class GSPMDSharding(Sharding):

@@ -12,10 +12,14 @@ axes in place when the advanced indices are adjacent, or go first when a
 slice, None or Ellipsis separates them. A boolean mask becomes the integer
 arrays of its nonzero positions, so it must be concrete (an eager Tensor or
 a numpy array); under jit use `padax.where` / `padax.masked_fill`, or
-`x.at[mask].set(scalar)`, which is a select and works everywhere. Concrete
-out-of-bounds integer indices raise IndexError; traced ones are clamped into
-range for reads and dropped for `.at[...]` updates (there is no error
-channel inside a compiled program). Advanced reads are one gather; updates
+`x.at[mask].set(scalar)`, which is a select and works everywhere.
+
+Out-of-range integer indices follow jax, the same eagerly and compiled (there
+is no error channel inside a compiled program): reads clamp them into range
+(`x[11]` of a 10-element x is x[9]; `x.at[i].get(mode='fill', fill_value=v)`
+reads v instead) and `.at[...]` updates drop them (`mode='clip'` clamps).
+Padax's named ops (`gather`, `take_along_axis`, ...) still raise IndexError
+for concrete out-of-range indices, as Paddle does. Advanced reads are one gather; updates
 are one scatter into the flattened array (`add` accumulates repeated
 indices; for `set` with repeated indices one of the values wins).
 """
@@ -31,7 +35,7 @@ from padax.core.errors import op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
-from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
+from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 
 _MASK_MSG = ("boolean mask indexing gives a result whose shape depends on the mask's values, so the mask "
              "must be concrete (an eager Tensor or a numpy array), but got a traced {aval}. Under "
@@ -63,9 +67,14 @@ def _slice_int(v: Any, what: str) -> int | None:
     raise IndexError(f"slice {what} must be an integer or None, got {type(v).__name__}: {v!r}")
 
 
-def parse_index(shape: tuple[int, ...], idx: Any) -> tuple[list[_Dim], list[int | None]]:
+def parse_index(shape: tuple[int, ...], idx: Any, oob: str = "raise") -> tuple[list[_Dim], list[int | None]]:
     """Per input axis a `_Dim`, and the output layout: input axis numbers of kept (sliced)
-    axes, with None where a new axis is inserted."""
+    axes, with None where a new axis is inserted.
+
+    A static integer index out of range (after counting negatives from the end) raises
+    IndexError (`oob="raise"`), is clamped into range ("clip", jax's reads) or is kept as
+    it is ("keep": the caller drops the update).
+    """
     if not isinstance(idx, tuple):
         idx = (idx,)
     for e in idx:
@@ -109,9 +118,10 @@ def parse_index(shape: tuple[int, ...], idx: Any) -> tuple[list[_Dim], list[int 
             layout.append(k)
         elif _is_int_scalar(e):
             i = int(e)
-            if not -n <= i < n:
+            if not -n <= i < n and (oob == "raise" or n == 0):
                 raise IndexError(f"index {i} is out of bounds for axis {k} with size {n}")
-            dims.append(_Dim("int", i % n))
+            i = i + n if i < 0 else i
+            dims.append(_Dim("int", min(max(i, 0), n - 1) if oob == "clip" else i))
         else:
             dims.append(_Dim("dyn", e))
     return dims, layout
@@ -121,19 +131,26 @@ def _result_shape(dims: list[_Dim], layout: list[int | None]) -> tuple[int, ...]
     return tuple(1 if k is None else dims[k].count for k in layout)
 
 
-def getitem(x: Any, idx: Any) -> Any:
-    """x[idx] with numpy's basic and advanced indexing rules."""
+def getitem(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
+    """x[idx] with numpy's basic and advanced indexing rules and jax's out-of-range reads:
+    indices past the ends are clamped into range (mode None or 'clip'; 'promise_in_bounds'
+    may assume they are not), or read `fill_value` (mode 'fill'; NaN for inexact dtypes)."""
     x = asarray(x)
     idx = idx if isinstance(idx, tuple) else (idx,)
+    if GatherScatterMode.from_any(mode, GatherScatterMode.CLIP) is GatherScatterMode.FILL_OR_DROP:
+        if any(_is_advanced(e) or _is_int_scalar(e) or is_array(e) for e in idx):
+            return advanced_getitem(x, idx, mode="fill", fill_value=fill_value, oob="keep")
+        return basic_getitem(x, idx)
     if any(_is_advanced(e) for e in idx):
-        return advanced_getitem(x, idx)
+        return advanced_getitem(x, idx, oob="clip")
     return basic_getitem(x, idx)
 
 
 def basic_getitem(x: Any, idx: tuple) -> Any:
-    """x[idx] for basic indices (ints, slices, None, Ellipsis, 0-d integer arrays)."""
+    """x[idx] for basic indices (ints, slices, None, Ellipsis, 0-d integer arrays); indices past
+    the ends are clamped into range."""
     shape = x.aval.shape
-    dims, layout = parse_index(shape, idx)
+    dims, layout = parse_index(shape, idx, oob="clip")
     rev = tuple(k for k, d in enumerate(dims) if d.kind == "slice" and d.step < 0 and d.count > 1)
     if rev:
         x = lax.rev(x, rev)
@@ -231,12 +248,13 @@ def _index_dtype_for(n: int) -> np.dtype:
     return dtypes.int64
 
 
-def normalize_index(e: Any, n: int, axis: int, op: str | None = None) -> tuple[Any, bool]:
+def normalize_index(e: Any, n: int, axis: int, op: str | None = None, oob: str = "raise") -> tuple[Any, bool]:
     """An integer index (array) for an axis of size n with negatives counted from the end.
 
-    Concrete indices (numpy values, eager Tensors) are bounds-checked here and come back as a
-    numpy array (second result True); traced ones come back traced (False), still possibly out of
-    range, for the caller's gather/scatter mode to clamp or drop.
+    Concrete indices (numpy values, eager Tensors) come back as a numpy array (second result
+    True), out-of-range ones raising IndexError (`oob="raise"`), clamped ("clip") or kept for the
+    caller's gather/scatter mode to fill or drop ("keep"); traced ones come back traced (False),
+    still possibly out of range, for the caller's gather/scatter mode to clamp or drop.
     """
     it = _index_dtype_for(n)
     if isinstance(e, Tracer):
@@ -251,13 +269,16 @@ def normalize_index(e: Any, n: int, axis: int, op: str | None = None) -> tuple[A
     v = np.asarray(e)
     if v.dtype.kind not in "iu":
         raise IndexError(f"{op + ': ' if op else ''}indices must be integers, got {v.dtype.name}")
-    if v.size:
+    if v.size and oob == "raise":
         lo, hi = int(v.min()), int(v.max())
         if lo < -n or hi >= n:
             bad = lo if lo < -n else hi
             where = f"{op}: " if op else ""
             raise IndexError(f"{where}index {bad} is out of bounds for axis {axis} with size {n}")
-    return np.where(v < 0, v + n, v).astype(it), True
+    v = np.where(v < 0, v + n, v)
+    if oob == "clip":
+        v = np.clip(v, 0, max(n - 1, 0))
+    return v.astype(it), True
 
 
 def _expand_index(shape: tuple[int, ...], idx: tuple) -> tuple[tuple[int, ...], list[tuple[str, Any]]]:
@@ -317,10 +338,11 @@ def _expand_index(shape: tuple[int, ...], idx: tuple) -> tuple[tuple[int, ...], 
     return tuple(new_shape), items
 
 
-def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = None) -> Any:
+def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = None, oob: str = "raise") -> Any:
     """x[idx] for an index with advanced entries: slices first, then one gather.
 
-    `mode` says what traced out-of-range indices do ('clip' clamps, 'fill' gives `fill_value`).
+    `mode` says what out-of-range indices do ('clip' clamps, 'fill' gives `fill_value`);
+    `oob` what concrete ones do first (see normalize_index).
     """
     new_shape, items = _expand_index(x.aval.shape, idx)
     if new_shape != x.aval.shape:
@@ -330,7 +352,7 @@ def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = N
     shape = x.aval.shape
     adv = [(i, e) for i, (k, e) in enumerate(items) if k == "adv"]
     positions = [i for i, _ in adv]
-    norm = [normalize_index(e, shape[i], i) for i, e in adv]
+    norm = [normalize_index(e, shape[i], i, oob=oob) for i, e in adv]
     try:
         bshape = broadcast_shapes("index", *(np.shape(v) if static else v.aval.shape for v, static in norm))
     except ValueError:
@@ -345,7 +367,8 @@ def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = N
     else:
         if all(s for _, s in norm):
             ind = asarray(np.stack([np.broadcast_to(v, bshape) for v, _ in norm], -1))
-            gmode = "promise_in_bounds"
+            in_range = all(v.size == 0 or (v.min() >= 0 and v.max() < shape[i]) for (v, _), i in zip(norm, positions))
+            gmode = "promise_in_bounds" if in_range else mode
         else:
             it = max((v.dtype if s else v.aval.dtype for v, s in norm), key=lambda d: np.dtype(d).itemsize)
             cols = [broadcast_to(asarray(v, it), bshape) for v, _ in norm]
@@ -387,8 +410,11 @@ _SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "multiply": lax.scatter
              "min": lax.scatter_min, "max": lax.scatter_max}
 
 
-def advanced_update(x: Any, idx: tuple, values: Any, mode: str) -> Any:
-    """x.at[idx].<mode>(values) for an index with advanced entries: one scatter into the flat array."""
+def advanced_update(x: Any, idx: tuple, values: Any, mode: str, clip: bool = False) -> Any:
+    """x.at[idx].<mode>(values) for an index with advanced entries: one scatter into the flat array.
+
+    Updates at out-of-range indices are dropped (or, with `clip`, land on the nearest element).
+    """
     op = f"at[].{mode}"
     shape, dt = x.aval.shape, x.aval.dtype
     v = asarray(values, None if is_array(values) else dt)
@@ -403,7 +429,8 @@ def advanced_update(x: Any, idx: tuple, values: Any, mode: str) -> Any:
     size = int(np.prod(shape, dtype=np.int64))
     pdt = _index_dtype_for(size + 1)
     flat_pos = lax.reshape(lax.iota(pdt, size), shape)
-    pos = advanced_getitem(flat_pos, idx, mode="fill", fill_value=size)
+    pos = (advanced_getitem(flat_pos, idx, mode="clip", oob="clip") if clip
+           else advanced_getitem(flat_pos, idx, mode="fill", fill_value=size, oob="keep"))
     target = pos.aval.shape
     try:
         ok = broadcast_shapes(op, v.aval.shape, target) == target
@@ -449,15 +476,20 @@ def _combine(mode: str, region: Any, v: Any) -> Any:
     raise ValueError(f"unknown update mode {mode!r}")
 
 
-def update(x: Any, idx: Any, values: Any, mode: str) -> Any:
-    """A copy of x with x[idx] replaced by `mode`(x[idx], values); values broadcast to x[idx]'s shape."""
+def update(x: Any, idx: Any, values: Any, mode: str, scatter_mode: Any = None) -> Any:
+    """A copy of x with x[idx] replaced by `mode`(x[idx], values); values broadcast to x[idx]'s shape.
+
+    As in jax, updates at indices past the ends are dropped (`scatter_mode` None, 'drop' or
+    'promise_in_bounds') or clamped into range ('clip').
+    """
     op = f"at[].{mode}"
     x = asarray(x)
     idx = idx if isinstance(idx, tuple) else (idx,)
+    clip = GatherScatterMode.from_any(scatter_mode, GatherScatterMode.FILL_OR_DROP) is GatherScatterMode.CLIP
     if any(_is_advanced(e) for e in idx):
-        return advanced_update(x, idx, values, mode)
+        return advanced_update(x, idx, values, mode, clip)
     shape, dt = x.aval.shape, x.aval.dtype
-    dims, layout = parse_index(shape, idx)
+    dims, layout = parse_index(shape, idx, oob="clip" if clip else "keep")
     target = _result_shape(dims, layout)
     v = asarray(values, None if is_array(values) else dt)
     if v.aval.dtype != dt:
@@ -467,8 +499,9 @@ def update(x: Any, idx: Any, values: Any, mode: str) -> Any:
         raise op_value_error(op, f"values of shape {list(v.aval.shape)} cannot be broadcast to the indexed "
                                  f"shape {list(target)}")
     v = broadcast_to(v, target)
-    if any(d.count == 0 for d in dims):
-        return x
+    if any(d.count == 0 for d in dims) or any(d.kind == "int" and not 0 <= d.start < n
+                                              for d, n in zip(dims, shape)):
+        return x  # nothing selected, or a static index out of range: the update is dropped
     # values in box layout: drop inserted axes, size 1 on integer-indexed axes
     v = lax.reshape(v, tuple(d.count if d.kind == "slice" else 1 for d in dims))
     rev = tuple(k for k, d in enumerate(dims) if d.kind == "slice" and d.step < 0 and d.count > 1)
@@ -487,7 +520,8 @@ def update(x: Any, idx: Any, values: Any, mode: str) -> Any:
             spans.append(1)
             interior.append(0)
     strided = any(i > 0 for i in interior)
-    if mode == "set" and not strided:
+    in_range = None if clip else _dynamic_in_range(dims, shape)
+    if mode == "set" and not strided and in_range is None:
         return lax.dynamic_update_slice(x, v, starts)
     region = lax.dynamic_slice(x, starts, spans)
     if strided:
@@ -497,7 +531,23 @@ def update(x: Any, idx: Any, values: Any, mode: str) -> Any:
         new = lax.select(mask, _combine(mode, region, vp), region)
     else:
         new = _combine(mode, region, v)
+    if in_range is not None:  # an out-of-range run-time index writes the window back unchanged
+        new = lax.select(broadcast_to(in_range, new.aval.shape), new, region)
     return lax.dynamic_update_slice(x, new, starts)
+
+
+def _dynamic_in_range(dims: list[_Dim], shape: tuple[int, ...]) -> Any:
+    """Whether every run-time integer index lies in its axis (negatives counted from the end);
+    None when there are none."""
+    ok = None
+    for d, n in zip(dims, shape):
+        if d.kind != "dyn":
+            continue
+        i = asarray(d.start)
+        lo = full((), -n, i.aval.dtype) if not dtypes.is_unsigned(i.aval.dtype) else full((), 0, i.aval.dtype)
+        inside = lax.bitwise_and(lax.ge(i, lo), lax.lt(i, full((), n, i.aval.dtype)))
+        ok = inside if ok is None else lax.bitwise_and(ok, inside)
+    return ok
 
 
 class _IndexUpdateRef:
@@ -512,39 +562,47 @@ class _IndexUpdateRef:
     def __repr__(self) -> str:
         return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
 
-    def get(self, **kwargs) -> Any:
-        """x[idx]."""
-        return getitem(self.array, self.index)
+    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: Any = None,
+            fill_value: Any = None, out_sharding: Any = None) -> Any:
+        """x[idx]; out-of-range indices are clamped (mode 'clip', the default) or read `fill_value` ('fill')."""
+        return getitem(self.array, self.index, mode, fill_value)
 
-    def set(self, values: Any, **kwargs) -> Any:
-        """x with x[idx] = values."""
-        return update(self.array, self.index, values, "set")
+    def set(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: Any = None, out_sharding: Any = None) -> Any:
+        """x with x[idx] = values (updates at out-of-range indices are dropped; mode='clip' clamps them)."""
+        return update(self.array, self.index, values, "set", mode)
 
-    def add(self, values: Any, **kwargs) -> Any:
+    def add(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] += values."""
-        return update(self.array, self.index, values, "add")
+        return update(self.array, self.index, values, "add", mode)
 
-    def multiply(self, values: Any, **kwargs) -> Any:
+    def multiply(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                 mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] *= values."""
-        return update(self.array, self.index, values, "multiply")
+        return update(self.array, self.index, values, "multiply", mode)
 
     mul = multiply
 
-    def divide(self, values: Any, **kwargs) -> Any:
+    def divide(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+               mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] /= values (cast back to x's dtype)."""
-        return update(self.array, self.index, values, "divide")
+        return update(self.array, self.index, values, "divide", mode)
 
-    def power(self, values: Any, **kwargs) -> Any:
+    def power(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+              mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] **= values."""
-        return update(self.array, self.index, values, "power")
+        return update(self.array, self.index, values, "power", mode)
 
-    def min(self, values: Any, **kwargs) -> Any:
+    def min(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] = minimum(x[idx], values)."""
-        return update(self.array, self.index, values, "min")
+        return update(self.array, self.index, values, "min", mode)
 
-    def max(self, values: Any, **kwargs) -> Any:
+    def max(self, values: Any, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: Any = None, out_sharding: Any = None) -> Any:
         """x with x[idx] = maximum(x[idx], values)."""
-        return update(self.array, self.index, values, "max")
+        return update(self.array, self.index, values, "max", mode)
 
 
 class _IndexUpdateHelper:

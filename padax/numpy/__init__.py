@@ -12,8 +12,10 @@ so Array-API-generic code (`array_api_compat.array_namespace(x)`) finds it.
 Differences from Paddle's top-level API (`padax.*`) that matter here:
 
 - signatures are the standard's (positional-only arrays, keyword-only
-  `axis=`, `keepdims=`, `dtype=`, `device=`, `copy=`); an empty `axis=()`
-  reduces nothing;
+  `axis=`, `keepdims=`, `dtype=`, `device=`, `copy=`), and NumPy's and
+  jax.numpy's calls work too (`sum(x, 0)`, `zeros(3, float32)`,
+  `std(x, ddof=1)`, `tensordot(a, b, 2)`; see `_positional.py`); an empty
+  `axis=()` reduces nothing;
 - default dtypes are padax's (Paddle's): int64, the default float
   (float32 unless `padax.set_default_dtype` changes it) and its complex
   type; explicit 64-bit dtypes and float64 numpy data are kept. JAX's
@@ -36,10 +38,9 @@ from padax.devices.array import Tensor as _Tensor
 from padax.core.trace import Tracer as _Tracer
 
 from padax.numpy import _dtypes
-from padax.numpy._dtypes import (bfloat16, can_cast, complex64, complex128, finfo, float8_e4m3fn,  # noqa: F401
-                                 float8_e5m2, float16, float32, float64, iinfo, int8, int16, int32, int64,
-                                 isdtype, result_type, uint8, uint16, uint32, uint64)
-from padax.numpy._dtypes import bool_ as bool  # noqa: A001
+from padax.numpy._dtypes import can_cast, finfo, iinfo, isdtype, result_type  # noqa: F401
+from padax.numpy._scalar_types import *  # noqa: F401,F403
+from padax.numpy._scalar_types import bool_ as bool  # noqa: A001
 from padax.numpy._creation import *  # noqa: F401,F403
 from padax.numpy._elementwise import *  # noqa: F401,F403
 from padax.numpy._manipulation import *  # noqa: F401,F403
@@ -52,6 +53,10 @@ from padax.numpy._misc import __array_namespace_info__  # noqa: F401
 from padax.numpy import fft, linalg  # noqa: F401
 
 __array_api_version__ = "2023.12"
+
+# NumPy's / jax.numpy's positional options and keywords (sum(x, 0), zeros(3, float32), std(x, ddof=1), ...)
+from padax.numpy import _positional  # noqa: E402
+_positional.install(globals())
 
 # constants
 e = _math.e

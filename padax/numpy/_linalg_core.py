@@ -5,7 +5,9 @@ All are `dot_general` (or elementwise products) after padax.numpy promotion.
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
+import inspect
 from typing import Any, Sequence
 
 import numpy as np
@@ -14,26 +16,46 @@ from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _L
 from padax.functional._arrays import canonicalize_axis
+from padax.functional.lax.dot import precision_scope
 from padax.numpy import _dtypes as D
 from padax.numpy._util import broadcast_shapes, broadcast_to, promote, static_int, to_array
 
 
-def _two(op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
+def _two(op: str, x1: Any, x2: Any, preferred_element_type: Any = None) -> tuple[Any, Any]:
     a, b = promote(to_array(x1), to_array(x2))
     if a.aval.dtype == D.bool_:
         raise op_type_error(op, f"bool operands are not supported, got {a.aval.str_short()} and {b.aval.str_short()}")
+    if preferred_element_type is not None:  # the products accumulate in (and return) this dtype
+        dt = D.canonicalize(preferred_element_type)
+        a, b = lax.convert_element_type(a, dt), lax.convert_element_type(b, dt)
     return a, b
 
 
-def matmul(x1: Any, x2: Any, /) -> Any:
+def _products(fn):
+    """Give a product function jax's `precision=` and `preferred_element_type=` keywords."""
+    @functools.wraps(fn)
+    def wrapped(*args, precision: Any = None, preferred_element_type: Any = None, **kwargs):
+        if precision is None:  # an enclosing scope's precision, if any, stays in force
+            return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
+        with precision_scope(precision):
+            return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
+    wrapped.__signature__ = inspect.signature(fn).replace(
+        parameters=[*inspect.signature(fn).parameters.values(),
+                    inspect.Parameter("precision", inspect.Parameter.KEYWORD_ONLY, default=None)])
+    return wrapped
+
+
+@_products
+def matmul(x1: Any, x2: Any, /, *, preferred_element_type: Any = None) -> Any:
     """Matrix product with batch broadcasting (1-D operands act as vectors)."""
-    a, b = _two("matmul", x1, x2)
+    a, b = _two("matmul", x1, x2, preferred_element_type)
     return _L.matmul(a, b)
 
 
-def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+@_products
+def tensordot(x1: Any, x2: Any, /, axes: Any = 2, *, preferred_element_type: Any = None) -> Any:
     """Sum products over the last `axes` axes of x1 and the first of x2 (or the given axis pairs)."""
-    a, b = _two("tensordot", x1, x2)
+    a, b = _two("tensordot", x1, x2, preferred_element_type)
     if isinstance(axes, (builtins.int, np.integer)):
         n = builtins.int(axes)
         if n < 0 or n > a.aval.ndim or n > b.aval.ndim:
@@ -56,9 +78,10 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     return lax.dot_general(a, b, ((ca, cb), ((), ())))
 
 
-def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
+@_products
+def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1, preferred_element_type: Any = None) -> Any:
     """Dot products of vectors along `axis` (x1 conjugated), other axes broadcast."""
-    a, b = _two("vecdot", x1, x2)
+    a, b = _two("vecdot", x1, x2, preferred_element_type)
     shape = broadcast_shapes("vecdot", a.aval.shape, b.aval.shape)
     nd = len(shape)
     if nd == 0:
@@ -76,10 +99,11 @@ def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
     return lax.dot_general(a, b, (((ax,), (ax,)), (batch, batch)))
 
 
-def dot(a: Any, b: Any) -> Any:
+@_products
+def dot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """NumPy's dot: products for 0-d, inner for 1-D, matmul for 2-D, and sum over a's last / b's
     second-to-last axis otherwise."""
-    x, y = _two("dot", a, b)
+    x, y = _two("dot", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         from padax.numpy._elementwise import multiply
         return multiply(x, y)
@@ -88,9 +112,10 @@ def dot(a: Any, b: Any) -> Any:
     return tensordot(x, y, axes=([-1], [-2]))
 
 
-def inner(a: Any, b: Any) -> Any:
+@_products
+def inner(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """Sum of products over the last axes of a and b."""
-    x, y = _two("inner", a, b)
+    x, y = _two("inner", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         from padax.numpy._elementwise import multiply
         return multiply(x, y)
@@ -105,9 +130,10 @@ def outer(a: Any, b: Any) -> Any:
     return lax.mul(lax.broadcast_in_dim(x, shape, (0,)), lax.broadcast_in_dim(y, shape, (1,)))
 
 
-def vdot(a: Any, b: Any) -> Any:
+@_products
+def vdot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """Dot product of the flattened inputs, the first conjugated."""
-    x, y = _two("vdot", a, b)
+    x, y = _two("vdot", a, b, preferred_element_type)
     x, y = lax.reshape(x, (x.aval.size,)), lax.reshape(y, (y.aval.size,))
     if D.kind(x.aval.dtype) == 3:
         x = lax.conj(x)
@@ -209,6 +235,13 @@ def einsum(subscripts: str, /, *operands: Any, optimize: Any = None, precision: 
     Delegates to padax's einsum (`padax.functional.einsum`); the local
     left-to-right contraction below is the fallback when that is absent.
     """
+    if precision is None:
+        return _einsum(subscripts, operands, preferred_element_type)
+    with precision_scope(precision):
+        return _einsum(subscripts, operands, preferred_element_type)
+
+
+def _einsum(subscripts: str, operands: Sequence[Any], preferred_element_type: Any) -> Any:
     ops = promote(*[to_array(o) for o in operands])
     try:
         delegate = importlib.import_module("padax.functional.einsum").einsum
@@ -271,4 +304,54 @@ def einsum(subscripts: str, /, *operands: Any, optimize: Any = None, precision: 
     return r
 
 
-__all__ = ["matmul", "tensordot", "vecdot", "dot", "inner", "outer", "vdot", "kron", "cross", "einsum"]
+def _correlate_full(a: Any, v: Any) -> Any:
+    """Every lag of the cross-correlation sum_n a[n + k] * v[n] of 1-D a and v (len(a) + len(v) - 1 lags)."""
+    n, m = a.aval.shape[0], v.aval.shape[0]
+    out = lax.conv_general_dilated(lax.reshape(a, (1, 1, n)), lax.reshape(v, (1, 1, m)), (1,), [(m - 1, m - 1)])
+    return lax.reshape(out, (n + m - 1,))
+
+
+def _one_d_products(op: str, a: Any, v: Any, mode: str, preferred_element_type: Any) -> tuple[Any, Any, str]:
+    x, y = _two(op, a, v, preferred_element_type)
+    if x.aval.ndim != 1 or y.aval.ndim != 1:
+        raise op_value_error(op, f"needs 1-D arrays, got {x.aval.str_short()} and {y.aval.str_short()}")
+    if x.aval.shape[0] == 0 or y.aval.shape[0] == 0:
+        raise op_value_error(op, f"needs non-empty arrays, got {x.aval.str_short()} and {y.aval.str_short()}")
+    if mode not in ("full", "same", "valid"):
+        raise op_value_error(op, f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+    return x, y, mode
+
+
+def _mode_slice(full: Any, n: builtins.int, m: builtins.int, mode: str) -> Any:
+    """The lags NumPy's `mode` keeps from the full result (n >= m)."""
+    if mode == "full":
+        return full
+    start, size = ((m - 1) // 2, n) if mode == "same" else (m - 1, n - m + 1)
+    return lax.slice(full, (start,), (start + size,))
+
+
+@_products
+def convolve(a: Any, v: Any, mode: str = "full", *, preferred_element_type: Any = None) -> Any:
+    """Discrete linear convolution of two 1-D arrays (NumPy's modes 'full', 'same', 'valid')."""
+    x, y, mode = _one_d_products("convolve", a, v, mode, preferred_element_type)
+    if y.aval.shape[0] > x.aval.shape[0]:  # convolution commutes; NumPy slices against the longer one
+        x, y = y, x
+    full = _correlate_full(x, lax.rev(y, (0,)))
+    return _mode_slice(full, x.aval.shape[0], y.aval.shape[0], mode)
+
+
+@_products
+def correlate(a: Any, v: Any, mode: str = "valid", *, preferred_element_type: Any = None) -> Any:
+    """Cross-correlation sum_n a[n + k] * conj(v[n]) of two 1-D arrays (NumPy's modes)."""
+    x, y, mode = _one_d_products("correlate", a, v, mode, preferred_element_type)
+    if D.kind(y.aval.dtype) == 3:
+        y = lax.conj(y)
+    if y.aval.shape[0] <= x.aval.shape[0]:
+        return _mode_slice(_correlate_full(x, y), x.aval.shape[0], y.aval.shape[0], mode)
+    # the longer array second: the lags of the swapped correlation, reversed
+    kept = _mode_slice(_correlate_full(y, x), y.aval.shape[0], x.aval.shape[0], mode)
+    return lax.rev(kept, (0,))
+
+
+__all__ = ["matmul", "tensordot", "vecdot", "dot", "inner", "outer", "vdot", "kron", "cross", "einsum",
+           "convolve", "correlate"]

@@ -110,6 +110,8 @@ _ABSTRACT = {np.generic: lambda d: True, np.number: lambda d: d != D.bool_,
 
 def issubdtype(arg1: Any, arg2: Any) -> builtins.bool:
     """Whether dtype arg1 is arg2 or below it in NumPy's type hierarchy (bfloat16/float8 are floating)."""
+    if arg1 in _ABSTRACT:  # an abstract class under another one (floating under inexact)
+        return arg2 in _ABSTRACT and np.issubdtype(arg1, arg2)
     d = D.to_dtype(arg1)
     if arg2 in _ABSTRACT:
         return _ABSTRACT[arg2](d)

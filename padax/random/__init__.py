@@ -23,7 +23,15 @@ from padax.random._samplers import (bernoulli, beta, categorical, choice, dirich
                                     gamma, gumbel, loggamma, multinomial, normal, permutation, poisson,
                                     randint, truncated_normal, uniform)
 from padax.random._state import get_rng_state, seed, set_rng_state  # noqa: F401
-from padax.random import _state  # noqa: F401
+from padax.random import _state  # noqa: F401,E402
+
+# jax's out_sharding= keyword on the samplers: the numbers are laid out so (padax.reshard)
+from padax.sharding import accepts_out_sharding as _accepts_out_sharding  # noqa: E402
+for _name in ("bernoulli", "beta", "categorical", "choice", "dirichlet", "exponential", "gamma", "gumbel",
+              "loggamma", "multinomial", "normal", "permutation", "poisson", "randint", "truncated_normal",
+              "uniform", "bits"):
+    globals()[_name] = _accepts_out_sharding(globals()[_name])
+del _name
 
 __all__ = ["key", "PRNGKey", "split", "fold_in", "bits", "key_data", "wrap_key_data", "key_impl",
            "threefry2x32", "uniform", "normal", "truncated_normal", "randint", "bernoulli", "categorical",

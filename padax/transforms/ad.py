@@ -18,7 +18,7 @@ from padax.core.errors import missing_rule
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
-from padax.functional._arrays import aval_of
+from padax.functional._arrays import asarray, aval_of
 from padax.transforms.staging import JaxprTrace, JaxprTracer
 
 
@@ -104,7 +104,9 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     t_leaves, t_tree = tree_util.flatten(tuple(tangents))
     if in_tree != t_tree:
         raise TypeError(f"jvp: primal and tangent trees differ: {in_tree} vs {t_tree}")
-    t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
+    p_leaves = [asarray(p) for p in p_leaves]
+    t_leaves = [_check_tangent(p, t if type(t) is Zero else asarray(t), i)
+                for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
 
     store: list = []
     outs, touts = _jvp_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves, t_leaves)
@@ -374,8 +376,9 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                         f"are only defined for floating (or complex, with holomorphic=True) inputs. Cast it "
                         f"with .astype('float32'), or differentiate with respect to other arguments via "
                         f"argnums{user_location()}")
-                if dtypes.is_complex(av.dtype) and not holomorphic:
-                    raise TypeError(f"grad({name}): argument #{i} is complex; pass holomorphic=True")
+                if holomorphic and not dtypes.is_complex(av.dtype):
+                    raise TypeError(f"grad({name}, holomorphic=True) requires complex inputs, but argument #{i} "
+                                    f"is {av.str_short()}{user_location()}")
 
         _, f_partial = _restrict_to_argnums(fun, args, nums, kwargs)
         if has_aux:

@@ -10,8 +10,10 @@ from padax.core import tree as tree_util
 from padax.core.ad_util import Zero, instantiate, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location
-from padax.functional._arrays import aval_of
-from padax.functional.lax.custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, stop_gradient_p
+from padax.core.trace import EvalTrace, set_current_trace, trace_state
+from padax.functional._arrays import asarray, aval_of
+from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
+                                         stop_gradient_p)
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import aval_of as arg_aval, trace_flat
 
@@ -99,15 +101,31 @@ class custom_jvp:
             raise TypeError("custom_jvp functions take positional arguments only")
         if self.jvp is None:
             raise AttributeError(f"custom_jvp {self.__name__} has no jvp rule: decorate one with @{self.__name__}.defjvp")
+        from padax.transforms.ad import JVPTrace, PartialEvalTrace
+        trace = trace_state.trace
+        if type(trace) is EvalTrace:  # no transformation: the rule plays no part
+            static, _ = _split_nondiff(args, self.nondiff_argnums)
+            args = tuple(a if i in static else tree_util.map(asarray, a) for i, a in enumerate(args))
+            return tree_util.map(asarray, self.fun(*args))
+        if type(trace) is JVPTrace:  # the rule runs on the primal values (Python control flow on them works)
+            return self._jvp_now(trace, args)
+        if type(trace) is PartialEvalTrace and not any(map(trace.is_unknown, tree_util.leaves(args))):
+            with set_current_trace(trace.parent):  # known values (a jvp rule's primal part): computed now
+                return self(*args)
         n = len(args)
         static, dyn = _split_nondiff(args, self.nondiff_argnums)
         fun = lambda *d: self.fun(*_merge(static, d, n))  # noqa: E731
         call_jaxpr, consts, leaves, in_tree, out_tree = _trace_call(fun, dyn)
-        user_jvp = self.jvp
-        nondiff = self.nondiff_argnums
+        rule = self._flat_rule(static, in_tree, out_tree)
+        outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=call_jaxpr, jvp_fn=_Hashable(rule),
+                                      num_consts=len(consts))
+        return out_tree.unflatten(outs)
 
-        def jvp_fn(primals, tangents):
-            """Flat primals/tangents (without consts) -> flat (outs, tangent outs)."""
+    def _flat_rule(self, static: dict, in_tree, out_tree=None) -> Callable:
+        """The user's rule on flat primals/tangents -> (flat outs, flat tangent outs, output tree)."""
+        user_jvp, nondiff, name = self.jvp, self.nondiff_argnums, self.__name__
+
+        def rule(primals, tangents):
             p_args = in_tree.unflatten(primals)
             t_args = in_tree.unflatten([instantiate(t) for t in tangents])
             if nondiff:
@@ -116,14 +134,29 @@ class custom_jvp:
                 out, t_out = user_jvp(tuple(p_args), tuple(t_args))
             o_leaves, o_tree = tree_util.flatten(out)
             t_leaves, t_tree = tree_util.flatten(t_out)
-            if o_tree != out_tree or t_tree != out_tree:
-                raise TypeError(f"custom_jvp {self.__name__}: the jvp rule must return (primal_out, tangent_out) "
-                                f"with the structure of the function's output {out_tree}; got {o_tree} and {t_tree}")
+            want = out_tree if out_tree is not None else o_tree
+            if o_tree != want or t_tree != want:
+                raise TypeError(f"custom_jvp {name}: the jvp rule must return (primal_out, tangent_out) "
+                                f"with the structure of the function's output {want}; got {o_tree} and {t_tree}")
+            if out_tree is None:
+                return o_leaves, t_leaves, o_tree
             return o_leaves, t_leaves
 
-        outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=call_jaxpr, jvp_fn=_Hashable(jvp_fn),
-                                      num_consts=len(consts))
-        return out_tree.unflatten(outs)
+        return rule
+
+    def _jvp_now(self, trace, args: tuple) -> Any:
+        """Under a jvp trace: call the rule on this trace's primals and tangents."""
+        static, dyn = _split_nondiff(args, self.nondiff_argnums)
+        leaves, in_tree = tree_util.flatten(tuple(dyn))
+        pairs = [trace.lift(asarray(x)) for x in leaves]
+        if all(type(t) is Zero for _, t in pairs):  # nothing to differentiate here: the enclosing trace's turn
+            with set_current_trace(trace.parent):
+                return self(*args)
+        with set_current_trace(trace.parent):
+            outs, t_outs, out_tree = self._flat_rule(static, in_tree)([p for p, _ in pairs], [t for _, t in pairs])
+        t_outs = [t if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
+                  for o, t in zip(outs, t_outs)]
+        return out_tree.unflatten(trace._wrap(o, t) for o, t in zip(outs, t_outs))
 
 
 def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_fn, num_consts):
@@ -247,13 +280,13 @@ def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd, out_tree, in_tree
     return [None] * num_res + list(bwd.fn(res, cts))
 
 
-def _custom_lin_jvp(primals, tangents, **params):
-    raise TypeError("forward-mode differentiation (jvp/jacfwd) of a custom_vjp function is not defined; "
-                    "use reverse mode (grad/vjp/jacrev), or define the function with custom_jvp")
+def _custom_lin_forward(*args, **params):
+    raise forward_mode_error()
 
 
 custom_lin_p.transpose_rule = _custom_lin_transpose
-custom_lin_p.jvp_rule = _custom_lin_jvp
+custom_lin_p.jvp_rule = _custom_lin_forward
+custom_lin_p.batch_rule = _custom_lin_forward  # batching it means running the linear map forward
 
 
 def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -51,8 +52,11 @@ tree_util.dispatch_registry.register_dataclass_node(Tensor, ["_buf"], [])
 _dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
 
 
+_logger = logging.getLogger("padax")
+
+
 def _settings() -> tuple:
-    return (config.enable_x64, config.default_dtype, config.disable_jit)
+    return (config.enable_x64, config.default_dtype, config.disable_jit, config.default_matmul_precision)
 
 
 _settings_key = _jaxlib.jit_key_config("padax_jit_settings", _settings())
@@ -115,6 +119,7 @@ class JitFunction:
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
+        self.__name__ = function_name(fun)
         functools.update_wrapper(self, fun)
 
     def _resolve_names(self) -> None:
@@ -186,6 +191,9 @@ class JitFunction:
 
     def _compile(self, key, dyn_args, dyn_kwargs, static, in_tree, leaves) -> _Compiled:
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
+        if config.log_compiles:
+            _logger.warning("Compiling %s for arguments %s", self.__name__,
+                            ", ".join(a.str_short() for a in closed.in_avals))
         donated = self._donated_mask(dyn_args, dyn_kwargs, static)
         if (self.in_shardings is not None or self.out_shardings is not None
                 or not all(on_default_device(x._buf) for x in leaves)):
@@ -252,7 +260,7 @@ class JitFunction:
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
-        key = (in_tree, avals, static, config.enable_x64, config.default_dtype)
+        key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision)
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -268,7 +276,8 @@ class JitFunction:
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         # The traced program is reused for the same signature (as at the top level) unless it
         # captured values of an enclosing transformation, which are new on every call.
-        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype)
+        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype,
+               config.default_matmul_precision)
         hit = self._cache.get(key)
         if hit is None:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -404,10 +413,19 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     return _dispatcher(jf, opts if shared else object())
 
 
+def function_name(fun: Callable) -> str:
+    """A name for a callable in messages and program names: its __name__, what a functools.partial
+    wraps, or the class of a callable object."""
+    while isinstance(fun, functools.partial):
+        fun = fun.func
+    name = getattr(fun, "__name__", None)
+    return name if isinstance(name, str) else type(fun).__name__
+
+
 def _dispatcher(jf: JitFunction, cache_key: Any):
     """The object `jit` returns: jaxlib's C++ dispatcher around `jf`, with jf's public methods."""
     fun = jf.fun
-    cpp = _jaxlib.cpp_jit(getattr(fun, "__name__", "fun"), fun, jf._cache_miss, jf.static_argnums,
+    cpp = _jaxlib.cpp_jit(jf.__name__, fun, jf._cache_miss, jf.static_argnums,
                           jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
     try:
         functools.update_wrapper(cpp, fun)

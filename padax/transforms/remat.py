@@ -1,21 +1,26 @@
 """`checkpoint` (alias `recompute`): trade compute for memory in reverse mode.
 
 Inside a checkpointed function, reverse mode saves only the function's
-inputs (policy `nothing_saveable`, the default) or also the outputs of
-matrix products (`dots_saveable`); every other intermediate the backward
-pass needs is recomputed from them there.
+inputs (policy `nothing_saveable`, the default) or also what a policy allows:
+the outputs of matrix products (`dots_saveable`,
+`dots_with_no_batch_dims_saveable`), values named with `checkpoint_name`
+(`save_only_these_names`, `save_any_names_but_these`, ...), or what a function
+`policy(prim, *avals, **params) -> bool` accepts; every other intermediate the
+backward pass needs is recomputed from them there. `print_saved_residuals`
+lists what reverse mode would keep.
 """
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+import inspect
+from typing import Any, Callable, Sequence
 
 from padax.core import tree as tree_util
 from padax.core.ad_util import Zero, instantiate
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
-from padax.core.trace import set_current_trace
+from padax.core.trace import new_trace, set_current_trace
 from padax.functional._arrays import aval_of
-from padax.functional.lax.call import remat_p
+from padax.functional.lax.call import name_p, remat_p
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import aval_of as arg_aval, trace_flat
 
@@ -32,11 +37,83 @@ class SavePolicy:
     def __repr__(self) -> str:
         return self.name
 
+    def __call__(self, prim, *avals, **params) -> bool:
+        """jax's policy signature: whether an output of `prim` on these avals may be saved."""
+        from padax.core.jaxpr import JaxprEqn
+        return self.saveable(JaxprEqn(prim, [Var(a) for a in avals], [], params))
+
+
+def _is_dot(eqn) -> bool:
+    return eqn.primitive.name == "dot_general"
+
+
+def _is_unbatched_dot(eqn) -> bool:
+    return _is_dot(eqn) and not any(eqn.params["dimension_numbers"][1])
+
+
+def _name_of(eqn) -> str | None:
+    return eqn.params["name"] if eqn.primitive is name_p else None
+
 
 nothing_saveable = SavePolicy("nothing_saveable", lambda eqn: False)
 everything_saveable = SavePolicy("everything_saveable", lambda eqn: True)
-dots_saveable = SavePolicy("dots_saveable", lambda eqn: eqn.primitive.name == "dot_general")
+dots_saveable = SavePolicy("dots_saveable", _is_dot)
 checkpoint_dots = dots_saveable
+dots_with_no_batch_dims_saveable = SavePolicy("dots_with_no_batch_dims_saveable", _is_unbatched_dot)
+checkpoint_dots_with_no_batch_dims = dots_with_no_batch_dims_saveable
+
+
+def save_only_these_names(*names: str) -> SavePolicy:
+    """Save only values named (checkpoint_name) with one of `names`."""
+    keep = frozenset(names)
+    return SavePolicy(f"save_only_these_names{tuple(names)}", lambda eqn: _name_of(eqn) in keep)
+
+
+def save_any_names_but_these(*names: str) -> SavePolicy:
+    """Save every named value except those named with one of `names`."""
+    drop = frozenset(names)
+    return SavePolicy(f"save_any_names_but_these{tuple(names)}",
+                      lambda eqn: eqn.primitive is name_p and _name_of(eqn) not in drop)
+
+
+def save_anything_except_these_names(*names: str) -> SavePolicy:
+    """Save every intermediate except values named with one of `names`."""
+    drop = frozenset(names)
+    return SavePolicy(f"save_anything_except_these_names{tuple(names)}", lambda eqn: _name_of(eqn) not in drop)
+
+
+def save_from_both_policies(policy_1: Callable, policy_2: Callable) -> SavePolicy:
+    """Save what either policy saves."""
+    a, b = as_policy(policy_1), as_policy(policy_2)
+    return SavePolicy(f"save_from_both_policies({a!r}, {b!r})", lambda eqn: a.saveable(eqn) or b.saveable(eqn))
+
+
+def offload_dot_with_no_batch_dims(offload_src: str, offload_dst: str) -> SavePolicy:
+    """Keep unbatched matmul outputs for the backward pass. jax moves them to host memory
+    (`offload_dst`); padax keeps them where they are, which on CPU is the same memory."""
+    return SavePolicy(f"offload_dot_with_no_batch_dims({offload_src!r}, {offload_dst!r})", _is_unbatched_dot)
+
+
+def save_and_offload_only_these_names(*, names_which_can_be_saved: Sequence[str],
+                                      names_which_can_be_offloaded: Sequence[str], offload_src: str,
+                                      offload_dst: str) -> SavePolicy:
+    """Keep values with either set of names (the offloaded ones stay where they are, as in
+    offload_dot_with_no_batch_dims)."""
+    keep = frozenset(names_which_can_be_saved) | frozenset(names_which_can_be_offloaded)
+    return SavePolicy(f"save_and_offload_only_these_names{tuple(sorted(keep))}", lambda eqn: _name_of(eqn) in keep)
+
+
+def as_policy(policy: Any) -> SavePolicy:
+    """A SavePolicy, or jax's form: a function `policy(prim, *avals, **params) -> bool`."""
+    if policy is None:
+        return nothing_saveable
+    if isinstance(policy, SavePolicy):
+        return policy
+    if not callable(policy):
+        raise TypeError(f"checkpoint: policy must be a checkpoint policy or a function "
+                        f"policy(prim, *avals, **params) -> bool, got {policy!r}")
+    name = getattr(policy, "__name__", repr(policy))
+    return SavePolicy(name, lambda eqn: bool(policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params)))
 
 
 class checkpoint_policies:  # noqa: N801  (a namespace, as jax.checkpoint_policies)
@@ -44,25 +121,45 @@ class checkpoint_policies:  # noqa: N801  (a namespace, as jax.checkpoint_polici
     everything_saveable = everything_saveable
     dots_saveable = dots_saveable
     checkpoint_dots = dots_saveable
+    dots_with_no_batch_dims_saveable = dots_with_no_batch_dims_saveable
+    checkpoint_dots_with_no_batch_dims = dots_with_no_batch_dims_saveable
+    save_only_these_names = staticmethod(save_only_these_names)
+    save_any_names_but_these = staticmethod(save_any_names_but_these)
+    save_anything_except_these_names = staticmethod(save_anything_except_these_names)
+    save_from_both_policies = staticmethod(save_from_both_policies)
+    offload_dot_with_no_batch_dims = staticmethod(offload_dot_with_no_batch_dims)
+    save_and_offload_only_these_names = staticmethod(save_and_offload_only_these_names)
 
 
-def checkpoint(fun: Callable, *, policy: SavePolicy | None = None, prevent_cse: bool = True,
-               static_argnums: tuple[int, ...] = ()) -> Callable:
-    """Recompute `fun`'s intermediates in the backward pass instead of storing them."""
-    policy = policy or nothing_saveable
+def checkpoint_name(x: Any, name: str) -> Any:
+    """`x` (a pytree of arrays) named `name` for checkpoint policies such as save_only_these_names."""
+    from padax.functional._arrays import asarray
+    return tree_util.map(lambda leaf: name_p.bind(asarray(leaf), name=name), x)
+
+
+def checkpoint(fun: Callable | None = None, *, policy: Any = None, prevent_cse: bool = True,
+               static_argnums: int | tuple[int, ...] = ()) -> Callable:
+    """Recompute `fun`'s intermediates in the backward pass instead of storing them.
+
+    `policy` says which intermediates may be kept instead (see checkpoint_policies).
+    """
+    if fun is None:
+        return functools.partial(checkpoint, policy=policy, prevent_cse=prevent_cse, static_argnums=static_argnums)
+    policy = as_policy(policy)
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
-    def wrapped(*args):
+    def wrapped(*args, **kwargs):
         svals = {i: args[i] for i in static}
         dyn = [a for i, a in enumerate(args) if i not in svals]
-        leaves, in_tree = tree_util.flatten(tuple(dyn))
+        leaves, in_tree = tree_util.flatten((tuple(dyn), kwargs))
         store: list = []
 
         def flat(*xs):
-            it = iter(in_tree.unflatten(xs))
+            dyn_args, kw = in_tree.unflatten(xs)
+            it = iter(dyn_args)
             full = [svals[i] if i in svals else next(it) for i in range(len(args))]
-            out_leaves, out_tree = tree_util.flatten(fun(*full))
+            out_leaves, out_tree = tree_util.flatten(fun(*full, **kw))
             store.append(out_tree)
             return out_leaves
 
@@ -73,7 +170,56 @@ def checkpoint(fun: Callable, *, policy: SavePolicy | None = None, prevent_cse: 
     return wrapped
 
 
-recompute = checkpoint
+recompute = remat = checkpoint
+
+
+def _argument_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
+    """A name per leaf of (args, kwargs): the parameter name plus the leaf's tree path."""
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+        named = list(bound.arguments.items())
+    except (TypeError, ValueError):
+        named = [(f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
+    names = []
+    for pname, value in named:
+        names += [pname + tree_util.keystr(path) for path, _ in tree_util.flatten_with_path(value)[0]]
+    return names
+
+
+def saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any, str]]:
+    """What reverse mode of `fun` at these arguments keeps for the backward pass:
+    (aval, where it comes from) per saved value."""
+    from padax.transforms.ad import linearize_flat
+    from padax.transforms.staging import JaxprTrace, JaxprTracer, flat_fun
+    leaves, in_tree = tree_util.flatten((args, kwargs))
+    names = _argument_names(fun, args, kwargs)
+    trace = JaxprTrace("saved_residuals tracing")
+    with new_trace(trace):
+        ins = [trace.new_arg(arg_aval(x)) for x in leaves]
+        _, linear, _, _ = linearize_flat(flat_fun(fun, in_tree, []), ins)
+    arg_index = {t._var: i for i, t in enumerate(ins)}
+    eqn_index = {v: (i, eqn) for i, eqn in enumerate(trace.eqns) for v in eqn.outvars}
+    found = []  # (order key, aval, description): arguments first, then in program order
+    for r in linear.consts:
+        v = r._var if isinstance(r, JaxprTracer) and r._trace is trace else None
+        if v in arg_index:
+            found.append(((0, arg_index[v]), v.aval, f"from the argument {names[arg_index[v]]}"))
+        elif v in eqn_index:
+            i, eqn = eqn_index[v]
+            where = f" from {eqn.source_info}" if eqn.source_info is not None else ""
+            what = f"named {eqn.params['name']!r}" if eqn.primitive is name_p else f"output of {eqn.primitive.name}"
+            found.append(((1, i), v.aval, what + where))
+        else:
+            found.append(((2, 0), aval_of(r), "from a constant"))
+    found.sort(key=lambda t: t[0])
+    return [(aval, what) for _, aval, what in found]
+
+
+def print_saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> None:
+    """Print what reverse mode of `fun` keeps for the backward pass, one value a line
+    (e.g. `f32[5,4] from the argument W1`, `f32[5] output of sin from file.py:6 (g)`)."""
+    for aval, what in saved_residuals(fun, *args, **kwargs):
+        print(aval.str_short(), what)
 
 
 def _remat_jvp(primals, tangents, *, jaxpr, policy):

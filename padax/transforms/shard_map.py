@@ -3,6 +3,10 @@
     mesh = padax.make_mesh((8,), ("i",))
     f = shard_map(lambda blk: padax.lax.psum(blk.sum(), "i"), mesh, in_specs=P("i"), out_specs=P())
 
+    padax.set_mesh(mesh)            # or a context mesh, and shard_map as a decorator
+    @shard_map(in_specs=P("i"), out_specs=P())
+    def g(blk): ...
+
 Inside `f` every argument is the device's block of the global array (the
 global shape divided along the mesh axes its in_spec names) and collectives
 (`psum`, `all_gather`, `ppermute`, `psum_scatter`, `all_to_all`,
@@ -35,7 +39,7 @@ from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
 from padax.core.trace import new_trace, set_current_trace
 from padax.devices import backend as _backend
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
 from padax.functional._arrays import aval_of
 from padax.transforms.staging import JaxprTrace
 
@@ -192,18 +196,76 @@ def _prefix_specs(specs: Any, tree: Any, what: str, mesh: Mesh, auto: frozenset 
     return out
 
 
-def shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep: bool = True,
-              auto: Any = frozenset(), check_vma: bool | None = None) -> Callable:
+class _Infer:
+    """in_specs not given: read them from the arguments' layouts (jax.sharding.Infer)."""
+
+    def __repr__(self) -> str:
+        return "Infer"
+
+
+Infer = _Infer()
+_REQUIRED = object()
+
+
+def shard_map(f: Callable | None = None, mesh: Mesh | None = None, in_specs: Any = Infer,
+              out_specs: Any = _REQUIRED, check_rep: bool = True, auto: Any = frozenset(),
+              check_vma: bool | None = None, axis_names: Any = frozenset()) -> Callable:
     """Map `f` over the blocks of its arguments on `mesh` (see the module docstring).
 
+    Both of jax's spellings work: `shard_map(f, mesh, in_specs, out_specs)` and
+    `@shard_map(out_specs=..., in_specs=..., mesh=...)` as a decorator. `mesh`
+    defaults to the context mesh (padax.set_mesh) when the function is called.
     in_specs: a PartitionSpec per positional argument (a pytree prefix of the
-    arguments; one spec for all is allowed); out_specs likewise for the output.
-    auto: mesh axes that stay automatic (XLA partitions them): the blocks are
+    arguments; one spec for all is allowed); left out, each argument's spec is
+    read from its layout (a Tensor on the mesh; others are replicated).
+    out_specs likewise for the output.
+    axis_names: the manual mesh axes (default: all); the others are `auto`:
+    mesh axes that stay automatic (XLA partitions them): the blocks are
     split only over the other (manual) axes, and specs and collectives name
     manual axes only. A shard_map inside another one's body (on the same mesh)
     makes more of its axes manual: its specs must not name the enclosing one's
     manual axes (its values are blocks along them already); its collectives may.
     """
+    if out_specs is _REQUIRED:
+        raise TypeError("shard_map: out_specs is required (shard_map(f, out_specs=P(...), ...))")
+    if f is None:
+        return lambda fun: shard_map(fun, mesh, in_specs, out_specs, check_rep, auto, check_vma, axis_names)
+    if isinstance(axis_names, str):
+        axis_names = (axis_names,)
+    name = getattr(f, "__name__", "fun")
+
+    def wrapped(*args):
+        m = mesh if mesh is not None else get_mesh()
+        if m is None:
+            raise ShardMapError(f"shard_map({name}): no mesh: pass mesh= or set a context mesh with "
+                                f"padax.set_mesh(mesh){user_location()}")
+        manual_auto = frozenset(a for a in m.axis_names if a not in axis_names) if axis_names else auto
+        specs = _inferred_specs(m, args, name) if in_specs is Infer else in_specs
+        return _shard_map(f, m, specs, out_specs, check_rep, manual_auto, check_vma)(*args)
+
+    wrapped.__name__ = f"shard_map({name})"
+    return wrapped
+
+
+def _inferred_specs(mesh: Mesh, args: tuple, name: str) -> tuple:
+    """in_specs read from the arguments: a Tensor laid out on `mesh` gives its spec, others P()."""
+    from padax.core.trace import Tracer
+    from padax.devices.array import Tensor
+
+    def spec_of(x):
+        if isinstance(x, Tracer):
+            raise ShardMapError(f"shard_map({name}): in_specs cannot be read from a traced argument (its layout "
+                                f"is XLA's to choose inside a transformation); pass in_specs={user_location()}")
+        sh = x.sharding if type(x) is Tensor else None
+        if isinstance(sh, NamedSharding) and sh.mesh == mesh:
+            return sh.spec
+        return PartitionSpec()
+
+    return tuple(tree_util.map(spec_of, a) for a in args)
+
+
+def _shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep: bool = True,
+               auto: Any = frozenset(), check_vma: bool | None = None) -> Callable:
     if not isinstance(mesh, Mesh):
         raise TypeError(f"shard_map: mesh must be a padax Mesh (padax.make_mesh), got {type(mesh).__name__}")
     if isinstance(auto, str):

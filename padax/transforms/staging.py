@@ -113,15 +113,37 @@ def aval_of(x: Any) -> ShapedArray:
 
 
 class ShapeDtypeStruct:
-    """Shape and dtype of an array without its data (what eval_shape returns)."""
+    """Shape and dtype of an array without its data (what eval_shape returns), optionally with
+    the sharding an argument will have (`jit(...).lower(ShapeDtypeStruct(..., sharding=s))`)."""
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
-    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
+    def __init__(self, shape: Sequence[int], dtype: Any, *, sharding: Any = None, weak_type: bool = False):
         from padax.core import dtypes
+        if dtype is None:
+            raise ValueError("ShapeDtypeStruct: dtype must be given")
         self.shape = tuple(int(d) for d in shape)
         self.dtype = dtypes.canonicalize(dtypes.to_dtype(dtype))
         self.weak_type = weak_type
+        if sharding is not None:
+            from padax.devices.sharding import resolve_sharding
+            sharding = resolve_sharding(sharding, "ShapeDtypeStruct")
+        self.sharding = sharding
+
+    @classmethod
+    def like(cls, x: Any) -> "ShapeDtypeStruct":
+        """The shape, dtype (and, for a Tensor on several devices, sharding) of `x`."""
+        aval = aval_of(x)
+        sharding = None
+        if type(x) is Tensor and len(x.sharding.device_list) > 1:
+            sharding = x.sharding
+        return cls(aval.shape, aval.dtype, sharding=sharding, weak_type=aval.weak_type)
+
+    def update(self, **changes: Any) -> "ShapeDtypeStruct":
+        """A copy with some of shape, dtype, sharding, weak_type replaced."""
+        fields = dict(shape=self.shape, dtype=self.dtype, sharding=self.sharding, weak_type=self.weak_type)
+        fields.update(changes)
+        return ShapeDtypeStruct(fields.pop("shape"), fields.pop("dtype"), **fields)
 
     @property
     def ndim(self) -> int:
@@ -131,15 +153,22 @@ class ShapeDtypeStruct:
     def size(self) -> int:
         return int(np.prod(self.shape))
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
     def __eq__(self, other: Any) -> bool:
         return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
-                and self.dtype == other.dtype)
+                and self.dtype == other.dtype and self.sharding == other.sharding)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype))
+        return hash((self.shape, self.dtype, self.sharding))
 
     def __repr__(self) -> str:
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
+        extra = f", sharding={self.sharding}" if self.sharding is not None else ""
+        extra += ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{extra})"
 
 
 def flat_fun(fun: Callable, in_tree, out_store: list) -> Callable:
@@ -173,7 +202,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
         closed = trace_flat(flat_fun(f, in_tree, store), [aval_of(x) for x in leaves],
                             "make_jaxpr tracing")
         if return_shape:
-            shapes = store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
+            shapes = store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals)
             return closed, shapes
         return closed
 
@@ -187,4 +216,4 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     store: list = []
     closed = trace_flat(flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
                         [aval_of(x) for x in leaves], "eval_shape tracing")
-    return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals)
+    return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals)

@@ -71,10 +71,10 @@ def test_traced_indices_under_jit():
 
 def test_getitem_errors():
     x = padax.to_tensor(A)
-    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
-        x[[0, 7]]
-    with pytest.raises(IndexError, match="index -6 is out of bounds for axis 1 with size 5"):
-        x[:, padax.to_tensor([-6])]
+    np.testing.assert_array_equal(x[[0, 7]].numpy(), A[[0, 3]])  # out of range: clamped, as in jax
+    np.testing.assert_array_equal(x[:, padax.to_tensor([-6])].numpy(), A[:, [0]])
+    fill = x.at[[0, 7], 1].get(mode="fill", fill_value=-2.0).numpy()
+    np.testing.assert_array_equal(fill, np.stack([A[0, 1], np.full(A.shape[2:], -2.0, A.dtype)]))
     with pytest.raises(IndexError, match=r"shape mismatch: indexing arrays could not be broadcast together with "
                                          r"shapes \[2\] \[3\]"):
         x[[0, 1], [0, 1, 2]]
@@ -154,9 +154,13 @@ def test_at_special_cases():
     r = A.copy()
     r[1] = -1
     np.testing.assert_array_equal(np.asarray(out), r)
+    # concrete out-of-range indices: dropped too, or clamped with mode='clip'
+    r = A.copy()
+    r[0] = 0.0
+    np.testing.assert_array_equal(np.asarray(x.at[[0, 7]].set(0.0)), r)
+    r[3] = 0.0
+    np.testing.assert_array_equal(np.asarray(x.at[[0, 7]].set(0.0, mode="clip")), r)
     # errors
-    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
-        x.at[[0, 7]].set(0.0)
     with pytest.raises(ValueError, match=r"at\[\]\.add: values of shape \[3\] cannot be broadcast to the indexed "
                                          r"shape \[2, 5, 6\]"):
         x.at[[0, 1]].add(padax.ones([3]))

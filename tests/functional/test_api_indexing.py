@@ -49,12 +49,19 @@ def test_getitem_scalar_tensor_indices():
     np.testing.assert_array_equal(x[padax.to_tensor(1):padax.to_tensor(3)].numpy(), A[1:3])
 
 
+def test_getitem_out_of_range_clamps_as_in_jax():
+    x = padax.to_tensor(A)
+    np.testing.assert_array_equal(x[4].numpy(), A[3])
+    np.testing.assert_array_equal(x[0, -6].numpy(), A[0, 0])
+    np.testing.assert_array_equal(padax.jit(lambda u, i: u[i])(x, 7).numpy(), A[3])
+    np.testing.assert_array_equal(x.at[1, 9].get(mode="fill", fill_value=-1.0).numpy(), -1.0)
+    assert np.isnan(x.at[-5].get(mode="fill").numpy()).all()
+    with pytest.raises(IndexError, match="index 0 is out of bounds for axis 0 with size 0"):
+        padax.zeros([0, 3])[0]
+
+
 def test_getitem_errors():
     x = padax.to_tensor(A)
-    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
-        x[4]
-    with pytest.raises(IndexError, match="index -6 is out of bounds for axis 1 with size 5"):
-        x[0, -6]
     with pytest.raises(IndexError, match="too many indices"):
         x[0, 0, 0, 0]
     with pytest.raises(IndexError, match="single ellipsis"):
@@ -142,12 +149,21 @@ def test_at_dynamic_index():
         np.testing.assert_array_equal(o2.numpy(), r2)
 
 
-def test_at_errors():
+def test_at_out_of_range_updates_are_dropped_or_clipped():
     x = padax.to_tensor(A)
-    with pytest.raises(IndexError, match="out of bounds"):
-        x.at[[0, 7]].set(0.0)
-    with pytest.raises(IndexError, match="out of bounds"):
-        x.at[9].add(1.0)
+    r = A.copy()
+    r[0] = 0.0
+    np.testing.assert_array_equal(x.at[[0, 7]].set(0.0).numpy(), r)
+    np.testing.assert_array_equal(x.at[9].add(1.0).numpy(), A)
+    np.testing.assert_array_equal(x.at[-5, 1].add(1.0).numpy(), A)
+    r = A.copy()
+    r[3] += 1.0
+    np.testing.assert_array_equal(x.at[9].add(1.0, mode="clip").numpy(), r)
+    for i in (9, -5, 2, -1):  # a run-time index out of range drops the update, in range it lands
+        r = A.copy()
+        if -4 <= i < 4:
+            r[i, 1:3] = 5.0
+        np.testing.assert_array_equal(padax.jit(lambda u, i: u.at[i, 1:3].set(5.0))(x, i).numpy(), r)
 
 
 def test_setitem_raises_with_advice():

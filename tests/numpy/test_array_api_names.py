@@ -153,7 +153,7 @@ SIGNATURES = {
     "unstack": {"x": P, "axis": K},
     "repeat": {"x": P, "repeats": P, "axis": K},
     "take": {"x": P, "indices": P, "axis": K},
-    "tensordot": {"x1": P, "x2": P, "axes": K},
+    "tensordot": {"x1": P, "x2": P, "axes": PK},
     "vecdot": {"x1": P, "x2": P, "axis": K},
     "matmul": {"x1": P, "x2": P},
     "add": {"x1": P, "x2": P},
@@ -188,9 +188,11 @@ def test_signatures_are_the_standards(mod, table):
     assert not bad, bad
     x = pnp.asarray([1.0, 2.0])
     with pytest.raises(TypeError):
-        pnp.sum(x, 0)  # axis is keyword-only
-    with pytest.raises(TypeError):
         pnp.sum(x=x)  # x is positional-only
+    # NumPy's / jax.numpy's positional options work too (padax/numpy/_positional.py)
+    assert float(pnp.sum(x, 0)) == float(pnp.sum(x, axis=0)) == 3.0
+    with pytest.raises(TypeError, match="at most 5 positional"):
+        pnp.sum(x, 0, None, None, False, 1)
 
 
 # ---- type promotion -------------------------------------------------------------------------------

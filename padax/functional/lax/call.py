@@ -34,3 +34,26 @@ def _remat_abstract_eval(*avals, jaxpr, policy):
 def _remat_impl(*args, jaxpr, policy):
     from padax.core.jaxpr import eval_jaxpr
     return eval_jaxpr(jaxpr.jaxpr, [], *args)
+
+
+# `name`: the identity, naming a value for checkpoint policies (`checkpoint_name(x, "h1")`).
+# Params: `name` (a string). Its tangent passes through unnamed.
+name_p = Primitive("name")
+
+
+@name_p.def_abstract_eval
+def _name_abstract_eval(aval, *, name):
+    return aval
+
+
+@name_p.def_impl
+def _name_impl(x, *, name):
+    return x
+
+
+def _name_jvp(primals, tangents, *, name):
+    return name_p.bind(primals[0], name=name), tangents[0]
+
+
+name_p.jvp_rule = _name_jvp
+name_p.batch_rule = lambda args, dims, *, name: (name_p.bind(args[0], name=name), dims[0])

@@ -19,7 +19,7 @@ from padax.core.batching_util import moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of
-from padax.functional.lax.dot import check_preferred_element_type
+from padax.functional.lax.dot import canonical_precision, check_preferred_element_type
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -100,7 +100,8 @@ conv_general_dilated_p = Primitive("conv_general_dilated")
 
 @conv_general_dilated_p.def_abstract_eval
 def _conv_abstract(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                   dimension_numbers, feature_group_count, batch_group_count, preferred_element_type):
+                   dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
+                   precision=None):
     op = "conv_general_dilated"
     where = f"lhs {lhs.str_short()}, rhs {rhs.str_short()}"
     if lhs.ndim != rhs.ndim or lhs.ndim < 2:
@@ -163,9 +164,10 @@ def _conv_abstract(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilat
 
 def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, rhs_dilation=None,
                          dimension_numbers=None, feature_group_count: int = 1,
-                         batch_group_count: int = 1, preferred_element_type=None):
+                         batch_group_count: int = 1, precision=None, preferred_element_type=None):
     """N-d convolution with strides, padding ('SAME'/'SAME_LOWER'/'VALID' or (lo, hi) pairs),
-    input (transposed-conv) and kernel (atrous) dilation, and grouped features or batches."""
+    input (transposed-conv) and kernel (atrous) dilation, and grouped features or batches
+    (`precision` as in dot_general)."""
     lhs, rhs = asarray(lhs), asarray(rhs)
     lshape, rshape = lhs.aval.shape, rhs.aval.shape
     dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
@@ -193,12 +195,13 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
     return conv_general_dilated_p.bind(
         lhs, rhs, window_strides=window_strides, padding=padding, lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation, dimension_numbers=dn, feature_group_count=int(feature_group_count),
-        batch_group_count=int(batch_group_count), preferred_element_type=pet)
+        batch_group_count=int(batch_group_count), preferred_element_type=pet,
+        precision=canonical_precision(precision))
 
 
-def conv(lhs, rhs, window_strides, padding, preferred_element_type=None):
+def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
     """Convolution in the default NC(spatial) / OI(spatial) layout without dilation."""
-    return conv_general_dilated(lhs, rhs, window_strides, padding,
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
                                 preferred_element_type=preferred_element_type)
 
 
@@ -262,7 +265,8 @@ def _cast(x, dtype):
 
 
 def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type):
+                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
+                        precision=None):
     from padax.functional.lax.structural import rev
     lspec, rspec, ospec = dimension_numbers
     ns = len(lspec) - 2
@@ -283,7 +287,7 @@ def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilat
         ct, kernel, window_strides=tuple(lhs_dilation), padding=tuple(pads),
         lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
         dimension_numbers=ConvDimensionNumbers(ospec, _swap01(rspec), lspec),
-        feature_group_count=groups, batch_group_count=1, preferred_element_type=None)
+        feature_group_count=groups, batch_group_count=1, preferred_element_type=None, precision=precision)
     if batch_group_count > 1:  # features came out as (group, C): the group belongs to the batch
         res = _split_axis(res, lspec[1], batch_group_count)
         n_axis = lspec[0] + 1 if lspec[0] > lspec[1] else lspec[0]
@@ -292,7 +296,8 @@ def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilat
 
 
 def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type):
+                        dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
+                        precision=None):
     lspec, rspec, ospec = dimension_numbers
     ns = len(lspec) - 2
     lhs_aval, ct_aval = aval_of(lhs), aval_of(ct)
@@ -309,7 +314,7 @@ def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilat
         lhs_dilation=tuple(lhs_dilation), rhs_dilation=tuple(window_strides),
         dimension_numbers=ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec)),
         feature_group_count=batch_group_count, batch_group_count=feature_group_count,
-        preferred_element_type=None)
+        preferred_element_type=None, precision=precision)
     return _cast(res, rhs_aval.dtype)
 
 

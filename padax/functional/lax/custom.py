@@ -10,6 +10,7 @@ installed by `padax.transforms.custom`.
 from __future__ import annotations
 
 from padax.core.ad_util import Zero, tangent_aval
+from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
 
@@ -35,6 +36,18 @@ for _p in (custom_jvp_call_p, custom_vjp_call_p):
 @custom_lin_p.def_abstract_eval
 def _custom_lin_abstract(*avals, num_res, out_avals, bwd, out_tree, in_tree):
     return list(out_avals)
+
+
+def forward_mode_error() -> MissingRuleError:
+    """What evaluating `custom_lin` means: forward mode was applied to a custom_vjp function."""
+    return MissingRuleError("can't apply forward-mode autodiff (jvp, jacfwd, linearize's jvp function) to a "
+                            "custom_vjp function: it only has a reverse-mode rule. Use grad/vjp/jacrev, or define "
+                            "the function with custom_jvp (which gives both modes).")
+
+
+@custom_lin_p.def_impl
+def _custom_lin_impl(*args, **params):
+    raise forward_mode_error()
 
 
 @stop_gradient_p.def_abstract_eval

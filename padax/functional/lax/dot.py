@@ -1,5 +1,16 @@
-"""dot_general: contraction over given dims with batch dims (matmul, einsum, tensordot)."""
+"""dot_general: contraction over given dims with batch dims (matmul, einsum, tensordot).
+
+`precision` (jax's `lax.Precision`, a name, or a pair for lhs and rhs) asks the
+backend for an accuracy of the products: DEFAULT (fastest, e.g. bfloat16 passes
+on TPU or TF32 on recent GPUs), HIGH, HIGHEST (full float32). None takes the
+setting `default_matmul_precision`; CPUs always compute at full precision.
+"""
 from __future__ import annotations
+
+import contextlib
+import contextvars
+import enum
+from typing import Any
 
 import numpy as np
 
@@ -11,6 +22,67 @@ from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 from padax.functional._arrays import asarray, aval_of
 
 dot_general_p = Primitive("dot_general")
+
+
+class Precision(enum.Enum):
+    """Accuracy asked of a matrix product or convolution (XLA's PrecisionConfig)."""
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+    def __repr__(self) -> str:
+        return f"Precision.{self.name}"
+
+    __str__ = __repr__
+
+
+_PRECISION_NAMES = {"default": Precision.DEFAULT, "bfloat16": Precision.DEFAULT, "fastest": Precision.DEFAULT,
+                    "high": Precision.HIGH, "tensorfloat32": Precision.HIGH, "bfloat16_3x": Precision.HIGH,
+                    "highest": Precision.HIGHEST, "float32": Precision.HIGHEST}
+
+
+_scoped_precision: contextvars.ContextVar = contextvars.ContextVar("padax_matmul_precision", default=None)
+
+
+@contextlib.contextmanager
+def precision_scope(precision: Any):
+    """Products inside the block that pass no precision use `precision` (for composite ops such
+    as padax.numpy.dot(..., precision=) that call dot_general several times)."""
+    token = _scoped_precision.set(precision)
+    try:
+        yield
+    finally:
+        _scoped_precision.reset(token)
+
+
+def canonical_precision(precision: Any) -> tuple[Precision, Precision] | None:
+    """A primitive's `precision` param: None (the backend's default) or a (lhs, rhs) pair of Precision.
+
+    None reads an enclosing precision_scope, then the setting `default_matmul_precision`
+    (jax's `jax_default_matmul_precision`).
+    """
+    if precision is None:
+        precision = _scoped_precision.get()
+    if precision is None:
+        from padax.config import config
+        precision = config.default_matmul_precision
+        if precision is None:
+            return None
+
+    def one(p):
+        if isinstance(p, Precision):
+            return p
+        if isinstance(p, str) and p.lower() in _PRECISION_NAMES:
+            return _PRECISION_NAMES[p.lower()]
+        raise ValueError(f"precision must be None, a padax.lax.Precision, one of {sorted(_PRECISION_NAMES)} "
+                         f"or a pair of those, got {p!r}")
+
+    if isinstance(precision, (tuple, list)):
+        if len(precision) != 2:
+            raise ValueError(f"precision pairs give one precision for each operand, got {precision!r}")
+        return one(precision[0]), one(precision[1])
+    p = one(precision)
+    return p, p
 
 
 def check_preferred_element_type(op: str, in_dtype, preferred) -> None:
@@ -32,7 +104,7 @@ def check_preferred_element_type(op: str, in_dtype, preferred) -> None:
 
 
 @dot_general_p.def_abstract_eval
-def _dot_general_abstract(lhs, rhs, *, dimension_numbers, preferred_element_type=None):
+def _dot_general_abstract(lhs, rhs, *, dimension_numbers, preferred_element_type=None, precision=None):
     op = "dot_general"
     (lc, rc), (lb, rb) = dimension_numbers
     where = f"lhs {lhs.str_short()}, rhs {rhs.str_short()}, dimension_numbers {dimension_numbers}"
@@ -72,7 +144,7 @@ def _preferred(dtype):
     return None if dtype is None else dtypes.canonicalize(dtype)
 
 
-def dot_general(lhs, rhs, dimension_numbers, preferred_element_type=None):
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, *, out_sharding=None):
     """Contract `lhs` and `rhs`: dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch)).
 
     The result holds the batch dims, then lhs's free dims, then rhs's free dims.
@@ -80,14 +152,24 @@ def dot_general(lhs, rhs, dimension_numbers, preferred_element_type=None):
     (lc, rc), (lb, rb) = dimension_numbers
     dn = ((tuple(int(d) for d in lc), tuple(int(d) for d in rc)),
           (tuple(int(d) for d in lb), tuple(int(d) for d in rb)))
-    return dot_general_p.bind(asarray(lhs), asarray(rhs), dimension_numbers=dn,
-                              preferred_element_type=_preferred(preferred_element_type))
+    out = dot_general_p.bind(asarray(lhs), asarray(rhs), dimension_numbers=dn,
+                             preferred_element_type=_preferred(preferred_element_type),
+                             precision=canonical_precision(precision))
+    return _with_sharding(out, out_sharding)
 
 
-def dot(lhs, rhs, preferred_element_type=None):
+def _with_sharding(x, out_sharding):
+    if out_sharding is None:
+        return x
+    from padax.functional.lax.parallel_extra import with_sharding_constraint
+    return with_sharding_constraint(x, out_sharding)
+
+
+def dot(lhs, rhs, precision=None, preferred_element_type=None, *, out_sharding=None):
     """Vector/matrix product contracting lhs's last dim with rhs's first (jax.lax.dot)."""
     lhs, rhs = asarray(lhs), asarray(rhs)
-    return dot_general(lhs, rhs, (((lhs.aval.ndim - 1,), (0,)), ((), ())), preferred_element_type)
+    return dot_general(lhs, rhs, (((lhs.aval.ndim - 1,), (0,)), ((), ())), precision, preferred_element_type,
+                       out_sharding=out_sharding)
 
 
 # ---- differentiation and batching ----------------------------------------------------------
@@ -96,22 +178,19 @@ def _free_dims(ndim: int, contract, batch) -> list[int]:
     return [d for d in range(ndim) if d not in contract and d not in batch]
 
 
-def _dot_jvp(primals, tangents, *, dimension_numbers, preferred_element_type):
+def _dot_jvp(primals, tangents, **params):
     lhs, rhs = primals
     tl, tr = tangents
-    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dimension_numbers,
-                             preferred_element_type=preferred_element_type)
+    out = dot_general_p.bind(lhs, rhs, **params)
     t_out = Zero(tangent_aval(aval_of(out)))
     if type(tl) is not Zero:
-        t_out = add_tangents(t_out, dot_general_p.bind(tl, rhs, dimension_numbers=dimension_numbers,
-                                                       preferred_element_type=preferred_element_type))
+        t_out = add_tangents(t_out, dot_general_p.bind(tl, rhs, **params))
     if type(tr) is not Zero:
-        t_out = add_tangents(t_out, dot_general_p.bind(lhs, tr, dimension_numbers=dimension_numbers,
-                                                       preferred_element_type=preferred_element_type))
+        t_out = add_tangents(t_out, dot_general_p.bind(lhs, tr, **params))
     return out, t_out
 
 
-def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers):
+def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers, precision=None):
     """Cotangent of one operand: contract ct with the other operand, then permute into place."""
     from padax.functional.lax.structural import convert_element_type, transpose
     (lc, rc), (lb, rb) = dimension_numbers
@@ -127,7 +206,9 @@ def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers):
                         else list(range(nb, nb + len(other_free))))
     dn = ((tuple(other_free_in_ct), tuple(other_free)), (tuple(range(nb)), tuple(rb)))
     ct = convert_element_type(ct, aval_of(other).dtype) if aval_of(ct).dtype != aval_of(other).dtype else ct
-    res = dot_general_p.bind(ct, other, dimension_numbers=dn, preferred_element_type=None)
+    if precision is not None and not op_is_lhs:
+        precision = precision[::-1]  # the other operand is the product's lhs now
+    res = dot_general_p.bind(ct, other, dimension_numbers=dn, preferred_element_type=None, precision=precision)
     # res layout: batch (lb order), op free dims, other's contracting dims in increasing order
     src = list(lb) + op_free + [lc[list(rc).index(r)] for r in sorted(rc)]
     perm = [src.index(d) for d in range(op_aval.ndim)]
@@ -137,14 +218,14 @@ def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers):
     return res
 
 
-def _dot_transpose(ct, lhs, rhs, *, dimension_numbers, preferred_element_type):
+def _dot_transpose(ct, lhs, rhs, *, dimension_numbers, preferred_element_type, precision=None):
     if type(ct) is Zero:
         return [None, None]
     ct_l = ct_r = None
     if is_undefined(lhs):
-        ct_l = _transpose_operand(ct, rhs, lhs.aval, True, dimension_numbers)
+        ct_l = _transpose_operand(ct, rhs, lhs.aval, True, dimension_numbers, precision)
     if is_undefined(rhs):
-        ct_r = _transpose_operand(ct, lhs, rhs.aval, False, dimension_numbers)
+        ct_r = _transpose_operand(ct, lhs, rhs.aval, False, dimension_numbers, precision)
     return [ct_l, ct_r]
 
 
@@ -152,7 +233,7 @@ def _shift(dims, by: int = 1) -> tuple[int, ...]:
     return tuple(d + by for d in dims)
 
 
-def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
+def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type, precision=None):
     from padax.core.batching_util import moveaxis
     lhs, rhs = args
     ld, rd = dims
@@ -173,7 +254,8 @@ def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
         dn = ((lc, rc), (lb, rb))
         lhs_free = aval_of(lhs).ndim - len(lc) - len(lb)
         out_dim = len(lb) + lhs_free  # the new axis is rhs's first free dim
-    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=preferred_element_type)
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=preferred_element_type,
+                             precision=precision)
     return out, out_dim
 
 
@@ -181,4 +263,4 @@ dot_general_p.jvp_rule = _dot_jvp
 dot_general_p.transpose_rule = _dot_transpose
 dot_general_p.batch_rule = _dot_batch
 
-__all__ = ["dot_general", "dot"]
+__all__ = ["dot_general", "dot", "Precision"]

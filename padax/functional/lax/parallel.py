@@ -223,9 +223,10 @@ def axis_index(axis_name: Any) -> Any:
     return axis_index_p.bind(axis_name=axis_name)
 
 
-def axis_size(axis_name: Any) -> Any:
-    """Number of members of a named axis (a traced int32 scalar)."""
-    return psum_p.bind(asarray(np.ones((), np.int32)), axis_name=axis_name)
+def axis_size(axis_name: Any) -> int:
+    """Number of members of a named axis (or of a tuple of axes): a Python int, as in jax, so it
+    can size loops, permutations and reshapes."""
+    return _static_axis_size(axis_name, "axis_size")
 
 
 def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) -> Any:
@@ -247,15 +248,20 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
     return ppermute_p.bind(asarray(x), axis_name=axis_name, perm=perm)
 
 
-def _static_axis_size(axis_name: Any) -> int:
-    """The size of the innermost enclosing vmap/shard_map axis with this name."""
+def _static_axis_size(axis_name: Any, op: str = "all_gather") -> int:
+    """The size of the innermost enclosing vmap/shard_map axis with this name (for a tuple of
+    names, the product of their sizes)."""
     from padax.core.trace import trace_state
     t = trace_state.trace
     while t is not None:
         if getattr(t, "axis_name", None) == axis_name:
             return t.axis_size
         t = getattr(t, "parent", None)
-    raise UnboundAxisError(f"all_gather: axis name {axis_name!r} is not bound here{user_location()}")
+    if isinstance(axis_name, (tuple, list)) and len(axis_name) != 1:
+        return int(np.prod([_static_axis_size(a, op) for a in axis_name], dtype=np.int64))
+    if isinstance(axis_name, (tuple, list)):
+        return _static_axis_size(axis_name[0], op)
+    raise UnboundAxisError(f"{op}: axis name {axis_name!r} is not bound here{user_location()}")
 
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "axis_index", "axis_size", "all_gather", "ppermute",

@@ -269,16 +269,32 @@ def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, til
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
-    """Ask that (a pytree of) values be laid out as `shardings` say at this point of a jit program."""
+    """Ask that (a pytree of) values be laid out as `shardings` say at this point of a jit program
+    (a bare PartitionSpec is on the context mesh of padax.set_mesh)."""
     from padax.core import tree as tree_util
-    from padax.devices.sharding import Sharding
-    if isinstance(shardings, Sharding):
-        return tree_util.map(lambda v: sharding_constraint_p.bind(asarray(v), sharding=shardings), x)
+    from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
+    if isinstance(shardings, (Sharding, PartitionSpec)):
+        one = resolve_sharding(shardings, "with_sharding_constraint")
+        return tree_util.map(lambda v: sharding_constraint_p.bind(asarray(v), sharding=one), x)
     x_leaves, x_tree = tree_util.flatten(x)
-    s_leaves = tree_util.leaves(shardings, is_leaf=lambda s: isinstance(s, Sharding))
+    s_leaves = [resolve_sharding(s, "with_sharding_constraint") for s in
+                tree_util.leaves(shardings, is_leaf=lambda s: isinstance(s, (Sharding, PartitionSpec)))]
     if len(s_leaves) != len(x_leaves):
         raise ValueError(f"with_sharding_constraint: {len(x_leaves)} values but {len(s_leaves)} shardings")
     return x_tree.unflatten([sharding_constraint_p.bind(asarray(v), sharding=s) for v, s in zip(x_leaves, s_leaves)])
 
 
-__all__ = ["psum_scatter", "all_to_all", "with_sharding_constraint"]
+def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
+    """jax's pcast(x, axis, to='varying'): mark values as differing across a shard_map axis.
+
+    jax's shard_map types values as replicated or varying along each mesh axis and needs
+    this cast where the types must agree (a scan carry). padax checks replication by
+    analysing the body instead (check_rep), so the values pass through unchanged.
+    """
+    from padax.core import tree as tree_util
+    if to != "varying":
+        raise ValueError(f"pcast: padax supports to='varying', got to={to!r}")
+    return tree_util.map(asarray, x)
+
+
+__all__ = ["psum_scatter", "all_to_all", "with_sharding_constraint", "pcast"]

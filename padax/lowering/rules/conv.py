@@ -6,12 +6,13 @@ import numpy as np
 from padax.functional.lax.conv import conv_general_dilated_p
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import aval_to_ir_type, full_like_aval, register_lowering
+from padax.lowering.rules.dot import precision_config
 
 
 @register_lowering(conv_general_dilated_p)
 def _conv_general_dilated(ctx, lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
                           dimension_numbers, feature_group_count, batch_group_count,
-                          preferred_element_type):
+                          preferred_element_type, precision=None):
     out_aval = ctx.aval_out
     if out_aval.size == 0:
         return full_like_aval(0, out_aval)
@@ -32,4 +33,5 @@ def _conv_general_dilated(ctx, lhs, rhs, *, window_strides, padding, lhs_dilatio
         padding=ir.DenseIntElementsAttr.get(pads),
         lhs_dilation=ir.DenseI64ArrayAttr.get(list(lhs_dilation)),
         rhs_dilation=ir.DenseI64ArrayAttr.get(list(rhs_dilation)),
-        window_reversal=ir.DenseBoolArrayAttr.get([False] * len(window_strides)))
+        window_reversal=ir.DenseBoolArrayAttr.get([False] * len(window_strides)),
+        precision_config=precision_config(precision))
