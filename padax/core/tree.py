@@ -92,11 +92,41 @@ def tuple_treedef(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
 
 
 def register_node(cls: type, flatten_fn: Callable[[Any], tuple[Iterable[Any], Any]],
-                  unflatten_fn: Callable[[Any, Iterable[Any]], Any]) -> type:
-    """Register a container type: flatten(x) -> (children, aux); unflatten(aux, children) -> x."""
+                  unflatten_fn: Callable[[Any, Iterable[Any]], Any],
+                  flatten_with_keys_fn: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None = None
+                  ) -> type:
+    """Register a container type: flatten(x) -> (children, aux); unflatten(aux, children) -> x.
+
+    `flatten_with_keys_fn(x) -> ([(key, child), ...], aux)` names the children in
+    `flatten_with_path` (e.g. with `GetAttrKey`); without it they are numbered.
+    """
     for r in _registries:
-        r.register_node(cls, flatten_fn, unflatten_fn)
+        if flatten_with_keys_fn is None:
+            r.register_node(cls, flatten_fn, unflatten_fn)
+        else:
+            r.register_node(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
     return cls
+
+
+class GetAttrKey:
+    """A path entry naming an attribute (`.name` in `keystr`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, GetAttrKey) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("GetAttrKey", self.name))
+
+    def __repr__(self) -> str:
+        return f"GetAttrKey({self.name!r})"
+
+    def __str__(self) -> str:
+        return f".{self.name}"
 
 
 def register_dataclass(cls: type | None = None, *, data_fields: Iterable[str] | None = None,
