@@ -8,3 +8,7 @@ from padax.nn.functional._rng import rng_scope  # noqa: F401
 from padax.nn.layer.container import LayerDict, LayerList, ParameterList, Sequential  # noqa: F401
 from padax.nn.layer.layers import Layer, LayerStateError  # noqa: F401
 from padax.nn.param_attr import ParamAttr, ParamInfo  # noqa: F401
+from padax.nn import utils  # noqa: F401
+from padax.nn.layer.common import (AlphaDropout, Bilinear, Dropout, Dropout2D, Dropout3D, Embedding,  # noqa: F401
+                                   FeatureAlphaDropout, Flatten, Identity, Linear, Unflatten)
+from padax.nn.layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, SyncBatchNorm  # noqa: F401

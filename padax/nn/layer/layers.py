@@ -93,6 +93,8 @@ class Layer:
         if forward is None:
             raise TypeError(f"{type(self).__name__} has no forward(); define forward in the subclass"
                             f"{user_location()}")
+        for spec in self.__dict__.get("_reparams", ()):
+            spec.before_forward(self)
         layers = _calls.stack.layers
         layers.append(self)
         try:
@@ -122,6 +124,9 @@ class Layer:
                 return _stop_gradient(value) if isinstance(value, Tracer) else value
             if name in d["_sub_layers"]:
                 return d["_sub_layers"][name]
+            for spec in d.get("_reparams", ()):
+                if spec.name == name:
+                    return spec.compute(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name: str, value: Any) -> None:
