@@ -27,27 +27,29 @@ def _is_layer(x: Any) -> bool:
     return isinstance(x, Layer)
 
 
-def leaf_infos(tree: Any) -> list[ParamInfo | None]:
-    """One entry per leaf of `tree` (padax.tree.leaves order): a layer parameter's ParamInfo,
-    BUFFER_INFO for a buffer, None for an array outside any layer."""
+def leaf_infos(tree: Any, none_leaves: bool = False) -> list[ParamInfo | None]:
+    """One entry per leaf of `tree` (padax.tree.leaves order; with none_leaves, None counts as a leaf):
+    a layer parameter's ParamInfo, BUFFER_INFO for a buffer, None for an array outside any layer."""
     out: list = []
-    for item in tree_util.leaves(tree, is_leaf=_is_layer):
+    is_leaf = (lambda x: x is None or isinstance(x, Layer)) if none_leaves else _is_layer
+    for item in tree_util.leaves(tree, is_leaf=is_leaf):
         if isinstance(item, Layer):
-            _layer_infos(item, out)
+            _layer_infos(item, out, none_leaves)
         else:
             out.append(None)
     return out
 
 
-def _layer_infos(layer: Layer, out: list) -> None:
+def _layer_infos(layer: Layer, out: list, none_leaves: bool) -> None:
     children, aux = _pytree.flatten(layer)
     n_p, n_b = len(aux.param_names), len(aux.buffer_names)
+    is_leaf = (lambda x: x is None) if none_leaves else None
     for i, child in enumerate(children):
         if i >= n_p + n_b:
-            out.extend(leaf_infos(child))
+            out.extend(leaf_infos(child, none_leaves))
             continue
         info = aux.infos[i] if i < n_p else BUFFER_INFO
-        out.extend([info] * len(tree_util.leaves(child)))
+        out.extend([info] * len(tree_util.leaves(child, is_leaf=is_leaf)))
 
 
 def is_array_leaf(x: Any) -> bool:

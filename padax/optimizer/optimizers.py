@@ -61,8 +61,8 @@ class Optimizer:
         """The initial state: step 0 and, per slot, a tree shaped like `params` (zeros; None for a leaf the
         optimizer never updates: a frozen layer parameter, a buffer, or a None gradient's leaf)."""
         padax = _ops()
-        leaves, treedef = tree_util.flatten(params)
-        trainable = [_updatable(p, info) for p, info in zip(leaves, leaf_infos(params))]
+        leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
+        trainable = [_updatable(p, info) for p, info in zip(leaves, leaf_infos(params, none_leaves=True))]
         state = {"step": padax.zeros([], "int32")}
         for slot in self.slots:
             state[slot] = treedef.unflatten([self._slot_init(slot, p) if t else None
@@ -79,20 +79,16 @@ class Optimizer:
         Frozen layer parameters and buffers are returned unchanged; a parameter's
         ParamAttr(learning_rate=m) scales its rate by m, and need_clip=False keeps it out of grad_clip.
         """
-        p_leaves, treedef = tree_util.flatten(params)
-        try:
-            g_leaves = treedef.flatten_up_to(grads)
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"{type(self).__name__}.step: params and grads have different structures "
-                             f"({treedef} vs {tree_util.structure(grads)}): {e}") from None
-        infos = leaf_infos(params)
+        p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
+        g_leaves = _aligned(self, treedef, grads, "grads")
+        infos = leaf_infos(params, none_leaves=True)
         live = [g is not None and _updatable(p, info) for p, g, info in zip(p_leaves, g_leaves, infos)]
         if self.grad_clip is not None:
             g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
                                                       for ok, info in zip(live, infos)])
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
-        slot_leaves = [treedef.flatten_up_to(state[s]) for s in self.slots]
+        slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
         new_p, new_slots = [], [[] for _ in self.slots]
         for i, (p, g) in enumerate(zip(p_leaves, g_leaves)):
             if not live[i]:
@@ -135,6 +131,20 @@ class Optimizer:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(learning_rate={self._learning_rate!r})"
+
+
+def _is_none(x: Any) -> bool:
+    return x is None
+
+
+def _aligned(opt: Optimizer, treedef: Any, tree: Any, what: str) -> list:
+    """`tree`'s leaves (None included) in the order of params' leaves. Layers that differ only in static
+    settings (e.g. train/eval mode) line up too."""
+    leaves, other = tree_util.flatten(tree, is_leaf=_is_none)
+    if other != treedef and str(other) != str(treedef):
+        raise ValueError(f"{type(opt).__name__}.step: params and {what} have different structures: "
+                         f"{treedef} vs {other}")
+    return leaves
 
 
 def _updatable(p: Any, info: Any) -> bool:

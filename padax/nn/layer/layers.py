@@ -53,12 +53,21 @@ def _snake(name: str) -> str:
 
 def _remember_parameter(value: Any, info: ParamInfo) -> None:
     key = id(value)
-    _created[key] = (weakref.ref(value, lambda _, k=key: _created.pop(k, None)), info)
+    try:
+        ref = weakref.ref(value, lambda _, k=key: _created.pop(k, None))
+    except TypeError:  # a tracer (a layer built under vmap/jit): held until it is assigned
+        ref = (lambda v: lambda: v)(value)
+    _created[key] = (ref, info)
 
 
 def _created_info(value: Any) -> ParamInfo | None:
+    """The metadata create_parameter gave `value` (the entry is used up by the first assignment)."""
     entry = _created.get(id(value))
-    return entry[1] if entry is not None and entry[0]() is value else None
+    if entry is None or entry[0]() is not value:
+        return None
+    if not isinstance(entry[0], weakref.ref):
+        del _created[id(value)]
+    return entry[1]
 
 
 class LayerStateError(RuntimeError):
