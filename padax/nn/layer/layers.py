@@ -364,17 +364,14 @@ class Layer:
 
     def _named_members(self, table: str, prefix: str, include_sublayers: bool) -> Iterator[tuple[str, Any]]:
         layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
-        seen = set()
         for path, layer in layers:
             for name in layer.__dict__[table]:
                 value = getattr(layer, name)
-                if value is None or id(value) in seen:
-                    continue
-                seen.add(id(value))
-                yield (f"{path}.{name}" if path else name), value
+                if value is not None:
+                    yield (f"{path}.{name}" if path else name), value
 
     def named_parameters(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Any]]:
-        """(dotted name, value) of every parameter (frozen ones included), each value once."""
+        """(dotted name, value) of every parameter (frozen ones included); a layer reached twice counts once."""
         return self._named_members("_parameters", prefix, include_sublayers)
 
     def parameters(self, include_sublayers: bool = True) -> list[Any]:
