@@ -79,7 +79,12 @@ class Dirac(Initializer):
 
 
 class Bilinear(Initializer):
-    """Bilinear-upsampling kernels for a transposed convolution, shape [C_out, C_in, k, k]."""
+    """Bilinear-upsampling kernels for a transposed convolution, shape [C_out, C_in, k, k].
+
+    The values are Paddle's: its formula takes the row coordinate of flat element i as
+    (i / k) % k with true division, so the kernel is not symmetric; padax keeps that so
+    weights are identical.
+    """
 
     def __init__(self) -> None:
         pass
@@ -91,8 +96,7 @@ class Bilinear(Initializer):
         size = shape[3]
         f = np.ceil(size / 2.0)
         c = (2 * f - 1 - f % 2) / (2.0 * f)
-        idx = np.arange(size)
-        kern = (1 - np.abs(idx[None, :] / f - c)) * (1 - np.abs(idx[:, None] / f - c))
-        return to_tensor(np.broadcast_to(kern, shape).astype(np.float64), dtype=dtype)
-
-
+        i = np.arange(int(np.prod(shape)), dtype=np.float64)
+        col, row = i % size, (i / size) % size
+        w = (1 - np.abs(col / f - c)) * (1 - np.abs(row / f - c))
+        return to_tensor(w.reshape(shape).astype(np.float32), dtype=dtype)

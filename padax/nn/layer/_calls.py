@@ -20,7 +20,8 @@ stack = _Stack()
 
 
 def _child_name(parent: Any, child: Any) -> str:
-    for name, sub in parent.__dict__["_sub_layers"].items():
+    """The dotted path of `child` below `parent` (through containers that were not called themselves)."""
+    for name, sub in parent.named_sublayers():
         if sub is child:
             return name
     return f"<{type(child).__name__}>"
