@@ -47,7 +47,7 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
                   dim: int | None = None, key: Any = None) -> Any:
     """Replace parameter `name` by `name_orig` plus buffers `name_u`, `name_v` (random unit vectors drawn from
     `key`, padax.nn.rng_scope's or the global key); `layer.<name>` is then weight_orig / sigma. dim defaults to 0
-    (1 for transposed convolutions). In place; returns the layer."""
+    (1 for Linear and transposed convolutions, as Paddle). In place; returns the layer."""
     from padax.nn.functional._rng import next_key
     from padax.random import _keys, _samplers
     if n_power_iterations <= 0:
@@ -55,8 +55,9 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     d = layer.__dict__
     if name not in d["_parameters"]:
         raise ValueError(f"spectral_norm: {type(layer).__name__} has no parameter {name!r}")
-    if dim is None:
-        dim = 1 if "Transpose" in type(layer).__name__ else 0
+    if dim is None:  # the output-feature axis: 1 for Linear ([in, out]) and transposed convolutions
+        names = {c.__name__ for c in type(layer).__mro__}
+        dim = 1 if names & {"Linear", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose"} else 0
     w = d["_parameters"][name]
     spec = SpectralNorm(name, n_power_iterations, dim, eps)
     h, wd = spec.matrix(w).shape
