@@ -38,8 +38,8 @@ def padax_run(model, inputs, cot, grad_inputs=True):
         return (out * padax.to_tensor(cot)).sum(), (out, m)
 
     argnums = tuple(range(1 + len(diff)))
-    (_, (out, after)), grads = padax.value_and_grad(loss, argnums=argnums, has_aux=True)(
-        model, *[xs[i] for i in diff])
+    run = padax.jit(padax.value_and_grad(loss, argnums=argnums, has_aux=True))  # one compile, not one per op
+    (_, (out, after)), grads = run(model, *[xs[i] for i in diff])
     gx = [None] * len(inputs)
     for i, g in zip(diff, grads[1:]):
         gx[i] = np.asarray(g)

@@ -93,11 +93,16 @@ def test_layers_respect_mode_and_grad():
 
 
 def test_alpha_dropout_keeps_mean_and_variance():
-    x = padax.random.normal(padax.random.key(0), (200000,))
+    x = padax.random.normal(padax.random.key(0), (400, 100))
+
+    def run(layer, key):
+        with nn.rng_scope(key):
+            return layer(x)
     for layer in (nn.AlphaDropout(0.2), nn.FeatureAlphaDropout(0.2)):
-        with nn.rng_scope(padax.random.key(1)):
-            y = (layer(x.reshape([1000, 200])) if isinstance(layer, nn.FeatureAlphaDropout) else layer(x)).numpy()
-        assert abs(y.mean()) < 0.02 and abs(y.std() - 1) < 0.02
+        y = padax.jit(run)(layer, padax.random.key(1)).numpy()
+        assert abs(y.mean()) < 0.03 and abs(y.std() - 1) < 0.03
+        dropped = np.unique(y, return_counts=True)[1].max() / y.size  # every dropped element has one value
+        assert 0.15 < dropped < 0.25
     layer = nn.AlphaDropout(0.2)
     layer.eval()
     assert layer(x) is x

@@ -30,14 +30,14 @@ def _loss(model, x, y):
 def test_frozen_parameters_get_zero_gradient_and_stay_unchanged():
     model = Net()
     model.freeze("fc2.weight")
-    g = padax.grad(lambda m: _loss(m.eval(), X, Y))(model)
+    g = padax.jit(padax.grad(lambda m: _loss(m.eval(), X, Y)))(model)
     for name in ("fc1.bias", "fc2.weight", "bn._mean", "bn._variance"):
         np.testing.assert_array_equal(g.get_parameter(name).numpy(), 0, err_msg=name)
     assert float(abs(g.fc1.weight).sum()) > 0
     opt = padax.optimizer.AdamW(0.1, weight_decay=0.5)
     state = opt.init(model)
     assert state["moment1"].fc2.weight is None and state["moment1"].fc1.weight is not None
-    new, _ = opt.step(model, g, state)
+    new, _ = padax.jit(opt.step)(model, g, state)
     np.testing.assert_array_equal(new.fc2.weight.numpy(), model.fc2.weight.numpy())
     np.testing.assert_array_equal(new.fc1.bias.numpy(), model.fc1.bias.numpy())
     np.testing.assert_array_equal(new.bn._variance.numpy(), model.bn._variance.numpy())
@@ -55,15 +55,15 @@ def test_partition_combine_and_filter_grad():
     assert padax.tree.structure(back) == padax.tree.structure(model)
     mask = nn.trainable_mask(model)
     assert mask.fc1.weight is True and mask.fc1.bias is False and mask.bn._mean is False
-    loss, g = nn.filter_value_and_grad(_loss)(model, X, Y)
-    g_full = padax.grad(_loss)(model, X, Y)
+    loss, g = padax.jit(nn.filter_value_and_grad(_loss))(model, X, Y)
+    g_full = padax.jit(padax.grad(_loss))(model, X, Y)
     assert g.fc1.bias is None and g.bn._mean is None
     np.testing.assert_allclose(g.fc1.weight.numpy(), g_full.fc1.weight.numpy(), rtol=1e-6)
     assert float(loss) == pytest.approx(float(_loss(model, X, Y)))
     (g2, aux) = nn.filter_grad(lambda m: (_loss(m, X, Y), 7), has_aux=True)(model)
-    assert aux == 7 and g2.fc2.weight.shape == (6, 3)
+    assert int(aux) == 7 and g2.fc2.weight.shape == (6, 3)
     opt = padax.optimizer.SGD(0.5)
-    new, _ = opt.step(model, g, opt.init(model))
+    new, _ = padax.jit(opt.step)(model, g, opt.init(model))
     np.testing.assert_allclose(new.fc1.weight.numpy(), model.fc1.weight.numpy() - 0.5 * g.fc1.weight.numpy(),
                                rtol=1e-6)
     np.testing.assert_array_equal(new.fc1.bias.numpy(), model.fc1.bias.numpy())
@@ -98,8 +98,8 @@ def test_the_documented_training_step_learns_and_updates_statistics():
     assert model.bn._mean.shape == (6,) and np.isfinite(h).all()
     # eval after training: a model state built in train mode steps in eval mode too
     model.eval()
-    g = padax.grad(_loss)(model, X, Y)
-    opt.step(model, g, opt_state)
+    g = padax.jit(padax.grad(_loss))(model, X, Y)
+    padax.jit(opt.step)(model, g, opt_state)
 
 
 def test_per_parameter_learning_rate_and_need_clip():

@@ -9,6 +9,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import require_members
 from padax.functional._arrays import is_array
+from padax.transforms.jit import jit
 
 _LOW = (dtypes.float16, dtypes.bfloat16)
 
@@ -34,8 +35,14 @@ class Initializer:
         if any(d < 0 for d in shape):
             raise ValueError(f"{type(self).__name__}: negative dimension in shape {list(shape)}")
         dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtype)
-        out = self._init(shape, dtypes.float32 if dt in _LOW else dt, key)
+        compute = dtypes.float32 if dt in _LOW else dt
+        if self._random:  # one compiled program per (initializer, shape, dtype), not one per op
+            out = _jitted_init(self, shape, compute, random_key(key, type(self).__name__))
+        else:
+            out = self._init(shape, compute, key)
         return out.astype(dt) if out.dtype != dt else out
+
+    _random = False  # draws from a key (the key is resolved before the compiled part)
 
     def _settings(self) -> tuple:
         return tuple(sorted((k, _hashable(v)) for k, v in vars(self).items()))
@@ -56,6 +63,13 @@ def _hashable(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return tuple(_hashable(x) for x in v)
     return v
+
+
+def _init_program(init: Initializer, shape: tuple, dtype: Any, key: Any) -> Any:
+    return init._init(shape, dtype, key)
+
+
+_jitted_init = jit(_init_program, static_argnums=(0, 1, 2))
 
 
 def random_key(key: Any, what: str) -> Any:

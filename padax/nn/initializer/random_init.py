@@ -11,6 +11,8 @@ from padax.random import _samplers
 class Normal(Initializer):
     """Samples of N(mean, std^2)."""
 
+    _random = True
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
         self.mean, self.std = float(mean), float(std)
 
@@ -21,6 +23,8 @@ class Normal(Initializer):
 
 class TruncatedNormal(Initializer):
     """Samples of N(mean, std^2) conditioned on a <= x <= b (a, b are absolute cut-offs, as in Paddle)."""
+
+    _random = True
 
     def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                  name: str | None = None) -> None:
@@ -36,6 +40,8 @@ class TruncatedNormal(Initializer):
 
 class Uniform(Initializer):
     """Samples of U[low, high)."""
+
+    _random = True
 
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
         if high < low:
@@ -54,6 +60,8 @@ def _xavier_fans(init, shape):
 class XavierUniform(Initializer):
     """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights)."""
 
+    _random = True
+
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
                  name: str | None = None) -> None:
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
@@ -67,6 +75,8 @@ class XavierUniform(Initializer):
 class XavierNormal(Initializer):
     """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
 
+    _random = True
+
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
                  name: str | None = None) -> None:
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
@@ -78,6 +88,8 @@ class XavierNormal(Initializer):
 
 
 class _Kaiming(Initializer):
+    _random = True
+
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0, nonlinearity: str = "relu",
                  mode: str = "fan_in") -> None:
         if mode not in ("fan_in", "fan_out"):

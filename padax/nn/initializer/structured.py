@@ -36,6 +36,8 @@ class Assign(Initializer):
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], times gain (QR of a normal sample)."""
 
+    _random = True
+
     def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
         self.gain = float(gain)
 
