@@ -8,7 +8,6 @@ cached on the layer until an attribute assignment invalidates it.
 """
 from __future__ import annotations
 
-import collections
 import weakref
 from typing import Any
 
@@ -26,7 +25,7 @@ class Aux:
     """A layer's static data; equality and hash ignore names (Paddle's unique parameter names)."""
 
     __slots__ = ("cls", "param_names", "infos", "buffer_names", "non_persistable", "sub_names", "static",
-                 "full_name", "key", "hash")
+                 "full_name", "key", "hash", "base", "n_p", "n_pb")
 
     def __init__(self, layer: Any):
         d = layer.__dict__
@@ -42,6 +41,11 @@ class Aux:
         self.key = (self.cls, self.param_names, self.infos, self.buffer_names, self.non_persistable,
                     self.sub_names, static_key)
         self.hash = hash(self.key)
+        # what unflatten starts a rebuilt layer's __dict__ from (one dict copy per layer)
+        self.base = {**self.static, "_full_name": self.full_name, "_aux": self,
+                     "_param_info": dict(zip(self.param_names, self.infos))}
+        self.n_p = len(self.param_names)
+        self.n_pb = self.n_p + len(self.buffer_names)
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, Aux) and self.hash == other.hash and self.key == other.key
@@ -102,17 +106,14 @@ def flatten_with_keys(layer: Any) -> tuple[list, Aux]:
 def unflatten(aux: Aux, children: Any) -> Any:
     children = tuple(children)
     obj = object.__new__(aux.cls)
-    d = obj.__dict__
-    d.update(aux.static)
-    n_p, n_b = len(aux.param_names), len(aux.buffer_names)
-    d["_parameters"] = collections.OrderedDict(zip(aux.param_names, children[:n_p]))
-    d["_param_info"] = dict(zip(aux.param_names, aux.infos))
-    d["_buffers"] = collections.OrderedDict(zip(aux.buffer_names, children[n_p:n_p + n_b]))
+    d = aux.base.copy()
+    d["_param_info"] = d["_param_info"].copy()
+    d["_parameters"] = dict(zip(aux.param_names, children[:aux.n_p]))
+    d["_buffers"] = dict(zip(aux.buffer_names, children[aux.n_p:aux.n_pb]))
     d["_non_persistable"] = set(aux.non_persistable)
-    d["_sub_layers"] = collections.OrderedDict(zip(aux.sub_names, children[n_p + n_b:]))
-    d["_full_name"] = aux.full_name
-    d["_aux"] = aux
+    d["_sub_layers"] = dict(zip(aux.sub_names, children[aux.n_pb:]))
     d["_home"] = weakref.ref(current_trace())
+    object.__setattr__(obj, "__dict__", d)
     return obj
 
 

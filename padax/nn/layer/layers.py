@@ -85,11 +85,11 @@ class Layer:
 
     def __init__(self, name_scope: str | None = None, dtype: Any = "float32") -> None:
         d = self.__dict__
-        d["_parameters"] = collections.OrderedDict()
+        d["_parameters"] = {}
         d["_param_info"] = {}
-        d["_buffers"] = collections.OrderedDict()
+        d["_buffers"] = {}
         d["_non_persistable"] = set()
-        d["_sub_layers"] = collections.OrderedDict()
+        d["_sub_layers"] = {}
         d["_full_name"] = _unique_name(name_scope or _snake(type(self).__name__))
         d["_aux"] = None
         d["_home"] = weakref.ref(current_trace())
