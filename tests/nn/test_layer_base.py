@@ -231,3 +231,28 @@ def test_parameter_creation_and_assignment_rules():
     assert "w" in dict(p.named_parameters()) and p.param_info("w").trainable
     with pytest.raises(TypeError, match="parameter"):
         p.w = "x"
+
+
+def test_static_containers_deepcopy_and_structure_equality():
+    import copy
+
+    class Cfg(nn.Layer):
+        def __init__(self, sizes):
+            super().__init__()
+            self.sizes = list(sizes)
+            self.fc = nn.Linear(2, 2)
+
+    assert padax.tree.structure(Cfg([1, 2])) == padax.tree.structure(Cfg([1, 2]))
+    assert padax.tree.structure(Cfg([1, 2])) != padax.tree.structure(Cfg([1, 3]))
+    m = Cfg([1])
+    c = copy.deepcopy(m)
+    assert padax.tree.structure(c) == padax.tree.structure(m)
+    np.testing.assert_array_equal(c.fc.weight.numpy(), m.fc.weight.numpy())
+
+    class Bad(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.blocks = [nn.Linear(2, 2)]
+
+    with pytest.raises(TypeError, match="LayerList"):
+        Bad()

@@ -168,6 +168,11 @@ class Layer:
                 buffers[name] = value
                 d["_non_persistable"].add(name)
         else:
+            if isinstance(value, (list, tuple, dict)) and _holds_layers_or_arrays(value):
+                raise TypeError(
+                    f"{type(self).__name__}.{name}: a {type(value).__name__} of layers or tensors would be static "
+                    f"configuration, invisible to grad/jit and state_dict{user_location()}. Use nn.LayerList / "
+                    "nn.LayerDict / nn.Sequential for layers, nn.ParameterList or register_buffer for tensors.")
             object.__setattr__(self, name, value)
         d["_aux"] = None
 
@@ -496,6 +501,12 @@ class Layer:
         if subs:
             out += "\n  " + "\n  ".join(subs) + "\n"
         return out + ")"
+
+
+def _holds_layers_or_arrays(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return any(isinstance(v, Layer) or is_array(v)
+               or (isinstance(v, (list, tuple, dict)) and _holds_layers_or_arrays(v)) for v in items)
 
 
 def _indent(text: str, n: int) -> str:
