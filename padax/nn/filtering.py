@@ -52,11 +52,6 @@ def _layer_infos(layer: Layer, out: list, none_leaves: bool) -> None:
         out.extend([info] * len(tree_util.leaves(child, is_leaf=is_leaf)))
 
 
-def is_array_leaf(x: Any) -> bool:
-    """A padax array (Tensor or traced value)."""
-    return is_array(x)
-
-
 def is_inexact_array(x: Any) -> bool:
     """A floating-point or complex padax array (what can be differentiated)."""
     return is_array(x) and dtypes.is_inexact(x.dtype)

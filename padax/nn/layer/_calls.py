@@ -50,10 +50,9 @@ def annotate(err: Exception, layer: Any) -> Exception:
     return new
 
 
-def input_error(layer: Any, what: str, expected: str, received: str, exc: type = ValueError) -> Exception:
+def input_error(what: str, expected: str, received: str, exc: type = ValueError) -> Exception:
     """A layer's check of its input failed: name what, the expected and received values, the user's line."""
-    err = exc(f"{what}: expected {expected}, received {received}{user_location()}")
-    return err
+    return exc(f"{what}: expected {expected}, received {received}{user_location()}")
 
 
 def check_input(layer: Any, x: Any, *, ndims: tuple[int, ...] | None = None, axis: int | None = None,
@@ -66,13 +65,13 @@ def check_input(layer: Any, x: Any, *, ndims: tuple[int, ...] | None = None, axi
     what = f"{type(layer).__name__} input"
     if ndims is not None and len(shape) not in ndims:
         ranks = " or ".join(str(n) for n in ndims)
-        raise input_error(layer, what, f"rank {ranks}{' ' + layout if layout else ''}",
+        raise input_error(what, f"rank {ranks}{' ' + layout if layout else ''}",
                           f"shape {shape} (rank {len(shape)})")
     if axis is not None and not -len(shape) <= axis < len(shape):
-        raise input_error(layer, what, f"rank >= {axis + 1 if axis >= 0 else -axis}", f"shape {shape}")
+        raise input_error(what, f"rank >= {axis + 1 if axis >= 0 else -axis}", f"shape {shape}")
     if axis is not None and size is not None and shape[axis] != size:
-        raise input_error(layer, what, f"{size} features along axis {axis}{' of ' + layout if layout else ''}",
+        raise input_error(what, f"{size} features along axis {axis}{' of ' + layout if layout else ''}",
                           f"shape {shape} with {shape[axis]}")
     if floating and not dtypes.is_floating(aval.dtype):
-        raise input_error(layer, what, "a floating-point tensor", f"dtype {aval.dtype.name} (shape {shape})",
+        raise input_error(what, "a floating-point tensor", f"dtype {aval.dtype.name} (shape {shape})",
                           exc=TypeError)

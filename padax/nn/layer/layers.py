@@ -22,6 +22,7 @@ that lives outside the transformation would leak a tracer and raises an error.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import re
 import weakref
 from typing import Any, Callable, Iterator
@@ -310,7 +311,6 @@ class Layer:
             infos = owner.__dict__["_param_info"]
             if leaf not in infos:
                 raise KeyError(f"{type(self).__name__} has no parameter {name!r}")
-            import dataclasses
             infos[leaf] = dataclasses.replace(infos[leaf], trainable=trainable)
             owner.__dict__["_aux"] = None
         return self
@@ -390,7 +390,13 @@ class Layer:
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
     def get_sublayer(self, target: str) -> "Layer":
-        layer, leaf = self._owner(target + ".x") if target else (self, "x")
+        """The sublayer at dotted path `target` ('' is the layer itself)."""
+        layer = self
+        for part in target.split(".") if target else ():
+            sub = layer.__dict__["_sub_layers"].get(part)
+            if sub is None:
+                raise AttributeError(f"{type(self).__name__} has no sublayer {target!r}")
+            layer = sub
         return layer
 
     def get_parameter(self, target: str) -> Any:
