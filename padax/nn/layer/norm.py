@@ -121,7 +121,7 @@ class SyncBatchNorm(_BatchNormBase):
             for n in ("weight", "bias", "_mean", "_variance"):
                 setattr(new, n, getattr(layer, n))
                 new.__dict__["_param_info"][n] = layer.__dict__["_param_info"][n]
-            new.training = layer.training
+            new.training = layer.training  # (an attribute assignment: the cached tree structure is redone)
             return new
         for name, sub in list(layer.named_children()):
             layer.add_sublayer(name, cls.convert_sync_batchnorm(sub, axis_name))

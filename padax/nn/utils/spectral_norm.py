@@ -68,6 +68,7 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     layer._forget(name)
     layer.add_parameter(name + "_orig", w)
     d["_param_info"][name + "_orig"] = info
+    d["_aux"] = None
     layer.register_buffer(name + "_u", u)
     layer.register_buffer(name + "_v", v)
     add_reparam(layer, spec)

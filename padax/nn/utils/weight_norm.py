@@ -50,6 +50,7 @@ def weight_norm(layer: Any, name: str = "weight", dim: int | None = 0) -> Any:
     layer.add_parameter(name + "_v", w)
     layer.add_parameter(name + "_g", g)
     d["_param_info"][name + "_v"] = d["_param_info"][name + "_g"] = info
+    d["_aux"] = None
     add_reparam(layer, WeightNorm(name, dim))
     return layer
 
@@ -63,4 +64,5 @@ def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
     layer._forget(name + "_v")
     layer.add_parameter(name, w)
     layer.__dict__["_param_info"][name] = info
+    layer.__dict__["_aux"] = None
     return layer
