@@ -256,3 +256,14 @@ def test_static_containers_deepcopy_and_structure_equality():
 
     with pytest.raises(TypeError, match="LayerList"):
         Bad()
+
+
+def test_state_dict_saves_and_loads(tmp_path):
+    m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1D(3))
+    path = str(tmp_path / "m.pdparams")
+    padax.save(m.state_dict(), path)
+    fresh = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1D(3))
+    fresh.set_state_dict(padax.load(path))
+    for (k, a), (k2, b) in zip(m.state_dict().items(), fresh.state_dict().items()):
+        assert k == k2
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
