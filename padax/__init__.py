@@ -65,6 +65,7 @@ from padax.functional.indexed import (diagonal_scatter, gather, gather_nd, index
 from padax.functional.einsum import einsum  # noqa: E402
 from padax.functional import methods as _methods  # noqa: E402,F401  (attaches operators and Tensor methods)
 from padax import nn  # noqa: E402,F401
+from padax.nn.param_attr import ParamAttr  # noqa: E402,F401
 from padax import inference as _inference  # noqa: E402
 from padax.serialization import load, save  # noqa: E402
 from padax import optimizer  # noqa: E402,F401

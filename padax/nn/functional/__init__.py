@@ -7,3 +7,8 @@ from padax.nn.functional.activation import (elu, gelu, hardsigmoid, hardswish, l
                                             softmax, softplus, swish, tanh)
 from padax.nn.functional.common import linear  # noqa: F401
 from padax.nn.functional.loss import cross_entropy, l1_loss, mse_loss, nll_loss, one_hot  # noqa: F401
+from padax.nn.functional.common import bilinear  # noqa: F401
+from padax.nn.functional.dropout import (alpha_dropout, dropout, dropout2d, dropout3d,  # noqa: F401
+                                         feature_alpha_dropout)
+from padax.nn.functional.input import embedding  # noqa: F401
+from padax.nn.functional.norm_batch import batch_norm, batch_norm_with_stats  # noqa: F401
