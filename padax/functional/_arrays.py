@@ -64,6 +64,7 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
             return t
         return device_put(np.asarray(value, dtype=dtype))
     from padax.functional.lax.structural import convert_element_type_p
+    dtype = np.dtype(dtype)  # callers may pass a scalar type (np.int32): avals hold dtype objects
     return convert_element_type_p.bind(np.asarray(value, dtype=dtype), new_dtype=dtype, weak_type=weak_type)
 
 
