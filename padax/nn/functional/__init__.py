@@ -7,3 +7,10 @@ from padax.nn.functional.activation import (elu, gelu, hardsigmoid, hardswish, l
                                             softmax, softplus, swish, tanh)
 from padax.nn.functional.common import linear  # noqa: F401
 from padax.nn.functional.loss import cross_entropy, l1_loss, mse_loss, nll_loss, one_hot  # noqa: F401
+from padax.nn.functional.conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
+                                      conv3d_transpose)
+from padax.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d, lp_pool1d, lp_pool2d,  # noqa: F401
+                                         max_pool1d, max_pool2d, max_pool3d)
+from padax.nn.functional.pooling_adaptive import (adaptive_avg_pool1d, adaptive_avg_pool2d,  # noqa: F401
+                                                  adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
+                                                  adaptive_max_pool3d, max_unpool1d, max_unpool2d, max_unpool3d)
