@@ -14,3 +14,5 @@ from padax.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d, lp_
 from padax.nn.functional.pooling_adaptive import (adaptive_avg_pool1d, adaptive_avg_pool2d,  # noqa: F401
                                                   adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
                                                   adaptive_max_pool3d, max_unpool1d, max_unpool2d, max_unpool3d)
+from padax.nn.functional.norm import (group_norm, instance_norm, layer_norm, local_response_norm,  # noqa: F401
+                                      normalize, rms_norm)

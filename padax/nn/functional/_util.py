@@ -135,3 +135,21 @@ def reduction_of(op: str, reduction: str) -> str:
     if reduction not in ("none", "mean", "sum"):
         raise op_value_error(op, f"reduction must be 'none', 'mean' or 'sum', got {reduction!r}")
     return reduction
+
+
+def vector_norm(x: Any, p: float, axis: int, keepdim: bool = False) -> Any:
+    """The p-norm of x along `axis` (inf: max |x|, 0: nonzero count), with a zero (not NaN)
+    gradient where the norm is zero."""
+    from padax.functional import reduction as R
+    a = M.abs(x)
+    if p == float("inf"):
+        return R.max(a, axis=axis, keepdim=keepdim)
+    if p == float("-inf"):
+        return R.min(a, axis=axis, keepdim=keepdim)
+    if p == 0:
+        return R.sum(M.cast(M.not_equal(a, 0), x.aval.dtype), axis=axis, keepdim=keepdim)
+    s = R.sum(M.square(a) if p == 2 else M.pow(a, p), axis=axis, keepdim=keepdim)
+    positive = M.greater_than(s, 0)
+    safe = M.where(positive, s, 1.0)
+    root = M.sqrt(safe) if p == 2 else M.pow(safe, 1.0 / p)
+    return M.where(positive, root, 0.0)
