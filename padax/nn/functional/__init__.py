@@ -2,9 +2,11 @@
 
 Written against the public functional API only (new primitives go to padax/functional/lax first).
 """
-from padax.nn.functional.activation import (elu, gelu, hardsigmoid, hardswish, leaky_relu,  # noqa: F401
-                                            log_sigmoid, log_softmax, mish, relu, relu6, sigmoid, silu,
-                                            softmax, softplus, swish, tanh)
+from padax.nn.functional.activation import (celu, elu, gelu, glu, gumbel_softmax, hardshrink,  # noqa: F401
+                                            hardsigmoid, hardswish, hardtanh, leaky_relu, log_sigmoid,
+                                            log_softmax, maxout, mish, prelu, relu, relu6, rrelu, selu,
+                                            sigmoid, silu, softmax, softplus, softshrink, softsign, swiglu,
+                                            swish, tanh, tanhshrink, thresholded_relu)
 from padax.nn.functional.common import linear  # noqa: F401
 from padax.nn.functional.loss import cross_entropy, l1_loss, mse_loss, nll_loss, one_hot  # noqa: F401
 from padax.nn.functional.conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
@@ -16,3 +18,5 @@ from padax.nn.functional.pooling_adaptive import (adaptive_avg_pool1d, adaptive_
                                                   adaptive_max_pool3d, max_unpool1d, max_unpool2d, max_unpool3d)
 from padax.nn.functional.norm import (group_norm, instance_norm, layer_norm, local_response_norm,  # noqa: F401
                                       normalize, rms_norm)
+
+logsigmoid = log_sigmoid
