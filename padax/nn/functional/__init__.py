@@ -29,3 +29,4 @@ from padax.nn.functional.loss_margin import (cosine_embedding_loss, hinge_embedd
                                              margin_ranking_loss, multi_label_margin_loss,
                                              multi_label_soft_margin_loss, multi_margin_loss, soft_margin_loss,
                                              triplet_margin_loss, triplet_margin_with_distance_loss)
+from padax.nn.functional.interpolate import interpolate, upsample  # noqa: F401
