@@ -30,3 +30,6 @@ from padax.nn.functional.loss_margin import (cosine_embedding_loss, hinge_embedd
                                              multi_label_soft_margin_loss, multi_margin_loss, soft_margin_loss,
                                              triplet_margin_loss, triplet_margin_with_distance_loss)
 from padax.nn.functional.interpolate import interpolate, upsample  # noqa: F401
+from padax.nn.functional.vision import (affine_grid, channel_shuffle, grid_sample, pixel_shuffle,  # noqa: F401
+                                        pixel_unshuffle)
+from padax.nn.functional.common import fold, pad, unfold, zeropad2d  # noqa: F401
