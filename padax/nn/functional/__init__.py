@@ -33,3 +33,4 @@ from padax.nn.functional.interpolate import interpolate, upsample  # noqa: F401
 from padax.nn.functional.vision import (affine_grid, channel_shuffle, grid_sample, pixel_shuffle,  # noqa: F401
                                         pixel_unshuffle)
 from padax.nn.functional.common import fold, pad, unfold, zeropad2d  # noqa: F401
+from padax.nn.functional.attention import scaled_dot_product_attention  # noqa: F401
