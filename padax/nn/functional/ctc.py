@@ -43,8 +43,9 @@ def _shift(x: Any, k: int) -> Any:
 def ctc_loss(log_probs: Any, labels: Any, input_lengths: Any, label_lengths: Any, blank: int = 0,
              reduction: str = "mean", norm_by_times: bool = False, zero_infinity: bool = False) -> Any:
     """Connectionist temporal classification loss of log_probs [T, B, C] against padded labels
-    [B, L]; 'mean' averages loss / label length over the batch. An impossible alignment (labels
-    longer than the input allows) gives 0, as Paddle's warpctc does, so zero_infinity changes nothing."""
+    [B, L]; 'mean' averages loss / label length over the batch. Labels needing more frames than the
+    input has give 0 (as Paddle's warpctc); another impossible alignment gives inf (0 with
+    zero_infinity)."""
     op = "ctc_loss"
     reduction_of(op, reduction)
     x = arg(op, log_probs, "log_probs")
@@ -94,11 +95,25 @@ def ctc_loss(log_probs: Any, labels: Any, input_lengths: Any, label_lengths: Any
     if norm_by_times:
         kept = stop_gradient(loss)
         loss = M.add(kept, M.divide(M.subtract(loss, kept), M.cast(lengths, compute)))
-    # Paddle's warpctc returns 0 (and no gradient) for an alignment that cannot exist
-    loss = M.where(impossible, 0.0, loss)
+    loss = M.where(impossible, 0.0 if zero_infinity else float("inf"), loss)
+    # as Paddle's warpctc, labels that need more frames than the input has (each repeat needs a
+    # blank between) give 0 and no gradient
+    loss = M.where(_too_long(lab, M.cast(ll, dtypes.int32), lengths), 0.0, loss)
     if reduction == "mean":
         loss = R.mean(M.divide(loss, M.cast(ll, compute)))
     elif reduction == "sum":
         loss = R.sum(loss)
     return M.cast(loss, dt)
 
+
+
+def _too_long(lab: Any, ll: Any, lengths: Any) -> Any:
+    """Per example: label length plus its adjacent repeats (each needs a blank between) exceeds
+    the input length."""
+    n_lab = lab.aval.shape[1]
+    if n_lab < 2:
+        return M.greater_than(ll, lengths)
+    pairs = M.logical_and(M.equal(lab[:, 1:], lab[:, :-1]),
+                          M.less_than(asarray(np.arange(1, n_lab, dtype=np.int32)), unsqueeze(ll, 1)))
+    repeats = R.sum(M.cast(pairs, dtypes.int32), axis=1)
+    return M.greater_than(M.add(ll, repeats), lengths)
