@@ -41,6 +41,8 @@ def paddle_run(pd_fn: Callable, arrays: Sequence[np.ndarray], diff: Sequence[int
         return vals, [], cts
     ys = [o for o, c in zip(outs, cts) if c is not None and not o.stop_gradient]
     gs = [paddle.to_tensor(c) for o, c in zip(outs, cts) if c is not None and not o.stop_gradient]
+    if not ys:
+        return vals, [None] * len(diff), cts
     grads = paddle.grad(ys, [ts[i] for i in diff], grad_outputs=gs, allow_unused=True)
     return vals, [None if g is None else g.numpy() for g in grads], cts
 
