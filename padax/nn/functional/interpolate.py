@@ -164,13 +164,11 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
     out, scales = _sizes(op, x, sp, size, scale_factor, recompute_scale_factor)
     dt = x.aval.dtype
     y = x if dtypes.is_floating(dt) and dt not in LOW_PRECISION else M.cast(x, dtypes.float32)
-    for a, m, s in zip(sp, out, scales):
+    for a, m, s in reversed(list(zip(sp, out, scales))):   # the last axis first, as Paddle's kernels
         n = x.aval.shape[a]
         idx, w = _taps(mode, n, m, s, align_corners, align_mode)
         y = _resize_axis(y, a, idx, w)
-    if not dtypes.is_floating(dt):
-        y = M.round(y)
-    return M.cast(y, dt)
+    return M.cast(y, dt)   # integer images truncate, as Paddle's kernels do
 
 
 def upsample(x: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest", align_corners: bool = False,

@@ -48,6 +48,18 @@ def test_interpolate(mode, x):
           lambda x: [PF.interpolate(x, mode=mode, **kw) for kw in vs], [x], rtol=1e-4, atol=1e-4)
 
 
+def test_interpolate_uint8_images_truncate():
+    """Integer images are resampled in float32 and truncated, as Paddle (a float32 rounding apart,
+    a value at an integer boundary can truncate one lower or higher)."""
+    paddle = paddle_oracle()
+    x = RNG.integers(0, 255, (1, 2, 4, 5)).astype(np.uint8)
+    check(lambda x: F.interpolate(x, scale_factor=1.5), lambda x: paddle.nn.functional.interpolate(x, scale_factor=1.5),
+          [x], diff=())
+    got = np.asarray(F.interpolate(x, size=[7, 6], mode="bilinear"))
+    want = paddle.nn.functional.interpolate(paddle.to_tensor(x), size=[7, 6], mode="bilinear").numpy()
+    assert got.dtype == np.uint8 and np.abs(got.astype(int) - want).max() <= 1
+
+
 def test_interpolate_area_formats_and_upsample():
     PF = paddle_oracle().nn.functional
     xl = np.moveaxis(X4, 1, -1).copy()
