@@ -18,6 +18,7 @@ from padax.functional.lax.reductions import *  # noqa: F401,F403
 from padax.functional.lax.sorting import *  # noqa: F401,F403
 from padax.functional.lax.structural import *  # noqa: F401,F403
 from padax.functional.lax.windowed import *  # noqa: F401,F403
+from padax.functional.lax.windowed_select import *  # noqa: F401,F403
 from padax.functional.lax.parallel import *  # noqa: F401,F403
 from padax.functional.lax.control import *  # noqa: F401,F403
 from padax.functional.lax.fft import *  # noqa: F401,F403
