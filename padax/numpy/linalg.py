@@ -5,7 +5,9 @@ padax.numpy promotion (integer inputs compute in the default floating dtype),
 the standard's keyword-only signatures, and return the standard's named
 tuples (EighResult, QRResult, SlogdetResult, SVDResult). Like `padax.linalg`,
 failures do not raise inside compiled code: a non-positive-definite Cholesky
-or a singular solve gives NaN/inf entries.
+or a singular solve gives NaN/inf entries. As in jax, `cholesky`, `eigh` and
+`eigvalsh` factor the Hermitian part (x + x^H) / 2 of their input unless
+`symmetrize_input=False`, so their gradients are Hermitian.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any, NamedTuple
 
 from padax import lax
 from padax.core.errors import op_value_error
+from padax.functional.lax import linalg as _L
 from padax.numpy import _dtypes as D
 from padax.numpy._indexing import diagonal as _np_diagonal
 from padax.numpy._linalg_core import _cross3, outer as _np_outer, tensordot, vecdot
@@ -58,9 +61,26 @@ def _f(x: Any) -> Any:
     return to_inexact(x)
 
 
-def cholesky(x: Any, /, *, upper: builtins.bool = False) -> Any:
-    """Cholesky factor (lower L with x = L L^H, or upper U = L^H)."""
-    return _pl().cholesky(_f(x), upper=upper)
+def _square(op: str, x: Any) -> Any:
+    x = _f(x)
+    _L.check_matrix(f"linalg.{op}", "x", x.aval)
+    return x
+
+
+def cholesky(x: Any, /, *, upper: builtins.bool = False, symmetrize_input: builtins.bool = True) -> Any:
+    """Cholesky factor (lower L with x = L L^H, or upper U = L^H) of (x + x^H) / 2, or with
+    symmetrize_input=False of the matrix in x's lower triangle."""
+    f = _L.cholesky(_square("cholesky", x), symmetrize_input=symmetrize_input)
+    if upper:
+        f = matrix_transpose(f)
+        f = lax.conj(f) if D.kind(f.aval.dtype) == 3 else f
+    return f
+
+
+def _uplo(op: str, UPLO: Any) -> builtins.bool:
+    if UPLO not in (None, "L", "U"):
+        raise op_value_error(f"linalg.{op}", f"UPLO must be 'L', 'U' or None, got {UPLO!r}")
+    return UPLO != "U"
 
 
 def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
@@ -87,15 +107,16 @@ def diagonal(x: Any, /, *, offset: builtins.int = 0) -> Any:
     return _np_diagonal(x, offset, -2, -1)
 
 
-def eigh(x: Any, /) -> EighResult:
-    """(eigenvalues ascending, eigenvectors) of Hermitian matrices (lower triangle read)."""
-    w, v = _pl().eigh(_f(x))
+def eigh(x: Any, /, UPLO: str | None = None, symmetrize_input: builtins.bool = True) -> EighResult:
+    """(eigenvalues ascending, eigenvectors) of (x + x^H) / 2, or with symmetrize_input=False
+    of the Hermitian matrix in x's lower (UPLO 'L' or None) or upper ('U') triangle."""
+    w, v = _L.eigh(_square("eigh", x), lower=_uplo("eigh", UPLO), symmetrize_input=symmetrize_input)
     return EighResult(w, v)
 
 
-def eigvalsh(x: Any, /) -> Any:
-    """Eigenvalues (ascending) of Hermitian matrices."""
-    return _pl().eigvalsh(_f(x))
+def eigvalsh(x: Any, /, UPLO: str | None = "L", *, symmetrize_input: builtins.bool = True) -> Any:
+    """Eigenvalues (ascending) of Hermitian matrices (see `eigh`)."""
+    return eigh(x, UPLO, symmetrize_input).eigenvalues
 
 
 def eig(x: Any, /) -> EigResult:
