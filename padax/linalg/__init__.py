@@ -153,9 +153,11 @@ def _as_hermitian(x: Any) -> Any:
 
 @_as_hermitian.defjvp
 def _as_hermitian_jvp(primals, tangents):
+    # the primal goes out through _as_hermitian again, so that a derivative of this rule
+    # (second order) also sees x as Hermitian
     x, = primals
     t, = tangents
-    return x, _L.symmetrize(t)
+    return _as_hermitian(x), _L.symmetrize(t)
 
 
 def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
