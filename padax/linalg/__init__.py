@@ -11,9 +11,12 @@ Behaviour to know about:
   matrix that is not positive definite, or an eigen/singular-value solver that
   does not converge, returns NaN for that matrix (as jax does). `solve`/`inv`/
   `det` of an exactly singular matrix give inf/NaN entries and det 0.
-- Hermitian routines (cholesky, eigh, eigvalsh) read one triangle only
-  (`cholesky`: the lower; `eigh`: `UPLO`), as LAPACK and Paddle do; gradients
-  therefore land in that triangle.
+- Hermitian routines (cholesky, eigh, eigvalsh, and pinv/matrix_rank with
+  hermitian=True) read one triangle only (`cholesky`: the lower; `eigh`: `UPLO`),
+  as LAPACK and Paddle do, and differentiate as Paddle does: the input stands for
+  a Hermitian matrix, so its gradient is the Hermitian one, (G + G^H) / 2 of the
+  full-matrix formula, spread over both triangles (`_as_hermitian`).
+  (padax.numpy.linalg and padax.lax follow jax: they symmetrize the input first.)
 - `slogdet` returns Paddle's stacked layout: one Tensor of shape (2, *batch)
   holding sign then log|det| (complex inputs: both as complex). Paddle's newer
   `paddle.compat.slogdet` tuple form is `(out[0], out[1])`.
@@ -33,8 +36,16 @@ Behaviour to know about:
   up to a complex scale; their derivative is that of geev's choice (unit norm,
   largest entry real), so differentiate gauge-invariant quantities where you can.
 - Derivatives of `qr(x, mode='complete')` for tall x include the extra columns of
-  Q (those of LAPACK's Householder product). `svd(x, full_matrices=True)` of a
-  non-square x has no derivative for U and VH (use full_matrices=False).
+  Q (those of LAPACK's Householder product). For `svd(x, full_matrices=True)` of a
+  non-square x, the extra columns of U (rows of VH) only span a complement; their
+  derivative keeps that basis from rotating within it, exact for anything that
+  depends on their span (Paddle drops their cotangent; jax raises).
+- `cholesky_inverse(x)` is inv(x @ x^H) (x^H @ x if `upper`) as in Paddle, so the
+  gradient reaches both triangles of x.
+- Where Paddle's own derivative is wrong (complex slogdet, matrix_power, pinv,
+  SVD/eig vectors; triangular_solve with unitriangular lower x; lstsq, which
+  Paddle does not differentiate) padax gives the true derivative (which jax's
+  agrees with).
 """
 from __future__ import annotations
 
@@ -132,12 +143,30 @@ def _unsqueeze_last(x: Any) -> Any:
 
 # ---- factorizations ------------------------------------------------------------------------
 
+@custom_jvp
+def _as_hermitian(x: Any) -> Any:
+    """x itself, whose derivatives treat it as the Hermitian matrix it stands for: a tangent
+    t enters as (t + t^H) / 2, so the gradient is Hermitian (Paddle's rule for cholesky and
+    eigh, whose kernels read one triangle of x)."""
+    return x
+
+
+@_as_hermitian.defjvp
+def _as_hermitian_jvp(primals, tangents):
+    # the primal goes out through _as_hermitian again, so that a derivative of this rule
+    # (second order) also sees x as Hermitian
+    x, = primals
+    t, = tangents
+    return _as_hermitian(x), _L.symmetrize(t)
+
+
 def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     """Cholesky factor of a Hermitian positive-definite matrix (batch): lower L with
-    x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read.
-    A matrix that is not positive definite gives a NaN factor (no exception)."""
+    x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read;
+    the gradient is Hermitian (see the module docstring). A matrix that is not positive
+    definite gives a NaN factor (no exception)."""
     x = _matrix("cholesky", x)
-    f = _L.cholesky(x)
+    f = _L.cholesky(_as_hermitian(x), symmetrize_input=False)
     return _mH(f) if upper else f
 
 
@@ -169,15 +198,18 @@ def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of a Hermitian
     matrix read from its lower ('L') or upper ('U') triangle."""
     x = _matrix("eigh", x)
-    lower = _uplo("eigh", UPLO)
-    w, v = _L.eigh(x, lower=lower)
-    return w, v
+    return _hermitian_eigh(x, _uplo("eigh", UPLO))
 
 
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:
     """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle."""
     x = _matrix("eigvalsh", x)
-    return _L.eigh(x, lower=_uplo("eigvalsh", UPLO))[0]
+    return _hermitian_eigh(x, _uplo("eigvalsh", UPLO))[0]
+
+
+def _hermitian_eigh(x: Any, lower: bool = True) -> tuple[Any, Any]:
+    """eigh of the matrix in x's `lower` (or upper) triangle, with Paddle's Hermitian gradient."""
+    return _L.eigh(_as_hermitian(x), lower=lower, symmetrize_input=False)
 
 
 def _uplo(op: str, UPLO: str) -> bool:
@@ -306,9 +338,10 @@ def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None)
 
 
 def cholesky_inverse(x: Any, upper: bool = False, name: str | None = None) -> Any:
-    """Inverse of A from its Cholesky factor x (A = x x^H, or x^H x if upper)."""
+    """Inverse of A = x x^H (x^H x if `upper`) for its Cholesky factor x: computed as Paddle
+    does, inv(A) with A formed from all of x, so both triangles of x get gradients."""
     f = _matrix("cholesky_inverse", x)
-    return cholesky_solve(_eye_like(f.aval.shape, f.aval.dtype), f, upper=upper)
+    return inv(_mm(_mH(f), f) if upper else _mm(f, _mH(f)))
 
 
 def _lu_solve(f: Any, perm: Any, b: Any) -> Any:
@@ -368,7 +401,7 @@ def pinv(x: Any, rcond: float = 1e-15, hermitian: bool = False, name: str | None
     below rcond * (largest singular value) are treated as zero."""
     x = _matrix("pinv", x, square=hermitian)
     if hermitian:
-        w, v = _L.eigh(x)
+        w, v = _hermitian_eigh(x)
         aw = lax.abs(w)
         cutoff = lax.mul(lax.reduce_max(aw, (aw.aval.ndim - 1,)), rcond)
         keep = lax.gt(aw, _bcast_last(cutoff, aw))
@@ -508,7 +541,7 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
     to 0). Returns int64."""
     x = _matrix("matrix_rank", x, square=hermitian)
     if hermitian:
-        s = lax.abs(_L.eigh(x)[0])
+        s = lax.abs(_hermitian_eigh(x)[0])
     else:
         s = _L.svd(x, compute_uv=False)[0]
     ax = (s.aval.ndim - 1,)

@@ -51,10 +51,11 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     else:
         pairs = list(enumerate(branch_fns))
     keys = [k for k, _ in pairs]
-    fns = [f for _, f in pairs] + [default if default is not None else pairs[-1][1]]
+    fns = [f for _, f in pairs] + ([default] if default is not None else [])
     idx = convert_element_type(asarray(branch_index), "int32")
-    # position of branch_index among the keys, or the default slot
-    pos = asarray(len(keys))
+    # position of branch_index among the keys, or the default's (without one: the last branch,
+    # not traced a second time)
+    pos = asarray(len(fns) - 1)
     for i, k in enumerate(keys):
         pos = select(E.eq(idx, k), asarray(i), pos)
     return control.switch(pos, [lambda f=f: f() for f in fns])

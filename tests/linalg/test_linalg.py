@@ -13,6 +13,7 @@ import scipy.linalg as sla
 import padax
 import padax.linalg as LA
 from padax.functional.lax import linalg as L
+from padax.test_util import check_grads
 
 RTOL = {np.float32: 2e-4, np.float64: 1e-10, np.complex64: 3e-4, np.complex128: 1e-10}
 
@@ -374,14 +375,17 @@ def test_errors(fn, args, err, words):
         assert w in str(e.value), (w, str(e.value))
 
 
-def test_unsupported_options():
-    """U/VH of a non-square full_matrices SVD have no derivative; the error names the function,
-    the shape and the way out."""
-    with pytest.raises(ValueError) as e:
-        padax.jvp(lambda x: LA.svd(x, full_matrices=True)[0], (np.ones((3, 2), np.float32),),
-                  (np.ones((3, 2), np.float32),))
-    for w in ("svd", "f32[3,2]", "full_matrices=False"):
-        assert w in str(e.value), (w, str(e.value))
+def test_full_matrices_svd_of_non_square_differentiates_its_complement():
+    """U's extra columns (VH's extra rows) of a non-square full_matrices SVD get the derivative
+    that keeps their basis from rotating within the complement: exact for their projector."""
+    for shape in ((4, 2), (2, 4)):
+        x = np.random.default_rng(0).standard_normal(shape)
+
+        def projectors(a, k=min(shape)):
+            u, s, vh = LA.svd(a, full_matrices=True)
+            u2, v2 = u[:, k:], vh[k:, :]
+            return u2 @ u2.T, v2.T @ v2, s
+        check_grads(projectors, (x,), order=1)
 
 
 def test_lowering_uses_lapack_custom_calls(x64):
