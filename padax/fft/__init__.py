@@ -28,7 +28,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, is_array
-from padax.functional._checks import no_out
+from padax.functional._checks import no_out, placed
 from padax.functional.lax.fft import fft_p
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2",
@@ -408,17 +408,25 @@ def _spacing(op: str, d: Any) -> float:
     return d
 
 
-def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None):
+def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
+            device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point fft with sample spacing d, in cycles per unit of d:
     [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d * n). float32 unless `dtype` says otherwise."""
+    no_out("fft.fftfreq", out)
+    if device is not None:
+        return placed(fftfreq(n, d, dtype), device)
     n = _length("fftfreq", n, "n")
     dt = _freq_dtype("fftfreq", dtype)
     k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
     return asarray(k / (_spacing("fftfreq", d) * n), dt)
 
 
-def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None):
+def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
+             device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point rfft: [0, 1, ..., n//2] / (d * n)."""
+    no_out("fft.rfftfreq", out)
+    if device is not None:
+        return placed(rfftfreq(n, d, dtype), device)
     n = _length("rfftfreq", n, "n")
     dt = _freq_dtype("rfftfreq", dtype)
     return asarray(np.arange(0, n // 2 + 1) / (_spacing("rfftfreq", d) * n), dt)

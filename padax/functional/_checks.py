@@ -23,7 +23,7 @@ def no_out(op: str, out: Any) -> None:
     """Paddle's `out=` writes the result into an existing Tensor; padax Tensors are immutable, so a given
     `out` is refused with the functional form to use (the returned value)."""
     if out is not None:
-        raise immutable_error(f"{op}(..., out=...)", f"use the returned Tensor, `y = {op}(...)`")
+        raise immutable_error(f"{op}(..., out=...)", f"use the returned Tensor, `y = padax.{op}(...)`")
 
 
 def placed(x: Any, device: Any) -> Any:

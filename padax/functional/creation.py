@@ -477,12 +477,12 @@ def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | N
 
 def assign(x: Any, output: Any = None) -> Any:
     """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected).
-    A Python number goes through numpy, as in Paddle: a float gives float64, an int int64."""
+    A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1]."""
     if output is not None:
         from padax.core.errors import immutable_error
         raise immutable_error("assign(x, output)", "use the returned Tensor, `y = padax.assign(x)`")
     if type(x) in (float, int):
-        return to_tensor(np.asarray(x))
+        return to_tensor(np.asarray([x]))
     return to_tensor(x)
 
 

@@ -187,7 +187,10 @@ def kron(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
-    """Contract the last `axes` axes of x with the first of y, or the axes listed as [x_axes, y_axes]."""
+    """Contract axes of x with axes of y, read as Paddle reads `axes`: an int n (the last n of x with the
+    first n of y); a flat list of ints (the same axes of both); [x_axes] (the same for both) or
+    [x_axes, y_axes] (entries past the second are ignored; the shorter list is completed with the
+    longer one's trailing entries); a Tensor holding any of these."""
     x, y = _promote2("tensordot", x, y)
     nx, ny = x.aval.ndim, y.aval.ndim
     if is_array(axes):
@@ -200,13 +203,15 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
         ax, ay = list(range(nx - k, nx)), list(range(k))
     else:
         axes = list(axes)
-        if len(axes) == 1:
-            axes = [axes[0], axes[0]]
-        ax, ay = axes
-        ax = [ax] if isinstance(ax, (int, np.integer)) else list(ax)
-        ay = [ay] if isinstance(ay, (int, np.integer)) else list(ay)
-        if len(ax) != len(ay):
-            raise op_value_error("tensordot", f"axes {axes} must list as many axes of x as of y")
+        if all(isinstance(a, (int, np.integer)) for a in axes):  # a flat list: the same axes of x and y
+            ax, ay = list(axes), list(axes)
+        else:
+            seqs = [[a] if isinstance(a, (int, np.integer)) else list(a) for a in axes[:2]]
+            ax, ay = (seqs[0], seqs[0]) if len(seqs) == 1 else seqs
+            if len(ax) < len(ay):
+                ax = ax + ay[len(ax):]
+            elif len(ay) < len(ax):
+                ay = ay + ax[len(ay):]
         ax = [canonicalize_axis("tensordot", a, nx) for a in ax]
         ay = [canonicalize_axis("tensordot", a, ny) for a in ay]
     for a, b in zip(ax, ay):

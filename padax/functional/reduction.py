@@ -72,11 +72,12 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
     axes = reduction_axes("mean", x, axis)
     dt = x.aval.dtype
     n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
+    if dt == dtypes.bool_:  # the mean, cast back to bool: True where any element is
+        return any(x, axis, keepdim)
     if not dtypes.is_inexact(dt):
-        acc = dtypes.canonicalize(dtypes.int64) if dt == dtypes.bool_ else dt
-        s = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
-        out = lax.div(s, full(s.aval.shape, builtins.max(n, 1), acc))  # integer division truncates
-        return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
+        s = lax.reduce_sum(x, axes)
+        out = lax.div(s, full(s.aval.shape, builtins.max(n, 1), dt))  # integer division truncates
+        return _keepdim(out, x.aval.shape, axes, keepdim)
     acc = _accumulate_dtype(dt)
     s = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
     out = lax.div(s, full(s.aval.shape, n, acc)) if n != 1 else s

@@ -136,22 +136,19 @@ def householder_product(x: Any, tau: Any, name: str | None = None) -> Any:
 
 
 def ormqr(x: Any, tau: Any, y: Any, left: bool = True, transpose: bool = False, name: str | None = None) -> Any:
-    """op(Q) @ y (left) or y @ op(Q), with Q = H_1 ... H_k the Householder product of (x, tau) as in
-    `householder_product` (all M columns) and op the conjugate transpose when `transpose`."""
+    """op(Q) @ y (left) or y @ op(Q), as Paddle computes it: Q is `householder_product(x, tau)` (its first N
+    columns, (*, M, N)) and op transposes it when `transpose`; the shapes must fit that product."""
     x, tau = _householder_args("ormqr", x, tau)
     y = _mat("ormqr", y, "y")
-    m = x.aval.shape[-2]
-    if (y.aval.shape[-2] if left else y.aval.shape[-1]) != m:
-        raise op_value_error("linalg.ormqr", f"y {y.aval.str_short()} does not fit Q of size {m} on the "
-                                             f"{'left' if left else 'right'}")
-    c = y if left else _mH(y)
-    # left, no transpose: H_1 (H_2 (... (H_k y))); with the transpose, the conjugated reflectors in reverse
-    order = range(tau.aval.shape[-1])
-    apply_q_h = left == transpose  # y Q = (Q^H y^H)^H, y Q^H = (Q y^H)^H
-    for i in (order if apply_q_h else reversed(order)):
-        v, t = _reflector(x, tau, i)
-        c = _apply_reflector(v, lax.conj(t) if apply_q_h and dtypes.is_complex(t.aval.dtype) else t, c)
-    return c if left else _mH(c)
+    q = householder_product(x, tau)
+    if transpose:
+        nd = q.aval.ndim
+        q = lax.transpose(q, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+    inner = q.aval.shape[-1] if left else q.aval.shape[-2]
+    if (y.aval.shape[-2] if left else y.aval.shape[-1]) != inner:
+        raise op_value_error("linalg.ormqr", f"y {y.aval.str_short()} does not fit op(Q) of shape "
+                                             f"{list(q.aval.shape[-2:])} on the {'left' if left else 'right'}")
+    return _mm(q, y) if left else _mm(y, q)
 
 
 # ---- the matrix exponential ---------------------------------------------------------------------

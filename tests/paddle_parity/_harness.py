@@ -220,6 +220,8 @@ def _leaves(x: Any, paddle) -> list:
         return [("seq", len(x))] + out
     if isinstance(x, padax.Tensor):
         return [("tensor", x.dtype.name, tuple(x.shape), np.asarray(x))]
+    if isinstance(x, np.ndarray):  # (Tensor.numpy())
+        return [("tensor", x.dtype.name if x.dtype != ml_dtypes.bfloat16 else "bfloat16", x.shape, x)]
     if paddle is not None and isinstance(x, paddle.Tensor):
         name = str(x.dtype).replace("paddle.", "")
         v = x.astype("float32").numpy() if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2") else x.numpy()

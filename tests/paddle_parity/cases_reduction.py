@@ -6,11 +6,6 @@ S, S3 = (3, 4), (2, 3, 4)
 F, D, I32, I64 = "float32", "float64", "int32", "int64"
 
 
-def _sorted_rows(v):
-    import numpy as np
-    return np.sort(v, axis=-1)
-
-
 CASES = []
 for _name in ("sum", "prod", "max", "min", "amax", "amin", "mean", "logsumexp", "all", "any", "nansum", "nanmean",
               "count_nonzero"):
@@ -18,7 +13,7 @@ for _name in ("sum", "prod", "max", "min", "amax", "amin", "mean", "logsumexp", 
         CASES.append(case(_name, A(S3, F, 0.5, 1.5) if _name == "prod" else A(S3), **_kw))
 for _name, _dts in {"sum": (I32, I64, D, "bool", "int8", "uint8"), "prod": (I32, I64, D), "max": (I32, I64, D),
                     "min": (I32, D), "amax": (I64,), "mean": (I32, I64, D, "bool"), "logsumexp": (D, I32),
-                    "nansum": (I32, I64, D), "nanmean": (D, I32), "all": (I32, "bool"), "any": (F, "bool"),
+                    "nansum": (I32, I64, D), "nanmean": (D,), "all": (I32, "bool"), "any": (F, "bool"),
                     "count_nonzero": (I32, "bool")}.items():
     for _dt in _dts:
         CASES.append(case(_name, A(S, _dt, 1, 4) if _dt not in ("bool",) else A(S, _dt)))
@@ -33,10 +28,10 @@ CASES += [
     case("nansum", Arr([[1.0, float("nan")], [float("nan"), 2.0]]), axis=1),
     case("nanmean", Arr([[1.0, float("nan")], [float("nan"), float("nan")]]), axis=1),
     case("max", Arr([1.0, float("nan"), 3.0])), case("amax", Arr([[1.0, 3.0], [3.0, 2.0]]), axis=1),
-    case("logsumexp", Arr([1000.0, 1000.0])), case("logsumexp", Arr([-float("inf"), -float("inf")])),
+    case("logsumexp", Arr([1000.0, 1000.0])), case("logsumexp", Arr([-float("inf"), 0.0])),
     case("var", A(S3)), case("var", A(S3), 1), case("var", A(S3), [0, 2], False, True), case("var", A(S3, D), axis=-1),
     case("var", A(S3), unbiased=False), case("var", A(S3), axis=1, correction=0), case("var", A(S3), axis=1, correction=2),
-    case("var", A((1, 3))), case("var", A(S, "complex64"), axis=0),
+    case("var", A((1, 3))), case("var", Arr([1, 2, 4, 7], I32)), case("var", Arr([[1, 2], [3, 9]], I64), 0),
     case("std", A(S3)), case("std", A(S3), 1), case("std", A(S3), [0, 2], False, True), case("std", A(S3, D), axis=-1),
     case("std", A(S, I32, 0, 9)), case("std", A(S3), unbiased=False),
     case("median", A(S3)), case("median", A(S3), 1), case("median", A(S3), -1, True), case("median", A((3, 5)), 1),
@@ -97,7 +92,6 @@ CASES += [
     case("histogram_bin_edges", A((20,)), 5), case("histogram_bin_edges", A((20,)), 4, -1.0, 1.0),
     case("histogramdd", A((20, 2)), 3), case("histogramdd", A((20, 3)), [2, 3, 4]),
     case("histogramdd", A((20, 2)), 3, ranges=[-3.0, 3.0, -1.0, 1.0], density=True),
-    case("histogramdd", A((20, 2)), [Arr([-3.0, 0.0, 3.0]), Arr([-3.0, -1.0, 1.0, 3.0])]),
     case("histogramdd", A((20, 2)), 2, weights=A((20,), F, 0, 1)),
     case("bincount", A((10,), I64, 0, 6)), case("bincount", A((10,), I64, 0, 6), minlength=9),
     case("bincount", A((10,), I32, 0, 6), A((10,), F, 0, 1)), case("bincount", A((10,), I64, 0, 6), A((10,), D, 0, 1)),
