@@ -66,8 +66,12 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     keep_axis = True
     if not soft_label and label_smoothing > 0 and label.aval.ndim == nd and label.aval.shape[a] == c != 1:
         soft_label = True  # as Paddle: with smoothing, a one-hot (float) label is a distribution
-    if not soft_label and dtypes.is_floating(label.aval.dtype):
-        label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
+    if not soft_label:
+        if dtypes.is_floating(label.aval.dtype):
+            label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
+        if not dtypes.is_integer(label.aval.dtype):
+            raise TypeError(f"cross_entropy: hard labels must be integers, got {label.aval.str_short()}; "
+                            "pass soft_label=True for probabilities")
         if label.aval.ndim == nd:
             if label.aval.shape[a] != 1:
                 raise ValueError(f"cross_entropy: label of shape {list(label.aval.shape)} must have size 1 on "
