@@ -411,9 +411,9 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     Solved through the SVD for every `driver` (the 'gelsd' answer): singular values at or
     below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. The other
     outputs have the shapes Paddle gives for each driver: residuals (*, K), the squared
-    residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default),
-    else empty (*, 0); rank, int32 (*), except with 'gels' (an empty int64 (*, 0));
-    singular_values (*, min(M, N)) with 'gelsd'/'gelss', else empty (*, 0).
+    residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default);
+    rank, int32 (*), except with 'gels'; singular_values (*, min(M, N)) with 'gelsd'/'gelss'.
+    Where Paddle leaves one out, it is an empty Tensor of shape [0] (an empty int64 for the rank).
     """
     x = _matrix("lstsq", x, square=False)
     y = _matrix("lstsq", y, "y", square=False)
@@ -439,15 +439,12 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
         r = lax.sub(_mm(x, sol), y)
         rr = lax.real(lax.mul(r, lax.conj(r))) if _is_complex(r) else lax.mul(r, r)
         residuals = lax.reduce_sum(rr, (rr.aval.ndim - 2,))
-    else:
-        residuals = full(sol.aval.shape[:-2] + (0,), 0, _real_dtype(x.aval.dtype))
-    batch = sol.aval.shape[:-2]
-    if driver in (None, "gelsy"):
-        residuals = full(batch + (0,), 0, _real_dtype(x.aval.dtype))
+    if m <= n or driver in (None, "gelsy"):
+        residuals = full((0,), 0, _real_dtype(x.aval.dtype))
     if driver == "gels":
-        rank = full(batch + (0,), 0, dtypes.canonicalize(dtypes.int64))
+        rank = full((0,), 0, dtypes.canonicalize(dtypes.int64))
     if driver not in ("gelsd", "gelss"):
-        s = full(batch + (0,), 0, s.aval.dtype)
+        s = full((0,), 0, s.aval.dtype)
     return sol, residuals, rank, s
 
 
@@ -575,11 +572,10 @@ def _float_input(op: str, x: Any) -> Any:
 def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None,
                 *, dtype: Any = None, out: Any = None) -> Any:
     """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
-    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, the result is cast to it (computed in x's
-    dtype, as in Paddle)."""
+    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first."""
     no_out("linalg.vector_norm", out)
-    if dtype is not None:  # as Paddle: computed in x's dtype, the result cast
-        return _cast(vector_norm(x, p, axis, keepdim), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+    if dtype is not None:
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("vector_norm", x)
     axes = tuple(sorted(_norm_axes("vector_norm", axis, x.aval.ndim)))
     p = 2.0 if p is None else p
@@ -645,10 +641,10 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
     """Vector or matrix norm, chosen by `axis` as Paddle does: an int (or one-element list)
     gives a vector norm, a two-element list a matrix norm, None the vector norm of the
     flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm).
-    With `dtype`, the result is cast to it (computed in x's dtype, as in Paddle)."""
+    With `dtype`, x is cast to it first."""
     no_out("linalg.norm", out)
     if dtype is not None:
-        return _cast(norm(x, p, axis, keepdim), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("norm", x)
     if axis is None:
         if p == "nuc":

@@ -229,7 +229,7 @@ def cond(x: Any, p: Any = None) -> Any:
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, Any, Any]:
     """Least-squares solution of a @ x = b: (x, residuals, rank, singular values)."""
     a, b = promote(_f(a), _f(b))
-    return tuple(_pl().lstsq(a, b, rcond=rcond))
+    return tuple(_pl().lstsq(a, b, rcond=rcond, driver="gelsd"))  # numpy's answer: every output
 
 
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
