@@ -339,8 +339,16 @@ erfinv = _real_float_unary("erfinv", lax.erf_inv)
 erfinv.__doc__ = "Inverse of the error function on (-1, 1)."
 lgamma = _real_float_unary("lgamma", lax.lgamma)
 lgamma.__doc__ = "log|Gamma(x)|."
-digamma = _real_float_unary("digamma", lax.digamma)
-digamma.__doc__ = "The logarithmic derivative of Gamma."
+def _digamma(x):
+    """digamma with its poles at +-0 as infinities (-inf at +0, +inf at -0), as Paddle and scipy give them."""
+    zero = lax.eq(x, _scalar_like(x, 0))
+    pole = lax.select(lax.lt(lax.div(_scalar_like(x, 1), x), _scalar_like(x, 0)), _scalar_like(x, np.inf),
+                      _scalar_like(x, -np.inf))
+    return lax.select(zero, pole, lax.digamma(x))
+
+
+digamma = _real_float_unary("digamma", _digamma)
+digamma.__doc__ = "The logarithmic derivative of Gamma (-inf at 0, NaN at the negative integers)."
 
 
 def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:

@@ -153,19 +153,24 @@ def _type_as(self, other):
     return M.cast(self, other.dtype)
 
 
+def _size(size: tuple) -> Any:
+    """x.new_zeros(2, 3) and x.new_zeros([2, 3]) alike."""
+    return size[0] if len(size) == 1 and isinstance(size[0], (list, tuple, Tensor, Tracer)) else list(size)
+
+
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new Tensor of `size` filled with fill_value, of x's dtype unless `dtype` is given."""
     return C.full(size, fill_value, self.dtype if dtype is None else dtype, device=device)
 
 
-def _new_zeros(self, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """Zeros of `size`, of x's dtype unless `dtype` is given."""
-    return C.full(size, 0, self.dtype if dtype is None else dtype, device=device)
+def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Zeros of `size` (a list, or the sizes as arguments), of x's dtype unless `dtype` is given."""
+    return C.full(_size(size), 0, self.dtype if dtype is None else dtype, device=device)
 
 
-def _new_ones(self, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """Ones of `size`, of x's dtype unless `dtype` is given."""
-    return C.full(size, 1, self.dtype if dtype is None else dtype, device=device)
+def _new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Ones of `size` (a list, or the sizes as arguments), of x's dtype unless `dtype` is given."""
+    return C.full(_size(size), 1, self.dtype if dtype is None else dtype, device=device)
 
 
 def _repeat(self, *repeats):

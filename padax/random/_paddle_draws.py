@@ -59,10 +59,11 @@ def standard_gamma(x: Any, name: str | None = None) -> Any:
 
 
 def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
-    """A Binomial(count, prob) sample per element (count and prob broadcast together), as int64."""
+    """A Binomial(count, prob) sample per element (count and prob broadcast together), as int64; count may
+    be integer or float (whole numbers), as in Paddle."""
     count = asarray(count)
-    if not dtypes.is_integer(count.aval.dtype):
-        raise op_type_error("binomial", f"count must be an integer Tensor, got {count.aval.str_short()}")
+    if not (dtypes.is_integer(count.aval.dtype) or dtypes.is_floating(count.aval.dtype)):
+        raise op_type_error("binomial", f"count must be a real Tensor, got {count.aval.str_short()}")
     prob = _float_param("binomial", prob, "prob")
     key = next_key("binomial")
     k = _eager(_samplers.binomial, key, count, prob, None, dtypes.float64)

@@ -184,6 +184,7 @@ _NOT_IN_TABLES = {
     "Tensor.gradient", "Tensor.set_value", "Tensor.set_tensor", "Tensor.set_string_list", "Tensor.set_vocab",
     "Tensor.apply", "Tensor.cuda", "Tensor.block_until_ready", "Tensor.is_sparse_coo", "Tensor.is_sparse_csr",
     "Tensor.is_selected_rows", "Tensor.to_dense", "Tensor.is_tensor",
+    "Tensor.pin_memory",  # Paddle's CPU build refuses it (no pinned memory); padax returns the Tensor
     # methods whose first argument is a list of Tensors (checked as the functions concat, stack, ...)
     "Tensor.block_diag", "Tensor.broadcast_shape", "Tensor.broadcast_tensors", "Tensor.concat", "Tensor.stack",
     "Tensor.multi_dot", "Tensor.multiplex", "Tensor.add_n",
