@@ -91,7 +91,8 @@ from padax import static  # noqa: E402,F401
 
 # Paddle's names beyond the tensor API: devices and places, printing, aliases and torch-style names
 from padax import device  # noqa: E402,F401
-from padax.device import CPUPlace, CUDAPlace, XPUPlace, get_device, set_device  # noqa: E402,F401
+from padax.device import (CPUPlace, CUDAPlace, XPUPlace, get_default_device, get_device,  # noqa: E402,F401
+                          set_default_device, set_device)
 from padax.device import (is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_custom_device,  # noqa: E402,F401
                           is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm,
                           is_compiled_with_xpu)
@@ -106,7 +107,7 @@ from padax.functional.reduction import msort  # noqa: E402,F401
 from padax.functional.search import argwhere  # noqa: E402,F401
 from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
 from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_parameter, eigvalsh,  # noqa: E402,F401
-                                            ger, inverse, manual_seed, norm, vecdot)
+                                            from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
 from padax.random._state import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: E402,F401
 from padax.random._paddle_draws import (bernoulli, binomial, log_normal, multinomial, poisson,  # noqa: E402,F401
                                         rand_like, randint_like, randn_like, standard_gamma, standard_normal)

@@ -173,6 +173,16 @@ def get_device(input: Any = None) -> str | int:  # noqa: A002  (Paddle's paramet
     return "cpu" if place.kind == "cpu" else f"{place.kind}:{place.index}"
 
 
+def set_default_device(device: Any) -> None:
+    """set_device(device), returning nothing (Paddle's torch-style name)."""
+    set_device(device)
+
+
+def get_default_device() -> str:
+    """The default device as Paddle's string ('cpu', 'gpu:0'), as get_device()."""
+    return get_device()
+
+
 def synchronize(device: Any = None) -> None:
     """Wait until the device (default: the default device) has finished the work queued on it."""
     backend.synchronize(backend.default_device() if device is None else resolve_device(device))
@@ -180,7 +190,8 @@ def synchronize(device: Any = None) -> None:
 
 from padax.device import cuda, xpu  # noqa: E402,F401
 
-__all__ = ["Place", "CPUPlace", "CUDAPlace", "XPUPlace", "set_device", "get_device", "synchronize", "device_count",
+__all__ = ["Place", "CPUPlace", "CUDAPlace", "XPUPlace", "set_device", "get_device", "set_default_device",
+           "get_default_device", "synchronize", "device_count",
            "is_available", "is_compiled_with_cuda", "is_compiled_with_rocm", "is_compiled_with_xpu",
            "is_compiled_with_ipu", "is_compiled_with_cinn", "is_compiled_with_custom_device",
            "is_compiled_with_distribute", "get_all_device_type", "get_all_custom_device_type",

@@ -60,6 +60,24 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
     return _vecdot(x, y, axis)
 
 
+def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) -> Any:
+    """A Tensor with the values of an array from another library that speaks DLPack (an object with
+    `__dlpack__`: a numpy array, a Paddle or torch Tensor, ...); the values are copied."""
+    import numpy as np
+    from padax.functional._checks import placed
+    from padax.functional.creation import to_tensor
+    if not hasattr(dlpack, "__dlpack__"):
+        raise TypeError(f"from_dlpack: expected an array with __dlpack__ (pass the array itself, not a DLPack "
+                        f"capsule), got {type(dlpack).__name__}")
+    return placed(to_tensor(np.from_dlpack(dlpack)), device)
+
+
+def to_dlpack(x: Any) -> Any:
+    """A DLPack capsule of x's values (a host copy) for another library's from_dlpack."""
+    from padax.functional._arrays import asarray
+    return asarray(x).__dlpack__()
+
+
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,
                      default_initializer: Any = None) -> Any:
     """A new parameter Tensor of `shape` and `dtype`, initialised as Paddle does: by the initializer of
@@ -89,4 +107,4 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
 
 
 __all__ = ["cat", "concatenate", "ger", "manual_seed", "inverse", "cholesky", "eigvalsh", "norm", "vecdot",
-           "create_parameter"]
+           "from_dlpack", "to_dlpack", "create_parameter"]

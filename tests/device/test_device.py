@@ -79,3 +79,18 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]
+
+
+def test_dlpack_round_trip_with_paddle():
+    paddle = paddle_oracle()
+    import numpy as np
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = padax.from_dlpack(paddle.to_tensor(a))
+    assert x.dtype == np.float32 and x.shape == (2, 3)
+    np.testing.assert_array_equal(np.asarray(x), a)
+    back = paddle.from_dlpack(padax.to_tensor(a))
+    np.testing.assert_array_equal(back.numpy(), a)
+    np.testing.assert_array_equal(np.from_dlpack(padax.to_tensor(a)), a)
+    with pytest.raises(TypeError, match="capsule"):
+        padax.from_dlpack(padax.to_dlpack(padax.to_tensor(a)))
+    assert padax.get_default_device() == "cpu" or padax.device.cuda.device_count()
