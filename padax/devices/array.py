@@ -117,8 +117,8 @@ class Tensor(AvalProperties):
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         v = self._value()
-        if max_version is None:
-            return v.__dlpack__(stream=stream)
+        if max_version is None:  # the old protocol cannot mark the (cached, read-only) host value read-only
+            return np.array(v).__dlpack__(stream=stream)
         return v.__dlpack__(stream=stream, max_version=max_version)
 
     def __dlpack_device__(self):
