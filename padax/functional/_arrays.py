@@ -16,12 +16,14 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray, check_aval_size
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.devices import backend as _backend
 from padax.devices.array import Tensor
 from padax.devices.put import device_put, host_to_tensor
 
 _SCALARS = (bool, int, float, complex)
 _const_cache: dict[tuple, Tensor] = {}
 config.on_change(lambda name, value: _const_cache.clear())  # 32-bit mode changes what a dtype means
+_backend.on_client_reset(_const_cache.clear)  # cached constants live on the old client/default device
 
 
 def is_array(x: Any) -> bool:

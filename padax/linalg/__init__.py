@@ -59,6 +59,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
+from padax.functional._checks import no_out
 from padax.functional.lax import linalg as _L
 from padax.transforms.custom import custom_jvp
 
@@ -180,9 +181,10 @@ def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
     return r if mode == "r" else (q, r)
 
 
-def svd(x: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Any, Any, Any]:
+def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: Any = None) -> tuple[Any, Any, Any]:
     """Singular value decomposition x = U diag(S) VH: returns (U, S, VH), S descending and real.
     Gradients of U and VH need distinct singular values and full_matrices=False (or a square x)."""
+    no_out("linalg.svd", out)
     x = _matrix("svd", x, square=False)
     s, u, vh = _L.svd(x, full_matrices=full_matrices)
     return u, s, vh
@@ -351,13 +353,14 @@ def _lu_solve(f: Any, perm: Any, b: Any) -> Any:
     return _L.triangular_solve(f, z, left_side=True, lower=False)
 
 
-def solve(x: Any, y: Any, left: bool = True, name: str | None = None) -> Any:
+def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: Any = None) -> Any:
     """Solve x @ out = y (or out @ x = y if not `left`) through an LU factorisation of x.
 
     x (*, M, M); y (*, M, K) (for `left=False`: (*, K, M)), or a batch of vectors (*, M)
     when y is 1-D or, for `left=True`, has one dimension fewer than x. Batch dimensions
     broadcast. A singular x gives inf/NaN entries, not an error.
     """
+    no_out("linalg.solve", out)
     x = _matrix("solve", x)
     y = asarray(y)
     if y.aval.dtype.name not in _INEXACT_NAMES:
@@ -439,9 +442,11 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     """Least-squares solution of x @ solution = y: (solution, residuals, rank, singular_values).
 
     Solved through the SVD for every `driver` (the 'gelsd' answer): singular values at or
-    below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. residuals
-    (*, K) are the squared residual norms when M > N (also when x is rank-deficient), an
-    empty (*, 0) Tensor otherwise; rank is int32 (*); singular_values (*, min(M, N)).
+    below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. The other
+    outputs have the shapes Paddle gives for each driver: residuals (*, K), the squared
+    residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default);
+    rank, int32 (*), except with 'gels'; singular_values (*, min(M, N)) with 'gelsd'/'gelss'.
+    Where Paddle leaves one out, it is an empty Tensor of shape [0] (an empty int64 for the rank).
     """
     x = _matrix("lstsq", x, square=False)
     y = _matrix("lstsq", y, "y", square=False)
@@ -467,8 +472,12 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
         r = lax.sub(_mm(x, sol), y)
         rr = lax.real(lax.mul(r, lax.conj(r))) if _is_complex(r) else lax.mul(r, r)
         residuals = lax.reduce_sum(rr, (rr.aval.ndim - 2,))
-    else:
-        residuals = full(sol.aval.shape[:-2] + (0,), 0, _real_dtype(x.aval.dtype))
+    if m <= n or driver in (None, "gelsy"):
+        residuals = full((0,), 0, _real_dtype(x.aval.dtype))
+    if driver == "gels":
+        rank = full((0,), 0, dtypes.canonicalize(dtypes.int64))
+    if driver not in ("gelsd", "gelss"):
+        s = full((0,), 0, s.aval.dtype)
     return sol, residuals, rank, s
 
 
@@ -593,9 +602,13 @@ def _float_input(op: str, x: Any) -> Any:
     return x
 
 
-def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None,
+                *, dtype: Any = None, out: Any = None) -> Any:
     """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
-    of non-zeros, otherwise (sum |x|^p)^(1/p)."""
+    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first."""
+    no_out("linalg.vector_norm", out)
+    if dtype is not None:
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("vector_norm", x)
     axes = tuple(sorted(_norm_axes("vector_norm", axis, x.aval.ndim)))
     p = 2.0 if p is None else p
@@ -627,7 +640,8 @@ def _svd_over(x: Any, axes: tuple[int, int]) -> Any:
     return _L.svd(_matrix("matrix_norm", xm, square=False), compute_uv=False)[0]
 
 
-def matrix_norm(x: Any, p: Any = "fro", axis: Any = (-2, -1), keepdim: bool = False, name: str | None = None) -> Any:
+def matrix_norm(x: Any, p: Any = "fro", axis: Any = [-2, -1], keepdim: bool = False,  # noqa: B006
+                name: str | None = None) -> Any:
     """Matrix norm over the two `axis` (rows, columns): 'fro', 'nuc' (sum of singular values),
     inf / -inf (max / min absolute row sum), 1 / -1 (max / min absolute column sum),
     2 / -2 (largest / smallest singular value)."""
@@ -655,10 +669,15 @@ def matrix_norm(x: Any, p: Any = "fro", axis: Any = (-2, -1), keepdim: bool = Fa
     return _keep(out, x.aval.shape, axes, keepdim)
 
 
-def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: Any = None, dtype: Any = None,
+         name: str | None = None) -> Any:
     """Vector or matrix norm, chosen by `axis` as Paddle does: an int (or one-element list)
     gives a vector norm, a two-element list a matrix norm, None the vector norm of the
-    flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm)."""
+    flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm).
+    With `dtype`, x is cast to it first."""
+    no_out("linalg.norm", out)
+    if dtype is not None:
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("norm", x)
     if axis is None:
         if p == "nuc":
@@ -816,3 +835,10 @@ __all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef",
            "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
            "triangular_solve", "vector_norm"]
+
+# more of paddle.linalg (vecdot, lu_solve, householder_product, ormqr, matrix_exp, svd/pca_lowrank, ...)
+from padax.linalg._extra import (cross, diagonal, householder_product, lu_solve, matmul, matrix_exp,  # noqa: E402
+                                 ormqr, pca_lowrank, svd_lowrank, vecdot)
+from padax.linalg import _extra  # noqa: E402
+
+__all__ += _extra.__all__

@@ -158,8 +158,9 @@ def test_solvers_and_determinants_jit(dtype):
         o["chol_inv"] = LA.cholesky_inverse(c)
         o["pinv"] = LA.pinv(tall)
         o["pinv_h"] = LA.pinv(h, hermitian=True)
-        o["lstsq"] = LA.lstsq(tall, y)
-        o["lstsq_wide"] = LA.lstsq(LA.matrix_transpose(tall), b)
+        o["lstsq"] = LA.lstsq(tall, y, driver="gelsd")
+        o["lstsq_wide"] = LA.lstsq(LA.matrix_transpose(tall), b, driver="gelsd")
+        o["lstsq_gelsy"] = LA.lstsq(tall, y)  # Paddle's default driver: no residuals or singular values
         o["rank"] = LA.matrix_rank(tall)
         o["rank_h"] = LA.matrix_rank(h, hermitian=True)
         o["pow3"] = LA.matrix_power(g, 3)
@@ -196,6 +197,9 @@ def test_solvers_and_determinants_jit(dtype):
     sol, res, rank, sv = o["lstsq_wide"]
     _close(sol, np.linalg.lstsq(tall.T, b, rcond=None)[0], dtype, 10)
     assert np.asarray(res).shape == (0,) and int(rank) == 3
+    sol, res, rank, sv = o["lstsq_gelsy"]
+    _close(sol, ns, dtype, 10)
+    assert np.asarray(res).shape == (0,) and np.asarray(sv).shape == (0,) and int(rank) == nrank
     assert int(o["rank"]) == 3 and int(o["rank_h"]) == 3
     _close(o["pow3"], np.linalg.matrix_power(g, 3), dtype, 10)
     _close(o["pow_2"], np.linalg.matrix_power(g, -2), dtype, 30)

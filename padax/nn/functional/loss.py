@@ -103,6 +103,8 @@ def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name:
 def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int) -> tuple[Any, bool]:
     """Integer labels without the class axis, and whether the caller gave that axis (size 1)."""
     nd = len(x_shape)
+    if dtypes.is_floating(label.aval.dtype):
+        label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
     if not dtypes.is_integer(label.aval.dtype):
         raise op_type_error(op, f"hard labels must be integers, got {label.aval.str_short()}; pass "
                                 "soft_label=True for probabilities")
@@ -140,6 +142,8 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     if weight is not None and w_cls.aval.shape[a] != c:
         raise op_value_error(op, f"weight of {w_cls.aval.shape[a]} classes does not match the {c} classes of input "
                                  f"{list(x.aval.shape)}")
+    if not soft_label and label_smoothing > 0 and label.aval.ndim == nd and label.aval.shape[a] == c != 1:
+        soft_label = True  # as Paddle: with smoothing, a one-hot (float) label is a distribution
     if not soft_label and label_smoothing == 0:
         label, kept = _hard_label(op, label, x.aval.shape, a)
         valid = M.not_equal(label, ignore_index)
