@@ -88,3 +88,7 @@ from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F40
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401
+# seeing inside compiled code: debug printing and host callbacks
+from padax import debug  # noqa: E402,F401
+from padax import experimental  # noqa: E402,F401
+from padax.callback import pure_callback  # noqa: E402,F401

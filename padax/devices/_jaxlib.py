@@ -156,8 +156,17 @@ def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assig
     return opts
 
 
-def compile(client, module: bytes | str, devices, options):
+def compile(client, module: bytes | str, devices, options, host_callbacks=(), module_object=None):
+    """A loaded executable. Programs that call back into Python pass the functions (in custom-call
+    index order) and the MLIR module object itself (that overload takes no bytecode)."""
+    if host_callbacks:
+        return client.compile_and_load(module_object, xla_client.DeviceList(tuple(devices)), options,
+                                       list(host_callbacks))
     return client.compile_and_load(module, xla_client.DeviceList(tuple(devices)), options)
+
+
+def serialize_compile_options(options) -> bytes:
+    return options.SerializeAsString()
 
 
 def serialize_executable(client, exe) -> bytes:

@@ -37,7 +37,8 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) 
         return SpmdDispatch(closed, name, donated), []
     device = default_device()
     lowered = lower_jaxpr(closed.jaxpr, name=name, donated=donated)
-    exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device)
+    exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device,
+                     host_callbacks=lowered.host_callbacks)
     const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
     return exe, const_bufs
 
@@ -274,8 +275,9 @@ def _split_program(jaxpr: ClosedJaxpr, unknowns: tuple) -> _Split:
     known_src = tuple(source(v, False) for v in kj.outvars[:n_known_out])
     res_src = tuple(source(v, True) for v in res_vars)
     known_program = None
-    if outs:
-        known_program = ClosedJaxpr(dce_jaxpr(Jaxpr([], kj.constvars + kj.invars, outs, kj.eqns)), [])
+    known_body = dce_jaxpr(Jaxpr([], kj.constvars + kj.invars, outs, kj.eqns))
+    if outs or known_body.eqns:  # (equations left without outputs are side effects: run them)
+        known_program = ClosedJaxpr(known_body, [])
     return _Split(known_program, list(known.consts), known_src, res_src,
                   unknown_program if any(out_unknowns) else None, tuple(out_unknowns))
 
