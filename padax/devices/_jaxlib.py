@@ -165,6 +165,19 @@ def compile(client, module: bytes | str, devices, options, host_callbacks=(), mo
     return client.compile_and_load(module, xla_client.DeviceList(tuple(devices)), options)
 
 
+def executable_hlo_text(exe) -> str:
+    """The optimised HLO of a compiled program (all its modules)."""
+    return "\n".join(m.to_string() for m in exe.hlo_modules())
+
+
+def executable_cost_analysis(exe) -> dict:
+    return exe.cost_analysis()
+
+
+def executable_memory_stats(exe):
+    return exe.get_compiled_memory_stats()
+
+
 def serialize_compile_options(options) -> bytes:
     return options.SerializeAsString()
 

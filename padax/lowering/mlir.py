@@ -17,6 +17,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.devices.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 
 LoweringRule = Callable[..., Any]
@@ -280,6 +281,13 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
     (default: the first NamedSharding's) is the mesh layouts given in XLA's
     own terms are named on when they can be.
     """
+    with span("padax.lower", module=_module_name(name)):
+        return _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings,
+                            result_shardings, mesh)
+
+
+def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings, result_shardings,
+                 mesh) -> LoweredModule:
     if device_assignment is not None:
         num_partitions = len(device_assignment)
     spmd = num_partitions > 1
