@@ -32,6 +32,7 @@ from padax.devices.executable import Executable
 from padax.devices.profiling import span
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
+from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
 from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardings, is_sharding, needs_spmd,
                                    on_default_device)
@@ -261,6 +262,11 @@ class JitFunction:
         except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
             outs = self._placement_fallback(key, entry, bufs, e)
             entry = self._cache[key]
+        if config.debug_nans or config.debug_infs:
+            if self.eager_op:
+                check_eager_op(self.__name__, outs)
+            else:
+                check_program(self.__name__, entry.jaxpr, leaves, outs)
         result = entry.out_tree.unflatten(outs)
         fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
         return result, fast

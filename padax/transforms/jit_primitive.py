@@ -12,6 +12,7 @@ import collections
 import weakref
 from typing import Any, Callable, Sequence
 
+from padax.config import config
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.core.trace import set_current_trace
 from padax.devices import _jaxlib
@@ -23,6 +24,7 @@ from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.lowering.compile import compile_lowered
 from padax.lowering.mlir import lower_jaxpr
+from padax.transforms.debug_nans import check_program
 from padax.transforms.spmd import SpmdDispatch, on_default_device, needs_spmd
 from padax.transforms.staging import trace_flat
 
@@ -71,7 +73,10 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
         _jaxpr_exes[jaxpr] = exe
     bufs = [(a if type(a) is Tensor else device_put(a))._buf for a in args]
     try:
-        return exe(bufs)
+        outs = exe(bufs)
+        if config.debug_nans or config.debug_infs:
+            check_program(name, jaxpr, [a if type(a) is Tensor else device_put(a) for a in args], outs)
+        return outs
     except _jaxlib.XlaRuntimeError:
         if all(on_default_device(b) for b in bufs) or isinstance(exe, SpmdDispatch):
             raise
