@@ -92,3 +92,4 @@ from padax import static  # noqa: E402,F401
 from padax import debug  # noqa: E402,F401
 from padax import experimental  # noqa: E402,F401
 from padax.callback import pure_callback  # noqa: E402,F401
+from padax import checkify  # noqa: E402,F401

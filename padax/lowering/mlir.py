@@ -16,6 +16,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
+from padax.core.errors import PadaxError
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.devices.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
@@ -206,7 +207,7 @@ def lower_jaxpr_body(mctx: ModuleContext, jaxpr: Jaxpr, consts: Sequence[ir.Valu
         with loc:
             try:
                 outs = rule(rctx, *ins, **eqn.params)
-            except LoweringError:
+            except (LoweringError, PadaxError):  # (a rule's own error for the user)
                 raise
             except Exception as e:
                 where = f" (from {eqn.source_info})" if eqn.source_info else ""
