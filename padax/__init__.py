@@ -93,3 +93,4 @@ from padax import debug  # noqa: E402,F401
 from padax import experimental  # noqa: E402,F401
 from padax.callback import pure_callback  # noqa: E402,F401
 from padax import checkify  # noqa: E402,F401
+from padax import profiler  # noqa: E402,F401

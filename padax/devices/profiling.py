@@ -3,13 +3,13 @@
 The spans (`span("padax.compile")`) appear in the same trace as the HLO ops
 of compiled programs: padax marks tracing, lowering, compiling and dispatch
 with them. They cost about 0.1 us when no profiler is recording. The session
-functions are what `padax.profiler` is built on; `profile_data_events`
-reads a finished session's events without going through files.
+functions are what `padax.profiler` is built on; `xspace_events` reads a
+finished session's events (XLA's XSpace protobuf) into plain tuples.
 """
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from typing import Any, NamedTuple
 
 from jaxlib import _profiler
 
@@ -27,13 +27,6 @@ def span(name: str, **metadata: Any):
     if TraceMe.is_enabled():
         return TraceMe(name, **metadata)
     return _null
-
-
-@contextlib.contextmanager
-def always_span(name: str, **metadata: Any) -> Iterator[None]:
-    """A span recorded whenever a session is active (checked at exit too: for user-level RecordEvents)."""
-    with TraceMe(name, **metadata):
-        yield
 
 
 def start_session(host_tracer_level: int = 2, python_tracer_level: int = 0):
@@ -55,3 +48,31 @@ def stop_and_export(session, log_dir: str) -> None:
 def start_server(port: int):
     """XLA's profiler server (TensorBoard's 'capture profile' connects to it)."""
     return _profiler.start_server(port)
+
+
+def stop(session) -> bytes:
+    """Stop recording; the serialized XSpace (what TensorBoard's .xplane.pb files hold)."""
+    return session.stop()
+
+
+class Event(NamedTuple):
+    plane: str      # e.g. "/host:CPU"
+    line: str       # a thread, e.g. "python"
+    thread_id: int
+    name: str
+    start_ns: float
+    duration_ns: float
+    stats: dict     # e.g. {"hlo_op": "fusion", "hlo_module": "jit_f"} for an op of a compiled program
+
+
+def xspace_events(xspace: bytes) -> list[Event]:
+    """Every event of a serialized XSpace, with its plane, thread and stats (internal `_` stats dropped)."""
+    from jaxlib import _profile_data
+    data = _profile_data.ProfileData.from_serialized_xspace(xspace)
+    out = []
+    for plane in data.planes:
+        for tid, line in enumerate(plane.lines):
+            for e in line.events:
+                stats = {k: v for k, v in e.stats if not k.startswith("_")}
+                out.append(Event(plane.name, line.name, tid, e.name, e.start_ns, e.duration_ns, stats))
+    return out
