@@ -86,16 +86,18 @@ def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  
 
 def _breakpoint_callback(frame, names: list, static: dict):
     """The host side of breakpoint(): a pdb session whose locals are the caller's, with host values."""
+    lineno = frame.f_lineno  # (when the program runs, a traced function's frame has moved on)
+
     def stop(*values: Any) -> None:
         import pdb
         env = dict(static)
         env.update(zip(names, values))
-        builtins.print(f"padax.debug.breakpoint at {frame.f_code.co_filename}:{frame.f_lineno} "
+        builtins.print(f"padax.debug.breakpoint at {frame.f_code.co_filename}:{lineno} "
                        f"({frame.f_code.co_name}): {', '.join(names) or 'no arrays'} hold their values here; "
                        "'c' continues", file=sys.stdout, flush=True)
         dbg = pdb.Pdb()
         dbg.reset()
-        dbg.interaction(_HostFrame(frame, env), None)
+        dbg.interaction(_HostFrame(frame, env, lineno), None)
     stop.__name__ = "breakpoint"
     return stop
 
@@ -103,11 +105,11 @@ def _breakpoint_callback(frame, names: list, static: dict):
 class _HostFrame:
     """What pdb needs of a frame, with the traced names bound to their host values."""
 
-    def __init__(self, frame, env: dict):
+    def __init__(self, frame, env: dict, lineno: int):
         self.f_code = frame.f_code
         self.f_globals = frame.f_globals
         self.f_locals = env
-        self.f_lineno = frame.f_lineno
+        self.f_lineno = lineno
         self.f_back = None
         self.f_trace = None
         self.f_lasti = frame.f_lasti
@@ -117,9 +119,10 @@ class _HostFrame:
 def breakpoint(*, backend: str = "pdb", ordered: bool = False) -> None:  # noqa: A001
     """Stop in the Python debugger with the values of the caller's arrays at this point.
 
-    Eagerly the values are the arrays themselves; inside jit (or other transformations) the
-    caller's traced arrays are passed to the host when the program runs and bound to
-    their names in the debugger session. Continue with `c`.
+    The caller's arrays (traced ones inside jit and other transformations) are passed to
+    the host when the program reaches this point and bound to their names, as numpy
+    arrays, in the debugger session; the caller's other locals are there too. Continue
+    with `c`.
     """
     if backend != "pdb":
         raise ValueError(f"debug.breakpoint: only backend='pdb' is available, got {backend!r}")
