@@ -157,3 +157,19 @@ def test_wrong_result_type_names_callback_expected_and_received(result, received
         padax.jit(lambda x: padax.pure_callback(my_solver, S((3,), np.float32), x))(padax.ones([3]))
     msg = str(info.value)
     assert "pure_callback(my_solver)" in msg and "expected f32[3]" in msg and f"received {received}" in msg
+
+
+def test_saving_a_program_with_callbacks_says_why_not(tmp_path):
+    def f(x):
+        padax.debug.print("{}", x)
+        return x + 1
+    with pytest.raises(ValueError, match="calls back into Python"):
+        padax.jit.save(f, str(tmp_path / "m"), input_spec=[padax.static.InputSpec([2], "float32")])
+
+
+def test_vmap_of_cond_with_ordered_effects_and_batched_predicate_is_refused():
+    def g(x):
+        return lax.cond(x > 0, lambda: (padax.debug.print("{}", x, ordered=True), x)[1], lambda: x)
+    with pytest.raises(ValueError, match="ordered side effects"):
+        padax.vmap(g)(padax.to_tensor([1.0, -1.0]))
+    padax.vmap(lambda x: lax.cond(x > 0, lambda: (padax.debug.print("{}", x), x)[1], lambda: x))(padax.ones([2]))

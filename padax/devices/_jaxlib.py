@@ -37,7 +37,7 @@ if not any(isinstance(f, _BlockJaxFromPadax) for f in sys.meta_path):
     sys.meta_path.insert(0, _BlockJaxFromPadax())
 
 import jaxlib  # noqa: E402
-from jaxlib import _jax, xla_client  # noqa: E402
+from jaxlib import _jax, _profiler, xla_client  # noqa: E402
 
 JAXLIB_VERSION: str = jaxlib.__version__
 Device = _jax.Device
@@ -328,3 +328,27 @@ def cpp_jit(name: str, fun, cache_miss, static_argnums, static_argnames, cache_k
 
 def _no_shard_arg_fallback(arg, sharding, *rest):
     raise TypeError(f"jit: cannot pass a {type(arg).__name__} to a compiled program")
+
+
+# ---- XLA's profiler (padax/devices/profiling.py) ---------------------------------------------------
+
+TraceMe = _profiler.TraceMe  # a named span; TraceMe.is_enabled() says whether a session records
+
+
+def profiler_session(host_tracer_level: int, python_tracer_level: int):
+    """Start a profiler session (it records until .stop() / .stop_and_export(log_dir))."""
+    options = _profiler.ProfileOptions()
+    options.host_tracer_level = host_tracer_level
+    options.python_tracer_level = python_tracer_level
+    options.raise_error_on_start_failure = True
+    return _profiler.ProfilerSession(options)
+
+
+def profiler_server(port: int):
+    return _profiler.start_server(port)
+
+
+def xspace_planes(xspace: bytes):
+    """The planes (with their lines and events) of a serialized XSpace."""
+    from jaxlib import _profile_data
+    return _profile_data.ProfileData.from_serialized_xspace(xspace).planes

@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
-from jaxlib import _profiler
+from padax.devices import _jaxlib
 
-TraceMe = _profiler.TraceMe
+TraceMe = _jaxlib.TraceMe
 _null = contextlib.nullcontext()
 
 
@@ -31,12 +31,8 @@ def span(name: str, **metadata: Any):
 
 def start_session(host_tracer_level: int = 2, python_tracer_level: int = 0):
     """Start recording: host (TraceMe) events up to `host_tracer_level`, Python calls if the
-    python level is 1. Raises if a session is already recording in this process."""
-    options = _profiler.ProfileOptions()
-    options.host_tracer_level = host_tracer_level
-    options.python_tracer_level = python_tracer_level
-    options.raise_error_on_start_failure = True
-    return _profiler.ProfilerSession(options)
+    python level is 1 (padax.profiler allows one session at a time: see padax/profiler/_session.py)."""
+    return _jaxlib.profiler_session(host_tracer_level, python_tracer_level)
 
 
 def stop_and_export(session, log_dir: str) -> None:
@@ -47,7 +43,7 @@ def stop_and_export(session, log_dir: str) -> None:
 
 def start_server(port: int):
     """XLA's profiler server (TensorBoard's 'capture profile' connects to it)."""
-    return _profiler.start_server(port)
+    return _jaxlib.profiler_server(port)
 
 
 def stop(session) -> bytes:
@@ -67,10 +63,8 @@ class Event(NamedTuple):
 
 def xspace_events(xspace: bytes) -> list[Event]:
     """Every event of a serialized XSpace, with its plane, thread and stats (internal `_` stats dropped)."""
-    from jaxlib import _profile_data
-    data = _profile_data.ProfileData.from_serialized_xspace(xspace)
     out = []
-    for plane in data.planes:
+    for plane in _jaxlib.xspace_planes(xspace):
         for tid, line in enumerate(plane.lines):
             for e in line.events:
                 stats = {k: v for k, v in e.stats if not k.startswith("_")}

@@ -605,6 +605,11 @@ def _cond_batch(axis, args, dims, *, branches):
     n_out = len(branches[0].out_avals)
     if idim is not None:
         # a batched predicate: run every branch and select per element
+        if any(has_ordered(jaxpr_effects(b)) for b in branches):
+            raise ValueError("vmap of cond/switch with a batched predicate: every branch would run for every "
+                             "element, so ordered side effects (debug.print(..., ordered=True), ordered "
+                             "io_callback) in the branches cannot keep their order. Use unordered ones, or "
+                             "compute the predicate outside the vmap.")
         from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
         idx = bdim_to_front(index, idim, size)
         results = [_batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
