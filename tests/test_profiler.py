@@ -81,7 +81,7 @@ def test_starting_twice_says_so():
 
 
 def test_timer_only_step_info():
-    p = profiler.Profiler(timer_only=True)
+    p = profiler.Profiler(timer_only=True, on_trace_ready=lambda prof: None)
     p.start()
     for _ in range(3):
         p.step(num_samples=8)

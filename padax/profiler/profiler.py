@@ -68,9 +68,7 @@ def _file_name(worker_name: str | None, suffix: str) -> str:
 
 def export_chrome_tracing(dir_name: str, worker_name: str | None = None) -> Callable[["Profiler"], None]:
     """An on_trace_ready that writes each recording as Chrome trace JSON (Perfetto, chrome://tracing)
-    into `dir_name`, named `<worker>_time_<timestamp>.paddle_trace.json`."""
-    os.makedirs(dir_name, exist_ok=True)
-
+    into `dir_name` (created when the first one is written), named `<worker>_time_<timestamp>.paddle_trace.json`."""
     def handle(prof: "Profiler") -> None:
         prof.export(os.path.join(dir_name, _file_name(worker_name, ".paddle_trace.json")), "json")
     return handle
@@ -78,8 +76,6 @@ def export_chrome_tracing(dir_name: str, worker_name: str | None = None) -> Call
 
 def export_protobuf(dir_name: str, worker_name: str | None = None) -> Callable[["Profiler"], None]:
     """An on_trace_ready that writes each recording as XLA's XSpace protobuf (`.paddle_trace.pb`)."""
-    os.makedirs(dir_name, exist_ok=True)
-
     def handle(prof: "Profiler") -> None:
         prof.export(os.path.join(dir_name, _file_name(worker_name, ".paddle_trace.pb")), "pb")
     return handle
