@@ -109,7 +109,7 @@ def workloads() -> list[Workload]:
                                  "debug.print behind a never-true cond; baseline: the loop without them",
                  {"padax": padax_print_unused, "jax": jax_print_unused},
                  baseline=padax_print_baseline, baseline_target=1.05),
-        Workload("print_unused_vs_no_cond", f"the print_unused loop; baseline: the loop without the cond",
+        Workload("print_unused_vs_no_cond", "the print_unused loop; baseline: the loop without the cond",
                  {"padax": padax_print_unused}, baseline=padax_no_guard),
         Workload("demo_warm_cache", "a new process running `python -m padax.demo --epochs 3` with the "
                                     "compilation cache warm; baseline: the same with an empty cache",

@@ -18,10 +18,17 @@ import numpy as np
 _errors: "collections.deque[BaseException]" = collections.deque(maxlen=16)
 _lock = threading.Lock()
 
-# The first numpy.finfo of a float type computes its limits; on XLA's threads (flush-to-zero
-# set) that warns about subnormals being zero. Compute them here, once, in a normal thread.
-for _t in (np.float16, np.float32, np.float64):
-    np.finfo(_t)
+_finfo_ready = False
+
+
+def _prepare_finfo() -> None:
+    """The first numpy.finfo of a float type computes its limits; on XLA's threads (flush-to-zero
+    set) that warns about subnormals being zero. Compute them once, here, in a normal thread."""
+    global _finfo_ready
+    if not _finfo_ready:
+        for t in (np.float16, np.float32, np.float64):
+            np.finfo(t)
+        _finfo_ready = True
 
 
 def host_entry(run: Callable[..., tuple], ordered: bool) -> Callable[..., tuple]:
@@ -29,6 +36,8 @@ def host_entry(run: Callable[..., tuple], ordered: bool) -> Callable[..., tuple]
 
     An ordered callback also takes and returns XLA's token (None on the Python side).
     """
+    _prepare_finfo()
+
     def entry(*args: Any) -> tuple:
         try:
             if ordered:

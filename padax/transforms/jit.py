@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import inspect
 import weakref
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardin
                                    on_default_device)
 from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
+
+if TYPE_CHECKING:
+    from padax.transforms.aot import Lowered, Traced
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot
 _dispatch_flatten = tree_util.dispatch_registry.flatten

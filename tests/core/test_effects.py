@@ -8,7 +8,7 @@ from padax.experimental import io_callback
 
 def _prints(x):
     padax.debug.print("{}", x)
-    y = x * 2  # unused: dead code
+    y = x * 2  # noqa: F841  (unused: dead code)
     return x + 1
 
 

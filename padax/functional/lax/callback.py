@@ -153,7 +153,7 @@ io_callback_p.jvp_rule = _not_differentiable("io_callback")
 
 # -- batching -----------------------------------------------------------------------------------------
 
-def _batched_avals(result_avals, size: int, batch_ndim: int) -> tuple:
+def _batched_avals(result_avals, size: int) -> tuple:
     """Result avals with the new batch axis in front (before the existing batch axes)."""
     return tuple(a.update(shape=(size,) + a.shape) for a in result_avals)
 
@@ -164,7 +164,7 @@ def _sequential(prim):
         from padax.core.batching_util import batch_size
         size = batch_size(args, dims)
         xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
-        outs = prim.bind(*xs, result_avals=_batched_avals(result_avals, size, batch_ndim),
+        outs = prim.bind(*xs, result_avals=_batched_avals(result_avals, size),
                          batch_ndim=batch_ndim + 1, **params)
         return outs, [0] * len(outs)
     return rule
@@ -191,7 +191,7 @@ def _pure_batch(args, dims, *, callback, result_avals, batch_ndim, vmap_method, 
     if batch_ndim:
         raise ValueError(f"{callback.name}: vmap_method={vmap_method!r} under a vmap whose inner level is "
                          "'sequential' is not supported; use one method for every level")
-    outs = pure_callback_p.bind(*xs, callback=callback, result_avals=_batched_avals(result_avals, size, 0),
+    outs = pure_callback_p.bind(*xs, callback=callback, result_avals=_batched_avals(result_avals, size),
                                 batch_ndim=0, vmap_method=vmap_method, **params)
     return outs, [0] * len(outs)
 
