@@ -100,3 +100,19 @@ def test_tensorboard_layout(tmp_path):
     (gz,) = [f for f in runs[0].iterdir() if f.name.endswith(".trace.json.gz")]
     assert "traceEvents" in json.loads(gzip.decompress(gz.read_bytes()))
     assert os.path.getsize(next(f for f in runs[0].iterdir() if f.name.endswith("xplane.pb"))) > 0
+
+
+def test_profiler_server_starts_once():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = profiler.start_server(port)
+    try:
+        assert server is not None
+        with pytest.raises(RuntimeError, match="already running"):
+            profiler.start_server(port)
+    finally:
+        profiler.stop_server()
+    with pytest.raises(RuntimeError, match="no profiler server"):
+        profiler.stop_server()
