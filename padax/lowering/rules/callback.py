@@ -1,6 +1,7 @@
 """Lowering of host callbacks to XLA's Python-callback custom call.
 
-jaxlib registers the CPU target `xla_ffi_python_cpu_callback` (typed FFI):
+jaxlib registers the CPU target `xla_ffi_python_cpu_callback` (typed FFI; GPU
+programs use `xla_ffi_python_gpu_callback`, which padax has not been tried with):
 its attribute `index` picks the Python function among those handed to the
 compiler with the module (`ModuleContext.host_callbacks`, passed on by
 padax/lowering/compile.py). An ordered callback takes the module's ordering
@@ -16,7 +17,16 @@ from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import LoweringError, aval_to_ir_type, register_lowering
 
-_TARGET = "xla_ffi_python_cpu_callback"
+_TARGETS = {"cpu": "xla_ffi_python_cpu_callback", "cuda": "xla_ffi_python_gpu_callback",
+            "rocm": "xla_ffi_python_gpu_callback"}
+
+
+def _target() -> str:
+    from padax.devices.backend import default_platform
+    platform = default_platform()
+    if platform not in _TARGETS:
+        raise LoweringError(f"host callbacks are not available on the {platform} backend")
+    return _TARGETS[platform]
 
 
 def _layout(aval) -> ir.Attribute:
@@ -49,7 +59,7 @@ def _emit(ctx, operands, *, callback, result_avals, batch_ndim, ordered: bool, s
         operand_layouts = [empty] + operand_layouts
         result_layouts = [empty] + result_layouts
     op = hlo.CustomCallOp(
-        result_types, list(operands), _TARGET,
+        result_types, list(operands), _target(),
         has_side_effect=side_effect,
         backend_config=ir.DictAttr.get({"index": ir.IntegerAttr.get(ir.IntegerType.get_unsigned(64), index)}),
         api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
