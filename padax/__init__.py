@@ -118,3 +118,9 @@ from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_p
 from padax.random._state import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: E402,F401
 from padax.random._paddle_draws import (bernoulli, binomial, log_normal, multinomial, poisson,  # noqa: E402,F401
                                         rand_like, randint_like, randn_like, standard_gamma, standard_normal)
+# seeing inside compiled code: debug printing and host callbacks
+from padax import debug  # noqa: E402,F401
+from padax import experimental  # noqa: E402,F401
+from padax.callback import pure_callback  # noqa: E402,F401
+from padax import checkify  # noqa: E402,F401
+from padax import profiler  # noqa: E402,F401

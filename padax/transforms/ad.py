@@ -5,10 +5,12 @@ itself, to any order.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.config import config
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
@@ -17,7 +19,7 @@ from padax.core.ad_util import (UndefinedPrimal, Zero, add_tangents, float0, ins
 from padax.core.errors import missing_rule
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of
 from padax.transforms.staging import JaxprTrace, JaxprTracer
 
@@ -80,6 +82,10 @@ def _jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) ->
         ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         outs = fun(*ins)
         pairs = [trace.lift(o) for o in outs]
+    if config.check_tracer_leaks:
+        ref = weakref.ref(trace)
+        del trace, ins, outs
+        check_no_leaks(ref, "jvp/grad")
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
@@ -206,6 +212,11 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
         out_diff = [dtypes.is_inexact(aval_of(p).dtype) for p in out_primals]
         t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
         linear = pe.to_jaxpr(t_outs)
+    if config.check_tracer_leaks:
+        refs = (weakref.ref(jt), weakref.ref(pe))
+        jt = pe = ins = outs = pairs = t_ins = t_outs = None  # (drop this frame's references)
+        for ref in refs:
+            check_no_leaks(ref, "grad/linearize")
     return out_primals, linear, diff, out_diff
 
 

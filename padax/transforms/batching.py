@@ -1,14 +1,16 @@
 """vmap: a tracing interpreter that carries a batch axis alongside each value."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
+from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.errors import missing_rule
 from padax.core.batching_util import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional._arrays import aval_of
 
 
@@ -159,6 +161,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                     v = bdim_to_front(v, d, size)
                     nd = aval_of(v).ndim
                     results.append(moveaxis(v, 0, oa % nd))
+        if config.check_tracer_leaks:
+            ref = weakref.ref(trace)
+            trace = ins = out = out_leaves = o = v = None  # (drop this frame's references)
+            check_no_leaks(ref, f"vmap({name})")
         return out_tree.unflatten(results)
 
     wrapped.__name__ = f"vmap({name})"

@@ -41,6 +41,7 @@ from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
+from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.primitive import Primitive
@@ -94,15 +95,17 @@ def _join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], lis
     return out, consts
 
 
-def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> tuple[Jaxpr, list[bool]]:
-    """Drop outputs not in `used_outputs` and the equations only they need.
+def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool], keep_effects: bool = True) -> tuple[Jaxpr, list[bool]]:
+    """Drop outputs not in `used_outputs` and the equations only they need (equations with
+    side effects stay, unless `keep_effects` is False: a copy made to compute values only).
 
     Returns the pruned jaxpr (same inputs) and which inputs are still read.
     """
+    from padax.core.effects import eqn_effects
     live = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
     eqns = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
+        if any(v in live for v in eqn.outvars) or (keep_effects and eqn_effects(eqn)):
             eqns.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     eqns.reverse()
@@ -539,7 +542,7 @@ def _cond_partial_eval(trace, args, unknowns, *, branches):
             return outs[:n_known_out] + res
         return _trace(f, known_avals, "partial eval of cond")
 
-    if n_known_out or any(res_avals):
+    if n_known_out or any(res_avals) or any(jaxpr_effects(s[0]) for s in splits):
         known_joined, kconsts = _join_consts([known_branch(i) for i in range(len(branches))])
         with set_current_trace(trace.parent):
             kouts = cond_p.bind(index, *kconsts, *[x for x, u in zip(ops, ops_uk) if not u],
@@ -604,6 +607,11 @@ def _cond_batch(axis, args, dims, *, branches):
     n_out = len(branches[0].out_avals)
     if idim is not None:
         # a batched predicate: run every branch and select per element
+        if any(has_ordered(jaxpr_effects(b)) for b in branches):
+            raise ValueError("vmap of cond/switch with a batched predicate: every branch would run for every "
+                             "element, so ordered side effects (debug.print(..., ordered=True), ordered "
+                             "io_callback) in the branches cannot keep their order. Use unordered ones, or "
+                             "compute the predicate outside the vmap.")
         from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
         idx = bdim_to_front(index, idim, size)
         results = [_batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
@@ -1038,7 +1046,7 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
         else:
             kinds.append(("out", None))
     if hoist:
-        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist))
+        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist), keep_effects=False)
         with set_current_trace(trace.parent):
             hoisted = iter(eval_jaxpr(hj, known.consts, *kc_args, *[None] * (len(kj.invars) - n_kc)))
         kinds = [(k, next(hoisted)) if k == "inv" and val is None else (k, val) for k, val in kinds]
