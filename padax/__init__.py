@@ -88,3 +88,6 @@ from padax.sharding import make_mesh, visualize_array_sharding  # noqa: E402,F40
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401
+# higher-order differentiation: Taylor mode, Hessian-free second-order operators
+from padax.transforms.jet import jet  # noqa: E402
+from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
