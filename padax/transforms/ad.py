@@ -336,18 +336,28 @@ def linearize(fun: Callable, *primals: Any):
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
+    in_avals = [aval_of(p) for p in p_leaves]
     from padax.core.jaxpr import eval_jaxpr
 
     def f_jvp(*tangents):
         t_leaves, t_tree = tree_util.flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
-        ts = [t for t, d in zip(t_leaves, diff) if d]
+        ts = [_linearize_tangent(t, a, i) for i, (t, d, a) in enumerate(zip(t_leaves, diff, in_avals)) if d]
         it = iter(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
         return out_tree.unflatten([next(it) if d else np.zeros(aval_of(o).shape, float0)
                                    for o, d in zip(out_primals, out_diff)])
 
     return out_tree.unflatten(out_primals), f_jvp
+
+
+def _linearize_tangent(t: Any, primal_aval: ShapedArray, i: int) -> Any:
+    """A tangent for linearize's linear map: Python numbers take the primal's dtype; the shape must match."""
+    ta = aval_of(t)
+    if ta.shape != primal_aval.shape:
+        raise TypeError(f"linearize: tangent #{i} has shape {ta.shape} but its primal has shape "
+                        f"{primal_aval.shape}{user_location()}")
+    return _cotangent_of_dtype(t, primal_aval.dtype, i) if ta.dtype != primal_aval.dtype else t
 
 
 def _argnums_tuple(argnums) -> tuple[int, ...]:

@@ -186,3 +186,11 @@ def _install_shard_map() -> None:
 
 
 _install_shard_map()
+
+
+def _install_solves() -> None:
+    from padax.functional.lax.solves import linear_solve_p
+    def_taylor(linear_solve_p, from_jvp_rule(linear_solve_p))
+
+
+_install_solves()
