@@ -91,3 +91,4 @@ from padax import static  # noqa: E402,F401
 # higher-order differentiation: Taylor mode, Hessian-free second-order operators
 from padax.transforms.jet import jet  # noqa: E402
 from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
+from padax.implicit import implicit_diff  # noqa: E402
