@@ -8,3 +8,4 @@ from padax.lowering.rules import linalg  # noqa: F401
 from padax.lowering.rules import parallel  # noqa: F401
 from padax.lowering.rules import saved  # noqa: F401
 from padax.lowering.rules import solves  # noqa: F401
+from padax.lowering.rules import precision  # noqa: F401

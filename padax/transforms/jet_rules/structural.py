@@ -143,3 +143,11 @@ def _check_sorted_ties(keys, key_series, dimension: int) -> None:
 def_taylor(SO.sort_p, _sort)
 def_taylor(D.dot_general_p, bilinear_rule(D.dot_general_p))
 def_taylor(C.conv_general_dilated_p, bilinear_rule(C.conv_general_dilated_p))
+
+
+def _install_precision() -> None:
+    from padax.functional.lax.precision import reduce_precision_p
+    def_taylor(reduce_precision_p, linear_rule(reduce_precision_p))
+
+
+_install_precision()
