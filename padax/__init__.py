@@ -92,3 +92,4 @@ from padax import static  # noqa: E402,F401
 from padax.transforms.jet import jet  # noqa: E402
 from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
 from padax.implicit import implicit_diff  # noqa: E402
+from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
