@@ -93,3 +93,4 @@ from padax.transforms.jet import jet  # noqa: E402
 from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
 from padax.implicit import implicit_diff  # noqa: E402
 from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
+from padax import taylor  # noqa: E402,F401
