@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
@@ -152,6 +154,14 @@ def _factorial_scale(terms: Series, inverse: bool) -> Series:
     return out
 
 
+def _known_zero(t: Any) -> bool:
+    """A host value (numpy or Python number) that is all zeros: known at trace time, so the term
+    is symbolically zero and costs nothing downstream."""
+    if isinstance(t, (Tracer,)) or not isinstance(t, (np.ndarray, np.generic, bool, int, float, complex)):
+        return False
+    return not np.any(t)
+
+
 def _check_term(p: Any, t: Any, i: int, k: int) -> Any:
     from padax.functional._arrays import asarray
     pa = aval_of(p)
@@ -209,6 +219,7 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
                 s_leaves.append(None)  # integer/bool inputs have no Taylor terms
                 continue
             ts = [_check_term(leaf, per_term[k][j], i, k + 1) for k in range(order)]
+            ts = [None if _known_zero(per_term[k][j]) else t for k, t in enumerate(ts)]
             s_leaves.append(_factorial_scale(ts, inverse=True) if factorial_scaled else ts)
     # (jit's fast path is not the place for these trees: flatten the function instead)
     in_trees = [tree_util.structure(p) for p in primals]

@@ -115,15 +115,22 @@ def series_square(u: Sequence[Any]) -> list:
     return out
 
 
-def ode_coefficient(u: Sequence[Any], c: Sequence[Any], k: int) -> Any:
-    """The k-th coefficient of y given y' = c(t) x'(t): (1/k) sum_{j=1..k} j x_j c_{k-j}."""
-    return tsum([tmul(tscale(u[j], j / k), c[k - j]) for j in range(1, k + 1)])
+def increments(u: Sequence[Any]) -> list:
+    """[None, 1 x_1, 2 x_2, ..., K x_K]: the coefficients of x'(t), shifted (what `ode_coefficient` takes)."""
+    return [None] + [tscale(t, j) for j, t in enumerate(u[1:], 1)]
+
+
+def ode_coefficient(du: Sequence[Any], c: Sequence[Any], k: int) -> Any:
+    """The k-th coefficient of y given y' = c(t) x'(t): (1/k) sum_{j=1..k} (j x_j) c_{k-j},
+    with du = increments(x's coefficients)."""
+    return tscale(tsum([tmul(du[j], c[k - j]) for j in range(1, k + 1)]), 1.0 / k)
 
 
 def deriv_series(u: Sequence[Any], c: Sequence[Any]) -> list:
     """y_1..y_K of y' = c(t) x'(t), given x's coefficients u[0..K] and c's c[0..K-1]."""
     K = len(u) - 1
-    return [ode_coefficient(u, c, k) for k in range(1, K + 1)]
+    du = increments(u)
+    return [ode_coefficient(du, c, k) for k in range(1, K + 1)]
 
 
 def all_none(s: Sequence[Any] | None) -> bool:

@@ -16,7 +16,7 @@ from padax.functional._arrays import aval_of
 from padax.functional.lax import elementwise as E
 from padax.transforms.jet import def_taylor
 from padax.transforms.jet_rules._common import (bilinear_rule, checked, deriv_rule, deriv_series, differing_terms,
-                                                 from_jvp_rule, host, jet_of, linear_rule, locally_linear_rule,
+                                                 from_jvp_rule, host, increments, jet_of, linear_rule, locally_linear_rule,
                                                  nonzero_terms, normalize, not_smooth, ode_coefficient, series_mul,
                                                  series_square, tdiv, tmul, tneg, tscale, tsub, tsum, zero_rule)
 
@@ -26,9 +26,10 @@ from padax.transforms.jet_rules._common import (bilinear_rule, checked, deriv_ru
 def _exp_series(u: list, v0) -> list:
     """v with v' = v u' and v[0] = v0 (the coefficients of exp of the series u)."""
     K = len(u) - 1
+    du = increments(u)
     v = [v0] + [None] * K
     for k in range(1, K + 1):
-        v[k] = ode_coefficient(u, v, k)
+        v[k] = ode_coefficient(du, v, k)
     return v
 
 
@@ -77,10 +78,11 @@ def _log1p(primals, series):
 def _sin_cos_series(u: list, s0, c0, sign: float) -> tuple[list, list]:
     """s' = c u', c' = sign * s u' (sign -1: sin/cos, +1: sinh/cosh)."""
     K = len(u) - 1
+    du = increments(u)
     s, c = [s0] + [None] * K, [c0] + [None] * K
     for k in range(1, K + 1):
-        s[k] = ode_coefficient(u, c, k)
-        c[k] = tscale(ode_coefficient(u, s, k), sign)
+        s[k] = ode_coefficient(du, c, k)
+        c[k] = tscale(ode_coefficient(du, s, k), sign)
     return s, c
 
 
@@ -98,12 +100,12 @@ def _output_ode(prim_fn, c_of_y):
     """y' = c(y) x' where c_k is computed from y_0..y_k by `c_of_y(y, k)` (a polynomial in y)."""
     def rule(primals, series):
         (x,), (xs,) = primals, series
-        u = [x] + list(xs)
+        du = increments([x] + list(xs))
         K = len(xs)
         y0 = prim_fn(x)
         y, c = [y0] + [None] * K, [c_of_y([y0], 0)] + [None] * K
         for k in range(1, K + 1):
-            y[k] = ode_coefficient(u, c, k)
+            y[k] = ode_coefficient(du, c, k)
             if k < K:
                 c[k] = c_of_y(y, k)
         return y0, normalize(y[1:])
