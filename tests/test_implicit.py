@@ -98,3 +98,33 @@ def test_bad_arguments():
 
     with pytest.raises(TypeError, match="solve returned a solution with structure"):
         wrong(np.zeros(_N), np.zeros(_N))
+
+
+def test_implicit_gradient_needs_far_less_memory_than_unrolling():
+    """XLA's buffer assignment for grad through 1000 iterations: the unrolled loop keeps every
+    iterate for the backward pass, the implicit one none."""
+    from padax.lowering.compile import memory_analysis
+    n, iters = 64, 1000
+    w = (_RNG.standard_normal((n, n)) * (0.5 / np.sqrt(n))).astype(np.float32)
+    theta = _RNG.standard_normal(n).astype(np.float32)
+
+    def step(x, t):
+        return lax.tanh(padax.to_tensor(w) @ x + t)
+
+    @padax.implicit_diff(fixed_point_fn=step, solve="normal_cg")
+    def implicit(init, t):
+        return lax.fori_loop(0, iters, lambda i, x: step(x, t), init)
+
+    def unrolled(init, t):
+        return lax.fori_loop(0, iters, lambda i, x: step(x, t), init)
+
+    def grad_of(solver):
+        return padax.jit(padax.grad(lambda t: (solver(t * 0, t) ** 2).sum()))
+
+    with padax.enable_x64(False):
+        mem = {name: memory_analysis(grad_of(s).lower(theta), padax.devices()[:1])["temp"]
+               for name, s in (("implicit", implicit), ("unrolled", unrolled))}
+        np.testing.assert_allclose(np.asarray(grad_of(implicit)(theta)), np.asarray(grad_of(unrolled)(theta)),
+                                   rtol=2e-3, atol=1e-5)
+    assert mem["unrolled"] >= iters * n * 4             # one float32 iterate per step, at least
+    assert mem["implicit"] * 10 <= mem["unrolled"]
