@@ -299,7 +299,6 @@ def workloads() -> list[Workload]:
 
 def memory_bytes() -> dict[str, dict[str, int]]:
     """Compiled buffer sizes of the implicit and unrolled fixed-point gradients, padax and jax."""
-    import jax
     import padax
     from padax.lowering.compile import memory_analysis
     out = {}

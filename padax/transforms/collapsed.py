@@ -112,24 +112,26 @@ class CollapsedTrace(Trace):
                                                                                     else len(outs))
                 pattern = [[t is not None for t in si] if si is not None else [False] * K for si in ss]
                 store.append(pattern)
-                return outs, [t for si in ss if si is not None for t in si if t is not None]
+                lower_terms = [t for si in ss if si is not None for t in si[:K - 1] if t is not None]
+                top_terms = [si[K - 1] for si in ss if si is not None and si[K - 1] is not None]
+                return outs, lower_terms, top_terms
 
-            outs, terms = vmap(per_direction, in_axes=0, out_axes=(None, 0))(*[lowers[i][k] for i, k in idx])
+            # the top terms come out with the directions last, where summing them is a contiguous reduction
+            outs, lower_terms, top_terms = vmap(per_direction, in_axes=0, out_axes=(None, 0, -1))(
+                *[lowers[i][k] for i, k in idx])
             pattern = store[0]
             n_out = len(outs)
             out = outs
-            it = iter(terms)
+            lo_it, top_it = iter(lower_terms), iter(top_terms)
             lower_out = [[None] * (K - 1) for _ in range(n_out)]
             top_out = [None] * n_out
             for j, pat in enumerate(pattern):
-                for k, present in enumerate(pat):
-                    if not present:
-                        continue
-                    t = next(it)
-                    if k < K - 1:
-                        lower_out[j][k] = t
-                    else:
-                        top_out[j] = reduce_sum(t, (0,))
+                for k, present in enumerate(pat[:K - 1]):
+                    if present:
+                        lower_out[j][k] = next(lo_it)
+                if pat[K - 1]:
+                    t = next(top_it)
+                    top_out[j] = reduce_sum(t, (aval_of(t).ndim - 1,))
         if any(t is not None for t in tops):
             tangents = [Zero(tangent_aval(aval_of(p))) if t is None else t for p, t in zip(primals, tops)]
             o, t_lin = prim.jvp_rule(list(primals), tangents, **params)

@@ -25,7 +25,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.batching_util import batch_size, bdim_to_front
 from padax.core.errors import op_type_error
-from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
+from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
 from padax.functional._arrays import aval_of
 from padax.functional.lax.control import (_avals_str, _batch_jaxpr, _hoist, _instantiate, _operand, _same_type,
