@@ -45,14 +45,16 @@ def _jax_jet_jit(f, xs, series):
     return jax.jit(g)(*xs, *[t for s in series for t in s])
 
 
-def _terms_by_order(terms_tree, K):
-    """[order][leaf] from a tree whose leaves are lists of K terms."""
-    lists = padax.tree.leaves(terms_tree, is_leaf=lambda z: isinstance(z, list))
+def _terms_by_order(primal, terms_tree, K):
+    """[order][leaf]: `terms_tree` has the structure of `primal` with each leaf a list of K terms."""
+    lists = padax.tree.structure(primal).flatten_up_to(terms_tree)
+    assert all(len(lst) == K for lst in lists)
     return [[np.asarray(lst[k]) for lst in lists] for k in range(K)]
 
 
-def _assert_series_close(got, want, K, rtol=1e-9):
-    g, w = _terms_by_order(got, K), _terms_by_order(want, K)
+def _assert_series_close(primal, got, want, K, rtol=1e-9):
+    g, w = _terms_by_order(primal, got, K), _terms_by_order(primal, want, K)
+    assert len(g[0]) == len(padax.tree.leaves(primal))
     for k in range(K):
         for a, b in zip(g[k], w[k]):
             scale = 1.0 + np.max(np.abs(b), initial=0.0)
@@ -99,7 +101,7 @@ def test_elementwise_matches_jax_jet(order):
     j0, js = _jax_jet_jit(lambda a, b: _elementwise(jax.lax, a, b), (x, y), series)
     for a, b in zip(p0, j0):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12)
-    _assert_series_close(ps, [list(t) for t in js], order)
+    _assert_series_close(p0, ps, [list(t) for t in js], order)
 
 
 def _structural(L, x, w):
@@ -127,7 +129,7 @@ def test_structural_matches_jax_jet(order):
     j0, js = _jax_jet_jit(lambda a, b: _structural(jax.lax, a, b), (x, w), series)
     for a, b in zip(p0, j0):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12)
-    _assert_series_close(ps, [list(t) for t in js], order)
+    _assert_series_close(p0, ps, [list(t) for t in js], order)
 
 
 def test_mlp_jet_matches_jax_eagerly_and_under_jit():
@@ -145,9 +147,9 @@ def test_mlp_jet_matches_jax_eagerly_and_under_jit():
     eager = jet(lambda a: mlp(lax, a), (x,), series)
     want = jax_jet(lambda a: mlp(jax.lax, a), (x,), series)
     np.testing.assert_allclose(np.asarray(eager[0]), np.asarray(want[0]), rtol=1e-12)
-    _assert_series_close(eager[1], list(want[1]), K6)
+    _assert_series_close(eager[0], eager[1], list(want[1]), K6)
     jitted = _padax_jet_jit(lambda a: mlp(lax, a), (x,), series)
-    _assert_series_close(jitted[1], list(want[1]), K6)
+    _assert_series_close(jitted[0], jitted[1], list(want[1]), K6)
 
 
 # ---- against repeated jvp (primitives jax's jet has no rule for) ---------------------------------------------
@@ -212,8 +214,8 @@ def test_matches_repeated_jvp(name):
     x = rng.uniform(-0.8, 0.8, (3, 4))
     K = 3 if name in ("special", "custom_and_transforms") else 2
     series = _rand_series(rng, (x,), K)
-    _, got = _padax_jet_jit(f, (x,), series)
-    _assert_series_close(got, _repeated_jvp(f, (x,), series, K), K, rtol=1e-9)
+    out, got = _padax_jet_jit(f, (x,), series)
+    _assert_series_close(out, got, _repeated_jvp(f, (x,), series, K), K, rtol=1e-9)
 
 
 @pytest.mark.slow
@@ -223,8 +225,8 @@ def test_matches_repeated_jvp_order6(name):
     rng = np.random.default_rng(4)
     x = rng.uniform(-0.8, 0.8, (3, 4))
     series = _rand_series(rng, (x,), K6)
-    _, got = _padax_jet_jit(f, (x,), series)
-    _assert_series_close(got, _repeated_jvp(f, (x,), series, K6), K6, rtol=1e-7)
+    out, got = _padax_jet_jit(f, (x,), series)
+    _assert_series_close(out, got, _repeated_jvp(f, (x,), series, K6), K6, rtol=1e-7)
 
 
 def test_custom_jvp_rule_is_used():
@@ -293,24 +295,25 @@ x_point = np.random.default_rng(5).uniform(-0.8, 0.8, (3, 4))
 def test_control_flow_matches_unrolled_order6():
     rng = np.random.default_rng(6)
     series = _rand_series(rng, (x_point,), K6)
-    _, got = _padax_jet_jit(lambda a: _control(a, False), (x_point,), series)
+    out, got = _padax_jet_jit(lambda a: _control(a, False), (x_point,), series)
     _, want = jet(lambda a: _control(a, True), (x_point,), series)
-    _assert_series_close(got, want, K6, rtol=1e-10)
+    _assert_series_close(out, got, want, K6, rtol=1e-10)
 
 
 def test_control_flow_matches_repeated_jvp():
     rng = np.random.default_rng(7)
     series = _rand_series(rng, (x_point,), 2)
-    _, got = jet(lambda a: _control(a, False), (x_point,), series)
-    _assert_series_close(got, _repeated_jvp(lambda a: _control(a, False), (x_point,), series, 2), 2)
+    out, got = jet(lambda a: _control(a, False), (x_point,), series)
+    _assert_series_close(out, got, _repeated_jvp(lambda a: _control(a, False), (x_point,), series, 2), 2)
 
 
 @pytest.mark.slow
 def test_control_flow_matches_repeated_jvp_order6():
     rng = np.random.default_rng(8)
     series = _rand_series(rng, (x_point,), K6)
-    _, got = _padax_jet_jit(lambda a: _control(a, False), (x_point,), series)
-    _assert_series_close(got, _repeated_jvp(lambda a: _control(a, False), (x_point,), series, K6), K6, rtol=1e-8)
+    out, got = _padax_jet_jit(lambda a: _control(a, False), (x_point,), series)
+    _assert_series_close(out, got, _repeated_jvp(lambda a: _control(a, False), (x_point,), series, K6), K6,
+                         rtol=1e-8)
 
 
 # ---- the public API ---------------------------------------------------------------------------------------
@@ -401,3 +404,15 @@ def test_every_differentiable_primitive_has_a_taylor_rule():
                      and p not in no_taylor_rule)
     assert not missing, f"primitives with a jvp rule but no Taylor rule (or registered reason): {missing}"
     assert len([p for p in prims if p in taylor_rules]) >= 125
+
+
+def test_custom_jvp_closing_over_a_series_is_an_error():
+    def outer(a):
+        @padax.custom_jvp
+        def f(x):
+            return lax.sin(x) * a
+        f.defjvp(lambda p, t: (f(p[0]), t[0] * lax.cos(p[0]) * a))
+        return f(np.float64(0.3))
+
+    with pytest.raises(TypeError, match="closes over a value that carries a Taylor series"):
+        jet(outer, (np.float64(1.0),), ([1.0],))

@@ -173,7 +173,19 @@ def_taylor(scan_p, _scan)
 def_taylor(while_p, _while)
 def_taylor(jit_p, _jit)
 def_taylor(remat_p, _remat)
-def_taylor(custom_jvp_call_p, from_jvp_rule(custom_jvp_call_p))
+_custom_jvp_series = from_jvp_rule(custom_jvp_call_p)
+
+
+def _custom_jvp_call(primals, series, *, call_jaxpr, jvp_fn, num_consts):
+    """Through the user's jvp rule (see `from_jvp_rule`). Values the function closes over are
+    not differentiated by that rule, so one carrying a series is an error, not a silent zero."""
+    if any(series_nonzero(s) for s in series[:num_consts]):
+        raise TypeError("jet of a custom_jvp function: it closes over a value that carries a Taylor "
+                        "series, which its jvp rule cannot see; pass that value as an argument instead")
+    return _custom_jvp_series(primals, series, call_jaxpr=call_jaxpr, jvp_fn=jvp_fn, num_consts=num_consts)
+
+
+def_taylor(custom_jvp_call_p, _custom_jvp_call)
 def_taylor(custom_vjp_call_p, _custom_vjp_call)
 def_taylor(stop_gradient_p, zero_rule(stop_gradient_p))
 def_no_taylor(custom_lin_p, "it is the linear part of a custom_vjp function, of which only the transpose (the "
