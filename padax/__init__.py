@@ -124,3 +124,9 @@ from padax import experimental  # noqa: E402,F401
 from padax.callback import pure_callback  # noqa: E402,F401
 from padax import checkify  # noqa: E402,F401
 from padax import profiler  # noqa: E402,F401
+# higher-order differentiation: Taylor mode, Hessian-free second-order operators
+from padax.transforms.jet import jet  # noqa: E402
+from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
+from padax.implicit import implicit_diff  # noqa: E402
+from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
+from padax import taylor  # noqa: E402,F401

@@ -24,6 +24,9 @@ from padax.functional.lax.control import *  # noqa: F401,F403
 from padax.functional.lax.fft import *  # noqa: F401,F403
 from padax.functional.lax.linalg import *  # noqa: F401,F403
 from padax.functional.lax.parallel_extra import *  # noqa: F401,F403
+from padax.functional.lax.solves import *  # noqa: F401,F403
+from padax.functional.lax.precision import *  # noqa: F401,F403
+from padax.functional.lax.associative import *  # noqa: F401,F403
 from padax.transforms.custom import stop_gradient  # noqa: F401
 
 

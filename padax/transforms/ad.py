@@ -349,18 +349,28 @@ def linearize(fun: Callable, *primals: Any):
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
+    in_avals = [aval_of(p) for p in p_leaves]
     from padax.core.jaxpr import eval_jaxpr
 
     def f_jvp(*tangents):
         t_leaves, t_tree = tree_util.flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
-        ts = [t for t, d in zip(t_leaves, diff) if d]
+        ts = [_linearize_tangent(t, a, i) for i, (t, d, a) in enumerate(zip(t_leaves, diff, in_avals)) if d]
         it = iter(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
         return out_tree.unflatten([next(it) if d else np.zeros(aval_of(o).shape, float0)
                                    for o, d in zip(out_primals, out_diff)])
 
     return out_tree.unflatten(out_primals), f_jvp
+
+
+def _linearize_tangent(t: Any, primal_aval: ShapedArray, i: int) -> Any:
+    """A tangent for linearize's linear map: Python numbers take the primal's dtype; the shape must match."""
+    ta = aval_of(t)
+    if ta.shape != primal_aval.shape:
+        raise TypeError(f"linearize: tangent #{i} has shape {ta.shape} but its primal has shape "
+                        f"{primal_aval.shape}{user_location()}")
+    return _cotangent_of_dtype(t, primal_aval.dtype, i) if ta.dtype != primal_aval.dtype else t
 
 
 def _argnums_tuple(argnums) -> tuple[int, ...]:
@@ -480,8 +490,9 @@ def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwar
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False) -> Callable:
-    """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape."""
+           holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape.
+    `chunk_size` pushes that many basis vectors at a time (bounded memory, same result)."""
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
@@ -494,8 +505,8 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             res = jvp(f_d, dargs, in_tree.unflatten(ts), has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]
 
-        batched = vmap(push, in_axes=0, out_axes=-1)(*basis) if not has_aux else \
-            vmap(push, in_axes=0, out_axes=(-1, None))(*basis)
+        batched = vmap(push, in_axes=0, out_axes=-1, chunk_size=chunk_size)(*basis) if not has_aux else \
+            vmap(push, in_axes=0, out_axes=(-1, None), chunk_size=chunk_size)(*basis)
         tangents, aux = batched if has_aux else (batched, None)
         # split the trailing basis axis back into the input leaves' shapes
         def split(t):
@@ -519,8 +530,9 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False) -> Callable:
-    """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape."""
+           holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape.
+    `chunk_size` pulls back that many basis vectors at a time (bounded memory, same result)."""
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
@@ -532,7 +544,7 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             out, f_vjp = vjp(f_d, *dargs)
         o_leaves, o_tree = tree_util.flatten(out)
         basis, total = _std_basis(o_leaves)
-        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)))(*basis)  # tuple over dargs, leading axis = total
+        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
         from padax.functional.lax import structural as S
         in_leaves, in_tree = tree_util.flatten(dargs)
         ct_leaves = in_tree.flatten_up_to(cts)
@@ -557,6 +569,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-            holomorphic: bool = False) -> Callable:
-    """Hessian as forward-over-reverse: jacfwd(jacrev(fun))."""
-    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
+            holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Hessian as forward-over-reverse: jacfwd(jacrev(fun)) (the cheaper order for a scalar
+    function: one reverse pass, differentiated along each input direction). `chunk_size`
+    bounds how many directions are pushed at once."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic, chunk_size=chunk_size)

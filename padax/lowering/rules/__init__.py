@@ -9,3 +9,5 @@ from padax.lowering.rules import parallel  # noqa: F401
 from padax.lowering.rules import saved  # noqa: F401
 from padax.lowering.rules import callback  # noqa: F401
 from padax.lowering.rules import checks  # noqa: F401
+from padax.lowering.rules import solves  # noqa: F401
+from padax.lowering.rules import precision  # noqa: F401
