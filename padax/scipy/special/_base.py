@@ -11,6 +11,7 @@ from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.core.errors import op_type_error
+from padax.functional._arrays import aval_of
 from padax.numpy import _dtypes as D
 from padax.numpy._util import promote_broadcast, to_array
 from padax.transforms.jit import jit
@@ -56,16 +57,14 @@ def elementwise(name: str, impl: Callable, static_argnums: Sequence[int] = ()) -
     return run
 
 
-def is_f64(x: Any) -> bool:
-    return x.aval.dtype == dtypes.float64
-
-
 def eps(x: Any) -> float:
-    return float(np.finfo(x.aval.dtype).eps)
+    return float(np.finfo(aval_of(x).dtype).eps)
 
 
 def full_like(x: Any, value: float) -> Any:
-    return pnp.full(x.aval.shape, value, dtype=x.aval.dtype)
+    """An array shaped and typed like x (an array, tracer or host value) filled with value."""
+    a = aval_of(x)
+    return pnp.full(a.shape, value, dtype=a.dtype)
 
 
 def _trim(coeffs: Sequence[float], dtype: np.dtype) -> tuple[float, ...]:

@@ -55,8 +55,14 @@ def _i1e_impl(x):
 
 _i0e_kernel = elementwise("i0e", _i0e_impl)
 _i1e_kernel = elementwise("i1e", _i1e_impl)
-_i0_kernel = elementwise("i0", lambda x: _i0e_impl(x) * pnp.exp(pnp.abs(x)))
-_i1_kernel = elementwise("i1", lambda x: _i1e_impl(x) * pnp.exp(pnp.abs(x)))
+def _unscale(scaled, x):
+    """scaled * e**|x| in two halves, so e**|x| does not overflow before the product does."""
+    half = pnp.exp(0.5 * pnp.abs(x))
+    return scaled * half * half
+
+
+_i0_kernel = elementwise("i0", lambda x: _unscale(_i0e_impl(x), x))
+_i1_kernel = elementwise("i1", lambda x: _unscale(_i1e_impl(x), x))
 
 
 def _i1_over_x(x, i1):

@@ -23,12 +23,13 @@ from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.random._gamma_grad import gamma_log_sample_grad
-from padax.scipy.special._base import (LOG_SQRT_2PI, elementwise, eps, full_like, inexact_args, log1pmx,
+from padax.scipy.special._base import (LOG_SQRT_2PI, elementwise, eps, full_like, inexact_args, log1pmx, polyval,
                                        stirling_correction, while_loop, any_true)
 from padax.transforms.ad import jvp
 from padax.transforms.custom import custom_jvp
 
 _MAX_ITER = 2000
+_SQRT_2PI = 2.50662827463100050242
 
 
 # ---- gamma, log-gamma and friends ------------------------------------------------------------------
@@ -75,7 +76,7 @@ def _sin_pi(x):
 def _gamma_large(z):
     """Gamma(z) for z >= 10: sqrt(2 pi) z**(z - 1/2) e**-z e**stirling(z), split to postpone overflow."""
     v = pnp.power(z, 0.5 * z - 0.25)
-    return (np.sqrt(2 * np.pi) * v) * (v * pnp.exp(-z)) * pnp.exp(stirling_correction(z))
+    return (_SQRT_2PI * v) * (v * pnp.exp(-z)) * pnp.exp(stirling_correction(z))
 
 
 def _gamma_positive(x):
@@ -90,9 +91,12 @@ def _gamma_positive(x):
 
 def _gamma_impl(x):
     reflect = x < 0.5
-    xp = pnp.where(reflect, 1.0 - x, x)
+    # Gamma(1 - x) = -x Gamma(-x): -x is exact where 1 - x would be rounded (x <= -1/2)
+    far = x <= -0.5
+    xp = pnp.where(reflect, pnp.where(far, -x, 1.0 - x), x)
     g = _gamma_positive(xp)
-    refl = np.pi / (_sin_pi(x) * g)
+    g_one_minus = pnp.where(far, -x * g, g)
+    refl = np.pi / (_sin_pi(x) * g_one_minus)
     pole = reflect & (x == pnp.floor(x))
     out = pnp.where(reflect, refl, g)
     out = pnp.where(pole, pnp.where(x == 0, pnp.copysign(full_like(x, np.inf), x), np.nan), out)
@@ -167,7 +171,7 @@ def multigammaln(a: Any, d: int) -> Any:
     from padax.scipy.special._base import static_order
     d = static_order("multigammaln", d)
     a, = inexact_args("multigammaln", a)
-    out = full_like(a, d * (d - 1) / 4.0 * np.log(np.pi))
+    out = full_like(a, d * (d - 1) / 4.0 * 1.14472988584940017414)
     for j in range(d):
         out = out + lax.lgamma(a - j / 2.0)
     return out
@@ -200,10 +204,36 @@ def _log_prefactor(a, x):
     """log(x**a e**-x / Gamma(a)), precise for large a through log1pmx and the Stirling series."""
     big = a >= 10.0
     ab = pnp.where(big, a, 10.0)
-    stirling = ab * log1pmx((x - ab) / ab) + 0.5 * pnp.log(ab) - LOG_SQRT_2PI - stirling_correction(ab)
+    d = (x - ab) / ab
+    near = pnp.abs(d) < 0.5
+    # a (log(x/a) - (x-a)/a): the log1pmx series near x = a, the direct form (no cancellation) elsewhere
+    core = pnp.where(near, ab * log1pmx(pnp.where(near, d, 0.0)), ab * pnp.log(x / ab) - (x - ab))
+    stirling = core + 0.5 * pnp.log(ab) - LOG_SQRT_2PI - stirling_correction(ab)
     asm = pnp.where(big, 1.0, a)
     plain = asm * pnp.log(x) - x - lax.lgamma(asm)
     return pnp.where(big, stirling, plain)
+
+
+def _lgamma1p(a):
+    """lgamma(1 + a) for |a| <= 1/2 with full relative precision (-log of the Taylor series of
+    1/Gamma(1 + a)); lgamma itself loses it near its zero at 1."""
+    from padax.scipy.special import _tables as T
+    return -pnp.log1p(a * polyval(T.RGAMMA_TAYLOR[1:], a))
+
+
+def _upper_series(a, x):
+    """Q(a, x) for small x by 1 - x**a / Gamma(a+1) + x**a / Gamma(a) sum_n (-x)**n / (n! (a+n))
+    (no cancellation of 1 - P when a is small); x <= 1.1."""
+    terms = 22 if a.aval.dtype == np.float64 else 12
+    fac = full_like(x, 1.0)
+    total = full_like(x, 0.0)
+    for n in range(1, terms + 1):
+        fac = fac * (-x / n)
+        total = total + fac / (a + n)
+    logx = pnp.log(x)
+    small = pnp.abs(a) <= 0.5
+    lg1p = pnp.where(small, _lgamma1p(pnp.where(small, a, 0.0)), lax.lgamma(a + 1.0))
+    return -pnp.expm1(a * logx - lg1p) - pnp.exp(a * logx - lg1p + pnp.log(a)) * total
 
 
 def _series(a, x, enabled):
@@ -270,8 +300,12 @@ def _igamma_both(a, x):
     lp = _log_prefactor(pnp.where(interior, a, 1.0), pnp.where(interior, x, 1.0))
     p_series = pnp.exp(lp) / a_s * _series(a_s, x_s, use_series)
     q_cf = pnp.exp(lp) * _continued_fraction(a_c, x_c, use_cf)
-    p = pnp.where(use_cf, 1.0 - q_cf, p_series)
-    q = pnp.where(use_cf, q_cf, 1.0 - p_series)
+    # small x and small a: Q from its own series (scipy's igamc_series region)
+    small_x = use_series & (x <= 1.1) & pnp.where(x <= 0.5, a * pnp.log(pnp.where(x > 0, x, 0.5)) >= -0.4,
+                                                    a <= 1.1 * x)
+    q_small = _upper_series(pnp.where(small_x, a, 1.0), pnp.where(small_x, x, 0.5))
+    p = pnp.where(use_cf, 1.0 - q_cf, pnp.where(small_x, 1.0 - q_small, p_series))
+    q = pnp.where(use_cf, q_cf, pnp.where(small_x, q_small, 1.0 - p_series))
     # edges: x == 0 -> P = 0 (a > 0); a == 0 -> P = 1 (x > 0); x == inf -> P = 1; a == inf -> P = 0
     one_p = valid & ((x == np.inf) | ((a == 0) & (x > 0)))
     zero_p = valid & ~one_p & ((x == 0) | ((a == np.inf) & pnp.isfinite(x)))

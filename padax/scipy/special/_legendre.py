@@ -125,9 +125,9 @@ def assoc_legendre_p_all(n: int, m: int, z: Any, *, branch_cut: int = 2, norm: b
                     continue
                 v = layer[ak][l]
                 if k < 0:   # P_l^{-k} = (-1)^k (l-k)!/(l+k)! P_l^k
-                    v = v * ((-1) ** ak * np.exp(lgamma(l - ak + 1) - lgamma(l + ak + 1)))
+                    v = v * float((-1) ** ak * np.exp(lgamma(l - ak + 1) - lgamma(l + ak + 1)))
                 if norm:
-                    v = v * np.exp(0.5 * (np.log((2 * l + 1) / 2.0) + lgamma(l - k + 1) - lgamma(l + k + 1)))
+                    v = v * float(np.exp(0.5 * (np.log((2 * l + 1) / 2.0) + lgamma(l - k + 1) - lgamma(l + k + 1))))
                 col.append(v)
             cols.append(pnp.stack(col, axis=0))
         out.append(pnp.stack(cols, axis=1))
@@ -155,7 +155,7 @@ def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any, diff_n: int = 0, n_max: int
     s = pnp.abs(pnp.sin(theta))
     # normalised P_m^m: (-1)^m sqrt((2m+1)/(4 pi) (2m)!) / (2^m m!) sin^m(theta), in log space
     log_pmm = (0.5 * pnp.log((2.0 * am + 1.0) / (4 * np.pi)) + 0.5 * lax.lgamma(2.0 * am + 1.0)
-               - am * np.log(2.0) - lax.lgamma(am + 1.0) + pnp.where(am > 0, am * pnp.log(s), 0.0))
+               - am * 0.69314718055994530942 - lax.lgamma(am + 1.0) + pnp.where(am > 0, am * pnp.log(s), 0.0))
     sign = pnp.where(pnp.remainder(am, 2.0) == 1.0, -1.0, 1.0)
     p_prev = full_like(x, 0.0)
     p_cur = sign * pnp.exp(log_pmm)            # degree l = |m|

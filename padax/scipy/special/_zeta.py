@@ -23,6 +23,7 @@ from padax.scipy.special._base import (EULER, any_true, elementwise, eps, full_l
 from padax.scipy.special._gamma import _sin_pi
 from padax.transforms.custom import custom_jvp
 
+_LOG2, _LOG_PI = 0.69314718055994530942, 1.14472988584940017414
 _BORWEIN_N = 24      # terms: error about 3 / (3 + sqrt 8)**n < 1e-18
 
 
@@ -41,8 +42,8 @@ def _zeta_strip(s):
     """zeta(s) for 0 <= s < 1 (Borwein): eta(s) = -sum_k w_k / (k+1)**s, zeta = eta / (1 - 2**(1-s))."""
     eta = full_like(s, 0.0)
     for k, w in enumerate(_borwein_weights()):
-        eta = eta - w * pnp.exp(-s * np.log(k + 1.0))
-    return eta / (-pnp.expm1((1.0 - s) * np.log(2.0)))
+        eta = eta - w * pnp.exp(-s * float(np.log(k + 1.0)))
+    return eta / (-pnp.expm1((1.0 - s) * _LOG2))
 
 
 def _riemann_impl(s):
@@ -54,7 +55,7 @@ def _riemann_impl(s):
     # s < 0: zeta(s) = 2**s pi**(s-1) sin(pi s / 2) Gamma(1 - s) zeta(1 - s), magnitudes in log space
     neg = s < 0.0
     sn = pnp.where(neg, s, -1.0)
-    log_mag = (sn * np.log(2.0) + (sn - 1.0) * np.log(np.pi) + lax.lgamma(1.0 - sn)
+    log_mag = (sn * _LOG2 + (sn - 1.0) * _LOG_PI + lax.lgamma(1.0 - sn)
                + pnp.log(lax.zeta(1.0 - sn, one)))
     reflected = _sin_pi(0.5 * sn) * pnp.exp(log_mag)
     return pnp.where(above, direct, pnp.where(strip, in_strip, reflected))
@@ -168,8 +169,10 @@ def _expn(n, x):
 @_expn.defjvp
 def _expn_jvp(primals, tangents):
     (n, x), (tn, tx) = primals, tangents
-    # d/dx E_n = -E_{n-1}; the order n is an integer (no derivative)
-    return _expn(n, x), -_expn(pnp.maximum(n - 1.0, 0.0), x) * tx
+    # d/dx E_n = -E_{n-1} (E_0 = e**-x / x has d/dx E_0 = -E_0 (1 + 1/x)); n is an integer
+    out = _expn(n, x)
+    d = pnp.where(n == 0, -out * (1.0 + 1.0 / x), -_expn(pnp.maximum(n - 1.0, 0.0), x))
+    return out, d * tx
 
 
 def expn(n: Any, x: Any) -> Any:
