@@ -1,7 +1,7 @@
 """Lowerings of custom-rule calls (their primal program is inlined) and stop_gradient."""
 from __future__ import annotations
 
-from padax.functional.lax.custom import custom_jvp_call_p, custom_vjp_call_p, stop_gradient_p
+from padax.functional.lax.custom import custom_jvp_call_p, custom_vjp_call_p, not_differentiable_p, stop_gradient_p
 from padax.lowering.mlir import lower_jaxpr_body, register_lowering
 
 
@@ -12,3 +12,4 @@ def _call(ctx, *args, call_jaxpr, **params):
 register_lowering(custom_jvp_call_p, _call)
 register_lowering(custom_vjp_call_p, _call)
 register_lowering(stop_gradient_p, lambda ctx, x: x)
+register_lowering(not_differentiable_p, lambda ctx, x, *, message: x)

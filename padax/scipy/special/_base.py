@@ -44,7 +44,7 @@ def elementwise(name: str, impl: Callable, static_argnums: Sequence[int] = ()) -
     compiled = jit(impl, static_argnums=tuple(static_argnums))
 
     def run(*args):
-        dt = next(a.aval.dtype for i, a in enumerate(args) if i not in static_argnums)
+        dt = next(aval_of(a).dtype for i, a in enumerate(args) if i not in static_argnums)
         if dt in _LOW_PRECISION:
             up = [a if i in static_argnums else lax.convert_element_type(a, dtypes.float32)
                   for i, a in enumerate(args)]

@@ -11,8 +11,8 @@
 * j0, j1, y0, y1: polynomials in x**2 on [0, 8] (the zeros of J0 and J1 factored out, so they
   keep relative precision there) and modulus / phase Chebyshev series in 1/x**2 beyond.
 
-x-derivatives are the standard recurrences; derivatives in the order v are forward-mode
-derivatives of the series / expansions (exact up to their truncation).
+x-derivatives are the standard recurrences; a derivative with respect to the order v is refused
+with an error (scipy and jax have none either).
 """
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ import numpy as np
 from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
+from padax.functional._arrays import aval_of
 from padax.scipy.special import _tables as T
 from padax.scipy.special._base import (any_true, chebyshev, elementwise, eps, full_like, inexact_args,
                                        polyval, while_loop)
-from padax.transforms.ad import jvp
+from padax.functional.lax.custom import not_differentiable
 from padax.transforms.custom import custom_jvp
 
 _DEBYE_RADIUS = 25.0
@@ -152,13 +153,16 @@ def _debye_sum(r, t, sign: float):
     return acc
 
 
-def _debye_log_i(v, x, r, scaled: bool):
+# `scaled` below is 1.0 for the exponentially scaled functions (ive, kve) and 0.0 for iv, kv: a
+# runtime weight, so a function and its scaled form share one compiled program.
+
+def _debye_log_i(v, x, r, scaled):
     """The exponent of the Debye form of I_v(x) (times e**-x when scaled): r - v asinh(v/x) (- x)."""
     e = v * v / (r + x) - v * pnp.arcsinh(v / x)      # r - x - v asinh(v / x), without cancelling r - x
-    return e if scaled else e + x
+    return e + (1.0 - scaled) * x
 
 
-def _ive_series(v, x, scaled: bool):
+def _ive_series(v, x, scaled):
     """(x/2)**v / Gamma(v+1) sum_k (x**2/4)**k / (k! (v+1)_k), times e**-x when scaled."""
     tol = eps(x)
     q = 0.25 * x * x
@@ -177,14 +181,12 @@ def _ive_series(v, x, scaled: bool):
     one = full_like(x, 1.0)
     init = (lax.convert_element_type(np.int32(0), dtypes.int32), full_like(x, 0.0), one, one, busy0)
     total = while_loop(cond, body, init)[3]
-    log_front = v * pnp.log(0.5 * x) - lax.lgamma(v + 1.0)
-    if scaled:
-        log_front = log_front - x
-    front = pnp.where(v == 0, pnp.exp(-x) if scaled else 1.0, pnp.exp(log_front))
+    log_front = v * pnp.log(0.5 * x) - lax.lgamma(v + 1.0) - scaled * x
+    front = pnp.where(v == 0, pnp.exp(-scaled * x), pnp.exp(log_front))
     return front * total
 
 
-def _iv_nonneg(v, x, scaled: bool):
+def _iv_nonneg(v, x, scaled):
     """I_v(x) (or e**-x I_v(x)) for v >= 0, x >= 0."""
     r = pnp.hypot(v, x)
     far = r >= _DEBYE_RADIUS
@@ -289,7 +291,7 @@ def _k_steed(mu, x):
 _MAX_UP = int(_DEBYE_RADIUS) + 2
 
 
-def _kv_near(v, x, scaled: bool):
+def _kv_near(v, x, scaled):
     """K_v(x) (or e**x K_v(x)) for v >= 0, 0 < x, sqrt(v**2 + x**2) < 25: K_mu, K_{mu+1} and the
     upward recurrence K_{m+1} = 2 m / x K_m + K_{m-1}."""
     n = pnp.floor(v + 0.5)
@@ -298,8 +300,8 @@ def _kv_near(v, x, scaled: bool):
     x_lo, x_hi = pnp.where(low, x, 1.0), pnp.where(low, 3.0, x)
     kt0, kt1 = _k_temme(mu, x_lo)
     ks0, ks1 = _k_steed(mu, x_hi)
-    scale_lo = pnp.exp(x_lo) if scaled else 1.0
-    scale_hi = 1.0 if scaled else pnp.exp(-x_hi)
+    scale_lo = pnp.exp(scaled * x_lo)
+    scale_hi = pnp.exp((scaled - 1.0) * x_hi)
     k0 = pnp.where(low, kt0 * scale_lo, ks0 * scale_hi)
     k1 = pnp.where(low, kt1 * scale_lo, ks1 * scale_hi)
     for i in range(1, _MAX_UP):
@@ -309,15 +311,13 @@ def _kv_near(v, x, scaled: bool):
     return k0
 
 
-def _kv_nonneg(v, x, scaled: bool):
+def _kv_nonneg(v, x, scaled):
     """K_v(x) (or e**x K_v(x)) for v >= 0, x > 0."""
     r = pnp.hypot(v, x)
     far = r >= _DEBYE_RADIUS
     vs, xs = pnp.where(far, v, 0.5), pnp.where(far, x, 0.5)
     rs = pnp.hypot(vs, xs)
-    e = -_debye_log_i(vs, xs, rs, True)           # -(r - x - v asinh(v/x))
-    if not scaled:
-        e = e - xs
+    e = -_debye_log_i(vs, xs, rs, 1.0) + (scaled - 1.0) * xs     # -(r - x - v asinh(v/x)) (- x)
     debye = pnp.exp(e) * pnp.sqrt(np.pi / (2.0 * rs)) * _debye_sum(rs, vs / rs, -1.0)
     vn, xn = pnp.where(far, 0.5, v), pnp.where(far, 1.0, x)
     near = _kv_near(vn, xn, scaled)
@@ -328,16 +328,14 @@ def _is_integer(v):
     return v == pnp.floor(v)
 
 
-def _iv_impl(v, x, scaled: bool):
+def _iv_impl(v, x, scaled):
     av, ax = pnp.abs(v), pnp.abs(x)
     axs = pnp.where(ax > 0, ax, 1.0)
     i_pos = _iv_nonneg(av, ax, scaled)
     # I_{-v} = I_v + (2/pi) sin(pi v) K_v for a negative non-integer order
     neg_frac = (v < 0) & ~_is_integer(v)
-    k = _kv_nonneg(pnp.where(neg_frac, av, 0.5), axs, True)
-    k_part = (2.0 / np.pi) * pnp.sin(np.pi * (av - 2.0 * pnp.floor(0.5 * av))) * k * pnp.exp(-axs)
-    if scaled:
-        k_part = k_part * pnp.exp(-axs)
+    k = _kv_nonneg(pnp.where(neg_frac, av, 0.5), axs, 1.0)
+    k_part = (2.0 / np.pi) * pnp.sin(np.pi * (av - 2.0 * pnp.floor(0.5 * av))) * k * pnp.exp(-(1.0 + scaled) * axs)
     out = pnp.where(neg_frac, i_pos + k_part, i_pos)
     # x == 0: I_0 = 1, I_v = 0 for v > 0 and integer v, inf for negative non-integer v
     at0 = pnp.where(v == 0, 1.0, pnp.where(neg_frac, np.inf, 0.0))
@@ -348,7 +346,7 @@ def _iv_impl(v, x, scaled: bool):
     return pnp.where(pnp.isnan(v) | pnp.isnan(x), np.nan, out)
 
 
-def _kv_impl(v, x, scaled: bool):
+def _kv_impl(v, x, scaled):
     av = pnp.abs(v)
     pos = x > 0
     out = _kv_nonneg(av, pnp.where(pos, x, 1.0), scaled)
@@ -356,19 +354,24 @@ def _kv_impl(v, x, scaled: bool):
     return pnp.where(pnp.isnan(v) | pnp.isnan(x), np.nan, out)
 
 
-_iv_kernel = elementwise("iv", _iv_impl, static_argnums=(2,))
-_kv_kernel = elementwise("kv", _kv_impl, static_argnums=(2,))
+_iv_kernel = elementwise("iv", _iv_impl)
+_kv_kernel = elementwise("kv", _kv_impl)
 
 
-def _order_derivative(impl, v, x, scaled):
-    _, dv = jvp(lambda vv: impl(vv, x, scaled), (v,), (full_like(v, 1.0),))
-    return dv
+def _weight(x, scaled: bool):
+    return pnp.asarray(1.0 if scaled else 0.0, dtype=aval_of(x).dtype)
+
+
+def _order(op: str, v):
+    """The order, marked: derivatives with respect to it are refused (there is no rule for them)."""
+    return not_differentiable(v, f"{op}(v, x): the derivative with respect to the order v is not "
+                                 f"implemented (only with respect to x)")
 
 
 def _make_iv(scaled: bool):
     @custom_jvp
     def f(v, x):
-        return _iv_kernel(v, x, scaled)
+        return _iv_kernel(v, x, _weight(x, scaled))
 
     @f.defjvp
     def f_jvp(primals, tangents):
@@ -382,15 +385,14 @@ def _make_iv(scaled: bool):
         dx = nxt + ratio
         if scaled:
             dx = dx - pnp.sign(x) * out
-        dv = _order_derivative(_iv_impl, v, x, scaled)
-        return out, dx * tx + dv * tv
+        return out, dx * tx
     return f
 
 
 def _make_kv(scaled: bool):
     @custom_jvp
     def f(v, x):
-        return _kv_kernel(v, x, scaled)
+        return _kv_kernel(v, x, _weight(x, scaled))
 
     @f.defjvp
     def f_jvp(primals, tangents):
@@ -401,8 +403,7 @@ def _make_kv(scaled: bool):
         dx = -f(av + 1.0, x) + av / x * out
         if scaled:
             dx = dx + out
-        dv = _order_derivative(_kv_impl, v, x, scaled)
-        return out, dx * tx + dv * tv
+        return out, dx * tx
     return f
 
 
@@ -412,25 +413,25 @@ _iv, _ive, _kv, _kve = _make_iv(False), _make_iv(True), _make_kv(False), _make_k
 def iv(v: Any, z: Any) -> Any:
     """The modified Bessel function of the first kind I_v(z) of real order v (real z)."""
     v, z = inexact_args("iv", v, z)
-    return _iv(v, z)
+    return _iv(_order("iv", v), z)
 
 
 def ive(v: Any, z: Any) -> Any:
     """exp(-|z|) I_v(z)."""
     v, z = inexact_args("ive", v, z)
-    return _ive(v, z)
+    return _ive(_order("ive", v), z)
 
 
 def kv(v: Any, z: Any) -> Any:
     """The modified Bessel function of the second kind K_v(z) of real order v (z > 0)."""
     v, z = inexact_args("kv", v, z)
-    return _kv(v, z)
+    return _kv(_order("kv", v), z)
 
 
 def kve(v: Any, z: Any) -> Any:
     """exp(z) K_v(z)."""
     v, z = inexact_args("kve", v, z)
-    return _kve(v, z)
+    return _kve(_order("kve", v), z)
 
 
 # ---- J0, J1, Y0, Y1 --------------------------------------------------------------------------------

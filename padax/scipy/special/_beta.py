@@ -124,7 +124,11 @@ def _betainc_impl(a, b, x):
     part = pnp.exp(log_front) * _betacf(aa, bb, xx, interior) / aa
     out = pnp.where(flip, 1.0 - part, part)
     out = pnp.where(valid & (x == 0), 0.0, pnp.where(valid & (x == 1), 1.0, out))
-    return pnp.where(valid, out, np.nan)
+    # a zero parameter puts all the mass at one end (scipy's limits): a = 0 -> 1, b = 0 -> 0
+    in_unit = (x >= 0) & (x <= 1)
+    out = pnp.where((a == 0) & (b > 0) & in_unit, pnp.where(x == 0, 0.0, 1.0), out)
+    out = pnp.where((b == 0) & (a > 0) & in_unit, pnp.where(x == 1, 1.0, 0.0), out)
+    return pnp.where(valid | (((a == 0) ^ (b == 0)) & (a >= 0) & (b >= 0) & in_unit), out, np.nan)
 
 
 _betainc_kernel = elementwise("betainc", _betainc_impl)

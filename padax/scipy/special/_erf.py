@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from padax import lax
+from padax.functional._arrays import aval_of
 from padax import numpy as pnp
 from padax.scipy.special import _tables as T
 from padax.scipy.special._base import LOG_SQRT_2PI, chebyshev, elementwise, full_like, inexact_args
@@ -29,10 +30,32 @@ def erf(x: Any) -> Any:
     return lax.erf(x)
 
 
+def _erfc_impl(x):
+    """erfc, through erfcx(x) exp(-x**2) (x**2 split exactly) in the upper tail."""
+    tail = x > 0.5
+    xt = pnp.where(tail, x, 1.0)
+    out = pnp.where(tail, _erfcx_impl(xt) * exp_square(xt, -1.0), lax.erfc(x))
+    return pnp.where(x == np.inf, 0.0, out)
+
+
+_erfc_kernel = elementwise("erfc", lambda x: _erfc_impl(x))
+
+
+@custom_jvp
+def _erfc(x):
+    return _erfc_kernel(x)
+
+
+@_erfc.defjvp
+def _erfc_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _erfc(x), -_TWO_OVER_SQRT_PI * exp_square(x, -1.0) * t
+
+
 def erfc(x: Any) -> Any:
     """The complementary error function 1 - erf(x) (relatively accurate in the upper tail)."""
     x, = inexact_args("erfc", x)
-    return lax.erfc(x)
+    return _erfc(x)
 
 
 def erfinv(y: Any) -> Any:
@@ -42,16 +65,23 @@ def erfinv(y: Any) -> Any:
 
 
 def _split(x):
-    """x = hi + lo with hi holding half the mantissa bits, so hi * hi is exact."""
-    c = x * (134217729.0 if x.aval.dtype == np.float64 else 4097.0)
-    hi = c - (c - x)
+    """x = hi + lo with hi = x's leading half of the mantissa bits (masked, so no arithmetic that a
+    compiler could contract into an fma), which makes hi * hi exact."""
+    if aval_of(x).dtype == np.float64:
+        bits = lax.bitcast_convert_type(x, np.dtype(np.uint64))
+        hi = lax.bitcast_convert_type(bits & np.uint64(0xFFFFFFFFF8000000), np.dtype(np.float64))
+    else:
+        bits = lax.bitcast_convert_type(x, np.dtype(np.uint32))
+        hi = lax.bitcast_convert_type(bits & np.uint32(0xFFFFF000), np.dtype(np.float32))
     return hi, x - hi
 
 
 def exp_square(x, sign: float = 1.0):
     """exp(sign * x**2) without the rounding error of x**2 (it grows with x**2 otherwise)."""
     hi, lo = _split(x)
-    return pnp.exp(sign * (hi * hi)) * pnp.exp(sign * (lo * (hi + hi + lo)))
+    big = pnp.exp(sign * (hi * hi))
+    # big * exp(small) as big + big * expm1(small): XLA would fold exp(a) * exp(b) into exp(a + b)
+    return big + big * pnp.expm1(sign * (lo * (hi + hi + lo)))
 
 
 def _erfcx_positive(x):
@@ -64,6 +94,7 @@ def _erfcx_impl(x):
     pos = _erfcx_positive(ax)
     neg = 2.0 * exp_square(x) - pos
     out = pnp.where(x >= 0, pos, neg)
+    out = pnp.where(x == np.inf, 0.0, pnp.where(x == -np.inf, np.inf, out))
     return pnp.where(pnp.isnan(x), np.nan, out)
 
 
@@ -91,9 +122,15 @@ def erfcx(x: Any) -> Any:
 def _ndtr_impl(x):
     z = x * _SQRT1_2
     central = 0.5 + 0.5 * lax.erf(z)
-    upper = 1.0 - 0.5 * lax.erfc(z)
-    lower = 0.5 * _erfcx_impl(-z) * exp_square(x, -0.5)
-    return pnp.where(x < -1.0, lower, pnp.where(z < _SQRT1_2, central, upper))
+    upper = 1.0 - _lower_tail(pnp.where(x > 1.0, -x, -2.0))
+    lower = _lower_tail(pnp.where(x < -1.0, x, -2.0))
+    out = pnp.where(x < -1.0, lower, pnp.where(x > 1.0, upper, central))
+    return pnp.where(x == -np.inf, 0.0, pnp.where(x == np.inf, 1.0, out))
+
+
+def _lower_tail(x):
+    """ndtr(x) for x < -1 through erfcx (no underflow or rounding of x**2 before the end)."""
+    return 0.5 * _erfcx_impl(-x * _SQRT1_2) * exp_square(x, -0.5)
 
 
 _ndtr_kernel = elementwise("ndtr", _ndtr_impl)
@@ -123,8 +160,9 @@ def ndtr(x: Any) -> Any:
 def _log_ndtr_impl(x):
     lower = pnp.log(0.5 * _erfcx_impl(-x * _SQRT1_2)) - 0.5 * x * x
     mid = pnp.log(_ndtr_impl(x))
-    upper = pnp.log1p(-0.5 * lax.erfc(x * _SQRT1_2))
-    return pnp.where(x < -1.0, lower, pnp.where(x > 1.0, upper, mid))
+    upper = pnp.log1p(-_lower_tail(pnp.where(x > 1.0, -x, -2.0)))
+    out = pnp.where(x < -1.0, lower, pnp.where(x > 1.0, upper, mid))
+    return pnp.where(x == -np.inf, -np.inf, pnp.where(x == np.inf, 0.0, out))
 
 
 _log_ndtr_kernel = elementwise("log_ndtr", _log_ndtr_impl)

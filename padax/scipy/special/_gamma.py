@@ -22,6 +22,7 @@ import numpy as np
 from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
+from padax.functional._arrays import aval_of
 from padax.random._gamma_grad import gamma_log_sample_grad
 from padax.scipy.special._base import (LOG_SQRT_2PI, elementwise, eps, full_like, inexact_args, log1pmx, polyval,
                                        stirling_correction, while_loop, any_true)
@@ -75,8 +76,8 @@ def _sin_pi(x):
 
 def _gamma_large(z):
     """Gamma(z) for z >= 10: sqrt(2 pi) z**(z - 1/2) e**-z e**stirling(z), split to postpone overflow."""
-    v = pnp.power(z, 0.5 * z - 0.25)
-    return (_SQRT_2PI * v) * (v * pnp.exp(-z)) * pnp.exp(stirling_correction(z))
+    w = pnp.power(z, 0.5 * z - 0.25) * pnp.exp(-0.5 * z)     # (e**-z underflows before Gamma overflows)
+    return (_SQRT_2PI * w) * w * pnp.exp(stirling_correction(z))
 
 
 def _gamma_positive(x):
@@ -100,7 +101,8 @@ def _gamma_impl(x):
     pole = reflect & (x == pnp.floor(x))
     out = pnp.where(reflect, refl, g)
     out = pnp.where(pole, pnp.where(x == 0, pnp.copysign(full_like(x, np.inf), x), np.nan), out)
-    return out
+    overflow = 171.62437695630272 if aval_of(x).dtype == np.float64 else 35.040096
+    return pnp.where(x > overflow, np.inf, out)
 
 
 _gamma_kernel = elementwise("gamma", _gamma_impl)
@@ -126,7 +128,7 @@ def gamma(x: Any) -> Any:
 
 def _rgamma_impl(x):
     pole = (x <= 0) & (x == pnp.floor(x))
-    return pnp.where(pole, 0.0, 1.0 / _gamma_impl(x))
+    return pnp.where(pole | (x == np.inf), 0.0, 1.0 / _gamma_impl(x))
 
 
 _rgamma_kernel = elementwise("rgamma", _rgamma_impl)
@@ -315,16 +317,8 @@ def _igamma_both(a, x):
     return pnp.where(bad, np.nan, p), pnp.where(bad, np.nan, q)
 
 
-def _igamma_impl(a, x):
-    return _igamma_both(a, x)[0]
-
-
-def _igammac_impl(a, x):
-    return _igamma_both(a, x)[1]
-
-
-_igamma_kernel = elementwise("gammainc", _igamma_impl)
-_igammac_kernel = elementwise("gammaincc", _igammac_impl)
+# one compiled program gives both P and Q (gammainc and gammaincc share it)
+_igamma_kernel = elementwise("igamma", _igamma_both)
 
 
 def _dp_dx(a, x):
@@ -357,7 +351,7 @@ def _dp_da_jvp(primals, tangents):
 
 @custom_jvp
 def _gammainc(a, x):
-    return _igamma_kernel(a, x)
+    return _igamma_kernel(a, x)[0]
 
 
 @_gammainc.defjvp
@@ -368,7 +362,7 @@ def _gammainc_jvp(primals, tangents):
 
 @custom_jvp
 def _gammaincc(a, x):
-    return _igammac_kernel(a, x)
+    return _igamma_kernel(a, x)[1]
 
 
 @_gammaincc.defjvp

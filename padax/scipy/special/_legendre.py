@@ -57,7 +57,7 @@ def _legendre_derivatives(m: int, n: int, z, table):
             if k == 0:
                 lim = 0.5 * l * (l + 1) * pnp.power(z, float(l + 1))
             elif k == 1:
-                lim = full_like(z, np.inf) if l >= 1 else full_like(z, 0.0)
+                lim = np.inf * pnp.power(z, float(l)) if l >= 1 else full_like(z, 0.0)   # sign of x**l
             elif k == 2:
                 lim = -0.25 * (l + 2) * (l + 1) * l * (l - 1) * pnp.power(z, float(l + 1))
             else:

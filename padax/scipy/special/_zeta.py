@@ -58,7 +58,8 @@ def _riemann_impl(s):
     log_mag = (sn * _LOG2 + (sn - 1.0) * _LOG_PI + lax.lgamma(1.0 - sn)
                + pnp.log(lax.zeta(1.0 - sn, one)))
     reflected = _sin_pi(0.5 * sn) * pnp.exp(log_mag)
-    return pnp.where(above, direct, pnp.where(strip, in_strip, reflected))
+    out = pnp.where(above, direct, pnp.where(strip, in_strip, reflected))
+    return pnp.where(pnp.isnan(s), np.nan, out)
 
 
 _riemann = elementwise("zeta", _riemann_impl)
