@@ -35,6 +35,7 @@ def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: 
     if nan_policy != "propagate":
         raise op_value_error("mode", f"only nan_policy='propagate' is supported, got {nan_policy!r}")
     x = to_array(a)
+    whole, ndim = axis is None, x.ndim
     if axis is None:
         x, axis = pnp.ravel(x), 0
     axis = axis % max(x.ndim, 1)
@@ -45,7 +46,10 @@ def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: 
     m = pnp.take_along_axis(s, best, axis=-1)[..., 0]
     c = pnp.take_along_axis(count, best, axis=-1)[..., 0]
     if keepdims:
-        m, c = pnp.expand_dims(m, axis), pnp.expand_dims(c, axis)
+        if whole:
+            m, c = pnp.reshape(m, (1,) * ndim), pnp.reshape(c, (1,) * ndim)
+        else:
+            m, c = pnp.expand_dims(m, axis), pnp.expand_dims(c, axis)
     return ModeResult(m, c)
 
 

@@ -41,6 +41,14 @@ def _split_args(dist: str, op: str, names: tuple[str, ...], args: tuple, kw: dic
     return [vals[k] for k in names], [vals.get(k, defaults[k]) for k in extra]
 
 
+def _log_of(p: Callable, complement: Callable) -> Callable:
+    """log p from log1p(-complement) where p is above 1/2 (log p itself would round away its digits)."""
+    def f(z, *s):
+        v, c = p(z, *s), complement(z, *s)
+        return pnp.where(v > 0.5, pnp.log1p(-c), pnp.log(v))
+    return f
+
+
 def _named(fn: Callable, dist: str, name: str, doc: str) -> Callable:
     fn.__name__ = name
     fn.__qualname__ = name
@@ -79,8 +87,8 @@ def continuous(dist: str, shape_names: tuple[str, ...], logpdf: Callable, cdf: C
 
     if cdf is not None:
         sf = sf or (lambda z, *s: 1.0 - cdf(z, *s))
-        logcdf = logcdf or (lambda z, *s: pnp.log(cdf(z, *s)))
-        logsf = logsf or (lambda z, *s: pnp.log(sf(z, *s)))
+        logcdf = logcdf or _log_of(cdf, sf)
+        logsf = logsf or _log_of(sf, cdf)
         for fn, name in ((cdf, "cdf"), (sf, "sf"), (logcdf, "logcdf"), (logsf, "logsf")):
             out[name] = make(fn, name, "x")
     if ppf is not None:
@@ -88,8 +96,9 @@ def continuous(dist: str, shape_names: tuple[str, ...], logpdf: Callable, cdf: C
 
         def make_quantile(fn, name):
             def f(q, *args, **kw):
-                q_, shp, loc_, scale_ = prep(name, q, args, kw)
-                q_ = q_ * scale_ + loc_                              # (prep standardised it)
+                shape, (loc, scale) = _split_args(dist, name, shape_names, args, kw, ("loc", "scale"))
+                arrs = inexact_args(f"{dist}.{name}", q, *shape, loc, scale)
+                q_, shp, loc_, scale_ = arrs[0], arrs[1:1 + n], arrs[-2], arrs[-1]
                 inside = (q_ >= 0) & (q_ <= 1) & (scale_ > 0)
                 return pnp.where(inside, loc_ + scale_ * fn(pnp.where(inside, q_, 0.5), *shp), np.nan)
             return _named(f, dist, name, f"q, {params}")
@@ -121,18 +130,18 @@ def discrete(dist: str, shape_names: tuple[str, ...], logpmf: Callable, cdf: Cal
     if cdf is not None:
         sf = sf or (lambda k, *s: 1.0 - cdf(k, *s))
 
-        def make(fn, name, log):
+        def make(fn, name):
             def f(k, *args, **kw):
                 kk, shp, _ = prep(name, k, args, kw)
-                v = fn(pnp.floor(kk), *shp)
-                return pnp.log(v) if log else v
+                return fn(pnp.floor(kk), *shp)
             return _named(f, dist, name, f"k, {params}")
-        out.update(cdf=make(cdf, "cdf", False), logcdf=make(cdf, "logcdf", True), sf=make(sf, "sf", False),
-                   logsf=make(sf, "logsf", True))
+        out.update(cdf=make(cdf, "cdf"), logcdf=make(_log_of(cdf, sf), "logcdf"), sf=make(sf, "sf"),
+                   logsf=make(_log_of(sf, cdf), "logsf"))
     if ppf is not None:
         def _ppf(q, *args, **kw):
-            shifted, shp, loc_ = prep("ppf", q, args, kw)
-            q_ = shifted + loc_
+            shape, (loc,) = _split_args(dist, "ppf", shape_names, args, kw, ("loc",))
+            arrs = inexact_args(f"{dist}.ppf", q, *shape, loc)
+            q_, shp, loc_ = arrs[0], arrs[1:1 + n], arrs[-1]
             inside = (q_ >= 0) & (q_ <= 1)
             return pnp.where(inside, ppf(pnp.where(inside, q_, 0.5), *shp) + loc_, np.nan)
         out["ppf"] = _named(_ppf, dist, "ppf", f"q, {params}")

@@ -41,7 +41,7 @@ class gaussian_kde:
         d, n = data.shape
         if n < 2:
             raise op_value_error("gaussian_kde", f"the dataset needs more than one point, got shape {data.shape}")
-        w = pnp.full((n,), 1.0 / n, dtype=data.dtype) if weights is None else to_array(weights).astype(data.dtype)
+        w = pnp.full((n,), 1.0 / n, dtype=data.dtype) if weights is None else to_array(weights, data.dtype)
         if w.shape != (n,):
             raise op_value_error("gaussian_kde", f"weights must have shape ({n},), got {w.shape}")
         w = w / pnp.sum(w)
@@ -74,7 +74,7 @@ class gaussian_kde:
         return (self.neff * (self.d + 2) / 4.0) ** (-1.0 / (self.d + 4))
 
     def _points(self, points):
-        pts = pnp.atleast_2d(to_array(points)).astype(self.dataset.dtype)
+        pts = pnp.atleast_2d(to_array(points, self.dataset.dtype))
         if pts.shape[0] != self.d:
             if pts.shape[1] == self.d and pts.shape[0] == 1 and self.d != 1:
                 pts = pnp.transpose(pts)
@@ -115,8 +115,8 @@ class gaussian_kde:
     def integrate_gaussian(self, mean: Any, cov: Any) -> Any:
         """the integral of the estimate times the Gaussian N(mean, cov)."""
         from padax.scipy.stats import multivariate_normal
-        mean = pnp.reshape(to_array(mean).astype(self.dataset.dtype), (self.d,))
-        total = self.covariance + to_array(cov).astype(self.dataset.dtype)
+        mean = pnp.reshape(to_array(mean, self.dataset.dtype), (self.d,))
+        total = self.covariance + to_array(cov, self.dataset.dtype)
         return pnp.sum(self.weights * multivariate_normal.pdf(pnp.transpose(self.dataset), mean, total))
 
     def resample(self, key: Any, shape: tuple[int, ...] = ()) -> Any:

@@ -16,7 +16,7 @@ def _cdf(k, p):
 
 
 def _ppf(q, p):
-    return pnp.where(q > 1.0 - p, 1.0, 0.0)
+    return pnp.where(q == 0, -1.0, pnp.where(q > 1.0 - p, 1.0, 0.0))      # (scipy: ppf(0) = min support - 1)
 
 
 _f = discrete("bernoulli", ("p",), logpmf=_logpmf, cdf=_cdf, ppf=_ppf)

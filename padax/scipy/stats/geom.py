@@ -21,7 +21,7 @@ def _sf(k, p):
 
 
 def _ppf(q, p):
-    return pnp.maximum(pnp.ceil(pnp.log1p(-q) / pnp.log1p(-p)), 1.0)
+    return pnp.where(q == 0, 0.0, pnp.maximum(pnp.ceil(pnp.log1p(-q) / pnp.log1p(-p)), 1.0))
 
 
 _f = discrete("geom", ("p",), logpmf=_logpmf, cdf=_cdf, sf=_sf, ppf=_ppf)

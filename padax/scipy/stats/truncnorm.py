@@ -30,27 +30,40 @@ def _logpdf(z, a, b):
     return pnp.where(inside, -0.5 * z * z - LOG_SQRT_2PI - log_mass(a, b), -np.inf)
 
 
-def _logcdf(z, a, b):
+def _log_parts(z, a, b):
+    """(log cdf, log sf), each from log1p(-other) where it is above 1/2."""
     zc = pnp.clip(z, a, b)
-    out = log_mass(a, zc) - log_mass(a, b)
-    return pnp.where(z <= a, -np.inf, pnp.where(z >= b, 0.0, out))
+    total = log_mass(a, b)
+    lc, ls = log_mass(a, zc) - total, log_mass(zc, b) - total
+    half = -0.6931471805599453
+    lc, ls = pnp.where(lc > half, pnp.log1p(-pnp.exp(ls)), lc), pnp.where(ls > half, pnp.log1p(-pnp.exp(lc)), ls)
+    lc = pnp.where(z <= a, -np.inf, pnp.where(z >= b, 0.0, lc))
+    ls = pnp.where(z >= b, -np.inf, pnp.where(z <= a, 0.0, ls))
+    return lc, ls
+
+
+def _logcdf(z, a, b):
+    return _log_parts(z, a, b)[0]
 
 
 def _logsf(z, a, b):
-    zc = pnp.clip(z, a, b)
-    out = log_mass(zc, b) - log_mass(a, b)
-    return pnp.where(z >= b, -np.inf, pnp.where(z <= a, 0.0, out))
+    return _log_parts(z, a, b)[1]
 
 
 def _ppf(q, a, b):
     # from the lower tail when the interval lies below the median, from the upper one otherwise
     lower = ndtri(ndtr(a) + q * (ndtr(b) - ndtr(a)))
     upper = -ndtri(ndtr(-a) - q * (ndtr(-a) - ndtr(-b)))
-    return pnp.clip(pnp.where(a > 0, upper, lower), a, b)
+    out = pnp.clip(pnp.where(a > 0, upper, lower), a, b)
+    return pnp.where(q == 0, a, pnp.where(q == 1, b, out))
+
+
+def _isf(q, a, b):
+    return -_ppf(q, -b, -a)
 
 
 _f = continuous("truncnorm", ("a", "b"), logpdf=_logpdf, cdf=lambda z, a, b: pnp.exp(_logcdf(z, a, b)),
-                sf=lambda z, a, b: pnp.exp(_logsf(z, a, b)), logcdf=_logcdf, logsf=_logsf, ppf=_ppf)
+                sf=lambda z, a, b: pnp.exp(_logsf(z, a, b)), logcdf=_logcdf, logsf=_logsf, ppf=_ppf, isf=_isf)
 logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
                                                                  "ppf", "isf"))
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]
