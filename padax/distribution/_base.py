@@ -152,20 +152,19 @@ def _shape(shape: Any) -> tuple[int, ...]:
 def as_params(op: str, *values: Any, dtype: Any = None) -> list[Any]:
     """Parameters as arrays of one floating dtype, broadcast together (Python numbers take the
     default float dtype; integer arrays become it; numpy/padax float arrays keep theirs)."""
-    arrs = [to_array(v) for v in values]
     if dtype is None:
-        dt = D.result_type_of([(a.aval.dtype, False) for a in arrs])
+        # Python numbers are weak: they take the arrays' float dtype (the default float alone)
+        pairs = [D.dtype_weak(v) for v in values]
+        dt = D.result_type_of(pairs) if pairs else D.default_float()
         dtype = dt if dtypes.is_floating(dt) else D.default_float()
-    arrs = [a.astype(dtype) if a.aval.dtype != dtype else a for a in arrs]
+    arrs = [to_array(v, dtype) for v in values]
     shape = np.broadcast_shapes(*(a.aval.shape for a in arrs)) if arrs else ()
     return [pnp.broadcast_to(a, shape) if a.aval.shape != shape else a for a in arrs]
 
 
 def as_value(value: Any, like: Any) -> Any:
     """A value to evaluate at, in the parameters' dtype."""
-    v = to_array(value)
-    dt = like.aval.dtype
-    return v.astype(dt) if v.aval.dtype != dt else v
+    return to_array(value, like.aval.dtype)
 
 
 def check_param(dist: str, name: str, value: Any, ok: Any, what: str, validate: bool) -> None:
