@@ -130,3 +130,7 @@ from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian 
 from padax.implicit import implicit_diff  # noqa: E402
 from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
 from padax import taylor  # noqa: E402,F401
+from padax import scipy  # noqa: E402,F401
+from padax import distribution  # noqa: E402,F401
+from padax import signal  # noqa: E402,F401
+from padax.scipy.special._paddle import gammainc, gammaincc, i0, i0e, i1, i1e  # noqa: E402,F401

@@ -394,9 +394,8 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                 if not dtypes.is_inexact(av.dtype) and not allow_int:
                     raise TypeError(
                         f"grad({name}): argument #{i} has dtype {av.dtype.name} ({av.str_short()}); gradients "
-                        f"are only defined for floating (or complex, with holomorphic=True) inputs. Cast it "
-                        f"with .astype('float32'), or differentiate with respect to other arguments via "
-                        f"argnums{user_location()}")
+                        f"are only defined for floating or complex inputs. Cast it with .astype('float32'), "
+                        f"or differentiate with respect to other arguments via argnums{user_location()}")
                 if holomorphic and not dtypes.is_complex(av.dtype):
                     raise TypeError(f"grad({name}, holomorphic=True) requires complex inputs, but argument #{i} "
                                     f"is {av.str_short()}{user_location()}")
@@ -414,7 +413,12 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         if not dtypes.is_inexact(oa.dtype):
             raise TypeError(f"grad({name}) requires a floating-point output, got {oa.str_short()}")
         if dtypes.is_complex(oa.dtype) and not holomorphic:
-            raise TypeError(f"grad({name}) of a complex output needs holomorphic=True")
+            raise TypeError(f"grad({name}) requires a real-valued output, got {oa.str_short()}. For a "
+                            f"holomorphic function pass holomorphic=True; for other functions with complex "
+                            f"outputs use padax.vjp directly{user_location()}")
+        if holomorphic and not dtypes.is_complex(oa.dtype):
+            raise TypeError(f"grad({name}, holomorphic=True) requires a complex output, got "
+                            f"{oa.str_short()}{user_location()}")
         from padax.functional._arrays import full as _full
         g = f_vjp(_full((), 1.0, oa.dtype))
         g = g[0] if isinstance(argnums, int) else tuple(g)
@@ -426,7 +430,13 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
          holomorphic: bool = False, allow_int: bool = False) -> Callable:
-    """Gradient of a scalar-output function with respect to `args[argnums]`."""
+    """Gradient of a scalar-output function with respect to `args[argnums]`.
+
+    For a real-valued function of complex inputs this is JAX's convention: the vjp of the
+    output's cotangent 1.0, i.e. the conjugate of the Wirtinger gradient 2 df/dz-bar (for
+    f = |z|**2, grad gives 2 conj(z)); step along its conjugate to ascend. `holomorphic=True`
+    is for complex-valued holomorphic functions (the complex derivative f'(z)).
+    """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def wrapped(*args, **kwargs):
@@ -489,6 +499,19 @@ def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwar
     return tuple(args[i] for i in nums), f_d
 
 
+def _check_jacobian_dtype(op: str, what: str, aval, holomorphic: bool) -> None:
+    """JAX's rule: without holomorphic=True, jacfwd takes real inputs and jacrev gives real outputs
+    (a complex Jacobian of a non-holomorphic map is not one matrix); with it, both must be complex."""
+    if not dtypes.is_inexact(aval.dtype):
+        return
+    if holomorphic and not dtypes.is_complex(aval.dtype):
+        raise TypeError(f"{op}(holomorphic=True) requires complex {what}s, got {aval.str_short()}{user_location()}")
+    if not holomorphic and dtypes.is_complex(aval.dtype):
+        other = "jvp" if op == "jacfwd" else "vjp"
+        raise TypeError(f"{op} requires real-valued {what}s, got {aval.str_short()}. For a holomorphic function "
+                        f"pass holomorphic=True; otherwise use padax.{other} directly{user_location()}")
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
     """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape.
@@ -499,6 +522,8 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     def wrapped(*args):
         dargs, f_d = _restrict_to_argnums(fun, args, nums)
         leaves, in_tree = tree_util.flatten(dargs)
+        for leaf in leaves:
+            _check_jacobian_dtype("jacfwd", "input", aval_of(leaf), holomorphic)
         basis, _ = _std_basis(leaves)
 
         def push(*ts):
@@ -543,6 +568,11 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         else:
             out, f_vjp = vjp(f_d, *dargs)
         o_leaves, o_tree = tree_util.flatten(out)
+        for leaf in o_leaves:
+            _check_jacobian_dtype("jacrev", "output", aval_of(leaf), holomorphic)
+        if holomorphic:
+            for leaf in tree_util.leaves(dargs):
+                _check_jacobian_dtype("jacrev", "input", aval_of(leaf), True)
         basis, total = _std_basis(o_leaves)
         cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
         from padax.functional.lax import structural as S
