@@ -19,7 +19,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.devices.put import check_integer_range, device_put
-from padax.functional._arrays import asarray, full as _full, is_array, static_int
+from padax.functional._arrays import asarray as _asarray, full as _full, is_array, static_int
 from padax.functional._checks import arg as _arg, no_out, placed
 
 _SCALARS = (bool, int, float, builtins.complex)
@@ -159,7 +159,7 @@ def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
 
 
 def _like(x: Any, value: Any, dtype: Any, device: Any) -> Any:
-    x = asarray(x)
+    x = _asarray(x)
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
     return placed(_full(x.aval.shape, value, dt), device)
 
@@ -316,7 +316,7 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
     """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i."""
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         args = tuple(args[0])
-    arrs = [asarray(a) for a in args]
+    arrs = [_asarray(a) for a in args]
     for a in arrs:
         if a.aval.ndim > 1:
             raise op_value_error("meshgrid", f"inputs must be 0-D or 1-D, got {a.aval.str_short()}")
@@ -335,7 +335,7 @@ def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
 
 
 def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
-    x = asarray(x)
+    x = _asarray(x)
     if x.aval.ndim < 2:
         raise op_value_error(op, f"x must have at least 2 axes, got {x.aval.str_short()}")
     k = _concrete_int(op, _concrete_number(op, diagonal, "diagonal"), "diagonal")
@@ -365,7 +365,7 @@ def _tri_indices(op: str, row: Any, col: Any, offset: Any, dtype: Any, lower: bo
     if not dtypes.is_integer(dt):
         raise op_type_error(op, f"dtype must be an integer type, got {dt.name}")
     r, c = np.tril_indices(n, k, m) if lower else np.triu_indices(n, k, m)
-    return asarray(np.stack([r, c]).astype(dt))
+    return _asarray(np.stack([r, c]).astype(dt))
 
 
 def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Any:
@@ -422,7 +422,7 @@ def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name: str | None = None) -> Any:
     """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2."""
     from padax.functional._arrays import canonicalize_axis
-    x = asarray(input)
+    x = _asarray(input)
     if x.aval.ndim == 0:
         raise op_value_error("diag_embed", f"input must have at least 1 axis, got {x.aval.str_short()}")
     offset = _concrete_int("diag_embed", _concrete_number("diag_embed", offset, "offset"), "offset")
