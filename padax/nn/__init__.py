@@ -35,3 +35,5 @@ from padax.nn.layer.vision import (ChannelShuffle, CircularPad1D, CircularPad2D,
                                    ReflectionPad2D, ReflectionPad3D, ReplicationPad1D, ReplicationPad2D,
                                    ReplicationPad3D, Unfold, Upsample, UpsamplingBilinear2D, UpsamplingNearest2D,
                                    ZeroPad1D, ZeroPad2D, ZeroPad3D)
+from padax.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN  # noqa: F401
+from padax.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell  # noqa: F401

@@ -56,7 +56,7 @@ def padax_run(model, inputs, cot, grad_inputs=True):
 
 
 def assert_same_run(model, paddle_layer, inputs, rng=None, rtol=1e-5, atol=1e-5, grad_inputs=True,
-                    params=None):
+                    params=None, paddle_names=None):
     """Forward outputs, input gradients and parameter gradients of padax and Paddle agree."""
     rng = rng or np.random.default_rng(1)
     out_shape = padax.eval_shape(lambda m, *xs: m(*xs), model, *[padax.to_tensor(a) for a in inputs]).shape
@@ -70,5 +70,6 @@ def assert_same_run(model, paddle_layer, inputs, rng=None, rtol=1e-5, atol=1e-5,
     names = params if params is not None else list(p_gp)
     assert names or params == [], "no parameter gradients compared"
     for n in names:
-        np.testing.assert_allclose(gp[n], p_gp[n], rtol=rtol, atol=atol, err_msg=n)
+        pn = (paddle_names or {}).get(n, n)  # a parameter Paddle lists under another name
+        np.testing.assert_allclose(gp[n], p_gp[pn], rtol=rtol, atol=atol, err_msg=n)
     return after
