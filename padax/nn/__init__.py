@@ -37,3 +37,5 @@ from padax.nn.layer.vision import (ChannelShuffle, CircularPad1D, CircularPad2D,
                                    ZeroPad1D, ZeroPad2D, ZeroPad3D)
 from padax.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN  # noqa: F401
 from padax.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell  # noqa: F401
+from padax.nn.layer.transformer import (MultiHeadAttention, Transformer, TransformerDecoder,  # noqa: F401
+                                        TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
