@@ -39,3 +39,18 @@ from padax.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN  # noqa
 from padax.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell  # noqa: F401
 from padax.nn.layer.transformer import (MultiHeadAttention, Transformer, TransformerDecoder,  # noqa: F401
                                         TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
+from padax.nn.layer.container import ParameterDict  # noqa: F401
+
+# Paddle's PyTorch-style aliases (the same classes)
+Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
+Conv1d, Conv2d, Conv3d = Conv1D, Conv2D, Conv3D
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D
+LPPool1d, LPPool2d = LPPool1D, LPPool2D
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D
+UpsamplingBilinear2d, UpsamplingNearest2d = UpsamplingBilinear2D, UpsamplingNearest2D
+CircularPad1d, CircularPad2d, CircularPad3d = CircularPad1D, CircularPad2D, CircularPad3D
+ConstantPad1d, ConstantPad2d, ConstantPad3d = ConstantPad1D, ConstantPad2D, ConstantPad3D
+ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = ReflectionPad1D, ReflectionPad2D, ReflectionPad3D
+ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = ReplicationPad1D, ReplicationPad2D, ReplicationPad3D
+ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D

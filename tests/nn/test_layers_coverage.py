@@ -1,0 +1,34 @@
+"""Every layer class of paddle.nn has a padax.nn counterpart, except the few listed (with the reason)."""
+import padax
+from padax import nn
+from tests.conftest import paddle_oracle
+
+# Paddle layers without a padax counterpart yet: each needs a functional op padax does not have.
+NOT_YET = {
+    "AdaptiveLogSoftmaxWithLoss": "needs F.adaptive_log_softmax_with_loss",
+    "BeamSearchDecoder": "needs paddle.nn.dynamic_decode",
+    "FractionalMaxPool2D": "needs F.fractional_max_pool2d", "FractionalMaxPool3D": "needs F.fractional_max_pool3d",
+    "HSigmoidLoss": "needs F.hsigmoid_loss", "RNNTLoss": "needs F.rnnt_loss",
+    "Parameter": "padax parameters are plain Tensors (create_parameter)",
+    "SpectralNorm": "padax.nn.utils.spectral_norm covers the reparametrisation",
+}
+
+
+def test_every_paddle_layer_has_a_padax_layer():
+    paddle = paddle_oracle()
+    names = {n for n in dir(paddle.nn) if n[0].isupper() and isinstance(getattr(paddle.nn, n), type)}
+    missing = sorted(n for n in names - set(NOT_YET) if not hasattr(nn, n))
+    assert not missing, missing
+    for n in names - set(NOT_YET):
+        if issubclass(getattr(paddle.nn, n), paddle.nn.Layer):
+            assert issubclass(getattr(nn, n), nn.Layer), n
+    assert nn.Conv2d is nn.Conv2D and nn.ModuleList is nn.LayerList
+
+
+def test_parameter_dict():
+    pd = nn.ParameterDict({"a": padax.ones([2]), "b": padax.zeros([3])})
+    assert list(pd) == ["a", "b"] and pd["b"].shape == (3,) and len(pd) == 2
+    pd["c"] = padax.ones([1])
+    assert sorted(pd.state_dict()) == ["a", "b", "c"]
+    g = padax.grad(lambda d: (d["a"] * 2).sum() + d["c"].sum())(pd)
+    assert g["a"].numpy().tolist() == [2.0, 2.0] and g["b"].numpy().tolist() == [0.0, 0.0, 0.0]
