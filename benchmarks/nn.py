@@ -224,7 +224,6 @@ def _jax_lstm(params, x):
 
 def _jax_encoder_layer(params, x):
     import jax
-    import jax.numpy as jnp
 
     def linear(name, h):
         return h @ params[name + ".weight"] + params[name + ".bias"]
