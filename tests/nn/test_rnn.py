@@ -140,3 +140,40 @@ def test_rnn_dropout_jit_vmap_and_errors():
         nn.GRU(3, 4, direction="backward")
     with pytest.raises(ValueError, match=r"initial states must be \[2, 3, hidden\]"):
         nn.GRU(4, 8, num_layers=2)(x, padax.zeros([1, 3, 8]))
+
+
+class ScaledSum(nn.RNNCellBase):
+    """A user cell (not one of Paddle's): h' = a * h + x, output 2 * h'."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.input_size, self.size = size, size
+        self.a = self.create_parameter([size], default_initializer=nn.initializer.Constant(0.5))
+
+    def forward(self, x, h=None):
+        h = self.get_initial_states(x) if h is None else h
+        new = self.a * h + x
+        return 2 * new, new
+
+    @property
+    def state_shape(self):
+        return (self.size,)
+
+
+def test_rnn_with_a_user_cell_matches_a_python_loop():
+    x = _x(2, 5, 3)
+    lengths = np.array([5, 2])
+    out, final = padax.jit(lambda m, x: m(x, sequence_length=padax.to_tensor(lengths)))(
+        nn.RNN(ScaledSum(3), is_reverse=True), padax.to_tensor(x))
+    ref_out, ref_final = np.zeros_like(x), np.zeros((2, 3), np.float32)
+    for b in range(2):
+        h = np.zeros(3, np.float32)
+        for t in reversed(range(lengths[b])):
+            h = 0.5 * h + x[b, t]
+            ref_out[b, t] = 2 * h
+        ref_final[b] = h
+    np.testing.assert_allclose(final.numpy(), ref_final, rtol=1e-6)
+    valid = np.arange(5)[None, :] < lengths[:, None]
+    np.testing.assert_allclose(out.numpy()[valid], ref_out[valid], rtol=1e-6)
+    g = padax.grad(lambda m: m(padax.to_tensor(x))[0].sum())(nn.RNN(ScaledSum(3)))
+    assert g.cell.a.shape == (3,) and np.all(np.isfinite(g.cell.a.numpy()))
