@@ -48,3 +48,25 @@ def test_spectral_norm_layer_vs_paddle():
     # the gradient treats the iterated u, v as constants (Paddle's own kernel gives a different gradient)
     check_grads(lambda x: m(x), (padax.to_tensor(w.astype(np.float64)),), order=1, modes=["rev"], atol=1e-3,
                 rtol=1e-3)
+
+
+# padax additions to a Paddle signature (trailing, keyword-usable) and Paddle orderings kept from older Paddle
+SIGNATURE_EXCEPTIONS = {"BatchNorm2D", "SyncBatchNorm", "Dropout", "Embedding"}
+
+
+def test_constructor_signatures_match_paddle():
+    import inspect
+    paddle = paddle_oracle()
+    checked = 0
+    for n in dir(paddle.nn):
+        pc = getattr(paddle.nn, n)
+        if not (isinstance(pc, type) and issubclass(pc, paddle.nn.Layer)) or n in NOT_YET or n in SIGNATURE_EXCEPTIONS:
+            continue
+
+        def params(cls):
+            return [(k, v.default) for k, v in inspect.signature(cls.__init__).parameters.items()
+                    if k != "self" and v.kind not in (v.VAR_POSITIONAL, v.VAR_KEYWORD)]
+
+        assert params(getattr(nn, n)) == params(pc), n
+        checked += 1
+    assert checked > 150

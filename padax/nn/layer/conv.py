@@ -91,16 +91,33 @@ class _ConvNd(Layer):
         return s + f", data_format={self._data_format}"
 
 
+def _conv_init(default_format: str) -> Any:
+    """The constructor of Conv{n}D with Paddle's signature and its data_format default."""
+
+    def __init__(self: Any, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, *, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = default_format) -> None:
+        _ConvNd.__init__(self, in_channels, out_channels, kernel_size, stride, padding, padding_mode, 0, dilation,
+                         groups, weight_attr, False if bias is False else bias_attr, data_format, dtype)
+
+    return __init__
+
+
+def _conv_transpose_init(default_format: str) -> Any:
+    """The constructor of Conv{2,3}DTranspose with Paddle's signature and its data_format default."""
+
+    def __init__(self: Any, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, output_padding: Any = 0, dilation: Any = 1, groups: int = 1,
+                 weight_attr: Any = None, bias_attr: Any = None, data_format: str = default_format) -> None:
+        _ConvNd.__init__(self, in_channels, out_channels, kernel_size, stride, padding, "zeros", output_padding,
+                         dilation, groups, weight_attr, bias_attr, data_format)
+
+    return __init__
+
+
 class _Conv(_ConvNd):
     """A forward convolution; padding_mode other than 'zeros' pads the input with F.pad first."""
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 dilation: Any = 1, groups: int = 1, *, bias: bool = True, padding_mode: str = "zeros",
-                 device: Any = None, dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
-                 data_format: str | None = None) -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, padding_mode, 0, dilation,
-                         groups, weight_attr, False if bias is False else bias_attr,
-                         data_format or _FORMATS[self._dims][0], dtype)
 
     def forward(self, x: Any) -> Any:
         self._check(x)
@@ -119,12 +136,6 @@ class _ConvTranspose(_ConvNd):
 
     _transposed = True
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 output_padding: Any = 0, dilation: Any = 1, groups: int = 1, weight_attr: Any = None,
-                 bias_attr: Any = None, data_format: str | None = None) -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, "zeros", output_padding,
-                         dilation, groups, weight_attr, bias_attr, data_format or _FORMATS[self._dims][0])
-
     def forward(self, x: Any, output_size: Any = None) -> Any:
         self._check(x)
         output_padding = self.output_padding if output_size is None else 0
@@ -138,18 +149,21 @@ class Conv1D(_Conv):
     """1-D convolution of [N, C, L] ('NCL') or [N, L, C] ('NLC') inputs; weight [out, in/groups, k]."""
 
     _dims, _functional = 1, staticmethod(F.conv1d)
+    __init__ = _conv_init("NCL")
 
 
 class Conv2D(_Conv):
     """2-D convolution of NCHW/NHWC inputs; weight [out, in/groups, kh, kw]."""
 
     _dims, _functional = 2, staticmethod(F.conv2d)
+    __init__ = _conv_init("NCHW")
 
 
 class Conv3D(_Conv):
     """3-D convolution of NCDHW/NDHWC inputs; weight [out, in/groups, kd, kh, kw]."""
 
     _dims, _functional = 3, staticmethod(F.conv3d)
+    __init__ = _conv_init("NCDHW")
 
 
 class Conv1DTranspose(_ConvTranspose):
@@ -160,17 +174,19 @@ class Conv1DTranspose(_ConvTranspose):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  output_padding: Any = 0, groups: int = 1, dilation: Any = 1, weight_attr: Any = None,
                  bias_attr: Any = None, data_format: str = "NCL") -> None:
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, dilation,
-                         groups, weight_attr, bias_attr, data_format)
+        _ConvNd.__init__(self, in_channels, out_channels, kernel_size, stride, padding, "zeros", output_padding,
+                         dilation, groups, weight_attr, bias_attr, data_format)
 
 
 class Conv2DTranspose(_ConvTranspose):
     """2-D transposed convolution; weight [in, out/groups, kh, kw]."""
 
     _dims, _functional = 2, staticmethod(F.conv2d_transpose)
+    __init__ = _conv_transpose_init("NCHW")
 
 
 class Conv3DTranspose(_ConvTranspose):
     """3-D transposed convolution; weight [in, out/groups, kd, kh, kw]."""
 
     _dims, _functional = 3, staticmethod(F.conv3d_transpose)
+    __init__ = _conv_transpose_init("NCDHW")

@@ -30,6 +30,15 @@ class _PadNd(FunctionalLayer):
         return f"padding={s['pad']}, mode={s['mode']}, value={s['value']}, data_format={s['data_format']}"
 
 
+def _fixed_mode_init(mode: str, fmt: str) -> Any:
+    """The constructor (padding, data_format, name) of a Pad*D variant with a fixed mode."""
+
+    def init(self: Any, padding: Any, data_format: str = fmt, name: str | None = None) -> None:
+        _PadNd.__init__(self, padding, mode, 0.0, data_format)
+
+    return init
+
+
 def _pad_classes(n: int) -> dict[str, type]:
     """Pad{n}D and its fixed-mode variants (Paddle's ConstantPad{n}D, ZeroPad{n}D, ...)."""
     fmt = _PAD_FORMATS[n]
@@ -49,11 +58,8 @@ def _pad_classes(n: int) -> dict[str, type]:
         "__init__": constant_init, "__module__": __name__, "__doc__": f"Pad{n}D with a constant value."})
     for prefix, mode in (("Zero", "constant"), ("Reflection", "reflect"), ("Replication", "replicate"),
                          ("Circular", "circular")):
-        def init(self: Any, padding: Any, data_format: str = fmt, name: str | None = None, _mode: str = mode):
-            _PadNd.__init__(self, padding, _mode, 0.0, data_format)
-
         cls_name = f"{prefix}Pad{n}D"
-        out[cls_name] = type(cls_name, (base,), {"__init__": init, "__module__": __name__,
+        out[cls_name] = type(cls_name, (base,), {"__init__": _fixed_mode_init(mode, fmt), "__module__": __name__,
                                                  "__doc__": f"Pad{n}D in {mode!r} mode."})
     return out
 
