@@ -184,7 +184,6 @@ def serialize_compile_options(options) -> bytes:
     return options.SerializeAsString()
 
 
-
 def serialize_executable(client, exe) -> bytes:
     return client.serialize_executable(exe)
 
