@@ -17,13 +17,13 @@ from benchmarks.harness import Workload
 _SMOKE = "--smoke" in sys.argv  # a smoke run checks that everything runs, on small sizes
 _RNG = np.random.default_rng(0)
 # ResNet-18 on 32x32 inputs (CIFAR style: 3x3 stem, no stem pooling), batch 64, SGD
-_RES_BATCH, _RES_WIDTHS, _RES_CLASSES, _LR = 64, (64, 128, 256, 512), 10, 0.05
+_RES_BATCH, _RES_WIDTHS, _RES_BLOCKS, _RES_CLASSES, _LR = 64, (64, 128, 256, 512), 2, 10, 0.05
 # 2-layer LSTM, hidden 256, seq 100, batch 32
 _LSTM_IN, _LSTM_H, _LSTM_T, _LSTM_B = 256, 256, 100, 32
 # TransformerEncoderLayer d_model 256, 8 heads, feed-forward 1024, seq 128, batch 16 (dropout 0)
 _TF_D, _TF_HEADS, _TF_FF, _TF_T, _TF_B = 256, 8, 1024, 128, 16
 if _SMOKE:
-    _RES_BATCH, _RES_WIDTHS = 4, (8, 16, 16, 16)
+    _RES_BATCH, _RES_WIDTHS, _RES_BLOCKS = 4, (8, 16, 16, 16), 1
     _LSTM_IN, _LSTM_H, _LSTM_T, _LSTM_B = 8, 8, 5, 2
     _TF_D, _TF_FF, _TF_T, _TF_B = 16, 32, 6, 2
 _RES_X = _RNG.standard_normal((_RES_BATCH, 3, 32, 32)).astype(np.float32)
@@ -35,7 +35,8 @@ _TF_X = _RNG.standard_normal((_TF_B, _TF_T, _TF_D)).astype(np.float32)
 # -- the models, written once against a Paddle-compatible nn module (padax.nn or paddle.nn) -------------------
 
 def make_resnet18(nn, flatten):
-    """ResNet-18 (BasicBlock x [2, 2, 2, 2]) built from `nn` (padax.nn or paddle.nn)."""
+    """ResNet-18 (BasicBlock x [2, 2, 2, 2]; one block per stage under --smoke) built from `nn` (padax.nn or
+    paddle.nn)."""
 
     class BasicBlock(nn.Layer):
         def __init__(self, cin, cout, stride):
@@ -66,7 +67,8 @@ def make_resnet18(nn, flatten):
             cin, stages = w[0], []
             for i, cout in enumerate(w):
                 stride = 1 if i == 0 else 2
-                stages.append(nn.Sequential(BasicBlock(cin, cout, stride), BasicBlock(cout, cout, 1)))
+                blocks = [BasicBlock(cin, cout, stride)] + [BasicBlock(cout, cout, 1) for _ in range(_RES_BLOCKS - 1)]
+                stages.append(nn.Sequential(*blocks))
                 cin = cout
             self.layer1, self.layer2, self.layer3, self.layer4 = stages
             self.pool = nn.AdaptiveAvgPool2D(1)
@@ -167,7 +169,7 @@ def _jax_resnet_loss(params, stats, x, y):
 
     h = jax.nn.relu(bn("bn1", conv("conv1", x, 1, 1)))
     for i in range(4):
-        for j in range(2):
+        for j in range(_RES_BLOCKS):
             p = f"layer{i + 1}.{j}"
             stride = 2 if (i > 0 and j == 0) else 1
             out = jax.nn.relu(bn(p + ".bn1", conv(p + ".conv1", h, stride, 1)))
