@@ -12,14 +12,18 @@ A compiled program cannot raise. `checkify(f)` traces `f`, and runs a
 rewritten program (compiled, cached per argument types) that also computes
 an error value: an int32 code saying which check failed first (-1: none),
 and the values the message needs. Categories (`errors=`): `user_checks`
-(`check`), `nan_checks` (a NaN produced by a primitive from NaN-free inputs),
-`div_checks` (integer division by zero), `index_checks` (out-of-bounds
-gather indices); `float_checks`, `automatic_checks` and `all_checks`
-combine them. Checks inside jit calls, cond branches, while and scan bodies
-and custom_jvp/custom_vjp functions are found (a while loop's cond_fun is
-not checked). The checked function works under jit, vmap (the error is
-then per batch element; `get` reports the first failing one) and grad.
-Outside checkify, `check` raises at once eagerly and is an error under jit.
+(`check`, `debug_check`, `check_error`), `nan_checks` (a NaN produced by a
+primitive from NaN-free inputs), `div_checks` (integer division by zero),
+`index_checks` (out-of-bounds start indices of gather, dynamic_slice,
+dynamic_update_slice, and of scatters in 'clip' or 'promise_in_bounds'
+mode; a 'drop' scatter skips out-of-bounds windows by design, and
+`x.at[i]` updates are checked where their indices are read); `float_checks`,
+`automatic_checks` and `all_checks` combine them. Checks inside jit calls,
+cond branches, while loops (cond_fun and body), scan bodies and
+custom_jvp/custom_vjp functions are found. The checked function works under
+jit, vmap (the error is then per batch element; `get` reports the first
+failing one) and grad. Outside checkify, `check` raises at once eagerly and
+is an error under jit; `debug_check` does nothing there.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ from padax.devices.array import Tensor
 from padax.functional.lax.checks import CheckifyError, check_p, failed_at, format_message
 from padax.functional.lax.indexing import GatherScatterMode
 
-__all__ = ["checkify", "check", "Error", "CheckifyError", "JaxRuntimeError", "user_checks", "nan_checks",
+__all__ = ["checkify", "check", "debug_check", "check_error", "init_error", "Error", "CheckifyError", "JaxRuntimeError", "user_checks", "nan_checks",
            "div_checks", "index_checks", "float_checks", "automatic_checks", "all_checks"]
 
 user_checks = frozenset({"user"})
@@ -59,16 +63,41 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     check raises CheckifyError at once, and one in a compiled program is an error asking for
     checkify.
     """
+    _bind_check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
+
+
+def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
+    """Like `check` inside `checkify(f)`; outside it nothing happens (eagerly or compiled), so
+    the check can stay in code that also runs unchecked."""
+    _bind_check("debug_check", pred, msg, fmt_args, fmt_kwargs, debug=True)
+
+
+def _bind_check(what: str, pred: Any, msg: str, fmt_args: tuple, fmt_kwargs: dict, debug: bool) -> None:
     import padax.numpy as pnp
     if not isinstance(msg, str):
-        raise TypeError(f"checkify.check: msg must be a str, got {type(msg).__name__}")
+        raise TypeError(f"checkify.{what}: msg must be a str, got {type(msg).__name__}")
     pred = pnp.asarray(pred)
     if pred.dtype != np.bool_:
-        raise TypeError(f"checkify.check: the predicate must be a bool array, got dtype {pred.dtype}")
+        raise TypeError(f"checkify.{what}: the predicate must be a bool array, got dtype {pred.dtype}")
     pred = pnp.all(pred)
     leaves, fmt_tree = tree_util.flatten((fmt_args, fmt_kwargs))
     leaves = [x if isinstance(x, (Tensor, Tracer)) else pnp.asarray(x) for x in leaves]
-    check_p.bind(pred, *leaves, msg=msg, fmt_tree=fmt_tree, source=user_frame(), batch_ndim=0)
+    check_p.bind(pred, *leaves, msg=msg, fmt_tree=fmt_tree, source=user_frame(), batch_ndim=0, debug=debug)
+
+
+def check_error(error: "Error") -> None:
+    """Re-raise the failure an `Error` holds (one returned by an inner checkified call).
+
+    Inside `checkify(f)` it becomes `f`'s error (first failure wins, as for `check`); outside
+    it, eagerly, it raises CheckifyError if the error holds a failure.
+    """
+    import padax.numpy as pnp
+    if not isinstance(error, Error):
+        raise TypeError(f"checkify.check_error: expected a checkify.Error, got {type(error).__name__}")
+    leaves, fmt_tree = tree_util.flatten(((error,), {}))
+    leaves = [x if isinstance(x, (Tensor, Tracer)) else pnp.asarray(x) for x in leaves]
+    passed = pnp.all(pnp.asarray(leaves[0]) < 0)  # leaves[0] is the error code: -1 where nothing failed
+    check_p.bind(passed, *leaves, msg="{0.message}", fmt_tree=fmt_tree, source=None, batch_ndim=0, debug=False)
 
 
 # -- the error value ---------------------------------------------------------------------------------
@@ -114,6 +143,11 @@ class Error:
         self._code = code
         self._payloads = [list(p) for p in payloads]
         self._sites = sites
+
+    @property
+    def message(self) -> str:
+        """The message of the first failed check ('' if none failed); what `check_error` reports."""
+        return self.get() or ""
 
     def get(self) -> str | None:
         """The message of the first failed check, or None if every check passed."""
@@ -164,6 +198,8 @@ def _unflatten_error(aux, children):
 
 tree_util.register_node(Error, _flatten_error, _unflatten_error)
 
+init_error = Error(np.int32(-1), [], ())  # an error value holding no failure (jax's checkify.init_error)
+
 
 # -- finding the sites ---------------------------------------------------------------------------------
 
@@ -188,8 +224,7 @@ def _site_of(eqn, errors: frozenset) -> _Site | None:
         if p["batch_ndim"]:
             payload = (_I64,) + tuple(a.update(shape=a.shape[p["batch_ndim"]:]) for a in payload)
         return _Site("user", p["msg"], p["source"], payload, p["fmt_tree"], p["batch_ndim"])
-    if "index" in errors and (name == "dynamic_slice" or (
-            name == "gather" and eqn.params["mode"] is not GatherScatterMode.FILL_OR_DROP)):
+    if "index" in errors and _bounds_checked(eqn):
         return _Site("index", f"{name}|{eqn.invars[0].aval.shape}", eqn.source_info, (_I64, _I64, _I64))
     if name in ("div", "rem") and "div" in errors and not _is_float(eqn.invars[1].aval):
         return _Site("div", name, eqn.source_info, ())
@@ -200,6 +235,20 @@ def _site_of(eqn, errors: frozenset) -> _Site | None:
 
 
 _CONTROL = frozenset({"cond", "while", "scan"})
+_SCATTERS = frozenset({"scatter", "scatter_add", "scatter_mul", "scatter_min", "scatter_max"})
+
+
+def _bounds_checked(eqn) -> bool:
+    """Whether an equation reads or writes at run-time start indices that must lie in bounds.
+
+    Gathers in every mode (as jax), dynamic slices and updates, and scatters except in 'drop'
+    mode, which padax uses where out-of-bounds windows are meant to be skipped (histograms,
+    `unique(size=)`, and `x.at[i]` updates, whose indices are checked where they are read).
+    """
+    name = eqn.primitive.name
+    if name in ("gather", "dynamic_slice", "dynamic_update_slice"):
+        return True
+    return name in _SCATTERS and eqn.params["mode"] is not GatherScatterMode.FILL_OR_DROP
 
 
 def _collect(jaxpr: Jaxpr, errors: frozenset, sites: list, ids: dict) -> None:
@@ -212,6 +261,7 @@ def _collect(jaxpr: Jaxpr, errors: frozenset, sites: list, ids: dict) -> None:
             for b in eqn.params["branches"]:
                 _collect(b.jaxpr, errors, sites, ids)
         elif name == "while":
+            _collect(eqn.params["cond_jaxpr"].jaxpr, errors, sites, ids)
             _collect(eqn.params["body_jaxpr"].jaxpr, errors, sites, ids)
         elif name == "scan":
             _collect(eqn.params["jaxpr"].jaxpr, errors, sites, ids)
@@ -339,23 +389,17 @@ class _Checker:
         elif site.kind == "div":
             state.fail(sid, pnp.any(pnp.equal(ins[1], 0)), [])
         else:
-            self._gather(sid, eqn, ins, state)
+            self._bounds(sid, eqn, ins, state)
 
-    def _gather(self, sid: int, eqn, ins, state: _State) -> None:
-        """Out-of-bounds start indices of a gather (index vectors) or a dynamic_slice (scalars):
-        the first bad index, its operand axis and that axis's size."""
+    def _bounds(self, sid: int, eqn, ins, state: _State) -> None:
+        """Out-of-bounds start indices (index vectors of a gather/scatter, scalars of a dynamic
+        slice/update): the first bad index, its operand axis and that axis's size."""
         import padax.numpy as pnp
-        p = eqn.params
         shape = np.array(eqn.invars[0].aval.shape, np.int64)
-        if eqn.primitive.name == "dynamic_slice":
-            axes = np.arange(len(shape), dtype=np.int64)
-            starts = pnp.stack([pnp.asarray(i).astype(np.int64) for i in ins[1:]]) if len(shape) else None
-        else:
-            axes = np.array(p["dimension_numbers"].start_index_map, dtype=np.int64)
-            starts = pnp.asarray(ins[1]).astype(np.int64)
+        axes, sizes, starts = _starts(eqn, ins, shape)
         if starts is None or not len(axes):
             return
-        upper = shape[axes] - np.array(p["slice_sizes"], np.int64)[axes]
+        upper = shape[axes] - sizes[axes]
         oob = pnp.logical_or(starts < 0, starts > pnp.asarray(upper)).reshape(-1)
         first = pnp.argmax(oob.astype(np.int32))
         axis = pnp.asarray(axes)[first % len(axes)]
@@ -390,27 +434,42 @@ class _Checker:
         return outs[n:]
 
     def _while(self, eqn, ins, state: _State) -> list:
+        """The loop carries the error state; cond_fun's checks run on the initial carry and after
+        every step (on each carry cond_fun sees), the loop's own cond_fun ignores the state."""
+        from padax.core.jaxpr import eval_jaxpr
         from padax.functional.lax.control import _hoist, while_p
+        from padax.transforms.staging import trace_flat
         p = eqn.params
         ncc, nbc = p["cond_nconsts"], p["body_nconsts"]
         cc, bc, carry = ins[:ncc], ins[ncc:ncc + nbc], ins[ncc + nbc:]
-        n_state = len(state.flat())
-        b_avals = [v.aval for v in eqn.invars[ncc:]]
-        body = self._checked_body(p["body_jaxpr"], nbc, b_avals, "checkify of while body")
-        cj = p["cond_jaxpr"].jaxpr
-        c_avals = [v.aval for v in cj.invars]
-        from padax.transforms.staging import trace_flat
-        from padax.core.jaxpr import eval_jaxpr
+        cond_j, body_j = p["cond_jaxpr"], p["body_jaxpr"]
+        sites = self.sites
+        state_avals = _initial_state_avals(sites)
+        n_state = len(state_avals)
+        avals = [v.aval for v in eqn.invars]
+        cc_avals, bc_avals, carry_avals = avals[:ncc], avals[ncc:ncc + nbc], avals[ncc + nbc:]
 
-        def cond(*xs):  # the cond ignores the state (checks in cond_fun are not functionalized)
-            return eval_jaxpr(_without_checks(cj), [], *(list(xs[:ncc]) + list(xs[ncc + n_state:])))
+        self.run(cond_j.jaxpr, cond_j.consts, list(cc) + list(carry), state)  # cond_fun on the initial carry
 
-        cond_closed = trace_flat(cond, c_avals[:ncc] + _initial_state_avals(self.sites) + c_avals[ncc:],
-                                 "checkify of while cond")
-        outs = while_p.bind(*cond_closed.consts, *cc, *body.consts, *bc, *state.flat(), *carry,
-                            cond_jaxpr=_hoist(cond_closed), body_jaxpr=_hoist(body),
-                            cond_nconsts=len(cond_closed.consts) + ncc, body_nconsts=len(body.consts) + nbc)
-        new = _State.from_flat(outs[:n_state], self.sites)
+        def body(*xs):
+            c_consts, b_consts = xs[:ncc], xs[ncc:ncc + nbc]
+            st, new_carry = xs[ncc + nbc:ncc + nbc + n_state], xs[ncc + nbc + n_state:]
+            inner = _State.from_flat(st, sites)
+            outs = self.run(body_j.jaxpr, body_j.consts, list(b_consts) + list(new_carry), inner)
+            self.run(cond_j.jaxpr, cond_j.consts, list(c_consts) + list(outs), inner)
+            return inner.flat() + list(outs)
+
+        def cond(*xs):
+            return eval_jaxpr(_without_checks(cond_j.jaxpr), cond_j.consts,
+                              *(list(xs[:ncc]) + list(xs[ncc + n_state:])))
+
+        body_closed = trace_flat(body, cc_avals + bc_avals + state_avals + carry_avals, "checkify of while body")
+        cond_closed = trace_flat(cond, cc_avals + state_avals + carry_avals, "checkify of while cond")
+        outs = while_p.bind(*cond_closed.consts, *cc, *body_closed.consts, *cc, *bc, *state.flat(), *carry,
+                            cond_jaxpr=_hoist(cond_closed), body_jaxpr=_hoist(body_closed),
+                            cond_nconsts=len(cond_closed.consts) + ncc,
+                            body_nconsts=len(body_closed.consts) + ncc + nbc)
+        new = _State.from_flat(outs[:n_state], sites)
         state.code, state.payloads = new.code, new.payloads
         return outs[n_state:]
 
@@ -427,6 +486,30 @@ class _Checker:
         new = _State.from_flat(outs[:n_state], self.sites)
         state.code, state.payloads = new.code, new.payloads
         return outs[n_state:]
+
+
+def _starts(eqn, ins, shape: np.ndarray):
+    """(operand axes the start indices address, window size along every operand axis, the start
+    indices with one index vector per row, or None when there are none) of an indexing equation."""
+    import padax.numpy as pnp
+    name, p = eqn.primitive.name, eqn.params
+    if name in ("dynamic_slice", "dynamic_update_slice"):
+        first = 1 if name == "dynamic_slice" else 2
+        sizes = (np.array(p["slice_sizes"], np.int64) if name == "dynamic_slice"
+                 else np.array(eqn.invars[1].aval.shape, np.int64))
+        axes = np.arange(len(shape), dtype=np.int64)
+        starts = pnp.stack([pnp.asarray(i).astype(np.int64) for i in ins[first:]]) if len(shape) else None
+        return axes, sizes, starts
+    starts = pnp.asarray(ins[1]).astype(np.int64)
+    if name == "gather":
+        return (np.array(p["dimension_numbers"].start_index_map, np.int64),
+                np.array(p["slice_sizes"], np.int64), starts)
+    dn = p["dimension_numbers"]  # a scatter: the window is the updates' window dims, 1 elsewhere
+    sizes, window = [], iter(dn.update_window_dims)
+    for d in range(len(shape)):
+        unit = d in dn.inserted_window_dims or d in dn.operand_batching_dims
+        sizes.append(1 if unit else eqn.invars[2].aval.shape[next(window)])
+    return np.array(dn.scatter_dims_to_operand_dims, np.int64), np.array(sizes, np.int64), starts
 
 
 def _initial_state_avals(sites: Sequence[_Site]) -> list[ShapedArray]:
