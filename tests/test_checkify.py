@@ -211,3 +211,32 @@ def test_debug_check_only_inside_checkify():
     assert float(f(x)) == float(padax.jit(f)(x)) == -2.0  # nothing happens outside checkify
     err, out = padax.jit(checkify.checkify(f))(x)
     assert err.get().startswith("debug -1.0 (check failed at") and float(out) == -2.0
+
+
+@padax.custom_jvp
+def checked_log(x):
+    checkify.check(x > 0, "log of {}", x)
+    return padax.log(x)
+
+
+checked_log.defjvp(lambda p, t: (checked_log(p[0]), t[0] / p[0]))  # the rule calls the checked function
+
+
+@padax.custom_vjp
+def checked_sqrt(x):
+    checkify.check(x > 0, "sqrt of {}", x)
+    return padax.sqrt(x)
+
+
+checked_sqrt.defvjp(lambda x: (checked_sqrt(x), x), lambda r, ct: (ct / (2 * padax.sqrt(r)),))
+
+
+@pytest.mark.parametrize("fn, msg, deriv", [(checked_log, "log of -1.0", lambda v: 1 / v),
+                                            (checked_sqrt, "sqrt of -1.0", lambda v: 0.5 / np.sqrt(v))])
+def test_user_checks_inside_custom_derivative_functions(fn, msg, deriv):
+    assert checkify.checkify(fn)(padax.to_tensor(-1.0))[0].get().startswith(msg)
+    err, _ = padax.jit(padax.vmap(checkify.checkify(padax.grad(fn))))(padax.to_tensor([4.0, -1.0]))
+    assert err.get().startswith(f"at mapped index 1: {msg}")
+    # the value of a checkified call differentiates with the custom rule, also under vmap
+    g = padax.vmap(padax.grad(lambda x: checkify.checkify(fn)(x)[1]))(padax.to_tensor([4.0, 16.0]))
+    np.testing.assert_allclose(g.numpy(), deriv(np.array([4.0, 16.0])), rtol=1e-6)
