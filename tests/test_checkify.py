@@ -240,3 +240,21 @@ def test_user_checks_inside_custom_derivative_functions(fn, msg, deriv):
     # the value of a checkified call differentiates with the custom rule, also under vmap
     g = padax.vmap(padax.grad(lambda x: checkify.checkify(fn)(x)[1]))(padax.to_tensor([4.0, 16.0]))
     np.testing.assert_allclose(g.numpy(), deriv(np.array([4.0, 16.0])), rtol=1e-6)
+
+
+def test_no_false_alarms_from_padax_internals():
+    """Library functions whose internals pad or clamp indices report nothing on valid input."""
+    pnp = padax.numpy
+    x = padax.to_tensor(np.random.default_rng(0).standard_normal((4, 6)).astype(np.float32))
+    calls = [lambda: pnp.unique(pnp.array([3, 1, 3]), size=4, fill_value=0, return_index=True, return_counts=True),
+             lambda: pnp.unique(pnp.array([[1, 2], [1, 2], [3, 4]]), axis=0, size=3),
+             lambda: pnp.interp(pnp.array([-1.0, 0.5, 9.0]), pnp.array([0.0, 1.0, 2.0]), pnp.array([1.0, 2.0, 3.0])),
+             lambda: padax.take_along_axis(x, padax.argsort(x, axis=1), 1),
+             lambda: padax.nn.functional.interpolate(x.reshape([1, 1, 4, 6]), scale_factor=2, mode="bilinear"),
+             lambda: padax.histogram(x, bins=5),
+             lambda: padax.quantile(x, 1.0)]
+    for call in calls:
+        err, _ = checkify.checkify(call, errors=checkify.all_checks)()
+        assert err.get() is None
+    got = checkify.checkify(lambda: pnp.unique(pnp.array([3, 1, 3]), size=4, fill_value=0))()[1]
+    assert got.tolist() == [1, 3, 0, 0]
