@@ -46,11 +46,15 @@ class State:
 
 def initial_state(sites: Sequence[Site]) -> State:
     import padax.numpy as pnp
-    return State(pnp.asarray(-1, dtype=np.int32), [[pnp.zeros(a.shape, dtype=a.dtype) for a in s.payload_avals]
-                                              for s in sites])
+    """No failure yet: code -1 and zero payloads."""
+    payloads = [[pnp.zeros(a.shape, dtype=a.dtype) for a in s.payload_avals] for s in sites]
+    return State(pnp.asarray(-1, dtype=np.int32), payloads)
 
 
 class Checker:
+    """Runs a program's equations on traced values (inside checkify's jit), updating the error
+    state at every site; `ids` maps an equation (by id) to its site number."""
+
     def __init__(self, sites: list, ids: dict):
         self.sites = sites
         self.ids = ids
@@ -255,4 +259,5 @@ def _starts(eqn, ins, shape: np.ndarray):
 
 
 def initial_state_avals(sites: Sequence[Site]) -> list[ShapedArray]:
+    """The avals of the flat state (code, then every site's payload)."""
     return [ShapedArray((), np.dtype(np.int32))] + [a for s in sites for a in s.payload_avals]

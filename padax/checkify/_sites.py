@@ -43,17 +43,19 @@ class Site:
 
 
 STRUCTURAL = frozenset({"reshape", "broadcast_in_dim", "transpose", "squeeze", "expand_dims", "slice",
-                         "dynamic_slice", "dynamic_update_slice", "concatenate", "pad", "rev", "select_n",
-                         "copy", "convert_element_type", "stop_gradient", "sharding_constraint"})
+                        "dynamic_slice", "dynamic_update_slice", "concatenate", "pad", "rev", "select_n",
+                        "copy", "convert_element_type", "stop_gradient", "sharding_constraint"})
 CALLS = {"jit": "jaxpr", "remat": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
 I64 = ShapedArray((), np.dtype(np.int64))
 
 
 def is_float(aval: ShapedArray) -> bool:
+    """Whether the aval holds floating or complex values (what can be NaN)."""
     return np.issubdtype(aval.dtype, np.inexact)
 
 
 def site_of(eqn, errors: frozenset) -> Site | None:
+    """The site an equation is for the enabled error categories, or None if it cannot fail."""
     name = eqn.primitive.name
     if eqn.primitive is check_p:
         if "user" not in errors:
