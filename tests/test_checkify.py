@@ -101,14 +101,15 @@ _JAX_SCATTER_DN = jax.lax.ScatterDimensionNumbers(update_window_dims=(), inserte
                                                   scatter_dims_to_operand_dims=(0,))
 INDEXING = {  # name: (padax function, jax function); each takes (x: float[5], i: int[2])
     "dynamic_update_slice": (lambda x, i: lax.dynamic_update_slice(x, padax.ones([2]), (i[0],)),
-                             lambda x, i: jax.lax.dynamic_update_slice(x, jnp.ones(2), (i[0],))),
+                             lambda x, i: jax.lax.dynamic_update_slice(x, jnp.ones(2, x.dtype), (i[0],))),
     "dynamic_slice": (lambda x, i: lax.dynamic_slice(x, (i[0],), (2,)),
                       lambda x, i: jax.lax.dynamic_slice(x, (i[0],), (2,))),
     "take fill": (lambda x, i: padax.numpy.take(x, i, mode="fill"), lambda x, i: jnp.take(x, i, mode="fill")),
     "at set": (lambda x, i: padax.numpy.asarray(x).at[i].set(1.0), lambda x, i: x.at[i].set(1.0)),
     "at add scalar index": (lambda x, i: padax.numpy.asarray(x).at[i[1]].add(1.0), lambda x, i: x.at[i[1]].add(1.0)),
     "scatter clip": (lambda x, i: lax.scatter(x, i.reshape([2, 1]), padax.ones([2]), _SCATTER_DN, mode="clip"),
-                     lambda x, i: jax.lax.scatter(x, i.reshape(2, 1), jnp.ones(2), _JAX_SCATTER_DN, mode="clip")),
+                     lambda x, i: jax.lax.scatter(x, i.reshape(2, 1), jnp.ones(2, x.dtype), _JAX_SCATTER_DN,
+                                                  mode="clip")),
 }
 
 
