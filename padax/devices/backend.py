@@ -8,6 +8,7 @@ package is installed (e.g. `jax-cuda12-plugin`) and becomes the default.
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any
 
 from padax.config import config
