@@ -33,6 +33,7 @@ import traceback
 from typing import Any, Callable, Sequence
 
 FRAMEWORKS = ("padax", "jax", "paddle", "numpy")  # numpy: a practical-limit reference for compute workloads
+BASELINE = "baseline"  # a workload's padax baseline (Workload.baseline), timed like a framework
 PEERS = ("jax", "paddle")
 _SETTLE_S = 0.3  # pause between blocks of different frameworks (idle spinning thread pools)
 
@@ -54,6 +55,8 @@ class Workload:
     target: float | None = None    # the padax/jax median ratio to stay at or under
     fresh: bool = False            # every call does the whole work once (e.g. compile): 1 call per sample
     group: str = ""                # the module, filled in by the runner
+    baseline: Setup | None = None  # padax without the thing measured (e.g. without a debug.print): timed
+    baseline_target: float | None = None  # alternately with padax; padax/baseline should stay at or under this
 
     @property
     def full_name(self) -> str:
@@ -114,7 +117,7 @@ class Result:
         a, b = self.timings.get("padax"), self.timings.get(peer)
         if a is None or b is None or a.status != "ok" or b.status != "ok":
             return None
-        if peer == "jax" and len(a.samples) == len(b.samples):
+        if peer in ("jax", BASELINE) and len(a.samples) == len(b.samples):
             # paired: padax's and jax's samples of one round were taken back to back, so a change
             # in machine load hits both; the median of the per-round ratios discounts it
             return statistics.median(x / y for x, y in zip(a.samples, b.samples))
@@ -127,12 +130,23 @@ class Result:
             return None
         return r <= self.workload.target
 
+    @property
+    def baseline_met(self) -> bool | None:
+        r = self.ratio(BASELINE)
+        if self.workload.baseline_target is None or r is None:
+            return None
+        return r <= self.workload.baseline_target
+
     def to_json(self) -> dict:
         w = self.workload
-        return {"name": w.full_name, "description": w.description, "target_padax_over_jax": w.target,
-                "timings": {fw: t.to_json() for fw, t in self.timings.items()},
-                "padax_over_jax": self.ratio("jax"), "padax_over_paddle": self.ratio("paddle"),
-                "target_met": self.target_met}
+        out = {"name": w.full_name, "description": w.description, "target_padax_over_jax": w.target,
+               "timings": {fw: t.to_json() for fw, t in self.timings.items()},
+               "padax_over_jax": self.ratio("jax"), "padax_over_paddle": self.ratio("paddle"),
+               "target_met": self.target_met}
+        if w.baseline is not None:
+            out.update(padax_over_baseline=self.ratio(BASELINE), target_padax_over_baseline=w.baseline_target,
+                       baseline_met=self.baseline_met)
+        return out
 
 
 # -- running ------------------------------------------------------------------------------
@@ -177,12 +191,16 @@ def run_workload(w: Workload, frameworks: Sequence[str], settings: Settings,
     timings: dict[str, Timing] = {}
     thunks: dict[str, Thunk] = {}
     numbers: dict[str, int] = {}
+    impls = dict(w.impls)
+    if w.baseline is not None and "padax" in frameworks:
+        impls[BASELINE] = w.baseline
+        frameworks = list(frameworks) + [BASELINE]
     for fw in frameworks:
-        setup = w.impls.get(fw)
+        setup = impls.get(fw)
         if setup is None:
             timings[fw] = Timing("skipped", "no implementation of this workload")
             continue
-        if not framework_installed(fw):
+        if not framework_installed("padax" if fw == BASELINE else fw):
             timings[fw] = Timing("skipped", f"{fw} is not installed")
             continue
         try:
@@ -208,8 +226,8 @@ def run_workload(w: Workload, frameworks: Sequence[str], settings: Settings,
     # each round; the other peers are timed afterwards, each in a block of its own: numpy's
     # BLAS and paddle's thread pools keep spinning for a while after a call and would slow
     # down whichever framework ran next.
-    paired = [fw for fw in thunks if fw in ("padax", "jax")]
-    rounds = [(paired[r % 2:] + paired[:r % 2]) for r in range(repeats)] if paired else []
+    paired = [fw for fw in thunks if fw in ("padax", "jax", BASELINE)]
+    rounds = [(paired[r % len(paired):] + paired[:r % len(paired)]) for r in range(repeats)] if paired else []
     for fw in thunks:
         if fw not in paired:
             rounds += [[fw]] * repeats
@@ -341,6 +359,9 @@ def table(results: Sequence[Result], frameworks: Sequence[str]) -> str:
         r.timings.get("numpy") is not None and r.timings["numpy"].status == "ok" for r in results)
     if with_numpy:
         head += ["padax/numpy"]
+    with_baseline = any(r.workload.baseline is not None for r in results)
+    if with_baseline:
+        head += ["padax/baseline", "baseline target", "baseline met"]
     if not with_numpy and "numpy" in frameworks:
         frameworks = [f for f in frameworks if f != "numpy"]
         head = [h for h in head if not h.startswith("numpy ")]
@@ -356,6 +377,10 @@ def table(results: Sequence[Result], frameworks: Sequence[str]) -> str:
             row += [_ratio(res.ratio("paddle"))]
         if with_numpy:
             row += [_ratio(res.ratio("numpy"))]
+        if with_baseline:
+            bt, bm = res.workload.baseline_target, res.baseline_met
+            row += [_ratio(res.ratio(BASELINE)), "-" if bt is None else f"<= {bt:g}",
+                    "-" if bm is None else ("yes" if bm else "**no**")]
         rows.append(row)
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
@@ -421,7 +446,9 @@ def write_results(results: Sequence[Result], frameworks: Sequence[str], settings
         "their own (their thread pools keep spinning after a call and would slow down whichever "
         "framework ran next). padax/jax is the median over rounds of the ratio of the round's two "
         "back-to-back samples (a paired comparison); the other ratios are padax's median over the peer's "
-        "(lower is better for padax); `target` is the goal for padax/jax.",
+        "(lower is better for padax); `target` is the goal for padax/jax. Where a workload has a "
+        "baseline (padax without the thing measured, e.g. without an unused debug.print), it is sampled "
+        "in the same rounds as padax and padax/baseline is the paired median ratio, with its own target.",
         "",
         table(results, frameworks),
         "",

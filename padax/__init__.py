@@ -65,6 +65,7 @@ from padax.functional.indexed import (diagonal_scatter, gather, gather_nd, index
 from padax.functional.einsum import einsum  # noqa: E402
 from padax.functional import methods as _methods  # noqa: E402,F401  (attaches operators and Tensor methods)
 from padax import nn  # noqa: E402,F401
+from padax.nn.param_attr import ParamAttr  # noqa: E402,F401
 from padax import inference as _inference  # noqa: E402
 from padax.serialization import load, save  # noqa: E402
 from padax import optimizer  # noqa: E402,F401
@@ -94,3 +95,42 @@ from padax.sharding import (NamedSharding, P, make_mesh, reshard, set_mesh, type
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401
+
+# Paddle's names beyond the tensor API: devices and places, printing, aliases and torch-style names
+from padax import device  # noqa: E402,F401
+from padax.device import (CPUPlace, CUDAPlace, XPUPlace, get_default_device, get_device,  # noqa: E402,F401
+                          set_default_device, set_device)
+from padax.device import (is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_custom_device,  # noqa: E402,F401
+                          is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm,
+                          is_compiled_with_xpu)
+from padax.devices.printing import set_printoptions  # noqa: E402,F401
+from padax.functional.creation import as_tensor, asarray, from_numpy, range  # noqa: E402,F401,A004
+from padax.functional.indexed import scatter_add, scatter_reduce, take_along_dim  # noqa: E402,F401
+from padax.functional.manipulation import (broadcast_shapes, matrix_transpose, narrow, permute, ravel,  # noqa: E402,F401
+                                           reverse, view_as_complex, view_as_real)
+from padax.functional.math import (clamp, div, eq, ge, greater, gt, le, less, lt, mul, ne, sub,  # noqa: E402,F401
+                                   true_divide)
+from padax.functional.reduction import msort  # noqa: E402,F401
+from padax.functional.search import argwhere  # noqa: E402,F401
+from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
+from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_parameter, eigvalsh,  # noqa: E402,F401
+                                            from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
+from padax.random._state import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: E402,F401
+from padax.random._paddle_draws import (bernoulli, binomial, log_normal, multinomial, poisson,  # noqa: E402,F401
+                                        rand_like, randint_like, randn_like, standard_gamma, standard_normal)
+# seeing inside compiled code: debug printing and host callbacks
+from padax import debug  # noqa: E402,F401
+from padax import experimental  # noqa: E402,F401
+from padax.callback import pure_callback  # noqa: E402,F401
+from padax import checkify  # noqa: E402,F401
+from padax import profiler  # noqa: E402,F401
+# higher-order differentiation: Taylor mode, Hessian-free second-order operators
+from padax.transforms.jet import jet  # noqa: E402
+from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
+from padax.implicit import implicit_diff  # noqa: E402
+from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
+from padax import taylor  # noqa: E402,F401
+from padax import scipy  # noqa: E402,F401
+from padax import distribution  # noqa: E402,F401
+from padax import signal  # noqa: E402,F401
+from padax.scipy.special._paddle import gammainc, gammaincc, i0, i0e, i1, i1e  # noqa: E402,F401

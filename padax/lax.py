@@ -18,11 +18,15 @@ from padax.functional.lax.reductions import *  # noqa: F401,F403
 from padax.functional.lax.sorting import *  # noqa: F401,F403
 from padax.functional.lax.structural import *  # noqa: F401,F403
 from padax.functional.lax.windowed import *  # noqa: F401,F403
+from padax.functional.lax.windowed_select import *  # noqa: F401,F403
 from padax.functional.lax.parallel import *  # noqa: F401,F403
 from padax.functional.lax.control import *  # noqa: F401,F403
 from padax.functional.lax.fft import *  # noqa: F401,F403
 from padax.functional.lax.linalg import *  # noqa: F401,F403
 from padax.functional.lax.parallel_extra import *  # noqa: F401,F403
+from padax.functional.lax.solves import *  # noqa: F401,F403
+from padax.functional.lax.precision import *  # noqa: F401,F403
+from padax.functional.lax.associative import *  # noqa: F401,F403
 from padax.transforms.custom import stop_gradient  # noqa: F401
 
 

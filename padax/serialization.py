@@ -10,6 +10,8 @@ float, complex, str, and lists, tuples and dicts (str or int keys) of them.
 """
 from __future__ import annotations
 
+import collections
+
 import io
 import json
 import os
@@ -123,7 +125,7 @@ def encode_tree(obj: Any, arrays: list, op: str = "padax.save", values: bool = T
     if type(obj) in (list, tuple):
         kind = "list" if type(obj) is list else "tuple"
         return {kind: [encode_tree(o, arrays, op, values, f"{where}[{i}]") for i, o in enumerate(obj)]}
-    if type(obj) is dict:
+    if type(obj) is dict or (values and type(obj) is collections.OrderedDict):  # (a Layer's state_dict)
         keys = list(obj)
         if not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in keys):
             raise TypeError(f"{op}: dict keys must be str or int (at {where or 'the top'})")

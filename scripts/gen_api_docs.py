@@ -76,6 +76,16 @@ PADDLE = {
         bernoulli binomial get_rng_state log_normal multinomial normal poisson rand randint randint_like randn
         randperm seed set_rng_state standard_gamma standard_normal uniform
         """,
+    "aliases and torch-style names": """
+        argwhere as_tensor asarray broadcast_shapes cat clamp concatenate div eq from_dlpack from_numpy ge ger
+        greater gt histogram_bin_edges inverse le less lt manual_seed matrix_transpose msort mul narrow ne permute
+        rand_like randn_like range ravel reverse scatter_add scatter_reduce sub take_along_dim to_dlpack
+        true_divide vecdot view_as_complex view_as_real
+        """,
+    "devices, printing and state": """
+        CPUPlace CUDAPlace create_parameter get_cuda_rng_state get_device is_compiled_with_cuda
+        is_compiled_with_rocm is_compiled_with_xpu set_cuda_rng_state set_device set_printoptions
+        """,
 }
 
 # where to look for a Paddle name, per area (first hit wins)

@@ -1,9 +1,17 @@
 """Shared test helpers: dtype matrices, tolerances, random inputs, comparisons."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
-import ml_dtypes
+# the tests' compiled programs go to a throwaway persistent cache, not the user's (~/.cache/padax)
+if "PADAX_COMPILATION_CACHE_DIR" not in os.environ:
+    os.environ["PADAX_COMPILATION_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="padax-test-xla-cache-")
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)
+
+import ml_dtypes  # noqa: E402
 import numpy as np
 import pytest
 

@@ -190,7 +190,7 @@ def test_incomplete_subclasses_fail_when_defined():
     with pytest.raises(TypeError, match="NoUpdate: a padax optimizer must define _update"):
         class NoUpdate(padax.optimizer.Optimizer):
             pass
-    with pytest.raises(TypeError, match="NoValue: a learning-rate schedule must define value"):
+    with pytest.raises(TypeError, match=r"NoValue: a learning-rate schedule must define value\(step\) or get_lr"):
         class NoValue(lrs.LRScheduler):
             pass
     from padax.devices.sharding import Sharding
@@ -199,3 +199,27 @@ def test_incomplete_subclasses_fail_when_defined():
             @property
             def device_list(self):
                 return ()
+
+
+def test_scheduler_subclass_may_override_get_lr():
+    """Paddle's protocol: a subclass computes the rate in get_lr() from last_epoch and base_lr."""
+    class Halving(lrs.LRScheduler):
+        def get_lr(self):
+            return self.base_lr * 0.5 ** self.last_epoch
+
+    s = Halving(learning_rate=1.0)
+    rates = [s()]
+    for _ in range(3):
+        s.step()
+        rates.append(s())
+    assert rates == [1.0, 0.5, 0.25, 0.125] and s.value(4) == 0.0625 and s.last_epoch == 3
+    opt = padax.optimizer.SGD(learning_rate=s)
+    params = {"w": padax.ones([2])}
+    state = opt.init(params)
+    new, _ = opt.step(params, {"w": padax.ones([2])}, state)  # eagerly: the rate at the optimizer's step (0)
+    np.testing.assert_allclose(new["w"].numpy(), [0.0, 0.0])
+    jitted = padax.jit(lambda p, g, st, lr: opt.step(p, g, st, lr=lr))
+    new, _ = jitted(params, {"w": padax.ones([2])}, state, s())
+    np.testing.assert_allclose(new["w"].numpy(), [0.875, 0.875])
+    with pytest.raises(TypeError, match=r"lr=scheduler\(\)"):
+        padax.jit(lambda p, g, st: opt.step(p, g, st))(params, {"w": padax.ones([2])}, state)

@@ -28,3 +28,14 @@ def test_switch_case_with_keys_and_default(index, expected):
     fns = {1: lambda: x, 2: lambda: x * 10}
     out = padax.jit(lambda i: padax.static.nn.switch_case(i, fns, default=lambda: x * 0))(padax.to_tensor(index))
     np.testing.assert_allclose(out.numpy(), expected)
+
+
+def test_cond_takes_a_one_element_predicate():
+    """Paddle's comparisons of one-element Tensors give shape [1]; cond accepts that predicate."""
+    x = padax.to_tensor([3.0])
+    f = lambda x: padax.static.nn.cond(x > 2, lambda: x * x, lambda: -x)  # noqa: E731
+    np.testing.assert_allclose(f(x).numpy(), [9.0])
+    np.testing.assert_allclose(padax.jit(f)(padax.to_tensor([1.0])).numpy(), [-1.0])
+    np.testing.assert_allclose(padax.grad(lambda v: f(v).sum())(x).numpy(), [6.0])
+    with pytest.raises(TypeError, match="scalar"):
+        padax.static.nn.cond(padax.to_tensor([True, False]), lambda: 1.0, lambda: 0.0)

@@ -24,6 +24,16 @@ class MissingRuleError(PadaxError, TypeError):
     """A transformation met a primitive that has no rule for it (a user-defined primitive)."""
 
 
+class ImmutableTensorError(PadaxError, TypeError):
+    """An in-place operation on a padax Tensor (`x.add_(y)`, `x[i] = v`, `out=`, `.backward()`):
+    Tensors are immutable values; the message names the functional form to use instead."""
+
+
+def immutable_error(what: str, instead: str) -> ImmutableTensorError:
+    return ImmutableTensorError(f"{what}: padax Tensors are immutable (no in-place updates, no gradient tape)"
+                                f"{user_location()}. Use the functional form instead: {instead}")
+
+
 def missing_rule(prim, rule: str, transform: str, how: str) -> MissingRuleError:
     return MissingRuleError(f"{transform}: primitive '{prim.name}' has no {rule}{user_location()}. Define it "
                             f"({how}) or build the operation from primitives that have one.")

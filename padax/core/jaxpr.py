@@ -61,7 +61,7 @@ class JaxprEqn:
 class Jaxpr:
     """A closed-over-nothing program: `constvars` are bound by a ClosedJaxpr's consts."""
 
-    __slots__ = ("constvars", "invars", "outvars", "eqns")
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "_effects")
 
     def __init__(self, constvars: list[Var], invars: list[Var], outvars: list[Atom],
                  eqns: list[JaxprEqn]):
@@ -69,6 +69,13 @@ class Jaxpr:
         self.invars = invars
         self.outvars = outvars
         self.eqns = eqns
+        self._effects = None  # computed on demand by padax.core.effects.jaxpr_effects
+
+    @property
+    def effects(self) -> frozenset:
+        """The side effects of the program's equations (see padax.core.effects)."""
+        from padax.core.effects import jaxpr_effects
+        return jaxpr_effects(self)
 
     @property
     def in_avals(self) -> list[ShapedArray]:
@@ -105,11 +112,12 @@ class ClosedJaxpr:
 
 
 def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
-    """Drop equations whose outputs nothing uses (all primitives here are pure)."""
+    """Drop equations whose outputs nothing uses, except those with side effects."""
+    from padax.core.effects import eqn_effects
     live = {v for v in jaxpr.outvars if type(v) is Var}
     kept = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
+        if any(v in live for v in eqn.outvars) or eqn_effects(eqn):
             kept.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     kept.reverse()

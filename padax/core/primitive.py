@@ -35,6 +35,8 @@ class Primitive:
         self.transpose_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.eager_fn: Callable | None = None  # set by padax.transforms.dispatch: the op's eager program
+        # params -> frozenset of side effects (padax.core.effects); None: pure, or those of its sub-programs
+        self.effects_rule: Callable | None = None
 
     def __repr__(self) -> str:
         return self.name

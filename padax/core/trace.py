@@ -92,6 +92,31 @@ def new_trace(trace: Trace) -> Iterator[Trace]:
             trace.invalidate()
 
 
+def check_no_leaks(trace_ref, what: str) -> None:
+    """With config.check_tracer_leaks: raise if tracers of a finished transformation are still alive.
+
+    `trace_ref` is a weak reference to the finished trace; the caller has dropped its own
+    references to the trace and its tracers. Whatever still holds one of them (a global, a
+    closure, an attribute) leaked it.
+    """
+    import gc
+    if trace_ref() is None:
+        return
+    gc.collect()
+    trace = trace_ref()
+    if trace is None:
+        return
+    leaked = [r for r in gc.get_referrers(trace) if isinstance(r, Tracer)]
+    del trace
+    if leaked:
+        t = leaked[0]
+        holders = [type(h).__name__ for h in gc.get_referrers(t) if h is not leaked]
+        raise UnexpectedTracerError(
+            f"check_tracer_leaks: {len(leaked)} tracer(s) of {what} outlived it, e.g. {t!r} (held by "
+            f"{', '.join(holders[:3]) or 'an object'}){user_location()}. A value computed inside jit/grad/vmap "
+            "was stored outside (a global, a closure, an attribute); return it from the function instead.")
+
+
 def escaped_tracer_error(tracer: "Tracer", where: str) -> UnexpectedTracerError:
     return UnexpectedTracerError(
         f"{where}: encountered a leaked tracer {tracer.aval.str_short()} from a transformation "

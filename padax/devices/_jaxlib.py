@@ -36,8 +36,10 @@ class _BlockJaxFromPadax(importlib.abc.MetaPathFinder):
 if not any(isinstance(f, _BlockJaxFromPadax) for f in sys.meta_path):
     sys.meta_path.insert(0, _BlockJaxFromPadax())
 
+# padax.config sets jaxlib's C++ log level (TF_CPP_MIN_LOG_LEVEL), which jaxlib reads once, on import
+import padax.config  # noqa: E402,F401
 import jaxlib  # noqa: E402
-from jaxlib import _jax, xla_client  # noqa: E402
+from jaxlib import _jax, _profiler, xla_client  # noqa: E402
 
 JAXLIB_VERSION: str = jaxlib.__version__
 Device = _jax.Device
@@ -156,8 +158,38 @@ def compile_options(num_replicas: int = 1, num_partitions: int = 1, device_assig
     return opts
 
 
-def compile(client, module: bytes | str, devices, options):
+def compile(client, module: bytes | str, devices, options, host_callbacks=(), module_object=None):
+    """A loaded executable. Programs that call back into Python pass the functions (in custom-call
+    index order) and the MLIR module object itself (that overload takes no bytecode)."""
+    if host_callbacks:
+        return client.compile_and_load(module_object, xla_client.DeviceList(tuple(devices)), options,
+                                       list(host_callbacks))
     return client.compile_and_load(module, xla_client.DeviceList(tuple(devices)), options)
+
+
+def executable_hlo_text(exe) -> str:
+    """The optimised HLO of a compiled program (all its modules)."""
+    return "\n".join(m.to_string() for m in exe.hlo_modules())
+
+
+def executable_cost_analysis(exe) -> dict:
+    return exe.cost_analysis()
+
+
+def executable_memory_stats(exe):
+    return exe.get_compiled_memory_stats()
+
+
+def serialize_compile_options(options) -> bytes:
+    return options.SerializeAsString()
+
+
+def compiled_memory_stats(exe) -> dict[str, int]:
+    """Bytes XLA's buffer assignment gives a compiled program: temporaries, arguments, outputs, code."""
+    s = executable_memory_stats(exe)
+    return {"temp": int(s.temp_size_in_bytes), "argument": int(s.argument_size_in_bytes),
+            "output": int(s.output_size_in_bytes), "alias": int(s.alias_size_in_bytes),
+            "generated_code": int(s.generated_code_size_in_bytes)}
 
 
 def serialize_executable(client, exe) -> bytes:
@@ -311,3 +343,27 @@ def cpp_jit(name: str, fun, cache_miss, static_argnums, static_argnames, cache_k
 
 def _no_shard_arg_fallback(arg, sharding, *rest):
     raise TypeError(f"jit: cannot pass a {type(arg).__name__} to a compiled program")
+
+
+# ---- XLA's profiler (padax/devices/profiling.py) ---------------------------------------------------
+
+TraceMe = _profiler.TraceMe  # a named span; TraceMe.is_enabled() says whether a session records
+
+
+def profiler_session(host_tracer_level: int, python_tracer_level: int):
+    """Start a profiler session (it records until .stop() / .stop_and_export(log_dir))."""
+    options = _profiler.ProfileOptions()
+    options.host_tracer_level = host_tracer_level
+    options.python_tracer_level = python_tracer_level
+    options.raise_error_on_start_failure = True
+    return _profiler.ProfilerSession(options)
+
+
+def profiler_server(port: int):
+    return _profiler.start_server(port)
+
+
+def xspace_planes(xspace: bytes):
+    """The planes (with their lines and events) of a serialized XSpace."""
+    from jaxlib import _profile_data
+    return _profile_data.ProfileData.from_serialized_xspace(xspace).planes

@@ -62,9 +62,10 @@ class Tensor(AvalProperties):
         return self.sharding.is_fully_addressable
 
     @property
-    def place(self) -> str:
-        d = self.device
-        return "Place(cpu)" if d.platform == "cpu" else f"Place(gpu:{d.id})"
+    def place(self):
+        """Paddle's Place of the (first) device: prints as `Place(cpu)` / `Place(gpu:0)`."""
+        from padax.devices.place import place_of
+        return place_of(self.device)
 
     @property
     def stop_gradient(self) -> bool:
@@ -116,8 +117,8 @@ class Tensor(AvalProperties):
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         v = self._value()
-        if max_version is None:
-            return v.__dlpack__(stream=stream)
+        if max_version is None:  # the old protocol cannot mark the (cached, read-only) host value read-only
+            return np.array(v).__dlpack__(stream=stream)
         return v.__dlpack__(stream=stream, max_version=max_version)
 
     def __dlpack_device__(self):
@@ -169,12 +170,12 @@ class Tensor(AvalProperties):
         return (_rebuild, (self.numpy(), self.weak_type))
 
     def __repr__(self) -> str:
+        from padax.devices.printing import tensor_repr
         try:
-            body = np.array2string(self._value(), separator=", ", prefix=" " * 7)
-        except RuntimeError as e:
-            body = f"<{e}>"
-        return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, place={self.place}, "
-                f"stop_gradient=True,\n       {body})")
+            value = self._value()
+        except RuntimeError as e:  # a donated buffer
+            return f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, <{e}>)"
+        return tensor_repr(value, self.shape, self.dtype.name, str(self.place))
 
     def __format__(self, spec: str) -> str:
         if self.aval.shape == ():

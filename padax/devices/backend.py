@@ -97,8 +97,40 @@ def _default_device_cached(platform: str):
     return get_client(platform).local_devices()[0]
 
 
+_chosen_device = None  # set by set_default_device (padax.device.set_device)
+
+
 def default_device():
+    if _chosen_device is not None:
+        return _chosen_device
     return _default_device_cached(default_platform())
+
+
+def set_default_device(device) -> None:
+    """Make `device` the default of new Tensors and compiled programs (Paddle's set_device).
+
+    Compiled programs and cached constants belong to the old default device, so the
+    caches that hold them are emptied (as when the CPU client is replaced).
+    """
+    global _chosen_device
+    if device == default_device():
+        return
+    _chosen_device = device
+    single_device_sharding.cache_clear()
+    for fn in _client_reset_hooks:
+        fn()
+
+
+def synchronize(device) -> None:
+    """Wait for every array the device holds or is computing (what is queued on it has finished)."""
+    for arr in device.client.live_arrays():
+        if device in arr._sharding._internal_device_list:
+            arr.block_until_ready()
+
+
+def memory_stats(device) -> dict:
+    """The allocator's statistics of a device (bytes_in_use, peak_bytes_in_use, bytes_limit, ...); {} on CPU."""
+    return device.memory_stats() or {}
 
 
 def client_of(device):
@@ -123,6 +155,8 @@ def _reset_on_change(name: str, value: Any) -> None:
         default_platform.cache_clear()
         _default_device_cached.cache_clear()
     if name in ("num_cpu_devices", "cpu_async_dispatch"):
+        global _chosen_device
+        _chosen_device = None
         _clients.pop("cpu", None)
         default_platform.cache_clear()
         _default_device_cached.cache_clear()

@@ -8,6 +8,7 @@ from padax.devices import _jaxlib
 from padax.devices.array import Tensor
 from padax.devices import backend
 from padax.devices.backend import single_device_sharding
+from padax.devices.host_callbacks import reraise_callback_error
 
 
 class Executable:
@@ -15,12 +16,15 @@ class Executable:
 
     `out_shardings` (jaxlib sharding objects, one per output) is given for
     programs whose results span several devices; by default every output
-    lives on `device`.
+    lives on `device`. `host_callbacks` are the Python functions the program
+    calls (kept alive with it); an exception one of them raises comes out of
+    a call as itself (padax/devices/host_callbacks.py).
     """
 
-    __slots__ = ("exe", "out_avals", "handlers", "device", "out_shardings")
+    __slots__ = ("exe", "out_avals", "handlers", "device", "out_shardings", "host_callbacks")
 
-    def __init__(self, exe, out_avals: Sequence[ShapedArray], device, out_shardings: Sequence | None = None):
+    def __init__(self, exe, out_avals: Sequence[ShapedArray], device, out_shardings: Sequence | None = None,
+                 host_callbacks: Sequence = ()):
         self.exe = exe
         self.out_avals = list(out_avals)
         self.device = device
@@ -28,14 +32,25 @@ class Executable:
             out_shardings = [single_device_sharding(device)] * len(self.out_avals)
         self.out_shardings = list(out_shardings)
         self.handlers = [_jaxlib.result_handler(a, s) for a, s in zip(self.out_avals, self.out_shardings)]
+        self.host_callbacks = tuple(host_callbacks)
 
     def run_buffers(self, bufs: list) -> list:
         if backend._forked_after_client:
             backend.check_not_forked()
-        return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        try:
+            return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        except _jaxlib.XlaRuntimeError as e:
+            if not self.host_callbacks:
+                raise
+            reraise_callback_error(e)
 
     def __call__(self, bufs: list) -> list[Tensor]:
         if backend._forked_after_client:
             backend.check_not_forked()
-        outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        try:
+            outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
+        except _jaxlib.XlaRuntimeError as e:
+            if not self.host_callbacks:
+                raise
+            reraise_callback_error(e)
         return [Tensor(b, a) for b, a in zip(outs, self.out_avals)]

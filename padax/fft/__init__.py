@@ -28,6 +28,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, is_array
+from padax.functional._checks import no_out, placed
 from padax.functional.lax.fft import fft_p
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2",
@@ -250,41 +251,53 @@ def _one(n, axis):
     return (None if n is None else [n]), [axis]
 
 
-def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+        *, out: Any = None):
     """Discrete Fourier transform along `axis`; `n` pads/crops the input first."""
+    no_out("fft.fft", out)
     s, axes = _one(n, axis)
     return _fftn_c2c("fft", x, s, axes, norm, inverse=False)
 
 
-def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+         *, out: Any = None):
     """Inverse discrete Fourier transform along `axis` (ifft(fft(x)) == x with the same norm)."""
+    no_out("fft.ifft", out)
     s, axes = _one(n, axis)
     return _fftn_c2c("ifft", x, s, axes, norm, inverse=True)
 
 
-def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+         *, out: Any = None):
     """Fourier transform of a real signal: only the n//2 + 1 non-negative frequencies, since the
     rest are their complex conjugates."""
+    no_out("fft.rfft", out)
     s, axes = _one(n, axis)
     return _fftn_r2c("rfft", x, s, axes, norm, onesided_inverse=False)
 
 
-def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+          *, out: Any = None):
     """Inverse of rfft: a real signal of length n (default 2 * (m - 1)) from m non-negative
     frequencies (the input is cropped/padded to n//2 + 1)."""
+    no_out("fft.irfft", out)
     s, axes = _one(n, axis)
     return _fftn_c2r("irfft", x, s, axes, norm, hermitian_forward=False)
 
 
-def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+         *, out: Any = None):
     """Fourier transform of a signal with Hermitian symmetry given by its first half: a real
     spectrum of length n (default 2 * (m - 1))."""
+    no_out("fft.hfft", out)
     s, axes = _one(n, axis)
     return _fftn_c2r("hfft", x, s, axes, norm, hermitian_forward=True)
 
 
-def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None):
+def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
+          *, out: Any = None):
     """Inverse of hfft: the first n//2 + 1 points of the inverse transform of a real spectrum."""
+    no_out("fft.ihfft", out)
     s, axes = _one(n, axis)
     return _fftn_r2c("ihfft", x, s, axes, norm, onesided_inverse=True)
 
@@ -292,76 +305,88 @@ def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
 # ---- two dimensions ----------------------------------------------------------------------------
 
 def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-         name: str | None = None):
+         name: str | None = None, *, out: Any = None):
     """2-D discrete Fourier transform over `axes`; `s` pads/crops those axes first."""
+    no_out("fft.fft2", out)
     return _fftn_c2c("fft2", x, s, axes, norm, inverse=False, ndim_required=2)
 
 
 def ifft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """2-D inverse discrete Fourier transform over `axes`."""
+    no_out("fft.ifft2", out)
     return _fftn_c2c("ifft2", x, s, axes, norm, inverse=True, ndim_required=2)
 
 
 def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """2-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies."""
+    no_out("fft.rfft2", out)
     return _fftn_r2c("rfft2", x, s, axes, norm, onesided_inverse=False, ndim_required=2)
 
 
 def irfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-           name: str | None = None):
+           name: str | None = None, *, out: Any = None):
     """Inverse of rfft2: a real signal of shape `s` over `axes`."""
+    no_out("fft.irfft2", out)
     return _fftn_c2r("irfft2", x, s, axes, norm, hermitian_forward=False, ndim_required=2)
 
 
 def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """2-D transform of a half-stored Hermitian signal (a real result)."""
+    no_out("fft.hfft2", out)
     return _fftn_c2r("hfft2", x, s, axes, norm, hermitian_forward=True, ndim_required=2)
 
 
 def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
-           name: str | None = None):
+           name: str | None = None, *, out: Any = None):
     """Inverse of hfft2 on a real input: a half-stored Hermitian result."""
+    no_out("fft.ihfft2", out)
     return _fftn_r2c("ihfft2", x, s, axes, norm, onesided_inverse=True, ndim_required=2)
 
 
 # ---- N dimensions ------------------------------------------------------------------------------
 
 def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-         name: str | None = None):
+         name: str | None = None, *, out: Any = None):
     """N-D discrete Fourier transform over `axes` (all axes, or the last len(s), by default)."""
+    no_out("fft.fftn", out)
     return _fftn_c2c("fftn", x, s, axes, norm, inverse=False)
 
 
 def ifftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """N-D inverse discrete Fourier transform over `axes`."""
+    no_out("fft.ifftn", out)
     return _fftn_c2c("ifftn", x, s, axes, norm, inverse=True)
 
 
 def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """N-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies."""
+    no_out("fft.rfftn", out)
     return _fftn_r2c("rfftn", x, s, axes, norm, onesided_inverse=False)
 
 
 def irfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-           name: str | None = None):
+           name: str | None = None, *, out: Any = None):
     """Inverse of rfftn: a real signal of shape `s` (the last entry defaults to 2 * (m - 1))."""
+    no_out("fft.irfftn", out)
     return _fftn_c2r("irfftn", x, s, axes, norm, hermitian_forward=False)
 
 
 def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-          name: str | None = None):
+          name: str | None = None, *, out: Any = None):
     """N-D transform of a half-stored Hermitian signal (a real result)."""
+    no_out("fft.hfftn", out)
     return _fftn_c2r("hfftn", x, s, axes, norm, hermitian_forward=True)
 
 
 def ihfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
-           name: str | None = None):
+           name: str | None = None, *, out: Any = None):
     """Inverse of hfftn on a real input: a half-stored Hermitian result."""
+    no_out("fft.ihfftn", out)
     return _fftn_r2c("ihfftn", x, s, axes, norm, onesided_inverse=True)
 
 
@@ -383,17 +408,25 @@ def _spacing(op: str, d: Any) -> float:
     return d
 
 
-def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None):
+def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
+            device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point fft with sample spacing d, in cycles per unit of d:
     [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d * n). float32 unless `dtype` says otherwise."""
+    no_out("fft.fftfreq", out)
+    if device is not None:
+        return placed(fftfreq(n, d, dtype), device)
     n = _length("fftfreq", n, "n")
     dt = _freq_dtype("fftfreq", dtype)
     k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
     return asarray(k / (_spacing("fftfreq", d) * n), dt)
 
 
-def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None):
+def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
+             device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point rfft: [0, 1, ..., n//2] / (d * n)."""
+    no_out("fft.rfftfreq", out)
+    if device is not None:
+        return placed(rfftfreq(n, d, dtype), device)
     n = _length("rfftfreq", n, "n")
     dt = _freq_dtype("rfftfreq", dtype)
     return asarray(np.arange(0, n // 2 + 1) / (_spacing("rfftfreq", d) * n), dt)

@@ -16,12 +16,14 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray, check_aval_size
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.devices import backend as _backend
 from padax.devices.array import Tensor
 from padax.devices.put import device_put, host_to_tensor
 
 _SCALARS = (bool, int, float, complex)
 _const_cache: dict[tuple, Tensor] = {}
 config.on_change(lambda name, value: _const_cache.clear())  # 32-bit mode changes what a dtype means
+_backend.on_client_reset(_const_cache.clear)  # cached constants live on the old client/default device
 
 
 def is_array(x: Any) -> bool:
@@ -64,6 +66,7 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
             return t
         return device_put(np.asarray(value, dtype=dtype))
     from padax.functional.lax.structural import convert_element_type_p
+    dtype = np.dtype(dtype)  # callers may pass a scalar type (np.int32): avals hold dtype objects
     return convert_element_type_p.bind(np.asarray(value, dtype=dtype), new_dtype=dtype, weak_type=weak_type)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core.errors import op_type_error
+from padax.core.errors import immutable_error, op_type_error
 from padax.functional._arrays import asarray
 
 
@@ -17,3 +17,19 @@ def arg(op: str, value: Any, what: str, dtype: Any = None) -> Any:
         text = text if len(text) <= 60 else text[:57] + "..."
         raise op_type_error(op, f"{what} must be a Tensor, a Python number or a numpy array (something with a "
                                 f"numeric dtype), got {type(value).__name__}: {text}") from None
+
+
+def no_out(op: str, out: Any) -> None:
+    """Paddle's `out=` writes the result into an existing Tensor; padax Tensors are immutable, so a given
+    `out` is refused with the functional form to use (the returned value)."""
+    if out is not None:
+        raise immutable_error(f"{op}(..., out=...)", f"use the returned Tensor, `y = padax.{op}(...)`")
+
+
+def placed(x: Any, device: Any) -> Any:
+    """Paddle's `device=` argument of creation functions: x on that device (None leaves it where it is)."""
+    if device is None:
+        return x
+    from padax.device import resolve_device
+    from padax.devices.put import device_put
+    return device_put(x, resolve_device(device))

@@ -19,8 +19,8 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.devices.put import check_integer_range, device_put
-from padax.functional._arrays import asarray, full as _full, is_array, static_int
-from padax.functional._checks import arg as _arg
+from padax.functional._arrays import asarray as _asarray, full as _full, is_array, static_int
+from padax.functional._checks import arg as _arg, no_out, placed
 
 _SCALARS = (bool, int, float, builtins.complex)
 
@@ -119,8 +119,15 @@ def _fill_default_dtype(value: Any) -> np.dtype:
     return dtypes.default_float_dtype()
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None) -> Any:
-    """An array of `shape` filled with `fill_value` (the default float dtype unless `dtype` or a bool/complex value says otherwise)."""
+def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
+         device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
+    """An array of `shape` filled with `fill_value` (the default float dtype unless `dtype` or a bool/complex
+    value says otherwise), on `device` (default: the default device)."""
+    no_out("full", out)
+    return placed(_full_value(shape, fill_value, dtype), device)
+
+
+def _full_value(shape: Any, fill_value: Any, dtype: Any) -> Any:
     shape = normalize_shape("full", shape)
     dt = _dtype_or(dtype, _fill_default_dtype(fill_value))
     if is_array(fill_value):
@@ -130,49 +137,59 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None
     return _full(shape, fill_value, dt)
 
 
-def zeros(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """An array of zeros (the default float dtype unless given)."""
-    return _full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype()))
+    no_out("zeros", out)
+    return placed(_full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
-def ones(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
+def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
+         requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """An array of ones (the default float dtype unless given)."""
-    return _full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.default_float_dtype()))
+    no_out("ones", out)
+    return placed(_full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
-def empty(shape: Any, dtype: Any = None, name: str | None = None) -> Any:
+def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Paddle's uninitialised array; arrays are immutable here, so it is zero-filled."""
-    return _full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype()))
+    no_out("empty", out)
+    return placed(_full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
-def _like(x: Any, value: Any, dtype: Any) -> Any:
-    x = asarray(x)
+def _like(x: Any, value: Any, dtype: Any, device: Any) -> Any:
+    x = _asarray(x)
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
-    return _full(x.aval.shape, value, dt)
+    return placed(_full(x.aval.shape, value, dt), device)
 
 
-def zeros_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
+def zeros_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+               requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Zeros with the shape (and, by default, dtype) of `x`."""
-    return _like(x, 0, dtype)
+    return _like(x, 0, dtype, device)
 
 
-def ones_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
+def ones_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Ones with the shape (and, by default, dtype) of `x`."""
-    return _like(x, 1, dtype)
+    return _like(x, 1, dtype, device)
 
 
-def empty_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
+def empty_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+               requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Paddle's uninitialised array like `x`; zero-filled here."""
-    return _like(x, 0, dtype)
+    return _like(x, 0, dtype, device)
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = None) -> Any:
+def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """`fill_value` with the shape (and, by default, dtype) of `x`."""
     x = _arg("full_like", x, "x")
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
     if is_array(fill_value):
         fill_value = lax.reshape(lax.convert_element_type(fill_value, dt), ())
-    return _full(x.aval.shape, fill_value, dt)
+    return placed(_full(x.aval.shape, fill_value, dt), device)
 
 
 # ---- ranges -------------------------------------------------------------------------------
@@ -188,8 +205,29 @@ def _concrete_number(op: str, v: Any, what: str):
     return v
 
 
-def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, name: str | None = None) -> Any:
+def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, name: str | None = None, *,
+           out: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Evenly spaced values in [start, end) (int64 for integer arguments, the default float dtype otherwise)."""
+    no_out("arange", out)
+    return placed(_arange(start, end, step, dtype), device)
+
+
+def range(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, *, out: Any = None,  # noqa: A001
+          device: Any = None, requires_grad: bool = False, name: str | None = None) -> Any:
+    """Paddle's `range`: values from start to end *inclusive* in steps of `step` (`range(0, 4)` has 5 values;
+    one argument is the end, from 0), in the default float dtype unless `dtype` is given."""
+    no_out("range", out)
+    if end is None:
+        start, end = 0, start
+    start, end, step = (_concrete_number("range", v, w) for v, w in ((start, "start"), (end, "end"), (step, "step")))
+    if step == 0:
+        raise op_value_error("range", "step must not be 0")
+    n = builtins.max(int(_pymath.floor((end - start) / step)) + 1, 0)
+    end_excl = start + (n - 0.5) * step  # n values: half a step past the last one
+    return placed(_arange(start, end_excl, step, _dtype_or(dtype, dtypes.default_float_dtype())), device)
+
+
+def _arange(start: Any, end: Any, step: Any, dtype: Any) -> Any:
     start = _concrete_number("arange", start, "start")
     end = _concrete_number("arange", end, "end")
     step = _concrete_number("arange", step, "step")
@@ -214,8 +252,14 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, na
     return lax.convert_element_type(out, dt)
 
 
-def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | None = None) -> Any:
+def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
+             device: Any = None, requires_grad: bool = False) -> Any:
     """`num` evenly spaced values from `start` to `stop`, both included (the default float dtype unless given)."""
+    no_out("linspace", out)
+    return placed(_linspace(start, stop, num, dtype), device)
+
+
+def _linspace(start: Any, stop: Any, num: Any, dtype: Any) -> Any:
     start = _concrete_number("linspace", start, "start")
     stop = _concrete_number("linspace", stop, "stop")
     num = _concrete_int("linspace", _concrete_number("linspace", num, "num"), "num")
@@ -237,8 +281,14 @@ def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | Non
     return lax.convert_element_type(out, dt)
 
 
-def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | None = None) -> Any:
+def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | None = None, *, out: Any = None,
+        device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """A 2-D array with ones on the diagonal (the default float dtype unless given)."""
+    no_out("eye", out)
+    return placed(_eye(num_rows, num_columns, dtype), device)
+
+
+def _eye(num_rows: Any, num_columns: Any, dtype: Any) -> Any:
     n = _concrete_int("eye", _concrete_number("eye", num_rows, "num_rows"), "num_rows")
     m = n if num_columns is None else _concrete_int("eye", _concrete_number("eye", num_columns, "num_columns"),
                                                      "num_columns")
@@ -254,7 +304,7 @@ def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = Non
     """`num` values base ** linspace(start, stop, num) (the default float dtype unless given)."""
     dt = _dtype_or(dtype, dtypes.default_float_dtype())
     work = dtypes.canonicalize(dtypes.float64) if dt == dtypes.float64 else dtypes.float32
-    e = linspace(start, stop, num, dtype=work)
+    e = _linspace(start, stop, num, work)
     b = _concrete_number("logspace", base, "base")
     out = lax.pow(_full(e.aval.shape, b, work), e)
     if dtypes.is_integer(dt):
@@ -266,7 +316,7 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
     """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i."""
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         args = tuple(args[0])
-    arrs = [asarray(a) for a in args]
+    arrs = [_asarray(a) for a in args]
     for a in arrs:
         if a.aval.ndim > 1:
             raise op_value_error("meshgrid", f"inputs must be 0-D or 1-D, got {a.aval.str_short()}")
@@ -285,7 +335,7 @@ def _tri_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
 
 
 def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
-    x = asarray(x)
+    x = _asarray(x)
     if x.aval.ndim < 2:
         raise op_value_error(op, f"x must have at least 2 axes, got {x.aval.str_short()}")
     k = _concrete_int(op, _concrete_number(op, diagonal, "diagonal"), "diagonal")
@@ -293,13 +343,15 @@ def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
     return lax.select(mask, x, _full(x.aval.shape, 0, x.aval.dtype))
 
 
-def tril(x: Any, diagonal: int = 0, name: str | None = None) -> Any:
+def tril(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The lower triangle of the last two axes (entries above `diagonal` zeroed)."""
+    no_out("tril", out)
     return _tri("tril", x, diagonal, True)
 
 
-def triu(x: Any, diagonal: int = 0, name: str | None = None) -> Any:
+def triu(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The upper triangle of the last two axes (entries below `diagonal` zeroed)."""
+    no_out("triu", out)
     return _tri("triu", x, diagonal, False)
 
 
@@ -313,7 +365,7 @@ def _tri_indices(op: str, row: Any, col: Any, offset: Any, dtype: Any, lower: bo
     if not dtypes.is_integer(dt):
         raise op_type_error(op, f"dtype must be an integer type, got {dt.name}")
     r, c = np.tril_indices(n, k, m) if lower else np.triu_indices(n, k, m)
-    return asarray(np.stack([r, c]).astype(dt))
+    return _asarray(np.stack([r, c]).astype(dt))
 
 
 def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Any:
@@ -370,7 +422,7 @@ def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name: str | None = None) -> Any:
     """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2."""
     from padax.functional._arrays import canonicalize_axis
-    x = asarray(input)
+    x = _asarray(input)
     if x.aval.ndim == 0:
         raise op_value_error("diag_embed", f"input must have at least 1 axis, got {x.aval.str_short()}")
     offset = _concrete_int("diag_embed", _concrete_number("diag_embed", offset, "offset"), "offset")
@@ -384,8 +436,9 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name
     return lax.transpose(m, tuple(perm))
 
 
-def complex(real: Any, imag: Any, name: str | None = None) -> Any:
+def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -> Any:
     """real + 1j * imag from two real Tensors (broadcast; float32 -> complex64, float64 -> complex128)."""
+    no_out("complex", out)
     from padax.functional._arrays import promote_and_broadcast
     re, im = promote_and_broadcast("complex", real, imag)
     dt = re.aval.dtype
@@ -396,8 +449,9 @@ def complex(real: Any, imag: Any, name: str | None = None) -> Any:
     return lax.complex(re, im)
 
 
-def polar(abs: Any, angle: Any, name: str | None = None) -> Any:
+def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> Any:
     """abs * (cos(angle) + 1j * sin(angle))."""
+    no_out("polar", out)
     from padax.functional._arrays import promote_and_broadcast
     r, t = promote_and_broadcast("polar", abs, angle)
     if not dtypes.is_floating(r.aval.dtype):
@@ -429,10 +483,33 @@ def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | N
 
 
 def assign(x: Any, output: Any = None) -> Any:
-    """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected)."""
+    """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected).
+    A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1]."""
     if output is not None:
-        raise op_type_error("assign", "padax Tensors are immutable: use the returned Tensor instead of output=")
+        from padax.core.errors import immutable_error
+        raise immutable_error("assign(x, output)", "use the returned Tensor, `y = padax.assign(x)`")
+    if type(x) in (float, int):
+        return to_tensor(np.asarray([x]))
     return to_tensor(x)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+              pin_memory: bool = False) -> Any:
+    """A Tensor of `data` (as to_tensor; a Tensor of the right dtype is returned as it is), on `device`."""
+    return placed(to_tensor(data, dtype), device)
+
+
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | None = None,
+            requires_grad: bool = False) -> Any:
+    """A Tensor of `obj` (as to_tensor); Tensors are immutable, so `copy` never matters."""
+    return placed(to_tensor(obj, dtype), device)
+
+
+def from_numpy(ndarray: np.ndarray) -> Any:
+    """A Tensor with the numpy array's values, shape and dtype (a copy: Tensors never share host memory)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
+    return to_tensor(ndarray)
 
 
 def clone(x: Any, name: str | None = None) -> Any:
@@ -440,6 +517,7 @@ def clone(x: Any, name: str | None = None) -> Any:
     return _arg("clone", x, "x")
 
 
-__all__ = ["assign", "clone", "to_tensor", "full", "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like",
+__all__ = ["assign", "as_tensor", "asarray", "from_numpy", "range", "clone", "to_tensor", "full", "zeros", "ones",
+           "empty", "zeros_like", "ones_like", "empty_like",
            "full_like", "arange", "linspace", "eye", "logspace", "meshgrid", "tril", "triu", "tril_indices",
            "triu_indices", "diag", "diagflat", "diag_embed", "complex", "polar", "vander"]

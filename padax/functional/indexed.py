@@ -19,7 +19,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexing import normalize_index
 from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
 
@@ -99,8 +99,9 @@ def scatter_along(x: Any, idx: Any, upd: Any, axis: int, kind: str) -> Any:
 
 # ---- reads --------------------------------------------------------------------------------------
 
-def gather(x: Any, index: Any, axis: Any = None, name: str | None = None) -> Any:
+def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: Any = None) -> Any:
     """Rows (slices along `axis`, default 0) of x picked by `index`; a 0-d index drops that axis."""
+    no_out("gather", out)
     x = _arg("gather", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("gather", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -111,8 +112,9 @@ def gather(x: Any, index: Any, axis: Any = None, name: str | None = None) -> Any
     return take_axis(x, idx, a)
 
 
-def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None) -> Any:
+def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The slices of x along `axis` listed in the 1-D `index`."""
+    no_out("index_select", out)
     x = _arg("index_select", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("index_select", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -217,8 +219,10 @@ def _along_shapes(op: str, arr: Any, indices: Any, axis: int, broadcast: bool) -
     return arr, indices
 
 
-def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, name: str | None = None) -> Any:
+def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, name: str | None = None,
+                    *, out: Any = None) -> Any:
     """out[..., i, ...] = arr[..., indices[..., i, ...], ...] along `axis` (indices broadcast with arr)."""
+    no_out("take_along_axis", out)
     arr = _arg("take_along_axis", arr, "arr")
     if arr.aval.ndim == 0:
         raise op_value_error("take_along_axis", f"arr must have at least one axis, got {arr.aval.str_short()}")
@@ -338,9 +342,11 @@ def _reset(x: Any, idx: Any, axis: int, value: Any) -> Any:
     return scatter_along(x, idx, full(idx.aval.shape, value, x.aval.dtype), axis, "assign")
 
 
-def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str | None = None) -> Any:
+def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str | None = None,
+            out: Any = None) -> Any:
     """x with rows index[i] replaced by updates[i] (overwrite; the last of repeated rows wins) or, with
     overwrite=False, set to the sum of all updates aimed at them."""
+    no_out("scatter", out)
     op = "scatter"
     x = _arg("scatter", x, "x")
     if x.aval.ndim == 0:
@@ -457,8 +463,13 @@ def index_fill(x: Any, index: Any, axis: int, value: Any, name: str | None = Non
     return x.at[key].set(v)
 
 
-def index_add(x: Any, index: Any, axis: int, value: Any, name: str | None = None) -> Any:
-    """x with value's slices added to the slices of x along `axis` listed in `index` (repeats add up)."""
+def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: str | None = None, *,
+              out: Any = None) -> Any:
+    """x with alpha * value's slices added to the slices of x along `axis` listed in `index` (repeats add up)."""
+    no_out("index_add", out)
+    if alpha != 1:
+        from padax.functional.math import multiply
+        value = multiply(value, alpha)
     x = _arg("index_add", x, "x")
     key, a = _axis_index("index_add", x, index, axis)
     v = asarray(value)
@@ -577,6 +588,33 @@ def diagonal_scatter(x: Any, y: Any, offset: int = 0, axis1: int = 0, axis2: int
     return x.at[tuple(key)].set(y)
 
 
+# ---- Paddle's torch-style names -----------------------------------------------------------
+
+_SCATTER_REDUCE = {"sum": "add", "prod": "multiply", "mean": "mean", "amin": "amin", "amax": "amax"}
+
+
+def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:  # noqa: A002  (Paddle's names)
+    """input with src[..., i, ...] added at input[..., index[..., i, ...], ...] along `dim` (index has
+    src's shape; repeated indices add up)."""
+    return put_along_axis(input, index, src, dim, "add", True, broadcast=False)
+
+
+def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,  # noqa: A002
+                   include_self: bool = True) -> Any:
+    """input with src reduced into the positions `index` names along `dim`: reduce is 'sum', 'prod',
+    'mean', 'amin' or 'amax'; include_self=False leaves input's own values out at written positions."""
+    if reduce not in _SCATTER_REDUCE:
+        raise op_value_error("scatter_reduce", f"reduce must be one of {', '.join(map(repr, _SCATTER_REDUCE))}, "
+                                               f"got {reduce!r}")
+    return put_along_axis(input, index, src, dim, _SCATTER_REDUCE[reduce], include_self, broadcast=False)
+
+
+def take_along_dim(arr: Any, indices: Any, axis: int, broadcast: bool = True, *, out: Any = None) -> Any:
+    """take_along_axis(arr, indices, axis, broadcast)."""
+    return take_along_axis(arr, indices, axis, broadcast, out=out)
+
+
 __all__ = ["diagonal_scatter", "multiplex", "select_scatter", "slice_scatter", "gather", "index_select", "take",
            "gather_nd", "take_along_axis", "index_sample", "put_along_axis", "scatter", "scatter_nd_add",
-           "scatter_nd", "index_put", "index_fill", "index_add", "masked_fill", "masked_scatter"]
+           "scatter_nd", "index_put", "index_fill", "index_add", "masked_fill", "masked_scatter", "scatter_add",
+           "scatter_reduce", "take_along_dim"]

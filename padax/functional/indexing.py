@@ -621,8 +621,9 @@ class _IndexUpdateHelper:
 
 
 def setitem_error(self, key: Any, value: Any) -> None:
-    raise TypeError(f"padax Tensors are immutable and do not support item assignment (x[{key!r}] = ...). "
-                    f"Use the functional form: x = x.at[{key!r}].set(value) (also .add, .multiply, .min, .max)")
+    from padax.core.errors import immutable_error
+    raise immutable_error(f"item assignment x[{key!r}] = ...",
+                          f"x = x.at[{key!r}].set(value) (also .add, .multiply, .min, .max)")
 
 
 __all__ = ["getitem", "update", "parse_index", "basic_getitem", "advanced_getitem", "advanced_update",

@@ -17,7 +17,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.devices.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
                                       result_dtype)
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 from padax.functional.lax.dot import dot_general_p
 
 
@@ -39,8 +39,10 @@ _MATRIX_DN = (((1,), (0,)), ((), ()))
 _FAST_DTYPES = frozenset([dtypes.float32, dtypes.bfloat16, dtypes.float16, dtypes.complex64, dtypes.int32])
 
 
-def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False, name: str | None = None) -> Any:
+def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False, name: str | None = None,
+           *, out: Any = None) -> Any:
     """Matrix product with batch broadcasting; `transpose_x/y` swap the last two axes first."""
+    no_out("matmul", out)
     if type(x) is Tensor and type(y) is Tensor and not (transpose_x or transpose_y):
         # eager matrix @ matrix of one dtype (the common case): nothing to promote or reshape, so
         # skip straight to the primitive (saves ~6 us of Python per call)
@@ -92,8 +94,9 @@ def mm(input: Any, mat2: Any, name: str | None = None) -> Any:
     return matmul(input, mat2)
 
 
-def bmm(x: Any, y: Any, name: str | None = None) -> Any:
+def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Batched matrix product of two 3-D Tensors with equal batch sizes."""
+    no_out("bmm", out)
     x, y = _arg("bmm", x, "x"), _arg("bmm", y, "y")
     if x.aval.ndim != 3 or y.aval.ndim != 3:
         raise op_value_error("bmm", f"both inputs must be 3-D, got shapes {list(x.aval.shape)} and "
@@ -103,8 +106,9 @@ def bmm(x: Any, y: Any, name: str | None = None) -> Any:
     return matmul(x, y)
 
 
-def dot(x: Any, y: Any, name: str | None = None) -> Any:
+def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Inner product of 1-D vectors, or row-wise inner products of two 2-D Tensors."""
+    no_out("dot", out)
     x, y = _promote2("dot", x, y)
     if x.aval.shape != y.aval.shape or x.aval.ndim not in (1, 2):
         raise op_value_error("dot", f"inputs must be 1-D or 2-D with equal shapes, got {list(x.aval.shape)} "
@@ -162,8 +166,9 @@ def inner(x: Any, y: Any, name: str | None = None) -> Any:
     return lax.dot_general(x, y, (((x.aval.ndim - 1,), (y.aval.ndim - 1,)), ((), ())))
 
 
-def outer(x: Any, y: Any, name: str | None = None) -> Any:
+def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x[i] * y[j] for the flattened x and y."""
+    no_out("outer", out)
     x, y = _promote2("outer", x, y)
     xf, yf = lax.reshape(x, (x.aval.size, 1)), lax.reshape(y, (1, y.aval.size))
     return lax.dot_general(xf, yf, (((1,), (0,)), ((), ())))
@@ -182,7 +187,10 @@ def kron(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
-    """Contract the last `axes` axes of x with the first of y, or the axes listed as [x_axes, y_axes]."""
+    """Contract axes of x with axes of y, read as Paddle reads `axes`: an int n (the last n of x with the
+    first n of y); a flat list of ints (the same axes of both); [x_axes] (the same for both) or
+    [x_axes, y_axes] (entries past the second are ignored; the shorter list is completed with the
+    longer one's trailing entries); a Tensor holding any of these."""
     x, y = _promote2("tensordot", x, y)
     nx, ny = x.aval.ndim, y.aval.ndim
     if is_array(axes):
@@ -195,13 +203,15 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
         ax, ay = list(range(nx - k, nx)), list(range(k))
     else:
         axes = list(axes)
-        if len(axes) == 1:
-            axes = [axes[0], axes[0]]
-        ax, ay = axes
-        ax = [ax] if isinstance(ax, (int, np.integer)) else list(ax)
-        ay = [ay] if isinstance(ay, (int, np.integer)) else list(ay)
-        if len(ax) != len(ay):
-            raise op_value_error("tensordot", f"axes {axes} must list as many axes of x as of y")
+        if all(isinstance(a, (int, np.integer)) for a in axes):  # a flat list: the same axes of x and y
+            ax, ay = list(axes), list(axes)
+        else:
+            seqs = [[a] if isinstance(a, (int, np.integer)) else list(a) for a in axes[:2]]
+            ax, ay = (seqs[0], seqs[0]) if len(seqs) == 1 else seqs
+            if len(ax) < len(ay):
+                ax = ax + ay[len(ax):]
+            elif len(ay) < len(ax):
+                ay = ay + ax[len(ay):]
         ax = [canonicalize_axis("tensordot", a, nx) for a in ax]
         ay = [canonicalize_axis("tensordot", a, ny) for a in ay]
     for a, b in zip(ax, ay):

@@ -17,9 +17,9 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to as _broadcast_to,
+from padax.functional._arrays import (asarray, broadcast_shapes as broadcast_shapes_, broadcast_to as _broadcast_to,
                                       canonicalize_axis, full, is_array, static_int)
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 
 
 def _static_int(op: str, v: Any, what: str) -> int:
@@ -156,8 +156,9 @@ def _promote_list(op: str, xs: Sequence[Any]) -> list[Any]:
     return [lax.convert_element_type(a, dt) for a in arrs]
 
 
-def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None) -> Any:
+def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Join Tensors along an existing axis (dtypes are promoted)."""
+    no_out("concat", out)
     arrs = _promote_list("concat", x)
     nd = arrs[0].aval.ndim
     if nd == 0:
@@ -172,8 +173,9 @@ def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None) -> Any:
     return lax.concatenate(arrs, a)
 
 
-def stack(x: Sequence[Any], axis: int = 0, name: str | None = None) -> Any:
+def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Join equal-shaped Tensors along a new axis."""
+    no_out("stack", out)
     arrs = _promote_list("stack", x)
     ref = arrs[0].aval.shape
     if any(t.aval.shape != ref for t in arrs[1:]):
@@ -269,7 +271,7 @@ def expand_as(x: Any, y: Any, name: str | None = None) -> Any:
 def broadcast_tensors(input: Sequence[Any], name: str | None = None) -> list[Any]:
     """Broadcast several Tensors to their common shape."""
     arrs = [asarray(a) for a in input]
-    shape = broadcast_shapes("broadcast_tensors", *(a.aval.shape for a in arrs))
+    shape = broadcast_shapes_("broadcast_tensors", *(a.aval.shape for a in arrs))
     return [_broadcast_to(a, shape) for a in arrs]
 
 
@@ -665,7 +667,7 @@ def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None
 
 def broadcast_shape(x_shape: Any, y_shape: Any) -> list[int]:
     """The broadcast of two shapes, as a list."""
-    return list(broadcast_shapes("broadcast_shape", tuple(_int_list("broadcast_shape", x_shape, "x_shape")),
+    return list(broadcast_shapes_("broadcast_shape", tuple(_int_list("broadcast_shape", x_shape, "x_shape")),
                                  tuple(_int_list("broadcast_shape", y_shape, "y_shape"))))
 
 
@@ -680,13 +682,16 @@ def rank(input: Any) -> Any:
 
 
 def shape(input: Any) -> Any:
-    """The shape of input, as a 1-D int32 Tensor (Tensor.shape is the Python tuple)."""
+    """The shape of input, as a 1-D int64 Tensor, as Paddle gives it (Tensor.shape is the Python tuple)."""
     s = asarray(input).aval.shape
-    return asarray(np.asarray(s, dtype=np.int32))
+    return asarray(np.asarray(s, dtype=dtypes.canonicalize(dtypes.int64)))
 
 
-def swapaxes(x: Any, axis0: int, axis1: int, name: str | None = None) -> Any:
-    """x with two axes exchanged."""
+def swapaxes(x: Any, axis0: Any, axis1: int | None = None, name: str | None = None) -> Any:
+    """x with two axes exchanged; given one list of all axes instead (Paddle's `swapaxes(x, perm)`, its
+    alias of transpose), x with its axes permuted so."""
+    if axis1 is None or isinstance(axis0, (list, tuple)):
+        return transpose(x, axis0)
     x = _arg("swapaxes", x, "x")
     nd = x.aval.ndim
     a, b = canonicalize_axis("swapaxes", axis0, nd), canonicalize_axis("swapaxes", axis1, nd)
@@ -883,10 +888,71 @@ def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_
     return lax.select(mine, lax.rem(x, sz), full(x.aval.shape, int(ignore_value), dt))
 
 
+# ---- Paddle's torch-style names -----------------------------------------------------------
+
+
+def permute(input: Any, dims: Sequence[int]) -> Any:  # noqa: A002  (Paddle's parameter names)
+    """transpose(input, dims): output axis i is input axis dims[i]."""
+    return transpose(input, dims)
+
+
+def ravel(input: Any) -> Any:  # noqa: A002
+    """input flattened to 1-D (row-major)."""
+    return flatten(input)
+
+
+def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
+    """The slice [start, start + length) of input along `dim` (a negative start counts from the end)."""
+    x = _arg("narrow", input, "input")
+    nd = x.aval.ndim
+    d = canonicalize_axis("narrow", dim, nd)
+    n = x.aval.shape[d]
+    st = int(start)
+    st = st + n if st < 0 else st
+    length = int(length)
+    if not (0 <= st <= n and 0 <= length and st + length <= n):
+        raise op_value_error("narrow", f"start {start} and length {length} do not fit in axis {d} of size {n} "
+                                       f"of {x.aval.str_short()}")
+    return lax.slice_in_dim(x, st, st + length, 1, d)
+
+
+def reverse(x: Any, axis: Any, name: str | None = None) -> Any:
+    """flip(x, axis): the elements in reverse order along the given axes."""
+    return flip(x, axis)
+
+
+def view_as_complex(input: Any) -> Any:  # noqa: A002
+    """as_complex(input): a last axis of size 2 (real, imaginary) becomes one complex number."""
+    return as_complex(input)
+
+
+def view_as_real(input: Any) -> Any:  # noqa: A002
+    """as_real(input): a complex Tensor as real numbers with a new last axis (real, imaginary)."""
+    return as_real(input)
+
+
+def matrix_transpose(x: Any, name: str | None = None) -> Any:
+    """x with its last two axes exchanged (x must have at least 2 axes)."""
+    x = _arg("matrix_transpose", x, "x")
+    nd = x.aval.ndim
+    if nd < 2:
+        raise op_value_error("matrix_transpose", f"x must have at least 2 axes, got {x.aval.str_short()}")
+    return lax.transpose(x, tuple(builtins.range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
+    """The shape that all the given shapes broadcast to, as a list."""
+    if not shapes:
+        return []
+    return list(broadcast_shapes_("broadcast_shapes",
+                                  *(tuple(_int_list("broadcast_shapes", s, "shape")) for s in shapes)))
+
+
 __all__ = ["reshape", "transpose", "moveaxis", "unsqueeze", "squeeze", "flatten", "concat", "stack", "split",
            "chunk", "unbind", "expand", "broadcast_to", "expand_as", "broadcast_tensors", "tile", "flip", "roll",
            "rot90", "diagonal", "slice", "strided_slice", "pad", "as_complex", "as_real", "repeat_interleave",
            "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "tensor_split", "unstack", "crop",
            "broadcast_shape", "numel", "rank", "shape", "swapaxes", "swapdims", "view", "view_as", "tolist",
            "hstack", "vstack", "row_stack", "dstack", "column_stack", "hsplit", "vsplit", "dsplit", "block_diag",
-           "cartesian_prod", "combinations", "unfold", "as_strided", "shard_index"]
+           "cartesian_prod", "combinations", "unfold", "as_strided", "shard_index", "permute", "ravel", "narrow",
+           "reverse", "view_as_complex", "view_as_real", "matrix_transpose", "broadcast_shapes"]

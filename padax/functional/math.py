@@ -16,11 +16,12 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
+from padax.devices import backend as _backend
 from padax.devices.array import Tensor
 from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 
 # ---- helpers ---------------------------------------------------------------------------
 
@@ -58,6 +59,7 @@ def _scalar_like(x: Any, value: Any) -> Any:
 _PY_SCALARS = (bool, int, float, complex)
 _SCALAR_KIND = {bool: 0, int: 1, float: 2}
 _filled_cache: dict[tuple, Any] = {}
+_backend.on_client_reset(_filled_cache.clear)  # cached fills live on the old client/default device
 
 
 def _filled(shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
@@ -99,34 +101,51 @@ def _binary(op: str, x: Any, y: Any) -> tuple[Any, Any]:
 
 
 def _float_unary(prim_fn):
-    def fn(x: Any, name: str | None = None) -> Any:
+    def fn(x: Any, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(prim_fn.__name__, out)
         return prim_fn(_to_inexact(x))
     return fn
 
 
 # ---- arithmetic -------------------------------------------------------------------------
 
-def add(x: Any, y: Any, name: str | None = None) -> Any:
-    """x + y with Paddle promotion and broadcasting (logical or for bool)."""
+def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
+    """x + alpha * y with Paddle promotion and broadcasting (logical or for bool)."""
+    no_out("add", out)
+    if alpha != 1:
+        y = multiply(y, alpha)
     x, y = _binary("add", x, y)
     return E.add_p.bind(x, y)
 
 
-def subtract(x: Any, y: Any, name: str | None = None) -> Any:
-    """x - y with Paddle promotion and broadcasting."""
+def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
+    """x - alpha * y with Paddle promotion and broadcasting."""
+    no_out("subtract", out)
+    if alpha != 1:
+        y = multiply(y, alpha)
     x, y = _binary("subtract", x, y)
     _check("subtract", x, _numeric, "numeric (not bool)")
     return E.sub_p.bind(x, y)
 
 
-def multiply(x: Any, y: Any, name: str | None = None) -> Any:
+def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x * y with Paddle promotion and broadcasting (logical and for bool)."""
+    no_out("multiply", out)
     x, y = _binary("multiply", x, y)
     return E.mul_p.bind(x, y)
 
 
-def divide(x: Any, y: Any, name: str | None = None) -> Any:
-    """True division: integer and bool operands give float32."""
+def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None = None, out: Any = None) -> Any:
+    """True division (integer and bool operands give float32); rounding_mode='trunc' rounds the quotient
+    towards zero and 'floor' towards -inf, keeping integer operands integer."""
+    no_out("divide", out)
+    if rounding_mode is not None:
+        if rounding_mode == "floor":
+            return floor_divide(x, y)
+        if rounding_mode != "trunc":
+            raise op_value_error("divide", f"rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
+        x, y = _binary("divide", x, y)
+        return lax.div(x, y) if not dtypes.is_inexact(x.aval.dtype) else trunc(lax.div(x, y))
     x, y = _binary("divide", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         f = dtypes.default_float_dtype()
@@ -144,8 +163,9 @@ def _floor_div_int(x, y):
     return lax.select(fix, lax.sub(q, _scalar_like(q, 1)), q)
 
 
-def floor_divide(x: Any, y: Any, name: str | None = None) -> Any:
+def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Division rounded towards -inf (Python's //)."""
+    no_out("floor_divide", out)
     x, y = _binary("floor_divide", x, y)
     _check("floor_divide", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if dtypes.is_integer(x.aval.dtype):
@@ -153,8 +173,9 @@ def floor_divide(x: Any, y: Any, name: str | None = None) -> Any:
     return lax.floor(lax.div(x, y))
 
 
-def remainder(x: Any, y: Any, name: str | None = None) -> Any:
+def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Remainder with the sign of the divisor (Python's %, numpy's mod)."""
+    no_out("remainder", out)
     x, y = _binary("remainder", x, y)
     _check("remainder", x, lambda d: _numeric(d) and _real(d), "real numeric")
     r = lax.rem(x, y)
@@ -191,8 +212,9 @@ def _int_pow(x, y):
     return lax.select(neg, special, acc)
 
 
-def pow(x: Any, y: Any, name: str | None = None) -> Any:
+def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x ** y; integer powers of integers stay exact, a Python int exponent uses repeated multiplication."""
+    no_out("pow", out)
     if type(y) is int and is_array(x) and x.aval.dtype != dtypes.bool_:
         if dtypes.is_integer(x.aval.dtype) and y < 0:
             raise op_type_error("pow", f"integers to negative integer powers are not allowed "
@@ -207,14 +229,16 @@ def pow(x: Any, y: Any, name: str | None = None) -> Any:
     return lax.pow(x, y)
 
 
-def maximum(x: Any, y: Any, name: str | None = None) -> Any:
+def maximum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise maximum (NaN propagates)."""
+    no_out("maximum", out)
     x, y = _binary("maximum", x, y)
     return lax.max(x, y)
 
 
-def minimum(x: Any, y: Any, name: str | None = None) -> Any:
+def minimum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise minimum (NaN propagates)."""
+    no_out("minimum", out)
     x, y = _binary("minimum", x, y)
     return lax.min(x, y)
 
@@ -247,8 +271,9 @@ def neg(x: Any, name: str | None = None) -> Any:
 negative = neg
 
 
-def abs(x: Any, name: str | None = None) -> Any:
+def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """|x| (a real dtype for complex input)."""
+    no_out("abs", out)
     x = _arg("abs", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
@@ -262,8 +287,9 @@ def square(x: Any, name: str | None = None) -> Any:
     return lax.square(x)
 
 
-def sign(x: Any, name: str | None = None) -> Any:
+def sign(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """-1, 0 or 1 (x/|x| for complex) in x's dtype."""
+    no_out("sign", out)
     x = _arg("sign", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
@@ -313,18 +339,28 @@ erfinv = _real_float_unary("erfinv", lax.erf_inv)
 erfinv.__doc__ = "Inverse of the error function on (-1, 1)."
 lgamma = _real_float_unary("lgamma", lax.lgamma)
 lgamma.__doc__ = "log|Gamma(x)|."
-digamma = _real_float_unary("digamma", lax.digamma)
-digamma.__doc__ = "The logarithmic derivative of Gamma."
+def _digamma(x):
+    """digamma with its poles at +-0 as infinities (-inf at +0, +inf at -0), as Paddle and scipy give them."""
+    zero = lax.eq(x, _scalar_like(x, 0))
+    pole = lax.select(lax.lt(lax.div(_scalar_like(x, 1), x), _scalar_like(x, 0)), _scalar_like(x, np.inf),
+                      _scalar_like(x, -np.inf))
+    return lax.select(zero, pole, lax.digamma(x))
 
 
-def log2(x: Any, name: str | None = None) -> Any:
+digamma = _real_float_unary("digamma", _digamma)
+digamma.__doc__ = "The logarithmic derivative of Gamma (-inf at 0, NaN at the negative integers)."
+
+
+def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Base-2 logarithm."""
+    no_out("log2", out)
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(2.0)))
 
 
-def log10(x: Any, name: str | None = None) -> Any:
+def log10(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Base-10 logarithm."""
+    no_out("log10", out)
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(10.0)))
 
@@ -336,7 +372,8 @@ def reciprocal(x: Any, name: str | None = None) -> Any:
 
 
 def _rounding(op: str, fn):
-    def wrapped(x: Any, name: str | None = None) -> Any:
+    def wrapped(x: Any, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(op, out)
         x = asarray(x)
         if not dtypes.is_inexact(x.aval.dtype):
             return x  # integers are already whole
@@ -360,20 +397,24 @@ trunc = _rounding("trunc", _trunc)
 trunc.__doc__ = "Round towards zero (integers unchanged)."
 
 
-def round(x: Any, decimals: int = 0, name: str | None = None) -> Any:
-    """Round half away from zero, optionally to `decimals` decimal places."""
+def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None) -> Any:
+    """Round half to even (as Paddle and numpy do), optionally to `decimals` decimal places;
+    complex numbers round their real and imaginary parts; integers are returned unchanged."""
+    no_out("round", out)
     x = _arg("round", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         return x
-    _check("round", x, _real, "real")
+    if dtypes.is_complex(x.aval.dtype):
+        return lax.complex(round(lax.real(x), decimals), round(lax.imag(x), decimals))
     if decimals == 0:
-        return lax.round(x, 0)
+        return lax.round(x, 1)
     s = _scalar_like(x, 10.0 ** decimals)
-    return lax.div(lax.round(lax.mul(x, s), 0), s)
+    return lax.div(lax.round(lax.mul(x, s), 1), s)
 
 
-def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None) -> Any:
+def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """Limit values to [min, max] (either bound may be None); the result keeps x's dtype."""
+    no_out("clip", out)
     x = _arg("clip", x, "x")
     dt = x.aval.dtype
     _check("clip", x, _real, "real")
@@ -407,9 +448,12 @@ def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = Tr
 
 
 def atan2(x: Any, y: Any, name: str | None = None) -> Any:
-    """arctan(x / y) with the quadrant taken from both signs (Paddle's order: numerator first)."""
+    """arctan(x / y) with the quadrant taken from both signs (Paddle's order: numerator first); integer
+    operands compute in float64, as Paddle's kernel does."""
     x, y = _binary("atan2", x, y)
-    x, y = _to_inexact(x), _to_inexact(y)
+    if not dtypes.is_inexact(x.aval.dtype):
+        f64 = dtypes.canonicalize(dtypes.float64)
+        x, y = lax.convert_element_type(x, f64), lax.convert_element_type(y, f64)
     _check("atan2", x, dtypes.is_floating, "real floating")
     return lax.atan2(x, y)
 
@@ -441,7 +485,8 @@ def logaddexp(x: Any, y: Any, name: str | None = None) -> Any:
 # ---- comparisons ---------------------------------------------------------------------------
 
 def _compare(op: str, fn, ordered: bool):
-    def wrapped(x: Any, y: Any, name: str | None = None) -> Any:
+    def wrapped(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(op, out)
         x, y = _binary(op, x, y)
         if ordered and dtypes.is_complex(x.aval.dtype):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
@@ -476,7 +521,8 @@ def _as_bool(x: Any) -> Any:
 
 
 def _logical(op: str, fn):
-    def wrapped(x: Any, y: Any, out: Any = None, name: str | None = None) -> Any:
+    def wrapped(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(op, out)
         x, y = promote_and_broadcast(op, _as_bool(x), _as_bool(y))
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
@@ -489,8 +535,9 @@ logical_or = _logical("logical_or", lax.bitwise_or)
 logical_xor = _logical("logical_xor", lax.bitwise_xor)
 
 
-def logical_not(x: Any, out: Any = None, name: str | None = None) -> Any:
+def logical_not(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise not of x's truth values; returns bool."""
+    no_out("logical_not", out)
     return lax.bitwise_not(_as_bool(x))
 
 
@@ -601,8 +648,9 @@ def deg2rad(x: Any, name: str | None = None) -> Any:
     return lax.mul(x, _scalar_like(x, np.pi / 180.0))
 
 
-def frac(x: Any, name: str | None = None) -> Any:
+def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """The fractional part x - trunc(x), with x's sign (0 for integers)."""
+    no_out("frac", out)
     x = _arg("frac", x, "x")
     _check("frac", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if not dtypes.is_inexact(x.aval.dtype):
@@ -637,8 +685,11 @@ def signbit(x: Any, name: str | None = None) -> Any:
 
 
 def copysign(x: Any, y: Any, name: str | None = None) -> Any:
-    """|x| with the sign of y (including the sign of -0.0); integers compute in float32."""
+    """|x| with the sign of y (including the sign of -0.0); integers stay integers, as in Paddle."""
     x, y = _binary("copysign", x, y)
+    if dtypes.is_integer(x.aval.dtype) and not dtypes.is_unsigned(x.aval.dtype):
+        a = lax.abs(x)
+        return lax.select(lax.lt(y, _scalar_like(y, 0)), lax.neg(a), a)
     x, y = _to_inexact(x), _to_inexact(y)
     _check("copysign", x, dtypes.is_floating, "real floating")
     a = lax.abs(x)
@@ -890,8 +941,9 @@ def add_n(inputs: Any, name: str | None = None) -> Any:
 
 
 def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None,
-         name: str | None = None) -> Any:
+         name: str | None = None, *, out: Any = None) -> Any:
     """n-th forward difference along `axis` (not_equal for bool), after concatenating prepend/append."""
+    no_out("diff", out)
     from padax.functional._arrays import canonicalize_axis
     x = _arg("diff", x, "x")
     if x.aval.ndim == 0:
@@ -972,7 +1024,7 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: i
 
 def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
     """(mantissa, exponent) with x = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf, NaN
-    give themselves and exponent 0); exponent is int32."""
+    give themselves and exponent 0); the exponent has x's dtype, as in Paddle."""
     x = _real_float("frexp", x)
     f = dtypes.float64 if x.aval.dtype == dtypes.float64 else dtypes.float32
     xf = lax.convert_element_type(x, f)
@@ -990,7 +1042,7 @@ def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
     m = lax.div(lax.div(xf, lax.exp2(half)), lax.exp2(lax.sub(e, half)))
     m = lax.select(special, xf, m)
     e = lax.select(special, _scalar_like(e, 0), e)
-    return lax.convert_element_type(m, x.aval.dtype), lax.convert_element_type(e, dtypes.int32)
+    return lax.convert_element_type(m, x.aval.dtype), lax.convert_element_type(e, x.aval.dtype)
 
 
 def gammaln(x: Any, name: str | None = None) -> Any:
@@ -1030,9 +1082,10 @@ def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None
 
 # ---- selection and casting ---------------------------------------------------------------
 
-def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise choice: x where condition is true, else y (all three broadcast together).
     With condition alone: nonzero(condition, as_tuple=True) (eager only: a data-dependent shape)."""
+    no_out("where", out)
     if x is None and y is None:
         from padax.functional.search import nonzero
         return nonzero(condition, as_tuple=True)
@@ -1056,7 +1109,21 @@ def astype(x: Any, dtype: Any) -> Any:
     return cast(x, dtype)
 
 
-__all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod", "pow",
+# ---- Paddle's aliases ----------------------------------------------------------------------
+
+
+def true_divide(input: Any, other: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's names)
+    """True division, as `divide` (integer operands give float32)."""
+    return divide(input, other, out=out)
+
+
+mul, sub, div = multiply, subtract, divide
+eq, ne, lt, le, gt, ge = equal, not_equal, less_than, less_equal, greater_than, greater_equal
+greater, less, clamp = greater_than, less_than, clip
+
+
+__all__ = ["true_divide", "mul", "sub", "div", "eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "clamp",
+           "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod", "pow",
            "maximum", "minimum", "fmax", "fmin", "neg", "negative", "abs", "square", "sign", "exp", "expm1",
            "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan",
            "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfinv", "lgamma",

@@ -79,7 +79,7 @@ def _dim(self) -> int:
     return self.ndim
 
 
-def _numel(self):
+def _numel(self, name=None):
     """The number of elements, as an int64 Tensor (Paddle's numel)."""
     return C.full((), self.size, dtypes.canonicalize(dtypes.int64))
 
@@ -206,3 +206,5 @@ def _install(cls: type) -> None:
 for _cls in (Tensor, Tracer):
     _install(_cls)
 Tensor.__hash__ = None  # type: ignore[assignment]  (== returns an array)
+
+from padax.functional import paddle_methods as _paddle_methods  # noqa: E402,F401  (more methods, in-place refusals)

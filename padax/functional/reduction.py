@@ -16,7 +16,7 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 from padax.functional.lax.custom import stop_gradient_p
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
@@ -43,8 +43,10 @@ def _accumulate_dtype(dt: np.dtype) -> np.dtype:
     return dtypes.float32 if dt in _LOW_FLOATS else dt
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None,
+        *, out: Any = None) -> Any:
     """Sum over `axis`; bool and int32 inputs give int64, as in Paddle."""
+    no_out("sum", out)
     x = _arg("sum", x, "x")
     axes = reduction_axes("sum", x, axis)
     if dtype is not None:
@@ -58,20 +60,34 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name
     return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
 
 
-def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
-    """Arithmetic mean over `axis` (integer and bool inputs give float32)."""
+def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, dtype: Any = None,
+         out: Any = None) -> Any:
+    """Arithmetic mean over `axis` (in `dtype` when given: x is cast first). As in Paddle, integer inputs
+    keep their dtype (the mean truncates towards zero) and bool inputs give bool (True where the mean is
+    nonzero)."""
+    no_out("mean", out)
     x = _arg("mean", x, "x")
+    if dtype is not None:
+        x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
     axes = reduction_axes("mean", x, axis)
-    dt = x.aval.dtype if dtypes.is_inexact(x.aval.dtype) else dtypes.default_float_dtype()
+    dt = x.aval.dtype
+    n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
+    if dt == dtypes.bool_:  # the mean, cast back to bool: True where any element is
+        return any(x, axis, keepdim)
+    if not dtypes.is_inexact(dt):
+        s = lax.reduce_sum(x, axes)
+        out = lax.div(s, full(s.aval.shape, builtins.max(n, 1), dt))  # integer division truncates
+        return _keepdim(out, x.aval.shape, axes, keepdim)
     acc = _accumulate_dtype(dt)
     s = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
-    n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
     out = lax.div(s, full(s.aval.shape, n, acc)) if n != 1 else s
     return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
 
 
-def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, name: str | None = None) -> Any:
+def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, out: Any = None,
+         name: str | None = None) -> Any:
     """Product over `axis` (in `dtype` if given)."""
+    no_out("prod", out)
     x = _arg("prod", x, "x")
     axes = reduction_axes("prod", x, axis)
     if dtype is not None:
@@ -84,7 +100,8 @@ def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, nam
 
 
 def _order_reduction(op: str, fn):
-    def wrapped(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+    def wrapped(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(op, out)
         x = asarray(x)
         if dtypes.is_complex(x.aval.dtype):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
@@ -108,22 +125,25 @@ def _as_bool(x: Any) -> Any:
     return x if x.aval.dtype == dtypes.bool_ else lax.convert_element_type(x, dtypes.bool_)
 
 
-def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """True where every element over `axis` is nonzero."""
+    no_out("all", out)
     x = _arg("all", x, "x")
     axes = reduction_axes("all", x, axis)
     return _keepdim(lax.reduce_and(_as_bool(x), axes), x.aval.shape, axes, keepdim)
 
 
-def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """True where some element over `axis` is nonzero."""
+    no_out("any", out)
     x = _arg("any", x, "x")
     axes = reduction_axes("any", x, axis)
     return _keepdim(lax.reduce_or(_as_bool(x), axes), x.aval.shape, axes, keepdim)
 
 
-def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum."""
+    no_out("logsumexp", out)
     x = _arg("logsumexp", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         x = lax.convert_element_type(x, dtypes.default_float_dtype())
@@ -178,9 +198,18 @@ def count_nonzero(x: Any, axis: Any = None, keepdim: bool = False, name: str | N
     return _keepdim(out, x.aval.shape, axes, keepdim)
 
 
-def var(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Any:
-    """Variance over `axis`; unbiased (divide by n - 1) by default, as in Paddle. Complex inputs use |x - mean|^2."""
-    x = _float_input(asarray(x))
+def var(x: Any, axis: Any = None, unbiased: bool | None = None, keepdim: bool = False, name: str | None = None,
+        *, correction: float = 1, out: Any = None) -> Any:
+    """Variance over `axis`: the squared deviations summed and divided by n - correction (`unbiased=True`
+    means correction 1, `False` correction 0; the default is 1, as in Paddle). Complex inputs use
+    |x - mean|^2. Integer inputs keep their dtype and integer arithmetic, as Paddle's kernel does
+    (the mean and the quotient truncate)."""
+    no_out("var", out)
+    ddof = correction if unbiased is None else (1 if unbiased else 0)
+    x = asarray(x)
+    if dtypes.is_integer(x.aval.dtype):
+        return _int_var(x, axis, ddof, keepdim)
+    x = _float_input(x)
     axes = reduction_axes("var", x, axis)
     dt = x.aval.dtype
     acc = _accumulate_dtype(dt)
@@ -194,15 +223,34 @@ def var(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, 
     if dtypes.is_complex(acc):
         sq = lax.real(sq)
     ss = lax.reduce_sum(sq, axes)
-    denom = builtins.max(n - 1 if unbiased else n, 0)
+    denom = builtins.max(n - ddof, 0)
     out = lax.div(ss, full(ss.aval.shape, denom, ss.aval.dtype))  # no degrees of freedom left: 0 / 0 = NaN
     out_dt = dtypes.finfo(dt).dtype if dtypes.is_complex(dt) else dt
     return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
 
 
+def _int_var(x: Any, axis: Any, ddof: float, keepdim: bool) -> Any:
+    """Paddle's integer variance: truncated integer mean, integer squared deviations, truncated quotient."""
+    axes = reduction_axes("var", x, axis)
+    dt = x.aval.dtype
+    n = int(np.prod([x.aval.shape[a] for a in axes], dtype=np.int64))
+    kept = tuple(1 if i in axes else d for i, d in enumerate(x.aval.shape))
+    s = lax.reduce_sum(x, axes)
+    m = lax.div(s, full(s.aval.shape, builtins.max(n, 1), dt))
+    mb = lax.broadcast_in_dim(lax.reshape(m, kept), x.aval.shape, tuple(builtins.range(x.aval.ndim)))
+    d = lax.sub(x, mb)
+    ss = lax.reduce_sum(lax.mul(d, d), axes)
+    out = lax.div(ss, full(ss.aval.shape, builtins.max(int(n - ddof), 1), dt))
+    return _keepdim(out, x.aval.shape, axes, keepdim)
+
+
 def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Any:
-    """Standard deviation over `axis`; unbiased (n - 1) by default, as in Paddle."""
-    return lax.sqrt(var(x, axis, unbiased, keepdim))
+    """Standard deviation over `axis`; unbiased (n - 1) by default, as in Paddle. Integer inputs give the
+    default float dtype (the square root of Paddle's integer variance)."""
+    v = var(x, axis, unbiased, keepdim)
+    if not dtypes.is_inexact(v.aval.dtype):
+        v = lax.convert_element_type(v, dtypes.default_float_dtype())
+    return lax.sqrt(v)
 
 
 
@@ -251,12 +299,13 @@ argmax = _arg_reduction("argmax", lax.argmax)
 argmin = _arg_reduction("argmin", lax.argmin)
 
 
-def _scan(op: str, fn):
-    def wrapped(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+def _scan(op: str, fn, widen: tuple):
+    def wrapped(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None, *, out: Any = None) -> Any:
+        no_out(op, out)
         x = asarray(x)
         if dtype is not None:
             x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
-        elif x.aval.dtype == dtypes.bool_:
+        elif x.aval.dtype in widen:  # as Paddle: cumsum of bool/int32 gives int64 (like sum)
             x = lax.convert_element_type(x, dtypes.default_int_dtype())
         if axis is None:
             x = lax.reshape(x, (x.aval.size,))
@@ -271,13 +320,15 @@ def _scan(op: str, fn):
     return wrapped
 
 
-cumsum = _scan("cumsum", lax.cumsum)
-cumsum.__doc__ = "Inclusive running sum along `axis` (of the flattened array when axis is None)."
-_cumprod = _scan("cumprod", lax.cumprod)
+cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, dtypes.int32))
+cumsum.__doc__ = ("Inclusive running sum along `axis` (of the flattened array when axis is None); bool and int32 "
+                  "inputs give int64, as in Paddle.")
+_cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 
-def cumprod(x: Any, dim: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+def cumprod(x: Any, dim: int | None = None, *, dtype: Any = None, out: Any = None, name: str | None = None) -> Any:
     """Inclusive running product along `dim` (of the flattened array when dim is None)."""
+    no_out("cumprod", out)
     return _cumprod(x, dim, dtype)
 
 
@@ -350,6 +401,12 @@ def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
     return v, lax.sub(full(j.aval.shape, n - 1, dtypes.int32), j)
 
 
+def msort(input: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's parameter name)
+    """input sorted along its first axis (ascending)."""
+    no_out("msort", out)
+    return sort(input, 0)
+
+
 def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False, name: str | None = None) -> Any:
     """Sorted values along `axis` (NaNs last ascending, first descending)."""
     x = _arg("sort", x, "x")
@@ -373,8 +430,9 @@ def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = Fal
 
 
 def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: bool = True,
-         name: str | None = None) -> tuple[Any, Any]:
+         name: str | None = None, *, out: Any = None) -> tuple[Any, Any]:
     """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last)."""
+    no_out("topk", out)
     x = _arg("topk", x, "x")
     k = int(k)
     idt = dtypes.canonicalize(dtypes.int64)
@@ -405,4 +463,4 @@ def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: 
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "logsumexp", "argmax",
            "argmin", "cumsum", "cumprod", "sort", "argsort", "topk", "nansum", "nanmean", "count_nonzero", "var",
-           "std", "cummax", "cummin", "logcumsumexp", "reduce_as"]
+           "std", "cummax", "cummin", "logcumsumexp", "reduce_as", "msort"]

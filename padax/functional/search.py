@@ -20,7 +20,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along, take_axis
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 
@@ -56,11 +56,21 @@ def _same(a: Any, b: Any) -> Any:
 # ---- searchsorted ---------------------------------------------------------------------------------
 
 def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, right: bool = False,
-                 name: str | None = None) -> Any:
+                 name: str | None = None, *, side: str | None = None, out: Any = None, sorter: Any = None) -> Any:
     """Insertion points of `values` into the innermost axis of `sorted_sequence` that keep it sorted
-    (first such point, or the last one with right=True); NaN sorts after every number."""
+    (first such point, or the last one with right=True or side='right'); NaN sorts after every number.
+    With `sorter` (the indices that sort an unsorted sequence, e.g. from argsort), the sequence is read
+    in that order."""
+    no_out("searchsorted", out)
     op = "searchsorted"
+    if side is not None:
+        if side not in ("left", "right"):
+            raise op_value_error(op, f"side must be 'left' or 'right', got {side!r}")
+        right = side == "right"
     seq, v = asarray(sorted_sequence), asarray(values)
+    if sorter is not None:
+        from padax.functional.indexed import take_along_axis
+        seq = take_along_axis(seq, asarray(sorter), -1)
     if seq.aval.ndim == 0:
         raise op_value_error(op, f"sorted_sequence must have at least one axis, got {seq.aval.str_short()}")
     if dtypes.is_complex(seq.aval.dtype) or dtypes.is_complex(v.aval.dtype):
@@ -100,8 +110,9 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
 
 
 def bucketize(x: Any, sorted_sequence: Any, out_int32: bool = False, right: bool = False,
-              name: str | None = None) -> Any:
+              name: str | None = None, *, out: Any = None) -> Any:
     """The bucket of each element of x among the boundaries in the 1-D `sorted_sequence`."""
+    no_out("bucketize", out)
     seq = asarray(sorted_sequence)
     if seq.aval.ndim != 1:
         raise op_value_error("bucketize", f"sorted_sequence must be 1-D, got {seq.aval.str_short()}")
@@ -145,10 +156,11 @@ def _valid(count: Any, k: int) -> Any:
     return lax.lt(lax.iota(dtypes.int32, k), broadcast_to(count, (k,)))
 
 
-def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_value: Any = None) -> Any:
+def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_value: Any = None, out: Any = None) -> Any:
     """Coordinates (int64) of the nonzero elements of x in row-major order: shape [z, x.ndim], or with
-    as_tuple a tuple of x.ndim Tensors of shape [z, 1] (Paddle's layout). Eager only, unless a static
-    `size` is given (entries past the true count hold `fill_value`, default 0)."""
+    as_tuple a tuple of x.ndim 1-D Tensors of shape [z] (as Paddle 3 gives them). Eager only, unless a
+    static `size` is given (entries past the true count hold `fill_value`, default 0)."""
+    no_out("nonzero", out)
     x = _arg("nonzero", x, "x")
     mask = x if x.aval.dtype == dtypes.bool_ else lax.ne(x, full(x.aval.shape, 0, x.aval.dtype))
     shape = x.aval.shape if x.aval.ndim else (1,)
@@ -168,16 +180,17 @@ def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_val
     if x.aval.ndim == 0:
         coords = coords[:0] if not as_tuple else coords
     if as_tuple:
-        return tuple(lax.reshape(c, (k, 1)) for c in coords)
+        return tuple(coords)
     if not coords:
         return full((k, 0), 0, idt)
     return lax.concatenate([lax.reshape(c, (k, 1)) for c in coords], 1)
 
 
 def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | None = None,
-                  fill_value: Any = None) -> Any:
+                  fill_value: Any = None, out: Any = None) -> Any:
     """The elements of x where mask (broadcast with x) is true, as a 1-D Tensor in row-major order.
     Eager only, unless a static `size` is given (padding holds `fill_value`, default 0)."""
+    no_out("masked_select", out)
     op = "masked_select"
     x, mask = _arg("masked_select", x, "x"), _arg("masked_select", mask, "mask")
     if mask.aval.dtype != dtypes.bool_:
@@ -192,6 +205,11 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
     if size is not None:
         out = lax.select(_valid(count, k), out, full((k,), 0 if fill_value is None else fill_value, x.aval.dtype))
     return out
+
+
+def argwhere(input: Any) -> Any:  # noqa: A002  (Paddle's parameter name)
+    """The coordinates (int64, shape [z, ndim]) of the nonzero elements of input, as nonzero(input)."""
+    return nonzero(input)
 
 
 def where_nonzero(condition: Any) -> tuple:
@@ -282,10 +300,11 @@ def _unique_impl(op: str, x: Any, sort: bool, return_index: bool, return_inverse
 
 
 def unique(x: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
-           axis: int | None = None, dtype: Any = "int64", name: str | None = None, *, size: int | None = None,
-           fill_value: Any = None) -> Any:
+           axis: int | None = None, dtype: Any = "int64", sorted: bool = True, name: str | None = None, *,  # noqa: A002
+           size: int | None = None, fill_value: Any = None) -> Any:
     """The sorted unique elements of x (flattened), or unique slices along `axis`; optionally with the
     first index of each, the inverse mapping and the counts (in that order). NaNs count as one value.
+    The result is always sorted (Paddle's CPU kernel sorts whatever `sorted` says).
     Eager only, unless a static `size` is given (padding holds `fill_value`, default 0)."""
     return _unique_impl("unique", x, True, return_index, return_inverse, return_counts, axis, dtype, size,
                         fill_value)
@@ -341,8 +360,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, name: str | None =
         w = asarray(weights)
         if w.aval.shape != x.aval.shape:
             raise op_value_error(op, f"weights {w.aval.str_short()} must have x's shape {list(x.aval.shape)}")
-        if not dtypes.is_inexact(w.aval.dtype):
-            w = lax.convert_element_type(w, dtypes.default_float_dtype())
+        if not dtypes.is_inexact(w.aval.dtype):  # integer weights sum in float64, as in Paddle
+            w = lax.convert_element_type(w, dtypes.canonicalize(dtypes.float64))
     out = full((n,), 0, w.aval.dtype)
     if x.aval.size == 0 or n == 0:
         return out
@@ -350,4 +369,5 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, name: str | None =
     return lax.scatter_add(out, lax.reshape(x, (x.aval.size, 1)), w, dn, mode="drop")
 
 
-__all__ = ["isin", "bincount", "searchsorted", "bucketize", "nonzero", "masked_select", "unique", "unique_consecutive"]
+__all__ = ["isin", "bincount", "searchsorted", "bucketize", "nonzero", "argwhere", "masked_select", "unique",
+           "unique_consecutive"]

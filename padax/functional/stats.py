@@ -17,7 +17,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, canonicalize_axis, full, is_array
-from padax.functional._checks import arg as _arg
+from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along
 from padax.functional.reduction import reduction_axes
 
@@ -100,6 +100,9 @@ def _median(op: str, x: Any, axis: Any, keepdim: bool, mode: str, skip_nan: bool
     empty = lax.eq(valid, full(kept, 0, i32))
     bad = empty if skip_nan else has_nan
     if mode == "avg":
+        if skip_nan and dtypes.is_integer(x.aval.dtype):  # Paddle's nanmedian keeps integers: the mean truncates
+            out = lax.div(lax.add(v_lo, v_hi), full(kept, 2, x.aval.dtype))
+            return _restore(out, x.aval.shape, axes, keepdim)
         a, b = lax.convert_element_type(v_lo, cdt), lax.convert_element_type(v_hi, cdt)
         out = lax.div(lax.add(a, b), full(kept, 2, cdt))
         out = lax.select(bad, full(kept, np.nan, cdt), out)
@@ -120,15 +123,17 @@ def _median(op: str, x: Any, axis: Any, keepdim: bool, mode: str, skip_nan: bool
 
 
 def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "avg",
-           name: str | None = None) -> Any:
+           name: str | None = None, *, out: Any = None) -> Any:
     """Median over `axis` (all elements when None). mode='avg' averages the two middle values of an even
     count (float32 result, float64 for float64 input); mode='min' takes the lower one in x's dtype and,
     with an int axis, also returns its int64 index. NaN if the slice holds a NaN."""
+    no_out("median", out)
     return _median("median", x, axis, keepdim, mode, skip_nan=False)
 
 
 def nanmedian(x: Any, axis: Any = None, keepdim: bool = False, mode: str = "avg", name: str | None = None) -> Any:
-    """Median over `axis` (int, list or None) ignoring NaNs; NaN for an all-NaN slice. mode as in median."""
+    """Median over `axis` (int, list or None) ignoring NaNs; NaN for an all-NaN slice. mode as in median,
+    except that integer inputs keep their dtype (the mean of the two middle values truncates), as in Paddle."""
     return _median("nanmedian", x, axis, keepdim, mode, skip_nan=True)
 
 
@@ -189,7 +194,7 @@ def _quantile(op: str, x: Any, q: Any, axis: Any, keepdim: bool, interpolation: 
     elif interpolation == "higher":
         out = at(hi_f)
     elif interpolation == "nearest":
-        out = at(lax.round(pos, 0))  # half away from zero, as paddle.round
+        out = at(lax.round(pos, 1))  # half to even, as paddle.round
     else:
         a, b = at(lo_f), at(hi_f)
         if interpolation == "midpoint":
@@ -207,9 +212,10 @@ def _quantile(op: str, x: Any, q: Any, axis: Any, keepdim: bool, interpolation: 
 
 
 def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
-             name: str | None = None) -> Any:
+             name: str | None = None, *, out: Any = None) -> Any:
     """The q-th quantile(s) over `axis` (int, list or None); a list/1-D q adds a leading axis. interpolation:
     'linear', 'lower', 'higher', 'nearest' or 'midpoint'. NaN if the slice holds a NaN."""
+    no_out("quantile", out)
     return _quantile("quantile", x, q, axis, keepdim, interpolation, skip_nan=False)
 
 
@@ -348,4 +354,98 @@ def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, w
     return out
 
 
-__all__ = ["histogram", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "mode"]
+def histogram_bin_edges(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
+                        name: str | None = None) -> Any:
+    """The bins + 1 edges `histogram` uses: equal-width over [min, max], or over the data's range when both
+    are 0 (a range of one value widens by 0.5 on each side); float32 as Paddle gives them."""
+    op = "histogram_bin_edges"
+    x = asarray(input)
+    bins = int(bins)
+    if bins <= 0:
+        raise op_value_error(op, f"bins must be positive, got {bins}")
+    if builtins.min(min, max) != min:
+        raise op_value_error(op, f"max ({max}) must not be less than min ({min})")
+    f = dtypes.float32
+    if min == 0 and max == 0 and x.aval.size:
+        xf = lax.reshape(lax.convert_element_type(x, f), (x.aval.size,))
+        lo, hi = lax.reduce_min(xf, (0,)), lax.reduce_max(xf, (0,))
+    else:
+        lo, hi = full((), min, f), full((), max, f)
+    same = lax.eq(lo, hi)
+    lo = lax.select(same, lax.sub(lo, full((), 0.5, f)), lo)
+    hi = lax.select(same, lax.add(hi, full((), 0.5, f)), hi)
+    return _edges(lo, hi, bins, f)
+
+
+def _edges(lo: Any, hi: Any, bins: int, f: np.dtype) -> Any:
+    """bins + 1 equal-width edges from lo to hi (0-d arrays), the last exactly hi."""
+    step = lax.div(lax.sub(hi, lo), full((), bins, f))
+    i = lax.convert_element_type(lax.iota(dtypes.int32, bins + 1), f)
+    e = lax.add(lax.broadcast_in_dim(lo, (bins + 1,), ()), lax.mul(i, lax.broadcast_in_dim(step, (bins + 1,), ())))
+    last = lax.eq(lax.iota(dtypes.int32, bins + 1), full((bins + 1,), bins, dtypes.int32))
+    return lax.select(last, lax.broadcast_in_dim(hi, (bins + 1,), ()), e)
+
+
+def histogramdd(x: Any, bins: Any = 10, ranges: Any = None, density: bool = False, weights: Any = None,
+                name: str | None = None) -> tuple[Any, list]:
+    """The D-dimensional histogram of the points x[..., D] and the list of D edge Tensors.
+
+    `bins` is an int, D ints, or D 1-D Tensors of edges; `ranges` a flat list [min_0, max_0, min_1,
+    ...] (default: each coordinate's data range). A point on an edge falls in the bin to its right,
+    except on the last edge, which belongs to the last bin; points outside are not counted. The
+    histogram has x's float dtype; with `density` it is divided by the bin volumes and the total.
+    """
+    from padax.functional.lax.indexing import ScatterDimensionNumbers
+    from padax.functional.search import searchsorted
+    op = "histogramdd"
+    x = asarray(x)
+    if x.aval.ndim < 2 or not dtypes.is_floating(x.aval.dtype):
+        raise op_type_error(op, f"x must be a floating Tensor of points [..., D], got {x.aval.str_short()}")
+    f = x.aval.dtype
+    d = x.aval.shape[-1]
+    pts = lax.reshape(x, (x.aval.size // builtins.max(d, 1), d))
+    n = pts.aval.shape[0]
+    cols = [lax.reshape(lax.slice_in_dim(pts, i, i + 1, 1, 1), (n,)) for i in builtins.range(d)]
+    if isinstance(bins, (int, np.integer)):
+        bins = [int(bins)] * d
+    if len(bins) != d:
+        raise op_value_error(op, f"bins must be an int or {d} entries (one per coordinate), got {len(bins)}")
+    if ranges is not None:
+        if len(ranges) != 2 * d:
+            raise op_value_error(op, f"ranges must hold 2 * D = {2 * d} numbers [min_0, max_0, ...], got {len(ranges)}")
+    edges = []
+    for i, b in enumerate(bins):
+        if is_array(b):
+            edges.append(lax.convert_element_type(asarray(b), f))
+            continue
+        if ranges is not None:
+            lo, hi = full((), ranges[2 * i], f), full((), ranges[2 * i + 1], f)
+        else:
+            lo, hi = lax.reduce_min(cols[i], (0,)), lax.reduce_max(cols[i], (0,))
+        edges.append(_edges(lo, hi, int(b), f))
+    shape = tuple(e.aval.shape[0] + 1 for e in edges)  # a bin below the first edge and one above the last
+    flat = full((n,), 0, dtypes.int32)
+    for i, e in enumerate(edges):
+        idx = lax.convert_element_type(searchsorted(e, cols[i], right=True), dtypes.int32)
+        last = lax.broadcast_in_dim(lax.reshape(lax.slice_in_dim(e, e.aval.shape[0] - 1, e.aval.shape[0], 1, 0), ()),
+                                    (n,), ())
+        idx = lax.select(lax.eq(cols[i], last), lax.sub(idx, full((n,), 1, dtypes.int32)), idx)
+        flat = lax.add(lax.mul(flat, full((n,), shape[i], dtypes.int32)), idx)
+    w = full((n,), 1, f) if weights is None else lax.reshape(lax.convert_element_type(asarray(weights), f), (n,))
+    total = int(np.prod(shape))
+    dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    hist = lax.scatter_add(full((total,), 0, f), lax.reshape(flat, (n, 1)), w, dn, mode="drop")
+    hist = lax.reshape(hist, shape)
+    hist = lax.slice(hist, (1,) * d, tuple(s - 1 for s in shape))  # drop the outside bins
+    if density:
+        s_ = lax.reduce_sum(hist, tuple(builtins.range(d)))
+        for i, e in enumerate(edges):
+            k = e.aval.shape[0] - 1
+            width = lax.sub(lax.slice_in_dim(e, 1, k + 1, 1, 0), lax.slice_in_dim(e, 0, k, 1, 0))
+            hist = lax.div(hist, lax.broadcast_in_dim(width, hist.aval.shape, (i,)))
+        hist = lax.div(hist, lax.broadcast_in_dim(s_, hist.aval.shape, ()))
+    return hist, edges
+
+
+__all__ = ["histogram", "histogram_bin_edges", "histogramdd", "median", "nanmedian", "quantile", "nanquantile",
+           "kthvalue", "mode"]

@@ -117,7 +117,12 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
                          "padax saves single-device programs")
     hoisted = hoist_consts(closed)
     params = [np.asarray(c) for c in closed.consts]
-    program = to_portable(lower_jaxpr(hoisted.jaxpr, name=name))
+    lowered = lower_jaxpr(hoisted.jaxpr, name=name)
+    if lowered.host_callbacks:
+        raise ValueError("padax.jit.save: the function calls back into Python (debug.print, debug.callback, "
+                         "pure_callback or io_callback); a saved program cannot hold Python functions. Remove "
+                         "the callbacks from the function you save.")
+    program = to_portable(lowered)
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "name": name,
         "padax": _padax_version(), "stablehlo": portable_version(),

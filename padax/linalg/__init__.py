@@ -11,9 +11,12 @@ Behaviour to know about:
   matrix that is not positive definite, or an eigen/singular-value solver that
   does not converge, returns NaN for that matrix (as jax does). `solve`/`inv`/
   `det` of an exactly singular matrix give inf/NaN entries and det 0.
-- Hermitian routines (cholesky, eigh, eigvalsh) read one triangle only
-  (`cholesky`: the lower; `eigh`: `UPLO`), as LAPACK and Paddle do; gradients
-  therefore land in that triangle.
+- Hermitian routines (cholesky, eigh, eigvalsh, and pinv/matrix_rank with
+  hermitian=True) read one triangle only (`cholesky`: the lower; `eigh`: `UPLO`),
+  as LAPACK and Paddle do, and differentiate as Paddle does: the input stands for
+  a Hermitian matrix, so its gradient is the Hermitian one, (G + G^H) / 2 of the
+  full-matrix formula, spread over both triangles (`_as_hermitian`).
+  (padax.numpy.linalg and padax.lax follow jax: they symmetrize the input first.)
 - `slogdet` returns Paddle's stacked layout: one Tensor of shape (2, *batch)
   holding sign then log|det| (complex inputs: both as complex). Paddle's newer
   `paddle.compat.slogdet` tuple form is `(out[0], out[1])`.
@@ -33,8 +36,16 @@ Behaviour to know about:
   up to a complex scale; their derivative is that of geev's choice (unit norm,
   largest entry real), so differentiate gauge-invariant quantities where you can.
 - Derivatives of `qr(x, mode='complete')` for tall x include the extra columns of
-  Q (those of LAPACK's Householder product). `svd(x, full_matrices=True)` of a
-  non-square x has no derivative for U and VH (use full_matrices=False).
+  Q (those of LAPACK's Householder product). For `svd(x, full_matrices=True)` of a
+  non-square x, the extra columns of U (rows of VH) only span a complement; their
+  derivative keeps that basis from rotating within it, exact for anything that
+  depends on their span (Paddle drops their cotangent; jax raises).
+- `cholesky_inverse(x)` is inv(x @ x^H) (x^H @ x if `upper`) as in Paddle, so the
+  gradient reaches both triangles of x.
+- Where Paddle's own derivative is wrong (complex slogdet, matrix_power, pinv,
+  SVD/eig vectors; triangular_solve with unitriangular lower x; lstsq, which
+  Paddle does not differentiate) padax gives the true derivative (which jax's
+  agrees with).
 """
 from __future__ import annotations
 
@@ -48,6 +59,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
+from padax.functional._checks import no_out
 from padax.functional.lax import linalg as _L
 from padax.transforms.custom import custom_jvp
 
@@ -132,12 +144,30 @@ def _unsqueeze_last(x: Any) -> Any:
 
 # ---- factorizations ------------------------------------------------------------------------
 
+@custom_jvp
+def _as_hermitian(x: Any) -> Any:
+    """x itself, whose derivatives treat it as the Hermitian matrix it stands for: a tangent
+    t enters as (t + t^H) / 2, so the gradient is Hermitian (Paddle's rule for cholesky and
+    eigh, whose kernels read one triangle of x)."""
+    return x
+
+
+@_as_hermitian.defjvp
+def _as_hermitian_jvp(primals, tangents):
+    # the primal goes out through _as_hermitian again, so that a derivative of this rule
+    # (second order) also sees x as Hermitian
+    x, = primals
+    t, = tangents
+    return _as_hermitian(x), _L.symmetrize(t)
+
+
 def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     """Cholesky factor of a Hermitian positive-definite matrix (batch): lower L with
-    x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read.
-    A matrix that is not positive definite gives a NaN factor (no exception)."""
+    x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read;
+    the gradient is Hermitian (see the module docstring). A matrix that is not positive
+    definite gives a NaN factor (no exception)."""
     x = _matrix("cholesky", x)
-    f = _L.cholesky(x)
+    f = _L.cholesky(_as_hermitian(x), symmetrize_input=False)
     return _mH(f) if upper else f
 
 
@@ -151,9 +181,10 @@ def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
     return r if mode == "r" else (q, r)
 
 
-def svd(x: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Any, Any, Any]:
+def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: Any = None) -> tuple[Any, Any, Any]:
     """Singular value decomposition x = U diag(S) VH: returns (U, S, VH), S descending and real.
     Gradients of U and VH need distinct singular values and full_matrices=False (or a square x)."""
+    no_out("linalg.svd", out)
     x = _matrix("svd", x, square=False)
     s, u, vh = _L.svd(x, full_matrices=full_matrices)
     return u, s, vh
@@ -169,15 +200,18 @@ def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of a Hermitian
     matrix read from its lower ('L') or upper ('U') triangle."""
     x = _matrix("eigh", x)
-    lower = _uplo("eigh", UPLO)
-    w, v = _L.eigh(x, lower=lower)
-    return w, v
+    return _hermitian_eigh(x, _uplo("eigh", UPLO))
 
 
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:
     """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle."""
     x = _matrix("eigvalsh", x)
-    return _L.eigh(x, lower=_uplo("eigvalsh", UPLO))[0]
+    return _hermitian_eigh(x, _uplo("eigvalsh", UPLO))[0]
+
+
+def _hermitian_eigh(x: Any, lower: bool = True) -> tuple[Any, Any]:
+    """eigh of the matrix in x's `lower` (or upper) triangle, with Paddle's Hermitian gradient."""
+    return _L.eigh(_as_hermitian(x), lower=lower, symmetrize_input=False)
 
 
 def _uplo(op: str, UPLO: str) -> bool:
@@ -306,9 +340,10 @@ def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None)
 
 
 def cholesky_inverse(x: Any, upper: bool = False, name: str | None = None) -> Any:
-    """Inverse of A from its Cholesky factor x (A = x x^H, or x^H x if upper)."""
+    """Inverse of A = x x^H (x^H x if `upper`) for its Cholesky factor x: computed as Paddle
+    does, inv(A) with A formed from all of x, so both triangles of x get gradients."""
     f = _matrix("cholesky_inverse", x)
-    return cholesky_solve(_eye_like(f.aval.shape, f.aval.dtype), f, upper=upper)
+    return inv(_mm(_mH(f), f) if upper else _mm(f, _mH(f)))
 
 
 def _lu_solve(f: Any, perm: Any, b: Any) -> Any:
@@ -318,13 +353,14 @@ def _lu_solve(f: Any, perm: Any, b: Any) -> Any:
     return _L.triangular_solve(f, z, left_side=True, lower=False)
 
 
-def solve(x: Any, y: Any, left: bool = True, name: str | None = None) -> Any:
+def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: Any = None) -> Any:
     """Solve x @ out = y (or out @ x = y if not `left`) through an LU factorisation of x.
 
     x (*, M, M); y (*, M, K) (for `left=False`: (*, K, M)), or a batch of vectors (*, M)
     when y is 1-D or, for `left=True`, has one dimension fewer than x. Batch dimensions
     broadcast. A singular x gives inf/NaN entries, not an error.
     """
+    no_out("linalg.solve", out)
     x = _matrix("solve", x)
     y = asarray(y)
     if y.aval.dtype.name not in _INEXACT_NAMES:
@@ -368,7 +404,7 @@ def pinv(x: Any, rcond: float = 1e-15, hermitian: bool = False, name: str | None
     below rcond * (largest singular value) are treated as zero."""
     x = _matrix("pinv", x, square=hermitian)
     if hermitian:
-        w, v = _L.eigh(x)
+        w, v = _hermitian_eigh(x)
         aw = lax.abs(w)
         cutoff = lax.mul(lax.reduce_max(aw, (aw.aval.ndim - 1,)), rcond)
         keep = lax.gt(aw, _bcast_last(cutoff, aw))
@@ -406,9 +442,11 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     """Least-squares solution of x @ solution = y: (solution, residuals, rank, singular_values).
 
     Solved through the SVD for every `driver` (the 'gelsd' answer): singular values at or
-    below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. residuals
-    (*, K) are the squared residual norms when M > N (also when x is rank-deficient), an
-    empty (*, 0) Tensor otherwise; rank is int32 (*); singular_values (*, min(M, N)).
+    below rcond * (largest) are dropped, rcond defaulting to max(M, N) * eps. The other
+    outputs have the shapes Paddle gives for each driver: residuals (*, K), the squared
+    residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default);
+    rank, int32 (*), except with 'gels'; singular_values (*, min(M, N)) with 'gelsd'/'gelss'.
+    Where Paddle leaves one out, it is an empty Tensor of shape [0] (an empty int64 for the rank).
     """
     x = _matrix("lstsq", x, square=False)
     y = _matrix("lstsq", y, "y", square=False)
@@ -434,8 +472,12 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
         r = lax.sub(_mm(x, sol), y)
         rr = lax.real(lax.mul(r, lax.conj(r))) if _is_complex(r) else lax.mul(r, r)
         residuals = lax.reduce_sum(rr, (rr.aval.ndim - 2,))
-    else:
-        residuals = full(sol.aval.shape[:-2] + (0,), 0, _real_dtype(x.aval.dtype))
+    if m <= n or driver in (None, "gelsy"):
+        residuals = full((0,), 0, _real_dtype(x.aval.dtype))
+    if driver == "gels":
+        rank = full((0,), 0, dtypes.canonicalize(dtypes.int64))
+    if driver not in ("gelsd", "gelss"):
+        s = full((0,), 0, s.aval.dtype)
     return sol, residuals, rank, s
 
 
@@ -508,7 +550,7 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
     to 0). Returns int64."""
     x = _matrix("matrix_rank", x, square=hermitian)
     if hermitian:
-        s = lax.abs(_L.eigh(x)[0])
+        s = lax.abs(_hermitian_eigh(x)[0])
     else:
         s = _L.svd(x, compute_uv=False)[0]
     ax = (s.aval.ndim - 1,)
@@ -560,9 +602,13 @@ def _float_input(op: str, x: Any) -> Any:
     return x
 
 
-def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None,
+                *, dtype: Any = None, out: Any = None) -> Any:
     """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
-    of non-zeros, otherwise (sum |x|^p)^(1/p)."""
+    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first."""
+    no_out("linalg.vector_norm", out)
+    if dtype is not None:
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("vector_norm", x)
     axes = tuple(sorted(_norm_axes("vector_norm", axis, x.aval.ndim)))
     p = 2.0 if p is None else p
@@ -594,7 +640,8 @@ def _svd_over(x: Any, axes: tuple[int, int]) -> Any:
     return _L.svd(_matrix("matrix_norm", xm, square=False), compute_uv=False)[0]
 
 
-def matrix_norm(x: Any, p: Any = "fro", axis: Any = (-2, -1), keepdim: bool = False, name: str | None = None) -> Any:
+def matrix_norm(x: Any, p: Any = "fro", axis: Any = [-2, -1], keepdim: bool = False,  # noqa: B006
+                name: str | None = None) -> Any:
     """Matrix norm over the two `axis` (rows, columns): 'fro', 'nuc' (sum of singular values),
     inf / -inf (max / min absolute row sum), 1 / -1 (max / min absolute column sum),
     2 / -2 (largest / smallest singular value)."""
@@ -622,10 +669,15 @@ def matrix_norm(x: Any, p: Any = "fro", axis: Any = (-2, -1), keepdim: bool = Fa
     return _keep(out, x.aval.shape, axes, keepdim)
 
 
-def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
+def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: Any = None, dtype: Any = None,
+         name: str | None = None) -> Any:
     """Vector or matrix norm, chosen by `axis` as Paddle does: an int (or one-element list)
     gives a vector norm, a two-element list a matrix norm, None the vector norm of the
-    flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm)."""
+    flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm).
+    With `dtype`, x is cast to it first."""
+    no_out("linalg.norm", out)
+    if dtype is not None:
+        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
     x = _float_input("norm", x)
     if axis is None:
         if p == "nuc":
@@ -783,3 +835,10 @@ __all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef",
            "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
            "triangular_solve", "vector_norm"]
+
+# more of paddle.linalg (vecdot, lu_solve, householder_product, ormqr, matrix_exp, svd/pca_lowrank, ...)
+from padax.linalg._extra import (cross, diagonal, householder_product, lu_solve, matmul, matrix_exp,  # noqa: E402
+                                 ormqr, pca_lowrank, svd_lowrank, vecdot)
+from padax.linalg import _extra  # noqa: E402
+
+__all__ += _extra.__all__

@@ -1,21 +1,23 @@
-"""Compile StableHLO through PJRT, with an opt-in on-disk cache of executables.
+"""Compile StableHLO through PJRT, with the persistent on-disk cache of executables.
 
-Set `padax.config.update("compilation_cache_dir", path)` (or
-`PADAX_COMPILATION_CACHE_DIR`) to keep compiled programs across processes.
-Entries are keyed by a hash of the module bytecode, jaxlib's version, the
-platform and the devices; they are written atomically (temp file + rename).
-Only point the cache at a directory you trust: loading an executable runs
-native code.
+The cache (padax/lowering/compile_cache.py) is on by default in a per-user
+directory; entries are keyed by a hash of the module bytecode, jaxlib's
+version, the platform and its version, the devices, the compile options and
+XLA_FLAGS. Programs that call back into Python (debug.print, pure_callback,
+...) are never cached: the functions live only in this process.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import tempfile
+import time
 from typing import Sequence
 
 from padax.config import config
 from padax.devices import _jaxlib, backend
+from padax.devices.profiling import span
+from padax.lowering import compile_cache
 from padax.lowering.mlir import LoweredModule
 
 
@@ -23,12 +25,15 @@ class CompileError(Exception):
     """XLA rejected a program padax produced."""
 
 
-def _cache_key(lowered: LoweredModule, devices: Sequence) -> str:
+def _cache_key(lowered: LoweredModule, devices: Sequence, options) -> str:
     h = hashlib.sha256()
     h.update(lowered.bytecode)
     h.update(_jaxlib.JAXLIB_VERSION.encode())
     h.update(repr([(d.platform, d.id) for d in devices]).encode())
+    h.update(repr(devices[0].client.platform_version).encode())
     h.update(str(lowered.num_partitions).encode())
+    h.update(_jaxlib.serialize_compile_options(options))
+    h.update(os.environ.get("XLA_FLAGS", "").encode())
     return h.hexdigest()
 
 
@@ -47,23 +52,26 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence):
     backend.check_not_forked()
     client = devices[0].client
     options = _options(lowered, devices)
-    cache_dir = config.compilation_cache_dir
-    path = None
-    if cache_dir:
-        path = os.path.join(cache_dir, _cache_key(lowered, devices) + ".xla")
-        if os.path.exists(path):
+    key = None
+    if not lowered.host_callbacks and compile_cache.cache_dir() is not None:
+        key = _cache_key(lowered, devices, options)
+        data = compile_cache.get(key)
+        if data is not None:
             try:
-                with open(path, "rb") as f:
-                    return _jaxlib.deserialize_executable(client, f.read(), devices, options)
+                with span("padax.load_cached_executable"):
+                    return _jaxlib.deserialize_executable(client, data, devices, options)
             except Exception:
                 pass  # stale or corrupt entry: recompile and overwrite
+    t0 = time.perf_counter()
     try:
-        exe = _jaxlib.compile(client, lowered.bytecode, devices, options)
+        with span("padax.compile"):
+            exe = _jaxlib.compile(client, lowered.bytecode, devices, options, lowered.host_callbacks,
+                                  lowered.module)
     except _jaxlib.XlaRuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CompileError(f"XLA failed to compile a padax program: {first}") from None
-    if path is not None:
-        atomic_write(path, _jaxlib.serialize_executable(client, exe))
+    if key is not None and time.perf_counter() - t0 >= config.compilation_cache_min_compile_time:
+        compile_cache.put(key, _jaxlib.serialize_executable(client, exe))
     return exe
 
 
@@ -131,3 +139,8 @@ def atomic_write(path: str, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def memory_analysis(lowered: LoweredModule, devices: Sequence) -> dict[str, int]:
+    """Compile `lowered` and report the bytes XLA assigns it (temp, argument, output, alias, generated_code)."""
+    return _jaxlib.compiled_memory_stats(compile_lowered(lowered, devices))

@@ -15,8 +15,10 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.devices.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 
 LoweringRule = Callable[..., Any]
@@ -131,6 +133,13 @@ class ModuleContext:
         self._meshes = None
         self._counter = 0
         self._channel = 0
+        self.host_callbacks: list = []  # Python functions the program calls (custom-call index = position)
+        self.token = None  # the token ordering the program's ordered side effects (see control-flow rules)
+
+    def add_host_callback(self, fn) -> int:
+        """Register a Python function the compiled program calls back; returns its index."""
+        self.host_callbacks.append(fn)
+        return len(self.host_callbacks) - 1
 
     @property
     def meshes(self):
@@ -198,7 +207,7 @@ def lower_jaxpr_body(mctx: ModuleContext, jaxpr: Jaxpr, consts: Sequence[ir.Valu
         with loc:
             try:
                 outs = rule(rctx, *ins, **eqn.params)
-            except (LoweringError, PadaxError):  # ours, or a user error found while lowering
+            except (LoweringError, PadaxError):  # (a rule's own error for the user)
                 raise
             except Exception as e:
                 where = f" (from {eqn.source_info})" if eqn.source_info else ""
@@ -238,14 +247,22 @@ def make_function(mctx: ModuleContext, name: str, in_avals: Sequence[ShapedArray
 class LoweredModule:
     """The StableHLO of one program, as bytecode (for compiling) and text (for reading)."""
 
-    __slots__ = ("bytecode", "_module", "num_partitions", "propagate_outputs")
+    __slots__ = ("bytecode", "_module", "num_partitions", "propagate_outputs", "host_callbacks")
 
-    def __init__(self, module: ir.Module, num_partitions: int = 1, propagate_outputs: Sequence[bool] = ()):
+    def __init__(self, module: ir.Module, num_partitions: int = 1, propagate_outputs: Sequence[bool] = (),
+                 host_callbacks: Sequence = ()):
         self._module = module
         self.bytecode = module_to_bytecode(module)
         self.num_partitions = num_partitions
         # per result: XLA may choose its sharding (none was given)
         self.propagate_outputs = tuple(propagate_outputs)
+        # Python functions the program calls back (debug.print, pure_callback, ...): handed to the
+        # compiler with the module; such a program cannot be saved or cached on disk
+        self.host_callbacks = tuple(host_callbacks)
+
+    @property
+    def module(self) -> ir.Module:
+        return self._module
 
     def as_text(self) -> str:
         with context():
@@ -265,6 +282,13 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
     (default: the first NamedSharding's) is the mesh layouts given in XLA's
     own terms are named on when they can be.
     """
+    with span("padax.lower", module=_module_name(name)):
+        return _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings,
+                            result_shardings, mesh)
+
+
+def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings, result_shardings,
+                 mesh) -> LoweredModule:
     if device_assignment is not None:
         num_partitions = len(device_assignment)
     spmd = num_partitions > 1
@@ -300,7 +324,11 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
             result_attrs = [{} if sh is None else {"sdy.sharding": mctx.sharding_attr(sh, a.ndim)}
                             for sh, a in zip(result_shardings, out_avals)]
 
+        ordered = has_ordered(jaxpr_effects(jaxpr))
+
         def body(args):
+            if ordered:  # one token threads through every ordered side effect, in program order
+                mctx.token = hlo.create_token()
             return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
 
         make_function(mctx, "main", in_avals, out_avals, body,
@@ -310,7 +338,7 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
             if mctx._meshes is not None:
                 mctx._meshes.finish(module)
             propagate = tuple(sh is None for sh in (result_shardings or [None] * len(jaxpr.outvars)))
-        return LoweredModule(module, num_partitions, propagate)
+        return LoweredModule(module, num_partitions, propagate, mctx.host_callbacks)
 
 
 def _aval(v) -> ShapedArray:

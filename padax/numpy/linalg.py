@@ -5,7 +5,9 @@ padax.numpy promotion (integer inputs compute in the default floating dtype),
 the standard's keyword-only signatures, and return the standard's named
 tuples (EighResult, QRResult, SlogdetResult, SVDResult). Like `padax.linalg`,
 failures do not raise inside compiled code: a non-positive-definite Cholesky
-or a singular solve gives NaN/inf entries.
+or a singular solve gives NaN/inf entries. As in jax, `cholesky`, `eigh` and
+`eigvalsh` factor the Hermitian part (x + x^H) / 2 of their input unless
+`symmetrize_input=False`, so their gradients are Hermitian.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from typing import Any, NamedTuple
 
 from padax import lax
 from padax.core.errors import op_value_error
+from padax.functional._arrays import full as _full
+from padax.functional.lax import linalg as _L
 from padax.numpy import _dtypes as D
 from padax.numpy._indexing import diagonal as _np_diagonal
 from padax.numpy._linalg_core import _cross3, outer as _np_outer, tensordot, vecdot
@@ -58,9 +62,26 @@ def _f(x: Any) -> Any:
     return to_inexact(x)
 
 
-def cholesky(x: Any, /, *, upper: builtins.bool = False) -> Any:
-    """Cholesky factor (lower L with x = L L^H, or upper U = L^H)."""
-    return _pl().cholesky(_f(x), upper=upper)
+def _square(op: str, x: Any) -> Any:
+    x = _f(x)
+    _L.check_matrix(f"linalg.{op}", "x", x.aval)
+    return x
+
+
+def cholesky(x: Any, /, *, upper: builtins.bool = False, symmetrize_input: builtins.bool = True) -> Any:
+    """Cholesky factor (lower L with x = L L^H, or upper U = L^H) of (x + x^H) / 2, or with
+    symmetrize_input=False of the matrix in x's lower triangle."""
+    f = _L.cholesky(_square("cholesky", x), symmetrize_input=symmetrize_input)
+    if upper:
+        f = matrix_transpose(f)
+        f = lax.conj(f) if D.kind(f.aval.dtype) == 3 else f
+    return f
+
+
+def _uplo(op: str, UPLO: Any) -> builtins.bool:
+    if UPLO not in (None, "L", "U"):
+        raise op_value_error(f"linalg.{op}", f"UPLO must be 'L', 'U' or None, got {UPLO!r}")
+    return UPLO != "U"
 
 
 def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
@@ -87,15 +108,16 @@ def diagonal(x: Any, /, *, offset: builtins.int = 0) -> Any:
     return _np_diagonal(x, offset, -2, -1)
 
 
-def eigh(x: Any, /) -> EighResult:
-    """(eigenvalues ascending, eigenvectors) of Hermitian matrices (lower triangle read)."""
-    w, v = _pl().eigh(_f(x))
+def eigh(x: Any, /, UPLO: str | None = None, symmetrize_input: builtins.bool = True) -> EighResult:
+    """(eigenvalues ascending, eigenvectors) of (x + x^H) / 2, or with symmetrize_input=False
+    of the Hermitian matrix in x's lower (UPLO 'L' or None) or upper ('U') triangle."""
+    w, v = _L.eigh(_square("eigh", x), lower=_uplo("eigh", UPLO), symmetrize_input=symmetrize_input)
     return EighResult(w, v)
 
 
-def eigvalsh(x: Any, /) -> Any:
-    """Eigenvalues (ascending) of Hermitian matrices."""
-    return _pl().eigvalsh(_f(x))
+def eigvalsh(x: Any, /, UPLO: str | None = "L", *, symmetrize_input: builtins.bool = True) -> Any:
+    """Eigenvalues (ascending) of Hermitian matrices (see `eigh`)."""
+    return eigh(x, UPLO, symmetrize_input).eigenvalues
 
 
 def eig(x: Any, /) -> EigResult:
@@ -124,10 +146,28 @@ def matrix_power(x: Any, n: builtins.int, /) -> Any:
     return _pl().matrix_power(_f(x), n)
 
 
-def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
-    """Number of singular values above rtol * largest (rtol default max(M, N) * eps)."""
-    out = _pl().matrix_rank(_f(x), rtol=rtol)
-    return out if out.aval.dtype == D.default_int() else lax.convert_element_type(out, D.default_int())
+def matrix_rank(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, tol: Any = None) -> Any:
+    """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: as in jax,
+    an explicit `rtol` (or its alias `tol`) is the threshold itself; the default is
+    largest * max(M, N) * eps. A 0-d or 1-D x gives 1 if any entry is nonzero, else 0."""
+    if tol is not None:
+        if rtol is not None:
+            raise op_value_error("linalg.matrix_rank", "give only one of rtol and tol")
+        rtol = tol
+    x = _f(x)
+    if x.aval.ndim < 2:
+        nonzero = lax.ne(x, _full(x.aval.shape, 0, x.aval.dtype))
+        any_ = lax.reduce_or(nonzero, tuple(builtins.range(x.aval.ndim))) if x.aval.ndim else nonzero
+        return lax.convert_element_type(any_, D.default_int())
+    s = svd(x, compute_uv=False, hermitian=hermitian)
+    if rtol is None:
+        m, n = x.aval.shape[-2:]
+        thr = lax.mul(lax.reduce_max(s, (s.aval.ndim - 1,)), builtins.max(m, n) * D.finfo(s.aval.dtype).eps)
+    else:
+        thr = lax.convert_element_type(to_array(rtol), s.aval.dtype)
+    thr = broadcast_to(thr, s.aval.shape[:-1])
+    above = lax.gt(s, lax.broadcast_in_dim(thr, s.aval.shape, tuple(builtins.range(thr.aval.ndim))))
+    return lax.reduce_sum(lax.convert_element_type(above, D.default_int()), (s.aval.ndim - 1,))
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
@@ -138,21 +178,31 @@ def outer(x1: Any, x2: Any, /) -> Any:
     return _np_outer(a, b)
 
 
-def pinv(x: Any, /, *, rtol: Any = None) -> Any:
+def pinv(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, rcond: Any = None) -> Any:
     """Moore-Penrose pseudo-inverse; singular values at or below rtol * largest count as zero
-    (rtol default max(M, N) * eps)."""
+    (rtol, alias rcond, default 10 * max(M, N) * eps as in jax). With `hermitian`, through the
+    eigen-decomposition of (x + x^H) / 2."""
+    if rcond is not None:
+        if rtol is not None:
+            raise op_value_error("linalg.pinv", "give only one of rtol and rcond")
+        rtol = rcond
     x = _f(x)
     if rtol is None:
         m, n = x.aval.shape[-2:]
-        rtol = builtins.max(m, n) * D.finfo(x.aval.dtype).eps
-    return _pl().pinv(x, rcond=rtol)
+        rtol = 10 * builtins.max(m, n) * D.finfo(x.aval.dtype).eps
+    if hermitian:
+        x = _L.symmetrize(_square("pinv", x))
+    return _pl().pinv(x, rcond=rtol, hermitian=hermitian)
 
 
-def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
-    """QR decomposition ('reduced' or 'complete')."""
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    q, r = _pl().qr(_f(x), mode=mode)
+def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+    """QR decomposition: QRResult(Q, R) for mode 'reduced' (NumPy's old alias 'full') or
+    'complete', R alone for 'r'. (jax's 'raw', LAPACK's Householder form, is not available.)"""
+    if mode not in ("reduced", "complete", "full", "r"):
+        raise op_value_error("linalg.qr", f"mode must be 'reduced', 'complete', 'full' or 'r', got {mode!r}")
+    if mode == "r":
+        return _pl().qr(_f(x), mode="r")
+    q, r = _pl().qr(_f(x), mode="reduced" if mode == "full" else mode)
     return QRResult(q, r)
 
 
@@ -181,10 +231,35 @@ def solve(x1: Any, x2: Any, /) -> Any:
     return _pl().solve(a, b)
 
 
-def svd(x: Any, /, *, full_matrices: builtins.bool = True) -> SVDResult:
-    """(U, S, Vh) with x = U diag(S) Vh, S descending."""
-    u, s, vh = _pl().svd(_f(x), full_matrices=full_matrices)
+def svd(x: Any, /, *, full_matrices: builtins.bool = True, compute_uv: builtins.bool = True,
+        hermitian: builtins.bool = False) -> Any:
+    """SVDResult(U, S, Vh) with x = U diag(S) Vh, S descending; S alone if not `compute_uv`.
+    With `hermitian`, from the eigen-decomposition of (x + x^H) / 2, as jax does: S = |w|
+    sorted descending, U the matching eigenvectors, Vh = (U * sign(w))^H."""
+    x = _f(x)
+    if hermitian:
+        return _hermitian_svd(_square("svd", x), compute_uv)
+    if not compute_uv:
+        return _pl().svdvals(x)
+    u, s, vh = _pl().svd(x, full_matrices=full_matrices)
     return SVDResult(u, s, vh)
+
+
+def _hermitian_svd(x: Any, compute_uv: builtins.bool) -> Any:
+    w, v = _L.eigh(x)
+    s = lax.abs(w)
+    last = s.aval.ndim - 1
+    if not compute_uv:
+        return lax.rev(lax.sort(s, last), (last,))
+    idx = lax.broadcasted_iota(D.default_int(), s.aval.shape, last)
+    s, idx, sign = (lax.rev(a, (last,)) for a in lax.sort((s, idx, lax.sign(w)), last, num_keys=1))
+    from padax.numpy._indexing import take_along_axis
+    u = take_along_axis(v, lax.broadcast_in_dim(idx, v.aval.shape[:-2] + (1,) + idx.aval.shape[-1:],
+                                                tuple(builtins.range(last)) + (last + 1,)), axis=-1)
+    vs = lax.mul(u, lax.broadcast_in_dim(lax.convert_element_type(sign, u.aval.dtype), u.aval.shape,
+                                         tuple(builtins.range(last)) + (last + 1,)))
+    vh = matrix_transpose(vs)
+    return SVDResult(u, s, lax.conj(vh) if D.kind(vh.aval.dtype) == 3 else vh)
 
 
 def svdvals(x: Any, /) -> Any:
@@ -226,10 +301,50 @@ def cond(x: Any, p: Any = None) -> Any:
     return _pl().cond(_f(x), p)
 
 
-def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, Any, Any]:
-    """Least-squares solution of a @ x = b: (x, residuals, rank, singular values)."""
+def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: builtins.bool = False) -> tuple[Any, Any, Any, Any]:
+    """Least-squares solution of a @ x = b as jax computes it: (x, residuals, rank, singular
+    values) for a 2-D `a` and a 1-D or 2-D `b`, through the SVD; singular values below
+    rcond * largest (default max(M, N) * eps) are dropped. residuals (squared column norms of
+    b - a @ x) are always returned, unless `numpy_resid` and rank < N or M <= N (then empty,
+    as NumPy's). rank has the default int dtype."""
     a, b = promote(_f(a), _f(b))
-    return tuple(_pl().lstsq(a, b, rcond=rcond))
+    if a.aval.ndim != 2 or b.aval.ndim not in (1, 2) or b.aval.shape[0] != a.aval.shape[0]:
+        raise op_value_error("linalg.lstsq", f"needs a 2-D a and a 1-D or 2-D b with as many rows, got "
+                                             f"{a.aval.str_short()} and {b.aval.str_short()}")
+    vector = b.aval.ndim == 1
+    if vector:
+        b = lax.reshape(b, b.aval.shape + (1,))
+    m, n = a.aval.shape
+    u, s, vh = _pl().svd(a)
+    if rcond is None:
+        rcond = D.finfo(a.aval.dtype).eps * builtins.max(m, n)
+    zero = _full(s.aval.shape, 0, s.aval.dtype)
+    cut = lax.broadcast_in_dim(lax.mul(lax.slice(s, (0,), (1,)), rcond), s.aval.shape, (0,))
+    mask = lax.bitwise_and(lax.gt(s, zero), lax.ge(s, cut))
+    rank = lax.reduce_sum(lax.convert_element_type(mask, D.default_int()), (0,))
+    s_inv = lax.select(mask, lax.div(_full(s.aval.shape, 1, s.aval.dtype), lax.select(mask, s, zero + 1)), zero)
+    uhb = matmul(lax.conj(matrix_transpose(u)) if D.kind(u.aval.dtype) == 3 else matrix_transpose(u), b)
+    scaled = lax.mul(lax.broadcast_in_dim(lax.convert_element_type(s_inv, a.aval.dtype), uhb.aval.shape, (0,)), uhb)
+    vhh = lax.conj(matrix_transpose(vh)) if D.kind(vh.aval.dtype) == 3 else matrix_transpose(vh)
+    x = matmul(vhh, scaled)
+    if numpy_resid and (m <= n or _concrete_lt(rank, n)):
+        resid = _full((0,), 0, s.aval.dtype)
+    else:
+        r = lax.sub(b, matmul(a, x))
+        rr = lax.real(lax.mul(r, lax.conj(r))) if D.kind(r.aval.dtype) == 3 else lax.mul(r, r)
+        resid = lax.reduce_sum(rr, (0,))
+    if vector:
+        x = lax.reshape(x, (n,))
+    return x, resid, rank, s
+
+
+def _concrete_lt(rank: Any, n: builtins.int) -> builtins.bool:
+    """rank < n for a concrete rank (numpy_resid needs a value; under tracing it raises)."""
+    from padax.core.trace import Tracer
+    if isinstance(rank, Tracer):
+        raise op_value_error("linalg.lstsq", "numpy_resid=True needs a concrete rank: it is not "
+                                             "available inside jit/vmap/grad")
+    return builtins.int(rank) < n
 
 
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:

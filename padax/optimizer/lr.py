@@ -26,11 +26,16 @@ def _xp(step: Any):
 
 
 class LRScheduler:
-    """Base class: subclasses define `value(step)` (a host step gives a numpy scalar, a traced one a traced scalar)."""
+    """Base class: subclasses define `value(step)` (a host step gives a numpy scalar, a traced one a traced
+    scalar), or, as in Paddle, override `get_lr()` to compute the rate from `self.last_epoch` and
+    `self.base_lr`. A `get_lr` schedule is evaluated in Python, so inside a jitted step pass its
+    current rate to the optimizer: `opt.step(params, grads, state, lr=scheduler())`."""
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        require_members(cls, "learning-rate schedule", {"value": "value(step)"})
+        if "get_lr" in vars(cls) and not hasattr(cls, "value"):
+            cls.value = _value_from_get_lr  # Paddle's protocol: the rate comes from get_lr()
+        require_members(cls, "learning-rate schedule", {"value": "value(step) or get_lr()"})
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
         self.base_lr = float(learning_rate)
@@ -59,6 +64,24 @@ class LRScheduler:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_lr={self.base_lr}, last_epoch={self.last_epoch})"
+
+
+def _value_from_get_lr(self, step: Any) -> float:
+    """The rate of a `get_lr()` schedule at a host step count (get_lr reads self.last_epoch)."""
+    if not isinstance(step, (int, np.integer)):
+        try:
+            step = int(step)
+        except TypeError:  # a traced step inside jit
+            raise TypeError(f"{type(self).__name__} defines get_lr() (Paddle's eager protocol), which cannot be "
+                            "evaluated at a traced step inside jit: pass the current rate to the optimizer, "
+                            "`opt.step(params, grads, state, lr=scheduler())`, or define value(step) with padax "
+                            "ops") from None
+    saved = self.last_epoch
+    self.last_epoch = int(step)
+    try:
+        return float(self.get_lr())
+    finally:
+        self.last_epoch = saved
 
 
 class StepDecay(LRScheduler):

@@ -15,6 +15,10 @@ added to the gradient, except in AdamW where it is decoupled (Paddle's
 meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. Paddle's
 `parameters=` argument is accepted and unused: the parameters are what
 `step` is given.
+
+`params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
+`layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
+slots, and a parameter's ParamAttr learning_rate multiplies the rate, as in Paddle.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from typing import Any, Callable
 
 from padax.core import tree as tree_util
 from padax.core.errors import require_members
+from padax.nn.filtering import leaf_infos
 from padax.optimizer.lr import LRScheduler
 
 
@@ -53,40 +58,62 @@ class Optimizer:
 
     # -- the functional protocol -------------------------------------------------------------
     def init(self, params: Any) -> dict:
-        """The initial state: step 0 and, per slot, a zero tree shaped like `params`."""
+        """The initial state: step 0 and, per slot, a tree shaped like `params` (zeros; None for a leaf the
+        optimizer never updates: a frozen layer parameter, a buffer, or a None gradient's leaf)."""
         padax = _ops()
+        leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
+        trainable = [_updatable(p, info) for p, info in zip(leaves, leaf_infos(params, none_leaves=True))]
         state = {"step": padax.zeros([], "int32")}
         for slot in self.slots:
-            state[slot] = tree_util.map(lambda p: self._slot_init(slot, p), params)
+            state[slot] = treedef.unflatten([self._slot_init(slot, p) if t else None
+                                             for p, t in zip(leaves, trainable)])
         return state
 
     def _slot_init(self, slot: str, p: Any) -> Any:
         return _ops().zeros_like(p)
 
     def step(self, params: Any, grads: Any, state: dict, lr: Any = None) -> tuple[Any, dict]:
-        """One update: returns (new params, new state)."""
-        if tree_util.structure(params) != tree_util.structure(grads):
-            raise ValueError(f"{type(self).__name__}.step: params and grads have different structures: "
-                             f"{tree_util.structure(params)} vs {tree_util.structure(grads)}")
+        """One update: returns (new params, new state).
+
+        `grads` is shaped like `params`; a None leaf (from padax.nn.filter_grad) means no gradient.
+        Frozen layer parameters and buffers are returned unchanged; a parameter's
+        ParamAttr(learning_rate=m) scales its rate by m, and need_clip=False keeps it out of grad_clip.
+        """
+        p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
+        g_leaves = _aligned(self, treedef, grads, "grads")
+        infos = leaf_infos(params, none_leaves=True)
+        live = [g is not None and _updatable(p, info) for p, g, info in zip(p_leaves, g_leaves, infos)]
         if self.grad_clip is not None:
-            grads = self.grad_clip(grads)
+            g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
+                                                      for ok, info in zip(live, infos)])
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
-        p_leaves, treedef = tree_util.flatten(params)
-        g_leaves = tree_util.leaves(grads)
-        slot_leaves = [tree_util.leaves(state[s]) for s in self.slots]
+        slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
         new_p, new_slots = [], [[] for _ in self.slots]
         for i, (p, g) in enumerate(zip(p_leaves, g_leaves)):
+            if not live[i]:
+                new_p.append(p)
+                for k in range(len(self.slots)):
+                    new_slots[k].append(slot_leaves[k][i])
+                continue
             if self.weight_decay and not self._decoupled_decay:
                 g = g + self.weight_decay * p
-            p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)}, lr, t)
+            scale = infos[i].learning_rate if infos[i] is not None else 1.0
+            p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
+                                      lr if scale == 1.0 else lr * scale, t)
             new_p.append(p2.astype(p.dtype))
             for k, s in enumerate(self.slots):
                 new_slots[k].append(slots2[s])
         new_state = {"step": t}
         for s, leaves in zip(self.slots, new_slots):
-            new_state[s] = tree_util.unflatten(treedef, leaves)
-        return tree_util.unflatten(treedef, new_p), new_state
+            new_state[s] = treedef.unflatten(leaves)
+        return treedef.unflatten(new_p), new_state
+
+    def _clip(self, treedef: Any, g_leaves: list, clip: list[bool]) -> list:
+        """grad_clip applied to the gradients that take part in clipping (the rest pass through)."""
+        clipped = tree_util.leaves(self.grad_clip([g if c else None for g, c in zip(g_leaves, clip)]))
+        it = iter(clipped)
+        return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
     _decoupled_decay = False  # AdamW: weight decay applied to the parameter, not added to the gradient
 
@@ -104,6 +131,26 @@ class Optimizer:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(learning_rate={self._learning_rate!r})"
+
+
+def _is_none(x: Any) -> bool:
+    return x is None
+
+
+def _aligned(opt: Optimizer, treedef: Any, tree: Any, what: str) -> list:
+    """`tree`'s leaves (None included) in the order of params' leaves. Layers that differ only in static
+    settings (e.g. train/eval mode) line up too."""
+    leaves, other = tree_util.flatten(tree, is_leaf=_is_none)
+    if other != treedef and str(other) != str(treedef):
+        raise ValueError(f"{type(opt).__name__}.step: params and {what} have different structures: "
+                         f"{treedef} vs {other}")
+    return leaves
+
+
+def _updatable(p: Any, info: Any) -> bool:
+    """Whether the optimizer updates this leaf: a floating-point array that is not frozen or a buffer."""
+    from padax.nn.filtering import is_inexact_array
+    return is_inexact_array(p) and (info is None or info.trainable)
 
 
 class SGD(Optimizer):

@@ -19,7 +19,7 @@ conveniences only: see `padax.random._state`.
 """
 from padax.random._keys import (PRNGKey, bits, fold_in, key, key_data, key_impl, split, threefry2x32,  # noqa: F401
                                 wrap_key_data)
-from padax.random._samplers import (bernoulli, beta, categorical, choice, dirichlet, exponential,  # noqa: F401
+from padax.random._samplers import (bernoulli, beta, binomial, categorical, choice, dirichlet, exponential,  # noqa: F401
                                     gamma, gumbel, loggamma, multinomial, normal, permutation, poisson,
                                     randint, truncated_normal, uniform)
 from padax.random._state import get_rng_state, seed, set_rng_state  # noqa: F401
@@ -34,6 +34,6 @@ for _name in ("bernoulli", "beta", "categorical", "choice", "dirichlet", "expone
 del _name
 
 __all__ = ["key", "PRNGKey", "split", "fold_in", "bits", "key_data", "wrap_key_data", "key_impl",
-           "threefry2x32", "uniform", "normal", "truncated_normal", "randint", "bernoulli", "categorical",
+           "threefry2x32", "uniform", "normal", "truncated_normal", "randint", "bernoulli", "binomial", "categorical",
            "gumbel", "exponential", "permutation", "choice", "multinomial", "poisson", "gamma", "loggamma",
            "beta", "dirichlet", "seed", "get_rng_state", "set_rng_state"]

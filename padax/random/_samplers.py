@@ -36,8 +36,12 @@ Algorithms:
   dirichlet: normalised gammas (a softmax of log-gammas).
 * poisson: Knuth's multiplication method for lam < 10, Hormann's transformed
   rejection with squeeze (PTRS, 1993) for lam >= 10.
+* binomial: with q = min(p, 1 - p) (the count of the rarer outcome, flipped back at
+  the end): geometric waiting times (inversion) for n*q < 10, Hormann's
+  transformed rejection (BTRS, 1993) with the exact log-ratio test for n*q >= 10,
+  computed in float64 (the test subtracts log-gammas of size n log n).
 
-The rejection samplers (gamma, beta, dirichlet, poisson) run one vectorised
+The rejection samplers (gamma, beta, dirichlet, poisson, binomial) run one vectorised
 `while_loop`: round r draws for the whole array (threefry counters (r, i), so
 one hash per round gives both uniforms of a float32 trial) and fixes the
 elements that accept, until all have (at most 1000 rounds; the acceptance rates
@@ -662,6 +666,79 @@ def poisson(key, lam: Any, shape: Sequence[int] | None = None, dtype: Any = None
     lam = _param("poisson", "lam", lam, cd)
     shape = _shape_or("poisson", shape, aval_of(lam).shape, lam=lam)
     return _poisson_jit(key, lam, shape, dtype, impl)
+
+
+def _binomial_impl(key, n, p, shape, dtype, impl):
+    n, p = broadcast_to(n, shape), broadcast_to(p, shape)
+    dt = aval_of(p).dtype
+    zeros, ones = full(shape, 0.0, dt), full(shape, 1.0, dt)
+    valid = bitwise_and(bitwise_and(ge(p, 0.0), le(p, 1.0)), bitwise_and(ge(n, 0.0), lt(n, full(shape, np.inf, dt))))
+    flip = gt(p, 0.5)
+    q = select(flip, sub(ones, p), p)  # the rarer outcome's probability, <= 1/2
+    small = lt(mul(n, q), 10.0)
+    # inversion: waiting times between successes are geometric(q); count those that fit in n trials
+    log1mq = log1p(neg(_min(q, full(shape, 0.5, dt))))
+    # BTRS constants (Hormann 1993), from n*q >= 10 (masked where n*q is small)
+    qb = select(small, full(shape, 0.5, dt), q)
+    nb = select(small, full(shape, 20.0, dt), n)
+    spq = sqrt(mul(mul(nb, qb), sub(ones, qb)))
+    b = add(mul(spq, 2.53), 1.15)
+    a = add(add(mul(b, 0.0248), -0.0873), mul(qb, 0.01))
+    c = add(mul(nb, qb), 0.5)
+    vr = sub(full(shape, 0.92, dt), div(full(shape, 4.2, dt), b))
+    alpha = mul(add(div(full(shape, 5.1, dt), b), 2.83), spq)
+    lpq = log(div(qb, sub(ones, qb)))
+    m = floor(mul(add(nb, 1.0), qb))
+    h = add(lgamma(add(m, 1.0)), lgamma(add(sub(nb, m), 1.0)))
+
+    def cond(cv):
+        r, done = cv[0], cv[1]
+        return bitwise_and(reduce_or(bitwise_not(done), _all_axes(done)), lt(r, _MAX_ROUNDS))
+
+    def body(cv):
+        r, done, res, count, waited = cv
+        u, v = _round_uniforms(key, impl, r, shape, dt, 2)
+        # inversion: one more geometric waiting time
+        tiny = full(shape, float(dtypes.finfo(dt).tiny), dt)
+        waited = add(waited, floor(add(div(log(_max(u, tiny)), log1mq), 1.0)))
+        inv_done = gt(waited, n)
+        # BTRS: one transformed-rejection trial
+        uu = sub(u, 0.5)
+        us = sub(full(shape, 0.5, dt), _abs(uu))
+        k = floor(add(mul(add(div(mul(a, 2.0), us), b), uu), c))
+        quick = bitwise_and(ge(us, 0.07), le(v, vr))
+        inside = bitwise_and(ge(k, 0.0), le(k, nb))
+        lv = log(div(mul(v, alpha), add(div(a, mul(us, us)), b)))
+        ratio = add(sub(sub(h, lgamma(add(k, 1.0))), lgamma(add(sub(nb, k), 1.0))), mul(sub(k, m), lpq))
+        btrs = bitwise_and(inside, bitwise_or(quick, le(lv, ratio)))
+        accept = select(small, inv_done, btrs)
+        res = select(bitwise_and(bitwise_not(done), accept), select(small, count, k), res)
+        return add(r, 1), bitwise_or(done, accept), res, add(count, 1.0), waited
+
+    trivial = bitwise_or(eq(q, 0.0), eq(n, 0.0))
+    init = (convert_element_type(np.uint32(0), dtypes.uint32), bitwise_or(bitwise_not(valid), trivial),
+            select(valid, zeros, full(shape, np.nan, dt)), zeros, zeros)
+    k = _while_loop(cond, body, init)[2]
+    k = select(flip, sub(n, k), k)
+    return convert_element_type(k, dtype)
+
+
+_binomial_jit = jit(_binomial_impl, static_argnums=(3, 4, 5))
+
+
+def binomial(key, n: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any = None):
+    """Binomial(n, p) counts: successes in n trials of probability p (`shape` default the broadcast shape
+    of n and p; a float `dtype`, default float32, as jax.random.binomial gives them).
+
+    Inversion by geometric waiting times where n * min(p, 1-p) < 10, BTRS rejection above;
+    see the module notes. A p outside [0, 1], a negative or infinite n gives NaN.
+    """
+    key, impl = check_key("binomial", key)
+    dtype = _float_dtype("binomial", dtype)
+    cd = dtypes.canonicalize(dtypes.float64)  # the BTRS log-ratio test cancels terms of size n log n
+    n, p = _param("binomial", "n", n, cd), _param("binomial", "p", p, cd)
+    shape = _shape_or("binomial", shape, _bshape("binomial", n, p), n=n, p=p)
+    return _binomial_jit(key, n, p, shape, dtype, impl)
 
 
 def _sort_keys(key, impl, shape):

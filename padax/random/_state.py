@@ -26,7 +26,8 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
-from padax.functional._arrays import asarray, aval_of, broadcast_shapes, broadcast_to, is_array
+from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
+from padax.functional._checks import no_out, placed
 from padax.functional.lax.elementwise import add, mul
 from padax.random import _keys, _samplers
 
@@ -56,29 +57,61 @@ def _check_eager(op: str) -> None:
             "`padax.random.uniform(key, shape)` inside, splitting it with padax.random.split.")
 
 
-def seed(s: int) -> None:
-    """Reset the global key to `padax.random.key(s)`: the following eager draws are reproducible."""
-    if is_array(s):
-        s = int(s)
+def seed(seed: int) -> "GeneratorState":
+    """Reset the global key to `padax.random.key(seed)`: the following eager draws are reproducible.
+    Returns the generator's state (as Paddle returns its generator)."""
+    if is_array(seed):
+        seed = int(seed)
     with set_current_trace(EvalTrace()):
-        new = _keys.key(s)
+        new = _keys.key(int(seed))
     with _state.lock:
         _state.key = new
+    return GeneratorState(new)
 
 
-def get_rng_state():
-    """The current global key (a uint32[2] array); pass it to `set_rng_state` to replay draws."""
+class GeneratorState:
+    """A saved global key (what `get_rng_state` returns in its list and `set_rng_state` takes back)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any):
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"GeneratorState(key={np.asarray(self.key).tolist()})"
+
+
+def get_rng_state(device: Any = None) -> list:
+    """The global random state, as Paddle's one-element list of generator states; give it to
+    `set_rng_state` to replay the draws that follow."""
     with _state.lock:
         _next_state()
-        return _state.key
+        return [GeneratorState(_state.key)]
 
 
-def set_rng_state(state: Any) -> None:
-    """Restore the global key saved by `get_rng_state`."""
+def set_rng_state(state_list: Any, device: Any = None) -> None:
+    """Restore the global random state saved by `get_rng_state` (a list of states, one state, or a key)."""
+    state = state_list[0] if isinstance(state_list, (list, tuple)) else state_list
+    if isinstance(state, GeneratorState):
+        state = state.key
     with set_current_trace(EvalTrace()):
         new = _keys.check_key("set_rng_state", state)[0]
     with _state.lock:
         _state.key = new
+
+
+def get_cuda_rng_state() -> list:
+    """Paddle's per-GPU generator states. padax has one global key for every device, so there is no
+    separate GPU state: an empty list (as Paddle's CPU build gives); `get_rng_state` saves the key."""
+    return []
+
+
+def set_cuda_rng_state(state_list: Any) -> None:
+    """Restore per-GPU generator states: padax keeps none apart from the global key (see
+    `get_cuda_rng_state`), so a list saved by `get_cuda_rng_state` restores nothing; a state from
+    `get_rng_state` restores the global key."""
+    if state_list:
+        set_rng_state(state_list)
 
 
 def _next_state() -> None:
@@ -111,26 +144,46 @@ def _eager(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
-def rand(shape: Any, dtype: Any = None, name: str | None = None):
-    """Uniform floats in [0, 1) of `shape` (dtype default: the default float dtype), from the global key.
+def _uniform_draw(key, shape: tuple, dtype: Any, lo: float, hi: float):
+    """Uniform [lo, hi) of a float dtype; a complex dtype draws its real and imaginary parts so."""
+    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    if dtypes.is_complex(dt):
+        from padax.functional.lax.elementwise import complex as make_complex
+        from padax.functional.lax.structural import slice_in_dim, reshape
+        parts = _eager(_samplers.uniform, key, shape + (2,), dtypes.finfo(dt).dtype, lo, hi)
+        re, im = (_eager(lambda i: reshape(slice_in_dim(parts, i, i + 1, 1, len(shape)), shape), i) for i in (0, 1))
+        return _eager(make_complex, re, im)
+    return _eager(_samplers.uniform, key, shape, dt, lo, hi)
+
+
+def rand(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
+         requires_grad: bool = False, pin_memory: bool = False):
+    """Uniform floats in [0, 1) of `shape` (dtype default: the default float dtype; a complex dtype draws
+    both parts), from the global key.
 
     An eager convenience: not for use inside jit (see the module notes); there use
     `padax.random.uniform(key, shape, dtype)`.
     """
+    no_out("rand", out)
     key = next_key("rand")
-    return _eager(_samplers.uniform, key, _paddle_shape("rand", shape), dtype)
+    return placed(_uniform_draw(key, _paddle_shape("rand", shape), dtype, 0.0, 1.0), device)
 
 
-def randn(shape: Any, dtype: Any = None, name: str | None = None):
-    """Standard normal floats of `shape` (dtype default: the default float dtype), from the global key.
+def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
+          requires_grad: bool = False, pin_memory: bool = False):
+    """Standard normal floats of `shape` (dtype default: the default float dtype; complex: each part has
+    variance 1/2), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.normal(key, ...)`.
     """
+    no_out("randn", out)
     key = next_key("randn")
-    return _eager(_samplers.normal, key, _paddle_shape("randn", shape), dtype)
+    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    return placed(_eager(_samplers.normal, key, _paddle_shape("randn", shape), dt), device)
 
 
-def randint(low: int = 0, high: int | None = None, shape: Any = (1,), dtype: Any = None, name: str | None = None):
+def randint(low: int = 0, high: int | None = None, shape: Any = [1], dtype: Any = None,  # noqa: B006
+            name: str | None = None):
     """Uniform integers in [low, high) (or [0, low) when high is None), from the global key.
 
     dtype defaults to int64. An eager convenience: not for use inside
@@ -145,11 +198,17 @@ def randint(low: int = 0, high: int | None = None, shape: Any = (1,), dtype: Any
     return _eager(_samplers.randint, key, _paddle_shape("randint", shape), low, high, d)
 
 
-def randperm(n: int, dtype: Any = "int64", name: str | None = None):
+def randperm(n: int, dtype: Any = "int64", name: str | None = None, *, out: Any = None, device: Any = None,
+             requires_grad: bool = False, pin_memory: bool = False):
     """A random permutation of 0..n-1 (dtype default int64), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.permutation(key, n)`.
     """
+    no_out("randperm", out)
+    return placed(_randperm(n, dtype), device)
+
+
+def _randperm(n: int, dtype: Any):
     d = dtypes.canonicalize(dtype)
     if not dtypes.is_integer(d) and not dtypes.is_floating(d):
         raise op_value_error("randperm", f"dtype must be an integer or floating type, got {d.name}")
@@ -162,39 +221,64 @@ def randperm(n: int, dtype: Any = "int64", name: str | None = None):
         return _samplers.permutation(key, iota(d, n))
 
 
-def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None = None):
-    """Normal samples mean + std * z, from the global key.
+def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None = None, *, out: Any = None):
+    """Normal samples mean + std * z, from the global key, by Paddle's rules.
 
-    If `mean` or `std` is a Tensor, the result has their broadcast shape and float dtype;
-    otherwise `shape` (default [1]) and the default float dtype. An eager convenience: not for use inside
-    jit; there use `mean + std * padax.random.normal(key, shape)`.
+    A Tensor `mean` gives the shape and dtype (a Tensor `std` is reshaped to it); else a Tensor
+    `std` does; else `shape` (default [1]) and the default float dtype. A complex mean (number or
+    Tensor) gives complex samples whose real and imaginary parts each have variance std**2 / 2.
+    An eager convenience: not for use inside jit; there use `mean + std * padax.random.normal(key, shape)`.
     """
-    tensors = [x for x in (mean, std) if is_array(x)]
-    if tensors:
-        out_shape = broadcast_shapes("normal", *(aval_of(x).shape for x in tensors))
-        dt = dtypes.result_type(*((aval_of(x).dtype, False) for x in tensors))[0]
-        dt = dt if dt in _samplers._FLOATS else dtypes.default_float_dtype()
+    no_out("normal", out)
+    if is_array(mean):
+        out_shape, dt = aval_of(mean).shape, aval_of(mean).dtype
+        if not dtypes.is_inexact(dt):
+            dt = dtypes.default_float_dtype()
+    elif is_array(std):
+        out_shape, dt = aval_of(std).shape, aval_of(std).dtype
+        if not dtypes.is_inexact(dt):
+            dt = dtypes.default_float_dtype()
+        if isinstance(mean, complex):
+            dt = dtypes.complex128 if dt == dtypes.float64 else dtypes.complex64
     else:
         out_shape = _paddle_shape("normal", (1,) if shape is None else shape)
-        dt = dtypes.default_float_dtype()
+        dt = dtypes.default_complex_dtype() if isinstance(mean, complex) else dtypes.default_float_dtype()
+    if is_array(std):
+        s_ = aval_of(std)
+        if s_.size != int(np.prod(out_shape, dtype=np.int64)):
+            raise op_value_error("normal", f"std {s_.str_short()} must have as many elements as mean's shape "
+                                           f"{list(out_shape)}")
     key = next_key("normal")
-    z = _eager(_samplers.normal, key, out_shape, dt)
-    m, s = (broadcast_to(asarray(v, dt), out_shape) for v in (mean, std))
-    return add(mul(z, s), m)
+    z = _eager(_samplers.normal, key, out_shape, dt)  # the draw is a constant; mean and std stay differentiable
+    real_dt = dtypes.finfo(dt).dtype if dtypes.is_complex(dt) else dt
+    s_arr = asarray(std, real_dt)
+    s_arr = broadcast_to(s_arr, out_shape) if not is_array(std) else _reshape(s_arr, out_shape)
+    if dtypes.is_complex(dt):
+        from padax.functional.lax.structural import convert_element_type
+        s_arr = convert_element_type(s_arr, dt)
+    m = broadcast_to(asarray(mean, dt), out_shape)
+    return add(mul(z, s_arr), m)
 
 
-def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0, seed: int = 0,  # noqa: A002
-            name: str | None = None):
-    """Uniform floats in [min, max) of `shape` (dtype default: the default float dtype).
+def _reshape(x, shape):
+    from padax.functional.lax.structural import reshape
+    return x if aval_of(x).shape == tuple(shape) else reshape(x, tuple(shape))
+
+
+def uniform(shape: Any, dtype: Any = None, min: float = 0, max: float = 1.0, seed: int = 0,  # noqa: A002
+            name: str | None = None, *, out: Any = None, device: Any = None, requires_grad: bool = False):
+    """Uniform floats in [min, max) of `shape` (dtype default: the default float dtype; a complex dtype draws
+    both parts in that range).
 
     With seed == 0 (the default) the global key is used and advanced; another seed draws
     from `padax.random.key(seed)` (the same numbers on every call) and leaves the global
     key alone. An eager convenience: not for use inside jit; there use
     `padax.random.uniform(key, shape, dtype, min, max)`.
     """
+    no_out("uniform", out)
     if int(seed) != 0:
         _check_eager("uniform")
         key = _eager(_keys.key, int(seed))
     else:
         key = next_key("uniform")
-    return _eager(_samplers.uniform, key, _paddle_shape("uniform", shape), dtype, min, max)
+    return placed(_uniform_draw(key, _paddle_shape("uniform", shape), dtype, float(min), float(max)), device)

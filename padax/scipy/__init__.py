@@ -1,7 +1,2 @@
-"""`padax.scipy`: SciPy's names on padax arrays (like `jax.scipy`), for what padax has so far.
-
-`padax.scipy.special` (logsumexp, expit, logit, erf, erfc, erfinv, gammaln,
-digamma, xlogy, xlog1py, ndtr, ndtri) and `padax.scipy.stats.norm`. Everything
-is built from padax primitives, so it works under jit, grad and vmap.
-"""
-from padax.scipy import special, stats  # noqa: F401
+"""`padax.scipy`: scipy's names and signatures (as jax.scipy has them) on padax arrays."""
+from padax.scipy import signal, special, stats  # noqa: F401

@@ -13,10 +13,17 @@ from padax.functional.lax import control
 
 def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
          name: str | None = None, return_names: Any = None) -> Any:
-    """`true_fn()` if pred else `false_fn()`; both must return the same structure and types."""
+    """`true_fn()` if pred else `false_fn()`; both must return the same structure and types. `pred` is a
+    bool scalar or, as Paddle gives comparisons of one-element Tensors, a Tensor of one element (shape [1])."""
     if true_fn is None or false_fn is None:
         raise TypeError("padax.static.nn.cond needs both true_fn and false_fn (branches must return "
                         "values of the same structure)")
+    from padax.functional._arrays import asarray, is_array
+    from padax.functional.lax.structural import reshape
+    if is_array(pred) or not isinstance(pred, bool):
+        p = asarray(pred)
+        if p.aval.shape != () and p.aval.size == 1:
+            pred = reshape(p, ())
     return control.cond(pred, lambda: true_fn(), lambda: false_fn())
 
 
@@ -51,10 +58,11 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     else:
         pairs = list(enumerate(branch_fns))
     keys = [k for k, _ in pairs]
-    fns = [f for _, f in pairs] + [default if default is not None else pairs[-1][1]]
+    fns = [f for _, f in pairs] + ([default] if default is not None else [])
     idx = convert_element_type(asarray(branch_index), "int32")
-    # position of branch_index among the keys, or the default slot
-    pos = asarray(len(keys))
+    # position of branch_index among the keys, or the default's (without one: the last branch,
+    # not traced a second time)
+    pos = asarray(len(fns) - 1)
     for i, k in enumerate(keys):
         pos = select(E.eq(idx, k), asarray(i), pos)
     return control.switch(pos, [lambda f=f: f() for f in fns])

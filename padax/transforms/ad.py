@@ -5,10 +5,12 @@ itself, to any order.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.config import config
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
@@ -17,7 +19,7 @@ from padax.core.ad_util import (UndefinedPrimal, Zero, add_tangents, float0, ins
 from padax.core.errors import missing_rule
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of
 from padax.transforms.staging import JaxprTrace, JaxprTracer
 
@@ -80,6 +82,10 @@ def _jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) ->
         ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         outs = fun(*ins)
         pairs = [trace.lift(o) for o in outs]
+    if config.check_tracer_leaks:
+        ref = weakref.ref(trace)
+        del trace, ins, outs
+        check_no_leaks(ref, "jvp/grad")
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
@@ -206,6 +212,11 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
         out_diff = [dtypes.is_inexact(aval_of(p).dtype) for p in out_primals]
         t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
         linear = pe.to_jaxpr(t_outs)
+    if config.check_tracer_leaks:
+        refs = (weakref.ref(jt), weakref.ref(pe))
+        jt = pe = ins = outs = pairs = t_ins = t_outs = None  # (drop this frame's references)
+        for ref in refs:
+            check_no_leaks(ref, "grad/linearize")
     return out_primals, linear, diff, out_diff
 
 
@@ -338,18 +349,28 @@ def linearize(fun: Callable, *primals: Any):
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
+    in_avals = [aval_of(p) for p in p_leaves]
     from padax.core.jaxpr import eval_jaxpr
 
     def f_jvp(*tangents):
         t_leaves, t_tree = tree_util.flatten(tangents)
         if t_tree != in_tree:
             raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
-        ts = [t for t, d in zip(t_leaves, diff) if d]
+        ts = [_linearize_tangent(t, a, i) for i, (t, d, a) in enumerate(zip(t_leaves, diff, in_avals)) if d]
         it = iter(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
         return out_tree.unflatten([next(it) if d else np.zeros(aval_of(o).shape, float0)
                                    for o, d in zip(out_primals, out_diff)])
 
     return out_tree.unflatten(out_primals), f_jvp
+
+
+def _linearize_tangent(t: Any, primal_aval: ShapedArray, i: int) -> Any:
+    """A tangent for linearize's linear map: Python numbers take the primal's dtype; the shape must match."""
+    ta = aval_of(t)
+    if ta.shape != primal_aval.shape:
+        raise TypeError(f"linearize: tangent #{i} has shape {ta.shape} but its primal has shape "
+                        f"{primal_aval.shape}{user_location()}")
+    return _cotangent_of_dtype(t, primal_aval.dtype, i) if ta.dtype != primal_aval.dtype else t
 
 
 def _argnums_tuple(argnums) -> tuple[int, ...]:
@@ -373,9 +394,8 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                 if not dtypes.is_inexact(av.dtype) and not allow_int:
                     raise TypeError(
                         f"grad({name}): argument #{i} has dtype {av.dtype.name} ({av.str_short()}); gradients "
-                        f"are only defined for floating (or complex, with holomorphic=True) inputs. Cast it "
-                        f"with .astype('float32'), or differentiate with respect to other arguments via "
-                        f"argnums{user_location()}")
+                        f"are only defined for floating or complex inputs. Cast it with .astype('float32'), "
+                        f"or differentiate with respect to other arguments via argnums{user_location()}")
                 if holomorphic and not dtypes.is_complex(av.dtype):
                     raise TypeError(f"grad({name}, holomorphic=True) requires complex inputs, but argument #{i} "
                                     f"is {av.str_short()}{user_location()}")
@@ -393,7 +413,12 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         if not dtypes.is_inexact(oa.dtype):
             raise TypeError(f"grad({name}) requires a floating-point output, got {oa.str_short()}")
         if dtypes.is_complex(oa.dtype) and not holomorphic:
-            raise TypeError(f"grad({name}) of a complex output needs holomorphic=True")
+            raise TypeError(f"grad({name}) requires a real-valued output, got {oa.str_short()}. For a "
+                            f"holomorphic function pass holomorphic=True; for other functions with complex "
+                            f"outputs use padax.vjp directly{user_location()}")
+        if holomorphic and not dtypes.is_complex(oa.dtype):
+            raise TypeError(f"grad({name}, holomorphic=True) requires a complex output, got "
+                            f"{oa.str_short()}{user_location()}")
         from padax.functional._arrays import full as _full
         g = f_vjp(_full((), 1.0, oa.dtype))
         g = g[0] if isinstance(argnums, int) else tuple(g)
@@ -405,7 +430,13 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
          holomorphic: bool = False, allow_int: bool = False) -> Callable:
-    """Gradient of a scalar-output function with respect to `args[argnums]`."""
+    """Gradient of a scalar-output function with respect to `args[argnums]`.
+
+    For a real-valued function of complex inputs this is JAX's convention: the vjp of the
+    output's cotangent 1.0, i.e. the conjugate of the Wirtinger gradient 2 df/dz-bar (for
+    f = |z|**2, grad gives 2 conj(z)); step along its conjugate to ascend. `holomorphic=True`
+    is for complex-valued holomorphic functions (the complex derivative f'(z)).
+    """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def wrapped(*args, **kwargs):
@@ -468,23 +499,39 @@ def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwar
     return tuple(args[i] for i in nums), f_d
 
 
+def _check_jacobian_dtype(op: str, what: str, aval, holomorphic: bool) -> None:
+    """JAX's rule: without holomorphic=True, jacfwd takes real inputs and jacrev gives real outputs
+    (a complex Jacobian of a non-holomorphic map is not one matrix); with it, both must be complex."""
+    if not dtypes.is_inexact(aval.dtype):
+        return
+    if holomorphic and not dtypes.is_complex(aval.dtype):
+        raise TypeError(f"{op}(holomorphic=True) requires complex {what}s, got {aval.str_short()}{user_location()}")
+    if not holomorphic and dtypes.is_complex(aval.dtype):
+        other = "jvp" if op == "jacfwd" else "vjp"
+        raise TypeError(f"{op} requires real-valued {what}s, got {aval.str_short()}. For a holomorphic function "
+                        f"pass holomorphic=True; otherwise use padax.{other} directly{user_location()}")
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False) -> Callable:
-    """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape."""
+           holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape.
+    `chunk_size` pushes that many basis vectors at a time (bounded memory, same result)."""
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
     def wrapped(*args):
         dargs, f_d = _restrict_to_argnums(fun, args, nums)
         leaves, in_tree = tree_util.flatten(dargs)
+        for leaf in leaves:
+            _check_jacobian_dtype("jacfwd", "input", aval_of(leaf), holomorphic)
         basis, _ = _std_basis(leaves)
 
         def push(*ts):
             res = jvp(f_d, dargs, in_tree.unflatten(ts), has_aux=has_aux)
             return (res[1], res[2]) if has_aux else res[1]
 
-        batched = vmap(push, in_axes=0, out_axes=-1)(*basis) if not has_aux else \
-            vmap(push, in_axes=0, out_axes=(-1, None))(*basis)
+        batched = vmap(push, in_axes=0, out_axes=-1, chunk_size=chunk_size)(*basis) if not has_aux else \
+            vmap(push, in_axes=0, out_axes=(-1, None), chunk_size=chunk_size)(*basis)
         tangents, aux = batched if has_aux else (batched, None)
         # split the trailing basis axis back into the input leaves' shapes
         def split(t):
@@ -508,8 +555,9 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False) -> Callable:
-    """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape."""
+           holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape.
+    `chunk_size` pulls back that many basis vectors at a time (bounded memory, same result)."""
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
@@ -520,8 +568,13 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         else:
             out, f_vjp = vjp(f_d, *dargs)
         o_leaves, o_tree = tree_util.flatten(out)
+        for leaf in o_leaves:
+            _check_jacobian_dtype("jacrev", "output", aval_of(leaf), holomorphic)
+        if holomorphic:
+            for leaf in tree_util.leaves(dargs):
+                _check_jacobian_dtype("jacrev", "input", aval_of(leaf), True)
         basis, total = _std_basis(o_leaves)
-        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)))(*basis)  # tuple over dargs, leading axis = total
+        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
         from padax.functional.lax import structural as S
         in_leaves, in_tree = tree_util.flatten(dargs)
         ct_leaves = in_tree.flatten_up_to(cts)
@@ -546,6 +599,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-            holomorphic: bool = False) -> Callable:
-    """Hessian as forward-over-reverse: jacfwd(jacrev(fun))."""
-    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
+            holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+    """Hessian as forward-over-reverse: jacfwd(jacrev(fun)) (the cheaper order for a scalar
+    function: one reverse pass, differentiated along each input direction). `chunk_size`
+    bounds how many directions are pushed at once."""
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic, chunk_size=chunk_size)

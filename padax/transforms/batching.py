@@ -1,14 +1,16 @@
 """vmap: a tracing interpreter that carries a batch axis alongside each value."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
+from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.errors import missing_rule
 from padax.core.batching_util import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
+from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional._arrays import aval_of
 
 
@@ -99,16 +101,22 @@ def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
-         axis_size: int | None = None, spmd_axis_name: Any = None) -> Callable:
+         axis_size: int | None = None, spmd_axis_name: Any = None, chunk_size: int | None = None) -> Callable:
     """Vectorise `fun` over a batch axis of its inputs (see jax.vmap).
 
     `spmd_axis_name` (a mesh axis name or a tuple of them): inside a sharded program, the
     batch dimension is laid out over those mesh axes wherever the vectorised function
     constrains shardings (`with_sharding_constraint`) or calls `shard_map`.
+    `chunk_size`: vectorise that many examples at a time in a compiled loop, bounding
+    memory (equal results; see `padax.transforms.chunked`).
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     name = getattr(fun, "__name__", "fun")
+    if chunk_size is not None:
+        from padax.transforms.chunked import check_chunk_size, chunked_vmap
+        return chunked_vmap(fun, in_axes, out_axes, axis_size, spmd_axis_name,
+                            check_chunk_size(chunk_size, axis_name), name)
 
     def wrapped(*args, **kwargs):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
@@ -159,6 +167,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                     v = bdim_to_front(v, d, size)
                     nd = aval_of(v).ndim
                     results.append(moveaxis(v, 0, oa % nd))
+        if config.check_tracer_leaks:
+            ref = weakref.ref(trace)
+            trace = ins = out = out_leaves = o = v = None  # (drop this frame's references)
+            check_no_leaks(ref, f"vmap({name})")
         return out_tree.unflatten(results)
 
     wrapped.__name__ = f"vmap({name})"

@@ -309,3 +309,30 @@ def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts):
 
 
 custom_vjp_call_p.batch_rule = _custom_vjp_call_batch
+
+
+def _call_transpose(call_jaxpr: ClosedJaxpr, cts, args) -> list:
+    """Transpose a call of a linear program: its non-linear operands become the jaxpr's consts."""
+    from padax.core.ad_util import is_undefined
+    from padax.core.jaxpr import Jaxpr
+    from padax.transforms.ad import backward_pass
+    j = call_jaxpr.jaxpr
+    lin = [is_undefined(a) for a in args]
+    tj = Jaxpr([v for v, l in zip(j.invars, lin) if not l], [v for v, l in zip(j.invars, lin) if l],
+               j.outvars, j.eqns)
+    res = iter(backward_pass(tj, [a for a, l in zip(args, lin) if not l], list(cts)))
+    out = []
+    for l in lin:
+        if not l:
+            out.append(None)
+            continue
+        r = next(res)
+        out.append(None if type(r) is Zero else r)
+    return out
+
+
+# A linear function with a custom rule transposes like its own program (linear_transpose of it).
+custom_jvp_call_p.transpose_rule = lambda cts, *args, call_jaxpr, jvp_fn, num_consts: \
+    _call_transpose(call_jaxpr, cts, args)
+custom_vjp_call_p.transpose_rule = lambda cts, *args, call_jaxpr, fwd, bwd, num_consts: \
+    _call_transpose(call_jaxpr, cts, args)

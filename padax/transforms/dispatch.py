@@ -39,8 +39,9 @@ def _compile_primitive(prim, avals: tuple, params: dict) -> Executable:
     outvars = [Var(a) for a in out_avals]
     jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params, user_frame())])
     device = default_device()
-    exe = compile_lowered(lower_jaxpr(jaxpr, name=prim.name), [device])
-    return Executable(exe, out_avals, device)
+    lowered = lower_jaxpr(jaxpr, name=prim.name)
+    exe = compile_lowered(lowered, [device])
+    return Executable(exe, out_avals, device, host_callbacks=lowered.host_callbacks)
 
 
 def apply_primitive(prim, args: tuple, params: dict) -> Any:

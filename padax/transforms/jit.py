@@ -16,7 +16,7 @@ import functools
 import inspect
 import logging
 import weakref
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -30,14 +30,18 @@ from padax.devices import backend as _backend
 from padax.devices.array import Tensor
 from padax.devices.backend import single_device_sharding
 from padax.devices.executable import Executable
+from padax.devices.profiling import span
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
-from padax.lowering.mlir import lower_jaxpr
+from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
-from padax.transforms.spmd import (SpmdDispatch, buffer_sharding, expand_prefix, hashable_shardings, is_sharding,
-                                   needs_spmd, on_default_device)
+from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardings, is_sharding, needs_spmd,
+                                   on_default_device)
 from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
+
+if TYPE_CHECKING:
+    from padax.transforms.aot import Lowered, Traced
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot
 _dispatch_flatten = tree_util.dispatch_registry.flatten
@@ -56,7 +60,8 @@ _logger = logging.getLogger("padax")
 
 
 def _settings() -> tuple:
-    return (config.enable_x64, config.default_dtype, config.disable_jit, config.default_matmul_precision)
+    return (config.enable_x64, config.default_dtype, config.disable_jit, config.default_matmul_precision,
+            config.debug_nans, config.debug_infs)
 
 
 _settings_key = _jaxlib.jit_key_config("padax_jit_settings", _settings())
@@ -174,8 +179,9 @@ class JitFunction:
 
     def _trace(self, dyn_args, dyn_kwargs, static, in_tree, leaves) -> tuple[ClosedJaxpr, Any]:
         store: list = []
-        closed = trace_flat(flat_fun(self._rebuild_fun(dyn_args, static), in_tree, store),
-                            [aval_of(x) for x in leaves], f"jit({self.__name__}) tracing")
+        with span("padax.trace", function=self.__name__):
+            closed = trace_flat(flat_fun(self._rebuild_fun(dyn_args, static), in_tree, store),
+                                [aval_of(x) for x in leaves], f"jit({self.__name__}) tracing")
         return closed, store[0]
 
     def _donated_mask(self, dyn_args: tuple, dyn_kwargs: dict, static: tuple) -> tuple[bool, ...]:
@@ -265,10 +271,16 @@ class JitFunction:
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
         try:
-            outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
+            with span("padax.dispatch", function=self.__name__):
+                outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
         except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
             outs = self._placement_fallback(key, entry, bufs, e)
             entry = self._cache[key]
+        if config.debug_nans or config.debug_infs:
+            if self.eager_op:
+                check_eager_op(self.__name__, outs)
+            else:
+                check_program(self.__name__, entry.jaxpr, leaves, outs)
         result = entry.out_tree.unflatten(outs)
         fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
         return result, fast
@@ -299,18 +311,22 @@ class JitFunction:
         outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
         return out_tree.unflatten(outs)
 
-    # -- introspection ------------------------------------------------------------
-    def lower(self, *args, **kwargs):
-        """The StableHLO this call compiles to (`.as_text()`), like `jax.jit(f).lower(...)`."""
+    # -- introspection and ahead-of-time compilation (padax/transforms/aot.py) -----------
+    def trace(self, *args, **kwargs) -> "Traced":
+        """The program traced at these arguments (arrays or ShapeDtypeStructs): `.jaxpr`, `.lower()`."""
+        from padax.transforms.aot import Traced
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         leaves, in_tree = tree_util.flatten((dyn_args, dyn_kwargs))
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
-        if (self.in_shardings is not None or self.out_shardings is not None or needs_spmd(closed)
-                or not all(on_default_device(x._buf) for x in leaves if type(x) is Tensor)):
-            spmd = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, ())
-            sig = tuple(buffer_sharding(x._buf) if type(x) is Tensor else None for x in leaves)
-            return spmd.plan(sig).lowered
-        return lower_jaxpr(closed.jaxpr, name=self.__name__)
+        return Traced(self, closed, in_tree, out_tree, leaves, (dyn_args, dyn_kwargs))
+
+    def lower(self, *args, **kwargs) -> "Lowered":
+        """The StableHLO this call compiles to, like `jax.jit(f).lower(...)`: `.as_text()`, `.compile()`."""
+        return self.trace(*args, **kwargs).lower()
+
+    def _needs_spmd(self, closed: ClosedJaxpr, leaves: list) -> bool:
+        return (self.in_shardings is not None or self.out_shardings is not None or needs_spmd(closed)
+                or not all(on_default_device(x._buf) for x in leaves if type(x) is Tensor))
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -340,6 +356,8 @@ def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
         if not all(b._sharding is want for b in bufs):
             return None
         in_shardings = [want] * (len(const_bufs) + len(bufs))
+    if exe.host_callbacks or config.debug_nans or config.debug_infs:
+        return None  # Python runs these calls: it re-raises callback exceptions and checks for NaNs
     for b, a in zip(bufs, avals):
         ba = b.aval
         if ba is not a and (ba.weak_type if ba is not None else False) != a.weak_type:
@@ -433,6 +451,7 @@ def _dispatcher(jf: JitFunction, cache_key: Any):
         pass
     cpp.fun = fun
     cpp.lower = jf.lower
+    cpp.trace = jf.trace
     cpp.clear_cache = functools.partial(_clear_both, jf, cpp)
     cpp._cache_size = jf._cache_size
     cpp._padax_jit = jf

@@ -12,6 +12,7 @@ import collections
 import weakref
 from typing import Any, Callable, Sequence
 
+from padax.config import config
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.core.trace import set_current_trace
 from padax.devices import _jaxlib
@@ -23,6 +24,7 @@ from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.lowering.compile import compile_lowered
 from padax.lowering.mlir import lower_jaxpr
+from padax.transforms.debug_nans import check_program
 from padax.transforms.spmd import SpmdDispatch, on_default_device, needs_spmd
 from padax.transforms.staging import trace_flat
 
@@ -37,7 +39,8 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) 
         return SpmdDispatch(closed, name, donated), []
     device = default_device()
     lowered = lower_jaxpr(closed.jaxpr, name=name, donated=donated)
-    exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device)
+    exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device,
+                     host_callbacks=lowered.host_callbacks)
     const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
     return exe, const_bufs
 
@@ -70,7 +73,10 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
         _jaxpr_exes[jaxpr] = exe
     bufs = [(a if type(a) is Tensor else device_put(a))._buf for a in args]
     try:
-        return exe(bufs)
+        outs = exe(bufs)
+        if config.debug_nans or config.debug_infs:
+            check_program(name, jaxpr, [a if type(a) is Tensor else device_put(a) for a in args], outs)
+        return outs
     except _jaxlib.XlaRuntimeError:
         if all(on_default_device(b) for b in bufs) or isinstance(exe, SpmdDispatch):
             raise
@@ -274,8 +280,9 @@ def _split_program(jaxpr: ClosedJaxpr, unknowns: tuple) -> _Split:
     known_src = tuple(source(v, False) for v in kj.outvars[:n_known_out])
     res_src = tuple(source(v, True) for v in res_vars)
     known_program = None
-    if outs:
-        known_program = ClosedJaxpr(dce_jaxpr(Jaxpr([], kj.constvars + kj.invars, outs, kj.eqns)), [])
+    known_body = dce_jaxpr(Jaxpr([], kj.constvars + kj.invars, outs, kj.eqns))
+    if outs or known_body.eqns:  # (equations left without outputs are side effects: run them)
+        known_program = ClosedJaxpr(known_body, [])
     return _Split(known_program, list(known.consts), known_src, res_src,
                   unknown_program if any(out_unknowns) else None, tuple(out_unknowns))
 

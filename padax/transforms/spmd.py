@@ -211,7 +211,7 @@ class SpmdDispatch:
             outs = [sh.SingleDeviceSharding(order[0])] * len(closed.out_avals)
             out_jaxlib = [single_device_sharding(order[0])] * len(closed.out_avals)
         plan = _SpmdPlan()
-        plan.exe = Executable(loaded, closed.out_avals, order[0], out_jaxlib)
+        plan.exe = Executable(loaded, closed.out_avals, order[0], out_jaxlib, lowered.host_callbacks)
         plan.order = order
         plan.in_targets = in_targets
         plan.in_jaxlib = [t.to_jaxlib(a.ndim, order) for t, a in zip(in_targets, self.in_avals)]

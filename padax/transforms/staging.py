@@ -1,15 +1,17 @@
 """Tracing Python functions into jaxprs: `make_jaxpr`, `eval_shape`, and the trace jit uses."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray, aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.source_info import user_frame
-from padax.core.trace import Trace, Tracer, escaped_tracer_error, new_trace
+from padax.core.trace import Trace, Tracer, check_no_leaks, escaped_tracer_error, new_trace
 from padax.devices.array import Tensor
 
 
@@ -94,7 +96,12 @@ def trace_flat(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray
     with new_trace(trace):
         args = [trace.new_arg(a) for a in in_avals]
         outs = fun(*args)
-        return trace.to_jaxpr(outs)
+        closed = trace.to_jaxpr(outs)
+    if config.check_tracer_leaks:
+        ref = weakref.ref(trace)
+        del trace, args, outs
+        check_no_leaks(ref, description)
+    return closed
 
 
 def aval_of(x: Any) -> ShapedArray:

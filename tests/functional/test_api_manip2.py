@@ -162,7 +162,7 @@ def test_repeat_split_stack_views():
     assert padax.combinations(padax.arange(3), 2, with_replacement=True).shape == (6, 2)
     assert padax.broadcast_shape([2, 1, 3], [4, 1]) == [2, 4, 3]
     assert int(padax.numel(x)) == 12 and int(padax.rank(x)) == 2
-    assert_close(padax.shape(x), np.array([3, 4], np.int32))
+    assert_close(padax.shape(x), np.array([3, 4], np.int64))
     assert_close(padax.shard_index(padax.to_tensor([1, 6, 12, 19]), 20, 2, 1), np.array([-1, -1, 2, 9], np.int64))
     assert padax.tolist(x[0, :2]) == A[0, :2].tolist()
     assert [u.shape for u in padax.unstack(x, 1)] == [(3,)] * 4

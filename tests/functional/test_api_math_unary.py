@@ -17,8 +17,6 @@ def both(fn, *args):
     return [fn(*args), padax.jit(fn)(*args)]
 
 
-def _round_half_away(t):
-    return np.sign(t) * np.floor(np.abs(t) + 0.5)
 
 
 # name -> (numpy reference, input range)
@@ -34,7 +32,7 @@ UNARY = {
     "lgamma": (sp.gammaln, (0.2, 5)), "digamma": (sp.digamma, (0.5, 5)),
     "reciprocal": (lambda t: 1 / t, (0.5, 3)), "abs": (np.abs, (-3, 3)), "neg": (np.negative, (-3, 3)),
     "sign": (np.sign, (-3, 3)), "floor": (np.floor, (-3, 3)), "ceil": (np.ceil, (-3, 3)),
-    "trunc": (np.trunc, (-3, 3)), "round": (_round_half_away, (-3, 3)),
+    "trunc": (np.trunc, (-3, 3)), "round": (np.round, (-3, 3)),
 }
 _LOOSE = {"lgamma": 5, "digamma": 5, "erfinv": 5, "tan": 5, "acosh": 3, "atanh": 3}
 
@@ -57,12 +55,13 @@ def test_unary_values(dtype):
             assert_close(outs[n], expect, dtype, rtol=tol(dtype, scale), atol=tol(dtype, scale))
 
 
-def test_round_half_away_from_zero_and_decimals():
-    a = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.24], np.float32)
+def test_round_half_to_even_and_decimals():
+    """Paddle 3 rounds halves to even (as numpy does), also with decimals."""
+    a = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.24, 0.25], np.float32)
     x = padax.to_tensor(a)
     for r, r1 in both(lambda u: (padax.round(u), padax.round(u, decimals=1)), x):
-        np.testing.assert_array_equal(r.numpy(), [-3, -2, -1, 1, 2, 3, 0])
-        assert_close(r1, np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.2], np.float32))
+        np.testing.assert_array_equal(r.numpy(), [-2, -2, -0, 0, 2, 2, 0, 0])
+        assert_close(r1, np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.2, 0.2], np.float32))
 
 
 def test_integer_inputs_compute_in_float32():

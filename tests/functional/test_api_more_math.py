@@ -90,7 +90,7 @@ def test_special_functions_and_tests():
     m, e = padax.frexp(padax.to_tensor(np.array([8.0, 0.3, 0.0, -5.0, np.inf, 1e30], np.float32)))
     rm, re = np.frexp(np.array([8.0, 0.3, 0.0, -5.0, np.inf, 1e30], np.float32))
     assert_close(m, rm)
-    assert_close(e, re.astype(np.int32))
+    assert_close(e, re.astype(np.float32))  # Paddle: the exponent has x's dtype
     import scipy.special as sp
     xs = np.array([1.5, 2.0, 3.7], np.float32)
     assert_close(padax.multigammaln(padax.to_tensor(xs), 2), np.array([sp.multigammaln(v, 2) for v in xs], np.float32),

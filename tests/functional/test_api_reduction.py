@@ -62,7 +62,8 @@ def test_sum_dtypes(x64):
     assert padax.sum(i32, axis=0).dtype == np.int64
     assert padax.sum(i32, dtype="float32").dtype == np.float32
     assert padax.sum(padax.to_tensor(np.ones(3, np.int16))).dtype == np.int16
-    assert padax.mean(i32).dtype == np.float32
+    assert padax.mean(i32).dtype == np.int32 and int(padax.mean(i32)) == 2  # as Paddle: the mean truncates
+    assert padax.mean(i32, dtype="float32").dtype == np.float32 and float(padax.mean(i32, dtype="float32")) == 2.5
     f64 = padax.to_tensor(np.arange(6.0).reshape(2, 3))
     assert_close(padax.sum(f64, axis=1), np.arange(6.0).reshape(2, 3).sum(1))
 

@@ -61,9 +61,9 @@ def test_nonzero_where_masked_select_eager():
     m = A > 0
     assert_close(padax.nonzero(x > 0), np.argwhere(m).astype(np.int64))
     rows, cols = padax.nonzero(x > 0, as_tuple=True)
-    assert rows.shape == (int(m.sum()), 1)  # Paddle's layout: [z, 1] per axis
-    assert_close(cols[:, 0], np.nonzero(m)[1].astype(np.int64))
-    assert_close(padax.where(x > 0)[0][:, 0], np.nonzero(m)[0].astype(np.int64))
+    assert rows.shape == (int(m.sum()),)  # Paddle 3's layout: one 1-D Tensor per axis
+    assert_close(cols, np.nonzero(m)[1].astype(np.int64))
+    assert_close(padax.where(x > 0)[0], np.nonzero(m)[0].astype(np.int64))
     assert_close(padax.nonzero(padax.to_tensor([0, 3, 0, 1])), np.array([[1], [3]], np.int64))
     assert padax.nonzero(padax.zeros([2, 3])).shape == (0, 2)
     assert_close(padax.masked_select(x, x > 0), A[m])

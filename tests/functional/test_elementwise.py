@@ -666,7 +666,7 @@ ACCEPTS = {
     **{n: _NUM for n in ("sub", "div", "neg", "sign", "abs", "square", "integer_pow")},
     "rem": "if", "pow": _INEXACT,
     **{n: _FLOAT for n in ("atan2", "nextafter", "complex", "floor", "ceil", "round", "is_finite",
-                           "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma", "polygamma")},
+                           "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "zeta")},
     **{n: _INEXACT for n in ("exp", "exp2", "log", "expm1", "log1p", "tanh", "logistic", "sin",
                              "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
                              "atanh", "sqrt", "rsqrt")},
@@ -683,7 +683,7 @@ def test_every_primitive_is_covered():
     prims = set(E.unary_primitives) | set(E.binary_primitives)
     assert set(ACCEPTS) == prims
     valued = (set(UNARY) | set(INT_UNARY) | set(BINARY) | set(INT_BINARY)
-              | {"real", "imag", "conj", "integer_pow", "polygamma"})
+              | {"real", "imag", "conj", "integer_pow", "polygamma", "zeta"})  # zeta: tests/scipy/test_special.py
     assert valued == prims
 
 

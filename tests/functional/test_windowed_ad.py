@@ -69,58 +69,44 @@ def test_sum_transpose_with_large_padding(x64):
 
 
 @pytest.mark.parametrize("kind", ["max", "min"])
-def test_ties_share_the_tangent(x64, kind):
+def test_ties_go_to_the_first_in_window_order(x64, kind):
+    """As XLA's SelectAndScatter and Paddle's pooling gradients: the first extremum takes it all."""
     x = np.array([[1.0, 4.0, 4.0, 0.0], [4.0, 2.0, 3.0, 3.0]])
     if kind == "min":
         x = -x
     t = np.arange(8.0).reshape(2, 4)
-    # stride 2 takes the disjoint-window path, stride 1 the general one
-    for s, expected in [((2, 2), [[2.5, 2.0]]), ((1, 1), [[2.5, 1.5, 2.0]])]:
-        _, dt = jvp(lambda x: getattr(lax, f"reduce_window_{kind}")(x, (2, 2), s), (x,), (t,))
+    fn = getattr(lax, f"reduce_window_{kind}")
+    for s, expected in [((2, 2), [[1.0, 2.0]]), ((1, 1), [[1.0, 1.0, 2.0]])]:
+        _, dt = jvp(lambda x: fn(x, (2, 2), s), (x,), (t,))
         np.testing.assert_allclose(np.asarray(dt), expected)
+        out, f_vjp = vjp(lambda x: fn(x, (2, 2), s), x)
+        (g,) = f_vjp(np.ones(np.shape(out)))
+        np.testing.assert_allclose((np.asarray(g) * t).sum(), np.sum(expected))
+    # dilated windows take the slicing path: window (0,0),(0,2),(1,0),(1,2) has ties at 4.0 (0,2),(1,0)
+    _, dt = jvp(lambda x: fn(x, (2, 2), (1, 1), "VALID", None, (1, 2)), (x,), (t,))
+    np.testing.assert_allclose(np.asarray(dt), [[2.0, 1.0]])
 
 
-@pytest.mark.parametrize("kind", ["sum", "max", "min"])
-@pytest.mark.parametrize("in_axis", [0, 1, 2])
-def test_vmap(kind, in_axis):
-    for case in (CASES[0], CASES[4]):
-        f = window_fn(kind, case)
-        xs = np.moveaxis(no_ties((4,) + case[0]), 0, in_axis).astype(np.float32)
-        expected = np.stack([np.asarray(f(np.take(xs, i, axis=in_axis))) for i in range(4)])
-        g = vmap(f, in_axes=in_axis)
-        for fn in (g, padax.jit(g)):
-            np.testing.assert_allclose(np.asarray(fn(xs)), expected, rtol=1e-6)
-
-
-def test_vmap_mixed_unbatched():
-    x = no_ties((6, 5)).astype(np.float32)
-    y = no_ties((3, 6, 5), seed=1).astype(np.float32)
-
-    def f(x, y):
-        return lax.reduce_window_max(x, (2, 2), (1, 1)), lax.reduce_window_sum(y, (3, 2), (2, 1))
-
-    out = vmap(f, in_axes=(None, 0))(x, y)
-    for i in range(3):
-        a, b = f(x, y[i])
-        np.testing.assert_allclose(np.asarray(out[0][i]), np.asarray(a))
-        np.testing.assert_allclose(np.asarray(out[1][i]), np.asarray(b))
-
-
-def test_vmap_of_vjp(x64):
-    x = no_ties((3, 6, 5))
-    for kind in ("sum", "max"):
-        f = window_fn(kind, CASES[3])
-        ct = np.ones(np.shape(f(x[0])))
-        out = vmap(lambda x: vjp(f, x)[1](ct)[0])(x)
-        expected = np.stack([np.asarray(vjp(f, a)[1](ct)[0]) for a in x])
-        np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-12)
-
-
-def test_grad_under_jit(x64):
-    from padax.transforms.ad import grad
-    x = no_ties((6, 5))
-    for kind in ("sum", "max", "min"):
-        for case in (CASES[0], CASES[3]):
-            f = window_fn(kind, case)
-            g = grad(lambda x: lax.reduce_sum(f(x), (0, 1)))
-            np.testing.assert_allclose(np.asarray(padax.jit(g)(x)), np.asarray(g(x)), rtol=1e-12)
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_select_primitives_are_transposes(x64, kind):
+    """select_and_gather_add and select_and_scatter_add: <ct, G t> == <S ct, t>, vmapped too."""
+    sel = "ge" if kind == "max" else "le"
+    x = no_ties((2, 7, 6))
+    w, s, p = (1, 3, 2), (1, 2, 2), ((0, 0), (1, 1), (0, 1))
+    t = np.random.default_rng(3).standard_normal(x.shape)
+    g = lax.select_and_gather_add(t, x, sel, w, s, p)
+    ct = np.random.default_rng(4).standard_normal(g.shape)
+    sc = lax.select_and_scatter_add(ct, x, sel, w, s, p)
+    np.testing.assert_allclose(np.sum(np.asarray(g) * ct), np.sum(np.asarray(sc) * t), rtol=1e-12)
+    _, dt = jvp(lambda x: getattr(lax, f"reduce_window_{kind}")(x, w, s, p), (x,), (t,))
+    np.testing.assert_allclose(np.asarray(dt), np.asarray(g), rtol=1e-12)
+    vg = vmap(lambda a, b: lax.select_and_gather_add(a, b, sel, w[1:], s[1:], p[1:]))(t, x)
+    vs = vmap(lambda a, b: lax.select_and_scatter_add(a, b, sel, w[1:], s[1:], p[1:]), in_axes=(0, 0))(ct, x)
+    np.testing.assert_allclose(np.asarray(vg), np.asarray(g), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(vs), np.asarray(sc), rtol=1e-12)
+    vs1 = vmap(lambda a: lax.select_and_scatter_add(a, x[0], sel, w[1:], s[1:], p[1:]))(ct)
+    np.testing.assert_allclose(np.asarray(vs1[0]), np.asarray(sc[0]), rtol=1e-12)
+    check_grads(lambda c: lax.select_and_scatter_add(c, x, sel, w, s, p), (ct,), order=2)
+    check_grads(lambda c: lax.select_and_gather_add(c, x, sel, w, s, p), (t,), order=2)
+    with pytest.raises(TypeError, match="select_and_scatter_add: source"):
+        lax.select_and_scatter_add(ct[:, :1], x, sel, w, s, p)

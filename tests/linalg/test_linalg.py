@@ -13,6 +13,7 @@ import scipy.linalg as sla
 import padax
 import padax.linalg as LA
 from padax.functional.lax import linalg as L
+from padax.test_util import check_grads
 
 RTOL = {np.float32: 2e-4, np.float64: 1e-10, np.complex64: 3e-4, np.complex128: 1e-10}
 
@@ -157,8 +158,9 @@ def test_solvers_and_determinants_jit(dtype):
         o["chol_inv"] = LA.cholesky_inverse(c)
         o["pinv"] = LA.pinv(tall)
         o["pinv_h"] = LA.pinv(h, hermitian=True)
-        o["lstsq"] = LA.lstsq(tall, y)
-        o["lstsq_wide"] = LA.lstsq(LA.matrix_transpose(tall), b)
+        o["lstsq"] = LA.lstsq(tall, y, driver="gelsd")
+        o["lstsq_wide"] = LA.lstsq(LA.matrix_transpose(tall), b, driver="gelsd")
+        o["lstsq_gelsy"] = LA.lstsq(tall, y)  # Paddle's default driver: no residuals or singular values
         o["rank"] = LA.matrix_rank(tall)
         o["rank_h"] = LA.matrix_rank(h, hermitian=True)
         o["pow3"] = LA.matrix_power(g, 3)
@@ -195,6 +197,9 @@ def test_solvers_and_determinants_jit(dtype):
     sol, res, rank, sv = o["lstsq_wide"]
     _close(sol, np.linalg.lstsq(tall.T, b, rcond=None)[0], dtype, 10)
     assert np.asarray(res).shape == (0,) and int(rank) == 3
+    sol, res, rank, sv = o["lstsq_gelsy"]
+    _close(sol, ns, dtype, 10)
+    assert np.asarray(res).shape == (0,) and np.asarray(sv).shape == (0,) and int(rank) == nrank
     assert int(o["rank"]) == 3 and int(o["rank_h"]) == 3
     _close(o["pow3"], np.linalg.matrix_power(g, 3), dtype, 10)
     _close(o["pow_2"], np.linalg.matrix_power(g, -2), dtype, 30)
@@ -374,14 +379,17 @@ def test_errors(fn, args, err, words):
         assert w in str(e.value), (w, str(e.value))
 
 
-def test_unsupported_options():
-    """U/VH of a non-square full_matrices SVD have no derivative; the error names the function,
-    the shape and the way out."""
-    with pytest.raises(ValueError) as e:
-        padax.jvp(lambda x: LA.svd(x, full_matrices=True)[0], (np.ones((3, 2), np.float32),),
-                  (np.ones((3, 2), np.float32),))
-    for w in ("svd", "f32[3,2]", "full_matrices=False"):
-        assert w in str(e.value), (w, str(e.value))
+def test_full_matrices_svd_of_non_square_differentiates_its_complement():
+    """U's extra columns (VH's extra rows) of a non-square full_matrices SVD get the derivative
+    that keeps their basis from rotating within the complement: exact for their projector."""
+    for shape in ((4, 2), (2, 4)):
+        x = np.random.default_rng(0).standard_normal(shape)
+
+        def projectors(a, k=min(shape)):
+            u, s, vh = LA.svd(a, full_matrices=True)
+            u2, v2 = u[:, k:], vh[k:, :]
+            return u2 @ u2.T, v2.T @ v2, s
+        check_grads(projectors, (x,), order=1)
 
 
 def test_lowering_uses_lapack_custom_calls(x64):

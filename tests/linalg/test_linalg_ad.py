@@ -5,6 +5,8 @@ primitives' rules through the composites. Functions are jitted so each case comp
 few whole programs instead of every op separately (jvp/vjp of a jitted function still
 uses every primitive's jvp and transpose rule). Eigenvectors and singular vectors are
 only defined up to sign (phase), so they are checked through gauge-invariant functions.
+The Hermitian routines (cholesky, eigh) differentiate along Hermitian tangents only, so they
+are checked through `_sym(x)` = (x + x^H) / 2, whose tangents are Hermitian.
 """
 from __future__ import annotations
 
@@ -32,8 +34,13 @@ def _spd(n, batch=()):
     return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
 
 
+def _sym(x):
+    """(x + x^H) / 2 with padax ops (traced inputs too)."""
+    return (x + padax.conj(padax.swapaxes(x, -1, -2))) / 2
+
+
 def _eigh_gauge(x):
-    w, v = LA.eigh(x)
+    w, v = LA.eigh(_sym(x))
     return w, v * v  # each eigenvector's sign cancels in its squared entries
 
 
@@ -46,9 +53,10 @@ def _svd_gauge(x):
 
 SPD = _spd(3)
 CASES = [
-    ("cholesky", LA.cholesky, (SPD,)),
-    ("cholesky_upper_batch", lambda x: LA.cholesky(x, upper=True), (_spd(3, (2,)),)),
-    ("cholesky_reads_lower_triangle", L.cholesky, (SPD + np.triu(_r(3, 3), 1),)),
+    ("cholesky", lambda x: LA.cholesky(_sym(x)), (SPD,)),
+    ("cholesky_upper_batch", lambda x: LA.cholesky(_sym(x), upper=True), (_spd(3, (2,)),)),
+    ("lax_cholesky_symmetrizes_its_input", L.cholesky, (SPD + np.triu(_r(3, 3), 1),)),
+    ("lax_eigh_symmetrizes_its_input", lambda x: L.eigh(x)[0], (SPD + np.triu(_r(3, 3), 1),)),
     ("triangular_solve_upper", LA.triangular_solve, (_wc(3), _r(3, 2))),
     ("triangular_solve_lower_T_unit", lambda a, b: LA.triangular_solve(a, b, upper=False, transpose=True,
                                                                         unitriangular=True), (_r(3, 3), _r(3, 2))),
@@ -65,8 +73,9 @@ CASES = [
     ("qr_tall", LA.qr, (_r(4, 3),)),
     ("qr_wide", LA.qr, (_r(3, 4),)),
     ("qr_complete_wide_batch", lambda x: LA.qr(x, mode="complete"), (_r(2, 3, 4),)),
-    ("eigvalsh", LA.eigvalsh, (SPD,)),
-    ("eigvalsh_upper", lambda x: LA.eigvalsh(x, "U"), (SPD + np.tril(_r(3, 3), -1),)),
+    ("eigvalsh", lambda x: LA.eigvalsh(_sym(x)), (SPD,)),
+    ("eigvalsh_upper", lambda x: LA.eigvalsh(_sym(x), "U"), (SPD,)),
+    ("pinv_hermitian", lambda x: LA.pinv(_sym(x), hermitian=True), (SPD,)),
     ("eigh_vectors_gauge", _eigh_gauge, (_spd(3, (2,)),)),
     ("svdvals", LA.svdvals, (_r(4, 3),)),
     ("svd_gauge_tall", _svd_gauge, (_r(4, 3),)),
@@ -86,7 +95,8 @@ def test_check_grads(name, fn, args, x64):
 
 def test_second_order(x64):
     """The rules are written with differentiable lax ops, so they differentiate again."""
-    check_grads(padax.jit(lambda x: (LA.cholesky(x), LA.eigvalsh(x))), (SPD,), order=2, modes=("fwd", "rev"))
+    check_grads(padax.jit(lambda x: (LA.cholesky(_sym(x)), LA.eigvalsh(_sym(x)))), (SPD,), order=2,
+                modes=("fwd", "rev"))
 
 
 def _bilinear(a, b):
@@ -95,10 +105,10 @@ def _bilinear(a, b):
 
 
 COMPLEX_CASES = [
-    ("cholesky", LA.cholesky, lambda c: c @ c.conj().T + 3 * np.eye(3)),
+    ("cholesky", lambda x: LA.cholesky(_sym(x)), lambda c: c @ c.conj().T + 3 * np.eye(3)),
     ("solve", lambda x: LA.solve(x, np.ones((3, 2), np.complex128)), lambda c: c + 3 * np.eye(3)),
     ("det", LA.det, lambda c: c),
-    ("eigvalsh", LA.eigvalsh, lambda c: c @ c.conj().T + 3 * np.eye(3)),
+    ("eigvalsh", lambda x: LA.eigvalsh(_sym(x)), lambda c: c @ c.conj().T + 3 * np.eye(3)),
     ("svdvals", LA.svdvals, lambda c: c),
     ("qr", LA.qr, lambda c: c),
 ]
@@ -126,8 +136,8 @@ def test_complex_derivatives(name, fn, make, x64):
 
 def test_grad_formulas(x64):
     """Closed forms: d log|det A| = A^{-T}; d tr(A^{-1}) = -(A^{-2})^T; sum of squared
-    eigenvalues = |H|_F^2 of the Hermitian matrix built from the lower triangle, so its
-    gradient is 2 x on the diagonal, 4 x below it and 0 above (the upper triangle is unread)."""
+    eigenvalues = |H|_F^2 of the symmetric H built from the lower triangle (the upper one is
+    unread), whose gradient as a symmetric matrix is 2 H (Paddle's; the same in both triangles)."""
     a = _wc(3, (2,))
     g = padax.grad(lambda x: LA.slogdet(x)[1].sum())(a)
     np.testing.assert_allclose(np.asarray(g), np.swapaxes(np.linalg.inv(a), -1, -2), rtol=1e-10)
@@ -137,7 +147,8 @@ def test_grad_formulas(x64):
     np.testing.assert_array_equal(np.asarray(g)[1], 0)
     h = _spd(3) + np.triu(_r(3, 3), 1)
     g = padax.grad(lambda x: (LA.eigvalsh(x) ** 2).sum())(h)
-    np.testing.assert_allclose(np.asarray(g), 2 * np.diag(np.diag(h)) + 4 * np.tril(h, -1), atol=1e-9)
+    hl = np.tril(h) + np.tril(h, -1).T
+    np.testing.assert_allclose(np.asarray(g), 2 * hl, atol=1e-9)
 
 
 VMAP_CASES = [

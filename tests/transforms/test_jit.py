@@ -188,7 +188,8 @@ def test_x64_off_squashes_float64():
 
 
 def test_compilation_cache_dir(tmp_path):
-    with padax.config.override("compilation_cache_dir", str(tmp_path)):
+    with padax.config.override("compilation_cache_dir", str(tmp_path)), \
+            padax.config.override("compilation_cache_min_compile_time", 0.0):
         def g(x):
             return lax.sin(lax.add(x, 0.25))
         padax.jit(g)(arr(1.0, 2.0))

@@ -41,6 +41,7 @@ from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
+from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.primitive import Primitive
@@ -94,15 +95,17 @@ def _join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], lis
     return out, consts
 
 
-def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> tuple[Jaxpr, list[bool]]:
-    """Drop outputs not in `used_outputs` and the equations only they need.
+def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool], keep_effects: bool = True) -> tuple[Jaxpr, list[bool]]:
+    """Drop outputs not in `used_outputs` and the equations only they need (equations with
+    side effects stay, unless `keep_effects` is False: a copy made to compute values only).
 
     Returns the pruned jaxpr (same inputs) and which inputs are still read.
     """
+    from padax.core.effects import eqn_effects
     live = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
     eqns = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
+        if any(v in live for v in eqn.outvars) or (keep_effects and eqn_effects(eqn)):
             eqns.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     eqns.reverse()
@@ -353,44 +356,46 @@ def _leaf_paths(tree) -> list[str]:
 
 def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init: list,
                init_tree) -> tuple[Any, Any, list]:
-    """Trace a loop body until its carry types are stable, promoting weakly typed inits.
+    """Trace a loop body once and settle its carry types, as jax does.
 
-    `trace_fn(avals) -> (closed, out_carry_tree, extra)`. A weakly typed init whose body
-    output has another dtype is converted to it (as `0` for a float accumulator), and a
-    weak init with a strong output is made strong; other mismatches raise a TypeError
-    naming each differing leaf. Returns (closed, extra, init).
+    `trace_fn(avals) -> (closed, out_carry_tree, extra)`. The body is traced at the init's
+    types. A weakly typed init leaf whose body output has another dtype that it promotes to
+    (a Python `0` for a float accumulator) is converted to that dtype and the body traced
+    once more, the one case that needs a second trace (as in jax: the body must see the
+    carry's real dtype). A weak init leaf whose output has the same dtype is made strong
+    without retracing (weak types only steer promotion). Any other difference in shape or
+    dtype raises a TypeError naming each differing leaf. Returns (closed, extra, init).
     """
     from padax.functional.lax.structural import convert_element_type
-    for _ in range(4):
-        avals = [aval_of(x) for x in init]
+    avals = [aval_of(x) for x in init]
+    closed, out_tree, extra = trace_fn(avals)
+    _check_carry_tree(what, fn_name, init_name, init_tree, out_tree)
+    promoted = list(init)
+    for k, (a, o) in enumerate(zip(avals, closed.out_avals)):
+        if a.weak_type and a.shape == o.shape and a.dtype != o.dtype and \
+                dtypes.result_type((a.dtype, True), (o.dtype, o.weak_type))[0] == o.dtype:
+            promoted[k] = convert_element_type(init[k], o.dtype, weak_type=False)
+    if any(p is not x for p, x in zip(promoted, init)):
+        init, avals = promoted, [aval_of(x) for x in promoted]
         closed, out_tree, extra = trace_fn(avals)
-        if out_tree != init_tree:
-            raise op_type_error(what, f"{fn_name} must return a carry with the structure of {init_name}: "
-                                      f"{init_name} is {init_tree} but {fn_name} returned {out_tree}")
-        out_avals = closed.out_avals[:len(init)]
-        paths = _leaf_paths(init_tree)
-        diffs, changed, new_init = [], False, list(init)
-        for k, (a, o) in enumerate(zip(avals, out_avals)):
-            if a.shape == o.shape and a.dtype == o.dtype:
-                if a.weak_type and not o.weak_type:
-                    new_init[k] = convert_element_type(init[k], a.dtype, weak_type=False)
-                    changed = True
-            elif a.shape == o.shape and a.weak_type and \
-                    dtypes.result_type((a.dtype, True), (o.dtype, o.weak_type))[0] == o.dtype:
-                new_init[k] = convert_element_type(init[k], o.dtype, weak_type=o.weak_type)
-                changed = True
-            else:
-                diffs.append(f"carry{paths[k]} is {a.str_short()} in {init_name} but {fn_name} returns "
-                             f"{o.str_short()}")
-        if diffs:
-            raise op_type_error(what, f"{fn_name} must return a carry with the same types (shapes and dtypes) "
-                                      f"as {init_name}: " + "; ".join(diffs))
-        if not changed:
-            carry_avals = [aval_of(x) for x in init]
-            targets = carry_avals + list(closed.out_avals[len(init):])
-            return _strengthen_outputs(closed, targets), extra, init
-        init = new_init
-    raise op_type_error(what, f"the carry types of {fn_name} do not settle")  # pragma: no cover
+        _check_carry_tree(what, fn_name, init_name, init_tree, out_tree)
+    out_avals = closed.out_avals[:len(init)]
+    paths = _leaf_paths(init_tree)
+    diffs = [f"carry{paths[k]} is {a.str_short()} in {init_name} but {fn_name} returns {o.str_short()}"
+             for k, (a, o) in enumerate(zip(avals, out_avals)) if not _same_type(a, o)]
+    if diffs:
+        raise op_type_error(what, f"{fn_name} must return a carry with the same types (shapes and dtypes) "
+                                  f"as {init_name}: " + "; ".join(diffs))
+    init = [convert_element_type(x, a.dtype, weak_type=False) if a.weak_type and not o.weak_type else x
+            for x, a, o in zip(init, avals, out_avals)]
+    targets = [aval_of(x) for x in init] + list(closed.out_avals[len(init):])
+    return _strengthen_outputs(closed, targets), extra, init
+
+
+def _check_carry_tree(what: str, fn_name: str, init_name: str, init_tree, out_tree) -> None:
+    if out_tree != init_tree:
+        raise op_type_error(what, f"{fn_name} must return a carry with the structure of {init_name}: "
+                                  f"{init_name} is {init_tree} but {fn_name} returned {out_tree}")
 
 
 # ==== cond ========================================================================================
@@ -537,7 +542,7 @@ def _cond_partial_eval(trace, args, unknowns, *, branches):
             return outs[:n_known_out] + res
         return _trace(f, known_avals, "partial eval of cond")
 
-    if n_known_out or any(res_avals):
+    if n_known_out or any(res_avals) or any(jaxpr_effects(s[0]) for s in splits):
         known_joined, kconsts = _join_consts([known_branch(i) for i in range(len(branches))])
         with set_current_trace(trace.parent):
             kouts = cond_p.bind(index, *kconsts, *[x for x, u in zip(ops, ops_uk) if not u],
@@ -602,6 +607,11 @@ def _cond_batch(axis, args, dims, *, branches):
     n_out = len(branches[0].out_avals)
     if idim is not None:
         # a batched predicate: run every branch and select per element
+        if any(has_ordered(jaxpr_effects(b)) for b in branches):
+            raise ValueError("vmap of cond/switch with a batched predicate: every branch would run for every "
+                             "element, so ordered side effects (debug.print(..., ordered=True), ordered "
+                             "io_callback) in the branches cannot keep their order. Use unordered ones, or "
+                             "compute the predicate outside the vmap.")
         from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
         idx = bdim_to_front(index, idim, size)
         results = [_batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
@@ -1036,7 +1046,7 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
         else:
             kinds.append(("out", None))
     if hoist:
-        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist))
+        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist), keep_effects=False)
         with set_current_trace(trace.parent):
             hoisted = iter(eval_jaxpr(hj, known.consts, *kc_args, *[None] * (len(kj.invars) - n_kc)))
         kinds = [(k, next(hoisted)) if k == "inv" and val is None else (k, val) for k, val in kinds]

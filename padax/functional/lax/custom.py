@@ -69,3 +69,38 @@ def _stop_gradient_jvp(primals, tangents):
 
 stop_gradient_p.jvp_rule = _stop_gradient_jvp
 stop_gradient_p.batch_rule = lambda args, dims: (stop_gradient_p.bind(args[0]), dims[0])
+
+
+# ---- not_differentiable: identity whose derivative is refused ------------------------------------
+# Marks an input (a Bessel order, say) along which a function has no derivative rule: a zero
+# tangent passes (the derivative is taken with respect to other inputs), a non-zero one raises.
+not_differentiable_p = Primitive("not_differentiable")
+
+
+@not_differentiable_p.def_abstract_eval
+def _not_differentiable_abstract(x, *, message):
+    return x
+
+
+@not_differentiable_p.def_impl
+def _not_differentiable_impl(x, *, message):
+    return x
+
+
+def _not_differentiable_jvp(primals, tangents, *, message):
+    if type(tangents[0]) is not Zero:
+        from padax.core.source_info import user_location
+        raise TypeError(f"{message}{user_location()}")
+    from padax.functional._arrays import aval_of
+    return not_differentiable_p.bind(primals[0], message=message), Zero(tangent_aval(aval_of(primals[0])))
+
+
+not_differentiable_p.jvp_rule = _not_differentiable_jvp
+not_differentiable_p.batch_rule = lambda args, dims, *, message: (
+    not_differentiable_p.bind(args[0], message=message), dims[0])
+
+
+def not_differentiable(x, message: str):
+    """x itself; differentiating through it with a non-zero tangent raises TypeError(message)."""
+    from padax.functional._arrays import asarray
+    return not_differentiable_p.bind(asarray(x), message=str(message))

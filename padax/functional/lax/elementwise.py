@@ -164,6 +164,7 @@ erf_inv_p = unop("erf_inv", _floating)
 lgamma_p = unop("lgamma", _floating)
 digamma_p = unop("digamma", _floating)
 polygamma_p = binop("polygamma", _floating)  # polygamma(n, x): n-th derivative of digamma, n integral
+zeta_p = binop("zeta", _floating)  # Hurwitz zeta(x, q) = sum_n (n + q)**-x, x > 1
 square_p = unop("square", _numeric)
 integer_pow_p = unop("integer_pow", _numeric)  # param y: int (>= 0 for integer dtypes)
 real_p = unop("real", _complex, _real_part)
@@ -236,9 +237,9 @@ def _unary_fn(prim: Primitive):
     return fn
 
 
-add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex, polygamma = (
+add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex, polygamma, zeta = (
     _binary_fn(p) for p in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
-                            nextafter_p, complex_p, polygamma_p))
+                            nextafter_p, complex_p, polygamma_p, zeta_p))
 eq, ne, lt, le, gt, ge = (_binary_fn(p) for p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
 bitwise_and, bitwise_or, bitwise_xor = (_binary_fn(p) for p in (and_p, or_p, xor_p))
 shift_left, shift_right_arithmetic, shift_right_logical = (
@@ -433,10 +434,17 @@ def _integer_pow_jvp(t, x, *, y):
 defjvp(integer_pow_p, _integer_pow_jvp)
 defjvp(polygamma_p, None, lambda t, n, x: _mul(t, polygamma_p.bind(add_p.bind(n, _cst(n, 1)), x)))
 
+
+def _zeta_dx(t, x, q):
+    raise TypeError("zeta(x, q): the derivative with respect to x is not implemented (only with respect to q)")
+
+
+defjvp(zeta_p, _zeta_dx, lambda t, x, q: _mul(t, neg_p.bind(_mul(x, zeta_p.bind(add_p.bind(x, _cst(x, 1)), q)))))
+
 for _p in list(unary_primitives.values()) + list(binary_primitives.values()):
     elementwise_batch_rule(_p)
 
-__all__ = ["polygamma", "add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
+__all__ = ["polygamma", "zeta", "add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
            "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
            "shift_left", "shift_right_arithmetic", "shift_right_logical", "neg", "sign", "abs",
            "floor", "ceil", "round", "is_finite", "exp", "exp2", "log", "expm1", "log1p", "tanh",

@@ -19,9 +19,16 @@ traced program cannot raise on data): when the kernel's `info` says the
 factorisation failed (cholesky of a matrix that is not positive definite,
 eigh/svd/eig not converging) the affected matrices of the batch come back
 filled with NaN. lu of a singular matrix is not a failure (U has a zero on its
-diagonal). Hermitian inputs are read from one triangle only (the lower one for
-cholesky, the `lower` one for eigh), as LAPACK does; the derivative rules
-differentiate exactly that function, so the other triangle gets no gradient.
+diagonal).
+
+Hermitian inputs: the cholesky and eigh kernels read one triangle (the lower
+one for cholesky, the `lower` one for eigh), as LAPACK does. Their derivative
+rules, like jax's, stand for the Hermitian matrix: the tangent enters the
+matrix-calculus formula whole (da, not the triangle of da), which is the
+derivative for Hermitian perturbations. The wrappers `cholesky` and `eigh`
+symmetrize their input first by default (`symmetrize_input`, as jax.lax.linalg
+does), so gradients come out Hermitian; padax.linalg (Paddle's names) keeps the
+triangle read and symmetrizes the tangent instead (`as_hermitian`).
 """
 from __future__ import annotations
 
@@ -177,12 +184,15 @@ def _empty_check(op: str, a) -> None:
 
 # ---- lax-level wrappers ----------------------------------------------------------------------
 
-def cholesky(a):
-    """Lower Cholesky factor L of a Hermitian positive-definite `a` (read from its lower
-    triangle): a = L L^H. NaN-filled where the factorisation fails."""
+def cholesky(a, symmetrize_input: bool = True):
+    """Lower Cholesky factor L of a Hermitian positive-definite `a`: a = L L^H. With
+    `symmetrize_input` (as jax.lax.linalg.cholesky) the factor is that of (a + a^H) / 2, so
+    derivatives are Hermitian; otherwise only a's lower triangle is read. NaN-filled where
+    the factorisation fails."""
     a = asarray(a)
+    check_matrix("cholesky", "x", a.aval)
     _empty_check("cholesky", a)
-    return cholesky_p.bind(a)
+    return cholesky_p.bind(symmetrize(a) if symmetrize_input else a)
 
 
 def triangular_solve(a, b, left_side: bool = False, lower: bool = False, transpose_a: bool = False,
@@ -222,12 +232,23 @@ def qr(a, full_matrices: bool = True):
     return tuple(qr_p.bind(a, full_matrices=bool(full_matrices)))
 
 
-def eigh(a, lower: bool = True):
-    """Eigen-decomposition of a Hermitian matrix read from its `lower` (or upper) triangle:
-    (w, v) with ascending real eigenvalues w and orthonormal eigenvectors in v's columns."""
+def eigh(a, lower: bool = True, symmetrize_input: bool = True):
+    """Eigen-decomposition of a Hermitian matrix: (w, v) with ascending real eigenvalues w and
+    orthonormal eigenvectors in v's columns. With `symmetrize_input` (as jax.lax.linalg.eigh)
+    that of (a + a^H) / 2, so derivatives are Hermitian; otherwise of the matrix in a's
+    `lower` (or upper) triangle. (jax.lax.linalg.eigh returns the pair as (v, w).)"""
     a = asarray(a)
+    check_matrix("eigh", "x", a.aval)
     _empty_check("eigh", a)
-    return tuple(eigh_p.bind(a, lower=bool(lower)))
+    return tuple(eigh_p.bind(symmetrize(a) if symmetrize_input else a, lower=bool(lower)))
+
+
+def symmetrize(a):
+    """(a + a^H) / 2: the Hermitian part of each matrix (the symmetric part if real)."""
+    from padax.functional.lax.elementwise import add, mul
+    a = asarray(a)
+    check_matrix("symmetrize", "x", a.aval)
+    return mul(add(a, _H(a)), _full_like(a.aval, 0.5))
 
 
 def svd(a, full_matrices: bool = False, compute_uv: bool = True):
@@ -293,7 +314,8 @@ def _bcast_scalar(v, shape):
     return broadcast_in_dim(v, shape, tuple(range(nd - 2)))
 
 
-__all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr", "eigh", "svd", "eig", "lu_unpivoted"]
+__all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr", "eigh", "svd", "eig", "lu_unpivoted",
+           "symmetrize"]
 
 
 # ---- helpers for the rules (plain lax ops: they differentiate and batch again) ----------------
@@ -384,18 +406,6 @@ def _to_dtype(x, dtype):
     return x if _dtype(x) == dtype else convert_element_type(x, dtype)
 
 
-def _hermitian_from_triangle(t, lower: bool):
-    """The Hermitian matrix a LAPACK routine sees when it reads only one triangle of t:
-    that triangle, its conjugate mirror, and the real part of the diagonal."""
-    from padax.functional.lax.elementwise import add, real
-    strict = _tril(t, -1) if lower else _triu(t, 1)
-    off = add(strict, _H(strict))
-    d = _diag_part(t)
-    if dtypes.is_complex(_dtype(t)):
-        d = _to_dtype(real(d), _dtype(t))
-    return add(off, _mul_eye(d, aval_of(t)))
-
-
 def _mul_eye(d, aval: ShapedArray):
     """diag(d) for a vector batch d of the given matrix aval."""
     from padax.functional.lax.elementwise import mul
@@ -443,12 +453,12 @@ def _pad_last2(x, rows, cols):
 
 def _cholesky_jvp(primals, tangents):
     # Murray 2016, "Differentiation of the Cholesky decomposition": with a = L L^H,
-    # dL = L Phi(L^{-1} da L^{-H}), Phi = lower triangle with the diagonal halved.
+    # dL = L Phi(L^{-1} da L^{-H}), Phi = lower triangle with the diagonal halved. da is the
+    # whole tangent (the derivative along Hermitian da), as in jax; see the module docstring.
     from padax.functional.lax.elementwise import mul, sub
     a, = primals
-    t, = tangents
+    da, = tangents
     L = cholesky_p.bind(a)
-    da = _hermitian_from_triangle(t, lower=True)
     tmp = triangular_solve(L, da, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
     x = triangular_solve(L, tmp, left_side=True, lower=True)
     av = aval_of(x)
@@ -647,11 +657,11 @@ def _eigh_jvp(primals, tangents, *, lower):
     # First-order perturbation theory for distinct eigenvalues (Giles 2008, "An extended
     # collection of matrix derivative results"): with S = V^H da V,
     # dw = Re diag(S), dV = V (F * S), F[i, j] = 1 / (w_j - w_i) (0 on the diagonal).
+    # da is the whole tangent (the derivative along Hermitian da), as in jax.
     from padax.functional.lax.elementwise import mul, real
     a, = primals
-    t, = tangents
+    da, = tangents
     w, v = eigh_p.bind(a, lower=lower)
-    da = _hermitian_from_triangle(t, lower)
     s = _mm(_mm(_H(v), da), v)
     dw = _diag_part(s)
     if dtypes.is_complex(_dtype(dw)):
@@ -670,14 +680,13 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     a, = primals
     da, = tangents
     *_, m, n = aval_of(a).shape
-    if compute_uv and full_matrices and m != n:  # not a gap: the derivative does not exist
-        raise ValueError(
-            f"svd: cannot differentiate U and VH with full_matrices=True for the non-square "
-            f"{aval_of(a).str_short()}: their extra {abs(m - n)} columns (rows of VH) only span the "
-            f"orthogonal complement, and which basis of it LAPACK's gesdd returns is not a function "
-            f"that can be differentiated in closed form; use full_matrices=False (or svdvals / "
-            f"compute_uv=False when only the singular values are needed)")
-    s, u, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
+    k = min(m, n)
+    full = compute_uv and full_matrices and m != n
+    if full:  # the thin factors are the leading columns (rows of VH) of the full ones
+        s, u_full, vh_full = svd_p.bind(a, full_matrices=True, compute_uv=True)
+        u, vh = _slice_last2(u_full, (0, m), (0, k)), _slice_last2(vh_full, (0, k), (0, n))
+    else:
+        s, u, vh = svd_p.bind(a, full_matrices=False, compute_uv=True)
     dt = _dtype(a)
     v = _H(vh)
     ds_mat = _mm(_mm(_H(u), da), v)
@@ -709,7 +718,27 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     if n > m:
         dahu = _mm(_H(da), u)
         dv = add(dv, div(sub(dahu, _mm(v, _mm(vh, dahu))), _to_dtype(_bcast_row(s, aval_of(dahu).shape), dt)))
-    return [s, u, vh], [ds, du, _H(dv)]
+    if not full:
+        return [s, u, vh], [ds, du, _H(dv)]
+    if m > n:
+        du = _complement_tangent(u, du, _slice_last2(u_full, (0, m), (k, m)))
+    else:
+        dv = _complement_tangent(v, dv, _H(_slice_last2(vh_full, (k, n), (0, n))))
+    return [s, u_full, vh_full], [ds, du, _H(dv)]
+
+
+def _complement_tangent(q1, dq1, q2):
+    """[dq1, dq2] for an orthonormal completion [q1, q2] (full_matrices=True SVD factors).
+
+    Orthonormality fixes q1^H dq2 = -dq1^H q2; the rest, q2^H dq2, is a free rotation of the
+    complement's basis (gesdd's choice of that basis has no closed form), taken as 0: the
+    basis moves with span(q1) and does not rotate within the complement. Anything that
+    depends on q2 only through its span (the projector q2 q2^H) gets its exact derivative.
+    """
+    from padax.functional.lax.elementwise import neg
+    from padax.functional.lax.structural import concatenate
+    dq2 = neg(_mm(q1, _mm(_H(dq1), q2)))
+    return concatenate([dq1, dq2], _ndim(dq1) - 1)
 
 
 def _solve_with(a, b):

@@ -117,7 +117,9 @@ __all__ = ["reduce_window_sum", "reduce_window_max", "reduce_window_min"]
 # ---- differentiation and batching ----------------------------------------------------------
 # reduce_window_sum is linear; its transpose spreads each cotangent over its window (pad the
 # cotangent, then a stride-base_dilation window sum). max/min send each output's tangent to
-# the window entries equal to the output, ties sharing it equally as reduce_max does.
+# the first window entry (in window order) equal to the output, as XLA's SelectAndScatter and
+# Paddle's pooling gradients do; undilated windows use select_and_gather_add, whose transpose
+# is select_and_scatter_add.
 
 
 def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding,
@@ -153,13 +155,12 @@ def _pad_like_window(x, value, padding, base_dilation):
     return pad(x, value, cfg)
 
 
-def _chooser_jvp(prim: Primitive, identity: float):
+def _chooser_jvp(prim: Primitive, identity: float, select: str):
     def rule(primals, tangents, *, window_dimensions, window_strides, padding, base_dilation,
              window_dilation):
-        from padax.functional.lax.elementwise import add, div, eq, mul
-        from padax.functional.lax.reductions import reduce_sum
-        from padax.functional.lax.structural import (broadcast_in_dim, convert_element_type,
-                                                     reshape, slice)
+        from padax.functional.lax.elementwise import add, bitwise_and, bitwise_not, bitwise_or, eq, mul
+        from padax.functional.lax.structural import convert_element_type, slice
+        from padax.functional.lax.windowed_select import select_and_gather_add_p
         x, t = asarray(primals[0]), asarray(tangents[0])
         params = dict(window_dimensions=window_dimensions, window_strides=window_strides,
                       padding=padding, base_dilation=base_dilation, window_dilation=window_dilation)
@@ -168,41 +169,33 @@ def _chooser_jvp(prim: Primitive, identity: float):
         out_shape = out.aval.shape
         if 0 in out_shape:
             return out, full(out_shape, 0, dt)
+        undilated = set(base_dilation) | set(window_dilation) == {1}
+        if undilated and dtypes.is_floating(dt):
+            # XLA's windowed select: the tangent of each window's first extremum
+            return out, select_and_gather_add_p.bind(t, x, select=select, window_dimensions=window_dimensions,
+                                                     window_strides=window_strides, padding=padding)
+        # dilated windows: one strided slice per window offset, the first hit in window order wins
         xp = _pad_like_window(x, identity, padding, base_dilation)
         tp = _pad_like_window(t, 0, padding, base_dilation)
-        nd = len(out_shape)
-        if all(wd == 1 and s == w for w, s, wd in zip(window_dimensions, window_strides,
-                                                      window_dilation)):
-            # disjoint windows: view them as blocks (m0, w0, m1, w1, ...) and reduce the w axes
-            limit = tuple(m * w for m, w in zip(out_shape, window_dimensions))
-            blocks = tuple(v for mw in zip(out_shape, window_dimensions) for v in mw)
-            m_axes, w_axes = tuple(range(0, 2 * nd, 2)), tuple(range(1, 2 * nd, 2))
-            xb = reshape(slice(xp, (0,) * nd, limit), blocks)
-            tb = reshape(slice(tp, (0,) * nd, limit), blocks)
-            hits = convert_element_type(eq(xb, broadcast_in_dim(out, blocks, m_axes)), dt)
-            weights = div(hits, broadcast_in_dim(reduce_sum(hits, w_axes), blocks, m_axes))
-            return out, reduce_sum(mul(tb, weights), w_axes)
-        # general (overlapping) windows: one strided slice per window offset
+
         def at_offset(y, k):
             start = tuple(ki * wd for ki, wd in zip(k, window_dilation))
             limit = tuple(st + (m - 1) * s + 1 for st, m, s in zip(start, out_shape, window_strides))
             return slice(y, start, limit, window_strides)
-        offsets = list(itertools.product(*(range(w) for w in window_dimensions)))
-        hits = [convert_element_type(eq(at_offset(xp, k), out), dt) for k in offsets]
-        count = hits[0]
-        for h in hits[1:]:
-            count = add(count, h)
-        t_out = None
-        for k, h in zip(offsets, hits):
-            term = mul(at_offset(tp, k), div(h, count))
+        seen, t_out = None, None
+        for k in itertools.product(*(range(w) for w in window_dimensions)):
+            hit = eq(at_offset(xp, k), out)
+            first = hit if seen is None else bitwise_and(hit, bitwise_not(seen))
+            seen = hit if seen is None else bitwise_or(seen, hit)
+            term = mul(at_offset(tp, k), convert_element_type(first, dt))
             t_out = term if t_out is None else add(t_out, term)
         return out, t_out
     return rule
 
 
 deflinear(reduce_window_sum_p, _reduce_window_sum_transpose)
-reduce_window_max_p.jvp_rule = _chooser_jvp(reduce_window_max_p, -np.inf)
-reduce_window_min_p.jvp_rule = _chooser_jvp(reduce_window_min_p, np.inf)
+reduce_window_max_p.jvp_rule = _chooser_jvp(reduce_window_max_p, -np.inf, "ge")
+reduce_window_min_p.jvp_rule = _chooser_jvp(reduce_window_min_p, np.inf, "le")
 
 
 def _window_batch(prim: Primitive):

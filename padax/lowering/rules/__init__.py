@@ -7,3 +7,7 @@ from padax.lowering.rules import fft  # noqa: F401
 from padax.lowering.rules import linalg  # noqa: F401
 from padax.lowering.rules import parallel  # noqa: F401
 from padax.lowering.rules import saved  # noqa: F401
+from padax.lowering.rules import callback  # noqa: F401
+from padax.lowering.rules import checks  # noqa: F401
+from padax.lowering.rules import solves  # noqa: F401
+from padax.lowering.rules import precision  # noqa: F401

@@ -5,7 +5,7 @@ the compiler means forward mode was applied to a custom_vjp function, a user err
 from __future__ import annotations
 
 from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
-                                         stop_gradient_p)
+                                         not_differentiable_p, stop_gradient_p)
 from padax.lowering.mlir import lower_jaxpr_body, register_lowering
 
 
@@ -23,3 +23,4 @@ def _custom_lin(ctx, *args, **params):
 
 
 register_lowering(custom_lin_p, _custom_lin)
+register_lowering(not_differentiable_p, lambda ctx, x, *, message: x)

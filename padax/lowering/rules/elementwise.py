@@ -22,7 +22,7 @@ for _prim, _op in [
     (E.cosh_p, chlo.cosh), (E.asinh_p, chlo.asinh), (E.acosh_p, chlo.acosh), (E.atanh_p, chlo.atanh),
     (E.sqrt_p, hlo.sqrt), (E.rsqrt_p, hlo.rsqrt), (E.cbrt_p, hlo.cbrt), (E.erf_p, chlo.erf),
     (E.erfc_p, chlo.erfc), (E.erf_inv_p, chlo.erf_inv), (E.lgamma_p, chlo.lgamma),
-    (E.digamma_p, chlo.digamma), (E.polygamma_p, chlo.polygamma), (E.conj_p, chlo.conj),
+    (E.digamma_p, chlo.digamma), (E.polygamma_p, chlo.polygamma), (E.zeta_p, chlo.zeta), (E.conj_p, chlo.conj),
     (E.shift_left_p, hlo.shift_left), (E.shift_right_arithmetic_p, hlo.shift_right_arithmetic),
     (E.shift_right_logical_p, hlo.shift_right_logical), (E.population_count_p, hlo.popcnt),
     (E.clz_p, hlo.count_leading_zeros), (E.xor_p, hlo.xor), (E.not_p, hlo.not_),

@@ -9,9 +9,11 @@ import math as _pymath
 from typing import Any
 
 from padax.core import dtypes
+from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
+from padax.functional.manipulation import reshape, split
 from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
 from padax.nn.functional._util import float_input
@@ -41,8 +43,13 @@ def elu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
     return M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(x), alpha))
 
 
-def gelu(x: Any, approximate: bool = False, name: str | None = None) -> Any:
-    """x * Phi(x) with the exact erf form, or the tanh approximation when `approximate`."""
+def gelu(x: Any, approximate: bool | str = False, name: str | None = None) -> Any:
+    """x * Phi(x) with the exact erf form, or the tanh approximation when `approximate` is True or
+    'tanh' ('none' and False mean exact, as in Paddle)."""
+    if isinstance(approximate, str):
+        if approximate not in ("tanh", "none"):
+            raise op_value_error("gelu", f"approximate must be True, False, 'tanh' or 'none', got {approximate!r}")
+        approximate = approximate == "tanh"
     xf, dt = float_input(x)
     if approximate:
         inner = M.multiply(M.add(xf, M.multiply(M.multiply(M.square(xf), xf), 0.044715)),
@@ -53,13 +60,15 @@ def gelu(x: Any, approximate: bool = False, name: str | None = None) -> Any:
     return M.cast(out, dt)
 
 
-def silu(x: Any, name: str | None = None) -> Any:
+def silu(x: Any, inplace: bool = False, name: str | None = None) -> Any:
     """x * sigmoid(x)."""
     x = M.cast(x, dtypes.default_float_dtype()) if not dtypes.is_inexact(asarray(x).aval.dtype) else asarray(x)
     return M.multiply(x, M.sigmoid(x))
 
 
-swish = silu
+def swish(x: Any, name: str | None = None) -> Any:
+    """x * sigmoid(x) (the same as silu)."""
+    return silu(x)
 
 
 def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = None) -> Any:
@@ -95,6 +104,144 @@ def mish(x: Any, name: str | None = None) -> Any:
     return M.multiply(x, M.tanh(softplus(x)))
 
 
+def celu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    if alpha == 0:
+        raise op_value_error("celu", "alpha must be nonzero")
+    x = _float(x)
+    return M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(M.divide(x, alpha)), alpha))
+
+
+def selu(x: Any, scale: float = 1.0507009873554804934193349852946,
+         alpha: float = 1.6732632423543772848170429916717, name: str | None = None) -> Any:
+    """scale * (x where x > 0, else alpha * (exp(x) - 1))."""
+    x = _float(x)
+    return M.multiply(M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(x), alpha)), scale)
+
+
+def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Any:
+    """clip(x, min, max)."""
+    return M.clip(x, min, max)
+
+
+def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
+    """x where |x| > threshold, else 0."""
+    x = asarray(x)
+    return M.where(M.greater_than(M.abs(x), threshold), x, M.multiply(x, 0))
+
+
+def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
+    """x - threshold above threshold, x + threshold below -threshold, else 0."""
+    if threshold < 0:
+        raise op_value_error("softshrink", f"threshold must be non-negative, got {threshold}")
+    x = asarray(x)
+    return M.where(M.greater_than(x, threshold), M.subtract(x, threshold),
+                   M.where(M.less_than(x, -threshold), M.add(x, threshold), M.multiply(x, 0)))
+
+
+def tanhshrink(x: Any, name: str | None = None) -> Any:
+    """x - tanh(x)."""
+    x = _float(x)
+    return M.subtract(x, M.tanh(x))
+
+
+def softsign(x: Any, name: str | None = None) -> Any:
+    """x / (1 + |x|)."""
+    x = _float(x)
+    return M.divide(x, M.add(M.abs(x), 1))
+
+
+def thresholded_relu(x: Any, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Any:
+    """x where x > threshold, else `value`."""
+    x = asarray(x)
+    return M.where(M.greater_than(x, threshold), x, M.add(M.multiply(x, 0), value))
+
+
+def prelu(x: Any, weight: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
+    """x where x > 0, else weight * x; weight has 1 element or one per channel (the axis after N,
+    or the last axis for a channel-last data_format)."""
+    op = "prelu"
+    x = _float(x)
+    w = asarray(weight)
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise op_value_error(op, f"data_format {data_format!r} is not one of NC, NCL, NCHW, NCDHW, NLC, NHWC, NDHWC")
+    if w.aval.size != 1:
+        if x.aval.ndim < 2:
+            raise op_value_error(op, f"a per-channel weight {w.aval.str_short()} needs x with a channel axis, got "
+                                     f"{x.aval.str_short()}")
+        c_ax = x.aval.ndim - 1 if data_format[-1] == "C" and data_format != "NC" else 1
+        if w.aval.size != x.aval.shape[c_ax]:
+            raise op_value_error(op, f"weight {w.aval.str_short()} must have 1 element or one per channel "
+                                     f"({x.aval.shape[c_ax]}) of x {x.aval.str_short()}")
+        shape = [1] * x.aval.ndim
+        shape[c_ax] = w.aval.size
+        w = reshape(w, shape)
+    else:
+        w = reshape(w, [])
+    w = M.cast(w, x.aval.dtype)
+    return M.where(M.greater_than(x, 0), x, M.multiply(x, w))
+
+
+def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = True,
+          name: str | None = None, *, key: Any = None) -> Any:
+    """x where x >= 0, else slope * x: slope ~ U(lower, upper) per element in training (from `key`,
+    or padax's global seed when eager), (lower + upper) / 2 otherwise."""
+    op = "rrelu"
+    if not 0 <= lower <= upper <= 1:
+        raise op_value_error(op, f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
+    x = _float(x)
+    if training:
+        from padax.random import _samplers
+        from padax.random._state import next_key
+        key = next_key(op) if key is None else key
+        slope = _samplers.uniform(key, x.aval.shape, x.aval.dtype, lower, upper)
+    else:
+        slope = (lower + upper) / 2
+    return M.where(M.greater_equal(x, 0), x, M.multiply(x, slope))
+
+
+def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
+    """a * sigmoid(b), a and b the two halves of x along `axis`."""
+    x = _float(x)
+    a = canonicalize_axis("glu", axis, x.aval.ndim)
+    if x.aval.shape[a] % 2:
+        raise op_value_error("glu", f"axis {a} of x {x.aval.str_short()} must have an even size")
+    first, second = split(x, 2, axis=a)
+    return M.multiply(first, M.sigmoid(second))
+
+
+def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
+    """silu(x) * y; with y None, x's last axis is split in two halves (silu(first) * second)."""
+    x = _float(x)
+    if y is None:
+        if x.aval.shape[-1] % 2:
+            raise op_value_error("swiglu", f"the last axis of x {x.aval.str_short()} must have an even size")
+        x, y = split(x, 2, axis=-1)
+    return M.multiply(silu(x), y)
+
+
+def maxout(x: Any, groups: int, axis: int = 1, name: str | None = None) -> Any:
+    """The max over each run of `groups` consecutive channels of a 4-D x along `axis` (1 or 3)."""
+    op = "maxout"
+    x = asarray(x)
+    if x.aval.ndim != 4:
+        raise op_value_error(op, f"x must be 4-D, got {x.aval.str_short()}")
+    a = canonicalize_axis(op, axis, x.aval.ndim)
+    if a not in (1, 3):
+        raise op_value_error(op, f"axis must be 1, 3 or -1, got {axis}")
+    c = x.aval.shape[a]
+    if groups < 1 or c % groups:
+        raise op_value_error(op, f"groups={groups} must divide the {c} channels of x {x.aval.str_short()}")
+    shape = list(x.aval.shape)
+    grouped = shape[:a] + [c // groups, groups] + shape[a + 1:]
+    return R.max(reshape(x, grouped), axis=a + 1)
+
+
+def _float(x: Any) -> Any:
+    x = asarray(x)
+    return x if dtypes.is_inexact(x.aval.dtype) else M.cast(x, dtypes.default_float_dtype())
+
+
 # ---- softmax -----------------------------------------------------------------------------
 
 def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
@@ -128,3 +275,26 @@ def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = No
     if a is None:
         return M.cast(M.multiply(z, 0), dt)
     return M.cast(M.subtract(z, M.log(R.sum(M.exp(z), axis=a, keepdim=True))), dt)
+
+
+def gumbel_softmax(x: Any, temperature: float = 1.0, hard: bool = False, axis: int = -1,
+                   name: str | None = None, *, key: Any = None) -> Any:
+    """softmax((x + g) / temperature) with Gumbel(0, 1) noise g from `key` (or padax's global seed
+    when eager); `hard` returns the one-hot of the argmax with the soft sample's gradient."""
+    op = "gumbel_softmax"
+    if temperature <= 0:
+        raise op_value_error(op, f"temperature must be positive, got {temperature}")
+    from padax.random import _samplers
+    from padax.random._state import next_key
+    x = _float(x)
+    key = next_key(op) if key is None else key
+    g = _samplers.gumbel(key, x.aval.shape, x.aval.dtype)
+    y = softmax(M.divide(M.add(x, g), temperature), axis=axis)
+    if not hard:
+        return y
+    a = canonicalize_axis(op, axis, x.aval.ndim)
+    from padax import lax
+    best = R.argmax(y, axis=a, keepdim=True)
+    classes = lax.broadcasted_iota(best.aval.dtype, y.aval.shape, a)
+    onehot = M.cast(M.equal(classes, best), y.aval.dtype)
+    return M.add(M.subtract(onehot, stop_gradient_p.bind(y)), y)

@@ -1,17 +1,26 @@
-"""one_hot and the losses, with Paddle's signatures."""
+"""one_hot and the classification / regression losses, with Paddle's signatures and reductions.
+
+Paddle's conventions are kept where they are observable: cross_entropy's 'mean' with a negative
+ignore_index divides by every label (ignored ones included) while a non-negative ignore_index
+divides by the kept ones; label smoothing turns hard labels into soft ones (class weights then
+act through the smoothed distribution); losses on logits are computed stably.
+"""
 from __future__ import annotations
 
+import math as _pymath
 from typing import Any
 
 from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
-from padax.functional._arrays import asarray, canonicalize_axis
-from padax.functional.manipulation import squeeze, unsqueeze
-from padax.nn.functional._util import float_input
-from padax.nn.functional.activation import log_softmax
+from padax.functional._arrays import asarray, canonicalize_axis, is_array, result_dtype
+from padax.functional._checks import arg
+from padax.functional.manipulation import reshape, squeeze, unsqueeze
+from padax.nn.functional._util import float_array, float_input, reduction_of
+from padax.nn.functional.activation import log_sigmoid, log_softmax, softmax
 
-# ---- one_hot and losses ---------------------------------------------------------------------
+# ---- helpers ------------------------------------------------------------------------------------
 
 def _class_mask(label: Any, num_classes: int, axis: int) -> Any:
     """Boolean one-hot of integer `label`, the class axis inserted at `axis` of the result."""
@@ -23,137 +32,365 @@ def _class_mask(label: Any, num_classes: int, axis: int) -> Any:
     return M.equal(classes, unsqueeze(label, axis))
 
 
-def one_hot(x: Any, num_classes: int, name: str | None = None) -> Any:
-    """float32 one-hot encoding of integer labels, the class axis last."""
-    x = asarray(x)
-    if not dtypes.is_integer(x.aval.dtype):
-        raise TypeError(f"one_hot: labels must be integers, got {x.aval.str_short()}")
-    return M.cast(_class_mask(x, int(num_classes), x.aval.ndim), dtypes.float32)
-
-
-def _reduce_loss(op: str, loss: Any, reduction: str) -> Any:
-    if reduction == "none":
-        return loss
+def reduce_loss(op: str, loss: Any, reduction: str) -> Any:
+    """'none' keeps the elementwise loss; 'sum' and 'mean' reduce over every element."""
+    reduction_of(op, reduction)
     if reduction == "sum":
         return R.sum(loss)
     if reduction == "mean":
         return R.mean(loss)
-    raise ValueError(f"{op}: reduction must be 'none', 'mean' or 'sum', got {reduction!r}")
+    return loss
 
 
-def _check_reduction(op: str, reduction: str) -> None:
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{op}: reduction must be 'none', 'mean' or 'sum', got {reduction!r}")
-
-
-def _weighted_mean(loss: Any, w: Any) -> Any:
-    total = R.sum(w)
-    return M.divide(R.sum(loss), M.where(M.equal(total, 0), M.add(total, 1), total))
-
-
-def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int = -100,
-                  reduction: str = "mean", soft_label: bool = False, axis: int = -1,
-                  use_softmax: bool = True, label_smoothing: float = 0.0, name: str | None = None) -> Any:
-    """Softmax cross entropy of logits `input` against integer class labels (shape [N] or [N, 1]
-    style: the class axis dropped or of size 1) or, with `soft_label`, class probabilities."""
-    _check_reduction("cross_entropy", reduction)
-    x, dt = float_input(input)
-    nd = x.aval.ndim
-    a = canonicalize_axis("cross_entropy", axis, nd)
-    c = x.aval.shape[a]
-    logp = log_softmax(x, axis=a) if use_softmax else M.log(x)
-    label = asarray(label)
-    keep_axis = True
-    if not soft_label:
-        if not dtypes.is_integer(label.aval.dtype):
-            raise TypeError(f"cross_entropy: hard labels must be integers, got {label.aval.str_short()}; "
-                            "pass soft_label=True for probabilities")
-        if label.aval.ndim == nd:
-            if label.aval.shape[a] != 1:
-                raise ValueError(f"cross_entropy: label of shape {list(label.aval.shape)} must have size 1 on "
-                                 f"the class axis {a} of input {list(x.aval.shape)}")
-            label = squeeze(label, a)
-        elif label.aval.ndim == nd - 1:
-            keep_axis = False
-        else:
-            raise ValueError(f"cross_entropy: label of shape {list(label.aval.shape)} does not match input "
-                             f"of shape {list(x.aval.shape)}")
-        expect = x.aval.shape[:a] + x.aval.shape[a + 1:]
-        if label.aval.shape != expect:
-            raise ValueError(f"cross_entropy: label of shape {list(label.aval.shape)} does not match input of "
-                             f"shape {list(x.aval.shape)} (expected {list(expect)} without the class axis)")
-        valid = M.not_equal(label, ignore_index)
-        safe = M.where(valid, label, 0)
-        onehot = M.cast(_class_mask(safe, c, a), logp.dtype)
-        if label_smoothing > 0:
-            onehot = M.add(M.multiply(onehot, 1.0 - label_smoothing), label_smoothing / c)
-        loss = M.neg(R.sum(M.multiply(onehot, logp), axis=a))
-        w = M.cast(valid, logp.dtype)
-        if weight is not None:
-            wb = _along(asarray(weight), a, nd)
-            w = M.multiply(w, R.sum(M.multiply(M.cast(_class_mask(safe, c, a), logp.dtype), wb), axis=a))
-        loss = M.multiply(loss, w)
-        if reduction == "mean":
-            out = _weighted_mean(loss, w)
-        elif reduction == "sum":
-            out = R.sum(loss)
-        else:
-            out = unsqueeze(loss, a) if keep_axis else loss
-        return M.cast(out, dt)
-    # soft labels: probabilities over the class axis
-    label = M.cast(label, logp.dtype)
-    if label_smoothing > 0:
-        label = M.add(M.multiply(label, 1.0 - label_smoothing), label_smoothing / c)
-    loss = M.neg(R.sum(M.multiply(label, logp), axis=a, keepdim=True))
-    if weight is not None:
-        w = R.sum(M.multiply(label, _along(asarray(weight), a, nd)), axis=a, keepdim=True)
-        loss = M.multiply(loss, w)
-        if reduction == "mean":
-            return M.cast(_weighted_mean(loss, w), dt)
-    return M.cast(_reduce_loss("cross_entropy", loss, reduction), dt)
+def _safe_ratio(total: Any, count: Any) -> Any:
+    """total / count, with count 0 read as 1 (Paddle's guard for all-ignored batches)."""
+    return M.divide(total, M.add(count, M.cast(M.equal(count, 0), count.aval.dtype)))
 
 
 def _along(w: Any, axis: int, nd: int) -> Any:
     """A per-class 1-D weight shaped to broadcast along `axis` of an `nd`-D array."""
-    from padax.functional.manipulation import reshape
     shape = [1] * nd
     shape[axis] = w.aval.shape[0]
     return reshape(w, shape)
 
 
+def _same_shape(op: str, **arrays: Any) -> None:
+    shapes = {k: v.aval.shape for k, v in arrays.items()}
+    if len(set(shapes.values())) > 1:
+        raise op_value_error(op, "shapes must match, got " + ", ".join(f"{k} {list(s)}" for k, s in shapes.items()))
+
+
+def _floats(op: str, *pairs: tuple[str, Any]) -> list[Any]:
+    """The arrays as floats of one promoted dtype (Paddle's losses take float32/float64 inputs)."""
+    xs = [float_array(op, v, name) for name, v in pairs]
+    dt, _ = result_dtype(*xs)
+    return [M.cast(x, dt) for x in xs]
+
+
+# ---- one_hot, label_smooth ------------------------------------------------------------------------
+
+def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
+    """float32 one-hot encoding of integer labels, the class axis last; num_classes=-1 takes
+    max(x) + 1 (eager only: the output shape depends on the values)."""
+    x = asarray(x)
+    if not dtypes.is_integer(x.aval.dtype):
+        raise TypeError(f"one_hot: labels must be integers, got {x.aval.str_short()}")
+    if is_array(num_classes):
+        num_classes = int(num_classes)
+    if num_classes == -1:
+        from padax.core.trace import EvalTrace, trace_state
+        if type(trace_state.trace) is not EvalTrace:
+            raise op_value_error("one_hot", "num_classes=-1 reads max(x) + 1 from the values, which is unknown while "
+                                            "tracing; pass num_classes")
+        num_classes = int(R.max(x)) + 1 if x.aval.size else 0
+    return M.cast(_class_mask(x, int(num_classes), x.aval.ndim), dtypes.float32)
+
+
+def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name: str | None = None) -> Any:
+    """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / num_classes when None), the classes
+    along the last axis."""
+    if not 0.0 <= epsilon <= 1.0:
+        raise op_value_error("label_smooth", f"epsilon must be in [0, 1], got {epsilon}")
+    label = float_array("label_smooth", label, "label")
+    if prior_dist is None:
+        return M.add(M.multiply(label, 1.0 - epsilon), epsilon / label.aval.shape[-1])
+    prior = M.cast(arg("label_smooth", prior_dist, "prior_dist"), label.aval.dtype)
+    return M.add(M.multiply(label, 1.0 - epsilon), M.multiply(prior, epsilon))
+
+
+# ---- cross entropy family ---------------------------------------------------------------------
+
+def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int) -> tuple[Any, bool]:
+    """Integer labels without the class axis, and whether the caller gave that axis (size 1)."""
+    nd = len(x_shape)
+    if dtypes.is_floating(label.aval.dtype):
+        label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
+    if not dtypes.is_integer(label.aval.dtype):
+        raise op_type_error(op, f"hard labels must be integers, got {label.aval.str_short()}; pass "
+                                "soft_label=True for probabilities")
+    kept = label.aval.ndim == nd
+    if kept:
+        if label.aval.shape[a] != 1:
+            raise op_value_error(op, f"label of shape {list(label.aval.shape)} must have size 1 on the class "
+                                     f"axis {a} of input {list(x_shape)}")
+        label = squeeze(label, a)
+    elif label.aval.ndim != nd - 1:
+        raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
+                                 f"{list(x_shape)}")
+    expect = x_shape[:a] + x_shape[a + 1:]
+    if label.aval.shape != expect:
+        raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
+                                 f"{list(x_shape)} (expected {list(expect)} without the class axis)")
+    return label, kept
+
+
+def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int = -100,
+                  reduction: str = "mean", soft_label: bool = False, axis: int = -1,
+                  use_softmax: bool = True, label_smoothing: float = 0.0, name: str | None = None) -> Any:
+    """Softmax cross entropy of logits `input` (probabilities when use_softmax=False) against
+    integer class labels (the class axis dropped or of size 1) or, with `soft_label`, class
+    probabilities; `weight` weighs classes, `label_smoothing` mixes in the uniform distribution."""
+    op = "cross_entropy"
+    reduction_of(op, reduction)
+    x, dt = float_input(input)
+    nd = x.aval.ndim
+    a = canonicalize_axis(op, axis, nd)
+    c = x.aval.shape[a]
+    logp = log_softmax(x, axis=a) if use_softmax else M.log(x)
+    label = asarray(label)
+    w_cls = None if weight is None else _along(M.cast(arg(op, weight, "weight"), logp.aval.dtype), a, nd)
+    if weight is not None and w_cls.aval.shape[a] != c:
+        raise op_value_error(op, f"weight of {w_cls.aval.shape[a]} classes does not match the {c} classes of input "
+                                 f"{list(x.aval.shape)}")
+    if not soft_label and label_smoothing > 0 and label.aval.ndim == nd and label.aval.shape[a] == c != 1:
+        soft_label = True  # as Paddle: with smoothing, a one-hot (float) label is a distribution
+    if not soft_label and label_smoothing == 0:
+        label, kept = _hard_label(op, label, x.aval.shape, a)
+        valid = M.not_equal(label, ignore_index)
+        onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), logp.aval.dtype)
+        loss = M.neg(R.sum(M.multiply(onehot, logp), axis=a))
+        w = M.cast(valid, logp.aval.dtype)
+        if w_cls is not None:
+            w = M.multiply(w, R.sum(M.multiply(onehot, w_cls), axis=a))
+        loss = M.multiply(loss, w)
+        if reduction == "mean":
+            out = R.mean(loss) if weight is None and ignore_index < 0 else _safe_ratio(R.sum(loss), R.sum(w))
+        elif reduction == "sum":
+            out = R.sum(loss)
+        else:
+            out = unsqueeze(loss, a) if kept else loss
+        return M.cast(out, dt)
+    if not soft_label:  # label smoothing: hard labels become smoothed one-hot distributions
+        label, _ = _hard_label(op, label, x.aval.shape, a)
+        label = M.cast(_class_mask(label, c, a), logp.aval.dtype)
+    label = M.cast(label, logp.aval.dtype)
+    if label.aval.shape != x.aval.shape:
+        raise op_value_error(op, f"soft label of shape {list(label.aval.shape)} must match input {list(x.aval.shape)}")
+    if label_smoothing > 0:
+        label = M.add(M.multiply(label, 1.0 - label_smoothing), label_smoothing / c)
+    loss = M.neg(R.sum(M.multiply(label, logp), axis=a, keepdim=True))
+    if w_cls is not None:
+        w = R.sum(M.multiply(label, w_cls), axis=a, keepdim=True)
+        loss = M.multiply(loss, w)
+        if reduction == "mean":
+            return M.cast(_safe_ratio(R.sum(loss), R.sum(w)), dt)
+    return M.cast(reduce_loss(op, loss, reduction), dt)
+
+
+def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False, ignore_index: int = -100,
+                               numeric_stable_mode: bool = True, return_softmax: bool = False,
+                               axis: int = -1) -> Any:
+    """Unreduced softmax cross entropy, the class axis kept with size 1 (and the softmax when asked)."""
+    loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none", soft_label=soft_label,
+                         axis=axis)
+    a = canonicalize_axis("softmax_with_cross_entropy", axis, asarray(logits).aval.ndim)
+    if loss.aval.ndim < asarray(logits).aval.ndim:
+        loss = unsqueeze(loss, a)
+    return (loss, softmax(logits, axis=a)) if return_softmax else loss
+
+
 def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
              name: str | None = None) -> Any:
-    """Negative log-likelihood of log-probabilities `input` [N, C, ...] at integer labels [N, ...]."""
-    _check_reduction("nll_loss", reduction)
-    x = asarray(input)
+    """Negative log-likelihood of log-probabilities `input` [N, C, ...] at integer labels [N, ...];
+    'mean' divides by the summed weights of the kept labels."""
+    op = "nll_loss"
+    reduction_of(op, reduction)
+    x = float_array(op, input, "input")
     label = asarray(label)
     if x.aval.ndim < 1:
-        raise ValueError(f"nll_loss: input must have a class axis, got {x.aval.str_short()}")
+        raise op_value_error(op, f"input must have a class axis, got {x.aval.str_short()}")
     a = 1 if x.aval.ndim > 1 else 0
     c = x.aval.shape[a]
     expect = x.aval.shape[:a] + x.aval.shape[a + 1:]
     if label.aval.shape != expect:
-        raise ValueError(f"nll_loss: label of shape {list(label.aval.shape)} does not match input of shape "
-                         f"{list(x.aval.shape)} (expected {list(expect)})")
+        raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
+                                 f"{list(x.aval.shape)} (expected {list(expect)})")
     valid = M.not_equal(label, ignore_index)
-    safe = M.where(valid, label, 0)
-    onehot = M.cast(_class_mask(safe, c, a), x.dtype)
-    w = M.cast(valid, x.dtype)
+    onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), x.aval.dtype)
+    w = M.cast(valid, x.aval.dtype)
     if weight is not None:
-        w = M.multiply(w, R.sum(M.multiply(onehot, _along(asarray(weight), a, x.aval.ndim)), axis=a))
+        w = M.multiply(w, R.sum(M.multiply(onehot, _along(M.cast(asarray(weight), x.aval.dtype), a, x.aval.ndim)),
+                                axis=a))
     loss = M.multiply(M.neg(R.sum(M.multiply(onehot, x), axis=a)), w)
     if reduction == "mean":
-        return _weighted_mean(loss, w)
-    return _reduce_loss("nll_loss", loss, reduction)
+        return _safe_ratio(R.sum(loss), R.sum(w))
+    return reduce_loss(op, loss, reduction)
 
+
+# ---- regression -----------------------------------------------------------------------------------
 
 def mse_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """Mean squared error (reduction 'mean', 'sum' or 'none')."""
-    _check_reduction("mse_loss", reduction)
-    return _reduce_loss("mse_loss", M.square(M.subtract(input, label)), reduction)
+    reduction_of("mse_loss", reduction)
+    return reduce_loss("mse_loss", M.square(M.subtract(input, label)), reduction)
 
 
 def l1_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """Mean absolute error (reduction 'mean', 'sum' or 'none')."""
-    _check_reduction("l1_loss", reduction)
-    return _reduce_loss("l1_loss", M.abs(M.subtract(input, label)), reduction)
+    reduction_of("l1_loss", reduction)
+    return reduce_loss("l1_loss", M.abs(M.subtract(input, label)), reduction)
+
+
+def square_error_cost(input: Any, label: Any) -> Any:
+    """(input - label) ** 2, elementwise."""
+    return M.square(M.subtract(input, label))
+
+
+def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float = 1.0, is_huber: bool = True,
+                   name: str | None = None) -> Any:
+    """Huber loss: 0.5 r**2 where |r| <= delta, else delta * (|r| - delta / 2); divided by delta
+    when is_huber is False (the smooth L1 loss)."""
+    op = "smooth_l1_loss"
+    reduction_of(op, reduction)
+    x, y = _floats(op, ("input", input), ("label", label))
+    r = M.abs(M.subtract(y, x))
+    out = M.where(M.less_equal(r, delta), M.multiply(M.square(r), 0.5), M.multiply(M.subtract(r, 0.5 * delta), delta))
+    if not is_huber:
+        out = M.divide(out, delta)
+    return reduce_loss(op, out, reduction)
+
+
+def poisson_nll_loss(input: Any, label: Any, log_input: bool = True, full: bool = False, epsilon: float = 1e-08,
+                     reduction: str = "mean", name: str | None = None) -> Any:
+    """exp(input) - label * input (log_input), else input - label * log(input + epsilon); `full` adds
+    Stirling's term for labels > 1."""
+    op = "poisson_nll_loss"
+    reduction_of(op, reduction)
+    if epsilon <= 0:
+        raise op_value_error(op, f"epsilon must be positive, got {epsilon}")
+    x, y = _floats(op, ("input", input), ("label", label))
+    _same_shape(op, input=x, label=y)
+    if log_input:
+        loss = M.subtract(M.exp(x), M.multiply(y, x))
+    else:
+        loss = M.subtract(x, M.multiply(y, M.log(M.add(x, epsilon))))
+    if full:
+        big = M.greater_than(y, 1)
+        ys = M.where(big, y, 1.0)
+        stirling = M.add(M.subtract(M.multiply(ys, M.log(ys)), ys), M.multiply(M.log(M.multiply(ys, 2 * _pymath.pi)), 0.5))
+        loss = M.add(loss, M.where(big, stirling, 0.0))
+    return reduce_loss(op, loss, reduction)
+
+
+def gaussian_nll_loss(input: Any, label: Any, variance: Any, full: bool = False, epsilon: float = 1e-06,
+                      reduction: str = "mean", name: str | None = None) -> Any:
+    """0.5 * (log(var) + (input - label)**2 / var) [+ 0.5 log(2 pi) when full], var clamped below at
+    epsilon; variance may lack the last axis or have size 1 there (one variance per row)."""
+    op = "gaussian_nll_loss"
+    reduction_of(op, reduction)
+    x, y, var = _floats(op, ("input", input), ("label", label), ("variance", variance))
+    if var.aval.shape != x.aval.shape:
+        if var.aval.shape == x.aval.shape[:-1]:
+            var = unsqueeze(var, -1)
+        elif not (var.aval.shape[:-1] == x.aval.shape[:-1] and var.aval.ndim and var.aval.shape[-1] == 1):
+            raise op_value_error(op, f"variance {var.aval.str_short()} does not fit input {x.aval.str_short()}")
+    # the clamp passes gradients straight through, as a clamp done in place under no_grad does
+    from padax.transforms.custom import stop_gradient
+    var = M.add(var, stop_gradient(M.subtract(M.maximum(var, epsilon), var)))
+    loss = M.multiply(M.add(M.log(var), M.divide(M.square(M.subtract(x, y)), var)), 0.5)
+    if full:
+        loss = M.add(loss, 0.5 * _pymath.log(2 * _pymath.pi))
+    return reduce_loss(op, loss, reduction)
+
+
+def kl_div(input: Any, label: Any, reduction: str = "mean", log_target: bool = False,
+           name: str | None = None) -> Any:
+    """label * (log(label) - input) (0 where label <= 0), or exp(label) * (label - input) with
+    log_target; reduction 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'."""
+    op = "kl_div"
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise op_value_error(op, f"reduction must be 'none', 'mean', 'sum' or 'batchmean', got {reduction!r}")
+    x, y = _floats(op, ("input", input), ("label", label))
+    if log_target:
+        loss = M.multiply(M.exp(y), M.subtract(y, x))
+    else:
+        pos = M.greater_than(y, 0)
+        ys = M.where(pos, y, 1.0)
+        loss = M.where(pos, M.multiply(y, M.subtract(M.log(ys), x)), 0.0)
+    if reduction == "batchmean":
+        return M.divide(R.sum(loss), x.aval.shape[0]) if x.aval.ndim else R.sum(loss)
+    return reduce_loss(op, loss, reduction)
+
+
+# ---- binary ---------------------------------------------------------------------------------------
+
+def binary_cross_entropy(input: Any, label: Any, weight: Any = None, reduction: str = "mean",
+                         name: str | None = None) -> Any:
+    """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100, times weight."""
+    op = "binary_cross_entropy"
+    reduction_of(op, reduction)
+    x, y = _floats(op, ("input", input), ("label", label))
+    _same_shape(op, input=x, label=y)
+    log_x = M.maximum(M.log(x), -100.0)
+    log_1mx = M.maximum(M.log1p(M.neg(x)), -100.0)
+    out = M.neg(M.add(M.multiply(y, log_x), M.multiply(M.subtract(1.0, y), log_1mx)))
+    if weight is not None:
+        out = M.multiply(out, M.cast(arg(op, weight, "weight"), out.aval.dtype))
+    return reduce_loss(op, out, reduction)
+
+
+def _sigmoid_ce(x: Any, y: Any, pos_weight: Any = None) -> Any:
+    """Stable -(y log sigmoid(x) + (1 - y) log sigmoid(-x)), the positive term times pos_weight."""
+    if pos_weight is None:
+        return M.subtract(M.multiply(M.subtract(1.0, y), x), log_sigmoid(x))
+    pw = M.add(M.multiply(y, M.subtract(pos_weight, 1.0)), 1.0)
+    return M.subtract(M.multiply(M.subtract(1.0, y), x), M.multiply(pw, log_sigmoid(x)))
+
+
+def binary_cross_entropy_with_logits(logit: Any, label: Any, weight: Any = None, reduction: str = "mean",
+                                     pos_weight: Any = None, name: str | None = None) -> Any:
+    """Binary cross entropy of sigmoid(logit), computed stably; pos_weight weighs the positive term
+    (per class, broadcast), weight each element. Labels equal to -100 contribute 0, as in Paddle."""
+    op = "binary_cross_entropy_with_logits"
+    reduction_of(op, reduction)
+    x, y = _floats(op, ("logit", logit), ("label", label))
+    _same_shape(op, logit=x, label=y)
+    pw = None if pos_weight is None else M.cast(arg(op, pos_weight, "pos_weight"), x.aval.dtype)
+    out = _sigmoid_ce(x, y, pw)
+    out = M.where(M.equal(y, -100.0), 0.0, out)
+    if weight is not None:
+        out = M.multiply(out, M.cast(arg(op, weight, "weight"), out.aval.dtype))
+    return reduce_loss(op, out, reduction)
+
+
+def sigmoid_focal_loss(logit: Any, label: Any, normalizer: Any = None, alpha: float = 0.25, gamma: float = 2.0,
+                       reduction: str = "sum", name: str | None = None) -> Any:
+    """alpha_t * (1 - p_t) ** gamma * BCE(sigmoid(logit), label), divided by `normalizer` if given."""
+    op = "sigmoid_focal_loss"
+    reduction_of(op, reduction)
+    x, y = _floats(op, ("logit", logit), ("label", label))
+    ce = _sigmoid_ce(x, y)
+    p = M.sigmoid(x)
+    p_t = M.add(M.multiply(p, y), M.multiply(M.subtract(1.0, p), M.subtract(1.0, y)))
+    alpha_t = M.add(M.multiply(y, alpha), M.multiply(M.subtract(1.0, y), 1.0 - alpha))
+    loss = M.multiply(M.multiply(alpha_t, ce), M.pow(M.subtract(1.0, p_t), gamma))
+    if normalizer is not None:
+        norm = M.cast(arg(op, normalizer, "normalizer"), loss.aval.dtype)
+        if norm.aval.ndim > 1:
+            raise op_value_error(op, f"normalizer must be 0-D or 1-D, got {norm.aval.str_short()}")
+        loss = M.divide(loss, norm)
+    return reduce_loss(op, loss, reduction)
+
+
+def log_loss(input: Any, label: Any, epsilon: float = 0.0001, name: str | None = None) -> Any:
+    """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon), elementwise."""
+    x, y = _floats("log_loss", ("input", input), ("label", label))
+    return M.subtract(M.neg(M.multiply(y, M.log(M.add(x, epsilon)))),
+                      M.multiply(M.subtract(1.0, y), M.log(M.add(M.subtract(1.0, x), epsilon))))
+
+
+def dice_loss(input: Any, label: Any, epsilon: float = 1e-05, name: str | None = None) -> Any:
+    """1 - 2 |X n Y| / (|X| + |Y| + epsilon) per sample, averaged; input holds class probabilities on
+    its last axis, label the integer classes with a trailing axis of size 1."""
+    op = "dice_loss"
+    x = float_array(op, input, "input")
+    label = asarray(label)
+    if x.aval.ndim < 2 or label.aval.ndim != x.aval.ndim or label.aval.shape[-1] != 1 \
+            or label.aval.shape[:-1] != x.aval.shape[:-1] or not dtypes.is_integer(label.aval.dtype):
+        raise op_value_error(op, f"label {label.aval.str_short()} must be integers shaped like input "
+                                 f"{x.aval.str_short()} with a last axis of size 1")
+    onehot = M.cast(_class_mask(squeeze(label, -1), x.aval.shape[-1], x.aval.ndim - 1), x.aval.dtype)
+    axes = list(range(1, x.aval.ndim))
+    inter = R.sum(M.multiply(x, onehot), axis=axes)
+    denom = M.add(R.sum(x, axis=axes), R.sum(onehot, axis=axes))
+    return R.mean(M.subtract(1.0, M.divide(M.multiply(inter, 2.0), M.add(denom, epsilon))))

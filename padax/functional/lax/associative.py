@@ -1,0 +1,215 @@
+"""Parallel prefix and tree reductions with a user's associative function:
+`associative_scan`, `reduce` and `cumlogsumexp` (jax.lax's signatures).
+
+They are composites of slices, concatenations and the user's function, so they
+differentiate (to any order, Taylor mode included), vectorise and compile like the
+primitives they are made of. `associative_scan` takes O(log n) rounds of O(n) work
+(the odd/even recursion: combine neighbouring pairs, scan the pairs, then fill in the
+even positions); `reduce` with a computation that is a known monoid (add, mul, max,
+min, and, or) uses the reduction primitive, otherwise it halves the reduced axis
+log2(n) times.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import aval_of
+
+__all__ = ["associative_scan", "reduce", "cumlogsumexp"]
+
+
+def _slice_axis(x: Any, start: int, stop: int, step: int, axis: int) -> Any:
+    from padax.functional.lax.structural import slice as lslice
+    a = aval_of(x)
+    starts = [0] * a.ndim
+    limits = list(a.shape)
+    strides = [1] * a.ndim
+    starts[axis], limits[axis], strides[axis] = start, max(start, stop), step
+    return lslice(x, tuple(starts), tuple(limits), tuple(strides))
+
+
+def _interleave(evens: Any, odds: Any, axis: int) -> Any:
+    """result[2i] = evens[i], result[2i + 1] = odds[i] along `axis` (evens may hold one more)."""
+    from padax.functional.lax.structural import broadcast_in_dim, concatenate, reshape
+    ea, oa = aval_of(evens), aval_of(odds)
+    m = oa.shape[axis]
+    head = _slice_axis(evens, 0, m, 1, axis) if ea.shape[axis] > m else evens
+    shape = oa.shape[:axis + 1] + (1,) + oa.shape[axis + 1:]
+    dims = tuple(i if i <= axis else i + 1 for i in range(oa.ndim))
+    pair = concatenate([broadcast_in_dim(head, shape, dims), broadcast_in_dim(odds, shape, dims)], axis + 1)
+    merged = reshape(pair, oa.shape[:axis] + (2 * m,) + oa.shape[axis + 1:])
+    if ea.shape[axis] > m:
+        merged = concatenate([merged, _slice_axis(evens, m, m + 1, 1, axis)], axis)
+    return merged
+
+
+def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
+    """Inclusive scan of `elems` (a pytree of arrays sharing the length of `axis`) with an
+    associative `fn(a, b)` that maps two trees of slices to one of the same shapes:
+    out[i] = fn(... fn(fn(elems[0], elems[1]), elems[2]) ..., elems[i]). `reverse=True`
+    scans from the end. The combination order is a balanced tree, so `fn` must be
+    associative (not necessarily commutative)."""
+    from padax.functional.lax.control import _operand
+    from padax.functional.lax.structural import concatenate, rev
+    op = "associative_scan"
+    if not callable(fn):
+        raise TypeError(f"{op}: fn must be callable, got {type(fn).__name__}")
+    leaves, tree = tree_util.flatten(elems)
+    if not leaves:
+        raise op_value_error(op, "elems must contain at least one array")
+    leaves = [_operand(x, op) for x in leaves]
+    avals = [aval_of(x) for x in leaves]
+    ranks = {a.ndim for a in avals}
+    if axis < 0:
+        if len(ranks) != 1:
+            raise op_value_error(op, f"a negative axis needs leaves of one rank; got shapes {[a.shape for a in avals]}")
+        axis += ranks.pop()
+    if not 0 <= axis < min(a.ndim for a in avals):
+        raise op_value_error(op, f"axis {axis} is out of range for elems of shapes {[a.shape for a in avals]}")
+    n = avals[0].shape[axis]
+    if any(a.shape[axis] != n for a in avals):
+        raise op_value_error(op, f"every leaf of elems must have the same length along axis {axis}; got shapes "
+                                 f"{[a.shape for a in avals]}")
+    if reverse:
+        leaves = [rev(x, (axis,)) for x in leaves]
+
+    def combine(xs: list, ys: list) -> list:
+        out = fn(tree.unflatten(xs), tree.unflatten(ys))
+        o_leaves, o_tree = tree_util.flatten(out)
+        if o_tree != tree:
+            raise op_type_error(op, f"fn must return the structure of its inputs {tree}, got {o_tree}")
+        for x, o in zip(xs, o_leaves):
+            xa, oa = aval_of(x), aval_of(o)
+            if xa.shape != oa.shape or xa.dtype != oa.dtype:
+                raise op_type_error(op, f"fn changed a shape or dtype: it got {xa.str_short()} and returned "
+                                        f"{oa.str_short()}; fn must combine elements elementwise, keeping "
+                                        "shapes and dtypes")
+        return o_leaves
+
+    def scan(xs: list) -> list:
+        m = aval_of(xs[0]).shape[axis]
+        if m < 2:
+            return xs
+        pairs = combine([_slice_axis(x, 0, m - 1, 2, axis) for x in xs], [_slice_axis(x, 1, m, 2, axis) for x in xs])
+        odds = scan(pairs)                          # prefixes at positions 1, 3, 5, ...
+        k = (m - 1) // 2                            # even positions 2, 4, ... after the first
+        if k:
+            evens = combine([_slice_axis(o, 0, k, 1, axis) for o in odds],
+                            [_slice_axis(x, 2, m, 2, axis) for x in xs])
+            evens = [concatenate([_slice_axis(x, 0, 1, 1, axis), e], axis) for x, e in zip(xs, evens)]
+        else:
+            evens = [_slice_axis(x, 0, 1, 1, axis) for x in xs]
+        return [_interleave(e, o, axis) for e, o in zip(evens, odds)]
+
+    out = scan(leaves)
+    if reverse:
+        out = [rev(x, (axis,)) for x in out]
+    return tree.unflatten(out)
+
+
+# ---- reduce --------------------------------------------------------------------------------------
+
+def _monoid(computation: Callable, avals: Sequence) -> Any:
+    """The reduction primitive when `computation(x, y)` is one add/mul/max/min/and/or of x and y."""
+    from padax.functional.lax import elementwise as E
+    from padax.functional.lax import reductions as R
+    from padax.transforms.staging import trace_flat
+    if len(avals) != 1:
+        return None
+    scalar = avals[0].update(shape=())
+    try:
+        closed = trace_flat(lambda x, y: tree_util.leaves(computation(x, y)), [scalar, scalar], "reduce computation")
+    except Exception:  # not a plain binary function of two scalars: use the general path
+        return None
+    j = closed.jaxpr
+    if len(j.eqns) != 1 or len(j.outvars) != 1 or j.outvars[0] is not j.eqns[0].outvars[0]:
+        return None
+    eqn = j.eqns[0]
+    if sorted(map(id, eqn.invars)) != sorted(map(id, j.invars)):
+        return None
+    table = {E.add_p: R.reduce_sum_p, E.mul_p: R.reduce_prod_p, E.max_p: R.reduce_max_p, E.min_p: R.reduce_min_p,
+             E.and_p: R.reduce_and_p, E.or_p: R.reduce_or_p}
+    return table.get(eqn.primitive)
+
+
+def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: Sequence[int]) -> Any:
+    """Reduce `operands` (an array or a tree of arrays of one shape) over `dimensions` with
+    `computation(x, y)` (associative and commutative, on trees of slices), starting from
+    `init_values` (its identity; a tree like `operands` of scalars)."""
+    from padax.functional.lax.control import _operand
+    from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, reshape,
+                                                 transpose)
+    op = "reduce"
+    if not callable(computation):
+        raise TypeError(f"{op}: computation must be callable, got {type(computation).__name__}")
+    x_leaves, tree = tree_util.flatten(operands)
+    i_leaves, i_tree = tree_util.flatten(init_values)
+    if i_tree != tree:
+        raise op_type_error(op, f"init_values must have the structure of operands {tree}, got {i_tree}")
+    x_leaves = [_operand(x, op) for x in x_leaves]
+    avals = [aval_of(x) for x in x_leaves]
+    shape = avals[0].shape
+    if any(a.shape != shape for a in avals):
+        raise op_type_error(op, f"operands must share one shape, got {[a.str_short() for a in avals]}")
+    dims = tuple(sorted({int(d) % max(len(shape), 1) for d in dimensions}))
+    if any(not -len(shape) <= int(d) < len(shape) for d in dimensions):
+        raise op_value_error(op, f"dimensions {tuple(dimensions)} out of range for operands of shape {shape}")
+    inits = [convert_element_type(_operand(v, op), a.dtype) for v, a in zip(i_leaves, avals)]
+    for v in inits:
+        if aval_of(v).shape != ():
+            raise op_type_error(op, f"init_values must be scalars, got {aval_of(v).str_short()}")
+    if not dims:
+        return operands if not isinstance(operands, (list, tuple)) else tree.unflatten(x_leaves)
+    prim = _monoid(computation, avals)
+    if prim is not None:
+        out = prim.bind(x_leaves[0], axes=dims)
+        res = computation(broadcast_in_dim(inits[0], aval_of(out).shape, ()), out)
+        return tree.unflatten(tree_util.leaves(res))
+    kept = tuple(i for i in range(len(shape)) if i not in dims)
+    out_shape = tuple(shape[i] for i in kept)
+    m = int(np.prod([shape[i] for i in dims]))
+    grouped = [reshape(transpose(x, kept + dims), out_shape + (m,)) for x in x_leaves]
+    ax = len(out_shape)
+    size = 1
+    while size < m:
+        size *= 2
+    if size > m:  # pad with the identity to a power of two
+        grouped = [concatenate([g, broadcast_in_dim(v, out_shape + (size - m,), ())], ax)
+                   for g, v in zip(grouped, inits)]
+    while size > 1:
+        half = size // 2
+        lo = [_slice_axis(g, 0, half, 1, ax) for g in grouped]
+        hi = [_slice_axis(g, half, size, 1, ax) for g in grouped]
+        res = tree_util.leaves(computation(tree.unflatten(lo), tree.unflatten(hi)))
+        if len(res) != len(lo) or any(aval_of(r).shape != aval_of(a).shape for r, a in zip(res, lo)):
+            raise op_type_error(op, "computation must return the structure and shapes of its inputs")
+        grouped, size = res, half
+    return tree.unflatten([reshape(g, out_shape) for g in grouped])
+
+
+# ---- cumlogsumexp ----------------------------------------------------------------------------------
+
+def _logaddexp(a: Any, b: Any) -> Any:
+    """log(exp(a) + exp(b)), stable, and -inf when both are -inf."""
+    from padax.functional.lax import elementwise as E
+    from padax.functional.lax.structural import select_n
+    from padax.functional._arrays import full
+    hi = E.max(a, b)
+    av = aval_of(a)
+    gap = select_n(E.eq(a, b), E.neg(E.abs(E.sub(a, b))), full(av.shape, 0, av.dtype))
+    return E.add(hi, E.log1p(E.exp(gap)))
+
+
+def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
+    """log(cumsum(exp(operand))) along `axis`, computed stably (a parallel prefix of logaddexp)."""
+    from padax.functional.lax.control import _operand
+    x = _operand(operand, "cumlogsumexp")
+    a = aval_of(x)
+    if not dtypes.is_floating(a.dtype):
+        raise op_type_error("cumlogsumexp", f"expected a floating operand, got {a.str_short()}")
+    return associative_scan(_logaddexp, x, reverse=reverse, axis=axis)

@@ -1,0 +1,78 @@
+"""`check`: a runtime assertion that padax.checkify turns into an error value.
+
+`check_p(pred, *fmt_args, msg, fmt_tree, source, batch_ndim)` has no
+outputs and a `Check` effect (it is never dropped as dead code). Eagerly it
+raises CheckifyError at once when `pred` is False; under vmap the batch axes
+lead every operand (`batch_ndim` of them) and the first failing element is
+reported; under differentiation it checks the primal values. A compiled
+program cannot raise, so lowering it outside `checkify` is an error that
+says so (padax/lowering/rules/checks.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from padax.core.batching_util import batch_size, bdim_to_front
+from padax.core.effects import Effect
+from padax.core.errors import PadaxError
+from padax.core.primitive import Primitive
+
+check_effect = Effect("Check", ordered=False)
+check_p = Primitive("check", multiple_results=True)
+check_p.effects_rule = lambda params: frozenset([check_effect])
+
+
+class CheckifyError(PadaxError):
+    """A check failed (raised by checkify's `Error.throw()`, and by `check` outside checkify)."""
+
+
+def format_message(msg: str, fmt_tree, values: Sequence[Any]) -> str:
+    """`msg.format(...)` with the check's (host) values."""
+    args, kwargs = fmt_tree.unflatten(list(values))
+    try:
+        return msg.format(*args, **kwargs)
+    except (IndexError, KeyError, ValueError) as e:
+        return f"{msg} (formatting the message failed: {e})"
+
+
+def failed_at(source) -> str:
+    return f" (check failed at {source})" if source is not None else ""
+
+
+@check_p.def_abstract_eval
+def _check_abstract(pred, *fmt, msg, fmt_tree, source, batch_ndim):
+    if pred.dtype != np.bool_:
+        raise TypeError(f"checkify.check: the predicate must be a bool array, got {pred.str_short()}")
+    return []
+
+
+@check_p.def_impl
+def _check_impl(pred, *fmt, msg, fmt_tree, source, batch_ndim):
+    ok = np.asarray(pred)
+    if ok.all():
+        return []
+    values = [np.asarray(v) for v in fmt]
+    prefix = ""
+    if batch_ndim:
+        idx = np.unravel_index(int(np.argmin(ok.reshape(-1))), ok.shape)[:batch_ndim]
+        values = [v[idx] for v in values]
+        prefix = f"at mapped index {idx[0] if len(idx) == 1 else idx}: "
+    raise CheckifyError(prefix + format_message(msg, fmt_tree, values) + failed_at(source))
+
+
+def _check_jvp(primals, tangents, **params):
+    check_p.bind(*primals, **params)
+    return [], []
+
+
+def _check_batch(args, dims, *, batch_ndim, **params):
+    size = batch_size(args, dims)
+    xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+    check_p.bind(*xs, batch_ndim=batch_ndim + 1, **params)
+    return [], []
+
+
+check_p.jvp_rule = _check_jvp
+check_p.batch_rule = _check_batch

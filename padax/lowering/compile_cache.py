@@ -1,0 +1,147 @@
+"""The persistent compilation cache: compiled programs kept on disk across processes.
+
+One file per program, `<sha256 key>.xla`, in `config.compilation_cache_dir`
+(by default `$XDG_CACHE_HOME/padax/xla`, i.e. `~/.cache/padax/xla`, created
+private to the user). Safe with several processes at once: an entry is
+written to a temporary file and renamed into place (readers see a whole
+entry or none), a corrupt or unreadable entry is recompiled and replaced,
+and eviction tolerates files another process removed first. The cache is
+bounded by `config.compilation_cache_max_size` bytes: after a write, the
+least recently used entries (a hit refreshes an entry's mtime) are removed
+until the rest fits. Only programs that took at least
+`config.compilation_cache_min_compile_time` seconds to compile are written.
+A directory that cannot be created or written warns once and padax runs
+without the cache.
+
+Only point the cache at a directory you trust: loading an entry runs the
+native code in it.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import warnings
+
+from padax.config import config
+
+logger = logging.getLogger("padax.compilation_cache")
+_SUFFIX = ".xla"
+_unusable: set[str] = set()   # directories that failed (warned about once)
+_ready: set[str] = set()      # directories created and checked writable
+
+
+def cache_dir() -> str | None:
+    """The directory in use, or None when the cache is off or the directory is unusable."""
+    d = config.compilation_cache_dir if config.enable_compilation_cache else None
+    if not d:
+        return None
+    d = os.path.expanduser(d)
+    if d in _ready:
+        return d
+    if d in _unusable:
+        return None
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise PermissionError(f"no write permission on {d}")
+    except OSError as e:
+        _give_up(d, e)
+        return None
+    _ready.add(d)
+    return d
+
+
+def _give_up(d: str, error: BaseException) -> None:
+    _unusable.add(d)
+    _ready.discard(d)
+    warnings.warn(f"padax: the compilation cache directory {d!r} cannot be used ({error}); running without "
+                  "the persistent compilation cache. Set padax.config.update('compilation_cache_dir', path) or "
+                  "PADAX_COMPILATION_CACHE_DIR to a writable directory, or None to switch the cache off.",
+                  RuntimeWarning, stacklevel=4)
+
+
+def get(key: str) -> bytes | None:
+    """The entry's bytes (and mark it recently used), or None."""
+    d = cache_dir()
+    if d is None:
+        return None
+    path = os.path.join(d, key + _SUFFIX)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+    logger.debug("compilation cache hit %s", key)
+    return data
+
+
+def put(key: str, data: bytes) -> None:
+    """Store an entry atomically, then evict least recently used entries beyond the size bound."""
+    d = cache_dir()
+    if d is None:
+        return
+    try:
+        _write_atomic(os.path.join(d, key + _SUFFIX), data)
+    except OSError as e:
+        _give_up(d, e)
+        return
+    logger.debug("compilation cache write %s (%d bytes)", key, len(data))
+    evict(d, config.compilation_cache_max_size)
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    """Temp file in the same folder, renamed into place (no fsync: a lost entry is only recompiled)."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def evict(d: str, max_size: int) -> int:
+    """Remove the least recently used entries until the directory holds at most `max_size` bytes."""
+    if max_size is None or max_size < 0:
+        return 0
+    entries = []
+    with os.scandir(d) as it:
+        for e in it:
+            if e.name.endswith(_SUFFIX):
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                entries.append((st.st_mtime, st.st_size, e.path))
+    total = sum(size for _, size, _ in entries)
+    removed = 0
+    for _, size, path in sorted(entries):
+        if total <= max_size:
+            break
+        try:
+            os.unlink(path)
+            removed += 1
+        except FileNotFoundError:
+            pass  # another process evicted it first
+        except OSError:
+            continue
+        total -= size
+    return removed
+
+
+def size_bytes() -> int:
+    """Bytes the cache directory's entries take (0 without a cache)."""
+    d = cache_dir()
+    if d is None:
+        return 0
+    with os.scandir(d) as it:
+        return sum(e.stat().st_size for e in it if e.name.endswith(_SUFFIX))

@@ -1,0 +1,67 @@
+"""Sequence and video helpers with Paddle's signatures: sequence_mask, temporal_shift, diag_embed,
+and the N-pair metric-learning loss."""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core import dtypes
+from padax.core.errors import op_value_error
+from padax.functional import math as M
+from padax.functional import reduction as R
+from padax.functional._checks import arg
+from padax.functional.creation import diag_embed  # noqa: F401  (also public here, as in Paddle)
+from padax.functional.lax.structural import broadcasted_iota
+from padax.functional.linalg_basic import matmul
+from padax.functional.manipulation import concat, pad, reshape, transpose, unsqueeze
+from padax.nn.functional._util import float_array
+from padax.nn.functional.loss import cross_entropy
+
+
+def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name: str | None = None) -> Any:
+    """mask[..., j] = j < x[...] over a new last axis of size maxlen (max(x) when None: eager only)."""
+    op = "sequence_mask"
+    x = arg(op, x, "x")
+    if maxlen is None:
+        from padax.core.trace import EvalTrace, trace_state
+        if type(trace_state.trace) is not EvalTrace:
+            raise op_value_error(op, "maxlen=None reads max(x) from the values, which is unknown while tracing; "
+                                     "pass maxlen")
+        maxlen = int(R.max(x)) if x.aval.size else 0
+    shape = tuple(x.aval.shape) + (int(maxlen),)
+    steps = broadcasted_iota(x.aval.dtype, shape, len(shape) - 1)
+    return M.cast(M.less_than(steps, unsqueeze(x, -1)), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+
+
+def temporal_shift(x: Any, seg_num: int, shift_ratio: float = 0.25, name: str | None = None,
+                   data_format: str = "NCHW") -> Any:
+    """Temporal Shift Module on x [N*T, C, H, W] (or NHWC): the first C*ratio channels take the next
+    frame's values, the next C*ratio the previous frame's (zeros past the ends), the rest stay."""
+    op = "temporal_shift"
+    x = arg(op, x, "x")
+    if x.aval.ndim != 4 or data_format not in ("NCHW", "NHWC"):
+        raise op_value_error(op, f"x must be 4-D NCHW or NHWC, got {x.aval.str_short()} with {data_format!r}")
+    last = data_format == "NHWC"
+    if last:
+        x = transpose(x, [0, 3, 1, 2])
+    nt, c, h, w = x.aval.shape
+    if seg_num < 1 or nt % seg_num:
+        raise op_value_error(op, f"seg_num={seg_num} must divide the first axis of x {x.aval.str_short()}")
+    c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
+    y = pad(reshape(x, [nt // seg_num, seg_num, c, h, w]), [0, 0, 1, 1, 0, 0, 0, 0, 0, 0])
+    t = seg_num
+    out = concat([y[:, :t, :c1], y[:, 2:t + 2, c1:c2], y[:, 1:t + 1, c2:]], axis=2)
+    out = reshape(out, [nt, c, h, w])
+    return transpose(out, [0, 2, 3, 1]) if last else out
+
+
+def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -> Any:
+    """N-pair loss: softmax cross entropy of anchor @ positive.T against the label-equality
+    distribution, plus l2_reg / 4 times the mean squared norms of anchor and positive."""
+    op = "npair_loss"
+    a, p = float_array(op, anchor, "anchor"), float_array(op, positive, "positive")
+    y = reshape(arg(op, labels, "labels"), [-1])
+    same = M.cast(M.equal(unsqueeze(y, 1), unsqueeze(y, 0)), a.aval.dtype)
+    target = M.divide(same, R.sum(same, axis=1, keepdim=True))
+    l2 = M.add(R.mean(R.sum(M.square(a), axis=1)), R.mean(R.sum(M.square(p), axis=1)))
+    ce = cross_entropy(matmul(a, p, transpose_y=True), target, soft_label=True, reduction="none")
+    return M.add(M.multiply(l2, 0.25 * l2_reg), R.mean(R.sum(M.multiply(target, ce), axis=0)))

@@ -1,0 +1,46 @@
+"""Embedding lookup with Paddle's signature (rows of `weight` picked by integer ids)."""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional import math as M
+from padax.functional import reduction as R
+from padax.functional._arrays import asarray
+from padax.functional.creation import zeros_like
+from padax.functional.indexed import gather
+from padax.functional.manipulation import reshape, unsqueeze
+from padax.transforms.custom import stop_gradient
+
+
+def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, sparse: bool = False, scale_grad_by_freq: bool = False,
+              name: str | None = None) -> Any:
+    """weight[x] for integer ids x: output shape x.shape + [embedding_dim].
+
+    Positions whose id equals padding_idx give zeros (and so no gradient reaches that row).
+    max_norm: looked-up rows whose norm_type-norm exceeds it are rescaled to it (the scale is
+    treated as a constant, as Paddle renormalises the weight in place). The gradient is dense.
+    """
+    x, weight = asarray(x), asarray(weight)
+    if not dtypes.is_integer(x.aval.dtype):
+        raise op_type_error("embedding", f"ids must be integers, got {x.aval.str_short()}")
+    if weight.aval.ndim != 2:
+        raise op_value_error("embedding", f"weight must be 2-D [num_embeddings, embedding_dim], got "
+                             f"{weight.aval.str_short()}")
+    num = weight.aval.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise op_value_error("embedding", f"padding_idx must be in [-{num}, {num}), got {padding_idx}")
+        padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
+    rows = gather(weight, reshape(x, [-1]), axis=0)
+    if max_norm is not None:
+        norms = R.sum(M.abs(rows) ** norm_type, axis=1, keepdim=True) ** (1.0 / norm_type)
+        scale = stop_gradient(M.where(M.greater_than(norms, max_norm), max_norm / (norms + 1e-7), 1.0))
+        rows = M.multiply(rows, M.cast(scale, rows.aval.dtype))
+    out = reshape(rows, list(x.aval.shape) + [weight.aval.shape[1]])
+    if padding_idx is not None:
+        keep = unsqueeze(M.not_equal(x, padding_idx), -1)
+        out = M.where(keep, out, zeros_like(out))
+    return out

@@ -1,0 +1,104 @@
+"""Deterministic and structured initializers: Constant, Assign, Orthogonal, Dirac, Bilinear."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from padax.nn.initializer._base import Initializer, random_key
+from padax.random import _samplers
+
+
+class Constant(Initializer):
+    """Every element equal to `value` (Paddle's default for biases, with value 0)."""
+
+    def __init__(self, value: float = 0.0) -> None:
+        self.value = float(value)
+
+    def _init(self, shape, dtype, key):
+        from padax.functional.creation import full
+        return full(list(shape), self.value, dtype)
+
+
+class Assign(Initializer):
+    """A given value (numpy array, list, number or Tensor) of the parameter's shape."""
+
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        self.value = np.asarray(value)
+
+    def _init(self, shape, dtype, key):
+        from padax.functional.creation import to_tensor
+        if tuple(self.value.shape) != tuple(shape) and self.value.size != int(np.prod(shape)):
+            raise ValueError(f"Assign: the value has shape {list(self.value.shape)}, the parameter {list(shape)}")
+        return to_tensor(self.value.reshape(shape), dtype=dtype)
+
+
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], times gain (QR of a normal sample)."""
+
+    _random = True
+
+    def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
+        self.gain = float(gain)
+
+    def _init(self, shape, dtype, key):
+        from padax import linalg
+        from padax.functional import math as M
+        from padax.functional.manipulation import diagonal, reshape, transpose
+        if len(shape) < 2:
+            raise ValueError(f"Orthogonal: the parameter needs 2 or more dimensions, got shape {list(shape)}")
+        rows, cols = shape[0], int(np.prod(shape[1:]))
+        z = _samplers.normal(random_key(key, "Orthogonal"), (max(rows, cols), min(rows, cols)), dtype)
+        q, r = linalg.qr(z)
+        q = q * M.sign(diagonal(r))
+        if rows < cols:
+            q = transpose(q, [1, 0])
+        return reshape(q, list(shape)) * self.gain
+
+
+class Dirac(Initializer):
+    """Identity convolution kernels [out, in, *k]: out channel i (within each of `groups`) copies input
+    channel i at the kernel centre; the rest is 0."""
+
+    def __init__(self, groups: int = 1, name: str | None = None) -> None:
+        if not isinstance(groups, int) or groups <= 0:
+            raise ValueError(f"Dirac: groups must be a positive int, got {groups!r}")
+        self.groups = groups
+
+    def _init(self, shape, dtype, key):
+        from padax.functional.creation import to_tensor
+        if len(shape) not in (3, 4, 5):
+            raise ValueError(f"Dirac: the parameter needs 3, 4 or 5 dimensions, got shape {list(shape)}")
+        if shape[0] % self.groups:
+            raise ValueError(f"Dirac: out channels {shape[0]} are not divisible by groups {self.groups}")
+        w = np.zeros(shape, np.float64)
+        per_group = shape[0] // self.groups
+        centre = tuple(k // 2 for k in shape[2:])
+        for g in range(self.groups):
+            for i in range(min(per_group, shape[1])):
+                w[(g * per_group + i, i) + centre] = 1.0
+        return to_tensor(w, dtype=dtype)
+
+
+class Bilinear(Initializer):
+    """Bilinear-upsampling kernels for a transposed convolution, shape [C_out, C_in, k, k].
+
+    The values are Paddle's: its formula takes the row coordinate of flat element i as
+    (i / k) % k with true division, so the kernel is not symmetric; padax keeps that so
+    weights are identical.
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def _init(self, shape, dtype, key):
+        from padax.functional.creation import to_tensor
+        if len(shape) != 4 or shape[2] != shape[3]:
+            raise ValueError(f"Bilinear: the parameter must be [C_out, C_in, k, k], got shape {list(shape)}")
+        size = shape[3]
+        f = np.ceil(size / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        i = np.arange(int(np.prod(shape)), dtype=np.float64)
+        col, row = i % size, (i / size) % size
+        w = (1 - np.abs(col / f - c)) * (1 - np.abs(row / f - c))
+        return to_tensor(w.reshape(shape).astype(np.float32), dtype=dtype)

@@ -1,0 +1,208 @@
+"""Common layers with Paddle's names, signatures, default initializers and weight layouts:
+Linear, Bilinear, Identity, Flatten, Unflatten, Embedding, Dropout, Dropout2D/3D, AlphaDropout,
+FeatureAlphaDropout."""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.functional import manipulation
+from padax.nn.functional.common import bilinear, linear
+from padax.nn.functional.dropout import (_check_p, alpha_dropout, dropout, dropout2d, dropout3d,
+                                         feature_alpha_dropout)
+from padax.nn.functional.input import embedding
+from padax.nn.layer._calls import check_input
+from padax.nn.layer.layers import Layer
+
+
+def _name_str(name: str | None) -> str:
+    return f", name={name}" if name else ""
+
+
+class Identity(Layer):
+    """Returns its input (extra constructor arguments are ignored, as in Paddle)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return input
+
+
+class Linear(Layer):
+    """y = x @ weight + bias, weight [in_features, out_features] (XavierUniform), bias [out_features] (zeros)."""
+
+    def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, bias_attr: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self.in_features, self.out_features, self.name = int(in_features), int(out_features), name
+        self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
+        self.bias = self.create_parameter([out_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, axis=-1, size=self.in_features, floating=True, layout="[..., in_features]")
+        return linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self._dtype}" \
+               f"{_name_str(self.name)}"
+
+
+class Bilinear(Layer):
+    """out = x1^T W x2 + b per output feature: weight [out, in1, in2] (XavierUniform), bias [1, out] (zeros)."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, weight_attr: Any = None,
+                 bias_attr: Any = None, name: str | None = None) -> None:
+        super().__init__()
+        self._in1_features, self._in2_features, self._out_features = in1_features, in2_features, out_features
+        self._name = name
+        self.weight = self.create_parameter([out_features, in1_features, in2_features], attr=weight_attr)
+        self.bias = self.create_parameter([1, out_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, x1: Any, x2: Any) -> Any:
+        check_input(self, x1, ndims=(2,), axis=1, size=self._in1_features, floating=True, layout="[N, in1_features]")
+        check_input(self, x2, ndims=(2,), axis=1, size=self._in2_features, floating=True, layout="[N, in2_features]")
+        return bilinear(x1, x2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in1_features={self._in1_features}, in2_features={self._in2_features}, " \
+               f"out_features={self._out_features}, dtype={self._dtype}{_name_str(self._name)}"
+
+
+class Flatten(Layer):
+    """Flattens axes start_axis..stop_axis into one."""
+
+    def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
+        super().__init__()
+        self.start_axis, self.stop_axis = start_axis, stop_axis
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return manipulation.flatten(input, self.start_axis, self.stop_axis)
+
+
+class Unflatten(Layer):
+    """Splits axis `axis` into `shape`."""
+
+    def __init__(self, axis: int, shape: Any, name: str | None = None) -> None:
+        super().__init__()
+        self.axis, self.shape, self.name = axis, tuple(shape), name
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return manipulation.unflatten(input, self.axis, list(self.shape))
+
+    def extra_repr(self) -> str:
+        return f"axis={self.axis}, shape={list(self.shape)}{_name_str(self.name)}"
+
+
+class Embedding(Layer):
+    """A lookup table weight [num_embeddings, embedding_dim] (XavierUniform); the padding_idx row starts at
+    zero and its positions output zeros. `sparse` is accepted; gradients are dense."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
+                 weight_attr: Any = None, name: str | None = None, *, _weight: Any = None,
+                 _freeze: bool = False) -> None:
+        super().__init__()
+        if num_embeddings <= 0 or embedding_dim <= 0:
+            raise ValueError(f"Embedding: num_embeddings and embedding_dim must be positive, got "
+                             f"{num_embeddings}, {embedding_dim}")
+        if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
+            raise ValueError(f"Embedding: padding_idx must be in [-{num_embeddings}, {num_embeddings}), "
+                             f"got {padding_idx}")
+        self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
+        self._padding_idx = None if padding_idx is None else padding_idx % num_embeddings
+        self._max_norm, self._norm_type, self._sparse, self._name = max_norm, norm_type, sparse, name
+        if _weight is not None:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise ValueError(f"Embedding: _weight has shape {list(_weight.shape)}, expected "
+                                 f"{[num_embeddings, embedding_dim]}")
+            self.add_parameter("weight", _weight)
+        else:
+            self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr)
+        if self._padding_idx is not None:
+            self.weight = self.weight.at[self._padding_idx].set(0.0)
+        if _freeze:
+            self.freeze("weight")
+
+    @property
+    def padding_idx(self) -> int | None:
+        return self._padding_idx
+
+    def forward(self, x: Any) -> Any:
+        return embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type, self._sparse)
+
+    def extra_repr(self) -> str:
+        s = f"{self._num_embeddings}, {self._embedding_dim}"
+        if self._padding_idx is not None:
+            s += f", padding_idx={self._padding_idx}"
+        return s + f", sparse={self._sparse}{_name_str(self._name)}"
+
+
+class Dropout(Layer):
+    """Zeroes elements with probability p in training mode (F.dropout; randomness from padax.nn.rng_scope's
+    key, else padax's global key)."""
+
+    def __init__(self, p: float = 0.5, axis: Any = None, mode: str = "upscale_in_train", name: str | None = None,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        _check_p("Dropout", p)
+        self.p, self.axis, self.mode, self.name, self.inplace = p, axis, mode, name, inplace
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return dropout(input, self.p, self.axis, self.training, self.mode)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}{_name_str(self.name)}, inplace={self.inplace}"
+
+
+class Dropout2D(Layer):
+    """Zeroes whole channels of a 4-D input with probability p in training mode."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__()
+        _check_p("Dropout2D", p)
+        self.p, self.data_format, self.name = p, data_format, name
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, ndims=(4,), layout=f"({self.data_format})")
+        return dropout2d(input, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}{_name_str(self.name)}"
+
+
+class Dropout3D(Layer):
+    """Zeroes whole channels of a 5-D input with probability p in training mode."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCDHW", name: str | None = None) -> None:
+        super().__init__()
+        _check_p("Dropout3D", p)
+        self.p, self.data_format, self.name = p, data_format, name
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, ndims=(5,), layout=f"({self.data_format})")
+        return dropout3d(input, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}{_name_str(self.name)}"
+
+
+class AlphaDropout(Layer):
+    """Alpha dropout for SELU networks (keeps mean and variance) in training mode."""
+
+    def __init__(self, p: float = 0.5, name: str | None = None) -> None:
+        super().__init__()
+        _check_p("AlphaDropout", p)
+        self.p, self.name = p, name
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return alpha_dropout(input, self.p, self.training)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}{_name_str(self.name)}"
+
+
+class FeatureAlphaDropout(AlphaDropout):
+    """Alpha dropout with one mask value per (sample, channel)."""
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return feature_alpha_dropout(input, self.p, self.training)

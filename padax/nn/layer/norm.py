@@ -1,0 +1,147 @@
+"""Batch normalisation layers with Paddle's names, parameters (weight, bias, _mean, _variance) and defaults.
+
+In training mode a BatchNorm layer normalises with the batch statistics and stores
+the updated running ones on itself (`self._mean = ...`), as Paddle does in place.
+Inside jit/grad/vmap the layer is the copy rebuilt from the model passed in, so the
+new statistics leave the transformation with the returned model (docs/nn_state.md).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.nn import functional as F
+from padax.nn.functional.norm_batch import batch_norm_with_stats
+from padax.nn.initializer import Constant
+from padax.nn.layer._calls import check_input
+from padax.nn.layer.layers import Layer
+from padax.nn.param_attr import ParamAttr
+
+
+class _BatchNormBase(Layer):
+    _ranks: tuple[int, ...] = (2, 3, 4, 5)
+    _formats: tuple[str, ...] = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCHW", use_global_stats: bool | None = None,
+                 name: str | None = None, axis_name: Any = None) -> None:
+        super().__init__()
+        if data_format not in self._formats:
+            raise ValueError(f"{type(self).__name__}: data_format must be one of {self._formats}, "
+                             f"got {data_format!r}")
+        self._num_features, self._momentum, self._epsilon = int(num_features), float(momentum), float(epsilon)
+        self._data_format, self._use_global_stats, self._name = data_format, use_global_stats, name
+        self._axis_name = axis_name
+        shape = [self._num_features]
+        dtype = "float32" if self._dtype == "float16" else self._dtype
+        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter(shape, attr=bias_attr, dtype=dtype, is_bias=True)
+        for stat, value in (("_mean", 0.0), ("_variance", 1.0)):
+            attr = ParamAttr(name=None if name is None else f"{name}{stat}", initializer=Constant(value),
+                             trainable=False)
+            setattr(self, stat, self.create_parameter(shape, attr=attr, dtype=dtype))
+
+    def _channel_axis(self, ndim: int) -> int:
+        return 1 if self._data_format[1] == "C" else ndim - 1
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, ndims=self._ranks, layout=f"({self._data_format})", floating=True)
+        nd = len(input.shape)
+        check_input(self, input, axis=self._channel_axis(nd), size=self._num_features,
+                    layout=f"({self._data_format})")
+        fmt = ("NCHW" if self._data_format[1] == "C" else "NHWC") if nd > 2 else "NC"
+        out, mean, var = batch_norm_with_stats(input, self._mean, self._variance, self.weight, self.bias,
+                                               self.training, self._momentum, self._epsilon, fmt,
+                                               self._use_global_stats, self._axis_name)
+        if self.training and self._use_global_stats is not True:
+            self._mean, self._variance = mean, var
+        return out
+
+    def extra_repr(self) -> str:
+        s = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        if self._data_format not in ("NCHW", "NCL", "NC", "NCDHW"):
+            s += f", data_format={self._data_format}"
+        return s + (f", name={self._name}" if self._name is not None else "")
+
+
+class BatchNorm1D(_BatchNormBase):
+    """Batch norm over [N, C] or [N, C, L] inputs (data_format 'NCL'; 'NC' and 'NLC' accepted)."""
+
+    _ranks = (2, 3)
+    _formats = ("NC", "NCL", "NLC")
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCL", use_global_stats: bool | None = None,
+                 name: str | None = None) -> None:
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, use_global_stats,
+                         name)
+
+    def _channel_axis(self, ndim: int) -> int:
+        return 1 if self._data_format != "NLC" or ndim == 2 else 2
+
+
+class BatchNorm2D(_BatchNormBase):
+    """Batch norm over [N, C, H, W] inputs ('NHWC' accepted)."""
+
+    _ranks = (4,)
+    _formats = ("NCHW", "NHWC")
+
+
+class BatchNorm3D(_BatchNormBase):
+    """Batch norm over [N, C, D, H, W] inputs ('NDHWC' accepted)."""
+
+    _ranks = (5,)
+    _formats = ("NCDHW", "NDHWC")
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCDHW", use_global_stats: bool | None = None,
+                 name: str | None = None) -> None:
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, use_global_stats,
+                         name)
+
+
+class SyncBatchNorm(_BatchNormBase):
+    """BatchNorm whose batch statistics are averaged over the mapped axis `axis_name` (a vmap/shard_map axis,
+    padax's addition); with axis_name None (one device) it equals BatchNorm."""
+
+    _formats = ("NCHW", "NHWC", "NCL", "NLC", "NCDHW", "NDHWC", "NC")
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCHW", name: str | None = None,
+                 axis_name: Any = None) -> None:
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name,
+                         axis_name)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer: Layer, axis_name: Any = None) -> Layer:
+        """`layer` with every BatchNorm*D (itself or a sublayer) replaced by a SyncBatchNorm with its values."""
+        if isinstance(layer, _BatchNormBase) and not isinstance(layer, SyncBatchNorm):
+            fmt = layer._data_format
+            new = cls(layer._num_features, layer._momentum, layer._epsilon, data_format=fmt, name=layer._name,
+                      axis_name=axis_name)
+            for n in ("weight", "bias", "_mean", "_variance"):
+                setattr(new, n, getattr(layer, n))
+                new.__dict__["_param_info"][n] = layer.__dict__["_param_info"][n]
+            new.training = layer.training  # (an attribute assignment: the cached tree structure is redone)
+            return new
+        for name, sub in list(layer.named_children()):
+            layer.add_sublayer(name, cls.convert_sync_batchnorm(sub, axis_name))
+        return layer
+
+
+class BatchNorm(_BatchNormBase):
+    """Paddle's older BatchNorm(num_channels, act=None, ...): batch norm of a rank 2-5 input, then `act`."""
+
+    def __init__(self, num_channels: int, act: str | None = None, is_test: bool = False, momentum: float = 0.9,
+                 epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None, dtype: str = "float32",
+                 data_layout: str = "NCHW", in_place: bool = False, moving_mean_name: str | None = None,
+                 moving_variance_name: str | None = None, do_model_average_for_mean_and_var: bool = True,
+                 use_global_stats: bool = False, trainable_statistics: bool = False) -> None:
+        if act is not None and not hasattr(F, act):
+            raise ValueError(f"BatchNorm: unknown activation {act!r}")
+        super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
+                         True if use_global_stats else None)
+        self._act = act
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        out = super().forward(input)
+        return getattr(F, self._act)(out) if self._act else out

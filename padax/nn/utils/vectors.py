@@ -1,0 +1,43 @@
+"""parameters_to_vector / vector_to_parameters (Paddle's names)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from padax.functional.manipulation import concat, reshape
+
+
+def _params(parameters: Any) -> list:
+    from padax.nn.layer.layers import Layer
+    return parameters.parameters() if isinstance(parameters, Layer) else list(parameters)
+
+
+def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
+    """All parameters (a list, or a Layer's parameters()) flattened and concatenated into one 1-D tensor."""
+    params = _params(parameters)
+    if not params:
+        raise ValueError("parameters_to_vector: no parameters given")
+    return concat([reshape(p, [-1]) for p in params], axis=0)
+
+
+def vector_to_parameters(vec: Any, parameters: Any, name: str | None = None) -> Any:
+    """Cut `vec` into pieces shaped like the parameters. Given a list, returns the new tensors (padax tensors are
+    immutable); given a Layer, also assigns them to its parameters in place (as Paddle) and returns the layer."""
+    from padax.nn.layer.layers import Layer
+    params = _params(parameters)
+    sizes = [int(np.prod(p.shape)) for p in params]
+    if vec.ndim != 1 or vec.shape[0] != sum(sizes):
+        raise ValueError(f"vector_to_parameters: vec must be 1-D with {sum(sizes)} elements, got shape "
+                         f"{list(vec.shape)}")
+    out, start = [], 0
+    for p, n in zip(params, sizes):
+        out.append(reshape(vec[start:start + n], list(p.shape)).astype(p.dtype))
+        start += n
+    if not isinstance(parameters, Layer):
+        return out
+    names = [n for n, _ in parameters.named_parameters()]
+    for dotted, value in zip(names, out):
+        owner, leaf = parameters._owner(dotted)
+        owner._set_tensor(leaf, value)
+    return parameters

@@ -1,0 +1,146 @@
+"""Paddle's stateful draws from distributions, on the global key of `_state` (eager conveniences).
+
+`bernoulli(x)`, `poisson(x)`, `standard_gamma(x)`, `binomial(count, prob)` and
+`multinomial(x, num_samples)` take their parameters as Tensors and draw one
+sample per element (or per row); `standard_normal`, `log_normal` and the
+`*_like` helpers make new Tensors. Dtypes follow Paddle: a draw keeps the
+float dtype of its parameter, counts and indices (binomial, multinomial) are
+int64, `*_like` keep the input's dtype unless `dtype` is given. Like
+`padax.rand`, they cannot be used while jit traces (see `_state`); inside jit,
+pass a key to the `padax.random` samplers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core import dtypes
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import asarray, aval_of, broadcast_to
+from padax.functional._checks import no_out, placed
+from padax.functional.lax.elementwise import add, exp, log
+from padax.functional.lax.sorting import top_k
+from padax.functional.lax.structural import convert_element_type, transpose
+from padax.random import _samplers
+from padax.random._state import _eager, _paddle_shape, next_key, normal
+
+_FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+
+
+def _float_param(op: str, x: Any, what: str = "x"):
+    x = asarray(x)
+    if x.aval.dtype not in _FLOATS:
+        raise op_type_error(op, f"{what} must be a floating Tensor (float16, bfloat16, float32, float64), "
+                                f"got {x.aval.str_short()}")
+    return x
+
+
+def bernoulli(x: Any, p: float | None = None, name: str | None = None) -> Any:
+    """1.0 with probability x (or with probability `p` for every element, if given), else 0.0; x's dtype."""
+    x = _float_param("bernoulli", x)
+    prob = x if p is None else broadcast_to(asarray(float(p), x.aval.dtype), x.aval.shape)
+    key = next_key("bernoulli")
+    hit = _eager(_samplers.bernoulli, key, convert_element_type(prob, dtypes.float32), x.aval.shape)
+    return _eager(convert_element_type, hit, x.aval.dtype)
+
+
+def poisson(x: Any, name: str | None = None) -> Any:
+    """A Poisson(x) count per element, in x's float dtype."""
+    x = _float_param("poisson", x)
+    key = next_key("poisson")
+    n = _eager(_samplers.poisson, key, x, None, dtypes.int64)
+    return _eager(convert_element_type, n, x.aval.dtype)
+
+
+def standard_gamma(x: Any, name: str | None = None) -> Any:
+    """A Gamma(x, 1) sample per element (x is the shape parameter), in x's float dtype."""
+    x = _float_param("standard_gamma", x)
+    key = next_key("standard_gamma")
+    return _eager(_samplers.gamma, key, x, None, x.aval.dtype)
+
+
+def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
+    """A Binomial(count, prob) sample per element (count and prob broadcast together), as int64; count may
+    be integer or float (whole numbers), as in Paddle."""
+    count = asarray(count)
+    if not (dtypes.is_integer(count.aval.dtype) or dtypes.is_floating(count.aval.dtype)):
+        raise op_type_error("binomial", f"count must be a real Tensor, got {count.aval.str_short()}")
+    prob = _float_param("binomial", prob, "prob")
+    key = next_key("binomial")
+    k = _eager(_samplers.binomial, key, count, prob, None, dtypes.float64)
+    return _eager(convert_element_type, k, dtypes.canonicalize(dtypes.int64))
+
+
+def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: str | None = None, *,
+                out: Any = None) -> Any:
+    """`num_samples` category indices (int64) per row of the weights x ([K] or [N, K]; they need not sum to 1),
+    drawn with replacement or without (then num_samples <= K and each index appears at most once)."""
+    no_out("multinomial", out)
+    x = _float_param("multinomial", x)
+    if x.aval.ndim not in (1, 2):
+        raise op_value_error("multinomial", f"x must be 1-D or 2-D (rows of category weights), got "
+                                            f"{x.aval.str_short()}")
+    k = x.aval.shape[-1]
+    num_samples = int(num_samples)
+    if num_samples < 1 or (not replacement and num_samples > k):
+        raise op_value_error("multinomial", f"num_samples must be in [1, {k}] without replacement (>= 1 with), "
+                                            f"got {num_samples}")
+    key = next_key("multinomial")
+    logits = _eager(log, convert_element_type(x, dtypes.float32) if x.aval.dtype != dtypes.float64 else x)
+    idt = dtypes.canonicalize(dtypes.int64)
+    batch = x.aval.shape[:-1]
+    if replacement:
+        draws = _eager(_samplers.categorical, key, logits, -1, (num_samples,) + batch)
+        perm = tuple(range(1, len(batch) + 1)) + (0,)
+        return _eager(convert_element_type, _eager(transpose, draws, perm), idt)
+    # without replacement: the top num_samples of logits + Gumbel noise (Gumbel-top-k)
+    noise = _eager(_samplers.gumbel, key, x.aval.shape, logits.aval.dtype)
+    _, idx = _eager(top_k, _eager(add, logits, noise), num_samples)
+    return _eager(convert_element_type, idx, idt)
+
+
+def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
+                    device: Any = None, requires_grad: bool = False) -> Any:
+    """Standard normal samples of `shape` (dtype default: the default float dtype)."""
+    no_out("standard_normal", out)
+    key = next_key("standard_normal")
+    return placed(_eager(_samplers.normal, key, _paddle_shape("standard_normal", shape),
+                         dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtype)), device)
+
+
+def log_normal(mean: Any = 1.0, std: Any = 2.0, shape: Any = None, name: str | None = None) -> Any:
+    """exp of normal(mean, std, shape): samples whose logarithm has that mean and standard deviation."""
+    return _eager(exp, normal(mean, std, shape))
+
+
+def _like_dtype(op: str, x: Any, dtype: Any):
+    return aval_of(x).dtype if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+
+
+def rand_like(input: Any, name: str | None = None, *, dtype: Any = None, device: Any = None,  # noqa: A002
+              requires_grad: bool = False) -> Any:
+    """Uniform [0, 1) samples of input's shape (and dtype, unless `dtype` is given)."""
+    dt = _like_dtype("rand_like", input, dtype)
+    key = next_key("rand_like")
+    return placed(_eager(_samplers.uniform, key, aval_of(input).shape, dt), device)
+
+
+def randn_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
+               requires_grad: bool = False) -> Any:
+    """Standard normal samples of x's shape (and dtype, unless `dtype` is given)."""
+    dt = _like_dtype("randn_like", x, dtype)
+    key = next_key("randn_like")
+    return placed(_eager(_samplers.normal, key, aval_of(x).shape, dt), device)
+
+
+def randint_like(x: Any, low: int = 0, high: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
+    """Uniform integers in [low, high) (or [0, low)) of x's shape, in x's dtype unless `dtype` is given
+    (a float dtype holds whole numbers)."""
+    if high is None:
+        low, high = 0, low
+    if int(high) <= int(low):
+        raise op_value_error("randint_like", f"high ({high}) must be greater than low ({low})")
+    dt = _like_dtype("randint_like", x, dtype)
+    key = next_key("randint_like")
+    draw_dt = dt if dtypes.is_integer(dt) else dtypes.canonicalize(dtypes.int64)
+    v = _eager(_samplers.randint, key, aval_of(x).shape, int(low), int(high), draw_dt)
+    return v if draw_dt == dt else _eager(convert_element_type, v, dt)

@@ -1,0 +1,25 @@
+"""The beta distribution: scipy.stats.beta's functions (x, a, b, loc=0, scale=1)."""
+import numpy as np
+
+from padax import numpy as pnp
+from padax.scipy.special import betainc, betaln, xlog1py, xlogy
+from padax.scipy.stats._family import continuous
+
+
+def _logpdf(z, a, b):
+    inside = (z >= 0) & (z <= 1)
+    zs = pnp.where(inside, z, 0.5)
+    return pnp.where(inside, xlogy(a - 1.0, zs) + xlog1py(b - 1.0, -zs) - betaln(a, b), -np.inf)
+
+
+def _cdf(z, a, b):
+    return betainc(a, b, pnp.clip(z, 0.0, 1.0))
+
+
+def _sf(z, a, b):
+    return betainc(b, a, pnp.clip(1.0 - z, 0.0, 1.0))
+
+
+_f = continuous("beta", ("a", "b"), logpdf=_logpdf, cdf=_cdf, sf=_sf)
+logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

@@ -1,0 +1,10 @@
+"""The chi-squared distribution: scipy.stats.chi2's functions (x, df, loc=0, scale=1): Gamma(df/2, 2)."""
+import numpy as np
+
+from padax.scipy.stats._family import continuous
+from padax.scipy.stats.gamma import standard_cdf, standard_logpdf, standard_sf
+
+_f = continuous("chi2", ("df",), logpdf=lambda z, df: standard_logpdf(0.5 * z, 0.5 * df) - float(np.log(2.0)),
+                cdf=lambda z, df: standard_cdf(0.5 * z, 0.5 * df), sf=lambda z, df: standard_sf(0.5 * z, 0.5 * df))
+logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

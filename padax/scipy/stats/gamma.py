@@ -1,0 +1,26 @@
+"""The gamma distribution: scipy.stats.gamma's functions (x, a, loc=0, scale=1)."""
+import numpy as np
+
+from padax import lax
+from padax import numpy as pnp
+from padax.scipy.special import gammainc, gammaincc, xlogy
+from padax.scipy.stats._family import continuous
+
+
+def standard_logpdf(z, a):
+    """log density of Gamma(a, 1) (shared with chi2)."""
+    zs = pnp.where(z >= 0, z, 1.0)
+    return pnp.where(z >= 0, xlogy(a - 1.0, zs) - zs - lax.lgamma(a), -np.inf)
+
+
+def standard_cdf(z, a):
+    return gammainc(a, pnp.maximum(z, 0.0))
+
+
+def standard_sf(z, a):
+    return gammaincc(a, pnp.maximum(z, 0.0))
+
+
+_f = continuous("gamma", ("a",), logpdf=standard_logpdf, cdf=standard_cdf, sf=standard_sf)
+logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

@@ -1,0 +1,25 @@
+"""The generalised normal distribution: scipy.stats.gennorm's functions (x, beta, loc=0, scale=1)."""
+import numpy as np
+
+from padax import lax
+from padax import numpy as pnp
+from padax.scipy.special import gammaincc
+from padax.scipy.stats._family import continuous
+
+
+def _logpdf(z, beta):
+    return pnp.log(0.5 * beta) - lax.lgamma(1.0 / beta) - pnp.power(pnp.abs(z), beta)
+
+
+def _sf(z, beta):
+    tail = 0.5 * gammaincc(1.0 / beta, pnp.power(pnp.abs(z), beta))     # P(Z > |z|)
+    return pnp.where(z > 0, tail, 1.0 - tail)
+
+
+def _cdf(z, beta):
+    return _sf(-z, beta)
+
+
+_f = continuous("gennorm", ("beta",), logpdf=_logpdf, cdf=_cdf, sf=_sf)
+logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

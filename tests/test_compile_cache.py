@@ -1,0 +1,99 @@
+"""The persistent compilation cache: hits across processes, LRU size bound, atomic files, unusable dirs."""
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import padax
+from padax.lowering import compile_cache
+
+
+@pytest.fixture
+def cache(tmp_path):
+    with padax.config.override("compilation_cache_dir", str(tmp_path)), \
+            padax.config.override("compilation_cache_min_compile_time", 0.0):
+        yield tmp_path
+
+
+def test_default_dir_is_per_user_xdg(monkeypatch):
+    from padax.config import default_cache_dir
+    monkeypatch.setenv("XDG_CACHE_HOME", "/some/where")
+    assert default_cache_dir() == "/some/where/padax/xla"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_cache_dir() == os.path.expanduser("~/.cache/padax/xla")
+
+
+def test_entries_written_whole_and_reused(cache):
+    f = lambda x: padax.sin(x) * 3 + 0.125  # noqa: E731
+    padax.jit(f)(padax.ones([3]))
+    entries = list(cache.glob("*.xla"))
+    assert len(entries) == 1 and not list(cache.glob("*.tmp"))
+    g = lambda x: padax.sin(x) * 3 + 0.125  # noqa: E731  (a new function, the same program: loaded)
+    np.testing.assert_allclose(padax.jit(g)(padax.ones([3])).numpy(), np.sin(np.ones(3)) * 3 + 0.125, rtol=1e-6)
+
+
+def test_min_compile_time_skips_fast_programs(tmp_path):
+    with padax.config.override("compilation_cache_dir", str(tmp_path)), \
+            padax.config.override("compilation_cache_min_compile_time", 60.0):
+        padax.jit(lambda x: x * 1.5 - 2)(padax.ones([2]))  # compiled in less than a minute: no file
+    assert not list(tmp_path.glob("*.xla"))
+
+
+def test_programs_with_host_callbacks_are_not_cached(cache):
+    padax.jit(lambda x: (padax.debug.print("{}", x), x + 1)[1])(padax.ones([1]))
+    assert not list(cache.glob("*.xla"))
+
+
+def test_lru_eviction_keeps_the_recently_used(tmp_path):
+    paths = []
+    for i in range(4):
+        p = tmp_path / f"k{i}.xla"
+        p.write_bytes(b"x" * 100)
+        os.utime(p, (time.time() - 100 + i, time.time() - 100 + i))
+        paths.append(p)
+    os.utime(paths[0])  # k0 used most recently
+    assert compile_cache.evict(str(tmp_path), 250) == 2
+    assert sorted(p.name for p in tmp_path.glob("*.xla")) == ["k0.xla", "k3.xla"]
+    assert compile_cache.evict(str(tmp_path), -1) == 0
+
+
+def test_size_bound_applies_on_write(cache):
+    with padax.config.override("compilation_cache_max_size", 1):
+        padax.jit(lambda x: padax.cos(x) + 0.375)(padax.ones([3]))
+    assert not list(cache.glob("*.xla"))  # larger than the bound: evicted at once
+
+
+def test_unwritable_dir_warns_once_and_runs(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with padax.config.override("compilation_cache_dir", str(blocker / "cache")), \
+            padax.config.override("compilation_cache_min_compile_time", 0.0):
+        with pytest.warns(RuntimeWarning, match="cannot be used"):
+            assert padax.jit(lambda x: x * 7.5)(padax.ones([2])).tolist() == [7.5, 7.5]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert padax.jit(lambda x: x * 8.5)(padax.ones([2])).tolist() == [8.5, 8.5]
+
+
+_SECOND_PROCESS = textwrap.dedent("""
+    import padax, padax.lowering.compile as C
+    compiled = []
+    real = C._jaxlib.compile
+    C._jaxlib.compile = lambda *a, **k: compiled.append(1) or real(*a, **k)
+    f = padax.jit(lambda x: (padax.tanh(x) @ x.T).sum() + 0.875)
+    print(float(f(padax.ones([8, 8]))), len(compiled))
+""")
+
+
+def test_second_process_loads_instead_of_compiling(tmp_path):
+    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=str(tmp_path), PADAX_COMPILATION_CACHE_MIN_COMPILE_TIME="0")
+    runs = [subprocess.run([sys.executable, "-c", _SECOND_PROCESS], capture_output=True, text=True, timeout=120,
+                           env=env) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
+    (v1, n1), (v2, n2) = (r.stdout.split() for r in runs)
+    assert v1 == v2 and int(n1) >= 1 and int(n2) < int(n1)
