@@ -99,8 +99,9 @@ class Optimizer:
             if self.weight_decay and not self._decoupled_decay:
                 g = g + self.weight_decay * p
             scale = infos[i].learning_rate if infos[i] is not None else 1.0
+            extra = {"info": infos[i]} if self._uses_param_info else {}
             p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
-                                      lr if scale == 1.0 else lr * scale, t)
+                                      lr if scale == 1.0 else lr * scale, t, **extra)
             new_p.append(p2.astype(p.dtype))
             for k, s in enumerate(self.slots):
                 new_slots[k].append(slots2[s])
@@ -116,6 +117,7 @@ class Optimizer:
         return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
     _decoupled_decay = False  # AdamW: weight decay applied to the parameter, not added to the gradient
+    _uses_param_info = False  # _update also takes info= (the parameter's ParamInfo, None outside a layer)
 
     def lr_at(self, step: Any) -> Any:
         """The learning rate at a step count (a number, or a traced scalar under jit)."""
