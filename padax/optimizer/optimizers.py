@@ -14,7 +14,8 @@ overrides it for one call. `weight_decay` (a float) is L2 regularisation
 added to the gradient, except in AdamW where it is decoupled (Paddle's
 meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. Paddle's
 `parameters=` argument is accepted and unused: the parameters are what
-`step` is given.
+`step` is given. `weight_decay` may also be a `padax.regularizer.L1Decay`/`L2Decay`, and a
+parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter.
 
 `params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
 `layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
@@ -49,8 +50,16 @@ class Optimizer:
         if not isinstance(learning_rate, (int, float, LRScheduler)):
             raise TypeError(f"{type(self).__name__}: learning_rate must be a number or a padax.optimizer.lr "
                             f"schedule, got {type(learning_rate).__name__}")
-        if weight_decay is not None and not isinstance(weight_decay, (int, float)):
-            raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient)")
+        from padax.regularizer import L2Decay, WeightDecayRegularizer
+        if isinstance(weight_decay, WeightDecayRegularizer):
+            self._regularizer: Any = weight_decay
+            weight_decay = weight_decay.coeff if isinstance(weight_decay, L2Decay) else None
+        elif weight_decay is not None and (isinstance(weight_decay, bool)
+                                           or not isinstance(weight_decay, (int, float))):
+            raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient) or a "
+                            f"padax.regularizer.L1Decay/L2Decay, got {type(weight_decay).__name__}")
+        else:
+            self._regularizer = L2Decay(float(weight_decay)) if weight_decay else None
         self._learning_rate = learning_rate
         self.weight_decay = float(weight_decay) if weight_decay else 0.0
         self.grad_clip = grad_clip
@@ -96,8 +105,9 @@ class Optimizer:
                 for k in range(len(self.slots)):
                     new_slots[k].append(slot_leaves[k][i])
                 continue
-            if self.weight_decay and not self._decoupled_decay:
-                g = g + self.weight_decay * p
+            reg = self._regularizer_for(infos[i])
+            if reg is not None:
+                g = g + reg(p)
             scale = infos[i].learning_rate if infos[i] is not None else 1.0
             extra = {"info": infos[i]} if self._uses_param_info else {}
             p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
@@ -109,6 +119,13 @@ class Optimizer:
         for s, leaves in zip(self.slots, new_slots):
             new_state[s] = treedef.unflatten(leaves)
         return treedef.unflatten(new_p), new_state
+
+    def _regularizer_for(self, info: Any) -> Any:
+        """The gradient term of a parameter: its ParamAttr regularizer, else the optimizer's coupled one
+        (none when the decay is decoupled, as in AdamW)."""
+        if info is not None and info.regularizer is not None:
+            return info.regularizer
+        return None if self._decoupled_decay else self._regularizer
 
     def _clip(self, treedef: Any, g_leaves: list, clip: list[bool]) -> list:
         """grad_clip applied to the gradients that take part in clipping (the rest pass through)."""
