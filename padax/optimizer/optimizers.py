@@ -12,10 +12,12 @@ sqrt(1 - beta2^t)). `learning_rate` is a number or a `padax.optimizer.lr`
 schedule, evaluated at the optimizer's own step count; `step(..., lr=x)`
 overrides it for one call. `weight_decay` (a float) is L2 regularisation
 added to the gradient, except in AdamW where it is decoupled (Paddle's
-meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. Paddle's
-`parameters=` argument is accepted and unused: the parameters are what
+meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. A plain
+list for Paddle's `parameters=` is accepted and unused: the parameters are what
 `step` is given. `weight_decay` may also be a `padax.regularizer.L1Decay`/`L2Decay`, and a
-parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter.
+parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter. Paddle's parameter groups
+(`parameters=[{"params": net.fc.parameters(), "learning_rate": 0.1, "weight_decay": 1e-4}, ...]`) set
+per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py).
 
 `params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
 `layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
@@ -29,6 +31,7 @@ from padax.core import tree as tree_util
 from padax.core.errors import require_members
 from padax.nn.filtering import leaf_infos
 from padax.optimizer.lr import LRScheduler
+from padax.optimizer.param_groups import ParamGroups, is_param_groups
 
 
 def _ops():
@@ -64,6 +67,17 @@ class Optimizer:
         self.weight_decay = float(weight_decay) if weight_decay else 0.0
         self.grad_clip = grad_clip
         self.name = name
+        self._groups = ParamGroups(parameters, type(self).__name__) if is_param_groups(parameters) else None
+
+    def _group_optimizers(self, leaves: list) -> list:
+        """Per leaf, the optimizer (this one, or a parameter group's copy) and the group's rate multiplier;
+        (None, 0) for a leaf outside every group."""
+        if self._groups is None:
+            return [(self, 1.0)] * len(leaves)
+        if not self._groups.optimizers:
+            self._groups.bind(self)  # now that the subclass has set its hyperparameters
+        return [(None, 0.0) if k is None else (self._groups.optimizers[k], self._groups.scale(k))
+                for k in self._groups.resolve(leaves)]
 
     # -- the functional protocol -------------------------------------------------------------
     def init(self, params: Any) -> dict:
@@ -71,11 +85,13 @@ class Optimizer:
         optimizer never updates: a frozen layer parameter, a buffer, or a None gradient's leaf)."""
         padax = _ops()
         leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
-        trainable = [_updatable(p, info) for p, info in zip(leaves, leaf_infos(params, none_leaves=True))]
+        owners = self._group_optimizers(leaves)
+        trainable = [o is not None and _updatable(p, info)
+                     for p, info, (o, _) in zip(leaves, leaf_infos(params, none_leaves=True), owners)]
         state = {"step": padax.zeros([], "int32")}
         for slot in self.slots:
-            state[slot] = treedef.unflatten([self._slot_init(slot, p) if t else None
-                                             for p, t in zip(leaves, trainable)])
+            state[slot] = treedef.unflatten([o._slot_init(slot, p) if t else None
+                                             for p, t, (o, _) in zip(leaves, trainable, owners)])
         return state
 
     def _slot_init(self, slot: str, p: Any) -> Any:
@@ -91,7 +107,9 @@ class Optimizer:
         p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
         g_leaves = _aligned(self, treedef, grads, "grads")
         infos = leaf_infos(params, none_leaves=True)
-        live = [g is not None and _updatable(p, info) for p, g, info in zip(p_leaves, g_leaves, infos)]
+        owners = self._group_optimizers(p_leaves)
+        live = [g is not None and o is not None and _updatable(p, info)
+                for p, g, info, (o, _) in zip(p_leaves, g_leaves, infos, owners)]
         if self.grad_clip is not None:
             g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
                                                       for ok, info in zip(live, infos)])
@@ -105,13 +123,14 @@ class Optimizer:
                 for k in range(len(self.slots)):
                     new_slots[k].append(slot_leaves[k][i])
                 continue
-            reg = self._regularizer_for(infos[i])
+            opt, scale = owners[i]
+            reg = opt._regularizer_for(infos[i])
             if reg is not None:
                 g = g + reg(p)
-            scale = infos[i].learning_rate if infos[i] is not None else 1.0
+            scale = scale * (infos[i].learning_rate if infos[i] is not None else 1.0)
             extra = {"info": infos[i]} if self._uses_param_info else {}
-            p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
-                                      lr if scale == 1.0 else lr * scale, t, **extra)
+            p2, slots2 = opt._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
+                                     lr if scale == 1.0 else lr * scale, t, **extra)
             new_p.append(p2.astype(p.dtype))
             for k, s in enumerate(self.slots):
                 new_slots[k].append(slots2[s])
