@@ -217,3 +217,50 @@ def test_bad_arguments():
         io.DataLoader(Squares(3), batch_sampler=io.BatchSampler(Squares(3)), batch_size=2)
     with pytest.raises(ValueError, match="IterableDataset"):
         io.DataLoader(Shard(3), shuffle=True)
+
+
+def failing_init(worker_id):
+    raise RuntimeError(f"init failed in worker {worker_id}")
+
+
+def test_worker_init_fn_error_surfaces():
+    with pytest.raises(RuntimeError, match="init failed in worker 0") as info:
+        list(io.DataLoader(Squares(4), batch_size=2, num_workers=1, worker_init_fn=failing_init))
+    assert "failing_init" in "\n".join(getattr(info.value, "__notes__", []))
+
+
+_KILLED_PARENT = """
+import sys, time
+import numpy as np
+sys.path.insert(0, {root!r})
+from padax import io
+
+class Endless(io.Dataset):
+    def __getitem__(self, i):
+        time.sleep(0.05)
+        return np.float32(i)
+    def __len__(self):
+        return 10 ** 6
+
+if __name__ == "__main__":
+    it = iter(io.DataLoader(Endless(), batch_size=2, num_workers=2))
+    next(it)
+    print(" ".join(map(str, it.worker_pids)), flush=True)
+    time.sleep(60)
+"""
+
+
+def test_workers_exit_when_the_main_process_is_killed(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    script = tmp_path / "parent.py"
+    script.write_text(_KILLED_PARENT.format(root=os.getcwd()))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2 and not _gone(pids, wait_s=0.1)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert _gone(pids, wait_s=5.0)
