@@ -264,3 +264,19 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     assert _gone(pids, wait_s=5.0)
+
+
+class SlowBatch(Squares):
+    def __getitem__(self, i):
+        time.sleep(0.1)  # host work (e.g. decoding) that releases the GIL
+        return np.float32(i)
+
+
+def test_next_batch_loads_while_the_step_runs():
+    def epoch(use_buffer_reader):
+        start = time.perf_counter()
+        for _ in io.DataLoader(SlowBatch(6), batch_size=1, use_buffer_reader=use_buffer_reader):
+            time.sleep(0.1)  # the step
+        return time.perf_counter() - start
+    overlapped, serial = epoch(True), epoch(False)
+    assert serial > 1.15 and overlapped < 0.95, (overlapped, serial)
