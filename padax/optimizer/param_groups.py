@@ -78,7 +78,8 @@ class ParamGroups:
         if missing:
             raise ValueError(f"{self.op}: {missing} parameter(s) of the parameter groups are not leaves of the params "
                              "given; build the groups from the same model you pass to init()/step() (e.g. "
-                             "net.fc.parameters())")
+                             "net.fc.parameters()), and call opt.init(params) outside jit before a jitted step "
+                             "(inside jit the parameters are tracers and cannot be matched)")
         self.leaf_groups = found
         return found
 
