@@ -10,7 +10,7 @@ optimizer's `step` to drive it per epoch from Python).
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -195,3 +195,103 @@ class LinearWarmup(LRScheduler):
         xp = _xp(step)
         warm = self.start_lr + (self.end_lr - self.start_lr) * step / self.warmup_steps
         return xp.where(step < self.warmup_steps, warm, self._after(xp.maximum(step, self.warmup_steps)))
+
+
+class NoamDecay(LRScheduler):
+    """The Transformer's schedule: lr * d_model^-0.5 * min(step^-0.5, step * warmup_steps^-1.5)."""
+
+    def __init__(self, d_model: int, warmup_steps: int, learning_rate: float = 1.0, last_epoch: int = -1,
+                 verbose: bool = False):
+        if d_model <= 0:
+            raise ValueError(f"NoamDecay: d_model must be > 0, got {d_model}")
+        if warmup_steps <= 0:
+            raise ValueError(f"NoamDecay: warmup_steps must be > 0, got {warmup_steps}")
+        self.d_model, self.warmup_steps = d_model, warmup_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        xp = _xp(step)
+        a = xp.power(xp.maximum(step, 1) * 1.0, -0.5)  # 1 at step 0, as in Paddle
+        b = self.warmup_steps ** -1.5 * step
+        return self.base_lr * self.d_model ** -0.5 * xp.minimum(a, b)
+
+
+class NaturalExpDecay(LRScheduler):
+    """lr * exp(-gamma * step)."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
+        if gamma <= 0:
+            raise ValueError(f"NaturalExpDecay: gamma must be > 0 so that the rate decays, got {gamma}")
+        self.gamma = float(gamma)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        return self.base_lr * _xp(step).exp(-self.gamma * step)
+
+
+class InverseTimeDecay(LRScheduler):
+    """lr / (1 + gamma * step)."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
+        self.gamma = float(gamma)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        return self.base_lr / (1 + self.gamma * step)
+
+
+def _check_callable(op: str, fn: Any) -> Any:
+    if not callable(fn):
+        raise TypeError(f"{op}: lr_lambda must be a function of the epoch, got {type(fn).__name__}")
+    return fn
+
+
+class LambdaDecay(LRScheduler):
+    """lr * lr_lambda(step) (jittable when lr_lambda is plain arithmetic on the step)."""
+
+    def __init__(self, learning_rate: float, lr_lambda: Callable[[Any], Any], last_epoch: int = -1,
+                 verbose: bool = False):
+        self.lr_lambda = _check_callable("LambdaDecay", lr_lambda)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        return self.base_lr * self.lr_lambda(step)
+
+
+class MultiplicativeDecay(LRScheduler):
+    """lr * lr_lambda(1) * lr_lambda(2) * ... * lr_lambda(step) (evaluated in Python: pass `lr=scheduler()`
+    to the optimizer inside jit)."""
+
+    def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float], last_epoch: int = -1,
+                 verbose: bool = False):
+        self.lr_lambda = _check_callable("MultiplicativeDecay", lr_lambda)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        rate = self.base_lr
+        for epoch in range(1, self.last_epoch + 1):
+            rate = rate * self.lr_lambda(epoch)
+        return float(rate)
+
+
+class LinearLR(LRScheduler):
+    """lr * factor, the factor going linearly from start_factor to end_factor over total_steps, then held."""
+
+    def __init__(self, learning_rate: float, total_steps: int, start_factor: float = 1.0 / 3,
+                 end_factor: float = 1.0, last_epoch: int = -1, verbose: bool = False):
+        if not 0 < start_factor <= 1:
+            raise ValueError(f"LinearLR: start_factor must be in (0, 1], got {start_factor}")
+        if not 0 <= end_factor <= 1:
+            raise ValueError(f"LinearLR: end_factor must be in [0, 1], got {end_factor}")
+        if total_steps <= 0:
+            raise ValueError(f"LinearLR: total_steps must be > 0, got {total_steps}")
+        self.start_factor, self.end_factor, self.total_steps = float(start_factor), float(end_factor), total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def value(self, step):
+        frac = _xp(step).minimum(step, self.total_steps) / self.total_steps
+        return self.base_lr * (self.start_factor + (self.end_factor - self.start_factor) * frac)
+
+
+from padax.optimizer.lr_cyclic import (CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR,  # noqa: E402,F401
+                                       ReduceOnPlateau)

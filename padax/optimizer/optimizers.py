@@ -12,9 +12,12 @@ sqrt(1 - beta2^t)). `learning_rate` is a number or a `padax.optimizer.lr`
 schedule, evaluated at the optimizer's own step count; `step(..., lr=x)`
 overrides it for one call. `weight_decay` (a float) is L2 regularisation
 added to the gradient, except in AdamW where it is decoupled (Paddle's
-meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. Paddle's
-`parameters=` argument is accepted and unused: the parameters are what
-`step` is given.
+meaning). `grad_clip` is a `padax.nn.ClipGradBy*` object applied first. A plain
+list for Paddle's `parameters=` is accepted and unused: the parameters are what
+`step` is given. `weight_decay` may also be a `padax.regularizer.L1Decay`/`L2Decay`, and a
+parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter. Paddle's parameter groups
+(`parameters=[{"params": net.fc.parameters(), "learning_rate": 0.1, "weight_decay": 1e-4}, ...]`) set
+per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py).
 
 `params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
 `layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
@@ -28,6 +31,7 @@ from padax.core import tree as tree_util
 from padax.core.errors import require_members
 from padax.nn.filtering import leaf_infos
 from padax.optimizer.lr import LRScheduler
+from padax.optimizer.param_groups import ParamGroups, is_param_groups
 
 
 def _ops():
@@ -49,12 +53,31 @@ class Optimizer:
         if not isinstance(learning_rate, (int, float, LRScheduler)):
             raise TypeError(f"{type(self).__name__}: learning_rate must be a number or a padax.optimizer.lr "
                             f"schedule, got {type(learning_rate).__name__}")
-        if weight_decay is not None and not isinstance(weight_decay, (int, float)):
-            raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient)")
+        from padax.regularizer import L2Decay, WeightDecayRegularizer
+        if isinstance(weight_decay, WeightDecayRegularizer):
+            self._regularizer: Any = weight_decay
+            weight_decay = weight_decay.coeff if isinstance(weight_decay, L2Decay) else None
+        elif weight_decay is not None and (isinstance(weight_decay, bool)
+                                           or not isinstance(weight_decay, (int, float))):
+            raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient) or a "
+                            f"padax.regularizer.L1Decay/L2Decay, got {type(weight_decay).__name__}")
+        else:
+            self._regularizer = L2Decay(float(weight_decay)) if weight_decay else None
         self._learning_rate = learning_rate
         self.weight_decay = float(weight_decay) if weight_decay else 0.0
         self.grad_clip = grad_clip
         self.name = name
+        self._groups = ParamGroups(parameters, type(self).__name__) if is_param_groups(parameters) else None
+
+    def _group_optimizers(self, leaves: list) -> list:
+        """Per leaf, the optimizer (this one, or a parameter group's copy) and the group's rate multiplier;
+        (None, 0) for a leaf outside every group."""
+        if self._groups is None:
+            return [(self, 1.0)] * len(leaves)
+        if not self._groups.optimizers:
+            self._groups.bind(self)  # now that the subclass has set its hyperparameters
+        return [(None, 0.0) if k is None else (self._groups.optimizers[k], self._groups.scale(k))
+                for k in self._groups.resolve(leaves)]
 
     # -- the functional protocol -------------------------------------------------------------
     def init(self, params: Any) -> dict:
@@ -62,11 +85,13 @@ class Optimizer:
         optimizer never updates: a frozen layer parameter, a buffer, or a None gradient's leaf)."""
         padax = _ops()
         leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
-        trainable = [_updatable(p, info) for p, info in zip(leaves, leaf_infos(params, none_leaves=True))]
+        owners = self._group_optimizers(leaves)
+        trainable = [o is not None and _updatable(p, info)
+                     for p, info, (o, _) in zip(leaves, leaf_infos(params, none_leaves=True), owners)]
         state = {"step": padax.zeros([], "int32")}
         for slot in self.slots:
-            state[slot] = treedef.unflatten([self._slot_init(slot, p) if t else None
-                                             for p, t in zip(leaves, trainable)])
+            state[slot] = treedef.unflatten([o._slot_init(slot, p) if t else None
+                                             for p, t, (o, _) in zip(leaves, trainable, owners)])
         return state
 
     def _slot_init(self, slot: str, p: Any) -> Any:
@@ -82,7 +107,9 @@ class Optimizer:
         p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
         g_leaves = _aligned(self, treedef, grads, "grads")
         infos = leaf_infos(params, none_leaves=True)
-        live = [g is not None and _updatable(p, info) for p, g, info in zip(p_leaves, g_leaves, infos)]
+        owners = self._group_optimizers(p_leaves)
+        live = [g is not None and o is not None and _updatable(p, info)
+                for p, g, info, (o, _) in zip(p_leaves, g_leaves, infos, owners)]
         if self.grad_clip is not None:
             g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
                                                       for ok, info in zip(live, infos)])
@@ -96,11 +123,14 @@ class Optimizer:
                 for k in range(len(self.slots)):
                     new_slots[k].append(slot_leaves[k][i])
                 continue
-            if self.weight_decay and not self._decoupled_decay:
-                g = g + self.weight_decay * p
-            scale = infos[i].learning_rate if infos[i] is not None else 1.0
-            p2, slots2 = self._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
-                                      lr if scale == 1.0 else lr * scale, t)
+            opt, scale = owners[i]
+            reg = opt._regularizer_for(infos[i])
+            if reg is not None:
+                g = g + reg(p)
+            scale = scale * (infos[i].learning_rate if infos[i] is not None else 1.0)
+            extra = {"info": infos[i]} if self._uses_param_info else {}
+            p2, slots2 = opt._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
+                                     lr if scale == 1.0 else lr * scale, t, **extra)
             new_p.append(p2.astype(p.dtype))
             for k, s in enumerate(self.slots):
                 new_slots[k].append(slots2[s])
@@ -109,6 +139,13 @@ class Optimizer:
             new_state[s] = treedef.unflatten(leaves)
         return treedef.unflatten(new_p), new_state
 
+    def _regularizer_for(self, info: Any) -> Any:
+        """The gradient term of a parameter: its ParamAttr regularizer, else the optimizer's coupled one
+        (none when the decay is decoupled, as in AdamW)."""
+        if info is not None and info.regularizer is not None:
+            return info.regularizer
+        return None if self._decoupled_decay else self._regularizer
+
     def _clip(self, treedef: Any, g_leaves: list, clip: list[bool]) -> list:
         """grad_clip applied to the gradients that take part in clipping (the rest pass through)."""
         clipped = tree_util.leaves(self.grad_clip([g if c else None for g, c in zip(g_leaves, clip)]))
@@ -116,6 +153,7 @@ class Optimizer:
         return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
     _decoupled_decay = False  # AdamW: weight decay applied to the parameter, not added to the gradient
+    _uses_param_info = False  # _update also takes info= (the parameter's ParamInfo, None outside a layer)
 
     def lr_at(self, step: Any) -> Any:
         """The learning rate at a step count (a number, or a traced scalar under jit)."""

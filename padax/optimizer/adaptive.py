@@ -1,0 +1,226 @@
+"""More of Paddle's optimizers as pure state transitions: Adamax, Adadelta, NAdam, RAdam, Lamb, ASGD, Rprop.
+
+Each `_update` is Paddle's kernel for one parameter (checked step by step against Paddle in
+tests/optimizer/test_more_optimizers.py); `t` is the 1-based step count, traced under jit.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from padax.optimizer.optimizers import Optimizer, _ops
+
+
+def _check_beta(op: str, name: str, b: float) -> float:
+    if not 0.0 <= b < 1.0:
+        raise ValueError(f"{op}: {name} must be in [0, 1), got {b}")
+    return float(b)
+
+
+def _check_multi_precision(op: str, multi_precision: bool) -> None:
+    if multi_precision:
+        raise ValueError(f"{op}: multi_precision=True is not supported; keep float32 parameters and cast to low "
+                         "precision inside the forward pass")
+
+
+class Adamax(Optimizer):
+    """m <- b1 m + (1 - b1) g; u <- max(b2 u + eps, |g|); p <- p - lr / (1 - b1^t) * m / u."""
+
+    slots = ("moment", "inf_norm")
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 parameters=None, weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.beta1, self.beta2 = _check_beta("Adamax", "beta1", beta1), _check_beta("Adamax", "beta2", beta2)
+        self.epsilon = float(epsilon)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        m = self.beta1 * slots["moment"] + (1 - self.beta1) * g
+        u = padax.maximum(self.beta2 * slots["inf_norm"] + self.epsilon, padax.abs(g))
+        lr_t = lr / (1 - self.beta1 ** t.astype(p.dtype))
+        return p - lr_t * m / u, {"moment": m, "inf_norm": u}
+
+
+class Adadelta(Optimizer):
+    """E[g^2] <- rho E[g^2] + (1 - rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
+    E[dx^2] <- rho E[dx^2] + (1 - rho) d^2; p <- p + lr d."""
+
+    slots = ("avg_squared_grad", "avg_squared_update")
+
+    def __init__(self, learning_rate=0.001, epsilon: float = 1e-6, rho: float = 0.95, parameters=None,
+                 weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.epsilon, self.rho = float(epsilon), float(rho)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        sq_g = self.rho * slots["avg_squared_grad"] + (1 - self.rho) * g * g
+        d = -padax.sqrt((slots["avg_squared_update"] + self.epsilon) / (sq_g + self.epsilon)) * g
+        sq_d = self.rho * slots["avg_squared_update"] + (1 - self.rho) * d * d
+        return p + lr * d, {"avg_squared_grad": sq_g, "avg_squared_update": sq_d}
+
+
+class NAdam(Optimizer):
+    """Adam with Nesterov momentum and the momentum schedule mu_t = b1 (1 - 0.96^(t psi) / 2)
+    (psi = momentum_decay); the product of the mu's is kept per parameter."""
+
+    slots = ("moment1", "moment2", "mu_product")
+
+    def __init__(self, learning_rate=0.002, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 momentum_decay: float = 0.004, parameters=None, weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.beta1, self.beta2 = _check_beta("NAdam", "beta1", beta1), _check_beta("NAdam", "beta2", beta2)
+        if momentum_decay < 0:
+            raise ValueError(f"NAdam: momentum_decay must be >= 0, got {momentum_decay}")
+        self.epsilon, self.momentum_decay = float(epsilon), float(momentum_decay)
+
+    def _slot_init(self, slot, p):
+        return _ops().ones([], p.dtype) if slot == "mu_product" else _ops().zeros_like(p)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        tf = t.astype(p.dtype)
+        mu_t = self.beta1 * (1 - 0.5 * 0.96 ** (tf * self.momentum_decay))
+        mu_next = self.beta1 * (1 - 0.5 * 0.96 ** ((tf + 1) * self.momentum_decay))
+        prod = slots["mu_product"] * mu_t
+        m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
+        v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        m_hat = mu_next * m / (1 - prod * mu_next) + (1 - mu_t) * g / (1 - prod)
+        v_hat = v / (1 - self.beta2 ** tf)
+        new_p = p - lr * m_hat / (padax.sqrt(v_hat) + self.epsilon)
+        return new_p, {"moment1": m, "moment2": v, "mu_product": prod}
+
+
+class RAdam(Optimizer):
+    """Rectified Adam: Adam's step scaled by the variance rectification r_t once rho_t > 5, plain momentum
+    SGD (bias-corrected) before."""
+
+    slots = ("moment1", "moment2")
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+                 parameters=None, weight_decay=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.beta1, self.beta2 = _check_beta("RAdam", "beta1", beta1), _check_beta("RAdam", "beta2", beta2)
+        self.epsilon = float(epsilon)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        tf = t.astype(p.dtype)
+        m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
+        v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        b2t = self.beta2 ** tf
+        m_hat = m / (1 - self.beta1 ** tf)
+        rho_inf = 2 / (1 - self.beta2) - 1
+        rho_t = rho_inf - 2 * tf * b2t / (1 - b2t)
+        rect = padax.sqrt(padax.maximum((rho_t - 4) * (rho_t - 2) * rho_inf, 0.0)
+                          / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+        adaptive = padax.sqrt(1 - b2t) / (padax.sqrt(v) + self.epsilon)
+        step = padax.where(rho_t > 5, m_hat * rect * adaptive, m_hat)
+        return p - lr * step, {"moment1": m, "moment2": v}
+
+
+class Lamb(Optimizer):
+    """Adam's bias-corrected direction plus decoupled decay, r = m_hat / (sqrt(v_hat) + eps) + wd p, scaled per
+    parameter by the trust ratio ||p|| / ||r||: p <- p - lr * ratio * r.
+
+    `exclude_from_weight_decay_fn(info)` gets each parameter's ParamInfo (with its `name`; None outside a
+    layer) and returns True to exempt it from the decay. With lamb_weight_decay = 0 the trust ratio is
+    used only when `always_adapt`."""
+
+    slots = ("moment1", "moment2")
+    _uses_param_info = True
+
+    def __init__(self, learning_rate=0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
+                 beta2: float = 0.999, epsilon: float = 1e-6, parameters=None, grad_clip=None,
+                 exclude_from_weight_decay_fn: Callable[[Any], bool] | None = None, multi_precision: bool = False,
+                 always_adapt: bool = False, name=None):
+        super().__init__(learning_rate, parameters, None, grad_clip, name)
+        _check_multi_precision("Lamb", multi_precision)
+        self.beta1, self.beta2 = _check_beta("Lamb", "beta1", beta1), _check_beta("Lamb", "beta2", beta2)
+        self.epsilon, self.lamb_weight_decay = float(epsilon), float(lamb_weight_decay)
+        self.exclude_from_weight_decay_fn, self.always_adapt = exclude_from_weight_decay_fn, bool(always_adapt)
+
+    def _update(self, p, g, slots, lr, t, info=None):
+        padax = _ops()
+        tf = t.astype(p.dtype)
+        m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
+        v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        m_hat = m / (1 - self.beta1 ** tf)
+        v_hat = v / (1 - self.beta2 ** tf)
+        wd = self.lamb_weight_decay
+        if wd and self.exclude_from_weight_decay_fn is not None and self.exclude_from_weight_decay_fn(info):
+            wd = 0.0
+        r = m_hat / (padax.sqrt(v_hat) + self.epsilon) + wd * p
+        if wd or self.always_adapt:
+            p_norm, r_norm = padax.linalg.norm(p.reshape([-1])), padax.linalg.norm(r.reshape([-1]))
+            ratio = padax.where((p_norm > 0) & (r_norm > 0), p_norm / padax.where(r_norm > 0, r_norm, 1.0), 1.0)
+            r = ratio * r
+        return p - lr * r, {"moment1": m, "moment2": v}
+
+
+class ASGD(Optimizer):
+    """Stochastic average gradient over the last `batch_num` gradients: slot y keeps them (one row per batch
+    position), d their sum; p <- p - lr * d / min(t, batch_num)."""
+
+    slots = ("d", "ys")
+
+    def __init__(self, learning_rate=0.001, batch_num: int = 1, parameters=None, weight_decay=None,
+                 grad_clip=None, multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        _check_multi_precision("ASGD", multi_precision)
+        if isinstance(batch_num, bool) or not isinstance(batch_num, int) or batch_num < 1:
+            raise ValueError(f"ASGD: batch_num must be a positive integer, got {batch_num!r}")
+        self.batch_num = batch_num
+
+    def _slot_init(self, slot, p):
+        padax = _ops()
+        return padax.zeros([self.batch_num, *p.shape], p.dtype) if slot == "ys" else padax.zeros_like(p)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        n = self.batch_num
+        here = (padax.arange(n) == (t - 1) % n).reshape([n] + [1] * p.ndim)  # the row of this batch position
+        ys = slots["ys"]
+        d = slots["d"] - padax.sum(padax.where(here, ys, 0.0), axis=0) + g
+        seen = padax.minimum(t, n).astype(p.dtype)
+        return p - lr * d / seen, {"d": d, "ys": padax.where(here, g, ys)}
+
+
+class Rprop(Optimizer):
+    """Resilient backpropagation: a per-element step size grows by etas[1] while the gradient keeps its sign
+    and shrinks by etas[0] (that step skipped) when it flips, within learning_rate_range;
+    p <- p - sign(g) * step. The initial step size is the learning rate."""
+
+    slots = ("prev_grad", "step_size")
+
+    def __init__(self, learning_rate=0.001, learning_rate_range: tuple[float, float] = (1e-5, 50),
+                 parameters=None, etas: tuple[float, float] = (0.5, 1.2), grad_clip=None,
+                 multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, parameters, None, grad_clip, name)
+        _check_multi_precision("Rprop", multi_precision)
+        lo, hi = (float(x) for x in learning_rate_range)
+        eta_minus, eta_plus = (float(x) for x in etas)
+        if not 0 < lo <= hi:
+            raise ValueError(f"Rprop: learning_rate_range must be (min, max) with 0 < min <= max, got "
+                             f"{learning_rate_range}")
+        if not 0 < eta_minus < 1 < eta_plus:
+            raise ValueError(f"Rprop: etas must be (eta_minus, eta_plus) with 0 < eta_minus < 1 < eta_plus, "
+                             f"got {etas}")
+        self.lr_min, self.lr_max, self.eta_minus, self.eta_plus = lo, hi, eta_minus, eta_plus
+
+    def _slot_init(self, slot, p):
+        if slot == "step_size":
+            return _ops().full_like(p, self.lr_at(0))
+        return _ops().zeros_like(p)
+
+    def _update(self, p, g, slots, lr, t):
+        padax = _ops()
+        sign = g * slots["prev_grad"]
+        size = slots["step_size"]
+        size = padax.where(sign > 0, padax.minimum(size * self.eta_plus, self.lr_max),
+                           padax.where(sign < 0, padax.maximum(size * self.eta_minus, self.lr_min), size))
+        g = padax.where(sign < 0, 0.0, g)
+        return p - padax.sign(g) * size, {"prev_grad": g, "step_size": size}
+
+
+__all__ = ["ASGD", "Adadelta", "Adamax", "Lamb", "NAdam", "RAdam", "Rprop"]

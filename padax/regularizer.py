@@ -1,0 +1,44 @@
+"""`padax.regularizer`: Paddle's weight-decay regularizers, terms added to a parameter's gradient.
+
+Give one as an optimizer's `weight_decay` (it applies to every parameter) or in a parameter's
+`ParamAttr(regularizer=...)` (it then replaces the optimizer's for that parameter, as in Paddle).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from padax.core.errors import require_members
+
+
+class WeightDecayRegularizer:
+    """Base class: `coeff`, and `__call__(param)`, the term added to the parameter's gradient."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        require_members(cls, "weight-decay regularizer", {"__call__": "__call__(param) -> gradient term"})
+
+    def __init__(self, coeff: float = 0.0):
+        if isinstance(coeff, bool) or not isinstance(coeff, (int, float)):
+            raise TypeError(f"{type(self).__name__}: coeff must be a float, got {type(coeff).__name__}")
+        self.coeff = float(coeff)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(coeff={self.coeff})"
+
+
+class L2Decay(WeightDecayRegularizer):
+    """coeff * param (the gradient of coeff / 2 * ||param||^2)."""
+
+    def __call__(self, param: Any) -> Any:
+        return self.coeff * param
+
+
+class L1Decay(WeightDecayRegularizer):
+    """coeff * sign(param) (the gradient of coeff * ||param||_1)."""
+
+    def __call__(self, param: Any) -> Any:
+        import padax
+        return self.coeff * padax.sign(param)
+
+
+__all__ = ["L1Decay", "L2Decay", "WeightDecayRegularizer"]

@@ -1,0 +1,103 @@
+"""The schedules added after the first set, against Paddle's own schedulers (host) and traced under jit."""
+import math
+
+import numpy as np
+import pytest
+
+import padax
+from padax.optimizer import lr as lrs
+from tests.conftest import paddle_oracle
+
+_CASES = [
+    ("NoamDecay", dict(d_model=16, warmup_steps=5, learning_rate=2.0)),
+    ("NaturalExpDecay", dict(learning_rate=0.5, gamma=0.1)),
+    ("InverseTimeDecay", dict(learning_rate=0.5, gamma=0.2)),
+    ("LambdaDecay", dict(learning_rate=0.5, lr_lambda=lambda e: 0.9 ** e)),
+    ("MultiplicativeDecay", dict(learning_rate=0.5, lr_lambda=lambda e: 0.95 if e % 2 else 0.9)),
+    ("LinearLR", dict(learning_rate=0.5, total_steps=10, start_factor=0.2, end_factor=0.9)),
+    ("OneCycleLR", dict(max_learning_rate=1.0, total_steps=30)),
+    ("OneCycleLR", dict(max_learning_rate=1.0, total_steps=30, anneal_strategy="linear", three_phase=True,
+                        phase_pct=0.2, end_learning_rate=0.01)),
+    ("CyclicLR", dict(base_learning_rate=0.1, max_learning_rate=1.0, step_size_up=4, step_size_down=6)),
+    ("CyclicLR", dict(base_learning_rate=0.1, max_learning_rate=1.0, step_size_up=3, mode="triangular2")),
+    ("CyclicLR", dict(base_learning_rate=0.1, max_learning_rate=1.0, step_size_up=3, mode="exp_range",
+                      exp_gamma=0.9)),
+    ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=4, eta_min=0.01)),
+    ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=3, T_mult=2)),
+]
+_STEPS = 30
+_HOST_ONLY = {"MultiplicativeDecay"}
+
+
+@pytest.mark.parametrize("name,kw", _CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(_CASES)])
+def test_matches_paddle_and_traced(name, kw):
+    paddle = paddle_oracle()
+    ours, ref = getattr(lrs, name)(**kw), getattr(paddle.optimizer.lr, name)(**kw)
+    got, want = [], []
+    for _ in range(_STEPS):
+        got.append(ours())
+        want.append(ref())
+        ours.step()
+        ref.step()
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    if name in _HOST_ONLY:
+        with pytest.raises(TypeError, match="lr=scheduler"):
+            padax.jit(ours.value)(padax.to_tensor(3))
+        return
+    traced = padax.jit(padax.vmap(ours.value))(padax.arange(_STEPS))
+    np.testing.assert_allclose(np.asarray(traced), want, rtol=2e-5, atol=1e-7)
+
+
+def test_reduce_on_plateau_matches_paddle():
+    paddle = paddle_oracle()
+    metrics = [1.0, 0.9, 0.95, 0.94, 0.96, 0.97, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86]
+    for kw in (dict(patience=2), dict(patience=1, cooldown=2, factor=0.5, min_lr=0.02),
+               dict(mode="max", threshold_mode="abs", threshold=0.05, patience=1)):
+        ours, ref = lrs.ReduceOnPlateau(0.1, **kw), paddle.optimizer.lr.ReduceOnPlateau(0.1, **kw)
+        got, want = [], []
+        for m in metrics:
+            ours.step(m)
+            ref.step(m)
+            got.append(ours())
+            want.append(ref())
+        assert got == pytest.approx(want, rel=1e-12)
+        assert len(set(got)) > 1  # the rate did change
+    resumed = lrs.ReduceOnPlateau(0.1, patience=2)
+    resumed.set_state_dict(ours.state_dict())
+    assert resumed() == ours() and resumed.best == ours.best
+
+
+def test_reduce_on_plateau_with_an_optimizer():
+    sched = lrs.ReduceOnPlateau(0.5, patience=0)
+    opt = padax.optimizer.SGD(learning_rate=sched)
+    params = {"w": padax.to_tensor([1.0])}
+    state = opt.init(params)
+    p, state = opt.step(params, {"w": padax.to_tensor([1.0])}, state)  # eager: the current rate
+    np.testing.assert_allclose(np.asarray(p["w"]), [0.5])
+    with pytest.raises(TypeError, match="lr=scheduler"):
+        padax.jit(opt.step)(params, {"w": padax.to_tensor([1.0])}, state)
+    sched.step(1.0)
+    sched.step(2.0)
+    p, _ = padax.jit(opt.step)(params, {"w": padax.to_tensor([1.0])}, state, lr=sched())
+    np.testing.assert_allclose(np.asarray(p["w"]), [0.95])
+
+
+def test_warm_restarts_period_boundaries_traced():
+    s = lrs.CosineAnnealingWarmRestarts(1.0, T_0=2, T_mult=3)
+    steps = np.arange(200)
+    host = np.array([s.value(int(i)) for i in steps])
+    traced = np.asarray(padax.jit(padax.vmap(s.value))(padax.to_tensor(steps)))
+    np.testing.assert_allclose(traced, host, rtol=1e-5, atol=1e-6)
+    assert host[2] == 1.0 and host[8] == 1.0 and host[26] == 1.0  # restarts at 2, 2 + 6, 2 + 6 + 18
+    assert math.isclose(host[5], (1 + math.cos(math.pi * 3 / 6)) / 2)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="T_mult"):
+        lrs.CosineAnnealingWarmRestarts(0.1, T_0=2, T_mult=0)
+    with pytest.raises(ValueError, match="past total_steps"):
+        lrs.OneCycleLR(0.1, total_steps=3).value(4)
+    with pytest.raises(TypeError, match="lr_lambda"):
+        lrs.LambdaDecay(0.1, lr_lambda=3)
+    with pytest.raises(ValueError, match="factor"):
+        lrs.ReduceOnPlateau(0.1, factor=2.0)
