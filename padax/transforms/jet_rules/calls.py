@@ -6,6 +6,9 @@ coefficients of each operand with a series as extra operands (operand-major) and
 returns those of its outputs. For loops, a fixed point decides which carries have a
 series, as in the jvp rules. jit keeps its derived programs cached (like jvp does),
 so repeated jets of a jitted function reuse one compiled program.
+
+Also here: the call-like identities and effects (name, not_differentiable, checks, debug
+and host callbacks), which pass series through, refuse them, or explain why not.
 """
 from __future__ import annotations
 
