@@ -101,6 +101,7 @@ def _padax_steady(make):
 def _padax_fresh(make):
     def setup():
         import padax
+        padax.config.update("compilation_cache_dir", None)  # measure real compiles, not disk-cache hits
         args = _padax_args(_J_WS, _J_X, _J_V)
         return lambda: padax.jit(make())(*args).block_until_ready()
     return setup

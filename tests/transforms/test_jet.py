@@ -158,7 +158,7 @@ def _special(x):
     u = lax.mul(lax.tanh(x), 0.5)
     pos = lax.add(lax.mul(x, x), 1.5)
     return [lax.tan(u), lax.asin(u), lax.acos(u), lax.atan(x), lax.cbrt(pos), lax.lgamma(pos), lax.digamma(pos),
-            lax.polygamma(np.full((3, 4), 2.0), pos), lax.exp2(x)]
+            lax.polygamma(np.full((3, 4), 2.0), pos), lax.exp2(x), lax.zeta(np.full((3, 4), 3.0), pos)]
 
 
 def _selections(x):
@@ -170,7 +170,11 @@ def _selections(x):
             padax.take_along_axis(s, padax.to_tensor(idx), 1),
             s.at[:, np.array([2, 0])].set(lax.exp(x[:, :2])), s.at[:, np.array([1, 1])].multiply(lax.cos(x[:, :2])),
             s.at[:, np.array([3, 3])].max(lax.cos(x[:, :2])), s.at[:, np.array([0, 0])].add(x[:, 2:4]),
-            lax.fft(lax.convert_element_type(s, np.complex128), "FFT", (4,))]
+            lax.fft(lax.convert_element_type(s, np.complex128), "FFT", (4,)),
+            lax.select_and_gather_add(lax.exp(x), s, "ge", (2, 2), (1, 1)),
+            lax.select_and_scatter_add(lax.exp(x[:2, :3]), s, "le", (2, 2), (1, 1)),
+            padax.grad(lambda z: lax.reduce_sum(lax.square(lax.reduce_window_max(z, (2, 2), (1, 2), "VALID")),
+                                                (0, 1)))(s)]
 
 
 def _linalg(x):
@@ -404,6 +408,38 @@ def test_every_differentiable_primitive_has_a_taylor_rule():
                      and p not in no_taylor_rule)
     assert not missing, f"primitives with a jvp rule but no Taylor rule (or registered reason): {missing}"
     assert len([p for p in prims if p in taylor_rules]) >= 125
+
+
+def test_checks_debug_callbacks_and_names_pass_through():
+    seen = []
+
+    def plain(a):
+        return lax.sin(padax.ad_checkpoint.checkpoint_name(lax.exp(a), "h"))
+
+    def f(a, bound=-10.0):
+        padax.debug.callback(lambda v: seen.append(np.asarray(v)), a)
+        padax.checkify.check(lax.reduce_min(a, (0,)) > bound, "too small")
+        return plain(a)
+
+    x = np.array([0.3, -0.2])
+    series = [np.ones(2), np.zeros(2), np.ones(2)]
+    out, got = jet(f, (x,), (series,))
+    _assert_series_close(out, got, _repeated_jvp(plain, (x,), [series], 3), 3)
+    assert seen and np.allclose(seen[0], x)
+    with pytest.raises(padax.checkify.CheckifyError, match="too small"):
+        jet(lambda a: f(a, bound=0.0), (x,), (series,))
+
+
+def test_host_functions_and_refused_derivatives_say_so():
+    from padax.functional.lax.custom import not_differentiable
+    x = np.array([0.3, 0.5])
+    host = lambda a: padax.pure_callback(np.sin, padax.ShapeDtypeStruct((2,), np.float64), a)  # noqa: E731
+    with pytest.raises(Exception, match="pure_callback"):
+        jet(host, (x,), ([np.ones(2)],))
+    with pytest.raises(TypeError, match="order v is refused"):
+        jet(lambda a: lax.sin(not_differentiable(a, "order v is refused")), (x,), ([np.ones(2)],))
+    with pytest.raises(TypeError, match="zeta"):
+        jet(lambda a: lax.zeta(a, np.full(2, 2.0)), (x + 2.0,), ([np.ones(2)],))
 
 
 def test_custom_jvp_closing_over_a_series_is_an_error():

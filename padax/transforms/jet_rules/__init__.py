@@ -3,6 +3,6 @@
 One module per family: `elementwise`, `structural` (shapes, indexing, reductions,
 cumulative and windowed ops, sorting, fft, dot, conv), `linalg` (decompositions,
 solves, collectives, random bits) and `calls` (control flow, jit, remat, custom rules,
-shard_map). `_common` holds the coefficient arithmetic and the rule families.
+shard_map, names, checks and callbacks). `_common` holds the coefficient arithmetic and the rule families.
 """
 from padax.transforms.jet_rules import calls, elementwise, linalg, structural  # noqa: F401

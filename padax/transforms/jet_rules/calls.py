@@ -7,6 +7,9 @@ coefficients of each operand with a series as extra operands (operand-major) and
 returns those of its outputs. For loops, a fixed point decides which carries have a
 series, as in the jvp rules. jit keeps its derived programs cached (like jvp does),
 so repeated jets of a jitted function reuse one compiled program.
+
+Also here: the call-like identities and effects (name, not_differentiable, checks, debug
+and host callbacks), which pass series through, refuse them, or explain why not.
 """
 from __future__ import annotations
 
@@ -14,15 +17,14 @@ from padax.core import dtypes
 from padax.core.ad_util import tangent_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from padax.functional._arrays import aval_of
-from padax.functional.lax.call import jit_p, remat_p
-from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
-from padax.functional.lax.checks import check_p
+from padax.functional.lax.call import jit_p, name_p, remat_p
 from padax.functional.lax.control import _join_consts, _scan_split, cond_p, scan_p, while_p
-from padax.functional.lax.custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, stop_gradient_p
+from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
+                                        not_differentiable_p, stop_gradient_p)
 from padax.transforms import custom as _custom  # noqa: F401  (installs the custom-call jvp rules)
 from padax.transforms.jet import (def_no_taylor, def_taylor, instantiated_terms, jet_flat, jet_jaxpr,
                                   series_nonzero, split_terms)
-from padax.transforms.jet_rules._common import from_jvp_rule, jet_of, zero_rule
+from padax.transforms.jet_rules._common import from_jvp_rule, jet_of, linear_rule, zero_rule
 
 
 def _nonzero(series, avals) -> list[bool]:
@@ -195,12 +197,29 @@ def_no_taylor(custom_lin_p, "it is the linear part of a custom_vjp function, of 
                             "user's bwd) is known; take the jet of the function itself")
 
 
-# debug.print/callback and checkify.check act on the primal values (as under jvp)
-def_taylor(debug_callback_p, zero_rule(debug_callback_p))
-def_taylor(check_p, zero_rule(check_p))
-for _p in (pure_callback_p, io_callback_p):
-    def_no_taylor(_p, "a host function is opaque to differentiation; give it derivatives with custom_jvp "
-                      "(see padax/callback.py), whose rule jet then uses")
+def _not_differentiable(primals, series, *, message):
+    """Only reached when the operand carries a series: the derivative is refused."""
+    from padax.core.source_info import user_location
+    raise TypeError(f"{message}{user_location()}")
+
+
+def_taylor(name_p, linear_rule(name_p))
+def_taylor(not_differentiable_p, _not_differentiable)
+
+
+def _install_effects() -> None:
+    """Checks and debug callbacks see the primal values and have no outputs to expand; host
+    functions (pure_callback, io_callback) are opaque, like in their jvp rules."""
+    from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
+    from padax.functional.lax.checks import check_p
+    def_taylor(check_p, zero_rule(check_p))
+    def_taylor(debug_callback_p, zero_rule(debug_callback_p))
+    for p, kind in ((pure_callback_p, "pure_callback"), (io_callback_p, "io_callback")):
+        def_no_taylor(p, f"padax cannot see inside a host function ({kind}); wrap the function that calls it "
+                         "in padax.custom_jvp with a derivative rule, and jet goes through that rule")
+
+
+_install_effects()
 
 
 def _install_shard_map() -> None:

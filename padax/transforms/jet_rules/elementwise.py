@@ -366,3 +366,21 @@ def _polygamma(primals, series):
 
 
 def_taylor(E.polygamma_p, _polygamma)
+
+
+def _zeta(primals, series):
+    """Hurwitz zeta(x, q) along q: d/dq zeta(x, q) = -x zeta(x + 1, q); x has no derivative rule."""
+    x, q = primals
+    xs, qs = series
+    if any(t is not None for t in xs):
+        raise TypeError("jet of zeta(x, q): the derivative with respect to x is not available, so x cannot "
+                        "carry a Taylor series (q can)")
+    K = len(qs)
+    out = E.zeta(x, q)
+    (c0,), (cs,) = jet_of(lambda z: [E.neg(E.mul(x, E.zeta(E.add(x, 1.0), z)))], [q],
+                          [list(qs[:K - 1]) if K > 1 else None])
+    c = [c0] + (list(cs) if cs is not None else [None] * (K - 1))
+    return out, normalize(deriv_series([q] + list(qs), c))
+
+
+def_taylor(E.zeta_p, _zeta)

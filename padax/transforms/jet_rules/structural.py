@@ -2,7 +2,8 @@
 and conv primitives.
 
 Most are linear (each coefficient goes through the primitive) or bilinear (dot, conv);
-the order-based ones (max/min reductions, cummax, sort, top_k, max windows, scatters)
+the order-based ones (max/min reductions, cummax, sort, top_k, max windows and their
+select_and_gather/scatter pair, scatters)
 are locally linear and go through their jvp rules; products (reduce_prod, cumprod,
 scatter_mul) use the jvp-derived rule of `_common`.
 """
@@ -21,6 +22,7 @@ from padax.functional.lax import reductions as R
 from padax.functional.lax import sorting as SO
 from padax.functional.lax import structural as S
 from padax.functional.lax import windowed as W
+from padax.functional.lax import windowed_select as WS
 from padax.transforms.jet import def_taylor
 from padax.transforms.jet_rules._common import (bilinear_rule, checked, concrete, differing_terms,
                                                  from_jvp_rule, host, linear_rule, locally_linear_rule,
@@ -63,8 +65,10 @@ for _p in (R.reduce_prod_p, CU.cumprod_p, IX.scatter_mul_p):
     def_taylor(_p, from_jvp_rule(_p))
 
 # selections: the jvp rule maps each coefficient
+# (select_and_gather_add / select_and_scatter_add: linear in their values, piecewise constant in the
+# operand that picks the positions)
 for _p in (IX.scatter_p, IX.scatter_min_p, IX.scatter_max_p, W.reduce_window_max_p, W.reduce_window_min_p,
-           SO.top_k_p):
+           SO.top_k_p, WS.select_and_gather_add_p, WS.select_and_scatter_add_p):
     def_taylor(_p, locally_linear_rule(_p))
 
 
