@@ -18,7 +18,7 @@ from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional import creation as _C
 from padax.numpy import _dtypes as D
-from padax.numpy._util import full_like_shape, is_array, put_on, static_int, to_array
+from padax.numpy._util import broadcast_to, full_like_shape, is_array, put_on, static_int, to_array
 
 
 def _shape(op: str, shape: Any) -> tuple[int, ...]:
@@ -102,9 +102,15 @@ def _fill_dtype(value: Any) -> np.dtype:
 def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
     if is_array(value) or isinstance(value, np.ndarray):
         v = to_array(value, dt)
-        if v.aval.size != 1:
-            raise op_value_error(op, f"fill_value must be a scalar, got {v.aval.str_short()}")
-        return lax.broadcast_in_dim(lax.reshape(v, ()), shape, ())
+        if v.aval.size == 1:
+            return lax.broadcast_in_dim(lax.reshape(v, ()), shape, ())
+        try:  # an array fill_value broadcasts to the shape, as in numpy and jax
+            fits = np.broadcast_shapes(v.aval.shape, shape) == tuple(shape)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise op_value_error(op, f"fill_value {v.aval.str_short()} does not broadcast to shape {shape}")
+        return broadcast_to(v, tuple(shape))
     if isinstance(value, np.generic):
         value = value.item()
     if dt.kind in "iub" and isinstance(value, builtins.float) and not _pymath.isfinite(value):
