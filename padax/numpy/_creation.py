@@ -291,8 +291,10 @@ def triu(x: Any, /, *, k: builtins.int = 0) -> Any:
     return _triangle("triu", x, k, False)
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix)."""
+def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
+             copy: builtins.bool = True) -> tuple[Any, ...]:
+    """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix);
+    `sparse` keeps each grid 1 long on the other axes (they broadcast to the full grid)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     arrs = [to_array(a) for a in arrays]
@@ -310,7 +312,8 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
         d = i
         if indexing == "xy" and len(arrs) > 1 and i < 2:
             d = 1 - i
-        out.append(lax.broadcast_in_dim(a, tuple(shape), (d,)))
+        target = tuple(shape) if not sparse else tuple(n if j == d else 1 for j, n in enumerate(shape))
+        out.append(lax.broadcast_in_dim(a, target, (d,)))
     return tuple(out)
 
 
@@ -332,10 +335,14 @@ def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
     return (idx,) * ndim
 
 
-def indices(dimensions: Any, dtype: Any = None) -> Any:
-    """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis."""
+def indices(dimensions: Any, dtype: Any = None, sparse: builtins.bool = False) -> Any:
+    """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis;
+    `sparse` gives a tuple of arrays, each 1 long on the other axes."""
     dims = tuple(static_int("indices", d, "dimensions") for d in dimensions)
     dt = _dt(dtype, D.default_int())
+    if sparse:
+        return tuple(lax.broadcast_in_dim(lax.iota(dt, n), tuple(n if j == i else 1 for j in builtins.range(len(dims))),
+                                          (i,)) for i, n in enumerate(dims))
     if not dims:
         return full_like_shape((0,), 0, dt)
     parts = [lax.reshape(lax.broadcasted_iota(dt, dims, i), (1,) + dims) for i in builtins.range(len(dims))]

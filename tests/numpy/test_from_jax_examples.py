@@ -101,3 +101,35 @@ def test_array_copy_and_argumentless_transpose():
     assert a.copy().tolist() == a.tolist()
     assert a.transpose().tolist() == np.arange(6).reshape(2, 3).T.tolist()
     assert padax.to_tensor(3.0).transpose().shape == ()
+
+
+@pytest.mark.parametrize("n,b", [(7, 3), (6, 3), (2, 3), (5, 1)])
+def test_lax_map_batch_size(n, b):
+    xs = {"a": np.arange(float(n)), "b": np.arange(2.0 * n).reshape(n, 2)}
+
+    def f(x):
+        return x["a"] * 2 + x["b"].sum()
+    np.testing.assert_allclose(np.asarray(lax.map(f, xs, batch_size=b)), np.asarray(jax.lax.map(f, xs, batch_size=b)))
+    g = padax.grad(lambda v: lax.map(lambda x: padax.sin(x) * v, np.arange(float(n)), batch_size=b).sum())(2.0)
+    jg = jax.grad(lambda v: jax.lax.map(lambda x: jnp.sin(x) * v, np.arange(float(n)), batch_size=b).sum())(2.0)
+    np.testing.assert_allclose(np.asarray(g), np.asarray(jg))
+
+
+def test_sparse_grids_size_isscalar_and_rounding_method():
+    for sparse in (False, True):
+        got = pnp.meshgrid(np.arange(3), np.arange(4.0), np.arange(2), sparse=sparse)
+        want = jnp.meshgrid(np.arange(3), np.arange(4.0), np.arange(2), sparse=sparse)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    for g, w in zip(pnp.indices((2, 3), sparse=True), jnp.indices((2, 3), sparse=True)):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    assert pnp.size(np.ones((2, 3, 4)), axis=(1, 2)) == 12 and pnp.size(np.ones((2, 3)), 1) == 3
+    for ours, theirs in ((pnp.array(1.0), jnp.array(1.0)), (pnp.ones(2), jnp.ones(2))):
+        assert pnp.isscalar(ours) == jnp.isscalar(theirs)
+    for v in (np.array(1.0), np.ones(2), 1.0, np.float32(2), "a", [1]):
+        assert pnp.isscalar(v) == jnp.isscalar(v), v
+    assert padax.jit(pnp.isscalar)(1.0).item() is True
+    x = np.array([0.5, 1.5, 2.5, -0.5])
+    for m in (lax.RoundingMethod.TO_NEAREST_EVEN, lax.RoundingMethod.AWAY_FROM_ZERO):
+        np.testing.assert_array_equal(np.asarray(lax.round(x, m)),
+                                      np.asarray(jax.lax.round(x, jax.lax.RoundingMethod(int(m)))))
