@@ -1,4 +1,4 @@
-"""NumPy's `where=` and `initial=` keywords of the reductions (as jax.numpy has them).
+"""NumPy's `where=` and `initial=` keywords of the reductions and `where=` of var/std (as jax.numpy).
 
 `where` masks elements out of the reduction (they count as the reduction's identity; a masked
 mean divides by the number of elements kept); `initial` is one more element of every reduction.
@@ -62,8 +62,44 @@ def _wrap(name: str, fn: Callable, ns: dict) -> Callable:
     return reduce
 
 
+_SPREADS = ("var", "std", "nanvar", "nanstd")
+_SPREAD_ARGS = ("axis", "dtype", "out", "ddof", "keepdims")  # NumPy's positional order
+
+
+def _wrap_spread(name: str, fn: Callable, ns: dict) -> Callable:
+    """var/std (and the nan variants) with a `where` mask: deviations from the masked mean, divided
+    by the number of kept elements less ddof."""
+    @functools.wraps(fn)
+    def spread(a: Any, *args: Any, where: Any = None, **kwargs: Any) -> Any:
+        if where is None:
+            return fn(a, *args, **kwargs)
+        kw = dict(zip(_SPREAD_ARGS, args), **kwargs)
+        if kw.pop("out", None) is not None:
+            raise TypeError(f"padax.numpy.{name}: out= is not supported (padax arrays are immutable); "
+                            "use the returned array")
+        ddof = kw.pop("ddof", None)
+        ddof = kw.pop("correction", 0) if ddof is None else ddof
+        axis, keepdims, dtype = kw.pop("axis", None), bool(kw.pop("keepdims", False)), kw.pop("dtype", None)
+        if kw:
+            raise TypeError(f"padax.numpy.{name}() got an unexpected keyword argument {next(iter(kw))!r}")
+        a = ns["asarray"](a) if dtype is None else ns["asarray"](a, dtype=dtype)
+        mask = ns["broadcast_to"](ns["asarray"](where, dtype=bool), a.shape)
+        if name.startswith("nan"):
+            mask = ns["logical_and"](mask, ns["logical_not"](ns["isnan"](a)))
+        mean = ns["mean"](a, axis=axis, keepdims=True, where=mask)
+        dev = ns["abs"](ns["where"](mask, ns["subtract"](a, mean), 0)) ** 2
+        total = ns["sum"](dev, axis=axis, keepdims=keepdims)
+        count = ns["sum"](mask.astype(total.dtype), axis=axis, keepdims=keepdims)
+        var = ns["true_divide"](total, ns["subtract"](count, ddof))
+        return ns["sqrt"](var) if name.endswith("std") else var
+    return spread
+
+
 def install(namespace: dict) -> None:
     """Give padax.numpy's reductions (already in NumPy's calling convention) `where=`/`initial=`."""
     for name in (*_IDENTITY, *_EXTREMA, *_MEANS):
         if name in namespace:
             namespace[name] = _wrap(name, namespace[name], namespace)
+    for name in _SPREADS:
+        if name in namespace:
+            namespace[name] = _wrap_spread(name, namespace[name], namespace)

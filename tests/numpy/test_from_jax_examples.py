@@ -133,3 +133,16 @@ def test_sparse_grids_size_isscalar_and_rounding_method():
     for m in (lax.RoundingMethod.TO_NEAREST_EVEN, lax.RoundingMethod.AWAY_FROM_ZERO):
         np.testing.assert_array_equal(np.asarray(lax.round(x, m)),
                                       np.asarray(jax.lax.round(x, jax.lax.RoundingMethod(int(m)))))
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+def test_spreads_take_where(name):
+    a = np.array([[1.0, 2.0, 3.0, 7.0], [4.0, np.nan, 6.0, 1.0], [0.5, 2.0, -1.0, 3.0]])
+    w = np.array([[True, False, True, True], [False, True, True, True], [True, True, True, False]])
+    if not name.startswith("nan"):
+        a = np.nan_to_num(a)
+    for kw in (dict(axis=1, keepdims=True), dict(axis=0, ddof=1), {}):
+        got = getattr(pnp, name)(a, where=w, **kw)
+        want = getattr(jnp, name)(a, where=w, **kw)
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-12, equal_nan=True)
+        assert got.shape == want.shape
