@@ -178,7 +178,10 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, device: Any = None,
              endpoint: builtins.bool = True) -> Any:
-    """`num` evenly spaced samples from start to stop (stop included when `endpoint`)."""
+    """`num` evenly spaced samples from start to stop (stop included when `endpoint`); array or traced
+    endpoints give one column of samples per element (shape (num, *broadcast shape)), as jax."""
+    if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
+        return put_on(_linspace_arrays(start, stop, static_int("linspace", num, "num"), dtype, endpoint), device)
     start, stop = _number("linspace", start, "start"), _number("linspace", stop, "stop")
     num = static_int("linspace", num, "num")
     if num < 0:
@@ -204,6 +207,31 @@ def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, 
     return put_on(lax.convert_element_type(out, dt), device)
 
 
+def _linspace_arrays(start: Any, stop: Any, num: builtins.int, dtype: Any, endpoint: builtins.bool) -> Any:
+    if num < 0:
+        raise op_value_error("linspace", f"num must be non-negative, got {num}")
+    s, e = to_array(start), to_array(stop)
+    dt = D.result_type_of([(s.aval.dtype, False), (e.aval.dtype, False)]) if dtype is None else D.canonicalize(dtype)
+    if dtype is None and D.kind(dt) < 2:
+        dt = D.default_float()
+    work = D.canonicalize(D.complex128 if D.kind(dt) == 3 else D.float64)
+    shape = tuple(np.broadcast_shapes(s.aval.shape, e.aval.shape))
+    s = broadcast_to(lax.convert_element_type(s, work), shape)
+    e = broadcast_to(lax.convert_element_type(e, work), shape)
+    full = (num,) + shape
+    dims = tuple(builtins.range(1, len(full)))
+    div = (num - 1) if endpoint else num
+    step = lax.div(lax.sub(e, s), full_like_shape(shape, div, work)) if div > 0 else full_like_shape(shape, 0, work)
+    idx = lax.broadcast_in_dim(lax.convert_element_type(lax.iota(D.int32, num), work), full, (0,))
+    out = lax.add(lax.mul(idx, lax.broadcast_in_dim(step, full, dims)), lax.broadcast_in_dim(s, full, dims))
+    if endpoint and num > 1:
+        last = lax.eq(lax.broadcasted_iota(D.int32, full, 0), full_like_shape(full, num - 1, D.int32))
+        out = lax.select(last, lax.broadcast_in_dim(e, full, dims), out)
+    if dt.kind in "iu":
+        out = lax.floor(out)
+    return lax.convert_element_type(out, dt)
+
+
 def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True, base: Any = 10.0,
              dtype: Any = None, axis: builtins.int = 0) -> Any:
     """base ** linspace(start, stop, num) (NumPy's logspace, 1-D)."""
@@ -214,7 +242,28 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
 
 def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True,
               dtype: Any = None, axis: builtins.int = 0) -> Any:
-    """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace, 1-D)."""
+    """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace); array
+    endpoints give one column per element, as linspace."""
+    if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
+        num = static_int("geomspace", num, "num")
+        s, e = to_array(start), to_array(stop)
+        s = s if D.kind(s.aval.dtype) >= 2 else lax.convert_element_type(s, D.default_float())
+        e = e if D.kind(e.aval.dtype) >= 2 else lax.convert_element_type(e, D.default_float())
+        y = _linspace_arrays(lax.log(lax.abs(s)), lax.log(lax.abs(e)), num, None, endpoint)
+        shape = y.aval.shape
+        sign = lax.broadcast_in_dim(lax.sign(broadcast_to(s, shape[1:])), shape, tuple(builtins.range(1, len(shape))))
+        out = lax.mul(lax.exp(y), lax.convert_element_type(sign, y.aval.dtype))
+        if num > 0:  # exact endpoints, as NumPy
+            row = lax.broadcasted_iota(D.int32, shape, 0)
+            dims = tuple(builtins.range(1, len(shape)))
+            out = lax.select(lax.eq(row, full_like_shape(shape, 0, D.int32)),
+                             lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(s, shape[1:]), y.aval.dtype),
+                                                  shape, dims), out)
+            if endpoint and num > 1:
+                out = lax.select(lax.eq(row, full_like_shape(shape, num - 1, D.int32)),
+                                 lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(e, shape[1:]),
+                                                                               y.aval.dtype), shape, dims), out)
+        return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
     start, stop = _number("geomspace", start, "start"), _number("geomspace", stop, "stop")
     if start == 0 or stop == 0 or (start < 0) != (stop < 0):
         raise op_value_error("geomspace", "start and stop must be nonzero and of the same sign")

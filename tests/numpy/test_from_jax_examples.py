@@ -146,3 +146,16 @@ def test_spreads_take_where(name):
         want = getattr(jnp, name)(a, where=w, **kw)
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-12, equal_nan=True)
         assert got.shape == want.shape
+
+
+def test_spaces_with_array_and_traced_endpoints():
+    s, e = np.array([0.0, 1.0, -2.0]), np.array([1.0, 3.0, 2.0])
+    for kw in ({}, dict(endpoint=False), dict(axis=1)):
+        np.testing.assert_allclose(np.asarray(pnp.linspace(s, e, 5, **kw)), np.asarray(jnp.linspace(s, e, 5, **kw)))
+    np.testing.assert_allclose(np.asarray(pnp.logspace(s, e, 4, base=2.0)), np.logspace(s, e, 4, base=2.0))
+    a, b = np.array([1.0, -2.0]), np.array([8.0, -32.0])
+    np.testing.assert_allclose(np.asarray(pnp.geomspace(a, b, 4)), np.asarray(jnp.geomspace(a, b, 4)), rtol=1e-6)
+    f = padax.jit(lambda lo, hi: pnp.linspace(lo, hi, 3))
+    np.testing.assert_allclose(np.asarray(f(1.0, 2.0)), [1.0, 1.5, 2.0])
+    g = padax.grad(lambda hi: pnp.linspace(0.0, hi, 5).sum())(2.0)
+    assert abs(float(g) - 2.5) < 1e-6  # d/dhi of sum(i/4 * hi) = (0+1+2+3+4)/4
