@@ -159,3 +159,8 @@ def test_spaces_with_array_and_traced_endpoints():
     np.testing.assert_allclose(np.asarray(f(1.0, 2.0)), [1.0, 1.5, 2.0])
     g = padax.grad(lambda hi: pnp.linspace(0.0, hi, 5).sum())(2.0)
     assert abs(float(g) - 2.5) < 1e-6  # d/dhi of sum(i/4 * hi) = (0+1+2+3+4)/4
+
+
+def test_column_stack_of_scalars_and_vectors():
+    for tup in ([1, 2, 3], [np.arange(3), np.arange(3.0)], [np.ones((2, 2)), np.arange(2)]):
+        np.testing.assert_array_equal(np.asarray(pnp.column_stack(tup)), np.column_stack(tup))
