@@ -82,7 +82,7 @@ def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args:
 
     `result_shape_dtypes` is a pytree of `padax.ShapeDtypeStruct` (or arrays)
     describing the results. Under `vmap`, `vmap_method` says how batches are
-    handled: "sequential" (the function is called once per batch element),
+    handled: "sequential" or "sequential_unrolled" (the function is called once per batch element),
     "expand_dims" (called once; unbatched arguments get a leading axis of size 1)
     or "broadcast_all" (called once; every argument broadcast to the batch).
     padax may skip the call if its results are unused, or repeat it.

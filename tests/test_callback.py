@@ -31,7 +31,7 @@ def test_pure_callback_pytrees_and_kwargs():
     assert float(out["s"]) == 1.5 and out["d"].tolist() == [0, 2, 4] and out["d"].dtype == np.int32
 
 
-@pytest.mark.parametrize("method", ["sequential", "expand_dims", "broadcast_all"])
+@pytest.mark.parametrize("method", ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all"])
 def test_pure_callback_vmap_methods(method):
     calls = []
 
@@ -44,7 +44,8 @@ def test_pure_callback_vmap_methods(method):
     f = lambda x, y: padax.pure_callback(host, S(x.shape, x.dtype), x, y, vmap_method=method)  # noqa: E731
     out = padax.jit(padax.vmap(f, in_axes=(0, None)))(padax.to_tensor(xs), padax.to_tensor(y))
     np.testing.assert_allclose(out.numpy(), xs * y + 1)
-    expect = {"sequential": [((3,), (3,))] * 4, "expand_dims": [((4, 3), (1, 3))],
+    expect = {"sequential": [((3,), (3,))] * 4, "sequential_unrolled": [((3,), (3,))] * 4,
+              "expand_dims": [((4, 3), (1, 3))],
               "broadcast_all": [((4, 3), (4, 3))]}[method]
     assert calls == expect
 

@@ -97,3 +97,37 @@ def test_second_process_loads_instead_of_compiling(tmp_path):
     assert all(r.returncode == 0 for r in runs), runs[0].stderr[-2000:]
     (v1, n1), (v2, n2) = (r.stdout.split() for r in runs)
     assert v1 == v2 and int(n1) >= 1 and int(n2) < int(n1)
+
+
+def test_a_corrupt_entry_is_recompiled_and_replaced(tmp_path):
+    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=str(tmp_path), PADAX_COMPILATION_CACHE_MIN_COMPILE_TIME="0")
+    run = lambda: subprocess.run([sys.executable, "-c", _SECOND_PROCESS], capture_output=True, text=True,  # noqa
+                                 timeout=120, env=env)
+    first = run()
+    (entry,) = tmp_path.glob("*.xla")
+    entry.write_bytes(b"not an executable")
+    second = run()
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stdout.split()[0] == first.stdout.split()[0] and int(second.stdout.split()[1]) >= 1
+    assert entry.read_bytes() != b"not an executable" and not second.stderr
+
+
+_RACER = textwrap.dedent("""
+    import sys, padax
+    k = int(sys.argv[1])
+    shared = padax.jit(lambda x: (padax.tanh(x) * 1.25).sum())      # every process: the same entry
+    own = padax.jit(lambda x: (x * x).sum() + k)                     # a constant of its own: its own entry
+    print(float(shared(padax.ones([4]))), float(own(padax.ones([4]))))
+""")
+
+
+def test_concurrent_processes_share_the_cache(tmp_path):
+    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=str(tmp_path), PADAX_COMPILATION_CACHE_MIN_COMPILE_TIME="0")
+    procs = [subprocess.Popen([sys.executable, "-c", _RACER, str(k)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) for k in range(3)]
+    results = [p.communicate(timeout=180) for p in procs]
+    assert all(p.returncode == 0 for p in procs), results[0][1][-2000:]
+    for k, (out, _) in enumerate(results):
+        shared, own = map(float, out.split())
+        assert shared == pytest.approx(4 * np.tanh(1.0) * 1.25, rel=1e-6) and own == 4.0 + k
+    assert len(list(tmp_path.glob("*.xla"))) == 4 and not list(tmp_path.glob("*.tmp"))

@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import padax
@@ -61,3 +62,19 @@ def test_check_tracer_leaks(leaks, transform):
         t(f)(padax.ones([2]))
     store.clear()
     assert t(lambda x: (x * 3).sum())(padax.ones([2])) is not None  # no leak: no error
+
+
+def test_no_false_leak_reports_for_custom_rules_and_checkify(leaks):
+    @padax.custom_vjp
+    def root(x):
+        return padax.sqrt(x)
+    root.defvjp(lambda x: (root(x), x), lambda r, ct: (ct / (2 * padax.sqrt(r)),))
+    g = padax.vmap(padax.grad(lambda x: padax.jit(root)(x)))(padax.to_tensor([4.0, 16.0]))
+    assert g.tolist() == [0.25, 0.125]
+    from padax import checkify, lax
+
+    def loop(x):
+        return lax.while_loop(lambda c: (checkify.check(c < 5, "big {}", c), c < 3)[1], lambda c: c + 1, x)
+    err, out = checkify.checkify(padax.grad(lambda x: root(x) * lax.convert_element_type(loop(0), np.float32)))(
+        padax.to_tensor(4.0))
+    assert err.get() is None and float(out) == 0.75

@@ -261,7 +261,7 @@ def _unique_groups(op: str, keys: list[Any], size: builtins.int | None, equal_na
         size = _concrete_count(op, count, "pass size= to unique_values under jit")
     starts = _first_true(first, size)                       # padded with n
     from padax.numpy._indexing import take
-    indices = lax.convert_element_type(take(perm, starts, axis=0, mode="clip"), idt)
+    indices = lax.convert_element_type(take(perm, _last_in_range(starts, n), axis=0), idt)
     ends = lax.concatenate([lax.slice_in_dim(starts, 1, size, 1, 0), full_like_shape((1,), n, D.int32)], 0) \
         if size else starts
     ends = lax.min(ends, scalar_like(ends, n))
@@ -287,6 +287,12 @@ def _fill_padding(values: Any, starts: Any, n: builtins.int, fill_value: Any) ->
     return lax.select(pad, fv, values)
 
 
+def _last_in_range(starts: Any, n: builtins.int) -> Any:
+    """Group starts with the padding (n) moved onto the last element: reads stay in bounds (the
+    padded slots are filled afterwards), so checkify's index checks see no out-of-range read."""
+    return lax.min(starts, scalar_like(starts, n - 1))
+
+
 def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None, equal_nan: builtins.bool = False):
     """(values, first indices, inverse (x's shape), counts) of the distinct values (NaNs
     distinct unless equal_nan)."""
@@ -299,7 +305,7 @@ def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None, 
         return flat, z, lax.reshape(z, x.aval.shape), z
     perm, starts, indices, inverse, counts, size = _unique_groups(op, [flat], size, equal_nan)
     from padax.numpy._indexing import take
-    values = _fill_padding(take(flat, take(perm, starts, axis=0, mode="clip"), axis=0), starts, n, fill_value)
+    values = _fill_padding(take(flat, take(perm, _last_in_range(starts, n), axis=0), axis=0), starts, n, fill_value)
     return values, indices, lax.reshape(inverse, x.aval.shape), counts
 
 
@@ -334,7 +340,7 @@ def _unique_along(op: str, x: Any, axis: builtins.int, size: builtins.int | None
     cols = [lax.reshape(lax.slice_in_dim(rows, j, j + 1, 1, 1), (n,)) for j in builtins.range(m)]
     perm, starts, indices, inverse, counts, size = _unique_groups(op, cols, size)
     from padax.numpy._indexing import take
-    values = _fill_padding(take(rows, take(perm, starts, axis=0, mode="clip"), axis=0), starts, n, fill_value)
+    values = _fill_padding(take(rows, take(perm, _last_in_range(starts, n), axis=0), axis=0), starts, n, fill_value)
     return back(values), indices, inverse, counts
 
 

@@ -221,6 +221,7 @@ class custom_vjp:
         name = self.__name__
         fwd, bwd, nondiff = self.fwd, self.bwd, self.nondiff_argnums
         nondiff_vals = tuple(static[i] for i in nondiff)
+        leaf_avals = [aval_of(x) for x in leaves]  # bwd_fn keeps avals, not the (traced) arguments
 
         def fwd_fn(primals):
             out, res = fwd(*_merge(static, in_tree.unflatten(primals), n))
@@ -244,8 +245,7 @@ class custom_vjp:
                                 f"differentiable argument, structured as {expected}; got "
                                 f"{tree_util.structure(got)}{user_location()}") from None
             out = []
-            for g, x in zip(g_leaves, leaves):
-                xa = aval_of(x)
+            for g, xa in zip(g_leaves, leaf_avals):
                 if g is None:
                     out.append(Zero(tangent_aval(xa)))
                     continue

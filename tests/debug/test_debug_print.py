@@ -123,3 +123,18 @@ def test_breakpoint_stops_in_pdb_with_the_values():
     assert "result [1. 3. 5.]" in out.stdout and "eager 11.0" in out.stdout
     assert "array(10., dtype=float32)" in out.stdout and "<string>:5 (f)" in out.stdout
     assert out.stderr == ""
+
+
+def test_print_and_check_under_jet_see_the_primal(capfd):
+    from padax.transforms.jet import jet
+
+    def f(x):
+        padax.debug.print("x is {}", x)
+        padax.checkify.check(x > 0, "positive")
+        return padax.sin(x)
+    out, (d1, d2) = jet(f, (np.float64(0.5),), ([np.float64(1.0), np.float64(0.0)],))
+    np.testing.assert_allclose([float(out), float(d1), float(d2)], [np.sin(0.5), np.cos(0.5), -np.sin(0.5)])
+    assert capfd.readouterr().out == "x is 0.5\n"
+    with pytest.raises(TypeError, match="custom_jvp"):
+        jet(lambda x: padax.pure_callback(np.sin, padax.ShapeDtypeStruct((), np.float64), x),
+            (np.float64(0.5),), ([np.float64(1.0)],))

@@ -13,10 +13,18 @@ def copy_weights(padax_layer, paddle_layer):
     return padax_layer
 
 
+def _diff_inputs(inputs, grad_inputs):
+    """Indexes of the inputs to differentiate: the floating ones (grad_inputs True) or those listed."""
+    if isinstance(grad_inputs, (tuple, list)):
+        return list(grad_inputs)
+    return [i for i, a in enumerate(inputs) if grad_inputs and a.dtype.kind == "f"]
+
+
 def paddle_run(layer, inputs, cot, grad_inputs=True):
     """(output, input grads, {param name: grad}) of sum(layer(*inputs) * cot) in Paddle."""
     paddle = paddle_oracle()
-    xs = [paddle.to_tensor(a, stop_gradient=not (grad_inputs and a.dtype.kind == "f")) for a in inputs]
+    diff = _diff_inputs(inputs, grad_inputs)
+    xs = [paddle.to_tensor(a, stop_gradient=i not in diff) for i, a in enumerate(inputs)]
     layer.clear_gradients()
     out = layer(*xs)
     (out * paddle.to_tensor(cot)).sum().backward()
@@ -28,7 +36,7 @@ def paddle_run(layer, inputs, cot, grad_inputs=True):
 def padax_run(model, inputs, cot, grad_inputs=True):
     """(output, input grads, {param name: grad}) of sum(model(*inputs) * cot) in padax; also the model after."""
     xs = [padax.to_tensor(a) for a in inputs]
-    diff = [i for i, a in enumerate(inputs) if grad_inputs and a.dtype.kind == "f"]
+    diff = _diff_inputs(inputs, grad_inputs)
 
     def loss(m, *args):
         full = list(xs)
@@ -48,7 +56,7 @@ def padax_run(model, inputs, cot, grad_inputs=True):
 
 
 def assert_same_run(model, paddle_layer, inputs, rng=None, rtol=1e-5, atol=1e-5, grad_inputs=True,
-                    params=None):
+                    params=None, paddle_names=None):
     """Forward outputs, input gradients and parameter gradients of padax and Paddle agree."""
     rng = rng or np.random.default_rng(1)
     out_shape = padax.eval_shape(lambda m, *xs: m(*xs), model, *[padax.to_tensor(a) for a in inputs]).shape
@@ -60,7 +68,8 @@ def assert_same_run(model, paddle_layer, inputs, rng=None, rtol=1e-5, atol=1e-5,
         if b is not None:
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
     names = params if params is not None else list(p_gp)
-    assert names, "no parameter gradients compared"
+    assert names or params == [], "no parameter gradients compared"
     for n in names:
-        np.testing.assert_allclose(gp[n], p_gp[n], rtol=rtol, atol=atol, err_msg=n)
+        pn = (paddle_names or {}).get(n, n)  # a parameter Paddle lists under another name
+        np.testing.assert_allclose(gp[n], p_gp[pn], rtol=rtol, atol=atol, err_msg=n)
     return after

@@ -34,7 +34,9 @@ debug_callback_p = Primitive("debug_callback", multiple_results=True)
 pure_callback_p = Primitive("pure_callback", multiple_results=True)
 io_callback_p = Primitive("io_callback", multiple_results=True)
 
-VMAP_METHODS = ("sequential", "expand_dims", "broadcast_all")
+# "sequential_unrolled" is jax's name for sequential calls unrolled in the program; the host loop
+# makes the same calls in the same order, so it is the same method here
+VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all")
 
 
 class CallbackResultError(TypeError):
@@ -179,7 +181,7 @@ def _pure_batch(args, dims, *, callback, result_avals, batch_ndim, vmap_method, 
             f"handles a batch: 'sequential' (one call per batch element), 'expand_dims' (one call; unbatched "
             f"arguments get a leading axis of size 1) or 'broadcast_all' (one call; every argument is "
             f"broadcast to the batch size). Got vmap_method={vmap_method!r}.")
-    if vmap_method == "sequential":
+    if vmap_method in ("sequential", "sequential_unrolled"):
         return _sequential(pure_callback_p)(args, dims, callback=callback, result_avals=result_avals,
                                             batch_ndim=batch_ndim, vmap_method=vmap_method, **params)
     size = batch_size(args, dims)

@@ -1,12 +1,13 @@
 """`check`: a runtime assertion that padax.checkify turns into an error value.
 
-`check_p(pred, *fmt_args, msg, fmt_tree, source, batch_ndim)` has no
-outputs and a `Check` effect (it is never dropped as dead code). Eagerly it
-raises CheckifyError at once when `pred` is False; under vmap the batch axes
-lead every operand (`batch_ndim` of them) and the first failing element is
-reported; under differentiation it checks the primal values. A compiled
+`check_p(pred, *fmt_args, msg, fmt_tree, source, batch_ndim, debug)` has
+no outputs and a `Check` effect (it is never dropped as dead code). Eagerly
+it raises CheckifyError at once when `pred` is False; under vmap the batch
+axes lead every operand (`batch_ndim` of them) and the first failing element
+is reported; under differentiation it checks the primal values. A compiled
 program cannot raise, so lowering it outside `checkify` is an error that
-says so (padax/lowering/rules/checks.py).
+says so (padax/lowering/rules/checks.py). A `debug` check (`debug_check`)
+does nothing outside checkify: eagerly it passes and compiled it vanishes.
 """
 from __future__ import annotations
 
@@ -42,16 +43,16 @@ def failed_at(source) -> str:
 
 
 @check_p.def_abstract_eval
-def _check_abstract(pred, *fmt, msg, fmt_tree, source, batch_ndim):
+def _check_abstract(pred, *fmt, msg, fmt_tree, source, batch_ndim, debug):
     if pred.dtype != np.bool_:
         raise TypeError(f"checkify.check: the predicate must be a bool array, got {pred.str_short()}")
     return []
 
 
 @check_p.def_impl
-def _check_impl(pred, *fmt, msg, fmt_tree, source, batch_ndim):
+def _check_impl(pred, *fmt, msg, fmt_tree, source, batch_ndim, debug):
     ok = np.asarray(pred)
-    if ok.all():
+    if debug or ok.all():
         return []
     values = [np.asarray(v) for v in fmt]
     prefix = ""

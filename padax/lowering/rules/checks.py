@@ -6,7 +6,9 @@ from padax.lowering.mlir import register_lowering
 
 
 @register_lowering(check_p)
-def _check(ctx, *args, msg, source, **params):
+def _check(ctx, *args, msg, source, debug, **params):
+    if debug:  # checkify.debug_check: only checkify makes it do something
+        return []
     where = f" at {source}" if source is not None else ""
     raise CheckifyError(f"checkify.check({msg!r}){where} is inside a compiled program but not inside "
                         "padax.checkify.checkify: a compiled program cannot raise. Wrap the function with "

@@ -10,21 +10,37 @@ from padax.core import dtypes
 from padax.core.source_info import user_location
 
 
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
 def _entries(layer: Any, prefix: str, include_sublayers: bool):
-    """(dotted name, owning layer, attribute name) for parameters and persistable buffers."""
+    """(dotted name, owning layer, attribute name, canonical name) for parameters and persistable buffers.
+
+    A layer may define `_state_aliases()` -> [(alias, dotted name below it)]: extra keys for the same
+    values (Paddle's RNNs list each weight twice, e.g. `weight_ih_l0` and `0.cell.weight_ih`); for
+    those the canonical name is the dotted one, else it is the key itself.
+    """
     layers = layer.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, layer)]
     for path, owner in layers:
         d = owner.__dict__
         for name in d["_parameters"]:
-            yield (f"{path}.{name}" if path else name), owner, name
+            key = _join(path, name)
+            yield key, owner, name, key
         for name in d["_buffers"]:
             if name not in d["_non_persistable"]:
-                yield (f"{path}.{name}" if path else name), owner, name
+                key = _join(path, name)
+                yield key, owner, name, key
+        aliases = getattr(owner, "_state_aliases", None)
+        if aliases is not None and include_sublayers:
+            for alias, target in aliases():
+                sub, leaf = owner._owner(target)
+                yield _join(path, alias), sub, leaf, _join(path, target)
 
 
 def state_dict(layer: Any, destination: Any, include_sublayers: bool, prefix: str) -> collections.OrderedDict:
     out = collections.OrderedDict() if destination is None else destination
-    for key, owner, name in _entries(layer, prefix, include_sublayers):
+    for key, owner, name, _ in _entries(layer, prefix, include_sublayers):
         value = owner.__dict__["_parameters"].get(name, owner.__dict__["_buffers"].get(name))
         if value is not None:
             out[key] = value
@@ -41,8 +57,10 @@ def set_state_dict(layer: Any, state: Any, strict: bool) -> tuple[list[str], lis
     from padax.functional.creation import to_tensor
     if not hasattr(state, "keys"):
         raise TypeError(f"set_state_dict: expected a dict of name -> array, got {type(state).__name__}")
-    targets = {key: (owner, name) for key, owner, name in _entries(layer, "", True)}
-    missing = [k for k in targets if k not in state]
+    entries = list(_entries(layer, "", True))
+    targets = {key: (owner, name) for key, owner, name, _ in entries}
+    given = {canonical for key, _, _, canonical in entries if key in state}  # a value under any of its keys
+    missing = [k for k, _, _, canonical in entries if k == canonical and canonical not in given]
     unexpected = [k for k in state if k not in targets]
     mismatched, updates = [], []
     for key, (owner, name) in targets.items():

@@ -208,3 +208,42 @@ class ParameterList(Layer):
     def append(self, parameter: Any) -> "ParameterList":
         self.add_parameter(str(len(self)), parameter)
         return self
+
+
+class ParameterDict(Layer):
+    """Parameters by name (Paddle's ParameterDict): `pd['w']`, `pd.update(...)`, keys/values/items."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, param: Any) -> None:
+        self.add_parameter(key, param)
+
+    def __len__(self) -> int:
+        return len(self.__dict__["_parameters"])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.__dict__["_parameters"]))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.__dict__["_parameters"]
+
+    def keys(self) -> list[str]:
+        return list(self.__dict__["_parameters"])
+
+    def values(self) -> list[Any]:
+        return [getattr(self, k) for k in self.keys()]
+
+    def items(self) -> list[tuple[str, Any]]:
+        return [(k, getattr(self, k)) for k in self.keys()]
+
+    def update(self, parameters: Any) -> None:
+        """Add (or replace) parameters from a mapping or an iterable of (name, parameter) pairs."""
+        items = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, param in items:
+            self.add_parameter(str(key), param)

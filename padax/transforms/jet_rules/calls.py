@@ -1,5 +1,6 @@
 """Taylor rules of the primitives that hold programs: cond, while, scan, jit, remat,
-custom_jvp/custom_vjp calls and shard_map.
+custom_jvp/custom_vjp calls and shard_map; and of those that call the host (debug
+printing and checks see the primal values; host callbacks need a custom_jvp).
 
 Each becomes the same primitive over the jet of its body: the body takes the K
 coefficients of each operand with a series as extra operands (operand-major) and
@@ -14,6 +15,8 @@ from padax.core.ad_util import tangent_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from padax.functional._arrays import aval_of
 from padax.functional.lax.call import jit_p, remat_p
+from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
+from padax.functional.lax.checks import check_p
 from padax.functional.lax.control import _join_consts, _scan_split, cond_p, scan_p, while_p
 from padax.functional.lax.custom import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, stop_gradient_p
 from padax.transforms import custom as _custom  # noqa: F401  (installs the custom-call jvp rules)
@@ -190,6 +193,14 @@ def_taylor(custom_vjp_call_p, _custom_vjp_call)
 def_taylor(stop_gradient_p, zero_rule(stop_gradient_p))
 def_no_taylor(custom_lin_p, "it is the linear part of a custom_vjp function, of which only the transpose (the "
                             "user's bwd) is known; take the jet of the function itself")
+
+
+# debug.print/callback and checkify.check act on the primal values (as under jvp)
+def_taylor(debug_callback_p, zero_rule(debug_callback_p))
+def_taylor(check_p, zero_rule(check_p))
+for _p in (pure_callback_p, io_callback_p):
+    def_no_taylor(_p, "a host function is opaque to differentiation; give it derivatives with custom_jvp "
+                      "(see padax/callback.py), whose rule jet then uses")
 
 
 def _install_shard_map() -> None:

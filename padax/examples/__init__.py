@@ -1,0 +1,1 @@
+"""Runnable examples of padax (`python -m padax.examples.<name>`)."""

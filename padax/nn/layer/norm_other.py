@@ -1,0 +1,174 @@
+"""LayerNorm, GroupNorm, InstanceNorm1D/2D/3D, LocalResponseNorm and RMSNorm with Paddle's parameter names,
+shapes and defaults (scales start at one, shifts at zero)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from padax.functional import manipulation
+from padax.nn import functional as F
+from padax.nn.initializer import Constant
+from padax.nn.layer._calls import check_input, input_error
+from padax.nn.layer._functional import FunctionalLayer
+from padax.nn.layer.layers import Layer
+
+
+def _shape_list(normalized_shape: Any) -> list[int]:
+    if isinstance(normalized_shape, (int, np.integer)):
+        return [int(normalized_shape)]
+    return [int(s) for s in normalized_shape]
+
+
+def _check_trailing(layer: Layer, x: Any, shape: list[int]) -> None:
+    got = list(x.shape)
+    if got[len(got) - len(shape):] != shape or len(got) < len(shape):
+        raise input_error(f"{type(layer).__name__} input", f"trailing dimensions {shape}", f"shape {got}")
+
+
+def _flat_affine(p: Any, shape: list[int]) -> Any:
+    """Paddle keeps LayerNorm's scale and shift flat, [prod(normalized_shape)]."""
+    return None if p is None or len(shape) == 1 else manipulation.reshape(p, shape)
+
+
+class LayerNorm(Layer):
+    """Standardises the trailing `normalized_shape` dims; weight and bias are flat [prod(normalized_shape)]."""
+
+    def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, *, elementwise_affine: bool = True,
+                 bias: bool = True, device: Any = None, dtype: Any = None, weight_attr: Any = None,
+                 bias_attr: Any = None, name: str | None = None) -> None:
+        super().__init__(dtype=dtype or "float32")
+        self._normalized_shape, self._epsilon = _shape_list(normalized_shape), float(epsilon)
+        if not elementwise_affine:
+            weight_attr = bias_attr = False
+        elif not bias:
+            bias_attr = False
+        shape = [int(np.prod(self._normalized_shape))]
+        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter(shape, attr=bias_attr, is_bias=True, default_initializer=Constant(0.0))
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        _check_trailing(self, input, self._normalized_shape)
+        shape = self._normalized_shape
+        w = self.weight if len(shape) == 1 else _flat_affine(self.weight, shape)
+        b = self.bias if len(shape) == 1 else _flat_affine(self.bias, shape)
+        return F.layer_norm(input, shape, w, b, self._epsilon)
+
+    def extra_repr(self) -> str:
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
+
+
+class RMSNorm(Layer):
+    """x / sqrt(mean(x^2) + epsilon) * weight over the trailing `normalized_shape` dims (weight starts at one).
+
+    Paddle 3.3 has only the functional rms_norm; this layer keeps LayerNorm's conventions (flat weight)."""
+
+    def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, weight_attr: Any = None,
+                 name: str | None = None) -> None:
+        super().__init__()
+        self._normalized_shape, self._epsilon = _shape_list(normalized_shape), float(epsilon)
+        shape = [int(np.prod(self._normalized_shape))]
+        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=Constant(1.0))
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        _check_trailing(self, input, self._normalized_shape)
+        shape = self._normalized_shape
+        w = self.weight if len(shape) == 1 else _flat_affine(self.weight, shape)
+        return F.rms_norm(input, shape, w, self._epsilon)[0]
+
+    def extra_repr(self) -> str:
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
+
+
+class GroupNorm(Layer):
+    """Standardises each of `num_groups` channel groups; weight and bias are [num_channels]."""
+
+    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, *, affine: bool = True,
+                 device: Any = None, dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
+                 data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__(dtype=dtype or "float32")
+        if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError(f"GroupNorm: unsupported data_format {data_format!r}")
+        if num_groups < 1 or num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self._num_groups, self._num_channels, self._epsilon = int(num_groups), int(num_channels), float(epsilon)
+        self._data_format = "NCHW" if data_format[1] == "C" else "NHWC"
+        if not affine:
+            weight_attr = bias_attr = False
+        self.weight = self.create_parameter([num_channels], attr=weight_attr, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter([num_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, ndims=(3, 4, 5), floating=True)
+        nd = len(input.shape)
+        last = self._data_format == "NHWC"
+        check_input(self, input, axis=nd - 1 if last else 1, size=self._num_channels)
+        fmt = {3: "NLC", 4: "NHWC", 5: "NDHWC"}[nd] if last else {3: "NCL", 4: "NCHW", 5: "NCDHW"}[nd]
+        return F.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias, fmt)
+
+    def extra_repr(self) -> str:
+        return f"num_groups={self._num_groups}, num_channels={self._num_channels}, epsilon={self._epsilon}"
+
+
+class _InstanceNormBase(Layer):
+    """Standardises each (sample, channel) over its positions; scale and bias are [num_features]."""
+
+    _ranks: tuple[int, ...] = (4,)
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__()
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError(f"{type(self).__name__}: weight_attr and bias_attr must be False together")
+        self._num_features, self._epsilon, self._momentum = int(num_features), float(epsilon), float(momentum)
+        self._data_format = data_format
+        self.scale = self.create_parameter([num_features], attr=weight_attr, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True,
+                                          default_initializer=Constant(0.0))
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        check_input(self, input, ndims=self._ranks, floating=True, layout=f"({self._data_format})")
+        check_input(self, input, axis=1, size=self._num_features, layout=f"({self._data_format})")
+        fmt = {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}[len(input.shape)]
+        return F.instance_norm(input, weight=self.scale, bias=self.bias, momentum=self._momentum,
+                               eps=self._epsilon, data_format=fmt)
+
+    def extra_repr(self) -> str:
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    """Instance norm of [N, C] or [N, C, L] inputs."""
+
+    _ranks = (2, 3)
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCL", name: str | None = None) -> None:
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format, name)
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    """Instance norm of [N, C, H, W] inputs."""
+
+    _ranks = (4,)
+
+
+class InstanceNorm3D(_InstanceNormBase):
+    """Instance norm of [N, C, D, H, W] inputs."""
+
+    _ranks = (5,)
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NCDHW", name: str | None = None) -> None:
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format, name)
+
+
+class LocalResponseNorm(FunctionalLayer):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta."""
+
+    _op, _ranks, _floating = staticmethod(F.local_response_norm), (3, 4, 5), True
+
+    def __init__(self, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
+                 data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__(size=size, alpha=alpha, beta=beta, k=k, data_format=data_format)

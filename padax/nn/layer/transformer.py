@@ -1,0 +1,386 @@
+"""MultiHeadAttention, TransformerEncoderLayer/Encoder, TransformerDecoderLayer/Decoder and Transformer with
+Paddle's signatures, sublayer names (q_proj, k_proj, v_proj, out_proj, linear1, norm1, ...) and semantics:
+post-norm by default (normalize_before=True for pre-norm), additive float masks or boolean/int keep-masks,
+and the incremental-decoding caches (MultiHeadAttention.Cache / StaticCache, gen_cache)."""
+from __future__ import annotations
+
+import collections
+import copy
+from typing import Any
+
+import numpy as np
+
+from padax.core import dtypes
+from padax.functional import creation, manipulation
+from padax.functional import math as M
+from padax.functional._arrays import aval_of
+from padax.functional.linalg_basic import matmul
+from padax.nn import functional as F
+from padax.nn.layer._calls import check_input
+from padax.nn.layer.common import Dropout, Linear
+from padax.nn.layer.container import LayerList
+from padax.nn.layer.layers import Layer
+from padax.nn.layer.norm_other import LayerNorm
+from padax.nn.param_attr import ParamAttr
+
+
+def _attr_list(attr: Any, n: int) -> list[Any]:
+    """One ParamAttr (or False) per sublayer group, as Paddle's _convert_param_attr_to_list."""
+    if isinstance(attr, (list, tuple)):
+        if len(attr) != n:
+            raise ValueError(f"length of param_attr should be {n} when it is a list/tuple, got {len(attr)}")
+        return [(None if a else False) if isinstance(a, bool) else a for a in attr]
+    if isinstance(attr, bool):
+        return [None if attr else False] * n
+    attr = ParamAttr._to_attr(attr)
+    out = []
+    for i in range(n):
+        a = copy.copy(attr)
+        if attr is not None and getattr(attr, "name", None):
+            a.name = f"{attr.name}_{i}"
+        out.append(a)
+    return out
+
+
+def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
+    """A boolean or integer keep-mask becomes additive (0 where kept, -1e9 where masked); a float mask is cast."""
+    if attn_mask is None:
+        return None
+    mdt = aval_of(attn_mask).dtype
+    if mdt == dtype:
+        return attn_mask
+    if mdt == np.bool_ or dtypes.is_integer(mdt):
+        return M.multiply(M.subtract(M.cast(attn_mask, dtype), 1.0), 1e9)
+    return M.cast(attn_mask, dtype)
+
+
+class MultiHeadAttention(Layer):
+    """Scaled dot-product attention over num_heads heads with input projections q_proj/k_proj/v_proj (from
+    embed_dim/kdim/vdim) and out_proj. Returns out, plus the attention weights when need_weights, plus the
+    updated cache when one is given."""
+
+    Cache = collections.namedtuple("Cache", ["k", "v"])
+    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim: int | None = None,
+                 vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
+                 bias_attr: Any = None) -> None:
+        super().__init__()
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"MultiHeadAttention: embed_dim and num_heads must be positive, got {embed_dim}, "
+                             f"{num_heads}")
+        if embed_dim % num_heads:
+            raise ValueError(f"MultiHeadAttention: embed_dim ({embed_dim}) must be divisible by num_heads "
+                             f"({num_heads})")
+        self.embed_dim, self.num_heads = int(embed_dim), int(num_heads)
+        self.kdim = int(kdim) if kdim is not None else self.embed_dim
+        self.vdim = int(vdim) if vdim is not None else self.embed_dim
+        self.dropout, self.need_weights = dropout, bool(need_weights)
+        self.head_dim = self.embed_dim // self.num_heads
+        self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.out_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+
+    def _heads(self, x: Any) -> Any:
+        """[batch, seq, embed] -> [batch, heads, seq, head_dim]."""
+        b, s = aval_of(x).shape[:2]
+        return manipulation.transpose(manipulation.reshape(x, [b, s, self.num_heads, self.head_dim]), [0, 2, 1, 3])
+
+    def compute_kv(self, key: Any, value: Any) -> tuple[Any, Any]:
+        """The projected keys and values, [batch, heads, seq, head_dim]."""
+        return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+
+    def gen_cache(self, key: Any, value: Any = None, type: Any = Cache) -> Any:  # noqa: A002 (Paddle's name)
+        """StaticCache: the projected key/value (cross attention over a fixed memory); Cache with value None:
+        empty keys/values to grow step by step (self attention); Cache(key, value) otherwise."""
+        if type is MultiHeadAttention.StaticCache:
+            return self.StaticCache(*self.compute_kv(key, value if value is not None else key))
+        if value is None:
+            b = aval_of(key).shape[0]
+            empty = creation.zeros([b, self.num_heads, 0, self.head_dim], aval_of(key).dtype)
+            return self.Cache(empty, empty)
+        return self.Cache(key, value)
+
+    def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None,
+                cache: Any = None) -> Any:
+        check_input(self, query, ndims=(3,), axis=-1, size=self.embed_dim, floating=True,
+                    layout="[batch, seq, embed_dim]")
+        key = query if key is None else key
+        value = query if value is None else value
+        q = self._heads(self.q_proj(query))
+        if isinstance(cache, self.StaticCache):
+            k, v = cache.k, cache.v
+        else:
+            check_input(self, key, ndims=(3,), axis=-1, size=self.kdim, layout="key [batch, seq, kdim]")
+            check_input(self, value, ndims=(3,), axis=-1, size=self.vdim, layout="value [batch, seq, vdim]")
+            k, v = self.compute_kv(key, value)
+        if isinstance(cache, self.Cache):
+            k = manipulation.concat([cache.k, k], axis=2)
+            v = manipulation.concat([cache.v, v], axis=2)
+            cache = self.Cache(k, v)
+        product = matmul(M.multiply(q, self.head_dim ** -0.5), k, transpose_y=True)
+        if attn_mask is not None:
+            product = M.add(product, _convert_attention_mask(attn_mask, aval_of(product).dtype))
+        weights = F.softmax(product)
+        if self.dropout:
+            weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
+        out = manipulation.transpose(matmul(weights, v), [0, 2, 1, 3])
+        b, s = aval_of(out).shape[:2]
+        out = self.out_proj(manipulation.reshape(out, [b, s, self.embed_dim]))
+        outs = [out]
+        if self.need_weights:
+            outs.append(weights)
+        if cache is not None:
+            outs.append(cache)
+        return out if len(outs) == 1 else tuple(outs)
+
+
+def _check_sizes(cls: str, d_model: int, nhead: int, dim_feedforward: int) -> None:
+    for what, v in (("d_model", d_model), ("nhead", nhead), ("dim_feedforward", dim_feedforward)):
+        if v <= 0:
+            raise ValueError(f"{cls}: {what} must be positive, got {v}")
+
+
+class TransformerEncoderLayer(Layer):
+    """Self attention then a feed-forward block (linear1 -> activation -> dropout -> linear2), each with a
+    residual, dropout and LayerNorm (after, or before with normalize_before)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-05) -> None:
+        config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                      activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                      normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                      layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
+        if not hasattr(F, activation):
+            raise ValueError(f"{type(self).__name__}: unknown activation {activation!r}")
+        self._config = config
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = bool(normalize_before)
+        w, b = _attr_list(weight_attr, 2), _attr_list(bias_attr, 2)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = getattr(F, activation)
+
+    def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        src_mask = _convert_attention_mask(src_mask, aval_of(src).dtype)
+        residual = src
+        if self.normalize_before:
+            src = self.norm1(src)
+        if cache is None:
+            src = self.self_attn(src, src, src, src_mask)
+        else:
+            src, cache = self.self_attn(src, src, src, src_mask, cache)
+        src = M.add(residual, self.dropout1(src))
+        if not self.normalize_before:
+            src = self.norm1(src)
+        residual = src
+        if self.normalize_before:
+            src = self.norm2(src)
+        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
+        src = M.add(residual, self.dropout2(src))
+        if not self.normalize_before:
+            src = self.norm2(src)
+        return src if cache is None else (src, cache)
+
+    def gen_cache(self, src: Any) -> Any:
+        """An empty incremental self-attention cache for src's batch."""
+        return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
+
+
+class TransformerEncoder(Layer):
+    """num_layers encoder layers (the first is `encoder_layer`, the others new ones with its configuration and
+    fresh weights, as Paddle), then the optional `norm`."""
+
+    def __init__(self, encoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
+        super().__init__()
+        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = int(num_layers)
+        self.norm = norm
+
+    def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
+        src_mask = _convert_attention_mask(src_mask, aval_of(src).dtype)
+        out, new_caches = src, []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                out = layer(out, src_mask=src_mask)
+            else:
+                out, c = layer(out, src_mask=src_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            out = self.norm(out)
+        return out if cache is None else (out, new_caches)
+
+    def gen_cache(self, src: Any) -> list[Any]:
+        return [layer.gen_cache(src) for layer in self.layers]
+
+
+class TransformerDecoderLayer(Layer):
+    """Self attention, cross attention over `memory`, then the feed-forward block, each with a residual,
+    dropout and LayerNorm (norm1, norm2, norm3)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
+                 activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
+                 normalize_before: bool = False, weight_attr: Any = None, bias_attr: Any = None,
+                 layer_norm_eps: float = 1e-05) -> None:
+        config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                      activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                      normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                      layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
+        if not hasattr(F, activation):
+            raise ValueError(f"{type(self).__name__}: unknown activation {activation!r}")
+        self._config = config
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = bool(normalize_before)
+        w, b = _attr_list(weight_attr, 3), _attr_list(bias_attr, 3)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1],
+                                             bias_attr=b[1])
+        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = getattr(F, activation)
+
+    def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
+                cache: Any = None) -> Any:
+        tgt_mask = _convert_attention_mask(tgt_mask, aval_of(tgt).dtype)
+        memory_mask = _convert_attention_mask(memory_mask, aval_of(memory).dtype)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm1(tgt)
+        if cache is None:
+            tgt = self.self_attn(tgt, tgt, tgt, tgt_mask, None)
+        else:
+            tgt, incremental = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
+        tgt = M.add(residual, self.dropout1(tgt))
+        if not self.normalize_before:
+            tgt = self.norm1(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm2(tgt)
+        if cache is None:
+            tgt = self.cross_attn(tgt, memory, memory, memory_mask, None)
+        else:
+            tgt, static = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
+        tgt = M.add(residual, self.dropout2(tgt))
+        if not self.normalize_before:
+            tgt = self.norm2(tgt)
+        residual = tgt
+        if self.normalize_before:
+            tgt = self.norm3(tgt)
+        tgt = self.linear2(self.dropout(self.activation(self.linear1(tgt))))
+        tgt = M.add(residual, self.dropout3(tgt))
+        if not self.normalize_before:
+            tgt = self.norm3(tgt)
+        return tgt if cache is None else (tgt, (incremental, static))
+
+    def gen_cache(self, memory: Any) -> tuple[Any, Any]:
+        """(an empty self-attention Cache, the cross-attention StaticCache of `memory`)."""
+        return (self.self_attn.gen_cache(memory, type=MultiHeadAttention.Cache),
+                self.cross_attn.gen_cache(memory, memory, type=MultiHeadAttention.StaticCache))
+
+
+class TransformerDecoder(Layer):
+    """num_layers decoder layers (fresh copies of `decoder_layer`'s configuration), then the optional norm."""
+
+    def __init__(self, decoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
+        super().__init__()
+        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers = int(num_layers)
+        self.norm = norm
+
+    def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
+                cache: Any = None) -> Any:
+        tgt_mask = _convert_attention_mask(tgt_mask, aval_of(tgt).dtype)
+        memory_mask = _convert_attention_mask(memory_mask, aval_of(memory).dtype)
+        out, new_caches = tgt, []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=None)
+            else:
+                out, c = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            out = self.norm(out)
+        return out if cache is None else (out, new_caches)
+
+    def gen_cache(self, memory: Any, do_zip: bool = False) -> list[Any]:
+        cache = [layer.gen_cache(memory) for layer in self.layers]
+        return list(zip(*cache)) if do_zip else cache
+
+
+def _split_attr(attr: Any) -> tuple[Any, Any]:
+    """Paddle's Transformer: a list of 1, 2 or 3 attrs spread over the encoder's 2 and decoder's 3 groups."""
+    if not isinstance(attr, (list, tuple)):
+        return attr, attr
+    if len(attr) == 1:
+        return [attr[0]] * 2, [attr[0]] * 3
+    if len(attr) == 2:
+        return list(attr), [attr[0], attr[0], attr[-1]]
+    if len(attr) == 3:
+        return [attr[0], attr[-1]], list(attr)
+    raise ValueError(f"Transformer: weight_attr/bias_attr lists must have 1, 2 or 3 entries, got {len(attr)}")
+
+
+class Transformer(Layer):
+    """Encoder-decoder Transformer (Vaswani et al.) with Paddle's defaults (d_model 512, 8 heads, 6 + 6 layers,
+    feed-forward 2048, dropout 0.1), final LayerNorms on both stacks; custom_encoder/custom_decoder replace
+    them."""
+
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
+                 dim_feedforward: int = 2048, dropout: float = 0.1, activation: str = "relu",
+                 attn_dropout: float | None = None, act_dropout: float | None = None, normalize_before: bool = False,
+                 weight_attr: Any = None, bias_attr: Any = None, custom_encoder: Layer | None = None,
+                 custom_decoder: Layer | None = None) -> None:
+        super().__init__()
+        _check_sizes("Transformer", d_model, nhead, dim_feedforward)
+        enc_w, dec_w = _split_attr(weight_attr)
+        enc_b, dec_b = _split_attr(bias_attr)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, enc_w, enc_b)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, LayerNorm(d_model))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                                            act_dropout, normalize_before, dec_w, dec_b)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, LayerNorm(d_model))
+        self.d_model, self.nhead = int(d_model), int(nhead)
+
+    def forward(self, src: Any, tgt: Any, src_mask: Any = None, tgt_mask: Any = None,
+                memory_mask: Any = None) -> Any:
+        src_mask = _convert_attention_mask(src_mask, aval_of(src).dtype)
+        memory = self.encoder(src, src_mask=src_mask)
+        tgt_mask = _convert_attention_mask(tgt_mask, aval_of(tgt).dtype)
+        memory_mask = _convert_attention_mask(memory_mask, aval_of(memory).dtype)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+
+    def generate_square_subsequent_mask(self, length: int) -> Any:
+        """[length, length] additive causal mask: 0 on and below the diagonal, -inf above."""
+        full = creation.full([int(length), int(length)], -np.inf, dtypes.default_float_dtype())
+        return creation.triu(full, 1)

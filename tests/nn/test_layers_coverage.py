@@ -1,0 +1,72 @@
+"""Every layer class of paddle.nn has a padax.nn counterpart, except the few listed (with the reason)."""
+import padax
+from padax import nn
+from tests.conftest import paddle_oracle
+
+# Paddle layers without a padax counterpart yet: each needs a functional op padax does not have.
+NOT_YET = {
+    "AdaptiveLogSoftmaxWithLoss": "needs F.adaptive_log_softmax_with_loss",
+    "BeamSearchDecoder": "needs paddle.nn.dynamic_decode",
+    "FractionalMaxPool2D": "needs F.fractional_max_pool2d", "FractionalMaxPool3D": "needs F.fractional_max_pool3d",
+    "HSigmoidLoss": "needs F.hsigmoid_loss", "RNNTLoss": "needs F.rnnt_loss",
+    "Parameter": "padax parameters are plain Tensors (create_parameter)",
+}
+
+
+def test_every_paddle_layer_has_a_padax_layer():
+    paddle = paddle_oracle()
+    names = {n for n in dir(paddle.nn) if n[0].isupper() and isinstance(getattr(paddle.nn, n), type)}
+    missing = sorted(n for n in names - set(NOT_YET) if not hasattr(nn, n))
+    assert not missing, missing
+    for n in names - set(NOT_YET):
+        if issubclass(getattr(paddle.nn, n), paddle.nn.Layer):
+            assert issubclass(getattr(nn, n), nn.Layer), n
+    assert nn.Conv2d is nn.Conv2D and nn.ModuleList is nn.LayerList
+
+
+def test_parameter_dict():
+    pd = nn.ParameterDict({"a": padax.ones([2]), "b": padax.zeros([3])})
+    assert list(pd) == ["a", "b"] and pd["b"].shape == (3,) and len(pd) == 2
+    pd["c"] = padax.ones([1])
+    assert sorted(pd.state_dict()) == ["a", "b", "c"]
+    g = padax.grad(lambda d: (d["a"] * 2).sum() + d["c"].sum())(pd)
+    assert g["a"].numpy().tolist() == [2.0, 2.0] and g["b"].numpy().tolist() == [0.0, 0.0, 0.0]
+
+
+def test_spectral_norm_layer_vs_paddle():
+    import numpy as np
+    from padax.test_util import check_grads
+    from tests.nn.oracle import copy_weights
+    paddle = paddle_oracle()
+    p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3)
+    m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3), p)
+    assert m.weight_u.shape == (3,) and m.weight_v.shape == (8,)
+    w = np.random.default_rng(0).standard_normal((4, 3, 2)).astype(np.float32)
+    for _ in range(2):  # neither framework writes the power-iteration vectors back
+        np.testing.assert_allclose(m(padax.to_tensor(w)).numpy(), p(paddle.to_tensor(w)).numpy(), rtol=1e-5,
+                                   atol=1e-6)
+    # the gradient treats the iterated u, v as constants (Paddle's own kernel gives a different gradient)
+    check_grads(lambda x: m(x), (padax.to_tensor(w.astype(np.float64)),), order=1, modes=["rev"], atol=1e-3,
+                rtol=1e-3)
+
+
+# padax additions to a Paddle signature (trailing, keyword-usable) and Paddle orderings kept from older Paddle
+SIGNATURE_EXCEPTIONS = {"BatchNorm2D", "SyncBatchNorm", "Dropout", "Embedding"}
+
+
+def test_constructor_signatures_match_paddle():
+    import inspect
+    paddle = paddle_oracle()
+    checked = 0
+    for n in dir(paddle.nn):
+        pc = getattr(paddle.nn, n)
+        if not (isinstance(pc, type) and issubclass(pc, paddle.nn.Layer)) or n in NOT_YET or n in SIGNATURE_EXCEPTIONS:
+            continue
+
+        def params(cls):
+            return [(k, v.default) for k, v in inspect.signature(cls.__init__).parameters.items()
+                    if k != "self" and v.kind not in (v.VAR_POSITIONAL, v.VAR_KEYWORD)]
+
+        assert params(getattr(nn, n)) == params(pc), n
+        checked += 1
+    assert checked > 150
