@@ -5,4 +5,5 @@ Each module named in `MODULES` defines `workloads() -> list[harness.Workload]`;
 workload family (autodiff, vmap, sharding, ...), write `benchmarks/<name>.py`
 with a `workloads()` function and append its name here.
 """
-MODULES = ["dispatch", "autodiff", "vmap", "compute", "sharding", "debug", "research_ad", "nn", "dataloader"]
+MODULES = ["dispatch", "autodiff", "vmap", "compute", "sharding", "debug", "research_ad", "nn", "dataloader",
+           "indexing"]

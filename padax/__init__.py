@@ -15,8 +15,9 @@ from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
 __version__ = "0.1.0"
 
 # dtypes (Paddle's names; 64-bit ones shrink to 32-bit only in the 32-bit-only mode, enable_x64=False)
-from padax.core.dtypes import (bfloat16, complex64, complex128, finfo, float8_e4m3fn, float8_e5m2, float16,  # noqa: E402
-                               float32, float64, iinfo, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from padax.core.dtypes import (bfloat16, complex64, complex128, float8_e4m3fn, float8_e5m2, float16,  # noqa: E402
+                               float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from padax.functional.type_info import finfo, iinfo  # noqa: E402
 from padax.core.dtypes import bool_ as bool  # noqa: E402,A001
 from padax.core.dtypes import get_default_dtype, set_default_dtype  # noqa: E402
 
@@ -98,6 +99,8 @@ from padax.sharding import (NamedSharding, P, make_mesh, reshard, set_mesh, type
 from padax.transforms.shard_map import shard_map  # noqa: E402,F401
 from padax import distributed  # noqa: E402,F401
 from padax import static  # noqa: E402,F401
+from padax.static.mode import disable_static, enable_static, in_dynamic_mode  # noqa: E402,F401
+from padax import tensor  # noqa: E402,F401
 
 # Paddle's names beyond the tensor API: devices and places, printing, aliases and torch-style names
 from padax import device  # noqa: E402,F401

@@ -202,12 +202,13 @@ def test_promotion_under_jit():
     np.testing.assert_array_equal(out.numpy(), np.full(2, 3.5, np.float16))
 
 
-def test_numpy_scalars_are_strong(x64):
-    # numpy scalars carry their dtype (np.float64 subclasses Python's float but is not weak)
+def test_numpy_scalars_are_weak_in_paddle_ops(x64):
+    # Paddle's Tensor ops read a numpy scalar as the Python scalar of its kind (np.float64 as a float)
     x = padax.ones([2])
-    assert (x * np.float64(2)).dtype == np.float64
-    assert (np.float64(2) * x).dtype == np.float64
+    assert (x * np.float64(2)).dtype == np.float32
+    assert (np.float64(2) * x).dtype == np.float32
     assert (x * 2.0).dtype == np.float32
-    assert (padax.ones([2], dtype="int8") + np.int64(1)).dtype == np.int64
+    assert (padax.ones([2], dtype="int8") + np.int64(1)).dtype == np.int8
+    assert (padax.ones([2], dtype="int32") + np.float64(1.5)).dtype == np.float32
     assert padax.to_tensor(np.float64(2.0)).dtype == np.float64
     assert padax.to_tensor([1.0, 2.0]).dtype == np.float32

@@ -26,6 +26,7 @@ _PADDLE_32BIT = {
     "histogram_bin_edges": "Paddle's bin edges are float32 whatever the input",
     "linalg.lu": "LU pivots are int32, as LAPACK's and Paddle's", "linalg.lstsq": "rank is int32, as in Paddle",
     "linalg.matrix_rank": "int64 rank; (listed for its int32 on the numpy side)",
+    "numpy.frexp": "the exponent is int32, as numpy's and jax's (padax.frexp follows Paddle: x's dtype)",
 }
 # not functions of arrays (or not callable on a probe), so not part of the sweep
 _SKIP = {"jit", "grad", "value_and_grad", "vmap", "jvp", "vjp", "linearize", "linear_transpose", "jacfwd", "jacrev",

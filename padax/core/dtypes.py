@@ -17,7 +17,10 @@ Tensor pairs among floats and between complex and real types (other mixed
 pairs raise there); padax answers every pair with the same lattice.
 Python scalars are *weak*: they take the array's dtype when the array is of
 the same or a higher kind, and the default dtype of their kind otherwise
-(int64, the default float, its complex type). numpy scalars are strong.
+(int64, the default float, its complex type). At the Paddle level numpy
+scalars count as the Python scalar of their kind (padax.numpy keeps jax's
+rule: numpy scalars are strong), and a 0-d array beside a higher-rank array
+of its kind takes that array's dtype, as Paddle's 0-d tensors do.
 """
 from __future__ import annotations
 
@@ -210,6 +213,11 @@ def _promote_strong(a: np.dtype, b: np.dtype) -> np.dtype:
 def _weak_default(kind: int) -> np.dtype:
     # Paddle's Python-scalar defaults: bool, int64 (int32 in 32-bit mode), the default float and its complex
     return (bool_, default_int_dtype(), default_float_dtype(), default_complex_dtype())[kind]
+
+
+def weak_dtype_of_kind(kind: int) -> np.dtype:
+    """The dtype a weak scalar of `kind` (0 bool, 1 int, 2 float, 3 complex) takes on its own."""
+    return canonicalize(_weak_default(kind))
 
 
 def promote_types(*dtypes: Any) -> np.dtype:

@@ -14,7 +14,9 @@ their float32 values.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from typing import Any, Iterator
 
 import ml_dtypes
 import numpy as np
@@ -120,3 +122,18 @@ def tensor_repr(value: np.ndarray, shape: tuple, dtype_name: str, place: str, pr
 
 
 __all__ = ["set_printoptions", "format_values", "tensor_repr", "options"]
+
+
+@contextlib.contextmanager
+def printoptions(**kwargs: Any) -> Iterator[None]:
+    """numpy's `printoptions` context manager (as `jax.numpy.printoptions`): sets numpy's options and
+    the matching Tensor ones (precision, threshold, edgeitems, linewidth) for the `with` block."""
+    saved = dataclasses.replace(options)
+    with np.printoptions(**kwargs):
+        set_printoptions(**{k: kwargs[k] for k in ("precision", "threshold", "edgeitems", "linewidth")
+                            if kwargs.get(k) is not None})
+        try:
+            yield
+        finally:
+            for f in dataclasses.fields(options):
+                setattr(options, f.name, getattr(saved, f.name))

@@ -40,6 +40,10 @@ def aval_of(x: Any) -> ShapedArray:
 
 
 def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
+    """The (dtype, weak) pair `x` promotes as at the Paddle level: Python and numpy scalars are weak
+    (np.float64(1) counts as a Python float, np.int32(2) as a Python int), as in Paddle's Tensor ops."""
+    if isinstance(x, np.generic):
+        return dtypes.weak_dtype_of_kind(dtypes.kind_rank(dtypes.canonicalize(x.dtype))), True
     a = aval_of(x)
     return a.dtype, a.weak_type
 
@@ -104,8 +108,17 @@ def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
 
 
 def result_dtype(*args: Any) -> tuple[np.dtype, bool]:
-    """Paddle promotion over arrays and Python scalars (scalars are weak)."""
-    return dtypes.result_type(*(dtype_weak(a) for a in args))
+    """Paddle promotion over arrays and scalars: Python and numpy scalars are weak, and a 0-d
+    array beside a higher-rank array of its kind (ints, floats, complex) takes that array's dtype
+    (Paddle's rule for 0-d tensors: float32[n] + float64 0-d -> float32, int32[n] + float64 0-d -> float64)."""
+    pairs = [dtype_weak(a) for a in args]
+    if len(args) > 1:
+        ranks = [np.ndim(a) if not is_array(a) else len(a.aval.shape) for a in args]
+        kinds = {dtypes.kind_rank(d) for (d, w), r in zip(pairs, ranks) if not w and r > 0}
+        if kinds:
+            pairs = [(d, True) if not w and r == 0 and dtypes.kind_rank(d) in kinds else (d, w)
+                     for (d, w), r in zip(pairs, ranks)]
+    return dtypes.result_type(*pairs)
 
 
 def broadcast_shapes(op: str, *shapes: Sequence[int]) -> tuple[int, ...]:

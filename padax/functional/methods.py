@@ -51,9 +51,11 @@ def _reshape(self, *shape, name=None):
 
 
 def _transpose(self, *perm, name=None):
-    """x.transpose([1, 0]) or x.transpose(1, 0)."""
+    """x.transpose([1, 0]) or x.transpose(1, 0); x.transpose() reverses the axes (jax's arrays)."""
     if len(perm) == 1 and isinstance(perm[0], (list, tuple, Tensor, Tracer)):
         perm = perm[0]
+    if len(perm) == 0 and self.ndim != 0:
+        perm = tuple(reversed(range(self.ndim)))
     return S.transpose(self, perm)
 
 
@@ -187,7 +189,7 @@ _METHODS = {
     "matmul": L.matmul, "mm": L.mm, "bmm": L.bmm, "dot": L.dot, "t": L.t, "mv": L.mv, "addmm": L.addmm,
     "inner": L.inner, "outer": L.outer, "kron": L.kron, "tensordot": L.tensordot, "trace": L.trace,
     # misc
-    "dim": _dim, "ndimension": _dim, "numel": _numel, "clone": _clone, "zeros_like": C.zeros_like,
+    "dim": _dim, "ndimension": _dim, "numel": _numel, "clone": _clone, "copy": _clone, "zeros_like": C.zeros_like,
     "ones_like": C.ones_like, "full_like": C.full_like,
 }
 

@@ -51,12 +51,15 @@ from padax.numpy._linalg_core import *  # noqa: F401,F403
 from padax.numpy._misc import *  # noqa: F401,F403
 from padax.numpy._misc import __array_namespace_info__  # noqa: F401
 from padax.numpy import fft, linalg  # noqa: F401
+from padax.devices.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
 
 __array_api_version__ = "2023.12"
 
 # NumPy's / jax.numpy's positional options and keywords (sum(x, 0), zeros(3, float32), std(x, ddof=1), ...)
 from padax.numpy import _positional  # noqa: E402
 _positional.install(globals())
+from padax.numpy import _masked  # noqa: E402
+_masked.install(globals())  # where=/initial= of the reductions
 
 # constants
 e = _math.e

@@ -18,7 +18,7 @@ from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional import creation as _C
 from padax.numpy import _dtypes as D
-from padax.numpy._util import full_like_shape, is_array, put_on, static_int, to_array
+from padax.numpy._util import broadcast_to, full_like_shape, is_array, put_on, static_int, to_array
 
 
 def _shape(op: str, shape: Any) -> tuple[int, ...]:
@@ -102,9 +102,15 @@ def _fill_dtype(value: Any) -> np.dtype:
 def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
     if is_array(value) or isinstance(value, np.ndarray):
         v = to_array(value, dt)
-        if v.aval.size != 1:
-            raise op_value_error(op, f"fill_value must be a scalar, got {v.aval.str_short()}")
-        return lax.broadcast_in_dim(lax.reshape(v, ()), shape, ())
+        if v.aval.size == 1:
+            return lax.broadcast_in_dim(lax.reshape(v, ()), shape, ())
+        try:  # an array fill_value broadcasts to the shape, as in numpy and jax
+            fits = np.broadcast_shapes(v.aval.shape, shape) == tuple(shape)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise op_value_error(op, f"fill_value {v.aval.str_short()} does not broadcast to shape {shape}")
+        return broadcast_to(v, tuple(shape))
     if isinstance(value, np.generic):
         value = value.item()
     if dt.kind in "iub" and isinstance(value, builtins.float) and not _pymath.isfinite(value):
@@ -172,7 +178,10 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, device: Any = None,
              endpoint: builtins.bool = True) -> Any:
-    """`num` evenly spaced samples from start to stop (stop included when `endpoint`)."""
+    """`num` evenly spaced samples from start to stop (stop included when `endpoint`); array or traced
+    endpoints give one column of samples per element (shape (num, *broadcast shape)), as jax."""
+    if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
+        return put_on(_linspace_arrays(start, stop, static_int("linspace", num, "num"), dtype, endpoint), device)
     start, stop = _number("linspace", start, "start"), _number("linspace", stop, "stop")
     num = static_int("linspace", num, "num")
     if num < 0:
@@ -198,6 +207,31 @@ def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, 
     return put_on(lax.convert_element_type(out, dt), device)
 
 
+def _linspace_arrays(start: Any, stop: Any, num: builtins.int, dtype: Any, endpoint: builtins.bool) -> Any:
+    if num < 0:
+        raise op_value_error("linspace", f"num must be non-negative, got {num}")
+    s, e = to_array(start), to_array(stop)
+    dt = D.result_type_of([(s.aval.dtype, False), (e.aval.dtype, False)]) if dtype is None else D.canonicalize(dtype)
+    if dtype is None and D.kind(dt) < 2:
+        dt = D.default_float()
+    work = D.canonicalize(D.complex128 if D.kind(dt) == 3 else D.float64)
+    shape = tuple(np.broadcast_shapes(s.aval.shape, e.aval.shape))
+    s = broadcast_to(lax.convert_element_type(s, work), shape)
+    e = broadcast_to(lax.convert_element_type(e, work), shape)
+    full = (num,) + shape
+    dims = tuple(builtins.range(1, len(full)))
+    div = (num - 1) if endpoint else num
+    step = lax.div(lax.sub(e, s), full_like_shape(shape, div, work)) if div > 0 else full_like_shape(shape, 0, work)
+    idx = lax.broadcast_in_dim(lax.convert_element_type(lax.iota(D.int32, num), work), full, (0,))
+    out = lax.add(lax.mul(idx, lax.broadcast_in_dim(step, full, dims)), lax.broadcast_in_dim(s, full, dims))
+    if endpoint and num > 1:
+        last = lax.eq(lax.broadcasted_iota(D.int32, full, 0), full_like_shape(full, num - 1, D.int32))
+        out = lax.select(last, lax.broadcast_in_dim(e, full, dims), out)
+    if dt.kind in "iu":
+        out = lax.floor(out)
+    return lax.convert_element_type(out, dt)
+
+
 def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True, base: Any = 10.0,
              dtype: Any = None, axis: builtins.int = 0) -> Any:
     """base ** linspace(start, stop, num) (NumPy's logspace, 1-D)."""
@@ -208,7 +242,28 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
 
 def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True,
               dtype: Any = None, axis: builtins.int = 0) -> Any:
-    """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace, 1-D)."""
+    """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace); array
+    endpoints give one column per element, as linspace."""
+    if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
+        num = static_int("geomspace", num, "num")
+        s, e = to_array(start), to_array(stop)
+        s = s if D.kind(s.aval.dtype) >= 2 else lax.convert_element_type(s, D.default_float())
+        e = e if D.kind(e.aval.dtype) >= 2 else lax.convert_element_type(e, D.default_float())
+        y = _linspace_arrays(lax.log(lax.abs(s)), lax.log(lax.abs(e)), num, None, endpoint)
+        shape = y.aval.shape
+        sign = lax.broadcast_in_dim(lax.sign(broadcast_to(s, shape[1:])), shape, tuple(builtins.range(1, len(shape))))
+        out = lax.mul(lax.exp(y), lax.convert_element_type(sign, y.aval.dtype))
+        if num > 0:  # exact endpoints, as NumPy
+            row = lax.broadcasted_iota(D.int32, shape, 0)
+            dims = tuple(builtins.range(1, len(shape)))
+            out = lax.select(lax.eq(row, full_like_shape(shape, 0, D.int32)),
+                             lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(s, shape[1:]), y.aval.dtype),
+                                                  shape, dims), out)
+            if endpoint and num > 1:
+                out = lax.select(lax.eq(row, full_like_shape(shape, num - 1, D.int32)),
+                                 lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(e, shape[1:]),
+                                                                               y.aval.dtype), shape, dims), out)
+        return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
     start, stop = _number("geomspace", start, "start"), _number("geomspace", stop, "stop")
     if start == 0 or stop == 0 or (start < 0) != (stop < 0):
         raise op_value_error("geomspace", "start and stop must be nonzero and of the same sign")
@@ -285,8 +340,10 @@ def triu(x: Any, /, *, k: builtins.int = 0) -> Any:
     return _triangle("triu", x, k, False)
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
-    """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix)."""
+def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
+             copy: builtins.bool = True) -> tuple[Any, ...]:
+    """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix);
+    `sparse` keeps each grid 1 long on the other axes (they broadcast to the full grid)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     arrs = [to_array(a) for a in arrays]
@@ -304,7 +361,8 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Any, ...]:
         d = i
         if indexing == "xy" and len(arrs) > 1 and i < 2:
             d = 1 - i
-        out.append(lax.broadcast_in_dim(a, tuple(shape), (d,)))
+        target = tuple(shape) if not sparse else tuple(n if j == d else 1 for j, n in enumerate(shape))
+        out.append(lax.broadcast_in_dim(a, target, (d,)))
     return tuple(out)
 
 
@@ -326,10 +384,14 @@ def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
     return (idx,) * ndim
 
 
-def indices(dimensions: Any, dtype: Any = None) -> Any:
-    """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis."""
+def indices(dimensions: Any, dtype: Any = None, sparse: builtins.bool = False) -> Any:
+    """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis;
+    `sparse` gives a tuple of arrays, each 1 long on the other axes."""
     dims = tuple(static_int("indices", d, "dimensions") for d in dimensions)
     dt = _dt(dtype, D.default_int())
+    if sparse:
+        return tuple(lax.broadcast_in_dim(lax.iota(dt, n), tuple(n if j == i else 1 for j in builtins.range(len(dims))),
+                                          (i,)) for i, n in enumerate(dims))
     if not dims:
         return full_like_shape((0,), 0, dt)
     parts = [lax.reshape(lax.broadcasted_iota(dt, dims, i), (1,) + dims) for i in builtins.range(len(dims))]

@@ -710,7 +710,16 @@ def modf(x: Any, /) -> tuple[Any, Any]:
     return lax.sub(x, i), i
 
 
-__all__ = ["exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+def frexp(x: Any, /) -> tuple[Any, Any]:
+    """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1; the exponent is
+    int32, as numpy's and jax's."""
+    x = to_inexact(x)
+    check("frexp", x, _real, "real")
+    m, e = _M.frexp(x)
+    return m, lax.convert_element_type(e, D.int32)
+
+
+__all__ = ["frexp", "exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
            "tanh", "asinh", "acosh", "atanh", "exp2", "cbrt", "log2", "log10", "reciprocal", "add", "subtract",
            "multiply", "divide", "true_divide", "floor_divide", "remainder", "mod", "divmod", "fmod", "pow",
            "power", "float_power", "maximum", "minimum", "fmax", "fmin", "negative", "positive", "abs",

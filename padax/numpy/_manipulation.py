@@ -414,7 +414,7 @@ def column_stack(tup: Sequence[Any]) -> Any:
     arrs = []
     for t in tup:
         t = to_array(t)
-        arrs.append(lax.reshape(t, t.aval.shape + (1,)) if t.aval.ndim < 2 else t)
+        arrs.append(lax.reshape(t, (t.aval.size, 1)) if t.aval.ndim < 2 else t)  # scalars: (1, 1), as numpy
     return concatenate(arrs, 1)
 
 

@@ -30,11 +30,13 @@ def shape(a: Any) -> tuple[builtins.int, ...]:
     return a.aval.shape if is_array(a) else np.shape(a)
 
 
-def size(a: Any, axis: builtins.int | None = None) -> builtins.int:
-    """The number of elements (along `axis` if given)."""
+def size(a: Any, axis: Any = None) -> builtins.int:
+    """The number of elements (along `axis`, an int or a tuple of ints, if given)."""
     s = shape(a)
     if axis is None:
         return builtins.int(np.prod(s, dtype=np.int64))
+    if isinstance(axis, (tuple, list)):
+        return builtins.int(np.prod([s[ax] for ax in axis], dtype=np.int64))
     return s[axis]
 
 
@@ -124,8 +126,11 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
 
 
 def isscalar(element: Any) -> builtins.bool:
-    """True for Python and numpy scalars (not for 0-d arrays)."""
-    return np.isscalar(element)
+    """True for Python and numpy scalars and for 0-d arrays (padax or numpy), as jax.numpy (a traced
+    scalar argument stays a scalar)."""
+    if is_array(element):
+        return element.aval.ndim == 0
+    return np.isscalar(element) or (isinstance(element, np.ndarray) and element.ndim == 0)
 
 
 # ---- inspection namespace --------------------------------------------------------------------------

@@ -143,8 +143,16 @@ def promote_broadcast_pair(a: Any, v: Any) -> tuple[Any, Any]:
 
 
 def digitize(x: Any, bins: Any, right: builtins.bool = False) -> Any:
-    """Indices of the bins (monotonically increasing) that each x falls in."""
-    return searchsorted(bins, x, side="left" if right else "right")
+    """Indices of the bins (monotonically increasing or decreasing, as numpy) that each x falls in."""
+    b = to_array(bins)
+    side = "left" if right else "right"
+    up = searchsorted(b, x, side=side)
+    n = b.aval.shape[0] if b.aval.ndim == 1 else 0
+    if n < 2:
+        return up
+    down = lax.sub(full_like_shape(up.aval.shape, n, up.aval.dtype), searchsorted(lax.rev(b, (0,)), x, side=side))
+    decreasing = lax.gt(lax.index_in_dim(b, 0, 0, False), lax.index_in_dim(b, n - 1, 0, False))
+    return lax.select(lax.broadcast_in_dim(decreasing, up.aval.shape, ()), down, up)
 
 
 # ---- data-dependent sizes -------------------------------------------------------------------------
@@ -402,7 +410,7 @@ def in1d(ar1: Any, ar2: Any, invert: builtins.bool = False) -> Any:
 
 
 def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length: builtins.int | None = None) -> Any:
-    """Counts (or summed weights) of each value 0..length-1 of non-negative integers x.
+    """Counts (or summed weights) of each value 0..length-1 of integers x (negative ones count as 0).
 
     `length` defaults to max(x) + 1 (at least `minlength`), which needs x's value (eager).
     """
@@ -420,6 +428,8 @@ def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length
         if D.kind(w.aval.dtype) < 2:
             w = lax.convert_element_type(w, D.default_float())
     dn = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    # negative values count in bin 0, as jnp.bincount (numpy refuses them); values >= length are dropped
+    x = lax.max(x, full_like_shape(x.aval.shape, 0, x.aval.dtype))
     idx = lax.reshape(lax.convert_element_type(x, D.int32), (x.aval.size, 1))
     return lax.scatter_add(full_like_shape((length,), 0, w.aval.dtype), idx, w, dn, mode="drop")
 

@@ -180,6 +180,7 @@ _NOT_IN_TABLES = {
     "is_tensor", "is_complex", "is_floating_point", "is_integer", "is_empty", "iinfo", "finfo", "vmap", "jacobian",
     "hessian", "increment", "in_dynamic_mode", "device_count", "get_flags", "set_flags", "summary", "flops",
     "from_dlpack", "to_dlpack", "get_default_device", "set_default_device",  # tests/device
+    "disable_static", "enable_static",  # tests/paddle_parity/test_namespaces_and_info.py
     # methods/attributes checked in tests/test_tensor_methods.py (tape methods, in-place refusals, printing)
     "Tensor.backward", "Tensor.clear_grad", "Tensor.clear_gradient", "Tensor.register_hook", "Tensor.retain_grads",
     "Tensor.gradient", "Tensor.set_value", "Tensor.set_tensor", "Tensor.set_string_list", "Tensor.set_vocab",

@@ -950,14 +950,36 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     return init_tree.unflatten(outs[:n_carry]), y_tree.unflatten(outs[n_carry:])
 
 
-def map(f: Callable, xs):
+def map(f: Callable, xs, *, batch_size: int | None = None):
     """`f` applied to each slice along the leading axis of `xs` (a pytree); results stacked.
 
     A scan without a carry: one compiled loop rather than a vmap, so memory stays at one
-    slice's worth of intermediates.
+    slice's worth of intermediates. With `batch_size`, each loop step vmaps `f` over that many
+    slices (the remainder runs as one last vmapped batch), as jax.lax.map.
     """
-    _, ys = scan(lambda c, x: ((), f(x)), (), xs)
-    return ys
+    if batch_size is None:
+        _, ys = scan(lambda c, x: ((), f(x)), (), xs)
+        return ys
+    from padax.transforms.batching import vmap
+    b = int(batch_size)
+    if b < 1:
+        raise op_value_error("map", f"batch_size must be a positive integer, got {batch_size!r}")
+    leaves, tree = tree_util.flatten(xs)
+    n = aval_of(leaves[0]).shape[0]
+    full_n = (n // b) * b
+    from padax.functional.lax.structural import concatenate, reshape, slice_in_dim
+    parts = []
+    if full_n:
+        blocks = tree_util.unflatten(tree, [reshape(slice_in_dim(x, 0, full_n, 1, 0),
+                                                    (n // b, b) + aval_of(x).shape[1:]) for x in leaves])
+        _, ys = scan(lambda c, x: ((), vmap(f)(x)), (), blocks)
+        parts.append(tree_util.map(lambda y: reshape(y, (full_n,) + aval_of(y).shape[2:]), ys))
+    if full_n < n:
+        rest = tree_util.unflatten(tree, [slice_in_dim(x, full_n, n, 1, 0) for x in leaves])
+        parts.append(vmap(f)(rest))
+    if len(parts) == 1:
+        return parts[0]
+    return tree_util.map(lambda a, c: concatenate([a, c], 0), parts[0], parts[1])
 
 
 def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, reverse, unroll):

@@ -11,6 +11,7 @@ for shift_right_arithmetic, which shifts the bit pattern even of unsigned types)
 """
 from __future__ import annotations
 
+import enum
 from typing import Callable
 
 from padax.core import dtypes
@@ -254,8 +255,14 @@ shift_left, shift_right_arithmetic, shift_right_logical = (
                            conj_p, not_p, population_count_p, clz_p))
 
 
-def round(x, rounding_method: int = 0):
-    """Round half away from zero (0) or half to even (1)."""
+class RoundingMethod(enum.IntEnum):
+    """How `round` breaks ties (jax.lax.RoundingMethod's names and values)."""
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+def round(x, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO):
+    """Round half away from zero (0, RoundingMethod.AWAY_FROM_ZERO) or half to even (1, TO_NEAREST_EVEN)."""
     return round_p.bind(asarray(x), rounding_method=int(rounding_method))
 
 
@@ -444,7 +451,7 @@ defjvp(zeta_p, _zeta_dx, lambda t, x, q: _mul(t, neg_p.bind(_mul(x, zeta_p.bind(
 for _p in list(unary_primitives.values()) + list(binary_primitives.values()):
     elementwise_batch_rule(_p)
 
-__all__ = ["polygamma", "zeta", "add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
+__all__ = ["RoundingMethod", "polygamma", "zeta", "add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter", "complex",
            "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
            "shift_left", "shift_right_arithmetic", "shift_right_logical", "neg", "sign", "abs",
            "floor", "ceil", "round", "is_finite", "exp", "exp2", "log", "expm1", "log1p", "tanh",

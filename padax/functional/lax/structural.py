@@ -293,6 +293,10 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
     shape, bdims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
     if aval_of(x).shape == shape and bdims == tuple(range(len(shape))):
         return x
+    if list(bdims) != sorted(bdims) and len(set(bdims)) == len(bdims):
+        # out-of-order target dimensions (as jax accepts): transpose the operand to their order first
+        order = tuple(sorted(range(len(bdims)), key=bdims.__getitem__))
+        x, bdims = transpose(asarray(x), order), tuple(sorted(bdims))
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=bdims)
 
 
