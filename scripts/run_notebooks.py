@@ -46,9 +46,10 @@ def execute(path: Path, cwd: Path | None = None):
     from nbclient import NotebookClient
     nb = read_source(path)
     env_cwd = str(cwd or NOTEBOOKS)
-    os.environ.setdefault("MPLBACKEND", "Agg")  # plots render off-screen into the outputs
+    # plots render off-screen into the cell outputs as PNGs (Agg would drop them at plt.show())
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     client = NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": env_cwd}})
-    client.execute()
+    client.execute(env=env)
     return nb
 
 
