@@ -47,7 +47,9 @@ def execute(path: Path, cwd: Path | None = None):
     nb = read_source(path)
     env_cwd = str(cwd or NOTEBOOKS)
     # plots render off-screen into the cell outputs as PNGs (Agg would drop them at plt.show())
-    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    # and `import padax` finds this checkout's padax first (not another one installed in the venv)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline", "PYTHONPATH": path}
     client = NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": env_cwd}})
     client.execute(env=env)
     return nb
