@@ -148,6 +148,14 @@ def implicit_diff(optimality_fn: Callable | None = None, *, fixed_point_fn: Call
     small problems), "cg" (dF/dx symmetric positive definite, e.g. a Hessian), "normal_cg"
     (general), "auto" (dense up to 1024 unknowns, else normal_cg) or a function
     `solve(matvec, b) -> x`. With `has_aux=True` the solver returns (x*, aux).
+
+    >>> import padax
+    >>> @padax.implicit_diff(lambda x, a: x * x - a)        # x* = sqrt(a)
+    ... def sqrt_newton(init, a):
+    ...     return padax.lax.fori_loop(0, 20, lambda i, x: 0.5 * (x + a / x), init)
+    >>> a = padax.to_tensor(4.0)
+    >>> float(sqrt_newton(padax.to_tensor(1.0), a)), float(padax.grad(lambda a: sqrt_newton(padax.to_tensor(1.0), a))(a))
+    (2.0, 0.25)
     """
     if (optimality_fn is None) == (fixed_point_fn is None):
         raise TypeError("implicit_diff: give exactly one of optimality_fn or fixed_point_fn=")

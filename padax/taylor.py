@@ -37,6 +37,11 @@ def derivatives(f: Callable, x: Any, order: int, direction: Any = None) -> list:
 
     `x` may be a pytree; `direction` (v, shaped like x) defaults to ones for a scalar x, so
     for f: R -> R this is [f(x), f'(x), ..., f^(K)(x)]. Each entry has f's output structure.
+
+    >>> import padax
+    >>> from padax import taylor
+    >>> [float(d) for d in taylor.derivatives(padax.exp, padax.to_tensor(0.0), 3)]
+    [1.0, 1.0, 1.0, 1.0]
     """
     from padax.functional._arrays import asarray, full
     _check_order("derivatives", order)
@@ -57,6 +62,11 @@ def ode_coefficients(f: Callable, y0: Any, order: int, t0: Any = None) -> list:
     """Taylor coefficients [y_0, y_1, ..., y_K] of the solution of y' = f(y) with y(t0) = y0,
     so y(t0 + h) ~ sum_k y_k h^k (and y^(k)(t0) = k! y_k). With `t0` given, f is called as
     f(y, t) (non-autonomous). `y0` may be a pytree of floating arrays; f returns its structure.
+
+    >>> import padax
+    >>> from padax import taylor
+    >>> [float(c) for c in taylor.ode_coefficients(lambda y: -y * y, padax.to_tensor(1.0), 3)]   # 1/(1+t)
+    [1.0, -1.0, 1.0, -1.0]
     """
     from padax.functional._arrays import asarray, full
     from padax.functional.lax.elementwise import mul
@@ -95,7 +105,12 @@ def ode_coefficients(f: Callable, y0: Any, order: int, t0: Any = None) -> list:
 
 
 def evaluate(coefficients: Sequence[Any], h: Any) -> Any:
-    """sum_k coefficients[k] * h**k (Horner's rule; coefficients are pytrees of one structure)."""
+    """sum_k coefficients[k] * h**k (Horner's rule; coefficients are pytrees of one structure).
+
+    >>> from padax import taylor
+    >>> taylor.evaluate([1.0, 2.0, 3.0], 2.0)                # 1 + 2*2 + 3*2**2
+    17.0
+    """
     if not coefficients:
         raise op_value_error("taylor.evaluate", "needs at least one coefficient")
     acc = coefficients[-1]

@@ -7,7 +7,7 @@ what GitHub and the docs site show, with outputs and plots).
 - no flag: run every notebook's source in a fresh kernel and report errors;
 - `--write`: also save the executed notebook beside its source (regenerates the outputs);
 - `--check`: run nothing; warn about notebooks whose saved outputs are stale or missing
-  (their code differs from the source).
+  (their cells, code or text, differ from the source).
 
 Names select notebooks by substring (`01`, `quickstart`). Exit status 1 if any
 notebook fails (or, with --check, is stale).
@@ -46,15 +46,18 @@ def execute(path: Path, cwd: Path | None = None):
     from nbclient import NotebookClient
     nb = read_source(path)
     env_cwd = str(cwd or NOTEBOOKS)
-    # plots render off-screen into the outputs as PNGs (Agg would draw them and keep none)
-    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    # plots render off-screen into the cell outputs as PNGs (Agg would drop them at plt.show())
+    # and `import padax` finds this checkout's padax first (not another one installed in the venv)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline", "PYTHONPATH": path}
     client = NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": env_cwd}})
-    client.execute()
+    client.execute(env=env)
     return nb
 
 
-def code_of(nb) -> list[str]:
-    return [c.source.strip() for c in nb.cells if c.cell_type == "code"]
+def cells_of(nb) -> list[tuple[str, str]]:
+    """(cell type, source) of every cell: what must match between a source and its saved notebook."""
+    return [(c.cell_type, c.source.strip()) for c in nb.cells]
 
 
 def stale(path: Path) -> str | None:
@@ -64,8 +67,8 @@ def stale(path: Path) -> str | None:
     if not saved.exists():
         return "no executed notebook saved"
     nb = nbformat.read(saved, as_version=4)
-    if code_of(nb) != code_of(read_source(path)):
-        return "its code differs from the source"
+    if cells_of(nb) != cells_of(read_source(path)):
+        return "its cells differ from the source"
     if any(c.cell_type == "code" and c.source.strip() and c.get("execution_count") is None for c in nb.cells):
         return "some code cells have no outputs"
     return None

@@ -95,3 +95,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under --doctest-modules (pyproject.toml) pytest would import every .py file here to look for
+    doctests, and helper modules of one basename in two folders (nn/oracle.py, nn/functional/oracle.py)
+    collide; only test files and conftests are collected under tests/ (the doctests live in padax/)."""
+    if collection_path.suffix == ".py" and not collection_path.name.startswith(("test_", "conftest")):
+        return True
+    return None

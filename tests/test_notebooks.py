@@ -32,3 +32,15 @@ def test_notebook_runs(source):
 
 def test_notebook_sources_exist():
     assert len(run_notebooks.sources()) >= 1
+
+
+def test_stale_outputs_are_detected(tmp_path):
+    import shutil
+    src = run_notebooks.sources(["05"])[0]
+    md = tmp_path / src.name
+    assert run_notebooks.stale(md) == "no executed notebook saved"
+    shutil.copy(src, md)
+    shutil.copy(src.with_suffix(".ipynb"), md.with_suffix(".ipynb"))
+    assert run_notebooks.stale(md) is None
+    md.write_text(md.read_text().replace("# ", "# Edited: ", 1))     # a text change makes the outputs stale
+    assert run_notebooks.stale(md) == "its cells differ from the source"

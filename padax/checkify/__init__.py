@@ -61,6 +61,12 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     Inside `checkify(f)` the failure becomes the function's error value; outside it, an eager
     check raises CheckifyError at once, and one in a compiled program is an error asking for
     checkify.
+
+    >>> import padax
+    >>> from padax import checkify
+    >>> checkify.check(padax.to_tensor(-1.0) > 0, "x must be positive")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    CheckifyError: x must be positive
     """
     _bind_check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
 
@@ -173,7 +179,20 @@ init_error = Error(np.int32(-1), [], ())  # an error value holding no failure (j
 # -- the transformation -----------------------------------------------------------------------------------
 
 def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:
-    """`checkify(f)(*args) -> (Error, f(*args))` with the checks in `errors` made into a value."""
+    """`checkify(f)(*args) -> (Error, f(*args))` with the checks in `errors` made into a value.
+
+    >>> import padax
+    >>> from padax import checkify
+    >>> def safe_log(x):
+    ...     checkify.check(x > 0, "x must be positive, got {}", x)
+    ...     return padax.log(x)
+    >>> err, out = padax.jit(checkify.checkify(safe_log))(padax.to_tensor(-1.0))
+    >>> err.get()
+    'x must be positive, got -1.0 (check failed at ...)'
+    >>> err, out = checkify.checkify(padax.log, errors=checkify.nan_checks)(padax.to_tensor(2.0))
+    >>> err.get() is None, round(float(out), 4)
+    (True, 0.6931)
+    """
     from padax.transforms.jit import jit
     from padax.transforms.staging import aval_of, flat_fun, trace_flat
     errors = frozenset(errors)

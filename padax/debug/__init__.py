@@ -54,7 +54,17 @@ class _Static:
 
 def callback(fn: Callable[..., Any], *args: Any, ordered: bool = False, **kwargs: Any) -> None:
     """Call `fn(*args, **kwargs)` with the arrays' values when the program runs (numpy arrays on
-    the host). Nothing is returned; under vmap `fn` is called once per batch element."""
+    the host). Nothing is returned; under vmap `fn` is called once per batch element.
+
+    >>> import padax
+    >>> seen = []
+    >>> def f(x):
+    ...     padax.debug.callback(lambda v: seen.append(v.tolist()), x)
+    ...     return x + 1
+    >>> _ = padax.jit(f)(padax.arange(3))
+    >>> seen
+    [[0, 1, 2]]
+    """
     if not callable(fn):
         raise TypeError(f"debug.callback: expected a callable, got {type(fn).__name__}")
     leaves, tree = tree_util.flatten((args, kwargs))
@@ -78,6 +88,14 @@ def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  
 
     Like `jax.debug.print`: works inside jit, vmap (one line per batch element), grad
     (primal values) and control flow; `ordered=True` keeps the program's order.
+
+    >>> import padax
+    >>> @padax.jit
+    ... def f(x):
+    ...     padax.debug.print("x = {}", x)
+    ...     return x * 2
+    >>> _ = f(padax.to_tensor([1.0, 2.0]))
+    x = [1. 2.]
     """
     if not isinstance(fmt, str):
         raise TypeError(f"debug.print: the format must be a str, got {type(fmt).__name__}")

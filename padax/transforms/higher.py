@@ -37,6 +37,11 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     `primals` and `tangents` hold one entry per positional argument of `fun`; the
     Hessian is taken with respect to all of them, and the result has the structure of
     `primals` (the single entry when there is one argument).
+
+    >>> import padax
+    >>> f = lambda x: (x ** 3).sum()                  # H = diag(6 x)
+    >>> padax.hvp(f, (padax.to_tensor([1.0, 2.0]),), (padax.to_tensor([1.0, 1.0]),)).tolist()
+    [6.0, 12.0]
     """
     from padax.transforms.ad import grad, jvp
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
@@ -113,6 +118,10 @@ def laplacian(fun: Callable, argnums: int = 0, method: str = "taylor", *, key: A
     "hutchinson" (unbiased stochastic estimate from `num_samples` random directions drawn
     with `key`, Rademacher or normal `distribution`), or "hessian" (trace of the full
     Hessian, for reference).
+
+    >>> import padax
+    >>> float(padax.laplacian(lambda x: (x ** 2).sum())(padax.ones([3])))     # 2 per coordinate
+    6.0
     """
     if method not in ("taylor", "hutchinson", "hessian"):
         raise ValueError(f"laplacian: method must be 'taylor', 'hutchinson' or 'hessian', got {method!r}")
@@ -162,7 +171,12 @@ def _hessian_trace(f: Callable, x: Any):
 
 def hessian_diag(fun: Callable, argnums: int = 0) -> Callable:
     """`hessian_diag(f)(*args)`: the diagonal of f's Hessian with respect to `args[argnums]`,
-    shaped out.shape + x.shape, by second-order Taylor mode along each coordinate."""
+    shaped out.shape + x.shape, by second-order Taylor mode along each coordinate.
+
+    >>> import padax
+    >>> padax.hessian_diag(lambda x: (x ** 3).sum())(padax.to_tensor([1.0, 2.0])).tolist()
+    [6.0, 12.0]
+    """
     def wrapped(*args):
         from padax.core.ad_util import zeros_like_aval
         from padax.core.batching_util import moveaxis
@@ -202,7 +216,12 @@ def jacobian_diag(fun: Callable, argnums: int = 0, elementwise: bool = False) ->
     """`jacobian_diag(f)(*args)`: d f_i / d x_i for an f mapping x = args[argnums] to an array
     of x's shape. `elementwise=True` promises that each output depends only on the input at
     the same position (then one jvp with a tangent of ones gives the diagonal); otherwise
-    one jvp per coordinate, batched with vmap."""
+    one jvp per coordinate, batched with vmap.
+
+    >>> import padax
+    >>> padax.jacobian_diag(padax.sin, elementwise=True)(padax.zeros([2])).tolist()    # cos(0)
+    [1.0, 1.0]
+    """
     def wrapped(*args):
         from padax.functional._arrays import full
         from padax.functional.lax.structural import reshape

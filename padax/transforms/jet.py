@@ -187,6 +187,12 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
     `factorial_scaled=False` terms are plain Taylor coefficients (no factorials).
     Arguments may be pytrees; each term then has the argument's structure. Every
     differentiable padax primitive has a Taylor rule, including control flow and jit.
+
+    >>> import padax
+    >>> x0, one, zero = padax.to_tensor(0.0), padax.to_tensor(1.0), padax.to_tensor(0.0)
+    >>> y, terms = padax.jet(padax.sin, (x0,), ([one, zero, zero],))    # x(t) = t
+    >>> float(y), [float(t) for t in terms]                             # sin, cos, -sin, -cos at 0
+    (0.0, [1.0, 0.0, -1.0])
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(series, (tuple, list)):
         raise TypeError("jet: primals and series must be tuples or lists (one entry per positional argument)")
