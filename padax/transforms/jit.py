@@ -84,12 +84,51 @@ class _Compiled:
         self.donated = donated
 
 
-def _normalize_argnums(argnums: int | Sequence[int] | None) -> tuple[int, ...]:
+def _normalize_argnums(argnums: int | Sequence[int] | None, what: str = "static_argnums") -> tuple[int, ...]:
+    """argnums as a tuple of Python ints; floats, bools and other objects are refused."""
     if argnums is None:
         return ()
-    if isinstance(argnums, int):
-        return (argnums,)
-    return tuple(argnums)
+    items = (argnums,) if not isinstance(argnums, (tuple, list, range)) else tuple(argnums)
+    for i in items:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"jit: {what} must be an int or a sequence of ints, got {argnums!r}")
+    return tuple(int(i) for i in items)
+
+
+def _normalize_argnames(argnames: str | Sequence[str] | None, what: str) -> tuple[str, ...]:
+    items = () if argnames is None else (argnames,) if isinstance(argnames, str) else argnames
+    items = tuple(items) if isinstance(items, (tuple, list)) else (items,)
+    for n in items:
+        if not isinstance(n, str):
+            raise TypeError(f"jit: {what} must be a str or a sequence of str, got {argnames!r}")
+    return items
+
+
+def _check_against_signature(sig: inspect.Signature, fname: str, nums: tuple[int, ...], names: tuple[str, ...],
+                             what: str) -> tuple[int, ...]:
+    """nums with negative entries resolved; a ValueError for an argnum or argname `fun` does not take
+    (JAX's rule: a silently ignored static/donate argument would recompile or copy without a word)."""
+    params = list(sig.parameters.values())
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
+    var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
+    resolved = []
+    for i in nums:
+        if i < 0 and not var_pos:
+            i += len(positional)
+        if (i < 0 or i >= len(positional)) and not var_pos:
+            raise ValueError(f"jit({fname}): {what}_argnums={nums} names argument {i}, but {fname} takes "
+                             f"{len(positional)} positional argument(s): {positional}")
+        if i < 0:
+            raise ValueError(f"jit({fname}): negative {what}_argnums={nums} cannot be resolved for a function "
+                             "with *args; use non-negative indices")
+        resolved.append(i)
+    keyword_ok = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    bad = [n for n in names if n not in keyword_ok]
+    if bad and not var_kw:
+        raise ValueError(f"jit({fname}): {what}_argnames={names} names {bad}, which {fname} does not take as "
+                         f"keyword argument(s); its parameters are {list(sig.parameters)}")
+    return tuple(resolved)
 
 
 def _hashable_static(value: Any, what: str) -> Any:
@@ -110,10 +149,10 @@ class JitFunction:
         self.fun = fun
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
-        self.static_argnums = _normalize_argnums(static_argnums)
-        self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
-        self.donate_argnums = _normalize_argnums(donate_argnums)
-        self.donate_argnames = (donate_argnames,) if isinstance(donate_argnames, str) else tuple(donate_argnames)
+        self.static_argnums = _normalize_argnums(static_argnums, "static_argnums")
+        self.static_argnames = _normalize_argnames(static_argnames, "static_argnames")
+        self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
+        self.donate_argnames = _normalize_argnames(donate_argnames, "donate_argnames")
         self._cache: dict[tuple, _Compiled] = {}
         self._signature = None
         try:
@@ -121,6 +160,11 @@ class JitFunction:
         except (TypeError, ValueError):
             pass
         if self._signature is not None:
+            fname = function_name(fun)
+            self.static_argnums = _check_against_signature(self._signature, fname, self.static_argnums,
+                                                           self.static_argnames, "static")
+            self.donate_argnums = _check_against_signature(self._signature, fname, self.donate_argnums,
+                                                           self.donate_argnames, "donate")
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
@@ -158,6 +202,9 @@ class JitFunction:
         if not nums and not names:
             return args, kwargs, ()
         n = len(args)
+        if self._signature is None and nums and max(nums) >= n:
+            raise ValueError(f"jit({self.__name__}): static_argnums={nums}, but the call passed only {n} "
+                             "positional argument(s)")
         static = tuple((i, _hashable_static(args[i], f"#{i}")) for i in nums if i < n)
         dyn_args = tuple(a for i, a in enumerate(args) if i not in nums)
         static += tuple((k, _hashable_static(kwargs[k], repr(k))) for k in sorted(kwargs) if k in names)

@@ -61,3 +61,49 @@ def test_custom_rules_of_the_right_type_still_work():
     h = _custom_jvp_returning(lambda x: 0.5)  # a weak Python-scalar tangent for a float64 scalar
     _, t = padax.jvp(h, (padax.to_tensor(1.0, dtype="float64"),), (padax.to_tensor(1.0, dtype="float64"),))
     assert t.dtype == np.float64
+
+
+def _inc(x, y=1):
+    return x + y
+
+
+@pytest.mark.parametrize("kwargs,err,words", [
+    (dict(static_argnums=4), ValueError, ["static_argnums=(4,)", "2 positional", "'x', 'y'"]),
+    (dict(static_argnums=-3), ValueError, ["static_argnums", "2 positional"]),
+    (dict(static_argnames="zz"), ValueError, ["static_argnames", "zz"]),
+    (dict(donate_argnums=2), ValueError, ["donate_argnums", "2 positional"]),
+    (dict(donate_argnames=("x", "q")), ValueError, ["donate_argnames", "q"]),
+    (dict(static_argnums=1.0), TypeError, ["static_argnums", "1.0"]),
+    (dict(static_argnums=True), TypeError, ["static_argnums", "True"]),
+    (dict(static_argnames=3), TypeError, ["static_argnames", "3"]),
+])
+def test_jit_refuses_static_and_donate_arguments_the_function_does_not_take(kwargs, err, words):
+    with pytest.raises(err, match=r"jit") as e:
+        padax.jit(_inc, **kwargs)
+    assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_jit_static_arguments_the_function_takes_still_work():
+    x = padax.ones([2])
+    np.testing.assert_allclose(padax.jit(_inc, static_argnums=-1)(x, 3).numpy(), [4, 4])
+    np.testing.assert_allclose(padax.jit(_inc, static_argnames="y")(x, y=2).numpy(), [3, 3])
+    np.testing.assert_allclose(padax.jit(lambda *a: a[0] * a[1], static_argnums=1)(x, 5).numpy(), [5, 5])
+    np.testing.assert_allclose(padax.jit(lambda x, **kw: x * kw["k"], static_argnames="k")(x, k=4).numpy(), [4, 4])
+
+
+@pytest.mark.parametrize("out_axes", [5, -4, (0, 3)])
+def test_vmap_out_axes_out_of_range_is_refused(out_axes):
+    f = padax.vmap(lambda x: (padax.stack([x, x]), padax.stack([x, x])), out_axes=out_axes)
+    with pytest.raises(ValueError, match=r"vmap\(<lambda>\): out_axes -?\d is out of range .*\(2, 4\)"):
+        f(padax.ones([3, 4]))
+
+
+@pytest.mark.parametrize("spec", [dict(out_axes=True), dict(in_axes=1.5), dict(out_axes=0.0)])
+def test_vmap_axes_must_be_int_or_none(spec):
+    with pytest.raises(TypeError, match="vmap .*_axes entries must be int or None"):
+        padax.vmap(lambda x: x * 2, **spec)(padax.ones([3, 4]))
+
+
+def test_vmap_negative_out_axes_in_range_still_work():
+    out = padax.vmap(lambda x: padax.stack([x, x]), out_axes=-1)(padax.ones([3, 4]))
+    assert out.shape == (2, 4, 3)
