@@ -70,3 +70,34 @@ def test_one_hot_bad_num_classes(num_classes, err, words):
     with pytest.raises(err) as e:
         F.one_hot(padax.to_tensor([0, 1]), num_classes)
     assert all(w in str(e.value) for w in words), str(e.value)
+
+
+@pytest.mark.parametrize("make,err", [
+    (lambda: padax.nn.ClipGradByGlobalNorm(clip_norm=-1.0), ValueError),
+    (lambda: padax.nn.ClipGradByGlobalNorm(clip_norm=0.0), ValueError),
+    (lambda: padax.nn.ClipGradByNorm(clip_norm=float("nan")), ValueError),
+    (lambda: padax.nn.ClipGradByNorm(clip_norm="big"), TypeError),
+    (lambda: padax.nn.ClipGradByValue(max=float("nan")), ValueError),
+])
+def test_gradient_clipping_refuses_norms_that_would_flip_or_poison_gradients(make, err):
+    with pytest.raises(err, match=r"ClipGradBy\w+: (clip_norm|min and max)"):
+        make()
+
+
+def test_global_norm_clipping_still_rescales():
+    g = {"a": padax.to_tensor([3.0, 0.0]), "b": padax.to_tensor([4.0])}
+    out = padax.nn.ClipGradByGlobalNorm(clip_norm=1.0)(g)
+    np.testing.assert_allclose(out["a"].numpy(), [0.6, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(out["b"].numpy(), [0.8], rtol=1e-6)
+
+
+@pytest.mark.parametrize("opt", [padax.optimizer.SGD(0.1), padax.optimizer.Adam(0.1)], ids=["SGD", "Adam"])
+def test_optimizers_refuse_integer_parameters_given_a_gradient(opt):
+    params = {"b": padax.to_tensor([1.0, 2.0]), "w": padax.to_tensor([1, 2, 3])}
+    state = opt.init(params)
+    with pytest.raises(TypeError, match=rf"{type(opt).__name__}.step: parameter \['w'\] has dtype int64 .* "
+                                        r"floating-point parameters only"):
+        opt.step(params, {"b": padax.ones([2]), "w": padax.to_tensor([1, 1, 1])}, state)
+    new, _ = opt.step(params, {"b": padax.ones([2]), "w": None}, state)  # None: left unchanged, as documented
+    np.testing.assert_array_equal(new["w"].numpy(), [1, 2, 3])
+    assert new["b"].numpy()[0] < 1.0
