@@ -27,7 +27,7 @@ from padax.core import trace as _trace_module
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
-from padax.devices.array import Tensor
+from padax.devices.array import Tensor, mark_donated, raise_if_deleted
 from padax.devices.backend import single_device_sharding
 from padax.devices.executable import Executable
 from padax.devices.profiling import span
@@ -320,9 +320,15 @@ class JitFunction:
         try:
             with span("padax.dispatch", function=self.__name__):
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
-        except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
+        except Exception as e:  # noqa: BLE001
+            raise_if_deleted(leaves)  # a donated/deleted argument: say so, not XLA's INVALID_ARGUMENT
+            if not isinstance(e, _jaxlib.XlaRuntimeError):
+                raise
+            # arguments on other devices / sharded: see _placement_fallback
             outs = self._placement_fallback(key, entry, bufs, e)
             entry = self._cache[key]
+        if entry.donated and any(entry.donated):
+            mark_donated(leaves, entry.donated, f"jit({self.__name__})")
         if config.debug_nans or config.debug_infs:
             if self.eager_op:
                 check_eager_op(self.__name__, outs)
@@ -391,6 +397,8 @@ def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
     buffer, the program was traced from the Tensor).
     """
     exe, const_bufs = entry.exe, entry.const_bufs
+    if entry.donated and any(entry.donated):
+        return None  # donating calls run in Python, which marks the donated Tensors (see mark_donated)
     if isinstance(exe, SpmdDispatch):
         hit = exe._fast.get(tuple([b._sharding for b in bufs]))
         if hit is None or not hit[1]:

@@ -107,3 +107,18 @@ def test_vmap_axes_must_be_int_or_none(spec):
 def test_vmap_negative_out_axes_in_range_still_work():
     out = padax.vmap(lambda x: padax.stack([x, x]), out_axes=-1)(padax.ones([3, 4]))
     assert out.shape == (2, 4, 3)
+
+
+def test_using_a_donated_tensor_raises_a_clear_error():
+    step = padax.jit(lambda x: x + 1, donate_argnums=0)
+    other = padax.jit(lambda x: x * 2)
+    x = padax.ones([4])
+    other(x)  # its C++ fast path is set up for this signature
+    y = step(x)
+    uses = [lambda: step(x), lambda: other(x), lambda: x + 1, lambda: x.numpy(), lambda: padax.sum(x)]
+    for use in uses:
+        with pytest.raises(padax.core.errors.DeletedBufferError, match=r"f32\[4\] was donated to jit\(<lambda>\) "
+                                                                        r"\(donate_argnums\).*Use the call's output"):
+            use()
+    np.testing.assert_array_equal(step(y).numpy(), [3.0] * 4)  # the output is fine, and can be donated again
+    np.testing.assert_array_equal(other(padax.ones([4])).numpy(), [2.0] * 4)
