@@ -290,7 +290,10 @@ class JitFunction:
 
     def _cache_miss(self, *args, **kwargs):
         """What the C++ dispatcher calls when it has no entry for a signature."""
-        out, fast = self._call(args, kwargs)
+        try:
+            out, fast = self._call(args, kwargs)
+        except RecursionError as e:  # (also the dispatcher's own flatten of a too-deep argument tree)
+            raise tree_util.too_deep(e) from None
         return out, fast, False
 
     def _call(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
@@ -301,7 +304,10 @@ class JitFunction:
             dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         else:
             dyn_args, dyn_kwargs, static = args, kwargs, ()
-        leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
+        try:
+            leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
+        except (SystemError, RecursionError) as e:
+            raise tree_util.too_deep(e) from None
         if type(trace_state.trace) is not EvalTrace:
             return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
         all_tensors = True

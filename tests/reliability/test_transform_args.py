@@ -122,3 +122,23 @@ def test_using_a_donated_tensor_raises_a_clear_error():
             use()
     np.testing.assert_array_equal(step(y).numpy(), [3.0] * 4)  # the output is fine, and can be donated again
     np.testing.assert_array_equal(other(padax.ones([4])).numpy(), [2.0] * 4)
+
+
+def test_a_1000_deep_pytree_gets_a_clear_error_and_works_under_a_raised_limit():
+    from tests.reliability.isolated import run_snippets
+    deep = "t = padax.ones([1])\nfor _ in range(1000):\n    t = [t]\n"
+    calls = ["padax.tree.leaves(t)", "padax.tree.map(lambda x: x, t)", "padax.jit(lambda t: 1)(t)",
+             "padax.vmap(lambda t: 1, axis_size=2)(t)", "padax.tree.flatten_with_path(t)"]
+    results = run_snippets([deep + c for c in calls] + [
+        "import sys\nsys.setrecursionlimit(3000)\n" + deep + "assert padax.jit(lambda t: padax.tree.leaves(t)[0] * 2)(t).shape == (1,)"])
+    for r in results[:-1]:
+        assert r["error"] == "RecursionError" and "pytree: nested deeper than Python's recursion limit" in r["message"] \
+            and "sys.setrecursionlimit" in r["message"], r
+    assert results[-1]["error"] is None, results[-1]
+
+
+def test_recursion_in_user_code_keeps_its_own_message():
+    def f(x):
+        return f(x)
+    with pytest.raises(RecursionError, match="maximum recursion depth"):
+        padax.jit(f)(padax.ones([1]))
