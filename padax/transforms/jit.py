@@ -12,6 +12,7 @@ through padax/transforms/spmd.py.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import logging
@@ -153,7 +154,8 @@ class JitFunction:
         self.static_argnames = _normalize_argnames(static_argnames, "static_argnames")
         self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
         self.donate_argnames = _normalize_argnames(donate_argnames, "donate_argnames")
-        self._cache: dict[tuple, _Compiled] = {}
+        self._cache: collections.OrderedDict[tuple, Any] = collections.OrderedDict()
+        self._fast_paths_owner = None  # a weak reference to the C++ dispatcher (set by _dispatcher)
         self._signature = None
         try:
             self._signature = inspect.signature(fun)
@@ -254,8 +256,21 @@ class JitFunction:
         else:
             exe, const_bufs = compile_jaxpr(closed, self.__name__, donated)
         entry = _Compiled(exe, const_bufs, out_tree, closed, donated)
-        self._cache[key] = entry
+        self._remember(key, entry)
         return entry
+
+    def _remember(self, key: tuple, entry: Any) -> None:
+        """Cache an entry, evicting the least recently used beyond config.jit_cache_size. An eviction
+        also drops the C++ dispatcher's fast paths of this function (they hold the executables too);
+        the live signatures come back to them from this cache on their next call."""
+        cache = self._cache
+        cache[key] = entry
+        if len(cache) > config.jit_cache_size:
+            while len(cache) > config.jit_cache_size:
+                cache.popitem(last=False)
+            cpp = self._fast_paths_owner() if self._fast_paths_owner is not None else None
+            if cpp is not None:
+                cpp._clear_cache()
 
     def _spmd(self, closed, out_tree, dyn_args, dyn_kwargs, donated) -> "SpmdDispatch":
         n_leaves = len(closed.jaxpr.invars)
@@ -282,7 +297,7 @@ class JitFunction:
         n = len(entry.jaxpr.jaxpr.invars)
         spmd = SpmdDispatch(entry.jaxpr, self.__name__, entry.donated, [None] * n, None)
         new = _Compiled(spmd, [], entry.out_tree, entry.jaxpr, entry.donated)
-        self._cache[key] = new
+        self._remember(key, new)
         return spmd(bufs)
 
     def __call__(self, *args, **kwargs):
@@ -323,6 +338,8 @@ class JitFunction:
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
+        else:
+            self._cache.move_to_end(key)
         try:
             with span("padax.dispatch", function=self.__name__):
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
@@ -354,7 +371,7 @@ class JitFunction:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
             hit = (closed, out_tree, hoist_consts(closed))
             if not any(isinstance(c, Tracer) for c in closed.consts):
-                self._cache[key] = hit
+                self._remember(key, hit)
         closed, out_tree, hoisted = hit
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
@@ -457,6 +474,15 @@ def _clear_on_client_reset() -> None:
 _backend.on_client_reset(_clear_on_client_reset)
 
 
+def clear_caches() -> None:
+    """Free every compiled program, traced program and cached constant padax keeps in memory (jitted
+    functions, eager ops, derived programs); later calls compile again (the disk cache still helps).
+    Each jitted function also keeps at most config.jit_cache_size programs on its own."""
+    from padax.transforms import dispatch
+    dispatch.clear_cache()
+    _backend.empty_client_caches()
+
+
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Sequence[str] = (), donate_argnums: int | Sequence[int] = (),
         donate_argnames: str | Sequence[str] = (), in_shardings: Any = None, out_shardings: Any = None) -> Any:
@@ -486,7 +512,7 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
             shared = False
     if shared:
         try:
-            jf._cache = _jit_caches.setdefault(fun, {}).setdefault(opts, {})
+            jf._cache = _jit_caches.setdefault(fun, {}).setdefault(opts, collections.OrderedDict())
         except TypeError:  # not weak-referenceable (e.g. a builtin): a private cache
             shared = False
     return _dispatcher(jf, opts if shared else object())
@@ -516,6 +542,10 @@ def _dispatcher(jf: JitFunction, cache_key: Any):
     cpp.clear_cache = functools.partial(_clear_both, jf, cpp)
     cpp._cache_size = jf._cache_size
     cpp._padax_jit = jf
+    try:
+        jf._fast_paths_owner = weakref.ref(cpp)
+    except TypeError:  # (not weak-referenceable in this jaxlib: evictions then leave C++'s own LRU to bound it)
+        pass
     return cpp
 
 

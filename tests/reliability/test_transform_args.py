@@ -142,3 +142,25 @@ def test_recursion_in_user_code_keeps_its_own_message():
         return f(x)
     with pytest.raises(RecursionError, match="maximum recursion depth"):
         padax.jit(f)(padax.ones([1]))
+
+
+@pytest.mark.parametrize("perm,err,words", [
+    ([(0, 5)], ValueError, ["(0, 5)", "outside axis 'i' of size 4", "[0, 4)"]),
+    ([(-1, 0)], ValueError, ["(-1, 0)", "outside axis 'i'"]),
+    ([(0.5, 1)], TypeError, ["perm source", "0.5"]),
+    ([(0, 1, 2)], TypeError, ["(source, destination) pairs"]),
+    (3, TypeError, ["(source, destination) pairs"]),
+    ([(0, 1), (2, 1)], ValueError, ["more than once"]),
+])
+def test_ppermute_refuses_bad_permutations(perm, err, words):
+    from padax import lax
+    with pytest.raises(err, match="ppermute: ") as e:
+        padax.vmap(lambda x: lax.ppermute(x, "i", perm), axis_name="i")(padax.ones([4]))
+    assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_ppermute_in_range_still_permutes():
+    from padax import lax
+    out = padax.vmap(lambda x: lax.ppermute(x, "i", [(0, 1), (1, 2), (2, 3), (3, 0)]), axis_name="i")(
+        padax.arange(4.0))
+    np.testing.assert_array_equal(out.numpy(), [3.0, 0.0, 1.0, 2.0])
