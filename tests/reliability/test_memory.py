@@ -64,3 +64,15 @@ def test_rss_stays_flat_over_10000_calls_with_250_shapes():
     growth, kept = float(line[0].split()[1]), int(line[0].split()[2])
     assert kept == 16
     assert growth < 15, f"RSS grew {growth:.1f} MiB over 8000 calls with a cache bound of 16 programs"
+
+
+def test_xla_running_out_of_memory_is_a_memory_error():
+    from tests.reliability.isolated import run_snippets
+    big = "[2 ** 20, 2 ** 20]"  # 4 TiB of float32: no machine running this has it
+    results = run_snippets([f"padax.jit(lambda: padax.zeros({big}) + 1)()",
+                            f"padax.to_tensor(1.0).expand({big})",
+                            "from padax.core.errors import OutOfMemoryError\nassert issubclass(OutOfMemoryError, MemoryError)"])
+    for r in results[:2]:
+        assert r["error"] == "OutOfMemoryError" and r["module"] == "padax.core.errors", r
+        assert "out of memory on cpu:0" in r["message"] and "4.1e+03 GiB" in r["message"], r
+    assert results[2]["error"] is None, results[2]
