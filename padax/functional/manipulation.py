@@ -228,6 +228,8 @@ def chunk(x: Any, chunks: int, axis: Any = 0, name: str | None = None) -> list[A
 def unbind(input: Any, axis: int = 0) -> list[Any]:
     """The slices along `axis`, each without that axis."""
     x = asarray(input)
+    if x.aval.ndim == 0:
+        raise op_value_error("unbind", f"x must have at least one dimension to split along, got {x.aval.str_short()}")
     a = canonicalize_axis("unbind", axis, x.aval.ndim)
     shape = x.aval.shape[:a] + x.aval.shape[a + 1:]
     return [lax.reshape(lax.slice_in_dim(x, i, i + 1, 1, a), shape) for i in builtins.range(x.aval.shape[a])]
