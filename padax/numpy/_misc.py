@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from padax.functional._arrays import canonicalize_axis, static_int
+
 from padax import lax
 from padax.numpy import _dtypes as D
 from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, to_array
@@ -35,7 +37,7 @@ def size(a: Any, axis: builtins.int | None = None) -> builtins.int:
     s = shape(a)
     if axis is None:
         return builtins.int(np.prod(s, dtype=np.int64))
-    return s[axis]
+    return s[canonicalize_axis("size", static_int("size", axis, "axis"), len(s))] if s else 1
 
 
 def copy(a: Any, *, order: str = "K") -> Any:
