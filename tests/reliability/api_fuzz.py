@@ -137,10 +137,10 @@ def judge(err: BaseException | None) -> str | None:
     text = str(err)
     if kind.__module__.startswith(("jaxlib", "nanobind")) or "RuntimeError" in kind.__name__ and "Jax" in kind.__name__:
         return f"a jaxlib error type {kind.__module__}.{kind.__name__}"
-    if isinstance(err, INTERNAL) and not isinstance(err, ERROR_TYPES_OK):
-        if not (isinstance(err, IndexError) and re.match(r"[\w.]+: ", text)):  # padax's "op: index ... out of bounds"
-            return f"an internal {kind.__name__}"
-    if not isinstance(err, ERROR_TYPES_OK) and not kind.__module__.startswith("padax"):
+    op_index_error = isinstance(err, IndexError) and re.match(r"[\w.]+: ", text)  # "take: index 5 is out of ..."
+    if isinstance(err, INTERNAL) and not isinstance(err, ERROR_TYPES_OK) and not op_index_error:
+        return f"an internal {kind.__name__}"
+    if not isinstance(err, ERROR_TYPES_OK) and not kind.__module__.startswith("padax") and not op_index_error:
         return f"an unexpected error type {kind.__module__}.{kind.__name__}"
     for bit in FOREIGN_TEXT:
         if bit in text:

@@ -39,3 +39,14 @@ def test_stacking_and_device_put_still_work():
     assert padax.vstack((T([1.0]),)).shape == (1, 1)
     assert padax.device_put(T([1.0]), padax.CPUPlace()).place == padax.CPUPlace()
     assert pnp.full_like(T(1.0), 2.0, device=padax.devices()[0]).item() == 2.0
+
+
+@pytest.mark.parametrize("call,err,words", [
+    (lambda: pnp.split(2.5, 2), ValueError, ["split", "0-d"]),
+    (lambda: padax.nn.functional.sequence_mask(T([[True]])), TypeError, ["sequence_mask", "integers", "bool"]),
+    (lambda: padax.lax.iota("bool", 3), TypeError, ["iota", "bool"]),
+])
+def test_more_fuzzer_finds(call, err, words):
+    with pytest.raises(err) as e:
+        call()
+    assert all(w in str(e.value) for w in words), str(e.value)
