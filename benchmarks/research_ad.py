@@ -299,17 +299,16 @@ def workloads() -> list[Workload]:
 
 def memory_bytes() -> dict[str, dict[str, int]]:
     """Compiled buffer sizes of the implicit and unrolled fixed-point gradients, padax and jax."""
-    import padax
-    from padax.lowering.compile import memory_analysis
+    def sizes(m) -> dict[str, int]:
+        return {"temp": int(m.temp_size_in_bytes), "argument": int(m.argument_size_in_bytes),
+                "output": int(m.output_size_in_bytes)}
     out = {}
     theta, w = _padax_args(_F_THETA, _F_W)
     for name, f in zip(("implicit", "unrolled"), _padax_fixed_point_fns()):
-        out[f"padax_{name}"] = memory_analysis(f.lower(theta, w), padax.devices()[:1])
+        out[f"padax_{name}"] = sizes(f.lower(theta, w).compile().memory_analysis())
     jt, jw = _jax_args(_F_THETA, _F_W)
     for name, f in zip(("implicit", "unrolled"), _jax_fixed_point_fns()):
-        m = f.lower(jt, jw).compile().memory_analysis()
-        out[f"jax_{name}"] = {"temp": int(m.temp_size_in_bytes), "argument": int(m.argument_size_in_bytes),
-                              "output": int(m.output_size_in_bytes)}
+        out[f"jax_{name}"] = sizes(f.lower(jt, jw).compile().memory_analysis())
     return out
 
 

@@ -103,7 +103,6 @@ def test_bad_arguments():
 def test_implicit_gradient_needs_far_less_memory_than_unrolling():
     """XLA's buffer assignment for grad through 1000 iterations: the unrolled loop keeps every
     iterate for the backward pass, the implicit one none."""
-    from padax.lowering.compile import memory_analysis
     n, iters = 64, 1000
     w = (_RNG.standard_normal((n, n)) * (0.5 / np.sqrt(n))).astype(np.float32)
     theta = _RNG.standard_normal(n).astype(np.float32)
@@ -122,7 +121,7 @@ def test_implicit_gradient_needs_far_less_memory_than_unrolling():
         return padax.jit(padax.grad(lambda t: (solver(t * 0, t) ** 2).sum()))
 
     with padax.enable_x64(False):
-        mem = {name: memory_analysis(grad_of(s).lower(theta), padax.devices()[:1])["temp"]
+        mem = {name: grad_of(s).lower(theta).compile().memory_analysis().temp_size_in_bytes
                for name, s in (("implicit", implicit), ("unrolled", unrolled))}
         np.testing.assert_allclose(np.asarray(grad_of(implicit)(theta)), np.asarray(grad_of(unrolled)(theta)),
                                    rtol=2e-3, atol=1e-5)

@@ -26,7 +26,7 @@ def test_frame_and_overlap_add():
     for t in range(4):
         _close(np.asarray(f)[..., t], x[..., 4 * t:4 * t + 6])
     f0 = padax.signal.frame(np.moveaxis(x, -1, 0), 6, 4, axis=0)
-    assert f0.shape == (4, 6, 3, 2)
+    assert f0.shape == (4, 6, 2, 3)
     _close(f0, np.moveaxis(np.asarray(f), (-2, -1), (1, 0)))
     # overlap_add is frame's transpose: <frame(x), y> == <x, overlap_add(y)>
     y = RNG.standard_normal(f.shape)

@@ -184,14 +184,6 @@ def serialize_compile_options(options) -> bytes:
     return options.SerializeAsString()
 
 
-def compiled_memory_stats(exe) -> dict[str, int]:
-    """Bytes XLA's buffer assignment gives a compiled program: temporaries, arguments, outputs, code."""
-    s = executable_memory_stats(exe)
-    return {"temp": int(s.temp_size_in_bytes), "argument": int(s.argument_size_in_bytes),
-            "output": int(s.output_size_in_bytes), "alias": int(s.alias_size_in_bytes),
-            "generated_code": int(s.generated_code_size_in_bytes)}
-
-
 def serialize_executable(client, exe) -> bytes:
     return client.serialize_executable(exe)
 

@@ -139,8 +139,3 @@ def atomic_write(path: str, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-def memory_analysis(lowered: LoweredModule, devices: Sequence) -> dict[str, int]:
-    """Compile `lowered` and report the bytes XLA assigns it (temp, argument, output, alias, generated_code)."""
-    return _jaxlib.compiled_memory_stats(compile_lowered(lowered, devices))

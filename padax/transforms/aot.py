@@ -31,7 +31,7 @@ from padax.transforms.staging import ShapeDtypeStruct, aval_of
 
 
 def _out_info(closed: ClosedJaxpr, out_tree) -> Any:
-    return out_tree.unflatten([ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals])
+    return out_tree.unflatten([ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
 
 
 class Traced:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import padax
-from tests.conftest import assert_close
+from tests.conftest import paddle_oracle, assert_close
 
 RNG = np.random.default_rng(1)
 A = RNG.standard_normal((4, 6)).astype(np.float32)
@@ -42,6 +42,14 @@ def test_moments_and_nan_reductions(dt):
             np.var(f, ddof=1)]
     out_f = np.float32  # integer inputs compute in float32, as Paddle's std/var/nanmean
     kinds = [out_f, out_f, out_f, out_f, np.int64 if dt == np.int32 else dt, out_f, np.int64, np.int64, out_f, out_f]
+    if dt == np.int32:  # Paddle's integer variance: var keeps the int dtype (computed in float, truncated)
+        paddle = paddle_oracle()
+        u = paddle.to_tensor(a)
+        ref_p = (paddle.std(u), paddle.var(u, 1), paddle.std(u, [0, 1], unbiased=False, keepdim=True),
+                 paddle.var(u, -2, keepdim=True), None, None, None, None, u.std(0), u.var())
+        refs = [r if q is None else q.numpy() for r, q in zip(refs, ref_p)]
+        kinds = [k if q is None else q.numpy().dtype for k, q in zip(kinds, ref_p)]
+        assert np.dtype(kinds[1]) == np.int32
     for outs in _eager_and_jit(fn, x):
         for o, r, k in zip(outs, refs, kinds):
             assert_close(o, np.asarray(r).astype(k), k, rtol=1e-5, atol=1e-4)

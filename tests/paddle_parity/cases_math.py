@@ -18,6 +18,7 @@ _UNARY = {
     "square": ((-3, 3), (F, D, I32, I64, C64)), "reciprocal": ((0.5, 3), (F, D, C64)),
     "sigmoid": ((-5, 5), (F, D, I32)), "erf": ((-2, 2), (F, D, H)), "erfinv": ((-0.9, 0.9), (F, D)),
     "lgamma": ((0.2, 5), (F, D)), "digamma": ((0.5, 5), (F, D)), "gammaln": ((0.2, 5), (F, D)),
+    "i0": ((-4, 4), (F, D)), "i0e": ((-4, 4), (F, D)), "i1": ((-4, 4), (F, D)), "i1e": ((-4, 4), (F, D)),
     "floor": ((-3, 3), (F, D, H, BF, I32, I64)), "ceil": ((-3, 3), (F, D, H, BF, I32, I64)),
     "trunc": ((-3, 3), (F, D, I32, I64)), "round": ((-3, 3), (F, D, I32, I64, C64)),
     "frac": ((-3, 3), (F, D, I32, I64)), "sign": ((-3, 3), (F, D, I32, I64)), "sgn": ((-3, 3), (F, D, C64)),
@@ -43,6 +44,8 @@ for _name, ((_lo, _hi), _dts) in _UNARY.items():
                           and _dt != F else None))
 
 CASES += [
+    case("gammainc", A(S, F, 0.2, 5), A(S, F, 0.1, 6)), case("gammainc", A(S, D, 0.2, 5), A(S, D, 0.1, 6)),
+    case("gammaincc", A(S, F, 0.2, 5), A(S, F, 0.1, 6)), case("gammaincc", A(S, D, 0.2, 5), A(S, D, 0.1, 6)),
     case("stanh", A(S, D), rtol=1e-6),  # Paddle computes float64 stanh with float32 constants
     case("stanh", A(S), scale_a=0.5, scale_b=2.0),
     case("round", Arr([[0.5, 1.5, 2.5, -0.5], [-1.5, -2.5, 0.49999997, 3.5]])),  # halves to even
