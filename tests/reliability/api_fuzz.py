@@ -46,11 +46,15 @@ FOREIGN_TEXT = ("stablehlo", "mhlo.", "INVALID_ARGUMENT", "INTERNAL:", "UNIMPLEM
 
 def modules():
     import padax
+    import padax.fft
     import padax.linalg
     import padax.nn.functional
     import padax.numpy
+    import padax.numpy.fft
+    import padax.numpy.linalg
     return {"padax": padax, "padax.nn.functional": padax.nn.functional, "padax.numpy": padax.numpy,
-            "padax.linalg": padax.linalg}
+            "padax.linalg": padax.linalg, "padax.fft": padax.fft, "padax.numpy.linalg": padax.numpy.linalg,
+            "padax.numpy.fft": padax.numpy.fft}
 
 
 def public_functions() -> list[tuple[str, str, object]]:
