@@ -57,6 +57,13 @@ def modules():
             "padax.numpy.fft": padax.numpy.fft}
 
 
+def constructors() -> dict:
+    """Classes whose constructors take user configuration (layers, optimizers, clipping)."""
+    import padax.nn
+    import padax.optimizer
+    return {"padax.nn": padax.nn, "padax.optimizer": padax.optimizer}
+
+
 def public_functions() -> list[tuple[str, str, object]]:
     out = []
     for mod_name, mod in modules().items():
@@ -67,6 +74,12 @@ def public_functions() -> list[tuple[str, str, object]]:
             if name.startswith(("is_compiled", "set_", "get_")) or name[0].isupper():
                 continue
             out.append((mod_name, name, fn))
+    for mod_name, mod in constructors().items():
+        for name in sorted(dir(mod)):
+            cls = getattr(mod, name)
+            if name[:1].isupper() and inspect.isclass(cls) and not issubclass(cls, BaseException) \
+                    and getattr(cls, "__module__", "").startswith("padax"):
+                out.append((mod_name, name, cls))
     return out
 
 
