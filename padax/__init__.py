@@ -9,7 +9,7 @@ from padax.devices.backend import default_backend, local_device_count, process_c
 from padax.devices.put import block_until_ready, device_get
 from padax.core.ad_util import float0
 from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eager execution)
-from padax.transforms.jit import jit
+from padax.transforms.jit import clear_caches, jit
 from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
 
 __version__ = "0.1.0"

@@ -130,6 +130,19 @@ def _device_count(value: Any) -> int:
     return n
 
 
+def _cache_size(value: Any) -> int:
+    """A positive number of compiled programs to keep per jitted function."""
+    try:
+        n = int(value) if isinstance(value, str) else value
+        ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"padax.config: jit_cache_size (PADAX_JIT_CACHE_SIZE) must be a positive integer, "
+                         f"got {value!r}")
+    return n
+
+
 def _matmul_precision(value: Any) -> str | None:
     if value is None:
         return None
@@ -180,6 +193,8 @@ _SETTINGS = {s.name: s for s in (
     _Setting("default_matmul_precision", _matmul_precision, None,
              "precision of matmuls and convolutions that name none (None: the backend's)"),
     _Setting("log_compiles", _flag, False, "log each program jit compiles, with its argument shapes"),
+    _Setting("jit_cache_size", _cache_size, 1024,
+             "compiled programs kept per jitted function, least recently used evicted (padax.clear_caches())"),
 )}
 
 

@@ -219,5 +219,7 @@ def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, 
 
 def visualize_array_sharding(x: Any, **kwargs: Any) -> str:
     """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding)."""
+    if not hasattr(x, "sharding"):
+        raise TypeError(f"visualize_array_sharding: expected a padax Tensor, got {type(x).__name__}: {x!r:.80}")
     return visualize_sharding(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape),
                               x.sharding, **kwargs)

@@ -20,6 +20,14 @@ class ForkedProcessError(PadaxError, RuntimeError):
     """padax was used in a child forked after the parent had started XLA's runtime (its threads are gone)."""
 
 
+class DeletedBufferError(PadaxError, RuntimeError):
+    """A Tensor whose device buffer is gone (donated to a jit call with donate_argnums, or deleted) was used."""
+
+
+class OutOfMemoryError(PadaxError, MemoryError):
+    """A device (or the host, for CPU) could not allocate a program's buffers (XLA's RESOURCE_EXHAUSTED)."""
+
+
 class MissingRuleError(PadaxError, TypeError):
     """A transformation met a primitive that has no rule for it (a user-defined primitive)."""
 

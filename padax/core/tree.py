@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import sys
 from typing import Any, Callable, Iterable
 
 from padax.devices import _jaxlib
@@ -25,27 +26,51 @@ DictKey, SequenceKey, GetAttrKey = _jaxlib.DictKey, _jaxlib.SequenceKey, _jaxlib
 FlattenedIndexKey = _jaxlib.FlattenedIndexKey
 
 
+def too_deep(e: BaseException) -> BaseException:
+    """For a failed flatten/unflatten: a clear RecursionError when the tree is nested deeper than
+    Python's recursion limit (or contains itself), instead of nanobind's SystemError; else `e`."""
+    cause = e if isinstance(e, RecursionError) else e.__cause__
+    if not isinstance(cause, RecursionError) or "PyTree" not in str(cause):  # (jaxlib's text: "... in flatten;
+        return e                                                               # PyTree may have cyclical ...")
+    return RecursionError(
+        f"pytree: nested deeper than Python's recursion limit ({sys.getrecursionlimit()} levels), or a container "
+        "that contains itself. padax walks pytrees recursively: flatten the structure (a list of leaves, a "
+        "dict of arrays), or raise the limit with sys.setrecursionlimit (depths up to a few thousand are safe)")
+
+
 def flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list[Any], PyTreeDef]:
-    return registry.flatten(tree, is_leaf)
+    try:
+        return registry.flatten(tree, is_leaf)
+    except (SystemError, RecursionError) as e:
+        raise too_deep(e) from None
 
 
 def unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
-    return treedef.unflatten(leaves)
+    try:
+        return treedef.unflatten(leaves)
+    except (SystemError, RecursionError) as e:
+        raise too_deep(e) from None
 
 
 def leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
-    return registry.flatten(tree, is_leaf)[0]
+    try:
+        return registry.flatten(tree, is_leaf)[0]
+    except (SystemError, RecursionError) as e:
+        raise too_deep(e) from None
 
 
 def structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
-    return registry.flatten(tree, is_leaf)[1]
+    try:
+        return registry.flatten(tree, is_leaf)[1]
+    except (SystemError, RecursionError) as e:
+        raise too_deep(e) from None
 
 
 def map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: Callable[[Any], bool] | None = None) -> Any:
     """Apply `f` leaf-wise; `rest` trees must have the structure of `tree` (or be deeper)."""
-    xs, treedef = registry.flatten(tree, is_leaf)
+    xs, treedef = flatten(tree, is_leaf)
     others = [treedef.flatten_up_to(r) for r in rest]
-    return treedef.unflatten(f(*args) for args in zip(xs, *others))
+    return unflatten(treedef, [f(*args) for args in zip(xs, *others)])
 
 
 def _path_predicate(is_leaf, takes_path: bool):
@@ -58,7 +83,10 @@ def _path_predicate(is_leaf, takes_path: bool):
 def flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,
                       is_leaf_takes_path: bool = False) -> tuple[list[tuple[tuple, Any]], PyTreeDef]:
     """(path, leaf) pairs and the structure; a path is a tuple of DictKey/SequenceKey/GetAttrKey/... entries."""
-    return registry.flatten_with_path(tree, _path_predicate(is_leaf, is_leaf_takes_path))
+    try:
+        return registry.flatten_with_path(tree, _path_predicate(is_leaf, is_leaf_takes_path))
+    except (SystemError, RecursionError) as e:
+        raise too_deep(e) from None
 
 
 def leaves_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,

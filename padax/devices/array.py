@@ -12,7 +12,48 @@ from typing import Any
 import numpy as np
 
 from padax.core.abstract import AvalProperties, ShapedArray
+from padax.core.errors import DeletedBufferError
+from padax.core.source_info import user_location
 from padax.devices import _jaxlib
+
+
+def deleted_error(aval: ShapedArray, consumer: str | None = None) -> DeletedBufferError:
+    where = f"to {consumer} " if consumer else ""
+    return DeletedBufferError(
+        f"Tensor {aval.str_short()} was donated {where}(donate_argnums) or deleted, and its buffer has been "
+        f"reused{user_location()}; it cannot be read or passed to an operation any more. Use the call's "
+        "output instead, or do not donate this argument.")
+
+
+class DonatedBuffer:
+    """What a Tensor holds after a jit call consumed its buffer: every use raises DeletedBufferError
+    (the C++ dispatcher cannot read it either, so calls with it take the Python path, which reports it)."""
+
+    __slots__ = ("aval", "consumer")
+
+    def __init__(self, aval: ShapedArray, consumer: str):
+        self.aval, self.consumer = aval, consumer
+
+    def is_deleted(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        raise deleted_error(self.aval, self.consumer)
+
+
+def mark_donated(tensors: Any, mask: Any, consumer: str) -> None:
+    """After a call that donated these Tensors (mask: which) replace their deleted buffers by DonatedBuffer."""
+    for t, donated in zip(tensors, mask):
+        if donated and type(t) is Tensor and type(t._buf) is not DonatedBuffer and t._buf.is_deleted():
+            t._buf = DonatedBuffer(t.aval, consumer)
+            t._npy = None
+
+
+def raise_if_deleted(tensors: Any) -> None:
+    """A DeletedBufferError when one of these Tensors' buffers is gone (called after a failed execution)."""
+    for t in tensors:
+        if type(t) is Tensor and t._buf.is_deleted():
+            raise deleted_error(t.aval, getattr(t._buf, "consumer", None) or None) from None
 
 
 class Tensor(AvalProperties):
@@ -82,9 +123,7 @@ class Tensor(AvalProperties):
         if v is None:
             buf = self._buf
             if buf.is_deleted():
-                raise RuntimeError(
-                    f"Tensor {self.aval.str_short()} was donated to a jit call (donate_argnums) "
-                    "and its buffer has been reused; it cannot be read any more.")
+                raise deleted_error(self.aval, getattr(buf, "consumer", None))
             if len(buf._sharding._internal_device_list) == 1:
                 v = _jaxlib.to_numpy(buf)
             else:

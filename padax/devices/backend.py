@@ -175,6 +175,12 @@ def on_client_reset(fn) -> None:
     _client_reset_hooks.append(fn)
 
 
+def empty_client_caches() -> None:
+    """Empty every cache that subscribed with on_client_reset, keeping the client (padax.clear_caches)."""
+    for fn in _client_reset_hooks:
+        fn()
+
+
 config.on_change(_reset_on_change)
 
 

@@ -1,14 +1,28 @@
 """A compiled program ready to run on device buffers and return Tensors."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from padax.core.abstract import ShapedArray
+from padax.core.errors import OutOfMemoryError
 from padax.devices import _jaxlib
 from padax.devices.array import Tensor
 from padax.devices import backend
 from padax.devices.backend import single_device_sharding
 from padax.devices.host_callbacks import reraise_callback_error
+
+
+def raise_if_out_of_memory(e: Exception, device) -> None:
+    """XLA's RESOURCE_EXHAUSTED as padax's OutOfMemoryError (a MemoryError), saying how much and what to do."""
+    text = str(e).strip()
+    if not text.startswith("RESOURCE_EXHAUSTED"):
+        return
+    found = re.search(r"allocating (\d+) bytes", text)
+    size = f" {int(found.group(1)) / 2 ** 30:.3g} GiB" if found else ""
+    raise OutOfMemoryError(f"out of memory on {device}: a compiled program could not allocate{size} "
+                           f"({text.splitlines()[0]}). Delete Tensors you no longer need, use smaller shapes or "
+                           "batches, or free compiled programs with padax.clear_caches()") from None
 
 
 class Executable:
@@ -40,6 +54,7 @@ class Executable:
         try:
             return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
+            raise_if_out_of_memory(e, self.device)
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)
@@ -50,6 +65,7 @@ class Executable:
         try:
             outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
+            raise_if_out_of_memory(e, self.device)
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)

@@ -105,12 +105,18 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     values with one sharding (or a matching pytree of shardings) is also taken.
     """
     from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
+    from padax.devices.place import Place
+    if isinstance(device, Place):  # Paddle's CPUPlace() / CUDAPlace(i)
+        device = "cpu" if device.kind == "cpu" else f"{device.kind}:{device.index}"
     if isinstance(device, str):
         device = device_by_name(device)
     elif isinstance(device, PartitionSpec):  # on the context mesh (padax.set_mesh)
         device = resolve_sharding(device, "device_put")
     if isinstance(device, (Sharding, list, tuple, dict)):
         return _put_sharded_tree(x, device, dtype)
+    if device is not None and not isinstance(device, _jaxlib.Device):
+        raise TypeError(f"device_put: device must be a Device (padax.devices()[i]), a place string such as "
+                        f"'cpu:0', or a sharding; got {type(device).__name__}: {device!r:.60}")
     if isinstance(x, Tensor):
         if dtype is not None and dtypes.canonicalize(dtype) != x.dtype:
             return device_put(x._value(), device, dtype)

@@ -85,6 +85,8 @@ def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> 
     """Move axes `source` to positions `destination`, keeping the others in order."""
     x = _arg("moveaxis", x, "x")
     nd = x.aval.ndim
+    if nd == 0 and (_int_list("moveaxis", source, "source") or _int_list("moveaxis", destination, "destination")):
+        raise op_value_error("moveaxis", f"x {x.aval.str_short()} is 0-d: it has no axis to move")
     src = [canonicalize_axis("moveaxis", a, nd) for a in _int_list("moveaxis", source, "source")]
     dst = [canonicalize_axis("moveaxis", a, nd) for a in _int_list("moveaxis", destination, "destination")]
     if len(src) != len(dst):
@@ -228,6 +230,8 @@ def chunk(x: Any, chunks: int, axis: Any = 0, name: str | None = None) -> list[A
 def unbind(input: Any, axis: int = 0) -> list[Any]:
     """The slices along `axis`, each without that axis."""
     x = asarray(input)
+    if x.aval.ndim == 0:
+        raise op_value_error("unbind", f"x must have at least one dimension to split along, got {x.aval.str_short()}")
     a = canonicalize_axis("unbind", axis, x.aval.ndim)
     shape = x.aval.shape[:a] + x.aval.shape[a + 1:]
     return [lax.reshape(lax.slice_in_dim(x, i, i + 1, 1, a), shape) for i in builtins.range(x.aval.shape[a])]
@@ -737,15 +741,23 @@ def tolist(x: Any) -> Any:
     return x.tolist()
 
 
+def _tensor_list(op: str, x: Any) -> list:
+    """The list/tuple of Tensors a stacking function takes (at least one)."""
+    if is_array(x) or not isinstance(x, (list, tuple)) or not x:
+        got = x.aval.str_short() if is_array(x) else f"{type(x).__name__}: {x!r:.60}"
+        raise op_type_error(op, f"x must be a non-empty list or tuple of Tensors, got {got}")
+    return list(x)
+
+
 def hstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 1 (axis 0 for 1-D inputs)."""
-    arrs = atleast_1d(*x) if len(x) > 1 else [atleast_1d(*x)]
+    arrs = atleast_1d(*_tensor_list("hstack", x)) if len(x) > 1 else [atleast_1d(*_tensor_list("hstack", x))]
     return concat(arrs, 0 if arrs[0].aval.ndim == 1 else 1)
 
 
 def vstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 0 after making inputs at least 2-D."""
-    arrs = atleast_2d(*x) if len(x) > 1 else [atleast_2d(*x)]
+    arrs = atleast_2d(*_tensor_list("vstack", x)) if len(x) > 1 else [atleast_2d(*_tensor_list("vstack", x))]
     return concat(arrs, 0)
 
 
@@ -754,7 +766,7 @@ row_stack = vstack
 
 def dstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 2 after making inputs at least 3-D."""
-    arrs = atleast_3d(*x) if len(x) > 1 else [atleast_3d(*x)]
+    arrs = atleast_3d(*_tensor_list("dstack", x)) if len(x) > 1 else [atleast_3d(*_tensor_list("dstack", x))]
     return concat(arrs, 2)
 
 

@@ -11,12 +11,28 @@ def _ops():
     return padax
 
 
+def _clip_norm(cls: str, clip_norm: Any) -> float:
+    """clip_norm as a positive float: zero, negative or NaN would zero, flip or poison every gradient."""
+    if isinstance(clip_norm, bool):
+        raise TypeError(f"{cls}: clip_norm must be a positive number, got {clip_norm!r}")
+    try:
+        value = float(clip_norm)
+    except (TypeError, ValueError):
+        raise TypeError(f"{cls}: clip_norm must be a positive number, got {type(clip_norm).__name__}: "
+                        f"{clip_norm!r}") from None
+    if not value > 0:
+        raise ValueError(f"{cls}: clip_norm must be > 0, got {value}")
+    return value
+
+
 class ClipGradByValue:
     """Clip every gradient element into [min, max] (min defaults to -max)."""
 
     def __init__(self, max: float, min: float | None = None):  # noqa: A002 (Paddle's names)
         self.max = float(max)
         self.min = -self.max if min is None else float(min)
+        if self.min != self.min or self.max != self.max:
+            raise ValueError(f"ClipGradByValue: min and max must not be NaN, got min {self.min}, max {self.max}")
         if self.min > self.max:
             raise ValueError(f"ClipGradByValue: min {self.min} > max {self.max}")
 
@@ -28,7 +44,7 @@ class ClipGradByNorm:
     """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm."""
 
     def __init__(self, clip_norm: float):
-        self.clip_norm = float(clip_norm)
+        self.clip_norm = _clip_norm("ClipGradByNorm", clip_norm)
 
     def __call__(self, grads: Any) -> Any:
         padax = _ops()
@@ -43,7 +59,7 @@ class ClipGradByGlobalNorm:
     """Rescale all gradients together so their joint L2 norm is at most clip_norm."""
 
     def __init__(self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False):
-        self.clip_norm = float(clip_norm)
+        self.clip_norm = _clip_norm("ClipGradByGlobalNorm", clip_norm)
         self.group_name = group_name
 
     def __call__(self, grads: Any) -> Any:

@@ -71,6 +71,8 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
         x = lax.reshape(x, (x.aval.size,))
         axis = 0
     nd = x.aval.ndim
+    if nd == 0:
+        raise op_value_error("take_along_axis", f"x must have at least one dimension, got {x.aval.str_short()}")
     a = canonicalize_axis("take_along_axis", static_int("take_along_axis", axis, "axis"), nd)
     idx = _index_array("take_along_axis", indices, x.aval.shape[a])
     if idx.aval.ndim != nd:

@@ -447,6 +447,8 @@ def array_split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> l
 
 def _split(op: str, ary: Any, ios: Any, axis: builtins.int, exact: builtins.bool) -> list[Any]:
     x = to_array(ary)
+    if x.aval.ndim == 0:
+        raise op_value_error(op, f"cannot split a 0-d array {x.aval.str_short()}")
     a = canonicalize_axis(op, axis, x.aval.ndim)
     n = x.aval.shape[a]
     pts = _split_points(op, n, ios, exact)

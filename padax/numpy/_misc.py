@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from padax.functional._arrays import canonicalize_axis, static_int
+
 from padax import lax
 from padax.numpy import _dtypes as D
 from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, to_array
@@ -36,8 +38,9 @@ def size(a: Any, axis: Any = None) -> builtins.int:
     if axis is None:
         return builtins.int(np.prod(s, dtype=np.int64))
     if isinstance(axis, (tuple, list)):
-        return builtins.int(np.prod([s[ax] for ax in axis], dtype=np.int64))
-    return s[axis]
+        return builtins.int(np.prod([s[canonicalize_axis("size", static_int("size", ax, "axis"), len(s))]
+                                     for ax in axis], dtype=np.int64))
+    return s[canonicalize_axis("size", static_int("size", axis, "axis"), len(s))] if s else 1
 
 
 def copy(a: Any, *, order: str = "K") -> Any:

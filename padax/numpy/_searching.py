@@ -114,7 +114,10 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
         raise op_value_error("searchsorted", f"x1 must be 1-D, got {a.aval.str_short()}")
     if sorter is not None:
         from padax.numpy._indexing import take
-        a = take(a, sorter, axis=0, mode="clip")
+        s = to_array(sorter)
+        if s.aval.shape != a.aval.shape:
+            raise op_value_error("searchsorted", f"sorter {s.aval.str_short()} must have x1's shape {a.aval.str_short()}")
+        a = take(a, s, axis=0, mode="clip")
     a, v = [to_array(t) for t in promote_broadcast_pair(a, x2)]
     n = a.aval.shape[0]
     idt = _index_dtype()

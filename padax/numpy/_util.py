@@ -181,6 +181,8 @@ def axes(op: str, a: Any, ndim: int) -> tuple[int, ...]:
         out = (_arrays.canonicalize_axis(op, static_int(op, a, "axis"), ndim),)
     if len(set(out)) != len(out):
         raise op_value_error(op, f"repeated axis in {a}")
+    if ndim == 0:  # a 0-d array's axis 0 / -1 (accepted, as Paddle does): nothing to reduce over
+        return ()
     return tuple(sorted(out))
 
 

@@ -107,6 +107,7 @@ class Optimizer:
         p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
         g_leaves = _aligned(self, treedef, grads, "grads")
         infos = leaf_infos(params, none_leaves=True)
+        _refuse_non_float_params(self, params, p_leaves, g_leaves, infos)
         owners = self._group_optimizers(p_leaves)
         live = [g is not None and o is not None and _updatable(p, info)
                 for p, g, info, (o, _) in zip(p_leaves, g_leaves, infos, owners)]
@@ -183,6 +184,24 @@ def _aligned(opt: Optimizer, treedef: Any, tree: Any, what: str) -> list:
         raise ValueError(f"{type(opt).__name__}.step: params and {what} have different structures: "
                          f"{treedef} vs {other}")
     return leaves
+
+
+def _refuse_non_float_params(opt: Optimizer, params: Any, p_leaves: list, g_leaves: list, infos: list) -> None:
+    """A TypeError for a trainable integer/bool parameter given a real gradient: the optimizer cannot
+    update it, and leaving it unchanged without a word hides the mistake (a float0 gradient, as
+    `grad` gives for integer leaves, or a frozen parameter / buffer is fine)."""
+    from padax.core.ad_util import float0
+    from padax.nn.filtering import is_inexact_array
+    for i, (p, g, info) in enumerate(zip(p_leaves, g_leaves, infos)):
+        if g is None or p is None or is_inexact_array(p) or (info is not None and not info.trainable):
+            continue
+        g_dtype = getattr(g, "dtype", None)
+        if g_dtype == float0 or not hasattr(p, "dtype"):
+            continue
+        path = tree_util.keystr(tree_util.flatten_with_path(params, is_leaf=_is_none)[0][i][0])
+        raise TypeError(f"{type(opt).__name__}.step: parameter {path} has dtype {p.dtype} and was given a gradient, "
+                        "but optimizers update floating-point parameters only; create it as float "
+                        "(.astype('float32')) or pass None as its gradient to leave it unchanged")
 
 
 def _updatable(p: Any, info: Any) -> bool:

@@ -84,6 +84,8 @@ def _names_axis(requested: Any, name: Any) -> bool:
 def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
     """Expand an in_axes/out_axes prefix spec to one entry per leaf of `tree`."""
     leaves, treedef = tree_util.flatten(tree)
+    if isinstance(spec, bool):
+        raise TypeError(f"vmap {what} entries must be int or None, got {spec!r}{user_location()}")
     if spec is None or isinstance(spec, int):
         return [spec] * len(leaves)
     spec_leaves, spec_tree = tree_util.flatten(spec, is_leaf=lambda x: x is None)
@@ -94,8 +96,8 @@ def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
                          f"{treedef}: {e}{user_location()}") from None
     out = []
     for s, sub in zip(spec_leaves, subtrees):
-        if s is not None and not isinstance(s, int):
-            raise TypeError(f"vmap {what} entries must be int or None, got {s!r}")
+        if s is not None and (not isinstance(s, int) or isinstance(s, bool)):
+            raise TypeError(f"vmap {what} entries must be int or None, got {s!r}{user_location()}")
         out += [s] * len(tree_util.leaves(sub))
     return out
 
@@ -166,6 +168,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                 with set_current_trace(trace.parent):
                     v = bdim_to_front(v, d, size)
                     nd = aval_of(v).ndim
+                    if not -nd <= oa < nd:
+                        raise ValueError(f"vmap({name}): out_axes {oa} is out of range for an output of shape "
+                                         f"{aval_of(v).shape[1:]} per example (batched rank {nd}: allowed "
+                                         f"{-nd}..{nd - 1}){user_location()}")
                     results.append(moveaxis(v, 0, oa % nd))
         if config.check_tracer_leaks:
             ref = weakref.ref(trace)

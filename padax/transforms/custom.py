@@ -54,6 +54,25 @@ def _merge(static: dict, dyn: Sequence[Any], n: int) -> list:
     return [static[i] if i in static else next(it) for i in range(n)]
 
 
+def _checked_tangent(rule: str, kind: str, where: str, t: Any, primal_aval: Any) -> Any:
+    """A user rule's (co)tangent `t` for `primal`, checked as JAX does: same shape, and the primal's
+    tangent dtype (a weakly typed Python scalar is cast). Integer primals have no tangent space: any
+    value is accepted there and later replaced by a symbolic zero."""
+    want = tangent_aval(primal_aval)
+    if not dtypes.is_inexact(want.dtype) or isinstance(t, Zero):
+        return t
+    got = aval_of(t)
+    if got.shape != want.shape:
+        raise TypeError(f"{rule} returned a {kind} {got.str_short()} for {where}, whose {kind} must have the "
+                        f"primal's shape: {want.str_short()}{user_location()}")
+    if got.dtype != want.dtype:
+        if got.weak_type and dtypes.is_inexact(got.dtype):
+            return asarray(t, dtype=want.dtype)
+        raise TypeError(f"{rule} returned a {kind} {got.str_short()} for {where}, whose {kind} must have "
+                        f"dtype {want.str_short()}; cast it with .astype({want.dtype.name!r}){user_location()}")
+    return t
+
+
 class _Hashable:
     """Wraps a Python callable as a primitive param (hashed by identity)."""
 
@@ -138,6 +157,8 @@ class custom_jvp:
             if o_tree != want or t_tree != want:
                 raise TypeError(f"custom_jvp {name}: the jvp rule must return (primal_out, tangent_out) "
                                 f"with the structure of the function's output {want}; got {o_tree} and {t_tree}")
+            t_leaves = [_checked_tangent(f"custom_jvp {name}: the jvp rule", "tangent", f"output {i}", t, aval_of(o))
+                        for i, (o, t) in enumerate(zip(o_leaves, t_leaves))]
             if out_tree is None:
                 return o_leaves, t_leaves, o_tree
             return o_leaves, t_leaves
@@ -245,15 +266,11 @@ class custom_vjp:
                                 f"differentiable argument, structured as {expected}; got "
                                 f"{tree_util.structure(got)}{user_location()}") from None
             out = []
-            for g, xa in zip(g_leaves, leaf_avals):
+            for i, (g, xa) in enumerate(zip(g_leaves, leaf_avals)):
                 if g is None:
                     out.append(Zero(tangent_aval(xa)))
                     continue
-                ga = aval_of(g)
-                if ga.shape != xa.shape:
-                    raise TypeError(f"custom_vjp {name}: bwd returned a cotangent of shape {ga.shape} for an "
-                                    f"argument of shape {xa.shape}{user_location()}")
-                out.append(g)
+                out.append(_checked_tangent(f"custom_vjp {name}: bwd", "cotangent", f"argument {i}", g, xa))
             return out
 
         outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=call_jaxpr, fwd=_Hashable(fwd_fn),

@@ -12,6 +12,7 @@ through padax/transforms/spmd.py.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import logging
@@ -27,7 +28,7 @@ from padax.core import trace as _trace_module
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
-from padax.devices.array import Tensor
+from padax.devices.array import Tensor, mark_donated, raise_if_deleted
 from padax.devices.backend import single_device_sharding
 from padax.devices.executable import Executable
 from padax.devices.profiling import span
@@ -84,12 +85,51 @@ class _Compiled:
         self.donated = donated
 
 
-def _normalize_argnums(argnums: int | Sequence[int] | None) -> tuple[int, ...]:
+def _normalize_argnums(argnums: int | Sequence[int] | None, what: str = "static_argnums") -> tuple[int, ...]:
+    """argnums as a tuple of Python ints; floats, bools and other objects are refused."""
     if argnums is None:
         return ()
-    if isinstance(argnums, int):
-        return (argnums,)
-    return tuple(argnums)
+    items = (argnums,) if not isinstance(argnums, (tuple, list, range)) else tuple(argnums)
+    for i in items:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"jit: {what} must be an int or a sequence of ints, got {argnums!r}")
+    return tuple(int(i) for i in items)
+
+
+def _normalize_argnames(argnames: str | Sequence[str] | None, what: str) -> tuple[str, ...]:
+    items = () if argnames is None else (argnames,) if isinstance(argnames, str) else argnames
+    items = tuple(items) if isinstance(items, (tuple, list)) else (items,)
+    for n in items:
+        if not isinstance(n, str):
+            raise TypeError(f"jit: {what} must be a str or a sequence of str, got {argnames!r}")
+    return items
+
+
+def _check_against_signature(sig: inspect.Signature, fname: str, nums: tuple[int, ...], names: tuple[str, ...],
+                             what: str) -> tuple[int, ...]:
+    """nums with negative entries resolved; a ValueError for an argnum or argname `fun` does not take
+    (JAX's rule: a silently ignored static/donate argument would recompile or copy without a word)."""
+    params = list(sig.parameters.values())
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
+    var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
+    resolved = []
+    for i in nums:
+        if i < 0 and not var_pos:
+            i += len(positional)
+        if (i < 0 or i >= len(positional)) and not var_pos:
+            raise ValueError(f"jit({fname}): {what}_argnums={nums} names argument {i}, but {fname} takes "
+                             f"{len(positional)} positional argument(s): {positional}")
+        if i < 0:
+            raise ValueError(f"jit({fname}): negative {what}_argnums={nums} cannot be resolved for a function "
+                             "with *args; use non-negative indices")
+        resolved.append(i)
+    keyword_ok = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    bad = [n for n in names if n not in keyword_ok]
+    if bad and not var_kw:
+        raise ValueError(f"jit({fname}): {what}_argnames={names} names {bad}, which {fname} does not take as "
+                         f"keyword argument(s); its parameters are {list(sig.parameters)}")
+    return tuple(resolved)
 
 
 def _hashable_static(value: Any, what: str) -> Any:
@@ -110,17 +150,23 @@ class JitFunction:
         self.fun = fun
         self.in_shardings = in_shardings
         self.out_shardings = out_shardings
-        self.static_argnums = _normalize_argnums(static_argnums)
-        self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
-        self.donate_argnums = _normalize_argnums(donate_argnums)
-        self.donate_argnames = (donate_argnames,) if isinstance(donate_argnames, str) else tuple(donate_argnames)
-        self._cache: dict[tuple, _Compiled] = {}
+        self.static_argnums = _normalize_argnums(static_argnums, "static_argnums")
+        self.static_argnames = _normalize_argnames(static_argnames, "static_argnames")
+        self.donate_argnums = _normalize_argnums(donate_argnums, "donate_argnums")
+        self.donate_argnames = _normalize_argnames(donate_argnames, "donate_argnames")
+        self._cache: collections.OrderedDict[tuple, Any] = collections.OrderedDict()
+        self._fast_paths_owner = None  # a weak reference to the C++ dispatcher (set by _dispatcher)
         self._signature = None
         try:
             self._signature = inspect.signature(fun)
         except (TypeError, ValueError):
             pass
         if self._signature is not None:
+            fname = function_name(fun)
+            self.static_argnums = _check_against_signature(self._signature, fname, self.static_argnums,
+                                                           self.static_argnames, "static")
+            self.donate_argnums = _check_against_signature(self._signature, fname, self.donate_argnums,
+                                                           self.donate_argnames, "donate")
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
@@ -158,6 +204,9 @@ class JitFunction:
         if not nums and not names:
             return args, kwargs, ()
         n = len(args)
+        if self._signature is None and nums and max(nums) >= n:
+            raise ValueError(f"jit({self.__name__}): static_argnums={nums}, but the call passed only {n} "
+                             "positional argument(s)")
         static = tuple((i, _hashable_static(args[i], f"#{i}")) for i in nums if i < n)
         dyn_args = tuple(a for i, a in enumerate(args) if i not in nums)
         static += tuple((k, _hashable_static(kwargs[k], repr(k))) for k in sorted(kwargs) if k in names)
@@ -207,8 +256,21 @@ class JitFunction:
         else:
             exe, const_bufs = compile_jaxpr(closed, self.__name__, donated)
         entry = _Compiled(exe, const_bufs, out_tree, closed, donated)
-        self._cache[key] = entry
+        self._remember(key, entry)
         return entry
+
+    def _remember(self, key: tuple, entry: Any) -> None:
+        """Cache an entry, evicting the least recently used beyond config.jit_cache_size. An eviction
+        also drops the C++ dispatcher's fast paths of this function (they hold the executables too);
+        the live signatures come back to them from this cache on their next call."""
+        cache = self._cache
+        cache[key] = entry
+        if len(cache) > config.jit_cache_size:
+            while len(cache) > config.jit_cache_size:
+                cache.popitem(last=False)
+            cpp = self._fast_paths_owner() if self._fast_paths_owner is not None else None
+            if cpp is not None:
+                cpp._clear_cache()
 
     def _spmd(self, closed, out_tree, dyn_args, dyn_kwargs, donated) -> "SpmdDispatch":
         n_leaves = len(closed.jaxpr.invars)
@@ -235,7 +297,7 @@ class JitFunction:
         n = len(entry.jaxpr.jaxpr.invars)
         spmd = SpmdDispatch(entry.jaxpr, self.__name__, entry.donated, [None] * n, None)
         new = _Compiled(spmd, [], entry.out_tree, entry.jaxpr, entry.donated)
-        self._cache[key] = new
+        self._remember(key, new)
         return spmd(bufs)
 
     def __call__(self, *args, **kwargs):
@@ -243,7 +305,10 @@ class JitFunction:
 
     def _cache_miss(self, *args, **kwargs):
         """What the C++ dispatcher calls when it has no entry for a signature."""
-        out, fast = self._call(args, kwargs)
+        try:
+            out, fast = self._call(args, kwargs)
+        except RecursionError as e:  # (also the dispatcher's own flatten of a too-deep argument tree)
+            raise tree_util.too_deep(e) from None
         return out, fast, False
 
     def _call(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
@@ -254,7 +319,10 @@ class JitFunction:
             dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         else:
             dyn_args, dyn_kwargs, static = args, kwargs, ()
-        leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
+        try:
+            leaves, in_tree = _flatten((dyn_args, dyn_kwargs))
+        except (SystemError, RecursionError) as e:
+            raise tree_util.too_deep(e) from None
         if type(trace_state.trace) is not EvalTrace:
             return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
         all_tensors = True
@@ -270,12 +338,20 @@ class JitFunction:
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
+        else:
+            self._cache.move_to_end(key)
         try:
             with span("padax.dispatch", function=self.__name__):
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
-        except _jaxlib.XlaRuntimeError as e:  # arguments on other devices / sharded: see _placement_fallback
+        except Exception as e:  # noqa: BLE001
+            raise_if_deleted(leaves)  # a donated/deleted argument: say so, not XLA's INVALID_ARGUMENT
+            if not isinstance(e, _jaxlib.XlaRuntimeError):
+                raise
+            # arguments on other devices / sharded: see _placement_fallback
             outs = self._placement_fallback(key, entry, bufs, e)
             entry = self._cache[key]
+        if entry.donated and any(entry.donated):
+            mark_donated(leaves, entry.donated, f"jit({self.__name__})")
         if config.debug_nans or config.debug_infs:
             if self.eager_op:
                 check_eager_op(self.__name__, outs)
@@ -295,7 +371,7 @@ class JitFunction:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
             hit = (closed, out_tree, hoist_consts(closed))
             if not any(isinstance(c, Tracer) for c in closed.consts):
-                self._cache[key] = hit
+                self._remember(key, hit)
         closed, out_tree, hoisted = hit
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
@@ -344,6 +420,8 @@ def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):
     buffer, the program was traced from the Tensor).
     """
     exe, const_bufs = entry.exe, entry.const_bufs
+    if entry.donated and any(entry.donated):
+        return None  # donating calls run in Python, which marks the donated Tensors (see mark_donated)
     if isinstance(exe, SpmdDispatch):
         hit = exe._fast.get(tuple([b._sharding for b in bufs]))
         if hit is None or not hit[1]:
@@ -396,6 +474,15 @@ def _clear_on_client_reset() -> None:
 _backend.on_client_reset(_clear_on_client_reset)
 
 
+def clear_caches() -> None:
+    """Free every compiled program, traced program and cached constant padax keeps in memory (jitted
+    functions, eager ops, derived programs); later calls compile again (the disk cache still helps).
+    Each jitted function also keeps at most config.jit_cache_size programs on its own."""
+    from padax.transforms import dispatch
+    dispatch.clear_cache()
+    _backend.empty_client_caches()
+
+
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Sequence[str] = (), donate_argnums: int | Sequence[int] = (),
         donate_argnames: str | Sequence[str] = (), in_shardings: Any = None, out_shardings: Any = None) -> Any:
@@ -425,7 +512,7 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
             shared = False
     if shared:
         try:
-            jf._cache = _jit_caches.setdefault(fun, {}).setdefault(opts, {})
+            jf._cache = _jit_caches.setdefault(fun, {}).setdefault(opts, collections.OrderedDict())
         except TypeError:  # not weak-referenceable (e.g. a builtin): a private cache
             shared = False
     return _dispatcher(jf, opts if shared else object())
@@ -455,6 +542,10 @@ def _dispatcher(jf: JitFunction, cache_key: Any):
     cpp.clear_cache = functools.partial(_clear_both, jf, cpp)
     cpp._cache_size = jf._cache_size
     cpp._padax_jit = jf
+    try:
+        jf._fast_paths_owner = weakref.ref(cpp)
+    except TypeError:  # (not weak-referenceable in this jaxlib: evictions then leave C++'s own LRU to bound it)
+        pass
     return cpp
 
 

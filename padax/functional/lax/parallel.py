@@ -17,7 +17,8 @@ from padax.core.ad_util import Zero, deflinear, instantiate, is_undefined, tange
 from padax.core.batching_util import moveaxis
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
-from padax.functional._arrays import asarray, aval_of
+from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import asarray, aval_of, static_int
 
 
 class UnboundAxisError(NameError):
@@ -240,11 +241,23 @@ def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) ->
 
 def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
     """Send member src's `x` to member dst for each (src, dst); members not receiving get zeros."""
-    perm = tuple((int(s), int(d)) for s, d in perm)
+    try:
+        pairs = [tuple(pair) for pair in perm]
+    except TypeError:
+        raise op_type_error("ppermute", f"perm must be a sequence of (source, destination) pairs, got {perm!r}") from None
+    if any(len(pair) != 2 for pair in pairs):
+        raise op_type_error("ppermute", f"perm must be a sequence of (source, destination) pairs, got {perm!r}")
+    perm = tuple((static_int("ppermute", s, "a perm source"), static_int("ppermute", d, "a perm destination"))
+                 for s, d in pairs)
     dsts = [d for _, d in perm]
     srcs = [s for s, _ in perm]
     if len(set(dsts)) != len(dsts) or len(set(srcs)) != len(srcs):
-        raise ValueError(f"ppermute: perm {perm} sends from or to a member more than once")
+        raise op_value_error("ppermute", f"perm {perm} sends from or to a member more than once")
+    size = _static_axis_size(axis_name, "ppermute")
+    bad = [pair for pair in perm if not (0 <= pair[0] < size and 0 <= pair[1] < size)]
+    if bad:
+        raise op_value_error("ppermute", f"perm pairs {bad} name members outside axis {axis_name!r} of size {size}: "
+                                         f"sources and destinations must be in [0, {size})")
     return ppermute_p.bind(asarray(x), axis_name=axis_name, perm=perm)
 
 

@@ -98,6 +98,8 @@ iota_p = Primitive("iota")
 def _iota_abstract(*, dtype, shape, dimension):
     if not 0 <= dimension < len(shape):
         raise op_value_error("iota", f"dimension {dimension} out of range for shape {shape}")
+    if dtype == dtypes.bool_ or dtype == np.dtype(object):
+        raise op_type_error("iota", f"cannot count in dtype {dtype}: use an integer or floating dtype")
     return ShapedArray(tuple(shape), dtype, False)
 
 

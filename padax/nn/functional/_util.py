@@ -8,7 +8,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
-from padax.functional._arrays import asarray, is_array
+from padax.functional._arrays import asarray, is_array, static_int
 
 LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 
@@ -39,20 +39,24 @@ def check_rank(op: str, x: Any, ranks: int | Sequence[int], what: str = "x") -> 
         raise op_value_error(op, f"{what} must be {expect}, got {x.aval.str_short()}")
 
 
-def static_ints(op: str, value: Any, n: int, what: str) -> tuple[int, ...]:
-    """An int or a sequence of n ints (Paddle's Size1/2/3 arguments) -> a tuple of n ints."""
+def static_ints(op: str, value: Any, n: int, what: str, minimum: int | None = None) -> tuple[int, ...]:
+    """An int or a sequence of n ints (Paddle's Size1/2/3 arguments) -> a tuple of n ints, each at
+    least `minimum` when given (strides, kernel sizes). Floats are refused, never truncated."""
     if is_array(value):
         value = np.asarray(value).reshape(-1).tolist()
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value),) * n
-    try:
-        out = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise op_type_error(op, f"{what} must be an int or a list of {n} ints, got {value!r}") from None
-    if len(out) == 1 and n > 1:
-        out = out * n
-    if len(out) != n:
-        raise op_value_error(op, f"{what} must be an int or a list of {n} ints, got {list(value)!r}")
+        out = (int(value),) * n
+    else:
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise op_type_error(op, f"{what} must be an int or a list of {n} ints, got {value!r}")
+        value = list(value)
+        out = tuple(static_int(op, v, what) for v in value)
+        if len(out) == 1 and n > 1:
+            out = out * n
+        if len(out) != n:
+            raise op_value_error(op, f"{what} must be an int or a list of {n} ints, got {value!r}")
+    if minimum is not None and any(v < minimum for v in out):
+        raise op_value_error(op, f"{what} must be >= {minimum}, got {list(out)}")
     return out
 
 

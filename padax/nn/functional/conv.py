@@ -52,6 +52,16 @@ def _add_bias(op: str, y: Any, bias: Any, last: bool) -> Any:
     return M.add(y, reshape(M.cast(bias, y.aval.dtype), shape))
 
 
+def _check_window_fits(op: str, sizes, kernel, dilations, pads, where: str) -> None:
+    """Paddle refuses a (dilated) kernel larger than the padded input instead of returning an empty tensor."""
+    for k, (n, w, d, (lo, hi)) in enumerate(zip(sizes, kernel, dilations, pads)):
+        span = (w - 1) * d + 1
+        if n + lo + hi < span:
+            raise op_value_error(op, f"the kernel (size {w}, dilation {d}: spans {span}) is larger than the padded "
+                                     f"input along spatial dim {k} (size {n} + padding {lo}+{hi}) ({where}); "
+                                     "use a smaller kernel or more padding")
+
+
 def _conv_nd(op: str, nsp: int, x, weight, bias, stride, padding, dilation, groups, data_format):
     x, weight, last, channels, where = _checked(op, x, weight, nsp, data_format, groups)
     if weight.aval.shape[1] * groups != channels:
@@ -60,13 +70,14 @@ def _conv_nd(op: str, nsp: int, x, weight, bias, stride, padding, dilation, grou
     if weight.aval.shape[0] % groups:
         raise op_value_error(op, f"the {weight.aval.shape[0]} output channels are not divisible by "
                                  f"groups={groups} ({where})")
-    strides = static_ints(op, stride, nsp, "stride")
-    dilations = static_ints(op, dilation, nsp, "dilation")
+    strides = static_ints(op, stride, nsp, "stride", minimum=1)
+    dilations = static_ints(op, dilation, nsp, "dilation", minimum=1)
     mode, pads = explicit_padding(op, padding, nsp, last)
     kernel = weight.aval.shape[2:]
+    sizes = x.aval.shape[1:-1] if last else x.aval.shape[2:]
     if mode == "SAME":  # Paddle: ceil(n / stride) outputs, and the kernel taken undilated
-        sizes = x.aval.shape[1:-1] if last else x.aval.shape[2:]
         pads, dilations = same_pads(sizes, kernel, strides), (1,) * nsp
+    _check_window_fits(op, sizes, kernel, dilations, pads, where)
     y = conv_general_dilated(x, weight, strides, pads, rhs_dilation=dilations,
                              dimension_numbers=_dims(nsp + 2, last, False), feature_group_count=groups)
     return _add_bias(op, y, bias, last)
@@ -108,8 +119,8 @@ def _conv_transpose_nd(op: str, nsp: int, x, weight, bias, stride, padding, outp
     if weight.aval.shape[0] != channels:
         raise op_value_error(op, f"weight's in_channels {weight.aval.shape[0]} must equal the {channels} input "
                                  f"channels ({where})")
-    strides = static_ints(op, stride, nsp, "stride")
-    dilations = static_ints(op, dilation, nsp, "dilation")
+    strides = static_ints(op, stride, nsp, "stride", minimum=1)
+    dilations = static_ints(op, dilation, nsp, "dilation", minimum=1)
     out_pad = static_ints(op, output_padding, nsp, "output_padding")
     mode, pads = explicit_padding(op, padding, nsp, last)
     kernel = weight.aval.shape[2:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core import dtypes
-from padax.core.errors import op_value_error
+from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._checks import arg
@@ -21,6 +21,8 @@ def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name:
     """mask[..., j] = j < x[...] over a new last axis of size maxlen (max(x) when None: eager only)."""
     op = "sequence_mask"
     x = arg(op, x, "x")
+    if not dtypes.is_integer(x.aval.dtype):
+        raise op_type_error(op, f"x (the lengths) must be integers, got {x.aval.str_short()}")
     if maxlen is None:
         from padax.core.trace import EvalTrace, trace_state
         if type(trace_state.trace) is not EvalTrace:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import math as _pymath
 from typing import Any
 
+import numpy as np
+
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
-from padax.functional._arrays import asarray, canonicalize_axis, is_array, result_dtype
+from padax.functional._arrays import Tensor, asarray, canonicalize_axis, is_array, result_dtype, static_int
 from padax.functional._checks import arg
 from padax.functional.manipulation import reshape, squeeze, unsqueeze
 from padax.nn.functional._util import float_array, float_input, reduction_of
@@ -30,6 +32,24 @@ def _class_mask(label: Any, num_classes: int, axis: int) -> Any:
     shape.insert(axis, num_classes)
     classes = lax.broadcasted_iota(label.aval.dtype, tuple(shape), axis)
     return M.equal(classes, unsqueeze(label, axis))
+
+
+def check_class_indices(op: str, label: Any, num_classes: int, ignore_index: int | None = None) -> None:
+    """Eager mode, as Paddle: a ValueError for a class index outside [0, num_classes) (other than
+    ignore_index). Under jit the values are unknown here: such a label matches no class (its one-hot
+    row is zero), so validate labels on the host before a jitted step."""
+    if not isinstance(label, Tensor) or not label.aval.size:
+        return
+    vals = np.asarray(label)
+    bad = (vals < 0) | (vals >= num_classes)
+    if ignore_index is not None:
+        bad &= vals != ignore_index
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        kept = f" (or ignore_index={ignore_index})" if ignore_index is not None else ""
+        raise op_value_error(op, f"label {int(vals[where])} at index {list(where)} is out of range: class indices "
+                                 f"must be in [0, {num_classes}){kept}; {int(bad.sum())} of {vals.size} labels "
+                                 "are out of range")
 
 
 def reduce_loss(op: str, loss: Any, reduction: str) -> Any:
@@ -76,14 +96,19 @@ def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     if not dtypes.is_integer(x.aval.dtype):
         raise TypeError(f"one_hot: labels must be integers, got {x.aval.str_short()}")
     if is_array(num_classes):
-        num_classes = int(num_classes)
-    if num_classes == -1:
+        num_classes = static_int("one_hot", num_classes, "num_classes")
+    if isinstance(num_classes, int) and num_classes == -1:
         from padax.core.trace import EvalTrace, trace_state
         if type(trace_state.trace) is not EvalTrace:
             raise op_value_error("one_hot", "num_classes=-1 reads max(x) + 1 from the values, which is unknown while "
                                             "tracing; pass num_classes")
         num_classes = int(R.max(x)) + 1 if x.aval.size else 0
-    return M.cast(_class_mask(x, int(num_classes), x.aval.ndim), dtypes.float32)
+    num_classes = static_int("one_hot", num_classes, "num_classes")
+    if num_classes < 0:
+        raise op_value_error("one_hot", f"num_classes must be a non-negative int (or -1 for max(x) + 1), "
+                                        f"got {num_classes}")
+    check_class_indices("one_hot", x, num_classes)
+    return M.cast(_class_mask(x, num_classes, x.aval.ndim), dtypes.float32)
 
 
 def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name: str | None = None) -> Any:
@@ -100,8 +125,9 @@ def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name:
 
 # ---- cross entropy family ---------------------------------------------------------------------
 
-def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int) -> tuple[Any, bool]:
-    """Integer labels without the class axis, and whether the caller gave that axis (size 1)."""
+def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int, ignore_index: int) -> tuple[Any, bool]:
+    """Integer labels without the class axis, and whether the caller gave that axis (size 1);
+    in eager mode each must be a class index or ignore_index."""
     nd = len(x_shape)
     if dtypes.is_floating(label.aval.dtype):
         label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
@@ -121,6 +147,7 @@ def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int) -> tuple[
     if label.aval.shape != expect:
         raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
                                  f"{list(x_shape)} (expected {list(expect)} without the class axis)")
+    check_class_indices(op, label, x_shape[a], ignore_index)
     return label, kept
 
 
@@ -129,7 +156,9 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
                   use_softmax: bool = True, label_smoothing: float = 0.0, name: str | None = None) -> Any:
     """Softmax cross entropy of logits `input` (probabilities when use_softmax=False) against
     integer class labels (the class axis dropped or of size 1) or, with `soft_label`, class
-    probabilities; `weight` weighs classes, `label_smoothing` mixes in the uniform distribution."""
+    probabilities; `weight` weighs classes, `label_smoothing` mixes in the uniform distribution.
+    A hard label outside [0, C) (other than ignore_index) raises in eager mode; under jit it
+    matches no class and adds 0 to the loss (the values are unknown while tracing)."""
     op = "cross_entropy"
     reduction_of(op, reduction)
     x, dt = float_input(input)
@@ -145,7 +174,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     if not soft_label and label_smoothing > 0 and label.aval.ndim == nd and label.aval.shape[a] == c != 1:
         soft_label = True  # as Paddle: with smoothing, a one-hot (float) label is a distribution
     if not soft_label and label_smoothing == 0:
-        label, kept = _hard_label(op, label, x.aval.shape, a)
+        label, kept = _hard_label(op, label, x.aval.shape, a, ignore_index)
         valid = M.not_equal(label, ignore_index)
         onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), logp.aval.dtype)
         loss = M.neg(R.sum(M.multiply(onehot, logp), axis=a))
@@ -161,7 +190,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
             out = unsqueeze(loss, a) if kept else loss
         return M.cast(out, dt)
     if not soft_label:  # label smoothing: hard labels become smoothed one-hot distributions
-        label, _ = _hard_label(op, label, x.aval.shape, a)
+        label, _ = _hard_label(op, label, x.aval.shape, a, ignore_index)
         label = M.cast(_class_mask(label, c, a), logp.aval.dtype)
     label = M.cast(label, logp.aval.dtype)
     if label.aval.shape != x.aval.shape:
@@ -205,6 +234,7 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
     if label.aval.shape != expect:
         raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
                                  f"{list(x.aval.shape)} (expected {list(expect)})")
+    check_class_indices(op, label, c, ignore_index)
     valid = M.not_equal(label, ignore_index)
     onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), x.aval.dtype)
     w = M.cast(valid, x.aval.dtype)
