@@ -66,6 +66,7 @@ def _solve_times(field: Callable, y0: Any, args: Any, times: Any, solver, contro
     times = pnp.asarray(times, dtype=dt).reshape(-1)
     conv, consts = closure_convert(lambda t, y, a: field(t, y, a), times[0], y0, args)
     arg_leaves, arg_tree = tree_util.flatten((args, list(consts)))
+    arg_leaves = [pnp.asarray(x) for x in arg_leaves]
 
     def rebuild(leaves):
         a, cs = arg_tree.unflatten(leaves)

@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.ode import _config as C
+from padax.transforms.custom import stop_gradient
 
 
 def hermite(theta: Any, h: Any, y0: Any, y1: Any, f0: Any, f1: Any) -> Any:
@@ -56,7 +57,7 @@ def init_state(p: Problem, tau0: Any, y0: Any, h0: Any) -> tuple:
     ev = p.event_fn(tau0, y0) if p.event_fn is not None else pnp.zeros((), y0.dtype)
     if h0 is None:
         c = p.controller
-        h0 = initial_step(p.g, tau0, y0, f0, p.solver.error_order or p.solver.order, c.rtol, c.atol)
+        h0 = initial_step(p.g, stop_gradient(tau0), stop_gradient(y0), stop_gradient(f0), p.solver.error_order or p.solver.order, c.rtol, c.atol)
     i0 = pnp.asarray(0, dtype="int32")
     h0 = pnp.asarray(h0, dtype=y0.dtype) + pnp.zeros((), y0.dtype)
     # tau, y, f, h, pos, n_steps, n_accepted, n_rejected, status, event value, pi error memory
@@ -72,15 +73,26 @@ def _bisect_event(p: Problem, tau, h, y0, y1, f0, f1, ev0):
     import padax.lax as lax
     import padax.numpy as pnp
 
+    c_tau, c_h, c_y0, c_y1, c_f0, c_f1, c_ev0 = stop_gradient((tau, h, y0, y1, f0, f1, ev0))
+
     def body(_, lohi):
         lo, hi = lohi
         mid = 0.5 * (lo + hi)
-        v = p.event_fn(tau + mid * h, hermite(mid, h, y0, y1, f0, f1))
-        left = (v * ev0) <= 0
+        v = p.event_fn(c_tau + mid * c_h, hermite(mid, c_h, c_y0, c_y1, c_f0, c_f1))
+        left = (v * c_ev0) <= 0
         return pnp.where(left, lo, mid), pnp.where(left, mid, hi)
     z = pnp.zeros((), y0.dtype)
-    lo, hi = lax.fori_loop(0, 60, body, (z, z + 1))
-    return hi
+    _, hi = lax.fori_loop(0, 60, body, (z, z + 1))
+    theta = stop_gradient(hi)
+
+    # derivatives of the crossing by the implicit-function theorem: one Newton correction
+    # whose value is zero but whose gradient is -E_p / E_theta
+    def ev_at(th):
+        return p.event_fn(tau + th * h, hermite(th, h, y0, y1, f0, f1))
+    from padax.transforms.ad import jvp
+    val, slope = jvp(ev_at, (theta,), (pnp.ones_like(theta),))
+    slope = stop_gradient(slope)
+    return theta - (val - stop_gradient(val)) / pnp.where(slope == 0, 1.0, slope)
 
 
 def step(p: Problem, s: tuple) -> tuple[tuple, tuple]:
@@ -98,8 +110,9 @@ def step(p: Problem, s: tuple) -> tuple[tuple, tuple]:
     if p.adaptive:
         c = p.controller
         k = 1.0 / (p.solver.error_order + 1)
+        # the step-size choice is not differentiated (the grid is a constant for gradients)
         scale = c.atol + c.rtol * pnp.maximum(pnp.abs(y), pnp.abs(y1))
-        en = _rms(err / scale)
+        en = _rms(stop_gradient(err / scale))
         en = pnp.where(pnp.isfinite(en), en, pnp.asarray(np.inf, dt))
         accept = ok & finite & (en <= 1.0)
         safe_en = pnp.maximum(en, 1e-10)
@@ -109,7 +122,7 @@ def step(p: Problem, s: tuple) -> tuple[tuple, tuple]:
         factor = pnp.clip(factor, c.factormin, c.factormax)
         factor = pnp.where(finite & ok, factor, pnp.where(finite, 0.5, 0.25))
         factor = pnp.where(accept, factor, pnp.minimum(factor, 1.0))
-        h_next = h_try * factor
+        h_next = stop_gradient(h_try * factor)
         h_next = pnp.where(accept & clipped, pnp.maximum(h_next, h), h_next)
         if c.dtmax is not None:
             h_next = pnp.minimum(h_next, c.dtmax)

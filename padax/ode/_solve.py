@@ -59,6 +59,11 @@ class Solution:
         return vmap(self.unravel)(out)
 
 
+_FIELDS = ("t0", "t1", "ts", "ys", "stats", "result", "direction", "dense_segments")
+tree_util.register_node(Solution, lambda s: (tuple(getattr(s, f) for f in _FIELDS), s.unravel),
+                        lambda unravel, ch: Solution(*ch, unravel=unravel))
+
+
 def _is_concrete(x: Any) -> bool:
     from padax.core.trace import Tracer
     return not isinstance(x, Tracer)
@@ -201,5 +206,6 @@ def _assemble(saveat, t0, t1, y_flat, unravel, saved, state, n_ts, d, dense) -> 
     ts_all = pnp.concatenate(ts_parts) if ts_parts else None
     ys_all = vmap(unravel)(pnp.concatenate(ys_parts, axis=0)) if ys_parts else None
     stats = {"num_steps": state[5], "num_accepted_steps": state[6], "num_rejected_steps": state[7]}
-    return Solution(t0=t0, t1=t_end, ts=ts_all, ys=ys_all, stats=stats, result=status, direction=d,
+    d = pnp.asarray(1.0 if d is None else d, dtype=dt)
+    return Solution(t0=pnp.asarray(t0, dtype=dt), t1=t_end, ts=ts_all, ys=ys_all, stats=stats, result=status, direction=d,
                     dense_segments=dense, unravel=unravel)
