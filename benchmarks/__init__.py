@@ -5,4 +5,4 @@ Each module named in `MODULES` defines `workloads() -> list[harness.Workload]`;
 workload family (autodiff, vmap, sharding, ...), write `benchmarks/<name>.py`
 with a `workloads()` function and append its name here.
 """
-MODULES = ["dispatch", "autodiff", "vmap", "compute", "sharding", "debug", "research_ad"]
+MODULES = ["dispatch", "autodiff", "vmap", "compute", "sharding", "debug", "research_ad", "scientific"]
