@@ -112,3 +112,25 @@ def test_linear_sum_assignment_matches_scipy_under_jit():
         rr, cc = so.linear_sum_assignment(c, maximize=maximize)
         np.testing.assert_array_equal(np.asarray(r), rr)
         np.testing.assert_array_equal(np.asarray(col), cc)
+
+
+def test_paddle_incubate_minimize_bfgs_lbfgs_against_paddle():
+    from tests.conftest import paddle_oracle
+    quad = np.diag([1.0, 4.0, 9.0])
+
+    def f(x):
+        return pnp.sum(x * (pnp.asarray(quad) @ x)) + pnp.sum(x)
+    x0 = np.array([1.0, -1.0, 2.0])
+    conv, nfev, x, val, g, H = padax.incubate.optimizer.functional.minimize_bfgs(f, x0, dtype="float64")
+    xs = -0.5 * np.linalg.solve(quad, np.ones(3))
+    assert bool(conv)
+    np.testing.assert_allclose(np.asarray(x), xs, atol=1e-7)
+    conv2, _, x2, _, _ = padax.incubate.optimizer.functional.minimize_lbfgs(f, x0, dtype="float64")
+    np.testing.assert_allclose(np.asarray(x2), xs, atol=1e-7)
+    paddle = paddle_oracle()
+    if paddle is not None:
+        from paddle.incubate.optimizer.functional import minimize_bfgs
+        q = paddle.to_tensor(quad)
+        out = minimize_bfgs(lambda x: (x * paddle.matmul(q, x)).sum() + x.sum(), paddle.to_tensor(x0),
+                            dtype="float64")
+        np.testing.assert_allclose(np.asarray(x), out[2].numpy(), atol=1e-5)   # Paddle stops on tolerance_change
