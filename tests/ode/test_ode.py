@@ -98,6 +98,7 @@ def test_van_der_pol_mu_1000_kvaerno3():
     np.testing.assert_allclose(np.asarray(sol.ys[0])[0], ref[0], rtol=1e-4)
 
 
+@pytest.mark.slow
 def test_brusselator_backwards_in_time_and_dense_output():
     ab = np.array([1.0, 3.0])
     y0 = np.array([1.5, 3.0])
@@ -159,6 +160,7 @@ def test_odeint_matches_scipy_and_adjoint_gradients():
     np.testing.assert_allclose(float(g[2][4]), float(fd_t), rtol=1e-4)
 
 
+@pytest.mark.slow
 def test_direct_and_backsolve_adjoints_agree():
     def loss(th, adjoint):
         sol = ode.solve(lotka, ode.Dopri5(), 0.0, 2.0, 0.05, Y0, th, saveat=ode.SaveAt(ts=np.array([1.0, 2.0])),

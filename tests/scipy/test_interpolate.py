@@ -26,6 +26,7 @@ def test_cubic_spline_matches_scipy(bc, n):
         xq.reshape(1, 17)), rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_cubic_spline_jit_vmap_grad():
     x = np.linspace(0, 1, 7)
     build_eval = lambda y, q: pi.CubicSpline(x, y)(q)  # noqa: E731

@@ -84,6 +84,7 @@ def test_root_scalar_bad_bracket():
         po.root_scalar(lambda x: x ** 2 + 1.0, bracket=[0.0, 1.0], method="brentq")
 
 
+@pytest.mark.slow
 def test_least_squares_levenberg_marquardt_and_sensitivity():
     t = np.linspace(0, 1, 20)
     y = 2 * np.exp(-3 * t) + 0.01 * np.sin(7 * t)
@@ -114,6 +115,7 @@ def test_linear_sum_assignment_matches_scipy_under_jit():
         np.testing.assert_array_equal(np.asarray(col), cc)
 
 
+@pytest.mark.slow
 def test_paddle_incubate_minimize_bfgs_lbfgs_against_paddle():
     from tests.conftest import paddle_oracle
     quad = np.diag([1.0, 4.0, 9.0])
