@@ -95,12 +95,15 @@ def _bfgs(f_and_g, x0, gtol, maxiter, bounds):
         _, xn, fn, gn, ok, ev = _line_search(f_and_g, x, fx, gx, d, bounds)
         sv, yv = xn - x, gn - gx
         sy = pnp.sum(sv * yv)
-        rho = 1.0 / pnp.where(sy > 1e-12, sy, 1.0)
-        V = eye - rho * pnp.outer(sv, yv)
-        Hn = pnp.where(sy > 1e-12, V @ H @ V.T + rho * pnp.outer(sv, sv), H)
-        # on the first step, scale the identity by s.y / y.y (Nocedal & Wright 6.20)
-        Hn = pnp.where((k == 0) & (sy > 1e-12), (sy / pnp.sum(yv * yv)) * eye, Hn)
-        Hn = pnp.where((k == 0) & (sy > 1e-12), V @ Hn @ V.T + rho * pnp.outer(sv, sv), Hn)
+        good = sy > 1e-12
+        safe_sy = pnp.where(good, sy, 1.0)
+        # on the first step, start from the identity scaled by s.y / y.y (Nocedal & Wright 6.20)
+        Hb = pnp.where((k == 0) & good, (safe_sy / pnp.maximum(pnp.sum(yv * yv), 1e-300)) * eye, H)
+        # the inverse-Hessian update in O(n^2): H + (sy + y.Hy) ss^T / sy^2 - (Hy s^T + s (Hy)^T) / sy
+        Hy = Hb @ yv
+        upd = Hb + ((safe_sy + pnp.sum(yv * Hy)) / (safe_sy * safe_sy)) * pnp.outer(sv, sv) \
+            - (pnp.outer(Hy, sv) + pnp.outer(sv, Hy)) / safe_sy
+        Hn = pnp.where(good, upd, H)
         status = pnp.where(ok, 0, 3)
         return (pnp.where(ok, xn, x), pnp.where(ok, fn, fx), pnp.where(ok, gn, gx), Hn, k + 1, nfev + ev, status)
 
