@@ -5,19 +5,24 @@ them: odeint, BFGS, special functions) and scipy in the "numpy" column (its solv
 problem at a time on the host)."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from benchmarks.harness import Unavailable, Workload
+
+_SMOKE = "--smoke" in sys.argv  # a smoke run only checks that everything runs: small sizes
 
 _LV_T = np.linspace(0.0, 10.0, 21)
 _LV_Y0 = np.array([1.0, 1.0])
 _LV_TH = np.array([1.5, 1.0, 3.0, 1.0])
 _ROB_K = np.array([0.04, 3e7, 1e4])
 _ROB_Y0 = np.array([1.0, 0.0, 0.0])
-_ROSEN_X0 = np.zeros(1000)
-_SPECIAL_A = np.random.default_rng(0).uniform(0.1, 20.0, 10 ** 6)
-_SPECIAL_X = np.random.default_rng(1).uniform(0.0, 30.0, 10 ** 6)
-_BATCH_RATES = np.linspace(0.1, 2.0, 1000)
+_ROSEN_X0 = np.zeros(50 if _SMOKE else 1000)
+_N_SPECIAL = 10 ** 3 if _SMOKE else 10 ** 6
+_SPECIAL_A = np.random.default_rng(0).uniform(0.1, 20.0, _N_SPECIAL)
+_SPECIAL_X = np.random.default_rng(1).uniform(0.0, 30.0, _N_SPECIAL)
+_BATCH_RATES = np.linspace(0.1, 2.0, 20 if _SMOKE else 1000)
 
 
 def _lv(xp, y, t, th):
