@@ -139,4 +139,5 @@ from padax import taylor  # noqa: E402,F401
 from padax import scipy  # noqa: E402,F401
 from padax import distribution  # noqa: E402,F401
 from padax import signal  # noqa: E402,F401
+from padax import incubate, ode  # noqa: E402,F401
 from padax.scipy.special._paddle import gammainc, gammaincc, i0, i0e, i1, i1e  # noqa: E402,F401

@@ -1,0 +1,81 @@
+"""Configuration objects of padax.ode.solve: terms, what to save, step-size control,
+how to differentiate, events, and the result codes."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+# result codes, as in Solution.result
+SUCCESSFUL, MAX_STEPS_REACHED, DT_UNDERFLOW, NAN_IN_VECTOR_FIELD, EVENT_OCCURRED = 0, 1, 2, 3, 4
+MESSAGES = {
+    SUCCESSFUL: "successful",
+    MAX_STEPS_REACHED: "the maximum number of solver steps was reached (raise max_steps)",
+    DT_UNDERFLOW: "the step size became too small to make progress (the problem may be stiff or singular; "
+                  "try an implicit solver such as Kvaerno5)",
+    NAN_IN_VECTOR_FIELD: "the vector field returned NaN or inf",
+    EVENT_OCCURRED: "terminated by an event",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class ODETerm:
+    """dy/dt = vector_field(t, y, args) (diffrax's argument order)."""
+
+    vector_field: Callable
+
+
+@dataclasses.dataclass(frozen=True)
+class SaveAt:
+    """Which values the solution keeps: the start `t0`, the end `t1`, the times `ts`, and/or
+    a `dense` interpolant (Solution.evaluate). Defaults to t1 only."""
+
+    t0: bool = False
+    t1: bool = False
+    ts: Any = None
+    dense: bool = False
+
+    def __post_init__(self):
+        if not (self.t0 or self.t1 or self.ts is not None or self.dense):
+            object.__setattr__(self, "t1", True)
+
+
+@dataclasses.dataclass(frozen=True)
+class ConstantStepSize:
+    """Steps of exactly dt0 (the last step shortened to land on t1 or on a saved time)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PIDController:
+    """Adaptive steps from the embedded error estimate: a step is accepted when the RMS of
+    error / (atol + rtol * |y|) is at most 1; the next step is scaled by
+    safety * err^(-1/(error_order+1)) (clipped to [factormin, factormax]) and, with
+    `pcoeff`, by err_prev^(pcoeff/(error_order+1)) (a PI controller)."""
+
+    rtol: float = 1e-3
+    atol: float = 1e-6
+    pcoeff: float = 0.0
+    safety: float = 0.9
+    factormin: float = 0.2
+    factormax: float = 10.0
+    dtmin: float | None = None
+    dtmax: float | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectAdjoint:
+    """Discretise-then-optimise: reverse mode differentiates through the solver's steps
+    (a fixed-length loop of max_steps steps, finished steps skipped)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BacksolveAdjoint:
+    """Optimise-then-discretise: reverse mode solves the continuous adjoint equations
+    backwards in time (memory independent of the number of steps)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    """Terminate the solve where `cond_fn(t, y, args)` (a scalar) changes sign; the time is
+    located on the step's Hermite interpolant by bisection."""
+
+    cond_fn: Callable

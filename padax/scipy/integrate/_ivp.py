@@ -1,0 +1,56 @@
+"""scipy's `solve_ivp` on top of padax.ode.solve."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from padax.core import tree as tree_util
+from padax.core.errors import op_value_error
+
+_METHODS = {"RK45": "Dopri5", "RK23": "Bosh3", "DOP853": "Dopri8", "Radau": "Kvaerno5", "BDF": "Kvaerno5",
+            "LSODA": "Kvaerno5", "Tsit5": "Tsit5"}
+
+
+@dataclasses.dataclass
+class OdeResult:
+    """scipy's fields: t, y (shape (n, len(t)) as scipy), status (0 success, -1 failure,
+    1 terminated by an event), success, nfev-like step counts, message, t_events."""
+
+    t: Any
+    y: Any
+    status: Any
+    success: Any
+    nsteps: Any
+    t_events: Any = None
+
+
+tree_util.register_node(OdeResult, lambda r: ((r.t, r.y, r.status, r.success, r.nsteps, r.t_events), None),
+                        lambda _, ch: OdeResult(*ch))
+
+
+def solve_ivp(fun: Callable, t_span: Any, y0: Any, method: str = "RK45", t_eval: Any = None, args: tuple = (),
+              rtol: float = 1e-3, atol: float = 1e-6, first_step: float | None = None, max_step: float | None = None,
+              events: Callable | None = None, max_steps: int = 4096) -> OdeResult:
+    """Solve dy/dt = fun(t, y, *args) over t_span = (t0, t1) (scipy's signature; y0 a 1-D
+    array). Methods map to padax.ode solvers: RK45 -> Dopri5, RK23 -> Bosh3, DOP853 ->
+    Dopri8, and the stiff Radau/BDF/LSODA -> the L-stable Kvaerno5. `events` is one
+    terminating event function event(t, y, *args). Differentiable through the steps."""
+    import padax.numpy as pnp
+    from padax import ode
+    if method not in _METHODS:
+        raise op_value_error("padax.scipy.integrate.solve_ivp", f"method must be one of {sorted(_METHODS)}, got "
+                                                                 f"{method!r}")
+    solver = getattr(ode, _METHODS[method])()
+    t0, t1 = t_span
+    y0 = pnp.asarray(y0)
+    if not pnp.issubdtype(y0.dtype, pnp.floating):
+        y0 = y0.astype(pnp.float32)
+    saveat = ode.SaveAt(ts=t_eval) if t_eval is not None else ode.SaveAt(t0=True, t1=True)
+    event = None if events is None else ode.Event(lambda t, y, a: events(t, y, *a))
+    sol = ode.solve(lambda t, y, a: fun(t, y, *a), solver, t0, t1, first_step, y0, tuple(args), saveat=saveat,
+                    stepsize_controller=ode.PIDController(rtol=rtol, atol=atol, dtmax=max_step), event=event,
+                    max_steps=max_steps)
+    status = pnp.where(sol.result == 0, 0, pnp.where(sol.result == 4, 1, -1))
+    t_events = None if events is None else pnp.where(sol.result == 4, sol.t1, pnp.nan)
+    return OdeResult(t=sol.ts, y=pnp.moveaxis(sol.ys, 0, -1), status=status, success=status >= 0,
+                     nsteps=sol.stats["num_steps"], t_events=t_events)

@@ -1,0 +1,299 @@
+"""`minimize` (BFGS, L-BFGS(-B by projection), Newton-CG) on pytrees, jittable; the
+solution is differentiated with respect to `args` implicitly (grad f(x*, args) = 0 through
+padax.lax.custom_root), never through the iterations."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+from padax.core import tree as tree_util
+from padax.core.errors import op_value_error
+
+_OP = "padax.scipy.optimize.minimize"
+
+
+@dataclasses.dataclass
+class OptimizeResults:
+    """scipy's result fields: x (the solution, x0's pytree), success, status (0 converged,
+    1 max iterations, 3 line search failed / NaN), fun, jac, hess_inv (BFGS only), nfev,
+    njev, nit."""
+
+    x: Any
+    success: Any
+    status: Any
+    fun: Any
+    jac: Any
+    hess_inv: Any
+    nfev: Any
+    njev: Any
+    nit: Any
+
+    @property
+    def message(self) -> str:
+        return {0: "Optimization terminated successfully.", 1: "Maximum number of iterations has been exceeded.",
+                3: "Desired error not necessarily achieved due to a failed line search or NaN."}[
+            int(np.asarray(self.status))]
+
+
+tree_util.register_node(OptimizeResults, lambda r: (tuple(getattr(r, f.name) for f in dataclasses.fields(r)), None),
+                        lambda _, ch: OptimizeResults(*ch))
+
+
+def _line_search(f_and_g: Callable, x, fx, gx, d, bounds, max_tries: int = 40):
+    """Backtracking line search along d (Armijo condition, halving), projected onto bounds;
+    returns (alpha, x_new, f_new, g_new, ok, evaluations)."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    slope = pnp.sum(gx * d)
+
+    def project(z):
+        return z if bounds is None else pnp.clip(z, bounds[0], bounds[1])
+
+    def cond(s):
+        alpha, xn, fn, gn, k = s
+        bad = ~pnp.isfinite(fn) | (fn > fx + 1e-4 * pnp.sum(gx * (xn - x)))
+        return bad & (k < max_tries)
+
+    def body(s):
+        alpha, _, _, _, k = s
+        alpha = alpha * 0.5
+        xn = project(x + alpha * d)
+        fn, gn = f_and_g(xn)
+        return alpha, xn, fn, gn, k + 1
+
+    x1 = project(x + d)
+    f1, g1 = f_and_g(x1)
+    alpha, xn, fn, gn, k = lax.while_loop(cond, body, (pnp.ones_like(fx), x1, f1, g1, pnp.asarray(0)))
+    ok = pnp.isfinite(fn) & (fn <= fx + 1e-4 * pnp.sum(gx * (xn - x))) & (slope < 0)
+    return alpha, xn, fn, gn, ok, k + 1
+
+
+def _pg_norm(x, g, bounds):
+    import padax.numpy as pnp
+    if bounds is None:
+        return pnp.max(pnp.abs(g))
+    return pnp.max(pnp.abs(x - pnp.clip(x - g, bounds[0], bounds[1])))
+
+
+def _bfgs(f_and_g, x0, gtol, maxiter, bounds):
+    import padax.lax as lax
+    import padax.numpy as pnp
+    n = x0.shape[0]
+    f0, g0 = f_and_g(x0)
+    eye = pnp.eye(n, dtype=x0.dtype)
+
+    def cond(s):
+        x, fx, gx, H, k, nfev, status = s
+        return (k < maxiter) & (_pg_norm(x, gx, bounds) > gtol) & (status == 0)
+
+    def body(s):
+        x, fx, gx, H, k, nfev, status = s
+        d = -(H @ gx)
+        d = pnp.where(pnp.sum(d * gx) < 0, d, -gx)
+        _, xn, fn, gn, ok, ev = _line_search(f_and_g, x, fx, gx, d, bounds)
+        sv, yv = xn - x, gn - gx
+        sy = pnp.sum(sv * yv)
+        good = sy > 1e-12
+        safe_sy = pnp.where(good, sy, 1.0)
+        # on the first step, start from the identity scaled by s.y / y.y (Nocedal & Wright 6.20)
+        Hb = pnp.where((k == 0) & good, (safe_sy / pnp.maximum(pnp.sum(yv * yv), 1e-300)) * eye, H)
+        # the inverse-Hessian update in O(n^2): H + (sy + y.Hy) ss^T / sy^2 - (Hy s^T + s (Hy)^T) / sy
+        Hy = Hb @ yv
+        upd = Hb + ((safe_sy + pnp.sum(yv * Hy)) / (safe_sy * safe_sy)) * pnp.outer(sv, sv) \
+            - (pnp.outer(Hy, sv) + pnp.outer(sv, Hy)) / safe_sy
+        Hn = pnp.where(good, upd, H)
+        status = pnp.where(ok, 0, 3)
+        return (pnp.where(ok, xn, x), pnp.where(ok, fn, fx), pnp.where(ok, gn, gx), Hn, k + 1, nfev + ev, status)
+
+    s = lax.while_loop(cond, body, (x0, f0, g0, eye, pnp.asarray(0), pnp.asarray(1), pnp.asarray(0)))
+    return s[0], s[1], s[2], s[3], s[4], s[5], s[6]
+
+
+def _lbfgs(f_and_g, x0, gtol, maxiter, bounds, m: int = 10):
+    import padax.lax as lax
+    import padax.numpy as pnp
+    n = x0.shape[0]
+    f0, g0 = f_and_g(x0)
+    S = pnp.zeros((m, n), dtype=x0.dtype)
+    Y = pnp.zeros((m, n), dtype=x0.dtype)
+    R = pnp.zeros((m,), dtype=x0.dtype)
+
+    def direction(g, S, Y, R, k):
+        # two-loop recursion over the stored pairs, newest first; empty slots have rho = 0
+        def first(i, c):
+            q, alphas = c
+            j = (k - 1 - i) % m
+            a = R[j] * pnp.sum(S[j] * q)
+            return q - a * Y[j], alphas.at[j].set(a)
+        q, alphas = lax.fori_loop(0, m, first, (g, pnp.zeros((m,), dtype=g.dtype)))
+        jn = (k - 1) % m
+        yy = pnp.sum(Y[jn] * Y[jn])
+        gamma = pnp.where((k > 0) & (yy > 0), pnp.sum(S[jn] * Y[jn]) / pnp.where(yy > 0, yy, 1.0), 1.0)
+        r = gamma * q
+
+        def second(i, r):
+            j = (k - m + i) % m
+            b = R[j] * pnp.sum(Y[j] * r)
+            return r + S[j] * (alphas[j] - b)
+        return -lax.fori_loop(0, m, second, r)
+
+    def cond(s):
+        x, fx, gx, S, Y, R, k, stored, nfev, status = s
+        return (k < maxiter) & (_pg_norm(x, gx, bounds) > gtol) & (status == 0)
+
+    def body(s):
+        x, fx, gx, S, Y, R, k, stored, nfev, status = s
+        d = direction(gx, S, Y, R, stored)
+        d = pnp.where(pnp.sum(d * gx) < 0, d, -gx)
+        _, xn, fn, gn, ok, ev = _line_search(f_and_g, x, fx, gx, d, bounds)
+        sv, yv = xn - x, gn - gx
+        sy = pnp.sum(sv * yv)
+        keep = sy > 1e-12
+        j = stored % m
+        S = pnp.where(keep, S.at[j].set(sv), S)
+        Y = pnp.where(keep, Y.at[j].set(yv), Y)
+        R = pnp.where(keep, R.at[j].set(1.0 / pnp.where(keep, sy, 1.0)), R)
+        stored = stored + keep.astype(stored.dtype)
+        status = pnp.where(ok, 0, 3)
+        return (pnp.where(ok, xn, x), pnp.where(ok, fn, fx), pnp.where(ok, gn, gx), S, Y, R, k + 1, stored,
+                nfev + ev, status)
+
+    z = pnp.asarray(0)
+    s = lax.while_loop(cond, body, (x0, f0, g0, S, Y, R, z, z, pnp.asarray(1), z))
+    return s[0], s[1], s[2], None, s[6], s[8], s[9]
+
+
+def _truncated_cg(hvp: Callable, g, maxiter: int):
+    """Approximate Newton direction H d = -g by conjugate gradients, stopped at the forcing
+    tolerance min(0.5, sqrt|g|) |g| or at the first direction of non-positive curvature
+    (then the last iterate, or -g if there is none: Nocedal & Wright, algorithm 7.1)."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    gnorm = pnp.sqrt(pnp.sum(g * g))
+    eta = pnp.minimum(0.5, pnp.sqrt(gnorm)) * gnorm
+
+    def cond(s):
+        z, r, d, k, stop = s
+        return (~stop) & (k < maxiter)
+
+    def body(s):
+        z, r, d, k, _ = s
+        Bd = hvp(d)
+        curv = pnp.sum(d * Bd)
+        neg = curv <= 0
+        rr = pnp.sum(r * r)
+        alpha = rr / pnp.where(neg, 1.0, curv)
+        z_n = z + alpha * d
+        r_n = r + alpha * Bd
+        beta = pnp.sum(r_n * r_n) / rr
+        z_out = pnp.where(neg, pnp.where(k == 0, -g, z), z_n)
+        stop = neg | (pnp.sqrt(pnp.sum(r_n * r_n)) < eta)
+        return z_out, pnp.where(neg, r, r_n), pnp.where(neg, d, -r_n + beta * d), k + 1, stop
+
+    z, *_ = lax.while_loop(cond, body, (g * 0, g, -g, pnp.asarray(0), gnorm == 0))
+    return z
+
+
+def _newton_cg(f_and_g, grad_fn, x0, gtol, maxiter):
+    import padax.lax as lax
+    import padax.numpy as pnp
+    from padax.transforms.ad import jvp
+    f0, g0 = f_and_g(x0)
+
+    def cond(s):
+        x, fx, gx, k, nfev, status = s
+        return (k < maxiter) & (pnp.max(pnp.abs(gx)) > gtol) & (status == 0)
+
+    def body(s):
+        x, fx, gx, k, nfev, status = s
+        hvp = lambda v: jvp(grad_fn, (x,), (v,))[1]  # noqa: E731
+        d = _truncated_cg(hvp, gx, 2 * x.shape[0] + 10)
+        d = pnp.where(pnp.isfinite(pnp.sum(d)) & (pnp.sum(d * gx) < 0), d, -gx)
+        _, xn, fn, gn, ok, ev = _line_search(f_and_g, x, fx, gx, d, None)
+        status = pnp.where(ok, 0, 3)
+        return pnp.where(ok, xn, x), pnp.where(ok, fn, fx), pnp.where(ok, gn, gx), k + 1, nfev + ev, status
+
+    z = pnp.asarray(0)
+    s = lax.while_loop(cond, body, (x0, f0, g0, z, pnp.asarray(1), z))
+    return s[0], s[1], s[2], None, s[3], s[4], s[5]
+
+
+_METHODS = {"bfgs": "bfgs", "l-bfgs-b": "lbfgs", "l-bfgs": "lbfgs", "l-bfgs-experimental-do-not-rely-on-this": "lbfgs",
+            "newton-cg": "newton-cg"}
+
+
+def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", tol: float | None = None,
+             bounds: Any = None, options: dict | None = None) -> OptimizeResults:
+    """Minimise the scalar `fun(x, *args)` from x0 (a pytree of float arrays), scipy's/jax's
+    signature. Methods: 'BFGS', 'L-BFGS-B' (limited memory; `bounds=(lower, upper)`
+    arrays or scalars are enforced by projection), 'Newton-CG' (Hessian-vector products
+    and conjugate gradients). options: maxiter, gtol, maxcor (L-BFGS history).
+    Under grad, `result.x` is differentiated with respect to `args` by the implicit
+    function theorem."""
+    import padax.numpy as pnp
+    from padax.functional.lax.solves import custom_root
+    from padax.implicit import _ravel, dense_solve
+    from padax.transforms.ad import grad, value_and_grad
+    key = _METHODS.get(str(method).lower())
+    if key is None:
+        raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', got {method!r}")
+    options = dict(options or {})
+    unknown = set(options) - {"maxiter", "gtol", "maxcor", "norm"}
+    if unknown:
+        raise op_value_error(_OP, f"unknown options {sorted(unknown)}")
+    if bounds is not None and key != "lbfgs":
+        raise op_value_error(_OP, f"bounds are supported by method='L-BFGS-B', not {method!r}")
+    x_flat, unravel = _ravel(x0)
+    if not pnp.issubdtype(x_flat.dtype, pnp.floating):
+        x_flat = x_flat.astype(pnp.float32)
+    n = x_flat.shape[0]
+    maxiter = int(options.get("maxiter", 200 * n if key != "newton-cg" else 50 * n))
+    gtol = float(options.get("gtol", tol if tol is not None else (1e-5 if x_flat.dtype == pnp.float64 else 1e-4)))
+
+    def flat_fun(xf):
+        out = fun(unravel(xf.astype(x_flat.dtype)), *args)
+        if tuple(np.shape(out)) != ():
+            raise op_value_error(_OP, f"fun must return a scalar, got shape {tuple(np.shape(out))}")
+        return out
+
+    vg = value_and_grad(flat_fun)
+    gradient = grad(flat_fun)
+    bnds = None
+    if bounds is not None:
+        lo, hi = bounds
+        bnds = (pnp.broadcast_to(pnp.asarray(-np.inf if lo is None else lo, dtype=x_flat.dtype), (n,)),
+                pnp.broadcast_to(pnp.asarray(np.inf if hi is None else hi, dtype=x_flat.dtype), (n,)))
+
+    def run(_, guess):
+        # custom_root never differentiates `run`: derivatives come from `optimality`
+        f_and_g = vg
+        start = guess if bnds is None else pnp.clip(guess, bnds[0], bnds[1])
+        if key == "bfgs":
+            out = _bfgs(f_and_g, start, gtol, maxiter, bnds)
+        elif key == "lbfgs":
+            out = _lbfgs(f_and_g, start, gtol, maxiter, bnds, int(options.get("maxcor", 10)))
+        else:
+            out = _newton_cg(f_and_g, gradient, start, gtol, maxiter)
+        x, fx, gx, H, k, nfev, status = out
+        status = pnp.where((status == 0) & (k >= maxiter) & (_pg_norm(x, gx, bnds) > gtol), 1, status)
+        aux = (fx, gx, H if H is not None else pnp.zeros((0, 0), x.dtype), k, nfev, status)
+        return x, aux
+
+    def optimality(x):
+        if bnds is None:
+            return gradient(x)
+        # projected-gradient fixed point: zero at a bound-constrained minimum
+        return x - pnp.clip(x - gradient(x), bnds[0], bnds[1])
+
+    x, (fx, gx, H, k, nfev, status) = custom_root(optimality, x_flat, run,
+                                                  lambda g, y: dense_solve(g, y) if n <= 1024 else
+                                                  _cg_tangent(g, y), has_aux=True)
+    return OptimizeResults(x=unravel(x), success=status == 0, status=status, fun=fx, jac=unravel(gx),
+                           hess_inv=H if key == "bfgs" else None, nfev=nfev, njev=nfev, nit=k)
+
+
+def _cg_tangent(g, y):
+    from padax.implicit import normal_cg_solve
+    return normal_cg_solve(g, y)

@@ -1,0 +1,289 @@
+"""Root finding (`root`: damped Newton with a backtracking line search on |F|^2;
+`root_scalar`: bisect, brentq, newton), `least_squares` (Levenberg-Marquardt) and
+`linear_sum_assignment`. Solutions are differentiated with respect to `args` implicitly
+through padax.lax.custom_root."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+from padax.core import tree as tree_util
+from padax.core.errors import op_value_error
+from padax.transforms.custom import stop_gradient
+
+
+@dataclasses.dataclass
+class RootResults:
+    """x (the root, x0's pytree), success, status (0 converged, 1 max iterations, 3 stalled),
+    fun (F at x), nfev, nit."""
+
+    x: Any
+    success: Any
+    status: Any
+    fun: Any
+    nfev: Any
+    nit: Any
+
+
+tree_util.register_node(RootResults, lambda r: (tuple(getattr(r, f.name) for f in dataclasses.fields(r)), None),
+                        lambda _, ch: RootResults(*ch))
+
+
+@dataclasses.dataclass
+class RootScalarResults:
+    """scipy's RootResults for root_scalar: root, converged, iterations, function_calls."""
+
+    root: Any
+    converged: Any
+    iterations: Any
+    function_calls: Any
+
+
+tree_util.register_node(RootScalarResults,
+                        lambda r: (tuple(getattr(r, f.name) for f in dataclasses.fields(r)), None),
+                        lambda _, ch: RootScalarResults(*ch))
+
+
+def _newton_system(F: Callable, x0, tol: float, maxiter: int):
+    """Newton's method with the dense Jacobian, halving the step until |F|^2 decreases."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    from padax.linalg import lstsq
+    from padax.transforms.ad import jacfwd
+
+    def sq(v):
+        return pnp.sum(v * v)
+
+    def cond(s):
+        x, fx, k, nfev, status = s
+        return (k < maxiter) & (pnp.max(pnp.abs(fx)) > tol) & (status == 0)
+
+    def body(s):
+        x, fx, k, nfev, status = s
+        J = jacfwd(F)(x)
+        d = -lstsq(J, fx[:, None])[0][:, 0]
+
+        def ls_cond(c):
+            a, xn, fn, j = c
+            return ((~pnp.isfinite(sq(fn))) | (sq(fn) > (1 - 1e-4 * a) * sq(fx))) & (j < 30)
+
+        def ls_body(c):
+            a, _, _, j = c
+            a = a * 0.5
+            xn = x + a * d
+            return a, xn, F(xn), j + 1
+        x1 = x + d
+        a, xn, fn, j = lax.while_loop(ls_cond, ls_body, (pnp.ones((), x.dtype), x1, F(x1), pnp.asarray(0)))
+        ok = pnp.isfinite(sq(fn)) & (sq(fn) < sq(fx))
+        return (pnp.where(ok, xn, x), pnp.where(ok, fn, fx), k + 1, nfev + j + 1 + x.shape[0],
+                pnp.where(ok, 0, 3))
+
+    z = pnp.asarray(0)
+    x, fx, k, nfev, status = lax.while_loop(cond, body, (x0, F(x0), z, pnp.asarray(1), z))
+    status = pnp.where((status == 0) & (pnp.max(pnp.abs(fx)) > tol), 1, status)
+    return x, (fx, nfev, k, status)
+
+
+def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: float | None = None,
+         options: dict | None = None) -> RootResults:
+    """A zero of fun(x, *args) (same pytree structure as x0) by damped Newton iterations
+    (method 'hybr' or 'lm' both map to it); under grad the root is differentiated with
+    respect to args by the implicit function theorem."""
+    import padax.numpy as pnp
+    from padax.functional.lax.solves import custom_root
+    from padax.implicit import _ravel, dense_solve
+    if method not in ("hybr", "lm", "newton"):
+        raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
+    options = dict(options or {})
+    x_flat, unravel = _ravel(x0)
+    tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
+    maxiter = int(options.get("maxiter", 100 * (x_flat.shape[0] + 1)))
+
+    def F(xf):
+        out = fun(unravel(xf), *args)
+        return _ravel(out)[0].astype(xf.dtype)
+
+    def run(_, guess):
+        # custom_root never differentiates `run`: derivatives come from F's implicit rule
+        return _newton_system(F, guess, tol, maxiter)
+
+    x, (fx, nfev, k, status) = custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
+    return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)
+
+
+def _bracket_solve(f: Callable, a, b, method: str, xtol: float, rtol: float, maxiter: int):
+    """bisect, or brentq-style: inverse quadratic / secant steps kept inside the bracket
+    with bisection as the fallback (Brent 1973)."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    fa, fb = f(a), f(b)
+
+    def cond(s):
+        a, b, fa, fb, k, _ = s
+        return (pnp.abs(b - a) > xtol + rtol * pnp.abs(b)) & (fa != 0) & (fb != 0) & (k < maxiter)
+
+    def body(s):
+        a, b, fa, fb, k, kept = s
+        mid = 0.5 * (a + b)
+        if method == "brentq":
+            # false-position step (Illinois: the end kept twice has its value halved), taken
+            # when it lands well inside the bracket, else bisection
+            sec = b - fb * (b - a) / pnp.where(fb != fa, fb - fa, 1.0)
+            lo, hi = pnp.minimum(a, b), pnp.maximum(a, b)
+            inside = (sec > lo + 1e-3 * (hi - lo)) & (sec < hi - 1e-3 * (hi - lo))
+            c = pnp.where(inside, sec, mid)
+        else:
+            c = mid
+        fc = f(c)
+        left = pnp.sign(fc) == pnp.sign(fa)          # c replaces a; b is kept
+        kept_n = pnp.where(left, 1, -1)
+        halve = (kept_n == kept) if method == "brentq" else (kept_n != kept_n)
+        a_n, fa_n = pnp.where(left, c, a), pnp.where(left, fc, pnp.where(halve, 0.5 * fa, fa))
+        b_n, fb_n = pnp.where(left, b, c), pnp.where(left, pnp.where(halve, 0.5 * fb, fb), fc)
+        return a_n, b_n, fa_n, fb_n, k + 1, kept_n
+
+    a, b, fa, fb, k, _ = lax.while_loop(cond, body, (a, b, fa, fb, pnp.asarray(0), pnp.asarray(0)))
+    x = pnp.where(pnp.abs(fa) < pnp.abs(fb), a, b)
+    return x, k
+
+
+def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracket: Any = None,
+                fprime: Callable | None = None, x0: Any = None, xtol: float = 1e-12, rtol: float = 4e-16,
+                maxiter: int = 100) -> RootScalarResults:
+    """A root of the scalar f(x, *args): 'bisect' or 'brentq' in a sign-changing bracket
+    [a, b], or 'newton' from x0 (fprime by autodiff when not given). The root is
+    differentiated with respect to args implicitly (dx/dp = -f_p / f_x)."""
+    import padax.numpy as pnp
+    from padax.functional.lax.solves import custom_root
+    from padax.transforms.ad import grad
+    op = "padax.scipy.optimize.root_scalar"
+    if method is None:
+        method = "brentq" if bracket is not None else "newton"
+    if method not in ("bisect", "brentq", "newton"):
+        raise op_value_error(op, f"method must be 'bisect', 'brentq' or 'newton', got {method!r}")
+
+    def fx(x):
+        return f(x, *args)
+
+    if method in ("bisect", "brentq"):
+        if bracket is None or len(bracket) != 2:
+            raise op_value_error(op, f"method {method!r} needs bracket=[a, b]")
+        a, b = pnp.asarray(bracket[0]), pnp.asarray(bracket[1])
+        dt = pnp.result_type(a.dtype, b.dtype, pnp.float32)
+        a, b = a.astype(dt), b.astype(dt)
+        from padax.core.trace import Tracer
+        fa, fb = fx(a), fx(b)
+        if not any(isinstance(v, Tracer) for v in (fa, fb)):
+            fa, fb = float(fa), float(fb)
+            if fa * fb > 0:
+                raise op_value_error(op, f"f(a) and f(b) must have different signs; got f({float(a)})={fa}, "
+                                         f"f({float(b)})={fb}")
+        guess = 0.5 * (a + b)
+
+        def run(_, g0):
+            return _bracket_solve(fx, a, b, method, xtol, rtol, maxiter)
+    else:
+        if x0 is None:
+            raise op_value_error(op, "method 'newton' needs x0")
+        guess = pnp.asarray(x0)
+        if not pnp.issubdtype(guess.dtype, pnp.floating):
+            guess = guess.astype(pnp.float32)
+        deriv = (lambda z: fprime(z, *args)) if fprime is not None else grad(fx)
+
+        def run(_, g0):
+            import padax.lax as lax
+
+            def cond(s):
+                x, step, k = s
+                return (pnp.abs(step) > xtol + rtol * pnp.abs(x)) & (k < maxiter)
+
+            def body(s):
+                x, _, k = s
+                step = fx(x) / deriv(x)
+                return x - step, step, k + 1
+            x, _, k = lax.while_loop(cond, body, (g0, pnp.ones_like(g0), pnp.asarray(0)))
+            return x, k
+
+    out_dt = pnp.asarray(fx(guess)).dtype
+    if out_dt != guess.dtype and pnp.issubdtype(out_dt, pnp.floating):
+        guess = guess.astype(out_dt)
+        if method != "newton":
+            a, b = a.astype(out_dt), b.astype(out_dt)
+    x, k = custom_root(fx, guess, run, lambda g, y: y / g(pnp.ones_like(y)), has_aux=True)
+    return RootScalarResults(root=x, converged=k < maxiter, iterations=k, function_calls=k + 2)
+
+
+def least_squares(fun: Callable, x0: Any, args: tuple = (), method: str = "lm", ftol: float = 1e-10,
+                  xtol: float = 1e-10, max_nfev: int | None = None) -> RootResults:
+    """Minimise 0.5 * |fun(x, *args)|^2 by Levenberg-Marquardt (dense Jacobian by autodiff,
+    adaptive damping). Returns RootResults with `fun` the residuals at the solution; the
+    solution is differentiated implicitly through J^T r = 0."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    from padax.functional.lax.solves import custom_root
+    from padax.implicit import _ravel, dense_solve
+    from padax.linalg import solve
+    from padax.transforms.ad import jacfwd, vjp
+    if method != "lm":
+        raise op_value_error("padax.scipy.optimize.least_squares", f"method must be 'lm', got {method!r}")
+    x_flat, unravel = _ravel(x0)
+    n = x_flat.shape[0]
+    maxiter = int(max_nfev or 100 * (n + 1))
+
+    def R(xf):
+        return _ravel(fun(unravel(xf), *args))[0].astype(xf.dtype)
+
+    def normal_eq(xf):
+        r, pull = vjp(R, xf)
+        return pull(r)[0]
+
+    def run(_, guess):
+        Rs = R
+
+        def cond(s):
+            x, r, lam, k, done = s
+            return (~done) & (k < maxiter)
+
+        def body(s):
+            x, r, lam, k, _ = s
+            J = jacfwd(Rs)(x)
+            A = J.T @ J
+            g = J.T @ r
+            step = -solve(A + lam * pnp.diag(pnp.diag(A) + 1e-12), g)
+            xn = x + step
+            rn = Rs(xn)
+            cost, cost_n = pnp.sum(r * r), pnp.sum(rn * rn)
+            better = pnp.isfinite(cost_n) & (cost_n < cost)
+            small = (pnp.sqrt(pnp.sum(step * step)) <= xtol * (xtol + pnp.sqrt(pnp.sum(x * x)))) | \
+                (better & ((cost - cost_n) <= ftol * cost))
+            return (pnp.where(better, xn, x), pnp.where(better, rn, r), pnp.where(better, lam * 0.3, lam * 10),
+                    k + 1, small | (pnp.max(pnp.abs(g)) == 0))
+        x, r, lam, k, done = lax.while_loop(cond, body, (guess, Rs(guess),
+                                                         pnp.asarray(1e-3, guess.dtype), pnp.asarray(0),
+                                                         pnp.asarray(False)))
+        return x, (r, k, pnp.where(done, 0, 1))
+
+    x, (r, k, status) = custom_root(normal_eq, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
+    return RootResults(x=unravel(x), success=status == 0, status=status, fun=r, nfev=k + 1, nit=k)
+
+
+def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any, Any]:
+    """(row_ind, col_ind) of the minimum (or maximum) cost assignment, computed on the host
+    by scipy's Hungarian solver (through pure_callback, so it also runs under jit)."""
+    import padax.numpy as pnp
+    from padax.callback import pure_callback
+    from padax.transforms.staging import ShapeDtypeStruct
+    c = pnp.asarray(cost_matrix)
+    if c.ndim != 2:
+        raise op_value_error("padax.scipy.optimize.linear_sum_assignment",
+                             f"cost_matrix must be 2-D, got shape {tuple(c.shape)}")
+    k = min(c.shape)
+
+    def host(m):
+        import scipy.optimize
+        r, col = scipy.optimize.linear_sum_assignment(np.asarray(m), maximize=maximize)
+        return r.astype(np.int64), col.astype(np.int64)
+    out = (ShapeDtypeStruct((k,), np.int64), ShapeDtypeStruct((k,), np.int64))
+    return pure_callback(host, out, stop_gradient(c))

@@ -1,0 +1,138 @@
+"""padax.scipy.optimize against scipy.optimize; implicit derivatives of solutions against
+finite differences and closed forms."""
+import numpy as np
+import pytest
+import scipy.optimize as so
+
+import padax
+import padax.numpy as pnp
+from padax.scipy import optimize as po
+
+
+def rosen(x):
+    return pnp.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "Newton-CG"])
+def test_minimize_rosenbrock_matches_scipy(method):
+    x0 = np.linspace(-1.0, 0.5, 8)
+    r = padax.jit(lambda x: po.minimize(rosen, x, method=method))(x0)
+    ref = so.minimize(so.rosen, x0, jac=so.rosen_der, method=method)
+    assert bool(r.success) and int(r.status) == 0 and r.message.startswith("Optimization terminated")
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(r.x), np.ones(8), atol=1e-4)
+    assert float(r.fun) < 1e-8 and int(r.nit) < 400
+
+
+def test_minimize_pytree_bounds_and_maxiter_status():
+    def f(p):
+        return pnp.sum((p["a"] - 3.0) ** 2) + (p["b"] + 1.0) ** 2
+    r = po.minimize(f, {"a": np.zeros(2), "b": np.float64(0.0)}, method="BFGS")
+    np.testing.assert_allclose(np.asarray(r.x["a"]), [3.0, 3.0], atol=1e-6)
+    np.testing.assert_allclose(float(r.x["b"]), -1.0, atol=1e-6)
+    rb = po.minimize(lambda x: pnp.sum((x - np.array([3.0, -2.0, 0.5])) ** 2), np.zeros(3), method="L-BFGS-B",
+                     bounds=(np.array([0.0, -1.0, 0.0]), np.array([2.0, 1.0, 1.0])))
+    ref = so.minimize(lambda x: np.sum((x - np.array([3.0, -2.0, 0.5])) ** 2), np.zeros(3), method="L-BFGS-B",
+                      bounds=[(0, 2), (-1, 1), (0, 1)])
+    np.testing.assert_allclose(np.asarray(rb.x), ref.x, atol=1e-6)
+    short = po.minimize(rosen, np.zeros(6), options={"maxiter": 3})
+    assert int(short.status) == 1 and not bool(short.success) and "Maximum" in short.message
+    with pytest.raises(ValueError, match="method"):
+        po.minimize(rosen, np.zeros(2), method="Nelder-Mead")
+
+
+def test_minimize_solution_is_differentiated_implicitly():
+    def f(x, a):
+        return pnp.sum((x - a) ** 2) + 0.1 * pnp.sum(x ** 4)
+    a = np.array([1.0, 2.0, 3.0])
+    jac = padax.jacrev(lambda a: po.minimize(f, np.zeros(3), (a,), options={"gtol": 1e-12}).x)(a)
+    x = np.asarray(po.minimize(f, np.zeros(3), (a,), options={"gtol": 1e-12}).x)
+    # stationarity 2(x - a) + 0.4 x^3 = 0  =>  dx/da = 2 / (2 + 1.2 x^2) on the diagonal
+    np.testing.assert_allclose(np.asarray(jac), np.diag(2 / (2 + 1.2 * x ** 2)), atol=1e-8)
+    # the same through vmap
+    xs = padax.vmap(lambda a: po.minimize(f, np.zeros(3), (a,)).x)(np.stack([a, 2 * a]))
+    np.testing.assert_allclose(np.asarray(xs)[0], x, atol=1e-5)
+
+
+def test_root_and_its_implicit_derivative():
+    def F(x, a):
+        return pnp.stack([x[0] ** 2 + x[1] - a, x[0] - x[1] ** 3])
+    r = po.root(F, np.array([1.0, 1.0]), (np.float64(3.0),))
+    ref = so.root(lambda x: [x[0] ** 2 + x[1] - 3, x[0] - x[1] ** 3], [1.0, 1.0])
+    assert int(r.status) == 0
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-10)
+    dx = padax.jacfwd(lambda a: po.root(F, np.array([1.0, 1.0]), (a,)).x)(np.float64(3.0))
+    x = ref.x
+    J = np.array([[2 * x[0], 1.0], [1.0, -3 * x[1] ** 2]])
+    np.testing.assert_allclose(np.asarray(dx), np.linalg.solve(J, [1.0, 0.0]), rtol=1e-8)
+
+
+@pytest.mark.parametrize("method,kw", [("bisect", {"bracket": [0.0, 3.0]}), ("brentq", {"bracket": [0.0, 3.0]}),
+                                       ("newton", {"x0": np.float64(1.0)})])
+def test_root_scalar(method, kw):
+    f = lambda x, a: x ** 3 - a  # noqa: E731
+    r = po.root_scalar(f, (np.float64(2.0),), method=method, **kw)
+    np.testing.assert_allclose(float(r.root), so.root_scalar(lambda x: x ** 3 - 2, method=method,
+                                                             fprime=lambda x: 3 * x ** 2, **kw).root, rtol=1e-12)
+    assert bool(r.converged)
+    d = padax.grad(lambda a: po.root_scalar(f, (a,), method=method, **kw).root)(np.float64(2.0))
+    np.testing.assert_allclose(float(d), (1 / 3) * 2 ** (-2 / 3), rtol=1e-10)
+
+
+def test_root_scalar_bad_bracket():
+    with pytest.raises(ValueError, match="different signs"):
+        po.root_scalar(lambda x: x ** 2 + 1.0, bracket=[0.0, 1.0], method="brentq")
+
+
+@pytest.mark.slow
+def test_least_squares_levenberg_marquardt_and_sensitivity():
+    t = np.linspace(0, 1, 20)
+    y = 2 * np.exp(-3 * t) + 0.01 * np.sin(7 * t)
+
+    def resid(p, t, y):
+        return p[0] * pnp.exp(-p[1] * t) - y
+    r = po.least_squares(resid, np.array([1.0, 1.0]), (t, y))
+    ref = so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y, [1.0, 1.0], method="lm", xtol=1e-14,
+                           ftol=1e-14)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, rtol=1e-7)
+    dp = padax.jacfwd(lambda y: po.least_squares(resid, np.array([1.0, 1.0]), (t, y)).x)(y)
+    eps = 1e-6
+    e = np.zeros(20)
+    e[5] = eps
+    fd = (so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y - e, ref.x, method="lm", xtol=1e-15,
+                           ftol=1e-15).x
+          - so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y + e, ref.x, method="lm", xtol=1e-15,
+                             ftol=1e-15).x) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(dp)[:, 5], fd, rtol=1e-4)
+
+
+def test_linear_sum_assignment_matches_scipy_under_jit():
+    c = np.random.default_rng(0).random((5, 7))
+    for maximize in (False, True):
+        r, col = padax.jit(lambda c: po.linear_sum_assignment(c, maximize=maximize))(c)
+        rr, cc = so.linear_sum_assignment(c, maximize=maximize)
+        np.testing.assert_array_equal(np.asarray(r), rr)
+        np.testing.assert_array_equal(np.asarray(col), cc)
+
+
+@pytest.mark.slow
+def test_paddle_incubate_minimize_bfgs_lbfgs_against_paddle():
+    from tests.conftest import paddle_oracle
+    quad = np.diag([1.0, 4.0, 9.0])
+
+    def f(x):
+        return pnp.sum(x * (pnp.asarray(quad) @ x)) + pnp.sum(x)
+    x0 = np.array([1.0, -1.0, 2.0])
+    conv, nfev, x, val, g, H = padax.incubate.optimizer.functional.minimize_bfgs(f, x0, dtype="float64")
+    xs = -0.5 * np.linalg.solve(quad, np.ones(3))
+    assert bool(conv)
+    np.testing.assert_allclose(np.asarray(x), xs, atol=1e-7)
+    conv2, _, x2, _, _ = padax.incubate.optimizer.functional.minimize_lbfgs(f, x0, dtype="float64")
+    np.testing.assert_allclose(np.asarray(x2), xs, atol=1e-7)
+    paddle = paddle_oracle()
+    if paddle is not None:
+        from paddle.incubate.optimizer.functional import minimize_bfgs
+        q = paddle.to_tensor(quad)
+        out = minimize_bfgs(lambda x: (x * paddle.matmul(q, x)).sum() + x.sum(), paddle.to_tensor(x0),
+                            dtype="float64")
+        np.testing.assert_allclose(np.asarray(x), out[2].numpy(), atol=1e-5)   # Paddle stops on tolerance_change
