@@ -6,7 +6,7 @@ import pytest
 
 import padax
 import padax.numpy as pnp
-from conftest import assert_close
+from tests.conftest import assert_close
 
 
 def test_creation():

@@ -199,11 +199,16 @@ def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     n_sec = sos.shape[0]
     xt = _time_last(x, axis)
     batch = xt.shape[1:]
+    z_axis = axis % x.ndim + 1  # the state's axis for x's `axis` (after the sections axis)
     if zi is None:
         state = pnp.zeros((n_sec,) + batch + (2,), dtype=dt)
     else:
         zi = to_array(zi).astype(dt)
-        state = pnp.moveaxis(zi, axis if axis >= 0 else zi.ndim + axis, -1)
+        want = (n_sec,) + x.shape[:axis % x.ndim] + (2,) + x.shape[axis % x.ndim + 1:]
+        if tuple(zi.shape) != want:
+            raise op_value_error("sosfilt", f"zi must have shape {want} for x of shape {tuple(x.shape)}, axis={axis} "
+                                            f"and {n_sec} sections; got {tuple(zi.shape)}")
+        state = pnp.moveaxis(zi, z_axis, -1)
 
     def step(z, xn):
         out_states = []
@@ -222,7 +227,7 @@ def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     y = pnp.moveaxis(yt, 0, axis)
     if zi is None:
         return y
-    return y, pnp.moveaxis(zf, -1, axis if axis >= 0 else zf.ndim + axis)
+    return y, pnp.moveaxis(zf, -1, z_axis)
 
 
 __all__ = ["butter", "lfilter", "sosfilt"]

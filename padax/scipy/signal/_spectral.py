@@ -131,11 +131,12 @@ def _spectral(op: str, x: Any, fs: float, window: Any, nperseg: Any, noverlap: A
 def stft(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: int = 256, noverlap: Any = None, nfft: Any = None,
          detrend: Any = False, return_onesided: bool = True, boundary: Any = "zeros", padded: bool = True,
          axis: int = -1, scaling: str = "spectrum") -> tuple[Any, Any, Any]:
-    """scipy.signal.stft: (frequencies, segment times, Zxx) with Zxx [..., freqs, segments] in place of `axis`."""
+    """scipy.signal.stft: (frequencies, segment times, Zxx); Zxx has the frequencies in place of `axis`
+    and the segments as its last axis (as scipy's)."""
     f, t, z, ax = _spectral("stft", x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
                             "density" if scaling == "psd" else scaling, axis, "stft", boundary, padded)
     if ax != to_array(x).ndim - 1:
-        z = pnp.moveaxis(z, (-2, -1), (ax, ax + 1))
+        z = pnp.moveaxis(z, -2, ax)
     return f, t, z
 
 
