@@ -34,7 +34,7 @@ def _client(platform: str):
         else:
             c = _jaxlib.make_plugin_client(platform)
             if c is None:
-                raise RuntimeError(f"padax: no PJRT plugin for platform {platform!r} is installed")
+                raise PlatformUnavailableError(f"padax: no PJRT plugin for platform {platform!r} is installed")
         _clients[platform] = c
     return c
 
@@ -43,6 +43,10 @@ def _wanted_platforms() -> list[str]:
     if config.platforms:  # PADAX_PLATFORMS / JAX_PLATFORMS, or config.update("platforms", "cpu")
         return [p.strip() for p in config.platforms.split(",") if p.strip()]
     return [*_PLUGIN_PLATFORMS, "cpu"]
+
+
+class PlatformUnavailableError(RuntimeError, ValueError):
+    """A platform was named whose PJRT plugin is not installed (a bad value, so also a ValueError)."""
 
 
 @functools.lru_cache(maxsize=None)

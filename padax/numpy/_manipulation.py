@@ -401,6 +401,8 @@ row_stack = vstack
 def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
     """Stack columns (concatenate along axis 1, or 0 for 1-D inputs)."""
     arrs = [atleast_1d(t) for t in tup]
+    if not arrs:
+        raise op_value_error("hstack", "need at least one array to concatenate")
     return concatenate(arrs, 0 if arrs[0].aval.ndim == 1 else 1, dtype)
 
 

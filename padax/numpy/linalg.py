@@ -25,7 +25,7 @@ from padax.numpy._indexing import diagonal as _np_diagonal
 from padax.numpy._linalg_core import _cross3, outer as _np_outer, tensordot, vecdot
 from padax.numpy._linalg_core import matmul
 from padax.numpy._manipulation import matrix_transpose
-from padax.numpy._util import broadcast_shapes, broadcast_to, promote, static_int, to_array, to_inexact
+from padax.numpy._util import broadcast_shapes, broadcast_to, promote as _promote, static_int, to_array, to_inexact
 
 
 def _pl():
@@ -86,7 +86,7 @@ def _uplo(op: str, UPLO: Any) -> builtins.bool:
 
 def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
     """Cross product of 3-vectors along `axis` (other axes broadcast)."""
-    a, b = promote(to_array(x1), to_array(x2))
+    a, b = _promote(to_array(x1), to_array(x2))
     shape = broadcast_shapes("linalg.cross", a.aval.shape, b.aval.shape)
     nd = len(shape)
     ax = static_int("linalg.cross", axis, "axis")
@@ -217,7 +217,7 @@ def slogdet(x: Any, /) -> SlogdetResult:
 
 def solve(x1: Any, x2: Any, /) -> Any:
     """Solve x1 @ out = x2; x2 of shape (M,) is one vector, otherwise (..., M, K) with batches broadcasting."""
-    a, b = promote(_f(x1), _f(x2))
+    a, b = _promote(_f(x1), _f(x2))
     if b.aval.ndim == 1:
         m = b.aval.shape[0]
         col = lax.broadcast_in_dim(b, a.aval.shape[:-2] + (m, 1), (a.aval.ndim - 2,))
@@ -307,7 +307,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: builtins.bool = Fal
     rcond * largest (default max(M, N) * eps) are dropped. residuals (squared column norms of
     b - a @ x) are always returned, unless `numpy_resid` and rank < N or M <= N (then empty,
     as NumPy's). rank has the default int dtype."""
-    a, b = promote(_f(a), _f(b))
+    a, b = _promote(_f(a), _f(b))
     if a.aval.ndim != 2 or b.aval.ndim not in (1, 2) or b.aval.shape[0] != a.aval.shape[0]:
         raise op_value_error("linalg.lstsq", f"needs a 2-D a and a 1-D or 2-D b with as many rows, got "
                                              f"{a.aval.str_short()} and {b.aval.str_short()}")
@@ -349,7 +349,7 @@ def _concrete_lt(rank: Any, n: builtins.int) -> builtins.bool:
 
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
     """Product of a chain of matrices (first/last may be vectors)."""
-    return _pl().multi_dot(list(promote(*[_f(a) for a in arrays])))
+    return _pl().multi_dot(list(_promote(*[_f(a) for a in arrays])))
 
 
 def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
@@ -364,7 +364,7 @@ def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> Any:
     """x with tensordot(a, x, x.ndim) == b; `axes` are axes of `a` moved to its end first (in
     that order), as numpy does. Needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == b.size."""
-    a, b = promote(_f(a), _f(b))
+    a, b = _promote(_f(a), _f(b))
     if axes is not None:
         nd = a.aval.ndim
         order = list(builtins.range(nd))

@@ -214,7 +214,7 @@ def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
     """silu(x) * y; with y None, x's last axis is split in two halves (silu(first) * second)."""
     x = _float(x)
     if y is None:
-        if x.aval.shape[-1] % 2:
+        if x.aval.ndim == 0 or x.aval.shape[-1] % 2:
             raise op_value_error("swiglu", f"the last axis of x {x.aval.str_short()} must have an even size")
         x, y = split(x, 2, axis=-1)
     return M.multiply(silu(x), y)
