@@ -28,6 +28,8 @@ def test_weight_norm_vs_paddle(dim):
 
 def test_spectral_norm_vs_paddle():
     paddle = paddle_oracle()
+    paddle.seed(0)  # the power iteration's convergence speed depends on the weights' singular-value gap
+    padax.seed(0)
     p = paddle.nn.utils.spectral_norm(paddle.nn.Linear(3, 5), n_power_iterations=2)
     m = nn.utils.spectral_norm(nn.Linear(3, 5), n_power_iterations=2)
     assert list(m.state_dict()) == list(p.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
