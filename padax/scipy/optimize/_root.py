@@ -171,7 +171,11 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
         if bracket is None or len(bracket) != 2:
             raise op_value_error(op, f"method {method!r} needs bracket=[a, b]")
         a, b = pnp.asarray(bracket[0]), pnp.asarray(bracket[1])
-        dt = pnp.result_type(a.dtype, b.dtype, pnp.float32)
+        # the root is as precise as the problem's data: float64 parameters give a float64 bracket
+        from padax.core import tree
+        arg_dts = [pnp.asarray(v).dtype for v in tree.leaves(args)]
+        dt = pnp.result_type(a.dtype, b.dtype, pnp.float32,
+                             *[d for d in arg_dts if pnp.issubdtype(d, pnp.inexact)])
         a, b = a.astype(dt), b.astype(dt)
         from padax.core.trace import Tracer
         fa, fb = fx(a), fx(b)
