@@ -117,30 +117,22 @@ def _cache_dir(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def _device_count(value: Any) -> int:
-    """A positive number of CPU devices (a clear ValueError for 0, negatives, floats or text)."""
-    try:
-        n = int(value) if isinstance(value, str) else value
-        ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
-    except ValueError:
-        ok = False
-    if not ok:
-        raise ValueError(f"padax.config: the number of CPU devices (num_cpu_devices, PADAX_NUM_CPU_DEVICES) "
-                         f"must be a positive integer, got {value!r}")
-    return n
+def _positive_int(what: str) -> Callable[[Any], int]:
+    """A parser of positive integers (a clear ValueError for 0, negatives, bools, floats or text)."""
+    def parse(value: Any) -> int:
+        try:
+            n = int(value) if isinstance(value, str) else value
+            ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"padax.config: {what} must be a positive integer, got {value!r}")
+        return n
+    return parse
 
 
-def _cache_size(value: Any) -> int:
-    """A positive number of compiled programs to keep per jitted function."""
-    try:
-        n = int(value) if isinstance(value, str) else value
-        ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
-    except ValueError:
-        ok = False
-    if not ok:
-        raise ValueError(f"padax.config: jit_cache_size (PADAX_JIT_CACHE_SIZE) must be a positive integer, "
-                         f"got {value!r}")
-    return n
+_device_count = _positive_int("the number of CPU devices (num_cpu_devices, PADAX_NUM_CPU_DEVICES)")
+_cache_size = _positive_int("jit_cache_size (PADAX_JIT_CACHE_SIZE), the programs kept per jitted function,")
 
 
 def _matmul_precision(value: Any) -> str | None:

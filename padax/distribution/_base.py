@@ -121,7 +121,7 @@ def _undefined(d: Distribution, what: str) -> TypeError:
     return TypeError(f"{type(d).__name__} does not define {what}")
 
 
-def _flatten(d: Distribution):
+def _flatten(d: Any):  # a Distribution or Transform: children named by `_children`, the rest static
     names = d._children
     static = tuple(sorted((k, v) for k, v in d.__dict__.items() if k not in names and k != "_children"))
     return [getattr(d, n) for n in names], (names, static)

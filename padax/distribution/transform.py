@@ -16,6 +16,7 @@ import numpy as np
 from padax import numpy as pnp
 from padax.core import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.distribution._base import _flatten, _unflatten  # pytree nodes keyed by their `_children`
 from padax.numpy._util import to_array
 
 
@@ -116,22 +117,6 @@ class Transform:
         self._children = tuple(params)
         for k, v in params.items():
             setattr(self, k, v)
-
-
-def _flatten(t: Transform):
-    names = t._children
-    static = tuple(sorted((k, v) for k, v in t.__dict__.items() if k not in names and k != "_children"))
-    return [getattr(t, n) for n in names], (names, static)
-
-
-def _unflatten(cls, aux, children):
-    names, static = aux
-    obj = object.__new__(cls)
-    obj.__dict__.update(dict(static))
-    obj._children = names
-    for n, c in zip(names, children):
-        setattr(obj, n, c)
-    return obj
 
 
 class AbsTransform(Transform):
