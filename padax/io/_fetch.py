@@ -2,7 +2,7 @@
 in worker processes; and how a failure is carried from a worker to the main process."""
 from __future__ import annotations
 
-import pickle
+import sys
 import traceback
 from typing import Any, Callable, Iterator
 
@@ -55,31 +55,46 @@ class WorkerError(RuntimeError):
     """A DataLoader worker raised an exception that could not be re-raised as its own type."""
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain_args(args: tuple) -> bool:
+    return all(isinstance(a, _PLAIN) or (isinstance(a, tuple) and _plain_args(a)) for a in args)
+
+
+def _exception_class(module: str, qualname: str) -> type | None:
+    """A builtin or padax exception class by name, from modules already loaded (nothing is imported
+    or run: the worker's message names a class, it cannot make the main process execute code)."""
+    if module != "builtins" and module != "padax" and not module.startswith("padax."):
+        return None
+    obj: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    return obj if isinstance(obj, type) and issubclass(obj, BaseException) else None
+
+
 class RemoteError:
-    """An exception raised in a worker, carried to the main process with its formatted traceback."""
+    """An exception raised in a worker, carried to the main process as its class name, plain arguments
+    and formatted traceback (never pickled: the main process rebuilds only builtin and padax types)."""
 
     def __init__(self, exc: BaseException, worker_id: int, batch: int):
         self.worker_id, self.batch = worker_id, batch
-        self.type_name = type(exc).__qualname__
+        self.module, self.type_name = type(exc).__module__, type(exc).__qualname__
+        self.args = exc.args if _plain_args(exc.args) else None
         self.text = "".join(traceback.format_exception(exc))
-        try:
-            self.payload: bytes | None = pickle.dumps(exc)
-            pickle.loads(self.payload)  # exceptions whose __init__ takes other arguments fail here, not later
-        except Exception:
-            self.payload = None
 
     def exception(self) -> BaseException:
         """The worker's exception (its own type where it can be rebuilt), noting where it happened and the
         worker's traceback."""
         where = f"DataLoader worker {self.worker_id} while loading batch {self.batch}"
+        cls = _exception_class(self.module, self.type_name) if self.args is not None else None
         exc = None
-        if self.payload is not None:
+        if cls is not None:
             try:
-                exc = pickle.loads(self.payload)
-            except Exception:
+                exc = cls(*self.args)
+            except Exception:  # a constructor that takes other arguments than its args
                 exc = None
         if not isinstance(exc, BaseException):
             return WorkerError(f"{self.type_name} raised in {where}; the worker's traceback:\n{self.text}")
         exc.add_note(f"(raised in {where}; the worker's traceback follows)\n{self.text.rstrip()}")
         return exc
-

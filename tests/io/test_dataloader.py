@@ -34,6 +34,17 @@ class FailsAt(Squares):
         return super().__getitem__(i)
 
 
+class UserError(Exception):
+    pass
+
+
+class FailsWithUserError(Squares):
+    def __getitem__(self, i):
+        if i == 3:
+            raise UserError(f"custom failure at {i}")
+        return super().__getitem__(i)
+
+
 class WhoLoads(Squares):
     def __getitem__(self, i):
         info = io.get_worker_info()
@@ -154,6 +165,12 @@ def test_worker_error_surfaces_with_traceback_and_no_orphans():
     assert "DataLoader worker" in notes and "Traceback" in notes and "in __getitem__" in notes
     assert "sample index 5" in notes
     assert _gone(it.worker_pids)
+
+
+def test_worker_error_of_a_user_class_is_not_rebuilt_from_the_worker():
+    # the main process rebuilds only builtin and padax exception types (nothing is unpickled)
+    with pytest.raises(io.WorkerError, match=r"UserError raised in DataLoader worker.*custom failure at 3"):
+        list(io.DataLoader(FailsWithUserError(8), batch_size=2, num_workers=2))
 
 
 def test_inconsistent_shapes_name_the_samples():
