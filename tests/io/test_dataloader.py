@@ -169,7 +169,7 @@ def test_worker_error_surfaces_with_traceback_and_no_orphans():
 
 def test_worker_error_of_a_user_class_is_not_rebuilt_from_the_worker():
     # the main process rebuilds only builtin and padax exception types (nothing is unpickled)
-    with pytest.raises(io.WorkerError, match=r"UserError raised in DataLoader worker.*custom failure at 3"):
+    with pytest.raises(io.WorkerError, match=r"(?s)UserError raised in DataLoader worker.*custom failure at 3"):
         list(io.DataLoader(FailsWithUserError(8), batch_size=2, num_workers=2))
 
 
