@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from padax.nn.initializer._base import Initializer, calculate_gain, compute_fans, random_key
 from padax.random import _samplers
@@ -57,14 +56,18 @@ def _xavier_fans(init, shape):
     return (fan_in if init.fan_in is None else init.fan_in), (fan_out if init.fan_out is None else init.fan_out)
 
 
-class XavierUniform(Initializer):
-    """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights)."""
+class _Xavier(Initializer):
+    """Glorot's initializers: the scale comes from fan_in + fan_out (taken from the shape unless given)."""
 
     _random = True
 
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
                  name: str | None = None) -> None:
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
+
+
+class XavierUniform(_Xavier):
+    """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights)."""
 
     def _init(self, shape, dtype, key):
         fan_in, fan_out = _xavier_fans(self, shape)
@@ -72,14 +75,8 @@ class XavierUniform(Initializer):
         return _samplers.uniform(random_key(key, "XavierUniform"), shape, dtype, -limit, limit)
 
 
-class XavierNormal(Initializer):
+class XavierNormal(_Xavier):
     """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
-
-    _random = True
-
-    def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
-                 name: str | None = None) -> None:
-        self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
 
     def _init(self, shape, dtype, key):
         fan_in, fan_out = _xavier_fans(self, shape)

@@ -142,6 +142,20 @@ def _check_sizes(cls: str, d_model: int, nhead: int, dim_feedforward: int) -> No
             raise ValueError(f"{cls}: {what} must be positive, got {v}")
 
 
+def _start_block(layer: Layer, config: dict) -> tuple[float, float]:
+    """The checks and settings an encoder or decoder layer starts with; its attention and activation
+    dropout rates (each defaulting to `dropout`)."""
+    name = type(layer).__name__
+    _check_sizes(name, config["d_model"], config["nhead"], config["dim_feedforward"])
+    if not hasattr(F, config["activation"]):
+        raise ValueError(f"{name}: unknown activation {config['activation']!r}")
+    layer._config = config
+    layer.normalize_before = bool(config["normalize_before"])
+    rate = config["dropout"]
+    return (rate if config["attn_dropout"] is None else config["attn_dropout"],
+            rate if config["act_dropout"] is None else config["act_dropout"])
+
+
 class TransformerEncoderLayer(Layer):
     """Self attention then a feed-forward block (linear1 -> activation -> dropout -> linear2), each with a
     residual, dropout and LayerNorm (after, or before with normalize_before)."""
@@ -155,13 +169,7 @@ class TransformerEncoderLayer(Layer):
                       normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
                       layer_norm_eps=layer_norm_eps)
         super().__init__()
-        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
-        if not hasattr(F, activation):
-            raise ValueError(f"{type(self).__name__}: unknown activation {activation!r}")
-        self._config = config
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = bool(normalize_before)
+        attn_dropout, act_dropout = _start_block(self, config)
         w, b = _attr_list(weight_attr, 2), _attr_list(bias_attr, 2)
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
         self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
@@ -240,13 +248,7 @@ class TransformerDecoderLayer(Layer):
                       normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
                       layer_norm_eps=layer_norm_eps)
         super().__init__()
-        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
-        if not hasattr(F, activation):
-            raise ValueError(f"{type(self).__name__}: unknown activation {activation!r}")
-        self._config = config
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = bool(normalize_before)
+        attn_dropout, act_dropout = _start_block(self, config)
         w, b = _attr_list(weight_attr, 3), _attr_list(bias_attr, 3)
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
         self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1],
