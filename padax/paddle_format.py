@@ -62,9 +62,10 @@ def _latin1_encode(text: str, encoding: str = "latin1") -> bytes:
     return text.encode("latin1")
 
 
-def _dense_tensor(expr: Any, scope: Any) -> np.ndarray:
+def _dense_tensor(*args: Any) -> np.ndarray:
     """Paddle pickles a DenseTensor as `eval('data', {'data': array})`: return the array, evaluate nothing."""
-    if expr != "data" or type(scope) is not dict or set(scope) != {"data"} \
+    expr, scope = (args + (None, None))[:2]
+    if len(args) != 2 or expr != "data" or type(scope) is not dict or set(scope) != {"data"} \
             or not isinstance(scope["data"], np.ndarray):
         raise UnsafePickleError("builtins.eval refused (only Paddle's DenseTensor form eval('data', {'data': "
                                 "array}) is accepted, and it is not evaluated)")
@@ -128,7 +129,7 @@ def _to_host(obj: Any, where: str = "") -> Any:
         return obj
     if type(obj) in (list, tuple):
         return type(obj)(_to_host(v, f"{where}[{i}]") for i, v in enumerate(obj))
-    if isinstance(obj, dict):
+    if type(obj) in (dict, collections.OrderedDict):
         return {k: _to_host(v, f"{where}[{k!r}]") for k, v in obj.items()}
     raise TypeError(f"padax.save(format='paddle'): cannot save {type(obj).__name__} (at {where or 'the top'}); "
                     "Tensors, numpy arrays, numbers, strings and dicts/lists/tuples of them can be saved")
