@@ -24,7 +24,7 @@ def test_missing_pretrained_file_names_the_file_and_the_folder(tmp_path, monkeyp
         models.squeezenet1_1(pretrained=True)
     assert "SqueezeNet1_1_pretrained.pdparams" in str(e.value) and folder in str(e.value)
     with pytest.raises(ValueError, match="no pretrained weights.*resnet18"):
-        models.vgg11(pretrained=True)
+        models.mobilenet_v1(pretrained=True, scale=0.5)
 
 
 def test_pretrained_loads_the_cached_file(tmp_path, monkeypatch, zero_initialized):
