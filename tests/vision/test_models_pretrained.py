@@ -23,6 +23,7 @@ def test_missing_pretrained_file_names_the_file_and_the_folder(tmp_path, monkeyp
     with pytest.raises(FileNotFoundError) as e:
         models.squeezenet1_1(pretrained=True)
     assert "SqueezeNet1_1_pretrained.pdparams" in str(e.value) and folder in str(e.value)
+    assert "https://paddle-imagenet-models-name.bj.bcebos.com/dygraph/SqueezeNet1_1_pretrained.pdparams" in str(e.value)
     with pytest.raises(ValueError, match="no pretrained weights.*resnet18"):
         models.mobilenet_v1(pretrained=True, scale=0.5)
 

@@ -7,28 +7,46 @@ from typing import Any, Callable, Iterable
 
 from padax import nn
 
-# Paddle's published weight files, by architecture (the files Paddle downloads; padax reads them locally).
-WEIGHT_FILES = {
-    "alexnet": "AlexNet_pretrained.pdparams",
-    "densenet121": "DenseNet121_pretrained.pdparams", "densenet161": "DenseNet161_pretrained.pdparams",
-    "densenet169": "DenseNet169_pretrained.pdparams", "densenet201": "DenseNet201_pretrained.pdparams",
-    "densenet264": "DenseNet264_pretrained.pdparams",
-    "googlenet": "GoogLeNet_pretrained.pdparams", "inception_v3": "inception_v3.pdparams",
-    "mobilenetv1_1.0": "mobilenetv1_1.0.pdparams", "mobilenetv2_1.0": "mobilenet_v2_x1.0.pdparams",
-    "mobilenet_v3_small_x1.0": "mobilenet_v3_small_x1.0.pdparams",
-    "mobilenet_v3_large_x1.0": "mobilenet_v3_large_x1.0.pdparams",
-    "resnet18": "resnet18.pdparams", "resnet34": "resnet34.pdparams", "resnet50": "resnet50.pdparams",
-    "resnet101": "resnet101.pdparams", "resnet152": "resnet152.pdparams",
-    "resnext50_32x4d": "resnext50_32x4d.pdparams", "resnext50_64x4d": "resnext50_64x4d.pdparams",
-    "resnext101_32x4d": "resnext101_32x4d.pdparams", "resnext101_64x4d": "resnext101_64x4d.pdparams",
-    "resnext152_32x4d": "resnext152_32x4d.pdparams", "resnext152_64x4d": "resnext152_64x4d.pdparams",
-    "wide_resnet50_2": "wide_resnet50_2.pdparams", "wide_resnet101_2": "wide_resnet101_2.pdparams",
-    "shufflenet_v2_x0_25": "shufflenet_v2_x0_25.pdparams", "shufflenet_v2_x0_33": "shufflenet_v2_x0_33.pdparams",
-    "shufflenet_v2_x0_5": "shufflenet_v2_x0_5.pdparams", "shufflenet_v2_x1_0": "shufflenet_v2_x1_0.pdparams",
-    "shufflenet_v2_x1_5": "shufflenet_v2_x1_5.pdparams", "shufflenet_v2_x2_0": "shufflenet_v2_x2_0.pdparams",
-    "shufflenet_v2_swish": "shufflenet_v2_swish.pdparams",
-    "squeezenet1_0": "SqueezeNet1_0_pretrained.pdparams", "squeezenet1_1": "SqueezeNet1_1_pretrained.pdparams",
-    "vgg16": "vgg16.pdparams", "vgg19": "vgg19.pdparams",
+# Where Paddle publishes each architecture's weights (padax reads the downloaded file locally, by its name).
+_HAPI = "https://paddle-hapi.bj.bcebos.com/models/"
+_IMAGENET = "https://paddle-imagenet-models-name.bj.bcebos.com/dygraph/"
+WEIGHT_URLS = {
+    "alexnet": _IMAGENET + "AlexNet_pretrained.pdparams",
+    "densenet121": _IMAGENET + "DenseNet121_pretrained.pdparams",
+    "densenet161": _IMAGENET + "DenseNet161_pretrained.pdparams",
+    "densenet169": _IMAGENET + "DenseNet169_pretrained.pdparams",
+    "densenet201": _IMAGENET + "DenseNet201_pretrained.pdparams",
+    "densenet264": _IMAGENET + "DenseNet264_pretrained.pdparams",
+    "googlenet": _IMAGENET + "GoogLeNet_pretrained.pdparams",
+    "inception_v3": _HAPI + "inception_v3.pdparams",
+    "mobilenetv1_1.0": _HAPI + "mobilenetv1_1.0.pdparams",
+    "mobilenetv2_1.0": _HAPI + "mobilenet_v2_x1.0.pdparams",
+    "mobilenet_v3_small_x1.0": _HAPI + "mobilenet_v3_small_x1.0.pdparams",
+    "mobilenet_v3_large_x1.0": _HAPI + "mobilenet_v3_large_x1.0.pdparams",
+    "resnet18": _HAPI + "resnet18.pdparams",
+    "resnet34": _HAPI + "resnet34.pdparams",
+    "resnet50": _HAPI + "resnet50.pdparams",
+    "resnet101": _HAPI + "resnet101.pdparams",
+    "resnet152": _HAPI + "resnet152.pdparams",
+    "resnext50_32x4d": _HAPI + "resnext50_32x4d.pdparams",
+    "resnext50_64x4d": _HAPI + "resnext50_64x4d.pdparams",
+    "resnext101_32x4d": _HAPI + "resnext101_32x4d.pdparams",
+    "resnext101_64x4d": _HAPI + "resnext101_64x4d.pdparams",
+    "resnext152_32x4d": _HAPI + "resnext152_32x4d.pdparams",
+    "resnext152_64x4d": _HAPI + "resnext152_64x4d.pdparams",
+    "wide_resnet50_2": _HAPI + "wide_resnet50_2.pdparams",
+    "wide_resnet101_2": _HAPI + "wide_resnet101_2.pdparams",
+    "shufflenet_v2_x0_25": _HAPI + "shufflenet_v2_x0_25.pdparams",
+    "shufflenet_v2_x0_33": _HAPI + "shufflenet_v2_x0_33.pdparams",
+    "shufflenet_v2_x0_5": _HAPI + "shufflenet_v2_x0_5.pdparams",
+    "shufflenet_v2_x1_0": _HAPI + "shufflenet_v2_x1_0.pdparams",
+    "shufflenet_v2_x1_5": _HAPI + "shufflenet_v2_x1_5.pdparams",
+    "shufflenet_v2_x2_0": _HAPI + "shufflenet_v2_x2_0.pdparams",
+    "shufflenet_v2_swish": _HAPI + "shufflenet_v2_swish.pdparams",
+    "squeezenet1_0": _IMAGENET + "SqueezeNet1_0_pretrained.pdparams",
+    "squeezenet1_1": _IMAGENET + "SqueezeNet1_1_pretrained.pdparams",
+    "vgg16": _HAPI + "vgg16.pdparams",
+    "vgg19": _HAPI + "vgg19.pdparams",
 }
 
 
@@ -48,10 +66,11 @@ def load_pretrained(model: nn.Layer, arch: str) -> nn.Layer:
     The file is looked for in `weights_dir()`, then in Paddle's own cache (~/.cache/paddle/hapi/weights).
     """
     from padax.serialization import load
-    if arch not in WEIGHT_FILES:
+    if arch not in WEIGHT_URLS:
         raise ValueError(f"{arch}: Paddle publishes no pretrained weights for this model; build it with "
-                         f"pretrained=False. Models with weights: {sorted(WEIGHT_FILES)}")
-    filename = WEIGHT_FILES[arch]
+                         f"pretrained=False. Models with weights: {sorted(WEIGHT_URLS)}")
+    url = WEIGHT_URLS[arch]
+    filename = url.rsplit("/", 1)[1]
     for folder in (weights_dir(), _paddle_weights_dir()):
         path = os.path.join(folder, filename)
         if os.path.isfile(path):
@@ -59,8 +78,8 @@ def load_pretrained(model: nn.Layer, arch: str) -> nn.Layer:
             return model
     raise FileNotFoundError(
         f"{arch}: pretrained weights {filename!r} not found. padax does not download; put Paddle's file "
-        f"{filename!r} (from https://paddle-hapi.bj.bcebos.com/models/ or paddle.vision's model_urls) into "
-        f"{weights_dir()!r} (set $PADAX_HOME to move it), then build the model again.")
+        f"{filename!r} (published at {url}) into {weights_dir()!r} (set $PADAX_HOME to move it), "
+        "then build the model again.")
 
 
 def check_choice(what: str, value: Any, valid: Iterable[Any]) -> None:
