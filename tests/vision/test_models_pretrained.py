@@ -31,7 +31,8 @@ def test_missing_pretrained_file_names_the_file_and_the_folder(tmp_path, monkeyp
 def test_pretrained_loads_the_cached_file(tmp_path, monkeypatch, zero_initialized):
     monkeypatch.setenv("PADAX_HOME", str(tmp_path))
     rng = np.random.default_rng(0)
-    source = {k: rng.standard_normal(v.shape).astype(np.float32) for k, v in models.squeezenet1_1().state_dict().items()}
+    source = {k: rng.standard_normal(v.shape).astype(np.float32)
+              for k, v in models.squeezenet1_1().state_dict().items()}
     folder = tmp_path / "hapi" / "weights"
     folder.mkdir(parents=True)
     padax.save(source, str(folder / "SqueezeNet1_1_pretrained.pdparams"), format="paddle")
