@@ -1,0 +1,181 @@
+"""Region-of-interest pooling: roi_align, roi_pool and psroi_pool (and their Layers), as Paddle.
+
+Each RoI is a box [x1, y1, x2, y2] in input-image coordinates (scaled by spatial_scale onto the
+feature map) and `boxes_num` says how many RoIs belong to each image of the batch. They are built
+from gathers, masks and reductions, so they jit and differentiate with respect to x.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import padax
+from padax.core.errors import op_value_error
+from padax.nn.layer.layers import Layer
+from padax.vision.ops._common import float_tensor, host, pair, roi_batch_index, round_half_away
+
+
+def _check_inputs(op: str, x: Any, boxes: Any, boxes_num: Any) -> tuple[Any, Any, Any]:
+    x = float_tensor(op, x, "x", ndim=4)
+    boxes = float_tensor(op, boxes, "boxes", ndim=2, last=4).astype(x.dtype)
+    return x, boxes, roi_batch_index(op, boxes_num, boxes.shape[0], x.shape[0])
+
+
+def _bilinear_taps(y: Any, x: Any, h: int, w: int):
+    """The four (flat index, weight) taps of RoIAlign's bilinear sample at (y, x): zero weight
+    outside [-1, size], coordinates clamped to the last row/column as Paddle's kernel does."""
+    outside = (y < -1.0) | (y > h) | (x < -1.0) | (x > w)
+    y, x = padax.maximum(y, 0.0), padax.maximum(x, 0.0)
+    y_low, x_low = padax.floor(y), padax.floor(x)
+    y_edge, x_edge = y_low >= h - 1, x_low >= w - 1
+    y_low, x_low = padax.where(y_edge, float(h - 1), y_low), padax.where(x_edge, float(w - 1), x_low)
+    y, x = padax.where(y_edge, y_low, y), padax.where(x_edge, x_low, x)
+    y_high, x_high = padax.where(y_edge, y_low, y_low + 1), padax.where(x_edge, x_low, x_low + 1)
+    ly, lx = y - y_low, x - x_low
+    hy, hx = 1.0 - ly, 1.0 - lx
+    keep = padax.logical_not(outside).astype(y.dtype)
+    taps = []
+    for yy, xx, wt in ((y_low, x_low, hy * hx), (y_low, x_high, hy * lx), (y_high, x_low, ly * hx),
+                       (y_high, x_high, ly * lx)):
+        taps.append(((yy * w + xx).astype("int32"), wt * keep))
+    return taps
+
+
+def roi_align(x: Any, boxes: Any, boxes_num: Any, output_size: Any, spatial_scale: float = 1.0,
+              sampling_ratio: int = -1, aligned: bool = True, name: str | None = None) -> Any:
+    """RoIAlign: [R, C, ph, pw], each bin the mean of bilinear samples on a regular grid.
+
+    sampling_ratio > 0 samples that many points per bin side; <= 0 picks ceil(roi size / bins)
+    per RoI, which needs concrete boxes (pass sampling_ratio > 0 inside jit). aligned shifts the
+    boxes by half a pixel (Detectron2's alignment)."""
+    op = "roi_align"
+    x, boxes, batch = _check_inputs(op, x, boxes, boxes_num)
+    n, c, h, w = x.shape
+    ph, pw = pair(op, output_size, "output_size")
+    offset = 0.5 if aligned else 0.0
+    b = boxes * spatial_scale - offset
+    x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    rw, rh = x2 - x1, y2 - y1
+    if not aligned:
+        rw, rh = padax.maximum(rw, 1.0), padax.maximum(rh, 1.0)
+    bin_h, bin_w = rh / ph, rw / pw
+    if sampling_ratio > 0:
+        gh_max = gw_max = int(sampling_ratio)
+        grid_h = grid_w = padax.full([boxes.shape[0]], float(sampling_ratio), dtype=x.dtype)
+    else:
+        hint = "pass sampling_ratio > 0 to roi_align inside jit"
+        grid_h, grid_w = padax.ceil(bin_h), padax.ceil(bin_w)
+        gh_max = max(1, int(host(op, grid_h, "sampling_ratio <= 0 (a sample count per RoI)", hint).max(initial=1)))
+        gw_max = max(1, int(host(op, grid_w, "sampling_ratio <= 0 (a sample count per RoI)", hint).max(initial=1)))
+    # sample coordinates: ys [R, ph, gh], xs [R, pw, gw]
+    iy = padax.arange(gh_max, dtype=x.dtype)
+    ix = padax.arange(gw_max, dtype=x.dtype)
+    gh, gw = padax.maximum(grid_h, 1.0)[:, None, None], padax.maximum(grid_w, 1.0)[:, None, None]
+    ys = (y1[:, None, None] + padax.arange(ph, dtype=x.dtype)[None, :, None] * bin_h[:, None, None]
+          + (iy[None, None, :] + 0.5) * bin_h[:, None, None] / gh)
+    xs = (x1[:, None, None] + padax.arange(pw, dtype=x.dtype)[None, :, None] * bin_w[:, None, None]
+          + (ix[None, None, :] + 0.5) * bin_w[:, None, None] / gw)
+    valid_y = (iy[None, None, :] < grid_h[:, None, None]).astype(x.dtype)  # [R, 1, gh]
+    valid_x = (ix[None, None, :] < grid_w[:, None, None]).astype(x.dtype)
+    # broadcast to [R, ph, gh, pw, gw]
+    Y = ys[:, :, :, None, None] + padax.zeros([1, 1, 1, pw, gw_max], dtype=x.dtype)
+    X = xs[:, None, None, :, :] + padax.zeros([1, ph, gh_max, 1, 1], dtype=x.dtype)
+    valid = valid_y[:, :, :, None, None] * valid_x[:, None, None, :, :]
+    feat = x.transpose([0, 2, 3, 1]).reshape([n * h * w, c])
+    base = (batch * (h * w))[:, None, None, None, None]
+    out = 0.0
+    for idx, wt in _bilinear_taps(Y, X, h, w):
+        vals = padax.gather(feat, (idx + base).reshape([-1])).reshape(list(idx.shape) + [c])
+        out = out + vals * (wt * valid)[..., None]
+    count = padax.maximum(grid_h * grid_w, 1.0)[:, None, None, None]
+    out = out.sum(axis=[2, 4]) / count  # [R, ph, pw, C]
+    return out.transpose([0, 3, 1, 2])
+
+
+def _bin_masks(start: Any, end: Any, bins: int, size: int, rois: int, dtype: Any):
+    """[R, bins, size] masks of the pixels in each bin: [floor(start_i), ceil(end_i)) clamped to the map."""
+    lo = padax.clip(padax.floor(start), 0, size)
+    hi = padax.clip(padax.ceil(end), 0, size)
+    pos = padax.arange(size, dtype=dtype)[None, None, :]
+    return (pos >= lo[..., None]) & (pos < hi[..., None]), hi - lo
+
+
+def roi_pool(x: Any, boxes: Any, boxes_num: Any, output_size: Any, spatial_scale: float = 1.0,
+             name: str | None = None) -> Any:
+    """RoIPool: [R, C, ph, pw], each bin the max over its pixels (0 for an empty bin); box corners
+    are rounded to whole feature-map pixels."""
+    op = "roi_pool"
+    x, boxes, batch = _check_inputs(op, x, boxes, boxes_num)
+    n, c, h, w = x.shape
+    ph, pw = pair(op, output_size, "output_size")
+    r = round_half_away(boxes * spatial_scale)
+    sw, sh, ew, eh = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
+    rh, rw = padax.maximum(eh - sh + 1, 1.0), padax.maximum(ew - sw + 1, 1.0)
+    i = padax.arange(ph, dtype=x.dtype)[None, :]
+    j = padax.arange(pw, dtype=x.dtype)[None, :]
+    mh, nh = _bin_masks(padax.floor(i * (rh / ph)[:, None]) + sh[:, None],
+                        padax.ceil((i + 1) * (rh / ph)[:, None]) + sh[:, None], ph, h, boxes.shape[0], x.dtype)
+    mw, nw = _bin_masks(padax.floor(j * (rw / pw)[:, None]) + sw[:, None],
+                        padax.ceil((j + 1) * (rw / pw)[:, None]) + sw[:, None], pw, w, boxes.shape[0], x.dtype)
+    xr = padax.gather(x, batch)  # [R, C, H, W]
+    neg = padax.full([], -np.inf, dtype=x.dtype)
+    along_w = padax.where(mw[:, None, None, :, :], xr[:, :, :, None, :], neg).max(axis=-1)  # [R, C, H, pw]
+    both = padax.where(mh[:, None, :, None, :], along_w.transpose([0, 1, 3, 2])[:, :, None, :, :], neg).max(axis=-1)
+    empty = ((nh <= 0)[:, :, None] | (nw <= 0)[:, None, :])[:, None]  # [R, 1, ph, pw]
+    return padax.where(empty, padax.zeros([], dtype=x.dtype), both)
+
+
+def psroi_pool(x: Any, boxes: Any, boxes_num: Any, output_size: Any, spatial_scale: float = 1.0,
+               name: str | None = None) -> Any:
+    """Position-sensitive RoI pooling (R-FCN): x has C = out_channels * ph * pw channels; bin (i, j)
+    of output channel k averages input channel (k * ph + i) * pw + j over the bin."""
+    op = "psroi_pool"
+    x, boxes, batch = _check_inputs(op, x, boxes, boxes_num)
+    n, c, h, w = x.shape
+    ph, pw = pair(op, output_size, "output_size")
+    if c % (ph * pw):
+        raise op_value_error(op, f"x's channels ({c}) must be a multiple of output_size {ph}x{pw}")
+    r = round_half_away(boxes)
+    sw, sh = r[:, 0] * spatial_scale, r[:, 1] * spatial_scale
+    ew, eh = (r[:, 2] + 1.0) * spatial_scale, (r[:, 3] + 1.0) * spatial_scale
+    bh, bw = padax.maximum(eh - sh, 0.1) / ph, padax.maximum(ew - sw, 0.1) / pw
+    i = padax.arange(ph, dtype=x.dtype)[None, :]
+    j = padax.arange(pw, dtype=x.dtype)[None, :]
+    mh, nh = _bin_masks(i * bh[:, None] + sh[:, None], (i + 1) * bh[:, None] + sh[:, None], ph, h, 0, x.dtype)
+    mw, nw = _bin_masks(j * bw[:, None] + sw[:, None], (j + 1) * bw[:, None] + sw[:, None], pw, w, 0, x.dtype)
+    xr = padax.gather(x, batch).reshape([boxes.shape[0], c // (ph * pw), ph, pw, h, w])
+    sums = padax.einsum("rih,rjw,rkijhw->rkij", mh.astype(x.dtype), mw.astype(x.dtype), xr)
+    area = (nh[:, :, None] * nw[:, None, :])[:, None]
+    return padax.where(area > 0, sums / padax.maximum(area, 1.0), padax.zeros([], dtype=x.dtype))
+
+
+class _RoILayer(Layer):
+    def __init__(self, output_size: Any, spatial_scale: float = 1.0):
+        super().__init__()
+        self._output_size, self._spatial_scale = output_size, spatial_scale
+
+    def extra_repr(self) -> str:
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+class RoIAlign(_RoILayer):
+    """Layer form of roi_align."""
+
+    def forward(self, x: Any, boxes: Any, boxes_num: Any, aligned: bool = True) -> Any:
+        return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale, aligned=aligned)
+
+
+class RoIPool(_RoILayer):
+    """Layer form of roi_pool."""
+
+    def forward(self, x: Any, boxes: Any, boxes_num: Any) -> Any:
+        return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+
+class PSRoIPool(_RoILayer):
+    """Layer form of psroi_pool."""
+
+    def forward(self, x: Any, boxes: Any, boxes_num: Any) -> Any:
+        return psroi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
