@@ -1,2 +1,10 @@
-"""ops"""
+"""`padax.vision.ops`: detection ops with Paddle's signatures (paddle.vision.ops).
+
+roi_align, roi_pool, psroi_pool, deform_conv2d, box_coder, prior_box and yolo_box jit; roi_align
+and deform_conv2d differentiate (as Paddle's do). nms, generate_proposals and
+distribute_fpn_proposals return data-dependent sizes and run eagerly.
+"""
 from padax.vision.ops._roi import PSRoIPool, RoIAlign, RoIPool, psroi_pool, roi_align, roi_pool  # noqa: F401
+from padax.vision.ops._deform import DeformConv2D, deform_conv2d  # noqa: F401
+from padax.vision.ops._boxes import (box_coder, distribute_fpn_proposals, generate_proposals, nms,  # noqa: F401
+                                     prior_box, yolo_box)
