@@ -10,6 +10,7 @@ eagerly on concrete values (so they cannot be called inside jit).
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any, Sequence
 
 import numpy as np
@@ -38,26 +39,37 @@ def iou_matrix(a: Any, b: Any, offset: float = 0.0) -> Any:
                        padax.zeros_like(union))
 
 
-def nms_keep_mask(boxes: Any, iou_threshold: float, eta: float = 1.0, offset: float = 0.0) -> Any:
+def nms_keep_mask(boxes: Any, iou_threshold: Any, eta: float = 1.0, offset: float = 0.0, valid: Any = None,
+                  groups: Any = None) -> Any:
     """Greedy NMS over boxes in the given order: bool [N], True for the boxes kept. A box is dropped
     when its IoU with an earlier kept box exceeds the threshold; with eta < 1 the threshold shrinks
-    by eta after each kept box while it is above 0.5 (adaptive NMS). Jit-compatible."""
+    by eta after each kept box while it is above 0.5 (adaptive NMS). `valid` (bool [N]) leaves
+    boxes out; `groups` (int [N]) lets boxes suppress only boxes of their own group. Jit-compatible."""
     n = boxes.shape[0]
+    valid = padax.ones([n], dtype="bool") if valid is None else valid
+    groups = padax.zeros([n], dtype="int32") if groups is None else groups
     if n == 0:
         return padax.zeros([0], dtype="bool")
-    iou = iou_matrix(boxes, boxes, offset)
+    return _nms_loop(boxes, padax.to_tensor(float(iou_threshold)) if isinstance(iou_threshold, (int, float))
+                     else iou_threshold, valid, groups, eta=float(eta), offset=float(offset))
+
+
+@partial(padax.jit, static_argnames=("eta", "offset"))
+def _nms_loop(boxes: Any, threshold: Any, valid: Any, groups: Any, *, eta: float, offset: float) -> Any:
+    n = boxes.shape[0]
+    overlap = iou_matrix(boxes, boxes, offset)
+    overlap = padax.where(groups[:, None] == groups[None, :], overlap, padax.zeros_like(overlap))
     pos = padax.arange(n, dtype="int32")
 
     def body(i, state):
         keep, thr = state
-        suppressed = padax.any(keep & (pos < i) & (padax.gather(iou, i, axis=1) > thr))
-        keep = padax.where(pos == i, padax.logical_not(suppressed), keep)
-        shrink = padax.logical_not(suppressed) & (eta < 1.0) & (thr > 0.5)
-        return keep, padax.where(shrink, thr * eta, thr)
+        suppressed = padax.any(keep & (pos < i) & (padax.gather(overlap, i, axis=1) > thr))
+        kept = padax.logical_not(suppressed) & padax.gather(valid, i)
+        keep = padax.where(pos == i, kept, keep)
+        return keep, padax.where(kept & (eta < 1.0) & (thr > 0.5), thr * eta, thr)
 
     keep0 = padax.zeros([n], dtype="bool")
-    thr0 = padax.full([], float(iou_threshold), dtype=iou.dtype)
-    keep, _ = padax.lax.fori_loop(0, n, body, (keep0, thr0))
+    keep, _ = padax.lax.fori_loop(0, n, body, (keep0, threshold.astype(overlap.dtype)))
     return keep
 
 
@@ -90,16 +102,15 @@ def nms(boxes: Any, iou_threshold: float = 0.3, scores: Any = None, category_idx
         raise op_value_error(op, "categories (the list of category ids) is required with category_idxs")
     if top_k is not None and top_k > boxes.shape[0]:
         raise op_value_error(op, f"top_k ({top_k}) must be at most the number of boxes ({boxes.shape[0]})")
-    cats = host(op, tensor(op, category_idxs, "category_idxs", ndim=1), "category_idxs", _JIT_HINT)
-    order_np = host(op, order, "scores", _JIT_HINT)
-    kept = np.zeros(boxes.shape[0], bool)
-    for c in categories:
-        members = order_np[cats[order_np] == c]  # this category's boxes, best first
-        if members.size:
-            mask = host(op, nms_keep_mask(padax.gather(boxes, padax.to_tensor(members)), iou_threshold),
-                        "the kept boxes", _JIT_HINT)
-            kept[members[mask]] = True
-    result = order_np[kept[order_np]].astype(np.int64)  # by score, ties in index order
+    cats = tensor(op, category_idxs, "category_idxs", ndim=1)
+    if cats.shape[0] != boxes.shape[0]:
+        raise op_value_error(op, f"category_idxs {list(cats.shape)} must have one entry per box ({boxes.shape[0]})")
+    cats = padax.gather(cats, order)
+    wanted = padax.to_tensor(np.asarray(list(categories))).astype(cats.dtype)
+    in_list = padax.any(cats[:, None] == wanted[None, :], axis=1)
+    keep = host(op, nms_keep_mask(padax.gather(boxes, order), iou_threshold, valid=in_list,
+                                  groups=cats.astype("int64")), "the kept boxes", _JIT_HINT)
+    result = host(op, order, "scores", _JIT_HINT)[keep].astype(np.int64)  # by score, ties in index order
     return padax.to_tensor(result if top_k is None else result[:top_k])
 
 
@@ -124,24 +135,31 @@ def box_coder(prior_box: Any, prior_box_var: Any, target_box: Any, code_type: st
     prior = float_tensor(op, prior_box, "prior_box", ndim=2, last=4)
     var = _variances(op, prior_box_var, prior)
     target = float_tensor(op, target_box, "target_box").astype(prior.dtype)
-    off = 0.0 if box_normalized else 1.0
-    pw, ph = prior[:, 2] - prior[:, 0] + off, prior[:, 3] - prior[:, 1] + off
-    pcx, pcy = prior[:, 0] + pw / 2, prior[:, 1] + ph / 2
     if code_type == "encode_center_size":
         if target.ndim != 2 or target.shape[-1] != 4:
             raise op_value_error(op, f"encoding needs target_box [N, 4], got {list(target.shape)}")
+    elif code_type == "decode_center_size":
+        if target.ndim != 3 or target.shape[-1] != 4:
+            raise op_value_error(op, f"decoding needs target_box [N, M, 4], got {list(target.shape)}")
+        if axis not in (0, 1):
+            raise op_value_error(op, f"axis must be 0 or 1, got {axis}")
+    else:
+        raise op_value_error(op, f"code_type must be 'encode_center_size' or 'decode_center_size', got {code_type!r}")
+    return _box_coder(prior, var, target, encode=code_type == "encode_center_size",
+                      off=0.0 if box_normalized else 1.0, axis=int(axis))
+
+
+@partial(padax.jit, static_argnames=("encode", "off", "axis"))
+def _box_coder(prior: Any, var: Any, target: Any, *, encode: bool, off: float, axis: int) -> Any:
+    pw, ph = prior[:, 2] - prior[:, 0] + off, prior[:, 3] - prior[:, 1] + off
+    pcx, pcy = prior[:, 0] + pw / 2, prior[:, 1] + ph / 2
+    if encode:
         tw, th = target[:, 2] - target[:, 0] + off, target[:, 3] - target[:, 1] + off
         tcx, tcy = (target[:, 2] + target[:, 0]) / 2, (target[:, 3] + target[:, 1]) / 2
         out = padax.stack([(tcx[:, None] - pcx[None]) / pw[None], (tcy[:, None] - pcy[None]) / ph[None],
                            padax.log(padax.abs(tw[:, None] / pw[None])),
                            padax.log(padax.abs(th[:, None] / ph[None]))], axis=-1)
         return out / (var[None] if var.ndim == 2 else var)
-    if code_type != "decode_center_size":
-        raise op_value_error(op, f"code_type must be 'encode_center_size' or 'decode_center_size', got {code_type!r}")
-    if target.ndim != 3 or target.shape[-1] != 4:
-        raise op_value_error(op, f"decoding needs target_box [N, M, 4], got {list(target.shape)}")
-    if axis not in (0, 1):
-        raise op_value_error(op, f"axis must be 0 or 1, got {axis}")
     expand = (lambda t: t[None]) if axis == 0 else (lambda t: t[:, None])
     pw, ph, pcx, pcy = expand(pw), expand(ph), expand(pcx), expand(pcy)
     v = expand(var) if var.ndim == 2 else var
@@ -222,6 +240,17 @@ def yolo_box(x: Any, img_size: Any, anchors: Sequence[int], class_num: int, conf
         raise op_value_error(op, f"x has {c} channels; {a} anchors and class_num={class_num} need "
                                  f"{a * (5 + class_num) + (a if iou_aware else 0)}{' (iou_aware)' if iou_aware else ''}")
     size = tensor(op, img_size, "img_size", ndim=2, last=2).astype(x.dtype)
+    return _yolo_box(x, size, anchors=tuple(anchors), class_num=int(class_num), conf_thresh=float(conf_thresh),
+                     ratio=int(downsample_ratio), clip_bbox=bool(clip_bbox), scale_x_y=float(scale_x_y),
+                     iou_aware=bool(iou_aware), iou_aware_factor=float(iou_aware_factor))
+
+
+@partial(padax.jit, static_argnames=("anchors", "class_num", "conf_thresh", "ratio", "clip_bbox", "scale_x_y",
+                                     "iou_aware", "iou_aware_factor"))
+def _yolo_box(x: Any, size: Any, *, anchors, class_num, conf_thresh, ratio, clip_bbox, scale_x_y, iou_aware,
+              iou_aware_factor) -> tuple[Any, Any]:
+    n, c, h, w = x.shape
+    a, downsample_ratio = len(anchors) // 2, ratio
     img_h, img_w = size[:, 0].reshape([n, 1, 1, 1]), size[:, 1].reshape([n, 1, 1, 1])
     if iou_aware:
         iou, x = x[:, :a], x[:, a:]
@@ -279,38 +308,42 @@ def distribute_fpn_proposals(fpn_rois: Any, min_level: int, max_level: int, refe
 _BBOX_CLIP = math.log(1000.0 / 16.0)
 
 
-def _proposals_one_image(scores, deltas, im_h, im_w, anchors, variances, pre_nms_top_n, post_nms_top_n,
-                         nms_thresh, min_size, eta, offset):
+@partial(padax.jit, static_argnames=("pre_nms_top_n", "min_size", "offset"))
+def _decode_one_image(scores, deltas, im_hw, anchors, variances, *, pre_nms_top_n, min_size, offset):
+    """The pre_nms_top_n best anchors decoded and clipped: (boxes, scores, kept by the size filter)."""
     order = _descending(scores)
     if 0 < pre_nms_top_n < scores.shape[0]:
         order = order[:pre_nms_top_n]
     s, d, a, v = (padax.gather(t, order) for t in (scores, deltas, anchors, variances))
+    im_h, im_w = im_hw[0], im_hw[1]
     aw, ah = a[:, 2] - a[:, 0] + offset, a[:, 3] - a[:, 1] + offset
     acx, acy = a[:, 0] + 0.5 * aw, a[:, 1] + 0.5 * ah
     cx, cy = v[:, 0] * d[:, 0] * aw + acx, v[:, 1] * d[:, 1] * ah + acy
     bw = padax.exp(padax.minimum(v[:, 2] * d[:, 2], _BBOX_CLIP)) * aw
     bh = padax.exp(padax.minimum(v[:, 3] * d[:, 3], _BBOX_CLIP)) * ah
-    x1 = padax.clip(cx - bw / 2, 0.0, im_w - offset)
-    y1 = padax.clip(cy - bh / 2, 0.0, im_h - offset)
-    x2 = padax.clip(cx + bw / 2 - offset, 0.0, im_w - offset)
-    y2 = padax.clip(cy + bh / 2 - offset, 0.0, im_h - offset)
-    boxes = padax.stack([x1, y1, x2, y2], axis=-1)
+    x1 = padax.minimum(padax.maximum(cx - bw / 2, 0.0), im_w - offset)
+    y1 = padax.minimum(padax.maximum(cy - bh / 2, 0.0), im_h - offset)
+    x2 = padax.minimum(padax.maximum(cx + bw / 2 - offset, 0.0), im_w - offset)
+    y2 = padax.minimum(padax.maximum(cy + bh / 2 - offset, 0.0), im_h - offset)
     ws, hs = x2 - x1 + offset, y2 - y1 + offset
-    min_size = max(min_size, 1.0)
     keep = (ws >= min_size) & (hs >= min_size)
     if offset:
         keep = keep & (x1 + ws / 2 <= im_w) & (y1 + hs / 2 <= im_h)
+    return padax.stack([x1, y1, x2, y2], axis=-1), s, keep
+
+
+def _proposals_one_image(scores, deltas, im_hw, anchors, variances, pre_nms_top_n, post_nms_top_n,
+                         nms_thresh, min_size, eta, offset):
+    boxes, s, keep = _decode_one_image(scores, deltas, im_hw, anchors, variances, pre_nms_top_n=int(pre_nms_top_n),
+                                       min_size=max(float(min_size), 1.0), offset=offset)
+    if nms_thresh > 0:
+        keep = nms_keep_mask(boxes, nms_thresh, eta, offset, valid=keep)
     kept = np.flatnonzero(host("generate_proposals", keep, "the kept boxes", _JIT_HINT))
     if kept.size == 0:
         return padax.zeros([1, 4], dtype=boxes.dtype), padax.zeros([1], dtype=s.dtype)
-    boxes, s = padax.gather(boxes, padax.to_tensor(kept)), padax.gather(s, padax.to_tensor(kept))
-    if nms_thresh <= 0:
-        return boxes, s
-    mask = np.flatnonzero(host("generate_proposals", nms_keep_mask(boxes, nms_thresh, eta, offset),
-                               "the kept boxes", _JIT_HINT))
-    if 0 < post_nms_top_n < mask.size:
-        mask = mask[:post_nms_top_n]
-    sel = padax.to_tensor(mask)
+    if nms_thresh > 0 and 0 < post_nms_top_n < kept.size:
+        kept = kept[:post_nms_top_n]
+    sel = padax.to_tensor(kept)
     return padax.gather(boxes, sel), padax.gather(s, sel)
 
 
@@ -333,13 +366,13 @@ def generate_proposals(scores: Any, bbox_deltas: Any, img_size: Any, anchors: An
     if anchors.shape[0] != h * w * a or variances.shape[0] != h * w * a:
         raise op_value_error(op, f"anchors and variances must hold H*W*A = {h * w * a} boxes, got "
                                  f"{anchors.shape[0]} and {variances.shape[0]}")
-    sizes = host(op, tensor(op, img_size, "img_size", ndim=2, last=2), "img_size", _JIT_HINT).astype(np.float64)
+    sizes = tensor(op, img_size, "img_size", ndim=2, last=2).astype(scores.dtype)
     offset = 1.0 if pixel_offset else 0.0
     rois, probs, nums = [], [], []
     for i in range(n):
         s = scores[i].transpose([1, 2, 0]).reshape([-1])
         d = deltas[i].reshape([a, 4, h, w]).transpose([2, 3, 0, 1]).reshape([-1, 4])
-        b, p = _proposals_one_image(s, d, float(sizes[i, 0]), float(sizes[i, 1]), anchors, variances,
+        b, p = _proposals_one_image(s, d, sizes[i], anchors, variances,
                                     pre_nms_top_n, post_nms_top_n, nms_thresh, min_size, eta, offset)
         rois.append(b)
         probs.append(p)

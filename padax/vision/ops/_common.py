@@ -42,14 +42,20 @@ def host(op: str, x: Any, what: str, hint: str) -> np.ndarray:
     return np.asarray(x)
 
 
-def roi_batch_index(op: str, boxes_num: Any, num_rois: int, batch: int) -> Any:
-    """int32 [R]: the image each RoI belongs to, from boxes_num [N] (RoI counts per image)."""
+def check_boxes_num(op: str, boxes_num: Any, num_rois: int, batch: int) -> Any:
+    """boxes_num [N] (RoI counts per image) as int32, checked against the batch and (when concrete)
+    against the number of boxes."""
     counts = tensor(op, boxes_num, "boxes_num", ndim=1)
     if counts.shape[0] != batch:
         raise op_value_error(op, f"boxes_num must have one count per image ({batch}), got shape {list(counts.shape)}")
     if not isinstance(counts, Tracer) and int(np.asarray(counts).sum()) != num_rois:
         raise op_value_error(op, f"boxes_num {np.asarray(counts).tolist()} does not add up to the {num_rois} boxes")
-    ends = padax.cumsum(counts.astype("int32"))
+    return counts.astype("int32")
+
+
+def roi_batch_index(counts: Any, num_rois: int) -> Any:
+    """int32 [R]: the image each RoI belongs to, from the per-image counts."""
+    ends = padax.cumsum(counts)
     return (padax.arange(num_rois, dtype="int32")[:, None] >= ends[None, :]).astype("int32").sum(axis=1)
 
 

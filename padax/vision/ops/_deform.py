@@ -7,6 +7,7 @@ respect to x, offset, mask, weight and bias.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -61,6 +62,21 @@ def deform_conv2d(x: Any, offset: Any, weight: Any, bias: Any = None, stride: An
         mask = float_tensor(op, mask, "mask", ndim=4).astype(x.dtype)
         if list(mask.shape) != [n, dg * k, ho, wo]:
             raise op_value_error(op, f"mask must have shape {[n, dg * k, ho, wo]}, got {list(mask.shape)}")
+    if bias is not None:
+        bias = float_tensor(op, bias, "bias", ndim=1).astype(x.dtype)
+        if bias.shape[0] != cout:
+            raise op_value_error(op, f"bias must have {cout} entries, got {list(bias.shape)}")
+    return _deform_conv2d(x, offset, weight, bias, mask, stride=(sh, sw), padding=(pdh, pdw), dilation=(dh, dw),
+                          dg=dg, groups=int(groups))
+
+
+@partial(padax.jit, static_argnames=("stride", "padding", "dilation", "dg", "groups"))
+def _deform_conv2d(x: Any, offset: Any, weight: Any, bias: Any, mask: Any, *, stride, padding, dilation, dg,
+                   groups) -> Any:
+    n, cin, h, w = x.shape
+    cout, _, kh, kw = weight.shape
+    (sh, sw), (pdh, pdw), (dh, dw) = stride, padding, dilation
+    k, ho, wo = kh * kw, offset.shape[2], offset.shape[3]
     off = offset.reshape([n, dg, k, 2, ho * wo])
     ki = np.repeat(np.arange(kh) * dh, kw).astype(np.float64)  # tap row offsets, [K]
     kj = np.tile(np.arange(kw) * dw, kh).astype(np.float64)
@@ -77,9 +93,7 @@ def deform_conv2d(x: Any, offset: Any, weight: Any, bias: Any = None, stride: An
     cols = cols.reshape([n, groups, cin // groups, k, ho * wo])
     wg = weight.reshape([groups, cout // groups, cin // groups, k])
     out = padax.einsum("goik,ngikl->ngol", wg, cols).reshape([n, cout, ho, wo])
-    if bias is not None:
-        out = out + float_tensor(op, bias, "bias", ndim=1).astype(x.dtype).reshape([1, cout, 1, 1])
-    return out
+    return out if bias is None else out + bias.reshape([1, cout, 1, 1])
 
 
 class DeformConv2D(Layer):
