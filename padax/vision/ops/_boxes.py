@@ -94,10 +94,9 @@ def nms(boxes: Any, iou_threshold: float = 0.3, scores: Any = None, category_idx
     scores = float_tensor(op, scores, "scores", ndim=1)
     if scores.shape[0] != boxes.shape[0]:
         raise op_value_error(op, f"scores {list(scores.shape)} must have one entry per box ({boxes.shape[0]})")
-    order = _descending(scores)
     if category_idxs is None:
-        keep = host(op, nms_keep_mask(padax.gather(boxes, order), iou_threshold), "the kept boxes", _JIT_HINT)
-        return padax.gather(order, padax.to_tensor(np.flatnonzero(keep)))
+        order, keep = _nms_by_score(boxes, scores, padax.to_tensor(float(iou_threshold)), None, None)
+        return padax.to_tensor(host(op, order, "scores", _JIT_HINT)[host(op, keep, "the kept boxes", _JIT_HINT)])
     if categories is None:
         raise op_value_error(op, "categories (the list of category ids) is required with category_idxs")
     if top_k is not None and top_k > boxes.shape[0]:
@@ -105,13 +104,23 @@ def nms(boxes: Any, iou_threshold: float = 0.3, scores: Any = None, category_idx
     cats = tensor(op, category_idxs, "category_idxs", ndim=1)
     if cats.shape[0] != boxes.shape[0]:
         raise op_value_error(op, f"category_idxs {list(cats.shape)} must have one entry per box ({boxes.shape[0]})")
+    wanted = padax.to_tensor(np.asarray(list(categories), np.int64))
+    order, keep = _nms_by_score(boxes, scores, padax.to_tensor(float(iou_threshold)), cats.astype("int64"), wanted)
+    result = host(op, order, "scores", _JIT_HINT)[host(op, keep, "the kept boxes", _JIT_HINT)]
+    return padax.to_tensor(result if top_k is None else result[:top_k])  # by score, ties in index order
+
+
+@padax.jit
+def _nms_by_score(boxes: Any, scores: Any, threshold: Any, cats: Any, wanted: Any) -> tuple[Any, Any]:
+    """(order by descending score, kept mask in that order); with cats, per-category NMS over the
+    categories in `wanted` (boxes of other categories are dropped)."""
+    order = _descending(scores)
+    if cats is None:
+        return order, _nms_loop(padax.gather(boxes, order), threshold, padax.ones([boxes.shape[0]], dtype="bool"),
+                                padax.zeros([boxes.shape[0]], dtype="int32"), eta=1.0, offset=0.0)
     cats = padax.gather(cats, order)
-    wanted = padax.to_tensor(np.asarray(list(categories))).astype(cats.dtype)
     in_list = padax.any(cats[:, None] == wanted[None, :], axis=1)
-    keep = host(op, nms_keep_mask(padax.gather(boxes, order), iou_threshold, valid=in_list,
-                                  groups=cats.astype("int64")), "the kept boxes", _JIT_HINT)
-    result = host(op, order, "scores", _JIT_HINT)[keep].astype(np.int64)  # by score, ties in index order
-    return padax.to_tensor(result if top_k is None else result[:top_k])
+    return order, _nms_loop(padax.gather(boxes, order), threshold, in_list, cats, eta=1.0, offset=0.0)
 
 
 def _variances(op: str, var: Any, like: Any) -> Any:
@@ -288,21 +297,27 @@ def distribute_fpn_proposals(fpn_rois: Any, min_level: int, max_level: int, refe
     if not (0 < min_level < max_level and max_level - min_level + 1 < 100):
         raise op_value_error(op, f"need 0 < min_level < max_level (and under 100 levels), got {min_level}, {max_level}")
     rois = float_tensor(op, fpn_rois, "fpn_rois", ndim=2, last=4)
-    scale = padax.sqrt(_area(rois, 1.0 if pixel_offset else 0.0))
-    level = padax.floor(padax.log2(scale / refer_scale + 1e-8) + refer_level)
-    level = host(op, padax.clip(level, min_level, max_level), "the levels", _JIT_HINT).astype(np.int64)
+    level = host(op, _fpn_levels(rois, bounds=(int(min_level), int(max_level)), refer=(int(refer_level),
+                                 float(refer_scale)), offset=1.0 if pixel_offset else 0.0), "the levels", _JIT_HINT)
+    boxes = host(op, rois, "fpn_rois", _JIT_HINT)
     counts = None if rois_num is None else host(op, tensor(op, rois_num, "rois_num", ndim=1), "rois_num", _JIT_HINT)
     image = None if counts is None else np.repeat(np.arange(len(counts)), counts)
     multi, order, per_level = [], [], []
     for lvl in range(min_level, max_level + 1):
         idx = np.flatnonzero(level == lvl)
         order.append(idx)
-        multi.append(padax.gather(rois, padax.to_tensor(idx.astype(np.int64))))
+        multi.append(padax.to_tensor(boxes[idx]))
         if counts is not None:
             per_level.append(padax.to_tensor(np.bincount(image[idx], minlength=len(counts)).astype(np.int32)))
-    restore = np.empty(rois.shape[0], np.int32)
-    restore[np.concatenate(order)] = np.arange(rois.shape[0], dtype=np.int32)
+    restore = np.empty(boxes.shape[0], np.int32)
+    restore[np.concatenate(order)] = np.arange(boxes.shape[0], dtype=np.int32)
     return multi, padax.to_tensor(restore[:, None]), (per_level if counts is not None else None)
+
+
+@partial(padax.jit, static_argnames=("bounds", "refer", "offset"))
+def _fpn_levels(rois: Any, *, bounds, refer, offset) -> Any:
+    level = padax.floor(padax.log2(padax.sqrt(_area(rois, offset)) / refer[1] + 1e-8) + refer[0])
+    return padax.clip(level, bounds[0], bounds[1]).astype("int32")
 
 
 _BBOX_CLIP = math.log(1000.0 / 16.0)
@@ -310,7 +325,11 @@ _BBOX_CLIP = math.log(1000.0 / 16.0)
 
 @partial(padax.jit, static_argnames=("pre_nms_top_n", "min_size", "offset"))
 def _decode_one_image(scores, deltas, im_hw, anchors, variances, *, pre_nms_top_n, min_size, offset):
-    """The pre_nms_top_n best anchors decoded and clipped: (boxes, scores, kept by the size filter)."""
+    """One image's pre_nms_top_n best anchors (scores [A, H, W], deltas [4A, H, W]) decoded and
+    clipped: (boxes, scores, kept by the size filter)."""
+    a, h, w = scores.shape
+    scores = scores.transpose([1, 2, 0]).reshape([-1])
+    deltas = deltas.reshape([a, 4, h, w]).transpose([2, 3, 0, 1]).reshape([-1, 4])
     order = _descending(scores)
     if 0 < pre_nms_top_n < scores.shape[0]:
         order = order[:pre_nms_top_n]
@@ -333,18 +352,19 @@ def _decode_one_image(scores, deltas, im_hw, anchors, variances, *, pre_nms_top_
 
 
 def _proposals_one_image(scores, deltas, im_hw, anchors, variances, pre_nms_top_n, post_nms_top_n,
-                         nms_thresh, min_size, eta, offset):
+                         nms_thresh, min_size, eta, offset) -> tuple[np.ndarray, np.ndarray]:
     boxes, s, keep = _decode_one_image(scores, deltas, im_hw, anchors, variances, pre_nms_top_n=int(pre_nms_top_n),
                                        min_size=max(float(min_size), 1.0), offset=offset)
     if nms_thresh > 0:
         keep = nms_keep_mask(boxes, nms_thresh, eta, offset, valid=keep)
-    kept = np.flatnonzero(host("generate_proposals", keep, "the kept boxes", _JIT_HINT))
+    op = "generate_proposals"
+    kept = np.flatnonzero(host(op, keep, "the kept boxes", _JIT_HINT))
+    boxes, s = host(op, boxes, "boxes", _JIT_HINT), host(op, s, "scores", _JIT_HINT)
     if kept.size == 0:
-        return padax.zeros([1, 4], dtype=boxes.dtype), padax.zeros([1], dtype=s.dtype)
+        return np.zeros((1, 4), boxes.dtype), np.zeros(1, s.dtype)
     if nms_thresh > 0 and 0 < post_nms_top_n < kept.size:
         kept = kept[:post_nms_top_n]
-    sel = padax.to_tensor(kept)
-    return padax.gather(boxes, sel), padax.gather(s, sel)
+    return boxes[kept], s[kept]
 
 
 def generate_proposals(scores: Any, bbox_deltas: Any, img_size: Any, anchors: Any, variances: Any,
@@ -370,12 +390,11 @@ def generate_proposals(scores: Any, bbox_deltas: Any, img_size: Any, anchors: An
     offset = 1.0 if pixel_offset else 0.0
     rois, probs, nums = [], [], []
     for i in range(n):
-        s = scores[i].transpose([1, 2, 0]).reshape([-1])
-        d = deltas[i].reshape([a, 4, h, w]).transpose([2, 3, 0, 1]).reshape([-1, 4])
-        b, p = _proposals_one_image(s, d, sizes[i], anchors, variances,
+        b, p = _proposals_one_image(scores[i], deltas[i], sizes[i], anchors, variances,
                                     pre_nms_top_n, post_nms_top_n, nms_thresh, min_size, eta, offset)
         rois.append(b)
         probs.append(p)
         nums.append(b.shape[0])
     num = padax.to_tensor(np.asarray(nums, np.int32))
-    return padax.concat(rois, axis=0), padax.concat(probs, axis=0)[:, None], (num if return_rois_num else None)
+    return (padax.to_tensor(np.concatenate(rois)), padax.to_tensor(np.concatenate(probs)[:, None]),
+            (num if return_rois_num else None))
