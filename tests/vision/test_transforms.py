@@ -242,3 +242,15 @@ def test_wrong_layout_and_dtype_say_what_was_expected():
         T.RandomCrop(3, generator="seed")
     with pytest.raises(ValueError, match="interpolation"):
         F.resize(IMG, 5, "cubic")
+
+
+def test_random_transforms_on_tensors_and_pil_images():
+    x = padax.to_tensor(X)
+    t = T.Compose([T.RandomRotation(20, generator=1), T.ColorJitter(0.3, 0.3, 0.3, 0.05, generator=2),
+                   T.RandomErasing(prob=1.0, value="random", generator=3), T.RandomPerspective(1.0, generator=4)])
+    out = t(x)
+    assert isinstance(out, padax.Tensor) and tuple(out.shape) == X.shape
+    angle = np.random.default_rng(1).uniform(-20, 20)
+    np.testing.assert_allclose(T.RandomRotation(20, generator=1)(x), F.rotate(x, angle), atol=1e-6)
+    pil = T.RandomErasing(prob=1.0, value=(1, 2, 3), generator=0)(Image.fromarray(IMG))
+    assert isinstance(pil, Image.Image) and (np.asarray(pil) == [1, 2, 3]).all(axis=-1).any()
