@@ -78,6 +78,13 @@ def test_uint8_matches_paddle_pil_backend(PF, name, fn):
 def test_pil_input_stays_pil():
     out = F.rotate(Image.fromarray(IMG), 10)
     assert isinstance(out, Image.Image)
+    for mode in ("reflect", "edge", "constant"):
+        padded = F.pad(Image.fromarray(IMG), (1, 2, 3, 4), 5, mode)
+        assert isinstance(padded, Image.Image)
+        np.testing.assert_array_equal(np.asarray(padded), F.pad(IMG, (1, 2, 3, 4), 5, mode))
+    gray = Image.fromarray(IMG[..., 0])
+    np.testing.assert_array_equal(np.asarray(F.pad(gray, 2, padding_mode="symmetric")),
+                                  np.pad(IMG[..., 0], 2, "symmetric"))
     np.testing.assert_array_equal(np.asarray(F.hflip(Image.fromarray(IMG))), IMG[:, ::-1])
 
 

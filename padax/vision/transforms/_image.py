@@ -81,15 +81,12 @@ def channels_first(kind: str, img: Any) -> np.ndarray:
 
 
 def restore(kind: str, chw: np.ndarray, like: Any) -> Any:
-    """The inverse of `channels_first`: back to the kind and layout of `like`."""
+    """The inverse of `channels_first`: back to the kind and layout of `like` (not a PIL Image)."""
     if kind == "tensor":
         from padax.functional._arrays import asarray
         return asarray(np.ascontiguousarray(chw))
     if kind == "chw":
         return np.ascontiguousarray(chw)
-    if is_pil(like):
-        return pillow().fromarray(np.ascontiguousarray(np.moveaxis(chw, -3, -1).squeeze(-1) if chw.shape[0] == 1
-                                                      else np.moveaxis(chw, -3, -1)))
     a = np.moveaxis(chw, -3, -1)
     return np.ascontiguousarray(a[..., 0] if np.ndim(like) == 2 else a)
 

@@ -150,7 +150,12 @@ def pad(img: Any, padding: Any, fill: Any = 0, padding_mode: str = "constant") -
         if padding_mode == "constant":
             from PIL import ImageOps
             return ImageOps.expand(img, border=(left, top, right, bottom), fill=pil_fill(img, fill))
-        return restore("pil", pad(channels_first("uint8", np.asarray(img)), padding, fill, padding_mode), img)
+        out = pad(np.asarray(img), padding, fill, padding_mode)
+        palette = img.getpalette() if img.mode == "P" else None
+        out = pillow().fromarray(out, img.mode if img.mode in ("L", "RGB", "RGBA", "P") else None)
+        if palette is not None:
+            out.putpalette(palette)
+        return out
     chw = channels_first(kind, img)
     widths = [(0, 0)] * (chw.ndim - 2) + [(top, bottom), (left, right)]
     if padding_mode == "constant":
