@@ -22,7 +22,7 @@ EP = [[2, 3], [28, 1], [29, 20], [1, 21]]
 
 @pytest.fixture(scope="module")
 def PF():
-    paddle = paddle_oracle()
+    paddle_oracle()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import paddle.vision.transforms.functional as PF
@@ -144,7 +144,6 @@ def test_float_hwc_geometry_per_channel():
 
 
 def test_compose_with_paddle_classes(PF):
-    import paddle
     import paddle.vision.transforms as PT
     ours = T.Compose([T.Resize(16), T.CenterCrop(14), T.Pad(1), T.Grayscale(3), T.ToTensor(),
                       T.Normalize(0.5, 0.5)])(IMG)

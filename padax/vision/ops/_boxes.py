@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import padax
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import op_value_error
 from padax.vision.ops._common import float_tensor, host, tensor
 
 _JIT_HINT = "call it outside jit (the number of kept boxes depends on the data)"

@@ -16,7 +16,7 @@ import numpy as np
 
 from padax.core.errors import op_type_error, op_value_error
 from padax.vision.transforms import _tensor_ops as T
-from padax.vision.transforms._image import (channel_first, channels_first, image_kind, is_pil, pil_fill, pillow, restore,
+from padax.vision.transforms._image import (channel_first, channels_first, image_kind, pil_fill, pillow, restore,
                                             through_pil)
 
 __all__ = ["adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "affine", "center_crop",
