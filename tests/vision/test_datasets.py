@@ -172,3 +172,21 @@ def test_dataloader_workers_repeat_random_transforms_for_any_worker_count():
         np.testing.assert_array_equal(a, b)
     crops = np.stack([ds[0][0] for _ in range(6)])  # main process: draws differ from call to call
     assert len({c.tobytes() for c in crops}) > 1
+
+
+def test_image_backend_switches_what_datasets_return():
+    from padax import vision
+    assert vision.get_image_backend() == "pil"
+    try:
+        vision.set_image_backend("cv2")
+        img, label = D.DatasetFolder(S("folder"))[0]
+        assert isinstance(img, np.ndarray) and img.shape == (16, 16, 3) and label == 0
+        assert isinstance(D.MNIST(*MNIST_FILES)[0][0], np.ndarray)
+        np.testing.assert_array_equal(vision.image_load(S("folder/circle/circle_0.png")), img)
+    finally:
+        vision.set_image_backend("pil")
+    assert vision.image_load(S("folder/circle/circle_0.png")).size == (16, 16)
+    with pytest.raises(ValueError, match="'pil' or 'cv2'"):
+        vision.set_image_backend("opencv")
+    with pytest.raises(ValueError, match="backend must be"):
+        D.Cifar10(S("cifar-10-python.tar.gz"), backend="tf")

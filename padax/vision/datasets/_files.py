@@ -52,8 +52,10 @@ def check_mode(dataset: str, mode: str, modes: tuple[str, ...]) -> str:
 
 
 def check_backend(dataset: str, backend: str | None) -> str:
-    """'pil' (samples are PIL Images) or 'cv2' (numpy arrays; padax reads them with Pillow, not OpenCV)."""
-    backend = "pil" if backend is None else backend
+    """'pil' (samples are PIL Images) or 'cv2' (numpy arrays; padax reads them with Pillow, not OpenCV);
+    None: `padax.vision.get_image_backend()`."""
+    from padax.vision.image import get_image_backend
+    backend = get_image_backend() if backend is None else backend
     if backend not in ("pil", "cv2"):
         raise ValueError(f"{dataset}: backend must be 'pil' or 'cv2', got {backend!r}")
     return backend

@@ -1,8 +1,11 @@
 """Datasets from folders of image files: DatasetFolder (one subfolder per class) and ImageFolder."""
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import pil_image
@@ -23,8 +26,17 @@ def pil_loader(path: str) -> Any:
         return pil_image().open(f).convert("RGB")
 
 
-def default_loader(path: str) -> Any:
-    return pil_loader(path)
+def default_loader(path: str, backend: str | None = None) -> Any:
+    """An RGB PIL Image, or an RGB numpy array when the image backend (default: the current one) is 'cv2'."""
+    from padax.vision.image import get_image_backend
+    img = pil_loader(path)
+    return np.array(img) if (backend or get_image_backend()) == "cv2" else img
+
+
+def _loader_for_now() -> Callable:
+    """default_loader bound to the current image backend (so DataLoader workers use the same one)."""
+    from padax.vision.image import get_image_backend
+    return functools.partial(default_loader, backend=get_image_backend())
 
 
 def _valid_check(extensions: Sequence[str] | None, is_valid_file: Callable | None) -> Callable[[str], bool]:
@@ -64,7 +76,7 @@ class DatasetFolder(Dataset):
             raise RuntimeError(f"DatasetFolder: found no files in the class subfolders of {root!r}"
                                + (f"; supported extensions are {','.join(extensions)}" if extensions else ""))
         self.targets = [t for _, t in self.samples]
-        self.loader = default_loader if loader is None else loader
+        self.loader = _loader_for_now() if loader is None else loader
         self.extensions, self.transform = extensions, transform
 
     def __getitem__(self, index: int) -> tuple[Any, int]:
@@ -92,7 +104,7 @@ class ImageFolder(Dataset):
         if not self.samples:
             raise RuntimeError(f"ImageFolder: found no files under {root!r}"
                                + (f"; supported extensions are {','.join(extensions)}" if extensions else ""))
-        self.loader = default_loader if loader is None else loader
+        self.loader = _loader_for_now() if loader is None else loader
         self.extensions, self.transform = extensions, transform
 
     def __getitem__(self, index: int) -> list:
