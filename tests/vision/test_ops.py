@@ -287,3 +287,41 @@ def test_bad_input_is_named():
         padax.jit(lambda b: O.nms(b, 0.5))(BOXES)
     with pytest.raises(ValueError, match="categories"):
         O.nms(BOXES, 0.5, SCORES, CATS)
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(use_gaussian=True, gaussian_sigma=1.5, keep_top_k=10, nms_top_k=8),
+                                dict(background_label=-1, normalized=False, post_threshold=0.3)])
+def test_matrix_nms_matches_paddle(PO, kw):
+    rng = np.random.default_rng(2)
+    n, m, c = 2, 20, 4
+    xy = rng.random((n, m, 2))
+    boxes = np.concatenate([xy, xy + rng.random((n, m, 2)) * 0.5 + 0.05], -1).astype(np.float32)
+    scores = rng.random((n, c, m)).astype(np.float32)
+    args = dict(score_threshold=0.2, post_threshold=0.1, nms_top_k=-1, keep_top_k=-1, return_index=True)
+    args.update(kw)
+    ours, theirs = O.matrix_nms(boxes, scores, **args), PO.matrix_nms(T(boxes), T(scores), **args)
+    _close(ours[0], theirs[0], 1e-6)
+    np.testing.assert_array_equal(ours[1], theirs[1].numpy())
+    np.testing.assert_array_equal(ours[2], theirs[2].numpy())
+    # the rows are the kept boxes: label, score, then the box itself
+    out, index = np.asarray(ours[0]), np.asarray(ours[2])[:, 0]
+    np.testing.assert_array_equal(out[:, 2:], boxes.reshape(-1, 4)[index])
+
+
+def test_read_file_and_decode_jpeg(tmp_path):
+    import io
+    import tarfile
+    Image = pytest.importorskip("PIL.Image")
+    from padax.vision.datasets import sample_path
+    with tarfile.open(sample_path("flowers/102flowers.tgz")) as tar:
+        raw = tar.extractfile("jpg/image_00003.jpg").read()
+    path = tmp_path / "flower.jpg"
+    path.write_bytes(raw)
+    data = O.read_file(str(path))
+    assert data.dtype == np.uint8 and tuple(data.shape) == (len(raw),)
+    expected = np.asarray(Image.open(io.BytesIO(raw)).convert("RGB"))
+    np.testing.assert_array_equal(O.decode_jpeg(data), np.moveaxis(expected, -1, 0))
+    gray = np.asarray(Image.open(io.BytesIO(raw)).convert("L"))
+    np.testing.assert_array_equal(O.decode_jpeg(data, "gray"), gray[None])
+    with pytest.raises(ValueError, match="not a readable image"):
+        O.decode_jpeg(data[:50])

@@ -32,7 +32,8 @@ def iou_matrix(a: Any, b: Any, offset: float = 0.0) -> Any:
     """[Na, Nb] intersection over union; offset=1 counts pixel corners inclusively (unnormalised boxes)."""
     lt = padax.maximum(a[:, None, :2], b[None, :, :2])
     rb = padax.minimum(a[:, None, 2:], b[None, :, 2:])
-    wh = padax.maximum(rb - lt + offset, 0.0)
+    gap = rb - lt  # negative along an axis where the boxes do not meet: no overlap at all
+    wh = padax.where(gap >= 0, gap + offset, padax.zeros_like(gap))
     inter = wh[..., 0] * wh[..., 1]
     union = _area(a, offset)[:, None] + _area(b, offset)[None, :] - inter
     return padax.where(union > 0, inter / padax.where(union > 0, union, padax.ones_like(union)),
