@@ -325,3 +325,34 @@ def test_read_file_and_decode_jpeg(tmp_path):
     np.testing.assert_array_equal(O.decode_jpeg(data, "gray"), gray[None])
     with pytest.raises(ValueError, match="not a readable image"):
         O.decode_jpeg(data[:50])
+
+
+ANCHORS = [10, 13, 16, 30, 33, 23, 30, 61, 62, 45, 59, 119]
+
+
+def _yolo_case(mask, scored, seed=0, n=2, size=6, k=3, b=5, dtype=np.float32):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, len(mask) * (5 + k), size, size)).astype(dtype)
+    gt = np.concatenate([rng.random((n, b, 2)) * 0.9 + 0.05, rng.random((n, b, 2)) * 0.4 + 0.02], -1).astype(dtype)
+    gt[0, -1] = 0  # a padding row
+    gt[-1, 1] = gt[-1, 0]  # two ground truths in the same cell: the later one sets the objectness target
+    label = rng.integers(0, k, (n, b)).astype(np.int32)
+    score = rng.random((n, b)).astype(dtype) if scored else None
+    return x, gt, label, score
+
+
+@pytest.mark.parametrize("mask,smooth,scale,scored", [([0, 1, 2], True, 1.0, False), ([3, 4, 5], False, 1.1, True),
+                                                      ([1, 3], True, 1.0, True)])
+def test_yolo_loss_matches_paddle(PO, mask, smooth, scale, scored):
+    x, gt, label, score = _yolo_case(mask, scored)
+    kw = dict(use_label_smooth=smooth, scale_x_y=scale)
+    ours = O.yolo_loss(x, gt, label, ANCHORS, mask, 3, 0.5, 32, gt_score=score, **kw)
+    theirs = PO.yolo_loss(T(x), T(gt), T(label), ANCHORS, mask, 3, 0.5, 32, gt_score=T(score), **kw)
+    _close(ours, theirs, 1e-4, 1e-5)
+
+
+def test_yolo_loss_jits_and_differentiates(x64):
+    x, gt, label, score = _yolo_case([0, 1, 2], True, seed=1, n=1, size=3, k=2, b=3, dtype=np.float64)
+    f = lambda x: O.yolo_loss(x, gt, label, ANCHORS, [0, 1, 2], 2, 0.7, 32, gt_score=score)  # noqa: E731
+    _close(padax.jit(f)(x), f(x), 1e-12)
+    check_grads(f, (x,), 1, modes=("rev",))

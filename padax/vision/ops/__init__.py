@@ -1,7 +1,8 @@
 """`padax.vision.ops`: detection ops with Paddle's signatures (paddle.vision.ops).
 
 roi_align, roi_pool, psroi_pool, deform_conv2d, box_coder, prior_box and yolo_box jit; roi_align
-and deform_conv2d differentiate (as Paddle's do). nms, matrix_nms, generate_proposals and
+and deform_conv2d differentiate (as Paddle's do), and so does the yolo_loss training loss. nms, matrix_nms,
+generate_proposals and
 distribute_fpn_proposals return data-dependent sizes: their work is compiled, the final
 selection of boxes runs eagerly. read_file/decode_jpeg read images with Pillow on the host.
 """
@@ -11,3 +12,4 @@ from padax.vision.ops._boxes import (box_coder, distribute_fpn_proposals, genera
                                      prior_box, yolo_box)
 from padax.vision.ops._io import decode_jpeg, read_file  # noqa: F401
 from padax.vision.ops._matrix_nms import matrix_nms  # noqa: F401
+from padax.vision.ops._yolo_loss import yolo_loss  # noqa: F401
