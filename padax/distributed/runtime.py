@@ -49,11 +49,8 @@ _state = _State()
 ENV_COORDINATOR = "PADAX_COORDINATOR"
 ENV_NUM_PROCESSES = "PADAX_NUM_PROCESSES"
 ENV_PROCESS_ID = "PADAX_PROCESS_ID"
-
-
-def _env_int(name: str) -> int | None:
-    v = os.environ.get(name)
-    return int(v) if v not in (None, "") else None
+ENV_INIT_TIMEOUT = "PADAX_INIT_TIMEOUT"
+ENV_HEARTBEAT_TIMEOUT = "PADAX_HEARTBEAT_TIMEOUT"
 
 
 def is_initialized() -> bool:
@@ -73,34 +70,54 @@ def _on_missed_heartbeat(*args: Any) -> None:
     os._exit(70)
 
 
+def _env_seconds(name: str, default: float) -> float:
+    v = os.environ.get(name, "")
+    try:
+        return float(v) if v else default
+    except ValueError:
+        raise DistributedError(f"padax.distributed.initialize: {name}={v!r} is not a number of seconds") from None
+
+
 def initialize(coordinator_address: str | None = None, num_processes: int | None = None,
                process_id: int | None = None, *, local_device_count: int | None = None,
-               timeout: float = 60, heartbeat_timeout: float = 20, shutdown_timeout: float = 10) -> None:
+               timeout: float | None = None, heartbeat_timeout: float | None = None,
+               shutdown_timeout: float = 10) -> None:
     """Join a multi-process run (call once per process, before creating arrays).
 
     coordinator_address: "host:port" where process 0 runs the coordination
     service; num_processes, process_id: this run's size and this process's
-    rank. Each defaults to the environment variables PADAX_COORDINATOR,
-    PADAX_NUM_PROCESSES, PADAX_PROCESS_ID (what `python -m
-    padax.distributed.launch` sets). local_device_count: CPU devices per
+    rank. What is not given is read from the environment that padax's or
+    Paddle's launcher, torchrun/Kubernetes, SLURM or Open MPI set (see
+    `padax.distributed.cluster`). local_device_count: CPU devices per
     process (default: padax.config.num_cpu_devices).
-    timeout: seconds to wait for the coordinator and all peers.
-    heartbeat_timeout: seconds of silence after which a peer counts as dead.
+    timeout: seconds to wait for the coordinator and all peers (default
+    PADAX_INIT_TIMEOUT or 60). heartbeat_timeout: seconds of silence after
+    which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).
     """
     from padax.config import config
+    from padax.distributed.cluster import detect
+    timeout = _env_seconds(ENV_INIT_TIMEOUT, 60) if timeout is None else timeout
+    heartbeat_timeout = _env_seconds(ENV_HEARTBEAT_TIMEOUT, 20) if heartbeat_timeout is None else heartbeat_timeout
     with _state.lock:
         if _state.client is not None:
             raise DistributedError("padax.distributed.initialize was already called in this process")
-        address = coordinator_address or os.environ.get(ENV_COORDINATOR)
-        n = num_processes if num_processes is not None else _env_int(ENV_NUM_PROCESSES)
-        pid = process_id if process_id is not None else _env_int(ENV_PROCESS_ID)
+        found = None
+        if None in (coordinator_address, num_processes, process_id):
+            try:
+                found = detect()
+            except ValueError as e:
+                raise DistributedError(str(e)) from None
+        address = coordinator_address or (found.coordinator_address if found else None)
+        n = num_processes if num_processes is not None else (found.num_processes if found else None)
+        pid = process_id if process_id is not None else (found.process_id if found else None)
         missing = [what for what, v in (("coordinator_address", address), ("num_processes", n),
                                         ("process_id", pid)) if v is None]
         if missing:
             raise DistributedError(
-                f"padax.distributed.initialize: {', '.join(missing)} not given; pass them or set "
-                f"{ENV_COORDINATOR}, {ENV_NUM_PROCESSES}, {ENV_PROCESS_ID} (python -m padax.distributed.launch "
-                "does that)")
+                f"padax.distributed.initialize: {', '.join(missing)} not given and no launcher's environment "
+                f"found; pass them, or set {ENV_COORDINATOR}, {ENV_NUM_PROCESSES}, {ENV_PROCESS_ID} (python -m "
+                "padax.distributed.launch does that), or run under Paddle's launcher, torchrun (MASTER_ADDR, "
+                "MASTER_PORT, WORLD_SIZE, RANK), SLURM or Open MPI")
         if not 0 <= pid < n:
             raise DistributedError(f"padax.distributed.initialize: process_id {pid} is not in [0, {n})")
         if ":" not in address:
