@@ -193,3 +193,17 @@ def barrier(name: str = "padax_barrier", timeout: float = 60) -> None:
     if _state.client is None:
         return
     _state.client.wait_at_barrier(name, int(timeout * 1000))
+
+
+def publish(key: str, value: str) -> None:
+    """Put `key` = `value` in the run's key-value store (the coordination service); no-op in one process."""
+    if _state.client is not None:
+        _state.client.key_value_set(key, value, allow_overwrite=True)
+
+
+def gather_published(key_prefix: str, timeout: float = 60) -> list[str]:
+    """The values every process published under `key_prefix + str(rank)`, in rank order (waits for them)."""
+    if _state.client is None:
+        raise DistributedError("gather_published needs padax.distributed.initialize() first")
+    return [_state.client.blocking_key_value_get(f"{key_prefix}{r}", int(timeout * 1000))
+            for r in range(_state.num_processes)]
