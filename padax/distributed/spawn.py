@@ -27,15 +27,13 @@ def _worker(fn: Callable, args: tuple, rank: int, nprocs: int, address: str, opt
     from padax.distributed import runtime
     try:
         runtime.initialize(address, nprocs, rank, **options)
-        try:
-            fn(*args)
-        finally:
-            runtime.shutdown()
+        fn(*args)
+        runtime.shutdown()
     except BaseException as e:  # noqa: BLE001 (every failure goes back to the parent as text)
         conn.send_bytes(json.dumps({"rank": rank, "error": f"{type(e).__name__}: {e}",
                                     "traceback": traceback.format_exc()}).encode())
         conn.close()
-        os._exit(1)
+        os._exit(1)  # no orderly shutdown: the others would wait for this process at its barrier
     conn.close()
 
 

@@ -60,28 +60,35 @@ def _finish(procs, limit):
     return outs
 
 
-def test_two_nodes_collective_then_a_dead_rank_stops_both_nodes(tmp_path):
+def test_two_nodes_psum_then_a_dead_rank_stops_both_nodes(tmp_path):
     script = tmp_path / "node.py"
     script.write_text(_NODE_SCRIPT)
-    # run 1: both nodes succeed, a psum crosses the two "nodes"
-    ok = _finish(_start_nodes(script, tmp_path, "ok", f"127.0.0.1:{free_port()}"), 120)
-    for node, (rc, out, err) in enumerate(ok):
-        assert rc == 0, out[-2000:] + err[-3000:]
-        assert f"[{node}] RESULT {node} True [[3.0, 3.0, 3.0]]" in out, out[-2000:] + err[-2000:]
-        log = (tmp_path / f"ok{node}" / f"workerlog.{node}").read_text()
-        assert f"RESULT {node} True" in log
-    # run 2: rank 1 (node 1) dies after the collective; node 0's rank, waiting at a barrier, must end too
+    # a psum crosses the two "nodes"; then rank 1 (node 1) dies, and node 0's rank, waiting at a barrier, ends too
     t0 = time.monotonic()
-    bad = _finish(_start_nodes(script, tmp_path, "die", f"127.0.0.1:{free_port()}"), 120)
+    (rc0, out0, err0), (rc1, out1, err1) = _finish(_start_nodes(script, tmp_path, "die", f"127.0.0.1:{free_port()}"),
+                                                   120)
     elapsed = time.monotonic() - t0
-    (rc0, out0, err0), (rc1, out1, err1) = bad
-    assert "RESULT 0 True [[3.0, 3.0, 3.0]]" in out0 and "RESULT 1 True" in out1
+    assert "[0] RESULT 0 True [[3.0, 3.0, 3.0]]" in out0, out0[-2000:] + err0[-2000:]
+    assert "[1] RESULT 1 True [[3.0, 3.0, 3.0]]" in out1, out1[-2000:] + err1[-2000:]
+    assert "RESULT 1 True" in (tmp_path / "die1" / "workerlog.1").read_text()
     assert rc1 == 3 and "rank 1 (node 1, local rank 0) exited with status 3" in err1, err1[-2000:]
     assert "workerlog.1" in err1
     assert rc0 != 0 and "rank 0 (node 0, local rank 0)" in err0 and "the run has failed" in err0, err0[-2000:]
     assert elapsed < 60, elapsed
 
 
+@pytest.mark.slow
+def test_two_nodes_finish_cleanly(tmp_path):
+    script = tmp_path / "node.py"
+    script.write_text(_NODE_SCRIPT)
+    ok = _finish(_start_nodes(script, tmp_path, "ok", f"127.0.0.1:{free_port()}"), 120)
+    for node, (rc, out, err) in enumerate(ok):
+        assert rc == 0, out[-2000:] + err[-3000:]
+        assert f"[{node}] RESULT {node} True [[3.0, 3.0, 3.0]]" in out, out[-2000:] + err[-2000:]
+        assert f"RESULT {node} True" in (tmp_path / f"ok{node}" / f"workerlog.{node}").read_text()
+
+
+@pytest.mark.slow  # (test_distributed checks the same error from initialize directly)
 def test_node_that_cannot_reach_the_master_fails_naming_it(tmp_path):
     script = tmp_path / "node.py"
     script.write_text(_NODE_SCRIPT)
