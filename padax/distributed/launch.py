@@ -59,6 +59,7 @@ class NodeConfig:
     master: str | None = None
     devices: tuple[str, ...] = ()
     log_dir: str | None = "log"
+    log_overwrite: bool = False
     init_timeout: float = 60.0
     heartbeat_timeout: float = 10.0
 
@@ -153,7 +154,8 @@ class LaunchError(RuntimeError):
 def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None = None, module: bool = False,
            timeout: float | None = None, grace: float = 5.0, env: dict | None = None,
            prefix_output: bool = True, *, nnodes: int = 1, node_rank: int = 0, devices: Sequence[str] = (),
-           log_dir: str | None = "log", init_timeout: float = 60.0, heartbeat_timeout: float = 10.0) -> int:
+           log_dir: str | None = "log", log_overwrite: bool = False, init_timeout: float = 60.0,
+           heartbeat_timeout: float = 10.0) -> int:
     """Run this node's `nproc` processes of a script (or `-m module`) as part of one run; returns the exit status.
 
     Returns 0 when every process succeeded; otherwise the first failure's
@@ -161,8 +163,8 @@ def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None =
     when `timeout` seconds passed.
     """
     try:
-        cfg = NodeConfig(nproc, nnodes, node_rank, coordinator, tuple(devices), log_dir, init_timeout,
-                         heartbeat_timeout)
+        cfg = NodeConfig(nproc, nnodes, node_rank, coordinator, tuple(devices), log_dir, log_overwrite,
+                         init_timeout, heartbeat_timeout)
     except ValueError as e:
         raise LaunchError(f"padax.distributed.launch: {e}") from None
     if cfg.log_dir:
@@ -172,7 +174,7 @@ def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None =
     procs, pumps, logs = [], [], []
     for i in range(cfg.nproc_per_node):
         path = cfg.log_path(i)
-        log = open(path, "w") if path else None
+        log = open(path, "w" if cfg.log_overwrite else "a") if path else None
         logs.append(log)
         p = subprocess.Popen(cmd, env=dict(base, **cfg.rank_env(i)), stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, bufsize=1, errors="replace")
@@ -263,6 +265,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--devices", "--gpus", "--xpus", "--npus", dest="devices", default=None,
                     help="comma-separated device ids of this node, split evenly over its processes")
     ap.add_argument("--log_dir", default="log", help="folder of the per-process logs workerlog.<rank> (default log)")
+    ap.add_argument("--log_overwrite", type=lambda v: v.lower() in ("1", "true", "yes", "y", "on"), default=False,
+                    help="truncate the logs instead of appending to them (default False)")
     ap.add_argument("--job_id", default="default", help="accepted for Paddle compatibility")
     ap.add_argument("--elastic_timeout", "--init_timeout", dest="init_timeout", type=float, default=60.0,
                     help="seconds a process waits for the master and its peers (default 60)")
@@ -295,6 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _forward_signals()
         return launch([ns.training_script, *ns.training_script_args], nproc, master, ns.module, ns.timeout,
                       ns.grace, nnodes=nnodes, node_rank=node_rank, devices=devices, log_dir=ns.log_dir,
+                      log_overwrite=ns.log_overwrite,
                       init_timeout=ns.init_timeout, heartbeat_timeout=ns.heartbeat_timeout)
     except LaunchError as e:
         sys.stderr.write(f"{e}\n")
