@@ -1,4 +1,4 @@
-"""padax.distributed.initialize() finds the run in the environment of padax's/Paddle's launcher, torchrun, SLURM, Open MPI."""
+"""initialize() finds the run in the environment of padax's or Paddle's launcher, torchrun, SLURM or Open MPI."""
 import pytest
 
 from padax.distributed.cluster import ClusterEnv, detect, first_slurm_host

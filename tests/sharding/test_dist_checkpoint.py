@@ -53,7 +53,8 @@ def test_save_on_4x2_load_on_2x4_and_one_device(tmp_path, mesh42):
         assert got_b.dtype == B.dtype
         np.testing.assert_array_equal(got_b.numpy().astype(np.float32), B.astype(np.float32))
         assert isinstance(target["step"], np.ndarray) and target["step"] == STEP
-    one = {"model": {"w": padax.zeros([8, 12]), "b": padax.zeros([16], dtype="bfloat16")}, "step": np.zeros((), np.int64)}
+    one = {"model": {"w": padax.zeros([8, 12]), "b": padax.zeros([16], dtype="bfloat16")},
+           "step": np.zeros((), np.int64)}
     dist.load_state_dict(one, path)
     assert len(one["model"]["w"].devices()) == 1
     np.testing.assert_array_equal(one["model"]["w"].numpy(), W)

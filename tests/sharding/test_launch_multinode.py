@@ -117,3 +117,14 @@ def test_launcher_rejects_bad_node_configs(tmp_path):
                                                                                                 "10.0.0.1:6070")
     assert cfg.log_path(1).endswith("workerlog.3")
     assert main(["--nnodes", "2:4", "x.py"]) == 2
+
+
+def test_paddle_flag_names_and_ips_form():
+    from padax.distributed.launch import _node_from_ips, parser
+    ns = parser().parse_args(["--gpus", "0,1", "--rank", "1", "--nnodes", "2", "--master", "h:1", "--log_dir", "d",
+                              "--elastic_timeout", "5", "train.py", "--lr", "0.1"])
+    assert (ns.devices, ns.node_rank, ns.nnodes, ns.master, ns.log_dir, ns.init_timeout) == ("0,1", 1, "2", "h:1",
+                                                                                           "d", 5.0)
+    assert (ns.training_script, ns.training_script_args) == ("train.py", ["--lr", "0.1"])
+    assert _node_from_ips("10.0.0.1, 10.0.0.2", "10.0.0.2", 6070) == (2, "10.0.0.1:6070", 1)
+    assert _node_from_ips("10.0.0.1,10.0.0.2", "10.9.9.9", 6070)[2] is None

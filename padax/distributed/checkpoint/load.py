@@ -61,6 +61,11 @@ class _ShardReader:
 
     def __init__(self, path: str, commit: dict):
         self.path, self.commit, self.archives = path, commit, {}
+        self.cache: dict = {}  # (file, entry) -> array, for the tensor being loaded (see `forget`)
+
+    def forget(self) -> None:
+        """Drop the shards read so far (called between tensors, so memory stays at one tensor's shards)."""
+        self.cache.clear()
 
     def _archive(self, file: str, tensor: str, where: str):
         if file not in self.archives:
@@ -80,6 +85,12 @@ class _ShardReader:
         return self.archives[file]
 
     def read(self, tensor: str, shard: dict) -> np.ndarray:
+        key = (shard["file"], shard["entry"])
+        if key not in self.cache:
+            self.cache[key] = self._read(tensor, shard)
+        return self.cache[key]
+
+    def _read(self, tensor: str, shard: dict) -> np.ndarray:
         where = "[" + ", ".join(f"{o}:{o + n}" for o, n in zip(shard["offsets"], shard["lengths"])) + "]"
         archive, manifest = self._archive(shard["file"], tensor, where)
         m = manifest.get(shard["entry"])
@@ -169,4 +180,5 @@ def load_state_dict(state_dict: dict, path: str, coordinator_rank: int = 0, uniq
             value = _assemble(reader, name, info, zeros, tuple(target.shape), target.dtype)
         else:
             value = _load_tensor(reader, name, info, target)
+        reader.forget()
         layout.set_path(state_dict, p, value)
