@@ -291,6 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.ips:
             nnodes, ips_master, ips_rank = _node_from_ips(ns.ips, ns.host, ns.start_port)
             master = master or ips_master
+            if node_rank is None and ips_rank is None:
+                raise LaunchError(f"padax.distributed.launch: this host ({ns.host or 'its own address'}) is not in "
+                                  f"--ips {ns.ips}; pass --host <its entry> or --node_rank")
             node_rank = ips_rank if node_rank is None else node_rank
         if node_rank is None:
             node_rank = int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)

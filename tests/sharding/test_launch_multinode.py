@@ -117,6 +117,7 @@ def test_launcher_rejects_bad_node_configs(tmp_path):
                                                                                                 "10.0.0.1:6070")
     assert cfg.log_path(1).endswith("workerlog.3")
     assert main(["--nnodes", "2:4", "x.py"]) == 2
+    assert main(["--ips", "10.9.9.1,10.9.9.2", "--host", "10.9.9.3", "x.py"]) == 2
 
 
 def test_paddle_flag_names_and_ips_form():
