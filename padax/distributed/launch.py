@@ -147,6 +147,14 @@ def _log_tail(path: str | None) -> str:
     return "".join("    | " + line for line in lines)
 
 
+def _end_with_parent() -> None:
+    """In the child before exec (Linux): get SIGTERM when the launcher dies, so no process outlives it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 class LaunchError(RuntimeError):
     """The launcher was given an impossible configuration."""
 
@@ -172,13 +180,13 @@ def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None =
     base = dict(os.environ if env is None else env)
     cmd = [sys.executable, "-u"] + (["-m"] if module else []) + list(script_args)
     procs, pumps, logs = [], [], []
-    for i in range(cfg.nproc_per_node):
+    for i in range(cfg.nproc_per_node):  # all processes first: _end_with_parent must run before any thread
         path = cfg.log_path(i)
-        log = open(path, "w" if cfg.log_overwrite else "a") if path else None
-        logs.append(log)
-        p = subprocess.Popen(cmd, env=dict(base, **cfg.rank_env(i)), stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, bufsize=1, errors="replace")
-        procs.append(p)
+        logs.append(open(path, "w" if cfg.log_overwrite else "a") if path else None)
+        procs.append(subprocess.Popen(cmd, env=dict(base, **cfg.rank_env(i)), stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True, bufsize=1, errors="replace",
+                                      preexec_fn=_end_with_parent))
+    for i, (p, log) in enumerate(zip(procs, logs)):
         prefix = f"[{cfg.global_rank(i)}] " if prefix_output else ""
         t = threading.Thread(target=_pump, args=(p.stdout, prefix, sys.stdout, log), daemon=True)
         t.start()
