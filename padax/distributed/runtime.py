@@ -201,6 +201,13 @@ def publish(key: str, value: str) -> None:
         _state.client.key_value_set(key, value, allow_overwrite=True)
 
 
+def wait_published(key: str, timeout: float = 60) -> str:
+    """The value some process published under `key` (waits up to `timeout` seconds for it)."""
+    if _state.client is None:
+        raise DistributedError("wait_published needs padax.distributed.initialize() first")
+    return _state.client.blocking_key_value_get(key, int(timeout * 1000))
+
+
 def gather_published(key_prefix: str, timeout: float = 60) -> list[str]:
     """The values every process published under `key_prefix + str(rank)`, in rank order (waits for them)."""
     if _state.client is None:

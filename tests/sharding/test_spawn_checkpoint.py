@@ -28,6 +28,13 @@ def _save_and_reshard(path):
     dist.load_state_dict(host, path)
     np.testing.assert_array_equal(host["w"], W)
     assert host["lr"] == 0.5
+    mismatched = {"w": w} if rank == 0 else {"w": w, "extra": np.zeros(2, np.float32)}
+    try:
+        dist.save_state_dict(mismatched, path + "_bad")
+        raise AssertionError("a save with different state dicts per process was committed")
+    except dist.CheckpointError as e:
+        assert "the state dicts of processes [1] differ from process 0's" in str(e), e
+    assert not os.path.exists(os.path.join(path + "_bad", "0.commit"))
 
 
 def _fail_on_rank_1():

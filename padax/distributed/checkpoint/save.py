@@ -96,17 +96,34 @@ def save_state_dict(state_dict: dict, path: str, coordinator_rank: int = 0,
     if multi:
         runtime.barrier(f"{tag}/begin")
     plan = layout.plan(values, uid, coordinator_rank)
+    meta = json.dumps(plan.metadata(count), indent=1).encode()
     size = _write_shards(path, rank, plan, values)
-    if multi:
-        runtime.publish(f"{tag}/size/{rank}", str(size))
+    if not multi:
+        _commit(path, plan, meta, [size])
+        return
+    digest = hashlib.sha1(meta).hexdigest()  # equal on every process unless their state dicts differ
+    runtime.publish(f"{tag}/written/{rank}", f"{size} {digest}")
     if rank == coordinator_rank:
-        sizes = [int(s) for s in runtime.gather_published(f"{tag}/size/")] if multi else [size]
-        files = {layout.shard_file(r, uid): s for r, s in enumerate(sizes) if r in plan.writes}
-        meta = json.dumps(plan.metadata(count), indent=1).encode()
-        atomic_write(os.path.join(path, layout.metadata_file(uid)), meta)
-        commit = {"format": layout.FORMAT, "version": layout.FORMAT_VERSION, "unique_id": uid,
-                  "metadata": layout.metadata_file(uid), "metadata_sha1": hashlib.sha1(meta).hexdigest(),
-                  "files": files}
-        atomic_write(marker, json.dumps(commit, indent=1).encode())
-    if multi:
-        runtime.barrier(f"{tag}/committed")
+        reports = [r.split() for r in runtime.gather_published(f"{tag}/written/")]
+        differ = [r for r, (_, d) in enumerate(reports) if d != digest]
+        verdict = "ok" if not differ else (
+            f"the state dicts of processes {differ} differ from process {coordinator_rank}'s (names, shapes, dtypes "
+            "or shardings); every process must save the same entries")
+        if not differ:
+            _commit(path, plan, meta, [int(sz) for sz, _ in reports])
+        runtime.publish(f"{tag}/verdict", verdict)
+    else:
+        verdict = runtime.wait_published(f"{tag}/verdict")
+    if verdict != "ok":
+        raise layout.CheckpointError(f"{what}: checkpoint {uid} in {path!r} was not committed: {verdict}")
+
+
+def _commit(path: str, plan: layout.Plan, meta: bytes, sizes: list[int]) -> None:
+    """Write the metadata, then the commit marker naming every shard file and its size (the coordinator's job)."""
+    uid = plan.uid
+    files = {layout.shard_file(r, uid): s for r, s in enumerate(sizes) if r in plan.writes}
+    atomic_write(os.path.join(path, layout.metadata_file(uid)), meta)
+    commit = {"format": layout.FORMAT, "version": layout.FORMAT_VERSION, "unique_id": uid,
+              "metadata": layout.metadata_file(uid), "metadata_sha1": hashlib.sha1(meta).hexdigest(),
+              "files": files}
+    atomic_write(os.path.join(path, layout.commit_file(uid)), json.dumps(commit, indent=1).encode())
