@@ -23,8 +23,8 @@ _NODE_SCRIPT = textwrap.dedent('''
     x = dist.make_array_from_process_local_data(NamedSharding(mesh, P("p")), np.full((1, 3), rank + 1.0, np.float32))
     summed = padax.jit(padax.shard_map(lambda b: padax.lax.psum(b, "p"), mesh, P("p"), P()))(x)
     print("RESULT", rank, env_ok, summed.numpy().tolist(), flush=True)
-    if sys.argv[1] == "die" and rank == 1:
-        os._exit(3)           # this rank dies; rank 0 must not hang
+    if sys.argv[1] == f"die{rank}":
+        os._exit(3)           # this rank dies; the other must not hang
     dist.barrier("end", timeout=60)
     dist.shutdown()
 ''')
@@ -65,16 +65,26 @@ def test_two_nodes_psum_then_a_dead_rank_stops_both_nodes(tmp_path):
     script.write_text(_NODE_SCRIPT)
     # a psum crosses the two "nodes"; then rank 1 (node 1) dies, and node 0's rank, waiting at a barrier, ends too
     t0 = time.monotonic()
-    (rc0, out0, err0), (rc1, out1, err1) = _finish(_start_nodes(script, tmp_path, "die", f"127.0.0.1:{free_port()}"),
+    (rc0, out0, err0), (rc1, out1, err1) = _finish(_start_nodes(script, tmp_path, "die1", f"127.0.0.1:{free_port()}"),
                                                    120)
     elapsed = time.monotonic() - t0
     assert "[0] RESULT 0 True [[3.0, 3.0, 3.0]]" in out0, out0[-2000:] + err0[-2000:]
     assert "[1] RESULT 1 True [[3.0, 3.0, 3.0]]" in out1, out1[-2000:] + err1[-2000:]
-    assert "RESULT 1 True" in (tmp_path / "die1" / "workerlog.1").read_text()
+    assert "RESULT 1 True" in (tmp_path / "die11" / "workerlog.1").read_text()
     assert rc1 == 3 and "rank 1 (node 1, local rank 0) exited with status 3" in err1, err1[-2000:]
     assert "workerlog.1" in err1
     assert rc0 != 0 and "rank 0 (node 0, local rank 0)" in err0 and "the run has failed" in err0, err0[-2000:]
     assert elapsed < 60, elapsed
+
+
+@pytest.mark.slow
+def test_when_node_0_the_coordinator_host_dies_node_1_ends_too(tmp_path):
+    script = tmp_path / "node.py"
+    script.write_text(_NODE_SCRIPT)
+    (rc0, _, err0), (rc1, out1, err1) = _finish(_start_nodes(script, tmp_path, "die0", f"127.0.0.1:{free_port()}"),
+                                                120)
+    assert rc0 == 3 and "rank 0 (node 0, local rank 0) exited with status 3" in err0, err0[-2000:]
+    assert "RESULT 1 True" in out1 and rc1 != 0 and "rank 1 (node 1, local rank 0)" in err1, err1[-2000:]
 
 
 @pytest.mark.slow
