@@ -180,19 +180,21 @@ def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None =
     base = dict(os.environ if env is None else env)
     cmd = [sys.executable, "-u"] + (["-m"] if module else []) + list(script_args)
     procs, pumps, logs = [], [], []
-    for i in range(cfg.nproc_per_node):  # all processes first: _end_with_parent must run before any thread
+    # (a pre-exec hook is only safe in a process without threads, and the death signal follows the forking thread)
+    alone = threading.current_thread() is threading.main_thread() and threading.active_count() == 1
+    for i in range(cfg.nproc_per_node):  # all processes before the output threads, for the same reason
         path = cfg.log_path(i)
         logs.append(open(path, "w" if cfg.log_overwrite else "a") if path else None)
         procs.append(subprocess.Popen(cmd, env=dict(base, **cfg.rank_env(i)), stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True, bufsize=1, errors="replace",
-                                      preexec_fn=_end_with_parent))
+                                      preexec_fn=_end_with_parent if alone else None))
     for i, (p, log) in enumerate(zip(procs, logs)):
         prefix = f"[{cfg.global_rank(i)}] " if prefix_output else ""
         t = threading.Thread(target=_pump, args=(p.stdout, prefix, sys.stdout, log), daemon=True)
         t.start()
         pumps.append(t)
     try:
-        return _watch(cfg, procs, timeout, grace)
+        return _watch(cfg, procs, timeout)
     finally:
         _stop(procs, grace)
         for t in pumps:
@@ -202,7 +204,7 @@ def launch(script_args: Sequence[str], nproc: int = 1, coordinator: str | None =
                 log.close()
 
 
-def _watch(cfg: NodeConfig, procs: list, timeout: float | None, grace: float) -> int:
+def _watch(cfg: NodeConfig, procs: list, timeout: float | None) -> int:
     """Wait until all processes succeed, one fails, or time runs out; say which."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
