@@ -144,7 +144,7 @@ def _load_tensor(reader: _ShardReader, name: str, info: dict, target: Any) -> An
     return Tensor(_jaxlib.device_put(aval, sharding.to_jaxlib(len(shape)), pieces, devs, config.enable_x64), aval)
 
 
-def load_state_dict(state_dict: dict, path: str, unique_id: int | None = None) -> None:
+def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None) -> None:
     """Fill `state_dict` in place from the sharded checkpoint in folder `path`, resharding as needed.
 
     Each entry's current value says where the saved one goes: a Tensor is

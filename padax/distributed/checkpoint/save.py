@@ -60,7 +60,7 @@ def _next_id(path: str) -> int:
     return max(every) + 1 if every else 0
 
 
-def save_state_dict(state_dict: dict, path: str, coordinator_rank: int = 0,
+def save_state_dict(state_dict: dict, path: str, *, coordinator_rank: int = 0,
                     unique_id: int | None = None) -> None:
     """Save a (nested) dict of sharded Tensors into the folder `path`, each process writing its own shards.
 
