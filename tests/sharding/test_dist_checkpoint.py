@@ -96,6 +96,10 @@ def test_checkpoint_ids_commit_marker_and_missing_pieces(tmp_path, mesh42):
 
     good = str(tmp_path / "good")
     dist.save_state_dict({"w": padax.device_put(W, NamedSharding(mesh42, P("x")))}, good)
+    dist.save_state_dict({"w": padax.device_put(-W, NamedSharding(mesh42, P("y")))}, good, unique_id=0)  # rewrite
+    assert sorted(os.listdir(good)) == ["0.commit", "0.metadata", "0_0.distcp"]
+    dist.load_state_dict(target, good)
+    np.testing.assert_array_equal(target["w"].numpy(), -W)
     with pytest.raises(CheckpointError, match=r"has no entries named \['v'\]; it holds \['w'\]"):
         dist.load_state_dict({"v": target["w"]}, good)
     with pytest.raises(CheckpointError, match=r"'w' was saved with shape \[8, 12\] but the state dict's has shape "
