@@ -7,7 +7,9 @@ processes (each process can only touch its own, the "addressable" ones).
 Collectives between processes go through gloo over TCP. Afterwards jit and
 shard_map programs over a mesh of all devices run in every process at once
 (each process calls them with its local data, see
-`make_array_from_process_local_data`).
+`make_array_from_process_local_data`). Called without arguments,
+`initialize` finds the run in the environment a launcher or scheduler set
+(`padax.distributed.cluster`).
 
 Timeouts are short and configurable: a coordinator that cannot be reached
 (or peers that never show up) fail `initialize` after about `timeout`
