@@ -6,7 +6,8 @@ environment variables; `detect()` reads the first one present, in this order:
 - padax's launcher: PADAX_COORDINATOR, PADAX_NUM_PROCESSES, PADAX_PROCESS_ID;
 - Paddle's launcher: PADDLE_TRAINER_ENDPOINTS (the first endpoint, rank 0's,
   hosts the coordinator) or PADDLE_MASTER, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ID;
-- torchrun / Kubernetes style: MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK (LOCAL_RANK);
+- torchrun / Kubernetes style: MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK (LOCAL_RANK); under
+  torchrun, whose agent serves MASTER_PORT itself, the coordinator takes MASTER_PORT + 1;
 - SLURM (srun): SLURM_JOB_ID, SLURM_STEP_NODELIST, SLURM_NTASKS, SLURM_PROCID, SLURM_LOCALID;
   the coordinator is the step's first node, on a port derived from the job id;
 - Open MPI (mpirun): OMPI_MCA_orte_hnp_uri, OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_RANK,
@@ -72,8 +73,10 @@ def _torchrun(env: Mapping[str, str]) -> ClusterEnv | None:
     if not _present(env, "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"):
         return None
     local = _int(env, "LOCAL_RANK") if _present(env, "LOCAL_RANK") else None
-    return ClusterEnv("torchrun", f"{env['MASTER_ADDR']}:{_int(env, 'MASTER_PORT')}", _int(env, "WORLD_SIZE"),
-                      _int(env, "RANK"), local)
+    port = _int(env, "MASTER_PORT")
+    if env.get("TORCHELASTIC_USE_AGENT_STORE", "").lower() == "true":
+        port += 1  # torchrun's agent already serves its key-value store on MASTER_PORT
+    return ClusterEnv("torchrun", f"{env['MASTER_ADDR']}:{port}", _int(env, "WORLD_SIZE"), _int(env, "RANK"), local)
 
 
 def first_slurm_host(node_list: str) -> str:

@@ -16,6 +16,7 @@ def test_each_launcher_environment():
     torchrun = {"MASTER_ADDR": "pod-0.svc", "MASTER_PORT": "29500", "WORLD_SIZE": "8", "RANK": "5",
                 "LOCAL_RANK": "1"}
     assert detect(torchrun) == ClusterEnv("torchrun", "pod-0.svc:29500", 8, 5, 1)
+    assert detect(dict(torchrun, TORCHELASTIC_USE_AGENT_STORE="True")).coordinator_address == "pod-0.svc:29501"
     slurm = {"SLURM_JOB_ID": "4100", "SLURM_STEP_NODELIST": "gpu[007-015],cpu1", "SLURM_NTASKS": "16",
              "SLURM_PROCID": "9", "SLURM_LOCALID": "1"}
     assert detect(slurm) == ClusterEnv("slurm", f"gpu007:{4100 % 4096 + 61440}", 16, 9, 1)
