@@ -194,7 +194,11 @@ def barrier(name: str = "padax_barrier", timeout: float = 60) -> None:
     """Wait until every process reaches the barrier of this name."""
     if _state.client is None:
         return
-    _state.client.wait_at_barrier(name, int(timeout * 1000))
+    try:
+        _state.client.wait_at_barrier(name, int(timeout * 1000))
+    except (_jaxlib.XlaRuntimeError, RuntimeError) as e:
+        raise DistributedTimeoutError(f"padax.distributed.barrier {name!r}: not every process arrived within "
+                                      f"{timeout} s ({_first_line(e)})") from None
 
 
 def publish(key: str, value: str) -> None:
@@ -207,12 +211,19 @@ def wait_published(key: str, timeout: float = 60) -> str:
     """The value some process published under `key` (waits up to `timeout` seconds for it)."""
     if _state.client is None:
         raise DistributedError("wait_published needs padax.distributed.initialize() first")
-    return _state.client.blocking_key_value_get(key, int(timeout * 1000))
+    return _get_published(key, timeout)
+
+
+def _get_published(key: str, timeout: float) -> str:
+    try:
+        return _state.client.blocking_key_value_get(key, int(timeout * 1000))
+    except (_jaxlib.XlaRuntimeError, RuntimeError) as e:
+        raise DistributedTimeoutError(f"padax.distributed: no process published {key!r} within {timeout} s "
+                                      f"({_first_line(e)}); a process may have failed or skipped this step") from None
 
 
 def gather_published(key_prefix: str, timeout: float = 60) -> list[str]:
     """The values every process published under `key_prefix + str(rank)`, in rank order (waits for them)."""
     if _state.client is None:
         raise DistributedError("gather_published needs padax.distributed.initialize() first")
-    return [_state.client.blocking_key_value_get(f"{key_prefix}{r}", int(timeout * 1000))
-            for r in range(_state.num_processes)]
+    return [_get_published(f"{key_prefix}{r}", timeout) for r in range(_state.num_processes)]
