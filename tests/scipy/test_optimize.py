@@ -67,16 +67,42 @@ def test_root_and_its_implicit_derivative():
     np.testing.assert_allclose(np.asarray(dx), np.linalg.solve(J, [1.0, 0.0]), rtol=1e-8)
 
 
-@pytest.mark.parametrize("method,kw", [("bisect", {"bracket": [0.0, 3.0]}), ("brentq", {"bracket": [0.0, 3.0]}),
-                                       ("newton", {"x0": np.float64(1.0)})])
+_SCALAR_METHODS = [("bisect", {"bracket": [0.0, 3.0]}), ("brentq", {"bracket": [0.0, 3.0]}),
+                   ("brenth", {"bracket": [0.0, 3.0]}), ("ridder", {"bracket": [0.0, 3.0]}),
+                   ("newton", {"x0": np.float64(1.0)}), ("halley", {"x0": 1.0}),
+                   ("secant", {"x0": 1.0, "x1": 1.5})]
+
+
+@pytest.mark.parametrize("method,kw", _SCALAR_METHODS, ids=[m for m, _ in _SCALAR_METHODS])
 def test_root_scalar(method, kw):
     f = lambda x, a: x ** 3 - a  # noqa: E731
     r = po.root_scalar(f, (np.float64(2.0),), method=method, **kw)
+    extra = {"fprime": lambda x: 3 * x ** 2, "fprime2": lambda x: 6 * x} if method in ("newton", "halley") else {}
     np.testing.assert_allclose(float(r.root), so.root_scalar(lambda x: x ** 3 - 2, method=method,
-                                                             fprime=lambda x: 3 * x ** 2, **kw).root, rtol=1e-12)
+                                                             **extra, **kw).root, rtol=1e-12)
     assert bool(r.converged)
     d = padax.grad(lambda a: po.root_scalar(f, (a,), method=method, **kw).root)(np.float64(2.0))
     np.testing.assert_allclose(float(d), (1 / 3) * 2 ** (-2 / 3), rtol=1e-10)
+
+
+@pytest.mark.parametrize("method", ["brentq", "brenth"])
+def test_brent_iteration_counts_match_scipy(method):
+    """Brent's interpolation steps converge like scipy's (not bisection or false position)."""
+    import math
+    for f, np_f, br in [(lambda x: x ** 3 - 2 * x - 5, lambda x: x ** 3 - 2 * x - 5, [2.0, 3.0]),
+                        (lambda x: padax.numpy.exp(x) - 12.0, lambda x: math.exp(x) - 12.0, [-5.0, 5.0]),
+                        (lambda x: padax.numpy.cos(x) - x, lambda x: math.cos(x) - x, [0.0, 2.0])]:
+        r = po.root_scalar(lambda x, s: f(x), (np.float64(0.0),), method=method, bracket=br)
+        R = so.root_scalar(np_f, method=method, bracket=br)
+        np.testing.assert_allclose(float(r.root), R.root, rtol=1e-12)
+        assert int(r.iterations) <= R.iterations + 1
+
+
+def test_root_scalar_jit_and_vmap():
+    f = lambda x, a: x ** 3 - a  # noqa: E731
+    roots = padax.vmap(lambda a: po.root_scalar(f, (a,), method="brentq", bracket=[0.0, 5.0]).root)(
+        np.array([1.0, 8.0, 27.0]))
+    np.testing.assert_allclose(np.asarray(roots), [1.0, 2.0, 3.0], rtol=1e-12)
 
 
 def test_root_scalar_bad_bracket():

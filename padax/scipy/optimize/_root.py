@@ -1,5 +1,5 @@
-"""Root finding (`root`: damped Newton with a backtracking line search on |F|^2;
-`root_scalar`: bisect, brentq, newton), `least_squares` (Levenberg-Marquardt) and
+"""Root finding (`root`: damped Newton with a backtracking line search on |F|^2),
+`least_squares` (Levenberg-Marquardt, bounds by projection) and
 `linear_sum_assignment`. Solutions are differentiated with respect to `args` implicitly
 through padax.lax.custom_root."""
 from __future__ import annotations
@@ -111,112 +111,6 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
 
     x, (fx, nfev, k, status) = custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
     return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)
-
-
-def _bracket_solve(f: Callable, a, b, method: str, xtol: float, rtol: float, maxiter: int):
-    """bisect, or brentq-style: inverse quadratic / secant steps kept inside the bracket
-    with bisection as the fallback (Brent 1973)."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    fa, fb = f(a), f(b)
-
-    def cond(s):
-        a, b, fa, fb, k, _ = s
-        return (pnp.abs(b - a) > xtol + rtol * pnp.abs(b)) & (fa != 0) & (fb != 0) & (k < maxiter)
-
-    def body(s):
-        a, b, fa, fb, k, kept = s
-        mid = 0.5 * (a + b)
-        if method == "brentq":
-            # false-position step (Illinois: the end kept twice has its value halved), taken
-            # when it lands well inside the bracket, else bisection
-            sec = b - fb * (b - a) / pnp.where(fb != fa, fb - fa, 1.0)
-            lo, hi = pnp.minimum(a, b), pnp.maximum(a, b)
-            inside = (sec > lo + 1e-3 * (hi - lo)) & (sec < hi - 1e-3 * (hi - lo))
-            c = pnp.where(inside, sec, mid)
-        else:
-            c = mid
-        fc = f(c)
-        left = pnp.sign(fc) == pnp.sign(fa)          # c replaces a; b is kept
-        kept_n = pnp.where(left, 1, -1)
-        halve = (kept_n == kept) if method == "brentq" else (kept_n != kept_n)
-        a_n, fa_n = pnp.where(left, c, a), pnp.where(left, fc, pnp.where(halve, 0.5 * fa, fa))
-        b_n, fb_n = pnp.where(left, b, c), pnp.where(left, pnp.where(halve, 0.5 * fb, fb), fc)
-        return a_n, b_n, fa_n, fb_n, k + 1, kept_n
-
-    a, b, fa, fb, k, _ = lax.while_loop(cond, body, (a, b, fa, fb, pnp.asarray(0), pnp.asarray(0)))
-    x = pnp.where(pnp.abs(fa) < pnp.abs(fb), a, b)
-    return x, k
-
-
-def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracket: Any = None,
-                fprime: Callable | None = None, x0: Any = None, xtol: float = 1e-12, rtol: float = 4e-16,
-                maxiter: int = 100) -> RootScalarResults:
-    """A root of the scalar f(x, *args): 'bisect' or 'brentq' in a sign-changing bracket
-    [a, b], or 'newton' from x0 (fprime by autodiff when not given). The root is
-    differentiated with respect to args implicitly (dx/dp = -f_p / f_x)."""
-    import padax.numpy as pnp
-    from padax.functional.lax.solves import custom_root
-    from padax.transforms.ad import grad
-    op = "padax.scipy.optimize.root_scalar"
-    if method is None:
-        method = "brentq" if bracket is not None else "newton"
-    if method not in ("bisect", "brentq", "newton"):
-        raise op_value_error(op, f"method must be 'bisect', 'brentq' or 'newton', got {method!r}")
-
-    def fx(x):
-        return f(x, *args)
-
-    if method in ("bisect", "brentq"):
-        if bracket is None or len(bracket) != 2:
-            raise op_value_error(op, f"method {method!r} needs bracket=[a, b]")
-        a, b = pnp.asarray(bracket[0]), pnp.asarray(bracket[1])
-        # the root is as precise as the problem's data: float64 parameters give a float64 bracket
-        from padax.core import tree
-        arg_dts = [pnp.asarray(v).dtype for v in tree.leaves(args)]
-        dt = pnp.result_type(a.dtype, b.dtype, pnp.float32,
-                             *[d for d in arg_dts if pnp.issubdtype(d, pnp.inexact)])
-        a, b = a.astype(dt), b.astype(dt)
-        from padax.core.trace import Tracer
-        fa, fb = fx(a), fx(b)
-        if not any(isinstance(v, Tracer) for v in (fa, fb)):
-            fa, fb = float(fa), float(fb)
-            if fa * fb > 0:
-                raise op_value_error(op, f"f(a) and f(b) must have different signs; got f({float(a)})={fa}, "
-                                         f"f({float(b)})={fb}")
-        guess = 0.5 * (a + b)
-
-        def run(_, g0):
-            return _bracket_solve(fx, a, b, method, xtol, rtol, maxiter)
-    else:
-        if x0 is None:
-            raise op_value_error(op, "method 'newton' needs x0")
-        guess = pnp.asarray(x0)
-        if not pnp.issubdtype(guess.dtype, pnp.floating):
-            guess = guess.astype(pnp.float32)
-        deriv = (lambda z: fprime(z, *args)) if fprime is not None else grad(fx)
-
-        def run(_, g0):
-            import padax.lax as lax
-
-            def cond(s):
-                x, step, k = s
-                return (pnp.abs(step) > xtol + rtol * pnp.abs(x)) & (k < maxiter)
-
-            def body(s):
-                x, _, k = s
-                step = fx(x) / deriv(x)
-                return x - step, step, k + 1
-            x, _, k = lax.while_loop(cond, body, (g0, pnp.ones_like(g0), pnp.asarray(0)))
-            return x, k
-
-    out_dt = pnp.asarray(fx(guess)).dtype
-    if out_dt != guess.dtype and pnp.issubdtype(out_dt, pnp.floating):
-        guess = guess.astype(out_dt)
-        if method != "newton":
-            a, b = a.astype(out_dt), b.astype(out_dt)
-    x, k = custom_root(fx, guess, run, lambda g, y: y / g(pnp.ones_like(y)), has_aux=True)
-    return RootScalarResults(root=x, converged=k < maxiter, iterations=k, function_calls=k + 2)
 
 
 def least_squares(fun: Callable, x0: Any, args: tuple = (), method: str = "lm", ftol: float = 1e-10,
