@@ -13,15 +13,28 @@ def rosen(x):
     return pnp.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
 
 
-@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "Newton-CG"])
+@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "Newton-CG", "trust-exact"])
 def test_minimize_rosenbrock_matches_scipy(method):
     x0 = np.linspace(-1.0, 0.5, 8)
     r = padax.jit(lambda x: po.minimize(rosen, x, method=method))(x0)
-    ref = so.minimize(so.rosen, x0, jac=so.rosen_der, method=method)
+    hess = {"hess": so.rosen_hess} if method == "trust-exact" else {}
+    ref = so.minimize(so.rosen, x0, jac=so.rosen_der, method=method, **hess)
     assert bool(r.success) and int(r.status) == 0 and r.message.startswith("Optimization terminated")
     np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-4)
     np.testing.assert_allclose(np.asarray(r.x), np.ones(8), atol=1e-4)
     assert float(r.fun) < 1e-8 and int(r.nit) < 400
+
+
+def test_trust_exact_iterates_like_scipy_and_handles_the_hard_case():
+    x0 = np.array([-1.2, 1.0])
+    r = po.minimize(rosen, x0, method="trust-exact", options={"gtol": 1e-8})
+    ref = so.minimize(so.rosen, x0, method="trust-exact", jac=so.rosen_der, hess=so.rosen_hess)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-10)
+    assert abs(int(r.nit) - ref.nit) <= 2
+    # a saddle with the gradient orthogonal to the negative-curvature direction (the hard case)
+    r = po.minimize(lambda x: x[0] ** 2 - x[1] ** 2 + 0.25 * x[1] ** 4, np.array([1.0, 0.0]), method="trust-exact")
+    np.testing.assert_allclose(np.abs(np.asarray(r.x)), [0.0, np.sqrt(2.0)], atol=1e-6)
+    assert bool(r.success)
 
 
 def test_minimize_pytree_bounds_and_maxiter_status():
@@ -52,6 +65,9 @@ def test_minimize_solution_is_differentiated_implicitly():
     # the same through vmap
     xs = padax.vmap(lambda a: po.minimize(f, np.zeros(3), (a,)).x)(np.stack([a, 2 * a]))
     np.testing.assert_allclose(np.asarray(xs)[0], x, atol=1e-5)
+    jt = padax.jacrev(lambda a: po.minimize(f, np.zeros(3), (a,), method="trust-exact",
+                                            options={"gtol": 1e-12}).x)(a)
+    np.testing.assert_allclose(np.asarray(jt), np.asarray(jac), atol=1e-8)
 
 
 def test_root_and_its_implicit_derivative():
