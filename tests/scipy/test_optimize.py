@@ -133,11 +133,12 @@ def test_least_squares_levenberg_marquardt_and_sensitivity():
 
     def resid(p, t, y):
         return p[0] * pnp.exp(-p[1] * t) - y
-    r = po.least_squares(resid, np.array([1.0, 1.0]), (t, y))
+    tight = dict(ftol=1e-14, xtol=1e-14, gtol=1e-14)
+    r = po.least_squares(resid, np.array([1.0, 1.0]), method="lm", args=(t, y), **tight)
     ref = so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y, [1.0, 1.0], method="lm", xtol=1e-14,
                            ftol=1e-14)
     np.testing.assert_allclose(np.asarray(r.x), ref.x, rtol=1e-7)
-    dp = padax.jacfwd(lambda y: po.least_squares(resid, np.array([1.0, 1.0]), (t, y)).x)(y)
+    dp = padax.jacfwd(lambda y: po.least_squares(resid, np.array([1.0, 1.0]), args=(t, y), **tight).x)(y)
     eps = 1e-6
     e = np.zeros(20)
     e[5] = eps
@@ -146,6 +147,51 @@ def test_least_squares_levenberg_marquardt_and_sensitivity():
           - so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y + e, ref.x, method="lm", xtol=1e-15,
                              ftol=1e-15).x) / (2 * eps)
     np.testing.assert_allclose(np.asarray(dp)[:, 5], fd, rtol=1e-4)
+
+
+_LSQ_CASES = [{}, {"bounds": ([0.0, 3.5], [1.8, 10.0])}, {"loss": "soft_l1"}, {"loss": "huber", "f_scale": 0.1},
+              {"loss": "cauchy"}, {"loss": "arctan"}, {"bounds": ([0.0, 0.0], [1.5, np.inf]), "loss": "soft_l1"}]
+
+
+@pytest.mark.parametrize("kw", _LSQ_CASES, ids=[str(i) for i in range(len(_LSQ_CASES))])
+def test_least_squares_bounds_and_losses_match_scipy(kw):
+    t = np.linspace(0, 1, 20)
+    y = 2 * np.exp(-3 * t) + 0.01 * np.sin(7 * t)
+    y[3] += 1.0                                               # an outlier for the robust losses
+    tight = dict(ftol=1e-15, xtol=1e-15, gtol=1e-15)
+    r = po.least_squares(lambda p, t, y: p[0] * pnp.exp(-p[1] * t) - y, np.array([1.0, 3.6]), args=(t, y),
+                         **tight, **kw)
+    ref = so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y, [1.0, 3.6], **tight, **kw)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-7)
+    np.testing.assert_allclose(float(r.cost), ref.cost, rtol=1e-9)
+    np.testing.assert_array_equal(np.asarray(r.active_mask), ref.active_mask)
+    assert bool(r.success)
+
+
+def test_least_squares_bounded_solution_is_differentiated_implicitly():
+    t = np.linspace(0, 1, 20)
+
+    def fit(y):
+        return po.least_squares(lambda p, y: p[0] * pnp.exp(-p[1] * t) - y, np.array([1.0, 3.6]),
+                                bounds=([0.0, 3.5], [10.0, 10.0]), args=(y,), ftol=1e-14, xtol=1e-14,
+                                gtol=1e-14).x
+    y = 2 * np.exp(-3 * t)
+    dp = np.asarray(padax.jacfwd(fit)(y))
+    np.testing.assert_allclose(dp[1], 0.0, atol=1e-10)      # the rate sits at its lower bound
+    e = np.zeros(20)
+    e[4] = 1e-6
+    fd = (np.asarray(fit(y + e)) - np.asarray(fit(y - e))) / 2e-6
+    np.testing.assert_allclose(dp[:, 4], fd, rtol=1e-5, atol=1e-9)
+
+
+def test_least_squares_bad_input():
+    f = lambda p: p - 1.0  # noqa: E731
+    with pytest.raises(ValueError, match="infeasible"):
+        po.least_squares(f, np.array([5.0]), bounds=(0.0, 2.0))
+    with pytest.raises(ValueError, match="bounds"):
+        po.least_squares(f, np.array([1.0]), bounds=(0.0, 2.0), method="lm")
+    with pytest.raises(ValueError, match="loss"):
+        po.least_squares(f, np.array([1.0]), loss="l3")
 
 
 def test_linear_sum_assignment_matches_scipy_under_jit():

@@ -1,5 +1,4 @@
-"""Root finding (`root`: damped Newton with a backtracking line search on |F|^2),
-`least_squares` (Levenberg-Marquardt, bounds by projection) and
+"""Root finding (`root`: damped Newton with a backtracking line search on |F|^2) and
 `linear_sum_assignment`. Solutions are differentiated with respect to `args` implicitly
 through padax.lax.custom_root."""
 from __future__ import annotations
@@ -111,60 +110,6 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
 
     x, (fx, nfev, k, status) = custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
     return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)
-
-
-def least_squares(fun: Callable, x0: Any, args: tuple = (), method: str = "lm", ftol: float = 1e-10,
-                  xtol: float = 1e-10, max_nfev: int | None = None) -> RootResults:
-    """Minimise 0.5 * |fun(x, *args)|^2 by Levenberg-Marquardt (dense Jacobian by autodiff,
-    adaptive damping). Returns RootResults with `fun` the residuals at the solution; the
-    solution is differentiated implicitly through J^T r = 0."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.functional.lax.solves import custom_root
-    from padax.implicit import _ravel, dense_solve
-    from padax.linalg import solve
-    from padax.transforms.ad import jacfwd, vjp
-    if method != "lm":
-        raise op_value_error("padax.scipy.optimize.least_squares", f"method must be 'lm', got {method!r}")
-    x_flat, unravel = _ravel(x0)
-    n = x_flat.shape[0]
-    maxiter = int(max_nfev or 100 * (n + 1))
-
-    def R(xf):
-        return _ravel(fun(unravel(xf), *args))[0].astype(xf.dtype)
-
-    def normal_eq(xf):
-        r, pull = vjp(R, xf)
-        return pull(r)[0]
-
-    def run(_, guess):
-        Rs = R
-
-        def cond(s):
-            x, r, lam, k, done = s
-            return (~done) & (k < maxiter)
-
-        def body(s):
-            x, r, lam, k, _ = s
-            J = jacfwd(Rs)(x)
-            A = J.T @ J
-            g = J.T @ r
-            step = -solve(A + lam * pnp.diag(pnp.diag(A) + 1e-12), g)
-            xn = x + step
-            rn = Rs(xn)
-            cost, cost_n = pnp.sum(r * r), pnp.sum(rn * rn)
-            better = pnp.isfinite(cost_n) & (cost_n < cost)
-            small = (pnp.sqrt(pnp.sum(step * step)) <= xtol * (xtol + pnp.sqrt(pnp.sum(x * x)))) | \
-                (better & ((cost - cost_n) <= ftol * cost))
-            return (pnp.where(better, xn, x), pnp.where(better, rn, r), pnp.where(better, lam * 0.3, lam * 10),
-                    k + 1, small | (pnp.max(pnp.abs(g)) == 0))
-        x, r, lam, k, done = lax.while_loop(cond, body, (guess, Rs(guess),
-                                                         pnp.asarray(1e-3, guess.dtype), pnp.asarray(0),
-                                                         pnp.asarray(False)))
-        return x, (r, k, pnp.where(done, 0, 1))
-
-    x, (r, k, status) = custom_root(normal_eq, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
-    return RootResults(x=unravel(x), success=status == 0, status=status, fun=r, nfev=k + 1, nit=k)
 
 
 def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any, Any]:
