@@ -88,3 +88,9 @@ def test_unknown_depth_or_variant_lists_the_valid_ones(call, message):
     with pytest.raises(ValueError) as e:
         call()
     assert message in str(e.value)
+
+
+def test_every_paddle_model_name_exists():
+    paddle = paddle_oracle()
+    missing = [n for n in paddle.vision.models.__all__ if not hasattr(models, n)]
+    assert not missing, f"padax.vision.models lacks {missing}"
