@@ -98,10 +98,21 @@ class _RestrictedUnpickler(pickle.Unpickler):
         raise UnsafePickleError("persistent ids (torch-style zip pickles) are not supported")
 
 
+def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None = None) -> Any:
+    """Unpickle `data` rebuilding only the allowed containers and arrays (see the module docstring);
+    any other global is refused, naming it (prefixed by `what`, the file being read, if given).
+    `encoding` decodes Python 2 strings ('bytes' keeps them as bytes, as the CIFAR batches need)."""
+    try:
+        return _RestrictedUnpickler(io.BytesIO(data), encoding=encoding).load()
+    except UnsafePickleError as e:
+        if what is None:
+            raise
+        raise UnsafePickleError(f"{what}: {e}") from None
+
+
 def loads(data: bytes) -> Any:
     """The object in Paddle pickle bytes, with Paddle's layouts undone (see the module docstring)."""
-    obj = _RestrictedUnpickler(io.BytesIO(data), encoding="latin1").load()
-    return _unpack(obj, top=True)
+    return _unpack(restricted_loads(data), top=True)
 
 
 def _unpack(obj: Any, top: bool = False) -> Any:

@@ -12,7 +12,7 @@ import pytest
 
 from padax.vision import datasets as D
 from padax.vision import transforms as T
-from padax.vision.datasets._safe_pickle import UnsafePickleError, safe_load
+from padax.paddle_format import UnsafePickleError, restricted_loads
 from tests.conftest import paddle_oracle
 
 pytest.importorskip("PIL.Image")
@@ -135,7 +135,7 @@ def test_cifar_batches_are_never_unpickled_unrestricted(tmp_path):
         D.Cifar10(path)
     assert not os.path.exists(marker)
     with pytest.raises(UnsafePickleError, match="builtins.eval"):
-        safe_load(b"\x80\x02cbuiltins\neval\nX\x04\x00\x00\x001+1\x85R.")
+        restricted_loads(b"\x80\x02cbuiltins\neval\nX\x03\x00\x00\x001+1\x85R.")
 
 
 def test_python2_style_batch_with_numpy_core_global(tmp_path):

@@ -8,7 +8,7 @@ import numpy as np
 
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import check_backend, check_mode, locate, pil_image
-from padax.vision.datasets._safe_pickle import safe_load
+from padax.paddle_format import restricted_loads
 
 URL_PREFIX = "https://dataset.bj.bcebos.com/cifar/"
 
@@ -51,7 +51,8 @@ class Cifar10(Dataset):
             members = sorted((m for m in tar.getmembers() if m.isfile() and self.flag in m.name.rsplit("/", 1)[-1]),
                              key=lambda m: m.name)
             for m in members:
-                batch = safe_load(tar.extractfile(m).read(), what=f"{name}: {self.data_file}:{m.name}")
+                batch = restricted_loads(tar.extractfile(m).read(), encoding="bytes",
+                                         what=f"{name}: {self.data_file}:{m.name}")
                 data = _get(batch, "data") if isinstance(batch, dict) else None
                 found = [_get(batch, k) for k in self.LABEL_KEYS] if isinstance(batch, dict) else [None]
                 lab = next((v for v in found if v is not None), None)
