@@ -23,10 +23,11 @@ class ShardedOptimizer:
     """Wraps a padax optimizer: `init` lays its state out, `step` keeps every layout.
 
     `stage` 0 keeps slots where their parameters are; 1, 2, 3 are ZeRO's
-    (see the module docstring), splitting over `shard_axes` of `mesh`.
+    (see the module docstring), splitting over `shard_axes` of `mesh`
+    (None: the mesh the parameters given to `init` are laid out on).
     """
 
-    def __init__(self, optimizer: Any, mesh: Mesh, shard_axes: Sequence[str] = (), stage: int = 0) -> None:
+    def __init__(self, optimizer: Any, mesh: Mesh | None, shard_axes: Sequence[str] = (), stage: int = 0) -> None:
         if stage not in (0, 1, 2, 3):
             raise ValueError(f"ShardedOptimizer: stage must be 0, 1, 2 or 3, got {stage!r}")
         self._inner_opt = optimizer
@@ -52,6 +53,12 @@ class ShardedOptimizer:
 
     def _record(self, params: Any) -> None:
         leaves = tree_util.flatten(params, is_leaf=_is_none)[0]
+        if self._mesh is None:
+            meshes = [x.sharding.mesh for x in leaves if isinstance(getattr(x, "sharding", None), NamedSharding)]
+            if not meshes:
+                raise ValueError("ShardedOptimizer.init: no parameter is laid out on a mesh (shard_layer or "
+                                 "shard_tensor them first), so there is no mesh to lay the state out on")
+            self._mesh = meshes[0]
         self._param_shardings = [None if x is None else param_sharding(x, self._mesh) if self._stage < 3 else
                                  param_sharding(x, self._mesh, self._shard_axes) for x in leaves]
         self._slot_shardings = []
