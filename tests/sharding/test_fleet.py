@@ -107,6 +107,24 @@ def test_fleet_mesh_getters_and_degree_errors():
         _fleet(mp_degree=3)
 
 
+def test_zero3_matches_one_device_with_an_eighth_of_the_parameters(tmp_path):
+    padax.seed(5)
+    base = TinyTransformer()
+    ref_model, ref_losses, _ = _train(_on_dev0(base), _adamw())
+    model, opt, _ = group_sharded_parallel(base, _adamw(), "p_g_os")
+    model, losses, _ = _train(model, opt, model.shard_batch)
+    np.testing.assert_allclose(losses, ref_losses, rtol=RTOL)
+    _assert_same(_params(model), _params(ref_model))
+    dev0 = padax.devices()[0]
+    for name, p in model.state_dict().items():
+        local = [sh.data.shape for sh in p.addressable_shards if sh.device == dev0]
+        assert len(local) == 1 and 8 * int(np.prod(local[0])) == int(np.prod(p.shape)), (name, local, p.shape)
+    save_group_sharded_model(model, str(tmp_path / "ck"))
+    saved = padax.load(str(tmp_path / "ck" / "model.pdparams"))
+    _assert_same({k: np.asarray(v) for k, v in saved.items()}, _params(ref_model))
+
+
+@pytest.mark.slow
 def test_data_parallel_and_zero_stages_match_one_device(tmp_path):
     dev0 = padax.devices()[0]
     padax.seed(0)
