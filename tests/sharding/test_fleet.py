@@ -209,7 +209,7 @@ def _reference_tp_loss(p, ids, labels):
     return F.cross_entropy(lin(x, "head"), labels)
 
 
-@pytest.mark.parametrize("sequence_parallel", [False, True])
+@pytest.mark.parametrize("sequence_parallel", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
     _fleet(dp_degree=4, mp_degree=2)
     padax.seed(2)
@@ -272,7 +272,7 @@ def _pipeline_model():
                              loss_fn=lambda logits, y: F.cross_entropy(logits, y))
 
 
-@pytest.mark.parametrize("schedule", ["FThenB", "1F1B"])
+@pytest.mark.parametrize("schedule", [pytest.param("FThenB", marks=pytest.mark.slow), "1F1B"])
 def test_pipeline_schedules_match_sequential_model(schedule):
     M = 4
     st = fleet.DistributedStrategy()
