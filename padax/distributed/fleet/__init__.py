@@ -69,6 +69,7 @@ def worker_num() -> int:
 
 
 def is_first_worker() -> bool:
+    """Whether this is process 0."""
     return worker_index() == 0
 
 

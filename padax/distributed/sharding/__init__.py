@@ -17,7 +17,7 @@ from typing import Any
 from padax.distributed.fleet.model import DataParallel, default_data_axes, default_mesh
 from padax.distributed.fleet.optimizer import ShardedOptimizer
 
-__all__ = ["group_sharded_parallel", "save_group_sharded_model", "LEVELS"]
+__all__ = ["group_sharded_parallel", "save_group_sharded_model"]
 
 LEVELS = {"os": 1, "os_g": 2, "p_g_os": 3}
 
