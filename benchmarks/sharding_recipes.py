@@ -144,6 +144,10 @@ def padax_zero3_step():
                 x = nn.functional.relu(x) if i < n - 1 else x
             return x
 
+    from padax.distributed import fleet
+    st = fleet.DistributedStrategy()
+    st.hybrid_configs = {"dp_degree": 8}  # the worker may hold the TP block's (dp 2, mp 4) mesh from before
+    fleet.init(is_collective=True, strategy=st)
     m = MLP()
     m.set_state_dict(_zero_params())
     model, opt, _ = group_sharded_parallel(m, padax.optimizer.Adam(LR), "p_g_os")

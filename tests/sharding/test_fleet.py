@@ -249,6 +249,14 @@ def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
 
 def test_tensor_parallel_errors_name_layer_and_dimension():
     _fleet(mp_degree=4)
+    col = mpu.ColumnParallelLinear(8, 16, has_bias=True)
+    values = {"weight": np.ones((8, 16), np.float32), "bias": np.arange(16, dtype=np.float32)}
+    col.set_state_dict(values)                        # loaded values keep the layer's layout
+    assert col.weight.sharding.spec == padax.P(None, "mp") and col.bias.sharding.spec == padax.P("mp")
+    np.testing.assert_array_equal(col.bias.numpy(), values["bias"])
+    outer = nn.Sequential(mpu.RowParallelLinear(16, 8))
+    outer.set_state_dict({"0.weight": np.ones((16, 8), np.float32), "0.bias": np.zeros(8, np.float32)})
+    assert fleet.distributed_model(outer)._layers[0].weight.sharding.spec == padax.P("mp", None)
     with pytest.raises(ValueError, match=r"ColumnParallelLinear: out_features \(10\) is not divisible by mp_degree \(4\)"):
         mpu.ColumnParallelLinear(16, 10)
     with pytest.raises(ValueError, match=r"RowParallelLinear: in_features \(6\)"):

@@ -50,7 +50,13 @@ def param_sharding(x: Any, mesh: Mesh, shard_axes: Sequence[str] = ()) -> NamedS
 
 
 def place_parameters(model: Any, mesh: Mesh, shard_axes: Sequence[str] = ()) -> Any:
-    """`model` (a layer or pytree) with every array on `mesh` (see param_sharding)."""
+    """`model` (a layer or pytree) with every array on `mesh` (see param_sharding). Tensor-parallel
+    layers first lay their parameters out again as constructed (values loaded since are plain)."""
+    if isinstance(model, Layer):
+        for sub in [model] + list(model.sublayers()):
+            restore = getattr(sub, "restore_layouts", None)
+            if restore is not None:
+                restore()
     return tree_util.map(lambda x: layout.lay_out(x, param_sharding(x, mesh, shard_axes)), model)
 
 

@@ -58,11 +58,29 @@ class _MPLayer(Layer):
     def _setup(self, mp_group: Any) -> None:
         self._mesh, self._mp_axis, self._data_axes, self.world_size = mp_context(type(self).__name__, mp_group)
         self.is_mp = self.world_size > 1
+        self._layouts: tuple = ()
 
     def _place(self, name: str, spec: Sequence[Any]) -> None:
+        """Lay parameter `name` out as `spec` on the mesh, and remember it (restore_layouts)."""
+        self._layouts = self._layouts + ((name, tuple(spec)),)
         value = getattr(self, name)
         if value is not None:
             setattr(self, name, layout.lay_out(value, NamedSharding(self._mesh, PartitionSpec(*spec))))
+
+    def restore_layouts(self) -> None:
+        """Lay this layer's parameters out again as constructed (after set_state_dict loaded plain values)."""
+        for name, spec in self._layouts:
+            value = getattr(self, name)
+            if value is not None and not layout.is_traced(value):
+                setattr(self, name, layout.lay_out(value, NamedSharding(self._mesh, PartitionSpec(*spec))))
+
+    def set_state_dict(self, state_dict: Any, use_structured_name: bool = True, strict: bool = True):
+        out = super().set_state_dict(state_dict, use_structured_name, strict)
+        for sub in [self] + list(self.sublayers()):
+            restore = getattr(sub, "restore_layouts", None)
+            if restore is not None:
+                restore()
+        return out
 
     def _act(self, x: Any, split_last: bool = False, batch_dim: int = 0, seq_dim: int | None = None) -> Any:
         split = {}
