@@ -213,16 +213,19 @@ def shard_dataloader(dataloader: Any, meshes: Any, input_keys: Sequence[str] | N
 
 class _ShardingConfig:
     def __init__(self) -> None:
-        self.enable, self.stage, self.degree = False, 1, 8
+        self.enable, self.stage, self.sharding_mesh_dim = False, 1, 0
 
 
 class Strategy:
-    """Paddle's auto-parallel Strategy; padax reads `sharding` (enable, stage, and `sharding_mesh_dim`)."""
+    """Paddle's auto-parallel Strategy; padax reads its `sharding` settings (enable, stage 1-3, and the
+    mesh dimension to split over, `sharding_mesh_dim`)."""
 
     def __init__(self, config: dict | None = None) -> None:
         self.sharding = _ShardingConfig()
-        self.sharding.sharding_mesh_dim = 0
         for key, value in (config or {}).get("sharding", {}).items():
+            if not hasattr(self.sharding, key):
+                raise ValueError(f"Strategy: unknown sharding setting {key!r}; padax reads enable, stage and "
+                                 "sharding_mesh_dim")
             setattr(self.sharding, key, value)
 
 

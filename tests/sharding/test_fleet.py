@@ -304,6 +304,9 @@ def test_pipeline_schedules_match_sequential_model(schedule):
     np.testing.assert_allclose(float(loss), float(ref_loss), rtol=RTOL)
     expect = padax.tree.map(lambda p, g: p - 0.1 * g, model, ref_grads)
     _assert_same(_params(new_model), _params(expect))
+    st.pp_configs = {"micro_batch_size": 3}
+    with pytest.raises(ValueError, match=r"micro_batch_size 3 x accumulate_steps 4 x 2 data replicas = 24"):
+        fleet.distributed_model(model).value_and_grad(model, x, y)
     with pytest.raises(ValueError, match="must be one of"):
         mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="VPP")
 

@@ -12,18 +12,17 @@ class DistributedStrategy:
 
     `hybrid_configs = {"dp_degree": 2, "mp_degree": 2, "pp_degree": 2}`
     (assigning a dict updates the given keys; `dp_degree=-1` means "the devices
-    left over"), plus `pp_configs` (`accumulate_steps` = microbatches,
-    `micro_batch_size`, `schedule_mode` "FThenB"/"1F1B") and `sharding_configs`
+    left over"), plus `pp_configs` (`accumulate_steps` = microbatches per batch,
+    `micro_batch_size` = rows per microbatch and data replica, checked when
+    set, `schedule_mode` "FThenB"/"1F1B") and `sharding_configs`
     (`stage`: the ZeRO stage used over the 'sharding' axis, 1 by default).
     """
 
     def __init__(self) -> None:
         self._hybrid: dict[str, Any] = {"dp_degree": -1, "mp_degree": 1, "pp_degree": 1, "sharding_degree": 1,
                                         "sep_degree": 1, "order": list(HYBRID_ORDER)}
-        self._pp: dict[str, Any] = {"accumulate_steps": 1, "micro_batch_size": 1, "schedule_mode": "1F1B"}
+        self._pp: dict[str, Any] = {"accumulate_steps": 1, "micro_batch_size": None, "schedule_mode": "1F1B"}
         self._sharding: dict[str, Any] = {"stage": 1}
-        self.amp = False
-        self.recompute = False
 
     @property
     def hybrid_configs(self) -> dict:

@@ -300,6 +300,7 @@ class PipelineParallel:
         self._data_axes = hcg.data_axes
         cfg = strategy.pp_configs if strategy is not None else {"accumulate_steps": 1, "schedule_mode": "1F1B"}
         self.accumulate_steps = int(cfg["accumulate_steps"])
+        self.micro_batch_size = cfg.get("micro_batch_size")
         self.schedule_mode = cfg["schedule_mode"]
         if self.schedule_mode not in SCHEDULES:
             raise ValueError(f"pp_configs schedule_mode must be one of {SCHEDULES}, got {self.schedule_mode!r}")
@@ -309,6 +310,14 @@ class PipelineParallel:
         return self._layers
 
     def value_and_grad(self, model: PipelineLayer, inputs: Any, labels: Any) -> tuple[Any, Any]:
+        """(mean microbatch loss, model-shaped gradients) by the configured schedule."""
+        if self.micro_batch_size is not None:
+            n_data = layout.axes_product(self._mesh, layout.live_axes(self._mesh, self._data_axes))
+            want = int(self.micro_batch_size) * self.accumulate_steps * n_data
+            if inputs.shape[0] != want:
+                raise ValueError(f"PipelineParallel: a batch of {inputs.shape[0]} rows, but pp_configs asks for "
+                                 f"micro_batch_size {self.micro_batch_size} x accumulate_steps "
+                                 f"{self.accumulate_steps} x {n_data} data replicas = {want}")
         return pipeline_value_and_grad(model, inputs, labels, mesh=self._mesh,
                                        num_microbatches=self.accumulate_steps, schedule=self.schedule_mode,
                                        data_axes=self._data_axes)

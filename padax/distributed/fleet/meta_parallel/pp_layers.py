@@ -46,7 +46,10 @@ class PipelineLayer(Layer):
 
     `seg_method`: "uniform" (equal numbers of layers) or an explicit list of
     stage boundaries [0, b1, ..., n]. `loss_fn(output, label)` gives the loss
-    of one microbatch. `num_stages` defaults to fleet's pp_degree.
+    of one microbatch. `num_stages` defaults to fleet's pp_degree. Paddle's
+    `topology`, `recompute_interval` and `recompute_ctx` are accepted; the
+    stages come from fleet's mesh, and the 1F1B schedule always recomputes a
+    stage's forward pass in its backward step.
     """
 
     def __init__(self, layers: Sequence[Any], num_stages: int | None = None, topology: Any = None,
@@ -89,7 +92,6 @@ class PipelineLayer(Layer):
         self._bounds = tuple(bounds)
         self._num_stages = int(num_stages)
         self._loss_fn = loss_fn
-        self.recompute_interval = recompute_interval
 
     @property
     def num_stages(self) -> int:
