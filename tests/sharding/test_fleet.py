@@ -339,3 +339,23 @@ def test_auto_parallel_to_static_matches_one_device():
     np.testing.assert_allclose(losses, ref_losses, rtol=RTOL)
     _assert_same({k: v.numpy() for k, v in model.state_dict("param").items()}, _params(ref_model))
     assert model.network.head.weight.sharding.spec == padax.P(None, "mp")
+
+
+def test_collectives_inside_loop_and_branch_bodies_of_shard_map():
+    """The pipeline schedules rely on ppermute inside scan and switch bodies within shard_map."""
+    mesh = padax.make_mesh((8,), ("i",))
+    ring = [(j, (j + 1) % 8) for j in range(8)]
+
+    def shift(v):
+        return padax.lax.ppermute(v, "i", ring)
+
+    def body(x):
+        def tick(c, t):   # every device takes the same branch: shift by 1 on even ticks, by 2 on odd ones
+            return padax.lax.cond(t % 2 == 0, shift, lambda v: shift(shift(v)), c), padax.lax.psum(c, "i")
+        return padax.lax.scan(tick, x, padax.arange(3))
+    f = padax.shard_map(body, mesh, padax.P("i"), (padax.P("i"), padax.P("i")))
+    out, sums = padax.jit(f)(padax.arange(8.0))
+    np.testing.assert_array_equal(out.numpy(), np.roll(np.arange(8.0), 4))
+    np.testing.assert_array_equal(sums.numpy(), np.full((24, 1), 28.0))  # 3 ticks x 8 blocks of [1]
+    g = padax.grad(lambda x: (f(x)[0] * padax.arange(8.0)).sum())(padax.arange(8.0))
+    np.testing.assert_array_equal(g.numpy(), np.roll(np.arange(8.0), -4))
