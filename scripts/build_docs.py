@@ -70,6 +70,11 @@ MODULES = [
     ModuleDoc("padax.inference", "padax.jit.to_static / save / load", "paddle.jit", None),
     ModuleDoc("padax.sharding", "padax.sharding", None, "jax.sharding"),
     ModuleDoc("padax.distributed", "padax.distributed", "paddle.distributed", None),
+    ModuleDoc("padax.distributed.fleet", "padax.distributed.fleet: hybrid parallelism", "paddle.distributed.fleet",
+              None),
+    ModuleDoc("padax.distributed.fleet.meta_parallel", "padax.distributed.fleet.meta_parallel: tensor and pipeline "
+              "parallel layers", "paddle.distributed.fleet.meta_parallel", None),
+    ModuleDoc("padax.distributed.sharding", "padax.distributed.sharding: ZeRO", "paddle.distributed.sharding", None),
     ModuleDoc("padax.distribution", "padax.distribution", "paddle.distribution", None),
     ModuleDoc("padax.scipy.special", "padax.scipy.special", None, "jax.scipy.special"),
     ModuleDoc("padax.scipy.stats", "padax.scipy.stats", None, "jax.scipy.stats"),
