@@ -43,7 +43,10 @@ class Primitive:
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Apply the primitive under the current trace (eager, staging, ...)."""
-        trace = _trace.trace_state.trace
+        state = _trace.trace_state
+        if state.bind_policy is not None:
+            args = state.bind_policy(self, args, params)
+        trace = state.trace
         if type(trace) is _EvalTrace and self._impl is None:  # the eager hot path, in one call
             return _default_impl(self, args, params)
         return trace.process_primitive(self, args, params)
