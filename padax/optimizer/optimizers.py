@@ -121,8 +121,14 @@ class Optimizer:
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
         slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
-        masters = (_aligned(self, treedef, state["master_weight"], "state['master_weight']")
-                   if "master_weight" in state else [None] * len(p_leaves))
+        if "master_weight" in state:
+            masters = _aligned(self, treedef, state["master_weight"], "state['master_weight']")
+        else:
+            masters = [None] * len(p_leaves)
+            if self.multi_precision and any(ok and _is_low_precision(p) for ok, p in zip(live, p_leaves)):
+                raise ValueError(f"{type(self).__name__}.step: multi_precision is on but the state has no float32 "
+                                 "master weights (it was made before the parameters became low precision, e.g. "
+                                 "before padax.amp.decorate); call init(params) again")
         new_p, new_slots, new_masters = [], [[] for _ in self.slots], []
         for i, (p, g) in enumerate(zip(p_leaves, g_leaves)):
             new_masters.append(masters[i])

@@ -183,3 +183,31 @@ def test_master_weights_keep_small_updates(opt_cls):
     for _ in range(10):
         p, s = plain.step(p, {"w": padax.ones([4], "bfloat16")}, s)
     assert np.all(np.asarray(p["w"].astype("float32")) == 1.0)
+
+
+def test_master_weight_state_saves_and_loads(tmp_path):
+    opt = padax.optimizer.Adam(learning_rate=1e-3, multi_precision=True)
+    params = {"w": padax.ones([3], "bfloat16"), "b": padax.zeros([2], "float32")}
+    st = opt.init(params)
+    assert st["master_weight"]["b"] is None and st["master_weight"]["w"].dtype == np.float32
+    params, st = opt.step(params, {"w": padax.ones([3], "bfloat16"), "b": padax.ones([2])}, st)
+    padax.save(st, str(tmp_path / "opt.pdopt"))
+    back = padax.load(str(tmp_path / "opt.pdopt"))
+    for k in ("moment1", "moment2", "master_weight"):
+        np.testing.assert_array_equal(np.asarray(back[k]["w"]), np.asarray(st[k]["w"]))
+    assert np.asarray(back["master_weight"]["w"]).dtype == np.float32
+    p2, _ = opt.step(params, {"w": padax.ones([3], "bfloat16"), "b": padax.ones([2])}, back)
+    p1, _ = opt.step(params, {"w": padax.ones([3], "bfloat16"), "b": padax.ones([2])}, st)
+    np.testing.assert_array_equal(np.asarray(p1["w"].astype("float32")), np.asarray(p2["w"].astype("float32")))
+
+
+def test_state_without_master_weights_is_refused():
+    net = padax.nn.Linear(2, 2)
+    opt = padax.optimizer.AdamW(learning_rate=1e-3)
+    st = opt.init(net)  # made before decorate: float32, no master weights
+    net, opt = padax.amp.decorate(net, opt, level="O2", dtype="bfloat16")
+    with pytest.raises(ValueError, match="master weights"):
+        opt.step(net, padax.tree.map(padax.ones_like, net), st)
+    with pytest.raises(ValueError, match="save_dtype"):
+        padax.amp.decorate(net, level="O2", dtype="bfloat16", save_dtype="float32")
+    assert padax.amp.decorate(net, level="O1") is net
