@@ -56,6 +56,11 @@ def make_policy(custom_white_list=None, custom_black_list=None, level: str = "O1
     if cw & cb:
         raise ValueError(f"padax.amp.auto_cast: op(s) {sorted(cw & cb)} are in both the custom white list and the "
                          "custom black list")
+    unknown = lists.unknown_names(cw | cb)
+    if unknown:
+        raise ValueError(f"padax.amp.auto_cast: unknown op name(s) {unknown} in the custom lists; name Paddle ops "
+                         "(e.g. 'matmul_v2', 'conv2d', 'softmax', 'elementwise_add') or padax primitives (e.g. "
+                         "'dot_general', 'exp', 'reduce_sum'; see padax.make_jaxpr of your function)")
     bad = sorted(cw & lists.COMPOSITES)
     if bad:
         raise ValueError(f"padax.amp.auto_cast: {bad} in custom_white_list are composite ops in padax, computed "

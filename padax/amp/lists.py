@@ -41,6 +41,11 @@ PRIMITIVES_OF: dict[str, tuple[str, ...]] = {
     "dist": _REDUCE, "pnorm": _REDUCE, "frobenius_norm": _REDUCE, "renorm": _REDUCE,
     "group_norm": _REDUCE, "layer_norm": _REDUCE + ("rsqrt",), "tanh_shrink": ("tanh",),
     "softplus": ("exp", "log1p"),
+    # common gray ops a custom list may name (one primitive each)
+    "elementwise_add": ("add",), "elementwise_sub": ("sub",), "elementwise_mul": ("mul",),
+    "elementwise_div": ("div",), "elementwise_pow": ("pow",), "elementwise_max": ("max",),
+    "elementwise_min": ("min",), "tanh": ("tanh",), "sigmoid": ("logistic",), "sqrt": ("sqrt",), "sin": ("sin",),
+    "cos": ("cos",), "abs": ("abs",), "erf": ("erf",), "reduce_max": ("reduce_max",), "reduce_min": ("reduce_min",),
     **{name: _EXP_LOG for name in ("softmax", "softmin", "log_softmax", "softmax_with_cross_entropy",
                                    "sigmoid_cross_entropy_with_logits", "c_softmax_with_cross_entropy",
                                    "c_softmax_with_multi_label_cross_entropy", "cross_entropy", "cross_entropy2",
@@ -65,9 +70,18 @@ def black_list() -> dict[str, dict[str, frozenset]]:
     return {dt: dict(lists) for dt in ("float16", "bfloat16")}
 
 
+_PADDLE_NAMES = WHITE_LIST | FP16_BLACK_LIST | EXTRA_BLACK_LIST
+
+
 def primitives(names) -> frozenset:
     """The padax primitive names for a collection of Paddle op names and/or primitive names."""
     out: set[str] = set()
     for n in names:
-        out.update(PRIMITIVES_OF.get(n, (n,) if n not in WHITE_LIST | FP16_BLACK_LIST | EXTRA_BLACK_LIST else ()))
+        out.update(PRIMITIVES_OF.get(n, (n,) if n not in _PADDLE_NAMES else ()))
     return frozenset(out)
+
+
+def unknown_names(names) -> list[str]:
+    """The names that are neither a Paddle op padax knows nor a padax primitive (likely typos)."""
+    from padax.core.primitive import registry
+    return sorted(n for n in names if n not in PRIMITIVES_OF and n not in _PADDLE_NAMES and n not in registry)

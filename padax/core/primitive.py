@@ -23,11 +23,16 @@ def set_default_impl(fn: Callable[..., Any]) -> None:
     _default_impl = fn
 
 
+# Every primitive by name (the first one defined under a name), e.g. for policies that name primitives.
+registry: dict[str, "Primitive"] = {}
+
+
 class Primitive:
     multiple_results = False
 
     def __init__(self, name: str, *, multiple_results: bool = False):
         self.name = name
+        registry.setdefault(name, self)
         self.multiple_results = multiple_results
         self._impl: Callable | None = None
         self.abstract_eval: Callable | None = None

@@ -135,6 +135,11 @@ def test_custom_lists():
         padax.amp.auto_cast(custom_white_list=["exp"], custom_black_list=["exp"]).__enter__()
     with pytest.raises(ValueError, match="composite"):
         padax.amp.auto_cast(custom_white_list=["softmax"]).__enter__()
+    with pytest.raises(ValueError, match="unknown op"):
+        padax.amp.auto_cast(custom_black_list=["matmull"]).__enter__()
+    seen = _dtypes_under(lambda a, b: padax.tanh(a @ b), padax.ones([2, 3]), padax.ones([3, 2]),
+                         dtype="bfloat16", custom_black_list=["tanh"])
+    assert seen["dot_general"] == {BF16} and seen["tanh"] == {F32}  # a Paddle gray op name on the black list
     with pytest.raises(ValueError, match="level"):
         padax.amp.auto_cast(level="O3").__enter__()
     with pytest.raises(ValueError, match="dtype"):
