@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 
+import ml_dtypes
 import numpy as np
 
 _F32 = np.dtype("float32")
-def _low_dtypes() -> frozenset:
-    import ml_dtypes
-    return frozenset({np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)})
+_LOW = frozenset({np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)})
 
 
-_LOW = _low_dtypes()
+def _convert(x, dtype):
+    from padax.lax import convert_element_type  # (padax.lax imports the primitives, which import core)
+    return convert_element_type(x, dtype)
 
 
 def _has_subprogram(params: dict) -> bool:
@@ -58,6 +59,5 @@ class AmpPolicy:
             if getattr(a, "dtype", None) in sources:
                 if out is None:
                     out = list(args)
-                from padax.lax import convert_element_type
-                out[i] = convert_element_type(a, target)
+                out[i] = _convert(a, target)
         return args if out is None else tuple(out)
