@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.amp import debugging  # noqa: F401
 from padax.amp.auto_cast import (amp_guard, auto_cast, autocast, decorate, get_autocast_dtype,
                                  is_autocast_enabled)
 from padax.amp.grad_scaler import AmpScaler, GradScaler, OptimizerState, all_finite

@@ -84,6 +84,10 @@ def auto_cast(enable: bool = True, custom_white_list: Iterable[str] | None = Non
     black-list ops (exp, log, reductions: so softmax, norms and losses) in float32 (O1); at O2 every op
     but the black list follows its (low-precision) inputs. `enable=False` turns mixed precision off inside."""
     policy = make_policy(custom_white_list, custom_black_list, level, dtype, use_promote) if enable else None
+    from padax.amp.debugging import OperatorStats
+    outer = trace_state.bind_policy
+    if isinstance(outer, OperatorStats):  # keep counting operator stats around the new policy
+        policy = outer.around(policy)
     with bind_policy(policy):
         yield
 
@@ -98,7 +102,9 @@ def autocast(device_type: str | None = None, dtype: str = "float16", enabled: bo
 
 
 def current_policy() -> AmpPolicy | None:
+    """The active auto_cast policy (None outside auto_cast)."""
     policy = trace_state.bind_policy
+    policy = getattr(policy, "inner", policy)  # (inside operator stats collection)
     return policy if isinstance(policy, AmpPolicy) else None
 
 
