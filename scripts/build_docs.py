@@ -64,6 +64,7 @@ MODULES = [
     ModuleDoc("padax.nn.utils", "padax.nn.utils", "paddle.nn.utils", None),
     ModuleDoc("padax.optimizer", "padax.optimizer", "paddle.optimizer", None),
     ModuleDoc("padax.optimizer.lr", "padax.optimizer.lr: schedules", "paddle.optimizer.lr", None),
+    ModuleDoc("padax.amp", "padax.amp: mixed precision", "paddle.amp", None),
     ModuleDoc("padax.autograd", "padax.autograd", "paddle.autograd", None),
     ModuleDoc("padax.static", "padax.static", "paddle.static", None),
     ModuleDoc("padax.static.nn", "padax.static.nn", "paddle.static.nn", None),

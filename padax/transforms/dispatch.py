@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core import primitive as _primitive
+from padax.core import trace as _trace
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
@@ -79,7 +80,8 @@ def _eager_function(prim, params: dict):
     from padax.transforms.jit import jit
 
     def run(*args):
-        return prim.bind(*args, **params)
+        with _trace.bind_policy(None):  # a bind policy (auto_cast) already saw these operands at the eager bind
+            return prim.bind(*args, **params)
     run.__name__ = run.__qualname__ = prim.name
     fn = jit(run)
     fn._padax_jit.eager_op = True

@@ -70,6 +70,7 @@ config.on_change(lambda name, value: _settings_key.set_global(_settings()))
 # a forked child must miss the C++ fast path, so that the Python path can refuse (see backend.py)
 _backend.on_fork_in_child(lambda: _settings_key.set_global(("forked",) + _settings()))
 _trace_module.tracing_key = _jaxlib.jit_key_config("padax_tracing", False)
+_trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 
 
 class _Compiled:
@@ -334,7 +335,8 @@ class JitFunction:
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
-        key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision)
+        key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision,
+               trace_state.bind_policy)
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -365,7 +367,7 @@ class JitFunction:
         # The traced program is reused for the same signature (as at the top level) unless it
         # captured values of an enclosing transformation, which are new on every call.
         key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype,
-               config.default_matmul_precision)
+               config.default_matmul_precision, trace_state.bind_policy)
         hit = self._cache.get(key)
         if hit is None:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)

@@ -111,6 +111,32 @@ def _bfgs(f_and_g, x0, gtol, maxiter, bounds):
     return s[0], s[1], s[2], s[3], s[4], s[5], s[6]
 
 
+def lbfgs_direction(g, S, Y, R, k):
+    """-H g by the L-BFGS two-loop recursion over a ring buffer of curvature pairs: rows of S (steps)
+    and Y (gradient changes), R = 1 / (s.y) (0 in empty slots), k pairs stored so far (the newest at
+    (k - 1) % m); H starts from the identity scaled by s.y / y.y of the newest pair."""
+    import padax.lax as lax
+    import padax.numpy as pnp
+    m = S.shape[0]
+
+    def first(i, c):  # newest first
+        q, alphas = c
+        j = (k - 1 - i) % m
+        a = R[j] * pnp.sum(S[j] * q)
+        return q - a * Y[j], alphas.at[j].set(a)
+    q, alphas = lax.fori_loop(0, m, first, (g, pnp.zeros((m,), dtype=g.dtype)))
+    jn = (k - 1) % m
+    yy = pnp.sum(Y[jn] * Y[jn])
+    gamma = pnp.where((k > 0) & (yy > 0), pnp.sum(S[jn] * Y[jn]) / pnp.where(yy > 0, yy, 1.0), 1.0)
+    r = gamma * q
+
+    def second(i, r):
+        j = (k - m + i) % m
+        b = R[j] * pnp.sum(Y[j] * r)
+        return r + S[j] * (alphas[j] - b)
+    return -lax.fori_loop(0, m, second, r)
+
+
 def _lbfgs(f_and_g, x0, gtol, maxiter, bounds, m: int = 10):
     import padax.lax as lax
     import padax.numpy as pnp
@@ -119,25 +145,7 @@ def _lbfgs(f_and_g, x0, gtol, maxiter, bounds, m: int = 10):
     S = pnp.zeros((m, n), dtype=x0.dtype)
     Y = pnp.zeros((m, n), dtype=x0.dtype)
     R = pnp.zeros((m,), dtype=x0.dtype)
-
-    def direction(g, S, Y, R, k):
-        # two-loop recursion over the stored pairs, newest first; empty slots have rho = 0
-        def first(i, c):
-            q, alphas = c
-            j = (k - 1 - i) % m
-            a = R[j] * pnp.sum(S[j] * q)
-            return q - a * Y[j], alphas.at[j].set(a)
-        q, alphas = lax.fori_loop(0, m, first, (g, pnp.zeros((m,), dtype=g.dtype)))
-        jn = (k - 1) % m
-        yy = pnp.sum(Y[jn] * Y[jn])
-        gamma = pnp.where((k > 0) & (yy > 0), pnp.sum(S[jn] * Y[jn]) / pnp.where(yy > 0, yy, 1.0), 1.0)
-        r = gamma * q
-
-        def second(i, r):
-            j = (k - m + i) % m
-            b = R[j] * pnp.sum(Y[j] * r)
-            return r + S[j] * (alphas[j] - b)
-        return -lax.fori_loop(0, m, second, r)
+    direction = lbfgs_direction
 
     def cond(s):
         x, fx, gx, S, Y, R, k, stored, nfev, status = s
