@@ -186,6 +186,11 @@ class Model:
 
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         """One optimisation step on a batch: the losses (numpy), and the metrics' batch values if any."""
+        out = self._train_batch(inputs, labels, update)
+        self.network  # noqa: B018  (the user's Layer gets the new values)
+        return out
+
+    def _train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         self._require_prepared("train_batch", need_optimizer=True)
         state = self._train_state()
         if not state["network"].training:
@@ -259,7 +264,8 @@ class Model:
             if mode == "predict":
                 outputs.append(self.predict_batch(data[:n_in]))
             else:
-                outs = getattr(self, f"{mode}_batch")(data[:n_in], data[n_in:])
+                run = self._train_batch if mode == "train" else self.eval_batch
+                outs = run(data[:n_in], data[n_in:])
                 if self._loss is not None:
                     values = [[float(l) for l in (outs[0] if self._metrics else outs)]]
                 else:
@@ -314,6 +320,7 @@ class Model:
             if self.stop_training and self._mid_epoch():
                 break
             self._epoch = epoch + 1
+            self.network  # noqa: B018  (the user's Layer gets the epoch's values)
             cbks.on_epoch_end(epoch, logs)
             if eval_loader is not None and epoch % eval_freq == 0:
                 cbks.on_begin("eval", {"steps": self._len(eval_loader), "metrics": self._metrics_name()})
@@ -321,6 +328,7 @@ class Model:
                 cbks.on_end("eval", eval_logs)
             if self.stop_training:
                 break
+        self.network  # noqa: B018
         cbks.on_end("train", logs)
 
     def _mid_epoch(self) -> bool:
