@@ -11,6 +11,7 @@ cond the most expensive branch.
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections import OrderedDict
 from typing import Any, Callable, Sequence
@@ -32,6 +33,8 @@ def _is_shape(x: Any) -> bool:
 def _check_shape(shape: Sequence) -> tuple[int, ...]:
     out, unknown = [], 0
     for item in shape:
+        if item is not None and (isinstance(item, bool) or not isinstance(item, (int, np.integer))):
+            raise TypeError(f"summary: input sizes must be integers (None or -1 for the batch), got {item!r}")
         if item is None or item == -1:
             unknown += 1
             if unknown > 1:
@@ -163,6 +166,9 @@ def summary(net: Any, input_size: Any = None, dtypes: Any = None, input: Any = N
     """Print Paddle's table of the network's layers (input/output shapes, parameter counts) for inputs of
     `input_size` (a shape, an InputSpec or a list of them; a None/-1 batch dimension becomes 1) or of the
     example `input`; returns {'total_params', 'trainable_params'}."""
+    from padax.nn import Layer
+    if not isinstance(net, Layer):
+        raise TypeError(f"summary: net must be a padax.nn.Layer, got {type(net).__name__}")
     if input_size is None and input is None:
         raise ValueError("summary: input_size and input cannot both be None")
     if input_size is None:
@@ -258,6 +264,8 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
     docstring for what counts). `custom_ops` maps primitive names to functions eqn -> FLOPs that replace
     the built-in counting; print_detail prints the count per primitive."""
     from padax.nn import Layer
+    if not (isinstance(net, Layer) or inspect.isfunction(net) or inspect.ismethod(net)):
+        raise TypeError(f"flops: net must be a padax.nn.Layer or a function, got {type(net).__name__}")
     rules = dict(RULES)
     for k, fn in (custom_ops or {}).items():
         if not isinstance(k, str) or not callable(fn):
