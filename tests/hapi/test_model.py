@@ -138,3 +138,15 @@ def test_demo_hapi_mode_trains_through_model_fit(capsys):
     assert result["test_acc"] >= 0.9
     assert "Epoch 3/3" in out and "step 44/44 [" in out and "- loss:" in out and "- acc:" in out
     assert "(padax.Model.fit)" in out
+
+
+def test_save_for_inference_writes_a_program_that_loads_back(tmp_path):
+    net = _mlp(2)
+    model = padax.Model(net, inputs=[padax.static.InputSpec([3, 64], "float32", "x")])
+    model.prepare(padax.optimizer.SGD(0.1), nn.CrossEntropyLoss())
+    model.save(str(tmp_path / "infer"), training=False)
+    program = padax.jit.load(str(tmp_path / "infer"))
+    x = np.random.default_rng(0).normal(size=(3, 64)).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(program(x)), np.asarray(net(padax.to_tensor(x))), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="input specs"):
+        padax.Model(net).save(str(tmp_path / "x"), training=False)
