@@ -24,8 +24,9 @@ def test_summary_prints_paddles_table(capsys):
     strip = lambda text: [l for l in text.splitlines() if l.strip()]  # noqa: E731
     # layer indices follow each framework's global layer counter; compare the table with them removed
     import re
-    norm = lambda lines: [re.sub(r"-\d+ ", "-N ", l) for l in lines]  # noqa: E731
+    norm = lambda lines: [" ".join(re.sub(r"-\d+ ", "-N ", l).split()) for l in lines]  # noqa: E731
     assert norm(strip(ours)) == norm(strip(theirs))
+    assert strip(ours)[0] == "-" * 75 and strip(ours)[2] == "=" * 75  # Paddle's minimum table width
     assert info == {k: int(v) for k, v in pinfo.items()}
     assert net.training  # restored after the eval-mode run
 
