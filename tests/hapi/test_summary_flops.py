@@ -1,5 +1,4 @@
 """padax.summary against Paddle's table, padax.flops against hand counts (sub-programs included)."""
-import numpy as np
 import pytest
 
 import padax
