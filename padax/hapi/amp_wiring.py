@@ -54,38 +54,15 @@ def parse_amp_configs(amp_configs: Any) -> dict:
 
 
 class AmpPlan:
-    """What the train step needs: `autocast()` around the forward pass, and dynamic loss scaling settings
-    (`scaler`: Paddle's GradScaler arguments, None without scaling) applied as a pure state transition."""
+    """What the train step needs: `autocast()` around the forward pass, and `scaler`, a padax.amp.GradScaler
+    (None without loss scaling) used in its pure form: its state is carried in the training pytree."""
 
-    def __init__(self, autocast: Callable[[], Any], scaler: dict | None):
-        self.autocast = autocast
-        self.scaler = None if scaler is None else {
-            "init_loss_scaling": 65536.0, "incr_ratio": 2.0, "decr_ratio": 0.5, "incr_every_n_steps": 2000,
-            "decr_every_n_nan_or_inf": 1, "use_dynamic_loss_scaling": True, **scaler}
+    def __init__(self, autocast: Callable[[], Any], scaler: Any):
+        self.autocast, self.scaler = autocast, scaler
 
     def scaler_state(self) -> dict | None:
-        """The loss scale and its good/bad step counters (a pytree carried by the train step)."""
-        if self.scaler is None:
-            return None
-        import padax
-        return {"scale": padax.to_tensor(float(self.scaler["init_loss_scaling"]), "float32"),
-                "good": padax.zeros([], "int32"), "bad": padax.zeros([], "int32")}
-
-    def next_scaler_state(self, state: dict, found_inf: Any) -> dict:
-        """Paddle's dynamic loss scaling: shrink by decr_ratio after decr_every_n_nan_or_inf bad steps, grow
-        by incr_ratio after incr_every_n_steps good ones."""
-        import padax
-        c = self.scaler
-        if not c["use_dynamic_loss_scaling"]:
-            return state
-        good = padax.where(found_inf, padax.zeros_like(state["good"]), state["good"] + 1)
-        bad = padax.where(found_inf, state["bad"] + 1, padax.zeros_like(state["bad"]))
-        shrink = bad >= c["decr_every_n_nan_or_inf"]
-        grow = good >= c["incr_every_n_steps"]
-        scale = padax.where(shrink, padax.maximum(state["scale"] * c["decr_ratio"], 1.0),
-                            padax.where(grow, state["scale"] * c["incr_ratio"], state["scale"]))
-        return {"scale": scale, "good": padax.where(grow, padax.zeros_like(good), good),
-                "bad": padax.where(shrink, padax.zeros_like(bad), bad)}
+        """The loss scale and its counters (a pytree carried by the train step), None without scaling."""
+        return None if self.scaler is None else self.scaler.init_state()
 
 
 NO_AMP = AmpPlan(contextlib.nullcontext, None)
@@ -104,12 +81,16 @@ def amp_plan(config: dict, network: Any, optimizer: Any) -> tuple[AmpPlan, Any, 
                            "padax.amp is not available in this padax; pass amp_configs=None to train in float32"
                            ) from None
     if config["level"] == "O2":
-        network, optimizer = amp.decorate(models=network, optimizers=optimizer, level="O2",
-                                          dtype=config["dtype"])
+        if optimizer is None:
+            network = amp.decorate(models=network, level="O2", dtype=config["dtype"])
+        else:
+            network, optimizer = amp.decorate(models=network, optimizers=optimizer, level="O2",
+                                              dtype=config["dtype"])
 
     def autocast():
         return amp.auto_cast(enable=True, level=config["level"], dtype=config["dtype"], **{
             k: v for k, v in config["custom_lists"].items() if k != "custom_black_varnames"})
 
-    scaler = config["scaler"] if config["dtype"] == "float16" else None  # bfloat16 needs no loss scaling
+    # bfloat16 has float32's range: Paddle scales float16 losses only
+    scaler = amp.GradScaler(**config["scaler"]) if config["dtype"] == "float16" else None
     return AmpPlan(autocast, scaler), network, optimizer

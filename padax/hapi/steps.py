@@ -35,10 +35,14 @@ def _add(a: Any, b: Any) -> Any:
     return tree_util.map(lambda x, y: x if y is None else x + y, a, b, is_leaf=lambda v: v is None)
 
 
-def _all_finite(grads: Any) -> Any:
-    padax = _padax()
-    flags = [padax.all(padax.isfinite(g)) for g in tree_util.leaves(grads)]
-    return padax.all(padax.stack(flags)) if flags else padax.to_tensor(True)
+class _AtRate:
+    """An optimizer whose `step` uses the rate `lr` (what GradScaler.apply_gradients calls)."""
+
+    def __init__(self, optimizer: Any, lr: Any):
+        self.optimizer, self.lr = optimizer, lr
+
+    def step(self, params: Any, grads: Any, state: Any) -> Any:
+        return self.optimizer.step(params, grads, state, lr=self.lr)
 
 
 def make_train_step(loss_fn: Callable, optimizer: Any, metrics: Sequence[Any], plan: Any) -> Callable:
@@ -47,36 +51,32 @@ def make_train_step(loss_fn: Callable, optimizer: Any, metrics: Sequence[Any], p
     padax = _padax()
     from padax import nn
 
-    def objective(net, inputs, labels, key, scale):
+    scaler = plan.scaler
+
+    def objective(net, inputs, labels, key, scaler_state):
         with nn.rng_scope(key), plan.autocast():
             outputs = to_list(net(*inputs))
         losses = to_list(loss_fn(*outputs, *labels))
         total = _total(losses)
-        if scale is not None:
-            total = total.astype("float32") * scale
+        if scaler is not None:
+            total = scaler.scale_loss(total, scaler_state)
         return total, (net, outputs, losses)
 
     def step(state, inputs, labels, lr, update):
         key, sub = padax.random.split(state["key"])
-        scaler = state["scaler"]
-        scale = None if scaler is None else scaler["scale"]
         (_, (net, outputs, losses)), grads = padax.value_and_grad(objective, has_aux=True)(
-            state["network"], inputs, labels, sub, scale)
+            state["network"], inputs, labels, sub, state["scaler"])
         if state["grad_acc"] is not None:
             grads = _add(grads, state["grad_acc"])
         new = {**state, "key": key}
         if not update:
             new["network"], new["grad_acc"] = net, grads
             return new, losses, _metric_outputs(metrics, outputs, labels)
-        if scale is not None:
-            grads = tree_util.map(lambda g: g / scale.astype(g.dtype), grads)
-        new_net, opt_state = optimizer.step(net, grads, state["opt_state"], lr=lr)
-        if scaler is not None:  # skip the update on inf/nan gradients, and adapt the loss scale
-            found_inf = padax.logical_not(_all_finite(grads))
-            keep = lambda old, fresh: padax.where(found_inf, old, fresh)  # noqa: E731
-            new_net = tree_util.map(keep, net, new_net)
-            opt_state = tree_util.map(keep, state["opt_state"], opt_state)
-            new["scaler"] = plan.next_scaler_state(scaler, found_inf)
+        if scaler is None:
+            new_net, opt_state = optimizer.step(net, grads, state["opt_state"], lr=lr)
+        else:  # unscale; skip the update on inf/nan gradients; adapt the loss scale
+            new_net, opt_state, new["scaler"] = scaler.apply_gradients(
+                _AtRate(optimizer, lr), net, grads, state["opt_state"], state["scaler"])
         new["network"], new["opt_state"], new["grad_acc"] = new_net, opt_state, None
         return new, losses, _metric_outputs(metrics, outputs, labels)
 
