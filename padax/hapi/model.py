@@ -15,7 +15,13 @@ the learning rate and schedule, the step, the data loader's position, the Dropou
 global random key. `load(path)` restores all of it and the next `fit` continues where the saved run
 stopped (mid-epoch included), giving the same parameters bit for bit on CPU as a run that never
 stopped; `load(path, reset_optimizer=True)` loads the weights alone and starts fresh. Both files are
-written atomically (.pdparams first): if a save is killed, `load` still finds a whole checkpoint.
+written atomically (.pdparams first), and `load` takes the weights from .pdopt when it resumes: the
+.pdopt alone is a consistent checkpoint, so if a save is killed between the two files, `load` still
+resumes the previous one whole (the price: the weights are on disk twice).
+
+Differences from Paddle: `stop_training = True` set in a callback stops after the current batch
+(Paddle: after the epoch); the default LRScheduler callback runs before the other callbacks at each
+batch end, so a checkpoint taken there holds the already-advanced schedule.
 """
 from __future__ import annotations
 
