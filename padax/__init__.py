@@ -143,3 +143,5 @@ from padax import distribution  # noqa: E402,F401
 from padax import signal  # noqa: E402,F401
 from padax import incubate, ode  # noqa: E402,F401
 from padax.scipy.special._paddle import gammainc, gammaincc, i0, i0e, i1, i1e  # noqa: E402,F401
+from padax import utils  # noqa: E402,F401
+from padax import vision  # noqa: E402,F401

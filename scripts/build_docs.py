@@ -86,6 +86,8 @@ MODULES = [
     ModuleDoc("padax.extend.core", "padax.extend.core", None, "jax.extend.core"),
     ModuleDoc("padax.device", "padax.device", "paddle.device", None),
     ModuleDoc("padax.data", "padax.data: bundled datasets", None, None),
+    ModuleDoc("padax.vision.models", "padax.vision.models: Paddle's model zoo", "paddle.vision.models", None),
+    ModuleDoc("padax.utils", "padax.utils: weight layouts", None, None),
     ModuleDoc("padax.test_util", "padax.test_util", None, "jax.test_util"),
 ]
 

@@ -31,12 +31,15 @@ import numpy as np
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, ShardingError
 from padax.distributed.runtime import (DistributedError, DistributedTimeoutError, barrier, initialize,
                                        is_initialized, process_count, process_index, shutdown)
+from padax.distributed.checkpoint import CheckpointError, load_state_dict, save_state_dict
+from padax.distributed.spawn import spawn
 
 __all__ = ["ProcessMesh", "Shard", "Replicate", "Partial", "Placement", "shard_tensor", "reshard",
            "dtensor_from_fn", "to_named_sharding", "ReduceOp", "all_reduce", "all_gather", "reduce_scatter",
            "broadcast", "all_to_all", "alltoall", "send", "recv", "initialize", "shutdown", "is_initialized",
            "get_rank", "get_world_size", "barrier", "make_array_from_process_local_data", "DistributedError",
            "DistributedTimeoutError"]
+__all__ += ["save_state_dict", "load_state_dict", "CheckpointError", "spawn"]
 
 
 # ---- meshes and placements ---------------------------------------------------------------------
