@@ -65,8 +65,9 @@ def read_checkpoint(path: str) -> dict[str, Any]:
     content = serialization.load(path, return_numpy=True)
     if (not isinstance(content, dict) or content.get("format") != FORMAT
             or not isinstance(content.get("leaves"), dict)):
-        raise serialization.LoadError(f"load_checkpoint: {path!r} is a padax file but not a checkpoint "
-                                      "written by save_checkpoint")
+        raise serialization.LoadError(f"load_checkpoint: {path!r} is not a checkpoint written by save_checkpoint "
+                                      "(for a .pdopt saved by Paddle, load the weights alone with "
+                                      "Model.load(path, reset_optimizer=True))")
     if content.get("format_version", 0) > FORMAT_VERSION:
         raise serialization.LoadError(f"load_checkpoint: {path!r} was written by a newer padax")
     return content["leaves"]

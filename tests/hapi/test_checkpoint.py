@@ -164,7 +164,7 @@ def test_damaged_or_truncated_checkpoints_are_clear_errors(tmp_path):
     for k, v in _weights(a).items():  # nothing was half-loaded
         np.testing.assert_array_equal(v, before[k])
     (tmp_path / "m.pdopt").write_bytes(b"\x00" * 100)
-    with pytest.raises(LoadError, match="not a padax file"):
+    with pytest.raises(LoadError, match="not a padax"):
         a.load(str(tmp_path / "m"))
     (tmp_path / "other.pdopt").write_bytes(raw[:4] + bytes(reversed(raw[4:])))
     with pytest.raises(LoadError):
