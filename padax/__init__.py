@@ -74,6 +74,8 @@ from padax import io  # noqa: E402,F401
 from padax import metric  # noqa: E402,F401
 from padax import regularizer  # noqa: E402,F401
 from padax import amp  # noqa: E402,F401
+from padax import callbacks, hapi  # noqa: E402,F401
+from padax.hapi import Model, flops, summary  # noqa: E402,F401
 jit.to_static, jit.save, jit.load = _inference.to_static, _inference.save, _inference.load
 
 # transformations (JAX's function-in, function-out signatures)

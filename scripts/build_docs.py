@@ -65,6 +65,8 @@ MODULES = [
     ModuleDoc("padax.optimizer", "padax.optimizer", "paddle.optimizer", None),
     ModuleDoc("padax.optimizer.lr", "padax.optimizer.lr: schedules", "paddle.optimizer.lr", None),
     ModuleDoc("padax.amp", "padax.amp: mixed precision", "paddle.amp", None),
+    ModuleDoc("padax.hapi", "padax.hapi: Model, summary, flops, checkpoints", "paddle.hapi", None),
+    ModuleDoc("padax.callbacks", "padax.callbacks", "paddle.callbacks", None),
     ModuleDoc("padax.autograd", "padax.autograd", "paddle.autograd", None),
     ModuleDoc("padax.static", "padax.static", "paddle.static", None),
     ModuleDoc("padax.static.nn", "padax.static.nn", "paddle.static.nn", None),
