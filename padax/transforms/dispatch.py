@@ -16,6 +16,7 @@ from padax.core import trace as _trace
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
+from padax.devices import backend as _backend
 from padax.devices.backend import default_device
 from padax.devices.array import Tensor
 from padax.devices.executable import Executable
@@ -30,8 +31,7 @@ def clear_cache() -> None:
     _cache.clear()
     for prim in list(_with_eager_fn):
         prim.eager_fn = None
-    for t in _fast.twins:
-        t.reset()
+    _forget_twins()
 
 
 def out_avals_of(prim, avals, params) -> list[ShapedArray]:
@@ -111,5 +111,11 @@ def _build_twin(op, name: str, static_argnums: tuple):
     return make_dispatcher(jf, miss, object())
 
 
+def _forget_twins() -> None:
+    for t in _fast.twins:
+        t.reset()
+
+
 _fast.set_builder(_build_twin)
+_backend.on_client_reset(_forget_twins)  # (a replaced CPU client: the twins' executables are unusable)
 _primitive.set_default_impl(apply_primitive)

@@ -157,3 +157,20 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
                          cwd=_ROOT)
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]
+
+
+def test_a_replaced_cpu_client_forgets_twins():
+    code = """
+import numpy as np
+import padax
+x = padax.to_tensor(np.arange(4, dtype=np.float32))
+padax.exp(x), x.sum(), x + x
+padax.config.update("num_cpu_devices", 2)  # replaces the CPU client: old programs are unusable
+y = padax.to_tensor(np.arange(4, dtype=np.float32))
+np.testing.assert_allclose(np.asarray(padax.exp(y)), np.exp(np.arange(4)), rtol=1e-6)
+assert float(y.sum()) == 6.0 and float((y + y)[3]) == 6.0
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=_ROOT,
+                         env={k: v for k, v in os.environ.items() if k != "PADAX_NUM_CPU_DEVICES"})
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]
