@@ -100,6 +100,7 @@ def _build_twin(op, name: str, static_argnums: tuple):
     from padax.transforms.jit import JitFunction, make_dispatcher
     jf = JitFunction(op, static_argnums=static_argnums)
     jf.eager_op = True
+    jf.__name__ = name  # (the op's public name in compile logs and profiles)
     EvalTrace = _trace.EvalTrace
     trace_state = _trace.trace_state
 
