@@ -531,8 +531,14 @@ def function_name(fun: Callable) -> str:
 
 def _dispatcher(jf: JitFunction, cache_key: Any):
     """The object `jit` returns: jaxlib's C++ dispatcher around `jf`, with jf's public methods."""
+    return make_dispatcher(jf, jf._cache_miss, cache_key)
+
+
+def make_dispatcher(jf: JitFunction, cache_miss: Callable, cache_key: Any):
+    """jaxlib's C++ dispatcher around `jf` whose misses call `cache_miss` (jf's own, or a wrapper
+    deciding when jf compiles; see padax.transforms.dispatch), with jf's public methods."""
     fun = jf.fun
-    cpp = _jaxlib.cpp_jit(jf.__name__, fun, jf._cache_miss, jf.static_argnums,
+    cpp = _jaxlib.cpp_jit(jf.__name__, fun, cache_miss, jf.static_argnums,
                           jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
     try:
         functools.update_wrapper(cpp, fun)
