@@ -150,3 +150,21 @@ def test_save_for_inference_writes_a_program_that_loads_back(tmp_path):
     np.testing.assert_allclose(np.asarray(program(x)), np.asarray(net(padax.to_tensor(x))), rtol=1e-6)
     with pytest.raises(RuntimeError, match="input specs"):
         padax.Model(net).save(str(tmp_path / "x"), training=False)
+
+
+@pytest.mark.parametrize("amp_configs", [{"level": "O1", "dtype": "bfloat16"},
+                                         {"level": "O2", "dtype": "bfloat16"},
+                                         {"level": "O1", "dtype": "float16", "init_loss_scaling": 1024.0}],
+                         ids=["O1-bf16", "O2-bf16", "O1-fp16-scaler"])
+def test_fit_with_amp_configs_trains_within_a_point_of_float32(amp_configs):
+    train, test, _, _ = _digits()
+    accs, weights = {}, {}
+    for name, cfg in (("fp32", None), ("amp", amp_configs)):
+        model = padax.Model(_mlp())
+        model.prepare(padax.optimizer.Momentum(0.05, momentum=0.9), nn.CrossEntropyLoss(), padax.metric.Accuracy(),
+                      amp_configs=cfg)
+        model.fit(train, batch_size=32, epochs=3, shuffle=False, verbose=0)
+        accs[name] = model.evaluate(test, batch_size=128, verbose=0)["acc"]
+        weights[name] = np.asarray(model.network[0].weight.astype("float32"))
+    assert accs["amp"] >= accs["fp32"] - 0.01, accs
+    assert not np.array_equal(weights["amp"], weights["fp32"])      # low precision really ran
