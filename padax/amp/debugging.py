@@ -20,6 +20,7 @@ import numpy as np
 
 from padax.amp.policy import _F32, _LOW
 from padax.core.trace import bind_policy, trace_state
+from padax.functional import _fast
 
 _COLUMNS = (np.dtype("float16"), sorted(_LOW, key=str)[0], _F32)  # float16, bfloat16, float32; then other
 
@@ -73,6 +74,7 @@ def enable_operator_stats_collection() -> None:
     stats = OperatorStats(outer.inner if isinstance(outer, OperatorStats) else outer)
     cm = bind_policy(stats)
     cm.__enter__()
+    _fast.suspend()  # the compiled twins of eager ops would skip the counting bind
     _active.append((cm, stats))
 
 
@@ -83,6 +85,7 @@ def disable_operator_stats_collection() -> dict:
         raise RuntimeError("padax.amp.debugging.disable_operator_stats_collection: collection is not enabled")
     cm, stats = _active.pop()
     cm.__exit__(None, None, None)
+    _fast.resume()
     counts = {k: list(v) for k, v in stats.counts.items()}
     _print_operator_stats(counts)
     return counts

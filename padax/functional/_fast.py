@@ -35,7 +35,7 @@ class Twin:
 
     def __init__(self, op: Callable, name: str, static_argnums: Sequence[int] = ()):
         self.op, self.name, self.static_argnums = op, name, tuple(static_argnums)
-        self.call = self._build_and_call
+        self.call = op if _suspended else self._build_and_call
 
     def _build_and_call(self, *args: Any) -> Any:
         if _builder is None:  # (padax.transforms.dispatch not imported yet: plain Python)
@@ -45,10 +45,28 @@ class Twin:
 
     def reset(self) -> None:
         """Forget the compiled twin (padax.clear_caches): the next call builds a new one."""
-        self.call = self._build_and_call
+        self.call = self.op if _suspended else self._build_and_call
 
 
 twins: list[Twin] = []
+_suspended = 0
+
+
+def suspend() -> None:
+    """Route every op through its Python path until `resume` (for tools that must see each eager
+    primitive call, such as padax.amp.debugging's operator counts). Nests."""
+    global _suspended
+    _suspended += 1
+    for t in twins:
+        t.call = t.op
+
+
+def resume() -> None:
+    """Undo one `suspend`; the twins compile again on their next call once none is left."""
+    global _suspended
+    _suspended = max(_suspended - 1, 0)
+    for t in twins:
+        t.reset()
 
 
 def twin(op: Callable, name: str | None = None, static_argnums: Sequence[int] = ()) -> Twin:

@@ -139,6 +139,11 @@ def getitem(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
     may assume they are not), or read `fill_value` (mode 'fill'; NaN for inexact dtypes)."""
     if type(idx) is int and type(x) is Tensor and mode is None and fill_value is None:
         return _int_getitem.call(x, idx)  # (the compiled twin; see padax/functional/_fast.py)
+    return _getitem_python(x, idx, mode, fill_value)
+
+
+def _getitem_python(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
+    """getitem without the twin: what the twin compiles, and what runs when it cannot."""
     x = asarray(x)
     idx = idx if isinstance(idx, tuple) else (idx,)
     if GatherScatterMode.from_any(mode, GatherScatterMode.CLIP) is GatherScatterMode.FILL_OR_DROP:
@@ -151,7 +156,7 @@ def getitem(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
 
 
 def _getitem(x: Any, idx: Any) -> Any:
-    return getitem(x, idx)
+    return _getitem_python(x, idx)
 
 
 _int_getitem = twin(_getitem, "getitem", static_argnums=(1,))

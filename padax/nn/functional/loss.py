@@ -117,6 +117,8 @@ def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name:
     if not 0.0 <= epsilon <= 1.0:
         raise op_value_error("label_smooth", f"epsilon must be in [0, 1], got {epsilon}")
     label = float_array("label_smooth", label, "label")
+    if label.aval.ndim == 0:
+        raise op_value_error("label_smooth", f"label must have a class axis (at least 1-D), got {label.aval.str_short()}")
     if prior_dist is None:
         return M.add(M.multiply(label, 1.0 - epsilon), epsilon / label.aval.shape[-1])
     prior = M.cast(arg("label_smooth", prior_dist, "prior_dist"), label.aval.dtype)

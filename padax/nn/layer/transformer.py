@@ -207,14 +207,23 @@ class TransformerEncoderLayer(Layer):
         return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
 
 
+def _stack(op: str, layer: Any, cls: type, num_layers: Any) -> LayerList:
+    """`layer` then num_layers - 1 fresh layers of its configuration (new weights), as Paddle does."""
+    from padax.core.errors import op_type_error, op_value_error
+    if not isinstance(layer, cls):
+        raise op_type_error(op, f"the layer to stack must be a padax.nn.{cls.__name__}, got {type(layer).__name__}")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, (int, np.integer)) or num_layers < 1:
+        raise op_value_error(op, f"num_layers must be a positive int, got {num_layers!r}")
+    return LayerList([layer if i == 0 else type(layer)(**layer._config) for i in range(int(num_layers))])
+
+
 class TransformerEncoder(Layer):
     """num_layers encoder layers (the first is `encoder_layer`, the others new ones with its configuration and
     fresh weights, as Paddle), then the optional `norm`."""
 
     def __init__(self, encoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
-        self.layers = LayerList([encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = _stack("TransformerEncoder", encoder_layer, TransformerEncoderLayer, num_layers)
         self.num_layers = int(num_layers)
         self.norm = norm
 
@@ -308,8 +317,7 @@ class TransformerDecoder(Layer):
 
     def __init__(self, decoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
-        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
-                                 for i in range(num_layers)])
+        self.layers = _stack("TransformerDecoder", decoder_layer, TransformerDecoderLayer, num_layers)
         self.num_layers = int(num_layers)
         self.norm = norm
 

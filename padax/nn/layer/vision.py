@@ -76,6 +76,10 @@ class Upsample(FunctionalLayer):
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest", align_corners: bool = False,
                  align_mode: int = 0, data_format: str | None = None, recompute_scale_factor: bool | None = None,
                  name: str | None = None) -> None:
+        if not isinstance(mode, str):
+            from padax.core.errors import op_type_error
+            raise op_type_error("Upsample", f"mode must be a string such as 'nearest' or 'bilinear', got "
+                                            f"{type(mode).__name__}")
         super().__init__(size=size, scale_factor=scale_factor, mode=mode.lower(), align_corners=align_corners,
                          align_mode=align_mode, data_format=data_format,
                          recompute_scale_factor=recompute_scale_factor)
