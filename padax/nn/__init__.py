@@ -55,3 +55,4 @@ ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = ReflectionPad1D, ReflectionP
 ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = ReplicationPad1D, ReplicationPad2D, ReplicationPad3D
 ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D
 from padax.nn.layer.spectral_norm import SpectralNorm  # noqa: F401
+from padax.nn.layer.pooling import FractionalMaxPool2D, FractionalMaxPool3D  # noqa: F401

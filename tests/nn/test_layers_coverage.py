@@ -7,7 +7,6 @@ from tests.conftest import paddle_oracle
 NOT_YET = {
     "AdaptiveLogSoftmaxWithLoss": "needs F.adaptive_log_softmax_with_loss",
     "BeamSearchDecoder": "needs paddle.nn.dynamic_decode",
-    "FractionalMaxPool2D": "needs F.fractional_max_pool2d", "FractionalMaxPool3D": "needs F.fractional_max_pool3d",
     "HSigmoidLoss": "needs F.hsigmoid_loss", "RNNTLoss": "needs F.rnnt_loss",
     "Parameter": "padax parameters are plain Tensors (create_parameter)",
 }

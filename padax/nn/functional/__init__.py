@@ -27,6 +27,7 @@ from padax.nn.functional.norm import (group_norm, instance_norm, layer_norm, loc
                                       normalize, rms_norm)
 from padax.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d, lp_pool1d, lp_pool2d,  # noqa: F401
                                          max_pool1d, max_pool2d, max_pool3d)
+from padax.nn.functional.pooling_fractional import fractional_max_pool2d, fractional_max_pool3d  # noqa: F401
 from padax.nn.functional.pooling_adaptive import (adaptive_avg_pool1d, adaptive_avg_pool2d,  # noqa: F401
                                                   adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
                                                   adaptive_max_pool3d, max_unpool1d, max_unpool2d, max_unpool3d)
