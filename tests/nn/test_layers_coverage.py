@@ -5,9 +5,7 @@ from tests.conftest import paddle_oracle
 
 # Paddle layers without a padax counterpart yet: each needs a functional op padax does not have.
 NOT_YET = {
-    "AdaptiveLogSoftmaxWithLoss": "needs F.adaptive_log_softmax_with_loss",
     "BeamSearchDecoder": "needs paddle.nn.dynamic_decode",
-    "HSigmoidLoss": "needs F.hsigmoid_loss", "RNNTLoss": "needs F.rnnt_loss",
     "Parameter": "padax parameters are plain Tensors (create_parameter)",
 }
 

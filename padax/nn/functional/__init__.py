@@ -19,6 +19,8 @@ from padax.nn.functional.loss import (binary_cross_entropy, binary_cross_entropy
                                       cross_entropy, dice_loss, gaussian_nll_loss, kl_div, l1_loss, label_smooth,
                                       log_loss, mse_loss, nll_loss, one_hot, poisson_nll_loss, sigmoid_focal_loss,
                                       smooth_l1_loss, softmax_with_cross_entropy, square_error_cost)
+from padax.nn.functional.loss_tree import adaptive_log_softmax_with_loss, hsigmoid_loss  # noqa: F401
+from padax.nn.functional.rnnt import rnnt_loss  # noqa: F401
 from padax.nn.functional.loss_margin import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: F401
                                              margin_ranking_loss, multi_label_margin_loss,
                                              multi_label_soft_margin_loss, multi_margin_loss, soft_margin_loss,
