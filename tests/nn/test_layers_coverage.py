@@ -5,7 +5,6 @@ from tests.conftest import paddle_oracle
 
 # Paddle layers without a padax counterpart yet: each needs a functional op padax does not have.
 NOT_YET = {
-    "BeamSearchDecoder": "needs paddle.nn.dynamic_decode",
     "Parameter": "padax parameters are plain Tensors (create_parameter)",
 }
 

@@ -13,7 +13,8 @@ from padax.nn.functional.conv import (conv1d, conv1d_transpose, conv2d, conv2d_t
                                       conv3d_transpose)
 from padax.nn.functional.ctc import ctc_loss  # noqa: F401
 from padax.nn.functional.distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
-from padax.nn.functional.extension import diag_embed, npair_loss, sequence_mask, temporal_shift  # noqa: F401
+from padax.nn.functional.extension import (diag_embed, gather_tree, npair_loss, sequence_mask,  # noqa: F401
+                                           temporal_shift)
 from padax.nn.functional.interpolate import interpolate, upsample  # noqa: F401
 from padax.nn.functional.loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
                                       cross_entropy, dice_loss, gaussian_nll_loss, kl_div, l1_loss, label_smooth,
@@ -42,3 +43,4 @@ from padax.nn.functional.input import embedding  # noqa: F401
 from padax.nn.functional.norm_batch import batch_norm, batch_norm_with_stats  # noqa: F401
 
 logsigmoid = log_sigmoid
+
