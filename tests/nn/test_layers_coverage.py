@@ -34,6 +34,7 @@ def test_spectral_norm_layer_vs_paddle():
     from padax.test_util import check_grads
     from tests.nn.oracle import copy_weights
     paddle = paddle_oracle()
+    paddle.seed(0)  # the power-iteration start vectors are random: a fixed draw keeps the check deterministic
     p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3)
     m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3), p)
     assert m.weight_u.shape == (3,) and m.weight_v.shape == (8,)
