@@ -121,6 +121,7 @@ from padax.functional.search import argwhere  # noqa: E402,F401
 from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
 from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_parameter, eigvalsh,  # noqa: E402,F401
                                             from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
+from padax.nn.parameter import create_parameter  # noqa: E402,F401,F811  (registers the parameter for Layer assignment)
 from padax.random._state import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: E402,F401
 from padax.random._paddle_draws import (bernoulli, binomial, log_normal, multinomial, poisson,  # noqa: E402,F401
                                         rand_like, randint_like, randn_like, standard_gamma, standard_normal)
