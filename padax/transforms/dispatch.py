@@ -14,6 +14,7 @@ from padax.core import primitive as _primitive
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
+from padax.devices import _jaxlib
 from padax.devices.backend import default_device
 from padax.devices.executable import Executable
 from padax.lowering.compile import compile_lowered
@@ -56,7 +57,11 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
         fn = prim.eager_fn
         if fn is None:
             fn = prim.eager_fn = _eager_function(prim, params)
-        return fn(*args)
+        try:
+            return fn(*args)
+        except (_jaxlib.XlaRuntimeError, ValueError) as e:  # from C++ dispatch: out of memory named as in Python
+            fn._padax_jit.fast_path_error(e, args, {})
+            raise
     try:
         key = (prim, tuple(params.items()))
         fn = _cache.get(key)
@@ -68,7 +73,11 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
             if len(_cache) > _CACHE_LIMIT:
                 _cache.clear()
             _cache[key] = fn
-    return fn(*args)
+    try:
+        return fn(*args)
+    except (_jaxlib.XlaRuntimeError, ValueError) as e:
+        fn._padax_jit.fast_path_error(e, args, {})
+        raise
 
 
 _CACHE_LIMIT = 4096
@@ -83,6 +92,7 @@ def _eager_function(prim, params: dict):
     run.__name__ = run.__qualname__ = prim.name
     fn = jit(run)
     fn._padax_jit.eager_op = True
+    fn = fn._dispatch  # called bare: apply_primitive names its errors (no wrapper on the hot path)
     if not params:
         _with_eager_fn.add(prim)
     return fn
