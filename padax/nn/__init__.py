@@ -57,5 +57,5 @@ ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D
 from padax.nn.layer.spectral_norm import SpectralNorm  # noqa: F401
 from padax.nn.layer.pooling import FractionalMaxPool2D, FractionalMaxPool3D  # noqa: F401
 from padax.nn.parameter import Parameter  # noqa: F401
-from padax.nn.decode import BeamSearchDecoder, Decoder, dynamic_decode  # noqa: F401
+from padax.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from padax.nn.layer.loss_structured import AdaptiveLogSoftmaxWithLoss, HSigmoidLoss, RNNTLoss  # noqa: F401
