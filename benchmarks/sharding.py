@@ -1,4 +1,5 @@
-"""Sharding workloads: a data-parallel training step on 1, 2, 4 and 8 CPU devices.
+"""Sharding workloads: a data-parallel training step on 1, 2, 4 and 8 CPU devices, a tensor-parallel
+Transformer block and a ZeRO-3 training step on 8.
 
 The step is padax.demo's MLP (64-128-10, softmax cross-entropy, SGD with
 momentum) on a batch of 1024 split over a 'data' mesh axis of n devices
@@ -8,6 +9,12 @@ function" includes Paddle's loss semantics: cross_entropy's default
 ignore_index=-100 makes the mean one over the labels that are not ignored,
 so both sides all-reduce that count (a plain `jnp.mean` would skip it and
 measure a cheaper program: about 13% at 8 devices).
+
+The tensor-parallel block is fleet.meta_parallel.ParallelTransformerLayer
+(Megatron layout) on a (dp 2, mp 4) mesh; the ZeRO-3 step is an MLP under
+group_sharded_parallel(level="p_g_os") with Adam on 8 devices. jax runs the
+same formulas with the same parameter shardings and the same sharding
+constraints at the same points (tp_block.py's layouts written out).
 
 A process's CPU device count is fixed when its client is created (jax reads
 XLA_FLAGS=--xla_force_host_platform_device_count=8 at import), so each
@@ -103,18 +110,26 @@ def _jax_step(n: int):
     return run
 
 
+def _make(fw: str, key: str):
+    """The step named `key`: a device count (data parallel), "tp" or "zero3"."""
+    from benchmarks import sharding_recipes as recipes
+    if key == "tp":
+        return recipes.padax_tp_block() if fw == "padax" else recipes.jax_tp_block()
+    if key == "zero3":
+        return recipes.padax_zero3_step() if fw == "padax" else recipes.jax_zero3_step()
+    return (_padax_step if fw == "padax" else _jax_step)(int(key))
+
+
 def _worker_main(fw: str) -> None:
-    make = _padax_step if fw == "padax" else _jax_step
     steps: dict = {}
     out = sys.stdout
     for line in sys.stdin:
-        cmd, _, arg = line.strip().partition(" ")
+        cmd, _, n = line.strip().partition(" ")
         if cmd == "quit":
             break
-        n = int(arg)
         if cmd == "setup":
             if n not in steps:
-                steps[n] = make(n)
+                steps[n] = _make(fw, n)
                 steps[n]()  # compile
             out.write("ready\n")
         elif cmd == "step":
@@ -157,7 +172,7 @@ def _ask(p: subprocess.Popen, line: str, expect: str) -> None:
         raise RuntimeError(f"benchmark worker answered {got!r} to {line!r} (exit status {p.poll()})")
 
 
-def _setup(fw: str, n: int):
+def _setup(fw: str, n: int | str):
     def setup():
         p = _worker(fw)
         try:
@@ -192,7 +207,13 @@ def workloads() -> list[Workload]:
                                         f"split over {n} CPU device{'s' if n > 1 else ''} (jit, in/out_shardings; Paddle's "
                                         "ignore_index mean in the loss on both sides)",
                      {"padax": _setup("padax", n), "jax": _setup("jax", n)}, target=1.05)
-            for n in counts]
+            for n in counts] + [
+        Workload("tp_block_8dev", "tensor-parallel Transformer block training step (Megatron layout: d 256, 8 heads, "
+                                  "ffn 1024, batch 8 x seq 128) on a (dp 2, mp 4) mesh of 8 CPU devices",
+                 {"padax": _setup("padax", "tp"), "jax": _setup("jax", "tp")}, target=1.05),
+        Workload("zero3_step_8dev", "ZeRO-3 training step (MLP 512-1024-1024-512, Adam, batch 256): parameters, "
+                                    "gradients and Adam state split over 8 CPU devices",
+                 {"padax": _setup("padax", "zero3"), "jax": _setup("jax", "zero3")}, target=1.05)]
 
 
 if __name__ == "__main__":

@@ -65,15 +65,6 @@ from padax.functional.indexed import (diagonal_scatter, gather, gather_nd, index
                                       select_scatter, slice_scatter, take, take_along_axis)
 from padax.functional.einsum import einsum  # noqa: E402
 from padax.functional import methods as _methods  # noqa: E402,F401  (attaches operators and Tensor methods)
-from padax import nn  # noqa: E402,F401
-from padax.nn.param_attr import ParamAttr  # noqa: E402,F401
-from padax import inference as _inference  # noqa: E402
-from padax.serialization import load, save  # noqa: E402
-from padax import optimizer  # noqa: E402,F401
-from padax import io  # noqa: E402,F401
-from padax import metric  # noqa: E402,F401
-from padax import regularizer  # noqa: E402,F401
-jit.to_static, jit.save, jit.load = _inference.to_static, _inference.save, _inference.load
 
 # transformations (JAX's function-in, function-out signatures)
 from padax.transforms.ad import (grad, hessian, jacfwd, jacrev, jvp, linear_transpose, linearize,  # noqa: E402
@@ -81,25 +72,10 @@ from padax.transforms.ad import (grad, hessian, jacfwd, jacrev, jvp, linear_tran
 from padax.transforms.ad import jacrev as jacobian  # noqa: E402  (jax's alias)
 from padax.transforms.batching import vmap  # noqa: E402
 from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noqa: E402
-from padax import test_util  # noqa: E402,F401
 from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
-from padax import ad_checkpoint, extend, scipy, tree_util  # noqa: E402,F401
-from padax import autograd  # noqa: E402,F401
-from padax import fft  # noqa: E402,F401
-from padax import random  # noqa: E402,F401
-from padax.random._state import (normal, rand, randint, randn, randperm, seed,  # noqa: E402,F401
-                                 uniform)
-from padax import linalg  # noqa: E402,F401
+from padax import tree_util  # noqa: E402,F401
 from padax import numpy  # noqa: E402,F401
-# multi-device: shardings, shard_map, sharding constraints, padax.distributed
-from padax import sharding  # noqa: E402,F401
-from padax.sharding import (NamedSharding, P, make_mesh, reshard, set_mesh, typeof,  # noqa: E402,F401
-                            visualize_array_sharding)
-from padax.transforms.shard_map import shard_map  # noqa: E402,F401
-from padax import distributed  # noqa: E402,F401
-from padax import static  # noqa: E402,F401
-from padax.static.mode import disable_static, enable_static, in_dynamic_mode  # noqa: E402,F401
 from padax import tensor  # noqa: E402,F401
 
 # Paddle's names beyond the tensor API: devices and places, printing, aliases and torch-style names
@@ -119,26 +95,63 @@ from padax.functional.math import (clamp, div, eq, ge, greater, gt, le, less, lt
 from padax.functional.reduction import msort  # noqa: E402,F401
 from padax.functional.search import argwhere  # noqa: E402,F401
 from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
-from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_parameter, eigvalsh,  # noqa: E402,F401
+from padax.functional.paddle_extras import (cat, cholesky, concatenate, eigvalsh,  # noqa: E402,F401
                                             from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
-from padax.nn.parameter import create_parameter  # noqa: E402,F401,F811  (registers the parameter for Layer assignment)
-from padax.random._state import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: E402,F401
-from padax.random._paddle_draws import (bernoulli, binomial, log_normal, multinomial, poisson,  # noqa: E402,F401
-                                        rand_like, randint_like, randn_like, standard_gamma, standard_normal)
-# seeing inside compiled code: debug printing and host callbacks
-from padax import debug  # noqa: E402,F401
-from padax import experimental  # noqa: E402,F401
-from padax.callback import pure_callback  # noqa: E402,F401
-from padax import checkify  # noqa: E402,F401
-from padax import profiler  # noqa: E402,F401
-# higher-order differentiation: Taylor mode, Hessian-free second-order operators
-from padax.transforms.jet import jet  # noqa: E402
-from padax.transforms.higher import hessian_diag, hvp, jacobian_diag, laplacian  # noqa: E402
-from padax.implicit import implicit_diff  # noqa: E402
-from padax.transforms.closure import closure_convert, custom_gradient  # noqa: E402
-from padax import taylor  # noqa: E402,F401
-from padax import scipy  # noqa: E402,F401
-from padax import distribution  # noqa: E402,F401
-from padax import signal  # noqa: E402,F401
-from padax import incubate, ode  # noqa: E402,F401
-from padax.scipy.special._paddle import gammainc, gammaincc, i0, i0e, i1, i1e  # noqa: E402,F401
+
+# -- loaded on first use (PEP 562): the batteries and the less common transformations --------------
+# `import padax` loads the tensor API, jit/grad/vmap and the device layer; `padax.nn`, `padax.scipy`,
+# `padax.optimizer`, ... and the names below import their module when first read, so start-up does
+# not pay for what a script never touches.
+_LAZY_MODULES = ("ad_checkpoint", "amp", "autograd", "callbacks", "checkify", "debug", "distributed", "distribution",
+                 "experimental", "extend", "fft", "hapi", "incubate", "inference", "io", "linalg", "metric", "nn",
+                 "ode", "optimizer", "profiler", "random", "regularizer", "scipy", "sharding", "signal", "static",
+                 "taylor", "test_util", "utils", "vision")
+_LAZY_NAMES = {
+    "ParamAttr": "padax.nn.param_attr", "load": "padax.serialization", "save": "padax.serialization",
+    **dict.fromkeys(("normal", "rand", "randint", "randn", "randperm", "seed", "uniform", "get_cuda_rng_state",
+                     "get_rng_state", "set_cuda_rng_state", "set_rng_state"), "padax.random._state"),
+    **dict.fromkeys(("bernoulli", "binomial", "log_normal", "multinomial", "poisson", "rand_like", "randint_like",
+                     "randn_like", "standard_gamma", "standard_normal"), "padax.random._paddle_draws"),
+    **dict.fromkeys(("NamedSharding", "P", "make_mesh", "reshard", "set_mesh", "typeof",
+                     "visualize_array_sharding"), "padax.sharding"),
+    "shard_map": "padax.transforms.shard_map",
+    **dict.fromkeys(("disable_static", "enable_static", "in_dynamic_mode"), "padax.static.mode"),
+    "pure_callback": "padax.callback", "jet": "padax.transforms.jet",
+    **dict.fromkeys(("hessian_diag", "hvp", "jacobian_diag", "laplacian"), "padax.transforms.higher"),
+    "implicit_diff": "padax.implicit",
+    **dict.fromkeys(("closure_convert", "custom_gradient"), "padax.transforms.closure"),
+    **dict.fromkeys(("gammainc", "gammaincc", "i0", "i0e", "i1", "i1e"), "padax.scipy.special._paddle"),
+    **dict.fromkeys(("Model", "flops", "summary"), "padax.hapi"),
+    "DataParallel": "padax.distributed.fleet.model",
+    "create_parameter": "padax.nn.parameter",  # registers the parameter for Layer assignment
+}
+
+
+def __getattr__(name: str):
+    import importlib
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"padax.{name}")
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'padax' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_NAMES))
+
+
+def _inference_entry(name: str):
+    """`padax.jit.<name>` (to_static, save, load): padax.inference's function, imported at the first call."""
+    def entry(*args, **kwargs):
+        from padax import inference
+        return getattr(inference, name)(*args, **kwargs)
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = f"padax.inference.{name} (Paddle's paddle.jit.{name}); padax.inference loads at the first call."
+    return entry
+
+
+jit.to_static, jit.save, jit.load = (_inference_entry(n) for n in ("to_static", "save", "load"))
+

@@ -1,5 +1,8 @@
 """`padax.save` / `padax.load`: state dicts and other trees of arrays in one file, never pickled.
 
+(padax's own format, below; `format='paddle'` / `'safetensors'` write Paddle's pickle or a .safetensors
+file instead, and `load` reads all three: see padax/paddle_format.py and padax/safetensors_format.py.)
+
 The file is a numpy npz archive: each array stored as its raw bytes (`a0`,
 `a1`, ...), and a JSON `tree` entry describing the structure with each
 array's dtype and shape. Every dtype round-trips (bfloat16 and float8
@@ -158,13 +161,32 @@ def decode_tree(node: Any, arrays: Sequence, return_numpy: bool = False) -> Any:
     return {k: decode_tree(n, arrays, return_numpy) for k, n in node["dict"]}
 
 
-def save(obj: Any, path: str, protocol: int = 4, **configs: Any) -> None:
-    """Save a state dict (or any tree of arrays, numbers and strings) to the file `path`."""
+FORMATS = ("padax", "paddle", "safetensors")
+
+
+def save(obj: Any, path: str, protocol: int = 4, format: str | None = None, **configs: Any) -> None:  # noqa: A002
+    """Save a state dict (or any tree of arrays, numbers and strings) to the file `path`.
+
+    `format`: 'padax' (default: an npz archive, never pickled), 'paddle' (the pickle `paddle.save` writes, for
+    Paddle's `paddle.load`) or 'safetensors' (a flat {name: array} dict; also chosen by Paddle's
+    `safetensors=True` or a `.safetensors` file name).
+    """
+    use_safetensors = configs.pop("safetensors", False)
     if configs:
         raise TypeError(f"padax.save: unsupported options {sorted(configs)}")
     path = os.fspath(path)
     if not os.path.basename(path):
         raise ValueError(f"padax.save: {path!r} names a folder; give a file name like 'model.pdparams'")
+    if format is None:
+        format = "safetensors" if use_safetensors or path.endswith(".safetensors") else "padax"  # noqa: A001
+    if format not in FORMATS:
+        raise ValueError(f"padax.save: unknown format {format!r}; valid formats are {list(FORMATS)}")
+    if format == "paddle":
+        from padax import paddle_format
+        return paddle_format.save(obj, path, protocol)
+    if format == "safetensors":
+        from padax import safetensors_format
+        return safetensors_format.save(obj, path)
     arrays: list = []
     tree = encode_tree(obj, arrays)
     entries, meta = array_entries(arrays, "a")
@@ -174,10 +196,67 @@ def save(obj: Any, path: str, protocol: int = 4, **configs: Any) -> None:
 
 
 def load(path: str, return_numpy: bool = False, **configs: Any) -> Any:
-    """Load what `padax.save` wrote; arrays that were Tensors come back as Tensors (numpy with return_numpy)."""
+    """Load a file `padax.save` wrote, a Paddle `.pdparams`/`.pdopt` pickle (read by a restricted unpickler
+    that runs no code), or a `.safetensors` file; the format is told from the file's first bytes.
+
+    Arrays that were Tensors come back as Tensors (Paddle and safetensors files: every array), numpy arrays
+    with `return_numpy=True`.
+    """
+    configs.pop("safetensors", None)  # Paddle's flag; the content says which format it is
     if configs:
         raise TypeError(f"padax.load: unsupported options {sorted(configs)}")
     path = os.fspath(path)
+    head = _head(path)
+    if head.startswith(_ZIP_MAGIC):
+        return _load_padax(path, return_numpy)
+    from padax import paddle_format, safetensors_format
+    if head.startswith(paddle_format.PICKLE_MAGIC):
+        obj = _load_foreign(path, "a Paddle pickle", paddle_format.loads, (paddle_format.UnsafePickleError,))
+    elif safetensors_format.looks_like_safetensors(head):
+        obj = _load_foreign(path, "a safetensors file", safetensors_format.loads, ())
+    else:
+        kind = "empty" if not head else "not a padax, Paddle or safetensors file"
+        raise LoadError(f"padax.load: {path!r} is {kind}")
+    return obj if return_numpy else _arrays_to_tensors(obj)
+
+
+def _head(path: str) -> bytes:
+    if not os.path.exists(path):
+        raise LoadError(f"padax.load: {path!r} does not exist")
+    if os.path.isdir(path):
+        raise LoadError(f"padax.load: {path!r} is a folder, not a file")
+    try:
+        with open(path, "rb") as f:
+            return f.read(16)
+    except OSError as e:
+        raise LoadError(f"padax.load: {path!r} cannot be read ({e.strerror or e})") from None
+
+
+def _load_foreign(path: str, kind: str, loads: Any, refusals: tuple) -> Any:
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return loads(data)
+    except refusals as e:
+        raise LoadError(f"padax.load: {path!r} was refused: {e}") from None
+    except ImportError:
+        raise
+    except Exception as e:  # noqa: BLE001 (a truncated or damaged file fails in many ways)
+        raise LoadError(f"padax.load: {path!r} is {kind} that cannot be read ({type(e).__name__}: {e})") from None
+
+
+def _arrays_to_tensors(obj: Any) -> Any:
+    if isinstance(obj, np.ndarray):
+        from padax.devices.put import device_put
+        return device_put(obj)
+    if isinstance(obj, dict):
+        return {k: _arrays_to_tensors(v) for k, v in obj.items()}
+    if type(obj) in (list, tuple):
+        return type(obj)(_arrays_to_tensors(v) for v in obj)
+    return obj
+
+
+def _load_padax(path: str, return_numpy: bool) -> Any:
     with open_archive(path, "padax.load") as z:
         head = read_json(z, "tree", path, "padax.load")
         if not isinstance(head, dict) or head.get("format") != FORMAT:

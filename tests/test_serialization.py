@@ -62,10 +62,11 @@ def test_damaged_and_foreign_files(tmp_path):
     np.savez(str(tmp_path / "foreign.npz"), x=np.ones(3))
     with pytest.raises(LoadError, match="not a readable|not written by padax"):
         padax.load(str(tmp_path / "foreign.npz"))
-    with open(tmp_path / "pickle", "wb") as f:  # a pickle is never unpickled
+    with open(tmp_path / "pickle", "wb") as f:  # a pickle naming any class is refused, never unpickled
+        import collections
         import pickle
-        pickle.dump({"w": 1}, f)
-    with pytest.raises(LoadError):
+        pickle.dump({"w": collections.Counter("ab")}, f)
+    with pytest.raises(LoadError, match="refused to load global 'collections.Counter'"):
         padax.load(str(tmp_path / "pickle"))
 
 

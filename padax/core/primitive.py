@@ -23,11 +23,16 @@ def set_default_impl(fn: Callable[..., Any]) -> None:
     _default_impl = fn
 
 
+# Every primitive by name (the first one defined under a name), e.g. for policies that name primitives.
+registry: dict[str, "Primitive"] = {}
+
+
 class Primitive:
     multiple_results = False
 
     def __init__(self, name: str, *, multiple_results: bool = False):
         self.name = name
+        registry.setdefault(name, self)
         self.multiple_results = multiple_results
         self._impl: Callable | None = None
         self.abstract_eval: Callable | None = None
@@ -43,7 +48,10 @@ class Primitive:
 
     def bind(self, *args: Any, **params: Any) -> Any:
         """Apply the primitive under the current trace (eager, staging, ...)."""
-        trace = _trace.trace_state.trace
+        state = _trace.trace_state
+        if state.bind_policy is not None:
+            args = state.bind_policy(self, args, params)
+        trace = state.trace
         if type(trace) is _EvalTrace and self._impl is None:  # the eager hot path, in one call
             return _default_impl(self, args, params)
         return trace.process_primitive(self, args, params)

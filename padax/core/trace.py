@@ -52,6 +52,9 @@ class EvalTrace(Trace):
 class _TraceState(threading.local):
     def __init__(self) -> None:
         self.trace: Trace = EvalTrace()
+        # A dtype policy (e.g. padax.amp.auto_cast) that `Primitive.bind` applies to the operands of
+        # every primitive before the current trace sees them: policy(prim, args, params) -> args. None: off.
+        self.bind_policy = None
 
 
 trace_state = _TraceState()
@@ -80,6 +83,30 @@ def set_current_trace(trace: Trace) -> Iterator[Trace]:
         yield trace
     finally:
         _switch_to(prev, trace)
+
+
+# A setting in the C++ jit dispatcher's cache key holding the active bind policy (installed by
+# padax.transforms.jit): a function traced under a policy is not replayed without it, and vice versa.
+policy_key = None
+
+
+@contextlib.contextmanager
+def bind_policy(policy) -> Iterator[None]:
+    """Apply `policy(prim, args, params) -> args` to every primitive bound in this block (this thread).
+
+    The policy is a hashable value (it enters jit's cache keys); it may bind primitives itself
+    (casts), which pass through it again, so it must leave those unchanged.
+    """
+    prev = trace_state.bind_policy
+    trace_state.bind_policy = policy
+    if policy_key is not None:
+        policy_key.set_local(policy)
+    try:
+        yield
+    finally:
+        trace_state.bind_policy = prev
+        if policy_key is not None:
+            policy_key.set_local(prev)
 
 
 @contextlib.contextmanager

@@ -31,12 +31,15 @@ import numpy as np
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, ShardingError
 from padax.distributed.runtime import (DistributedError, DistributedTimeoutError, barrier, initialize,
                                        is_initialized, process_count, process_index, shutdown)
+from padax.distributed.checkpoint import CheckpointError, load_state_dict, save_state_dict
+from padax.distributed.spawn import spawn
 
 __all__ = ["ProcessMesh", "Shard", "Replicate", "Partial", "Placement", "shard_tensor", "reshard",
            "dtensor_from_fn", "to_named_sharding", "ReduceOp", "all_reduce", "all_gather", "reduce_scatter",
            "broadcast", "all_to_all", "alltoall", "send", "recv", "initialize", "shutdown", "is_initialized",
            "get_rank", "get_world_size", "barrier", "make_array_from_process_local_data", "DistributedError",
            "DistributedTimeoutError"]
+__all__ += ["save_state_dict", "load_state_dict", "CheckpointError", "spawn"]
 
 
 # ---- meshes and placements ---------------------------------------------------------------------
@@ -409,3 +412,19 @@ def make_array_from_process_local_data(sharding: NamedSharding, local_data: Any,
     aval = ShapedArray(global_shape, arr.dtype, False)
     buf = _jaxlib.device_put(aval, sharding.to_jaxlib(ndim), pieces, local, config.enable_x64)
     return Tensor(buf, aval)
+
+
+# ---- training recipes (fleet, ZeRO, auto-parallel); loaded on first use since they build on padax.nn ----
+
+_AUTO_PARALLEL = ("shard_layer", "shard_optimizer", "shard_dataloader", "to_static", "DistModel", "ShardDataloader",
+                  "ShardingStage1", "ShardingStage2", "ShardingStage3", "Strategy")
+__all__ += list(_AUTO_PARALLEL) + ["fleet", "sharding"]
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+    if name in _AUTO_PARALLEL:
+        return getattr(importlib.import_module("padax.distributed.auto_parallel"), name)
+    if name in ("fleet", "sharding"):
+        return importlib.import_module(f"padax.distributed.{name}")
+    raise AttributeError(f"module 'padax.distributed' has no attribute {name!r}")

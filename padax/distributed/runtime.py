@@ -7,7 +7,9 @@ processes (each process can only touch its own, the "addressable" ones).
 Collectives between processes go through gloo over TCP. Afterwards jit and
 shard_map programs over a mesh of all devices run in every process at once
 (each process calls them with its local data, see
-`make_array_from_process_local_data`).
+`make_array_from_process_local_data`). Called without arguments,
+`initialize` finds the run in the environment a launcher or scheduler set
+(`padax.distributed.cluster`).
 
 Timeouts are short and configurable: a coordinator that cannot be reached
 (or peers that never show up) fail `initialize` after about `timeout`
@@ -49,11 +51,8 @@ _state = _State()
 ENV_COORDINATOR = "PADAX_COORDINATOR"
 ENV_NUM_PROCESSES = "PADAX_NUM_PROCESSES"
 ENV_PROCESS_ID = "PADAX_PROCESS_ID"
-
-
-def _env_int(name: str) -> int | None:
-    v = os.environ.get(name)
-    return int(v) if v not in (None, "") else None
+ENV_INIT_TIMEOUT = "PADAX_INIT_TIMEOUT"
+ENV_HEARTBEAT_TIMEOUT = "PADAX_HEARTBEAT_TIMEOUT"
 
 
 def is_initialized() -> bool:
@@ -73,34 +72,54 @@ def _on_missed_heartbeat(*args: Any) -> None:
     os._exit(70)
 
 
+def _env_seconds(name: str, default: float) -> float:
+    v = os.environ.get(name, "")
+    try:
+        return float(v) if v else default
+    except ValueError:
+        raise DistributedError(f"padax.distributed.initialize: {name}={v!r} is not a number of seconds") from None
+
+
 def initialize(coordinator_address: str | None = None, num_processes: int | None = None,
                process_id: int | None = None, *, local_device_count: int | None = None,
-               timeout: float = 60, heartbeat_timeout: float = 20, shutdown_timeout: float = 10) -> None:
+               timeout: float | None = None, heartbeat_timeout: float | None = None,
+               shutdown_timeout: float = 10) -> None:
     """Join a multi-process run (call once per process, before creating arrays).
 
     coordinator_address: "host:port" where process 0 runs the coordination
     service; num_processes, process_id: this run's size and this process's
-    rank. Each defaults to the environment variables PADAX_COORDINATOR,
-    PADAX_NUM_PROCESSES, PADAX_PROCESS_ID (what `python -m
-    padax.distributed.launch` sets). local_device_count: CPU devices per
+    rank. What is not given is read from the environment that padax's or
+    Paddle's launcher, torchrun/Kubernetes, SLURM or Open MPI set (see
+    `padax.distributed.cluster`). local_device_count: CPU devices per
     process (default: padax.config.num_cpu_devices).
-    timeout: seconds to wait for the coordinator and all peers.
-    heartbeat_timeout: seconds of silence after which a peer counts as dead.
+    timeout: seconds to wait for the coordinator and all peers (default
+    PADAX_INIT_TIMEOUT or 60). heartbeat_timeout: seconds of silence after
+    which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).
     """
     from padax.config import config
+    from padax.distributed.cluster import detect
+    timeout = _env_seconds(ENV_INIT_TIMEOUT, 60) if timeout is None else timeout
+    heartbeat_timeout = _env_seconds(ENV_HEARTBEAT_TIMEOUT, 20) if heartbeat_timeout is None else heartbeat_timeout
     with _state.lock:
         if _state.client is not None:
             raise DistributedError("padax.distributed.initialize was already called in this process")
-        address = coordinator_address or os.environ.get(ENV_COORDINATOR)
-        n = num_processes if num_processes is not None else _env_int(ENV_NUM_PROCESSES)
-        pid = process_id if process_id is not None else _env_int(ENV_PROCESS_ID)
+        found = None
+        if None in (coordinator_address, num_processes, process_id):
+            try:
+                found = detect()
+            except ValueError as e:
+                raise DistributedError(str(e)) from None
+        address = coordinator_address or (found.coordinator_address if found else None)
+        n = num_processes if num_processes is not None else (found.num_processes if found else None)
+        pid = process_id if process_id is not None else (found.process_id if found else None)
         missing = [what for what, v in (("coordinator_address", address), ("num_processes", n),
                                         ("process_id", pid)) if v is None]
         if missing:
             raise DistributedError(
-                f"padax.distributed.initialize: {', '.join(missing)} not given; pass them or set "
-                f"{ENV_COORDINATOR}, {ENV_NUM_PROCESSES}, {ENV_PROCESS_ID} (python -m padax.distributed.launch "
-                "does that)")
+                f"padax.distributed.initialize: {', '.join(missing)} not given and no launcher's environment "
+                f"found; pass them, or set {ENV_COORDINATOR}, {ENV_NUM_PROCESSES}, {ENV_PROCESS_ID} (python -m "
+                "padax.distributed.launch does that), or run under Paddle's launcher, torchrun (MASTER_ADDR, "
+                "MASTER_PORT, WORLD_SIZE, RANK), SLURM or Open MPI")
         if not 0 <= pid < n:
             raise DistributedError(f"padax.distributed.initialize: process_id {pid} is not in [0, {n})")
         if ":" not in address:
@@ -175,4 +194,36 @@ def barrier(name: str = "padax_barrier", timeout: float = 60) -> None:
     """Wait until every process reaches the barrier of this name."""
     if _state.client is None:
         return
-    _state.client.wait_at_barrier(name, int(timeout * 1000))
+    try:
+        _state.client.wait_at_barrier(name, int(timeout * 1000))
+    except (_jaxlib.XlaRuntimeError, RuntimeError) as e:
+        raise DistributedTimeoutError(f"padax.distributed.barrier {name!r}: not every process arrived within "
+                                      f"{timeout} s ({_first_line(e)})") from None
+
+
+def publish(key: str, value: str) -> None:
+    """Put `key` = `value` in the run's key-value store (the coordination service); no-op in one process."""
+    if _state.client is not None:
+        _state.client.key_value_set(key, value, allow_overwrite=True)
+
+
+def wait_published(key: str, timeout: float = 60) -> str:
+    """The value some process published under `key` (waits up to `timeout` seconds for it)."""
+    if _state.client is None:
+        raise DistributedError("wait_published needs padax.distributed.initialize() first")
+    return _get_published(key, timeout)
+
+
+def _get_published(key: str, timeout: float) -> str:
+    try:
+        return _state.client.blocking_key_value_get(key, int(timeout * 1000))
+    except (_jaxlib.XlaRuntimeError, RuntimeError) as e:
+        raise DistributedTimeoutError(f"padax.distributed: no process published {key!r} within {timeout} s "
+                                      f"({_first_line(e)}); a process may have failed or skipped this step") from None
+
+
+def gather_published(key_prefix: str, timeout: float = 60) -> list[str]:
+    """The values every process published under `key_prefix + str(rank)`, in rank order (waits for them)."""
+    if _state.client is None:
+        raise DistributedError("gather_published needs padax.distributed.initialize() first")
+    return [_get_published(f"{key_prefix}{r}", timeout) for r in range(_state.num_processes)]

@@ -34,6 +34,8 @@ from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
+from padax.devices.array import Tensor
+from padax.functional._fast import twin
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
 from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 
@@ -135,6 +137,8 @@ def getitem(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
     """x[idx] with numpy's basic and advanced indexing rules and jax's out-of-range reads:
     indices past the ends are clamped into range (mode None or 'clip'; 'promise_in_bounds'
     may assume they are not), or read `fill_value` (mode 'fill'; NaN for inexact dtypes)."""
+    if type(idx) is int and type(x) is Tensor and mode is None and fill_value is None:
+        return _int_getitem.call(x, idx)  # (the compiled twin; see padax/functional/_fast.py)
     x = asarray(x)
     idx = idx if isinstance(idx, tuple) else (idx,)
     if GatherScatterMode.from_any(mode, GatherScatterMode.CLIP) is GatherScatterMode.FILL_OR_DROP:
@@ -144,6 +148,13 @@ def getitem(x: Any, idx: Any, mode: Any = None, fill_value: Any = None) -> Any:
     if any(_is_advanced(e) for e in idx):
         return advanced_getitem(x, idx, oob="clip")
     return basic_getitem(x, idx)
+
+
+def _getitem(x: Any, idx: Any) -> Any:
+    return getitem(x, idx)
+
+
+_int_getitem = twin(_getitem, "getitem", static_argnums=(1,))
 
 
 def basic_getitem(x: Any, idx: tuple) -> Any:

@@ -17,9 +17,11 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
+from padax.devices.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes as broadcast_shapes_, broadcast_to as _broadcast_to,
                                       canonicalize_axis, full, is_array, static_int)
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional._fast import twin
 
 
 def _static_int(op: str, v: Any, what: str) -> int:
@@ -41,6 +43,12 @@ def _int_list(op: str, v: Any, what: str) -> list[int]:
 
 def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
     """Reshape (row-major); one entry may be -1 (inferred) and 0 copies x's size on that axis."""
+    if type(x) is Tensor and name is None:
+        return reshape_tensor(x, shape)
+    return _reshape(x, shape)
+
+
+def _reshape(x: Any, shape: Any) -> Any:
     x = _arg("reshape", x, "x")
     xs = x.aval.shape
     shape = _int_list("reshape", shape, "shape")
@@ -66,6 +74,20 @@ def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
         raise op_value_error("reshape", f"cannot reshape {x.aval.str_short()} ({x.aval.size} elements) to "
                                         f"shape {shape}")
     return lax.reshape(x, tuple(out))
+
+
+_reshape_twin = twin(_reshape, "reshape", static_argnums=(1,))
+
+
+def reshape_tensor(x: Any, shape: Any) -> Any:
+    """reshape of a Tensor: a shape of Python ints goes to reshape's compiled twin (padax/functional/_fast.py)."""
+    if type(shape) is tuple or type(shape) is list:
+        for d in shape:
+            if type(d) is not int:
+                break
+        else:
+            return _reshape_twin.call(x, tuple(shape))
+    return _reshape(x, shape)
 
 
 def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:

@@ -22,6 +22,7 @@ from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional._fast import twin
 
 # ---- helpers ---------------------------------------------------------------------------
 
@@ -101,38 +102,68 @@ def _binary(op: str, x: Any, y: Any) -> tuple[Any, Any]:
 
 
 def _float_unary(prim_fn):
-    def fn(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(prim_fn.__name__, out)
+    def compute(x):
         return prim_fn(_to_inexact(x))
+    fast = twin(compute, prim_fn.__name__)
+
+    def fn(x: Any, name: str | None = None, *, out: Any = None) -> Any:
+        if type(x) is Tensor and out is None:
+            return fast.call(x)  # (eager, on a Tensor: the compiled twin; see padax/functional/_fast.py)
+        no_out(prim_fn.__name__, out)
+        return compute(x)
     return fn
 
 
 # ---- arithmetic -------------------------------------------------------------------------
 
-def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
-    """x + alpha * y with Paddle promotion and broadcasting (logical or for bool)."""
-    no_out("add", out)
-    if alpha != 1:
-        y = multiply(y, alpha)
+def _add(x: Any, y: Any) -> Any:
     x, y = _binary("add", x, y)
     return E.add_p.bind(x, y)
 
 
-def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
-    """x - alpha * y with Paddle promotion and broadcasting."""
-    no_out("subtract", out)
-    if alpha != 1:
-        y = multiply(y, alpha)
+def _subtract(x: Any, y: Any) -> Any:
     x, y = _binary("subtract", x, y)
     _check("subtract", x, _numeric, "numeric (not bool)")
     return E.sub_p.bind(x, y)
 
 
-def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """x * y with Paddle promotion and broadcasting (logical and for bool)."""
-    no_out("multiply", out)
+def _multiply(x: Any, y: Any) -> Any:
     x, y = _binary("multiply", x, y)
     return E.mul_p.bind(x, y)
+
+
+# compiled twins of the binary ops for two Tensors (eager; see padax/functional/_fast.py)
+add_tensors = twin(_add, "add")
+subtract_tensors = twin(_subtract, "subtract")
+multiply_tensors = twin(_multiply, "multiply")
+
+
+def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
+    """x + alpha * y with Paddle promotion and broadcasting (logical or for bool)."""
+    if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
+        return add_tensors.call(x, y)
+    no_out("add", out)
+    if alpha != 1:
+        y = multiply(y, alpha)
+    return _add(x, y)
+
+
+def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
+    """x - alpha * y with Paddle promotion and broadcasting."""
+    if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
+        return subtract_tensors.call(x, y)
+    no_out("subtract", out)
+    if alpha != 1:
+        y = multiply(y, alpha)
+    return _subtract(x, y)
+
+
+def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
+    """x * y with Paddle promotion and broadcasting (logical and for bool)."""
+    if type(x) is Tensor and type(y) is Tensor and out is None:
+        return multiply_tensors.call(x, y)
+    no_out("multiply", out)
+    return _multiply(x, y)
 
 
 def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None = None, out: Any = None) -> Any:
@@ -146,11 +177,20 @@ def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None
             raise op_value_error("divide", f"rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
         x, y = _binary("divide", x, y)
         return lax.div(x, y) if not dtypes.is_inexact(x.aval.dtype) else trunc(lax.div(x, y))
+    if type(x) is Tensor and type(y) is Tensor:
+        return divide_tensors.call(x, y)
+    return _true_divide(x, y)
+
+
+def _true_divide(x: Any, y: Any) -> Any:
     x, y = _binary("divide", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         f = dtypes.default_float_dtype()
         x, y = lax.convert_element_type(x, f), lax.convert_element_type(y, f)
     return lax.div(x, y)
+
+
+divide_tensors = twin(_true_divide, "divide")
 
 
 def _floor_div_int(x, y):

@@ -25,7 +25,17 @@ from padax.functional import stats as ST
 _OPERAND_TYPES = (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)
 
 
-def _binary(fn, reflected: bool = False):
+def _binary(fn, reflected: bool = False, tensors=None):
+    """The operator method calling fn(self, other) (reflected: fn(other, self)); `tensors`, when given,
+    is fn's compiled twin for two Tensors (padax/functional/_fast.py), called straight for them."""
+    if tensors is not None:
+        def op(self, other):
+            if type(other) is Tensor and type(self) is Tensor:
+                return tensors.call(self, other)
+            if not isinstance(other, _OPERAND_TYPES):
+                return NotImplemented
+            return fn(self, other)
+        return op
     if reflected:
         def op(self, other):
             if not isinstance(other, _OPERAND_TYPES):
@@ -47,6 +57,8 @@ def _reshape(self, *shape, name=None):
     """x.reshape([2, 3]) or x.reshape(2, 3)."""
     if len(shape) == 1 and (isinstance(shape[0], (list, tuple)) or isinstance(shape[0], (Tensor, Tracer))):
         shape = shape[0]
+    if type(self) is Tensor:
+        return S.reshape_tensor(self, shape)
     return S.reshape(self, shape)
 
 
@@ -104,10 +116,10 @@ def _tile(self, *reps, name=None):
 
 
 _OPERATORS = {
-    "__add__": _binary(M.add), "__radd__": _binary(M.add, True),
-    "__sub__": _binary(M.subtract), "__rsub__": _binary(M.subtract, True),
-    "__mul__": _binary(M.multiply), "__rmul__": _binary(M.multiply, True),
-    "__truediv__": _binary(M.divide), "__rtruediv__": _binary(M.divide, True),
+    "__add__": _binary(M.add, tensors=M.add_tensors), "__radd__": _binary(M.add, True),
+    "__sub__": _binary(M.subtract, tensors=M.subtract_tensors), "__rsub__": _binary(M.subtract, True),
+    "__mul__": _binary(M.multiply, tensors=M.multiply_tensors), "__rmul__": _binary(M.multiply, True),
+    "__truediv__": _binary(M.divide, tensors=M.divide_tensors), "__rtruediv__": _binary(M.divide, True),
     "__floordiv__": _binary(M.floor_divide), "__rfloordiv__": _binary(M.floor_divide, True),
     "__mod__": _binary(M.remainder), "__rmod__": _binary(M.remainder, True),
     "__pow__": _binary(M.pow), "__rpow__": _binary(M.pow, True),

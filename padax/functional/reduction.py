@@ -17,6 +17,8 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional._fast import twin
+from padax.devices.array import Tensor
 from padax.functional.lax.custom import stop_gradient_p
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
@@ -46,7 +48,13 @@ def _accumulate_dtype(dt: np.dtype) -> np.dtype:
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None,
         *, out: Any = None) -> Any:
     """Sum over `axis`; bool and int32 inputs give int64, as in Paddle."""
+    if type(x) is Tensor and axis is None and dtype is None and keepdim is False and out is None:
+        return _sum_all.call(x)  # (the compiled twin; see padax/functional/_fast.py)
     no_out("sum", out)
+    return _sum(x, axis, dtype, keepdim)
+
+
+def _sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False) -> Any:
     x = _arg("sum", x, "x")
     axes = reduction_axes("sum", x, axis)
     if dtype is not None:
@@ -58,6 +66,9 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name
     acc = _accumulate_dtype(out_dt)
     out = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
     return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
+
+
+_sum_all = twin(_sum, "sum")
 
 
 def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, dtype: Any = None,

@@ -16,12 +16,6 @@ def _check_beta(op: str, name: str, b: float) -> float:
     return float(b)
 
 
-def _check_multi_precision(op: str, multi_precision: bool) -> None:
-    if multi_precision:
-        raise ValueError(f"{op}: multi_precision=True is not supported; keep float32 parameters and cast to low "
-                         "precision inside the forward pass")
-
-
 class Adamax(Optimizer):
     """m <- b1 m + (1 - b1) g; u <- max(b2 u + eps, |g|); p <- p - lr / (1 - b1^t) * m / u."""
 
@@ -135,7 +129,7 @@ class Lamb(Optimizer):
                  exclude_from_weight_decay_fn: Callable[[Any], bool] | None = None, multi_precision: bool = False,
                  always_adapt: bool = False, name=None):
         super().__init__(learning_rate, parameters, None, grad_clip, name)
-        _check_multi_precision("Lamb", multi_precision)
+        self.multi_precision = bool(multi_precision)
         self.beta1, self.beta2 = _check_beta("Lamb", "beta1", beta1), _check_beta("Lamb", "beta2", beta2)
         self.epsilon, self.lamb_weight_decay = float(epsilon), float(lamb_weight_decay)
         self.exclude_from_weight_decay_fn, self.always_adapt = exclude_from_weight_decay_fn, bool(always_adapt)
@@ -167,7 +161,7 @@ class ASGD(Optimizer):
     def __init__(self, learning_rate=0.001, batch_num: int = 1, parameters=None, weight_decay=None,
                  grad_clip=None, multi_precision: bool = False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        _check_multi_precision("ASGD", multi_precision)
+        self.multi_precision = bool(multi_precision)
         if isinstance(batch_num, bool) or not isinstance(batch_num, int) or batch_num < 1:
             raise ValueError(f"ASGD: batch_num must be a positive integer, got {batch_num!r}")
         self.batch_num = batch_num
@@ -197,7 +191,7 @@ class Rprop(Optimizer):
                  parameters=None, etas: tuple[float, float] = (0.5, 1.2), grad_clip=None,
                  multi_precision: bool = False, name=None):
         super().__init__(learning_rate, parameters, None, grad_clip, name)
-        _check_multi_precision("Rprop", multi_precision)
+        self.multi_precision = bool(multi_precision)
         lo, hi = (float(x) for x in learning_rate_range)
         eta_minus, eta_plus = (float(x) for x in etas)
         if not 0 < lo <= hi:

@@ -6,8 +6,9 @@
 
 L-BFGS decides how far to go from the function values it sees, so its outer loop runs in Python
 (as Paddle's does): each evaluation of the loss and its gradient is one jitted call, and the
-search direction is computed on the host from the flattened parameters. `minimize_lbfgs` is the
-same solver as a pure function of the starting point.
+search direction is computed on the host from the flattened parameters. `lbfgs_minimize`
+(padax/optimizer/lbfgs_solver.py) is the same solver as one pure, jittable function of the starting
+point, and `minimize_lbfgs` (Paddle's result tuple) is built on it.
 """
 from __future__ import annotations
 
@@ -239,15 +240,15 @@ class LBFGS:
 
 def minimize_lbfgs(fun: Callable[[Any], Any], x0: Any, history_size: int = 100, max_iters: int = 50,
                    tolerance_grad: float = 1e-8, tolerance_change: float = 1e-8, line_search_fn: str = "strong_wolfe",
-                   initial_step_length: float = 1.0) -> tuple[bool, int, Any, float, Any]:
-    """Minimise fun from x0 (a Tensor or a tree of them) with L-BFGS; nothing is mutated.
+                   initial_step_length: float = 1.0) -> tuple[Any, Any, Any, Any, Any]:
+    """Minimise fun from x0 (a Tensor or a tree of them) with L-BFGS; pure, so it also runs under jit.
 
     Returns Paddle's tuple (is_converge, num_func_calls, position, objective_value, objective_gradient);
     is_converge: a tolerance on the gradient, the step or the change in value was met within max_iters."""
-    import padax
-    opt = LBFGS(learning_rate=initial_step_length, max_iter=max_iters, max_eval=max_iters * 5 // 4 + 25 * max_iters,
-                tolerance_grad=tolerance_grad, tolerance_change=tolerance_change, history_size=history_size,
-                line_search_fn=line_search_fn)
-    x, state = opt.step(x0, fun, opt.init(x0))
-    value, grad = padax.value_and_grad(fun)(x)
-    return state["converged"], state["func_evals"] + 1, x, value, grad
+    from padax.optimizer.lbfgs_solver import lbfgs_minimize
+    from padax.transforms.ad import value_and_grad
+    res = lbfgs_minimize(fun, x0, learning_rate=initial_step_length, max_iter=max_iters,
+                         max_eval=max_iters * 5 // 4 + 25 * max_iters, tolerance_grad=tolerance_grad,
+                         tolerance_change=tolerance_change, history_size=history_size, line_search_fn=line_search_fn)
+    value, grad = value_and_grad(fun)(res.position)
+    return res.converged, res.func_evals + 1, res.position, value, grad

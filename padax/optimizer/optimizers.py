@@ -89,6 +89,10 @@ class Optimizer:
         trainable = [o is not None and _updatable(p, info)
                      for p, info, (o, _) in zip(leaves, leaf_infos(params, none_leaves=True), owners)]
         state = {"step": padax.zeros([], "int32")}
+        if self.multi_precision:
+            masters = [p.astype("float32") if t and _is_low_precision(p) else None for p, t in zip(leaves, trainable)]
+            state["master_weight"] = treedef.unflatten(masters)
+            leaves = [p if m is None else m for p, m in zip(leaves, masters)]
         for slot in self.slots:
             state[slot] = treedef.unflatten([o._slot_init(slot, p) if t else None
                                              for p, t, (o, _) in zip(leaves, trainable, owners)])
@@ -117,13 +121,25 @@ class Optimizer:
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
         slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
-        new_p, new_slots = [], [[] for _ in self.slots]
+        if "master_weight" in state:
+            masters = _aligned(self, treedef, state["master_weight"], "state['master_weight']")
+        else:
+            masters = [None] * len(p_leaves)
+            if self.multi_precision and any(ok and _is_low_precision(p) for ok, p in zip(live, p_leaves)):
+                raise ValueError(f"{type(self).__name__}.step: multi_precision is on but the state has no float32 "
+                                 "master weights (it was made before the parameters became low precision, e.g. "
+                                 "before padax.amp.decorate); call init(params) again")
+        new_p, new_slots, new_masters = [], [[] for _ in self.slots], []
         for i, (p, g) in enumerate(zip(p_leaves, g_leaves)):
+            new_masters.append(masters[i])
             if not live[i]:
                 new_p.append(p)
                 for k in range(len(self.slots)):
                     new_slots[k].append(slot_leaves[k][i])
                 continue
+            low_dtype = p.dtype
+            if masters[i] is not None:  # multi_precision: update the float32 master copy, then cast down
+                p, g = masters[i], g.astype(masters[i].dtype)
             opt, scale = owners[i]
             reg = opt._regularizer_for(infos[i])
             if reg is not None:
@@ -132,10 +148,14 @@ class Optimizer:
             extra = {"info": infos[i]} if self._uses_param_info else {}
             p2, slots2 = opt._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
                                      lr if scale == 1.0 else lr * scale, t, **extra)
-            new_p.append(p2.astype(p.dtype))
+            if masters[i] is not None:
+                new_masters[i] = p2.astype(masters[i].dtype)
+            new_p.append(p2.astype(low_dtype))
             for k, s in enumerate(self.slots):
                 new_slots[k].append(slots2[s])
         new_state = {"step": t}
+        if "master_weight" in state:
+            new_state["master_weight"] = treedef.unflatten(new_masters)
         for s, leaves in zip(self.slots, new_slots):
             new_state[s] = treedef.unflatten(leaves)
         return treedef.unflatten(new_p), new_state
@@ -153,6 +173,9 @@ class Optimizer:
         it = iter(clipped)
         return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
+    # Paddle's multi_precision (set by the constructor's flag or padax.amp.decorate at level O2): float16/bfloat16
+    # parameters get float32 master copies in state["master_weight"]; the update runs on those in float32.
+    multi_precision = False
     _decoupled_decay = False  # AdamW: weight decay applied to the parameter, not added to the gradient
     _uses_param_info = False  # _update also takes info= (the parameter's ParamInfo, None outside a layer)
 
@@ -204,6 +227,10 @@ def _refuse_non_float_params(opt: Optimizer, params: Any, p_leaves: list, g_leav
                         "(.astype('float32')) or pass None as its gradient to leave it unchanged")
 
 
+def _is_low_precision(p: Any) -> bool:
+    return str(getattr(p, "dtype", "")) in ("float16", "bfloat16")
+
+
 def _updatable(p: Any, info: Any) -> bool:
     """Whether the optimizer updates this leaf: a floating-point array that is not frozen or a buffer."""
     from padax.nn.filtering import is_inexact_array
@@ -223,8 +250,12 @@ class Momentum(Optimizer):
     slots = ("velocity",)
 
     def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None, use_nesterov: bool = False,
-                 weight_decay=None, grad_clip=None, name=None):
+                 weight_decay=None, grad_clip=None, multi_precision: bool = False, rescale_grad: float = 1.0,
+                 use_multi_tensor: bool = False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.multi_precision = bool(multi_precision)
+        if rescale_grad != 1.0:
+            raise ValueError(f"Momentum: rescale_grad={rescale_grad} is not supported; scale the loss instead")
         self.momentum, self.use_nesterov = float(momentum), bool(use_nesterov)
 
     def _update(self, p, g, slots, lr, t):
@@ -243,9 +274,7 @@ class Adam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
                  multi_precision: bool = False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        if multi_precision:
-            raise ValueError(f"{type(self).__name__}: multi_precision=True is not supported; keep float32 "
-                             "parameters and cast to low precision inside the forward pass")
+        self.multi_precision = bool(multi_precision)
         for n, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.config import config
 from padax.core import primitive as _primitive
+from padax.core import trace as _trace
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
 from padax.devices import _jaxlib
+from padax.devices import backend as _backend
 from padax.devices.backend import default_device
+from padax.devices.array import Tensor
 from padax.devices.executable import Executable
+from padax.functional import _fast
 from padax.lowering.compile import compile_lowered
 from padax.lowering.mlir import lower_jaxpr
 
@@ -27,6 +32,7 @@ def clear_cache() -> None:
     _cache.clear()
     for prim in list(_with_eager_fn):
         prim.eager_fn = None
+    _forget_twins()
 
 
 def out_avals_of(prim, avals, params) -> list[ShapedArray]:
@@ -88,7 +94,8 @@ def _eager_function(prim, params: dict):
     from padax.transforms.jit import jit
 
     def run(*args):
-        return prim.bind(*args, **params)
+        with _trace.bind_policy(None):  # a bind policy (auto_cast) already saw these operands at the eager bind
+            return prim.bind(*args, **params)
     run.__name__ = run.__qualname__ = prim.name
     fn = jit(run)
     fn._padax_jit.eager_op = True
@@ -98,4 +105,30 @@ def _eager_function(prim, params: dict):
     return fn
 
 
+def _build_twin(op, name: str, static_argnums: tuple):
+    """`op` compiled whole behind the C++ dispatcher (padax/functional/_fast.py): a miss compiles
+    the signature when the call is an eager one on plain Tensors, and otherwise runs `op` itself."""
+    from padax.transforms.jit import JitFunction, make_dispatcher
+    jf = JitFunction(op, static_argnums=static_argnums)
+    jf.eager_op = True
+    jf.__name__ = name  # (the op's public name in compile logs and profiles)
+    EvalTrace = _trace.EvalTrace
+    trace_state = _trace.trace_state
+
+    def miss(*args):
+        if (type(trace_state.trace) is EvalTrace and not (config.debug_nans or config.debug_infs)
+                and all(type(a) is Tensor for i, a in enumerate(args) if i not in static_argnums)):
+            return jf._cache_miss(*args)
+        return op(*args), None, False
+    # the bare C++ dispatcher on this hot path (an out-of-memory there keeps XLA's text)
+    return make_dispatcher(jf, miss, object())._dispatch
+
+
+def _forget_twins() -> None:
+    for t in _fast.twins:
+        t.reset()
+
+
+_fast.set_builder(_build_twin)
+_backend.on_client_reset(_forget_twins)  # (a replaced CPU client: the twins' executables are unusable)
 _primitive.set_default_impl(apply_primitive)

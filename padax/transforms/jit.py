@@ -72,6 +72,7 @@ config.on_change(lambda name, value: _settings_key.set_global(_settings()))
 # a forked child must miss the C++ fast path, so that the Python path can refuse (see backend.py)
 _backend.on_fork_in_child(lambda: _settings_key.set_global(("forked",) + _settings()))
 _trace_module.tracing_key = _jaxlib.jit_key_config("padax_tracing", False)
+_trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 
 
 class _Compiled:
@@ -347,7 +348,8 @@ class JitFunction:
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
-        key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision)
+        key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision,
+               trace_state.bind_policy)
         entry = self._cache.get(key)
         if entry is None:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -380,7 +382,7 @@ class JitFunction:
         # The traced program is reused for the same signature (as at the top level) unless it
         # captured values of an enclosing transformation, which are new on every call.
         key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype,
-               config.default_matmul_precision)
+               config.default_matmul_precision, trace_state.bind_policy)
         hit = self._cache.get(key)
         if hit is None:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
@@ -544,8 +546,14 @@ def function_name(fun: Callable) -> str:
 
 def _dispatcher(jf: JitFunction, cache_key: Any):
     """The object `jit` returns: jaxlib's C++ dispatcher around `jf`, with jf's public methods."""
+    return make_dispatcher(jf, jf._cache_miss, cache_key)
+
+
+def make_dispatcher(jf: JitFunction, cache_miss: Callable, cache_key: Any):
+    """jaxlib's C++ dispatcher around `jf` whose misses call `cache_miss` (jf's own, or a wrapper
+    deciding when jf compiles; see padax.transforms.dispatch), with jf's public methods."""
     fun = jf.fun
-    dispatch = _jaxlib.cpp_jit(jf.__name__, fun, jf._cache_miss, jf.static_argnums,
+    dispatch = _jaxlib.cpp_jit(jf.__name__, fun, cache_miss, jf.static_argnums,
                                jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
 
     def cpp(*args, **kwargs):
@@ -562,6 +570,7 @@ def _dispatcher(jf: JitFunction, cache_key: Any):
     cpp._clear_cache = dispatch._clear_cache
     cpp._dispatch = dispatch  # the bare C++ dispatcher (eager ops call it directly: see dispatch.py)
     dispatch._padax_jit = jf
+    dispatch._padax_wrapper = cpp  # (keeps jf._fast_paths_owner alive for callers holding the bare dispatcher)
     cpp.fun = fun
     cpp.lower = jf.lower
     cpp.trace = jf.trace

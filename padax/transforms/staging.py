@@ -30,10 +30,14 @@ class JaxprTracer(Tracer):
 class JaxprTrace(Trace):
     """Records every primitive applied to its tracers as an equation."""
 
-    __slots__ = ("eqns", "invars", "constvars", "const_vals", "_const_ids", "description")
+    __slots__ = ("eqns", "invars", "constvars", "const_vals", "_const_ids", "description", "enclosing")
 
     def __init__(self, description: str = "jit tracing"):
         super().__init__()
+        # the trace this one was started under: a loop/branch body inside shard_map or vmap finds the
+        # enclosing named axes through it (parallel._static_axis_size)
+        from padax.core.trace import current_trace
+        self.enclosing = current_trace()
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.constvars: list[Var] = []

@@ -95,7 +95,8 @@ _TWO_PROCESS_SCRIPT = textwrap.dedent('''
 
 
 def _run(args, timeout, env=None):
-    e = dict(os.environ, **(env or {}))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(padax.__file__)))  # the children import this padax
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]), **(env or {}))
     e.pop("PADAX_NUM_CPU_DEVICES", None)
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, env=e)
 
@@ -103,7 +104,8 @@ def _run(args, timeout, env=None):
 def test_two_processes_all_reduce_in_jit(tmp_path):
     script = tmp_path / "two.py"
     script.write_text(_TWO_PROCESS_SCRIPT)
-    proc = _run(["-m", "padax.distributed.launch", "--nproc", "2", "--timeout", "100", str(script)], timeout=120)
+    proc = _run(["-m", "padax.distributed.launch", "--nproc", "2", "--timeout", "100", "--log_dir", str(tmp_path),
+                 str(script)], timeout=120)
     lines = sorted(l for l in proc.stdout.splitlines() if "RESULT" in l)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert lines == ["[0] RESULT 0 [6.0, 6.0, 6.0] [[3.0, 3.0, 3.0]]",
@@ -153,6 +155,7 @@ def test_lost_peer_fails_instead_of_hanging(tmp_path):
         except Exception as e:
             print("FAILED FAST", type(e).__name__, flush=True)
     '''))
-    proc = _run(["-m", "padax.distributed.launch", "--nproc", "2", "--timeout", "100", str(script)], timeout=120)
+    proc = _run(["-m", "padax.distributed.launch", "--nproc", "2", "--timeout", "100", "--log_dir", str(tmp_path),
+                 str(script)], timeout=120)
     assert "[0] FAILED FAST" in proc.stdout or "heartbeat" in (proc.stdout + proc.stderr), \
         proc.stdout[-3000:] + proc.stderr[-3000:]

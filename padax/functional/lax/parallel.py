@@ -269,7 +269,7 @@ def _static_axis_size(axis_name: Any, op: str = "all_gather") -> int:
     while t is not None:
         if getattr(t, "axis_name", None) == axis_name:
             return t.axis_size
-        t = getattr(t, "parent", None)
+        t = getattr(t, "parent", None) or getattr(t, "enclosing", None)
     if isinstance(axis_name, (tuple, list)) and len(axis_name) != 1:
         return int(np.prod([_static_axis_size(a, op) for a in axis_name], dtype=np.int64))
     if isinstance(axis_name, (tuple, list)):

@@ -18,6 +18,9 @@ class _Stack(threading.local):
 
 stack = _Stack()
 
+# functions called as f(layer, inputs, output) after every layer call (padax.summary's per-layer table)
+observers: list = []
+
 
 def _child_name(parent: Any, child: Any) -> str:
     """The dotted path of `child` below `parent` (through containers that were not called themselves)."""

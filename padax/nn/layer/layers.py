@@ -108,7 +108,7 @@ class Layer:
         layers = _calls.stack.layers
         layers.append(self)
         try:
-            return forward(self, *inputs, **kwargs)
+            out = forward(self, *inputs, **kwargs)
         except (TypeError, ValueError) as e:
             if getattr(e, "_padax_layer_path", None) is not None:
                 raise
@@ -118,6 +118,9 @@ class Layer:
             raise new.with_traceback(e.__traceback__) from None
         finally:
             layers.pop()
+        for observe in _calls.observers:  # padax.summary records each layer's output shape
+            observe(self, inputs, out)
+        return out
 
     # -- attributes -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:

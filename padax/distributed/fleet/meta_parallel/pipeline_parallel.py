@@ -1,0 +1,334 @@
+"""Pipeline schedules over a 'pp' mesh axis, written with shard_map, ppermute and a scan over clock ticks.
+
+The devices at position s of 'pp' run stage s of a PipelineLayer. Stages
+may differ (an embedding first, a head last), so each stage's parameters
+are packed into one row of a [num_stages, L] array split over 'pp' (one
+per dtype); every device unpacks its own row and runs its stage through a
+`switch` on its pp index. Activations travel to the next stage and
+cotangents to the previous one with `ppermute`. Microbatch gradients are
+accumulated; the loss is the mean over microbatches (and data replicas).
+
+- FThenB (GPipe): all forward ticks, then the backward pass that autodiff
+  derives from them (ppermute transposes to the reverse shift).
+- 1F1B: every tick runs one forward and one backward microbatch, each stage
+  keeping at most 2*num_stages-1 stage inputs (the backward recomputes the
+  stage's forward from its stored input).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from padax.core import tree as tree_util
+from padax.devices.sharding import Mesh, PartitionSpec as P
+from padax.distributed.fleet import layout
+from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
+
+SCHEDULES = ("FThenB", "1F1B")
+
+
+class _Packing:
+    """Each stage's parameter leaves packed into one padded row per dtype, and back."""
+
+    def __init__(self, model: PipelineLayer):
+        self.stages = [model.stage_layers(s) for s in range(model.num_stages)]
+        self.flat = [tree_util.flatten(layers) for layers in self.stages]
+        dts = []
+        for leaves, _ in self.flat:
+            for x in leaves:
+                if np.dtype(x.dtype) not in dts:
+                    dts.append(np.dtype(x.dtype))
+        self.dtypes = dts
+        self.width = {d: max(1, max(sum(int(np.prod(x.shape)) for x in leaves if np.dtype(x.dtype) == d)
+                                    for leaves, _ in self.flat)) for d in dts}
+
+    def pack(self, model_stages: Sequence[Sequence[Any]]) -> dict:
+        """{dtype name: [num_stages, width]} from per-stage lists of layers."""
+        import padax
+        out = {}
+        for d in self.dtypes:
+            rows = []
+            for layers in model_stages:
+                parts = [padax.reshape(x, [-1]) for x in tree_util.leaves(layers) if np.dtype(x.dtype) == d]
+                n = sum(int(np.prod(p.shape)) for p in parts)
+                if n < self.width[d]:
+                    parts.append(padax.zeros([self.width[d] - n], d))
+                rows.append(padax.concat(parts) if len(parts) > 1 else parts[0])
+            out[d.name] = padax.stack(rows)
+        return out
+
+    def unpack_stage(self, s: int, rows: dict) -> list:
+        """Stage s's layers rebuilt from its packed rows ({dtype name: [width]})."""
+        leaves, treedef = self.flat[s]
+        offsets = {d.name: 0 for d in self.dtypes}
+        out = []
+        for x in leaves:
+            name, n = np.dtype(x.dtype).name, int(np.prod(x.shape))
+            o = offsets[name]
+            out.append(rows[name][o:o + n].reshape(list(x.shape)))
+            offsets[name] = o + n
+        return treedef.unflatten(out)
+
+    def unpack_all(self, packed: dict) -> list:
+        """Per stage, its layers from the full packed arrays ({dtype name: [num_stages, width]})."""
+        return [self.unpack_stage(s, {k: v[s] for k, v in packed.items()}) for s in range(len(self.stages))]
+
+
+def _run_stage(model: PipelineLayer, s: int, layers: Sequence[Any], x: Any) -> Any:
+    lo, hi = model.segment_parts[s], model.segment_parts[s + 1]
+    it = iter(layers)
+    for kind, k in model._kinds[lo:hi]:
+        x = next(it)(x) if kind == "layer" else model._fns[k](x)
+    return x
+
+
+def _boundary_aval(model: PipelineLayer, pack: _Packing, x_mb: Any) -> Any:
+    """The shape/dtype passed between stages (the same at every boundary, or an error naming them)."""
+    import padax
+    S = model.num_stages
+    cur = padax.eval_shape(lambda x: _run_stage(model, 0, pack.stages[0], x), x_mb)
+    first = cur
+    for s in range(1, S - 1):
+        nxt = padax.eval_shape(lambda x, s=s: _run_stage(model, s, pack.stages[s], x), cur)
+        if (tuple(nxt.shape), nxt.dtype) != (tuple(first.shape), first.dtype):
+            raise ValueError(f"PipelineLayer: stage {s} outputs {nxt.dtype}{list(nxt.shape)} but stage 0 outputs "
+                             f"{first.dtype}{list(first.shape)}; every stage boundary must pass the same shape "
+                             "(ppermute moves one array between stages)")
+        cur = nxt
+    return first
+
+
+def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, mesh: Mesh,
+                            num_microbatches: int, schedule: str = "1F1B", pp_axis: str = "pp",
+                            data_axes: Sequence[str] = (), loss_fn: Callable | None = None) -> tuple[Any, Any]:
+    """(mean loss over microbatches, gradient shaped like `model`) of `model` run as a pipeline.
+
+    `inputs`/`labels` hold the whole batch (first dimension split into
+    `num_microbatches`, and over `data_axes`); call it inside `padax.jit`.
+    Equal, to rounding, to value_and_grad of the sequential model's mean
+    microbatch loss.
+    """
+    import padax
+    if schedule not in SCHEDULES:
+        raise ValueError(f"pipeline schedule must be one of {SCHEDULES}, got {schedule!r} (interleaved "
+                         "schedules are not supported by padax)")
+    loss_fn = loss_fn or model.loss_fn
+    if loss_fn is None:
+        raise ValueError("pipeline: the PipelineLayer has no loss_fn; pass loss_fn=")
+    S = model.num_stages
+    if mesh.shape.get(pp_axis, 1) != S:
+        raise ValueError(f"pipeline: the PipelineLayer has {S} stages but the mesh axis {pp_axis!r} has "
+                         f"{mesh.shape.get(pp_axis, 1)} devices; they must be equal")
+    others = [a for a in mesh.axis_names if a != pp_axis and a not in data_axes and mesh.shape[a] > 1]
+    if others:
+        raise ValueError(f"pipeline: mesh axes {others} (besides {pp_axis!r} and the data axes {tuple(data_axes)}) "
+                         "have more than one device; padax's pipeline schedules combine only with data parallelism")
+    M = int(num_microbatches)
+    B = inputs.shape[0]
+    data = layout.live_axes(mesh, data_axes)
+    n_data = layout.axes_product(mesh, data)
+    if B % (M * n_data):
+        raise ValueError(f"pipeline: the batch ({B}) must split into {M} microbatches over {n_data} data-parallel "
+                         f"replicas (divisible by {M * n_data})")
+    pack = _Packing(model)
+    packed = pack.pack(pack.stages)
+    xs = inputs.reshape([M, B // M] + list(inputs.shape[1:]))
+    ys = labels.reshape([M, B // M] + list(labels.shape[1:]))
+    dspec = layout.spec_entry(data)
+    mb_local = padax.ShapeDtypeStruct([B // M // n_data] + list(inputs.shape[1:]), inputs.dtype)
+    act = _boundary_aval(model, pack, mb_local) if S > 1 else None
+    body = _fthenb_body if schedule == "FThenB" else _one_f_one_b_body
+    local = body(model, pack, loss_fn, S, M, act, pp_axis, data)
+    packed_spec = {k: P(pp_axis, None) for k in packed}
+    fn = padax.shard_map(local, mesh, in_specs=(packed_spec, P(None, dspec), P(None, dspec)),
+                         out_specs=(P(), packed_spec), check_rep=False)
+    loss, gpacked = fn(packed, xs, ys)
+    grads_stages = pack.unpack_all(gpacked)
+    return loss, _grads_like(model, grads_stages)
+
+
+def _grads_like(model: PipelineLayer, grads_stages: list) -> Any:
+    """A model-shaped gradient from per-stage lists of gradient layers."""
+    by_id = {}
+    for s, layers in enumerate(grads_stages):
+        for orig, g in zip(model.stage_layers(s), layers):
+            by_id[id(orig)] = g
+    import padax
+    glist = [by_id[id(layer)] for layer in model.run_function]
+    zeros = padax.tree.map(padax.zeros_like, model)
+    zeros.run_function = type(model.run_function)(glist)
+    return zeros
+
+
+def _branches(model, pack, loss_fn, S, act):
+    """Per stage: (rows, x_mb, received activation, y_mb) -> (activation to send, microbatch loss)."""
+    import padax
+
+    def make(s):
+        def branch(rows, x, recv, y):
+            layers = pack.unpack_stage(s, rows)
+            out = _run_stage(model, s, layers, x if s == 0 else recv)
+            if s == S - 1:
+                zero_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
+                return zero_act, padax.mean(loss_fn(out, y)).astype("float32")
+            return out, padax.zeros([], "float32")
+        return branch
+    return [make(s) for s in range(S)]
+
+
+def _local_rows(packed: dict) -> dict:
+    return {k: v[0] for k, v in packed.items()}
+
+
+def _fthenb_body(model, pack, loss_fn, S, M, act, pp_axis, data):
+    import padax
+    lax = padax.lax
+    branches = _branches(model, pack, loss_fn, S, act)
+    fwd_perm = [(i, i + 1) for i in range(S - 1)]
+
+    def local_loss(rows, xs, ys):
+        s = lax.axis_index(pp_axis) if S > 1 else 0
+        init_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
+
+        def tick(carry, t):
+            recv, total = carry
+            m = t - s
+            valid = (m >= 0) & (m < M)
+            x_t = lax.dynamic_index_in_dim(xs, padax.clip(t, 0, M - 1), 0, keepdims=False)
+            y_t = lax.dynamic_index_in_dim(ys, padax.clip(m, 0, M - 1), 0, keepdims=False)
+            out, loss = lax.switch(s, branches, rows, x_t, recv, y_t) if S > 1 else branches[0](rows, x_t, recv, y_t)
+            total = total + padax.where(valid, loss, 0.0)
+            nxt = lax.ppermute(out, pp_axis, fwd_perm) if S > 1 else out
+            return (nxt, total), None
+
+        (_, total), _ = lax.scan(tick, (init_act, padax.zeros([], "float32")), padax.arange(M + S - 1))
+        return total / M
+
+    def local(packed, xs, ys):
+        rows = _local_rows(packed)
+        loss, g = padax.value_and_grad(local_loss)(rows, xs, ys)
+        return _finish(loss, g, pp_axis, data, S)
+    return local
+
+
+def _finish(loss, g, pp_axis, data, S):
+    import padax
+    lax = padax.lax
+    if S > 1:
+        loss = lax.psum(loss, pp_axis)
+    if data:
+        loss = lax.pmean(loss, data)
+        g = lax.pmean(g, data)
+    return loss, {k: v[None] for k, v in g.items()}
+
+
+def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
+    import padax
+    lax = padax.lax
+    branches = _branches(model, pack, loss_fn, S, act)
+    K = max(1, min(M, 2 * S - 1))
+    fwd_perm = [(i, i + 1) for i in range(S - 1)]
+    bwd_perm = [(i + 1, i) for i in range(S - 1)]
+
+    def make_bwd(s):
+        def bwd(rows, x, inp, ct, y):
+            if s == 0:
+                f = lambda r: branches[s](r, x, inp, y)  # noqa: E731  (the stage input is the microbatch)
+                (out, loss), vjp_fn = padax.vjp(f, rows)
+                ct_out = ct if s < S - 1 else padax.zeros_like(out)
+                (g_rows,) = vjp_fn((ct_out, padax.ones([], "float32") / M))
+                return g_rows, padax.zeros_like(inp), loss
+            f = lambda r, a: branches[s](r, x, a, y)  # noqa: E731
+            (out, loss), vjp_fn = padax.vjp(f, rows, inp)
+            ct_out = ct if s < S - 1 else padax.zeros_like(out)
+            g_rows, g_inp = vjp_fn((ct_out, padax.ones([], "float32") / M))
+            return g_rows, g_inp, loss
+        return bwd
+    bwds = [make_bwd(s) for s in range(S)]
+
+    def local(packed, xs, ys):
+        rows = _local_rows(packed)
+        s = lax.axis_index(pp_axis) if S > 1 else 0
+        zero_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
+        stash0 = padax.zeros([K] + list(zero_act.shape), zero_act.dtype)
+        g0 = tree_util.map(padax.zeros_like, rows)
+
+        def tick(carry, t):
+            recv_act, recv_ct, stash, g_acc, total = carry
+            m_f = t - s
+            valid_f = (m_f >= 0) & (m_f < M)
+            slot_f = padax.clip(m_f, 0, M - 1) % K
+            stash = padax.where(valid_f, lax.dynamic_update_slice_in_dim(stash, recv_act[None], slot_f, 0), stash)
+            x_f = lax.dynamic_index_in_dim(xs, padax.clip(m_f, 0, M - 1), 0, keepdims=False)
+            y_f = lax.dynamic_index_in_dim(ys, padax.clip(m_f, 0, M - 1), 0, keepdims=False)
+            out, _ = lax.switch(s, branches, rows, x_f, recv_act, y_f) if S > 1 else \
+                branches[0](rows, x_f, recv_act, y_f)
+            m_b = t - (2 * S - 2 - s)
+            valid_b = (m_b >= 0) & (m_b < M)
+            mb = padax.clip(m_b, 0, M - 1)
+            inp = lax.dynamic_index_in_dim(stash, mb % K, 0, keepdims=False)
+            x_b = lax.dynamic_index_in_dim(xs, mb, 0, keepdims=False)
+            y_b = lax.dynamic_index_in_dim(ys, mb, 0, keepdims=False)
+            g_rows, ct_in, loss = lax.switch(s, bwds, rows, x_b, inp, recv_ct, y_b) if S > 1 else \
+                bwds[0](rows, x_b, inp, recv_ct, y_b)
+            g_acc = tree_util.map(lambda a, g: a + padax.where(valid_b, g, padax.zeros_like(g)), g_acc, g_rows)
+            total = total + padax.where(valid_b, loss, 0.0)
+            ct_in = padax.where(valid_b, ct_in, padax.zeros_like(ct_in))
+            if S > 1:
+                out = lax.ppermute(out, pp_axis, fwd_perm)
+                ct_in = lax.ppermute(ct_in, pp_axis, bwd_perm)
+            return (out, ct_in, stash, g_acc, total), None
+
+        init = (zero_act, zero_act, stash0, g0, padax.zeros([], "float32"))
+        (_, _, _, g, total), _ = lax.scan(tick, init, padax.arange(M + 2 * S - 2))
+        return _finish(total / M, g, pp_axis, data, S)
+    return local
+
+
+class PipelineParallel:
+    """fleet.distributed_model of a PipelineLayer: its schedule, microbatch count and mesh.
+
+    `value_and_grad(inputs, labels)` gives the mean loss and model-shaped
+    gradients (call inside padax.jit); `train_batch([inputs, labels],
+    optimizer, opt_state)` one pure step returning (loss, new model, new state).
+    """
+
+    def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
+        self._layers = layers
+        self._mesh = hcg.mesh
+        self._data_axes = hcg.data_axes
+        cfg = strategy.pp_configs if strategy is not None else {"accumulate_steps": 1, "schedule_mode": "1F1B"}
+        self.accumulate_steps = int(cfg["accumulate_steps"])
+        self.micro_batch_size = cfg.get("micro_batch_size")
+        self.schedule_mode = cfg["schedule_mode"]
+        if self.schedule_mode not in SCHEDULES:
+            raise ValueError(f"pp_configs schedule_mode must be one of {SCHEDULES}, got {self.schedule_mode!r}")
+
+    @property
+    def model(self) -> PipelineLayer:
+        return self._layers
+
+    def value_and_grad(self, model: PipelineLayer, inputs: Any, labels: Any) -> tuple[Any, Any]:
+        """(mean microbatch loss, model-shaped gradients) by the configured schedule."""
+        if self.micro_batch_size is not None:
+            n_data = layout.axes_product(self._mesh, layout.live_axes(self._mesh, self._data_axes))
+            want = int(self.micro_batch_size) * self.accumulate_steps * n_data
+            if inputs.shape[0] != want:
+                raise ValueError(f"PipelineParallel: a batch of {inputs.shape[0]} rows, but pp_configs asks for "
+                                 f"micro_batch_size {self.micro_batch_size} x accumulate_steps "
+                                 f"{self.accumulate_steps} x {n_data} data replicas = {want}")
+        return pipeline_value_and_grad(model, inputs, labels, mesh=self._mesh,
+                                       num_microbatches=self.accumulate_steps, schedule=self.schedule_mode,
+                                       data_axes=self._data_axes)
+
+    def train_batch(self, data: Sequence[Any], optimizer: Any, opt_state: Any, model: PipelineLayer | None = None
+                    ) -> tuple[Any, PipelineLayer, Any]:
+        """One pipelined step on `data` = [inputs, labels]: (loss, new model, new optimizer state)."""
+        model = model if model is not None else self._layers
+        loss, grads = self.value_and_grad(model, data[0], data[1])
+        new_model, new_state = optimizer.step(model, grads, opt_state)
+        return loss, new_model, new_state
+
+    def __call__(self, x: Any) -> Any:
+        return self._layers(x)

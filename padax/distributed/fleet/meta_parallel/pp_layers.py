@@ -1,0 +1,127 @@
+"""Paddle's PipelineLayer and LayerDesc: a model written as a list of layers, cut into pipeline stages.
+
+    model = PipelineLayer([LayerDesc(Embed, vocab, d), *[LayerDesc(Block, d) for _ in range(4)],
+                           LayerDesc(Head, d, vocab)], num_stages=4, loss_fn=nn.CrossEntropyLoss())
+
+Calling the model runs every stage in turn (the sequential model); the
+pipelined schedules (pipeline_parallel.py) run stage i on the devices at
+position i of the 'pp' mesh axis.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from padax.nn.layer.container import LayerList
+from padax.nn.layer.layers import Layer
+
+
+class LayerDesc:
+    """A layer to be built later: `LayerDesc(cls, *args, **kwargs).build_layer()` is `cls(*args, **kwargs)`."""
+
+    def __init__(self, layer_func: type, *inputs: Any, **kwargs: Any) -> None:
+        if not (isinstance(layer_func, type) and issubclass(layer_func, Layer)):
+            raise TypeError(f"LayerDesc: the first argument must be a padax.nn.Layer subclass, got {layer_func!r}")
+        self.layer_func, self.inputs, self.kwargs = layer_func, inputs, kwargs
+
+    def build_layer(self) -> Layer:
+        return self.layer_func(*self.inputs, **self.kwargs)
+
+    def __repr__(self) -> str:
+        return f"LayerDesc({self.layer_func.__name__})"
+
+
+def uniform_segments(n_items: int, num_stages: int) -> list[int]:
+    """Stage boundaries splitting `n_items` layers as evenly as possible: stage i is items[b[i]:b[i+1]]."""
+    if num_stages > n_items:
+        raise ValueError(f"PipelineLayer: {n_items} layers cannot fill {num_stages} pipeline stages")
+    base, extra = divmod(n_items, num_stages)
+    bounds = [0]
+    for i in range(num_stages):
+        bounds.append(bounds[-1] + base + (1 if i < extra else 0))
+    return bounds
+
+
+class PipelineLayer(Layer):
+    """A list of layers (LayerDesc, Layer, or parameter-free callables) cut into `num_stages` stages.
+
+    `seg_method`: "uniform" (equal numbers of layers) or an explicit list of
+    stage boundaries [0, b1, ..., n]. `loss_fn(output, label)` gives the loss
+    of one microbatch. `num_stages` defaults to fleet's pp_degree. Paddle's
+    `topology`, `recompute_interval` and `recompute_ctx` are accepted; the
+    stages come from fleet's mesh, and the 1F1B schedule always recomputes a
+    stage's forward pass in its backward step.
+    """
+
+    def __init__(self, layers: Sequence[Any], num_stages: int | None = None, topology: Any = None,
+                 loss_fn: Callable | None = None, seg_method: Any = "uniform", recompute_interval: int = 0,
+                 recompute_ctx: Any = None, num_virtual_pipeline_stages: int | None = None) -> None:
+        super().__init__()
+        if num_virtual_pipeline_stages not in (None, 1):
+            raise ValueError("PipelineLayer: interleaved (virtual) pipeline stages are not supported by padax; "
+                             "use num_virtual_pipeline_stages=None with the FThenB or 1F1B schedule")
+        if num_stages is None:
+            from padax.distributed.fleet import _state
+            num_stages = _state.hcg.degrees["pp"] if _state.hcg is not None else 1
+        built, kinds, fns = [], [], []
+        for i, item in enumerate(layers):
+            if isinstance(item, LayerDesc):
+                item = item.build_layer()
+            if isinstance(item, Layer):
+                kinds.append(("layer", len(built)))
+                built.append(item)
+            elif callable(item):
+                kinds.append(("fn", len(fns)))
+                fns.append(item)
+            else:
+                raise TypeError(f"PipelineLayer: layers[{i}] must be a LayerDesc, a Layer or a callable, "
+                                f"got {type(item).__name__}")
+        n = len(kinds)
+        if seg_method == "uniform":
+            bounds = uniform_segments(n, int(num_stages))
+        elif isinstance(seg_method, (list, tuple)):
+            bounds = [int(b) for b in seg_method]
+            if len(bounds) != num_stages + 1 or bounds[0] != 0 or bounds[-1] != n or sorted(bounds) != bounds:
+                raise ValueError(f"PipelineLayer: seg_method boundaries must rise from 0 to {n} in {num_stages} "
+                                 f"steps, got {bounds}")
+        else:
+            raise ValueError(f"PipelineLayer: seg_method must be 'uniform' or a list of boundaries, got "
+                             f"{seg_method!r}")
+        self.run_function = LayerList(built)
+        self._kinds = tuple(kinds)
+        self._fns = tuple(fns)
+        self._bounds = tuple(bounds)
+        self._num_stages = int(num_stages)
+        self._loss_fn = loss_fn
+
+    @property
+    def num_stages(self) -> int:
+        return self._num_stages
+
+    @property
+    def segment_parts(self) -> list[int]:
+        return list(self._bounds)
+
+    @property
+    def loss_fn(self) -> Callable | None:
+        return self._loss_fn
+
+    def _apply(self, lo: int, hi: int, x: Any) -> Any:
+        for kind, k in self._kinds[lo:hi]:
+            x = self.run_function[k](x) if kind == "layer" else self._fns[k](x)
+        return x
+
+    def stage_layers(self, stage: int) -> list[Layer]:
+        """The layers (with parameters) of `stage`, in order."""
+        lo, hi = self._bounds[stage], self._bounds[stage + 1]
+        return [self.run_function[k] for kind, k in self._kinds[lo:hi] if kind == "layer"]
+
+    def forward_stage(self, stage: int, x: Any) -> Any:
+        """Stage `stage` alone applied to `x`."""
+        return self._apply(self._bounds[stage], self._bounds[stage + 1], x)
+
+    def forward(self, x: Any) -> Any:
+        """Every stage in turn: the sequential model."""
+        return self._apply(0, len(self._kinds), x)
+
+    def extra_repr(self) -> str:
+        return f"num_stages={self._num_stages}, segments={list(self._bounds)}"

@@ -1,0 +1,77 @@
+"""`padax.distributed.sharding`: Paddle's ZeRO entry point, `group_sharded_parallel`, as layouts.
+
+    model, opt, scaler = group_sharded_parallel(model, opt, level="p_g_os")
+    state = opt.init(model)
+
+level 'os' (ZeRO-1) splits the optimizer's slots over the data axes, 'os_g'
+(ZeRO-2) also the gradients, 'p_g_os' (ZeRO-3) also the parameters. Every
+device then holds 1/N of what is split; XLA's SPMD partitioner turns the
+layouts into reduce-scatters and all-gathers. (Not to be confused with
+`padax.sharding`, the module of meshes and NamedShardings.)
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from padax.distributed.fleet.model import DataParallel, default_data_axes, default_mesh
+from padax.distributed.fleet.optimizer import ShardedOptimizer
+
+__all__ = ["group_sharded_parallel", "save_group_sharded_model"]
+
+LEVELS = {"os": 1, "os_g": 2, "p_g_os": 3}
+
+
+def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any = None, group: Any = None,
+                           offload: bool = False, sync_buffers: bool = False, buffer_max_size: int = 2 ** 23,
+                           segment_size: int = 2 ** 20, sync_comm: bool = False, dp_group: Any = None,
+                           exclude_layer: Any = None) -> tuple[DataParallel, ShardedOptimizer, Any]:
+    """(model, optimizer, scaler) with ZeRO stage `level` over the data axes.
+
+    `group`: the mesh axis (a fleet Group or axis name) to split over; default
+    the data axes of fleet's mesh (dp and sharding) or of a 1-d mesh of every
+    device. The buffer, segment and comm-sync arguments tune Paddle's own
+    communication and have no meaning here; `offload` (moving state to host
+    memory) is not supported.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"group_sharded_parallel: level must be one of {sorted(LEVELS)} ('os': optimizer state, "
+                         f"'os_g': + gradients, 'p_g_os': + parameters), got {level!r}")
+    if offload:
+        raise ValueError("group_sharded_parallel: offload=True (optimizer state in host memory) is not supported by "
+                         "padax; the state stays on the devices, split over the data axes")
+    stage = LEVELS[level]
+    inner = model._layers if isinstance(model, DataParallel) else model
+    mesh = model.mesh if isinstance(model, DataParallel) else default_mesh()
+    axes = (str(group),) if group is not None else default_data_axes(mesh)
+    missing = [a for a in axes if a not in mesh.axis_names]
+    if missing:
+        raise ValueError(f"group_sharded_parallel: group {missing[0]!r} is not an axis of the mesh "
+                         f"{dict(mesh.shape)}")
+    if isinstance(optimizer, ShardedOptimizer):
+        optimizer = optimizer.inner_opt
+    wrapped = DataParallel(inner, mesh=mesh, data_axes=default_data_axes(mesh),
+                           shard_axes=axes if stage == 3 else ())
+    return wrapped, ShardedOptimizer(optimizer, mesh, axes, stage), scaler
+
+
+def _state_for_saving(opt_state: dict) -> dict:
+    from padax.nn.layer.layers import Layer
+    return {k: (v.state_dict() if isinstance(v, Layer) else v) for k, v in opt_state.items()}
+
+
+def save_group_sharded_model(model: Any, output: str, optimizer: Any = None, opt_state: dict | None = None) -> None:
+    """Save the whole (gathered) parameters to `output/model.pdparams` and, given `opt_state` (the
+    optimizer state pytree; padax optimizers keep no state of their own), it to `output/model.pdopt`.
+
+    `optimizer` may be the state itself. Files are written atomically by padax.save.
+    """
+    from padax.serialization import save
+    if isinstance(optimizer, dict) and opt_state is None:
+        opt_state = optimizer
+    if os.path.isfile(output):
+        raise ValueError(f"save_group_sharded_model: output {output!r} is a file; give a directory")
+    os.makedirs(output, exist_ok=True)
+    save(dict(model.state_dict()), os.path.join(output, "model.pdparams"))
+    if opt_state is not None:
+        save(_state_for_saving(opt_state), os.path.join(output, "model.pdopt"))

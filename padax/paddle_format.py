@@ -1,0 +1,153 @@
+"""Paddle's `.pdparams` / `.pdopt` files (Python pickles of dicts of numpy arrays), read without running code.
+
+Reading uses a restricted unpickler: it rebuilds only dicts, lists, tuples, sets, strings, bytes, numbers and
+numpy arrays/scalars/dtypes (non-object), and refuses every other global the pickle names (os.system,
+builtins.exec, any class...) before anything is called, naming it. Paddle's own layouts are undone as
+`paddle.load` does: the `StructuredToParameterName@@` name table is dropped, arrays split by
+`UnpackBigParamInfor@@` are joined, and tensors pickled as `(name, ndarray)` tuples become arrays.
+Writing produces the pickle `paddle.save` writes (protocol 4, numpy arrays), so `paddle.load` reads it.
+"""
+from __future__ import annotations
+
+import collections
+import io
+import pickle
+from typing import Any
+
+import numpy as np
+
+from padax.lowering.compile import atomic_write
+
+try:  # numpy >= 2 keeps the pickle helpers in numpy._core
+    from numpy._core import multiarray as _multiarray
+except ImportError:  # numpy 1.x
+    from numpy.core import multiarray as _multiarray
+
+_NAME_TABLE = "StructuredToParameterName@@"
+_SPLIT_TABLE = "UnpackBigParamInfor@@"
+PICKLE_MAGIC = b"\x80"  # a protocol 2+ pickle starts with PROTO
+
+
+class UnsafePickleError(pickle.UnpicklingError):
+    """A pickle naming a global outside the numpy/containers allow-list (it could run code when loaded)."""
+
+
+def _no_objects(dt: Any) -> None:
+    if np.dtype(dt).hasobject:
+        raise UnsafePickleError("the file holds a numpy array of Python objects; padax reads only "
+                                "numeric/bool/string arrays")
+
+
+def _dtype(obj: Any, align: bool = False, copy: bool = False) -> np.dtype:
+    dt = np.dtype(obj, align=align, copy=copy)
+    _no_objects(dt)
+    return dt
+
+
+def _reconstruct(cls: Any, shape: Any, dtype: Any) -> np.ndarray:
+    if cls is not np.ndarray:
+        raise UnsafePickleError(f"numpy array reconstruction of {cls!r} refused (only numpy.ndarray)")
+    return np.ndarray.__new__(np.ndarray, shape, _dtype(dtype))
+
+
+def _scalar(dtype: Any, data: Any = None) -> Any:
+    _no_objects(dtype)
+    return _multiarray.scalar(dtype, data) if data is not None else _multiarray.scalar(dtype)
+
+
+def _latin1_encode(text: str, encoding: str = "latin1") -> bytes:
+    """`_codecs.encode` as protocol-2 pickles use it for bytes (latin-1 only)."""
+    if encoding not in ("latin1", "latin-1") or not isinstance(text, str):
+        raise UnsafePickleError(f"_codecs.encode with encoding {encoding!r} refused")
+    return text.encode("latin1")
+
+
+def _dense_tensor(*args: Any) -> np.ndarray:
+    """Paddle pickles a DenseTensor as `eval('data', {'data': array})`: return the array, evaluate nothing."""
+    expr, scope = (args + (None, None))[:2]
+    if len(args) != 2 or expr != "data" or type(scope) is not dict or set(scope) != {"data"} \
+            or not isinstance(scope["data"], np.ndarray):
+        raise UnsafePickleError("builtins.eval refused (only Paddle's DenseTensor form eval('data', {'data': "
+                                "array}) is accepted, and it is not evaluated)")
+    return scope["data"]
+
+
+_ALLOWED = {
+    ("builtins", "dict"): dict, ("builtins", "list"): list, ("builtins", "tuple"): tuple,
+    ("builtins", "set"): set, ("builtins", "frozenset"): frozenset, ("builtins", "complex"): complex,
+    ("builtins", "bytearray"): bytearray, ("builtins", "eval"): _dense_tensor,
+    ("__builtin__", "eval"): _dense_tensor, ("collections", "OrderedDict"): collections.OrderedDict,
+    ("_codecs", "encode"): _latin1_encode,
+    ("numpy", "ndarray"): np.ndarray, ("numpy", "dtype"): _dtype,
+}
+for _mod in ("numpy.core.multiarray", "numpy._core.multiarray"):
+    _ALLOWED[(_mod, "_reconstruct")] = _reconstruct
+    _ALLOWED[(_mod, "scalar")] = _scalar
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        found = _ALLOWED.get((module, name))
+        if found is None:
+            raise UnsafePickleError(
+                f"refused to load global '{module}.{name}': padax reads only dicts, lists, tuples, strings, "
+                "numbers and numpy arrays from a pickle, so a file that names other code is not loaded")
+        return found
+
+    def persistent_load(self, pid: Any) -> Any:
+        raise UnsafePickleError("persistent ids (torch-style zip pickles) are not supported")
+
+
+def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None = None) -> Any:
+    """Unpickle `data` rebuilding only the allowed containers and arrays (see the module docstring);
+    any other global is refused, naming it (prefixed by `what`, the file being read, if given).
+    `encoding` decodes Python 2 strings ('bytes' keeps them as bytes, as the CIFAR batches need)."""
+    try:
+        return _RestrictedUnpickler(io.BytesIO(data), encoding=encoding).load()
+    except UnsafePickleError as e:
+        if what is None:
+            raise
+        raise UnsafePickleError(f"{what}: {e}") from None
+
+
+def loads(data: bytes) -> Any:
+    """The object in Paddle pickle bytes, with Paddle's layouts undone (see the module docstring)."""
+    return _unpack(restricted_loads(data), top=True)
+
+
+def _unpack(obj: Any, top: bool = False) -> Any:
+    if isinstance(obj, dict):
+        obj = dict(obj)
+        if top:
+            obj.pop(_NAME_TABLE, None)
+            split = obj.pop(_SPLIT_TABLE, None)
+            for key, info in (split or {}).items():
+                parts = [obj.pop(part) for part in info["slices"]]
+                obj[key] = np.concatenate(parts).reshape(info["OriginShape"])
+        return {k: _unpack(v) for k, v in obj.items()}
+    if isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], str) and isinstance(obj[1], np.ndarray):
+        return obj[1]  # a Tensor as Paddle 2.1 pickled it: (name, array)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_unpack(v) for v in obj)
+    return obj
+
+
+def _to_host(obj: Any, where: str = "") -> Any:
+    from padax.serialization import _is_array
+    if _is_array(obj):
+        return np.asarray(obj)
+    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes, np.generic)):
+        return obj
+    if type(obj) in (list, tuple):
+        return type(obj)(_to_host(v, f"{where}[{i}]") for i, v in enumerate(obj))
+    if type(obj) in (dict, collections.OrderedDict):
+        return {k: _to_host(v, f"{where}[{k!r}]") for k, v in obj.items()}
+    raise TypeError(f"padax.save(format='paddle'): cannot save {type(obj).__name__} (at {where or 'the top'}); "
+                    "Tensors, numpy arrays, numbers, strings and dicts/lists/tuples of them can be saved")
+
+
+def save(obj: Any, path: str, protocol: int = 4) -> None:
+    """Write `obj` (Tensors become numpy arrays) as the pickle `paddle.save` writes, atomically."""
+    if protocol not in (2, 3, 4):
+        raise ValueError(f"padax.save(format='paddle'): protocol must be 2, 3 or 4 (as Paddle), got {protocol}")
+    atomic_write(path, pickle.dumps(_to_host(obj), protocol=protocol))
