@@ -95,7 +95,7 @@ from padax.functional.math import (clamp, div, eq, ge, greater, gt, le, less, lt
 from padax.functional.reduction import msort  # noqa: E402,F401
 from padax.functional.search import argwhere  # noqa: E402,F401
 from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
-from padax.functional.paddle_extras import (cat, cholesky, concatenate, create_parameter, eigvalsh,  # noqa: E402,F401
+from padax.functional.paddle_extras import (cat, cholesky, concatenate, eigvalsh,  # noqa: E402,F401
                                             from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
 
 # -- loaded on first use (PEP 562): the batteries and the less common transformations --------------
@@ -123,6 +123,7 @@ _LAZY_NAMES = {
     **dict.fromkeys(("gammainc", "gammaincc", "i0", "i0e", "i1", "i1e"), "padax.scipy.special._paddle"),
     **dict.fromkeys(("Model", "flops", "summary"), "padax.hapi"),
     "DataParallel": "padax.distributed.fleet.model",
+    "create_parameter": "padax.nn.parameter",  # registers the parameter for Layer assignment
 }
 
 

@@ -6,6 +6,7 @@ from typing import Sequence
 
 from padax.core.abstract import ShapedArray
 from padax.core.errors import OutOfMemoryError
+from padax.core.source_info import user_location
 from padax.devices import _jaxlib
 from padax.devices.array import Tensor
 from padax.devices import backend
@@ -13,16 +14,29 @@ from padax.devices.backend import single_device_sharding
 from padax.devices.host_callbacks import reraise_callback_error
 
 
-def raise_if_out_of_memory(e: Exception, device) -> None:
-    """XLA's RESOURCE_EXHAUSTED as padax's OutOfMemoryError (a MemoryError), saying how much and what to do."""
-    text = str(e).strip()
-    if not text.startswith("RESOURCE_EXHAUSTED"):
-        return
+def out_of_memory_error(text: str, device, program: str | None = None, args: Sequence = ()) -> OutOfMemoryError:
+    """padax's OutOfMemoryError for XLA's RESOURCE_EXHAUSTED `text`: how much, where and what to do; with
+    `program` (e.g. "jit(step)") and its arguments, also which program, on what shapes, from which line.
+    The error keeps `xla_text` and `device`, so that a caller knowing the program can name it."""
     found = re.search(r"allocating (\d+) bytes", text)
     size = f" {int(found.group(1)) / 2 ** 30:.3g} GiB" if found else ""
-    raise OutOfMemoryError(f"out of memory on {device}: a compiled program could not allocate{size} "
+    what = "a compiled program"
+    if program is not None:
+        shapes = ", ".join(a.str_short() if isinstance(a, ShapedArray) else type(a).__name__
+                           for a in (getattr(x, "aval", x) for x in args))
+        what = f"{program} called with ({shapes}){user_location()}"
+    err = OutOfMemoryError(f"out of memory on {device}: {what} could not allocate{size} "
                            f"({text.splitlines()[0]}). Delete Tensors you no longer need, use smaller shapes or "
-                           "batches, or free compiled programs with padax.clear_caches()") from None
+                           "batches, or free compiled programs with padax.clear_caches()")
+    err.xla_text, err.device = text, device
+    return err
+
+
+def raise_if_out_of_memory(e: Exception, device, program: str | None = None, args: Sequence = ()) -> None:
+    """Raise out_of_memory_error for an XLA RESOURCE_EXHAUSTED error `e`; return for any other error."""
+    text = str(e).strip()
+    if text.startswith("RESOURCE_EXHAUSTED"):
+        raise out_of_memory_error(text, device, program, args) from None
 
 
 class Executable:

@@ -55,3 +55,7 @@ ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = ReflectionPad1D, ReflectionP
 ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = ReplicationPad1D, ReplicationPad2D, ReplicationPad3D
 ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D
 from padax.nn.layer.spectral_norm import SpectralNorm  # noqa: F401
+from padax.nn.layer.pooling import FractionalMaxPool2D, FractionalMaxPool3D  # noqa: F401
+from padax.nn.parameter import Parameter  # noqa: F401
+from padax.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
+from padax.nn.layer.loss_structured import AdaptiveLogSoftmaxWithLoss, HSigmoidLoss, RNNTLoss  # noqa: F401

@@ -374,7 +374,15 @@ floor = _rounding("floor", lax.floor, "Round towards -inf (integers unchanged)."
 ceil = _rounding("ceil", lax.ceil, "Round towards +inf (integers unchanged).")
 trunc = _rounding("trunc", _trunc, "Round towards zero (integers unchanged).")
 fix = trunc
-rint = _rounding("rint", lambda x: lax.round(x, 1), "Round to the nearest integer, halves to even.")
+_rint_real = _rounding("rint", lambda x: lax.round(x, 1), "")
+
+
+def rint(x: Any, /) -> Any:
+    """Round to the nearest integer, halves to even (complex: real and imaginary parts separately)."""
+    x = to_array(x)
+    if D.kind(x.aval.dtype) == 3:
+        return lax.complex(lax.round(lax.real(x), 1), lax.round(lax.imag(x), 1))
+    return _rint_real(x)
 
 
 def round(x: Any, /, decimals: builtins.int = 0) -> Any:

@@ -164,18 +164,33 @@ def _cross3(a: Any, b: Any, ax: builtins.int) -> Any:
     return lax.concatenate([c0, c1, c2], ax)
 
 
+def _with_zero_z(v: Any) -> Any:
+    if v.aval.shape[-1] == 3:
+        return v
+    return lax.pad(v, np.zeros((), v.aval.dtype), [(0, 0, 0)] * (v.aval.ndim - 1) + [(0, 1, 0)])
+
+
 def cross(a: Any, b: Any, axisa: builtins.int = -1, axisb: builtins.int = -1, axisc: builtins.int = -1,
           axis: builtins.int | None = None) -> Any:
-    """Cross product of 3-vectors along the given axes (other axes broadcast)."""
+    """Cross product of 3-vectors along the given axes (other axes broadcast). As NumPy, 2-vectors are
+    taken with z = 0: two of them give the z component (a scalar per pair), one with a 3-vector a 3-vector."""
     from padax.numpy._manipulation import moveaxis
     x, y = _two("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
     x = moveaxis(x, axisa, -1)
     y = moveaxis(y, axisb, -1)
-    if x.aval.shape[-1] != 3 or y.aval.shape[-1] != 3:
-        raise op_value_error("cross", f"vectors must have 3 components, got {x.aval.str_short()} and "
+    na, nb = x.aval.shape[-1], y.aval.shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise op_value_error("cross", f"vectors must have 2 or 3 components, got {x.aval.str_short()} and "
                                       f"{y.aval.str_short()}")
+    if na == nb == 2:  # NumPy's 2-vector product: the z component alone, a scalar per pair
+        shape = broadcast_shapes("cross", x.aval.shape, y.aval.shape)
+        x, y = broadcast_to(x, shape), broadcast_to(y, shape)
+        last = len(shape) - 1
+        comp = (lambda v, i: lax.squeeze(lax.slice_in_dim(v, i, i + 1, axis=last), (last,)))
+        return lax.sub(lax.mul(comp(x, 0), comp(y, 1)), lax.mul(comp(x, 1), comp(y, 0)))
+    x, y = _with_zero_z(x), _with_zero_z(y)  # a 2-vector against a 3-vector has z = 0
     shape = broadcast_shapes("cross", x.aval.shape, y.aval.shape)
     out = _cross3(broadcast_to(x, shape), broadcast_to(y, shape), len(shape) - 1)
     return moveaxis(out, -1, axisc)
@@ -228,13 +243,34 @@ def _einsum_diag(x: Any, t: str) -> tuple[Any, str]:
         t = "".join(c for k, c in enumerate(t) if k not in (i, j)) + rep
 
 
-def einsum(subscripts: str, /, *operands: Any, optimize: Any = None, precision: Any = None,
+def _sublist_subscripts(args: Sequence[Any]) -> tuple[str, list[Any]]:
+    """NumPy's sublist form einsum(op0, sub0, op1, sub1, ..., [out]) as (subscripts, operands): each
+    sublist holds ints (axis labels, 0..51) and Ellipsis."""
+    def letters(sub: Any) -> str:
+        out = []
+        for s in sub:
+            if s is Ellipsis:
+                out.append("...")
+            elif isinstance(s, (builtins.int, np.integer)) and 0 <= s < 52:
+                out.append("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[s])
+            else:
+                raise op_value_error("einsum", f"sublist labels must be ints in [0, 52) or Ellipsis, got {s!r}")
+        return "".join(out)
+    ops, terms = list(args[0::2][:len(args) // 2]), [letters(s) for s in args[1::2][:len(args) // 2]]
+    out = "->" + letters(args[-1]) if len(args) % 2 else ""
+    return ",".join(terms) + out, ops
+
+
+def einsum(subscripts: Any, /, *operands: Any, optimize: Any = None, precision: Any = None,
            preferred_element_type: Any = None) -> Any:
-    """Einstein summation (NumPy's notation, '...' included) after padax.numpy promotion.
+    """Einstein summation (NumPy's notation, '...' included, or its sublist form
+    einsum(a, [0, 1], b, [1, 2], [0, 2])) after padax.numpy promotion.
 
     Delegates to padax's einsum (`padax.functional.einsum`); the local
     left-to-right contraction below is the fallback when that is absent.
     """
+    if not isinstance(subscripts, str):
+        subscripts, operands = _sublist_subscripts((subscripts,) + operands)
     if precision is None:
         return _einsum(subscripts, operands, preferred_element_type)
     with precision_scope(precision):

@@ -198,8 +198,16 @@ def swapaxes(a: Any, axis1: builtins.int, axis2: builtins.int) -> Any:
     return lax.transpose(a, tuple(perm))
 
 
-def reshape(x: Any, /, shape: Any, *, copy: builtins.bool | None = None) -> Any:
-    """Reshape (row-major); one entry may be -1."""
+def reshape(x: Any, /, shape: Any, order: str = "C", *, copy: builtins.bool | None = None) -> Any:
+    """Reshape; one entry may be -1. order 'C' (default) reads and writes row-major, 'F' column-major
+    (as NumPy: the values in Fortran order refilled in Fortran order); 'A' is 'C' (padax arrays)."""
+    if order not in ("C", "F", "A"):
+        raise op_value_error("reshape", f"order must be 'C', 'F' or 'A', got {order!r}")
+    if order == "F":
+        x = to_array(x)
+        rev = tuple(builtins.range(x.aval.ndim - 1, -1, -1))
+        flat = reshape(lax.transpose(x, rev), list(_int_tuple("reshape", shape, "shape"))[::-1])
+        return lax.transpose(flat, tuple(builtins.range(flat.aval.ndim - 1, -1, -1)))
     x = to_array(x)
     shape = list(_int_tuple("reshape", shape, "shape"))
     if shape.count(-1) > 1 or builtins.any(d < -1 for d in shape):

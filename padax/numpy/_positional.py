@@ -47,9 +47,13 @@ _MUST_BE = {"out": (None,), "order": (None, "C", "K", "A"), "assume_unique": (Fa
 _HINTS = ("unique_indices", "indices_are_sorted")
 
 
+# functions that implement NumPy's `order` themselves
+_ORDER_AWARE = ("reshape",)
+
+
 def _numpy_kwargs(name: str, kwargs: dict) -> dict:
     for k, allowed in _MUST_BE.items():
-        if k in kwargs:
+        if k in kwargs and not (k == "order" and name in _ORDER_AWARE):
             v = kwargs.pop(k)
             if not any(v is a or (isinstance(v, str) and v == a) for a in allowed):
                 shown = repr(v) if isinstance(v, (str, bool)) else f"<{type(v).__name__}>"

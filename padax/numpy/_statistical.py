@@ -347,22 +347,69 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: builtins.bo
 
 # ---- order statistics ---------------------------------------------------------------------------
 
+def _weights_like(a: Any, weights: Any, axis: Any) -> Any:
+    """quantile's weights as an array of a's shape (given so, or 1-D along the single reduced axis)."""
+    w = to_array(weights)
+    if w.aval.shape == a.aval.shape:
+        return w
+    if axis is None or isinstance(axis, (tuple, list)) or w.aval.ndim != 1:
+        raise op_value_error("quantile", f"weights {w.aval.str_short()} must have a's shape {a.aval.shape}, or be "
+                                         "1-D along a single axis")
+    ax0 = canonicalize_axis("quantile", axis, a.aval.ndim)
+    if w.aval.shape[0] != a.aval.shape[ax0]:
+        raise op_value_error("quantile", f"1-D weights {w.aval.str_short()} must match axis {axis} of a "
+                                         f"{a.aval.str_short()}")
+    return lax.broadcast_in_dim(w, a.aval.shape, (ax0,))
+
+
+def _inverted_cdf(x: Any, w: Any, qa: Any) -> Any:
+    """NumPy's weighted 'inverted_cdf' over the last axis of x [..., n] with weights w [..., n] for the
+    quantiles qa [nq]: the first sorted value whose normalised cumulative weight reaches q. Result
+    [..., nq]."""
+    from padax.numpy._indexing import take_along_axis
+    from padax.numpy._searching import argsort
+    n = x.aval.shape[-1]
+    order = argsort(x, axis=-1, stable=True)
+    xs = take_along_axis(x, order, axis=-1)
+    ws = lax.convert_element_type(take_along_axis(w, order, axis=-1), D.float64)
+    cdf = cumsum(ws, axis=-1)
+    cdf = lax.div(cdf, lax.broadcast_in_dim(lax.slice_in_dim(cdf, n - 1, n, axis=cdf.aval.ndim - 1),
+                                            cdf.aval.shape, tuple(builtins.range(cdf.aval.ndim))))
+    cdf = lax.convert_element_type(cdf, qa.aval.dtype)
+    zero = scalar_like(cdf, 0)
+    # leading zero weights never hold a quantile (NumPy moves their cdf to -1)
+    cdf = lax.select(lax.eq(cdf, zero), scalar_like(cdf, -1), cdf)
+    lead = cdf.aval.ndim - 1
+    shape = cdf.aval.shape[:-1] + (qa.aval.size, n)
+    below = lax.lt(lax.broadcast_in_dim(cdf, shape, tuple(builtins.range(lead)) + (lead + 1,)),
+                   lax.broadcast_in_dim(qa, shape, (lead,)))
+    idx = lax.reduce_sum(lax.convert_element_type(below, D.int32), (lead + 1,))
+    idx = lax.min(idx, scalar_like(idx, n - 1))
+    return take_along_axis(xs, idx, axis=-1)
+
+
 def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: builtins.bool = False,
-             *, interpolation: str | None = None) -> Any:
-    """q-th quantiles (q in [0, 1]) over `axis`; methods 'linear', 'lower', 'higher', 'nearest', 'midpoint'.
+             *, weights: Any = None, interpolation: str | None = None) -> Any:
+    """q-th quantiles (q in [0, 1]) over `axis`; methods 'linear', 'lower', 'higher', 'nearest', 'midpoint'
+    and 'inverted_cdf', the only one taking `weights` (a's shape, or 1-D along one axis; non-negative).
 
     NaN anywhere along the reduced axes gives NaN. q's shape leads the result's.
     """
     method = interpolation or method
-    if method not in ("linear", "lower", "higher", "nearest", "midpoint"):
+    if method not in ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf"):
         raise op_value_error("quantile", f"unsupported method {method!r}")
+    if weights is not None and method != "inverted_cdf":
+        raise op_value_error("quantile", f"only method 'inverted_cdf' supports weights, got {method!r}")
     a = to_inexact(a)
+    w = _weights_like(a, weights, axis) if weights is not None else full_like_shape(a.aval.shape, 1, D.float64)
     nd = a.aval.ndim
     ax = _axes("quantile", axis, nd)
     rest = [i for i in builtins.range(nd) if i not in ax]
     x = lax.transpose(a, tuple(rest) + ax)
+    w = lax.transpose(w, tuple(rest) + ax)
     n = _count(a.aval.shape, ax)
     x = lax.reshape(x, tuple(a.aval.shape[i] for i in rest) + (n,))
+    w = lax.reshape(w, x.aval.shape)
     if n == 0:
         raise op_value_error("quantile", "cannot take the quantile of an empty axis")
     from padax.numpy._indexing import take
@@ -377,7 +424,9 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
     vlo = take(xs, lax.convert_element_type(lo, D.int32), axis=-1, mode="clip")
     vhi = take(xs, lax.convert_element_type(hi, D.int32), axis=-1, mode="clip")
     nr = len(rest)
-    if method == "lower":
+    if method == "inverted_cdf":
+        out = _inverted_cdf(x, w, qa)
+    elif method == "lower":
         out = vlo
     elif method == "higher":
         out = vhi
@@ -401,11 +450,11 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
 
 
 def percentile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: builtins.bool = False,
-               *, interpolation: str | None = None) -> Any:
-    """q-th percentiles (q in [0, 100]) over `axis`."""
+               *, weights: Any = None, interpolation: str | None = None) -> Any:
+    """q-th percentiles (q in [0, 100]) over `axis` (weights with method 'inverted_cdf', as quantile)."""
     qa = to_inexact(q)
     return quantile(a, lax.div(qa, scalar_like(qa, 100.0)), axis=axis, method=method, keepdims=keepdims,
-                    interpolation=interpolation)
+                    weights=weights, interpolation=interpolation)
 
 
 def median(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:

@@ -328,8 +328,18 @@ def key_data(keys: Any):
     return keys
 
 
-def wrap_key_data(data: Any, impl: str | None = None):
-    """Use raw uint32 words (..., 2) or (..., 4) as key(s), checking they fit `impl`."""
+def wrap_key_data(data: Any, *, impl: str | None = None, dtype: Any = None):
+    """Use raw uint32 words (..., 2) or (..., 4) as key(s), checking they fit `impl`. `dtype` (JAX's
+    other spelling) may name the implementation, or be a key's own dtype: padax keys are their uint32
+    words, so `wrap_key_data(key_data(k), dtype=k.dtype)` gives k back."""
+    if dtype is not None and impl is not None:
+        raise op_value_error("wrap_key_data", "pass impl or dtype, not both")
+    if dtype is not None and not (isinstance(dtype, str) and dtype.lower() != "uint32"):
+        if np.dtype(dtype) != np.uint32:
+            raise op_value_error("wrap_key_data", f"dtype {dtype!r} is not a key dtype: padax keys are uint32 "
+                                                  "words; name the implementation ('threefry2x32' or 'rbg')")
+        dtype = None
+    impl = impl if dtype is None else dtype
     data, found = check_key("wrap_key_data", data, batch_ok=True)
     if impl is not None and impl_name(impl) != found:
         raise op_value_error("wrap_key_data", f"{aval_of(data).str_short()} is a {found} key, not {impl_name(impl)}")

@@ -16,6 +16,7 @@ from padax.core import trace as _trace
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
 from padax.core.source_info import user_frame
+from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.backend import default_device
 from padax.devices.array import Tensor
@@ -62,7 +63,11 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
         fn = prim.eager_fn
         if fn is None:
             fn = prim.eager_fn = _eager_function(prim, params)
-        return fn(*args)
+        try:
+            return fn(*args)
+        except (_jaxlib.XlaRuntimeError, ValueError) as e:  # from C++ dispatch: out of memory named as in Python
+            fn._padax_jit.fast_path_error(e, args, {})
+            raise
     try:
         key = (prim, tuple(params.items()))
         fn = _cache.get(key)
@@ -74,7 +79,11 @@ def apply_primitive(prim, args: tuple, params: dict) -> Any:
             if len(_cache) > _CACHE_LIMIT:
                 _cache.clear()
             _cache[key] = fn
-    return fn(*args)
+    try:
+        return fn(*args)
+    except (_jaxlib.XlaRuntimeError, ValueError) as e:
+        fn._padax_jit.fast_path_error(e, args, {})
+        raise
 
 
 _CACHE_LIMIT = 4096
@@ -90,6 +99,7 @@ def _eager_function(prim, params: dict):
     run.__name__ = run.__qualname__ = prim.name
     fn = jit(run)
     fn._padax_jit.eager_op = True
+    fn = fn._dispatch  # called bare: apply_primitive names its errors (no wrapper on the hot path)
     if not params:
         _with_eager_fn.add(prim)
     return fn
@@ -110,7 +120,8 @@ def _build_twin(op, name: str, static_argnums: tuple):
                 and all(type(a) is Tensor for i, a in enumerate(args) if i not in static_argnums)):
             return jf._cache_miss(*args)
         return op(*args), None, False
-    return make_dispatcher(jf, miss, object())
+    # the bare C++ dispatcher on this hot path (an out-of-memory there keeps XLA's text)
+    return make_dispatcher(jf, miss, object())._dispatch
 
 
 def _forget_twins() -> None:

@@ -30,7 +30,9 @@ from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.array import Tensor, mark_donated, raise_if_deleted
 from padax.devices.backend import single_device_sharding
-from padax.devices.executable import Executable
+from padax.devices.backend import default_device
+from padax.devices.executable import Executable, out_of_memory_error, raise_if_out_of_memory
+from padax.core.errors import OutOfMemoryError
 from padax.devices.profiling import span
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
@@ -304,6 +306,17 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         return self._call(args, kwargs)[0]
 
+    def _program_name(self) -> str:
+        """How errors name this function's program: an eager padax op by its name, else jit(name)."""
+        return f"the padax op '{self.__name__}'" if self.eager_op else f"jit({self.__name__})"
+
+    def fast_path_error(self, e: Exception, args: tuple, kwargs: dict) -> None:
+        """An error of a call the C++ dispatcher ran: out of memory becomes padax's OutOfMemoryError
+        naming this program, its argument shapes and the caller's line (others are left as they are)."""
+        if str(e).startswith("RESOURCE_EXHAUSTED"):
+            leaves = _flatten((args, kwargs))[0] if kwargs or args else []
+            raise_if_out_of_memory(e, default_device(), self._program_name(), leaves)
+
     def _cache_miss(self, *args, **kwargs):
         """What the C++ dispatcher calls when it has no entry for a signature."""
         try:
@@ -347,6 +360,8 @@ class JitFunction:
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
         except Exception as e:  # noqa: BLE001
             raise_if_deleted(leaves)  # a donated/deleted argument: say so, not XLA's INVALID_ARGUMENT
+            if isinstance(e, OutOfMemoryError) and hasattr(e, "xla_text"):
+                raise out_of_memory_error(e.xla_text, e.device, self._program_name(), leaves) from None
             if not isinstance(e, _jaxlib.XlaRuntimeError):
                 raise
             # arguments on other devices / sharded: see _placement_fallback
@@ -538,12 +553,24 @@ def make_dispatcher(jf: JitFunction, cache_miss: Callable, cache_key: Any):
     """jaxlib's C++ dispatcher around `jf` whose misses call `cache_miss` (jf's own, or a wrapper
     deciding when jf compiles; see padax.transforms.dispatch), with jf's public methods."""
     fun = jf.fun
-    cpp = _jaxlib.cpp_jit(jf.__name__, fun, cache_miss, jf.static_argnums,
-                          jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
+    dispatch = _jaxlib.cpp_jit(jf.__name__, fun, cache_miss, jf.static_argnums,
+                               jf.static_argnames, cache_key, tree_util.dispatch_registry, _dispatch_cache)
+
+    def cpp(*args, **kwargs):
+        # XLA's errors of a call that C++ dispatched come out raw: name them as the Python path does
+        try:
+            return dispatch(*args, **kwargs)
+        except (_jaxlib.XlaRuntimeError, ValueError) as e:  # (jaxlib raises a fast-path status as ValueError)
+            jf.fast_path_error(e, args, kwargs)
+            raise
     try:
         functools.update_wrapper(cpp, fun)
     except AttributeError:
         pass
+    cpp._clear_cache = dispatch._clear_cache
+    cpp._dispatch = dispatch  # the bare C++ dispatcher (eager ops call it directly: see dispatch.py)
+    dispatch._padax_jit = jf
+    dispatch._padax_wrapper = cpp  # (keeps jf._fast_paths_owner alive for callers holding the bare dispatcher)
     cpp.fun = fun
     cpp.lower = jf.lower
     cpp.trace = jf.trace

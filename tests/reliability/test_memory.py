@@ -17,7 +17,7 @@ def test_each_jitted_function_keeps_at_most_jit_cache_size_programs():
             np.testing.assert_array_equal(f(padax.ones([n])).numpy(), np.full(n, 2.0))
             np.testing.assert_array_equal(f(padax.ones([n])).numpy(), np.full(n, 2.0))  # via the C++ fast path
         assert f._cache_size() == 4
-        assert type(f)._cache_size(f) <= 4  # the C++ dispatcher's fast paths are dropped with them
+        assert type(f._dispatch)._cache_size(f._dispatch) <= 4  # the C++ dispatcher's fast paths are dropped too
         for n in range(1, 11):  # evicted signatures compile again and still give the right answer
             np.testing.assert_array_equal(f(padax.ones([n])).numpy(), np.full(n, 2.0))
 
@@ -28,7 +28,7 @@ def test_clear_caches_forgets_every_compiled_program():
     padax.ones([3]) * 5  # an eager op's program
     assert f._cache_size() == 1
     padax.clear_caches()
-    assert f._cache_size() == 0 and type(f)._cache_size(f) == 0
+    assert f._cache_size() == 0 and type(f._dispatch)._cache_size(f._dispatch) == 0
     np.testing.assert_array_equal(f(padax.ones([3])).numpy(), [2.0] * 3)
     np.testing.assert_array_equal((padax.ones([2]) * 5).numpy(), [5.0] * 2)
 
@@ -76,3 +76,32 @@ def test_xla_running_out_of_memory_is_a_memory_error():
         assert r["error"] == "OutOfMemoryError" and r["module"] == "padax.core.errors", r
         assert "out of memory on cpu:0" in r["message"] and "4.1e+03 GiB" in r["message"], r
     assert results[2]["error"] is None, results[2]
+
+
+_FAST_PATH_OOM = '''
+import resource
+f = padax.jit(lambda x: padax.broadcast_to(x, [2 ** 14, 2 ** 14]) + 1)   # a 1 GiB result
+x = padax.ones([2 ** 14])
+for _ in range(3):
+    y = f(x); del y   # from the second call on, jaxlib's C++ dispatcher runs it
+big = padax.ones([2 ** 13, 2 ** 13])
+for _ in range(3):
+    z = big * 2.0; del z   # an eager op, also on the C++ path after its first call
+vm = [int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmSize")][0]
+resource.setrlimit(resource.RLIMIT_AS, (vm + 2 ** 27, resource.RLIM_INFINITY))   # 128 MiB of room left
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limit via /proc and RLIMIT_AS")
+def test_out_of_memory_on_the_cpp_fast_path_names_program_shapes_and_line():
+    from tests.reliability.isolated import run_snippets
+    # one process each: the address-space limit stays for the rest of the process
+    jit_call, = run_snippets([_FAST_PATH_OOM + "f(x)\n"])
+    eager_op, = run_snippets([_FAST_PATH_OOM + "big * 2.0\n"])
+    last_line = f"(at <string>:{_FAST_PATH_OOM.count(chr(10)) + 1} (<module>))"
+    for r in (jit_call, eager_op):
+        assert r["error"] == "OutOfMemoryError" and r["module"] == "padax.core.errors", r
+        assert "out of memory on cpu:0" in r["message"] and "RESOURCE_EXHAUSTED" in r["message"], r
+        assert last_line in r["message"], r   # the user's line
+    assert "jit(<lambda>) called with (f32[16384])" in jit_call["message"] and "1 GiB" in jit_call["message"]
+    assert "the padax op 'mul' called with (f32[8192,8192], f32[8192,8192])" in eager_op["message"], eager_op

@@ -49,11 +49,12 @@ def _mask_shape(op: str, shape: tuple, axis: Any) -> tuple:
     return tuple(d if i in keep else 1 for i, d in enumerate(shape))
 
 
-def dropout(x: Any, p: float = 0.5, axis: Any = None, training: bool = True, mode: str = "upscale_in_train",
-            name: str | None = None, key: Any = None) -> Any:
+def dropout(x: Any, p: float = 0.5, axis: Any = None, training: bool = True, inplace: bool = False,
+            mode: str = "upscale_in_train", name: str | None = None, key: Any = None) -> Any:
     """Zero elements with probability p. mode 'upscale_in_train' scales kept ones by 1/(1-p) in training and
     is the identity in eval; 'downscale_in_infer' keeps them as they are and scales by (1-p) in eval.
-    `axis` (int or list): one mask value is shared along the other axes. `key`: padax's addition."""
+    `axis` (int or list): one mask value is shared along the other axes. `inplace` is accepted for Paddle's
+    signature (padax Tensors are immutable: the result is always new). `key`: padax's addition."""
     p = _check_p("dropout", p)
     if mode not in _MODES:
         raise op_value_error("dropout", f"mode must be one of {_MODES}, got {mode!r}")

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
+from padax.functional._arrays import asarray, broadcast_to
 from padax.functional._checks import arg
+from padax.functional.indexed import take_along
+from padax.functional.lax.control import scan
 from padax.functional.creation import diag_embed  # noqa: F401  (also public here, as in Paddle)
 from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.linalg_basic import matmul
@@ -67,3 +72,21 @@ def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -
     l2 = M.add(R.mean(R.sum(M.square(a), axis=1)), R.mean(R.sum(M.square(p), axis=1)))
     ce = cross_entropy(matmul(a, p, transpose_y=True), target, soft_label=True, reduction="none")
     return M.add(M.multiply(l2, 0.25 * l2_reg), R.mean(R.sum(M.multiply(target, ce), axis=0)))
+
+
+def gather_tree(ids: Any, parents: Any) -> Any:
+    """Full beam-search sequences [T, B, beam] from each step's token ids and parent beam indices:
+    backtracks from the last step, at step t taking ids[t] at the parent chosen at step t + 1."""
+    ids, parents = arg("gather_tree", ids, "ids"), arg("gather_tree", parents, "parents")
+    if ids.aval.ndim != 3 or parents.aval.shape != ids.aval.shape:
+        raise op_value_error("gather_tree", f"ids and parents must be [T, B, beam] of one shape, got "
+                                            f"{ids.aval.str_short()} and {parents.aval.str_short()}")
+    beam = ids.aval.shape[2]
+    start = broadcast_to(asarray(np.arange(beam, dtype=np.int64)), ids.aval.shape[1:])
+
+    def back(parent, step):
+        step_ids, step_parents = step
+        return take_along(step_parents, parent, 1), take_along(step_ids, parent, 1)
+
+    _, out = scan(back, M.cast(start, parents.aval.dtype), (ids, parents), reverse=True)
+    return out

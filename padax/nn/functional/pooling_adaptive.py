@@ -87,11 +87,19 @@ def _adaptive_max(op: str, nsp: int, x, output_size, return_mask):
     if _regular(x, sp, out):
         k = [x.aval.shape[a] // m for a, m in zip(sp, out)]
         return _max_pool(op, nsp, x, k, k, 0, return_mask, False, ("NCL", "NCHW", "NCDHW")[nsp - 1])
+    return window_max(x, [_bounds(x.aval.shape[a], m) for a, m in zip(sp, out)], return_mask)
+
+
+def window_max(x: Any, bounds: list[tuple[np.ndarray, np.ndarray]], return_mask: bool) -> Any:
+    """Max of x [N, C, *spatial] over the static windows [lo, hi) given per spatial axis (every window
+    non-empty); the first maximum wins, and the mask holds its flat index into the spatial input."""
+    nsp = len(bounds)
+    sp = tuple(range(2, 2 + nsp))
     sizes = [x.aval.shape[a] for a in sp]
+    out = [len(lo) for lo, _ in bounds]
     # windows per axis: [m, K] indices, short windows padded with their last index
     idx, flat = [], np.zeros((), np.int64)
-    for n, m in zip(sizes, out):
-        lo, hi = _bounds(n, m)
+    for lo, hi in bounds:
         kmax = int((hi - lo).max())
         idx.append(np.minimum(lo[:, None] + np.arange(kmax), hi[:, None] - 1))
     y = x

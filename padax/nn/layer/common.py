@@ -141,14 +141,14 @@ class Dropout(Layer):
     """Zeroes elements with probability p in training mode (F.dropout; randomness from padax.nn.rng_scope's
     key, else padax's global key)."""
 
-    def __init__(self, p: float = 0.5, axis: Any = None, mode: str = "upscale_in_train", name: str | None = None,
-                 inplace: bool = False) -> None:
+    def __init__(self, p: float = 0.5, inplace: bool = False, axis: Any = None, mode: str = "upscale_in_train",
+                 name: str | None = None) -> None:
         super().__init__()
         _check_p("Dropout", p)
         self.p, self.axis, self.mode, self.name, self.inplace = p, axis, mode, name, inplace
 
     def forward(self, input: Any) -> Any:  # noqa: A002
-        return dropout(input, self.p, self.axis, self.training, self.mode)
+        return dropout(input, self.p, axis=self.axis, training=self.training, mode=self.mode)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, axis={self.axis}, mode={self.mode}{_name_str(self.name)}, inplace={self.inplace}"

@@ -191,3 +191,25 @@ class MaxUnPool3D(_Unpool):
                  output_size: Any = None, name: str | None = None) -> None:
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, data_format=data_format,
                          output_size=output_size)
+
+
+class FractionalMaxPool2D(_Pool):
+    """Fractional max pooling of an NCHW input to `output_size` (random_u fixes the windows)."""
+
+    _op, _ranks, _layout = staticmethod(F.fractional_max_pool2d), (4,), "(NCHW)"
+
+    def __init__(self, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
+                 return_mask: bool = False, name: str | None = None) -> None:
+        super().__init__(output_size=output_size, kernel_size=kernel_size, random_u=random_u,
+                         return_mask=return_mask)
+
+
+class FractionalMaxPool3D(_Pool):
+    """Fractional max pooling of an NCDHW input to `output_size` (random_u fixes the windows)."""
+
+    _op, _ranks, _layout = staticmethod(F.fractional_max_pool3d), (5,), "(NCDHW)"
+
+    def __init__(self, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
+                 return_mask: bool = False, name: str | None = None) -> None:
+        super().__init__(output_size=output_size, kernel_size=kernel_size, random_u=random_u,
+                         return_mask=return_mask)
