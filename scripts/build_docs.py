@@ -178,10 +178,9 @@ def public_names(module: types.ModuleType) -> list[str]:
         if isinstance(obj, types.ModuleType) or n == "annotations":
             continue
         owner = getattr(obj, "__module__", None) or ""
-        if (inspect.isfunction(obj) or inspect.isclass(obj)) and owner.split(".")[0] in ("typing", "collections",
-                                                                                           "abc", "dataclasses",
-                                                                                           "enum", "functools"):
-            continue
+        if callable(obj) and owner.split(".")[0] in ("typing", "collections", "abc", "dataclasses", "enum",
+                                                     "functools"):
+            continue   # typing.Callable and the like, imported for annotations
         keep.append(n)
     return sorted(set(keep), key=lambda s: (s.lower(), s))
 
