@@ -21,7 +21,6 @@ from padax.functional import linalg_basic as _basic
 from padax.functional import manipulation as _manip
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full
 from padax.functional.lax import linalg as _L
-from padax.transforms.custom import custom_jvp
 
 matmul, cross, diagonal = _basic.matmul, _basic.cross, _manip.diagonal
 
@@ -179,11 +178,11 @@ _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353
            129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0,
            960960.0, 16380.0, 182.0, 1.0)
 _THETA13 = 5.371920351148152  # the 1-norm up to which Pade 13 is accurate in double precision
+_MAX_SQUARINGS = 64            # 1-norms up to ~1e20; beyond, the squarings would lose all accuracy
 
 
 def _expm_pade(a: Any) -> Any:
     """exp(a) by scaling and squaring: a / 2^s has 1-norm <= theta_13, then Pade 13, then s squarings."""
-    from padax.functional.lax.control import fori_loop
     dt = a.aval.dtype
     shape = a.aval.shape
     real = dtypes.finfo(dt).dtype if dtypes.is_complex(dt) else dt
@@ -212,34 +211,27 @@ def _expm_pade(a: Any) -> Any:
                 lin((b[6], a6), (b[4], a4), (b[2], a2), (b[0], eye)))
     from padax.linalg import solve
     r = solve(lax.sub(v, u), lax.add(v, u))
-    steps = lax.convert_element_type(lax.reduce_max(s, tuple(range(s.aval.ndim))), np.int32)
+    # undo the scaling with s squarings per matrix: a fixed-length scan whose steps past the
+    # largest s are skipped by a cond, so reverse mode differentiates it (a loop with a traced
+    # trip count would not be transposable); beyond _MAX_SQUARINGS the result is NaN
+    from padax.functional.lax.control import cond, scan
     sb = lax.broadcast_in_dim(lax.convert_element_type(s, np.int32), shape, tuple(range(s.aval.ndim)))
+    steps = lax.reduce_max(lax.convert_element_type(s, np.int32), tuple(range(s.aval.ndim)))
 
-    def square(i, r):  # square each matrix as many times as its own s says
-        return lax.select(lax.lt(full(shape, 0, np.int32) + i, sb), _mm(r, r), r)
+    def square(r, i):  # square each matrix as many times as its own s says
+        def step(r):
+            return lax.select(lax.lt(full(shape, 0, np.int32) + i, sb), _mm(r, r), r)
+        return cond(lax.lt(i, steps), step, lambda r: r, r), None
 
-    return fori_loop(0, steps, square, r)
+    r, _ = scan(square, r, lax.iota(np.int32, _MAX_SQUARINGS))
+    too_big = lax.gt(sb, full(shape, _MAX_SQUARINGS, np.int32))
+    return lax.select(too_big, full(shape, np.nan, dt), r)
 
 
-@custom_jvp
 def _expm(a: Any) -> Any:
+    """exp(a); differentiated through the Pade approximant and the squarings (as jax does), which
+    gives exact Frechet derivatives of the computed value in forward and reverse mode."""
     return _expm_pade(a)
-
-
-@_expm.defjvp
-def _expm_jvp(primals, tangents):
-    a, = primals
-    e, = tangents
-    n = a.aval.shape[-1]
-    zero = full(a.aval.shape, 0, a.aval.dtype)
-    last = a.aval.ndim - 1
-    top = lax.concatenate([a, e], last)
-    bottom = lax.concatenate([zero, a], last)
-    big = _expm(lax.concatenate([top, bottom], last - 1))  # [[exp A, L(A, E)], [0, exp A]]
-    start = (0,) * (a.aval.ndim - 2)
-    out = lax.slice(big, start + (0, 0), a.aval.shape[:-2] + (n, n))
-    frechet = lax.slice(big, start + (0, n), a.aval.shape[:-2] + (n, 2 * n))
-    return out, frechet
 
 
 def matrix_exp(x: Any, name: str | None = None) -> Any:

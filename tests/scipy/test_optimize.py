@@ -13,15 +13,28 @@ def rosen(x):
     return pnp.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
 
 
-@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "Newton-CG"])
+@pytest.mark.parametrize("method", ["BFGS", "L-BFGS-B", "Newton-CG", "trust-exact"])
 def test_minimize_rosenbrock_matches_scipy(method):
     x0 = np.linspace(-1.0, 0.5, 8)
     r = padax.jit(lambda x: po.minimize(rosen, x, method=method))(x0)
-    ref = so.minimize(so.rosen, x0, jac=so.rosen_der, method=method)
+    hess = {"hess": so.rosen_hess} if method == "trust-exact" else {}
+    ref = so.minimize(so.rosen, x0, jac=so.rosen_der, method=method, **hess)
     assert bool(r.success) and int(r.status) == 0 and r.message.startswith("Optimization terminated")
     np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-4)
     np.testing.assert_allclose(np.asarray(r.x), np.ones(8), atol=1e-4)
     assert float(r.fun) < 1e-8 and int(r.nit) < 400
+
+
+def test_trust_exact_iterates_like_scipy_and_handles_the_hard_case():
+    x0 = np.array([-1.2, 1.0])
+    r = po.minimize(rosen, x0, method="trust-exact", options={"gtol": 1e-8})
+    ref = so.minimize(so.rosen, x0, method="trust-exact", jac=so.rosen_der, hess=so.rosen_hess)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-10)
+    assert abs(int(r.nit) - ref.nit) <= 2
+    # a saddle with the gradient orthogonal to the negative-curvature direction (the hard case)
+    r = po.minimize(lambda x: x[0] ** 2 - x[1] ** 2 + 0.25 * x[1] ** 4, np.array([1.0, 0.0]), method="trust-exact")
+    np.testing.assert_allclose(np.abs(np.asarray(r.x)), [0.0, np.sqrt(2.0)], atol=1e-6)
+    assert bool(r.success)
 
 
 def test_minimize_pytree_bounds_and_maxiter_status():
@@ -52,6 +65,9 @@ def test_minimize_solution_is_differentiated_implicitly():
     # the same through vmap
     xs = padax.vmap(lambda a: po.minimize(f, np.zeros(3), (a,)).x)(np.stack([a, 2 * a]))
     np.testing.assert_allclose(np.asarray(xs)[0], x, atol=1e-5)
+    jt = padax.jacrev(lambda a: po.minimize(f, np.zeros(3), (a,), method="trust-exact",
+                                            options={"gtol": 1e-12}).x)(a)
+    np.testing.assert_allclose(np.asarray(jt), np.asarray(jac), atol=1e-8)
 
 
 def test_root_and_its_implicit_derivative():
@@ -67,16 +83,42 @@ def test_root_and_its_implicit_derivative():
     np.testing.assert_allclose(np.asarray(dx), np.linalg.solve(J, [1.0, 0.0]), rtol=1e-8)
 
 
-@pytest.mark.parametrize("method,kw", [("bisect", {"bracket": [0.0, 3.0]}), ("brentq", {"bracket": [0.0, 3.0]}),
-                                       ("newton", {"x0": np.float64(1.0)})])
+_SCALAR_METHODS = [("bisect", {"bracket": [0.0, 3.0]}), ("brentq", {"bracket": [0.0, 3.0]}),
+                   ("brenth", {"bracket": [0.0, 3.0]}), ("ridder", {"bracket": [0.0, 3.0]}),
+                   ("newton", {"x0": np.float64(1.0)}), ("halley", {"x0": 1.0}),
+                   ("secant", {"x0": 1.0, "x1": 1.5})]
+
+
+@pytest.mark.parametrize("method,kw", _SCALAR_METHODS, ids=[m for m, _ in _SCALAR_METHODS])
 def test_root_scalar(method, kw):
     f = lambda x, a: x ** 3 - a  # noqa: E731
     r = po.root_scalar(f, (np.float64(2.0),), method=method, **kw)
+    extra = {"fprime": lambda x: 3 * x ** 2, "fprime2": lambda x: 6 * x} if method in ("newton", "halley") else {}
     np.testing.assert_allclose(float(r.root), so.root_scalar(lambda x: x ** 3 - 2, method=method,
-                                                             fprime=lambda x: 3 * x ** 2, **kw).root, rtol=1e-12)
+                                                             **extra, **kw).root, rtol=1e-12)
     assert bool(r.converged)
     d = padax.grad(lambda a: po.root_scalar(f, (a,), method=method, **kw).root)(np.float64(2.0))
     np.testing.assert_allclose(float(d), (1 / 3) * 2 ** (-2 / 3), rtol=1e-10)
+
+
+@pytest.mark.parametrize("method", ["brentq", "brenth"])
+def test_brent_iteration_counts_match_scipy(method):
+    """Brent's interpolation steps converge like scipy's (not bisection or false position)."""
+    import math
+    for f, np_f, br in [(lambda x: x ** 3 - 2 * x - 5, lambda x: x ** 3 - 2 * x - 5, [2.0, 3.0]),
+                        (lambda x: padax.numpy.exp(x) - 12.0, lambda x: math.exp(x) - 12.0, [-5.0, 5.0]),
+                        (lambda x: padax.numpy.cos(x) - x, lambda x: math.cos(x) - x, [0.0, 2.0])]:
+        r = po.root_scalar(lambda x, s: f(x), (np.float64(0.0),), method=method, bracket=br)
+        R = so.root_scalar(np_f, method=method, bracket=br)
+        np.testing.assert_allclose(float(r.root), R.root, rtol=1e-12)
+        assert int(r.iterations) <= R.iterations + 1
+
+
+def test_root_scalar_jit_and_vmap():
+    f = lambda x, a: x ** 3 - a  # noqa: E731
+    roots = padax.vmap(lambda a: po.root_scalar(f, (a,), method="brentq", bracket=[0.0, 5.0]).root)(
+        np.array([1.0, 8.0, 27.0]))
+    np.testing.assert_allclose(np.asarray(roots), [1.0, 2.0, 3.0], rtol=1e-12)
 
 
 def test_root_scalar_bad_bracket():
@@ -91,11 +133,12 @@ def test_least_squares_levenberg_marquardt_and_sensitivity():
 
     def resid(p, t, y):
         return p[0] * pnp.exp(-p[1] * t) - y
-    r = po.least_squares(resid, np.array([1.0, 1.0]), (t, y))
+    tight = dict(ftol=1e-14, xtol=1e-14, gtol=1e-14)
+    r = po.least_squares(resid, np.array([1.0, 1.0]), method="lm", args=(t, y), **tight)
     ref = so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y, [1.0, 1.0], method="lm", xtol=1e-14,
                            ftol=1e-14)
     np.testing.assert_allclose(np.asarray(r.x), ref.x, rtol=1e-7)
-    dp = padax.jacfwd(lambda y: po.least_squares(resid, np.array([1.0, 1.0]), (t, y)).x)(y)
+    dp = padax.jacfwd(lambda y: po.least_squares(resid, np.array([1.0, 1.0]), args=(t, y), **tight).x)(y)
     eps = 1e-6
     e = np.zeros(20)
     e[5] = eps
@@ -104,6 +147,51 @@ def test_least_squares_levenberg_marquardt_and_sensitivity():
           - so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y + e, ref.x, method="lm", xtol=1e-15,
                              ftol=1e-15).x) / (2 * eps)
     np.testing.assert_allclose(np.asarray(dp)[:, 5], fd, rtol=1e-4)
+
+
+_LSQ_CASES = [{}, {"bounds": ([0.0, 3.5], [1.8, 10.0])}, {"loss": "soft_l1"}, {"loss": "huber", "f_scale": 0.1},
+              {"loss": "cauchy"}, {"loss": "arctan"}, {"bounds": ([0.0, 0.0], [1.5, np.inf]), "loss": "soft_l1"}]
+
+
+@pytest.mark.parametrize("kw", _LSQ_CASES, ids=[str(i) for i in range(len(_LSQ_CASES))])
+def test_least_squares_bounds_and_losses_match_scipy(kw):
+    t = np.linspace(0, 1, 20)
+    y = 2 * np.exp(-3 * t) + 0.01 * np.sin(7 * t)
+    y[3] += 1.0                                               # an outlier for the robust losses
+    tight = dict(ftol=1e-15, xtol=1e-15, gtol=1e-15)
+    r = po.least_squares(lambda p, t, y: p[0] * pnp.exp(-p[1] * t) - y, np.array([1.0, 3.6]), args=(t, y),
+                         **tight, **kw)
+    ref = so.least_squares(lambda p: p[0] * np.exp(-p[1] * t) - y, [1.0, 3.6], **tight, **kw)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-7)
+    np.testing.assert_allclose(float(r.cost), ref.cost, rtol=1e-9)
+    np.testing.assert_array_equal(np.asarray(r.active_mask), ref.active_mask)
+    assert bool(r.success)
+
+
+def test_least_squares_bounded_solution_is_differentiated_implicitly():
+    t = np.linspace(0, 1, 20)
+
+    def fit(y):
+        return po.least_squares(lambda p, y: p[0] * pnp.exp(-p[1] * t) - y, np.array([1.0, 3.6]),
+                                bounds=([0.0, 3.5], [10.0, 10.0]), args=(y,), ftol=1e-14, xtol=1e-14,
+                                gtol=1e-14).x
+    y = 2 * np.exp(-3 * t)
+    dp = np.asarray(padax.jacfwd(fit)(y))
+    np.testing.assert_allclose(dp[1], 0.0, atol=1e-10)      # the rate sits at its lower bound
+    e = np.zeros(20)
+    e[4] = 1e-6
+    fd = (np.asarray(fit(y + e)) - np.asarray(fit(y - e))) / 2e-6
+    np.testing.assert_allclose(dp[:, 4], fd, rtol=1e-5, atol=1e-9)
+
+
+def test_least_squares_bad_input():
+    f = lambda p: p - 1.0  # noqa: E731
+    with pytest.raises(ValueError, match="infeasible"):
+        po.least_squares(f, np.array([5.0]), bounds=(0.0, 2.0))
+    with pytest.raises(ValueError, match="bounds"):
+        po.least_squares(f, np.array([1.0]), bounds=(0.0, 2.0), method="lm")
+    with pytest.raises(ValueError, match="loss"):
+        po.least_squares(f, np.array([1.0]), loss="l3")
 
 
 def test_linear_sum_assignment_matches_scipy_under_jit():

@@ -13,6 +13,9 @@ complex128.
     eigh(a, lower)                  -> (w, v), ascending real w, a v = v diag(w)
     svd(a, full_matrices, compute_uv) -> (s, u, vh) or (s,)
     eig(a, compute_left, compute_right) -> (w, [vl], [vr]), complex; CPU only
+    schur(a, compute_schur_vectors) -> (t, [z]), a = z t z^H; CPU only
+    hessenberg(a)                   -> (packed, taus): gehrd's reflectors below h; CPU only
+    householder_product(a, taus)    -> q, the reflectors in a's columns multiplied out
 
 Failure is reported the way LAPACK-backed jax does it, not by raising (a
 traced program cannot raise on data): when the kernel's `info` says the
@@ -177,6 +180,38 @@ def _eig_abstract(a, *, compute_left, compute_right):
     return ([ShapedArray(a.shape[:-1], c)] + [ShapedArray(a.shape, c)] * (int(compute_left) + int(compute_right)))
 
 
+schur_p = Primitive("schur", multiple_results=True)
+
+
+@schur_p.def_abstract_eval
+def _schur_abstract(a, *, compute_schur_vectors):
+    check_matrix("schur", "a", a)
+    return [a] * (1 + int(compute_schur_vectors))
+
+
+hessenberg_p = Primitive("hessenberg", multiple_results=True)
+
+
+@hessenberg_p.def_abstract_eval
+def _hessenberg_abstract(a):
+    check_matrix("hessenberg", "a", a)
+    return [a, ShapedArray(a.shape[:-2] + (max(a.shape[-1] - 1, 0),), a.dtype)]
+
+
+householder_product_p = Primitive("householder_product")
+
+
+@householder_product_p.def_abstract_eval
+def _householder_product_abstract(a, taus):
+    check_matrix("householder_product", "a", a, square=False)
+    *batch, m, n = a.shape
+    if m < n or taus.dtype != a.dtype or taus.shape[:-1] != tuple(batch) or taus.shape[-1] > n:
+        raise op_value_error("householder_product", f"needs a (..., m, n) with m >= n and taus (..., k) "
+                                                    f"with k <= n of the same dtype, got {a.str_short()} "
+                                                    f"and {taus.str_short()}")
+    return ShapedArray(a.shape, a.dtype)
+
+
 def _empty_check(op: str, a) -> None:
     if 0 in a.aval.shape[-2:]:
         raise op_value_error(op, f"empty matrices are not supported, got {a.aval.str_short()}")
@@ -268,6 +303,31 @@ def eig(a, compute_left_eigenvectors: bool = False, compute_right_eigenvectors: 
     _empty_check("eig", a)
     return tuple(eig_p.bind(a, compute_left=bool(compute_left_eigenvectors),
                             compute_right=bool(compute_right_eigenvectors)))
+
+
+def schur(a, compute_schur_vectors: bool = True):
+    """Schur form t of a square matrix, a = z t z^H with z unitary: t is upper triangular
+    for complex input, quasi upper triangular (2x2 blocks for complex pairs) for real
+    input, as LAPACK's gees returns it. (t, z), or (t,) without vectors. CPU only; not
+    differentiable (the form is not unique)."""
+    a = asarray(a)
+    _empty_check("schur", a)
+    return tuple(schur_p.bind(a, compute_schur_vectors=bool(compute_schur_vectors)))
+
+
+def hessenberg(a):
+    """gehrd's Hessenberg reduction: (packed, taus) with the Hessenberg form on and above
+    the first subdiagonal of `packed` and the Householder reflectors below it. CPU only."""
+    a = asarray(a)
+    _empty_check("hessenberg", a)
+    return tuple(hessenberg_p.bind(a))
+
+
+def householder_product(a, taus):
+    """Q = H_1 ... H_k with H_i = I - taus_i v_i v_i^H, v_i the unit lower column i of `a`
+    (LAPACK's orgqr/ungqr): the first n columns of Q. CPU only."""
+    a, taus = asarray(a), asarray(taus)
+    return householder_product_p.bind(a, taus)
 
 
 def lu_unpivoted(a):
@@ -843,14 +903,17 @@ def _unary_batch(prim):
     prim.batch_rule = rule
 
 
-for _p in (cholesky_p, lu_p, lu_pivots_to_permutation_p, qr_p, eigh_p, svd_p, eig_p):
+for _p in (cholesky_p, lu_p, lu_pivots_to_permutation_p, qr_p, eigh_p, svd_p, eig_p, schur_p, hessenberg_p):
     _unary_batch(_p)
 
 
-def _triangular_solve_batch(args, dims, **params):
-    size = batch_size(args, dims)
-    a, b = (bdim_to_front(x, d, size) for x, d in zip(args, dims))
-    return triangular_solve_p.bind(a, b, **params), 0
+def _binary_batch(prim):
+    """Both operands' mapped axes to the front (broadcast where one is unmapped)."""
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        return prim.bind(*(bdim_to_front(x, d, size) for x, d in zip(args, dims)), **params), 0
+    prim.batch_rule = rule
 
 
-triangular_solve_p.batch_rule = _triangular_solve_batch
+_binary_batch(triangular_solve_p)
+_binary_batch(householder_product_p)

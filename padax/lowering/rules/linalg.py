@@ -12,7 +12,8 @@ What the kernels expect (checked against jaxlib 0.10.2; see JAXLIB_NOTES.md):
   matrix results are replaced by NaN here (the convention jax uses) since a compiled
   program cannot raise;
 - attributes are ui8 characters: potrf `uplo`, syevd/heevd `mode` and `uplo`, gesdd
-  `mode`, geev `compute_left`/`compute_right`.
+  `mode`, geev `compute_left`/`compute_right`, gees `mode`/`sort`; gehrd's `low`/`high`
+  are i32.
 
 The names resolve because `padax.devices._jaxlib.register_lapack_targets` registers
 them with the CPU client; `initialize_lapack` (called here, on first use) hands the
@@ -45,8 +46,11 @@ def _layout_attr(aval: ShapedArray, matrix: bool) -> ir.Attribute:
     return ir.DenseIntElementsAttr.get(np.asarray(order, dtype=np.int64), type=ir.IndexType.get())
 
 
-def _u8(c: str) -> ir.Attribute:
-    return ir.IntegerAttr.get(ir.IntegerType.get_unsigned(8), ord(c))
+def _attr(v) -> ir.Attribute:
+    """A kernel attribute: a character flag as ui8, an integer as i32."""
+    if isinstance(v, str):
+        return ir.IntegerAttr.get(ir.IntegerType.get_unsigned(8), ord(v))
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), int(v))
 
 
 def _lapack_call(name: str, operands, in_avals, out_avals, attrs=None, aliases=None) -> list[ir.Value]:
@@ -65,7 +69,7 @@ def _lapack_call(name: str, operands, in_avals, out_avals, attrs=None, aliases=N
     op = hlo.CustomCallOp(
         results, list(operands), name,
         has_side_effect=False,
-        backend_config=ir.DictAttr.get({k: _u8(v) for k, v in (attrs or {}).items()}),
+        backend_config=ir.DictAttr.get({k: _attr(v) for k, v in (attrs or {}).items()}),
         api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
         operand_layouts=ir.ArrayAttr.get([_layout_attr(a, a.ndim == rank) for a in in_avals]),
         result_layouts=ir.ArrayAttr.get([_layout_attr(a, a.ndim == rank) for a in out_avals]),
@@ -304,3 +308,47 @@ def _eig(ctx, a, *, compute_left, compute_right):
     if compute_right:
         outs.append(_nan_unless(ok, vr, vec_aval, nb))
     return outs
+
+
+# ---- schur, hessenberg, householder_product ------------------------------------------------------
+
+@register_lowering(L.schur_p)
+def _schur(ctx, a, *, compute_schur_vectors):
+    aval, = ctx.avals_in
+    batch = aval.shape[:-2]
+    nb = len(batch)
+    info_aval = ShapedArray(batch, _I32)
+    w = ShapedArray(aval.shape[:-1], aval.dtype)
+    # real kernels return the eigenvalues' real and imaginary parts, complex ones the values;
+    # `sdim` (the count of selected eigenvalues) precedes info and is unused without sorting
+    eigs = [w] if dtypes.is_complex(aval.dtype) else [w, w]
+    t, z, *_, info = _lapack_call(_target("gees", aval.dtype), [a], [aval],
+                                  [aval, aval, *eigs, info_aval, info_aval],
+                                  attrs={"mode": "V" if compute_schur_vectors else "N", "sort": "N"},
+                                  aliases={0: 0})
+    ok = _ok(info, batch)
+    outs = [_nan_unless(ok, t, aval, nb)]
+    if compute_schur_vectors:
+        outs.append(_nan_unless(ok, z, aval, nb))
+    return outs
+
+
+@register_lowering(L.hessenberg_p)
+def _hessenberg(ctx, a):
+    aval, = ctx.avals_in
+    taus_aval = ctx.avals_out[1]
+    batch = aval.shape[:-2]
+    nb = len(batch)
+    packed, taus, info = _lapack_call(_target("gehrd", aval.dtype), [a], [aval],
+                                      [aval, taus_aval, ShapedArray(batch, _I32)],
+                                      attrs={"low": 1, "high": aval.shape[-1]}, aliases={0: 0})
+    ok = _ok(info, batch)
+    return [_nan_unless(ok, packed, aval, nb), _nan_unless(ok, taus, taus_aval, nb)]
+
+
+@register_lowering(L.householder_product_p)
+def _householder_product(ctx, a, taus):
+    aval, taus_aval = ctx.avals_in
+    routine = "ungqr" if dtypes.is_complex(aval.dtype) else "orgqr"
+    q, = _lapack_call(_target(routine, aval.dtype), [a, taus], [aval, taus_aval], [aval], aliases={0: 0})
+    return q

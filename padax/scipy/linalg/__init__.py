@@ -1,7 +1,10 @@
-"""`padax.scipy.linalg`: scipy.linalg's names on padax.linalg's factorizations, plus
-expm_frechet, sqrtm, solve_sylvester, polar, block_diag, toeplitz, circulant and
-eigh_tridiagonal. All differentiable; sqrtm's derivative solves a Sylvester equation
-rather than differentiating its iteration."""
+"""`padax.scipy.linalg`: scipy.linalg's names and signatures on padax.linalg's
+factorizations: the decompositions (`_decompositions`: cholesky, eigh, lu, qr, svd, schur,
+hessenberg, ...), matrix functions (expm, expm_frechet, sqrtm here; logm, funm,
+fractional_matrix_power in `_matfuncs`), solvers (lu/cho factor and solve, solve_triangular,
+solve_sylvester), polar, eigh_tridiagonal and the special matrices (`_special`). The matrix
+functions are differentiable through closed-form derivatives (sqrtm's solves a Sylvester
+equation, logm's inverts expm's Frechet derivative) rather than through their iterations."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -219,6 +222,16 @@ def _reexport(names: Sequence[str]) -> None:
 # only the ones whose padax.linalg signature is scipy's too
 _reexport([("inv", "inv"), ("det", "det"), ("solve", "solve")])
 
-__all__ = ["expm", "expm_frechet", "sqrtm", "solve_sylvester", "polar", "lu_factor", "lu_solve", "cho_factor",
+from padax.scipy.linalg._decompositions import (  # noqa: E402
+    cholesky, eigh, hessenberg, lu, qr, qr_multiply, rsf2csf, schur, svd)
+from padax.scipy.linalg._matfuncs import fractional_matrix_power, funm, logm  # noqa: E402
+from padax.scipy.linalg._special import (  # noqa: E402
+    companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel, helmert, hilbert, invhilbert,
+    invpascal, leslie, pascal)
+
+__all__ = ["cholesky", "eigh", "hessenberg", "lu", "qr", "qr_multiply", "rsf2csf", "schur", "svd",
+           "fractional_matrix_power", "funm", "logm", "companion", "convolution_matrix", "dft", "fiedler",
+           "fiedler_companion", "hadamard", "hankel", "helmert", "hilbert", "invhilbert", "invpascal", "leslie",
+           "pascal", "expm", "expm_frechet", "sqrtm", "solve_sylvester", "polar", "lu_factor", "lu_solve", "cho_factor",
            "cho_solve", "solve_triangular", "block_diag", "toeplitz", "circulant", "eigh_tridiagonal", "inv", "det",
            "solve"]

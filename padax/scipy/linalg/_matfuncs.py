@@ -1,0 +1,169 @@
+"""Matrix functions beyond expm/sqrtm: logm (inverse scaling and squaring on the Schur form),
+fractional_matrix_power and funm (Schur-Parlett), with scipy's signatures. CPU only (they
+rest on the complex Schur form).
+
+logm's derivative is the inverse of expm's Frechet derivative at logm(A), solved as a linear
+system (its Kronecker form), so grad works without differentiating the iteration; like
+solve_sylvester that is for matrices up to a few dozen rows."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from padax.core.errors import op_value_error
+from padax.scipy.linalg._decompositions import inexact
+from padax.transforms.custom import custom_jvp
+
+# Gauss-Legendre nodes and weights on [0, 1]: log(I + X) = int_0^1 X (I + t X)^-1 dt, exact
+# to machine precision for ||X|| <= 0.25 with 8 nodes (the [8/8] Pade approximant)
+_GL_T, _GL_W = np.polynomial.legendre.leggauss(8)
+_GL_T, _GL_W = (_GL_T + 1) / 2, _GL_W / 2
+_MAX_ROOTS = 64
+
+
+def _pnp():
+    import padax.numpy as pnp
+    return pnp
+
+
+def _norm1(x: Any) -> Any:
+    pnp = _pnp()
+    return pnp.max(pnp.sum(pnp.abs(x), axis=-2), axis=-1)
+
+
+def _sqrtm_triangular(T: Any) -> Any:
+    """Principal square root of an upper-triangular matrix, one superdiagonal at a time
+    (Bjorck-Hammarling): R_ij = (T_ij - sum_{i<k<j} R_ik R_kj) / (R_ii + R_jj)."""
+    import padax.lax as lax
+    pnp = _pnp()
+    n = T.shape[-1]
+    offset = pnp.arange(n)[None, :] - pnp.arange(n)[:, None]
+    r = pnp.sqrt(pnp.diagonal(T))
+    denom = r[:, None] + r[None, :]
+
+    def superdiagonal(k, R):
+        on = offset == k            # R is filled below superdiagonal k: R @ R is the middle sum there
+        return pnp.where(on, (T - R @ R) / pnp.where(on, denom, 1), R)
+
+    return lax.fori_loop(1, n, superdiagonal, pnp.diag(r))
+
+
+def _logm_iss(A: Any) -> Any:
+    """Principal logarithm by inverse scaling and squaring on the complex Schur form: square
+    roots of the triangular factor until it is within 0.25 of I (1-norm), then the quadrature
+    form of log(I + X), times 2^k. A real matrix gives the real logarithm, or NaN when it has
+    an eigenvalue on the negative real axis (it then has no real logarithm)."""
+    import padax.lax as lax
+    from padax.linalg import solve
+    from padax.scipy.linalg._decompositions import schur
+    pnp = _pnp()
+    real = not pnp.iscomplexobj(A)
+    T, Z = schur(A, output="complex")
+    n = A.shape[-1]
+    eye = pnp.eye(n, dtype=T.dtype)
+
+    def far(c):
+        k, R = c
+        return (_norm1(R - eye) > 0.25) & (k < _MAX_ROOTS)
+
+    def root(c):
+        k, R = c
+        return k + 1, _sqrtm_triangular(R)
+
+    k, R = lax.while_loop(far, root, (pnp.asarray(0, pnp.int32), T))
+    X = R - eye
+    S = pnp.zeros_like(X)
+    for t, w in zip(_GL_T, _GL_W):
+        S = S + w * solve(eye + t * X, X)
+    F = Z @ (S * (2.0 ** k.astype(pnp.real(S).dtype)).astype(S.dtype)) @ pnp.conj(Z).T
+    if not real:
+        return F
+    lam = pnp.diagonal(T)
+    tiny = float(np.finfo(np.dtype(A.dtype)).eps) * pnp.max(pnp.abs(lam))
+    no_real_log = pnp.any((pnp.real(lam) < 0) & (pnp.abs(pnp.imag(lam)) <= tiny))
+    return pnp.where(no_real_log, np.nan, pnp.real(F))
+
+
+@custom_jvp
+def _logm(A: Any) -> Any:
+    return _logm_iss(A)
+
+
+@_logm.defjvp
+def _logm_jvp(primals, tangents):
+    (A,), (dA,) = primals, tangents
+    from padax.linalg import matrix_exp, solve
+    from padax.transforms.ad import jvp
+    from padax.transforms.batching import vmap
+    pnp = _pnp()
+    X = _logm(A)
+    n = A.shape[-1]
+    basis = pnp.eye(n * n, dtype=A.dtype).reshape(n * n, n, n)
+    # column k of K is vec(L_exp(X, E_k)); L_log(A, dA) = L_exp(X, .)^-1 (dA)
+    K = vmap(lambda e: jvp(matrix_exp, (X,), (e,))[1].reshape(n * n))(basis).T
+    return X, solve(K, dA.reshape(n * n)).reshape(n, n)
+
+
+def logm(A: Any, disp: bool = True) -> Any:
+    """Principal matrix logarithm (expm(logm(A)) = A) of a square 2-D nonsingular matrix.
+    A real matrix gives its real logarithm, or NaN if it has a negative real eigenvalue (no
+    real logarithm exists: pass it as complex to get the complex one, as scipy returns). With
+    disp=False, (logm, errest) with errest = ||expm(logm) - A||_1 / ||A||_1. Differentiable."""
+    from padax.linalg import matrix_exp
+    A = inexact("logm", A)
+    if A.ndim != 2:
+        raise op_value_error("padax.scipy.linalg.logm", f"A must be 2-D, got shape {tuple(A.shape)}")
+    F = _logm(A)
+    if disp:
+        return F
+    return F, _norm1(matrix_exp(F) - A) / _norm1(A)
+
+
+def fractional_matrix_power(A: Any, t: float) -> Any:
+    """A^t for a square 2-D matrix: repeated products (and an inverse for negative t) when t
+    is an integer, expm(t logm(A)) otherwise (principal branch; see logm). Differentiable."""
+    from padax.linalg import matrix_exp, matrix_power
+    A = inexact("fractional_matrix_power", A)
+    if A.ndim != 2:
+        raise op_value_error("padax.scipy.linalg.fractional_matrix_power", f"A must be 2-D, got shape "
+                                                                           f"{tuple(A.shape)}")
+    t = float(t)
+    if t.is_integer():
+        return matrix_power(A, int(t))
+    return matrix_exp(t * _logm(A))
+
+
+def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
+    """f(A) for a function `func` applied elementwise to an array of eigenvalues, by the
+    Schur-Parlett method (complex Schur form, then Parlett's recurrence one superdiagonal at
+    a time); complex result. Needs distinct eigenvalues. With disp=False, (F, errest) with
+    an error estimate from the smallest eigenvalue gap. CPU only (complex Schur)."""
+    import padax.lax as lax
+    from padax.scipy.linalg._decompositions import schur
+    pnp = _pnp()
+    A = inexact("funm", A)
+    if A.ndim != 2:
+        raise op_value_error("padax.scipy.linalg.funm", f"A must be 2-D, got shape {tuple(A.shape)}")
+    T, Z = schur(A, output="complex")
+    n = T.shape[0]
+    d = pnp.diagonal(T)
+    F = pnp.diag(pnp.asarray(func(d)).astype(T.dtype))
+    offset = pnp.arange(n)[None, :] - pnp.arange(n)[:, None]
+    gap = d[None, :] - d[:, None]                        # T_jj - T_ii
+
+    def superdiagonal(k, F):
+        # with F filled below superdiagonal k, F T = T F gives its entries on k directly
+        on = offset == k
+        return pnp.where(on, (T @ F - F @ T) / pnp.where(on, gap, 1), F)
+
+    F = lax.fori_loop(1, n, superdiagonal, F)
+    out = Z @ F @ pnp.conj(Z).T
+    if disp:
+        return out
+    tol = float(np.finfo(np.float64 if out.dtype == pnp.complex128 else np.float32).eps)
+    upper = offset > 0
+    minden = pnp.min(pnp.where(upper, pnp.abs(gap), np.inf)) if n > 1 else pnp.asarray(np.inf)
+    minden = pnp.where(minden == 0, tol, minden)
+    err = pnp.minimum(1.0, pnp.maximum(tol, (tol / minden) * _norm1(pnp.triu(T, 1))))
+    return out, pnp.where(pnp.any(pnp.isinf(out)), np.inf, err)

@@ -1,0 +1,230 @@
+"""scipy.linalg's special matrices. Those built from an array (companion, convolution_matrix,
+fiedler, fiedler_companion, hankel, leslie) are padax ops (traceable, differentiable); those
+built from a size alone (dft, hadamard, helmert, hilbert, invhilbert, pascal, invpascal) are
+computed exactly on the host, in the default float dtype (int64 for the integer ones)."""
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from padax.core.errors import op_value_error
+
+
+def _pnp():
+    import padax.numpy as pnp
+    return pnp
+
+
+def _vector(op: str, a: Any, min_size: int = 1) -> Any:
+    pnp = _pnp()
+    a = pnp.asarray(a)
+    if a.ndim != 1 or a.shape[0] < min_size:
+        raise op_value_error(f"padax.scipy.linalg.{op}", f"needs a 1-D array of at least {min_size} "
+                                                         f"element(s), got shape {tuple(a.shape)}")
+    return a
+
+
+def _size(op: str, n: Any) -> int:
+    if int(n) != n or n < 0:
+        raise op_value_error(f"padax.scipy.linalg.{op}", f"n must be a non-negative integer, got {n!r}")
+    return int(n)
+
+
+def _float(x: np.ndarray) -> Any:
+    from padax.core.dtypes import default_float_dtype
+    return _pnp().asarray(x.astype(default_float_dtype()))
+
+
+def companion(a: Any) -> Any:
+    """The companion matrix of the polynomial with coefficients a (highest first, a[0] != 0):
+    first row -a[1:] / a[0], ones on the subdiagonal; its eigenvalues are the roots."""
+    pnp = _pnp()
+    a = _vector("companion", a, 2)
+    n = a.shape[0] - 1
+    first = -a[1:] / a[0]
+    return pnp.concatenate([first[None, :], pnp.eye(n - 1, n, dtype=first.dtype)], axis=0)
+
+
+def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
+    """The matrix A with A @ v = numpy.convolve(a, v, mode) for every v of length n."""
+    pnp = _pnp()
+    op = "padax.scipy.linalg.convolution_matrix"
+    a = _vector("convolution_matrix", a)
+    if int(n) != n or n <= 0:
+        raise op_value_error(op, f"n must be a positive integer, got {n!r}")
+    if mode not in ("full", "same", "valid"):
+        raise op_value_error(op, f"mode must be 'full', 'same' or 'valid', got {mode!r}")
+    m, n = a.shape[0], int(n)
+    rows = m + n - 1
+    i = np.arange(rows)[:, None]
+    j = np.arange(n)[None, :]
+    k = i - j
+    full = pnp.where(pnp.asarray((k >= 0) & (k < m)), a[np.clip(k, 0, m - 1)], 0).astype(a.dtype)
+    trim = min(m, n) - 1
+    if mode == "same":
+        start = trim // 2
+        return full[start:start + max(m, n)]
+    if mode == "valid":
+        return full[trim:rows - trim]
+    return full
+
+
+def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
+    """The n-point DFT matrix W[j, k] = exp(-2 pi i j k / n), scaled by 1/sqrt(n) ('sqrtn')
+    or 1/n ('n') if asked."""
+    n = _size("dft", n)
+    if scale not in (None, "sqrtn", "n"):
+        raise op_value_error("padax.scipy.linalg.dft", f"scale must be None, 'sqrtn' or 'n', got {scale!r}")
+    jk = np.outer(np.arange(n), np.arange(n)) % max(n, 1)
+    w = np.exp(-2j * np.pi * jk / max(n, 1))
+    if scale == "sqrtn":
+        w = w / np.sqrt(n)
+    elif scale == "n":
+        w = w / n
+    from padax.core.dtypes import default_complex_dtype
+    return _pnp().asarray(w.astype(dtype or default_complex_dtype()))
+
+
+def fiedler(a: Any) -> Any:
+    """The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]|."""
+    pnp = _pnp()
+    a = _vector("fiedler", a, 0)
+    return pnp.abs(a[:, None] - a[None, :])
+
+
+def fiedler_companion(a: Any) -> Any:
+    """Fiedler's pentadiagonal companion matrix of the polynomial a (highest first): same
+    eigenvalues as companion(a)."""
+    pnp = _pnp()
+    a = _vector("fiedler_companion", a, 2)
+    a = a / a[0]
+    n = a.shape[0] - 1
+    if n == 1:
+        return -a[1:].reshape(1, 1)
+    c = pnp.zeros((n, n), a.dtype)
+    sub_r, sub_c = np.arange(3, n, 2), np.arange(1, n - 2, 2)
+    c = c.at[sub_r, sub_c].set(1)
+    c = c.at[np.arange(2, n, 2), np.arange(1, n - 1, 2)].set(-a[3::2])
+    c = c.at[np.arange(0, n - 2, 2), np.arange(2, n, 2)].set(1)
+    c = c.at[np.arange(0, n - 1, 2), np.arange(1, n, 2)].set(-a[2::2])
+    c = c.at[0, 0].set(-a[1])
+    return c.at[1, 0].set(1)
+
+
+def hadamard(n: int, dtype: Any = int) -> Any:
+    """Sylvester's Hadamard matrix of order n (a power of 2): entries +-1, H H^T = n I."""
+    n = _size("hadamard", n)
+    if n < 1 or n & (n - 1):
+        raise op_value_error("padax.scipy.linalg.hadamard", f"n must be a positive power of 2, got {n}")
+    h = np.ones((1, 1), np.int64)
+    while h.shape[0] < n:
+        h = np.block([[h, h], [h, -h]])
+    return _pnp().asarray(h, dtype=np.int64 if dtype is int else dtype)
+
+
+def hankel(c: Any, r: Any = None) -> Any:
+    """The Hankel matrix with first column c and last row r (r[0] ignored; zeros by
+    default): H[i, j] = c[i + j] while i + j < len(c), else r[i + j - len(c) + 1]."""
+    pnp = _pnp()
+    c = pnp.asarray(c).reshape(-1)
+    r = pnp.zeros_like(c) if r is None else pnp.asarray(r).reshape(-1)
+    dt = pnp.result_type(c.dtype, r.dtype)
+    vals = pnp.concatenate([c.astype(dt), r[1:].astype(dt)])
+    return vals[np.arange(c.shape[0])[:, None] + np.arange(r.shape[0])[None, :]]
+
+
+def helmert(n: int, full: bool = False) -> Any:
+    """The (n-1, n) Helmert matrix (rows orthonormal and orthogonal to the ones vector), or
+    the full orthogonal (n, n) one with the normalised ones row first."""
+    n = _size("helmert", n)
+    h = np.tril(np.ones((n, n)), -1) - np.diag(np.arange(n))
+    d = np.arange(n) * np.arange(1, n + 1)
+    if n:
+        h[0], d[0] = 1, n
+    h = h / np.sqrt(d)[:, None]
+    return _float(h if full else h[1:])
+
+
+def hilbert(n: int) -> Any:
+    """The Hilbert matrix H[i, j] = 1 / (i + j + 1)."""
+    n = _size("hilbert", n)
+    i = np.arange(n)
+    return _float(1.0 / (i[:, None] + i[None, :] + 1))
+
+
+def invhilbert(n: int, exact: bool = False) -> Any:
+    """The exact inverse of hilbert(n) (closed form in binomials); int64 with `exact`
+    (representable up to n = 14), floats otherwise."""
+    n = _size("invhilbert", n)
+    if exact and n > 14:
+        raise op_value_error("padax.scipy.linalg.invhilbert", f"exact entries overflow int64 for n > 14, got {n}")
+    out = np.empty((n, n), dtype=object)
+    for i in range(n):
+        for j in range(i + 1):
+            s = i + j
+            out[i, j] = out[j, i] = ((-1) ** s * (s + 1) * comb(n + i, n - j - 1) * comb(n + j, n - i - 1)
+                                     * comb(s, i) ** 2)
+    return _pnp().asarray(out.astype(np.int64)) if exact else _float(out.astype(np.float64))
+
+
+def _pascal_exact(n: int, kind: str) -> np.ndarray:
+    lower = np.array([[comb(i, j) for j in range(n)] for i in range(n)], dtype=object)
+    if kind == "lower":
+        return lower
+    if kind == "upper":
+        return lower.T
+    return np.array([[comb(i + j, i) for j in range(n)] for i in range(n)], dtype=object)
+
+
+def _kind(op: str, kind: Any) -> str:
+    kind = "symmetric" if kind is None else kind
+    if kind not in ("symmetric", "lower", "upper"):
+        raise op_value_error(f"padax.scipy.linalg.{op}", f"kind must be 'symmetric', 'lower' or 'upper', "
+                                                         f"got {kind!r}")
+    return kind
+
+
+def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
+    """The Pascal matrix of binomial coefficients (symmetric, lower or upper): int64 with
+    `exact` (representable up to n = 34 for the symmetric kind), floats otherwise."""
+    n, kind = _size("pascal", n), _kind("pascal", kind)
+    p = _pascal_exact(n, kind)
+    if exact:
+        if n and max(p.ravel()) >= 2 ** 63:
+            raise op_value_error("padax.scipy.linalg.pascal", f"exact entries overflow int64 for n = {n}")
+        return _pnp().asarray(p.astype(np.int64))
+    return _float(p.astype(np.float64))
+
+
+def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
+    """The exact inverse of pascal(n, kind): int64 with `exact`, floats otherwise."""
+    n, kind = _size("invpascal", n), _kind("invpascal", kind)
+    if kind == "symmetric":
+        # inverse of L L^T is L^-T L^-1, with L^-1 the lower Pascal matrix with alternating signs
+        li = _pascal_exact(n, "lower") * np.array([[(-1) ** (i - j) for j in range(n)] for i in range(n)],
+                                                  dtype=object)
+        p = li.T.dot(li)
+    else:
+        p = _pascal_exact(n, kind) * np.array([[(-1) ** (i - j) for j in range(n)] for i in range(n)],
+                                              dtype=object)
+    if exact:
+        if n and max(abs(v) for v in p.ravel()) >= 2 ** 63:
+            raise op_value_error("padax.scipy.linalg.invpascal", f"exact entries overflow int64 for n = {n}")
+        return _pnp().asarray(p.astype(np.int64))
+    return _float(p.astype(np.float64))
+
+
+def leslie(f: Any, s: Any) -> Any:
+    """The Leslie matrix: fecundity coefficients f in the first row, survival coefficients s
+    (len(f) - 1 of them) on the subdiagonal."""
+    pnp = _pnp()
+    f, s = _vector("leslie", f), _vector("leslie", s)
+    if s.shape[0] != f.shape[0] - 1:
+        raise op_value_error("padax.scipy.linalg.leslie", f"len(s) must be len(f) - 1, got {s.shape[0]} and "
+                                                          f"{f.shape[0]}")
+    dt = pnp.result_type(f.dtype, s.dtype)
+    n = f.shape[0]
+    out = pnp.zeros((n, n), dt).at[0].set(f.astype(dt))
+    return out.at[np.arange(1, n), np.arange(n - 1)].set(s.astype(dt))
