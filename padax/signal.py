@@ -30,7 +30,14 @@ def _frame_index(frame_length: int, hop_length: int, n_frames: int) -> np.ndarra
 
 def frame(x: Any, frame_length: int, hop_length: int, axis: int = -1, name: str | None = None) -> Any:
     """Overlapping frames of x: shape [..., frame_length, num_frames] (axis=-1) or
-    [num_frames, frame_length, ...] (axis=0), num_frames = 1 + (len - frame_length) // hop_length."""
+    [num_frames, frame_length, ...] (axis=0), num_frames = 1 + (len - frame_length) // hop_length.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(6).astype('float32')
+        >>> padax.signal.frame(x, frame_length=4, hop_length=2).tolist()
+        [[0.0, 2.0], [1.0, 3.0], [2.0, 4.0], [3.0, 5.0]]
+    """
     if axis not in (0, -1):
         raise op_value_error("frame", f"axis must be 0 or -1, got {axis}")
     frame_length = _positive_int("frame", "frame_length", frame_length)
@@ -50,7 +57,14 @@ def frame(x: Any, frame_length: int, hop_length: int, axis: int = -1, name: str 
 def overlap_add(x: Any, hop_length: int, axis: int = -1, name: str | None = None) -> Any:
     """The inverse layout of `frame`: frames [..., frame_length, num_frames] (axis=-1) or
     [num_frames, frame_length, ...] (axis=0) added at steps of hop_length into a sequence of
-    length (num_frames - 1) * hop_length + frame_length."""
+    length (num_frames - 1) * hop_length + frame_length.
+
+    Examples:
+        >>> import padax
+        >>> frames = padax.ones([4, 2])
+        >>> padax.signal.overlap_add(frames, hop_length=2).tolist()
+        [1.0, 1.0, 2.0, 2.0, 1.0, 1.0]
+    """
     if axis not in (0, -1):
         raise op_value_error("overlap_add", f"axis must be 0 or -1, got {axis}")
     hop_length = _positive_int("overlap_add", "hop_length", hop_length)
@@ -85,7 +99,17 @@ def stft(x: Any, n_fft: int, hop_length: int | None = None, win_length: int | No
          center: bool = True, pad_mode: str = "reflect", normalized: bool = False, onesided: bool | None = None,
          name: str | None = None) -> Any:
     """The short-time Fourier transform of x [..., seq_length]: complex [..., n_fft//2 + 1, num_frames]
-    (onesided, real x) or [..., n_fft, num_frames]."""
+    (onesided, real x) or [..., n_fft, num_frames].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 0.0, -1.0, 0.0, 1.0, 0.0, -1.0, 0.0])
+        >>> spec = padax.signal.stft(x, n_fft=4, hop_length=2, center=False)
+        >>> spec.shape
+        (3, 3)
+        >>> spec.abs().tolist()
+        [[0.0, 0.0, 0.0], [2.0, 2.0, 2.0], [0.0, 0.0, 0.0]]
+    """
     x = to_array(x)
     n_fft = _positive_int("stft", "n_fft", n_fft)
     hop_length = n_fft // 4 if hop_length is None else _positive_int("stft", "hop_length", hop_length)
@@ -121,7 +145,17 @@ def istft(x: Any, n_fft: int, hop_length: int | None = None, win_length: int | N
           return_complex: bool = False, name: str | None = None) -> Any:
     """The inverse of `stft` (the least-squares estimate for a modified STFT) from complex x
     [..., n_fft//2 + 1 (onesided) or n_fft, num_frames]; the window must satisfy the nonzero
-    overlap-add (NOLA) condition."""
+    overlap-add (NOLA) condition.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sin(padax.arange(16).astype('float32'))
+        >>> window = padax.ones([8])
+        >>> spec = padax.signal.stft(x, n_fft=8, hop_length=2, window=window)
+        >>> y = padax.signal.istft(spec, n_fft=8, hop_length=2, window=window, length=16)
+        >>> bool(padax.allclose(y, x, atol=1e-5))
+        True
+    """
     x = to_array(x)
     n_fft = _positive_int("istft", "n_fft", n_fft)
     hop_length = n_fft // 4 if hop_length is None else _positive_int("istft", "hop_length", hop_length)

@@ -34,34 +34,92 @@ KeyPath = tuple
 
 
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
-    """Whether `treedef` has a single node (a leaf, or None or an empty container)."""
+    """Whether `treedef` has a single node (a leaf, or None or an empty container).
+
+    Examples:
+        >>> from padax import tree_util
+        >>> tree_util.treedef_is_leaf(tree_util.tree_structure(1.0))
+        True
+        >>> tree_util.treedef_is_leaf(tree_util.tree_structure([1.0, 2.0]))
+        False
+    """
     return treedef.num_nodes == 1
 
 
 def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
-    """The structures of the root node's children."""
+    """The structures of the root node's children.
+
+    Examples:
+        >>> from padax import tree_util
+        >>> kids = tree_util.treedef_children(tree_util.tree_structure((1, [2, 3])))
+        >>> [k.num_leaves for k in kids]
+        [1, 2]
+    """
     return list(treedef.children())
 
 
 def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = None) -> bool:
-    """Whether every element of `iterable` is a leaf (a tree of itself alone)."""
+    """Whether every element of `iterable` is a leaf (a tree of itself alone).
+
+    Examples:
+        >>> from padax import tree_util
+        >>> tree_util.all_leaves([1.0, 'a'])
+        True
+        >>> tree_util.all_leaves([1.0, (2.0, 3.0)])
+        False
+    """
     return all(_tree.is_strict_leaf(_tree.structure(x, is_leaf)) for x in iterable)
 
 
 def is_tree_node(typ: type) -> bool:
-    """Whether instances of `typ` are containers (registered nodes) rather than leaves."""
+    """Whether instances of `typ` are containers (registered nodes) rather than leaves.
+
+    Examples:
+        >>> from padax import tree_util
+        >>> tree_util.is_tree_node(dict), tree_util.is_tree_node(float)
+        (True, False)
+    """
     return _tree.registry.is_node(typ)
 
 
 def register_pytree_node(nodetype: type, flatten_func: Callable[[Any], tuple[Iterable[Any], Any]],
                          unflatten_func: Callable[[Any, Iterable[Any]], Any],
                          flatten_with_keys_func: Callable | None = None) -> type:
-    """Make `nodetype` a container: flatten_func(x) -> (children, aux), unflatten_func(aux, children) -> x."""
+    """Make `nodetype` a container: flatten_func(x) -> (children, aux), unflatten_func(aux, children) -> x.
+
+    Examples:
+        >>> import padax
+        >>> from padax import tree_util
+        >>> class Pair:
+        ...     def __init__(self, a, b):
+        ...         self.a, self.b = a, b
+        ...
+        >>> _ = tree_util.register_pytree_node(Pair, lambda p: ((p.a, p.b), None), lambda aux, kids: Pair(*kids))
+        >>> doubled = tree_util.tree_map(lambda x: 2 * x, Pair(1.0, 3.0))
+        >>> doubled.a, doubled.b
+        (2.0, 6.0)
+    """
     return _tree.register_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
 
 
 def register_pytree_node_class(cls: type) -> type:
-    """Class decorator: `cls.tree_flatten(self)` and the classmethod `cls.tree_unflatten(aux, children)`."""
+    """Class decorator: `cls.tree_flatten(self)` and the classmethod `cls.tree_unflatten(aux, children)`.
+
+    Examples:
+        >>> from padax import tree_util
+        >>> @tree_util.register_pytree_node_class
+        ... class Box:
+        ...     def __init__(self, value):
+        ...         self.value = value
+        ...     def tree_flatten(self):
+        ...         return (self.value,), None
+        ...     @classmethod
+        ...     def tree_unflatten(cls, aux, children):
+        ...         return cls(*children)
+        ...
+        >>> tree_util.tree_leaves([Box(1.0), Box(2.0)])
+        [1.0, 2.0]
+    """
     register_pytree_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
     return cls
 
@@ -69,7 +127,19 @@ def register_pytree_node_class(cls: type) -> type:
 def register_pytree_with_keys(nodetype: type, flatten_with_keys: Callable[[Any], tuple[Iterable[tuple], Any]],
                               unflatten_func: Callable[[Any, Iterable[Any]], Any],
                               flatten_func: Callable[[Any], tuple[Iterable[Any], Any]] | None = None) -> type:
-    """Register a container whose children carry keys: flatten_with_keys(x) -> ((key, child) pairs, aux)."""
+    """Register a container whose children carry keys: flatten_with_keys(x) -> ((key, child) pairs, aux).
+
+    Examples:
+        >>> from padax import tree_util
+        >>> class Pair:
+        ...     def __init__(self, a, b):
+        ...         self.a, self.b = a, b
+        ...
+        >>> flatten = lambda p: (((tree_util.GetAttrKey('a'), p.a), (tree_util.GetAttrKey('b'), p.b)), None)
+        >>> _ = tree_util.register_pytree_with_keys(Pair, flatten, lambda aux, kids: Pair(*kids))
+        >>> [tree_util.keystr(path) for path, _ in tree_util.tree_leaves_with_path(Pair(1.0, 2.0))]
+        ['.a', '.b']
+    """
     if flatten_func is None:
         def flatten_func(x):
             pairs, aux = flatten_with_keys(x)
@@ -78,7 +148,23 @@ def register_pytree_with_keys(nodetype: type, flatten_with_keys: Callable[[Any],
 
 
 def register_pytree_with_keys_class(cls: type) -> type:
-    """Class decorator: `tree_flatten_with_keys`, classmethod `tree_unflatten` (and optionally `tree_flatten`)."""
+    """Class decorator: `tree_flatten_with_keys`, classmethod `tree_unflatten` (and optionally `tree_flatten`).
+
+    Examples:
+        >>> from padax import tree_util
+        >>> @tree_util.register_pytree_with_keys_class
+        ... class Scaled:
+        ...     def __init__(self, x, scale):
+        ...         self.x, self.scale = x, scale
+        ...     def tree_flatten_with_keys(self):
+        ...         return ((tree_util.GetAttrKey('x'), self.x),), self.scale
+        ...     @classmethod
+        ...     def tree_unflatten(cls, scale, children):
+        ...         return cls(children[0], scale)
+        ...
+        >>> [tree_util.keystr(path) for path, _ in tree_util.tree_leaves_with_path(Scaled(1.0, 3))]
+        ['.x']
+    """
     flatten = (lambda x: x.tree_flatten()) if hasattr(cls, "tree_flatten") else None
     register_pytree_with_keys(cls, lambda x: x.tree_flatten_with_keys(), cls.tree_unflatten, flatten)
     return cls
@@ -100,6 +186,15 @@ class Partial(functools.partial):
     """functools.partial that is a pytree: the bound arguments are its leaves, the function is static.
 
     So a function with bound arrays can be passed into and returned from `jit`, `vmap`, `grad`.
+
+    Examples:
+        >>> import padax
+        >>> from padax.tree_util import Partial
+        >>> add = Partial(padax.add, padax.to_tensor([1.0, 2.0]))
+        >>> padax.jit(lambda f, y: f(y))(add, padax.to_tensor([10.0, 20.0])).tolist()
+        [11.0, 22.0]
+        >>> len(padax.tree_util.tree_leaves(add))
+        1
     """
 
     def __new__(cls, func: Callable, *args: Any, **kwargs: Any):

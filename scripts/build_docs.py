@@ -97,6 +97,55 @@ MODULES = [
     ModuleDoc("padax.test_util", "padax.test_util", None, "jax.test_util"),
 ]
 
+# Packages documented when this checkout has them (pages appear as they land; absent ones are skipped).
+OPTIONAL_MODULES = [
+    ModuleDoc("padax.vision", "padax.vision: models, transforms, datasets", "paddle.vision", None),
+    ModuleDoc("padax.amp", "padax.amp: mixed precision", "paddle.amp", None),
+    ModuleDoc("padax.hapi", "padax.hapi: Model.fit and callbacks", ("paddle.hapi", "paddle"), None),
+    ModuleDoc("padax.distributed.fleet", "padax.distributed.fleet", "paddle.distributed.fleet", None),
+    ModuleDoc("padax.metric", "padax.metric", "paddle.metric", None),
+    ModuleDoc("padax.io", "padax.io: datasets and DataLoader", "paddle.io", None),
+    ModuleDoc("padax.regularizer", "padax.regularizer", "paddle.regularizer", None),
+    ModuleDoc("padax.sparse", "padax.sparse", "paddle.sparse", "jax.experimental.sparse"),
+    ModuleDoc("padax.ode", "padax.ode: differential equations", None, None),
+    ModuleDoc("padax.scipy.linalg", "padax.scipy.linalg", None, "jax.scipy.linalg"),
+    ModuleDoc("padax.scipy.optimize", "padax.scipy.optimize", None, "jax.scipy.optimize"),
+    ModuleDoc("padax.scipy.integrate", "padax.scipy.integrate", None, "jax.scipy.integrate"),
+    ModuleDoc("padax.scipy.interpolate", "padax.scipy.interpolate", None, "jax.scipy.interpolate"),
+]
+
+# Top-level packages that are padax's machinery, not a user-facing namespace: never given a page
+# by discovery (their public names are re-exported from `padax` or a documented module).
+INTERNAL_PACKAGES = {"core", "devices", "lowering", "functional", "transforms", "examples", "demo", "config",
+                     "callback", "serialization", "implicit", "tensor", "incubate", "scipy", "extend"}
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+def module_docs() -> list[ModuleDoc]:
+    """The modules given a reference page: MODULES, the OPTIONAL_MODULES this checkout has, and any other
+    public top-level package of padax (found by introspection; its Paddle counterpart is `paddle.<name>`), so
+    a new battery is documented the day it lands."""
+    import pkgutil
+
+    import padax
+    specs = list(MODULES) + [m for m in OPTIONAL_MODULES if _importable(m.name)]
+    known = {m.name for m in specs}
+    for info in pkgutil.iter_modules(padax.__path__):
+        name = f"padax.{info.name}"
+        if info.name.startswith("_") or info.name in INTERNAL_PACKAGES or name in known:
+            continue
+        if _importable(name):
+            specs.append(ModuleDoc(name, name, f"paddle.{info.name}", None))
+    return specs
+
+
 # Same name, different meaning: not listed as counterparts.
 NOT_COUNTERPARTS = {
     ("padax", "grad"): "paddle",           # paddle.grad differentiates a recorded tape
@@ -139,10 +188,9 @@ def public_names(module: types.ModuleType) -> list[str]:
         if isinstance(obj, types.ModuleType) or n == "annotations":
             continue
         owner = getattr(obj, "__module__", None) or ""
-        if (inspect.isfunction(obj) or inspect.isclass(obj)) and owner.split(".")[0] in ("typing", "collections",
-                                                                                           "abc", "dataclasses",
-                                                                                           "enum", "functools"):
-            continue
+        if callable(obj) and owner.split(".")[0] in ("typing", "collections", "abc", "dataclasses", "enum",
+                                                     "functools"):
+            continue   # typing.Callable and the like, imported for annotations
         keep.append(n)
     return sorted(set(keep), key=lambda s: (s.lower(), s))
 
@@ -194,7 +242,7 @@ def summary_of(doc: str) -> str:
 def counterpart_modules() -> dict[str, types.ModuleType | None]:
     """The Paddle and JAX namespaces of MODULES that can be imported here (None where not)."""
     found: dict[str, types.ModuleType | None] = {}
-    for m in MODULES:
+    for m in module_docs():
         for target in m.targets("paddle") + m.targets("jax"):
             if target not in found:
                 try:
@@ -312,7 +360,8 @@ def assemble(src: Path) -> list:
         (src / "guides" / Path(guide).name).write_text(text)
     oracles = counterpart_modules()
     pages = []
-    for spec in MODULES:
+    specs = module_docs()
+    for spec in specs:
         items = entries(spec, oracles)
         (src / page_file(spec)).write_text(module_page(spec, items, oracles))
         pages.append((spec, items))
@@ -321,7 +370,7 @@ def assemble(src: Path) -> list:
     return [{"Home": "index.md"},
             {"Tutorials": [{title: path} for path, title in notebooks]},
             {"Guides": [{title: f"guides/{Path(g).name}"} for g, title in GUIDES]},
-            {"API reference": [{"Overview": "api/index.md"}] + [{spec.name: page_file(spec)} for spec in MODULES]}]
+            {"API reference": [{"Overview": "api/index.md"}] + [{spec.name: page_file(spec)} for spec in specs]}]
 
 
 # nbconvert notes that matplotlib outputs carry no alt text (it supplies a default one): not a defect of a page

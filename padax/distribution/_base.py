@@ -25,6 +25,20 @@ class Distribution:
 
     Subclasses call `_params(...)` with their parameter arrays and `super().__init__(batch_shape,
     event_shape)`; they are registered as pytrees automatically.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Normal(padax.zeros([2]), padax.ones([2]))
+        >>> d.batch_shape, d.event_shape
+        ((2,), ())
+        >>> key = padax.random.key(0)
+        >>> bool((d.sample([3], key=key) == d.sample([3], key=key)).all())
+        True
+        >>> float(d.prob(padax.zeros([2]))[0])
+        0.3989
+        >>> padax.jit(lambda d, x: d.log_prob(x))(d, padax.zeros([2])).tolist()
+        [-0.9189, -0.9189]
     """
 
     _children: tuple[str, ...] = ()
@@ -181,6 +195,15 @@ class ExponentialFamily(Distribution):
     Subclasses give `_natural_parameters` (a tuple of arrays), `_log_normalizer(*eta)` and
     `_mean_carrier_measure` (E[log h(X)]); entropy (and the generic KL rule) follow from the
     gradient of the log normaliser (the mean of the sufficient statistics).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Exponential(2.0)
+        >>> isinstance(d, distribution.ExponentialFamily)
+        True
+        >>> float(d.entropy())
+        0.3069
     """
 
     @property

@@ -18,7 +18,18 @@ from padax.distribution.transform import (AffineTransform, ChainTransform, ExpTr
 
 
 class Independent(Distribution):
-    """`base` with its `reinterpreted_batch_rank` rightmost batch axes made part of the event."""
+    """`base` with its `reinterpreted_batch_rank` rightmost batch axes made part of the event.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> base = distribution.Normal(padax.zeros([3]), padax.ones([3]))
+        >>> d = distribution.Independent(base, 1)
+        >>> d.batch_shape, d.event_shape
+        ((), (3,))
+        >>> float(d.log_prob(padax.zeros([3])))
+        -2.7568
+    """
 
     def __init__(self, base: Distribution, reinterpreted_batch_rank: int) -> None:
         if not isinstance(base, Distribution):
@@ -55,7 +66,17 @@ class Independent(Distribution):
 
 
 class TransformedDistribution(Distribution):
-    """The distribution of f(X) for X ~ base and f the composition of `transforms`."""
+    """The distribution of f(X) for X ~ base and f the composition of `transforms`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.TransformedDistribution(distribution.Normal(0.0, 1.0), [distribution.ExpTransform()])
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -0.9189
+        >>> d.sample([2], key=padax.random.key(0)).shape
+        (2,)
+    """
 
     def __init__(self, base: Distribution, transforms: Sequence[Transform]) -> None:
         if not isinstance(base, Distribution):
@@ -108,7 +129,19 @@ class TransformedDistribution(Distribution):
 
 
 class LogNormal(TransformedDistribution):
-    """exp(X) for X ~ Normal(loc, scale)."""
+    """exp(X) for X ~ Normal(loc, scale).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.LogNormal(0.0, 1.0)
+        >>> float(d.mean)
+        1.6487
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -0.9189
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False) -> None:
         super().__init__(Normal(loc, scale, validate_args=validate_args), [ExpTransform()])
@@ -138,7 +171,19 @@ _EULER = 0.57721566490153286061
 
 
 class Gumbel(TransformedDistribution):
-    """The Gumbel (type I extreme value) distribution with location `loc` and scale `scale`."""
+    """The Gumbel (type I extreme value) distribution with location `loc` and scale `scale`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Gumbel(0.0, 1.0)
+        >>> float(d.mean)
+        0.5772
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.3679
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False) -> None:
         loc, scale = as_params("Gumbel", loc, scale)

@@ -28,7 +28,19 @@ def _u01(key, shape, dtype, low=0.0):
 
 
 class Normal(Distribution):
-    """The normal distribution N(loc, scale**2)."""
+    """The normal distribution N(loc, scale**2).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Normal(0.0, 2.0)
+        >>> float(d.mean)
+        0.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.7371
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, loc: Any, scale: Any, name: str | None = None, validate_args: bool = False) -> None:
         loc, scale = as_params("Normal", loc, scale)
@@ -63,7 +75,19 @@ class Normal(Distribution):
 
 
 class Uniform(Distribution):
-    """The uniform distribution on [low, high)."""
+    """The uniform distribution on [low, high).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Uniform(0.0, 4.0)
+        >>> float(d.mean)
+        2.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.3863
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, low: Any, high: Any, name: str | None = None, validate_args: bool = False) -> None:
         low, high = as_params("Uniform", low, high)
@@ -100,7 +124,19 @@ class Uniform(Distribution):
 
 
 class Exponential(ExponentialFamily):
-    """The exponential distribution with rate `rate` (mean 1 / rate)."""
+    """The exponential distribution with rate `rate` (mean 1 / rate).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Exponential(2.0)
+        >>> float(d.mean)
+        0.5
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.3069
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, rate: Any, validate_args: bool = False) -> None:
         rate, = as_params("Exponential", rate)
@@ -145,7 +181,19 @@ class Exponential(ExponentialFamily):
 
 
 class Laplace(Distribution):
-    """The Laplace distribution with location `loc` and scale `scale`."""
+    """The Laplace distribution with location `loc` and scale `scale`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Laplace(0.0, 1.0)
+        >>> float(d.mean)
+        0.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.6931
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False) -> None:
         loc, scale = as_params("Laplace", loc, scale)
@@ -187,7 +235,19 @@ class Laplace(Distribution):
 
 
 class Cauchy(Distribution):
-    """The Cauchy distribution with location `loc` and scale `scale` (no mean or variance)."""
+    """The Cauchy distribution with location `loc` and scale `scale` (no mean or variance).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Cauchy(0.0, 1.0)
+        >>> float(d.entropy())
+        2.531
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.8379
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, loc: Any, scale: Any, name: str | None = None, validate_args: bool = False) -> None:
         loc, scale = as_params("Cauchy", loc, scale)
@@ -224,7 +284,19 @@ class Cauchy(Distribution):
 
 
 class Gamma(ExponentialFamily):
-    """The gamma distribution with shape `concentration` and rate `rate`."""
+    """The gamma distribution with shape `concentration` and rate `rate`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Gamma(2.0, 1.0)
+        >>> float(d.mean)
+        2.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.0
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, concentration: Any, rate: Any, validate_args: bool = False) -> None:
         concentration, rate = as_params("Gamma", concentration, rate)
@@ -273,7 +345,19 @@ class Gamma(ExponentialFamily):
 
 
 class Chi2(Gamma):
-    """The chi-squared distribution with `df` degrees of freedom (Gamma(df/2, 1/2))."""
+    """The chi-squared distribution with `df` degrees of freedom (Gamma(df/2, 1/2)).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Chi2(3.0)
+        >>> float(d.mean)
+        3.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.4189
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, df: Any, validate_args: bool = False) -> None:
         df, = as_params("Chi2", df)
@@ -284,7 +368,19 @@ class Chi2(Gamma):
 
 
 class Beta(ExponentialFamily):
-    """The beta distribution with shape parameters `alpha` and `beta`."""
+    """The beta distribution with shape parameters `alpha` and `beta`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Beta(2.0, 3.0)
+        >>> float(d.mean)
+        0.4
+        >>> float(d.log_prob(padax.to_tensor(0.5)))
+        0.4055
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, alpha: Any, beta: Any, validate_args: bool = False) -> None:
         alpha, beta = as_params("Beta", alpha, beta)
@@ -335,7 +431,19 @@ class Beta(ExponentialFamily):
 
 
 class StudentT(Distribution):
-    """Student's t distribution with `df` degrees of freedom, location `loc` and scale `scale`."""
+    """Student's t distribution with `df` degrees of freedom, location `loc` and scale `scale`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.StudentT(3.0, 0.0, 1.0)
+        >>> float(d.mean)
+        0.0
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.5763
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, df: Any, loc: Any, scale: Any, name: str | None = None, validate_args: bool = False) -> None:
         df, loc, scale = as_params("StudentT", df, loc, scale)
@@ -375,7 +483,19 @@ class StudentT(Distribution):
 
 class ContinuousBernoulli(Distribution):
     """The continuous Bernoulli distribution on [0, 1] with parameter `probs` (Loaiza-Ganem &
-    Cunningham 2019); Taylor expansions inside `lims` around 1/2, as Paddle."""
+    Cunningham 2019); Taylor expansions inside `lims` around 1/2, as Paddle.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.ContinuousBernoulli(0.3)
+        >>> float(d.mean)
+        0.4302
+        >>> float(d.log_prob(padax.to_tensor(0.5)))
+        -0.0297
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, probs: Any, lims: tuple[float, float] = (0.499, 0.501), validate_args: bool = False) -> None:
         probs, = as_params("ContinuousBernoulli", probs)

@@ -27,7 +27,19 @@ def _static_max(op: str, value: Any) -> int:
 
 
 class Bernoulli(ExponentialFamily):
-    """The Bernoulli distribution with success probability `probs`."""
+    """The Bernoulli distribution with success probability `probs`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Bernoulli(0.3)
+        >>> float(d.mean)
+        0.3
+        >>> float(d.log_prob(padax.to_tensor(1.0)))
+        -1.204
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, probs: Any, name: str | None = None, validate_args: bool = False) -> None:
         probs, = as_params("Bernoulli", probs)
@@ -83,7 +95,19 @@ class Bernoulli(ExponentialFamily):
 
 
 class Binomial(Distribution):
-    """The binomial distribution: successes in `total_count` trials of probability `probs`."""
+    """The binomial distribution: successes in `total_count` trials of probability `probs`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Binomial(10, 0.5)
+        >>> float(d.mean)
+        5.0
+        >>> float(d.log_prob(padax.to_tensor(5.0)))
+        -1.402
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, total_count: Any, probs: Any, validate_args: bool = False) -> None:
         total_count, probs = as_params("Binomial", total_count, probs)
@@ -134,6 +158,17 @@ class Categorical(Distribution):
     As in Paddle, `prob`, `log_prob` and `sample` read `logits` as unnormalised probabilities
     (normalised by their sum), while `entropy` and `kl_divergence` read them as log-probabilities
     (normalised by a softmax).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Categorical(padax.to_tensor([1.0, 1.0, 2.0]))
+        >>> float(d.entropy())
+        0.9753
+        >>> float(d.log_prob(padax.to_tensor(2)))
+        -0.6931
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
     """
 
     def __init__(self, logits: Any, name: str | None = None, validate_args: bool = False) -> None:
@@ -178,7 +213,19 @@ class Categorical(Distribution):
 
 
 class Multinomial(Distribution):
-    """Counts of `total_count` draws from the categories of `probs` (last axis)."""
+    """Counts of `total_count` draws from the categories of `probs` (last axis).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Multinomial(4, padax.to_tensor([0.25, 0.75]))
+        >>> d.mean.tolist()
+        [1.0, 3.0]
+        >>> float(d.log_prob(padax.to_tensor([1.0, 3.0])))
+        -0.863
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4, 2)
+    """
 
     def __init__(self, total_count: int, probs: Any, validate_args: bool = False) -> None:
         if not isinstance(total_count, (int, np.integer)) or total_count < 1:
@@ -221,7 +268,19 @@ class Multinomial(Distribution):
 
 
 class Geometric(Distribution):
-    """The number of failures before the first success, P(k) = (1 - p)**k p, k = 0, 1, ...  (Paddle's)."""
+    """The number of failures before the first success, P(k) = (1 - p)**k p, k = 0, 1, ...  (Paddle's).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Geometric(0.5)
+        >>> float(d.mean)
+        1.0
+        >>> float(d.log_prob(padax.to_tensor(2.0)))
+        -2.0794
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, probs: Any, validate_args: bool = False) -> None:
         probs, = as_params("Geometric", probs)
@@ -263,7 +322,19 @@ class Geometric(Distribution):
 
 
 class Poisson(Distribution):
-    """The Poisson distribution with rate `rate`."""
+    """The Poisson distribution with rate `rate`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Poisson(3.0)
+        >>> float(d.mean)
+        3.0
+        >>> float(d.log_prob(padax.to_tensor(2.0)))
+        -1.4959
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4,)
+    """
 
     def __init__(self, rate: Any, validate_args: bool = False) -> None:
         rate, = as_params("Poisson", rate)

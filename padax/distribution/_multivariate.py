@@ -13,7 +13,19 @@ from padax.scipy.special import digamma, xlogy
 
 
 class Dirichlet(ExponentialFamily):
-    """The Dirichlet distribution over the simplex of the last axis of `concentration`."""
+    """The Dirichlet distribution over the simplex of the last axis of `concentration`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.Dirichlet(padax.to_tensor([1.0, 2.0, 3.0]))
+        >>> d.mean.tolist()
+        [0.1667, 0.3333, 0.5]
+        >>> float(d.log_prob(padax.to_tensor([0.2, 0.3, 0.5])))
+        1.5041
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4, 3)
+    """
 
     def __init__(self, concentration: Any, validate_args: bool = False) -> None:
         concentration, = as_params("Dirichlet", concentration)
@@ -74,7 +86,19 @@ def _tril_solve(chol, b):
 
 class MultivariateNormal(Distribution):
     """The multivariate normal distribution with mean `loc` and one of `covariance_matrix`,
-    `precision_matrix` or `scale_tril` (a lower-triangular factor of the covariance)."""
+    `precision_matrix` or `scale_tril` (a lower-triangular factor of the covariance).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> d = distribution.MultivariateNormal(padax.zeros([2]), covariance_matrix=padax.eye(2))
+        >>> d.mean.tolist()
+        [0.0, 0.0]
+        >>> float(d.log_prob(padax.to_tensor([1.0, 1.0])))
+        -2.8379
+        >>> d.sample([4], key=padax.random.key(0)).shape
+        (4, 2)
+    """
 
     def __init__(self, loc: Any, covariance_matrix: Any = None, precision_matrix: Any = None,
                  scale_tril: Any = None, validate_args: bool = False) -> None:

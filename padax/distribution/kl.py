@@ -25,7 +25,21 @@ _REGISTRY: dict[tuple[type, type], Callable] = {}
 
 
 def register_kl(cls_p: type, cls_q: type) -> Callable:
-    """Decorator registering `f(p, q)` as KL(p || q) for p of type cls_p and q of type cls_q."""
+    """Decorator registering `f(p, q)` as KL(p || q) for p of type cls_p and q of type cls_q.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> class Point(distribution.Normal):
+        ...     pass
+        ...
+        >>> @distribution.register_kl(Point, Point)
+        ... def _kl_point(p, q):
+        ...     return (p.loc - q.loc) ** 2
+        ...
+        >>> float(distribution.kl_divergence(Point(1.0, 1.0), Point(3.0, 1.0)))
+        4.0
+    """
     if not (isinstance(cls_p, type) and issubclass(cls_p, Distribution)
             and isinstance(cls_q, type) and issubclass(cls_q, Distribution)):
         raise TypeError("register_kl: cls_p and cls_q must be subclasses of Distribution")
@@ -68,7 +82,15 @@ def _dispatch(cls_p: type, cls_q: type) -> Callable | None:
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Any:
-    """KL(p || q) = E_p[log p(X) - log q(X)]."""
+    """KL(p || q) = E_p[log p(X) - log q(X)].
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> p, q = distribution.Normal(0.0, 1.0), distribution.Normal(1.0, 2.0)
+        >>> float(distribution.kl_divergence(p, q))
+        0.4431
+    """
     fn = _dispatch(type(p), type(q))
     if fn is None:
         raise TypeError(f"kl_divergence: no rule for ({type(p).__name__}, {type(q).__name__}); "

@@ -38,7 +38,20 @@ def _sum_rightmost(value: Any, n: int) -> Any:
 
 class Transform:
     """Base of transforms y = f(x); subclasses give `_forward`, `_inverse` and one of the
-    log-det-Jacobian methods, and their domain/codomain event ranks."""
+    log-det-Jacobian methods, and their domain/codomain event ranks.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> t = distribution.ExpTransform()
+        >>> t.forward(x).tolist()
+        [0.3679, 1.0, 7.3891]
+        >>> t.inverse(t.forward(x)).tolist()
+        [-1.0, 0.0, 2.0]
+        >>> t.forward_log_det_jacobian(x).tolist()
+        [-1.0, 0.0, 2.0]
+    """
 
     _type = Type.INJECTION
     _domain_rank = 0
@@ -120,7 +133,15 @@ class Transform:
 
 
 class AbsTransform(Transform):
-    """y = |x| (surjective: the inverse gives both preimages (-y, y))."""
+    """y = |x| (surjective: the inverse gives both preimages (-y, y)).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> distribution.AbsTransform().forward(x).tolist()
+        [1.0, 0.0, 2.0]
+    """
     _type = Type.SURJECTION
 
     def _forward(self, x):
@@ -135,7 +156,18 @@ class AbsTransform(Transform):
 
 
 class AffineTransform(Transform):
-    """y = loc + scale * x."""
+    """y = loc + scale * x.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> t = distribution.AffineTransform(padax.to_tensor(1.0), padax.to_tensor(3.0))
+        >>> t.forward(x).tolist()
+        [-2.0, 1.0, 7.0]
+        >>> t.inverse(padax.to_tensor([7.0])).tolist()
+        [2.0]
+    """
     _type = Type.BIJECTION
 
     def __init__(self, loc: Any, scale: Any) -> None:
@@ -160,7 +192,15 @@ class AffineTransform(Transform):
 
 
 class ExpTransform(Transform):
-    """y = exp(x)."""
+    """y = exp(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> distribution.ExpTransform().forward(x).tolist()
+        [0.3679, 1.0, 7.3891]
+    """
     _type = Type.BIJECTION
 
     def _forward(self, x):
@@ -174,7 +214,17 @@ class ExpTransform(Transform):
 
 
 class PowerTransform(Transform):
-    """y = x ** power (on x > 0)."""
+    """y = x ** power (on x > 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> t = distribution.PowerTransform(padax.to_tensor(2.0))
+        >>> t.forward(padax.to_tensor([1.0, 3.0])).tolist()
+        [1.0, 9.0]
+        >>> t.inverse(padax.to_tensor([4.0])).tolist()
+        [2.0]
+    """
     _type = Type.BIJECTION
 
     def __init__(self, power: Any) -> None:
@@ -198,7 +248,15 @@ class PowerTransform(Transform):
 
 
 class SigmoidTransform(Transform):
-    """y = sigmoid(x)."""
+    """y = sigmoid(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> distribution.SigmoidTransform().forward(x).tolist()
+        [0.2689, 0.5, 0.8808]
+    """
     _type = Type.BIJECTION
 
     def _forward(self, x):
@@ -213,7 +271,15 @@ class SigmoidTransform(Transform):
 
 
 class TanhTransform(Transform):
-    """y = tanh(x)."""
+    """y = tanh(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> x = padax.to_tensor([-1.0, 0.0, 2.0])
+        >>> distribution.TanhTransform().forward(x).tolist()
+        [-0.7616, 0.0, 0.964]
+    """
     _type = Type.BIJECTION
 
     def _forward(self, x):
@@ -228,7 +294,14 @@ class TanhTransform(Transform):
 
 
 class SoftmaxTransform(Transform):
-    """y = softmax(x) over the last axis (not injective: no log-det-Jacobian); inverse log(y)."""
+    """y = softmax(x) over the last axis (not injective: no log-det-Jacobian); inverse log(y).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> distribution.SoftmaxTransform().forward(padax.to_tensor([0.0, 0.0, 0.0, 0.0])).tolist()
+        [0.25, 0.25, 0.25, 0.25]
+    """
     _type = Type.OTHER
     _domain_rank = 1
     _codomain_rank = 1
@@ -249,7 +322,17 @@ class SoftmaxTransform(Transform):
 
 
 class StickBreakingTransform(Transform):
-    """The stick-breaking map from R^k to the interior of the (k+1)-simplex."""
+    """The stick-breaking map from R^k to the interior of the (k+1)-simplex.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> y = distribution.StickBreakingTransform().forward(padax.to_tensor([0.0, 0.0]))
+        >>> y.tolist()
+        [0.3333, 0.3333, 0.3333]
+        >>> float(y.sum())
+        1.0
+    """
     _type = Type.BIJECTION
     _domain_rank = 1
     _codomain_rank = 1
@@ -289,7 +372,15 @@ class StickBreakingTransform(Transform):
 
 
 class ReshapeTransform(Transform):
-    """Reshapes the event: in_event_shape -> out_event_shape (the same number of elements)."""
+    """Reshapes the event: in_event_shape -> out_event_shape (the same number of elements).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> t = distribution.ReshapeTransform((4,), (2, 2))
+        >>> t.forward(padax.arange(4).astype('float32')).tolist()
+        [[0.0, 1.0], [2.0, 3.0]]
+    """
     _type = Type.BIJECTION
 
     def __init__(self, in_event_shape: Sequence[int], out_event_shape: Sequence[int]) -> None:
@@ -326,7 +417,16 @@ class ReshapeTransform(Transform):
 
 
 class ChainTransform(Transform):
-    """The composition: transforms applied in order."""
+    """The composition: transforms applied in order.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> scale = distribution.AffineTransform(padax.to_tensor(0.0), padax.to_tensor(2.0))
+        >>> t = distribution.ChainTransform([scale, distribution.ExpTransform()])
+        >>> t.forward(padax.to_tensor([0.0, 0.5])).tolist()
+        [1.0, 2.7183]
+    """
 
     def __init__(self, transforms: Sequence[Transform]) -> None:
         if not all(isinstance(t, Transform) for t in transforms):
@@ -379,7 +479,15 @@ class ChainTransform(Transform):
 
 class IndependentTransform(Transform):
     """`base` with its `reinterpreted_batch_rank` rightmost batch axes made part of the event
-    (their log-det-Jacobians are summed)."""
+    (their log-det-Jacobians are summed).
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> t = distribution.IndependentTransform(distribution.ExpTransform(), 1)
+        >>> t.forward_log_det_jacobian(padax.to_tensor([[1.0, 2.0], [0.0, 0.5]])).tolist()
+        [3.0, 0.5]
+    """
 
     def __init__(self, base: Transform, reinterpreted_batch_rank: int) -> None:
         if not isinstance(base, Transform):
@@ -413,7 +521,15 @@ class IndependentTransform(Transform):
 
 
 class StackTransform(Transform):
-    """Applies transforms[i] to slice i of `axis`."""
+    """Applies transforms[i] to slice i of `axis`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import distribution
+        >>> t = distribution.StackTransform([distribution.ExpTransform(), distribution.AbsTransform()], axis=0)
+        >>> t.forward(padax.to_tensor([[0.0, 1.0], [-2.0, 3.0]])).tolist()
+        [[1.0, 2.7183], [2.0, 3.0]]
+    """
 
     def __init__(self, transforms: Sequence[Transform], axis: int = 0) -> None:
         if not transforms or not all(isinstance(t, Transform) for t in transforms):

@@ -253,7 +253,14 @@ def _one(n, axis):
 
 def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
         *, out: Any = None):
-    """Discrete Fourier transform along `axis`; `n` pads/crops the input first."""
+    """Discrete Fourier transform along `axis`; `n` pads/crops the input first.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.fft.fft(x).tolist()
+        [(10+0j), (-2+2j), (-2+0j), (-2-2j)]
+    """
     no_out("fft.fft", out)
     s, axes = _one(n, axis)
     return _fftn_c2c("fft", x, s, axes, norm, inverse=False)
@@ -261,7 +268,14 @@ def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", na
 
 def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
          *, out: Any = None):
-    """Inverse discrete Fourier transform along `axis` (ifft(fft(x)) == x with the same norm)."""
+    """Inverse discrete Fourier transform along `axis` (ifft(fft(x)) == x with the same norm).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.fft.ifft(padax.fft.fft(x)).real().tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
     no_out("fft.ifft", out)
     s, axes = _one(n, axis)
     return _fftn_c2c("ifft", x, s, axes, norm, inverse=True)
@@ -270,7 +284,14 @@ def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
 def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
          *, out: Any = None):
     """Fourier transform of a real signal: only the n//2 + 1 non-negative frequencies, since the
-    rest are their complex conjugates."""
+    rest are their complex conjugates.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.fft.rfft(x).tolist()
+        [(10+0j), (-2+2j), (-2+0j)]
+    """
     no_out("fft.rfft", out)
     s, axes = _one(n, axis)
     return _fftn_r2c("rfft", x, s, axes, norm, onesided_inverse=False)
@@ -279,7 +300,14 @@ def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
 def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
           *, out: Any = None):
     """Inverse of rfft: a real signal of length n (default 2 * (m - 1)) from m non-negative
-    frequencies (the input is cropped/padded to n//2 + 1)."""
+    frequencies (the input is cropped/padded to n//2 + 1).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.fft.irfft(padax.fft.rfft(x)).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
     no_out("fft.irfft", out)
     s, axes = _one(n, axis)
     return _fftn_c2r("irfft", x, s, axes, norm, hermitian_forward=False)
@@ -288,7 +316,13 @@ def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
 def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
          *, out: Any = None):
     """Fourier transform of a signal with Hermitian symmetry given by its first half: a real
-    spectrum of length n (default 2 * (m - 1))."""
+    spectrum of length n (default 2 * (m - 1)).
+
+    Examples:
+        >>> import padax
+        >>> padax.fft.hfft(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [8.0, -2.0, 0.0, -2.0]
+    """
     no_out("fft.hfft", out)
     s, axes = _one(n, axis)
     return _fftn_c2r("hfft", x, s, axes, norm, hermitian_forward=True)
@@ -296,7 +330,16 @@ def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
 
 def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
           *, out: Any = None):
-    """Inverse of hfft: the first n//2 + 1 points of the inverse transform of a real spectrum."""
+    """Inverse of hfft: the first n//2 + 1 points of the inverse transform of a real spectrum.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.fft.ihfft(x).shape
+        (3,)
+        >>> padax.fft.hfft(padax.fft.ihfft(x), n=4).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
     no_out("fft.ihfft", out)
     s, axes = _one(n, axis)
     return _fftn_r2c("ihfft", x, s, axes, norm, onesided_inverse=True)
@@ -306,42 +349,86 @@ def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
 
 def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
          name: str | None = None, *, out: Any = None):
-    """2-D discrete Fourier transform over `axes`; `s` pads/crops those axes first."""
+    """2-D discrete Fourier transform over `axes`; `s` pads/crops those axes first.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.fft2(x).tolist()
+        [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
+    """
     no_out("fft.fft2", out)
     return _fftn_c2c("fft2", x, s, axes, norm, inverse=False, ndim_required=2)
 
 
 def ifft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """2-D inverse discrete Fourier transform over `axes`."""
+    """2-D inverse discrete Fourier transform over `axes`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.ifft2(padax.fft.fft2(x)).real().tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.ifft2", out)
     return _fftn_c2c("ifft2", x, s, axes, norm, inverse=True, ndim_required=2)
 
 
 def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """2-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies."""
+    """2-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.rfft2(x).tolist()
+        [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
+    """
     no_out("fft.rfft2", out)
     return _fftn_r2c("rfft2", x, s, axes, norm, onesided_inverse=False, ndim_required=2)
 
 
 def irfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
            name: str | None = None, *, out: Any = None):
-    """Inverse of rfft2: a real signal of shape `s` over `axes`."""
+    """Inverse of rfft2: a real signal of shape `s` over `axes`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.irfft2(padax.fft.rfft2(x), s=[2, 2]).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.irfft2", out)
     return _fftn_c2r("irfft2", x, s, axes, norm, hermitian_forward=False, ndim_required=2)
 
 
 def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """2-D transform of a half-stored Hermitian signal (a real result)."""
+    """2-D transform of a half-stored Hermitian signal (a real result).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.hfft2(x).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
     no_out("fft.hfft2", out)
     return _fftn_c2r("hfft2", x, s, axes, norm, hermitian_forward=True, ndim_required=2)
 
 
 def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
            name: str | None = None, *, out: Any = None):
-    """Inverse of hfft2 on a real input: a half-stored Hermitian result."""
+    """Inverse of hfft2 on a real input: a half-stored Hermitian result.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.ihfft2(x).shape
+        (2, 2)
+        >>> padax.fft.hfft2(padax.fft.ihfft2(x), s=[2, 2]).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.ihfft2", out)
     return _fftn_r2c("ihfft2", x, s, axes, norm, onesided_inverse=True, ndim_required=2)
 
@@ -350,42 +437,86 @@ def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
 
 def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
          name: str | None = None, *, out: Any = None):
-    """N-D discrete Fourier transform over `axes` (all axes, or the last len(s), by default)."""
+    """N-D discrete Fourier transform over `axes` (all axes, or the last len(s), by default).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.fftn(x).tolist()
+        [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
+    """
     no_out("fft.fftn", out)
     return _fftn_c2c("fftn", x, s, axes, norm, inverse=False)
 
 
 def ifftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """N-D inverse discrete Fourier transform over `axes`."""
+    """N-D inverse discrete Fourier transform over `axes`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.ifftn(padax.fft.fftn(x)).real().tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.ifftn", out)
     return _fftn_c2c("ifftn", x, s, axes, norm, inverse=True)
 
 
 def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """N-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies."""
+    """N-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.rfftn(x).tolist()
+        [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
+    """
     no_out("fft.rfftn", out)
     return _fftn_r2c("rfftn", x, s, axes, norm, onesided_inverse=False)
 
 
 def irfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
            name: str | None = None, *, out: Any = None):
-    """Inverse of rfftn: a real signal of shape `s` (the last entry defaults to 2 * (m - 1))."""
+    """Inverse of rfftn: a real signal of shape `s` (the last entry defaults to 2 * (m - 1)).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.irfftn(padax.fft.rfftn(x), s=[2, 2]).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.irfftn", out)
     return _fftn_c2r("irfftn", x, s, axes, norm, hermitian_forward=False)
 
 
 def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
           name: str | None = None, *, out: Any = None):
-    """N-D transform of a half-stored Hermitian signal (a real result)."""
+    """N-D transform of a half-stored Hermitian signal (a real result).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.hfftn(x).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
     no_out("fft.hfftn", out)
     return _fftn_c2r("hfftn", x, s, axes, norm, hermitian_forward=True)
 
 
 def ihfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
            name: str | None = None, *, out: Any = None):
-    """Inverse of hfftn on a real input: a half-stored Hermitian result."""
+    """Inverse of hfftn on a real input: a half-stored Hermitian result.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.fft.ihfftn(x).shape
+        (2, 2)
+        >>> padax.fft.hfftn(padax.fft.ihfftn(x), s=[2, 2]).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     no_out("fft.ihfftn", out)
     return _fftn_r2c("ihfftn", x, s, axes, norm, onesided_inverse=True)
 
@@ -411,7 +542,15 @@ def _spacing(op: str, d: Any) -> float:
 def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
             device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point fft with sample spacing d, in cycles per unit of d:
-    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d * n). float32 unless `dtype` says otherwise."""
+    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d * n). float32 unless `dtype` says otherwise.
+
+    Examples:
+        >>> import padax
+        >>> padax.fft.fftfreq(4).tolist()
+        [0.0, 0.25, -0.5, -0.25]
+        >>> padax.fft.fftfreq(5, d=0.5).tolist()
+        [0.0, 0.4, 0.8, -0.8, -0.4]
+    """
     no_out("fft.fftfreq", out)
     if device is not None:
         return placed(fftfreq(n, d, dtype), device)
@@ -423,7 +562,13 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, 
 
 def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
              device: Any = None, requires_grad: bool = False):
-    """Sample frequencies of an n-point rfft: [0, 1, ..., n//2] / (d * n)."""
+    """Sample frequencies of an n-point rfft: [0, 1, ..., n//2] / (d * n).
+
+    Examples:
+        >>> import padax
+        >>> padax.fft.rfftfreq(4).tolist()
+        [0.0, 0.25, 0.5]
+    """
     no_out("fft.rfftfreq", out)
     if device is not None:
         return placed(rfftfreq(n, d, dtype), device)
@@ -454,10 +599,23 @@ def _shift(op: str, x, axes, sign: int):
 
 
 def fftshift(x: Any, axes: int | Sequence[int] | None = None, name: str | None = None):
-    """Move the zero frequency to the centre: roll each of `axes` (default all) by size//2."""
+    """Move the zero frequency to the centre: roll each of `axes` (default all) by size//2.
+
+    Examples:
+        >>> import padax
+        >>> padax.fft.fftshift(padax.fft.fftfreq(5)).tolist()
+        [-0.4, -0.2, 0.0, 0.2, 0.4]
+    """
     return _shift("fftshift", x, axes, 1)
 
 
 def ifftshift(x: Any, axes: int | Sequence[int] | None = None, name: str | None = None):
-    """Undo fftshift: roll each of `axes` (default all) by -(size//2)."""
+    """Undo fftshift: roll each of `axes` (default all) by -(size//2).
+
+    Examples:
+        >>> import padax
+        >>> f = padax.fft.fftshift(padax.fft.fftfreq(5))
+        >>> padax.fft.ifftshift(f).tolist()
+        [0.0, 0.2, 0.4, -0.4, -0.2]
+    """
     return _shift("ifftshift", x, axes, -1)

@@ -68,6 +68,16 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
     Python floats (and lists of them) take the default float dtype (float32),
     ints int64, complex numbers its complex type; numpy arrays keep their dtype. `place`
     may be a padax device; Paddle place strings are accepted and ignored.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2], [3, 4]])
+        >>> x.shape, x.dtype
+        ((2, 2), dtype('int64'))
+        >>> padax.to_tensor([1.0, 2.0]).dtype
+        dtype('float32')
+        >>> padax.to_tensor(3.0, dtype='float64').tolist()
+        3.0
     """
     dt = None if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
     if is_array(data):
@@ -122,7 +132,15 @@ def _fill_default_dtype(value: Any) -> np.dtype:
 def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
          device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """An array of `shape` filled with `fill_value` (the default float dtype unless `dtype` or a bool/complex
-    value says otherwise), on `device` (default: the default device)."""
+    value says otherwise), on `device` (default: the default device).
+
+    Examples:
+        >>> import padax
+        >>> padax.full([2, 2], 7.0).tolist()
+        [[7.0, 7.0], [7.0, 7.0]]
+        >>> padax.full([3], 1, dtype='int32').tolist()
+        [1, 1, 1]
+    """
     no_out("full", out)
     return placed(_full_value(shape, fill_value, dtype), device)
 
@@ -139,21 +157,42 @@ def _full_value(shape: Any, fill_value: Any, dtype: Any) -> Any:
 
 def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
           requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """An array of zeros (the default float dtype unless given)."""
+    """An array of zeros (the default float dtype unless given).
+
+    Examples:
+        >>> import padax
+        >>> padax.zeros([2, 3]).tolist()
+        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+        >>> padax.zeros([2], dtype='int64').tolist()
+        [0, 0]
+    """
     no_out("zeros", out)
     return placed(_full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
 def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
          requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """An array of ones (the default float dtype unless given)."""
+    """An array of ones (the default float dtype unless given).
+
+    Examples:
+        >>> import padax
+        >>> padax.ones([2, 2]).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
     no_out("ones", out)
     return placed(_full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
 def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
           requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """Paddle's uninitialised array; arrays are immutable here, so it is zero-filled."""
+    """Paddle's uninitialised array; arrays are immutable here, so it is zero-filled.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.empty([2, 3])
+        >>> x.shape, x.dtype
+        ((2, 3), dtype('float32'))
+    """
     no_out("empty", out)
     return placed(_full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
@@ -166,25 +205,49 @@ def _like(x: Any, value: Any, dtype: Any, device: Any) -> Any:
 
 def zeros_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
                requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """Zeros with the shape (and, by default, dtype) of `x`."""
+    """Zeros with the shape (and, by default, dtype) of `x`.
+
+    Examples:
+        >>> import padax
+        >>> padax.zeros_like(padax.to_tensor([[1, 2, 3]])).tolist()
+        [[0, 0, 0]]
+    """
     return _like(x, 0, dtype, device)
 
 
 def ones_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
               requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """Ones with the shape (and, by default, dtype) of `x`."""
+    """Ones with the shape (and, by default, dtype) of `x`.
+
+    Examples:
+        >>> import padax
+        >>> padax.ones_like(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 1.0]
+    """
     return _like(x, 1, dtype, device)
 
 
 def empty_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
                requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """Paddle's uninitialised array like `x`; zero-filled here."""
+    """Paddle's uninitialised array like `x`; zero-filled here.
+
+    Examples:
+        >>> import padax
+        >>> padax.empty_like(padax.ones([2, 2], dtype='float64')).dtype
+        dtype('float64')
+    """
     return _like(x, 0, dtype, device)
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
               requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """`fill_value` with the shape (and, by default, dtype) of `x`."""
+    """`fill_value` with the shape (and, by default, dtype) of `x`.
+
+    Examples:
+        >>> import padax
+        >>> padax.full_like(padax.to_tensor([1.0, 2.0]), 0.5).tolist()
+        [0.5, 0.5]
+    """
     x = _arg("full_like", x, "x")
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
     if is_array(fill_value):
@@ -207,7 +270,17 @@ def _concrete_number(op: str, v: Any, what: str):
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, name: str | None = None, *,
            out: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """Evenly spaced values in [start, end) (int64 for integer arguments, the default float dtype otherwise)."""
+    """Evenly spaced values in [start, end) (int64 for integer arguments, the default float dtype otherwise).
+
+    Examples:
+        >>> import padax
+        >>> padax.arange(5).tolist()
+        [0, 1, 2, 3, 4]
+        >>> padax.arange(1.0, 2.0, 0.25).tolist()
+        [1.0, 1.25, 1.5, 1.75]
+        >>> padax.arange(5).dtype
+        dtype('int64')
+    """
     no_out("arange", out)
     return placed(_arange(start, end, step, dtype), device)
 
@@ -215,7 +288,13 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, na
 def range(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, *, out: Any = None,  # noqa: A001
           device: Any = None, requires_grad: bool = False, name: str | None = None) -> Any:
     """Paddle's `range`: values from start to end *inclusive* in steps of `step` (`range(0, 4)` has 5 values;
-    one argument is the end, from 0), in the default float dtype unless `dtype` is given."""
+    one argument is the end, from 0), in the default float dtype unless `dtype` is given.
+
+    Examples:
+        >>> import padax
+        >>> padax.range(0, 6, 2).tolist()
+        [0.0, 2.0, 4.0, 6.0]
+    """
     no_out("range", out)
     if end is None:
         start, end = 0, start
@@ -254,7 +333,13 @@ def _arange(start: Any, end: Any, step: Any, dtype: Any) -> Any:
 
 def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
              device: Any = None, requires_grad: bool = False) -> Any:
-    """`num` evenly spaced values from `start` to `stop`, both included (the default float dtype unless given)."""
+    """`num` evenly spaced values from `start` to `stop`, both included (the default float dtype unless given).
+
+    Examples:
+        >>> import padax
+        >>> padax.linspace(0.0, 1.0, 5).tolist()
+        [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
     no_out("linspace", out)
     return placed(_linspace(start, stop, num, dtype), device)
 
@@ -283,7 +368,15 @@ def _linspace(start: Any, stop: Any, num: Any, dtype: Any) -> Any:
 
 def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | None = None, *, out: Any = None,
         device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
-    """A 2-D array with ones on the diagonal (the default float dtype unless given)."""
+    """A 2-D array with ones on the diagonal (the default float dtype unless given).
+
+    Examples:
+        >>> import padax
+        >>> padax.eye(2).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+        >>> padax.eye(2, 3).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    """
     no_out("eye", out)
     return placed(_eye(num_rows, num_columns, dtype), device)
 
@@ -301,7 +394,15 @@ def _eye(num_rows: Any, num_columns: Any, dtype: Any) -> Any:
 
 
 def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = None, name: str | None = None) -> Any:
-    """`num` values base ** linspace(start, stop, num) (the default float dtype unless given)."""
+    """`num` values base ** linspace(start, stop, num) (the default float dtype unless given).
+
+    Examples:
+        >>> import padax
+        >>> padax.logspace(0.0, 3.0, 4).tolist()
+        [1.0, 10.0, 100.0, 1000.0]
+        >>> padax.logspace(0.0, 3.0, 4, base=2.0).tolist()
+        [1.0, 2.0, 4.0, 8.0]
+    """
     dt = _dtype_or(dtype, dtypes.default_float_dtype())
     work = dtypes.canonicalize(dtypes.float64) if dt == dtypes.float64 else dtypes.float32
     e = _linspace(start, stop, num, work)
@@ -313,7 +414,16 @@ def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = Non
 
 
 def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
-    """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i."""
+    """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i.
+
+    Examples:
+        >>> import padax
+        >>> gx, gy = padax.meshgrid(padax.to_tensor([1, 2, 3]), padax.to_tensor([10, 20]))
+        >>> gx.tolist()
+        [[1, 1], [2, 2], [3, 3]]
+        >>> gy.tolist()
+        [[10, 20], [10, 20], [10, 20]]
+    """
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         args = tuple(args[0])
     arrs = [_asarray(a) for a in args]
@@ -344,13 +454,31 @@ def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
 
 
 def tril(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """The lower triangle of the last two axes (entries above `diagonal` zeroed)."""
+    """The lower triangle of the last two axes (entries above `diagonal` zeroed).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+        >>> padax.tril(x).tolist()
+        [[1, 0, 0], [4, 5, 0], [7, 8, 9]]
+        >>> padax.tril(x, diagonal=-1).tolist()
+        [[0, 0, 0], [4, 0, 0], [7, 8, 0]]
+    """
     no_out("tril", out)
     return _tri("tril", x, diagonal, True)
 
 
 def triu(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """The upper triangle of the last two axes (entries below `diagonal` zeroed)."""
+    """The upper triangle of the last two axes (entries below `diagonal` zeroed).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+        >>> padax.triu(x).tolist()
+        [[1, 2, 3], [0, 5, 6], [0, 0, 9]]
+        >>> padax.triu(x, diagonal=1).tolist()
+        [[0, 2, 3], [0, 0, 6], [0, 0, 0]]
+    """
     no_out("triu", out)
     return _tri("triu", x, diagonal, False)
 
@@ -369,12 +497,24 @@ def _tri_indices(op: str, row: Any, col: Any, offset: Any, dtype: Any, lower: bo
 
 
 def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Any:
-    """The [2, N] (row, col) coordinates of the lower triangle of a row x col matrix, row by row."""
+    """The [2, N] (row, col) coordinates of the lower triangle of a row x col matrix, row by row.
+
+    Examples:
+        >>> import padax
+        >>> padax.tril_indices(3, 3).tolist()
+        [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
+    """
     return _tri_indices("tril_indices", row, col, offset, dtype, True)
 
 
 def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype: Any = "int64") -> Any:
-    """The [2, N] (row, col) coordinates of the upper triangle of a row x col matrix, row by row."""
+    """The [2, N] (row, col) coordinates of the upper triangle of a row x col matrix, row by row.
+
+    Examples:
+        >>> import padax
+        >>> padax.triu_indices(3, 3, 1).tolist()
+        [[0, 0, 1], [1, 2, 2]]
+    """
     return _tri_indices("triu_indices", row, col, offset, dtype, False)
 
 
@@ -399,7 +539,17 @@ def _diag_matrix(op: str, v: Any, offset: int, padding_value: Any) -> Any:
 
 def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = None) -> Any:
     """A 1-D x becomes a square matrix with x on the `offset` diagonal (padding_value elsewhere); a 2-D x
-    gives its `offset` diagonal."""
+    gives its `offset` diagonal.
+
+    Examples:
+        >>> import padax
+        >>> padax.diag(padax.to_tensor([1, 2])).tolist()
+        [[1, 0], [0, 2]]
+        >>> padax.diag(padax.to_tensor([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+        >>> padax.diag(padax.to_tensor([1, 2]), offset=1).tolist()
+        [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
     x = _arg("diag", x, "x")
     offset = _concrete_int("diag", _concrete_number("diag", offset, "offset"), "offset")
     if x.aval.ndim == 0:
@@ -413,14 +563,26 @@ def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = Non
 
 
 def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
-    """A square matrix with the flattened x on the `offset` diagonal."""
+    """A square matrix with the flattened x on the `offset` diagonal.
+
+    Examples:
+        >>> import padax
+        >>> padax.diagflat(padax.to_tensor([[1, 2], [3, 4]])).shape
+        (4, 4)
+    """
     x = _arg("diagflat", x, "x")
     offset = _concrete_int("diagflat", _concrete_number("diagflat", offset, "offset"), "offset")
     return _diag_matrix("diagflat", lax.reshape(x, (x.aval.size,)), offset, 0)
 
 
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name: str | None = None) -> Any:
-    """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2."""
+    """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2.
+
+    Examples:
+        >>> import padax
+        >>> padax.diag_embed(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [[[1.0, 0.0], [0.0, 2.0]], [[3.0, 0.0], [0.0, 4.0]]]
+    """
     from padax.functional._arrays import canonicalize_axis
     x = _asarray(input)
     if x.aval.ndim == 0:
@@ -437,7 +599,13 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name
 
 
 def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """real + 1j * imag from two real Tensors (broadcast; float32 -> complex64, float64 -> complex128)."""
+    """real + 1j * imag from two real Tensors (broadcast; float32 -> complex64, float64 -> complex128).
+
+    Examples:
+        >>> import padax
+        >>> padax.complex(padax.to_tensor([1.0, 2.0]), padax.to_tensor([0.5, -1.0])).tolist()
+        [(1+0.5j), (2-1j)]
+    """
     no_out("complex", out)
     from padax.functional._arrays import promote_and_broadcast
     re, im = promote_and_broadcast("complex", real, imag)
@@ -450,7 +618,15 @@ def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -
 
 
 def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """abs * (cos(angle) + 1j * sin(angle))."""
+    """abs * (cos(angle) + 1j * sin(angle)).
+
+    Examples:
+        >>> import padax
+        >>> import math
+        >>> z = padax.polar(padax.to_tensor([2.0]), padax.to_tensor([math.pi / 2]))
+        >>> padax.round(z.real(), decimals=4).tolist(), z.imag().tolist()
+        ([0.0], [2.0])
+    """
     no_out("polar", out)
     from padax.functional._arrays import promote_and_broadcast
     r, t = promote_and_broadcast("polar", abs, angle)
@@ -462,7 +638,15 @@ def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> 
 
 
 def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | None = None) -> Any:
-    """The Vandermonde matrix of the 1-D x: columns x**(n-1), ..., x**0 (or increasing powers)."""
+    """The Vandermonde matrix of the 1-D x: columns x**(n-1), ..., x**0 (or increasing powers).
+
+    Examples:
+        >>> import padax
+        >>> padax.vander(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [[1.0, 1.0, 1.0], [4.0, 2.0, 1.0], [9.0, 3.0, 1.0]]
+        >>> padax.vander(padax.to_tensor([1.0, 2.0, 3.0]), n=2, increasing=True).tolist()
+        [[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]
+    """
     x = _arg("vander", x, "x")
     if x.aval.ndim != 1:
         raise op_value_error("vander", f"x must be 1-D, got {x.aval.str_short()}")
@@ -484,7 +668,15 @@ def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | N
 
 def assign(x: Any, output: Any = None) -> Any:
     """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected).
-    A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1]."""
+    A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1].
+
+    Examples:
+        >>> import padax
+        >>> padax.assign([[1.0, 2.0]]).tolist()
+        [[1.0, 2.0]]
+        >>> padax.assign(padax.to_tensor([3, 4])).tolist()
+        [3, 4]
+    """
     if output is not None:
         from padax.core.errors import immutable_error
         raise immutable_error("assign(x, output)", "use the returned Tensor, `y = padax.assign(x)`")
@@ -495,25 +687,54 @@ def assign(x: Any, output: Any = None) -> Any:
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
               pin_memory: bool = False) -> Any:
-    """A Tensor of `data` (as to_tensor; a Tensor of the right dtype is returned as it is), on `device`."""
+    """A Tensor of `data` (as to_tensor; a Tensor of the right dtype is returned as it is), on `device`.
+
+    Examples:
+        >>> import padax
+        >>> import numpy as np
+        >>> padax.as_tensor(np.array([1, 2], dtype=np.int32)).dtype
+        dtype('int32')
+    """
     return placed(to_tensor(data, dtype), device)
 
 
 def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | None = None,
             requires_grad: bool = False) -> Any:
-    """A Tensor of `obj` (as to_tensor); Tensors are immutable, so `copy` never matters."""
+    """A Tensor of `obj` (as to_tensor); Tensors are immutable, so `copy` never matters.
+
+    Examples:
+        >>> import padax
+        >>> padax.asarray([1.5, 2.5]).tolist()
+        [1.5, 2.5]
+        >>> padax.asarray([1, 2], dtype='float64').dtype
+        dtype('float64')
+    """
     return placed(to_tensor(obj, dtype), device)
 
 
 def from_numpy(ndarray: np.ndarray) -> Any:
-    """A Tensor with the numpy array's values, shape and dtype (a copy: Tensors never share host memory)."""
+    """A Tensor with the numpy array's values, shape and dtype (a copy: Tensors never share host memory).
+
+    Examples:
+        >>> import padax
+        >>> import numpy as np
+        >>> padax.from_numpy(np.arange(3, dtype=np.float64)).tolist()
+        [0.0, 1.0, 2.0]
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, got {type(ndarray).__name__}")
     return to_tensor(ndarray)
 
 
 def clone(x: Any, name: str | None = None) -> Any:
-    """x itself: Tensors are immutable, so a copy is never needed."""
+    """x itself: Tensors are immutable, so a copy is never needed.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0])
+        >>> padax.clone(x).tolist()
+        [1.0, 2.0]
+    """
     return _arg("clone", x, "x")
 
 

@@ -100,7 +100,16 @@ def scatter_along(x: Any, idx: Any, upd: Any, axis: int, kind: str) -> Any:
 # ---- reads --------------------------------------------------------------------------------------
 
 def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: Any = None) -> Any:
-    """Rows (slices along `axis`, default 0) of x picked by `index`; a 0-d index drops that axis."""
+    """Rows (slices along `axis`, default 0) of x picked by `index`; a 0-d index drops that axis.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.gather(x, padax.to_tensor([1, 0])).tolist()
+        [[4, 5, 6], [1, 2, 3]]
+        >>> padax.gather(x, padax.to_tensor([2]), axis=1).tolist()
+        [[3], [6]]
+    """
     no_out("gather", out)
     x = _arg("gather", x, "x")
     if x.aval.ndim == 0:
@@ -113,7 +122,14 @@ def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: A
 
 
 def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """The slices of x along `axis` listed in the 1-D `index`."""
+    """The slices of x along `axis` listed in the 1-D `index`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.index_select(x, padax.to_tensor([0, 2]), axis=1).tolist()
+        [[1, 3], [4, 6]]
+    """
     no_out("index_select", out)
     x = _arg("index_select", x, "x")
     if x.aval.ndim == 0:
@@ -128,7 +144,16 @@ def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None, *, 
 def take(x: Any, index: Any, mode: str = "raise", name: str | None = None) -> Any:
     """Elements of the flattened x at `index` (any shape). mode: 'raise' (negative indices count from
     the end; concrete out-of-range ones raise, traced ones clamp), 'wrap' (modulo) or 'clip' (clamp,
-    negative -> 0)."""
+    negative -> 0).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.take(x, padax.to_tensor([0, 5])).tolist()
+        [1, 6]
+        >>> padax.take(x, padax.to_tensor([7]), mode='wrap').tolist()
+        [2]
+    """
     x = _arg("take", x, "x")
     n = x.aval.size
     flat = lax.reshape(x, (n,))
@@ -155,7 +180,14 @@ def take(x: Any, index: Any, mode: str = "raise", name: str | None = None) -> An
 
 
 def gather_nd(x: Any, index: Any, name: str | None = None) -> Any:
-    """x at the index vectors in index's last axis: out shape index.shape[:-1] + x.shape[k:]."""
+    """x at the index vectors in index's last axis: out shape index.shape[:-1] + x.shape[k:].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.gather_nd(x, padax.to_tensor([[0, 1], [1, 2]])).tolist()
+        [2, 6]
+    """
     x = _arg("gather_nd", x, "x")
     index = asarray(index) if is_array(index) else np.asarray(index)
     ishape = index.aval.shape if is_array(index) else index.shape
@@ -221,7 +253,14 @@ def _along_shapes(op: str, arr: Any, indices: Any, axis: int, broadcast: bool) -
 
 def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, name: str | None = None,
                     *, out: Any = None) -> Any:
-    """out[..., i, ...] = arr[..., indices[..., i, ...], ...] along `axis` (indices broadcast with arr)."""
+    """out[..., i, ...] = arr[..., indices[..., i, ...], ...] along `axis` (indices broadcast with arr).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.take_along_axis(x, padax.to_tensor([[2], [0]]), axis=1).tolist()
+        [[3], [4]]
+    """
     no_out("take_along_axis", out)
     arr = _arg("take_along_axis", arr, "arr")
     if arr.aval.ndim == 0:
@@ -233,7 +272,14 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, n
 
 
 def index_sample(x: Any, index: Any) -> Any:
-    """Row-wise gather: out[i, j] = x[i, index[i, j]] for 2-D x and index with equal row counts."""
+    """Row-wise gather: out[i, j] = x[i, index[i, j]] for 2-D x and index with equal row counts.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.index_sample(x, padax.to_tensor([[2, 0], [1, 1]])).tolist()
+        [[3, 1], [5, 5]]
+    """
     x = _arg("index_sample", x, "x")
     idx = asarray(index)
     if x.aval.ndim != 2 or idx.aval.ndim != 2 or x.aval.shape[0] != idx.aval.shape[0]:
@@ -270,7 +316,14 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: int, reduce: str =
                    include_self: bool = True, broadcast: bool = True, name: str | None = None) -> Any:
     """arr with values written along `axis` at `indices`; reduce: 'assign' (the last of repeated indices
     wins), 'add', 'mul'/'multiply', 'amin', 'amax' or 'mean'; include_self=False leaves arr's own
-    values out of the reduction at the written positions."""
+    values out of the reduction at the written positions.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.put_along_axis(x, padax.to_tensor([[0], [2]]), 0, axis=1).tolist()
+        [[0, 2, 3], [4, 5, 0]]
+    """
     op = "put_along_axis"
     arr = _arg("put_along_axis", arr, "arr")
     if arr.aval.ndim == 0:
@@ -345,7 +398,14 @@ def _reset(x: Any, idx: Any, axis: int, value: Any) -> Any:
 def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str | None = None,
             out: Any = None) -> Any:
     """x with rows index[i] replaced by updates[i] (overwrite; the last of repeated rows wins) or, with
-    overwrite=False, set to the sum of all updates aimed at them."""
+    overwrite=False, set to the sum of all updates aimed at them.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.scatter(x, padax.to_tensor([1]), padax.ones([1, 3])).tolist()
+        [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
+    """
     no_out("scatter", out)
     op = "scatter"
     x = _arg("scatter", x, "x")
@@ -404,7 +464,14 @@ def _nd_parts(op: str, x: Any, index: Any, updates: Any) -> tuple[Any, Any, Any]
 
 
 def scatter_nd_add(x: Any, index: Any, updates: Any, name: str | None = None) -> Any:
-    """x plus updates added at the index vectors in index's last axis (repeated indices accumulate)."""
+    """x plus updates added at the index vectors in index's last axis (repeated indices accumulate).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.scatter_nd_add(x, padax.to_tensor([[0, 1], [0, 1]]), padax.to_tensor([1.0, 2.0])).tolist()
+        [[0.0, 3.0, 0.0], [0.0, 0.0, 0.0]]
+    """
     op = "scatter_nd_add"
     x = _arg("scatter_nd_add", x, "x")
     idx, u, k = _nd_parts(op, x, index, updates)
@@ -421,7 +488,13 @@ def scatter_nd_add(x: Any, index: Any, updates: Any, name: str | None = None) ->
 
 
 def scatter_nd(index: Any, updates: Any, shape: Any, name: str | None = None) -> Any:
-    """Zeros of `shape` with updates added at the index vectors in index's last axis."""
+    """Zeros of `shape` with updates added at the index vectors in index's last axis.
+
+    Examples:
+        >>> import padax
+        >>> padax.scatter_nd(padax.to_tensor([[1], [3]]), padax.to_tensor([5.0, 7.0]), [4]).tolist()
+        [0.0, 5.0, 0.0, 7.0]
+    """
     from padax.functional.creation import normalize_shape
     u = asarray(updates)
     return scatter_nd_add(full(normalize_shape("scatter_nd", shape), 0, u.aval.dtype), index, u)
@@ -437,7 +510,14 @@ def _index_tuple(op: str, x: Any, indices: Any) -> tuple:
 
 def index_put(x: Any, indices: Any, value: Any, accumulate: bool = False, name: str | None = None) -> Any:
     """x with x[indices] = value (or += with accumulate, where repeated indices add up); indices is a
-    tuple of integer or boolean Tensors as in advanced indexing."""
+    tuple of integer or boolean Tensors as in advanced indexing.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.index_put(x, (padax.to_tensor([0, 1]), padax.to_tensor([2, 0])), padax.to_tensor(9.0)).tolist()
+        [[0.0, 0.0, 9.0], [9.0, 0.0, 0.0]]
+    """
     x = _arg("index_put", x, "x")
     idx = _index_tuple("index_put", x, indices)
     ref = x.at[idx]
@@ -453,7 +533,14 @@ def _axis_index(op: str, x: Any, index: Any, axis: int) -> tuple:
 
 
 def index_fill(x: Any, index: Any, axis: int, value: Any, name: str | None = None) -> Any:
-    """x with the slices along `axis` listed in `index` filled with the scalar `value`."""
+    """x with the slices along `axis` listed in `index` filled with the scalar `value`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.index_fill(x, padax.to_tensor([1]), axis=1, value=0).tolist()
+        [[1, 0, 3], [4, 0, 6]]
+    """
     x = _arg("index_fill", x, "x")
     if is_array(value) and value.aval.size != 1:
         raise op_value_error("index_fill", f"value must be a scalar or a 1-element Tensor, got "
@@ -465,7 +552,14 @@ def index_fill(x: Any, index: Any, axis: int, value: Any, name: str | None = Non
 
 def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: str | None = None, *,
               out: Any = None) -> Any:
-    """x with alpha * value's slices added to the slices of x along `axis` listed in `index` (repeats add up)."""
+    """x with alpha * value's slices added to the slices of x along `axis` listed in `index` (repeats add up).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.index_add(x, padax.to_tensor([0, 0]), axis=1, value=padax.ones([2, 2])).tolist()
+        [[2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
+    """
     no_out("index_add", out)
     if alpha != 1:
         from padax.functional.math import multiply
@@ -480,7 +574,14 @@ def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: s
 
 
 def masked_fill(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
-    """x with `value` (a scalar or broadcastable Tensor) where mask is true; x and mask broadcast."""
+    """x with `value` (a scalar or broadcastable Tensor) where mask is true; x and mask broadcast.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.masked_fill(x, x > 3, 0).tolist()
+        [[1, 2, 3], [0, 0, 0]]
+    """
     from padax.functional.math import where
     x = _arg("masked_fill", x, "x")
     mask = _arg("masked_fill", mask, "mask")
@@ -492,7 +593,14 @@ def masked_fill(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
 
 def masked_scatter(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
     """x with the elements where mask is true replaced, in row-major order, by the first elements of
-    `value` (flattened); mask broadcasts to x."""
+    `value` (flattened); mask broadcasts to x.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.masked_scatter(x, x > 4, padax.to_tensor([10, 20, 30])).tolist()
+        [[1, 2, 3], [4, 10, 20]]
+    """
     op = "masked_scatter"
     x = _arg("masked_scatter", x, "x")
     mask = _arg("masked_scatter", mask, "mask")
@@ -516,7 +624,14 @@ def masked_scatter(x: Any, mask: Any, value: Any, name: str | None = None) -> An
 
 
 def multiplex(inputs: Any, index: Any, name: str | None = None) -> Any:
-    """Row i of the result is row i of inputs[index[i]] (inputs: equal-shaped Tensors, index: [n, 1] or [n])."""
+    """Row i of the result is row i of inputs[index[i]] (inputs: equal-shaped Tensors, index: [n, 1] or [n]).
+
+    Examples:
+        >>> import padax
+        >>> a, b = padax.to_tensor([[1, 1], [2, 2]]), padax.to_tensor([[8, 8], [9, 9]])
+        >>> padax.multiplex([a, b], padax.to_tensor([[1], [0]], dtype='int32')).tolist()
+        [[8, 8], [2, 2]]
+    """
     from padax.functional.manipulation import stack
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise op_type_error("multiplex", f"inputs must be a non-empty list of Tensors, got {type(inputs).__name__}")
@@ -533,7 +648,14 @@ def multiplex(inputs: Any, index: Any, name: str | None = None) -> Any:
 
 
 def select_scatter(x: Any, values: Any, axis: int, index: int, name: str | None = None) -> Any:
-    """x with the slice at `index` along `axis` replaced by values (shaped like that slice)."""
+    """x with the slice at `index` along `axis` replaced by values (shaped like that slice).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.select_scatter(x, padax.to_tensor([1.0, 2.0]), axis=1, index=0).tolist()
+        [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
+    """
     x = _arg("select_scatter", x, "x")
     a = _axis_arg("select_scatter", axis, x.aval.ndim)
     n = x.aval.shape[a]
@@ -548,7 +670,14 @@ def select_scatter(x: Any, values: Any, axis: int, index: int, name: str | None 
 
 
 def slice_scatter(x: Any, value: Any, axes: Any, starts: Any, ends: Any, strides: Any, name: str | None = None) -> Any:
-    """x with x[starts:ends:strides] on the listed axes replaced by value (shaped like that slice)."""
+    """x with x[starts:ends:strides] on the listed axes replaced by value (shaped like that slice).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 4])
+        >>> padax.slice_scatter(x, padax.ones([2, 2]), axes=[1], starts=[0], ends=[4], strides=[2]).tolist()
+        [[1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0]]
+    """
     from padax.functional.manipulation import _axes_list, _int_list
     x = _arg("slice_scatter", x, "x")
     nd = x.aval.ndim
@@ -564,7 +693,13 @@ def slice_scatter(x: Any, value: Any, axes: Any, starts: Any, ends: Any, strides
 
 
 def diagonal_scatter(x: Any, y: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
-    """x with its diagonal over axis1/axis2 (as `diagonal` lays it out) replaced by y."""
+    """x with its diagonal over axis1/axis2 (as `diagonal` lays it out) replaced by y.
+
+    Examples:
+        >>> import padax
+        >>> padax.diagonal_scatter(padax.zeros([2, 2]), padax.to_tensor([1.0, 2.0])).tolist()
+        [[1.0, 0.0], [0.0, 2.0]]
+    """
     from padax.functional.manipulation import diagonal
     x = _arg("diagonal_scatter", x, "x")
     nd = x.aval.ndim
@@ -595,14 +730,28 @@ _SCATTER_REDUCE = {"sum": "add", "prod": "multiply", "mean": "mean", "amin": "am
 
 def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:  # noqa: A002  (Paddle's names)
     """input with src[..., i, ...] added at input[..., index[..., i, ...], ...] along `dim` (index has
-    src's shape; repeated indices add up)."""
+    src's shape; repeated indices add up).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.zeros([2, 3])
+        >>> padax.scatter_add(x, 1, padax.to_tensor([[0, 0, 2], [1, 1, 1]]), padax.ones([2, 3])).tolist()
+        [[2.0, 0.0, 1.0], [0.0, 3.0, 0.0]]
+    """
     return put_along_axis(input, index, src, dim, "add", True, broadcast=False)
 
 
 def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,  # noqa: A002
                    include_self: bool = True) -> Any:
     """input with src reduced into the positions `index` names along `dim`: reduce is 'sum', 'prod',
-    'mean', 'amin' or 'amax'; include_self=False leaves input's own values out at written positions."""
+    'mean', 'amin' or 'amax'; include_self=False leaves input's own values out at written positions.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 5.0])
+        >>> padax.scatter_reduce(x, 0, padax.to_tensor([0, 0, 1]), padax.to_tensor([3.0, 2.0, 4.0]), reduce='amax').tolist()
+        [3.0, 5.0]
+    """
     if reduce not in _SCATTER_REDUCE:
         raise op_value_error("scatter_reduce", f"reduce must be one of {', '.join(map(repr, _SCATTER_REDUCE))}, "
                                                f"got {reduce!r}")
@@ -610,7 +759,14 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,  
 
 
 def take_along_dim(arr: Any, indices: Any, axis: int, broadcast: bool = True, *, out: Any = None) -> Any:
-    """take_along_axis(arr, indices, axis, broadcast)."""
+    """take_along_axis(arr, indices, axis, broadcast).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.take_along_dim(x, padax.to_tensor([[1], [2]]), axis=1).tolist()
+        [[2], [6]]
+    """
     return take_along_axis(arr, indices, axis, broadcast, out=out)
 
 

@@ -41,7 +41,18 @@ _FAST_DTYPES = frozenset([dtypes.float32, dtypes.bfloat16, dtypes.float16, dtype
 
 def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False, name: str | None = None,
            *, out: Any = None) -> Any:
-    """Matrix product with batch broadcasting; `transpose_x/y` swap the last two axes first."""
+    """Matrix product with batch broadcasting; `transpose_x/y` swap the last two axes first.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.matmul(a, padax.to_tensor([[1.0], [1.0]])).tolist()
+        [[3.0], [7.0]]
+        >>> padax.matmul(a, a, transpose_y=True).tolist()
+        [[5.0, 11.0], [11.0, 25.0]]
+        >>> padax.matmul(padax.ones([5, 2, 3]), padax.ones([3, 4])).shape
+        (5, 2, 4)
+    """
     no_out("matmul", out)
     if type(x) is Tensor and type(y) is Tensor and not (transpose_x or transpose_y):
         # eager matrix @ matrix of one dtype (the common case): nothing to promote or reshape, so
@@ -90,12 +101,25 @@ def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False,
 
 
 def mm(input: Any, mat2: Any, name: str | None = None) -> Any:
-    """Matrix product (same rules as matmul)."""
+    """Matrix product (same rules as matmul).
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.mm(a, padax.eye(2)).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     return matmul(input, mat2)
 
 
 def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Batched matrix product of two 3-D Tensors with equal batch sizes."""
+    """Batched matrix product of two 3-D Tensors with equal batch sizes.
+
+    Examples:
+        >>> import padax
+        >>> padax.bmm(padax.ones([4, 2, 3]), padax.ones([4, 3, 5])).shape
+        (4, 2, 5)
+    """
     no_out("bmm", out)
     x, y = _arg("bmm", x, "x"), _arg("bmm", y, "y")
     if x.aval.ndim != 3 or y.aval.ndim != 3:
@@ -107,7 +131,13 @@ def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Inner product of 1-D vectors, or row-wise inner products of two 2-D Tensors."""
+    """Inner product of 1-D vectors, or row-wise inner products of two 2-D Tensors.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.dot(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([4.0, 5.0, 6.0])))
+        32.0
+    """
     no_out("dot", out)
     x, y = _promote2("dot", x, y)
     if x.aval.shape != y.aval.shape or x.aval.ndim not in (1, 2):
@@ -119,7 +149,14 @@ def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def t(input: Any, name: str | None = None) -> Any:
-    """Transpose of a matrix; 0-D and 1-D Tensors are returned unchanged."""
+    """Transpose of a matrix; 0-D and 1-D Tensors are returned unchanged.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.t(a).tolist()
+        [[1.0, 3.0], [2.0, 4.0]]
+    """
     x = asarray(input)
     if x.aval.ndim > 2:
         raise op_value_error("t", f"expects a Tensor of at most 2 axes, got {x.aval.str_short()}; use transpose")
@@ -127,7 +164,14 @@ def t(input: Any, name: str | None = None) -> Any:
 
 
 def mv(x: Any, vec: Any, name: str | None = None) -> Any:
-    """Matrix-vector product of a 2-D x and a 1-D vec."""
+    """Matrix-vector product of a 2-D x and a 1-D vec.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.mv(a, padax.to_tensor([1.0, -1.0])).tolist()
+        [-1.0, -1.0]
+    """
     x, vec = _promote2("mv", x, vec)
     if x.aval.ndim != 2 or vec.aval.ndim != 1 or x.aval.shape[1] != vec.aval.shape[0]:
         raise op_value_error("mv", f"expects a matrix [m, n] and a vector [n], got {x.aval.str_short()} and "
@@ -136,7 +180,14 @@ def mv(x: Any, vec: Any, name: str | None = None) -> Any:
 
 
 def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
-    """beta * input + alpha * (x @ y) for 2-D x and y; input broadcasts to the product's shape."""
+    """beta * input + alpha * (x @ y) for 2-D x and y; input broadcasts to the product's shape.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.addmm(padax.ones([2, 2]), a, padax.eye(2), beta=2.0, alpha=1.0).tolist()
+        [[3.0, 4.0], [5.0, 6.0]]
+    """
     from padax.functional.math import add, multiply
     x, y = _arg("addmm", x, "x"), _arg("addmm", y, "y")
     if x.aval.ndim != 2 or y.aval.ndim != 2:
@@ -156,7 +207,13 @@ def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, nam
 
 
 def inner(x: Any, y: Any, name: str | None = None) -> Any:
-    """Sum over the last axes of x and y: shape x.shape[:-1] + y.shape[:-1] (a product for 0-d inputs)."""
+    """Sum over the last axes of x and y: shape x.shape[:-1] + y.shape[:-1] (a product for 0-d inputs).
+
+    Examples:
+        >>> import padax
+        >>> float(padax.inner(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0])))
+        11.0
+    """
     from padax.functional.math import multiply
     x, y = _promote2("inner", x, y)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
@@ -167,7 +224,13 @@ def inner(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """x[i] * y[j] for the flattened x and y."""
+    """x[i] * y[j] for the flattened x and y.
+
+    Examples:
+        >>> import padax
+        >>> padax.outer(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
+        [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
+    """
     no_out("outer", out)
     x, y = _promote2("outer", x, y)
     xf, yf = lax.reshape(x, (x.aval.size, 1)), lax.reshape(y, (1, y.aval.size))
@@ -175,7 +238,13 @@ def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def kron(x: Any, y: Any, name: str | None = None) -> Any:
-    """Kronecker product: blocks x[i, j, ...] * y (ranks are aligned by adding leading size-1 axes)."""
+    """Kronecker product: blocks x[i, j, ...] * y (ranks are aligned by adding leading size-1 axes).
+
+    Examples:
+        >>> import padax
+        >>> padax.kron(padax.eye(2), padax.to_tensor([[1.0, 2.0]])).tolist()
+        [[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0]]
+    """
     x, y = _promote2("kron", x, y)
     nd = max(x.aval.ndim, y.aval.ndim)
     xs = (1,) * (nd - x.aval.ndim) + x.aval.shape
@@ -190,7 +259,13 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
     """Contract axes of x with axes of y, read as Paddle reads `axes`: an int n (the last n of x with the
     first n of y); a flat list of ints (the same axes of both); [x_axes] (the same for both) or
     [x_axes, y_axes] (entries past the second are ignored; the shorter list is completed with the
-    longer one's trailing entries); a Tensor holding any of these."""
+    longer one's trailing entries); a Tensor holding any of these.
+
+    Examples:
+        >>> import padax
+        >>> padax.tensordot(padax.ones([2, 3, 4]), padax.ones([3, 4, 5]), axes=2).shape
+        (2, 5)
+    """
     x, y = _promote2("tensordot", x, y)
     nx, ny = x.aval.ndim, y.aval.ndim
     if is_array(axes):
@@ -222,7 +297,14 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
 
 
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
-    """Sum of the diagonal (offset above/below the main one) taken over axis1 and axis2."""
+    """Sum of the diagonal (offset above/below the main one) taken over axis1 and axis2.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> float(padax.trace(a))
+        5.0
+    """
     from padax.functional.manipulation import diagonal
     d = diagonal(x, offset, axis1, axis2)
     if d.aval.dtype == dtypes.bool_:
@@ -231,7 +313,13 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | N
 
 
 def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
-    """beta * input + alpha * bmm(x, y) for 3-D x and y; input broadcasts to the product's shape."""
+    """beta * input + alpha * bmm(x, y) for 3-D x and y; input broadcasts to the product's shape.
+
+    Examples:
+        >>> import padax
+        >>> padax.baddbmm(padax.zeros([2, 1, 1]), padax.ones([2, 1, 3]), padax.ones([2, 3, 1]), alpha=0.5).tolist()
+        [[[1.5]], [[1.5]]]
+    """
     from padax.functional.math import add, multiply
     p = bmm(x, y)
     inp = _arg("baddbmm", input, "input")
@@ -246,7 +334,13 @@ def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, n
 
 
 def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
-    """Cross product of 3-vectors along `axis` (default 9 means: the first axis of size 3)."""
+    """Cross product of 3-vectors along `axis` (default 9 means: the first axis of size 3).
+
+    Examples:
+        >>> import padax
+        >>> padax.cross(padax.to_tensor([1.0, 0.0, 0.0]), padax.to_tensor([0.0, 1.0, 0.0])).tolist()
+        [0.0, 0.0, 1.0]
+    """
     from padax.functional._arrays import promote_and_broadcast
     x, y = promote_and_broadcast("cross", _arg("cross", x, "x"), _arg("cross", y, "y"))
     nd = x.aval.ndim
@@ -282,7 +376,15 @@ def _pnorm(d: Any, p: float, axes: tuple[int, ...]) -> Any:
 
 
 def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
-    """The p-norm of x - y (broadcast), as a 0-d Tensor."""
+    """The p-norm of x - y (broadcast), as a 0-d Tensor.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.dist(padax.to_tensor([0.0, 0.0]), padax.to_tensor([3.0, 4.0])))
+        5.0
+        >>> float(padax.dist(padax.to_tensor([0.0, 0.0]), padax.to_tensor([3.0, 4.0]), p=1))
+        7.0
+    """
     from padax.functional.math import subtract
     d = subtract(_arg("dist", x, "x"), _arg("dist", y, "y"))
     if not dtypes.is_inexact(d.aval.dtype):
@@ -292,7 +394,14 @@ def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
 
 def cdist(x: Any, y: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
           name: str | None = None) -> Any:
-    """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]: [..., P, R]."""
+    """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]: [..., P, R].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[0.0, 0.0], [1.0, 1.0]])
+        >>> padax.cdist(x, padax.to_tensor([[3.0, 4.0]])).tolist()
+        [[5.0], [3.6056]]
+    """
     x, y = _promote2("cdist", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         x, y = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (x, y))
@@ -311,7 +420,13 @@ def cdist(x: Any, y: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid
 
 
 def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
-    """The p-norm distances between all pairs of rows i < j of the 2-D x, in row-major pair order."""
+    """The p-norm distances between all pairs of rows i < j of the 2-D x, in row-major pair order.
+
+    Examples:
+        >>> import padax
+        >>> padax.pdist(padax.to_tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]])).tolist()
+        [5.0, 10.0, 5.0]
+    """
     x = _arg("pdist", x, "x")
     if x.aval.ndim != 2:
         raise op_value_error("pdist", f"x must be 2-D, got {x.aval.str_short()}")

@@ -42,7 +42,16 @@ def _int_list(op: str, v: Any, what: str) -> list[int]:
 
 
 def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
-    """Reshape (row-major); one entry may be -1 (inferred) and 0 copies x's size on that axis."""
+    """Reshape (row-major); one entry may be -1 (inferred) and 0 copies x's size on that axis.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.reshape(x, [2, 3]).tolist()
+        [[1, 2, 3], [4, 5, 6]]
+        >>> padax.reshape(x, [-1, 2]).shape
+        (3, 2)
+    """
     if type(x) is Tensor and name is None:
         return reshape_tensor(x, shape)
     return _reshape(x, shape)
@@ -91,7 +100,14 @@ def reshape_tensor(x: Any, shape: Any) -> Any:
 
 
 def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
-    """Permute the axes: output axis i is input axis perm[i]."""
+    """Permute the axes: output axis i is input axis perm[i].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.transpose(x, perm=[1, 0]).tolist()
+        [[1, 4], [2, 5], [3, 6]]
+    """
     x = _arg("transpose", x, "x")
     nd = x.aval.ndim
     perm = _int_list("transpose", perm, "perm")
@@ -104,7 +120,13 @@ def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
 
 
 def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> Any:
-    """Move axes `source` to positions `destination`, keeping the others in order."""
+    """Move axes `source` to positions `destination`, keeping the others in order.
+
+    Examples:
+        >>> import padax
+        >>> padax.moveaxis(padax.zeros([2, 3, 4]), 0, -1).shape
+        (3, 4, 2)
+    """
     x = _arg("moveaxis", x, "x")
     nd = x.aval.ndim
     if nd == 0 and (_int_list("moveaxis", source, "source") or _int_list("moveaxis", destination, "destination")):
@@ -125,7 +147,13 @@ def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> 
 
 
 def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
-    """Insert size-1 axes; with a list, each is inserted in turn into the growing shape."""
+    """Insert size-1 axes; with a list, each is inserted in turn into the growing shape.
+
+    Examples:
+        >>> import padax
+        >>> padax.unsqueeze(padax.zeros([2, 3]), axis=[0, 3]).shape
+        (1, 2, 3, 1)
+    """
     x = _arg("unsqueeze", x, "x")
     shape = list(x.aval.shape)
     for a in _int_list("unsqueeze", axis, "axis"):
@@ -137,7 +165,15 @@ def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
 
 
 def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
-    """Remove size-1 axes: all of them, or those of `axis` (axes whose size is not 1 are kept)."""
+    """Remove size-1 axes: all of them, or those of `axis` (axes whose size is not 1 are kept).
+
+    Examples:
+        >>> import padax
+        >>> padax.squeeze(padax.zeros([1, 2, 1, 3])).shape
+        (2, 3)
+        >>> padax.squeeze(padax.zeros([1, 2, 1, 3]), axis=0).shape
+        (2, 1, 3)
+    """
     x = _arg("squeeze", x, "x")
     nd = x.aval.ndim
     if axis is None:
@@ -156,7 +192,15 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
 
 
 def flatten(x: Any, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Any:
-    """Merge axes start_axis..stop_axis (inclusive) into one; a 0-d input becomes shape [1]."""
+    """Merge axes start_axis..stop_axis (inclusive) into one; a 0-d input becomes shape [1].
+
+    Examples:
+        >>> import padax
+        >>> padax.flatten(padax.zeros([2, 3, 4])).shape
+        (24,)
+        >>> padax.flatten(padax.zeros([2, 3, 4]), start_axis=1).shape
+        (2, 12)
+    """
     x = _arg("flatten", x, "x")
     nd = x.aval.ndim
     if nd == 0:
@@ -181,7 +225,16 @@ def _promote_list(op: str, xs: Sequence[Any]) -> list[Any]:
 
 
 def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """Join Tensors along an existing axis (dtypes are promoted)."""
+    """Join Tensors along an existing axis (dtypes are promoted).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.concat([x, x], axis=0).shape
+        (4, 3)
+        >>> padax.concat([x, x], axis=1).tolist()
+        [[1, 2, 3, 1, 2, 3], [4, 5, 6, 4, 5, 6]]
+    """
     no_out("concat", out)
     arrs = _promote_list("concat", x)
     nd = arrs[0].aval.ndim
@@ -198,7 +251,16 @@ def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any
 
 
 def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """Join equal-shaped Tensors along a new axis."""
+    """Join equal-shaped Tensors along a new axis.
+
+    Examples:
+        >>> import padax
+        >>> a, b = padax.to_tensor([1, 2]), padax.to_tensor([3, 4])
+        >>> padax.stack([a, b]).tolist()
+        [[1, 2], [3, 4]]
+        >>> padax.stack([a, b], axis=1).tolist()
+        [[1, 3], [2, 4]]
+    """
     no_out("stack", out)
     arrs = _promote_list("stack", x)
     ref = arrs[0].aval.shape
@@ -212,7 +274,16 @@ def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any 
 
 
 def split(x: Any, num_or_sections: Any, axis: Any = 0, name: str | None = None) -> list[Any]:
-    """Split along `axis` into equal parts (an int) or parts of given sizes (a list; one may be -1)."""
+    """Split along `axis` into equal parts (an int) or parts of given sizes (a list; one may be -1).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> [t.tolist() for t in padax.split(x, 3)]
+        [[1, 2], [3, 4], [5, 6]]
+        >>> [t.tolist() for t in padax.split(x, [1, -1])]
+        [[1], [2, 3, 4, 5, 6]]
+    """
     x = _arg("split", x, "x")
     nd = x.aval.ndim
     if nd == 0:
@@ -245,12 +316,26 @@ def split(x: Any, num_or_sections: Any, axis: Any = 0, name: str | None = None) 
 
 
 def chunk(x: Any, chunks: int, axis: Any = 0, name: str | None = None) -> list[Any]:
-    """Split into `chunks` equal parts along `axis`."""
+    """Split into `chunks` equal parts along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> [t.tolist() for t in padax.chunk(x, 2)]
+        [[1, 2, 3], [4, 5, 6]]
+    """
     return split(x, chunks, axis)
 
 
 def unbind(input: Any, axis: int = 0) -> list[Any]:
-    """The slices along `axis`, each without that axis."""
+    """The slices along `axis`, each without that axis.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [t.tolist() for t in padax.unbind(x, axis=1)]
+        [[1, 4], [2, 5], [3, 6]]
+    """
     x = asarray(input)
     if x.aval.ndim == 0:
         raise op_value_error("unbind", f"x must have at least one dimension to split along, got {x.aval.str_short()}")
@@ -280,29 +365,60 @@ def _expand(op: str, x: Any, shape: Any) -> Any:
 
 
 def expand(x: Any, shape: Any, name: str | None = None) -> Any:
-    """Broadcast to `shape` (-1 keeps that axis of x)."""
+    """Broadcast to `shape` (-1 keeps that axis of x).
+
+    Examples:
+        >>> import padax
+        >>> padax.expand(padax.to_tensor([[1], [2]]), [2, 3]).tolist()
+        [[1, 1, 1], [2, 2, 2]]
+    """
     return _expand("expand", x, shape)
 
 
 def broadcast_to(x: Any, shape: Any, name: str | None = None) -> Any:
-    """Broadcast to `shape` with numpy rules."""
+    """Broadcast to `shape` with numpy rules.
+
+    Examples:
+        >>> import padax
+        >>> padax.broadcast_to(padax.to_tensor([1, 2, 3]), [2, 3]).tolist()
+        [[1, 2, 3], [1, 2, 3]]
+    """
     return _expand("broadcast_to", x, shape)
 
 
 def expand_as(x: Any, y: Any, name: str | None = None) -> Any:
-    """Broadcast x to y's shape."""
+    """Broadcast x to y's shape.
+
+    Examples:
+        >>> import padax
+        >>> padax.expand_as(padax.to_tensor([1, 2]), padax.zeros([3, 2])).tolist()
+        [[1, 2], [1, 2], [1, 2]]
+    """
     return _expand("expand_as", x, asarray(y).aval.shape)
 
 
 def broadcast_tensors(input: Sequence[Any], name: str | None = None) -> list[Any]:
-    """Broadcast several Tensors to their common shape."""
+    """Broadcast several Tensors to their common shape.
+
+    Examples:
+        >>> import padax
+        >>> a, b = padax.broadcast_tensors([padax.zeros([2, 1]), padax.zeros([1, 3])])
+        >>> a.shape, b.shape
+        ((2, 3), (2, 3))
+    """
     arrs = [asarray(a) for a in input]
     shape = broadcast_shapes_("broadcast_tensors", *(a.aval.shape for a in arrs))
     return [_broadcast_to(a, shape) for a in arrs]
 
 
 def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
-    """Repeat x `repeat_times[i]` times along axis i (shorter lists apply to the last axes)."""
+    """Repeat x `repeat_times[i]` times along axis i (shorter lists apply to the last axes).
+
+    Examples:
+        >>> import padax
+        >>> padax.tile(padax.to_tensor([1, 2]), [2, 2]).tolist()
+        [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
     x = _arg("tile", x, "x")
     reps = _int_list("tile", repeat_times, "repeat_times")
     if any(r < 0 for r in reps):
@@ -318,7 +434,14 @@ def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
 
 
 def flip(x: Any, axis: Any, name: str | None = None) -> Any:
-    """Reverse the order of elements along the given axes."""
+    """Reverse the order of elements along the given axes.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.flip(x, axis=[1]).tolist()
+        [[3, 2, 1], [6, 5, 4]]
+    """
     x = _arg("flip", x, "x")
     nd = x.aval.ndim
     axes = _int_list("flip", axis, "axis")
@@ -336,7 +459,16 @@ def _axes_list(op: str, axis: Any, nd: int) -> list[int]:
 
 def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
     """Rotate elements along the given axes by `shifts` (of the flattened x when axis is None); a traced
-    shift is allowed (one dynamic_slice)."""
+    shift is allowed (one dynamic_slice).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.roll(x, 2).tolist()
+        [5, 6, 1, 2, 3, 4]
+        >>> padax.roll(padax.to_tensor([[1, 2], [3, 4]]), 1, axis=0).tolist()
+        [[3, 4], [1, 2]]
+    """
     x = _arg("roll", x, "x")
     shape = x.aval.shape
     if axis is None:
@@ -375,7 +507,13 @@ def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
 
 
 def rot90(x: Any, k: int = 1, axes: Any = (0, 1), name: str | None = None) -> Any:
-    """Rotate by 90 degrees k times in the plane of `axes` (from the first axis towards the second)."""
+    """Rotate by 90 degrees k times in the plane of `axes` (from the first axis towards the second).
+
+    Examples:
+        >>> import padax
+        >>> padax.rot90(padax.to_tensor([[1, 2], [3, 4]])).tolist()
+        [[2, 4], [1, 3]]
+    """
     x = _arg("rot90", x, "x")
     nd = x.aval.ndim
     ax = _int_list("rot90", axes, "axes")
@@ -399,7 +537,16 @@ def rot90(x: Any, k: int = 1, axes: Any = (0, 1), name: str | None = None) -> An
 
 
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
-    """The diagonal over axis1/axis2 (offset > 0 above the main one), as the last axis of the result."""
+    """The diagonal over axis1/axis2 (offset > 0 above the main one), as the last axis of the result.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.diagonal(x).tolist()
+        [1, 5]
+        >>> padax.diagonal(x, offset=1).tolist()
+        [2, 6]
+    """
     x = _arg("diagonal", x, "x")
     nd = x.aval.ndim
     if nd < 2:
@@ -430,7 +577,14 @@ def _clamp_bound(v: int, n: int) -> int:
 
 
 def slice(input: Any, axes: Any, starts: Any, ends: Any, name: str | None = None) -> Any:
-    """input[starts[i]:ends[i]] on each listed axis (negative bounds count from the end; bounds clamp)."""
+    """input[starts[i]:ends[i]] on each listed axis (negative bounds count from the end; bounds clamp).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.slice(x, axes=[1], starts=[1], ends=[3]).tolist()
+        [[2, 3], [5, 6]]
+    """
     x = asarray(input)
     nd = x.aval.ndim
     ax = _axes_list("slice", axes, nd)
@@ -446,7 +600,14 @@ def slice(input: Any, axes: Any, starts: Any, ends: Any, name: str | None = None
 
 
 def strided_slice(x: Any, axes: Any, starts: Any, ends: Any, strides: Any, name: str | None = None) -> Any:
-    """x[starts[i]:ends[i]:strides[i]] on each listed axis, with Python's slice rules (negative strides too)."""
+    """x[starts[i]:ends[i]:strides[i]] on each listed axis, with Python's slice rules (negative strides too).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.strided_slice(x, axes=[0], starts=[0], ends=[6], strides=[2]).tolist()
+        [1, 3, 5]
+    """
     from padax.functional.indexing import basic_getitem
     x = _arg("strided_slice", x, "x")
     nd = x.aval.ndim
@@ -472,7 +633,15 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
     """Paddle's pad. A constant pad list of length 2*ndim pads axes from the first on ([before0, after0,
     before1, ...]); any other constant list (of even length) pads from the last axis backwards. For
     'reflect', 'replicate' and 'circular' (or a pad of length 2*(ndim-2)) x is 3-D/4-D/5-D and pad lists
-    [left, right, top, bottom, front, back] for the spatial axes of `data_format`."""
+    [left, right, top, bottom, front, back] for the spatial axes of `data_format`.
+
+    Examples:
+        >>> import padax
+        >>> padax.pad(padax.to_tensor([[1.0, 2.0]]), [1, 1, 0, 0], value=9.0).tolist()
+        [[9.0, 9.0], [1.0, 2.0], [9.0, 9.0]]
+        >>> padax.pad(padax.to_tensor([[[1.0, 2.0, 3.0]]]), [1, 1], mode='reflect').tolist()
+        [[[2.0, 1.0, 2.0, 3.0, 2.0]]]
+    """
     op = "pad"
     x = _arg("pad", x, "x")
     nd = x.aval.ndim
@@ -535,7 +704,13 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
 
 
 def as_complex(x: Any, name: str | None = None) -> Any:
-    """A complex Tensor from a real one whose last axis (of size 2) holds the real and imaginary parts."""
+    """A complex Tensor from a real one whose last axis (of size 2) holds the real and imaginary parts.
+
+    Examples:
+        >>> import padax
+        >>> padax.as_complex(padax.to_tensor([[1.0, 2.0], [3.0, -4.0]])).tolist()
+        [(1+2j), (3-4j)]
+    """
     x = _arg("as_complex", x, "x")
     if x.aval.ndim == 0 or x.aval.shape[-1] != 2 or not dtypes.is_floating(x.aval.dtype):
         raise op_value_error("as_complex", f"x must be a float Tensor whose last axis has size 2, got "
@@ -547,7 +722,13 @@ def as_complex(x: Any, name: str | None = None) -> Any:
 
 
 def as_real(x: Any, name: str | None = None) -> Any:
-    """A real Tensor with a new last axis of size 2 holding the real and imaginary parts of complex x."""
+    """A real Tensor with a new last axis of size 2 holding the real and imaginary parts of complex x.
+
+    Examples:
+        >>> import padax
+        >>> padax.as_real(padax.to_tensor([1 + 2j])).tolist()
+        [[1.0, 2.0]]
+    """
     x = _arg("as_real", x, "x")
     if not dtypes.is_complex(x.aval.dtype):
         raise op_type_error("as_real", f"x must be complex, got {x.aval.str_short()}")
@@ -559,7 +740,15 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
                       output_size: int | None = None) -> Any:
     """Repeat each element (slice along `axis`; of the flattened x when None) `repeats` times; repeats is an
     int or one count per element. Traced per-element counts need the static `output_size` (padax's
-    extension); eager Tensors are read on the host."""
+    extension); eager Tensors are read on the host.
+
+    Examples:
+        >>> import padax
+        >>> padax.repeat_interleave(padax.to_tensor([1, 2, 3]), 2).tolist()
+        [1, 1, 2, 2, 3, 3]
+        >>> padax.repeat_interleave(padax.to_tensor([1, 2, 3]), padax.to_tensor([1, 0, 2])).tolist()
+        [1, 3, 3]
+    """
     from padax.functional.indexed import take_axis
     op = "repeat_interleave"
     x = _arg("repeat_interleave", x, "x")
@@ -600,13 +789,25 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
 
 
 def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
-    """Each input with at least 1 axis (one Tensor back for one input, else a list)."""
+    """Each input with at least 1 axis (one Tensor back for one input, else a list).
+
+    Examples:
+        >>> import padax
+        >>> padax.atleast_1d(padax.to_tensor(5.0)).shape
+        (1,)
+    """
     out = [asarray(t) if asarray(t).aval.ndim >= 1 else lax.reshape(asarray(t), (1,)) for t in inputs]
     return out[0] if len(out) == 1 else out
 
 
 def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
-    """Each input with at least 2 axes (leading size-1 axes added)."""
+    """Each input with at least 2 axes (leading size-1 axes added).
+
+    Examples:
+        >>> import padax
+        >>> padax.atleast_2d(padax.to_tensor([1.0, 2.0])).shape
+        (1, 2)
+    """
     out = []
     for t in inputs:
         t = asarray(t)
@@ -615,7 +816,13 @@ def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
 
 
 def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
-    """Each input with at least 3 axes (as numpy: [n] -> [1, n, 1], [m, n] -> [m, n, 1])."""
+    """Each input with at least 3 axes (as numpy: [n] -> [1, n, 1], [m, n] -> [m, n, 1]).
+
+    Examples:
+        >>> import padax
+        >>> padax.atleast_3d(padax.to_tensor([1.0, 2.0])).shape
+        (1, 2, 1)
+    """
     out = []
     for t in inputs:
         t = asarray(t)
@@ -626,7 +833,13 @@ def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
 
 
 def unflatten(x: Any, axis: int, shape: Any, name: str | None = None) -> Any:
-    """Split axis `axis` into `shape` (one entry may be -1)."""
+    """Split axis `axis` into `shape` (one entry may be -1).
+
+    Examples:
+        >>> import padax
+        >>> padax.unflatten(padax.zeros([2, 6]), axis=1, shape=[2, 3]).shape
+        (2, 2, 3)
+    """
     x = _arg("unflatten", x, "x")
     a = canonicalize_axis("unflatten", axis, x.aval.ndim)
     new = _int_list("unflatten", shape, "shape")
@@ -645,7 +858,16 @@ def unflatten(x: Any, axis: int, shape: Any, name: str | None = None) -> Any:
 
 
 def tensor_split(x: Any, num_or_indices: Any, axis: int = 0, name: str | None = None) -> list[Any]:
-    """Split along `axis` into n nearly equal parts (the first ones one larger) or at the given indices."""
+    """Split along `axis` into n nearly equal parts (the first ones one larger) or at the given indices.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(7)
+        >>> [t.tolist() for t in padax.tensor_split(x, 3)]
+        [[0, 1, 2], [3, 4], [5, 6]]
+        >>> [t.tolist() for t in padax.tensor_split(x, [2, 5])]
+        [[0, 1], [2, 3, 4], [5, 6]]
+    """
     x = _arg("tensor_split", x, "x")
     a = canonicalize_axis("tensor_split", axis, x.aval.ndim)
     n = x.aval.shape[a]
@@ -666,7 +888,14 @@ def tensor_split(x: Any, num_or_indices: Any, axis: int = 0, name: str | None = 
 
 
 def unstack(x: Any, axis: int = 0, num: int | None = None) -> list[Any]:
-    """The slices along `axis`, each without that axis (as unbind)."""
+    """The slices along `axis`, each without that axis (as unbind).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [t.tolist() for t in padax.unstack(x)]
+        [[1, 2, 3], [4, 5, 6]]
+    """
     out = unbind(x, axis)
     if num is not None and int(num) != len(out):
         raise op_value_error("unstack", f"num={num} does not match the size {len(out)} of axis {axis}")
@@ -674,7 +903,14 @@ def unstack(x: Any, axis: int = 0, num: int | None = None) -> list[Any]:
 
 
 def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None) -> Any:
-    """The block of x of `shape` (-1 keeps the rest of an axis) starting at `offsets` (default 0)."""
+    """The block of x of `shape` (-1 keeps the rest of an axis) starting at `offsets` (default 0).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.crop(x, shape=[2, 2], offsets=[0, 1]).tolist()
+        [[2, 3], [5, 6]]
+    """
     x = _arg("crop", x, "x")
     nd = x.aval.ndim
     shp = list(x.aval.shape) if shape is None else _int_list("crop", shape, "shape")
@@ -692,30 +928,60 @@ def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None
 
 
 def broadcast_shape(x_shape: Any, y_shape: Any) -> list[int]:
-    """The broadcast of two shapes, as a list."""
+    """The broadcast of two shapes, as a list.
+
+    Examples:
+        >>> import padax
+        >>> padax.broadcast_shape([2, 1, 3], [4, 1])
+        [2, 4, 3]
+    """
     return list(broadcast_shapes_("broadcast_shape", tuple(_int_list("broadcast_shape", x_shape, "x_shape")),
                                  tuple(_int_list("broadcast_shape", y_shape, "y_shape"))))
 
 
 def numel(x: Any, name: str | None = None) -> Any:
-    """The number of elements of x, as a 0-d int64 Tensor."""
+    """The number of elements of x, as a 0-d int64 Tensor.
+
+    Examples:
+        >>> import padax
+        >>> int(padax.numel(padax.zeros([2, 3])))
+        6
+    """
     return full((), asarray(x).aval.size, dtypes.canonicalize(dtypes.int64))
 
 
 def rank(input: Any) -> Any:
-    """The number of axes of input, as a 0-d int32 Tensor."""
+    """The number of axes of input, as a 0-d int32 Tensor.
+
+    Examples:
+        >>> import padax
+        >>> int(padax.rank(padax.zeros([2, 3])))
+        2
+    """
     return full((), asarray(input).aval.ndim, dtypes.int32)
 
 
 def shape(input: Any) -> Any:
-    """The shape of input, as a 1-D int64 Tensor, as Paddle gives it (Tensor.shape is the Python tuple)."""
+    """The shape of input, as a 1-D int64 Tensor, as Paddle gives it (Tensor.shape is the Python tuple).
+
+    Examples:
+        >>> import padax
+        >>> padax.shape(padax.zeros([2, 3])).tolist()
+        [2, 3]
+    """
     s = asarray(input).aval.shape
     return asarray(np.asarray(s, dtype=dtypes.canonicalize(dtypes.int64)))
 
 
 def swapaxes(x: Any, axis0: Any, axis1: int | None = None, name: str | None = None) -> Any:
     """x with two axes exchanged; given one list of all axes instead (Paddle's `swapaxes(x, perm)`, its
-    alias of transpose), x with its axes permuted so."""
+    alias of transpose), x with its axes permuted so.
+
+    Examples:
+        >>> import padax
+        >>> padax.swapaxes(padax.zeros([2, 3, 4]), 0, 2).shape
+        (4, 3, 2)
+    """
     if axis1 is None or isinstance(axis0, (list, tuple)):
         return transpose(x, axis0)
     x = _arg("swapaxes", x, "x")
@@ -731,7 +997,16 @@ swapdims = swapaxes
 
 def view(x: Any, shape_or_dtype: Any, name: str | None = None) -> Any:
     """A reshape (given a shape) or a bit reinterpretation (given a dtype; a different item size rescales
-    the last axis)."""
+    the last axis).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.view(x, [3, 2]).tolist()
+        [[1, 2], [3, 4], [5, 6]]
+        >>> padax.view(padax.to_tensor([1.0]), 'int32').tolist()
+        [1065353216]
+    """
     x = _arg("view", x, "x")
     if isinstance(shape_or_dtype, (list, tuple)) or is_array(shape_or_dtype):
         return reshape(x, shape_or_dtype)
@@ -753,12 +1028,26 @@ def view(x: Any, shape_or_dtype: Any, name: str | None = None) -> Any:
 
 
 def view_as(x: Any, other: Any, name: str | None = None) -> Any:
-    """x reshaped to other's shape."""
+    """x reshaped to other's shape.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.view_as(x, padax.zeros([2, 3])).tolist()
+        [[1, 2, 3], [4, 5, 6]]
+    """
     return reshape(x, list(_arg("view_as", other, "other").aval.shape))
 
 
 def tolist(x: Any) -> Any:
-    """The values of a concrete Tensor as nested Python lists."""
+    """The values of a concrete Tensor as nested Python lists.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.tolist(x)
+        [[1, 2, 3], [4, 5, 6]]
+    """
     x = _arg("tolist", x, "x")
     return x.tolist()
 
@@ -772,13 +1061,25 @@ def _tensor_list(op: str, x: Any) -> list:
 
 
 def hstack(x: Sequence[Any], name: str | None = None) -> Any:
-    """Concatenate along axis 1 (axis 0 for 1-D inputs)."""
+    """Concatenate along axis 1 (axis 0 for 1-D inputs).
+
+    Examples:
+        >>> import padax
+        >>> padax.hstack([padax.to_tensor([1, 2]), padax.to_tensor([3])]).tolist()
+        [1, 2, 3]
+    """
     arrs = atleast_1d(*_tensor_list("hstack", x)) if len(x) > 1 else [atleast_1d(*_tensor_list("hstack", x))]
     return concat(arrs, 0 if arrs[0].aval.ndim == 1 else 1)
 
 
 def vstack(x: Sequence[Any], name: str | None = None) -> Any:
-    """Concatenate along axis 0 after making inputs at least 2-D."""
+    """Concatenate along axis 0 after making inputs at least 2-D.
+
+    Examples:
+        >>> import padax
+        >>> padax.vstack([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
+        [[1, 2], [3, 4]]
+    """
     arrs = atleast_2d(*_tensor_list("vstack", x)) if len(x) > 1 else [atleast_2d(*_tensor_list("vstack", x))]
     return concat(arrs, 0)
 
@@ -787,13 +1088,25 @@ row_stack = vstack
 
 
 def dstack(x: Sequence[Any], name: str | None = None) -> Any:
-    """Concatenate along axis 2 after making inputs at least 3-D."""
+    """Concatenate along axis 2 after making inputs at least 3-D.
+
+    Examples:
+        >>> import padax
+        >>> padax.dstack([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
+        [[[1, 3], [2, 4]]]
+    """
     arrs = atleast_3d(*_tensor_list("dstack", x)) if len(x) > 1 else [atleast_3d(*_tensor_list("dstack", x))]
     return concat(arrs, 2)
 
 
 def column_stack(x: Sequence[Any], name: str | None = None) -> Any:
-    """1-D inputs become columns; 2-D inputs are concatenated along axis 1."""
+    """1-D inputs become columns; 2-D inputs are concatenated along axis 1.
+
+    Examples:
+        >>> import padax
+        >>> padax.column_stack([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
+        [[1, 3], [2, 4]]
+    """
     arrs = []
     for t in x:
         t = _arg("column_stack", t, "x")
@@ -802,13 +1115,27 @@ def column_stack(x: Sequence[Any], name: str | None = None) -> Any:
 
 
 def hsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
-    """tensor_split along axis 1 (axis 0 for 1-D x)."""
+    """tensor_split along axis 1 (axis 0 for 1-D x).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [t.shape for t in padax.hsplit(x, 3)]
+        [(2, 1), (2, 1), (2, 1)]
+    """
     x = _arg("hsplit", x, "x")
     return tensor_split(x, num_or_indices, 0 if x.aval.ndim == 1 else 1)
 
 
 def vsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
-    """tensor_split along axis 0 (x must be at least 2-D)."""
+    """tensor_split along axis 0 (x must be at least 2-D).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> [t.tolist() for t in padax.vsplit(x, 2)]
+        [[[1, 2, 3]], [[4, 5, 6]]]
+    """
     x = _arg("vsplit", x, "x")
     if x.aval.ndim < 2:
         raise op_value_error("vsplit", f"x must have at least 2 axes, got {x.aval.str_short()}")
@@ -816,7 +1143,13 @@ def vsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
 
 
 def dsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
-    """tensor_split along axis 2 (x must be at least 3-D)."""
+    """tensor_split along axis 2 (x must be at least 3-D).
+
+    Examples:
+        >>> import padax
+        >>> [t.shape for t in padax.dsplit(padax.zeros([2, 2, 4]), 2)]
+        [(2, 2, 2), (2, 2, 2)]
+    """
     x = _arg("dsplit", x, "x")
     if x.aval.ndim < 3:
         raise op_value_error("dsplit", f"x must have at least 3 axes, got {x.aval.str_short()}")
@@ -824,7 +1157,13 @@ def dsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
 
 
 def block_diag(inputs: Sequence[Any], name: str | None = None) -> Any:
-    """A block-diagonal matrix from 0-D, 1-D (a row) or 2-D Tensors."""
+    """A block-diagonal matrix from 0-D, 1-D (a row) or 2-D Tensors.
+
+    Examples:
+        >>> import padax
+        >>> padax.block_diag([padax.to_tensor([[1, 2]]), padax.to_tensor([[3], [4]])]).tolist()
+        [[1, 2, 0], [0, 0, 3], [0, 0, 4]]
+    """
     arrs = []
     for t in inputs:
         t = _arg("block_diag", t, "inputs")
@@ -844,7 +1183,13 @@ def block_diag(inputs: Sequence[Any], name: str | None = None) -> Any:
 
 
 def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
-    """All combinations of one element from each 1-D Tensor, as rows [N, len(x)] (1-D for one input)."""
+    """All combinations of one element from each 1-D Tensor, as rows [N, len(x)] (1-D for one input).
+
+    Examples:
+        >>> import padax
+        >>> padax.cartesian_prod([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
+        [[1, 3], [1, 4], [2, 3], [2, 4]]
+    """
     from padax.functional.creation import meshgrid
     arrs = [_arg("cartesian_prod", t, "x") for t in x]
     if len(arrs) == 1:
@@ -856,7 +1201,15 @@ def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
 
 
 def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str | None = None) -> Any:
-    """All length-r combinations of the elements of the 1-D x, as rows (itertools order)."""
+    """All length-r combinations of the elements of the 1-D x, as rows (itertools order).
+
+    Examples:
+        >>> import padax
+        >>> padax.combinations(padax.to_tensor([1, 2, 3])).tolist()
+        [[1, 2], [1, 3], [2, 3]]
+        >>> padax.combinations(padax.to_tensor([1, 2]), with_replacement=True).tolist()
+        [[1, 1], [1, 2], [2, 2]]
+    """
     import itertools
     from padax.functional.indexed import take_axis
     x = _arg("combinations", x, "x")
@@ -872,7 +1225,13 @@ def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str |
 
 def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> Any:
     """Sliding windows of `size` every `step` along `axis`: that axis becomes the window count and a new
-    last axis of length `size` holds each window."""
+    last axis of length `size` holds each window.
+
+    Examples:
+        >>> import padax
+        >>> padax.unfold(padax.arange(6), axis=0, size=3, step=2).tolist()
+        [[0, 1, 2], [2, 3, 4]]
+    """
     from padax.functional.indexed import take_axis
     x = _arg("unfold", x, "x")
     if x.aval.ndim == 0:
@@ -891,7 +1250,14 @@ def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> 
 
 
 def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | None = None) -> Any:
-    """A view of x's row-major elements with the given shape and element strides (a gather here)."""
+    """A view of x's row-major elements with the given shape and element strides (a gather here).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.as_strided(x, shape=[2, 2], stride=[2, 1]).tolist()
+        [[1, 2], [3, 4]]
+    """
     from padax.functional.indexed import take_axis
     x = _arg("as_strided", x, "x")
     shp, st = _int_list("as_strided", shape, "shape"), _int_list("as_strided", stride, "stride")
@@ -911,7 +1277,13 @@ def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | Non
 
 def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1) -> Any:
     """Map global indices to indices within shard `shard_id` (of nshards equal shards of index_num);
-    indices of other shards become ignore_value."""
+    indices of other shards become ignore_value.
+
+    Examples:
+        >>> import padax
+        >>> padax.shard_index(padax.to_tensor([[1], [6], [12]]), index_num=20, nshards=2, shard_id=0).tolist()
+        [[1], [6], [-1]]
+    """
     x = _arg("shard_index", input, "input")
     if not dtypes.is_integer(x.aval.dtype):
         raise op_type_error("shard_index", f"input must be an integer Tensor, got {x.aval.str_short()}")
@@ -926,17 +1298,37 @@ def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_
 
 
 def permute(input: Any, dims: Sequence[int]) -> Any:  # noqa: A002  (Paddle's parameter names)
-    """transpose(input, dims): output axis i is input axis dims[i]."""
+    """transpose(input, dims): output axis i is input axis dims[i].
+
+    Examples:
+        >>> import padax
+        >>> padax.permute(padax.zeros([2, 3, 4]), [2, 0, 1]).shape
+        (4, 2, 3)
+    """
     return transpose(input, dims)
 
 
 def ravel(input: Any) -> Any:  # noqa: A002
-    """input flattened to 1-D (row-major)."""
+    """input flattened to 1-D (row-major).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.ravel(x).tolist()
+        [1, 2, 3, 4, 5, 6]
+    """
     return flatten(input)
 
 
 def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
-    """The slice [start, start + length) of input along `dim` (a negative start counts from the end)."""
+    """The slice [start, start + length) of input along `dim` (a negative start counts from the end).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> padax.narrow(x, dim=1, start=1, length=2).tolist()
+        [[2, 3], [5, 6]]
+    """
     x = _arg("narrow", input, "input")
     nd = x.aval.ndim
     d = canonicalize_axis("narrow", dim, nd)
@@ -951,22 +1343,47 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
 
 
 def reverse(x: Any, axis: Any, name: str | None = None) -> Any:
-    """flip(x, axis): the elements in reverse order along the given axes."""
+    """flip(x, axis): the elements in reverse order along the given axes.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
+        >>> padax.reverse(x, axis=0).tolist()
+        [6, 5, 4, 3, 2, 1]
+    """
     return flip(x, axis)
 
 
 def view_as_complex(input: Any) -> Any:  # noqa: A002
-    """as_complex(input): a last axis of size 2 (real, imaginary) becomes one complex number."""
+    """as_complex(input): a last axis of size 2 (real, imaginary) becomes one complex number.
+
+    Examples:
+        >>> import padax
+        >>> padax.view_as_complex(padax.to_tensor([[0.0, 1.0]])).tolist()
+        [1j]
+    """
     return as_complex(input)
 
 
 def view_as_real(input: Any) -> Any:  # noqa: A002
-    """as_real(input): a complex Tensor as real numbers with a new last axis (real, imaginary)."""
+    """as_real(input): a complex Tensor as real numbers with a new last axis (real, imaginary).
+
+    Examples:
+        >>> import padax
+        >>> padax.view_as_real(padax.to_tensor([3 - 1j])).tolist()
+        [[3.0, -1.0]]
+    """
     return as_real(input)
 
 
 def matrix_transpose(x: Any, name: str | None = None) -> Any:
-    """x with its last two axes exchanged (x must have at least 2 axes)."""
+    """x with its last two axes exchanged (x must have at least 2 axes).
+
+    Examples:
+        >>> import padax
+        >>> padax.matrix_transpose(padax.zeros([5, 2, 3])).shape
+        (5, 3, 2)
+    """
     x = _arg("matrix_transpose", x, "x")
     nd = x.aval.ndim
     if nd < 2:
@@ -975,7 +1392,13 @@ def matrix_transpose(x: Any, name: str | None = None) -> Any:
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
-    """The shape that all the given shapes broadcast to, as a list."""
+    """The shape that all the given shapes broadcast to, as a list.
+
+    Examples:
+        >>> import padax
+        >>> padax.broadcast_shapes([2, 1], [1, 3], [3])
+        [2, 3]
+    """
     if not shapes:
         return []
     return list(broadcast_shapes_("broadcast_shapes",

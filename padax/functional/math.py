@@ -139,7 +139,15 @@ multiply_tensors = twin(_multiply, "multiply")
 
 
 def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
-    """x + alpha * y with Paddle promotion and broadcasting (logical or for bool)."""
+    """x + alpha * y with Paddle promotion and broadcasting (logical or for bool).
+
+    Examples:
+        >>> import padax
+        >>> padax.add(padax.to_tensor([1.0, 2.0]), padax.to_tensor([10.0, 20.0])).tolist()
+        [11.0, 22.0]
+        >>> padax.add(padax.to_tensor([1, 2]), 1).tolist()
+        [2, 3]
+    """
     if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
         return add_tensors.call(x, y)
     no_out("add", out)
@@ -149,7 +157,13 @@ def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = N
 
 
 def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
-    """x - alpha * y with Paddle promotion and broadcasting."""
+    """x - alpha * y with Paddle promotion and broadcasting.
+
+    Examples:
+        >>> import padax
+        >>> padax.subtract(padax.to_tensor([5.0, 3.0]), padax.to_tensor([1.0, 4.0])).tolist()
+        [4.0, -1.0]
+    """
     if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
         return subtract_tensors.call(x, y)
     no_out("subtract", out)
@@ -159,7 +173,13 @@ def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: An
 
 
 def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """x * y with Paddle promotion and broadcasting (logical and for bool)."""
+    """x * y with Paddle promotion and broadcasting (logical and for bool).
+
+    Examples:
+        >>> import padax
+        >>> padax.multiply(padax.to_tensor([[1.0], [2.0]]), padax.to_tensor([3.0, 4.0])).tolist()
+        [[3.0, 4.0], [6.0, 8.0]]
+    """
     if type(x) is Tensor and type(y) is Tensor and out is None:
         return multiply_tensors.call(x, y)
     no_out("multiply", out)
@@ -168,7 +188,18 @@ def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any
 
 def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None = None, out: Any = None) -> Any:
     """True division (integer and bool operands give float32); rounding_mode='trunc' rounds the quotient
-    towards zero and 'floor' towards -inf, keeping integer operands integer."""
+    towards zero and 'floor' towards -inf, keeping integer operands integer.
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([7.0, -7.0]), padax.to_tensor([2.0, 2.0])
+        >>> padax.divide(x, y).tolist()
+        [3.5, -3.5]
+        >>> padax.divide(x, y, rounding_mode='floor').tolist()
+        [3.0, -4.0]
+        >>> padax.divide(x, y, rounding_mode='trunc').tolist()
+        [3.0, -3.0]
+    """
     no_out("divide", out)
     if rounding_mode is not None:
         if rounding_mode == "floor":
@@ -204,7 +235,13 @@ def _floor_div_int(x, y):
 
 
 def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Division rounded towards -inf (Python's //)."""
+    """Division rounded towards -inf (Python's //).
+
+    Examples:
+        >>> import padax
+        >>> padax.floor_divide(padax.to_tensor([7, -7]), padax.to_tensor([2, 2])).tolist()
+        [3, -4]
+    """
     no_out("floor_divide", out)
     x, y = _binary("floor_divide", x, y)
     _check("floor_divide", x, lambda d: _numeric(d) and _real(d), "real numeric")
@@ -214,7 +251,14 @@ def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) ->
 
 
 def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Remainder with the sign of the divisor (Python's %, numpy's mod)."""
+    """Remainder with the sign of the divisor (Python's %, numpy's mod).
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([7.0, -7.0]), padax.to_tensor([2.0, 2.0])
+        >>> padax.remainder(x, y).tolist()
+        [1.0, 1.0]
+    """
     no_out("remainder", out)
     x, y = _binary("remainder", x, y)
     _check("remainder", x, lambda d: _numeric(d) and _real(d), "real numeric")
@@ -253,7 +297,15 @@ def _int_pow(x, y):
 
 
 def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """x ** y; integer powers of integers stay exact, a Python int exponent uses repeated multiplication."""
+    """x ** y; integer powers of integers stay exact, a Python int exponent uses repeated multiplication.
+
+    Examples:
+        >>> import padax
+        >>> padax.pow(padax.to_tensor([1.0, 2.0, 3.0]), 2).tolist()
+        [1.0, 4.0, 9.0]
+        >>> padax.pow(padax.to_tensor([2, 3]), padax.to_tensor([3, 2])).tolist()
+        [8, 9]
+    """
     no_out("pow", out)
     if type(y) is int and is_array(x) and x.aval.dtype != dtypes.bool_:
         if dtypes.is_integer(x.aval.dtype) and y < 0:
@@ -270,21 +322,39 @@ def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def maximum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Elementwise maximum (NaN propagates)."""
+    """Elementwise maximum (NaN propagates).
+
+    Examples:
+        >>> import padax
+        >>> padax.maximum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
+        [3.0, 5.0]
+    """
     no_out("maximum", out)
     x, y = _binary("maximum", x, y)
     return lax.max(x, y)
 
 
 def minimum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Elementwise minimum (NaN propagates)."""
+    """Elementwise minimum (NaN propagates).
+
+    Examples:
+        >>> import padax
+        >>> padax.minimum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
+        [1.0, 2.0]
+    """
     no_out("minimum", out)
     x, y = _binary("minimum", x, y)
     return lax.min(x, y)
 
 
 def fmax(x: Any, y: Any, name: str | None = None) -> Any:
-    """Elementwise maximum that ignores a NaN operand (NaN only if both are)."""
+    """Elementwise maximum that ignores a NaN operand (NaN only if both are).
+
+    Examples:
+        >>> import padax
+        >>> padax.fmax(padax.to_tensor([1.0, float('nan')]), padax.to_tensor([float('nan'), 2.0])).tolist()
+        [1.0, 2.0]
+    """
     x, y = _binary("fmax", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.max(x, y)
@@ -293,7 +363,13 @@ def fmax(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def fmin(x: Any, y: Any, name: str | None = None) -> Any:
-    """Elementwise minimum that ignores a NaN operand (NaN only if both are)."""
+    """Elementwise minimum that ignores a NaN operand (NaN only if both are).
+
+    Examples:
+        >>> import padax
+        >>> padax.fmin(padax.to_tensor([1.0, float('nan')]), padax.to_tensor([float('nan'), 2.0])).tolist()
+        [1.0, 2.0]
+    """
     x, y = _binary("fmin", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.min(x, y)
@@ -302,7 +378,13 @@ def fmin(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def neg(x: Any, name: str | None = None) -> Any:
-    """-x."""
+    """-x.
+
+    Examples:
+        >>> import padax
+        >>> padax.neg(padax.to_tensor([1.0, -2.0])).tolist()
+        [-1.0, 2.0]
+    """
     x = _arg("neg", x, "x")
     _check("neg", x, _numeric, "numeric (not bool)")
     return lax.neg(x)
@@ -312,7 +394,14 @@ negative = neg
 
 
 def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """|x| (a real dtype for complex input)."""
+    """|x| (a real dtype for complex input).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
+        >>> padax.abs(x).tolist()
+        [1.5, 0.0, 2.5]
+    """
     no_out("abs", out)
     x = _arg("abs", x, "x")
     if x.aval.dtype == dtypes.bool_:
@@ -321,14 +410,28 @@ def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def square(x: Any, name: str | None = None) -> Any:
-    """x * x in x's dtype."""
+    """x * x in x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
+        >>> padax.square(x).tolist()
+        [2.25, 0.0, 6.25]
+    """
     x = _arg("square", x, "x")
     _check("square", x, _numeric, "numeric (not bool)")
     return lax.square(x)
 
 
 def sign(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """-1, 0 or 1 (x/|x| for complex) in x's dtype."""
+    """-1, 0 or 1 (x/|x| for complex) in x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
+        >>> padax.sign(x).tolist()
+        [-1.0, 0.0, 1.0]
+    """
     no_out("sign", out)
     x = _arg("sign", x, "x")
     if x.aval.dtype == dtypes.bool_:
@@ -392,21 +495,39 @@ digamma.__doc__ = "The logarithmic derivative of Gamma (-inf at 0, NaN at the ne
 
 
 def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Base-2 logarithm."""
+    """Base-2 logarithm.
+
+    Examples:
+        >>> import padax
+        >>> padax.log2(padax.to_tensor([1.0, 8.0])).tolist()
+        [0.0, 3.0]
+    """
     no_out("log2", out)
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(2.0)))
 
 
 def log10(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Base-10 logarithm."""
+    """Base-10 logarithm.
+
+    Examples:
+        >>> import padax
+        >>> padax.log10(padax.to_tensor([1.0, 1000.0])).tolist()
+        [0.0, 3.0]
+    """
     no_out("log10", out)
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(10.0)))
 
 
 def reciprocal(x: Any, name: str | None = None) -> Any:
-    """1 / x (integer inputs compute in float32)."""
+    """1 / x (integer inputs compute in float32).
+
+    Examples:
+        >>> import padax
+        >>> padax.reciprocal(padax.to_tensor([2.0, 0.5])).tolist()
+        [0.5, 2.0]
+    """
     x = _to_inexact(x)
     return lax.div(_scalar_like(x, 1), x)
 
@@ -439,7 +560,15 @@ trunc.__doc__ = "Round towards zero (integers unchanged)."
 
 def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Round half to even (as Paddle and numpy do), optionally to `decimals` decimal places;
-    complex numbers round their real and imaginary parts; integers are returned unchanged."""
+    complex numbers round their real and imaginary parts; integers are returned unchanged.
+
+    Examples:
+        >>> import padax
+        >>> padax.round(padax.to_tensor([0.5, 1.5, 2.567])).tolist()
+        [0.0, 2.0, 3.0]
+        >>> padax.round(padax.to_tensor([2.567]), decimals=2).tolist()
+        [2.57]
+    """
     no_out("round", out)
     x = _arg("round", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
@@ -453,7 +582,14 @@ def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None
 
 
 def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, out: Any = None) -> Any:
-    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype."""
+    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
+        >>> padax.clip(x, min=-1.0, max=1.0).tolist()
+        [-1.0, 0.0, 1.0]
+    """
     no_out("clip", out)
     x = _arg("clip", x, "x")
     dt = x.aval.dtype
@@ -474,7 +610,15 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
 
 def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = True, act: Any = None,
           name: str | None = None) -> Any:
-    """scale * x + bias (or scale * (x + bias)) in x's dtype."""
+    """scale * x + bias (or scale * (x + bias)) in x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> padax.scale(padax.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).tolist()
+        [3.0, 5.0]
+        >>> padax.scale(padax.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0, bias_after_scale=False).tolist()
+        [4.0, 6.0]
+    """
     x = _arg("scale", x, "x")
     s = full(x.aval.shape, scale, x.aval.dtype)
     b = full(x.aval.shape, bias, x.aval.dtype)
@@ -489,7 +633,13 @@ def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = Tr
 
 def atan2(x: Any, y: Any, name: str | None = None) -> Any:
     """arctan(x / y) with the quadrant taken from both signs (Paddle's order: numerator first); integer
-    operands compute in float64, as Paddle's kernel does."""
+    operands compute in float64, as Paddle's kernel does.
+
+    Examples:
+        >>> import padax
+        >>> padax.atan2(padax.to_tensor([1.0, -1.0]), padax.to_tensor([1.0, 0.0])).tolist()
+        [0.7854, -1.5708]
+    """
     x, y = _binary("atan2", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         f64 = dtypes.canonicalize(dtypes.float64)
@@ -499,7 +649,13 @@ def atan2(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def hypot(x: Any, y: Any, name: str | None = None) -> Any:
-    """sqrt(x**2 + y**2) without overflow for large inputs."""
+    """sqrt(x**2 + y**2) without overflow for large inputs.
+
+    Examples:
+        >>> import padax
+        >>> padax.hypot(padax.to_tensor([3.0, 5.0]), padax.to_tensor([4.0, 12.0])).tolist()
+        [5.0, 13.0]
+    """
     x, y = _binary("hypot", x, y)
     x, y = lax.abs(_to_inexact(x)), lax.abs(_to_inexact(y))
     big, small = lax.max(x, y), lax.min(x, y)
@@ -512,7 +668,13 @@ def hypot(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def logaddexp(x: Any, y: Any, name: str | None = None) -> Any:
-    """log(exp(x) + exp(y)) computed stably."""
+    """log(exp(x) + exp(y)) computed stably.
+
+    Examples:
+        >>> import padax
+        >>> padax.logaddexp(padax.to_tensor([0.0, 100.0]), padax.to_tensor([0.0, 100.0])).tolist()
+        [0.6931, 100.6931]
+    """
     x, y = _binary("logaddexp", x, y)
     x, y = _to_inexact(x), _to_inexact(y)
     m = lax.max(x, y)
@@ -545,7 +707,15 @@ greater_equal = _compare("greater_equal", lax.ge, True)
 
 
 def equal_all(x: Any, y: Any, name: str | None = None) -> Any:
-    """True (a 0-d bool) if x and y have the same shape and all elements are equal."""
+    """True (a 0-d bool) if x and y have the same shape and all elements are equal.
+
+    Examples:
+        >>> import padax
+        >>> bool(padax.equal_all(padax.to_tensor([1, 2]), padax.to_tensor([1, 2])))
+        True
+        >>> bool(padax.equal_all(padax.to_tensor([1, 2]), padax.to_tensor([1, 3])))
+        False
+    """
     x, y = _arg("equal_all", x, "x"), _arg("equal_all", y, "y")
     if x.aval.shape != y.aval.shape:
         return full((), False, dtypes.bool_)
@@ -576,7 +746,13 @@ logical_xor = _logical("logical_xor", lax.bitwise_xor)
 
 
 def logical_not(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """Elementwise not of x's truth values; returns bool."""
+    """Elementwise not of x's truth values; returns bool.
+
+    Examples:
+        >>> import padax
+        >>> padax.logical_not(padax.to_tensor([True, False])).tolist()
+        [False, True]
+    """
     no_out("logical_not", out)
     return lax.bitwise_not(_as_bool(x))
 
@@ -597,7 +773,13 @@ bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
 
 
 def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
-    """Elementwise bit inversion (logical not for bool)."""
+    """Elementwise bit inversion (logical not for bool).
+
+    Examples:
+        >>> import padax
+        >>> padax.bitwise_not(padax.to_tensor([0, 5, -1])).tolist()
+        [-1, -6, 0]
+    """
     x = _arg("bitwise_not", x, "x")
     _check("bitwise_not", x, _int_or_bool, "integer or bool")
     return lax.bitwise_not(x)
@@ -608,7 +790,13 @@ bitwise_invert = bitwise_not
 
 def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = None,
                        name: str | None = None) -> Any:
-    """x << y for integers."""
+    """x << y for integers.
+
+    Examples:
+        >>> import padax
+        >>> padax.bitwise_left_shift(padax.to_tensor([1, 3]), padax.to_tensor([2, 1])).tolist()
+        [4, 6]
+    """
     x, y = _binary("bitwise_left_shift", x, y)
     _check("bitwise_left_shift", x, dtypes.is_integer, "integer")
     return lax.shift_left(x, y)
@@ -616,7 +804,13 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
 
 def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = None,
                         name: str | None = None) -> Any:
-    """x >> y for integers: sign-filling for signed types when `is_arithmetic`, zero-filling otherwise."""
+    """x >> y for integers: sign-filling for signed types when `is_arithmetic`, zero-filling otherwise.
+
+    Examples:
+        >>> import padax
+        >>> padax.bitwise_right_shift(padax.to_tensor([8, -8]), padax.to_tensor([2, 2])).tolist()
+        [2, -2]
+    """
     x, y = _binary("bitwise_right_shift", x, y)
     _check("bitwise_right_shift", x, dtypes.is_integer, "integer")
     if is_arithmetic and not dtypes.is_unsigned(x.aval.dtype):
@@ -627,7 +821,13 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
 # ---- classification ----------------------------------------------------------------------
 
 def isnan(x: Any, name: str | None = None) -> Any:
-    """True where x is NaN (never for integers)."""
+    """True where x is NaN (never for integers).
+
+    Examples:
+        >>> import padax
+        >>> padax.isnan(padax.to_tensor([1.0, float('nan'), float('inf')])).tolist()
+        [False, True, False]
+    """
     x = _arg("isnan", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         return full(x.aval.shape, False, dtypes.bool_)
@@ -635,7 +835,13 @@ def isnan(x: Any, name: str | None = None) -> Any:
 
 
 def isinf(x: Any, name: str | None = None) -> Any:
-    """True where x is +inf or -inf (for complex: either part)."""
+    """True where x is +inf or -inf (for complex: either part).
+
+    Examples:
+        >>> import padax
+        >>> padax.isinf(padax.to_tensor([1.0, float('nan'), float('-inf')])).tolist()
+        [False, False, True]
+    """
     x = _arg("isinf", x, "x")
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
@@ -646,7 +852,13 @@ def isinf(x: Any, name: str | None = None) -> Any:
 
 
 def isfinite(x: Any, name: str | None = None) -> Any:
-    """True where x is neither NaN nor infinite."""
+    """True where x is neither NaN nor infinite.
+
+    Examples:
+        >>> import padax
+        >>> padax.isfinite(padax.to_tensor([1.0, float('nan'), float('inf')])).tolist()
+        [True, False, False]
+    """
     x = _arg("isfinite", x, "x")
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
@@ -659,14 +871,26 @@ def isfinite(x: Any, name: str | None = None) -> Any:
 # ---- more elementwise functions ----------------------------------------------------------------
 
 def positive(x: Any, name: str | None = None) -> Any:
-    """+x (x itself; bool is rejected as in Paddle)."""
+    """+x (x itself; bool is rejected as in Paddle).
+
+    Examples:
+        >>> import padax
+        >>> padax.positive(padax.to_tensor([-1.0, 2.0])).tolist()
+        [-1.0, 2.0]
+    """
     x = _arg("positive", x, "x")
     _check("positive", x, _numeric, "numeric (not bool)")
     return x
 
 
 def exp2(x: Any, name: str | None = None) -> Any:
-    """2 ** x (integer inputs compute in float32)."""
+    """2 ** x (integer inputs compute in float32).
+
+    Examples:
+        >>> import padax
+        >>> padax.exp2(padax.to_tensor([0.0, 3.0, -1.0])).tolist()
+        [1.0, 8.0, 0.5]
+    """
     return lax.exp2(_to_inexact(x))
 
 
@@ -677,19 +901,39 @@ def _real_float(op: str, x: Any) -> Any:
 
 
 def rad2deg(x: Any, name: str | None = None) -> Any:
-    """Radians to degrees (integers give float32)."""
+    """Radians to degrees (integers give float32).
+
+    Examples:
+        >>> import padax
+        >>> import math
+        >>> padax.rad2deg(padax.to_tensor([math.pi, math.pi / 2])).tolist()
+        [180.0, 90.0]
+    """
     x = _real_float("rad2deg", x)
     return lax.mul(x, _scalar_like(x, 180.0 / np.pi))
 
 
 def deg2rad(x: Any, name: str | None = None) -> Any:
-    """Degrees to radians (integers give float32)."""
+    """Degrees to radians (integers give float32).
+
+    Examples:
+        >>> import padax
+        >>> padax.deg2rad(padax.to_tensor([180.0, 90.0])).tolist()
+        [3.1416, 1.5708]
+    """
     x = _real_float("deg2rad", x)
     return lax.mul(x, _scalar_like(x, np.pi / 180.0))
 
 
 def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """The fractional part x - trunc(x), with x's sign (0 for integers)."""
+    """The fractional part x - trunc(x), with x's sign (0 for integers).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
+        >>> padax.frac(x).tolist()
+        [-0.5, 0.0, 0.5]
+    """
     no_out("frac", out)
     x = _arg("frac", x, "x")
     _check("frac", x, lambda d: _numeric(d) and _real(d), "real numeric")
@@ -699,7 +943,15 @@ def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 
 def sgn(x: Any, name: str | None = None) -> Any:
-    """sign for real x; x / |x| for complex x (0 at 0)."""
+    """sign for real x; x / |x| for complex x (0 at 0).
+
+    Examples:
+        >>> import padax
+        >>> padax.sgn(padax.to_tensor([3 + 4j, 0j])).tolist()
+        [(0.6+0.8j), 0j]
+        >>> padax.sgn(padax.to_tensor([-2.0, 0.0])).tolist()
+        [-1.0, 0.0]
+    """
     x = _arg("sgn", x, "x")
     if not dtypes.is_complex(x.aval.dtype):
         return sign(x)
@@ -711,7 +963,13 @@ def sgn(x: Any, name: str | None = None) -> Any:
 
 
 def signbit(x: Any, name: str | None = None) -> Any:
-    """True where the sign bit is set (negative numbers, -0.0, and NaNs with the bit set)."""
+    """True where the sign bit is set (negative numbers, -0.0, and NaNs with the bit set).
+
+    Examples:
+        >>> import padax
+        >>> padax.signbit(padax.to_tensor([-1.0, -0.0, 2.0])).tolist()
+        [True, True, False]
+    """
     x = _arg("signbit", x, "x")
     dt = x.aval.dtype
     _check("signbit", x, _real, "real")
@@ -725,7 +983,13 @@ def signbit(x: Any, name: str | None = None) -> Any:
 
 
 def copysign(x: Any, y: Any, name: str | None = None) -> Any:
-    """|x| with the sign of y (including the sign of -0.0); integers stay integers, as in Paddle."""
+    """|x| with the sign of y (including the sign of -0.0); integers stay integers, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> padax.copysign(padax.to_tensor([1.0, 2.0]), padax.to_tensor([-1.0, 1.0])).tolist()
+        [-1.0, 2.0]
+    """
     x, y = _binary("copysign", x, y)
     if dtypes.is_integer(x.aval.dtype) and not dtypes.is_unsigned(x.aval.dtype):
         a = lax.abs(x)
@@ -737,7 +1001,13 @@ def copysign(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def ldexp(x: Any, y: Any, name: str | None = None) -> Any:
-    """x * 2 ** y for integer exponents y (float32 for integer x)."""
+    """x * 2 ** y for integer exponents y (float32 for integer x).
+
+    Examples:
+        >>> import padax
+        >>> padax.ldexp(padax.to_tensor([1.0, 3.0]), padax.to_tensor([2, 1])).tolist()
+        [4.0, 6.0]
+    """
     y = _arg("ldexp", y, "y")
     if not dtypes.is_integer(y.aval.dtype):
         raise op_type_error("ldexp", f"y must be an integer Tensor, got {y.aval.str_short()}")
@@ -747,20 +1017,38 @@ def ldexp(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def nextafter(x: Any, y: Any, name: str | None = None) -> Any:
-    """The next representable float after x in the direction of y."""
+    """The next representable float after x in the direction of y.
+
+    Examples:
+        >>> import padax
+        >>> bool(padax.nextafter(padax.to_tensor([1.0]), padax.to_tensor([2.0]))[0] > 1.0)
+        True
+    """
     x, y = _binary("nextafter", x, y)
     x, y = _to_inexact(x), _to_inexact(y)
     return lax.nextafter(x, y)
 
 
 def polygamma(x: Any, n: int, name: str | None = None) -> Any:
-    """The n-th derivative of digamma at x."""
+    """The n-th derivative of digamma at x.
+
+    Examples:
+        >>> import padax
+        >>> padax.polygamma(padax.to_tensor([1.0, 2.0]), 1).tolist()
+        [1.6449, 0.6449]
+    """
     x = _real_float("polygamma", x)
     return lax.polygamma(_scalar_like(x, int(n)), x)
 
 
 def sinc(x: Any, name: str | None = None) -> Any:
-    """sin(pi x) / (pi x), 1 at 0."""
+    """sin(pi x) / (pi x), 1 at 0.
+
+    Examples:
+        >>> import padax
+        >>> padax.sinc(padax.to_tensor([0.0, 0.5])).tolist()
+        [1.0, 0.6366]
+    """
     x = _to_inexact(x)
     dt = x.aval.dtype
     if dt in (dtypes.float16, dtypes.bfloat16):  # pi * x rounds badly in 8/11-bit mantissas
@@ -772,13 +1060,27 @@ def sinc(x: Any, name: str | None = None) -> Any:
 
 
 def stanh(x: Any, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None) -> Any:
-    """scale_b * tanh(scale_a * x)."""
+    """scale_b * tanh(scale_a * x).
+
+    Examples:
+        >>> import padax
+        >>> padax.stanh(padax.to_tensor([0.0, 1.0]), scale_a=1.0, scale_b=2.0).tolist()
+        [0.0, 1.5232]
+    """
     x = _to_inexact(x)
     return lax.mul(_scalar_like(x, scale_b), lax.tanh(lax.mul(_scalar_like(x, scale_a), x)))
 
 
 def logit(x: Any, eps: float | None = None, name: str | None = None) -> Any:
-    """log(x / (1 - x)); with eps, x is first clipped to [eps, 1 - eps]."""
+    """log(x / (1 - x)); with eps, x is first clipped to [eps, 1 - eps].
+
+    Examples:
+        >>> import padax
+        >>> padax.logit(padax.to_tensor([0.25, 0.5])).tolist()
+        [-1.0986, 0.0]
+        >>> padax.logit(padax.to_tensor([0.0]), eps=0.1).tolist()
+        [-2.1972]
+    """
     x = _real_float("logit", x)
     if eps is not None:
         x = lax.clamp(full((), eps, x.aval.dtype), x, full((), 1.0 - eps, x.aval.dtype))
@@ -786,7 +1088,13 @@ def logit(x: Any, eps: float | None = None, name: str | None = None) -> Any:
 
 
 def lerp(x: Any, y: Any, weight: Any, name: str | None = None) -> Any:
-    """x + weight * (y - x), all three broadcast together."""
+    """x + weight * (y - x), all three broadcast together.
+
+    Examples:
+        >>> import padax
+        >>> padax.lerp(padax.to_tensor([0.0, 10.0]), padax.to_tensor([10.0, 20.0]), 0.25).tolist()
+        [2.5, 12.5]
+    """
     x, y, w = promote_and_broadcast("lerp", _to_inexact(x), _to_inexact(y), weight)
     if not dtypes.is_inexact(x.aval.dtype):
         x, y, w = (lax.convert_element_type(v, dtypes.default_float_dtype()) for v in (x, y, w))
@@ -795,7 +1103,14 @@ def lerp(x: Any, y: Any, weight: Any, name: str | None = None) -> Any:
 
 def nan_to_num(x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
                name: str | None = None) -> Any:
-    """x with NaN, +inf and -inf replaced (by 0 and the dtype's largest/lowest finite values by default)."""
+    """x with NaN, +inf and -inf replaced (by 0 and the dtype's largest/lowest finite values by default).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([float('nan'), float('inf'), -float('inf'), 1.0])
+        >>> padax.nan_to_num(x, nan=0.0, posinf=9.0, neginf=-9.0).tolist()
+        [0.0, 9.0, -9.0, 1.0]
+    """
     x = _arg("nan_to_num", x, "x")
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
@@ -813,7 +1128,13 @@ def nan_to_num(x: Any, nan: float = 0.0, posinf: float | None = None, neginf: fl
 
 
 def heaviside(x: Any, y: Any, name: str | None = None) -> Any:
-    """0 where x < 0, y where x == 0, 1 where x > 0 (NaN where x is NaN)."""
+    """0 where x < 0, y where x == 0, 1 where x > 0 (NaN where x is NaN).
+
+    Examples:
+        >>> import padax
+        >>> padax.heaviside(padax.to_tensor([-1.0, 0.0, 2.0]), padax.to_tensor([0.5])).tolist()
+        [0.0, 0.5, 1.0]
+    """
     x, y = _binary("heaviside", x, y)
     _check("heaviside", x, lambda d: _numeric(d) and _real(d), "real numeric")
     zero, one = _scalar_like(x, 0), _scalar_like(x, 1)
@@ -829,7 +1150,14 @@ def _euclid_steps(dt: np.dtype) -> int:
 
 
 def gcd(x: Any, y: Any, name: str | None = None) -> Any:
-    """Greatest common divisor of integers (non-negative; gcd(0, 0) = 0)."""
+    """Greatest common divisor of integers (non-negative; gcd(0, 0) = 0).
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([12, 18]), padax.to_tensor([8, 4])
+        >>> padax.gcd(x, y).tolist()
+        [4, 2]
+    """
     x, y = _binary("gcd", x, y)
     _check("gcd", x, dtypes.is_integer, "integer")
     a, b = lax.abs(x) if not dtypes.is_unsigned(x.aval.dtype) else x, \
@@ -843,7 +1171,14 @@ def gcd(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 def lcm(x: Any, y: Any, name: str | None = None) -> Any:
-    """Least common multiple of integers (non-negative; 0 if either is 0)."""
+    """Least common multiple of integers (non-negative; 0 if either is 0).
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([12, 18]), padax.to_tensor([8, 4])
+        >>> padax.lcm(x, y).tolist()
+        [24, 36]
+    """
     x, y = _binary("lcm", x, y)
     _check("lcm", x, dtypes.is_integer, "integer")
     g = gcd(x, y)
@@ -856,7 +1191,13 @@ def lcm(x: Any, y: Any, name: str | None = None) -> Any:
 
 def isclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
             name: str | None = None) -> Any:
-    """|x - y| <= atol + rtol * |y| elementwise (equal infinities are close; NaNs only with equal_nan)."""
+    """|x - y| <= atol + rtol * |y| elementwise (equal infinities are close; NaNs only with equal_nan).
+
+    Examples:
+        >>> import padax
+        >>> padax.isclose(padax.to_tensor([1.0, 1.0]), padax.to_tensor([1.0 + 1e-9, 1.1])).tolist()
+        [True, False]
+    """
     x, y = _binary("isclose", x, y)
     dt = x.aval.dtype
     if not dtypes.is_inexact(dt):
@@ -879,13 +1220,25 @@ def isclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
 
 def allclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
              name: str | None = None) -> Any:
-    """True (a 0-d bool Tensor) if isclose holds everywhere."""
+    """True (a 0-d bool Tensor) if isclose holds everywhere.
+
+    Examples:
+        >>> import padax
+        >>> bool(padax.allclose(padax.to_tensor([1.0, 2.0]), padax.to_tensor([1.0, 2.0 + 1e-7])))
+        True
+    """
     c = isclose(x, y, rtol, atol, equal_nan)
     return lax.reduce_and(c, tuple(builtins.range(c.aval.ndim)))
 
 
 def isneginf(x: Any, name: str | None = None) -> Any:
-    """True where x is -inf."""
+    """True where x is -inf.
+
+    Examples:
+        >>> import padax
+        >>> padax.isneginf(padax.to_tensor([-float('inf'), float('inf'), 0.0])).tolist()
+        [True, False, False]
+    """
     x = _arg("isneginf", x, "x")
     if not dtypes.is_floating(x.aval.dtype):
         return full(x.aval.shape, False, dtypes.bool_)
@@ -893,7 +1246,13 @@ def isneginf(x: Any, name: str | None = None) -> Any:
 
 
 def isposinf(x: Any, name: str | None = None) -> Any:
-    """True where x is +inf."""
+    """True where x is +inf.
+
+    Examples:
+        >>> import padax
+        >>> padax.isposinf(padax.to_tensor([-float('inf'), float('inf'), 0.0])).tolist()
+        [False, True, False]
+    """
     x = _arg("isposinf", x, "x")
     if not dtypes.is_floating(x.aval.dtype):
         return full(x.aval.shape, False, dtypes.bool_)
@@ -901,7 +1260,13 @@ def isposinf(x: Any, name: str | None = None) -> Any:
 
 
 def isreal(x: Any, name: str | None = None) -> Any:
-    """True where the imaginary part is zero (everywhere for real dtypes)."""
+    """True where the imaginary part is zero (everywhere for real dtypes).
+
+    Examples:
+        >>> import padax
+        >>> padax.isreal(padax.to_tensor([1 + 0j, 1 + 2j])).tolist()
+        [True, False]
+    """
     x = _arg("isreal", x, "x")
     if not dtypes.is_complex(x.aval.dtype):
         return full(x.aval.shape, True, dtypes.bool_)
@@ -910,25 +1275,49 @@ def isreal(x: Any, name: str | None = None) -> Any:
 
 
 def real(x: Any, name: str | None = None) -> Any:
-    """The real part (x itself for real dtypes)."""
+    """The real part (x itself for real dtypes).
+
+    Examples:
+        >>> import padax
+        >>> padax.real(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()
+        [1.0, 3.0]
+    """
     x = _arg("real", x, "x")
     return lax.real(x) if dtypes.is_complex(x.aval.dtype) else x
 
 
 def imag(x: Any, name: str | None = None) -> Any:
-    """The imaginary part (zeros for real dtypes)."""
+    """The imaginary part (zeros for real dtypes).
+
+    Examples:
+        >>> import padax
+        >>> padax.imag(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()
+        [2.0, -4.0]
+    """
     x = _arg("imag", x, "x")
     return lax.imag(x) if dtypes.is_complex(x.aval.dtype) else _scalar_like(x, 0)
 
 
 def conj(x: Any, name: str | None = None) -> Any:
-    """The complex conjugate (x itself for real dtypes)."""
+    """The complex conjugate (x itself for real dtypes).
+
+    Examples:
+        >>> import padax
+        >>> padax.conj(padax.to_tensor([1 + 2j])).tolist()
+        [(1-2j)]
+    """
     x = _arg("conj", x, "x")
     return lax.conj(x) if dtypes.is_complex(x.aval.dtype) else x
 
 
 def angle(x: Any, name: str | None = None) -> Any:
-    """The argument of complex x; for real x, pi where negative and 0 otherwise (float32 for integers)."""
+    """The argument of complex x; for real x, pi where negative and 0 otherwise (float32 for integers).
+
+    Examples:
+        >>> import padax
+        >>> padax.angle(padax.to_tensor([1j, -1.0 + 0j])).tolist()
+        [1.5708, 3.1416]
+    """
     x = _arg("angle", x, "x")
     if dtypes.is_complex(x.aval.dtype):
         return lax.atan2(lax.imag(x), lax.real(x))
@@ -937,33 +1326,69 @@ def angle(x: Any, name: str | None = None) -> Any:
 
 
 def is_empty(x: Any, name: str | None = None) -> Any:
-    """True (a 0-d bool Tensor) if x has no elements."""
+    """True (a 0-d bool Tensor) if x has no elements.
+
+    Examples:
+        >>> import padax
+        >>> bool(padax.is_empty(padax.zeros([0, 3])))
+        True
+    """
     x = _arg("is_empty", x, "x")
     return full((), x.aval.size == 0, dtypes.bool_)
 
 
 def is_tensor(x: Any) -> bool:
-    """Whether x is a padax Tensor (or a traced one)."""
+    """Whether x is a padax Tensor (or a traced one).
+
+    Examples:
+        >>> import padax
+        >>> padax.is_tensor(padax.ones([2])), padax.is_tensor([1.0])
+        (True, False)
+    """
     return is_array(x)
 
 
 def is_complex(x: Any) -> bool:
-    """Whether x has a complex dtype."""
+    """Whether x has a complex dtype.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_complex(padax.to_tensor([1j])), padax.is_complex(padax.ones([1]))
+        (True, False)
+    """
     return dtypes.is_complex(asarray(x).aval.dtype)
 
 
 def is_floating_point(x: Any) -> bool:
-    """Whether x has a real floating dtype."""
+    """Whether x has a real floating dtype.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_floating_point(padax.ones([1])), padax.is_floating_point(padax.to_tensor([1]))
+        (True, False)
+    """
     return dtypes.is_floating(asarray(x).aval.dtype)
 
 
 def is_integer(x: Any) -> bool:
-    """Whether x has an integer dtype."""
+    """Whether x has an integer dtype.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_integer(padax.to_tensor([1])), padax.is_integer(padax.ones([1]))
+        (True, False)
+    """
     return dtypes.is_integer(asarray(x).aval.dtype)
 
 
 def add_n(inputs: Any, name: str | None = None) -> Any:
-    """The elementwise sum of a list of Tensors (of equal shape and dtype)."""
+    """The elementwise sum of a list of Tensors (of equal shape and dtype).
+
+    Examples:
+        >>> import padax
+        >>> padax.add_n([padax.ones([2]), padax.ones([2]), padax.to_tensor([1.0, 2.0])]).tolist()
+        [3.0, 4.0]
+    """
     if is_array(inputs):
         return inputs
     if not isinstance(inputs, (list, tuple)) or not inputs:
@@ -982,7 +1407,16 @@ def add_n(inputs: Any, name: str | None = None) -> Any:
 
 def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None,
          name: str | None = None, *, out: Any = None) -> Any:
-    """n-th forward difference along `axis` (not_equal for bool), after concatenating prepend/append."""
+    """n-th forward difference along `axis` (not_equal for bool), after concatenating prepend/append.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 4.0, 9.0, 16.0])
+        >>> padax.diff(x).tolist()
+        [3.0, 5.0, 7.0]
+        >>> padax.diff(x, n=2).tolist()
+        [2.0, 2.0]
+    """
     no_out("diff", out)
     from padax.functional._arrays import canonicalize_axis
     x = _arg("diff", x, "x")
@@ -1018,7 +1452,13 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
 
 
 def increment(x: Any, value: float = 1.0, name: str | None = None) -> Any:
-    """x + value in x's dtype (Paddle's in-place counter op, functional here)."""
+    """x + value in x's dtype (Paddle's in-place counter op, functional here).
+
+    Examples:
+        >>> import padax
+        >>> padax.increment(padax.to_tensor([1.0]), value=2.0).tolist()
+        [3.0]
+    """
     x = _arg("increment", x, "x")
     return lax.add(x, _scalar_like(x, value))
 
@@ -1050,21 +1490,42 @@ def _trapezoid_parts(op: str, y: Any, x: Any, dx: Any, axis: int):
 
 
 def trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: int = -1, name: str | None = None) -> Any:
-    """Integral of y along `axis` by the trapezoidal rule (sample points x, or spacing dx, default 1)."""
+    """Integral of y along `axis` by the trapezoidal rule (sample points x, or spacing dx, default 1).
+
+    Examples:
+        >>> import padax
+        >>> float(padax.trapezoid(padax.to_tensor([0.0, 1.0, 4.0]), dx=1.0))
+        3.0
+        >>> float(padax.trapezoid(padax.to_tensor([0.0, 1.0, 4.0]), x=padax.to_tensor([0.0, 1.0, 3.0])))
+        5.5
+    """
     parts, a = _trapezoid_parts("trapezoid", y, x, dx, axis)
     return lax.reduce_sum(parts, (a,))
 
 
 def cumulative_trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: int = -1,
                          name: str | None = None) -> Any:
-    """Running trapezoidal integral of y along `axis` (one element shorter than y there)."""
+    """Running trapezoidal integral of y along `axis` (one element shorter than y there).
+
+    Examples:
+        >>> import padax
+        >>> padax.cumulative_trapezoid(padax.to_tensor([0.0, 1.0, 4.0])).tolist()
+        [0.5, 3.0]
+    """
     parts, a = _trapezoid_parts("cumulative_trapezoid", y, x, dx, axis)
     return lax.cumsum(parts, a) if parts.aval.shape[a] else parts
 
 
 def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
     """(mantissa, exponent) with x = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf, NaN
-    give themselves and exponent 0); the exponent has x's dtype, as in Paddle."""
+    give themselves and exponent 0); the exponent has x's dtype, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> m, e = padax.frexp(padax.to_tensor([8.0, 0.75]))
+        >>> m.tolist(), e.tolist()
+        ([0.5, 0.75], [4.0, 0.0])
+    """
     x = _real_float("frexp", x)
     f = dtypes.float64 if x.aval.dtype == dtypes.float64 else dtypes.float32
     xf = lax.convert_element_type(x, f)
@@ -1086,12 +1547,24 @@ def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
 
 
 def gammaln(x: Any, name: str | None = None) -> Any:
-    """log|Gamma(x)| (the same as lgamma)."""
+    """log|Gamma(x)| (the same as lgamma).
+
+    Examples:
+        >>> import padax
+        >>> padax.gammaln(padax.to_tensor([0.5, 5.0])).tolist()
+        [0.5724, 3.1781]
+    """
     return lgamma(x)
 
 
 def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
-    """The log of the multivariate gamma function of dimension p."""
+    """The log of the multivariate gamma function of dimension p.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.multigammaln(padax.to_tensor(3.0), 2))
+        1.5502
+    """
     x = _real_float("multigammaln", x)
     p = int(p)
     if p < 1:
@@ -1103,7 +1576,14 @@ def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
 
 
 def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None) -> Any:
-    """x with every slice along `axis` whose p-norm exceeds max_norm scaled down to norm max_norm."""
+    """x with every slice along `axis` whose p-norm exceeds max_norm scaled down to norm max_norm.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[3.0, 4.0], [0.3, 0.4]])
+        >>> padax.renorm(x, p=2.0, axis=0, max_norm=1.0).tolist()
+        [[0.6, 0.8], [0.3, 0.4]]
+    """
     from padax.functional._arrays import canonicalize_axis
     x = _real_float("renorm", x)
     a = canonicalize_axis("renorm", axis, x.aval.ndim)
@@ -1124,7 +1604,14 @@ def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise choice: x where condition is true, else y (all three broadcast together).
-    With condition alone: nonzero(condition, as_tuple=True) (eager only: a data-dependent shape)."""
+    With condition alone: nonzero(condition, as_tuple=True) (eager only: a data-dependent shape).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([-1.0, 2.0, -3.0])
+        >>> padax.where(x > 0, x, padax.zeros_like(x)).tolist()
+        [0.0, 2.0, 0.0]
+    """
     no_out("where", out)
     if x is None and y is None:
         from padax.functional.search import nonzero
@@ -1139,13 +1626,27 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
 
 
 def cast(x: Any, dtype: Any) -> Any:
-    """Convert to `dtype` (nonzero -> True for bool; complex -> real drops the imaginary part)."""
+    """Convert to `dtype` (nonzero -> True for bool; complex -> real drops the imaginary part).
+
+    Examples:
+        >>> import padax
+        >>> padax.cast(padax.to_tensor([1.7, -1.7]), 'int32').tolist()
+        [1, -1]
+        >>> padax.cast(padax.to_tensor([1, 0]), padax.bool).tolist()
+        [True, False]
+    """
     x = _arg("cast", x, "x")
     return lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
 
 
 def astype(x: Any, dtype: Any) -> Any:
-    """Same as `cast`."""
+    """Same as `cast`.
+
+    Examples:
+        >>> import padax
+        >>> padax.astype(padax.to_tensor([1.5, 2.5]), 'int64').dtype
+        dtype('int64')
+    """
     return cast(x, dtype)
 
 
@@ -1153,7 +1654,13 @@ def astype(x: Any, dtype: Any) -> Any:
 
 
 def true_divide(input: Any, other: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's names)
-    """True division, as `divide` (integer operands give float32)."""
+    """True division, as `divide` (integer operands give float32).
+
+    Examples:
+        >>> import padax
+        >>> padax.true_divide(padax.to_tensor([1, 3]), padax.to_tensor([2, 2])).tolist()
+        [0.5, 1.5]
+    """
     return divide(input, other, out=out)
 
 

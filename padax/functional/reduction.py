@@ -47,7 +47,18 @@ def _accumulate_dtype(dt: np.dtype) -> np.dtype:
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None,
         *, out: Any = None) -> Any:
-    """Sum over `axis`; bool and int32 inputs give int64, as in Paddle."""
+    """Sum over `axis`; bool and int32 inputs give int64, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        >>> float(padax.sum(x))
+        21.0
+        >>> padax.sum(x, axis=0).tolist()
+        [5.0, 7.0, 9.0]
+        >>> padax.sum(x, axis=1, keepdim=True).tolist()
+        [[6.0], [15.0]]
+    """
     if type(x) is Tensor and axis is None and dtype is None and keepdim is False and out is None:
         return _sum_all.call(x)  # (the compiled twin; see padax/functional/_fast.py)
     no_out("sum", out)
@@ -75,7 +86,16 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
          out: Any = None) -> Any:
     """Arithmetic mean over `axis` (in `dtype` when given: x is cast first). As in Paddle, integer inputs
     keep their dtype (the mean truncates towards zero) and bool inputs give bool (True where the mean is
-    nonzero)."""
+    nonzero).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        >>> float(padax.mean(x))
+        3.5
+        >>> padax.mean(x, axis=1).tolist()
+        [2.0, 5.0]
+    """
     no_out("mean", out)
     x = _arg("mean", x, "x")
     if dtype is not None:
@@ -97,7 +117,14 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
 
 def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, out: Any = None,
          name: str | None = None) -> Any:
-    """Product over `axis` (in `dtype` if given)."""
+    """Product over `axis` (in `dtype` if given).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        >>> padax.prod(x, axis=1).tolist()
+        [6.0, 120.0]
+    """
     no_out("prod", out)
     x = _arg("prod", x, "x")
     axes = reduction_axes("prod", x, axis)
@@ -137,7 +164,16 @@ def _as_bool(x: Any) -> Any:
 
 
 def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
-    """True where every element over `axis` is nonzero."""
+    """True where every element over `axis` is nonzero.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[True, False], [True, True]])
+        >>> bool(padax.all(x))
+        False
+        >>> padax.all(x, axis=1).tolist()
+        [False, True]
+    """
     no_out("all", out)
     x = _arg("all", x, "x")
     axes = reduction_axes("all", x, axis)
@@ -145,7 +181,16 @@ def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
 
 
 def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
-    """True where some element over `axis` is nonzero."""
+    """True where some element over `axis` is nonzero.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[True, False], [False, False]])
+        >>> bool(padax.any(x))
+        True
+        >>> padax.any(x, axis=1).tolist()
+        [True, False]
+    """
     no_out("any", out)
     x = _arg("any", x, "x")
     axes = reduction_axes("any", x, axis)
@@ -153,7 +198,15 @@ def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
 
 
 def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
-    """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum."""
+    """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.logsumexp(padax.to_tensor([1.0, 2.0, 3.0])))
+        3.4076
+        >>> float(padax.logsumexp(padax.to_tensor([1000.0, 1000.0])))
+        1000.6932
+    """
     no_out("logsumexp", out)
     x = _arg("logsumexp", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
@@ -178,7 +231,13 @@ def _float_input(x: Any) -> Any:
 
 
 def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
-    """Sum over `axis` treating NaN as zero."""
+    """Sum over `axis` treating NaN as zero.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.nansum(padax.to_tensor([1.0, float('nan'), 2.0])))
+        3.0
+    """
     x = _arg("nansum", x, "x")
     if dtypes.is_inexact(x.aval.dtype):
         x = lax.select(lax.ne(x, x), full(x.aval.shape, 0, x.aval.dtype), x)
@@ -186,7 +245,13 @@ def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, n
 
 
 def nanmean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
-    """Mean over `axis` of the non-NaN elements (NaN where all are NaN)."""
+    """Mean over `axis` of the non-NaN elements (NaN where all are NaN).
+
+    Examples:
+        >>> import padax
+        >>> float(padax.nanmean(padax.to_tensor([1.0, float('nan'), 2.0])))
+        1.5
+    """
     x = _float_input(asarray(x))
     axes = reduction_axes("nanmean", x, axis)
     dt = x.aval.dtype
@@ -200,7 +265,16 @@ def nanmean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = 
 
 
 def count_nonzero(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
-    """The number (int64) of nonzero elements over `axis`."""
+    """The number (int64) of nonzero elements over `axis`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[0, 1, 2], [0, 0, 3]])
+        >>> int(padax.count_nonzero(x))
+        3
+        >>> padax.count_nonzero(x, axis=1).tolist()
+        [2, 1]
+    """
     x = _arg("count_nonzero", x, "x")
     axes = reduction_axes("count_nonzero", x, axis)
     nz = x if x.aval.dtype == dtypes.bool_ else lax.ne(x, full(x.aval.shape, 0, x.aval.dtype))
@@ -214,7 +288,16 @@ def var(x: Any, axis: Any = None, unbiased: bool | None = None, keepdim: bool = 
     """Variance over `axis`: the squared deviations summed and divided by n - correction (`unbiased=True`
     means correction 1, `False` correction 0; the default is 1, as in Paddle). Complex inputs use
     |x - mean|^2. Integer inputs keep their dtype and integer arithmetic, as Paddle's kernel does
-    (the mean and the quotient truncate)."""
+    (the mean and the quotient truncate).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> float(padax.var(x))
+        1.6667
+        >>> float(padax.var(x, unbiased=False))
+        1.25
+    """
     no_out("var", out)
     ddof = correction if unbiased is None else (1 if unbiased else 0)
     x = asarray(x)
@@ -257,7 +340,16 @@ def _int_var(x: Any, axis: Any, ddof: float, keepdim: bool) -> Any:
 
 def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Any:
     """Standard deviation over `axis`; unbiased (n - 1) by default, as in Paddle. Integer inputs give the
-    default float dtype (the square root of Paddle's integer variance)."""
+    default float dtype (the square root of Paddle's integer variance).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> float(padax.std(x))
+        1.291
+        >>> float(padax.std(x, unbiased=False))
+        1.118
+    """
     v = var(x, axis, unbiased, keepdim)
     if not dtypes.is_inexact(v.aval.dtype):
         v = lax.convert_element_type(v, dtypes.default_float_dtype())
@@ -266,7 +358,16 @@ def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, 
 
 
 def reduce_as(x: Any, target: Any, name: str | None = None) -> Any:
-    """x summed down to target's shape (the inverse of broadcasting x from that shape)."""
+    """x summed down to target's shape (the inverse of broadcasting x from that shape).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        >>> padax.reduce_as(x, padax.zeros([3])).tolist()
+        [5.0, 7.0, 9.0]
+        >>> padax.reduce_as(x, padax.zeros([2, 1])).tolist()
+        [[6.0], [15.0]]
+    """
     x = _arg("reduce_as", x, "x")
     t = _arg("reduce_as", target, "target")
     xs, ts = x.aval.shape, t.aval.shape
@@ -338,7 +439,13 @@ _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 
 def cumprod(x: Any, dim: int | None = None, *, dtype: Any = None, out: Any = None, name: str | None = None) -> Any:
-    """Inclusive running product along `dim` (of the flattened array when dim is None)."""
+    """Inclusive running product along `dim` (of the flattened array when dim is None).
+
+    Examples:
+        >>> import padax
+        >>> padax.cumprod(padax.to_tensor([1.0, 2.0, 3.0, 4.0]), dim=0).tolist()
+        [1.0, 2.0, 6.0, 24.0]
+    """
     no_out("cumprod", out)
     return _cumprod(x, dim, dtype)
 
@@ -375,7 +482,13 @@ cummin = _cum_extreme("cummin", lax.cummin)
 
 
 def logcumsumexp(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
-    """log(cumsum(exp(x))) along `axis` (flattened when None), computed stably by a log-add-exp scan."""
+    """log(cumsum(exp(x))) along `axis` (flattened when None), computed stably by a log-add-exp scan.
+
+    Examples:
+        >>> import padax
+        >>> padax.logcumsumexp(padax.to_tensor([0.0, 0.0, 0.0]), axis=0).tolist()
+        [0.0, 0.6931, 1.0986]
+    """
     from padax.functional.math import logaddexp
     x = _arg("logcumsumexp", x, "x")
     if dtype is not None:
@@ -413,13 +526,28 @@ def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
 
 
 def msort(input: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's parameter name)
-    """input sorted along its first axis (ascending)."""
+    """input sorted along its first axis (ascending).
+
+    Examples:
+        >>> import padax
+        >>> padax.msort(padax.to_tensor([[3.0, 1.0], [1.0, 2.0], [2.0, 0.0]])).tolist()
+        [[1.0, 0.0], [2.0, 1.0], [3.0, 2.0]]
+    """
     no_out("msort", out)
     return sort(input, 0)
 
 
 def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False, name: str | None = None) -> Any:
-    """Sorted values along `axis` (NaNs last ascending, first descending)."""
+    """Sorted values along `axis` (NaNs last ascending, first descending).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([3.0, 1.0, 2.0])
+        >>> padax.sort(x).tolist()
+        [1.0, 2.0, 3.0]
+        >>> padax.sort(x, descending=True).tolist()
+        [3.0, 2.0, 1.0]
+    """
     x = _arg("sort", x, "x")
     if x.aval.ndim == 0:
         return x
@@ -431,7 +559,16 @@ def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False,
 
 def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False,
             name: str | None = None) -> Any:
-    """Indices (int64) that sort `x` along `axis`; equal elements keep their order."""
+    """Indices (int64) that sort `x` along `axis`; equal elements keep their order.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([3.0, 1.0, 2.0])
+        >>> padax.argsort(x).tolist()
+        [1, 2, 0]
+        >>> padax.argsort(x, descending=True).tolist()
+        [0, 2, 1]
+    """
     x = _arg("argsort", x, "x")
     idt = dtypes.canonicalize(dtypes.int64)
     if x.aval.ndim == 0:
@@ -442,7 +579,16 @@ def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = Fal
 
 def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: bool = True,
          name: str | None = None, *, out: Any = None) -> tuple[Any, Any]:
-    """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last)."""
+    """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last).
+
+    Examples:
+        >>> import padax
+        >>> values, indices = padax.topk(padax.to_tensor([1.0, 4.0, 2.0, 3.0]), k=2)
+        >>> values.tolist(), indices.tolist()
+        ([4.0, 3.0], [1, 3])
+        >>> padax.topk(padax.to_tensor([1.0, 4.0, 2.0, 3.0]), k=2, largest=False)[0].tolist()
+        [1.0, 2.0]
+    """
     no_out("topk", out)
     x = _arg("topk", x, "x")
     k = int(k)

@@ -60,7 +60,16 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
     """Insertion points of `values` into the innermost axis of `sorted_sequence` that keep it sorted
     (first such point, or the last one with right=True or side='right'); NaN sorts after every number.
     With `sorter` (the indices that sort an unsorted sequence, e.g. from argsort), the sequence is read
-    in that order."""
+    in that order.
+
+    Examples:
+        >>> import padax
+        >>> s = padax.to_tensor([1.0, 3.0, 5.0, 7.0])
+        >>> padax.searchsorted(s, padax.to_tensor([3.0, 6.0])).tolist()
+        [1, 3]
+        >>> padax.searchsorted(s, padax.to_tensor([3.0, 6.0]), right=True).tolist()
+        [2, 3]
+    """
     no_out("searchsorted", out)
     op = "searchsorted"
     if side is not None:
@@ -111,7 +120,13 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
 
 def bucketize(x: Any, sorted_sequence: Any, out_int32: bool = False, right: bool = False,
               name: str | None = None, *, out: Any = None) -> Any:
-    """The bucket of each element of x among the boundaries in the 1-D `sorted_sequence`."""
+    """The bucket of each element of x among the boundaries in the 1-D `sorted_sequence`.
+
+    Examples:
+        >>> import padax
+        >>> padax.bucketize(padax.to_tensor([0.5, 3.0, 9.0]), padax.to_tensor([1.0, 3.0, 5.0])).tolist()
+        [0, 1, 3]
+    """
     no_out("bucketize", out)
     seq = asarray(sorted_sequence)
     if seq.aval.ndim != 1:
@@ -159,7 +174,16 @@ def _valid(count: Any, k: int) -> Any:
 def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_value: Any = None, out: Any = None) -> Any:
     """Coordinates (int64) of the nonzero elements of x in row-major order: shape [z, x.ndim], or with
     as_tuple a tuple of x.ndim 1-D Tensors of shape [z] (as Paddle 3 gives them). Eager only, unless a
-    static `size` is given (entries past the true count hold `fill_value`, default 0)."""
+    static `size` is given (entries past the true count hold `fill_value`, default 0).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[0, 1], [2, 0]])
+        >>> padax.nonzero(x).tolist()
+        [[0, 1], [1, 0]]
+        >>> [i.tolist() for i in padax.nonzero(x, as_tuple=True)]
+        [[0, 1], [1, 0]]
+    """
     no_out("nonzero", out)
     x = _arg("nonzero", x, "x")
     mask = x if x.aval.dtype == dtypes.bool_ else lax.ne(x, full(x.aval.shape, 0, x.aval.dtype))
@@ -189,7 +213,14 @@ def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_val
 def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | None = None,
                   fill_value: Any = None, out: Any = None) -> Any:
     """The elements of x where mask (broadcast with x) is true, as a 1-D Tensor in row-major order.
-    Eager only, unless a static `size` is given (padding holds `fill_value`, default 0)."""
+    Eager only, unless a static `size` is given (padding holds `fill_value`, default 0).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1, -2, 3, -4])
+        >>> padax.masked_select(x, x > 0).tolist()
+        [1, 3]
+    """
     no_out("masked_select", out)
     op = "masked_select"
     x, mask = _arg("masked_select", x, "x"), _arg("masked_select", mask, "mask")
@@ -208,7 +239,13 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
 
 
 def argwhere(input: Any) -> Any:  # noqa: A002  (Paddle's parameter name)
-    """The coordinates (int64, shape [z, ndim]) of the nonzero elements of input, as nonzero(input)."""
+    """The coordinates (int64, shape [z, ndim]) of the nonzero elements of input, as nonzero(input).
+
+    Examples:
+        >>> import padax
+        >>> padax.argwhere(padax.to_tensor([0.0, 2.0, 0.0, 5.0])).tolist()
+        [[1], [3]]
+    """
     return nonzero(input)
 
 
@@ -305,7 +342,17 @@ def unique(x: Any, return_index: bool = False, return_inverse: bool = False, ret
     """The sorted unique elements of x (flattened), or unique slices along `axis`; optionally with the
     first index of each, the inverse mapping and the counts (in that order). NaNs count as one value.
     The result is always sorted (Paddle's CPU kernel sorts whatever `sorted` says).
-    Eager only, unless a static `size` is given (padding holds `fill_value`, default 0)."""
+    Eager only, unless a static `size` is given (padding holds `fill_value`, default 0).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([3, 1, 3, 2, 1])
+        >>> padax.unique(x).tolist()
+        [1, 2, 3]
+        >>> values, counts = padax.unique(x, return_counts=True)
+        >>> counts.tolist()
+        [2, 1, 2]
+    """
     return _unique_impl("unique", x, True, return_index, return_inverse, return_counts, axis, dtype, size,
                         fill_value)
 
@@ -314,13 +361,25 @@ def unique_consecutive(x: Any, return_inverse: bool = False, return_counts: bool
                        dtype: Any = "int64", name: str | None = None, *, size: int | None = None,
                        fill_value: Any = None) -> Any:
     """x with runs of equal consecutive elements (or slices along `axis`) collapsed to one; optionally
-    with the inverse mapping and the run lengths. Eager only unless a static `size` is given."""
+    with the inverse mapping and the run lengths. Eager only unless a static `size` is given.
+
+    Examples:
+        >>> import padax
+        >>> padax.unique_consecutive(padax.to_tensor([1, 1, 2, 2, 1])).tolist()
+        [1, 2, 1]
+    """
     return _unique_impl("unique_consecutive", x, False, False, return_inverse, return_counts, axis, dtype, size,
                         fill_value)
 
 
 def isin(x: Any, test_x: Any, assume_unique: bool = False, invert: bool = False, name: str | None = None) -> Any:
-    """True where an element of x occurs in test_x (False with invert); a sort plus a binary search."""
+    """True where an element of x occurs in test_x (False with invert); a sort plus a binary search.
+
+    Examples:
+        >>> import padax
+        >>> padax.isin(padax.to_tensor([1, 2, 3, 4]), padax.to_tensor([2, 4])).tolist()
+        [False, True, False, True]
+    """
     x, t = asarray(x), asarray(test_x)
     dt = dtypes.promote_types(x.aval.dtype, t.aval.dtype)
     if dtypes.is_complex(dt):
@@ -340,7 +399,15 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, name: str | None =
              length: int | None = None) -> Any:
     """Counts (or summed weights) of each value 0..max(x) of the non-negative 1-D integer x, at least
     `minlength` long. The length depends on the data: eager only, unless a static `length` is given
-    (padax's extension; larger values are dropped)."""
+    (padax's extension; larger values are dropped).
+
+    Examples:
+        >>> import padax
+        >>> padax.bincount(padax.to_tensor([0, 1, 1, 3])).tolist()
+        [1, 2, 0, 1]
+        >>> padax.bincount(padax.to_tensor([0, 1, 1]), weights=padax.to_tensor([0.5, 1.0, 2.0])).tolist()
+        [0.5, 3.0]
+    """
     op = "bincount"
     x = _arg("bincount", x, "x")
     if x.aval.ndim != 1 or not dtypes.is_integer(x.aval.dtype):

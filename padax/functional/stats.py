@@ -126,14 +126,29 @@ def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "
            name: str | None = None, *, out: Any = None) -> Any:
     """Median over `axis` (all elements when None). mode='avg' averages the two middle values of an even
     count (float32 result, float64 for float64 input); mode='min' takes the lower one in x's dtype and,
-    with an int axis, also returns its int64 index. NaN if the slice holds a NaN."""
+    with an int axis, also returns its int64 index. NaN if the slice holds a NaN.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 3.0, 2.0, 4.0]])
+        >>> padax.median(x, axis=1).tolist()
+        [2.5]
+        >>> padax.median(x, axis=1, mode='min')[0].tolist()
+        [2.0]
+    """
     no_out("median", out)
     return _median("median", x, axis, keepdim, mode, skip_nan=False)
 
 
 def nanmedian(x: Any, axis: Any = None, keepdim: bool = False, mode: str = "avg", name: str | None = None) -> Any:
     """Median over `axis` (int, list or None) ignoring NaNs; NaN for an all-NaN slice. mode as in median,
-    except that integer inputs keep their dtype (the mean of the two middle values truncates), as in Paddle."""
+    except that integer inputs keep their dtype (the mean of the two middle values truncates), as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> float(padax.nanmedian(padax.to_tensor([1.0, float('nan'), 3.0])))
+        2.0
+    """
     return _median("nanmedian", x, axis, keepdim, mode, skip_nan=True)
 
 
@@ -214,14 +229,29 @@ def _quantile(op: str, x: Any, q: Any, axis: Any, keepdim: bool, interpolation: 
 def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
              name: str | None = None, *, out: Any = None) -> Any:
     """The q-th quantile(s) over `axis` (int, list or None); a list/1-D q adds a leading axis. interpolation:
-    'linear', 'lower', 'higher', 'nearest' or 'midpoint'. NaN if the slice holds a NaN."""
+    'linear', 'lower', 'higher', 'nearest' or 'midpoint'. NaN if the slice holds a NaN.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> float(padax.quantile(x, 0.5))
+        2.5
+        >>> padax.quantile(x, [0.25, 0.75]).tolist()
+        [1.75, 3.25]
+    """
     no_out("quantile", out)
     return _quantile("quantile", x, q, axis, keepdim, interpolation, skip_nan=False)
 
 
 def nanquantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
                 name: str | None = None) -> Any:
-    """quantile ignoring NaNs (NaN for an all-NaN slice)."""
+    """quantile ignoring NaNs (NaN for an all-NaN slice).
+
+    Examples:
+        >>> import padax
+        >>> float(padax.nanquantile(padax.to_tensor([1.0, float('nan'), 3.0]), 0.5))
+        2.0
+    """
     return _quantile("nanquantile", x, q, axis, keepdim, interpolation, skip_nan=True)
 
 
@@ -251,7 +281,14 @@ def _finish(v: Any, i: Any, x_shape: tuple[int, ...], a: int, keepdim: bool) -> 
 
 
 def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, name: str | None = None) -> tuple:
-    """The k-th smallest element (k counts from 1) along `axis` (default last) and its int64 index."""
+    """The k-th smallest element (k counts from 1) along `axis` (default last) and its int64 index.
+
+    Examples:
+        >>> import padax
+        >>> values, indices = padax.kthvalue(padax.to_tensor([5.0, 1.0, 4.0]), k=2)
+        >>> float(values), int(indices)
+        (4.0, 2)
+    """
     op = "kthvalue"
     x = _arg("kthvalue", x, "x")
     if dtypes.is_complex(x.aval.dtype):
@@ -274,7 +311,14 @@ def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, nam
 
 def mode(x: Any, axis: int = -1, keepdim: bool = False, name: str | None = None) -> tuple:
     """The most frequent value along `axis` (the smallest one on ties) and the int64 index of its last
-    occurrence."""
+    occurrence.
+
+    Examples:
+        >>> import padax
+        >>> values, indices = padax.mode(padax.to_tensor([[1, 2, 2], [3, 3, 1]]))
+        >>> values.tolist()
+        [2, 3]
+    """
     op = "mode"
     x = _arg("mode", x, "x")
     if dtypes.is_complex(x.aval.dtype):
@@ -307,7 +351,13 @@ def mode(x: Any, axis: int = -1, keepdim: bool = False, name: str | None = None)
 def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, weight: Any = None,
               density: bool = False, name: str | None = None) -> Any:
     """Counts of x in `bins` equal-width bins over [min, max] (the data's range when both are 0); values
-    outside are ignored, the last bin includes max. int64 counts, or float with weight/density."""
+    outside are ignored, the last bin includes max. int64 counts, or float with weight/density.
+
+    Examples:
+        >>> import padax
+        >>> padax.histogram(padax.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=3, min=1, max=4).tolist()
+        [2, 1, 1]
+    """
     from padax.functional.lax.indexing import ScatterDimensionNumbers
     op = "histogram"
     x = asarray(input)
@@ -357,7 +407,13 @@ def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, w
 def histogram_bin_edges(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
                         name: str | None = None) -> Any:
     """The bins + 1 edges `histogram` uses: equal-width over [min, max], or over the data's range when both
-    are 0 (a range of one value widens by 0.5 on each side); float32 as Paddle gives them."""
+    are 0 (a range of one value widens by 0.5 on each side); float32 as Paddle gives them.
+
+    Examples:
+        >>> import padax
+        >>> padax.histogram_bin_edges(padax.to_tensor([0.0, 1.0]), bins=4).tolist()
+        [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
     op = "histogram_bin_edges"
     x = asarray(input)
     bins = int(bins)
@@ -394,6 +450,12 @@ def histogramdd(x: Any, bins: Any = 10, ranges: Any = None, density: bool = Fals
     ...] (default: each coordinate's data range). A point on an edge falls in the bin to its right,
     except on the last edge, which belongs to the last bin; points outside are not counted. The
     histogram has x's float dtype; with `density` it is divided by the bin volumes and the total.
+
+    Examples:
+        >>> import padax
+        >>> hist, edges = padax.histogramdd(padax.to_tensor([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2)
+        >>> hist.tolist()
+        [[1.0, 0.0], [1.0, 1.0]]
     """
     from padax.functional.lax.indexing import ScatterDimensionNumbers
     from padax.functional.search import searchsorted

@@ -165,7 +165,17 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     """Cholesky factor of a Hermitian positive-definite matrix (batch): lower L with
     x = L L^H, or with `upper` U = L^H (x = U^H U). Only the lower triangle of x is read;
     the gradient is Hermitian (see the module docstring). A matrix that is not positive
-    definite gives a NaN factor (no exception)."""
+    definite gives a NaN factor (no exception).
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> l = padax.linalg.cholesky(a)
+        >>> l.tolist()
+        [[2.0, 0.0], [1.0, 1.4142]]
+        >>> (l @ l.T).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+    """
     x = _matrix("cholesky", x)
     f = _L.cholesky(_as_hermitian(x), symmetrize_input=False)
     return _mH(f) if upper else f
@@ -173,7 +183,17 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
 
 def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
     """QR decomposition x = Q R. mode 'reduced': Q (*, M, K), R (*, K, N), K = min(M, N);
-    'complete': Q (*, M, M), R (*, M, N); 'r': only the reduced R."""
+    'complete': Q (*, M, M), R (*, M, N); 'r': only the reduced R.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> q, r = padax.linalg.qr(a)
+        >>> (q @ r).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+        >>> bool(padax.allclose(q.T @ q, padax.eye(2), atol=1e-6))
+        True
+    """
     x = _matrix("qr", x, square=False)
     if mode not in ("reduced", "complete", "r"):
         raise op_value_error("linalg.qr", f"mode must be 'reduced', 'complete' or 'r', got {mode!r}")
@@ -183,7 +203,16 @@ def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
 
 def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: Any = None) -> tuple[Any, Any, Any]:
     """Singular value decomposition x = U diag(S) VH: returns (U, S, VH), S descending and real.
-    Gradients of U and VH need distinct singular values and full_matrices=False (or a square x)."""
+    Gradients of U and VH need distinct singular values and full_matrices=False (or a square x).
+
+    Examples:
+        >>> import padax
+        >>> u, s, vh = padax.linalg.svd(padax.to_tensor([[3.0, 0.0], [0.0, -4.0]]))
+        >>> s.tolist()
+        [4.0, 3.0]
+        >>> (u @ padax.diag(s) @ vh).tolist()
+        [[3.0, 0.0], [0.0, -4.0]]
+    """
     no_out("linalg.svd", out)
     x = _matrix("svd", x, square=False)
     s, u, vh = _L.svd(x, full_matrices=full_matrices)
@@ -191,20 +220,43 @@ def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: An
 
 
 def svdvals(x: Any, name: str | None = None) -> Any:
-    """Singular values of x (descending), without computing U and VH."""
+    """Singular values of x (descending), without computing U and VH.
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.svdvals(padax.to_tensor([[3.0, 0.0], [0.0, -4.0]])).tolist()
+        [4.0, 3.0]
+    """
     x = _matrix("svdvals", x, square=False)
     return _L.svd(x, compute_uv=False)[0]
 
 
 def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of a Hermitian
-    matrix read from its lower ('L') or upper ('U') triangle."""
+    matrix read from its lower ('L') or upper ('U') triangle.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> w, v = padax.linalg.eigh(a)
+        >>> w.tolist()
+        [1.4384, 5.5616]
+        >>> (v @ padax.diag(w) @ v.T).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+    """
     x = _matrix("eigh", x)
     return _hermitian_eigh(x, _uplo("eigh", UPLO))
 
 
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:
-    """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle."""
+    """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> padax.linalg.eigvalsh(a).tolist()
+        [1.4384, 5.5616]
+    """
     x = _matrix("eigvalsh", x)
     return _hermitian_eigh(x, _uplo("eigvalsh", UPLO))[0]
 
@@ -223,7 +275,16 @@ def _uplo(op: str, UPLO: str) -> bool:
 def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
     """Eigenvalues and right eigenvectors (unit-norm columns, largest entry real) of a general
     square matrix, both complex, unordered. CPU only. Differentiable where the eigenvalues are
-    distinct (the eigenvector derivative follows that normalisation)."""
+    distinct (the eigenvector derivative follows that normalisation).
+
+    Examples:
+        >>> import padax
+        >>> w, v = padax.linalg.eig(padax.to_tensor([[2.0, 0.0], [0.0, 3.0]]))
+        >>> w.tolist()
+        [(2+0j), (3+0j)]
+        >>> w.dtype
+        dtype('complex64')
+    """
     x = _matrix("eig", x)
     w, v = _L.eig(x)
     return w, v
@@ -231,7 +292,13 @@ def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
 
 def eigvals(x: Any, name: str | None = None) -> Any:
     """Eigenvalues (complex, unordered) of a general square matrix. CPU only; differentiable
-    where they are distinct."""
+    where they are distinct.
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.eigvals(padax.to_tensor([[0.0, -1.0], [1.0, 0.0]])).tolist()
+        [1j, -1j]
+    """
     x = _matrix("eigvals", x)
     return _L.eig(x, compute_right_eigenvectors=False)[0]
 
@@ -243,6 +310,15 @@ def lu(x: Any, pivot: bool = True, get_infos: bool = False, name: str | None = N
     LAPACK's 1-based int32 row swaps; Infos (*) is 0, or i when U[i-1, i-1] is exactly zero
     (singular). Unpack with `lu_unpack`. With pivot=False the rows are not exchanged
     (x = L U; Pivots is 1..min(M, N)); that needs nonsingular leading principal minors.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> lu, pivots = padax.linalg.lu(a)
+        >>> lu.tolist()
+        [[4.0, 2.0], [0.5, 2.0]]
+        >>> pivots.tolist()
+        [1, 2]
     """
     x = _matrix("lu", x, square=False)
     if pivot:
@@ -285,6 +361,14 @@ def lu_unpack(x: Any, y: Any, unpack_ludata: bool = True, unpack_pivots: bool = 
 
     x is the packed LU (*, M, N), y the 1-based pivots (*, K). L is (*, M, K) unit lower,
     U is (*, K, N), P is (*, M, M). Parts not asked for are returned as None.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> lu, pivots = padax.linalg.lu(a)
+        >>> p, l, u = padax.linalg.lu_unpack(lu, pivots)
+        >>> (p @ l @ u).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
     """
     x = _matrix("lu_unpack", x, square=False)
     y = asarray(y)
@@ -311,7 +395,14 @@ def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False
                      name: str | None = None) -> Any:
     """Solve op(x) @ out = y for out, x triangular (upper, or lower if upper=False; only that
     triangle is read; unit diagonal assumed if `unitriangular`); op transposes x if
-    `transpose`. x (*, M, M), y (*, M, K); batch dimensions broadcast."""
+    `transpose`. x (*, M, M), y (*, M, K); batch dimensions broadcast.
+
+    Examples:
+        >>> import padax
+        >>> u = padax.to_tensor([[2.0, 1.0], [0.0, 4.0]])
+        >>> padax.linalg.triangular_solve(u, padax.to_tensor([[4.0], [8.0]])).tolist()
+        [[1.0], [2.0]]
+    """
     x = _matrix("triangular_solve", x)
     y = _matrix("triangular_solve", y, "y", square=False)
     _same_dtype("triangular_solve", x, y)
@@ -325,7 +416,15 @@ def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False
 
 def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None) -> Any:
     """Solve A @ out = x given y, the Cholesky factor of A (lower: A = y y^H; upper: A = y^H y).
-    x (*, M, K), y (*, M, M); batch dimensions broadcast."""
+    x (*, M, K), y (*, M, M); batch dimensions broadcast.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> l = padax.linalg.cholesky(a)
+        >>> padax.linalg.cholesky_solve(padax.to_tensor([[8.0], [7.0]]), l).tolist()
+        [[1.25], [1.5]]
+    """
     b = _matrix("cholesky_solve", x, "x", square=False)
     f = _matrix("cholesky_solve", y, "y")
     _same_dtype("cholesky_solve", b, f)
@@ -341,7 +440,15 @@ def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None)
 
 def cholesky_inverse(x: Any, upper: bool = False, name: str | None = None) -> Any:
     """Inverse of A = x x^H (x^H x if `upper`) for its Cholesky factor x: computed as Paddle
-    does, inv(A) with A formed from all of x, so both triangles of x get gradients."""
+    does, inv(A) with A formed from all of x, so both triangles of x get gradients.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> l = padax.linalg.cholesky(a)
+        >>> padax.linalg.cholesky_inverse(l).tolist()
+        [[0.375, -0.25], [-0.25, 0.5]]
+    """
     f = _matrix("cholesky_inverse", x)
     return inv(_mm(_mH(f), f) if upper else _mm(f, _mH(f)))
 
@@ -359,6 +466,12 @@ def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: An
     x (*, M, M); y (*, M, K) (for `left=False`: (*, K, M)), or a batch of vectors (*, M)
     when y is 1-D or, for `left=True`, has one dimension fewer than x. Batch dimensions
     broadcast. A singular x gives inf/NaN entries, not an error.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> padax.linalg.solve(a, padax.to_tensor([8.0, 7.0])).tolist()
+        [1.25, 1.5]
     """
     no_out("linalg.solve", out)
     x = _matrix("solve", x)
@@ -393,7 +506,14 @@ def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: An
 
 
 def inv(x: Any, name: str | None = None) -> Any:
-    """Inverse of a square matrix (batch), through LU. Singular matrices give inf/NaN."""
+    """Inverse of a square matrix (batch), through LU. Singular matrices give inf/NaN.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> padax.linalg.inv(a).tolist()
+        [[0.375, -0.25], [-0.25, 0.5]]
+    """
     x = _matrix("inv", x)
     f, _, perm = _L.lu(x)
     return _lu_solve(f, perm, _eye_like(x.aval.shape, x.aval.dtype))
@@ -401,7 +521,13 @@ def inv(x: Any, name: str | None = None) -> Any:
 
 def pinv(x: Any, rcond: float = 1e-15, hermitian: bool = False, name: str | None = None) -> Any:
     """Moore-Penrose pseudo-inverse via the SVD (eigh if `hermitian`): singular values at or
-    below rcond * (largest singular value) are treated as zero."""
+    below rcond * (largest singular value) are treated as zero.
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.pinv(padax.to_tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.5, 0.0]]
+    """
     x = _matrix("pinv", x, square=hermitian)
     if hermitian:
         w, v = _hermitian_eigh(x)
@@ -447,6 +573,16 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default);
     rank, int32 (*), except with 'gels'; singular_values (*, min(M, N)) with 'gelsd'/'gelss'.
     Where Paddle leaves one out, it is an empty Tensor of shape [0] (an empty int64 for the rank).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+        >>> y = padax.to_tensor([[1.0], [3.0], [5.0]])
+        >>> solution, residuals, rank, sv = padax.linalg.lstsq(x, y)
+        >>> solution.tolist()
+        [[1.0], [2.0]]
+        >>> int(rank)
+        2
     """
     x = _matrix("lstsq", x, square=False)
     y = _matrix("lstsq", y, "y", square=False)
@@ -493,7 +629,14 @@ def _lu_parity_sign(piv: Any, dt) -> Any:
 
 def det(x: Any, name: str | None = None) -> Any:
     """Determinant of a square matrix (batch): the product of U's diagonal from LU, signed by
-    the row permutation."""
+    the row permutation.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(padax.linalg.det(a))
+        8.0
+    """
     x = _matrix("det", x)
     f, piv, _ = _L.lu(x)
     d = _diag(f)
@@ -503,7 +646,13 @@ def det(x: Any, name: str | None = None) -> Any:
 def slogdet(x: Any, name: str | None = None) -> Any:
     """Sign and natural log of |det| of a square matrix (batch), stacked as Paddle does: a
     Tensor of shape (2, *batch) = [sign, logabsdet]. A singular matrix gives (0, -inf).
-    For complex x, sign = det / |det| and both rows are complex."""
+    For complex x, sign = det / |det| and both rows are complex.
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.slogdet(padax.to_tensor([[-2.0, 0.0], [0.0, 3.0]])).tolist()
+        [-1.0, 1.7918]
+    """
     x = _matrix("slogdet", x)
     f, piv, _ = _L.lu(x)
     d = _diag(f)
@@ -523,7 +672,16 @@ def slogdet(x: Any, name: str | None = None) -> Any:
 
 def matrix_power(x: Any, n: int, name: str | None = None) -> Any:
     """x raised to the integer power n by repeated squaring; n < 0 uses inv(x), n == 0 gives
-    identity matrices."""
+    identity matrices.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> padax.linalg.matrix_power(a, 2).tolist()
+        [[20.0, 14.0], [14.0, 13.0]]
+        >>> padax.linalg.matrix_power(a, -1).tolist()
+        [[0.375, -0.25], [-0.25, 0.5]]
+    """
     x = _matrix("matrix_power", x)
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise op_type_error("linalg.matrix_power", f"n must be a Python int, got {type(n).__name__}")
@@ -547,7 +705,13 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
                 name: str | None = None) -> Any:
     """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: `tol` if
     given; else max(atol, rtol * largest) with rtol defaulting to max(M, N) * eps (and atol
-    to 0). Returns int64."""
+    to 0). Returns int64.
+
+    Examples:
+        >>> import padax
+        >>> int(padax.linalg.matrix_rank(padax.to_tensor([[1.0, 2.0], [2.0, 4.0]])))
+        1
+    """
     x = _matrix("matrix_rank", x, square=hermitian)
     if hermitian:
         s = lax.abs(_hermitian_eigh(x)[0])
@@ -605,7 +769,18 @@ def _float_input(op: str, x: Any) -> Any:
 def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False, name: str | None = None,
                 *, dtype: Any = None, out: Any = None) -> Any:
     """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
-    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first."""
+    of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[3.0, -4.0], [0.0, 1.0]])
+        >>> float(padax.linalg.vector_norm(x))
+        5.099
+        >>> padax.linalg.vector_norm(x, p=1, axis=0).tolist()
+        [3.0, 5.0]
+        >>> float(padax.linalg.vector_norm(x, p=float('inf')))
+        4.0
+    """
     no_out("linalg.vector_norm", out)
     if dtype is not None:
         x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
@@ -644,7 +819,16 @@ def matrix_norm(x: Any, p: Any = "fro", axis: Any = [-2, -1], keepdim: bool = Fa
                 name: str | None = None) -> Any:
     """Matrix norm over the two `axis` (rows, columns): 'fro', 'nuc' (sum of singular values),
     inf / -inf (max / min absolute row sum), 1 / -1 (max / min absolute column sum),
-    2 / -2 (largest / smallest singular value)."""
+    2 / -2 (largest / smallest singular value).
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(padax.linalg.matrix_norm(a))
+        5.7446
+        >>> float(padax.linalg.matrix_norm(a, p=1))
+        6.0
+    """
     x = _float_input("matrix_norm", x)
     axes = _norm_axes("matrix_norm", axis, x.aval.ndim)
     if len(axes) != 2:
@@ -674,7 +858,16 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
     """Vector or matrix norm, chosen by `axis` as Paddle does: an int (or one-element list)
     gives a vector norm, a two-element list a matrix norm, None the vector norm of the
     flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm).
-    With `dtype`, x is cast to it first."""
+    With `dtype`, x is cast to it first.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[3.0, 4.0], [6.0, 8.0]])
+        >>> float(padax.linalg.norm(x))
+        11.1803
+        >>> padax.linalg.norm(x, p=2, axis=1).tolist()
+        [5.0, 10.0]
+    """
     no_out("linalg.norm", out)
     if dtype is not None:
         x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
@@ -698,7 +891,14 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
 
 def cond(x: Any, p: Any = None, name: str | None = None) -> Any:
     """Condition number: for p None/2/-2 the ratio of extreme singular values; for 'fro',
-    'nuc', inf, -inf, 1, -1 (square x only) norm(x, p) * norm(inv(x), p)."""
+    'nuc', inf, -inf, 1, -1 (square x only) norm(x, p) * norm(inv(x), p).
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(padax.linalg.cond(a))
+        3.8664
+    """
     if p in (None, 2, -2):
         x = _matrix("cond", x, square=False)
         s = _L.svd(x, compute_uv=False)[0]
@@ -712,7 +912,13 @@ def cond(x: Any, p: Any = None, name: str | None = None) -> Any:
 
 
 def matrix_transpose(x: Any, name: str | None = None) -> Any:
-    """Swap the last two axes (a batch of matrices transposed, no conjugation)."""
+    """Swap the last two axes (a batch of matrices transposed, no conjugation).
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.matrix_transpose(padax.ones([5, 2, 3])).shape
+        (5, 3, 2)
+    """
     x = asarray(x)
     if x.aval.ndim < 2:
         raise op_value_error("linalg.matrix_transpose", f"x must have at least 2 dimensions, got {x.aval.str_short()}")
@@ -723,7 +929,14 @@ def matrix_transpose(x: Any, name: str | None = None) -> Any:
 
 def multi_dot(x: Sequence[Any], name: str | None = None) -> Any:
     """Product of a list of matrices in the cheapest order (dynamic programming over the
-    shapes); the first may be a 1-D row vector and the last a 1-D column vector."""
+    shapes); the first may be a 1-D row vector and the last a 1-D column vector.
+
+    Examples:
+        >>> import padax
+        >>> a, b, c = padax.ones([2, 3]), padax.ones([3, 4]), padax.ones([4, 1])
+        >>> padax.linalg.multi_dot([a, b, c]).tolist()
+        [[12.0], [12.0]]
+    """
     if not isinstance(x, (list, tuple)) or len(x) < 2:
         raise op_value_error("linalg.multi_dot", "x must be a list of at least two Tensors")
     arrs = [asarray(a) for a in x]
@@ -770,7 +983,14 @@ def cov(x: Any, rowvar: bool = True, ddof: bool | int = True, fweights: Any = No
         name: str | None = None) -> Any:
     """Covariance matrix of the variables in x (rows if `rowvar`, else columns); `ddof` True
     divides by N - 1 (unbiased), False by N; optional integer frequency weights `fweights`
-    and observation weights `aweights` (numpy.cov's definition). A 1-D x gives a 0-D result."""
+    and observation weights `aweights` (numpy.cov's definition). A 1-D x gives a 0-D result.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])
+        >>> padax.linalg.cov(x).tolist()
+        [[1.0, 2.5], [2.5, 6.3333]]
+    """
     x = asarray(x)
     if x.aval.ndim > 2:
         raise op_value_error("linalg.cov", f"x must be 1-D or 2-D, got {x.aval.str_short()}")
@@ -815,7 +1035,14 @@ def cov(x: Any, rowvar: bool = True, ddof: bool | int = True, fweights: Any = No
 
 def corrcoef(x: Any, rowvar: bool = True, name: str | None = None) -> Any:
     """Pearson correlation coefficients of the variables in x (rows if `rowvar`), clipped to
-    [-1, 1] (real and imaginary parts for complex input)."""
+    [-1, 1] (real and imaginary parts for complex input).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])
+        >>> padax.linalg.corrcoef(x).tolist()
+        [[1.0, 0.9934], [0.9934, 1.0]]
+    """
     c = cov(x, rowvar)
     if c.aval.ndim == 0:
         return lax.div(c, c)

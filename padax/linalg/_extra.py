@@ -49,7 +49,14 @@ def _eye(shape: tuple[int, ...], dt: np.dtype) -> Any:
 
 
 def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
-    """sum(conj(x) * y) along `axis` (x and y broadcast together)."""
+    """sum(conj(x) * y) along `axis` (x and y broadcast together).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.linalg.vecdot(x, padax.to_tensor([1.0, -1.0])).tolist()
+        [-1.0, -1.0]
+    """
     from padax.functional.math import conj, multiply
     from padax.functional.reduction import sum as _sum
     return _sum(multiply(conj(x), y), axis=axis)
@@ -57,7 +64,15 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
 
 def lu_solve(b: Any, lu: Any, pivots: Any, trans: str = "N", name: str | None = None) -> Any:
     """Solve A X = b (trans 'N'), A^T X = b ('T') or A^H X = b ('C') from `linalg.lu`'s packed factor and
-    1-based pivots of A. b (*, M, K), lu (*, M, M); batch dimensions broadcast."""
+    1-based pivots of A. b (*, M, K), lu (*, M, M); batch dimensions broadcast.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> lu, pivots = padax.linalg.lu(a)
+        >>> padax.linalg.lu_solve(padax.to_tensor([[8.0], [7.0]]), lu, pivots).tolist()
+        [[1.25], [1.5]]
+    """
     op = "lu_solve"
     if trans not in ("N", "T", "C"):
         raise op_value_error(f"linalg.{op}", f"trans must be 'N', 'T' or 'C', got {trans!r}")
@@ -124,7 +139,14 @@ def _householder_args(op: str, x: Any, tau: Any) -> tuple[Any, Any]:
 
 def householder_product(x: Any, tau: Any, name: str | None = None) -> Any:
     """The first N columns of Q = H_1 H_2 ... H_k, H_i = I - tau_i v_i v_i^H with v_i read from column i of
-    x below the diagonal (LAPACK's orgqr; x and tau as `linalg.qr`'s packed form gives them)."""
+    x below the diagonal (LAPACK's orgqr; x and tau as `linalg.qr`'s packed form gives them).
+
+    Examples:
+        >>> import padax
+        >>> v = padax.to_tensor([[1.0], [1.0]])
+        >>> padax.linalg.householder_product(v, padax.to_tensor([1.0])).tolist()
+        [[0.0], [-1.0]]
+    """
     x, tau = _householder_args("householder_product", x, tau)
     *batch, m, n = x.aval.shape
     q = _eye(tuple(batch) + (m, n), x.aval.dtype)
@@ -213,7 +235,15 @@ def _expm(a: Any) -> Any:
 
 
 def matrix_exp(x: Any, name: str | None = None) -> Any:
-    """The matrix exponential exp(x) of a (batch of) square float or complex matrices."""
+    """The matrix exponential exp(x) of a (batch of) square float or complex matrices.
+
+    Examples:
+        >>> import padax
+        >>> padax.linalg.matrix_exp(padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])).tolist()
+        [[1.0, 1.0], [0.0, 1.0]]
+        >>> padax.linalg.matrix_exp(padax.to_tensor([[1.0, 0.0], [0.0, 2.0]])).tolist()
+        [[2.7183, 0.0], [0.0, 7.3891]]
+    """
     x = _mat("matrix_exp", x, square=True)
     if x.aval.shape[-1] == 0:
         return x

@@ -20,7 +20,28 @@ def _ops():
 
 class Metric:
     """Base class: subclasses define `reset`, `update`, `accumulate` and `name`; `compute` (the device-side
-    preprocessing whose outputs `update` receives) passes its inputs through unless overridden."""
+    preprocessing whose outputs `update` receives) passes its inputs through unless overridden.
+
+    Examples:
+        >>> import padax
+        >>> class MeanError(padax.metric.Metric):
+        ...     def __init__(self):
+        ...         self.reset()
+        ...     def reset(self):
+        ...         self.total, self.count = 0.0, 0
+        ...     def update(self, err):
+        ...         self.total += float(err.sum())
+        ...         self.count += err.shape[0]
+        ...     def accumulate(self):
+        ...         return self.total / self.count
+        ...     def name(self):
+        ...         return 'mean_error'
+        ...
+        >>> m = MeanError()
+        >>> m.update(padax.to_tensor([1.0, 3.0]))
+        >>> m.accumulate()
+        2.0
+    """
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -41,7 +62,18 @@ def _host(x: Any, what: str, op: str) -> np.ndarray:
 
 
 class Accuracy(Metric):
-    """Top-k classification accuracy for each k in `topk` (name `acc`, or `acc_top{k}` per k)."""
+    """Top-k classification accuracy for each k in `topk` (name `acc`, or `acc_top{k}` per k).
+
+    Examples:
+        >>> import padax
+        >>> pred = padax.to_tensor([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+        >>> label = padax.to_tensor([[1], [1], [1]])
+        >>> m = padax.metric.Accuracy()
+        >>> m.update(m.compute(pred, label))
+        0.6667
+        >>> m.accumulate()
+        0.6667
+    """
 
     def __init__(self, topk: Sequence[int] = (1,), name: str | None = None, *args: Any, **kwargs: Any):
         topk = tuple(topk) if isinstance(topk, (list, tuple)) else (topk,)
@@ -111,7 +143,15 @@ def _binary_inputs(op: str, preds: Any, labels: Any) -> tuple[np.ndarray, np.nda
 
 
 class Precision(Metric):
-    """Binary precision tp / (tp + fp); a prediction is positive when it rounds (half up) to 1."""
+    """Binary precision tp / (tp + fp); a prediction is positive when it rounds (half up) to 1.
+
+    Examples:
+        >>> import padax
+        >>> m = padax.metric.Precision()
+        >>> m.update(padax.to_tensor([0.9, 0.8, 0.3, 0.6]), padax.to_tensor([1, 0, 1, 1]))
+        >>> m.accumulate()
+        0.6667
+    """
 
     def __init__(self, name: str = "precision", *args: Any, **kwargs: Any):
         self._name = name
@@ -135,7 +175,15 @@ class Precision(Metric):
 
 
 class Recall(Metric):
-    """Binary recall tp / (tp + fn); a prediction is positive when it rounds (half to even, as Paddle) to 1."""
+    """Binary recall tp / (tp + fn); a prediction is positive when it rounds (half to even, as Paddle) to 1.
+
+    Examples:
+        >>> import padax
+        >>> m = padax.metric.Recall()
+        >>> m.update(padax.to_tensor([0.9, 0.8, 0.3, 0.6]), padax.to_tensor([1, 0, 1, 1]))
+        >>> m.accumulate()
+        0.6667
+    """
 
     def __init__(self, name: str = "recall", *args: Any, **kwargs: Any):
         self._name = name
@@ -165,6 +213,14 @@ class Auc(Metric):
     Paddle) or a [batch] / [batch, 1] positive-class probability; labels 0/1. Scores bucket as
     int(score * num_thresholds). ROC is Paddle's trapezoidal area; 'PR' is the trapezoidal area under
     (recall, precision) from recall 0 at precision 1, the thresholds taken from high to low.
+
+    Examples:
+        >>> import padax
+        >>> m = padax.metric.Auc()
+        >>> preds = padax.to_tensor([[0.9, 0.1], [0.2, 0.8], [0.4, 0.6], [0.7, 0.3]])
+        >>> m.update(preds, padax.to_tensor([[0], [1], [1], [0]]))
+        >>> m.accumulate()
+        1.0
     """
 
     def __init__(self, curve: str = "ROC", num_thresholds: int = 4095, name: str = "auc", *args: Any,
@@ -223,6 +279,15 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
 
     input: [batch, num_classes] scores; label: [batch, 1] or [batch] class indices. `correct` and `total`
     (Paddle's output buffers) are not written: padax Tensors are immutable.
+
+    Examples:
+        >>> import padax
+        >>> pred = padax.to_tensor([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+        >>> label = padax.to_tensor([[1], [1], [1]])
+        >>> float(padax.metric.accuracy(pred, label))
+        0.6667
+        >>> float(padax.metric.accuracy(pred, label, k=2))
+        1.0
     """
     padax = _ops()
     input, label = padax.to_tensor(input), padax.to_tensor(label)  # noqa: A001

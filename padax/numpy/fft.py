@@ -68,24 +68,50 @@ irfft2.__doc__ = "Inverse of `rfft2`."
 
 
 def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    """Sample frequencies of an n-point transform with spacing d (default floating dtype)."""
+    """Sample frequencies of an n-point transform with spacing d (default floating dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.fftfreq(4).tolist()
+        [0.0, 0.25, -0.5, -0.25]
+        >>> pnp.fft.fftfreq(4, d=0.5).tolist()
+        [0.0, 0.5, -1.0, -0.5]
+    """
     dt = D.default_float() if dtype is None else D.canonicalize(dtype)
     return put_on(_pf().fftfreq(n, d, dtype=dt), device)
 
 
 def rfftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-    """Non-negative sample frequencies of an n-point real transform with spacing d."""
+    """Non-negative sample frequencies of an n-point real transform with spacing d.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.rfftfreq(4).tolist()
+        [0.0, 0.25, 0.5]
+    """
     dt = D.default_float() if dtype is None else D.canonicalize(dtype)
     return put_on(_pf().rfftfreq(n, d, dtype=dt), device)
 
 
 def fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    """Move the zero frequency to the centre (roll each axis by size // 2)."""
+    """Move the zero frequency to the centre (roll each axis by size // 2).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.fftshift(pnp.fft.fftfreq(5)).tolist()
+        [-0.4, -0.2, 0.0, 0.2, 0.4]
+    """
     return _pf().fftshift(x, axes=axes)
 
 
 def ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    """Undo `fftshift`."""
+    """Undo `fftshift`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.ifftshift(pnp.fft.fftshift(pnp.fft.fftfreq(5))).tolist()
+        [0.0, 0.2, 0.4, -0.4, -0.2]
+    """
     return _pf().ifftshift(x, axes=axes)
 
 

@@ -70,7 +70,14 @@ def _square(op: str, x: Any) -> Any:
 
 def cholesky(x: Any, /, *, upper: builtins.bool = False, symmetrize_input: builtins.bool = True) -> Any:
     """Cholesky factor (lower L with x = L L^H, or upper U = L^H) of (x + x^H) / 2, or with
-    symmetrize_input=False of the matrix in x's lower triangle."""
+    symmetrize_input=False of the matrix in x's lower triangle.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.cholesky(a).tolist()
+        [[2.0, 0.0], [1.0, 1.4142]]
+    """
     f = _L.cholesky(_square("cholesky", x), symmetrize_input=symmetrize_input)
     if upper:
         f = matrix_transpose(f)
@@ -85,7 +92,13 @@ def _uplo(op: str, UPLO: Any) -> builtins.bool:
 
 
 def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
-    """Cross product of 3-vectors along `axis` (other axes broadcast)."""
+    """Cross product of 3-vectors along `axis` (other axes broadcast).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.cross(pnp.array([1.0, 0.0, 0.0]), pnp.array([0.0, 1.0, 0.0])).tolist()
+        [0.0, 0.0, 1.0]
+    """
     a, b = _promote(to_array(x1), to_array(x2))
     shape = broadcast_shapes("linalg.cross", a.aval.shape, b.aval.shape)
     nd = len(shape)
@@ -99,57 +112,128 @@ def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
 
 
 def det(x: Any, /) -> Any:
-    """Determinant of square matrices."""
+    """Determinant of square matrices.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(pnp.linalg.det(a))
+        8.0
+    """
     return _pl().det(_f(x))
 
 
 def diagonal(x: Any, /, *, offset: builtins.int = 0) -> Any:
-    """The `offset` diagonal of the last two axes."""
+    """The `offset` diagonal of the last two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.diagonal(a).tolist()
+        [4.0, 3.0]
+    """
     return _np_diagonal(x, offset, -2, -1)
 
 
 def eigh(x: Any, /, UPLO: str | None = None, symmetrize_input: builtins.bool = True) -> EighResult:
     """(eigenvalues ascending, eigenvectors) of (x + x^H) / 2, or with symmetrize_input=False
-    of the Hermitian matrix in x's lower (UPLO 'L' or None) or upper ('U') triangle."""
+    of the Hermitian matrix in x's lower (UPLO 'L' or None) or upper ('U') triangle.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> w, v = pnp.linalg.eigh(a)
+        >>> w.tolist()
+        [1.4384, 5.5616]
+    """
     w, v = _L.eigh(_square("eigh", x), lower=_uplo("eigh", UPLO), symmetrize_input=symmetrize_input)
     return EighResult(w, v)
 
 
 def eigvalsh(x: Any, /, UPLO: str | None = "L", *, symmetrize_input: builtins.bool = True) -> Any:
-    """Eigenvalues (ascending) of Hermitian matrices (see `eigh`)."""
+    """Eigenvalues (ascending) of Hermitian matrices (see `eigh`).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.eigvalsh(a).tolist()
+        [1.4384, 5.5616]
+    """
     return eigh(x, UPLO, symmetrize_input).eigenvalues
 
 
 def eig(x: Any, /) -> EigResult:
-    """(eigenvalues, eigenvectors) of general square matrices, complex (CPU only)."""
+    """(eigenvalues, eigenvectors) of general square matrices, complex (CPU only).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> w, v = pnp.linalg.eig(pnp.array([[2.0, 0.0], [0.0, 3.0]]))
+        >>> w.tolist()
+        [(2+0j), (3+0j)]
+    """
     w, v = _pl().eig(_f(x))
     return EigResult(w, v)
 
 
 def eigvals(x: Any, /) -> Any:
-    """Eigenvalues of general square matrices, complex (CPU only)."""
+    """Eigenvalues of general square matrices, complex (CPU only).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.eigvals(pnp.array([[0.0, -1.0], [1.0, 0.0]])).tolist()
+        [1j, -1j]
+    """
     return _pl().eigvals(_f(x))
 
 
 def inv(x: Any, /) -> Any:
-    """Inverse of square matrices."""
+    """Inverse of square matrices.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.inv(a).tolist()
+        [[0.375, -0.25], [-0.25, 0.5]]
+    """
     return _pl().inv(_f(x))
 
 
 def matrix_norm(x: Any, /, *, keepdims: builtins.bool = False, ord: Any = "fro") -> Any:
-    """Matrix norm over the last two axes: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."""
+    """Matrix norm over the last two axes: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(pnp.linalg.matrix_norm(a))
+        5.7446
+        >>> float(pnp.linalg.matrix_norm(a, ord=1))
+        6.0
+    """
     return _pl().matrix_norm(_f(x), p=ord, axis=(-2, -1), keepdim=keepdims)
 
 
 def matrix_power(x: Any, n: builtins.int, /) -> Any:
-    """x to the integer power n (n < 0 inverts)."""
+    """x to the integer power n (n < 0 inverts).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.matrix_power(a, 2).tolist()
+        [[20.0, 14.0], [14.0, 13.0]]
+    """
     return _pl().matrix_power(_f(x), n)
 
 
 def matrix_rank(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, tol: Any = None) -> Any:
     """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: as in jax,
     an explicit `rtol` (or its alias `tol`) is the threshold itself; the default is
-    largest * max(M, N) * eps. A 0-d or 1-D x gives 1 if any entry is nonzero, else 0."""
+    largest * max(M, N) * eps. A 0-d or 1-D x gives 1 if any entry is nonzero, else 0.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> int(pnp.linalg.matrix_rank(pnp.array([[1.0, 2.0], [2.0, 4.0]])))
+        1
+    """
     if tol is not None:
         if rtol is not None:
             raise op_value_error("linalg.matrix_rank", "give only one of rtol and tol")
@@ -171,7 +255,13 @@ def matrix_rank(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
-    """Outer product of two 1-D arrays."""
+    """Outer product of two 1-D arrays.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.outer(pnp.array([1.0, 2.0]), pnp.array([3.0, 4.0])).tolist()
+        [[3.0, 4.0], [6.0, 8.0]]
+    """
     a, b = to_array(x1), to_array(x2)
     if a.aval.ndim != 1 or b.aval.ndim != 1:
         raise op_value_error("linalg.outer", f"expects 1-D arrays, got {a.aval.str_short()} and {b.aval.str_short()}")
@@ -181,7 +271,13 @@ def outer(x1: Any, x2: Any, /) -> Any:
 def pinv(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, rcond: Any = None) -> Any:
     """Moore-Penrose pseudo-inverse; singular values at or below rtol * largest count as zero
     (rtol, alias rcond, default 10 * max(M, N) * eps as in jax). With `hermitian`, through the
-    eigen-decomposition of (x + x^H) / 2."""
+    eigen-decomposition of (x + x^H) / 2.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.pinv(pnp.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.5, 0.0]]
+    """
     if rcond is not None:
         if rtol is not None:
             raise op_value_error("linalg.pinv", "give only one of rtol and rcond")
@@ -197,7 +293,15 @@ def pinv(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, rcond
 
 def qr(x: Any, /, *, mode: str = "reduced") -> Any:
     """QR decomposition: QRResult(Q, R) for mode 'reduced' (NumPy's old alias 'full') or
-    'complete', R alone for 'r'. (jax's 'raw', LAPACK's Householder form, is not available.)"""
+    'complete', R alone for 'r'. (jax's 'raw', LAPACK's Householder form, is not available.)
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> q, r = pnp.linalg.qr(a)
+        >>> (q @ r).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+    """
     if mode not in ("reduced", "complete", "full", "r"):
         raise op_value_error("linalg.qr", f"mode must be 'reduced', 'complete', 'full' or 'r', got {mode!r}")
     if mode == "r":
@@ -207,7 +311,14 @@ def qr(x: Any, /, *, mode: str = "reduced") -> Any:
 
 
 def slogdet(x: Any, /) -> SlogdetResult:
-    """(sign, log|det|) of square matrices; logabsdet is real also for complex input."""
+    """(sign, log|det|) of square matrices; logabsdet is real also for complex input.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> sign, logabsdet = pnp.linalg.slogdet(pnp.array([[-2.0, 0.0], [0.0, 3.0]]))
+        >>> float(sign), float(logabsdet)
+        (-1.0, 1.7918)
+    """
     out = _pl().slogdet(_f(x))
     sign, logabs = out[0], out[1]
     if D.kind(logabs.aval.dtype) == 3:
@@ -216,7 +327,14 @@ def slogdet(x: Any, /) -> SlogdetResult:
 
 
 def solve(x1: Any, x2: Any, /) -> Any:
-    """Solve x1 @ out = x2; x2 of shape (M,) is one vector, otherwise (..., M, K) with batches broadcasting."""
+    """Solve x1 @ out = x2; x2 of shape (M,) is one vector, otherwise (..., M, K) with batches broadcasting.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> pnp.linalg.solve(a, pnp.array([8.0, 7.0])).tolist()
+        [1.25, 1.5]
+    """
     a, b = _promote(_f(x1), _f(x2))
     if b.aval.ndim == 1:
         m = b.aval.shape[0]
@@ -235,7 +353,14 @@ def svd(x: Any, /, *, full_matrices: builtins.bool = True, compute_uv: builtins.
         hermitian: builtins.bool = False) -> Any:
     """SVDResult(U, S, Vh) with x = U diag(S) Vh, S descending; S alone if not `compute_uv`.
     With `hermitian`, from the eigen-decomposition of (x + x^H) / 2, as jax does: S = |w|
-    sorted descending, U the matching eigenvectors, Vh = (U * sign(w))^H."""
+    sorted descending, U the matching eigenvectors, Vh = (U * sign(w))^H.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> u, s, vh = pnp.linalg.svd(pnp.array([[3.0, 0.0], [0.0, -4.0]]))
+        >>> s.tolist()
+        [4.0, 3.0]
+    """
     x = _f(x)
     if hermitian:
         return _hermitian_svd(_square("svd", x), compute_uv)
@@ -263,18 +388,40 @@ def _hermitian_svd(x: Any, compute_uv: builtins.bool) -> Any:
 
 
 def svdvals(x: Any, /) -> Any:
-    """Singular values, descending."""
+    """Singular values, descending.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.svdvals(pnp.array([[3.0, 0.0], [0.0, -4.0]])).tolist()
+        [4.0, 3.0]
+    """
     return _pl().svdvals(_f(x))
 
 
 def trace(x: Any, /, *, offset: builtins.int = 0, dtype: Any = None) -> Any:
-    """Sum of the `offset` diagonal of the last two axes."""
+    """Sum of the `offset` diagonal of the last two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(pnp.linalg.trace(a))
+        7.0
+    """
     from padax.numpy._statistical import sum as _sum
     return _sum(_np_diagonal(x, offset, -2, -1), axis=-1, dtype=dtype)
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, ord: Any = 2) -> Any:
-    """Vector norm over `axis` (all axes if None): inf, -inf, 0, or (sum |x|^ord)^(1/ord)."""
+    """Vector norm over `axis` (all axes if None): inf, -inf, 0, or (sum |x|^ord)^(1/ord).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([3.0, -4.0])
+        >>> float(pnp.linalg.vector_norm(x))
+        5.0
+        >>> float(pnp.linalg.vector_norm(x, ord=1))
+        7.0
+    """
     x = _f(x)
     if isinstance(axis, list):
         axis = tuple(axis)
@@ -282,7 +429,16 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False,
 
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """NumPy's norm: a vector norm (axis None on 1-D/flattened, or an int) or a matrix norm (two axes, or 2-D)."""
+    """NumPy's norm: a vector norm (axis None on 1-D/flattened, or an int) or a matrix norm (two axes, or 2-D).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[3.0, 4.0], [6.0, 8.0]])
+        >>> float(pnp.linalg.norm(x))
+        11.1803
+        >>> pnp.linalg.norm(x, axis=1).tolist()
+        [5.0, 10.0]
+    """
     x = _f(x)
     if axis is None:
         if x.aval.ndim == 2 and ord is not None:
@@ -297,7 +453,14 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: builtins.bool = Fa
 
 
 def cond(x: Any, p: Any = None) -> Any:
-    """Condition number (ratio of extreme singular values, or norm(x, p) * norm(inv(x), p))."""
+    """Condition number (ratio of extreme singular values, or norm(x, p) * norm(inv(x), p)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
+        >>> float(pnp.linalg.cond(a))
+        3.8664
+    """
     return _pl().cond(_f(x), p)
 
 
@@ -306,7 +469,15 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: builtins.bool = Fal
     values) for a 2-D `a` and a 1-D or 2-D `b`, through the SVD; singular values below
     rcond * largest (default max(M, N) * eps) are dropped. residuals (squared column norms of
     b - a @ x) are always returned, unless `numpy_resid` and rank < N or M <= N (then empty,
-    as NumPy's). rank has the default int dtype."""
+    as NumPy's). rank has the default int dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+        >>> solution, resid, rank, sv = pnp.linalg.lstsq(x, pnp.array([1.0, 3.0, 5.0]))
+        >>> solution.tolist(), int(rank)
+        ([1.0, 2.0], 2)
+    """
     a, b = _promote(_f(a), _f(b))
     if a.aval.ndim != 2 or b.aval.ndim not in (1, 2) or b.aval.shape[0] != a.aval.shape[0]:
         raise op_value_error("linalg.lstsq", f"needs a 2-D a and a 1-D or 2-D b with as many rows, got "
@@ -348,12 +519,24 @@ def _concrete_lt(rank: Any, n: builtins.int) -> builtins.bool:
 
 
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
-    """Product of a chain of matrices (first/last may be vectors)."""
+    """Product of a chain of matrices (first/last may be vectors).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.multi_dot([pnp.ones((2, 3)), pnp.ones((3, 4)), pnp.ones((4, 1))]).tolist()
+        [[12.0], [12.0]]
+    """
     return _pl().multi_dot(list(_promote(*[_f(a) for a in arrays])))
 
 
 def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
-    """Inverse of a tensor with respect to tensordot over its first `ind` axes."""
+    """Inverse of a tensor with respect to tensordot over its first `ind` axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.tensorinv(pnp.eye(4).reshape(4, 2, 2), ind=1).shape
+        (2, 2, 4)
+    """
     a = _f(a)
     lead = a.aval.shape[:ind]
     rest = a.aval.shape[ind:]
@@ -363,7 +546,13 @@ def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
 
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> Any:
     """x with tensordot(a, x, x.ndim) == b; `axes` are axes of `a` moved to its end first (in
-    that order), as numpy does. Needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == b.size."""
+    that order), as numpy does. Needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == b.size.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.tensorsolve(pnp.eye(4).reshape(2, 2, 4), pnp.ones((2, 2))).tolist()
+        [1.0, 1.0, 1.0, 1.0]
+    """
     a, b = _promote(_f(a), _f(b))
     if axes is not None:
         nd = a.aval.ndim

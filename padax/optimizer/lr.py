@@ -29,7 +29,23 @@ class LRScheduler:
     """Base class: subclasses define `value(step)` (a host step gives a numpy scalar, a traced one a traced
     scalar), or, as in Paddle, override `get_lr()` to compute the rate from `self.last_epoch` and
     `self.base_lr`. A `get_lr` schedule is evaluated in Python, so inside a jitted step pass its
-    current rate to the optimizer: `opt.step(params, grads, state, lr=scheduler())`."""
+    current rate to the optimizer: `opt.step(params, grads, state, lr=scheduler())`.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> class Halving(lr.LRScheduler):
+        ...     def get_lr(self):
+        ...         return self.base_lr * 0.5 ** self.last_epoch
+        ...
+        >>> sched = Halving(learning_rate=1.0)
+        >>> rates = []
+        >>> for _ in range(3):
+        ...     rates.append(sched())
+        ...     sched.step()
+        ...
+        >>> rates
+        [1.0, 0.5, 0.25]
+    """
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -85,7 +101,14 @@ def _value_from_get_lr(self, step: Any) -> float:
 
 
 class StepDecay(LRScheduler):
-    """lr * gamma ** (step // step_size)."""
+    """lr * gamma ** (step // step_size).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.StepDecay(0.1, step_size=2, gamma=0.5)
+        >>> [float(sched.value(t)) for t in range(6)]
+        [0.1, 0.1, 0.05, 0.05, 0.025, 0.025]
+    """
 
     def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
@@ -100,7 +123,14 @@ class StepDecay(LRScheduler):
 
 
 class MultiStepDecay(LRScheduler):
-    """lr * gamma ** (number of milestones passed)."""
+    """lr * gamma ** (number of milestones passed).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.MultiStepDecay(0.1, milestones=[2, 4], gamma=0.1)
+        >>> [float(sched.value(t)) for t in range(5)]
+        [0.1, 0.1, 0.01, 0.01, 0.001]
+    """
 
     def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
@@ -115,7 +145,14 @@ class MultiStepDecay(LRScheduler):
 
 
 class ExponentialDecay(LRScheduler):
-    """lr * gamma ** step."""
+    """lr * gamma ** step.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.ExponentialDecay(1.0, gamma=0.5)
+        >>> [float(sched.value(t)) for t in range(4)]
+        [1.0, 0.5, 0.25, 0.125]
+    """
 
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
         self.gamma = float(gamma)
@@ -126,7 +163,14 @@ class ExponentialDecay(LRScheduler):
 
 
 class CosineAnnealingDecay(LRScheduler):
-    """eta_min + (lr - eta_min) * (1 + cos(pi * step / T_max)) / 2."""
+    """eta_min + (lr - eta_min) * (1 + cos(pi * step / T_max)) / 2.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.CosineAnnealingDecay(1.0, T_max=4)
+        >>> [float(sched.value(t)) for t in range(5)]
+        [1.0, 0.8536, 0.5, 0.1464, 0.0]
+    """
 
     def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0.0, last_epoch: int = -1,
                  verbose: bool = False):
@@ -141,7 +185,14 @@ class CosineAnnealingDecay(LRScheduler):
 
 
 class PolynomialDecay(LRScheduler):
-    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling)."""
+    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.PolynomialDecay(1.0, decay_steps=4, end_lr=0.0)
+        >>> [float(sched.value(t)) for t in range(6)]
+        [1.0, 0.75, 0.5, 0.25, 0.0, 0.0]
+    """
 
     def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001, power: float = 1.0,
                  cycle: bool = False, last_epoch: int = -1, verbose: bool = False):
@@ -158,7 +209,14 @@ class PolynomialDecay(LRScheduler):
 
 
 class PiecewiseDecay(LRScheduler):
-    """values[i] while step < boundaries[i] (values has one more entry than boundaries)."""
+    """values[i] while step < boundaries[i] (values has one more entry than boundaries).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.PiecewiseDecay(boundaries=[2, 4], values=[1.0, 0.5, 0.1])
+        >>> [float(sched.value(t)) for t in range(6)]
+        [1.0, 1.0, 0.5, 0.5, 0.1, 0.1]
+    """
 
     def __init__(self, boundaries: Sequence[int], values: Sequence[float], last_epoch: int = -1,
                  verbose: bool = False):
@@ -175,7 +233,14 @@ class PiecewiseDecay(LRScheduler):
 
 class LinearWarmup(LRScheduler):
     """start_lr -> end_lr linearly over warmup_steps, then `learning_rate` (a number or a schedule
-    that then counts from the end of the warmup)."""
+    that then counts from the end of the warmup).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.LinearWarmup(0.5, warmup_steps=4, start_lr=0.0, end_lr=0.5)
+        >>> [float(sched.value(t)) for t in range(6)]
+        [0.0, 0.125, 0.25, 0.375, 0.5, 0.5]
+    """
 
     def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float, end_lr: float,
                  last_epoch: int = -1, verbose: bool = False):
@@ -198,7 +263,14 @@ class LinearWarmup(LRScheduler):
 
 
 class NoamDecay(LRScheduler):
-    """The Transformer's schedule: lr * d_model^-0.5 * min(step^-0.5, step * warmup_steps^-1.5)."""
+    """The Transformer's schedule: lr * d_model^-0.5 * min(step^-0.5, step * warmup_steps^-1.5).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.NoamDecay(d_model=16, warmup_steps=2)
+        >>> [float(sched.value(t)) for t in range(1, 5)]
+        [0.0884, 0.1768, 0.1443, 0.125]
+    """
 
     def __init__(self, d_model: int, warmup_steps: int, learning_rate: float = 1.0, last_epoch: int = -1,
                  verbose: bool = False):
@@ -217,7 +289,14 @@ class NoamDecay(LRScheduler):
 
 
 class NaturalExpDecay(LRScheduler):
-    """lr * exp(-gamma * step)."""
+    """lr * exp(-gamma * step).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.NaturalExpDecay(1.0, gamma=0.5)
+        >>> [float(sched.value(t)) for t in range(3)]
+        [1.0, 0.6065, 0.3679]
+    """
 
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
         if gamma <= 0:
@@ -230,7 +309,14 @@ class NaturalExpDecay(LRScheduler):
 
 
 class InverseTimeDecay(LRScheduler):
-    """lr / (1 + gamma * step)."""
+    """lr / (1 + gamma * step).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.InverseTimeDecay(1.0, gamma=1.0)
+        >>> [float(sched.value(t)) for t in range(4)]
+        [1.0, 0.5, 0.3333, 0.25]
+    """
 
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
         self.gamma = float(gamma)
@@ -247,7 +333,14 @@ def _check_callable(op: str, fn: Any) -> Any:
 
 
 class LambdaDecay(LRScheduler):
-    """lr * lr_lambda(step) (jittable when lr_lambda is plain arithmetic on the step)."""
+    """lr * lr_lambda(step) (jittable when lr_lambda is plain arithmetic on the step).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.LambdaDecay(0.5, lr_lambda=lambda step: 0.9 ** step)
+        >>> [float(sched.value(t)) for t in range(3)]
+        [0.5, 0.45, 0.405]
+    """
 
     def __init__(self, learning_rate: float, lr_lambda: Callable[[Any], Any], last_epoch: int = -1,
                  verbose: bool = False):
@@ -260,7 +353,19 @@ class LambdaDecay(LRScheduler):
 
 class MultiplicativeDecay(LRScheduler):
     """lr * lr_lambda(1) * lr_lambda(2) * ... * lr_lambda(step) (evaluated in Python: pass `lr=scheduler()`
-    to the optimizer inside jit)."""
+    to the optimizer inside jit).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.MultiplicativeDecay(1.0, lr_lambda=lambda epoch: 0.5)
+        >>> rates = []
+        >>> for _ in range(4):
+        ...     rates.append(sched())
+        ...     sched.step()
+        ...
+        >>> rates
+        [1.0, 0.5, 0.25, 0.125]
+    """
 
     def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float], last_epoch: int = -1,
                  verbose: bool = False):
@@ -275,7 +380,14 @@ class MultiplicativeDecay(LRScheduler):
 
 
 class LinearLR(LRScheduler):
-    """lr * factor, the factor going linearly from start_factor to end_factor over total_steps, then held."""
+    """lr * factor, the factor going linearly from start_factor to end_factor over total_steps, then held.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.LinearLR(1.0, total_steps=4, start_factor=0.5, end_factor=1.0)
+        >>> [float(sched.value(t)) for t in range(6)]
+        [0.5, 0.625, 0.75, 0.875, 1.0, 1.0]
+    """
 
     def __init__(self, learning_rate: float, total_steps: int, start_factor: float = 1.0 / 3,
                  end_factor: float = 1.0, last_epoch: int = -1, verbose: bool = False):

@@ -15,7 +15,14 @@ from padax.optimizer.lr import LRScheduler, _xp
 
 class OneCycleLR(LRScheduler):
     """Warm up from max_learning_rate / divide_factor to max_learning_rate over phase_pct of total_steps, then
-    anneal (cosine or linear) down to end_learning_rate; three_phase first comes back to the initial rate."""
+    anneal (cosine or linear) down to end_learning_rate; three_phase first comes back to the initial rate.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.OneCycleLR(max_learning_rate=1.0, total_steps=10, end_learning_rate=0.0)
+        >>> [float(sched.value(t)) for t in (0, 3, 6, 9)]
+        [0.04, 0.9505, 0.3887, 0.0]
+    """
 
     def __init__(self, max_learning_rate: float, total_steps: int, divide_factor: float = 25.0,
                  end_learning_rate: float = 0.0001, phase_pct: float = 0.3, anneal_strategy: str = "cos",
@@ -61,7 +68,14 @@ class OneCycleLR(LRScheduler):
 class CyclicLR(LRScheduler):
     """Triangular cycles between base_learning_rate and max_learning_rate (step_size_up steps up,
     step_size_down down), the amplitude scaled by mode: 'triangular' (1), 'triangular2' (halved every cycle),
-    'exp_range' (exp_gamma ** step), or scale_fn(cycle or step, per scale_mode)."""
+    'exp_range' (exp_gamma ** step), or scale_fn(cycle or step, per scale_mode).
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.CyclicLR(base_learning_rate=0.1, max_learning_rate=0.5, step_size_up=2)
+        >>> [float(sched.value(t)) for t in range(6)]
+        [0.1, 0.3, 0.5, 0.3, 0.1, 0.3]
+    """
 
     def __init__(self, base_learning_rate: float, max_learning_rate: float, step_size_up: int,
                  step_size_down: int | None = None, mode: str = "triangular", exp_gamma: float = 1.0,
@@ -107,7 +121,14 @@ class CyclicLR(LRScheduler):
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
-    """Cosine annealing from lr to eta_min over T_0 steps, restarting; each period T_mult times the previous."""
+    """Cosine annealing from lr to eta_min over T_0 steps, restarting; each period T_mult times the previous.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.CosineAnnealingWarmRestarts(1.0, T_0=2)
+        >>> [float(sched.value(t)) for t in range(5)]
+        [1.0, 0.5, 1.0, 0.5, 1.0]
+    """
 
     def __init__(self, learning_rate: float, T_0: int, T_mult: int = 1, eta_min: float = 0.0, last_epoch: int = -1,
                  verbose: bool = False):
@@ -145,7 +166,17 @@ class ReduceOnPlateau(LRScheduler):
     """Multiply the rate by `factor` once a metric has not improved for `patience` epochs (then wait `cooldown`
     epochs), never below min_lr. Driven from Python: `scheduler.step(metric)` after each evaluation, and
     `opt.step(..., lr=scheduler())`; the rate is not a function of the step count, so it cannot be read
-    inside jit."""
+    inside jit.
+
+    Examples:
+        >>> from padax.optimizer import lr
+        >>> sched = lr.ReduceOnPlateau(1.0, factor=0.5, patience=1)
+        >>> for loss in [3.0, 2.0, 2.0, 2.0, 2.0]:
+        ...     sched.step(loss)
+        ...
+        >>> sched()
+        0.5
+    """
 
     def __init__(self, learning_rate: float, mode: str = "min", factor: float = 0.1, patience: int = 10,
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr: float = 0,

@@ -35,7 +35,14 @@ def _float_param(op: str, x: Any, what: str = "x"):
 
 
 def bernoulli(x: Any, p: float | None = None, name: str | None = None) -> Any:
-    """1.0 with probability x (or with probability `p` for every element, if given), else 0.0; x's dtype."""
+    """1.0 with probability x (or with probability `p` for every element, if given), else 0.0; x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> padax.bernoulli(padax.to_tensor([0.0, 1.0, 0.0, 1.0])).tolist()
+        [0.0, 1.0, 0.0, 1.0]
+    """
     x = _float_param("bernoulli", x)
     prob = x if p is None else broadcast_to(asarray(float(p), x.aval.dtype), x.aval.shape)
     key = next_key("bernoulli")
@@ -44,7 +51,15 @@ def bernoulli(x: Any, p: float | None = None, name: str | None = None) -> Any:
 
 
 def poisson(x: Any, name: str | None = None) -> Any:
-    """A Poisson(x) count per element, in x's float dtype."""
+    """A Poisson(x) count per element, in x's float dtype.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.poisson(padax.full([1000], 3.0))
+        >>> abs(float(x.mean()) - 3.0) < 0.2
+        True
+    """
     x = _float_param("poisson", x)
     key = next_key("poisson")
     n = _eager(_samplers.poisson, key, x, None, dtypes.int64)
@@ -52,7 +67,15 @@ def poisson(x: Any, name: str | None = None) -> Any:
 
 
 def standard_gamma(x: Any, name: str | None = None) -> Any:
-    """A Gamma(x, 1) sample per element (x is the shape parameter), in x's float dtype."""
+    """A Gamma(x, 1) sample per element (x is the shape parameter), in x's float dtype.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.standard_gamma(padax.full([1000], 2.0))
+        >>> abs(float(x.mean()) - 2.0) < 0.2, bool((x > 0).all())
+        (True, True)
+    """
     x = _float_param("standard_gamma", x)
     key = next_key("standard_gamma")
     return _eager(_samplers.gamma, key, x, None, x.aval.dtype)
@@ -60,7 +83,14 @@ def standard_gamma(x: Any, name: str | None = None) -> Any:
 
 def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
     """A Binomial(count, prob) sample per element (count and prob broadcast together), as int64; count may
-    be integer or float (whole numbers), as in Paddle."""
+    be integer or float (whole numbers), as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> padax.binomial(padax.to_tensor([5, 5]), padax.to_tensor([0.0, 1.0])).tolist()
+        [0, 5]
+    """
     count = asarray(count)
     if not (dtypes.is_integer(count.aval.dtype) or dtypes.is_floating(count.aval.dtype)):
         raise op_type_error("binomial", f"count must be a real Tensor, got {count.aval.str_short()}")
@@ -73,7 +103,16 @@ def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
 def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: str | None = None, *,
                 out: Any = None) -> Any:
     """`num_samples` category indices (int64) per row of the weights x ([K] or [N, K]; they need not sum to 1),
-    drawn with replacement or without (then num_samples <= K and each index appears at most once)."""
+    drawn with replacement or without (then num_samples <= K and each index appears at most once).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> padax.multinomial(padax.to_tensor([0.0, 1.0, 0.0]), num_samples=3, replacement=True).tolist()
+        [1, 1, 1]
+        >>> sorted(padax.multinomial(padax.to_tensor([0.2, 0.3, 0.5]), num_samples=3).tolist())
+        [0, 1, 2]
+    """
     no_out("multinomial", out)
     x = _float_param("multinomial", x)
     if x.aval.ndim not in (1, 2):
@@ -100,7 +139,14 @@ def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: s
 
 def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None,
                     device: Any = None, requires_grad: bool = False) -> Any:
-    """Standard normal samples of `shape` (dtype default: the default float dtype)."""
+    """Standard normal samples of `shape` (dtype default: the default float dtype).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> padax.standard_normal([2, 3]).shape
+        (2, 3)
+    """
     no_out("standard_normal", out)
     key = next_key("standard_normal")
     return placed(_eager(_samplers.normal, key, _paddle_shape("standard_normal", shape),
@@ -108,7 +154,15 @@ def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, o
 
 
 def log_normal(mean: Any = 1.0, std: Any = 2.0, shape: Any = None, name: str | None = None) -> Any:
-    """exp of normal(mean, std, shape): samples whose logarithm has that mean and standard deviation."""
+    """exp of normal(mean, std, shape): samples whose logarithm has that mean and standard deviation.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.log_normal(mean=0.0, std=0.5, shape=[1000])
+        >>> bool((x > 0).all()), abs(float(padax.log(x).mean())) < 0.1
+        (True, True)
+    """
     return _eager(exp, normal(mean, std, shape))
 
 
@@ -118,7 +172,15 @@ def _like_dtype(op: str, x: Any, dtype: Any):
 
 def rand_like(input: Any, name: str | None = None, *, dtype: Any = None, device: Any = None,  # noqa: A002
               requires_grad: bool = False) -> Any:
-    """Uniform [0, 1) samples of input's shape (and dtype, unless `dtype` is given)."""
+    """Uniform [0, 1) samples of input's shape (and dtype, unless `dtype` is given).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.rand_like(padax.zeros([2, 2], dtype='float64'))
+        >>> x.shape, x.dtype
+        ((2, 2), dtype('float64'))
+    """
     dt = _like_dtype("rand_like", input, dtype)
     key = next_key("rand_like")
     return placed(_eager(_samplers.uniform, key, aval_of(input).shape, dt), device)
@@ -126,7 +188,14 @@ def rand_like(input: Any, name: str | None = None, *, dtype: Any = None, device:
 
 def randn_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
                requires_grad: bool = False) -> Any:
-    """Standard normal samples of x's shape (and dtype, unless `dtype` is given)."""
+    """Standard normal samples of x's shape (and dtype, unless `dtype` is given).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> padax.randn_like(padax.zeros([3])).shape
+        (3,)
+    """
     dt = _like_dtype("randn_like", x, dtype)
     key = next_key("randn_like")
     return placed(_eager(_samplers.normal, key, aval_of(x).shape, dt), device)
@@ -134,7 +203,15 @@ def randn_like(x: Any, dtype: Any = None, name: str | None = None, *, device: An
 
 def randint_like(x: Any, low: int = 0, high: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
     """Uniform integers in [low, high) (or [0, low)) of x's shape, in x's dtype unless `dtype` is given
-    (a float dtype holds whole numbers)."""
+    (a float dtype holds whole numbers).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.randint_like(padax.zeros([4]), low=0, high=3)
+        >>> x.dtype, bool(((x >= 0) & (x < 3)).all())
+        (dtype('float32'), True)
+    """
     if high is None:
         low, high = 0, low
     if int(high) <= int(low):

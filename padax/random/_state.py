@@ -59,7 +59,16 @@ def _check_eager(op: str) -> None:
 
 def seed(seed: int) -> "GeneratorState":
     """Reset the global key to `padax.random.key(seed)`: the following eager draws are reproducible.
-    Returns the generator's state (as Paddle returns its generator)."""
+    Returns the generator's state (as Paddle returns its generator).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(7)
+        >>> a = padax.rand([3])
+        >>> _ = padax.seed(7)
+        >>> bool((padax.rand([3]) == a).all())
+        True
+    """
     if is_array(seed):
         seed = int(seed)
     with set_current_trace(EvalTrace()):
@@ -83,14 +92,34 @@ class GeneratorState:
 
 def get_rng_state(device: Any = None) -> list:
     """The global random state, as Paddle's one-element list of generator states; give it to
-    `set_rng_state` to replay the draws that follow."""
+    `set_rng_state` to replay the draws that follow.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> state = padax.get_rng_state()
+        >>> a = padax.randn([2])
+        >>> padax.set_rng_state(state)
+        >>> bool((padax.randn([2]) == a).all())
+        True
+    """
     with _state.lock:
         _next_state()
         return [GeneratorState(_state.key)]
 
 
 def set_rng_state(state_list: Any, device: Any = None) -> None:
-    """Restore the global random state saved by `get_rng_state` (a list of states, one state, or a key)."""
+    """Restore the global random state saved by `get_rng_state` (a list of states, one state, or a key).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> state = padax.get_rng_state()
+        >>> a = padax.rand([2])
+        >>> padax.set_rng_state(state)
+        >>> bool((padax.rand([2]) == a).all())
+        True
+    """
     state = state_list[0] if isinstance(state_list, (list, tuple)) else state_list
     if isinstance(state, GeneratorState):
         state = state.key
@@ -102,14 +131,25 @@ def set_rng_state(state_list: Any, device: Any = None) -> None:
 
 def get_cuda_rng_state() -> list:
     """Paddle's per-GPU generator states. padax has one global key for every device, so there is no
-    separate GPU state: an empty list (as Paddle's CPU build gives); `get_rng_state` saves the key."""
+    separate GPU state: an empty list (as Paddle's CPU build gives); `get_rng_state` saves the key.
+
+    Examples:
+        >>> import padax
+        >>> state = padax.get_cuda_rng_state()
+        >>> padax.set_cuda_rng_state(state)
+    """
     return []
 
 
 def set_cuda_rng_state(state_list: Any) -> None:
     """Restore per-GPU generator states: padax keeps none apart from the global key (see
     `get_cuda_rng_state`), so a list saved by `get_cuda_rng_state` restores nothing; a state from
-    `get_rng_state` restores the global key."""
+    `get_rng_state` restores the global key.
+
+    Examples:
+        >>> import padax
+        >>> padax.set_cuda_rng_state(padax.get_cuda_rng_state())
+    """
     if state_list:
         set_rng_state(state_list)
 
@@ -163,6 +203,15 @@ def rand(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = N
 
     An eager convenience: not for use inside jit (see the module notes); there use
     `padax.random.uniform(key, shape, dtype)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.rand([2, 3])
+        >>> x.shape, x.dtype
+        ((2, 3), dtype('float32'))
+        >>> bool(((x >= 0) & (x < 1)).all())
+        True
     """
     no_out("rand", out)
     key = next_key("rand")
@@ -175,6 +224,15 @@ def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
     variance 1/2), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.normal(key, ...)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.randn([1000])
+        >>> x.shape
+        (1000,)
+        >>> abs(float(x.mean())) < 0.1, abs(float(x.std()) - 1.0) < 0.1
+        (True, True)
     """
     no_out("randn", out)
     key = next_key("randn")
@@ -188,6 +246,15 @@ def randint(low: int = 0, high: int | None = None, shape: Any = [1], dtype: Any 
 
     dtype defaults to int64. An eager convenience: not for use inside
     jit; there use `padax.random.randint(key, shape, low, high, dtype)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.randint(0, 5, [10])
+        >>> x.dtype
+        dtype('int64')
+        >>> bool(((x >= 0) & (x < 5)).all())
+        True
     """
     if high is None:
         low, high = 0, low
@@ -203,6 +270,12 @@ def randperm(n: int, dtype: Any = "int64", name: str | None = None, *, out: Any 
     """A random permutation of 0..n-1 (dtype default int64), from the global key.
 
     An eager convenience: not for use inside jit; there use `padax.random.permutation(key, n)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> sorted(padax.randperm(5).tolist())
+        [0, 1, 2, 3, 4]
     """
     no_out("randperm", out)
     return placed(_randperm(n, dtype), device)
@@ -228,6 +301,13 @@ def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None 
     `std` does; else `shape` (default [1]) and the default float dtype. A complex mean (number or
     Tensor) gives complex samples whose real and imaginary parts each have variance std**2 / 2.
     An eager convenience: not for use inside jit; there use `mean + std * padax.random.normal(key, shape)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.normal(mean=10.0, std=0.1, shape=[1000])
+        >>> abs(float(x.mean()) - 10.0) < 0.05
+        True
     """
     no_out("normal", out)
     if is_array(mean):
@@ -274,6 +354,13 @@ def uniform(shape: Any, dtype: Any = None, min: float = 0, max: float = 1.0, see
     from `padax.random.key(seed)` (the same numbers on every call) and leaves the global
     key alone. An eager convenience: not for use inside jit; there use
     `padax.random.uniform(key, shape, dtype, min, max)`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.uniform([1000], min=-2.0, max=2.0)
+        >>> bool(((x >= -2) & (x < 2)).all()), x.dtype
+        (True, dtype('float32'))
     """
     no_out("uniform", out)
     if int(seed) != 0:

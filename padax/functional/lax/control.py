@@ -463,6 +463,15 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     Both branches are traced (at the operands' types) and must return the same tree of
     the same types; only the chosen one runs. `pred` is a bool (or numeric, nonzero is
     true) scalar. Under vmap with a batched `pred` both branches run and are selected.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> f = lambda x: lax.cond(x > 0, lambda v: v * 2.0, lambda v: -v, x)
+        >>> float(f(padax.to_tensor(3.0))), float(f(padax.to_tensor(-3.0)))
+        (6.0, 3.0)
+        >>> float(padax.grad(f)(padax.to_tensor(3.0)))
+        2.0
     """
     from padax.functional.lax.elementwise import ne
     from padax.functional.lax.structural import convert_element_type
@@ -481,7 +490,15 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
 
 def switch(index, branches: Sequence[Callable], *operands):
     """`branches[index](*operands)` with a traced integer `index`, clamped into range
-    (below 0 runs the first branch, past the end the last), as jax.lax.switch does."""
+    (below 0 runs the first branch, past the end the last), as jax.lax.switch does.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> branches = [lambda v: v + 1.0, lambda v: v * 10.0, lambda v: -v]
+        >>> [float(lax.switch(i, branches, padax.to_tensor(2.0))) for i in range(3)]
+        [3.0, 20.0, -2.0]
+    """
     from padax.functional.lax.structural import clamp, convert_element_type
     branches = tuple(branches)
     if not branches:
@@ -672,6 +689,12 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     `init_val` is any pytree of arrays; `body_fun` must return the same tree of the same
     types. Differentiable in forward mode only (the trip count is dynamic): for reverse
     mode use `scan` or `fori_loop` with static bounds.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> float(lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * 2.0), (0, padax.to_tensor(1.0)))[1])
+        32.0
     """
     if not callable(cond_fun) or not callable(body_fun):
         raise TypeError("while_loop: cond_fun and body_fun must be callable")
@@ -701,6 +724,12 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
     With Python int bounds the trip count is static and the loop runs as a `scan` (so it
     is differentiable in reverse mode, and `unroll` applies); with traced bounds it is a
     `while_loop` (forward-mode differentiable only).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> float(lax.fori_loop(0, 5, lambda i, acc: acc + i, padax.to_tensor(0.0)))
+        10.0
     """
     from padax.functional._arrays import result_dtype
     from padax.functional.lax.elementwise import add, lt
@@ -901,6 +930,17 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     `reverse=True` the elements are visited last to first (ys keep their positions).
     `unroll` steps are emitted per loop iteration in the compiled program (`True` unrolls
     fully). Differentiable in forward and reverse mode (residuals are saved per step).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> def step(carry, x):
+        ...     carry = carry + x
+        ...     return carry, carry * 10.0
+        ...
+        >>> total, partial = lax.scan(step, padax.to_tensor(0.0), padax.to_tensor([1.0, 2.0, 3.0]))
+        >>> float(total), partial.tolist()
+        (6.0, [10.0, 30.0, 60.0])
     """
     if not callable(f):
         raise TypeError(f"scan: f must be callable, got {type(f).__name__}")
@@ -956,6 +996,12 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     A scan without a carry: one compiled loop rather than a vmap, so memory stays at one
     slice's worth of intermediates. With `batch_size`, each loop step vmaps `f` over that many
     slices (the remainder runs as one last vmapped batch), as jax.lax.map.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.map(lambda row: row.sum(), padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [3.0, 7.0]
     """
     if batch_size is None:
         _, ys = scan(lambda c, x: ((), f(x)), (), xs)

@@ -148,6 +148,13 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     """Contract `lhs` and `rhs`: dimension_numbers = ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch)).
 
     The result holds the batch dims, then lhs's free dims, then rhs's free dims.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> a, b = padax.ones([4, 2, 3]), padax.ones([4, 3, 5])
+        >>> lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))).shape
+        (4, 2, 5)
     """
     (lc, rc), (lb, rb) = dimension_numbers
     dn = ((tuple(int(d) for d in lc), tuple(int(d) for d in rc)),
@@ -166,7 +173,14 @@ def _with_sharding(x, out_sharding):
 
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None, *, out_sharding=None):
-    """Vector/matrix product contracting lhs's last dim with rhs's first (jax.lax.dot)."""
+    """Vector/matrix product contracting lhs's last dim with rhs's first (jax.lax.dot).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.dot(padax.to_tensor([[1.0, 2.0]]), padax.to_tensor([[3.0], [4.0]])).tolist()
+        [[11.0]]
+    """
     lhs, rhs = asarray(lhs), asarray(rhs)
     return dot_general(lhs, rhs, (((lhs.aval.ndim - 1,), (0,)), ((), ())), precision, preferred_element_type,
                        out_sharding=out_sharding)

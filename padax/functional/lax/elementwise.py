@@ -262,12 +262,31 @@ class RoundingMethod(enum.IntEnum):
 
 
 def round(x, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO):
-    """Round half away from zero (0, RoundingMethod.AWAY_FROM_ZERO) or half to even (1, TO_NEAREST_EVEN)."""
+    """Round half away from zero (0, RoundingMethod.AWAY_FROM_ZERO) or half to even (1, TO_NEAREST_EVEN).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([0.5, 1.5, -2.5])
+        >>> lax.round(x).tolist()
+        [1.0, 2.0, -3.0]
+        >>> lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN).tolist()
+        [0.0, 2.0, -2.0]
+    """
     return round_p.bind(asarray(x), rounding_method=int(rounding_method))
 
 
 def integer_pow(x, y: int):
-    """x ** y for a static Python int y, by repeated multiplication (exact for integers)."""
+    """x ** y for a static Python int y, by repeated multiplication (exact for integers).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.integer_pow(padax.to_tensor([2.0, 3.0]), 3).tolist()
+        [8.0, 27.0]
+        >>> lax.integer_pow(padax.to_tensor([2.0, 4.0]), -1).tolist()
+        [0.5, 0.25]
+    """
     return integer_pow_p.bind(asarray(x), y=int(y))
 
 

@@ -59,7 +59,17 @@ def _axis(op: str, dimension, aval: ShapedArray) -> int:
 
 
 def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
-    """Sort one array, or a tuple of equal-shaped arrays by their first `num_keys` (a tuple back)."""
+    """Sort one array, or a tuple of equal-shaped arrays by their first `num_keys` (a tuple back).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.sort(padax.to_tensor([3.0, 1.0, 2.0])).tolist()
+        [1.0, 2.0, 3.0]
+        >>> keys, vals = lax.sort((padax.to_tensor([2, 1, 2]), padax.to_tensor([0, 1, 2])), num_keys=1)
+        >>> keys.tolist(), vals.tolist()
+        ([1, 2, 2], [1, 0, 2])
+    """
     single = not isinstance(operand, (tuple, list))
     ops = [asarray(operand)] if single else [asarray(o) for o in operand]
     if not ops:
@@ -70,13 +80,29 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
 
 
 def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
-    """Sort `keys` along `dimension` and permute `values` the same way; returns (keys, values)."""
+    """Sort `keys` along `dimension` and permute `values` the same way; returns (keys, values).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> keys, vals = lax.sort_key_val(padax.to_tensor([3, 1, 2]), padax.to_tensor([30.0, 10.0, 20.0]))
+        >>> keys.tolist(), vals.tolist()
+        ([1, 2, 3], [10.0, 20.0, 30.0])
+    """
     k, v = sort((keys, values), dimension, is_stable, 1)
     return k, v
 
 
 def top_k(operand, k: int):
-    """(values, int32 indices) of the k largest entries along the last axis, largest first."""
+    """(values, int32 indices) of the k largest entries along the last axis, largest first.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> values, indices = lax.top_k(padax.to_tensor([1.0, 5.0, 3.0]), 2)
+        >>> values.tolist(), indices.tolist()
+        ([5.0, 3.0], [1, 2])
+    """
     out = top_k_p.bind(asarray(operand), k=int(k))
     return out[0], out[1]
 

@@ -283,7 +283,14 @@ def _bitcast_abstract(x, *, new_dtype):
 # ---- lax-level wrappers -------------------------------------------------------------
 
 def convert_element_type(x, new_dtype, weak_type: bool = False):
-    """Cast to `new_dtype` (canonicalised for the x64 setting)."""
+    """Cast to `new_dtype` (canonicalised for the x64 setting).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.convert_element_type(padax.to_tensor([1.7, -1.7]), padax.int32).tolist()
+        [1, -1]
+    """
     x = asarray(x)
     new_dtype = dtypes.canonicalize(new_dtype)
     if x.aval.dtype == new_dtype and x.aval.weak_type == weak_type:
@@ -292,6 +299,14 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
 
 
 def broadcast_in_dim(x, shape, broadcast_dimensions):
+    """x broadcast to `shape`: x's dimension i becomes output dimension broadcast_dimensions[i] (XLA BroadcastInDim).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.broadcast_in_dim(padax.to_tensor([1, 2]), (3, 2), (1,)).tolist()
+        [[1, 2], [1, 2], [1, 2]]
+    """
     shape, bdims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
     if aval_of(x).shape == shape and bdims == tuple(range(len(shape))):
         return x
@@ -303,14 +318,31 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
 
 
 def broadcast(x, sizes):
-    """Add leading dimensions of the given sizes."""
+    """Add leading dimensions of the given sizes.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.broadcast(padax.to_tensor([1, 2]), (2,)).tolist()
+        [[1, 2], [1, 2]]
+    """
     x = asarray(x)
     sizes = tuple(int(d) for d in sizes)
     return broadcast_in_dim(x, sizes + x.aval.shape, tuple(range(len(sizes), len(sizes) + x.aval.ndim)))
 
 
 def reshape(x, new_sizes, dimensions=None):
-    """Reshape (row-major); with `dimensions`, transpose first as jax.lax.reshape does."""
+    """Reshape (row-major); with `dimensions`, transpose first as jax.lax.reshape does.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.reshape(x, (3, 2)).tolist()
+        [[1, 2], [3, 4], [5, 6]]
+        >>> lax.reshape(x, (3, 2), dimensions=(1, 0)).tolist()
+        [[1, 4], [2, 5], [3, 6]]
+    """
     new_sizes = tuple(int(d) for d in new_sizes)
     x = asarray(x)
     if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
@@ -321,6 +353,15 @@ def reshape(x, new_sizes, dimensions=None):
 
 
 def transpose(x, permutation):
+    """Permute the dimensions of x: output dimension i is x's dimension permutation[i].
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.transpose(x, (1, 0)).tolist()
+        [[1, 4], [2, 5], [3, 6]]
+    """
     permutation = tuple(int(p) for p in permutation)
     x = asarray(x)
     if permutation == tuple(range(x.aval.ndim)):
@@ -329,19 +370,52 @@ def transpose(x, permutation):
 
 
 def select_n(which, *cases):
+    """Elementwise choice among `cases` by `which`: a bool picks cases[0] (False) or cases[1] (True), an int picks cases[which].
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> which = padax.to_tensor([0, 1, 2], dtype='int32')
+        >>> lax.select_n(which, padax.zeros([3]), padax.ones([3]), padax.full([3], 2.0)).tolist()
+        [0.0, 1.0, 2.0]
+    """
     return select_n_p.bind(asarray(which), *(asarray(c) for c in cases))
 
 
 def select(pred, on_true, on_false):
-    """`on_true` where pred else `on_false` (jax.lax.select)."""
+    """`on_true` where pred else `on_false` (jax.lax.select).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> pred = padax.to_tensor([True, False])
+        >>> lax.select(pred, padax.to_tensor([1.0, 2.0]), padax.to_tensor([-1.0, -2.0])).tolist()
+        [1.0, -2.0]
+    """
     return select_n(pred, on_false, on_true)
 
 
 def iota(dtype, size: int):
+    """The 1-D array 0, 1, ..., size - 1 of `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.iota(padax.int32, 4).tolist()
+        [0, 1, 2, 3]
+    """
     return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=(int(size),), dimension=0)
 
 
 def broadcasted_iota(dtype, shape, dimension: int):
+    """An array of `shape` whose entries count 0, 1, ... along `dimension` (repeated over the other axes).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.broadcasted_iota(padax.int32, (2, 3), 1).tolist()
+        [[0, 1, 2], [0, 1, 2]]
+    """
     return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=tuple(int(d) for d in shape),
                        dimension=int(dimension))
 
@@ -360,7 +434,14 @@ def _axes(op: str, dimensions, ndim: int, aval: ShapedArray) -> tuple[int, ...]:
 
 
 def squeeze(x, dimensions: int | Sequence[int]):
-    """Remove the given size-1 axes (negative axes count from the end)."""
+    """Remove the given size-1 axes (negative axes count from the end).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.squeeze(padax.zeros([1, 3, 1]), (0, 2)).shape
+        (3,)
+    """
     x = asarray(x)
     dims = _axes("squeeze", dimensions, x.aval.ndim, x.aval)
     if len(set(dims)) != len(dims):
@@ -371,7 +452,14 @@ def squeeze(x, dimensions: int | Sequence[int]):
 
 
 def expand_dims(x, dimensions: int | Sequence[int]):
-    """Insert size-1 axes at the given positions of the result (negative positions count from its end)."""
+    """Insert size-1 axes at the given positions of the result (negative positions count from its end).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.expand_dims(padax.zeros([3]), (0, 2)).shape
+        (1, 3, 1)
+    """
     x = asarray(x)
     dimensions = (dimensions,) if isinstance(dimensions, (int, np.integer)) else tuple(dimensions)
     out_ndim = x.aval.ndim + len(dimensions)
@@ -384,7 +472,17 @@ def expand_dims(x, dimensions: int | Sequence[int]):
 
 def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
           strides: Sequence[int] | None = None):
-    """Static slice x[start:limit:stride] on every axis; bounds must satisfy 0 <= start <= limit <= size."""
+    """Static slice x[start:limit:stride] on every axis; bounds must satisfy 0 <= start <= limit <= size.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.slice(x, (0, 1), (2, 3)).tolist()
+        [[2, 3], [5, 6]]
+        >>> lax.slice(x, (0, 0), (2, 3), (1, 2)).tolist()
+        [[1, 3], [4, 6]]
+    """
     x = asarray(x)
     start = tuple(int(i) for i in start_indices)
     limit = tuple(int(i) for i in limit_indices)
@@ -395,7 +493,15 @@ def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
 
 
 def slice_in_dim(x, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0):
-    """Static slice along one axis; None and negative bounds work as in Python slicing (no clipping)."""
+    """Static slice along one axis; None and negative bounds work as in Python slicing (no clipping).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5])
+        >>> lax.slice_in_dim(x, 1, 4).tolist()
+        [2, 3, 4]
+    """
     x = asarray(x)
     shape = x.aval.shape
     axis = _axes("slice_in_dim", axis, x.aval.ndim, x.aval)[0]
@@ -409,7 +515,15 @@ def slice_in_dim(x, start_index: int | None, limit_index: int | None, stride: in
 
 
 def index_in_dim(x, index: int, axis: int = 0, keepdims: bool = True):
-    """Static x[index] along `axis` (negative index counts from the end)."""
+    """Static x[index] along `axis` (negative index counts from the end).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.index_in_dim(x, 1, axis=0, keepdims=False).tolist()
+        [4, 5, 6]
+    """
     x = asarray(x)
     axis = _axes("index_in_dim", axis, x.aval.ndim, x.aval)[0]
     size = x.aval.shape[axis]
@@ -445,6 +559,15 @@ def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
 
     Negative starts count from the end; then, as XLA does, each start is clamped into
     [0, size - slice_size], so the window always lies inside `x` (no out-of-bounds error).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.dynamic_slice(x, (padax.to_tensor(1), padax.to_tensor(1)), (1, 2)).tolist()
+        [[5, 6]]
+        >>> lax.dynamic_slice(x, (0, 2), (2, 2)).tolist()
+        [[2, 3], [5, 6]]
     """
     x = asarray(x)
     sizes = tuple(int(s) for s in slice_sizes)
@@ -456,7 +579,14 @@ def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
 
 
 def dynamic_update_slice(x, update, start_indices: Sequence):
-    """Write `update` into `x` at run-time starts; starts are wrapped and clamped as in `dynamic_slice`."""
+    """Write `update` into `x` at run-time starts; starts are wrapped and clamped as in `dynamic_slice`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.dynamic_update_slice(padax.zeros([4]), padax.ones([2]), (1,)).tolist()
+        [0.0, 1.0, 1.0, 0.0]
+    """
     x, update = asarray(x), asarray(update)
     if len(start_indices) != x.aval.ndim:
         raise op_value_error("dynamic_update_slice", f"needs one start index per axis of {x.aval.str_short()}, "
@@ -468,7 +598,15 @@ def dynamic_update_slice(x, update, start_indices: Sequence):
 
 
 def dynamic_slice_in_dim(x, start_index, slice_size: int, axis: int = 0):
-    """`dynamic_slice` along one axis, taking the other axes whole."""
+    """`dynamic_slice` along one axis, taking the other axes whole.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([1, 2, 3, 4, 5])
+        >>> lax.dynamic_slice_in_dim(x, padax.to_tensor(3), 2).tolist()
+        [4, 5]
+    """
     x = asarray(x)
     axis = _axes("dynamic_slice_in_dim", axis, x.aval.ndim, x.aval)[0]
     starts = [0] * x.aval.ndim
@@ -478,7 +616,15 @@ def dynamic_slice_in_dim(x, start_index, slice_size: int, axis: int = 0):
 
 
 def dynamic_index_in_dim(x, index, axis: int = 0, keepdims: bool = True):
-    """x[index] along `axis` with a run-time index (clamped into range)."""
+    """x[index] along `axis` with a run-time index (clamped into range).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.dynamic_index_in_dim(x, padax.to_tensor(1), axis=1, keepdims=False).tolist()
+        [2, 5]
+    """
     x = asarray(x)
     axis = _axes("dynamic_index_in_dim", axis, x.aval.ndim, x.aval)[0]
     out = dynamic_slice_in_dim(x, index, 1, axis)
@@ -486,7 +632,14 @@ def dynamic_index_in_dim(x, index, axis: int = 0, keepdims: bool = True):
 
 
 def dynamic_update_slice_in_dim(x, update, start_index, axis: int):
-    """`dynamic_update_slice` along one axis (other axes start at 0)."""
+    """`dynamic_update_slice` along one axis (other axes start at 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.dynamic_update_slice_in_dim(padax.zeros([2, 3]), padax.ones([2, 1]), 2, axis=1).tolist()
+        [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
+    """
     x = asarray(x)
     axis = _axes("dynamic_update_slice_in_dim", axis, x.aval.ndim, x.aval)[0]
     starts = [0] * x.aval.ndim
@@ -495,7 +648,14 @@ def dynamic_update_slice_in_dim(x, update, start_index, axis: int):
 
 
 def concatenate(operands: Sequence, dimension: int):
-    """Join arrays of one dtype along `dimension` (all other axes must match)."""
+    """Join arrays of one dtype along `dimension` (all other axes must match).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.concatenate([padax.to_tensor([1, 2]), padax.to_tensor([3])], 0).tolist()
+        [1, 2, 3]
+    """
     operands = [asarray(o) for o in operands]
     if not operands:
         raise op_value_error("concatenate", "needs at least one operand")
@@ -509,7 +669,14 @@ def concatenate(operands: Sequence, dimension: int):
 
 def pad(x, padding_value, padding_config: Sequence[tuple[int, int, int]]):
     """Pad with (low, high, interior) per axis; negative low/high crop. A Python scalar
-    `padding_value` takes x's dtype."""
+    `padding_value` takes x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.pad(padax.to_tensor([1.0, 2.0]), padax.to_tensor(0.0), [(1, 2, 1)]).tolist()
+        [0.0, 1.0, 0.0, 2.0, 0.0, 0.0]
+    """
     x = asarray(x)
     pv = asarray(padding_value, None if is_array(padding_value) else x.aval.dtype)
     config = tuple((int(lo), int(hi), int(it)) for lo, hi, it in padding_config)
@@ -517,7 +684,15 @@ def pad(x, padding_value, padding_config: Sequence[tuple[int, int, int]]):
 
 
 def rev(x, dimensions: int | Sequence[int]):
-    """Reverse the element order along the given axes."""
+    """Reverse the element order along the given axes.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> lax.rev(x, (1,)).tolist()
+        [[3, 2, 1], [6, 5, 4]]
+    """
     x = asarray(x)
     dims = _axes("rev", dimensions, x.aval.ndim, x.aval)
     if not dims:
@@ -528,7 +703,14 @@ def rev(x, dimensions: int | Sequence[int]):
 
 
 def clamp(min, x, max):
-    """Elementwise min(max(x, min), max); bounds are scalars or x-shaped; Python scalars take x's dtype."""
+    """Elementwise min(max(x, min), max); bounds are scalars or x-shaped; Python scalars take x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.clamp(0.0, padax.to_tensor([-1.0, 0.5, 2.0]), 1.0).tolist()
+        [0.0, 0.5, 1.0]
+    """
     x = asarray(x)
     dt = x.aval.dtype
     lo = min if is_array(min) else asarray(min, dt)
@@ -537,7 +719,14 @@ def clamp(min, x, max):
 
 
 def bitcast_convert_type(x, new_dtype):
-    """Reinterpret the bits of x as `new_dtype`; narrower adds a last axis, wider consumes one."""
+    """Reinterpret the bits of x as `new_dtype`; narrower adds a last axis, wider consumes one.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.bitcast_convert_type(padax.to_tensor([1.0]), padax.int32).tolist()
+        [1065353216]
+    """
     x = asarray(x)
     new_dtype = dtypes.canonicalize(new_dtype)
     if x.aval.dtype == new_dtype and not x.aval.weak_type:

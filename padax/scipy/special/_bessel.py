@@ -119,25 +119,53 @@ def _i1_jvp(primals, tangents):
 
 
 def i0(x: Any) -> Any:
-    """The modified Bessel function of the first kind of order 0."""
+    """The modified Bessel function of the first kind of order 0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.i0(padax.to_tensor([0.0, 1.0])).tolist()
+        [1.0, 1.2661]
+    """
     x, = inexact_args("i0", x)
     return _i0(x)
 
 
 def i0e(x: Any) -> Any:
-    """exp(-|x|) I0(x)."""
+    """exp(-|x|) I0(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.i0e(padax.to_tensor([0.0, 1.0])).tolist()
+        [1.0, 0.4658]
+    """
     x, = inexact_args("i0e", x)
     return _i0e(x)
 
 
 def i1(x: Any) -> Any:
-    """The modified Bessel function of the first kind of order 1."""
+    """The modified Bessel function of the first kind of order 1.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.i1(padax.to_tensor([0.0, 1.0])).tolist()
+        [0.0, 0.5652]
+    """
     x, = inexact_args("i1", x)
     return _i1(x)
 
 
 def i1e(x: Any) -> Any:
-    """exp(-|x|) I1(x)."""
+    """exp(-|x|) I1(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.i1e(padax.to_tensor([0.0, 1.0])).tolist()
+        [0.0, 0.2079]
+    """
     x, = inexact_args("i1e", x)
     return _i1e(x)
 
@@ -411,25 +439,53 @@ _iv, _ive, _kv, _kve = _make_iv(False), _make_iv(True), _make_kv(False), _make_k
 
 
 def iv(v: Any, z: Any) -> Any:
-    """The modified Bessel function of the first kind I_v(z) of real order v (real z)."""
+    """The modified Bessel function of the first kind I_v(z) of real order v (real z).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.iv(2.0, padax.to_tensor([1.0, 3.0])).tolist()
+        [0.1357, 2.2452]
+    """
     v, z = inexact_args("iv", v, z)
     return _iv(_order("iv", v), z)
 
 
 def ive(v: Any, z: Any) -> Any:
-    """exp(-|z|) I_v(z)."""
+    """exp(-|z|) I_v(z).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.ive(2.0, padax.to_tensor([1.0, 3.0])).tolist()
+        [0.0499, 0.1118]
+    """
     v, z = inexact_args("ive", v, z)
     return _ive(_order("ive", v), z)
 
 
 def kv(v: Any, z: Any) -> Any:
-    """The modified Bessel function of the second kind K_v(z) of real order v (z > 0)."""
+    """The modified Bessel function of the second kind K_v(z) of real order v (z > 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.kv(1.0, padax.to_tensor([0.5, 2.0])).tolist()
+        [1.6564, 0.1399]
+    """
     v, z = inexact_args("kv", v, z)
     return _kv(_order("kv", v), z)
 
 
 def kve(v: Any, z: Any) -> Any:
-    """exp(z) K_v(z)."""
+    """exp(z) K_v(z).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.kve(1.0, padax.to_tensor([0.5, 2.0])).tolist()
+        [2.731, 1.0335]
+    """
     v, z = inexact_args("kve", v, z)
     return _kve(_order("kve", v), z)
 
@@ -511,25 +567,53 @@ _jy_fns = {(o, w): _make_jy(o, w) for o in (0, 1) for w in (0, 1)}
 
 
 def j0(x: Any) -> Any:
-    """The Bessel function of the first kind of order 0."""
+    """The Bessel function of the first kind of order 0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.j0(padax.to_tensor([0.0, 2.5])).tolist()
+        [1.0, -0.0484]
+    """
     x, = inexact_args("j0", x)
     return _jy_fns[(0, 0)](x)
 
 
 def j1(x: Any) -> Any:
-    """The Bessel function of the first kind of order 1."""
+    """The Bessel function of the first kind of order 1.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.j1(padax.to_tensor([0.0, 2.5])).tolist()
+        [0.0, 0.4971]
+    """
     x, = inexact_args("j1", x)
     return _jy_fns[(1, 0)](x)
 
 
 def y0(x: Any) -> Any:
-    """The Bessel function of the second kind of order 0 (x > 0)."""
+    """The Bessel function of the second kind of order 0 (x > 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.y0(padax.to_tensor([1.0, 2.5])).tolist()
+        [0.0883, 0.4981]
+    """
     x, = inexact_args("y0", x)
     return _jy_fns[(0, 1)](x)
 
 
 def y1(x: Any) -> Any:
-    """The Bessel function of the second kind of order 1 (x > 0)."""
+    """The Bessel function of the second kind of order 1 (x > 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.y1(padax.to_tensor([1.0, 2.5])).tolist()
+        [-0.7812, 0.1459]
+    """
     x, = inexact_args("y1", x)
     return _jy_fns[(1, 1)](x)
 

@@ -63,13 +63,27 @@ def _betaln_jvp(primals, tangents):
 
 
 def betaln(a: Any, b: Any) -> Any:
-    """log|B(a, b)| (accurate also when a or b is large)."""
+    """log|B(a, b)| (accurate also when a or b is large).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.betaln(10.0, 20.0))
+        -19.1153
+    """
     a, b = inexact_args("betaln", a, b)
     return _betaln(a, b)
 
 
 def beta(a: Any, b: Any) -> Any:
-    """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b)."""
+    """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.beta(2.0, 3.0))
+        0.0833
+    """
     a, b = inexact_args("beta", a, b)
     from padax.scipy.special._gamma import _gamma_fn, _rgamma_fn
     pos = (a > 0) & (b > 0)
@@ -151,13 +165,27 @@ def _betainc_jvp(primals, tangents):
 
 
 def betainc(a: Any, b: Any, x: Any) -> Any:
-    """The regularised incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1)."""
+    """The regularised incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.betainc(2.0, 3.0, 0.5))
+        0.6875
+    """
     a, b, x = inexact_args("betainc", a, b, x)
     return _betainc(a, b, x)
 
 
 def comb(N: Any, k: Any, exact: bool = False, repetition: bool = False) -> Any:
-    """The number of k-combinations of N things, as floats (0 where k > N or either is negative)."""
+    """The number of k-combinations of N things, as floats (0 where k > N or either is negative).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.comb(5.0, 2.0))
+        10.0
+    """
     if exact:
         from padax.core.errors import op_value_error
         raise op_value_error("comb", "exact=True (Python integers) has no array form; use exact=False")

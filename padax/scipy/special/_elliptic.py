@@ -103,13 +103,27 @@ def _ellipe_jvp(primals, tangents):
 
 
 def ellipk(m: Any) -> Any:
-    """The complete elliptic integral of the first kind K(m), m <= 1 (parameter m = k**2)."""
+    """The complete elliptic integral of the first kind K(m), m <= 1 (parameter m = k**2).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.ellipk(padax.to_tensor([0.0, 0.5])).tolist()
+        [1.5708, 1.8541]
+    """
     m, = inexact_args("ellipk", m)
     return _ellipk(m)
 
 
 def ellipe(m: Any) -> Any:
-    """The complete elliptic integral of the second kind E(m), m <= 1."""
+    """The complete elliptic integral of the second kind E(m), m <= 1.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.ellipe(padax.to_tensor([0.0, 0.5])).tolist()
+        [1.5708, 1.3506]
+    """
     m, = inexact_args("ellipe", m)
     return _ellipe(m)
 

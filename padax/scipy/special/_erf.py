@@ -25,7 +25,14 @@ _TWO_OVER_SQRT_PI = 1.12837916709551257390
 
 
 def erf(x: Any) -> Any:
-    """The error function."""
+    """The error function.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.erf(padax.to_tensor([0.0, 0.5, 1.0])).tolist()
+        [0.0, 0.5205, 0.8427]
+    """
     x, = inexact_args("erf", x)
     return lax.erf(x)
 
@@ -53,13 +60,27 @@ def _erfc_jvp(primals, tangents):
 
 
 def erfc(x: Any) -> Any:
-    """The complementary error function 1 - erf(x) (relatively accurate in the upper tail)."""
+    """The complementary error function 1 - erf(x) (relatively accurate in the upper tail).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.erfc(padax.to_tensor([0.0, 0.5, 1.0])).tolist()
+        [1.0, 0.4795, 0.1573]
+    """
     x, = inexact_args("erfc", x)
     return _erfc(x)
 
 
 def erfinv(y: Any) -> Any:
-    """The inverse of erf on (-1, 1)."""
+    """The inverse of erf on (-1, 1).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.erfinv(padax.to_tensor([0.0, 0.5])).tolist()
+        [0.0, 0.4769]
+    """
     y, = inexact_args("erfinv", y)
     return lax.erf_inv(y)
 
@@ -114,7 +135,14 @@ def _erfcx_jvp(primals, tangents):
 
 
 def erfcx(x: Any) -> Any:
-    """The scaled complementary error function exp(x**2) erfc(x)."""
+    """The scaled complementary error function exp(x**2) erfc(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.erfcx(padax.to_tensor([0.0, 10.0])).tolist()
+        [1.0, 0.0561]
+    """
     x, = inexact_args("erfcx", x)
     return _erfcx(x)
 
@@ -152,7 +180,14 @@ def _ndtr_jvp(primals, tangents):
 
 
 def ndtr(x: Any) -> Any:
-    """The standard normal CDF (relatively accurate in both tails)."""
+    """The standard normal CDF (relatively accurate in both tails).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.ndtr(padax.to_tensor([-1.0, 0.0, 1.96])).tolist()
+        [0.1587, 0.5, 0.975]
+    """
     x, = inexact_args("ndtr", x)
     return _ndtr(x)
 
@@ -185,6 +220,12 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
 
     `series_order` is accepted for jax's signature; the lower tail is computed from erfcx
     instead of an asymptotic series, so it has no effect.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.log_ndtr(padax.to_tensor([-10.0, 0.0])).tolist()
+        [-53.2313, -0.6931]
     """
     x, = inexact_args("log_ndtr", x)
     return _log_ndtr(x)
@@ -229,13 +270,27 @@ def _ndtri_jvp(primals, tangents):
 
 
 def ndtri(p: Any) -> Any:
-    """The inverse of the standard normal CDF (the normal quantile function)."""
+    """The inverse of the standard normal CDF (the normal quantile function).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.ndtri(padax.to_tensor([0.025, 0.5])).tolist()
+        [-1.96, 0.0]
+    """
     p, = inexact_args("ndtri", p)
     return _ndtri(p)
 
 
 def erfcinv(y: Any) -> Any:
-    """The inverse of erfc on (0, 2), precise for tiny y."""
+    """The inverse of erfc on (0, 2), precise for tiny y.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.erfcinv(padax.to_tensor([0.5, 1.0])).tolist()
+        [0.4769, 0.0]
+    """
     y, = inexact_args("erfcinv", y)
     return -_ndtri(0.5 * y) * _SQRT1_2
 

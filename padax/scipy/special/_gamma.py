@@ -36,13 +36,27 @@ _SQRT_2PI = 2.50662827463100050242
 # ---- gamma, log-gamma and friends ------------------------------------------------------------------
 
 def gammaln(x: Any) -> Any:
-    """log|Gamma(x)|."""
+    """log|Gamma(x)|.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.gammaln(padax.to_tensor([0.5, 10.0])).tolist()
+        [0.5724, 12.8018]
+    """
     x, = inexact_args("gammaln", x)
     return lax.lgamma(x)
 
 
 def digamma(x: Any) -> Any:
-    """psi(x) = d/dx log Gamma(x)."""
+    """psi(x) = d/dx log Gamma(x).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.digamma(padax.to_tensor([1.0, 2.0])).tolist()
+        [-0.5772, 0.4228]
+    """
     x, = inexact_args("digamma", x)
     return lax.digamma(x)
 
@@ -51,7 +65,14 @@ psi = digamma
 
 
 def polygamma(n: Any, x: Any) -> Any:
-    """The n-th derivative of digamma at x (n a non-negative integer, broadcast with x)."""
+    """The n-th derivative of digamma at x (n a non-negative integer, broadcast with x).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.polygamma(1, padax.to_tensor([1.0, 2.0])).tolist()
+        [1.6449, 0.6449]
+    """
     n, x = inexact_args("polygamma", n, x)
     return _polygamma(n, x)
 
@@ -121,7 +142,14 @@ def _gamma_fn_jvp(primals, tangents):
 
 
 def gamma(x: Any) -> Any:
-    """Gamma(x) (accurate to a few ulp; inf at 0, nan at the negative integers)."""
+    """Gamma(x) (accurate to a few ulp; inf at 0, nan at the negative integers).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.gamma(padax.to_tensor([0.5, 5.0])).tolist()
+        [1.7725, 24.0]
+    """
     x, = inexact_args("gamma", x)
     return _gamma_fn(x)
 
@@ -152,13 +180,27 @@ def _rgamma_fn_jvp(primals, tangents):
 
 
 def rgamma(x: Any) -> Any:
-    """1 / Gamma(x) (entire: 0 at the non-positive integers)."""
+    """1 / Gamma(x) (entire: 0 at the non-positive integers).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.rgamma(padax.to_tensor([-1.0, 0.5, 4.0])).tolist()
+        [0.0, 0.5642, 0.1667]
+    """
     x, = inexact_args("rgamma", x)
     return _rgamma_fn(x)
 
 
 def gammasgn(x: Any) -> Any:
-    """The sign of Gamma(x) (nan at the poles, as scipy)."""
+    """The sign of Gamma(x) (nan at the poles, as scipy).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.gammasgn(padax.to_tensor([-0.5, 1.5])).tolist()
+        [-1.0, 1.0]
+    """
     x, = inexact_args("gammasgn", x)
     neg = x < 0
     pole = neg & (x == pnp.floor(x))
@@ -169,7 +211,14 @@ def gammasgn(x: Any) -> Any:
 
 
 def multigammaln(a: Any, d: int) -> Any:
-    """log of the multivariate gamma function of dimension d (a Python int)."""
+    """log of the multivariate gamma function of dimension d (a Python int).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.multigammaln(3.0, 2))
+        1.5502
+    """
     from padax.scipy.special._base import static_order
     d = static_order("multigammaln", d)
     a, = inexact_args("multigammaln", a)
@@ -180,7 +229,14 @@ def multigammaln(a: Any, d: int) -> Any:
 
 
 def poch(z: Any, m: Any) -> Any:
-    """The rising factorial Gamma(z + m) / Gamma(z)."""
+    """The rising factorial Gamma(z + m) / Gamma(z).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.poch(2.0, 3.0))
+        24.0
+    """
     z, m = inexact_args("poch", z, m)
     from padax.scipy.special._beta import betaln
     # positive arguments: Gamma(m) / B(z, m) through the accurate betaln (no cancellation of lgammas)
@@ -192,7 +248,14 @@ def poch(z: Any, m: Any) -> Any:
 
 
 def factorial(n: Any, exact: bool = False) -> Any:
-    """n! = Gamma(n + 1) as floats (0 for n < 0, as scipy); exact=True is not traceable and refused."""
+    """n! = Gamma(n + 1) as floats (0 for n < 0, as scipy); exact=True is not traceable and refused.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.factorial(padax.to_tensor([3.0, 5.0])).tolist()
+        [6.0, 120.0]
+    """
     if exact:
         from padax.core.errors import op_value_error
         raise op_value_error("factorial", "exact=True (Python integers) has no array form; use exact=False")
@@ -372,13 +435,27 @@ def _gammaincc_jvp(primals, tangents):
 
 
 def gammainc(a: Any, x: Any) -> Any:
-    """The regularised lower incomplete gamma function P(a, x) (a, x >= 0), differentiable in both."""
+    """The regularised lower incomplete gamma function P(a, x) (a, x >= 0), differentiable in both.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.gammainc(1.0, padax.to_tensor([0.5, 2.0])).tolist()
+        [0.3935, 0.8647]
+    """
     a, x = inexact_args("gammainc", a, x)
     return _gammainc(a, x)
 
 
 def gammaincc(a: Any, x: Any) -> Any:
-    """The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x), differentiable in both."""
+    """The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x), differentiable in both.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.gammaincc(1.0, padax.to_tensor([0.5, 2.0])).tolist()
+        [0.6065, 0.1353]
+    """
     a, x = inexact_args("gammaincc", a, x)
     return _gammaincc(a, x)
 

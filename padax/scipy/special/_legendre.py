@@ -72,7 +72,17 @@ def _stack(table):
 
 
 def lpmn(m: int, n: int, z: Any) -> tuple[Any, Any]:
-    """(P, dP/dz) of the associated Legendre functions P_l^k(z), 0 <= k <= m, 0 <= l <= n, |z| <= 1."""
+    """(P, dP/dz) of the associated Legendre functions P_l^k(z), 0 <= k <= m, 0 <= l <= n, |z| <= 1.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> p, dp = special.lpmn(0, 2, padax.to_tensor([0.5]))
+        >>> p[0, :, 0].tolist()
+        [1.0, 0.5, -0.125]
+        >>> dp[0, :, 0].tolist()
+        [0.0, 1.0, 1.5]
+    """
     m, n = static_order("lpmn", m), static_order("lpmn", n)
     z, = inexact_args("lpmn", z)
     table = _legendre_table(m, n, z)
@@ -80,7 +90,14 @@ def lpmn(m: int, n: int, z: Any) -> tuple[Any, Any]:
 
 
 def lpmn_values(m: int, n: int, z: Any, is_normalized: bool = False) -> Any:
-    """P_l^k(z) for 0 <= k <= m, 0 <= l <= n; normalised (sqrt((2l+1)(l-k)! / (2 (l+k)!)) P) on request."""
+    """P_l^k(z) for 0 <= k <= m, 0 <= l <= n; normalised (sqrt((2l+1)(l-k)! / (2 (l+k)!)) P) on request.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.lpmn_values(0, 2, padax.to_tensor([0.5]), is_normalized=False)[0, :, 0].tolist()
+        [1.0, 0.5, -0.125]
+    """
     m, n = static_order("lpmn_values", m), static_order("lpmn_values", n)
     z, = inexact_args("lpmn_values", z)
     vals = _stack(_legendre_table(m, n, z))
@@ -139,6 +156,12 @@ def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any, diff_n: int = 0, n_max: int
 
     n and m are integer arrays broadcast with the angles; `n_max` (a Python int) bounds n and is
     needed when n is traced.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.sph_harm_y(padax.to_tensor([0]), padax.to_tensor([0]), padax.to_tensor([0.3]), padax.to_tensor([0.1])).real()[0])
+        0.2821
     """
     if diff_n != 0:
         raise op_value_error("sph_harm_y", f"only diff_n=0 is supported, got {diff_n}")

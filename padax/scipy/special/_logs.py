@@ -25,7 +25,14 @@ def _xlogy_jvp(primals, tangents):
 
 
 def xlogy(x: Any, y: Any) -> Any:
-    """x * log(y), 0 where x == 0 (also when y == 0)."""
+    """x * log(y), 0 where x == 0 (also when y == 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.xlogy(padax.to_tensor([0.0, 2.0]), padax.to_tensor([0.0, 3.0])).tolist()
+        [0.0, 2.1972]
+    """
     x, y = inexact_args("xlogy", x, y)
     return _xlogy(x, y)
 
@@ -43,19 +50,40 @@ def _xlog1py_jvp(primals, tangents):
 
 
 def xlog1py(x: Any, y: Any) -> Any:
-    """x * log1p(y), 0 where x == 0."""
+    """x * log1p(y), 0 where x == 0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.xlog1py(padax.to_tensor([0.0, 2.0]), padax.to_tensor([-1.0, 1.0])).tolist()
+        [0.0, 1.3863]
+    """
     x, y = inexact_args("xlog1py", x, y)
     return _xlog1py(x, y)
 
 
 def entr(x: Any) -> Any:
-    """-x log x for x > 0, 0 at 0, -inf for x < 0."""
+    """-x log x for x > 0, 0 at 0, -inf for x < 0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.entr(padax.to_tensor([0.5, 1.0])).tolist()
+        [0.3466, 0.0]
+    """
     x, = inexact_args("entr", x)
     return pnp.where(x < 0, -np.inf, -_xlogy(x, x))
 
 
 def rel_entr(p: Any, q: Any) -> Any:
-    """p log(p / q) for p, q > 0; 0 where p == 0 and q >= 0; inf otherwise."""
+    """p log(p / q) for p, q > 0; 0 where p == 0 and q >= 0; inf otherwise.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.rel_entr(padax.to_tensor([0.5, 0.5]), padax.to_tensor([0.25, 0.75])).tolist()
+        [0.3466, -0.2027]
+    """
     p, q = inexact_args("rel_entr", p, q)
     both = (p > 0) & (q > 0)
     val = _xlogy(p, pnp.where(both, p, 1.0)) - _xlogy(p, pnp.where(both, q, 1.0))
@@ -63,7 +91,14 @@ def rel_entr(p: Any, q: Any) -> Any:
 
 
 def kl_div(p: Any, q: Any) -> Any:
-    """p log(p / q) - p + q for p, q > 0; q where p == 0 and q >= 0; inf otherwise."""
+    """p log(p / q) - p + q for p, q > 0; q where p == 0 and q >= 0; inf otherwise.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.kl_div(padax.to_tensor([0.5, 0.5]), padax.to_tensor([0.25, 0.75])).tolist()
+        [0.0966, 0.0473]
+    """
     p, q = inexact_args("kl_div", p, q)
     both = (p > 0) & (q > 0)
     val = _xlogy(p, pnp.where(both, p, 1.0)) - _xlogy(p, pnp.where(both, q, 1.0)) - p + q
@@ -71,13 +106,27 @@ def kl_div(p: Any, q: Any) -> Any:
 
 
 def logit(p: Any) -> Any:
-    """log(p / (1 - p))."""
+    """log(p / (1 - p)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.logit(padax.to_tensor([0.25, 0.5])).tolist()
+        [-1.0986, 0.0]
+    """
     p, = inexact_args("logit", p)
     return pnp.log(p) - pnp.log1p(-p)
 
 
 def expit(x: Any) -> Any:
-    """The logistic sigmoid 1 / (1 + exp(-x))."""
+    """The logistic sigmoid 1 / (1 + exp(-x)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.expit(padax.to_tensor([-1.0, 0.0, 2.0])).tolist()
+        [0.2689, 0.5, 0.8808]
+    """
     x, = inexact_args("expit", x)
     return lax.logistic(x)
 
@@ -93,6 +142,12 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, r
 
     Without return_sign a negative sum gives nan (as jax); masked-out elements (`where` False)
     do not count; an all-masked or all -inf reduction gives -inf.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> float(special.logsumexp(padax.to_tensor([1.0, 2.0, 3.0])))
+        3.4076
     """
     if b is not None:
         a, b = inexact_args("logsumexp", a, b)
@@ -120,7 +175,14 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, r
 
 
 def softmax(x: Any, axis: Any = None) -> Any:
-    """exp(x) / sum(exp(x)) over `axis` (all axes by default, as scipy)."""
+    """exp(x) / sum(exp(x)) over `axis` (all axes by default, as scipy).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.softmax(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [0.09, 0.2447, 0.6652]
+    """
     x, = inexact_args("softmax", x)
     ax = _reduce_axes(x, axis)
     m = stop_gradient(pnp.max(x, axis=ax, keepdims=True))
@@ -129,7 +191,14 @@ def softmax(x: Any, axis: Any = None) -> Any:
 
 
 def log_softmax(x: Any, axis: Any = None) -> Any:
-    """x - logsumexp(x) over `axis` (all axes by default, as scipy)."""
+    """x - logsumexp(x) over `axis` (all axes by default, as scipy).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.log_softmax(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [-2.4076, -1.4076, -0.4076]
+    """
     x, = inexact_args("log_softmax", x)
     ax = _reduce_axes(x, axis)
     m = stop_gradient(pnp.max(x, axis=ax, keepdims=True))

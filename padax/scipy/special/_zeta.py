@@ -69,6 +69,12 @@ def zeta(x: Any, q: Any = None) -> Any:
     """The Hurwitz zeta function sum_n (n + q)**-x (x > 1), or Riemann's zeta (q=None, any x != 1).
 
     Differentiable in q; the derivative in x is not implemented (an error, as in jax).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.zeta(padax.to_tensor([2.0, 4.0])).tolist()
+        [1.6449, 1.0823]
     """
     if q is None:
         x, = inexact_args("zeta", x)
@@ -91,7 +97,14 @@ def _bernoulli_numbers(n: int) -> tuple[Fraction, ...]:
 
 
 def bernoulli(n: int) -> Any:
-    """The Bernoulli numbers B_0 .. B_n (n a Python int; B_1 = -1/2, as scipy)."""
+    """The Bernoulli numbers B_0 .. B_n (n a Python int; B_1 = -1/2, as scipy).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.bernoulli(4).tolist()
+        [1.0, -0.5, 0.1667, 0.0, -0.0333]
+    """
     n = static_order("bernoulli", n)
     vals = np.array([float(b) for b in _bernoulli_numbers(n)])
     return pnp.asarray(vals, dtype=D.default_float())
@@ -177,13 +190,27 @@ def _expn_jvp(primals, tangents):
 
 
 def expn(n: Any, x: Any) -> Any:
-    """The generalised exponential integral E_n(x) = int_1^inf e**(-x t) / t**n dt (integer n >= 0)."""
+    """The generalised exponential integral E_n(x) = int_1^inf e**(-x t) / t**n dt (integer n >= 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.expn(2, padax.to_tensor([0.5, 1.0])).tolist()
+        [0.3266, 0.1485]
+    """
     n, x = inexact_args("expn", n, x)
     return _expn(n, x)
 
 
 def exp1(x: Any) -> Any:
-    """The exponential integral E_1(x) (x > 0)."""
+    """The exponential integral E_1(x) (x > 0).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> special.exp1(padax.to_tensor([0.5, 1.0])).tolist()
+        [0.5598, 0.2194]
+    """
     x, = inexact_args("exp1", x)
     return _expn(full_like(x, 1.0), x)
 

@@ -31,7 +31,16 @@ def _runs(s):
 
 
 def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False) -> ModeResult:
-    """The most common value along `axis` (the smallest of equally common ones) and its count."""
+    """The most common value along `axis` (the smallest of equally common ones) and its count.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> x = padax.to_tensor([[1, 2], [1, 3], [2, 3]])
+        >>> res = stats.mode(x, axis=0)
+        >>> res.mode.tolist(), res.count.tolist()
+        ([1, 3], [2, 2])
+    """
     if nan_policy != "propagate":
         raise op_value_error("mode", f"only nan_policy='propagate' is supported, got {nan_policy!r}")
     x = to_array(a)
@@ -57,7 +66,16 @@ _RANK_METHODS = ("average", "min", "max", "dense", "ordinal")
 
 
 def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate") -> Any:
-    """Ranks (from 1) of the data, ties resolved by `method` (average, min, max, dense, ordinal)."""
+    """Ranks (from 1) of the data, ties resolved by `method` (average, min, max, dense, ordinal).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> stats.rankdata(padax.to_tensor([10.0, 30.0, 20.0, 20.0])).tolist()
+        [1.0, 4.0, 2.5, 2.5]
+        >>> stats.rankdata(padax.to_tensor([10.0, 30.0, 20.0, 20.0]), method='min').tolist()
+        [1, 4, 2, 2]
+    """
     if method not in _RANK_METHODS:
         raise op_value_error("rankdata", f"method must be one of {_RANK_METHODS}, got {method!r}")
     if nan_policy != "propagate":
@@ -87,7 +105,18 @@ def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_po
 
 
 def pearsonr(x: Any, y: Any, *, alternative: str = "two-sided", axis: int = 0) -> PearsonRResult:
-    """Pearson's correlation coefficient and the p-value of testing it against 0 (exact for normal data)."""
+    """Pearson's correlation coefficient and the p-value of testing it against 0 (exact for normal data).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> res = stats.pearsonr(x, padax.to_tensor([1.0, 3.0, 2.0, 5.0]))
+        >>> float(res.statistic)
+        0.8315
+        >>> float(res.pvalue)
+        0.1685
+    """
     from padax.scipy.special import betainc
     from padax.scipy.special._base import inexact_args
     if alternative not in ("two-sided", "less", "greater"):

@@ -31,7 +31,17 @@ def _bandwidth_factor(bw_method, d: int, neff) -> Any:
 
 
 class gaussian_kde:
-    """A Gaussian kernel density estimate of `dataset` (shape (d, n), or (n,) for d = 1)."""
+    """A Gaussian kernel density estimate of `dataset` (shape (d, n), or (n,) for d = 1).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> kde = stats.gaussian_kde(padax.to_tensor([-1.0, 0.0, 1.0]))
+        >>> float(kde.factor)
+        0.8027
+        >>> kde.evaluate(padax.to_tensor([0.0, 3.0])).tolist()
+        [0.3182, 0.0076]
+    """
 
     def __init__(self, dataset: Any, bw_method: Any = None, weights: Any = None):
         data = pnp.atleast_2d(to_array(dataset))

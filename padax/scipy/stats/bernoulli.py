@@ -1,4 +1,13 @@
-"""The Bernoulli distribution: scipy.stats.bernoulli's functions (k, p, loc=0)."""
+"""The Bernoulli distribution: scipy.stats.bernoulli's functions (k, p, loc=0).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.bernoulli.pmf(padax.to_tensor([0.0, 1.0]), 0.3).tolist()
+    [0.7, 0.3]
+    >>> float(stats.bernoulli.cdf(0.0, 0.3))
+    0.7
+"""
 import numpy as np
 
 from padax import numpy as pnp

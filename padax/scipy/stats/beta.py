@@ -1,4 +1,13 @@
-"""The beta distribution: scipy.stats.beta's functions (x, a, b, loc=0, scale=1)."""
+"""The beta distribution: scipy.stats.beta's functions (x, a, b, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.beta.pdf(padax.to_tensor([0.25, 0.5]), 2.0, 3.0).tolist()
+    [1.6875, 1.5]
+    >>> float(stats.beta.cdf(0.5, 2.0, 3.0))
+    0.6875
+"""
 import numpy as np
 
 from padax import numpy as pnp

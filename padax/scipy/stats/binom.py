@@ -1,4 +1,13 @@
-"""The binomial distribution: scipy.stats.binom's functions (k, n, p, loc=0)."""
+"""The binomial distribution: scipy.stats.binom's functions (k, n, p, loc=0).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.binom.pmf(padax.to_tensor([0.0, 2.0]), 4, 0.5).tolist()
+    [0.0625, 0.375]
+    >>> float(stats.binom.cdf(2.0, 4, 0.5))
+    0.6875
+"""
 import numpy as np
 
 from padax import numpy as pnp

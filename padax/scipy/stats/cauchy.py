@@ -1,7 +1,16 @@
 """The Cauchy distribution: scipy.stats.cauchy's functions (x, loc=0, scale=1).
 
 cdf(z) = atan2(1, -z) / pi keeps full relative precision in the lower tail (0.5 + atan(z)/pi
-would cancel there)."""
+would cancel there).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.cauchy.pdf(padax.to_tensor([0.0, 1.0])).tolist()
+    [0.3183, 0.1592]
+    >>> float(stats.cauchy.cdf(1.0))
+    0.75
+"""
 import numpy as np
 
 from padax import numpy as pnp

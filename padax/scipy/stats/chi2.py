@@ -1,4 +1,13 @@
-"""The chi-squared distribution: scipy.stats.chi2's functions (x, df, loc=0, scale=1): Gamma(df/2, 2)."""
+"""The chi-squared distribution: scipy.stats.chi2's functions (x, df, loc=0, scale=1): Gamma(df/2, 2).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.chi2.pdf(padax.to_tensor([1.0, 2.0]), 3.0).tolist()
+    [0.242, 0.2076]
+    >>> float(stats.chi2.cdf(2.0, 3.0))
+    0.4276
+"""
 import numpy as np
 
 from padax.scipy.stats._family import continuous

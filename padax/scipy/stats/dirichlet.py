@@ -2,7 +2,16 @@
 
 x holds the K components in its first axis (shape (K,) or (K, N)); alpha has shape (K,).
 Points off the simplex (a negative component, or components not summing to 1 within a few
-ulps) have density 0 (-inf log density), as in jax (scipy raises)."""
+ulps) have density 0 (-inf log density), as in jax (scipy raises).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.dirichlet.pdf(padax.to_tensor([0.2, 0.3, 0.5]), padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+    4.5
+    >>> float(stats.dirichlet.logpdf(padax.to_tensor([0.2, 0.3, 0.5]), padax.to_tensor([1.0, 2.0, 3.0])))
+    1.5041
+"""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,13 @@
-"""The exponential distribution: scipy.stats.expon's functions (x, loc=0, scale=1)."""
+"""The exponential distribution: scipy.stats.expon's functions (x, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.expon.pdf(padax.to_tensor([0.0, 1.0])).tolist()
+    [1.0, 0.3679]
+    >>> float(stats.expon.cdf(1.0))
+    0.6321
+"""
 import numpy as np
 
 from padax import numpy as pnp

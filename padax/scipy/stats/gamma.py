@@ -1,4 +1,13 @@
-"""The gamma distribution: scipy.stats.gamma's functions (x, a, loc=0, scale=1)."""
+"""The gamma distribution: scipy.stats.gamma's functions (x, a, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.gamma.pdf(padax.to_tensor([1.0, 2.0]), 2.0).tolist()
+    [0.3679, 0.2707]
+    >>> float(stats.gamma.cdf(2.0, 2.0))
+    0.594
+"""
 import numpy as np
 
 from padax import lax

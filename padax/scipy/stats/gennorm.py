@@ -1,4 +1,13 @@
-"""The generalised normal distribution: scipy.stats.gennorm's functions (x, beta, loc=0, scale=1)."""
+"""The generalised normal distribution: scipy.stats.gennorm's functions (x, beta, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.gennorm.pdf(padax.to_tensor([0.0, 1.0]), 2.0).tolist()
+    [0.5642, 0.2076]
+    >>> float(stats.gennorm.cdf(1.0, 2.0))
+    0.9214
+"""
 import numpy as np
 
 from padax import lax

@@ -1,5 +1,14 @@
 """The geometric distribution (trials up to the first success, k >= 1): scipy.stats.geom's
-functions (k, p, loc=0)."""
+functions (k, p, loc=0).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.geom.pmf(padax.to_tensor([1.0, 2.0]), 0.5).tolist()
+    [0.5, 0.25]
+    >>> float(stats.geom.cdf(2.0, 0.5))
+    0.75
+"""
 import numpy as np
 
 from padax import numpy as pnp

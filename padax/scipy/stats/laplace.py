@@ -1,4 +1,13 @@
-"""The Laplace distribution: scipy.stats.laplace's functions (x, loc=0, scale=1)."""
+"""The Laplace distribution: scipy.stats.laplace's functions (x, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.laplace.pdf(padax.to_tensor([0.0, 1.0])).tolist()
+    [0.5, 0.1839]
+    >>> float(stats.laplace.cdf(1.0))
+    0.8161
+"""
 import numpy as np
 
 from padax import numpy as pnp

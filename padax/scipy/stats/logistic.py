@@ -1,4 +1,13 @@
-"""The logistic distribution: scipy.stats.logistic's functions (x, loc=0, scale=1)."""
+"""The logistic distribution: scipy.stats.logistic's functions (x, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.logistic.pdf(padax.to_tensor([0.0, 1.0])).tolist()
+    [0.25, 0.1966]
+    >>> float(stats.logistic.cdf(1.0))
+    0.7311
+"""
 from padax import numpy as pnp
 from padax.scipy.special import expit, logit
 from padax.scipy.stats._family import continuous

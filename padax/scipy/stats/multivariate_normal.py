@@ -5,6 +5,14 @@ x has the event in its last axis (shape (..., k)); mean has shape (k,) (or () wi
 variance); cov is a (k, k) matrix, a (k,) vector of variances or a scalar. A full covariance goes
 through its Cholesky factor; allow_singular=True uses the eigendecomposition (pseudo-inverse and
 pseudo-determinant over the eigenvalues above the rank tolerance), as scipy does.
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.multivariate_normal.pdf(padax.to_tensor([0.0, 0.0]), padax.zeros([2]), padax.eye(2)).tolist()
+    0.1592
+    >>> float(stats.multivariate_normal.logpdf(padax.to_tensor([1.0, 1.0]), padax.zeros([2]), padax.eye(2)))
+    -2.8379
 """
 from __future__ import annotations
 

@@ -1,5 +1,14 @@
 """The negative binomial distribution (failures before the n-th success): scipy.stats.nbinom's
-functions (k, n, p, loc=0)."""
+functions (k, n, p, loc=0).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.nbinom.pmf(padax.to_tensor([0.0, 1.0]), 2, 0.5).tolist()
+    [0.25, 0.25]
+    >>> float(stats.nbinom.cdf(1.0, 2, 0.5))
+    0.5
+"""
 import numpy as np
 
 from padax import numpy as pnp

@@ -1,4 +1,13 @@
-"""The Poisson distribution: scipy.stats.poisson's functions (k, mu, loc=0)."""
+"""The Poisson distribution: scipy.stats.poisson's functions (k, mu, loc=0).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.poisson.pmf(padax.to_tensor([0.0, 2.0]), 2.0).tolist()
+    [0.1353, 0.2707]
+    >>> float(stats.poisson.cdf(2.0, 2.0))
+    0.6767
+"""
 import numpy as np
 
 from padax import lax

@@ -2,6 +2,14 @@
 
 cdf and sf come from the regularised incomplete beta function, I_{df/(df+z^2)}(df/2, 1/2) / 2
 being the tail beyond |z| (no cancellation in either tail).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.t.pdf(padax.to_tensor([0.0, 1.0]), 3.0).tolist()
+    [0.3676, 0.2067]
+    >>> float(stats.t.cdf(1.0, 3.0))
+    0.8045
 """
 import numpy as np
 

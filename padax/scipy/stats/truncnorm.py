@@ -3,6 +3,14 @@ functions (x, a, b, loc=0, scale=1).
 
 Masses Phi(b) - Phi(a) are computed in log space from the tail on the side of the interval
 (log_ndtr of the nearer tail and log(1 - exp)), so far tails keep their precision.
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.truncnorm.pdf(padax.to_tensor([0.0, 0.5]), -1.0, 1.0).tolist()
+    [0.5844, 0.5157]
+    >>> float(stats.truncnorm.cdf(0.0, -1.0, 1.0))
+    0.5
 """
 import numpy as np
 

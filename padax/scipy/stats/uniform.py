@@ -1,4 +1,13 @@
-"""The uniform distribution on [loc, loc + scale]: scipy.stats.uniform's functions (x, loc=0, scale=1)."""
+"""The uniform distribution on [loc, loc + scale]: scipy.stats.uniform's functions (x, loc=0, scale=1).
+
+Examples:
+    >>> import padax
+    >>> from padax.scipy import stats
+    >>> stats.uniform.pdf(padax.to_tensor([0.5, 2.0]), 0.0, 1.0).tolist()
+    [1.0, 0.0]
+    >>> float(stats.uniform.cdf(0.25))
+    0.25
+"""
 import numpy as np
 
 from padax import numpy as pnp
