@@ -135,7 +135,9 @@ def module_docs() -> list[ModuleDoc]:
     import pkgutil
 
     import padax
-    specs = list(MODULES) + [m for m in OPTIONAL_MODULES if _importable(m.name)]
+    specs = list(MODULES)
+    known = {m.name for m in specs}
+    specs += [m for m in OPTIONAL_MODULES if m.name not in known and _importable(m.name)]
     known = {m.name for m in specs}
     for info in pkgutil.iter_modules(padax.__path__):
         name = f"padax.{info.name}"

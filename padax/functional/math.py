@@ -1557,6 +1557,9 @@ def gammaln(x: Any, name: str | None = None) -> Any:
     return lgamma(x)
 
 
+_MAX_MULTIGAMMA_P = 100_000
+
+
 def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
     """The log of the multivariate gamma function of dimension p.
 
@@ -1567,8 +1570,9 @@ def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
     """
     x = _real_float("multigammaln", x)
     p = int(p)
-    if p < 1:
-        raise op_value_error("multigammaln", f"p must be a positive integer, got {p}")
+    if not 1 <= p <= _MAX_MULTIGAMMA_P:
+        raise op_value_error("multigammaln", f"p must be a positive integer of at most {_MAX_MULTIGAMMA_P} (one "
+                                             f"lgamma term each), got {p}")
     out = _scalar_like(x, p * (p - 1) / 4.0 * np.log(np.pi))
     for j in builtins.range(p):
         out = lax.add(out, lax.lgamma(lax.sub(x, _scalar_like(x, j / 2.0))))

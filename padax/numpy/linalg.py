@@ -526,6 +526,14 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         >>> pnp.linalg.multi_dot([pnp.ones((2, 3)), pnp.ones((3, 4)), pnp.ones((4, 1))]).tolist()
         [[12.0], [12.0]]
     """
+    if out is not None:
+        from padax.core.errors import op_type_error
+        raise op_type_error("numpy.linalg.multi_dot", "out= is not supported: padax arrays are immutable; use the "
+                                                      "returned array")
+    arrays = list(arrays)
+    if len(arrays) < 2:
+        from padax.core.errors import op_value_error
+        raise op_value_error("numpy.linalg.multi_dot", f"needs at least 2 arrays, got {len(arrays)}")
     return _pl().multi_dot(list(_promote(*[_f(a) for a in arrays])))
 
 

@@ -203,6 +203,8 @@ def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: 
 def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
     """a * sigmoid(b), a and b the two halves of x along `axis`."""
     x = _float(x)
+    if x.aval.ndim == 0:
+        raise op_value_error("glu", f"x must have at least 1 dimension to split in halves, got {x.aval.str_short()}")
     a = canonicalize_axis("glu", axis, x.aval.ndim)
     if x.aval.shape[a] % 2:
         raise op_value_error("glu", f"axis {a} of x {x.aval.str_short()} must have an even size")
