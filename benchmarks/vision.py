@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from benchmarks._padax_steps import sgd_train_step
 from benchmarks.harness import Workload
 
 _SMOKE = "--smoke" in sys.argv  # a smoke run checks that everything runs, on small sizes
@@ -53,28 +54,9 @@ def padax_resnet50_infer():
 
 
 def padax_resnet18_train_step():
-    import padax
-    import padax.nn.functional as F
     model, _ = _padax_model("resnet18")
     model.train()
-    opt = padax.optimizer.SGD(learning_rate=_LR)
-    opt_state = opt.init(model)
-    x, y = padax.to_tensor(_TRAIN_X), padax.to_tensor(_TRAIN_Y)
-
-    @padax.jit
-    def step(model, opt_state, x, y):
-        def loss_fn(m):
-            return F.cross_entropy(m(x), y), m
-        (loss, model), grads = padax.value_and_grad(loss_fn, has_aux=True)(model)
-        model, opt_state = opt.step(model, grads, opt_state)
-        return model, opt_state, loss
-
-    state = [model, opt_state]
-
-    def run():
-        state[0], state[1], loss = step(state[0], state[1], x, y)
-        return loss.block_until_ready()
-    return run
+    return sgd_train_step(model, _TRAIN_X, _TRAIN_Y, _LR)
 
 
 # -- jax: the same ResNets from jax.lax ops (Paddle's weight names and layouts) ---------------------------------

@@ -9,6 +9,9 @@ looked for and where to get it.
 from __future__ import annotations
 
 import os
+from typing import Any
+
+import numpy as np
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                            "data", "vision_samples")
@@ -64,3 +67,13 @@ def check_backend(dataset: str, backend: str | None) -> str:
 def pil_image():
     from padax.vision.transforms._image import pillow
     return pillow()
+
+
+def finish_sample(image: Any, label: Any, transform: Any, backend: str, dtype: Any) -> tuple[Any, Any]:
+    """Apply `transform`, then return (image, label) as Paddle's readers do: the PIL image (or whatever the
+    transform made) for backend 'pil', a numpy array of `dtype` otherwise."""
+    if transform is not None:
+        image = transform(image)
+    if backend == "pil":
+        return image, label
+    return np.asarray(image).astype(dtype), label

@@ -7,7 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.io.dataset import Dataset
-from padax.vision.datasets._files import check_backend, check_mode, locate, pil_image
+from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 from padax.paddle_format import restricted_loads
 
 URL_PREFIX = "https://dataset.bj.bcebos.com/cifar/"
@@ -68,12 +68,8 @@ class Cifar10(Dataset):
     def __getitem__(self, idx: int) -> tuple[Any, np.ndarray]:
         image = self.images[idx].transpose(1, 2, 0)
         image = pil_image().fromarray(np.ascontiguousarray(image)) if self.backend == "pil" else image.copy()
-        if self.transform is not None:
-            image = self.transform(image)
         label = np.asarray(self.labels[idx], np.int64)
-        if self.backend == "pil":
-            return image, label
-        return np.asarray(image).astype(self.dtype), label
+        return finish_sample(image, label, self.transform, self.backend, self.dtype)
 
     def __len__(self) -> int:
         return len(self.labels)

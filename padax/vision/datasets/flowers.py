@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.io.dataset import Dataset
-from padax.vision.datasets._files import check_backend, check_mode, locate, pil_image
+from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 
 URL_PREFIX = "http://paddlemodels.bj.bcebos.com/flowers/"
 # Paddle's split: its 'train' is the official test ids (the larger set) and 'test' the train ids
@@ -76,11 +76,7 @@ class Flowers(Dataset):
         image = pil_image().open(io.BytesIO(self._read(f"jpg/image_{index:05}.jpg")))
         if self.backend == "cv2":
             image = np.array(image)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "pil":
-            return image, label
-        return np.asarray(image).astype(self.dtype), label
+        return finish_sample(image, label, self.transform, self.backend, self.dtype)
 
     def __len__(self) -> int:
         return len(self.indexes)

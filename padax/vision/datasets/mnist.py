@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.io.dataset import Dataset
-from padax.vision.datasets._files import check_backend, check_mode, locate, pil_image
+from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 
 IMAGE_MAGIC, LABEL_MAGIC = 2051, 2049
 
@@ -65,11 +65,7 @@ class MNIST(Dataset):
     def __getitem__(self, idx: int) -> tuple[Any, np.ndarray]:
         image, label = self.images[idx], np.array([self.labels[idx]], np.int64)
         image = pil_image().fromarray(image, mode="L") if self.backend == "pil" else image.astype(self.dtype)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "pil":
-            return image, label
-        return np.asarray(image).astype(self.dtype), label
+        return finish_sample(image, label, self.transform, self.backend, self.dtype)
 
     def __len__(self) -> int:
         return len(self.labels)
