@@ -22,6 +22,7 @@ from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional._docs import document
 from padax.functional._fast import twin
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -458,12 +459,49 @@ asinh = _float_unary(lax.asinh)
 acosh = _float_unary(lax.acosh)
 atanh = _float_unary(lax.atanh)
 sigmoid = _float_unary(lax.logistic)
+# Each factory-made unary function's summary and docstring example: name -> (summary, input, expected
+# padax.<name>(padax.to_tensor(input)).tolist()), checked by doctest.
+_UNARY_DOCS = {
+    "exp": ("e to the power x", "[0.0, 1.0]", "[1.0, 2.7183]"),
+    "expm1": ("exp(x) - 1, accurate for small x", "[0.0, 1.0]", "[0.0, 1.7183]"),
+    "log": ("Natural logarithm", "[1.0, 2.718282]", "[0.0, 1.0]"),
+    "log1p": ("log(1 + x), accurate for small x", "[0.0, 1.0]", "[0.0, 0.6931]"),
+    "sqrt": ("Square root", "[4.0, 9.0]", "[2.0, 3.0]"),
+    "rsqrt": ("1 / sqrt(x)", "[4.0, 0.25]", "[0.5, 2.0]"),
+    "sin": ("Sine (radians)", "[0.0, 1.5707964]", "[0.0, 1.0]"),
+    "cos": ("Cosine (radians)", "[0.0, 3.1415927]", "[1.0, -1.0]"),
+    "tan": ("Tangent (radians)", "[0.0, 0.7853982]", "[0.0, 1.0]"),
+    "asin": ("Inverse sine, in radians", "[0.0, 1.0]", "[0.0, 1.5708]"),
+    "acos": ("Inverse cosine, in radians", "[1.0, 0.0]", "[0.0, 1.5708]"),
+    "atan": ("Inverse tangent, in radians", "[0.0, 1.0]", "[0.0, 0.7854]"),
+    "sinh": ("Hyperbolic sine", "[0.0, 1.0]", "[0.0, 1.1752]"),
+    "cosh": ("Hyperbolic cosine", "[0.0, 1.0]", "[1.0, 1.5431]"),
+    "tanh": ("Hyperbolic tangent", "[0.0, 1.0]", "[0.0, 0.7616]"),
+    "asinh": ("Inverse hyperbolic sine", "[0.0, 1.0]", "[0.0, 0.8814]"),
+    "acosh": ("Inverse hyperbolic cosine (x >= 1)", "[1.0, 2.0]", "[0.0, 1.317]"),
+    "atanh": ("Inverse hyperbolic tangent (|x| < 1)", "[0.0, 0.5]", "[0.0, 0.5493]"),
+    "sigmoid": ("The logistic function 1 / (1 + exp(-x))", "[0.0, 2.0]", "[0.5, 0.8808]"),
+    "erf": ("The error function", "[0.0, 1.0]", "[0.0, 0.8427]"),
+    "erfinv": ("Inverse of the error function", "[0.0, 0.5]", "[0.0, 0.4769]"),
+    "lgamma": ("log|Gamma(x)|", "[0.5, 3.0]", "[0.5724, 0.6931]"),
+    "digamma": ("The logarithmic derivative of Gamma", "[1.0, 2.0]", "[-0.5772, 0.4228]"),
+    "floor": ("Round towards -inf", "[1.5, -1.5]", "[1.0, -2.0]"),
+    "ceil": ("Round towards +inf", "[1.5, -1.5]", "[2.0, -1.0]"),
+    "trunc": ("Round towards zero", "[1.7, -1.7]", "[1.0, -1.0]"),
+}
+
+
+def _document_unary(fn, name: str, note: str) -> None:
+    summary, x, expected = _UNARY_DOCS[name]
+    document(fn, f"{summary}, elementwise; {note}.", f"padax.{name}(padax.to_tensor({x})).tolist()", expected)
+
+
 for _n, _f in [("exp", exp), ("expm1", expm1), ("log", log), ("log1p", log1p), ("sqrt", sqrt),
                ("rsqrt", rsqrt), ("sin", sin), ("cos", cos), ("tan", tan), ("asin", asin), ("acos", acos),
                ("atan", atan), ("sinh", sinh), ("cosh", cosh), ("tanh", tanh), ("asinh", asinh),
                ("acosh", acosh), ("atanh", atanh), ("sigmoid", sigmoid)]:
     _f.__name__ = _f.__qualname__ = _n
-    _f.__doc__ = f"Elementwise {_n}; integer and bool inputs compute in float32."
+    _document_unary(_f, _n, "integer and bool inputs compute in float32")
 del _n, _f
 
 
@@ -477,11 +515,11 @@ def _real_float_unary(op: str, fn):
 
 
 erf = _real_float_unary("erf", lax.erf)
-erf.__doc__ = "The error function; integer inputs compute in float32."
+_document_unary(erf, "erf", "integer inputs compute in float32")
 erfinv = _real_float_unary("erfinv", lax.erf_inv)
-erfinv.__doc__ = "Inverse of the error function on (-1, 1)."
+_document_unary(erfinv, "erfinv", "defined on (-1, 1)")
 lgamma = _real_float_unary("lgamma", lax.lgamma)
-lgamma.__doc__ = "log|Gamma(x)|."
+_document_unary(lgamma, "lgamma", "integer inputs compute in float32")
 def _digamma(x):
     """digamma with its poles at +-0 as infinities (-inf at +0, +inf at -0), as Paddle and scipy give them."""
     zero = lax.eq(x, _scalar_like(x, 0))
@@ -491,7 +529,7 @@ def _digamma(x):
 
 
 digamma = _real_float_unary("digamma", _digamma)
-digamma.__doc__ = "The logarithmic derivative of Gamma (-inf at 0, NaN at the negative integers)."
+_document_unary(digamma, "digamma", "-inf at 0, NaN at the negative integers")
 
 
 def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
@@ -545,9 +583,9 @@ def _rounding(op: str, fn):
 
 
 floor = _rounding("floor", lax.floor)
-floor.__doc__ = "Round towards -inf (integers unchanged)."
+_document_unary(floor, "floor", "integers are returned unchanged")
 ceil = _rounding("ceil", lax.ceil)
-ceil.__doc__ = "Round towards +inf (integers unchanged)."
+_document_unary(ceil, "ceil", "integers are returned unchanged")
 
 
 def _trunc(x):
@@ -555,7 +593,7 @@ def _trunc(x):
 
 
 trunc = _rounding("trunc", _trunc)
-trunc.__doc__ = "Round towards zero (integers unchanged)."
+_document_unary(trunc, "trunc", "integers are returned unchanged")
 
 
 def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None) -> Any:
@@ -684,6 +722,29 @@ def logaddexp(x: Any, y: Any, name: str | None = None) -> Any:
     return lax.select(lax.bitwise_and(lax.eq(x, y), lax.eq(lax.abs(x), _scalar_like(x, np.inf))), x, out)
 
 
+# Each factory-made binary function's docstring example: name -> (x, y, expected
+# padax.<name>(padax.to_tensor(x), padax.to_tensor(y)).tolist()), checked by doctest.
+_BINARY_DOCS = {
+    "equal": ("[1, 2, 3]", "[1, 0, 3]", "[True, False, True]"),
+    "not_equal": ("[1, 2, 3]", "[1, 0, 3]", "[False, True, False]"),
+    "less_than": ("[1, 2, 3]", "[2, 2, 2]", "[True, False, False]"),
+    "less_equal": ("[1, 2, 3]", "[2, 2, 2]", "[True, True, False]"),
+    "greater_than": ("[1, 2, 3]", "[2, 2, 2]", "[False, False, True]"),
+    "greater_equal": ("[1, 2, 3]", "[2, 2, 2]", "[False, True, True]"),
+    "logical_and": ("[True, True, False]", "[True, False, False]", "[True, False, False]"),
+    "logical_or": ("[True, True, False]", "[True, False, False]", "[True, True, False]"),
+    "logical_xor": ("[True, True, False]", "[True, False, False]", "[False, True, False]"),
+    "bitwise_and": ("[12, 10]", "[10, 6]", "[8, 2]"),
+    "bitwise_or": ("[12, 10]", "[10, 6]", "[14, 14]"),
+    "bitwise_xor": ("[12, 10]", "[10, 6]", "[6, 12]"),
+}
+
+
+def _document_binary(fn, name: str, summary: str) -> None:
+    x, y, expected = _BINARY_DOCS[name]
+    document(fn, summary, f"padax.{name}(padax.to_tensor({x}), padax.to_tensor({y})).tolist()", expected)
+
+
 # ---- comparisons ---------------------------------------------------------------------------
 
 def _compare(op: str, fn, ordered: bool):
@@ -694,7 +755,7 @@ def _compare(op: str, fn, ordered: bool):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = f"Elementwise {op} after Paddle promotion and broadcasting; returns bool."
+    _document_binary(wrapped, op, f"Elementwise {op} after Paddle promotion and broadcasting; returns bool.")
     return wrapped
 
 
@@ -736,7 +797,7 @@ def _logical(op: str, fn):
         x, y = promote_and_broadcast(op, _as_bool(x), _as_bool(y))
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = f"Elementwise {op} of the operands' truth values (nonzero is True); returns bool."
+    _document_binary(wrapped, op, f"Elementwise {op} of the operands' truth values (nonzero is True); returns bool.")
     return wrapped
 
 
@@ -763,7 +824,7 @@ def _bitwise(op: str, fn):
         _check(op, x, _int_or_bool, "integer or bool")
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = f"Elementwise {op} of integer or bool operands."
+    _document_binary(wrapped, op, f"Elementwise {op} of integer or bool operands.")
     return wrapped
 
 
