@@ -11,7 +11,19 @@ from padax.functional import manipulation as _manip
 
 
 def cat(x: Any, axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """concat(x, axis): the Tensors of x joined along `axis`."""
+    """concat(x, axis): the Tensors of x joined along `axis`.
+
+    Args:
+        x: a list or tuple of Tensors with equal shapes except along `axis`.
+
+    Returns:
+        One Tensor (the operands promoted to a common dtype).
+
+    Examples:
+        >>> import padax
+        >>> padax.cat([padax.to_tensor([[1, 2]]), padax.to_tensor([[3, 4]])], axis=1).tolist()
+        [[1, 2, 3, 4]]
+    """
     return _manip.concat(x, axis, out=out)
 
 
@@ -19,50 +31,105 @@ concatenate = cat
 
 
 def ger(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """outer(x, y): the outer product of two 1-D Tensors."""
+    """outer(x, y): the outer product of two 1-D Tensors, of shape [len(x), len(y)].
+
+    Examples:
+        >>> import padax
+        >>> padax.ger(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
+        [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
+    """
     return _basic.outer(x, y, out=out)
 
 
 def manual_seed(seed: int) -> Any:
-    """seed(seed): reset padax's global random key."""
+    """seed(seed): reset padax's global random key, so the draws that follow repeat.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.manual_seed(0); a = padax.rand([2]).tolist()
+        >>> _ = padax.manual_seed(0); a == padax.rand([2]).tolist()
+        True
+    """
     from padax.random._state import seed as _seed
     return _seed(seed)
 
 
 def inverse(x: Any, name: str | None = None) -> Any:
-    """linalg.inv(x): the inverse of a (batch of) square matrices."""
+    """linalg.inv(x): the inverse of a (batch of) square matrices.
+
+    Examples:
+        >>> import padax
+        >>> padax.inverse(padax.to_tensor([[2.0, 0.0], [0.0, 4.0]])).tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+    """
     from padax.linalg import inv
     return inv(x)
 
 
 def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
-    """linalg.cholesky(x, upper)."""
+    """linalg.cholesky(x, upper): the triangular factor L of a symmetric positive-definite x = L @ L.T
+    (U with x = U.T @ U when upper).
+
+    Examples:
+        >>> import padax
+        >>> padax.cholesky(padax.to_tensor([[4.0, 2.0], [2.0, 2.0]])).tolist()
+        [[2.0, 0.0], [1.0, 1.0]]
+    """
     from padax.linalg import cholesky as _cholesky
     return _cholesky(x, upper)
 
 
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:  # noqa: N803  (Paddle's name)
-    """linalg.eigvalsh(x, UPLO)."""
+    """linalg.eigvalsh(x, UPLO): the eigenvalues, ascending, of a symmetric (Hermitian) x read from its lower
+    ('L') or upper ('U') triangle.
+
+    Examples:
+        >>> import padax
+        >>> padax.eigvalsh(padax.to_tensor([[2.0, 1.0], [1.0, 2.0]])).tolist()
+        [1.0, 3.0]
+    """
     from padax.linalg import eigvalsh as _eigvalsh
     return _eigvalsh(x, UPLO)
 
 
 def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: Any = None, dtype: Any = None,
          name: str | None = None) -> Any:
-    """linalg.norm(x, p, axis, keepdim, dtype=dtype)."""
+    """linalg.norm(x, p, axis, keepdim, dtype=dtype): a vector or matrix norm (2-norm of the flattened x by
+    default).
+
+    Examples:
+        >>> import padax
+        >>> float(padax.norm(padax.to_tensor([3.0, 4.0])))
+        5.0
+        >>> padax.norm(padax.to_tensor([[3.0, -4.0], [0.0, 1.0]]), p=1, axis=1).tolist()
+        [7.0, 1.0]
+    """
     from padax.linalg import norm as _norm
     return _norm(x, p, axis, keepdim, out, dtype)
 
 
 def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
-    """linalg.vecdot(x, y, axis): sum(conj(x) * y) along `axis`."""
+    """linalg.vecdot(x, y, axis): sum(conj(x) * y) along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> padax.vecdot(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]]), padax.to_tensor([[1.0, 1.0], [2.0, 0.0]])).tolist()
+        [3.0, 6.0]
+    """
     from padax.linalg import vecdot as _vecdot
     return _vecdot(x, y, axis)
 
 
 def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) -> Any:
     """A Tensor with the values of an array from another library that speaks DLPack (an object with
-    `__dlpack__`: a numpy array, a Paddle or torch Tensor, ...); the values are copied."""
+    `__dlpack__`: a numpy array, a Paddle or torch Tensor, ...); the values are copied.
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> x = padax.from_dlpack(np.array([1.0, 2.0]))
+        >>> x.dtype, x.tolist()
+        (dtype('float64'), [1.0, 2.0])
+    """
     import numpy as np
     from padax.functional._checks import placed
     from padax.functional.creation import to_tensor
@@ -73,7 +140,16 @@ def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) ->
 
 
 def to_dlpack(x: Any) -> Any:
-    """A DLPack capsule of x's values (a host copy) for another library's from_dlpack."""
+    """A DLPack capsule of x's values (a host copy) for another library's from_dlpack (a padax Tensor also
+    has `__dlpack__`, so numpy.from_dlpack(x) takes it directly).
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> type(padax.to_dlpack(padax.to_tensor([1, 2]))).__name__
+        'PyCapsule'
+        >>> np.from_dlpack(padax.to_tensor([1, 2])).tolist()
+        [1, 2]
+    """
     from padax.functional._arrays import asarray
     return asarray(x).__dlpack__()
 

@@ -17,6 +17,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional._docs import document
 from padax.functional._fast import twin
 from padax.devices.array import Tensor
 from padax.functional.lax.custom import stop_gradient_p
@@ -137,6 +138,25 @@ def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, out
     return _keepdim(lax.convert_element_type(out, out_dt), x.aval.shape, axes, keepdim)
 
 
+# Each factory-made reduction's docstring example: name -> (one line after `import padax`, its printed value),
+# checked by doctest.
+_EXAMPLES = {
+    "max": ("padax.max(padax.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=0).tolist()", "[3.0, 5.0]"),
+    "min": ("padax.min(padax.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=1).tolist()", "[1.0, 2.0]"),
+    "amax": ("padax.amax(padax.to_tensor([[1, 5], [3, 2]])).tolist()", "5"),
+    "amin": ("padax.amin(padax.to_tensor([[1, 5], [3, 2]]), axis=0, keepdim=True).tolist()", "[[1, 2]]"),
+    "argmax": ("padax.argmax(padax.to_tensor([[1, 5], [3, 2]]), axis=1).tolist()", "[1, 0]"),
+    "argmin": ("padax.argmin(padax.to_tensor([[1, 5], [3, 0]])).tolist()", "3"),
+    "cumsum": ("padax.cumsum(padax.to_tensor([[1, 2], [3, 4]]), axis=1).tolist()", "[[1, 3], [3, 7]]"),
+    "cummax": ("[t.tolist() for t in padax.cummax(padax.to_tensor([1, 3, 2]))]", "[[1, 3, 3], [0, 1, 1]]"),
+    "cummin": ("[t.tolist() for t in padax.cummin(padax.to_tensor([3, 1, 2]))]", "[[3, 1, 1], [0, 1, 1]]"),
+}
+
+
+def _document(fn, op: str, summary: str) -> None:
+    document(fn, summary, *_EXAMPLES[op])
+
+
 def _order_reduction(op: str, fn):
     def wrapped(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
         no_out(op, out)
@@ -148,7 +168,7 @@ def _order_reduction(op: str, fn):
             raise op_value_error(op, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
         return _keepdim(fn(x, axes), x.aval.shape, axes, keepdim)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = f"The {op[1:] if op[0] == 'a' else op}imum over `axis` (NaN propagates)."
+    _document(wrapped, op, f"The {op[1:] if op[0] == 'a' else op}imum over `axis` (NaN propagates).")
     return wrapped
 
 
@@ -402,8 +422,8 @@ def _arg_reduction(op: str, fn):
         a = canonicalize_axis(op, axis, x.aval.ndim)
         return _keepdim(fn(x, a, idt), x.aval.shape, (a,), keepdim)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = (f"Index of the first {op[3:]}imum along `axis` (of the flattened array when "
-                       "axis is None); int64 by default.")
+    _document(wrapped, op, f"Index of the first {op[3:]}imum along `axis` (of the flattened array when "
+                           "axis is None); int64 by default.")
     return wrapped
 
 
@@ -433,8 +453,8 @@ def _scan(op: str, fn, widen: tuple):
 
 
 cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, dtypes.int32))
-cumsum.__doc__ = ("Inclusive running sum along `axis` (of the flattened array when axis is None); bool and int32 "
-                  "inputs give int64, as in Paddle.")
+_document(cumsum, "cumsum", "Inclusive running sum along `axis` (of the flattened array when axis is None); bool "
+          "and int32 inputs give int64, as in Paddle.")
 _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 
@@ -472,8 +492,8 @@ def _cum_extreme(op: str, fn):
         idx = lax.cummax(lax.select(hit, pos, full(x.aval.shape, 0, dtypes.int32)), a)
         return v, lax.convert_element_type(idx, idt)
     wrapped.__name__ = wrapped.__qualname__ = op
-    wrapped.__doc__ = (f"Running {op[3:]}imum along `axis` (of the flattened x when None) and the int64 index "
-                       "where it was last attained; NaN propagates.")
+    _document(wrapped, op, f"Running {op[3:]}imum along `axis` (of the flattened x when None) and the int64 index "
+                           "where it was last attained; NaN propagates.")
     return wrapped
 
 

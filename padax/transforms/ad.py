@@ -103,7 +103,23 @@ def _check_tangent(p: Any, t: Any, i: int) -> Any:
 
 
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
-    """Forward-mode: `(fun(*primals), d fun(primals) . tangents)` for pytrees of arrays."""
+    """Forward-mode: `(fun(*primals), d fun(primals) . tangents)` for pytrees of arrays.
+
+    Args:
+        fun: the function to differentiate.
+        primals: a tuple with one entry (a pytree of arrays) per positional argument of `fun`.
+        tangents: a tuple of the same structure, shapes and dtypes as `primals`.
+        has_aux: `fun` returns `(output, aux)`; aux is passed through undifferentiated.
+
+    Returns:
+        `(output, output_tangent)`, plus `aux` when has_aux.
+
+    Examples:
+        >>> import padax
+        >>> y, dy = padax.jvp(padax.sin, (padax.to_tensor(0.0),), (padax.to_tensor(2.0),))
+        >>> float(y), float(dy)
+        (0.0, 2.0)
+    """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primals and tangents must be tuples (one entry per positional argument)")
     p_leaves, in_tree = tree_util.flatten(tuple(primals))
@@ -293,7 +309,22 @@ def _from_store(store: list, key: str) -> Any:
 
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
-    """`(fun(*primals), f_vjp)` where `f_vjp(cotangent)` returns one cotangent per primal."""
+    """Reverse mode: `(fun(*primals), f_vjp)` where `f_vjp(cotangent)` returns one cotangent per primal.
+
+    Args:
+        fun: the function to differentiate.
+        primals: its positional arguments (pytrees of arrays).
+        has_aux: `fun` returns `(output, aux)`; then the result is `(output, f_vjp, aux)`.
+
+    Returns:
+        `(output, f_vjp)`; f_vjp takes a cotangent shaped like the output and returns a tuple.
+
+    Examples:
+        >>> import padax
+        >>> y, f_vjp = padax.vjp(lambda x: x * 3.0, padax.to_tensor([1.0, 2.0]))
+        >>> y.tolist(), f_vjp(padax.to_tensor([1.0, 1.0]))[0].tolist()
+        ([3.0, 6.0], [3.0, 3.0])
+    """
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
@@ -344,7 +375,17 @@ def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:
 
 
 def linearize(fun: Callable, *primals: Any):
-    """`(fun(*primals), f_jvp)` with f_jvp the linear map of tangents, evaluated without re-tracing."""
+    """`(fun(*primals), f_jvp)` with f_jvp the linear map of tangents, evaluated without re-tracing.
+
+    Returns:
+        `(output, f_jvp)`; f_jvp takes one tangent per primal and returns the output tangent.
+
+    Examples:
+        >>> import padax
+        >>> y, f_jvp = padax.linearize(padax.exp, padax.to_tensor(0.0))
+        >>> float(y), float(f_jvp(padax.to_tensor(2.0)))
+        (1.0, 2.0)
+    """
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
@@ -379,7 +420,22 @@ def _argnums_tuple(argnums) -> tuple[int, ...]:
 
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
                    holomorphic: bool = False, allow_int: bool = False) -> Callable:
-    """`(fun(*args), d fun / d args[argnums])` for a scalar-output `fun`."""
+    """`(fun(*args), d fun / d args[argnums])` for a scalar-output `fun`, in one pass.
+
+    Args:
+        fun: a function returning a real 0-d array (or `(output, aux)` with has_aux).
+        argnums: which positional argument(s) to differentiate; a tuple gives a tuple of gradients.
+        has_aux, holomorphic, allow_int: as for `grad`.
+
+    Returns:
+        A function returning `(value, gradient)` (`((value, aux), gradient)` with has_aux).
+
+    Examples:
+        >>> import padax
+        >>> value, g = padax.value_and_grad(lambda x: (x ** 2).sum())(padax.to_tensor([1.0, 2.0]))
+        >>> float(value), g.tolist()
+        (5.0, [2.0, 4.0])
+    """
     nums = _argnums_tuple(argnums)
     name = getattr(fun, "__name__", "fun")
 
@@ -436,6 +492,22 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     output's cotangent 1.0, i.e. the conjugate of the Wirtinger gradient 2 df/dz-bar (for
     f = |z|**2, grad gives 2 conj(z)); step along its conjugate to ascend. `holomorphic=True`
     is for complex-valued holomorphic functions (the complex derivative f'(z)).
+
+    Args:
+        fun: a function returning a real 0-d array (or `(output, aux)` with has_aux).
+        argnums: which positional argument(s) to differentiate; a tuple gives a tuple of gradients.
+        has_aux: `fun` returns `(output, aux)`; the result is then `(gradient, aux)`.
+        allow_int: allow integer inputs (their gradient is float0 zeros).
+
+    Returns:
+        A function with `fun`'s signature returning the gradient, shaped like `args[argnums]`.
+
+    Examples:
+        >>> import padax
+        >>> padax.grad(lambda x: (x ** 2).sum())(padax.to_tensor([1.0, 2.0])).tolist()
+        [2.0, 4.0]
+        >>> float(padax.grad(lambda x, y: x * y, argnums=1)(padax.to_tensor(3.0), padax.to_tensor(4.0)))
+        3.0
     """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
@@ -450,7 +522,17 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
 
 
 def linear_transpose(fun: Callable, *primals: Any) -> Callable:
-    """The transpose of a linear `fun`, traced at the avals of `primals`."""
+    """The transpose of a linear `fun`, traced at the avals of `primals` (their values are not used).
+
+    Returns:
+        A function of a cotangent shaped like fun's output, returning a tuple with one entry per primal.
+
+    Examples:
+        >>> import padax
+        >>> transposed = padax.linear_transpose(lambda x: 2.0 * x, padax.to_tensor([1.0, 2.0]))
+        >>> transposed(padax.to_tensor([1.0, 5.0]))[0].tolist()
+        [2.0, 10.0]
+    """
     from padax.transforms.staging import aval_of as staging_aval_of, trace_flat
     leaves, in_tree = tree_util.flatten(primals)
     store: list = []
@@ -515,7 +597,19 @@ def _check_jacobian_dtype(op: str, what: str, aval, holomorphic: bool) -> None:
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
     """Jacobian by forward mode (vmap of jvp over the input basis): out.shape + in.shape.
-    `chunk_size` pushes that many basis vectors at a time (bounded memory, same result)."""
+    `chunk_size` pushes that many basis vectors at a time (bounded memory, same result).
+
+    Args:
+        argnums, has_aux, holomorphic: as for `grad`.
+
+    Returns:
+        A function returning the Jacobian (a tuple of them when argnums is a tuple).
+
+    Examples:
+        >>> import padax
+        >>> padax.jacfwd(lambda x: x ** 2)(padax.to_tensor([1.0, 2.0])).tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+    """
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
@@ -557,7 +651,20 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
     """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape.
-    `chunk_size` pulls back that many basis vectors at a time (bounded memory, same result)."""
+    `chunk_size` pulls back that many basis vectors at a time (bounded memory, same result).
+    `padax.jacobian` is this function.
+
+    Args:
+        argnums, has_aux, holomorphic: as for `grad`.
+
+    Returns:
+        A function returning the Jacobian (a tuple of them when argnums is a tuple).
+
+    Examples:
+        >>> import padax
+        >>> padax.jacrev(lambda x: x[0] * x)(padax.to_tensor([1.0, 2.0])).tolist()
+        [[2.0, 0.0], [2.0, 1.0]]
+    """
     from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums)
 
@@ -602,5 +709,14 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
             holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
     """Hessian as forward-over-reverse: jacfwd(jacrev(fun)) (the cheaper order for a scalar
     function: one reverse pass, differentiated along each input direction). `chunk_size`
-    bounds how many directions are pushed at once."""
+    bounds how many directions are pushed at once.
+
+    Returns:
+        A function returning in.shape + in.shape second derivatives of the scalar `fun`.
+
+    Examples:
+        >>> import padax
+        >>> padax.hessian(lambda x: (x ** 3).sum())(padax.to_tensor([1.0, 2.0])).tolist()
+        [[6.0, 0.0], [0.0, 12.0]]
+    """
     return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic, chunk_size=chunk_size)

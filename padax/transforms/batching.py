@@ -111,6 +111,23 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
     constrains shardings (`with_sharding_constraint`) or calls `shard_map`.
     `chunk_size`: vectorise that many examples at a time in a compiled loop, bounding
     memory (equal results; see `padax.transforms.chunked`).
+
+    Args:
+        fun: the function of one example.
+        in_axes: the batch axis of each positional argument (an int, None for "not batched", or a pytree
+            prefix of the arguments).
+        out_axes: where the batch axis goes in the outputs.
+        axis_name: a name for the batch axis, for collectives (psum, ...) inside `fun`.
+        axis_size: the batch size, needed only when no argument is batched.
+
+    Returns:
+        The batched function.
+
+    Examples:
+        >>> import padax
+        >>> m = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.vmap(lambda row, y: row @ y, in_axes=(0, None))(m, padax.to_tensor([1.0, 10.0])).tolist()
+        [21.0, 43.0]
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)

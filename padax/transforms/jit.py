@@ -494,7 +494,15 @@ _backend.on_client_reset(_clear_on_client_reset)
 def clear_caches() -> None:
     """Free every compiled program, traced program and cached constant padax keeps in memory (jitted
     functions, eager ops, derived programs); later calls compile again (the disk cache still helps).
-    Each jitted function also keeps at most config.jit_cache_size programs on its own."""
+    Each jitted function also keeps at most config.jit_cache_size programs on its own.
+
+    Examples:
+        >>> import padax
+        >>> f = padax.jit(lambda x: x + 1.0)
+        >>> _ = f(padax.to_tensor(1.0)); padax.clear_caches()
+        >>> float(f(padax.to_tensor(1.0)))  # compiled again
+        2.0
+    """
     from padax.transforms import dispatch
     dispatch.clear_cache()
     _backend.empty_client_caches()
@@ -511,6 +519,25 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     laid out as asked (moved if they are elsewhere) and results come back as
     sharded Tensors. Without them, arguments that already are sharded keep
     their layout and XLA chooses the outputs' layout.
+
+    Args:
+        fun: a function of arrays (pytrees of them) returning arrays; traced once per input shape/dtype.
+        static_argnums, static_argnames: arguments passed as Python values (hashable); a new value
+            compiles a new program.
+        donate_argnums, donate_argnames: arguments whose buffers the program may reuse for its outputs.
+
+    Returns:
+        A function with `fun`'s signature (with `.lower`, `.trace` and `.clear_cache`).
+
+    Examples:
+        >>> import functools, padax
+        >>> padax.jit(lambda x: x * x)(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 4.0]
+        >>> @functools.partial(padax.jit, static_argnums=1)
+        ... def power(x, n):
+        ...     return x ** n
+        >>> power(padax.to_tensor([2.0]), 3).tolist()
+        [8.0]
     """
     if fun is None:
         return lambda f: jit(f, static_argnums=static_argnums, static_argnames=static_argnames,

@@ -117,6 +117,16 @@ def as_policy(policy: Any) -> SavePolicy:
 
 
 class checkpoint_policies:  # noqa: N801  (a namespace, as jax.checkpoint_policies)
+    """The policies `checkpoint(policy=...)` accepts, in one namespace: each says which intermediates of the
+    checkpointed function the backward pass may keep instead of recomputing (the others are recomputed).
+
+    Examples:
+        >>> import padax
+        >>> from padax.ad_checkpoint import saved_residuals
+        >>> f = padax.checkpoint(padax.sin, policy=padax.checkpoint_policies.everything_saveable)
+        >>> [why for _, why in saved_residuals(f, padax.to_tensor(1.0))]
+        ['output of cos ...']
+    """
     nothing_saveable = nothing_saveable
     everything_saveable = everything_saveable
     dots_saveable = dots_saveable
@@ -139,9 +149,25 @@ def checkpoint_name(x: Any, name: str) -> Any:
 
 def checkpoint(fun: Callable | None = None, *, policy: Any = None, prevent_cse: bool = True,
                static_argnums: int | tuple[int, ...] = ()) -> Callable:
-    """Recompute `fun`'s intermediates in the backward pass instead of storing them.
+    """Recompute `fun`'s intermediates in the backward pass instead of storing them (less memory, more compute).
+    Also named `remat` and, as in Paddle, `recompute`; usable as a decorator with or without arguments.
 
-    `policy` says which intermediates may be kept instead (see checkpoint_policies).
+    Args:
+        fun: the function to wrap.
+        policy: which intermediates may be kept instead (see checkpoint_policies); None keeps nothing.
+        static_argnums: positional arguments that are not arrays (passed through unchanged).
+
+    Returns:
+        A function with `fun`'s signature and values.
+
+    Examples:
+        >>> import padax
+        >>> from padax.ad_checkpoint import saved_residuals
+        >>> f = lambda x: padax.sin(padax.sin(x))
+        >>> len(saved_residuals(f, padax.to_tensor(1.0)))
+        2
+        >>> [why for _, why in saved_residuals(padax.checkpoint(f), padax.to_tensor(1.0))]
+        ['from the argument x']
     """
     if fun is None:
         return functools.partial(checkpoint, policy=policy, prevent_cse=prevent_cse, static_argnums=static_argnums)

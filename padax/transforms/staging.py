@@ -125,7 +125,20 @@ def aval_of(x: Any) -> ShapedArray:
 
 class ShapeDtypeStruct:
     """Shape and dtype of an array without its data (what eval_shape returns), optionally with
-    the sharding an argument will have (`jit(...).lower(ShapeDtypeStruct(..., sharding=s))`)."""
+    the sharding an argument will have (`jit(...).lower(ShapeDtypeStruct(..., sharding=s))`).
+
+    Args:
+        shape: the dimensions.
+        dtype: any dtype name or object padax accepts.
+        sharding: a Sharding for the array the struct stands for (optional).
+        weak_type: whether it stands for a weakly typed value (a Python scalar).
+
+    Examples:
+        >>> import padax
+        >>> s = padax.ShapeDtypeStruct((2, 3), 'float32')
+        >>> s, s.ndim, s.size
+        (ShapeDtypeStruct(shape=(2, 3), dtype=float32), 2, 6)
+    """
 
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
@@ -196,7 +209,25 @@ def flat_fun(fun: Callable, in_tree, out_store: list) -> Callable:
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
                return_shape: bool = False) -> Callable[..., Any]:
-    """`make_jaxpr(f)(*args)` returns the ClosedJaxpr that `f` traces to at these args."""
+    """`make_jaxpr(f)(*args)` returns the ClosedJaxpr that `f` traces to at these args (for reading what a
+    function computes; only the shapes and dtypes of the args matter).
+
+    Args:
+        fun: the function to trace.
+        static_argnums: positional arguments baked into the jaxpr as Python values.
+        return_shape: also return the output's ShapeDtypeStruct pytree.
+
+    Returns:
+        A function returning the ClosedJaxpr (and the shapes, with return_shape).
+
+    Examples:
+        >>> import padax
+        >>> print(padax.make_jaxpr(lambda x: padax.sin(x) + 1.0)(padax.to_tensor([1.0, 2.0])))
+        { lambda ; a:f32[2]. let
+            b:f32[2] = sin a
+            ...
+          in (d,) }
+    """
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     def wrapped(*args, **kwargs):
@@ -222,7 +253,14 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
 
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Output shapes/dtypes of `fun(*args)` (a pytree of ShapeDtypeStruct), without computing."""
+    """Output shapes/dtypes of `fun(*args)` (a pytree of ShapeDtypeStruct), without computing: the args
+    may be ShapeDtypeStructs themselves.
+
+    Examples:
+        >>> import padax
+        >>> padax.eval_shape(lambda x: x @ x.T, padax.ShapeDtypeStruct((2, 3), 'float32'))
+        ShapeDtypeStruct(shape=(2, 2), dtype=float32)
+    """
     leaves, in_tree = tree_util.flatten((args, kwargs))
     store: list = []
     closed = trace_flat(flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
