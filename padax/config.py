@@ -305,16 +305,46 @@ config.on_change(lambda name, value: _apply_log_level(value, True) if name == "l
 
 
 def enable_x64(flag: bool = True):
-    """Context manager turning 64-bit types on (or, with False, JAX's 32-bit-only mode) for a block."""
+    """Context manager turning 64-bit types on (or, with False, JAX's 32-bit-only mode) for a block.
+
+    Examples:
+        >>> import padax
+        >>> with padax.enable_x64(False):
+        ...     print(padax.arange(3).dtype, padax.to_tensor([1.0], dtype='float64').dtype)
+        int32 float32
+        >>> padax.arange(3).dtype
+        dtype('int64')
+    """
     return config.override("enable_x64", flag)
 
 
 def disable_jit(disable: bool = True):
-    """Context manager running `jit`-decorated functions op by op (for debugging)."""
+    """Context manager running `jit`-decorated functions op by op (for debugging: print values, pdb).
+
+    Examples:
+        >>> import padax
+        >>> @padax.jit
+        ... def f(x):
+        ...     print(type(x).__name__)
+        ...     return x + 1.0
+        >>> with padax.disable_jit():
+        ...     float(f(padax.to_tensor(1.0)))
+        Tensor
+        2.0
+    """
     return config.override("disable_jit", disable)
 
 
 def default_matmul_precision(precision: str | None):
     """Context manager setting the precision of matrix products and convolutions that do not name
-    one (`"float32"`/`"highest"`, `"tensorfloat32"`/`"high"`, `"bfloat16"`/`"default"`)."""
+    one (`"float32"`/`"highest"`, `"tensorfloat32"`/`"high"`, `"bfloat16"`/`"default"`).
+
+    Examples:
+        >>> import padax
+        >>> with padax.default_matmul_precision("float32"):
+        ...     print(padax.config.default_matmul_precision)
+        float32
+        >>> print(padax.config.default_matmul_precision)
+        None
+    """
     return config.override("default_matmul_precision", precision)

@@ -159,12 +159,25 @@ def set_default_dtype(d: Any) -> None:
     """Paddle's `set_default_dtype`: the dtype Python floats become (float16, bfloat16, float32, float64).
 
     It is the setting `config.default_dtype`, so jitted functions retrace after a change.
+
+    Examples:
+        >>> import padax
+        >>> padax.set_default_dtype('float64')
+        >>> padax.to_tensor(1.5).dtype
+        dtype('float64')
+        >>> padax.set_default_dtype('float32')  # back to the default
     """
     config.update("default_dtype", d)
 
 
 def get_default_dtype() -> str:
-    """Paddle's `get_default_dtype`: the default float dtype's name, e.g. 'float32'."""
+    """Paddle's `get_default_dtype`: the default float dtype's name, e.g. 'float32'.
+
+    Examples:
+        >>> import padax
+        >>> padax.get_default_dtype()
+        'float32'
+    """
     return default_float_dtype().name
 
 

@@ -57,6 +57,18 @@ def raise_if_deleted(tensors: Any) -> None:
 
 
 class Tensor(AvalProperties):
+    """An immutable array held on one or more devices: what padax functions take and return (also named
+    `padax.Array`). Build one with padax.to_tensor; it has Paddle's methods and operators, and updates are
+    functional (`x.at[i].set(v)` returns a new Tensor).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.shape, x.dtype, (x * 2 + 1).tolist()
+        ((2, 2), dtype('float32'), [[3.0, 5.0], [7.0, 9.0]])
+        >>> x.at[0, 1].set(9.0).tolist(), x.sum(axis=1).tolist()
+        ([[1.0, 9.0], [3.0, 4.0]], [3.0, 7.0])
+    """
     __slots__ = ("_buf", "aval", "_npy", "__weakref__")
     __array_priority__ = 1000
 

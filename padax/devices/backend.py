@@ -65,34 +65,88 @@ def get_client(platform: str | None = None):
 
 
 def devices(backend: str | None = None) -> list:
-    """All devices of a platform (default: the default platform), like `jax.devices()`."""
+    """All devices of a platform (default: the default platform), like `jax.devices()`: in a multi-process
+    run, the devices of every process.
+
+    Args:
+        backend: a platform name ('cpu', 'cuda', ...); None for the default one.
+
+    Returns:
+        A list of Device objects (`.platform`, `.id`, `.process_index`, ...).
+
+    Examples:
+        >>> import padax
+        >>> d = padax.devices('cpu')[0]
+        >>> d, d.platform, d.id
+        (CpuDevice(id=0), 'cpu', 0)
+    """
     return list(get_client(backend).devices())
 
 
 def local_devices(backend: str | None = None) -> list:
+    """The devices of a platform that this process drives (all of them in a single-process run).
+
+    Examples:
+        >>> import padax
+        >>> padax.local_devices('cpu')[0]
+        CpuDevice(id=0)
+    """
     return list(get_client(backend).local_devices())
 
 
 def process_index(backend: str | None = None) -> int:
-    """This process's index among the processes of a multi-process run (0 otherwise)."""
+    """This process's index among the processes of a multi-process run (0 otherwise).
+
+    Examples:
+        >>> import padax
+        >>> padax.process_index()
+        0
+    """
     return get_client(backend).process_index()
 
 
 def process_count(backend: str | None = None) -> int:
+    """The number of processes of a multi-process run (padax.distributed.initialize), 1 otherwise.
+
+    Examples:
+        >>> import padax
+        >>> padax.process_count()
+        1
+    """
     return len({d.process_index for d in devices(backend)})
 
 
 def local_device_count(backend: str | None = None) -> int:
-    """The number of devices this process drives."""
+    """The number of devices this process drives.
+
+    Examples:
+        >>> import padax
+        >>> padax.local_device_count('cpu') == len(padax.local_devices('cpu'))
+        True
+    """
     return len(local_devices(backend))
 
 
 def default_backend() -> str:
-    """The platform of the default device ('cpu', 'cuda', 'rocm', 'tpu')."""
+    """The platform of the default device ('cpu', 'cuda', 'rocm', 'tpu').
+
+    Examples:
+        >>> import padax
+        >>> padax.default_backend()  # on a machine without accelerators
+        'cpu'
+    """
     return default_platform()
 
 
 def device_count(backend: str | None = None) -> int:
+    """The number of devices of a platform, over all processes (for several CPU devices in one process set
+    PADAX_NUM_CPU_DEVICES before importing padax).
+
+    Examples:
+        >>> import padax
+        >>> padax.device_count('cpu') == len(padax.devices('cpu'))
+        True
+    """
     return len(devices(backend))
 
 
@@ -105,6 +159,14 @@ _chosen_device = None  # set by set_default_device (padax.device.set_device)
 
 
 def default_device():
+    """The device new Tensors and compiled programs go to: the one set_default_device chose, else the first
+    local device of the default platform.
+
+    Examples:
+        >>> import padax
+        >>> padax.default_device()  # on a machine without accelerators
+        CpuDevice(id=0)
+    """
     if _chosen_device is not None:
         return _chosen_device
     return _default_device_cached(default_platform())

@@ -41,7 +41,16 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
     """Set how Tensors print (None leaves a setting as it is): `precision` decimals of floats (8),
     `threshold` elements above which a Tensor is summarised (1000), `edgeitems` items kept at each end of
     a summarised axis (3), `sci_mode` exponent notation for floats (False), `linewidth` characters per
-    line (80)."""
+    line (80).
+
+    Examples:
+        >>> import padax
+        >>> padax.set_printoptions(precision=2)
+        >>> print(padax.to_tensor([1.23456, 2.0]))
+        Tensor(shape=[2], dtype=float32, place=..., stop_gradient=True,
+               [1.23, 2.  ])
+        >>> padax.set_printoptions(precision=8)  # back to the default
+    """
     for name, value, kind in (("precision", precision, int), ("threshold", threshold, int),
                               ("edgeitems", edgeitems, int), ("linewidth", linewidth, int),
                               ("sci_mode", sci_mode, bool)):

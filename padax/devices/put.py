@@ -103,6 +103,20 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
     value is then cut into pieces, one per
     device, and the result is one Tensor spanning those devices. A pytree of
     values with one sharding (or a matching pytree of shardings) is also taken.
+
+    Args:
+        x: a Tensor, numpy array, Python scalar or (nested) list; or a pytree of them with a sharding.
+        device: a Device, a place ('cpu:0', CPUPlace()), a sharding, or None for the default device.
+        dtype: convert to this dtype on the way.
+
+    Returns:
+        A Tensor on `device` (`x` itself when it is already there with that dtype).
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> x = padax.device_put(np.array([1.0, 2.0]), padax.devices('cpu')[0])
+        >>> x.devices(), x.dtype, x.tolist()
+        ({CpuDevice(id=0)}, dtype('float64'), [1.0, 2.0])
     """
     from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
     from padax.devices.place import Place
@@ -164,13 +178,26 @@ def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
 
 
 def device_get(x: Any) -> Any:
-    """A pytree of Tensors (and other values) copied to the host: Tensors become numpy arrays."""
+    """A pytree of Tensors (and other values) copied to the host: Tensors become numpy arrays.
+
+    Examples:
+        >>> import padax
+        >>> padax.device_get({'step': 3, 'w': padax.to_tensor([1.0, 2.0])})
+        {'step': 3, 'w': array([1., 2.], dtype=float32)}
+    """
     from padax.core import tree as tree_util
     return tree_util.map(lambda v: v._value() if isinstance(v, Tensor) else v, x)
 
 
 def block_until_ready(x: Any) -> Any:
-    """Wait until every Tensor in the pytree `x` is computed; returns `x`."""
+    """Wait until every Tensor in the pytree `x` is computed (for timing: padax dispatches asynchronously);
+    returns `x`.
+
+    Examples:
+        >>> import padax
+        >>> padax.block_until_ready({'y': padax.to_tensor([1.0, 2.0]) * 2})['y'].tolist()
+        [2.0, 4.0]
+    """
     from padax.core import tree as tree_util
     for v in tree_util.leaves(x):
         if isinstance(v, Tensor):

@@ -111,7 +111,22 @@ def _sum_labels(x: Any, labels: list[str], drop: set) -> tuple[Any, list[str]]:
 
 def einsum(equation: str, *operands: Any) -> Any:
     """Einstein summation over the operands as written in `equation` ('ij,jk->ik', '...ij->...ji',
-    'ii->i', 'bij,bjk->bik', implicit output when '->' is absent)."""
+    'ii->i', 'bij,bjk->bik', implicit output when '->' is absent).
+
+    Args:
+        equation: one comma-separated label string per operand, then optionally '->' and the output's labels.
+        operands: the Tensors (or one list of them).
+
+    Returns:
+        A Tensor of the operands' promoted dtype.
+
+    Examples:
+        >>> import padax
+        >>> padax.einsum('ij,jk->ik', padax.to_tensor([[1.0, 2.0]]), padax.to_tensor([[3.0], [4.0]])).tolist()
+        [[11.0]]
+        >>> padax.einsum('ii->i', padax.to_tensor([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+    """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):

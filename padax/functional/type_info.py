@@ -9,7 +9,15 @@ from padax.core.errors import op_type_error
 
 
 class finfo:  # noqa: N801  (Paddle's name)
-    """Limits of a floating (or complex: of its real part) dtype."""
+    """Limits of a floating (or complex: of its real part) dtype, as Python floats: min, max, eps,
+    resolution, smallest_normal, tiny, and bits and dtype (its name).
+
+    Examples:
+        >>> import padax
+        >>> f = padax.finfo(padax.float16)
+        >>> f.eps, f.max, f.bits, f.dtype
+        (0.0009765625, 65504.0, 16, 'float16')
+    """
 
     def __init__(self, dtype: Any) -> None:
         dt = dtypes.to_dtype(dtype)
@@ -28,7 +36,13 @@ class finfo:  # noqa: N801  (Paddle's name)
 
 
 class iinfo:  # noqa: N801  (Paddle's name)
-    """Limits of an integer dtype."""
+    """Limits of an integer dtype, as Python ints: min, max, and bits and dtype (its name).
+
+    Examples:
+        >>> import padax
+        >>> padax.iinfo('int8')
+        padax.iinfo(min=-128, max=127, bits=8, dtype=int8)
+    """
 
     def __init__(self, dtype: Any) -> None:
         dt = dtypes.to_dtype(dtype)
