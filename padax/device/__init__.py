@@ -25,18 +25,44 @@ _KNOWN_NAMES = ("cpu",) + _GPU_NAMES + ("xpu", "npu", "ipu", "tpu")
 
 
 def CPUPlace() -> Place:  # noqa: N802  (Paddle's class name)
-    """The host CPU."""
+    """The host CPU, as a Place (what `Tensor.place` shows for a Tensor on the CPU).
+
+    Examples:
+        >>> import padax
+        >>> padax.CPUPlace(), padax.CPUPlace().is_cpu_place()
+        (Place(cpu), True)
+        >>> padax.device_put(padax.to_tensor([1.0]), padax.CPUPlace()).place == padax.CPUPlace()
+        True
+    """
     return Place("cpu")
 
 
 def CUDAPlace(id: int = 0) -> Place:  # noqa: N802,A002
-    """GPU `id`; a ValueError when padax has no GPU backend here (as Paddle's CPU build raises)."""
+    """GPU `id`; a ValueError when padax has no GPU backend here (as Paddle's CPU build raises).
+
+    Examples:
+        >>> import padax
+        >>> try:
+        ...     place = padax.CUDAPlace(0)
+        ... except ValueError:  # no GPU backend installed
+        ...     place = None
+        >>> place in (None, padax.device.Place('gpu', 0))
+        True
+    """
     resolve_device(f"gpu:{int(id)}")
     return Place("gpu", id)
 
 
 def XPUPlace(id: int = 0) -> Place:  # noqa: N802,A002
-    """Kunlun XPU `id`: padax has no XPU backend, so this raises a ValueError naming what is available."""
+    """Kunlun XPU `id`: padax has no XPU backend, so this raises a ValueError naming what is available.
+
+    Examples:
+        >>> import padax
+        >>> padax.XPUPlace(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: padax.device: there is no 'xpu' backend here (...); available: cpu...
+    """
     resolve_device(f"xpu:{int(id)}")
     return Place("xpu", id)
 
@@ -59,67 +85,145 @@ def _gpu_devices() -> list:
 
 
 def is_compiled_with_cuda() -> bool:
-    """True when a CUDA backend (a PJRT CUDA plugin) is installed and starts."""
+    """True when a CUDA backend (a PJRT CUDA plugin) is installed and starts.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_cuda() == ('gpu' in padax.device.get_all_device_type())
+        True
+    """
     return bool(_platform_devices("cuda"))
 
 
 def is_compiled_with_rocm() -> bool:
-    """True when a ROCm backend (a PJRT ROCm plugin) is installed and starts."""
+    """True when a ROCm backend (a PJRT ROCm plugin) is installed and starts.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_rocm()  # (no ROCm plugin here)
+        False
+    """
     return bool(_platform_devices("rocm"))
 
 
 def is_compiled_with_xpu() -> bool:
-    """padax has no Kunlun XPU backend: False."""
+    """padax has no Kunlun XPU backend: False.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_xpu()
+        False
+    """
     return False
 
 
 def is_compiled_with_ipu() -> bool:
-    """padax has no Graphcore IPU backend: False."""
+    """padax has no Graphcore IPU backend: False.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_ipu()
+        False
+    """
     return False
 
 
 def is_compiled_with_cinn() -> bool:
-    """padax compiles with XLA, not CINN: False."""
+    """padax compiles with XLA, not CINN: False.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_cinn()
+        False
+    """
     return False
 
 
 def is_compiled_with_custom_device(device_type: str) -> bool:
-    """padax has no Paddle custom-device plugins: False for every `device_type`."""
+    """padax has no Paddle custom-device plugins: False for every `device_type`.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_custom_device('npu')
+        False
+    """
     return False
 
 
 def is_compiled_with_distribute() -> bool:
-    """padax.distributed (multi-process collectives) is always there: True."""
+    """padax.distributed (multi-process collectives) is always there: True.
+
+    Examples:
+        >>> import padax
+        >>> padax.is_compiled_with_distribute()
+        True
+    """
     return True
 
 
 def get_all_device_type() -> list[str]:
-    """The device kinds padax can run on here: 'cpu', plus 'gpu' when a GPU backend is installed."""
+    """The device kinds padax can run on here: 'cpu', plus 'gpu' when a GPU backend is installed.
+
+    Examples:
+        >>> import padax
+        >>> padax.device.get_all_device_type()  # on a machine without a GPU backend
+        ['cpu']
+    """
     return ["cpu"] + (["gpu"] if _gpu_devices() else [])
 
 
 def get_all_custom_device_type() -> list[str]:
-    """Paddle's custom-device plugins: none in padax."""
+    """Paddle's custom-device plugins: none in padax.
+
+    Examples:
+        >>> import padax
+        >>> padax.device.get_all_custom_device_type()
+        []
+    """
     return []
 
 
 def get_available_device() -> list[str]:
-    """Every device padax can run on here, as Paddle's strings ('cpu', 'gpu:0', ...)."""
+    """Every device padax can run on here, as Paddle's strings ('cpu', 'gpu:0', ...).
+
+    Examples:
+        >>> import padax
+        >>> padax.device.get_available_device()  # on a machine without a GPU backend
+        ['cpu']
+    """
     return ["cpu"] + [f"gpu:{d.id}" for d in _gpu_devices()]
 
 
 def get_available_custom_device() -> list[str]:
-    """Paddle's custom-device plugins: none in padax."""
+    """Paddle's custom-device plugins: none in padax.
+
+    Examples:
+        >>> import padax
+        >>> padax.device.get_available_custom_device()
+        []
+    """
     return []
 
 
 def device_count() -> int:
-    """The number of GPUs (0 without a GPU backend), as Paddle counts its accelerator devices."""
+    """The number of GPUs (0 without a GPU backend), as Paddle counts its accelerator devices.
+
+    Examples:
+        >>> import padax
+        >>> padax.device.device_count() == len(padax.device.get_available_device()) - 1
+        True
+    """
     return len(_gpu_devices())
 
 
 def is_available() -> bool:
-    """Whether an accelerator (a GPU backend with at least one device) is available."""
+    """Whether an accelerator (a GPU backend with at least one device) is available.
+
+    Examples:
+        >>> import padax
+        >>> padax.device.is_available() == (padax.device.device_count() > 0)
+        True
+    """
     return device_count() > 0
 
 
@@ -158,14 +262,32 @@ def resolve_device(device: Any) -> Any:
 
 def set_device(device: Any) -> Place:
     """Make `device` ('cpu', 'gpu', 'gpu:1', a Place, an int GPU index) the default device of new Tensors
-    and compiled programs; returns its Place. Tensors made before stay where they are."""
+    and compiled programs; returns its Place. Tensors made before stay where they are.
+
+    Examples:
+        >>> import padax
+        >>> before = padax.get_device()
+        >>> padax.set_device('cpu')
+        Place(cpu)
+        >>> padax.to_tensor([1.0]).place
+        Place(cpu)
+        >>> _ = padax.set_device(before)
+    """
     dev = resolve_device(device)
     backend.set_default_device(dev)
     return place_of(dev)
 
 
 def get_device(input: Any = None) -> str | int:  # noqa: A002  (Paddle's parameter name)
-    """The default device as Paddle's string ('cpu', 'gpu:0'); given a Tensor, its GPU index (-1 on CPU)."""
+    """The default device as Paddle's string ('cpu', 'gpu:0'); given a Tensor, its GPU index (-1 on CPU).
+
+    Examples:
+        >>> import padax
+        >>> padax.get_device()  # on a machine without a GPU backend
+        'cpu'
+        >>> padax.get_device(padax.device_put(padax.to_tensor(1.0), 'cpu'))
+        -1
+    """
     if input is not None:
         place = place_of(input.device)
         return -1 if place.kind == "cpu" else place.index
@@ -174,17 +296,40 @@ def get_device(input: Any = None) -> str | int:  # noqa: A002  (Paddle's paramet
 
 
 def set_default_device(device: Any) -> None:
-    """set_device(device), returning nothing (Paddle's torch-style name)."""
+    """set_device(device), returning nothing (Paddle's torch-style name).
+
+    Examples:
+        >>> import padax
+        >>> before = padax.get_default_device()
+        >>> padax.set_default_device('cpu')
+        >>> padax.get_default_device()
+        'cpu'
+        >>> padax.set_default_device(before)
+    """
     set_device(device)
 
 
 def get_default_device() -> str:
-    """The default device as Paddle's string ('cpu', 'gpu:0'), as get_device()."""
+    """The default device as Paddle's string ('cpu', 'gpu:0'), as get_device().
+
+    Examples:
+        >>> import padax
+        >>> padax.get_default_device() == padax.get_device()
+        True
+    """
     return get_device()
 
 
 def synchronize(device: Any = None) -> None:
-    """Wait until the device (default: the default device) has finished the work queued on it."""
+    """Wait until the device (default: the default device) has finished the work queued on it.
+
+    Examples:
+        >>> import padax
+        >>> y = padax.to_tensor([1.0, 2.0]) * 2
+        >>> padax.device.synchronize('cpu')
+        >>> y.tolist()
+        [2.0, 4.0]
+    """
     backend.synchronize(backend.default_device() if device is None else resolve_device(device))
 
 

@@ -7,7 +7,19 @@ _GPU_PLATFORMS = ("cuda", "rocm")
 
 
 class Place:
-    """Where a Tensor lives, printed as Paddle prints it: `Place(cpu)`, `Place(gpu:0)`."""
+    """Where a Tensor lives, printed as Paddle prints it: `Place(cpu)`, `Place(gpu:0)`.
+
+    Args:
+        kind: 'cpu', 'gpu', 'xpu', ...
+        index: the device's index within its kind (None, and ignored, for the CPU).
+
+    Examples:
+        >>> import padax
+        >>> padax.device.Place('gpu', 1), padax.device.Place('gpu', 1).get_device_id()
+        (Place(gpu:1), 1)
+        >>> padax.device_put(padax.to_tensor([1.0]), 'cpu').place
+        Place(cpu)
+    """
 
     __slots__ = ("kind", "index")
 
