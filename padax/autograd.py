@@ -29,7 +29,25 @@ def _flat_matrix(j: Any, out_aval, in_aval) -> Any:
 
 
 def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
-    """Jacobian of `func` at `xs`, as [out.numel, in.numel] matrices (Paddle's layout)."""
+    """Jacobian of `func` at `xs`, as [out.numel, in.numel] matrices (Paddle's layout).
+
+    Args:
+        func: a function of one Tensor, or of several when `xs` is a list or tuple.
+        xs: the point (a Tensor or a sequence of them).
+        batch_axis: not supported (use padax.vmap(padax.jacrev(f))); must be None.
+
+    Returns:
+        A matrix, or a tuple of them over the inputs (and/or outputs) when those are sequences.
+
+    Examples:
+        >>> import padax
+        >>> padax.autograd.jacobian(lambda x: x * x, padax.to_tensor([1.0, 2.0])).tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+        >>> xy = [padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0])]
+        >>> jx, jy = padax.autograd.jacobian(lambda x, y: x * y, xy)
+        >>> jx.tolist(), jy.tolist()
+        ([[3.0, 0.0], [0.0, 4.0]], [[1.0, 0.0], [0.0, 2.0]])
+    """
     if batch_axis is not None:
         raise ValueError("jacobian: batch_axis is not supported; use padax.vmap(padax.jacrev(f))")
     args, multi_in = _as_tuple(xs)
@@ -51,7 +69,13 @@ def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
 
 def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
     """Hessian of a scalar `func` at `xs`: [in_i.numel, in_j.numel] blocks (nested tuple for
-    several inputs)."""
+    several inputs).
+
+    Examples:
+        >>> import padax
+        >>> padax.autograd.hessian(lambda x: (x ** 3).sum(), padax.to_tensor([1.0, 2.0])).tolist()
+        [[6.0, 0.0], [0.0, 12.0]]
+    """
     if batch_axis is not None:
         raise ValueError("hessian: batch_axis is not supported; use padax.vmap(padax.hessian(f))")
     args, multi_in = _as_tuple(xs)
@@ -69,7 +93,14 @@ def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
 
 
 def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
-    """(func(xs), J v); `v` defaults to ones, as in Paddle."""
+    """(func(xs), J v); `v` defaults to ones, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> y, jv = padax.autograd.jvp(lambda x: x * x, padax.to_tensor([1.0, 2.0]))
+        >>> y.tolist(), jv.tolist()
+        ([1.0, 4.0], [2.0, 4.0])
+    """
     args, multi = _as_tuple(xs)
     if v is None:
         from padax.functional._arrays import full
@@ -80,7 +111,14 @@ def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
 
 
 def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
-    """(func(xs), v^T J); `v` defaults to ones, as in Paddle."""
+    """(func(xs), v^T J); `v` defaults to ones, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> y, vj = padax.autograd.vjp(lambda x: x * x, padax.to_tensor([1.0, 2.0]), padax.to_tensor([1.0, 0.5]))
+        >>> y.tolist(), vj.tolist()
+        ([1.0, 4.0], [2.0, 2.0])
+    """
     args, multi = _as_tuple(xs)
     out, f_vjp = ad.vjp(func, *args)
     if v is None:
@@ -92,7 +130,16 @@ def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
 
 
 class PyLayerContext:
-    """What `forward` and `backward` of a PyLayer share."""
+    """What `forward` and `backward` of a PyLayer share: `save_for_backward(*tensors)` in forward,
+    `saved_tensor()` in backward.
+
+    Examples:
+        >>> import padax
+        >>> ctx = padax.autograd.PyLayerContext()
+        >>> ctx.save_for_backward(padax.to_tensor(2.0))
+        >>> [float(t) for t in ctx.saved_tensor()]
+        [2.0]
+    """
 
     def __init__(self) -> None:
         self._saved: tuple = ()
@@ -116,7 +163,23 @@ class PyLayerContext:
 class PyLayer:
     """A layer with a hand-written backward: subclass with static `forward(ctx, *args)`
     and `backward(ctx, *grads)`, call with `MyLayer.apply(*args)`. Built on custom_vjp,
-    so it works under jit, vmap and grad."""
+    so it works under jit, vmap and grad.
+
+    Examples:
+        >>> import padax
+        >>> class Cube(padax.autograd.PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         (x,) = ctx.saved_tensor()
+        ...         return dy * 3 * x ** 2
+        >>> x = padax.to_tensor([2.0])
+        >>> Cube.apply(x).tolist(), padax.grad(lambda x: Cube.apply(x).sum())(x).tolist()
+        ([8.0], [12.0])
+    """
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:

@@ -17,6 +17,14 @@ def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None
     Usable as `to_static(f)`, `@to_static` and `@to_static(input_spec=[...])`. Paddle's
     `build_strategy`, `backend` and `full_graph` have no effect (padax always compiles
     the whole function with XLA).
+
+    Examples:
+        >>> import padax
+        >>> @padax.jit.to_static(input_spec=[padax.static.InputSpec([2], 'float32')])
+        ... def double(x):
+        ...     return x * 2
+        >>> double(padax.to_tensor([1.0, 2.0])).tolist()
+        [2.0, 4.0]
     """
     from padax.transforms.jit import jit
     if kwargs:

@@ -44,7 +44,17 @@ SUFFIX = ".padax"
 
 
 class SavedProgramError(LoadError):
-    """Files that do not form a loadable saved program (missing, mismatched or corrupt)."""
+    """Files that do not form a loadable saved program (missing, mismatched or corrupt).
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     try:
+        ...         padax.jit.load(os.path.join(d, "missing"))
+        ...     except padax.inference.SavedProgramError as e:
+        ...         print(str(e).endswith("missing.padax' does not exist"))
+        True
+    """
 
 
 def _file(path: str) -> str:
@@ -94,6 +104,20 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
     `layer` is a function (jitted or not; a `to_static` function brings its own
     `input_spec`) or a callable pytree. `input_spec` lists one `InputSpec`
     (or example array) per positional input, with every size known.
+
+    Args:
+        layer: what to save.
+        path: the file name without its suffix; the file written is `path + ".padax"`.
+        input_spec: the inputs' shapes and dtypes.
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> w = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     padax.jit.save(lambda x: x @ w, os.path.join(d, "model"),
+        ...                    input_spec=[padax.static.InputSpec([1, 2], 'float32')])
+        ...     print(os.listdir(d), padax.jit.load(os.path.join(d, "model"))(padax.to_tensor([[1.0, 1.0]])).tolist())
+        ['model.padax'] [[4.0, 6.0]]
     """
     if configs:
         raise TypeError(f"padax.jit.save: unsupported options {sorted(configs)}")
@@ -145,7 +169,19 @@ def _padax_version() -> str:
 # -- load -----------------------------------------------------------------------------------
 
 class TranslatedFunction:
-    """A program loaded by `padax.jit.load`: call it like the saved function (positional arrays)."""
+    """A program loaded by `padax.jit.load`: call it like the saved function (positional arrays); it has the
+    saved `input_spec`, `output_spec` and `program_text()` (StableHLO).
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     padax.jit.save(padax.sin, os.path.join(d, "sin"), input_spec=[padax.static.InputSpec([2], 'float32')])
+        ...     f = padax.jit.load(os.path.join(d, "sin"))
+        >>> f.input_spec, f(padax.to_tensor([0.0, 1.5707964])).tolist()
+        ([InputSpec(shape=(2,), dtype=float32, name=None)], [0.0, 1.0])
+        >>> 'stablehlo.sine' in f.program_text()
+        True
+    """
 
     def __init__(self, program: SavedProgram, params: list, input_spec: list[InputSpec],
                  output_tree: Any, path: str):
@@ -215,7 +251,20 @@ def _read_saved(file: str) -> tuple[dict, bytes, list]:
 
 
 def load(path: str, **configs: Any) -> TranslatedFunction:
-    """Load a program saved by `padax.jit.save(fn, path, ...)`."""
+    """Load a program saved by `padax.jit.save(fn, path, ...)` (`path` without the .padax suffix); no Python
+    code is read from the file.
+
+    Returns:
+        A TranslatedFunction.
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     padax.jit.save(lambda x: x * 2.0, os.path.join(d, "double"), input_spec=[padax.ones([3])])
+        ...     double = padax.jit.load(os.path.join(d, "double"))
+        >>> double(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [2.0, 4.0, 6.0]
+    """
     if configs:
         raise TypeError(f"padax.jit.load: unsupported options {sorted(configs)}")
     file = _file(path)

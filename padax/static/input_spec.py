@@ -9,7 +9,18 @@ from padax.core import dtypes
 
 
 class InputSpec:
-    """Shape (a tuple; -1 or None for a size not known yet), dtype and optional name of one input."""
+    """Shape (a tuple; -1 or None for a size not known yet), dtype and optional name of one input, as given
+    to padax.jit.to_static / padax.jit.save.
+
+    Examples:
+        >>> import padax
+        >>> from padax.static import InputSpec
+        >>> spec = InputSpec([None, 3], 'float32', name='x')
+        >>> spec, spec.batch(4).shape
+        (InputSpec(shape=(-1, 3), dtype=float32, name=x), (4, -1, 3))
+        >>> InputSpec.from_tensor(padax.ones([2, 3]))
+        InputSpec(shape=(2, 3), dtype=float32, name=None)
+    """
 
     __slots__ = ("shape", "dtype", "name", "stop_gradient")
 

@@ -14,7 +14,14 @@ from padax.functional.lax import control
 def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
          name: str | None = None, return_names: Any = None) -> Any:
     """`true_fn()` if pred else `false_fn()`; both must return the same structure and types. `pred` is a
-    bool scalar or, as Paddle gives comparisons of one-element Tensors, a Tensor of one element (shape [1])."""
+    bool scalar or, as Paddle gives comparisons of one-element Tensors, a Tensor of one element (shape [1]).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor(3.0)
+        >>> float(padax.static.nn.cond(x > 2.0, lambda: x * 2, lambda: x - 1))
+        6.0
+    """
     if true_fn is None or false_fn is None:
         raise TypeError("padax.static.nn.cond needs both true_fn and false_fn (branches must return "
                         "values of the same structure)")
@@ -29,7 +36,15 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
 
 def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Sequence[Any],
                is_test: bool = False, name: str | None = None) -> list:
-    """Run `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final list."""
+    """Run `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final list.
+
+    Examples:
+        >>> import padax
+        >>> i, total = padax.static.nn.while_loop(lambda i, s: i < 4, lambda i, s: [i + 1, s + i],
+        ...                                       [padax.to_tensor(0), padax.to_tensor(0)])
+        >>> int(i), int(total)
+        (4, 6)
+    """
     if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
         raise TypeError("padax.static.nn.while_loop: loop_vars must be a non-empty list")
 
@@ -47,7 +62,16 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Se
 def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
                 name: str | None = None) -> Any:
     """Run branch `branch_index` of `branch_fns` (a list, or (index, fn) pairs / a dict); an index
-    with no branch runs `default` (or the last branch)."""
+    with no branch runs `default` (or the last branch).
+
+    Examples:
+        >>> import padax
+        >>> branches = {0: lambda: padax.to_tensor(10.0), 1: lambda: padax.to_tensor(20.0)}
+        >>> float(padax.static.nn.switch_case(padax.to_tensor(1), branches))
+        20.0
+        >>> float(padax.static.nn.switch_case(padax.to_tensor(5), branches, default=lambda: padax.to_tensor(-1.0)))
+        -1.0
+    """
     from padax.functional._arrays import asarray
     from padax.functional.lax import elementwise as E
     from padax.functional.lax.structural import convert_element_type, select
