@@ -187,7 +187,21 @@ def _layout(shape: tuple, sharding: Sharding):
 
 def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, max_width: int = 80,
                        file: Any = None) -> str:
-    """Print (and return) a text table of which devices hold which block of a 1-d or 2-d array."""
+    """Print (and return) a text table of which devices hold which block of a 1-d or 2-d array of `shape`
+    laid out by `sharding` (one cell per block, sized in proportion; with PADAX_NUM_CPU_DEVICES=8 and
+    P('x') over 8 devices it shows 8 rows).
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> from padax.sharding import Mesh, NamedSharding, PartitionSpec as P
+        >>> mesh = Mesh(np.array(padax.devices('cpu')[:1]), ('x',))
+        >>> _ = padax.debug.visualize_sharding((4, 4), NamedSharding(mesh, P('x')))
+        +---------+
+        |         |
+        |  CPU 0  |
+        |         |
+        +---------+
+    """
     shape = tuple(shape)
     if len(shape) > 2:
         raise ValueError(f"visualize_sharding shows 0-, 1- and 2-d arrays, got shape {shape}")
@@ -218,7 +232,19 @@ def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, 
 
 
 def visualize_array_sharding(x: Any, **kwargs: Any) -> str:
-    """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding)."""
+    """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding);
+    returns the text too. Keyword arguments are visualize_sharding's.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.device_put(padax.ones([4, 8]), padax.devices('cpu')[0])
+        >>> _ = padax.debug.visualize_array_sharding(x)
+        +---------+
+        |         |
+        |  CPU 0  |
+        |         |
+        +---------+
+    """
     if not hasattr(x, "sharding"):
         raise TypeError(f"visualize_array_sharding: expected a padax Tensor, got {type(x).__name__}: {x!r:.80}")
     return visualize_sharding(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape),

@@ -73,7 +73,19 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 
 def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     """Like `check` inside `checkify(f)`; outside it nothing happens (eagerly or compiled), so
-    the check can stay in code that also runs unchecked."""
+    the check can stay in code that also runs unchecked.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> def double(x):
+        ...     checkify.debug_check(x > 0, "x must be positive")
+        ...     return x * 2
+        >>> float(double(padax.to_tensor(-1.0)))  # unchecked: no error
+        -2.0
+        >>> checkify.checkify(double)(padax.to_tensor(-1.0))[0].get()
+        'x must be positive (check failed at ...)'
+    """
     _bind_check("debug_check", pred, msg, fmt_args, fmt_kwargs, debug=True)
 
 
@@ -95,6 +107,19 @@ def check_error(error: "Error") -> None:
 
     Inside `checkify(f)` it becomes `f`'s error (first failure wins, as for `check`); outside
     it, eagerly, it raises CheckifyError if the error holds a failure.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> def small(x):
+        ...     checkify.check(x < 10, "too big: {}", x)
+        ...     return x
+        >>> def plus_one(x):
+        ...     err, y = checkify.checkify(small)(x)
+        ...     checkify.check_error(err)
+        ...     return y + 1
+        >>> checkify.checkify(plus_one)(padax.to_tensor(12.0))[0].get()
+        'too big: 12.0 (check failed at ...)'
     """
     import padax.numpy as pnp
     if not isinstance(error, Error):
@@ -112,6 +137,18 @@ class Error:
 
     A pytree (it can leave jit and vmap). Under vmap the code has the batch's shape and `get`
     reports the first failing element.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> def small(x):
+        ...     checkify.check(x < 10, "too big: {}", x)
+        ...     return x
+        >>> checkify.checkify(small)(padax.to_tensor(1.0))[0]
+        Error(no error)
+        >>> err, _ = padax.vmap(checkify.checkify(small))(padax.to_tensor([1.0, 12.0]))
+        >>> err.get()
+        'at mapped index 1: too big: 12.0 (check failed at ...)'
     """
 
     def __init__(self, code: Any, payloads: Sequence[Sequence[Any]], sites: tuple):

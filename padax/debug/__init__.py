@@ -141,6 +141,23 @@ def breakpoint(*, backend: str = "pdb", ordered: bool = False) -> None:  # noqa:
     the host when the program reaches this point and bound to their names, as numpy
     arrays, in the debugger session; the caller's other locals are there too. Continue
     with `c`.
+
+    Examples:
+        Here the debugger reads its commands ("p y", then "c") from a string instead of the keyboard:
+
+        >>> import io, sys, padax
+        >>> @padax.jit
+        ... def f(x):
+        ...     y = x * 2
+        ...     padax.debug.breakpoint()
+        ...     return y + 1
+        >>> sys.stdin, keyboard = io.StringIO("p y\\nc\\n"), sys.stdin
+        >>> f(padax.to_tensor([1.0, 2.0])).tolist()
+        padax.debug.breakpoint at ... (f): x, y hold their values here; 'c' continues
+        ...
+        (Pdb) array([2., 4.], dtype=float32)
+        (Pdb) [3.0, 5.0]
+        >>> sys.stdin = keyboard
     """
     if backend != "pdb":
         raise ValueError(f"debug.breakpoint: only backend='pdb' is available, got {backend!r}")

@@ -26,7 +26,22 @@ check_p.effects_rule = lambda params: frozenset([check_effect])
 
 
 class CheckifyError(PadaxError):
-    """A check failed (raised by checkify's `Error.throw()`, and by `check` outside checkify)."""
+    """A check failed (raised by checkify's `Error.throw()`, and by `check` outside checkify). Also named
+    `padax.checkify.JaxRuntimeError`, the name JAX code catches.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> def small(x):
+        ...     checkify.check(x < 10, "too big: {}", x)
+        ...     return x
+        >>> err, _ = checkify.checkify(small)(padax.to_tensor(12.0))
+        >>> try:
+        ...     err.throw()
+        ... except checkify.CheckifyError as e:
+        ...     print(e)
+        too big: 12.0 (check failed at ...)
+    """
 
 
 def format_message(msg: str, fmt_tree, values: Sequence[Any]) -> str:
