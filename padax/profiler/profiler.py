@@ -14,7 +14,14 @@ from padax.profiler.utils import RecordEvent
 
 class ProfilerState(enum.Enum):
     """CLOSED: not recording; READY: about to record; RECORD: recording; RECORD_AND_RETURN: the last
-    recorded step of a period (the data is handed to on_trace_ready after it)."""
+    recorded step of a period (the data is handed to on_trace_ready after it).
+
+    Examples:
+        >>> import padax
+        >>> schedule = padax.profiler.make_scheduler(closed=1, ready=1, record=1)
+        >>> schedule(2) is padax.profiler.ProfilerState.RECORD_AND_RETURN
+        True
+    """
 
     CLOSED = 0
     READY = 1
@@ -23,7 +30,13 @@ class ProfilerState(enum.Enum):
 
 
 class ProfilerTarget(enum.Enum):
-    """Devices to profile. padax records the host and what XLA reports for its devices in any case."""
+    """Devices to profile. padax records the host and what XLA reports for its devices in any case.
+
+    Examples:
+        >>> import padax
+        >>> padax.profiler.Profiler(targets=[padax.profiler.ProfilerTarget.CPU, padax.profiler.ProfilerTarget.GPU])
+        padax.profiler.Profiler(step 0, RECORD)
+    """
 
     CPU = 0
     GPU = 1
@@ -34,7 +47,14 @@ class ProfilerTarget(enum.Enum):
 def make_scheduler(*, closed: int, ready: int, record: int, repeat: int = 0,
                    skip_first: int = 0) -> Callable[[int], ProfilerState]:
     """A step -> state function: `skip_first` closed steps, then periods of `closed` closed, `ready`
-    ready and `record` recorded steps (the last one RECORD_AND_RETURN), `repeat` times (0: forever)."""
+    ready and `record` recorded steps (the last one RECORD_AND_RETURN), `repeat` times (0: forever).
+
+    Examples:
+        >>> import padax
+        >>> schedule = padax.profiler.make_scheduler(closed=1, ready=1, record=2, repeat=1)
+        >>> [schedule(step).name for step in range(5)]
+        ['CLOSED', 'READY', 'RECORD', 'RECORD_AND_RETURN', 'CLOSED']
+    """
     if not (closed >= 0 and ready >= 0 and record > 0 and repeat >= 0 and skip_first >= 0):
         raise ValueError(f"make_scheduler: closed, ready, repeat and skip_first must be >= 0 and record > 0; got "
                          f"closed={closed}, ready={ready}, record={record}, repeat={repeat}, skip_first={skip_first}")
@@ -68,14 +88,32 @@ def _file_name(worker_name: str | None, suffix: str) -> str:
 
 def export_chrome_tracing(dir_name: str, worker_name: str | None = None) -> Callable[["Profiler"], None]:
     """An on_trace_ready that writes each recording as Chrome trace JSON (Perfetto, chrome://tracing)
-    into `dir_name` (created when the first one is written), named `<worker>_time_<timestamp>.paddle_trace.json`."""
+    into `dir_name` (created when the first one is written), named `<worker>_time_<timestamp>.paddle_trace.json`.
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     with padax.profiler.Profiler(on_trace_ready=padax.profiler.export_chrome_tracing(d, "w0")):
+        ...         _ = padax.ones([2]) * 2
+        ...     print(os.listdir(d))
+        ['w0_time_..._....paddle_trace.json']
+    """
     def handle(prof: "Profiler") -> None:
         prof.export(os.path.join(dir_name, _file_name(worker_name, ".paddle_trace.json")), "json")
     return handle
 
 
 def export_protobuf(dir_name: str, worker_name: str | None = None) -> Callable[["Profiler"], None]:
-    """An on_trace_ready that writes each recording as XLA's XSpace protobuf (`.paddle_trace.pb`)."""
+    """An on_trace_ready that writes each recording as XLA's XSpace protobuf (`.paddle_trace.pb`).
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     with padax.profiler.Profiler(on_trace_ready=padax.profiler.export_protobuf(d, "w0")):
+        ...         _ = padax.ones([2]) * 2
+        ...     print(os.listdir(d))
+        ['w0_time_..._....paddle_trace.pb']
+    """
     def handle(prof: "Profiler") -> None:
         prof.export(os.path.join(dir_name, _file_name(worker_name, ".paddle_trace.pb")), "pb")
     return handle
@@ -126,6 +164,19 @@ class Profiler:
     `ProfileStep#N` span per step. `scheduler` is a `make_scheduler(...)` function or a
     `(start, end)` step range; `timer_only=True` only times steps (`step_info()`). Only one
     profiler records at a time: starting a second one raises.
+
+    Examples:
+        >>> import padax
+        >>> double = padax.jit(lambda x: x * 2)
+        >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
+        ...     for step in range(2):
+        ...         _ = double(padax.ones([4]))
+        ...         prof.step()
+        >>> sorted({e.name for e in prof.profiler_result.events if e.name.startswith("ProfileStep")})
+        ['ProfileStep#0', 'ProfileStep#1', 'ProfileStep#2']
+        >>> print(prof.summary())
+        Steps
+        ...
     """
 
     def __init__(self, *, targets: Iterable[ProfilerTarget] | None = None,

@@ -13,7 +13,16 @@ from padax.devices.profiling import Event, xspace_events
 
 
 class SortedKeys(enum.Enum):
-    """How Profiler.summary() orders its rows (Paddle's names; GPU means device time)."""
+    """How Profiler.summary() orders its rows (Paddle's names; GPU means device time).
+
+    Examples:
+        >>> import padax
+        >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
+        ...     _ = padax.ones([2]) * 2
+        >>> text = prof.profiler_result.summary(sorted_by=padax.profiler.SortedKeys.CPUMax)
+        >>> text.splitlines()[0]
+        'Steps'
+    """
 
     CPUTotal = 0
     CPUAvg = 1
@@ -26,7 +35,16 @@ class SortedKeys(enum.Enum):
 
 
 class SummaryView(enum.Enum):
-    """The tables Profiler.summary() can print."""
+    """The tables Profiler.summary() can print.
+
+    Examples:
+        >>> import padax
+        >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
+        ...     _ = padax.ones([2]) * 2
+        >>> text = prof.profiler_result.summary(views=[padax.profiler.SummaryView.OverView])
+        >>> text.splitlines()[0]
+        'Steps'
+    """
 
     DeviceView = 0
     OverView = 1
@@ -45,7 +63,19 @@ _UNITS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0}
 
 
 class ProfilerResult:
-    """The events of one recording (from XLA's profiler) plus the step marks padax added."""
+    """The events of one recording (from XLA's profiler) plus the step marks padax added; a Profiler's
+    `profiler_result` after it recorded.
+
+    Examples:
+        >>> import padax
+        >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
+        ...     _ = padax.jit(lambda x: x + 1)(padax.ones([2]))
+        >>> result = prof.profiler_result
+        >>> {"padax.compile", "ProfileStep#0"} <= {e.name for e in result.events}
+        True
+        >>> sorted(result.chrome_trace())
+        ['displayTimeUnit', 'traceEvents']
+    """
 
     def __init__(self, xspace: bytes | None, events: Sequence[Event] | None = None):
         self.xspace = xspace
@@ -173,7 +203,18 @@ def _table(title: str, keys: list[str], rows: dict, scale: float, unit: str, kin
 
 
 def load_profiler_result(filename: str) -> ProfilerResult:
-    """A result saved with `save(path, 'json')` (Chrome trace events) or `'pb'` (XSpace)."""
+    """A result saved with `save(path, 'json')` (Chrome trace events) or `'pb'` (XSpace).
+
+    Examples:
+        >>> import os, tempfile, padax
+        >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
+        ...     _ = padax.ones([2]) * 2
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     prof.profiler_result.save(os.path.join(d, "run.json"))
+        ...     loaded = padax.profiler.load_profiler_result(os.path.join(d, "run.json"))
+        >>> len(loaded.events) == len(prof.profiler_result.events)
+        True
+    """
     with open(filename, "rb") as f:
         data = f.read()
     if filename.endswith(".pb"):
