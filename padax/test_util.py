@@ -65,7 +65,23 @@ def _assert_close(a: Any, b: Any, atol: float, rtol: float, what: str) -> None:
 
 def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol: float | None = None,
               eps: float | None = None, rng: np.random.Generator | None = None) -> None:
-    """jvp(f) along a random tangent equals central differences of f."""
+    """jvp(f) along a random tangent equals central differences of f (an AssertionError if not).
+
+    Args:
+        f: the function; args: its positional arguments (arrays of one inexact dtype).
+        atol, rtol, eps: tolerances and the finite-difference step (defaults fit the dtype).
+        rng: the numpy Generator drawing the tangent.
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> from padax.test_util import check_jvp
+        >>> check_jvp(padax.sin, (np.array([0.5, 1.0]),))  # passes: nothing printed
+        >>> wrong = padax.custom_jvp(padax.sin)
+        >>> _ = wrong.defjvp(lambda primals, tangents: (wrong(*primals), 2.0 * tangents[0]))
+        >>> check_jvp(wrong, (np.array([0.5, 1.0]),))
+        Traceback (most recent call last):
+        AssertionError: ...jvp does not match finite differences...
+    """
     from padax.transforms.ad import jvp
     rng = rng or np.random.default_rng(0)
     dt = _dtype_of(args)
@@ -83,7 +99,19 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
 
 def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol: float | None = None,
               eps: float | None = None, rng: np.random.Generator | None = None) -> None:
-    """vjp(f) satisfies <ct, J t> == <J^T ct, t>, with J t from finite differences."""
+    """vjp(f) satisfies <ct, J t> == <J^T ct, t>, with J t from finite differences (an AssertionError if
+    not); arguments as for check_jvp.
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> from padax.test_util import check_vjp
+        >>> check_vjp(lambda x, y: x * y, (np.array([1.0, 2.0]), np.array([3.0, 4.0])))  # passes
+        >>> wrong = padax.custom_vjp(lambda x: x * x)
+        >>> wrong.defvjp(lambda x: (x * x, x), lambda x, g: (g * x,))  # forgets the factor 2
+        >>> check_vjp(wrong, (np.array([1.0, 2.0]),))
+        Traceback (most recent call last):
+        AssertionError: ...vjp does not match finite differences...
+    """
     from padax.transforms.ad import vjp
     rng = rng or np.random.default_rng(1)
     dt = _dtype_of(args)
@@ -109,7 +137,14 @@ def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
 
 def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[str] = ("fwd", "rev"),
                 atol: float | None = None, rtol: float | None = None, eps: float | None = None) -> None:
-    """Check derivatives of `f` at `args` up to `order` in the given modes (fwd, rev)."""
+    """Check derivatives of `f` at `args` up to `order` in the given modes (fwd, rev): an AssertionError
+    names the first mismatch; nothing happens when all agree with finite differences.
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> from padax.test_util import check_grads
+        >>> check_grads(lambda x: padax.tanh(x) * x, (np.array([0.5, -1.0]),), order=2)
+    """
     from padax.transforms.ad import jvp, vjp
     args = tuple(args)
     rng = np.random.default_rng(42)

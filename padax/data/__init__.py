@@ -26,6 +26,12 @@ def load_digits() -> tuple[np.ndarray, np.ndarray]:
 
     The arrays are read from the bundled ``digits.npz`` without pickle and
     are fresh copies on every call, so callers may modify them.
+
+    Examples:
+        >>> from padax.data import load_digits
+        >>> images, labels = load_digits()
+        >>> images.shape, images.dtype, int(images.max()), labels[:5].tolist()
+        ((1797, 8, 8), dtype('uint8'), 16, [0, 1, 2, 3, 4])
     """
     with np.load(DIGITS_PATH, allow_pickle=False) as f:
         images = np.array(f["images"], dtype=np.uint8)

@@ -45,7 +45,20 @@ def _join(head: str, leaf: str) -> str:
 
 def convert_state_dict(state_dict: Any, from_: str = "torch", to: str = "paddle", model: Any = None) -> dict:
     """A new dict with `state_dict`'s arrays (numpy) renamed and transposed from the `from_` layout to `to`
-    ('torch', or 'paddle' / 'padax', which share one layout). See the module docstring for what changes."""
+    ('torch', or 'paddle' / 'padax', which share one layout). See the module docstring for what changes.
+
+    Args:
+        state_dict: name -> array (numpy, padax, Paddle or torch tensors).
+        from_, to: the layouts.
+        model: a padax Layer, to tell Linear weights from other 2-D weights (optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> from padax.utils import convert_state_dict
+        >>> torch_sd = {"fc.weight": np.zeros((2, 3)), "bn.running_var": np.ones(2), "bn.num_batches_tracked": 5}
+        >>> {k: v.shape for k, v in convert_state_dict(torch_sd, "torch", "padax").items()}
+        {'fc.weight': (3, 2), 'bn._variance': (2,)}
+    """
     for what, value in (("from_", from_), ("to", to)):
         if value not in _LAYOUTS:
             raise ValueError(f"convert_state_dict: {what}={value!r}; valid layouts are {list(_LAYOUTS)}")
