@@ -459,6 +459,8 @@ asinh = _float_unary(lax.asinh)
 acosh = _float_unary(lax.acosh)
 atanh = _float_unary(lax.atanh)
 sigmoid = _float_unary(lax.logistic)
+
+
 # Each factory-made unary function's summary and docstring example: name -> (summary, input, expected
 # padax.<name>(padax.to_tensor(input)).tolist()), checked by doctest.
 _UNARY_DOCS = {
@@ -492,6 +494,7 @@ _UNARY_DOCS = {
 
 
 def _document_unary(fn, name: str, note: str) -> None:
+    """Docstring of a factory-made unary function: its table row plus `note`."""
     summary, x, expected = _UNARY_DOCS[name]
     document(fn, f"{summary}, elementwise; {note}.", f"padax.{name}(padax.to_tensor({x})).tolist()", expected)
 
@@ -741,6 +744,7 @@ _BINARY_DOCS = {
 
 
 def _document_binary(fn, name: str, summary: str) -> None:
+    """Docstring of a factory-made binary function: `summary` plus its table row's example."""
     x, y, expected = _BINARY_DOCS[name]
     document(fn, summary, f"padax.{name}(padax.to_tensor({x}), padax.to_tensor({y})).tolist()", expected)
 

@@ -154,6 +154,7 @@ _EXAMPLES = {
 
 
 def _document(fn, op: str, summary: str) -> None:
+    """Docstring of a factory-made reduction: `summary` plus its table row's example."""
     document(fn, summary, *_EXAMPLES[op])
 
 
