@@ -129,14 +129,32 @@ def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) ->
         >>> x = padax.from_dlpack(np.array([1.0, 2.0]))
         >>> x.dtype, x.tolist()
         (dtype('float64'), [1.0, 2.0])
+        >>> padax.from_dlpack(padax.to_dlpack(x)).tolist()   # a capsule, as Paddle's to_dlpack returns
+        [1.0, 2.0]
     """
     import numpy as np
     from padax.functional._checks import placed
     from padax.functional.creation import to_tensor
-    if not hasattr(dlpack, "__dlpack__"):
-        raise TypeError(f"from_dlpack: expected an array with __dlpack__ (pass the array itself, not a DLPack "
-                        f"capsule), got {type(dlpack).__name__}")
+    if type(dlpack).__name__ == "PyCapsule":
+        dlpack = _HostCapsule(dlpack)
+    elif not hasattr(dlpack, "__dlpack__"):
+        raise TypeError(f"from_dlpack: expected an array with __dlpack__ or a DLPack capsule, "
+                        f"got {type(dlpack).__name__}")
     return placed(to_tensor(np.from_dlpack(dlpack)), device)
+
+
+class _HostCapsule:
+    """A bare DLPack capsule (Paddle's to_dlpack) in the protocol numpy reads: numpy itself refuses a
+    capsule whose tensor is not in host memory, and a capsule already consumed."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)   # kDLCPU
 
 
 def to_dlpack(x: Any) -> Any:

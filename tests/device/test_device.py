@@ -91,6 +91,13 @@ def test_dlpack_round_trip_with_paddle():
     back = paddle.from_dlpack(padax.to_tensor(a))
     np.testing.assert_array_equal(back.numpy(), a)
     np.testing.assert_array_equal(np.from_dlpack(padax.to_tensor(a)), a)
+    np.testing.assert_array_equal(np.asarray(padax.from_dlpack(padax.to_dlpack(padax.to_tensor(a)))), a)
+    np.testing.assert_array_equal(np.asarray(padax.from_dlpack(paddle.to_dlpack(paddle.to_tensor(a)))), a)
+    np.testing.assert_array_equal(paddle.from_dlpack(padax.to_dlpack(padax.to_tensor(a))).numpy(), a)
+    capsule = padax.to_dlpack(padax.to_tensor(a))
+    padax.from_dlpack(capsule)
+    with pytest.raises((TypeError, ValueError, RuntimeError, BufferError)):
+        padax.from_dlpack(capsule)          # a capsule is consumed once
     with pytest.raises(TypeError, match="capsule"):
-        padax.from_dlpack(padax.to_dlpack(padax.to_tensor(a)))
+        padax.from_dlpack([1.0, 2.0])
     assert padax.get_default_device() == "cpu" or padax.device.cuda.device_count()
