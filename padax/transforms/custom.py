@@ -19,7 +19,20 @@ from padax.transforms.staging import aval_of as arg_aval, trace_flat
 
 
 def stop_gradient(x: Any) -> Any:
-    """Identity in the forward pass; blocks gradients (a pytree of arrays works too)."""
+    """Identity in the forward pass; blocks gradients.
+
+    Args:
+        x: an array or a pytree of arrays (integer and bool leaves pass through).
+
+    Returns:
+        `x`, treated as a constant by differentiation.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.grad(lambda x: x * lax.stop_gradient(x))(padax.to_tensor(3.0)).tolist()   # not 2x = 6
+        3.0
+    """
     def one(leaf):
         if not dtypes.is_inexact(aval_of(leaf).dtype):
             return leaf

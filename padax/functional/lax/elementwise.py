@@ -388,7 +388,14 @@ shift_left, shift_right_arithmetic, shift_right_logical = (
 
 
 class RoundingMethod(enum.IntEnum):
-    """How `round` breaks ties (jax.lax.RoundingMethod's names and values)."""
+    """How `round` breaks ties (jax.lax.RoundingMethod's names and values).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.round(padax.to_tensor([2.5]), lax.RoundingMethod.TO_NEAREST_EVEN).tolist(), int(lax.RoundingMethod.AWAY_FROM_ZERO)
+        ([2.0], 0)
+    """
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1
 
