@@ -43,7 +43,7 @@ class Primitive:
         >>> twice.bind(padax.to_tensor([1.0, 2.0])).tolist()
         [2.0, 4.0]
         >>> padax.make_jaxpr(twice.bind)(padax.to_tensor([1.0, 2.0])).eqns[0].primitive
-        twice
+        example_twice
     """
     multiple_results = False
 
