@@ -168,8 +168,11 @@ def flatten_with_path(tree: Any, is_leaf: Callable[..., bool] | None = None,
 
     Examples:
         >>> import padax
-        >>> padax.tree.flatten_with_path({'w': [1, 2]})
-        ([((DictKey(key='w'), SequenceKey(idx=0)), 1), ((DictKey(key='w'), SequenceKey(idx=1)), 2)], PyTreeDef({'w': [*, *]}))
+        >>> pairs, treedef = padax.tree.flatten_with_path({'w': [1, 2]})
+        >>> pairs
+        [((DictKey(key='w'), SequenceKey(idx=0)), 1), ((DictKey(key='w'), SequenceKey(idx=1)), 2)]
+        >>> treedef
+        PyTreeDef({'w': [*, *]})
     """
     try:
         return registry.flatten_with_path(tree, _path_predicate(is_leaf, is_leaf_takes_path))
@@ -303,7 +306,8 @@ def reduce_associative(op: Callable[[Any, Any], Any], tree: Any, *, identity: An
 
     Examples:
         >>> import padax
-        >>> padax.tree.reduce_associative(lambda a, b: a + b, [1, 2, (3, 4)]), padax.tree.reduce_associative(max, [], identity=0)
+        >>> add = lambda a, b: a + b
+        >>> padax.tree.reduce_associative(add, [1, 2, (3, 4)]), padax.tree.reduce_associative(add, [], identity=0)
         (10, 0)
     """
     def halve(xs):

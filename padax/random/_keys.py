@@ -346,7 +346,8 @@ def key_data(keys: Any):
 
     Examples:
         >>> import padax
-        >>> padax.random.key_data(padax.random.key(42)).tolist(), padax.random.key_data(padax.random.split(padax.random.key(0), 3)).shape
+        >>> keys = padax.random.split(padax.random.key(0), 3)
+        >>> padax.random.key_data(padax.random.key(42)).tolist(), padax.random.key_data(keys).shape
         ([0, 42], (3, 2))
     """
     keys, _ = check_key("key_data", keys, batch_ok=True)

@@ -348,7 +348,7 @@ def _document(fn: Callable, prim: Primitive, public_name: str, args: str) -> Cal
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{what}, elementwise (lax level).\n\n"
                   f"    Args:\n        {args}\n\n"
-                  f"    Returns:\n        An array of the operands' shape (of the dtype said above, else of theirs).\n\n"
+                  f"    Returns:\n        An array of the operands' shape (of their dtype unless said above).\n\n"
                   f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
                   f"        >>> {call}\n        {result}\n    ")
     return fn
@@ -393,8 +393,9 @@ class RoundingMethod(enum.IntEnum):
     Examples:
         >>> import padax
         >>> from padax import lax
-        >>> lax.round(padax.to_tensor([2.5]), lax.RoundingMethod.TO_NEAREST_EVEN).tolist(), int(lax.RoundingMethod.AWAY_FROM_ZERO)
-        ([2.0], 0)
+        >>> x, method = padax.to_tensor([2.5]), lax.RoundingMethod
+        >>> lax.round(x, method.TO_NEAREST_EVEN).tolist(), lax.round(x, method.AWAY_FROM_ZERO).tolist()
+        ([2.0], [3.0])
     """
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1

@@ -29,7 +29,8 @@ class GatherScatterMode(enum.Enum):
 
     Examples:
         >>> from padax import lax
-        >>> lax.GatherScatterMode.from_any('drop', None), lax.GatherScatterMode.from_any(None, lax.GatherScatterMode.CLIP)
+        >>> mode = lax.GatherScatterMode
+        >>> mode.from_any('drop', default=None), mode.from_any(None, default=mode.CLIP)
         (GatherScatterMode.FILL_OR_DROP, GatherScatterMode.CLIP)
     """
     CLIP = "clip"
