@@ -102,10 +102,31 @@ def io_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args: A
                 **kwargs: Any) -> Any:
     """Call a host function with side effects (I/O, logging, state) from traced code.
 
-    It is kept even if its results are unused. With `ordered=True` the calls
-    happen in program order, also relative to other ordered callbacks and
-    `debug.print(..., ordered=True)`; an ordered io_callback cannot be vmapped.
-    `result_shape_dtypes` may be None for a function without results.
+    It is kept even if its results are unused. With `ordered=True` the calls happen in program
+    order, also relative to other ordered callbacks and `debug.print(..., ordered=True)`; an
+    ordered io_callback cannot be vmapped.
+
+    Args:
+        callback: a Python function of numpy arrays.
+        result_shape_dtypes: a tree of ShapeDtypeStruct (or arrays) describing its results, or None
+            for a function without results.
+        args, kwargs: the arrays passed to it.
+        ordered: keep program order.
+
+    Returns:
+        callback's results as arrays (a tree like `result_shape_dtypes`), or None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.experimental import io_callback
+        >>> seen = []
+        >>> def record(x):
+        ...     seen.append(x.tolist())
+        ...     return np.float32(x.sum())
+        >>> f = padax.jit(lambda x: io_callback(record, padax.ShapeDtypeStruct((), 'float32'), x * 2, ordered=True))
+        >>> f(padax.to_tensor([1.0, 2.0])).tolist(), seen
+        (6.0, [[2.0, 4.0]])
     """
     what = f"io_callback({getattr(callback, '__name__', type(callback).__name__)})"
     if result_shape_dtypes is None:

@@ -14,6 +14,15 @@ _var_ids = itertools.count()
 
 
 class Var:
+    """A variable of a jaxpr: an input, a constvar or an equation's output, typed by its `aval`.
+
+    Examples:
+        >>> import padax
+        >>> closed = padax.make_jaxpr(lambda x: padax.sin(x))(padax.to_tensor([1.0, 2.0]))
+        >>> v = closed.jaxpr.invars[0]
+        >>> type(v).__name__, v.aval
+        ('Var', ShapedArray(f32[2]))
+    """
     __slots__ = ("aval", "_id")
 
     def __init__(self, aval: ShapedArray):
@@ -25,7 +34,15 @@ class Var:
 
 
 class Literal:
-    """A constant small enough to print and embed in the program (Python scalars)."""
+    """A constant small enough to print and embed in the program (Python scalars): read `.val`.
+
+    Examples:
+        >>> import padax
+        >>> closed = padax.make_jaxpr(lambda x: x * 2.0)(padax.to_tensor([1.0, 2.0]))
+        >>> lit = closed.eqns[0].invars[0]            # 2.0, broadcast to x's shape
+        >>> type(lit).__name__, float(lit.val)
+        ('Literal', 2.0)
+    """
 
     __slots__ = ("val", "aval")
 
@@ -41,6 +58,14 @@ Atom = Var | Literal
 
 
 class JaxprEqn:
+    """One equation of a jaxpr: `outvars = primitive.bind(*invars, **params)`.
+
+    Examples:
+        >>> import padax
+        >>> closed = padax.make_jaxpr(lambda x: padax.sin(x) * x)(padax.to_tensor([1.0, 2.0]))
+        >>> [(eqn.primitive.name, len(eqn.invars), len(eqn.outvars)) for eqn in closed.eqns]
+        [('sin', 1, 1), ('mul', 2, 1)]
+    """
     __slots__ = ("primitive", "invars", "outvars", "params", "source_info")
 
     def __init__(self, primitive, invars: list[Atom], outvars: list[Var], params: dict,
@@ -59,7 +84,19 @@ class JaxprEqn:
 
 
 class Jaxpr:
-    """A closed-over-nothing program: `constvars` are bound by a ClosedJaxpr's consts."""
+    """A closed-over-nothing program: `constvars` are bound by a ClosedJaxpr's consts.
+
+    Fields: constvars, invars, outvars (Vars or Literals) and eqns (JaxprEqns, in order).
+
+    Examples:
+        >>> import padax
+        >>> jaxpr = padax.make_jaxpr(lambda x: padax.sin(x) * x)(padax.to_tensor([1.0, 2.0])).jaxpr
+        >>> print(jaxpr)
+        { lambda ; a:f32[2]. let
+            b:f32[2] = sin a
+            c:f32[2] = mul b a
+          in (c,) }
+    """
 
     __slots__ = ("constvars", "invars", "outvars", "eqns", "_effects")
 
@@ -92,7 +129,14 @@ class Jaxpr:
 
 
 class ClosedJaxpr:
-    """A jaxpr with values for its constvars. Hashes by identity (used as a cache key)."""
+    """A jaxpr with values for its constvars (`consts`, alias `literals`). Hashes by identity (used as a cache key).
+
+    Examples:
+        >>> import padax
+        >>> closed = padax.make_jaxpr(lambda x: padax.sin(x) * x)(padax.to_tensor([1.0, 2.0]))
+        >>> closed.in_avals, closed.out_avals, closed.consts
+        ([ShapedArray(f32[2])], [ShapedArray(f32[2])], [])
+    """
 
     __slots__ = ("jaxpr", "consts", "__weakref__")
 

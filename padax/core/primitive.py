@@ -28,6 +28,23 @@ registry: dict[str, "Primitive"] = {}
 
 
 class Primitive:
+    """A named operation with its rules: the unit of extension (jax's `Primitive`).
+
+    Set `def_impl` (eager), `def_abstract_eval` (shapes and dtypes), and as needed `def_jvp`,
+    `def_transpose`, `def_batch`; a primitive compiled under jit also needs a lowering rule
+    (padax/lowering/rules/). `bind` applies it under the current trace.
+
+    Examples:
+        >>> import padax
+        >>> from padax.extend.core import Primitive
+        >>> twice = Primitive('example_twice')
+        >>> _ = twice.def_impl(lambda x: x * 2)
+        >>> _ = twice.def_abstract_eval(lambda x: x)        # same shape and dtype
+        >>> twice.bind(padax.to_tensor([1.0, 2.0])).tolist()
+        [2.0, 4.0]
+        >>> padax.make_jaxpr(twice.bind)(padax.to_tensor([1.0, 2.0])).eqns[0].primitive
+        example_twice
+    """
     multiple_results = False
 
     def __init__(self, name: str, *, multiple_results: bool = False):

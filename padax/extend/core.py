@@ -18,7 +18,21 @@ from padax.extend import primitives  # noqa: F401
 
 
 def jaxpr_as_fun(closed_jaxpr: ClosedJaxpr) -> Callable[..., list[Any]]:
-    """The function a closed jaxpr computes: flat arguments -> list of outputs."""
+    """The function a closed jaxpr computes: flat arguments -> list of outputs.
+
+    Args:
+        closed_jaxpr: a ClosedJaxpr (from `padax.make_jaxpr`).
+
+    Returns:
+        A function of the jaxpr's inputs returning the list of its outputs.
+
+    Examples:
+        >>> import padax
+        >>> from padax.extend.core import jaxpr_as_fun
+        >>> closed = padax.make_jaxpr(lambda x: padax.sin(x) * 2.0)(padax.to_tensor([1.0, 2.0]))
+        >>> [y.tolist() for y in jaxpr_as_fun(closed)(padax.to_tensor([0.0, 1.0]))]
+        [[0.0, 1.68294]]
+    """
     return lambda *args: eval_jaxpr(closed_jaxpr.jaxpr, closed_jaxpr.consts, *args)
 
 

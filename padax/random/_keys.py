@@ -109,9 +109,22 @@ def _rotl(x, r: int):
 def threefry2x32(k0, k1, x0, x1):
     """Threefry-2x32, 20 rounds: the keyed hash of counter words (x0, x1) under key words (k0, k1).
 
-    All four are uint32 arrays of one shape (broadcast the key words first); returns the
-    two output words. Five groups of four add-rotate-xor rounds, with the key schedule
-    (k0, k1, k0 ^ k1 ^ parity) injected before the first group and after each group.
+    Five groups of four add-rotate-xor rounds, with the key schedule (k0, k1, k0 ^ k1 ^ parity)
+    injected before the first group and after each group.
+
+    Args:
+        k0, k1: the key words; x0, x1: the counter words. All four are uint32 arrays of one shape
+            (broadcast the key words first).
+
+    Returns:
+        The two uint32 output words.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> zero = np.zeros(1, np.uint32)
+        >>> [w.tolist() for w in padax.random.threefry2x32(zero, zero, zero, zero)]   # Random123's test vector
+        [[1797259609], [2579123966]]
     """
     ks = (k0, k1, bitwise_xor(bitwise_xor(k0, k1), _PARITY))
     x0, x1 = add(x0, ks[0]), add(x1, ks[1])
@@ -323,15 +336,45 @@ PRNGKey = key
 
 
 def key_data(keys: Any):
-    """The raw uint32 words of a key or a batch of keys (keys already are plain arrays)."""
+    """The raw uint32 words of a key or a batch of keys (keys already are plain arrays).
+
+    Args:
+        keys: a key (..., 2) or (..., 4).
+
+    Returns:
+        The same uint32 array.
+
+    Examples:
+        >>> import padax
+        >>> keys = padax.random.split(padax.random.key(0), 3)
+        >>> padax.random.key_data(padax.random.key(42)).tolist(), padax.random.key_data(keys).shape
+        ([0, 42], (3, 2))
+    """
     keys, _ = check_key("key_data", keys, batch_ok=True)
     return keys
 
 
 def wrap_key_data(data: Any, *, impl: str | None = None, dtype: Any = None):
-    """Use raw uint32 words (..., 2) or (..., 4) as key(s), checking they fit `impl`. `dtype` (JAX's
-    other spelling) may name the implementation, or be a key's own dtype: padax keys are their uint32
-    words, so `wrap_key_data(key_data(k), dtype=k.dtype)` gives k back."""
+    """Use raw uint32 words (..., 2) or (..., 4) as key(s), checking they fit `impl`.
+
+    `dtype` (JAX's other spelling) may name the implementation, or be a key's own dtype: padax
+    keys are their uint32 words, so `wrap_key_data(key_data(k), dtype=k.dtype)` gives k back.
+
+    Args:
+        data: uint32 words.
+        impl: 'threefry2x32' (2 words) or 'rbg' (4 words); default: from the last dimension.
+        dtype: the implementation's name, or a key's dtype.
+
+    Returns:
+        The key(s).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> k = padax.random.wrap_key_data(np.array([0, 42], np.uint32), impl='threefry2x32')
+        >>> k.tolist(), padax.random.uniform(k).tolist() == padax.random.uniform(padax.random.key(42)).tolist()
+        ([0, 42], True)
+    """
     if dtype is not None and impl is not None:
         raise op_value_error("wrap_key_data", "pass impl or dtype, not both")
     if dtype is not None and not (isinstance(dtype, str) and dtype.lower() != "uint32"):
@@ -347,7 +390,19 @@ def wrap_key_data(data: Any, *, impl: str | None = None, dtype: Any = None):
 
 
 def key_impl(key: Any) -> str:
-    """'threefry2x32' or 'rbg', from the key's last dimension."""
+    """'threefry2x32' or 'rbg', from the key's last dimension.
+
+    Args:
+        key: a key or a batch of keys.
+
+    Returns:
+        The implementation's name.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.key_impl(padax.random.key(0)), padax.random.key_impl(padax.random.key(0, impl='rbg'))
+        ('threefry2x32', 'rbg')
+    """
     return check_key("key_impl", key, batch_ok=True)[1]
 
 
@@ -421,7 +476,21 @@ _bits_jit = jit(_bits, static_argnums=(1, 2, 3))
 
 
 def bits(key: Any, shape: Sequence[int] = (), dtype: Any = dtypes.uint32):
-    """Uniformly random unsigned integers (uint8/16/32/64) of `shape`."""
+    """Uniformly random unsigned integers of `shape`.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the result's shape.
+        dtype: uint8, uint16, uint32 or uint64.
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.bits(padax.random.key(0), (2,)).tolist()    # as jax.random.bits gives
+        [4070199207, 4202968722]
+    """
     key, impl = check_key("bits", key)
     d = dtypes.canonicalize(dtype)
     if d not in _UINT.values():

@@ -350,7 +350,19 @@ def truncated_normal(key, lower: Any, upper: Any, shape: Sequence[int] | None = 
                      dtype: Any = dtypes.float32):
     """Standard normal samples conditioned on lower < x < upper (bounds may be +-inf).
 
-    `shape` defaults to the broadcast shape of the bounds.
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        lower, upper: the bounds (arrays or scalars, broadcast together).
+        shape: the sample shape (default: the broadcast shape of the bounds).
+        dtype: a floating dtype.
+
+    Returns:
+        An array of `shape` and `dtype`, strictly inside the bounds.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.truncated_normal(padax.random.key(0), -1.0, 1.0, (3,)).tolist()   # as jax.random gives
+        [0.8619, 0.9413, -0.2910]
     """
     key, impl = check_key("truncated_normal", key)
     dtype = _float_dtype("truncated_normal", dtype)
@@ -368,7 +380,21 @@ _gumbel_jit = jit(_gumbel_impl, static_argnums=(1, 2, 3))
 
 
 def gumbel(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
-    """Standard Gumbel samples: -log(-log(u)), u uniform in [tiny, 1)."""
+    """Standard Gumbel samples: -log(-log(u)), u uniform in [tiny, 1).
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the sample shape.
+        dtype: a floating dtype.
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.gumbel(padax.random.key(0), (3,)).tolist()    # as jax.random gives
+        [2.9234, 3.8326, -0.0969]
+    """
     key, impl = check_key("gumbel", key)
     return _gumbel_jit(key, canonical_shape("gumbel", shape), _float_dtype("gumbel", dtype), impl)
 
@@ -381,7 +407,21 @@ _exponential_jit = jit(_exponential_impl, static_argnums=(1, 2, 3))
 
 
 def exponential(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
-    """Standard exponential samples (rate 1): -log1p(-u), u uniform in [0, 1)."""
+    """Standard exponential samples (rate 1): -log1p(-u), u uniform in [0, 1).
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the sample shape.
+        dtype: a floating dtype.
+
+    Returns:
+        An array of `shape` and `dtype`; divide by a rate for other rates.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.exponential(padax.random.key(0), (3,)).tolist()   # as jax.random gives
+        [2.9501, 3.8434, 0.4039]
+    """
     key, impl = check_key("exponential", key)
     return _exponential_jit(key, canonical_shape("exponential", shape), _float_dtype("exponential", dtype), impl)
 
@@ -408,16 +448,45 @@ def _gamma_args(op, key, a, shape, dtype):
 
 
 def gamma(key, a: Any, shape: Sequence[int] | None = None, dtype: Any = None):
-    """Gamma(a, 1) samples (shape parameter `a` > 0; scale them for other rates).
+    """Gamma(a, 1) samples (shape parameter `a` > 0; divide by a rate for other rates).
 
-    Marsaglia-Tsang rejection (see the module notes); `shape` defaults to a's shape, and
-    `dtype` to a's float dtype or float32. a == 0 gives 0; a < 0 or NaN gives NaN.
+    Marsaglia-Tsang rejection (see the module notes). a == 0 gives 0; a < 0 or NaN gives NaN.
+    Differentiable in `a` (implicit reparameterisation).
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        a: the shape parameter (array or scalar).
+        shape: the sample shape (default a's shape).
+        dtype: a floating dtype (default a's float dtype, or float32).
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.gamma(padax.random.key(0), 2.0, (3,)).tolist()
+        [1.4148, 0.8450, 5.2825]
     """
     return _gamma_jit(*_gamma_args("gamma", key, a, shape, dtype))
 
 
 def loggamma(key, a: Any, shape: Sequence[int] | None = None, dtype: Any = None):
-    """log of Gamma(a, 1) samples, accurate where the samples themselves underflow (tiny a)."""
+    """log of Gamma(a, 1) samples, accurate where the samples themselves underflow (tiny a).
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        a: the shape parameter (array or scalar).
+        shape: the sample shape (default a's shape).
+        dtype: a floating dtype (default a's float dtype, or float32).
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.loggamma(padax.random.key(0), 0.01, (3,)).tolist()   # gamma would give 0.0 for two
+        [-20.536, -140.969, -1.4035]
+    """
     return _loggamma_jit(*_gamma_args("loggamma", key, a, shape, dtype))
 
 
@@ -440,7 +509,19 @@ _beta_jit = jit(_beta_impl, static_argnums=(3, 4, 5))
 def beta(key, a: Any, b: Any, shape: Sequence[int] | None = None, dtype: Any = None):
     """Beta(a, b) samples: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b) (computed from log-gammas).
 
-    `shape` defaults to the broadcast shape of a and b.
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        a, b: the shape parameters (arrays or scalars, > 0).
+        shape: the sample shape (default: the broadcast shape of a and b).
+        dtype: a floating dtype (default the parameters' float dtype, or float32).
+
+    Returns:
+        An array of `shape` and `dtype` in [0, 1].
+
+    Examples:
+        >>> import padax
+        >>> padax.random.beta(padax.random.key(0), 2.0, 3.0, (3,)).tolist()
+        [0.3215, 0.2318, 0.7152]
     """
     key, impl = check_key("beta", key)
     dtype = _float_dtype("beta", _param_dtype(a, dtype))
@@ -467,8 +548,20 @@ _dirichlet_jit = jit(_dirichlet_impl, static_argnums=(2, 3, 4))
 def dirichlet(key, alpha: Any, shape: Sequence[int] | None = None, dtype: Any = None):
     """Dirichlet(alpha) samples: normalised Gamma(alpha_i) draws along the last axis.
 
-    `alpha` has shape (..., K); the result has shape `shape + (K,)`, where `shape`
-    (default alpha.shape[:-1]) must be broadcast-compatible with alpha.shape[:-1].
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        alpha: concentrations, shape (..., K).
+        shape: the batch shape (default alpha.shape[:-1]), broadcast-compatible with alpha.shape[:-1].
+        dtype: a floating dtype (default alpha's float dtype, or float32).
+
+    Returns:
+        An array of shape `shape + (K,)` whose last axis sums to 1.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.random.dirichlet(padax.random.key(0), padax.to_tensor([1.0, 2.0, 3.0]))
+        >>> x.tolist(), round(float(x.sum()), 5)
+        ([0.0623, 0.1027, 0.8350], 1.0)
     """
     key, impl = check_key("dirichlet", key)
     dtype = _float_dtype("dirichlet", _param_dtype(alpha, dtype))
@@ -494,7 +587,21 @@ _bernoulli_jit = jit(_bernoulli_impl, static_argnums=(2, 3))
 
 
 def bernoulli(key, p: Any = 0.5, shape: Sequence[int] | None = None):
-    """Booleans that are True with probability p (`shape` defaults to p's shape)."""
+    """Booleans that are True with probability p.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        p: the probability (array or scalar).
+        shape: the sample shape (default p's shape).
+
+    Returns:
+        A bool array of `shape`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.bernoulli(padax.random.key(0), 0.5, (5,)).tolist()   # as jax.random gives
+        [False, False, True, True, False]
+    """
     key, impl = check_key("bernoulli", key)
     dtype = _float_dtype("bernoulli", _param_dtype(p, None))
     p = _param("bernoulli", "p", p, dtype)
@@ -518,8 +625,21 @@ _categorical_jit = jit(_categorical_impl, static_argnums=(2, 3, 4))
 def categorical(key, logits: Any, axis: int = -1, shape: Sequence[int] | None = None):
     """Category indices drawn with probabilities softmax(logits) along `axis` (Gumbel-max).
 
-    The result has the shape of logits without `axis`, or `shape`, which must be
-    broadcast-compatible with it (extra leading dimensions draw more samples).
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        logits: unnormalised log-probabilities.
+        axis: the category axis.
+        shape: the result shape (default logits' shape without `axis`); it must be broadcast-
+            compatible with that (extra leading dimensions draw more samples).
+
+    Returns:
+        An int64 array of indices.
+
+    Examples:
+        >>> import padax
+        >>> logits = padax.log(padax.to_tensor([0.1, 0.2, 0.7]))
+        >>> padax.random.categorical(padax.random.key(0), logits, shape=(6,)).tolist()   # as jax.random gives
+        [1, 2, 2, 1, 2, 2]
     """
     key, impl = check_key("categorical", key)
     dtype = _float_dtype("categorical", _param_dtype(logits, None))
@@ -606,9 +726,23 @@ def _int_bound(op: str, name: str, v: Any, dtype: np.dtype):
 def randint(key, shape: Sequence[int], minval: Any, maxval: Any, dtype: Any = None):
     """Uniform integers in [minval, maxval) of `shape` (bounds broadcast to it).
 
-    `dtype` (default int64; int32 in 32-bit-only mode) must be an integer type. Bounds beyond the
-    dtype's range are clipped to it, except that a maxval above the largest value
+    Bounds beyond the dtype's range are clipped to it, except that a maxval above the largest value
     makes that value reachable; where maxval <= minval the result is minval.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the sample shape.
+        minval, maxval: the bounds (arrays or scalars).
+        dtype: an integer dtype (default int64; int32 in 32-bit-only mode).
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.random.randint(padax.random.key(0), (5,), 0, 10)
+        >>> x.tolist(), x.dtype
+        ([4, 2, 9, 5, 5], dtype('int64'))
     """
     key, impl = check_key("randint", key)
     dtype = _int_dtype("randint", dtype)
@@ -668,10 +802,24 @@ _poisson_jit = jit(_poisson_impl, static_argnums=(2, 3, 4))
 
 
 def poisson(key, lam: Any, shape: Sequence[int] | None = None, dtype: Any = None):
-    """Poisson(lam) counts (`dtype` default int64 (int32 in 32-bit-only mode); `shape` default lam's shape).
+    """Poisson(lam) counts.
 
-    Knuth's method for lam < 10, transformed rejection (PTRS) for lam >= 10; see the
-    module notes. lam == 0 gives 0; a negative, infinite or NaN lam gives -1.
+    Knuth's method for lam < 10, transformed rejection (PTRS) for lam >= 10; see the module notes.
+    lam == 0 gives 0; a negative, infinite or NaN lam gives -1.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        lam: the rate (array or scalar).
+        shape: the sample shape (default lam's shape).
+        dtype: an integer dtype (default int64; int32 in 32-bit-only mode).
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.poisson(padax.random.key(0), padax.to_tensor([0.5, 50.0])).tolist()
+        [0, 44]
     """
     key, impl = check_key("poisson", key)
     dtype = _int_dtype("poisson", dtype)
@@ -740,11 +888,25 @@ _binomial_jit = jit(_binomial_impl, static_argnums=(3, 4, 5))
 
 
 def binomial(key, n: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any = None):
-    """Binomial(n, p) counts: successes in n trials of probability p (`shape` default the broadcast shape
-    of n and p; a float `dtype`, default float32, as jax.random.binomial gives them).
+    """Binomial(n, p) counts: successes in n trials of probability p.
 
-    Inversion by geometric waiting times where n * min(p, 1-p) < 10, BTRS rejection above;
-    see the module notes. A p outside [0, 1], a negative or infinite n gives NaN.
+    Inversion by geometric waiting times where n * min(p, 1-p) < 10, BTRS rejection above; see the
+    module notes. A p outside [0, 1], a negative or infinite n gives NaN.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        n: the number of trials (array or scalar).
+        p: the success probability (array or scalar).
+        shape: the sample shape (default the broadcast shape of n and p).
+        dtype: a float dtype (default float32), as jax.random.binomial gives them.
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.binomial(padax.random.key(0), padax.to_tensor([10.0, 1000.0]), 0.3).tolist()
+        [2.0, 326.0]
     """
     key, impl = check_key("binomial", key)
     dtype = _float_dtype("binomial", dtype)
@@ -773,7 +935,22 @@ _permutation_jit = jit(_permutation_impl, static_argnums=(2, 3, 4))
 def permutation(key, x: Any, axis: int = 0, independent: bool = False):
     """A random permutation of range(x) (int x), or of an array's entries along `axis`.
 
-    With `independent`, each slice along the other axes is shuffled independently.
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        x: an int n, or an array.
+        axis: the axis to shuffle.
+        independent: shuffle each slice along the other axes independently.
+
+    Returns:
+        An int64 array of n indices, or a shuffled copy of `x`.
+
+    Examples:
+        >>> import padax
+        >>> key = padax.random.key(0)
+        >>> padax.random.permutation(key, 5).tolist()
+        [1, 0, 4, 3, 2]
+        >>> padax.random.permutation(key, padax.to_tensor([[1, 2, 3], [4, 5, 6]]), axis=1, independent=True).tolist()
+        [[2, 1, 3], [6, 5, 4]]
     """
     key, impl = check_key("permutation", key)
     if not is_array(x) and isinstance(x, (int, np.integer)) and not isinstance(x, bool):
@@ -838,9 +1015,25 @@ _choice_jit = jit(_choice_impl, static_argnums=(3, 4, 5, 6, 7))
 def choice(key, a: Any, shape: Sequence[int] = (), replace: bool = True, p: Any = None, axis: int = 0):
     """Samples from range(a) (int a) or from an array's entries along `axis`.
 
-    `p` (weights over the n candidates, normalised here) makes the draw weighted;
-    without `replace` the samples are distinct (shape must have at most n elements).
-    The result has shape `shape` for an int, else a.shape[:axis] + shape + a.shape[axis+1:].
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        a: an int n (sample from range(n)) or an array.
+        shape: the sample shape.
+        replace: draw with replacement; without it the samples are distinct (shape must have at
+            most n elements).
+        p: weights over the n candidates (normalised here), making the draw weighted.
+        axis: the axis of `a` to sample along.
+
+    Returns:
+        An array of shape `shape` for an int, else a.shape[:axis] + shape + a.shape[axis+1:].
+
+    Examples:
+        >>> import padax
+        >>> key = padax.random.key(0)
+        >>> padax.random.choice(key, 5, (3,), replace=False).tolist()
+        [1, 0, 4]
+        >>> padax.random.choice(key, padax.to_tensor([10, 20, 30]), (4,), p=padax.to_tensor([0.0, 0.1, 0.9])).tolist()
+        [30, 30, 30, 30]
     """
     key, impl = check_key("choice", key)
     shape = canonical_shape("choice", shape)
@@ -888,9 +1081,22 @@ _multinomial_jit = jit(_multinomial_impl, static_argnums=(2, 3, 4, 5))
 def multinomial(key, n: int, p: Any, shape: Sequence[int] | None = None, dtype: Any = None):
     """Counts of n draws over K categories with probabilities p (..., K) (normalised here).
 
-    `n` is a static Python int. The result has shape `shape + (K,)` (default p.shape) and a
-    float `dtype` (default float32), like jax.random.multinomial. Computed as n
-    categorical draws per sample, counted per category: O(n * K) work per sample.
+    Computed as n categorical draws per sample, counted per category: O(n * K) work per sample.
+
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        n: the number of draws (a static Python int).
+        p: probabilities, shape (..., K).
+        shape: the batch shape (default p.shape[:-1]).
+        dtype: a float dtype (default float32), like jax.random.multinomial.
+
+    Returns:
+        An array of shape `shape + (K,)` whose last axis sums to n.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.multinomial(padax.random.key(0), 10, padax.to_tensor([0.2, 0.3, 0.5]), (2,)).tolist()
+        [[3.0, 3.0, 4.0], [4.0, 3.0, 3.0]]
     """
     key, impl = check_key("multinomial", key)
     if is_array(n) or not isinstance(n, (int, np.integer)) or isinstance(n, bool) or int(n) < 0:

@@ -117,15 +117,13 @@ def as_policy(policy: Any) -> SavePolicy:
 
 
 class checkpoint_policies:  # noqa: N801  (a namespace, as jax.checkpoint_policies)
-    """The policies `checkpoint(policy=...)` accepts, in one namespace: each says which intermediates of the
-    checkpointed function the backward pass may keep instead of recomputing (the others are recomputed).
+    """The save policies `checkpoint(policy=...)` takes, as jax.checkpoint_policies names them.
 
     Examples:
         >>> import padax
-        >>> from padax.ad_checkpoint import saved_residuals
-        >>> f = padax.checkpoint(padax.sin, policy=padax.checkpoint_policies.everything_saveable)
-        >>> [why for _, why in saved_residuals(f, padax.to_tensor(1.0))]
-        ['output of cos ...']
+        >>> from padax.ad_checkpoint import checkpoint_policies
+        >>> checkpoint_policies.dots_saveable, checkpoint_policies.save_only_these_names('hidden')
+        (dots_saveable, save_only_these_names('hidden',))
     """
     nothing_saveable = nothing_saveable
     everything_saveable = everything_saveable
@@ -142,32 +140,50 @@ class checkpoint_policies:  # noqa: N801  (a namespace, as jax.checkpoint_polici
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
-    """`x` (a pytree of arrays) named `name` for checkpoint policies such as save_only_these_names."""
+    """`x` (a pytree of arrays) named `name` for checkpoint policies such as save_only_these_names.
+
+    Args:
+        x: an array or a pytree of arrays.
+        name: the name policies refer to.
+
+    Returns:
+        `x`'s values (the name lives in the program).
+
+    Examples:
+        >>> import padax
+        >>> from padax.ad_checkpoint import checkpoint, checkpoint_name, checkpoint_policies, saved_residuals
+        >>> def g(x):
+        ...     return padax.sin(checkpoint_name(padax.sin(x), 'y'))
+        >>> g_keep_y = checkpoint(g, policy=checkpoint_policies.save_only_these_names('y'))
+        >>> [what for _, what in saved_residuals(g_keep_y, padax.to_tensor([1.0, 2.0]))]
+        ['from the argument x', "named 'y' from ..."]
+    """
     from padax.functional._arrays import asarray
     return tree_util.map(lambda leaf: name_p.bind(asarray(leaf), name=name), x)
 
 
 def checkpoint(fun: Callable | None = None, *, policy: Any = None, prevent_cse: bool = True,
                static_argnums: int | tuple[int, ...] = ()) -> Callable:
-    """Recompute `fun`'s intermediates in the backward pass instead of storing them (less memory, more compute).
-    Also named `remat` and, as in Paddle, `recompute`; usable as a decorator with or without arguments.
+    """Recompute `fun`'s intermediates in the backward pass instead of storing them (alias `remat`).
 
     Args:
-        fun: the function to wrap.
-        policy: which intermediates may be kept instead (see checkpoint_policies); None keeps nothing.
-        static_argnums: positional arguments that are not arrays (passed through unchanged).
+        fun: the function (omit it to get a decorator).
+        policy: which intermediates may be kept instead (see checkpoint_policies); default none.
+        prevent_cse: accepted for jax's signature (padax does not read it).
+        static_argnums: positional arguments that are Python values, not arrays.
 
     Returns:
-        A function with `fun`'s signature and values.
+        A function with fun's signature and values.
 
     Examples:
         >>> import padax
-        >>> from padax.ad_checkpoint import saved_residuals
+        >>> from padax.ad_checkpoint import checkpoint, saved_residuals
         >>> f = lambda x: padax.sin(padax.sin(x))
-        >>> len(saved_residuals(f, padax.to_tensor(1.0)))
-        2
-        >>> [why for _, why in saved_residuals(padax.checkpoint(f), padax.to_tensor(1.0))]
-        ['from the argument x']
+        >>> x = padax.to_tensor([1.0, 2.0])
+        >>> len(saved_residuals(f, x)), [what for _, what in saved_residuals(checkpoint(f), x)]
+        (2, ['from the argument x'])
+        >>> padax.grad(lambda x: checkpoint(f)(x).sum())(x).tolist()     # the same gradient
+        [0.36004, -0.25564]
     """
     if fun is None:
         return functools.partial(checkpoint, policy=policy, prevent_cse=prevent_cse, static_argnums=static_argnums)
@@ -213,8 +229,21 @@ def _argument_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
 
 
 def saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any, str]]:
-    """What reverse mode of `fun` at these arguments keeps for the backward pass:
-    (aval, where it comes from) per saved value."""
+    """What reverse mode of `fun` at these arguments keeps for the backward pass.
+
+    Args:
+        fun: the function.
+        args, kwargs: its arguments.
+
+    Returns:
+        A list of (aval, where it comes from), one per saved value.
+
+    Examples:
+        >>> import padax
+        >>> from padax.ad_checkpoint import saved_residuals
+        >>> [(aval.str_short(), what) for aval, what in saved_residuals(padax.sin, padax.to_tensor([1.0, 2.0]))]
+        [('f32[2]', 'output of cos from ...')]
+    """
     from padax.transforms.ad import linearize_flat
     from padax.transforms.staging import JaxprTrace, JaxprTracer, flat_fun
     leaves, in_tree = tree_util.flatten((args, kwargs))
@@ -242,8 +271,20 @@ def saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any,
 
 
 def print_saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> None:
-    """Print what reverse mode of `fun` keeps for the backward pass, one value a line
-    (e.g. `f32[5,4] from the argument W1`, `f32[5] output of sin from file.py:6 (g)`)."""
+    """Print what reverse mode of `fun` keeps for the backward pass, one value a line.
+
+    Lines read like `f32[5,4] from the argument W1` or `f32[5] output of sin from file.py:6 (g)`.
+
+    Args:
+        fun: the function.
+        args, kwargs: its arguments.
+
+    Examples:
+        >>> import padax
+        >>> from padax.ad_checkpoint import checkpoint, print_saved_residuals
+        >>> print_saved_residuals(checkpoint(lambda x: padax.sin(padax.sin(x))), padax.to_tensor([1.0, 2.0]))
+        f32[2] from the argument x
+    """
     for aval, what in saved_residuals(fun, *args, **kwargs):
         print(aval.str_short(), what)
 

@@ -49,11 +49,30 @@ def _interleave(evens: Any, odds: Any, axis: int) -> Any:
 
 
 def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int = 0) -> Any:
-    """Inclusive scan of `elems` (a pytree of arrays sharing the length of `axis`) with an
-    associative `fn(a, b)` that maps two trees of slices to one of the same shapes:
-    out[i] = fn(... fn(fn(elems[0], elems[1]), elems[2]) ..., elems[i]). `reverse=True`
-    scans from the end. The combination order is a balanced tree, so `fn` must be
-    associative (not necessarily commutative)."""
+    """Inclusive scan of `elems` with an associative `fn`, in O(log n) parallel rounds.
+
+    out[i] = fn(... fn(fn(elems[0], elems[1]), elems[2]) ..., elems[i]). The combination order
+    is a balanced tree, so `fn` must be associative (not necessarily commutative).
+
+    Args:
+        fn: fn(a, b) maps two trees of slices (stacked along `axis`) to one tree of the same shapes.
+        elems: an array, or a pytree of arrays of one length along `axis`.
+        reverse: scan from the end.
+        axis: the axis to scan.
+
+    Returns:
+        A tree like `elems`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.associative_scan(lax.add, padax.to_tensor([1, 2, 3, 4])).tolist()
+        [1, 3, 6, 10]
+        >>> # the recurrence h[i] = a[i] * h[i-1] + b[i], as a scan of affine maps (a, b)
+        >>> compose = lambda f, g: (f[0] * g[0], g[0] * f[1] + g[1])
+        >>> lax.associative_scan(compose, (padax.to_tensor([2.0, 2.0, 2.0]), padax.ones([3])))[1].tolist()
+        [1.0, 3.0, 7.0]
+    """
     from padax.functional.lax.control import _operand
     from padax.functional.lax.structural import concatenate, rev
     op = "associative_scan"
@@ -138,9 +157,29 @@ def _monoid(computation: Callable, avals: Sequence) -> Any:
 
 
 def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: Sequence[int]) -> Any:
-    """Reduce `operands` (an array or a tree of arrays of one shape) over `dimensions` with
-    `computation(x, y)` (associative and commutative, on trees of slices), starting from
-    `init_values` (its identity; a tree like `operands` of scalars)."""
+    """Reduce `operands` over `dimensions` with `computation`, starting from `init_values`.
+
+    A computation that is one add/mul/max/min/and/or of its arguments uses the reduction
+    primitive; any other halves the reduced axes log2(n) times.
+
+    Args:
+        operands: an array, or a pytree of arrays of one shape.
+        init_values: the computation's identity: a scalar, or a tree like `operands` of scalars.
+        computation: computation(x, y), associative and commutative, on trees like `operands`.
+        dimensions: the axes to reduce.
+
+    Returns:
+        A tree like `operands`, each array without `dimensions`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.reduce(padax.to_tensor([[1, 2], [3, 4]]), 0, lax.add, (0,)).tolist()
+        [4, 6]
+        >>> max_abs = lambda x, y: lax.max(lax.abs(x), lax.abs(y))
+        >>> lax.reduce(padax.to_tensor([[1.0, -2.0], [3.0, -4.0]]), 0.0, max_abs, (1,)).tolist()
+        [2.0, 4.0]
+    """
     from padax.functional.lax.control import _operand
     from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, reshape,
                                                  transpose)
@@ -206,7 +245,24 @@ def _logaddexp(a: Any, b: Any) -> Any:
 
 
 def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
-    """log(cumsum(exp(operand))) along `axis`, computed stably (a parallel prefix of logaddexp)."""
+    """log(cumsum(exp(operand))) along `axis`, computed stably (a parallel prefix of logaddexp).
+
+    Args:
+        operand: a floating array.
+        axis: the axis to scan.
+        reverse: scan from the end.
+
+    Returns:
+        An array of operand's shape and dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.cumlogsumexp(padax.to_tensor([0.0, 0.0, 0.0])).tolist()   # log 1, log 2, log 3
+        [0.0, 0.69315, 1.09861]
+        >>> lax.cumlogsumexp(padax.to_tensor([1000.0, 1000.0])).tolist()  # no overflow
+        [1000.0, 1000.693]
+    """
     from padax.functional.lax.control import _operand
     x = _operand(operand, "cumlogsumexp")
     a = aval_of(x)

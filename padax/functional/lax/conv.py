@@ -23,7 +23,15 @@ from padax.functional.lax.dot import canonical_precision, check_preferred_elemen
 
 
 class ConvDimensionNumbers(NamedTuple):
-    """Axis permutations: lhs (N, C, spatial...), rhs (O, I, spatial...), out (N, C, spatial...)."""
+    """Axis permutations of a convolution: lhs (N, C, spatial...), rhs (O, I, spatial...), out (N, C, spatial...).
+
+    Each spec lists, for the canonical order above, the axis of the actual array that plays that role.
+
+    Examples:
+        >>> from padax import lax
+        >>> lax.ConvDimensionNumbers(lhs_spec=(0, 1, 2), rhs_spec=(0, 1, 2), out_spec=(0, 1, 2)).rhs_spec
+        (0, 1, 2)
+    """
     lhs_spec: tuple[int, ...]
     rhs_spec: tuple[int, ...]
     out_spec: tuple[int, ...]
@@ -52,7 +60,21 @@ def conv_general_permutations(specs: Sequence[str]) -> ConvDimensionNumbers:
 
 
 def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
-    """Normalise None / layout strings / ConvDimensionNumbers to ConvDimensionNumbers."""
+    """Normalise None / three layout strings / a ConvDimensionNumbers to a ConvDimensionNumbers.
+
+    Args:
+        lhs_shape, rhs_shape: the operands' shapes (of equal rank).
+        dimension_numbers: None (NC.../OI.../NC...), layout strings such as ('NHWC', 'HWIO', 'NHWC'),
+            or a ConvDimensionNumbers.
+
+    Returns:
+        A ConvDimensionNumbers.
+
+    Examples:
+        >>> from padax import lax
+        >>> lax.conv_dimension_numbers((1, 4, 4, 3), (2, 2, 3, 8), ('NHWC', 'HWIO', 'NHWC'))
+        ConvDimensionNumbers(lhs_spec=(0, 3, 1, 2), rhs_spec=(3, 2, 0, 1), out_spec=(0, 3, 1, 2))
+    """
     nd = len(lhs_shape)
     if len(rhs_shape) != nd:
         raise ValueError(f"conv_general_dilated: lhs and rhs must have the same rank, got shapes "
@@ -75,7 +97,23 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
 
 
 def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tuple[tuple[int, int], ...]:
-    """'SAME' / 'SAME_LOWER' / 'VALID' -> explicit (low, high) pads per spatial dimension."""
+    """'SAME' / 'SAME_LOWER' / 'VALID' -> explicit (low, high) pads per spatial dimension.
+
+    'SAME' gives ceil(n / stride) outputs, with the odd padding element at the end ('SAME_LOWER':
+    at the start).
+
+    Args:
+        in_shape, window_shape, window_strides: the spatial sizes, window sizes and strides.
+        padding: 'SAME', 'SAME_LOWER' or 'VALID'.
+
+    Returns:
+        A tuple of (low, high) pairs.
+
+    Examples:
+        >>> from padax import lax
+        >>> lax.padtype_to_pads((4,), (2,), (1,), 'SAME'), lax.padtype_to_pads((4,), (2,), (1,), 'SAME_LOWER')
+        (((0, 1),), ((1, 0),))
+    """
     p = padding.upper()
     if p == "VALID":
         return tuple((0, 0) for _ in in_shape)
@@ -165,9 +203,30 @@ def _conv_abstract(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilat
 def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, rhs_dilation=None,
                          dimension_numbers=None, feature_group_count: int = 1,
                          batch_group_count: int = 1, precision=None, preferred_element_type=None):
-    """N-d convolution with strides, padding ('SAME'/'SAME_LOWER'/'VALID' or (lo, hi) pairs),
-    input (transposed-conv) and kernel (atrous) dilation, and grouped features or batches
-    (`precision` as in dot_general)."""
+    """N-d convolution (a cross-correlation, as in XLA) with strides, padding, dilations and groups.
+
+    Args:
+        lhs: the input, (N, C, spatial...) unless `dimension_numbers` says otherwise.
+        rhs: the kernel, (O, I, spatial...) unless `dimension_numbers` says otherwise.
+        window_strides: the stride per spatial dimension.
+        padding: 'SAME', 'SAME_LOWER', 'VALID' or one (low, high) pair per spatial dimension.
+        lhs_dilation: input dilation per spatial dimension (a transposed convolution).
+        rhs_dilation: kernel dilation per spatial dimension (atrous convolution).
+        dimension_numbers: None, layout strings such as ('NHWC', 'HWIO', 'NHWC'), or ConvDimensionNumbers.
+        feature_group_count, batch_group_count: grouped (e.g. depthwise) convolution.
+        precision, preferred_element_type: as in `dot_general`.
+
+    Returns:
+        The output array, laid out as dimension_numbers' out spec says.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x, k = padax.ones([1, 4, 4, 1]), padax.ones([2, 2, 1, 1])
+        >>> y = lax.conv_general_dilated(x, k, (2, 2), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC'))
+        >>> y.shape, y[0, :, :, 0].tolist()
+        ((1, 2, 2, 1), [[4.0, 4.0], [4.0, 4.0]])
+    """
     lhs, rhs = asarray(lhs), asarray(rhs)
     lshape, rshape = lhs.aval.shape, rhs.aval.shape
     dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
@@ -200,7 +259,26 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
 
 
 def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
-    """Convolution in the default NC(spatial) / OI(spatial) layout without dilation."""
+    """Convolution in the default (N, C, spatial...) / (O, I, spatial...) layout, without dilation.
+
+    Args:
+        lhs: the input, (N, C, spatial...).
+        rhs: the kernel, (O, I, spatial...).
+        window_strides: the stride per spatial dimension.
+        padding: 'SAME', 'SAME_LOWER', 'VALID' or one (low, high) pair per spatial dimension.
+        precision, preferred_element_type: as in `dot_general`.
+
+    Returns:
+        An (N, O, spatial...) array.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])   # N=1, C=1, W=4
+        >>> k = padax.to_tensor([[[1.0, 0.0, -1.0]]])       # O=1, I=1, W=3 (not flipped)
+        >>> lax.conv(x, k, (1,), 'VALID').tolist(), lax.conv(x, k, (1,), 'SAME').tolist()
+        ([[[-2.0, -2.0]]], [[[-2.0, -2.0, -2.0, 3.0]]])
+    """
     return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
                                 preferred_element_type=preferred_element_type)
 

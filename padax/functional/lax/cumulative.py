@@ -35,6 +35,11 @@ cummax_p = _cum_prim("cummax", ordered=True)
 cummin_p = _cum_prim("cummin", ordered=True)
 
 
+# name -> its example's results on [1, 3, 2, 4], forward and reversed
+_EXAMPLES = {"cumsum": ("[1, 4, 6, 10]", "[10, 9, 6, 4]"), "cumprod": ("[1, 3, 6, 24]", "[24, 24, 8, 4]"),
+             "cummax": ("[1, 3, 3, 4]", "[4, 4, 4, 4]"), "cummin": ("[1, 1, 1, 1]", "[1, 2, 2, 4]")}
+
+
 def _wrapper(prim: Primitive):
     def fn(x, axis: int = 0, reverse: bool = False):
         x = asarray(x)
@@ -43,9 +48,17 @@ def _wrapper(prim: Primitive):
         if not -ndim <= a < ndim:
             raise op_value_error(prim.name, f"axis {axis} is out of range for {x.aval.str_short()}")
         return prim.bind(x, axis=a % ndim, reverse=bool(reverse))
-    fn.__name__ = prim.name
-    fn.__doc__ = (f"Inclusive running {prim.name[3:]} along `axis` (from the end when `reverse`); "
-                  "same shape and dtype (lax level).")
+    forward, backward = _EXAMPLES[prim.name]
+    fn.__name__ = fn.__qualname__ = prim.name
+    fn.__doc__ = (f"Inclusive running {prim.name[3:]} along `axis` (from the end when `reverse`) (lax level).\n\n"
+                  f"    Args:\n        x: an array{'' if prim.name in ('cummax', 'cummin') else ' of numbers'}.\n"
+                  f"        axis: the axis to scan (negative counts from the end).\n"
+                  f"        reverse: scan from the last element to the first.\n\n"
+                  f"    Returns:\n        An array of x's shape and dtype.\n\n"
+                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  f"        >>> x = padax.to_tensor([1, 3, 2, 4])\n"
+                  f"        >>> lax.{prim.name}(x).tolist(), lax.{prim.name}(x, reverse=True).tolist()\n"
+                  f"        ({forward}, {backward})\n    ")
     return fn
 
 

@@ -25,7 +25,21 @@ dot_general_p = Primitive("dot_general")
 
 
 class Precision(enum.Enum):
-    """Accuracy asked of a matrix product or convolution (XLA's PrecisionConfig)."""
+    """Accuracy asked of a matrix product or convolution (XLA's PrecisionConfig).
+
+    DEFAULT lets the backend use faster, narrower arithmetic where it has it (bfloat16 or tf32
+    passes on accelerators); HIGHEST asks for full float32. Names such as 'highest' or 'tensorfloat32'
+    are accepted too.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> list(lax.Precision)
+        [Precision.DEFAULT, Precision.HIGH, Precision.HIGHEST]
+        >>> a, b = padax.to_tensor([[1.0, 2.0]]), padax.to_tensor([[3.0], [4.0]])
+        >>> lax.dot(a, b, precision=lax.Precision.HIGHEST).tolist()
+        [[11.0]]
+    """
     DEFAULT = 0
     HIGH = 1
     HIGHEST = 2

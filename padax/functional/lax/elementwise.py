@@ -221,21 +221,153 @@ def _operands(x, y):
     return asarray(x), asarray(y)
 
 
+# name -> (what it computes, an example call, the example's result): the wrappers' docstrings
+_EXAMPLES: dict[str, tuple[str, str, str]] = {
+    "neg": ("-x", "lax.neg(padax.to_tensor([1.0, -2.0])).tolist()", "[-1.0, 2.0]"),
+    "sign": ("The sign of x: -1, 0 or 1 (keeps -0.0 and NaN)", "lax.sign(padax.to_tensor([-3.0, 0.0, 2.0])).tolist()",
+             "[-1.0, 0.0, 1.0]"),
+    "abs": ("|x|; the modulus (a real array) for complex x", "lax.abs(padax.to_tensor([-1.5, 3 + 4j])).tolist()",
+            "[1.5, 5.0]"),
+    "floor": ("The largest integer <= x, as a float", "lax.floor(padax.to_tensor([-1.5, 1.5])).tolist()",
+              "[-2.0, 1.0]"),
+    "ceil": ("The smallest integer >= x, as a float", "lax.ceil(padax.to_tensor([-1.5, 1.5])).tolist()",
+             "[-1.0, 2.0]"),
+    "is_finite": ("Whether x is neither infinite nor NaN (a bool array)",
+                  "lax.is_finite(padax.to_tensor([1.0, float('inf'), float('nan')])).tolist()",
+                  "[True, False, False]"),
+    "exp": ("e ** x", "lax.exp(padax.to_tensor([0.0, 1.0])).tolist()", "[1.0, 2.71828]"),
+    "exp2": ("2 ** x", "lax.exp2(padax.to_tensor([0.0, 3.0])).tolist()", "[1.0, 8.0]"),
+    "log": ("The natural logarithm", "lax.log(padax.to_tensor([1.0, 100.0])).tolist()", "[0.0, 4.60517]"),
+    "expm1": ("e ** x - 1, accurate for small x",
+              "lax.expm1(padax.to_tensor([0.0, 1e-10], dtype='float64')).tolist()", "[0.0, 1.00000000005e-10]"),
+    "log1p": ("log(1 + x), accurate for small x",
+              "lax.log1p(padax.to_tensor([0.0, 1e-10], dtype='float64')).tolist()", "[0.0, 9.9999999995e-11]"),
+    "tanh": ("The hyperbolic tangent", "lax.tanh(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 0.76159]"),
+    "logistic": ("The logistic sigmoid 1 / (1 + e ** -x)", "lax.logistic(padax.to_tensor([0.0, 2.0])).tolist()",
+                 "[0.5, 0.88080]"),
+    "sin": ("The sine (radians)", "lax.sin(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 0.84147]"),
+    "cos": ("The cosine (radians)", "lax.cos(padax.to_tensor([0.0, 1.0])).tolist()", "[1.0, 0.54030]"),
+    "tan": ("The tangent (radians)", "lax.tan(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 1.55741]"),
+    "asin": ("The inverse sine", "lax.asin(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 1.57080]"),
+    "acos": ("The inverse cosine", "lax.acos(padax.to_tensor([1.0, 0.0])).tolist()", "[0.0, 1.57080]"),
+    "atan": ("The inverse tangent", "lax.atan(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 0.78540]"),
+    "sinh": ("The hyperbolic sine", "lax.sinh(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 1.17520]"),
+    "cosh": ("The hyperbolic cosine", "lax.cosh(padax.to_tensor([0.0, 1.0])).tolist()", "[1.0, 1.54308]"),
+    "asinh": ("The inverse hyperbolic sine", "lax.asinh(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 0.88137]"),
+    "acosh": ("The inverse hyperbolic cosine (x >= 1)", "lax.acosh(padax.to_tensor([1.0, 2.0])).tolist()",
+              "[0.0, 1.31696]"),
+    "atanh": ("The inverse hyperbolic tangent (|x| < 1)", "lax.atanh(padax.to_tensor([0.0, 0.5])).tolist()",
+              "[0.0, 0.54931]"),
+    "sqrt": ("The square root", "lax.sqrt(padax.to_tensor([4.0, 2.0])).tolist()", "[2.0, 1.41421]"),
+    "rsqrt": ("The reciprocal square root 1 / sqrt(x)", "lax.rsqrt(padax.to_tensor([4.0, 0.25])).tolist()",
+              "[0.5, 2.0]"),
+    "cbrt": ("The real cube root (negative for negative x)", "lax.cbrt(padax.to_tensor([8.0, -27.0])).tolist()",
+             "[2.0, -3.0]"),
+    "erf": ("The error function", "lax.erf(padax.to_tensor([0.0, 1.0])).tolist()", "[0.0, 0.84270]"),
+    "erfc": ("The complementary error function 1 - erf(x)", "lax.erfc(padax.to_tensor([0.0, 1.0])).tolist()",
+             "[1.0, 0.15730]"),
+    "erf_inv": ("The inverse error function on (-1, 1)", "lax.erf_inv(padax.to_tensor([0.0, 0.5])).tolist()",
+                "[0.0, 0.47694]"),
+    "lgamma": ("log |Gamma(x)|", "lax.lgamma(padax.to_tensor([3.0, 5.0])).tolist()  # log 2, log 24",
+               "[0.69315, 3.17805]"),
+    "digamma": ("The digamma function, the derivative of lgamma", "lax.digamma(padax.to_tensor([1.0, 2.0])).tolist()",
+                "[-0.57722, 0.42278]"),
+    "square": ("x * x", "lax.square(padax.to_tensor([3, -4])).tolist()", "[9, 16]"),
+    "real": ("The real part of a complex array (a real array)",
+             "lax.real(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()", "[1.0, 3.0]"),
+    "imag": ("The imaginary part of a complex array (a real array)",
+             "lax.imag(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()", "[2.0, -4.0]"),
+    "conj": ("The complex conjugate", "lax.conj(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()", "[(1-2j), (3+4j)]"),
+    "not": ("Bitwise NOT of integers, logical NOT of bools",
+            "lax.bitwise_not(padax.to_tensor([0, 5])).tolist(), lax.bitwise_not(padax.to_tensor([True])).tolist()",
+            "([-1, -6], [False])"),
+    "population_count": ("The number of set bits of each integer",
+                         "lax.population_count(padax.to_tensor([0, 7, 255])).tolist()", "[0, 3, 8]"),
+    "clz": ("The number of leading zero bits of each integer",
+            "lax.clz(padax.to_tensor([1, 256], dtype='int32')).tolist()", "[31, 23]"),
+    "add": ("x + y", "lax.add(padax.to_tensor([1.0, 2.0]), padax.to_tensor([10.0, 20.0])).tolist()", "[11.0, 22.0]"),
+    "sub": ("x - y", "lax.sub(padax.to_tensor([5, 7]), padax.to_tensor([2, 9])).tolist()", "[3, -2]"),
+    "mul": ("x * y", "lax.mul(padax.to_tensor([2.0, 3.0]), 4.0).tolist()", "[8.0, 12.0]"),
+    "div": ("x / y; integers truncate toward zero (C-style, not floor division)",
+            "lax.div(padax.to_tensor([7, -7]), 2).tolist()", "[3, -3]"),
+    "rem": ("The remainder of x / y with x's sign (C's fmod, not Python's %)",
+            "lax.rem(padax.to_tensor([7, -7]), 3).tolist()", "[1, -1]"),
+    "pow": ("x ** y for floating or complex operands",
+            "lax.pow(padax.to_tensor([2.0, 9.0]), padax.to_tensor([3.0, 0.5])).tolist()", "[8.0, 3.0]"),
+    "max": ("The larger of x and y (NaN if either is NaN)",
+            "lax.max(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()", "[3.0, 5.0]"),
+    "min": ("The smaller of x and y (NaN if either is NaN)",
+            "lax.min(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()", "[1.0, 2.0]"),
+    "atan2": ("arctan(x / y) in [-pi, pi], the signs of both picking the quadrant",
+              "lax.atan2(padax.to_tensor([1.0, 1.0]), padax.to_tensor([1.0, -1.0])).tolist()",
+              "[0.78540, 2.35619]"),
+    "nextafter": ("The next representable float after x in the direction of y",
+                  "lax.nextafter(padax.to_tensor([1.0]), padax.to_tensor([2.0])).tolist()", "[1.0000001192092896]"),
+    "complex": ("x + i*y from two real arrays (float32 gives complex64, float64 complex128)",
+                "lax.complex(padax.to_tensor([1.0]), padax.to_tensor([2.0])).tolist()", "[(1+2j)]"),
+    "polygamma": ("polygamma(n, x): the n-th derivative of digamma at x (n integral, as a float)",
+                  "lax.polygamma(padax.to_tensor([1.0, 1.0]), padax.to_tensor([1.0, 2.0])).tolist()",
+                  "[1.64493, 0.64493]"),
+    "zeta": ("zeta(x, q): the Hurwitz zeta function, the sum over k >= 0 of (k + q) ** -x (x > 1)",
+             "lax.zeta(padax.to_tensor([2.0]), padax.to_tensor([1.0])).tolist()  # pi**2 / 6", "[1.64493]"),
+    "eq": ("x == y (a bool array)", "lax.eq(padax.to_tensor([1, 2]), padax.to_tensor([1, 3])).tolist()",
+           "[True, False]"),
+    "ne": ("x != y (a bool array)", "lax.ne(padax.to_tensor([1, 2]), padax.to_tensor([1, 3])).tolist()",
+           "[False, True]"),
+    "lt": ("x < y (a bool array)", "lax.lt(padax.to_tensor([1, 2]), padax.to_tensor([1, 3])).tolist()",
+           "[False, True]"),
+    "le": ("x <= y (a bool array)", "lax.le(padax.to_tensor([1, 4]), padax.to_tensor([1, 3])).tolist()",
+           "[True, False]"),
+    "gt": ("x > y (a bool array)", "lax.gt(padax.to_tensor([1, 4]), padax.to_tensor([1, 3])).tolist()",
+           "[False, True]"),
+    "ge": ("x >= y (a bool array)", "lax.ge(padax.to_tensor([1, 2]), padax.to_tensor([1, 3])).tolist()",
+           "[True, False]"),
+    "and": ("Bitwise AND of integers, logical AND of bools",
+            "lax.bitwise_and(padax.to_tensor([12, 10]), padax.to_tensor([10, 6])).tolist()", "[8, 2]"),
+    "or": ("Bitwise OR of integers, logical OR of bools",
+           "lax.bitwise_or(padax.to_tensor([12, 10]), padax.to_tensor([10, 6])).tolist()", "[14, 14]"),
+    "xor": ("Bitwise XOR of integers, logical XOR of bools",
+            "lax.bitwise_xor(padax.to_tensor([12, 10]), padax.to_tensor([10, 6])).tolist()", "[6, 12]"),
+    "shift_left": ("x << y (0 once y reaches the bit width)",
+                   "lax.shift_left(padax.to_tensor([1, 3]), padax.to_tensor([4, 1])).tolist()", "[16, 6]"),
+    "shift_right_arithmetic": ("x >> y, filling with the sign bit",
+                               "lax.shift_right_arithmetic(padax.to_tensor([-16, 16]), 2).tolist()", "[-4, 4]"),
+    "shift_right_logical": ("x >> y, filling with zeros (on the bit pattern: negative integers turn positive)",
+                            "lax.shift_right_logical(padax.to_tensor([-16, 16], dtype='int8'), 2).tolist()",
+                            "[60, 4]"),
+}
+
+_UNARY_ARGS = "x: an array (or a Python scalar)."
+_BINARY_ARGS = ("x, y: arrays of equal shape and dtype (no broadcasting or promotion at this level);\n"
+                "            either may be a Python scalar, which takes the other operand's dtype and shape.")
+
+
+def _document(fn: Callable, prim: Primitive, public_name: str, args: str) -> Callable:
+    """Name `fn` and give it a docstring with an example, from `_EXAMPLES`."""
+    what, call, result = _EXAMPLES[prim.name]
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = (f"{what}, elementwise (lax level).\n\n"
+                  f"    Args:\n        {args}\n\n"
+                  f"    Returns:\n        An array of the operands' shape (of their dtype unless said above).\n\n"
+                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  f"        >>> {call}\n        {result}\n    ")
+    return fn
+
+
+_PUBLIC_NAMES = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "not": "bitwise_not"}
+
+
 def _binary_fn(prim: Primitive):
     def fn(x, y):
         x, y = _operands(x, y)
         return prim.bind(x, y)
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise `{prim.name}` of two arrays of equal shape and dtype (lax level)."
-    return fn
+    return _document(fn, prim, _PUBLIC_NAMES.get(prim.name, prim.name), _BINARY_ARGS)
 
 
 def _unary_fn(prim: Primitive):
     def fn(x):
         return prim.bind(asarray(x))
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise `{prim.name}` (lax level)."
-    return fn
+    return _document(fn, prim, _PUBLIC_NAMES.get(prim.name, prim.name), _UNARY_ARGS)
 
 
 add, sub, mul, div, rem, pow, max, min, atan2, nextafter, complex, polygamma, zeta = (
@@ -256,7 +388,15 @@ shift_left, shift_right_arithmetic, shift_right_logical = (
 
 
 class RoundingMethod(enum.IntEnum):
-    """How `round` breaks ties (jax.lax.RoundingMethod's names and values)."""
+    """How `round` breaks ties (jax.lax.RoundingMethod's names and values).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x, method = padax.to_tensor([2.5]), lax.RoundingMethod
+        >>> lax.round(x, method.TO_NEAREST_EVEN).tolist(), lax.round(x, method.AWAY_FROM_ZERO).tolist()
+        ([2.0], [3.0])
+    """
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1
 

@@ -74,8 +74,23 @@ def _fft_abstract(x: ShapedArray, *, fft_type: str, fft_lengths: tuple[int, ...]
 def fft(x, fft_type: str, fft_lengths: Sequence[int]):
     """XLA's Fft op (lax level): transform the trailing len(fft_lengths) dims of `x`.
 
-    `fft_type` is "FFT", "IFFT", "RFFT" or "IRFFT" (case-insensitive); no padding, type
-    promotion or normalisation options here (see `padax.fft` for those).
+    No padding, type promotion or normalisation options here (see `padax.fft` for those).
+
+    Args:
+        x: complex for "FFT"/"IFFT"/"IRFFT", real for "RFFT".
+        fft_type: "FFT", "IFFT", "RFFT" or "IRFFT" (case-insensitive).
+        fft_lengths: the transform's lengths (for IRFFT, of the real output).
+
+    Returns:
+        A complex array (real for IRFFT); RFFT keeps n // 2 + 1 entries of the last dim.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.fft(padax.to_tensor([1.0, 2.0, 3.0, 4.0]), 'RFFT', (4,)).tolist()
+        [(10+0j), (-2+2j), (-2+0j)]
+        >>> lax.fft(padax.to_tensor([10 + 0j, -2 + 2j, -2 + 0j]), 'IRFFT', (4,)).tolist()
+        [1.0, 2.0, 3.0, 4.0]
     """
     x = asarray(x)
     if isinstance(fft_type, str):

@@ -24,7 +24,15 @@ from padax.functional._arrays import asarray, aval_of, full
 
 
 class GatherScatterMode(enum.Enum):
-    """How gather/scatter treat out-of-bounds indices."""
+    """How gather/scatter treat out-of-bounds indices: clamp them (CLIP), fill the result / drop the
+    update (FILL_OR_DROP, named 'fill' or 'drop'), or trust they are in bounds (PROMISE_IN_BOUNDS).
+
+    Examples:
+        >>> from padax import lax
+        >>> mode = lax.GatherScatterMode
+        >>> mode.from_any('drop', default=None), mode.from_any(None, default=mode.CLIP)
+        (GatherScatterMode.FILL_OR_DROP, GatherScatterMode.CLIP)
+    """
     CLIP = "clip"
     FILL_OR_DROP = "fill"
     PROMISE_IN_BOUNDS = "promise_in_bounds"
@@ -51,7 +59,19 @@ class GatherScatterMode(enum.Enum):
 
 
 class GatherDimensionNumbers(NamedTuple):
-    """How operand, indices and output dimensions of a gather relate (XLA's Gather)."""
+    """How operand, indices and output dimensions of a gather relate (XLA's Gather).
+
+    offset_dims: output dimensions that hold the slice's (uncollapsed) dimensions;
+    collapsed_slice_dims: operand dimensions of slice size 1 that the output drops;
+    start_index_map: which operand dimension each component of an index vector starts;
+    operand_batching_dims / start_indices_batching_dims: dimensions gathered in lockstep.
+
+    Examples:
+        >>> from padax import lax
+        >>> dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+        >>> dn.operand_batching_dims
+        ()
+    """
     offset_dims: tuple[int, ...]
     collapsed_slice_dims: tuple[int, ...]
     start_index_map: tuple[int, ...]
@@ -60,7 +80,20 @@ class GatherDimensionNumbers(NamedTuple):
 
 
 class ScatterDimensionNumbers(NamedTuple):
-    """How operand, indices and updates dimensions of a scatter relate (XLA's Scatter)."""
+    """How operand, indices and updates dimensions of a scatter relate (XLA's Scatter).
+
+    update_window_dims: updates dimensions that hold a window of the operand;
+    inserted_window_dims: operand dimensions of window size 1 that updates leave out;
+    scatter_dims_to_operand_dims: which operand dimension each component of an index vector starts;
+    operand_batching_dims / scatter_indices_batching_dims: dimensions scattered in lockstep.
+
+    Examples:
+        >>> from padax import lax
+        >>> dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+        ...                                  scatter_dims_to_operand_dims=(0,))
+        >>> dn.scatter_dims_to_operand_dims
+        (0,)
+    """
     update_window_dims: tuple[int, ...]
     inserted_window_dims: tuple[int, ...]
     scatter_dims_to_operand_dims: tuple[int, ...]
@@ -208,7 +241,31 @@ def _scatter_dnums(dn) -> ScatterDimensionNumbers:
 def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, slice_sizes,
            *, indices_are_sorted: bool = False, unique_indices: bool = False, mode=None,
            fill_value=None):
-    """Gather slices of `operand` at `start_indices` (XLA Gather; default mode 'promise_in_bounds')."""
+    """Gather slices of `operand` at `start_indices` (XLA Gather).
+
+    Args:
+        operand: the array to read.
+        start_indices: integer start indices (index vectors along the last axis).
+        dimension_numbers: a GatherDimensionNumbers.
+        slice_sizes: the size of the slice taken at each start, per operand dimension.
+        indices_are_sorted, unique_indices: promises that let XLA go faster.
+        mode: 'promise_in_bounds' (the default), 'clip' (clamp starts into bounds) or 'fill'
+            (out-of-bounds slices are `fill_value`: NaN for inexact dtypes, else the dtype's max).
+        fill_value: the value of out-of-bounds slices in 'fill' mode.
+
+    Returns:
+        An array of operand's dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1, 2], [3, 4], [5, 6]])
+        >>> dn = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+        >>> lax.gather(x, padax.to_tensor([[2], [0]]), dn, (1, 2)).tolist()       # rows 2 and 0
+        [[5, 6], [1, 2]]
+        >>> lax.gather(x, padax.to_tensor([[5], [0]]), dn, (1, 2), mode='fill', fill_value=-1).tolist()
+        [[-1, -1], [1, 2]]
+    """
     operand, start_indices = asarray(operand), asarray(start_indices)
     mode = GatherScatterMode.from_any(mode, GatherScatterMode.PROMISE_IN_BOUNDS)
     if mode is GatherScatterMode.FILL_OR_DROP:
@@ -297,13 +354,37 @@ def _scatter_fn(prim: Primitive, what: str):
                          dimension_numbers=_scatter_dnums(dimension_numbers),
                          indices_are_sorted=bool(indices_are_sorted),
                          unique_indices=bool(unique_indices), mode=mode)
-    fn.__name__ = prim.name
-    fn.__doc__ = (f"Scatter `updates` into `operand` at `scatter_indices`, {what} "
-                  "(XLA Scatter; default mode 'drop': out-of-bounds windows are skipped).")
+    indices, updates, result = _SCATTER_EXAMPLES[prim.name]
+    fn.__name__ = fn.__qualname__ = prim.name
+    fn.__doc__ = (f"Scatter `updates` into `operand` at `scatter_indices`, {what} (XLA Scatter).\n\n"
+                  "    Args:\n        operand: the array to update.\n"
+                  "        scatter_indices: integer start indices (index vectors along the last axis).\n"
+                  "        updates: the values, laid out as `dimension_numbers` says.\n"
+                  "        dimension_numbers: a ScatterDimensionNumbers.\n"
+                  "        indices_are_sorted, unique_indices: promises that let XLA go faster.\n"
+                  "        mode: 'drop' (the default: out-of-bounds updates are skipped), 'clip' or\n"
+                  "            'promise_in_bounds' (a GatherScatterMode or its name).\n\n"
+                  "    Returns:\n        A new array of operand's shape and dtype.\n\n"
+                  "    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  "        >>> dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),\n"
+                  "        ...                                  scatter_dims_to_operand_dims=(0,))\n"
+                  f"        >>> x, idx = padax.to_tensor([1.0, 2.0, 3.0, 4.0]), padax.to_tensor({indices})\n"
+                  f"        >>> lax.{prim.name}(x, idx, padax.to_tensor({updates}), dn).tolist()\n"
+                  f"        {result}\n    ")
     return fn
 
 
-scatter = _scatter_fn(scatter_p, "replacing the values there")
+# name -> its example's indices, updates and result (on the operand [1.0, 2.0, 3.0, 4.0])
+_SCATTER_EXAMPLES = {
+    "scatter": ("[[0], [2], [9]]", "[10.0, 20.0, 30.0]", "[10.0, 2.0, 20.0, 4.0]"),
+    "scatter_add": ("[[1], [3], [1]]", "[10.0, 20.0, 30.0]", "[1.0, 42.0, 3.0, 24.0]"),
+    "scatter_mul": ("[[1], [3], [1]]", "[10.0, 20.0, 30.0]", "[1.0, 600.0, 3.0, 80.0]"),
+    "scatter_min": ("[[1], [3], [1]]", "[0.0, 5.0, -1.0]", "[1.0, -1.0, 3.0, 4.0]"),
+    "scatter_max": ("[[1], [3], [1]]", "[10.0, 20.0, 30.0]", "[1.0, 30.0, 3.0, 20.0]"),
+}
+
+
+scatter = _scatter_fn(scatter_p, "replacing the values there (index 9 is out of bounds: dropped)")
 scatter_add = _scatter_fn(scatter_add_p, "adding (repeated indices accumulate)")
 scatter_mul = _scatter_fn(scatter_mul_p, "multiplying")
 scatter_min = _scatter_fn(scatter_min_p, "keeping the minimum")

@@ -220,10 +220,25 @@ def _empty_check(op: str, a) -> None:
 # ---- lax-level wrappers ----------------------------------------------------------------------
 
 def cholesky(a, symmetrize_input: bool = True):
-    """Lower Cholesky factor L of a Hermitian positive-definite `a`: a = L L^H. With
-    `symmetrize_input` (as jax.lax.linalg.cholesky) the factor is that of (a + a^H) / 2, so
-    derivatives are Hermitian; otherwise only a's lower triangle is read. NaN-filled where
-    the factorisation fails."""
+    """Lower Cholesky factor L of a Hermitian positive-definite `a`: a = L L^H.
+
+    With `symmetrize_input` (as jax.lax.linalg.cholesky) the factor is that of (a + a^H) / 2, so
+    derivatives are Hermitian; otherwise only a's lower triangle is read. NaN-filled where the
+    factorisation fails.
+
+    Args:
+        a: a (..., n, n) array.
+        symmetrize_input: factor the Hermitian part of `a` rather than its lower triangle.
+
+    Returns:
+        The (..., n, n) lower triangular factor.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.cholesky(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])).tolist()
+        [[2.0, 0.0], [1.0, 1.41421]]
+    """
     a = asarray(a)
     check_matrix("cholesky", "x", a.aval)
     _empty_check("cholesky", a)
@@ -232,9 +247,27 @@ def cholesky(a, symmetrize_input: bool = True):
 
 def triangular_solve(a, b, left_side: bool = False, lower: bool = False, transpose_a: bool = False,
                      conjugate_a: bool = False, unit_diagonal: bool = False):
-    """Solve op(a) x = b (left_side) or x op(a) = b for x, reading only the `lower` (or upper)
-    triangle of `a` (and taking its diagonal as ones if `unit_diagonal`). op transposes
-    and/or conjugates `a` as asked. Batch dimensions of a and b must match."""
+    """Solve op(a) x = b (left_side) or x op(a) = b for x, reading one triangle of `a`.
+
+    Args:
+        a: a (..., n, n) triangular matrix; only its `lower` (or upper) triangle is read, and its
+            diagonal is taken as ones if `unit_diagonal`.
+        b: the right-hand sides, (..., n, k) if `left_side` else (..., k, n); batch dims as a's.
+        left_side: solve op(a) x = b rather than x op(a) = b.
+        lower: read a's lower triangle.
+        transpose_a, conjugate_a: op transposes and/or conjugates `a`.
+        unit_diagonal: assume a's diagonal is all ones.
+
+    Returns:
+        x, shaped like `b`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> a = padax.to_tensor([[2.0, 0.0], [1.0, 1.0]])
+        >>> lax.triangular_solve(a, padax.to_tensor([[2.0], [3.0]]), left_side=True, lower=True).tolist()
+        [[1.0], [2.0]]
+    """
     a, b = asarray(a), asarray(b)
     if not dtypes.is_complex(a.aval.dtype):
         conjugate_a = False
@@ -248,6 +281,19 @@ def lu(a):
 
     `lu` packs the unit lower factor L (strictly below the diagonal) and U; `pivots` are
     LAPACK's 0-based row swaps; `permutation` is the row order with a[..., perm, :] = L @ U.
+
+    Args:
+        a: a (..., m, n) array.
+
+    Returns:
+        (lu, pivots, permutation): lu like `a`, int32 pivots (..., min(m, n)) and permutation (..., m).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lu, pivots, perm = lax.lu(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+        >>> lu.tolist(), pivots.tolist(), perm.tolist()
+        ([[3.0, 4.0], [0.33333, 0.66667]], [1, 1], [1, 0])
     """
     a = asarray(a)
     _empty_check("lu", a)
@@ -255,23 +301,69 @@ def lu(a):
 
 
 def lu_pivots_to_permutation(pivots, permutation_size: int):
-    """The row permutation that the 0-based swaps `pivots` (applied in order) produce."""
+    """The row permutation that the 0-based swaps `pivots` (applied in order) produce.
+
+    Args:
+        pivots: an int32 (..., k) array of row swaps (row i swapped with row pivots[i]).
+        permutation_size: the permutation's length (>= k).
+
+    Returns:
+        An int32 (..., permutation_size) array.
+
+    Examples:
+        >>> import numpy as np
+        >>> from padax import lax
+        >>> lax.lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 3).tolist()
+        [2, 0, 1]
+    """
     return lu_pivots_to_permutation_p.bind(asarray(pivots), permutation_size=int(permutation_size))
 
 
 def qr(a, full_matrices: bool = True):
-    """QR factorisation (q, r); with full_matrices q is square (m, m) and r is (m, n),
-    otherwise q is (m, k) and r is (k, n), k = min(m, n)."""
+    """QR factorisation (q, r) with q's columns orthonormal and r upper triangular.
+
+    Args:
+        a: a (..., m, n) array.
+        full_matrices: q square (m, m) and r (m, n); otherwise q is (m, k) and r (k, n), k = min(m, n).
+
+    Returns:
+        (q, r) with a = q @ r.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> q, r = lax.qr(padax.to_tensor([[3.0, 0.0], [4.0, 5.0]]))
+        >>> padax.abs(r).tolist(), padax.abs(q @ r).tolist()
+        ([[5.0, 4.0], [0.0, 3.0]], [[3.0, 0.0], [4.0, 5.0]])
+    """
     a = asarray(a)
     _empty_check("qr", a)
     return tuple(qr_p.bind(a, full_matrices=bool(full_matrices)))
 
 
 def eigh(a, lower: bool = True, symmetrize_input: bool = True):
-    """Eigen-decomposition of a Hermitian matrix: (w, v) with ascending real eigenvalues w and
-    orthonormal eigenvectors in v's columns. With `symmetrize_input` (as jax.lax.linalg.eigh)
-    that of (a + a^H) / 2, so derivatives are Hermitian; otherwise of the matrix in a's
-    `lower` (or upper) triangle. (jax.lax.linalg.eigh returns the pair as (v, w).)"""
+    """Eigen-decomposition of a Hermitian matrix: (w, v), ascending real eigenvalues w and
+    orthonormal eigenvectors in v's columns.
+
+    With `symmetrize_input` (as jax.lax.linalg.eigh) that of (a + a^H) / 2, so derivatives are
+    Hermitian; otherwise of the matrix in a's `lower` (or upper) triangle. (jax.lax.linalg.eigh
+    returns the pair as (v, w).)
+
+    Args:
+        a: a (..., n, n) array.
+        lower: read a's lower triangle (without `symmetrize_input`).
+        symmetrize_input: decompose the Hermitian part of `a`.
+
+    Returns:
+        (w, v): (..., n) real eigenvalues and (..., n, n) eigenvectors.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> w, v = lax.eigh(padax.to_tensor([[2.0, 1.0], [1.0, 2.0]]))
+        >>> w.tolist(), padax.abs(v).tolist()
+        ([1.0, 3.0], [[0.70711, 0.70711], [0.70711, 0.70711]])
+    """
     a = asarray(a)
     check_matrix("eigh", "x", a.aval)
     _empty_check("eigh", a)
@@ -279,7 +371,20 @@ def eigh(a, lower: bool = True, symmetrize_input: bool = True):
 
 
 def symmetrize(a):
-    """(a + a^H) / 2: the Hermitian part of each matrix (the symmetric part if real)."""
+    """(a + a^H) / 2: the Hermitian part of each matrix (the symmetric part if real).
+
+    Args:
+        a: a (..., n, n) array.
+
+    Returns:
+        An array like `a`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.symmetrize(padax.to_tensor([[1.0, 2.0], [0.0, 1.0]])).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
     from padax.functional.lax.elementwise import add, mul
     a = asarray(a)
     check_matrix("symmetrize", "x", a.aval)
@@ -287,18 +392,49 @@ def symmetrize(a):
 
 
 def svd(a, full_matrices: bool = False, compute_uv: bool = True):
-    """Singular values in descending order, and if `compute_uv` the factors: (s, u, vh)
-    with a = u @ diag(s) @ vh; (s,) otherwise."""
+    """Singular values in descending order, and if `compute_uv` the factors.
+
+    Args:
+        a: a (..., m, n) array.
+        full_matrices: u (m, m) and vh (n, n) rather than (m, k) and (k, n), k = min(m, n).
+        compute_uv: also return u and vh.
+
+    Returns:
+        (s, u, vh) with a = u @ diag(s) @ vh; (s,) without `compute_uv`. s is real.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> s, u, vh = lax.svd(padax.to_tensor([[3.0, 0.0], [0.0, -4.0]]))
+        >>> s.tolist(), (u @ padax.diag(s) @ vh).tolist()
+        ([4.0, 3.0], [[3.0, 0.0], [0.0, -4.0]])
+    """
     a = asarray(a)
     _empty_check("svd", a)
     return tuple(svd_p.bind(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv)))
 
 
 def eig(a, compute_left_eigenvectors: bool = False, compute_right_eigenvectors: bool = True):
-    """Eigenvalues of a general square matrix (complex), then the requested left/right
-    eigenvectors (unit-norm columns whose largest entry is real, as LAPACK's geev returns
-    them). CPU only. Differentiable (forward and reverse) where the eigenvalues are distinct;
-    the eigenvector derivatives follow geev's normalisation (see `_geev_vectors_tangent`)."""
+    """Eigenvalues of a general square matrix (complex), then the requested left/right eigenvectors.
+
+    The eigenvectors are unit-norm columns whose largest entry is real, as LAPACK's geev returns
+    them. CPU only. Differentiable (forward and reverse) where the eigenvalues are distinct; the
+    eigenvector derivatives follow geev's normalisation (see `_geev_vectors_tangent`).
+
+    Args:
+        a: a (..., n, n) array.
+        compute_left_eigenvectors, compute_right_eigenvectors: which eigenvectors to return.
+
+    Returns:
+        A tuple: the complex eigenvalues (..., n), then left and/or right eigenvectors (..., n, n).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> w, = lax.eig(padax.to_tensor([[0.0, 1.0], [-1.0, 0.0]]), compute_right_eigenvectors=False)
+        >>> w.tolist()
+        [1j, -1j]
+    """
     a = asarray(a)
     _empty_check("eig", a)
     return tuple(eig_p.bind(a, compute_left=bool(compute_left_eigenvectors),
@@ -331,12 +467,26 @@ def householder_product(a, taus):
 
 
 def lu_unpivoted(a):
-    """LU factorisation without pivoting (Doolittle elimination): the packed `lu` with
-    a = L U, L unit lower (m x k, strictly below the diagonal of `lu`) and U upper (k x n),
-    k = min(m, n). It exists when the leading k-1 principal minors are nonsingular; a zero
-    pivot gives inf/NaN in the later entries. Built from lax ops (a `fori_loop` of rank-1
-    updates), so it batches, jits and differentiates like any composite; padax.linalg.lu
-    gives it a closed-form derivative."""
+    """LU factorisation without pivoting (Doolittle elimination).
+
+    The packed `lu` holds a = L U, L unit lower (m x k, strictly below the diagonal of `lu`) and
+    U upper (k x n), k = min(m, n). It exists when the leading k-1 principal minors are
+    nonsingular; a zero pivot gives inf/NaN in the later entries. Built from lax ops (a
+    `fori_loop` of rank-1 updates), so it batches, jits and differentiates like any composite;
+    padax.linalg.lu gives it a closed-form derivative.
+
+    Args:
+        a: a (..., m, n) array.
+
+    Returns:
+        The packed (..., m, n) factors.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.lu_unpivoted(padax.to_tensor([[2.0, 1.0], [4.0, 5.0]])).tolist()   # L = [[1, 0], [2, 1]]
+        [[2.0, 1.0], [2.0, 3.0]]
+    """
     from padax.functional.lax.control import fori_loop
     from padax.functional.lax.elementwise import bitwise_and, div, eq, gt, mul, sub
     from padax.functional.lax.reductions import reduce_sum

@@ -22,7 +22,17 @@ from padax.functional._arrays import asarray, aval_of, static_int
 
 
 class UnboundAxisError(NameError):
-    """A collective named an axis that no enclosing vmap/shard_map provides."""
+    """A collective named an axis that no enclosing vmap/shard_map provides.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> try:
+        ...     lax.psum(padax.ones([2]), 'i')
+        ... except lax.UnboundAxisError as e:
+        ...     print(str(e)[:41])
+        psum: axis name 'i' is not bound here (at
+    """
 
 
 def _axis_tuple(axis_name: Any) -> tuple:
@@ -191,13 +201,41 @@ _extremum_jvp(pmin_p)
 # ---- public functions ----------------------------------------------------------------------
 
 def psum(x: Any, axis_name: Any) -> Any:
-    """Sum over the members of a named axis (each member gets the total); pytrees allowed."""
+    """Sum over the members of a named axis (each member gets the total).
+
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map (or a tuple of them).
+
+    Returns:
+        A tree like `x`: every member's sum.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.psum(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [6.0, 6.0, 6.0]
+    """
     from padax.core import tree as tree_util
     return tree_util.map(lambda v: psum_p.bind(asarray(v), axis_name=axis_name), x)
 
 
 def pmean(x: Any, axis_name: Any) -> Any:
-    """Mean over the members of a named axis."""
+    """Mean over the members of a named axis (each member gets it).
+
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map (or a tuple of them).
+
+    Returns:
+        A tree like `x`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.pmean(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 6.0])).tolist()
+        [3.0, 3.0, 3.0]
+    """
     from padax.core import tree as tree_util
     from padax.functional.lax.elementwise import div
 
@@ -210,28 +248,101 @@ def pmean(x: Any, axis_name: Any) -> Any:
 
 
 def pmax(x: Any, axis_name: Any) -> Any:
+    """Maximum over the members of a named axis (each member gets it).
+
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map (or a tuple of them).
+
+    Returns:
+        A tree like `x`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.pmax(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 5.0, 3.0])).tolist()
+        [5.0, 5.0, 5.0]
+    """
     from padax.core import tree as tree_util
     return tree_util.map(lambda v: pmax_p.bind(asarray(v), axis_name=axis_name), x)
 
 
 def pmin(x: Any, axis_name: Any) -> Any:
+    """Minimum over the members of a named axis (each member gets it).
+
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map (or a tuple of them).
+
+    Returns:
+        A tree like `x`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.pmin(v, 'i'), axis_name='i')(padax.to_tensor([4.0, 5.0, 3.0])).tolist()
+        [3.0, 3.0, 3.0]
+    """
     from padax.core import tree as tree_util
     return tree_util.map(lambda v: pmin_p.bind(asarray(v), axis_name=axis_name), x)
 
 
 def axis_index(axis_name: Any) -> Any:
-    """This member's index along a named axis (int32)."""
+    """This member's index along a named axis (an int32 scalar).
+
+    Args:
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map.
+
+    Returns:
+        An int32 scalar array.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.axis_index('i'), axis_name='i')(padax.zeros([3])).tolist()
+        [0, 1, 2]
+    """
     return axis_index_p.bind(axis_name=axis_name)
 
 
 def axis_size(axis_name: Any) -> int:
-    """Number of members of a named axis (or of a tuple of axes): a Python int, as in jax, so it
-    can size loops, permutations and reshapes."""
+    """Number of members of a named axis (or of a tuple of axes).
+
+    A Python int, as in jax, so it can size loops, permutations and reshapes.
+
+    Args:
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map, or a tuple of them.
+
+    Returns:
+        An int.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: v * lax.axis_size('i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [3.0, 6.0, 9.0]
+    """
     return _static_axis_size(axis_name, "axis_size")
 
 
 def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) -> Any:
-    """Every member's `x`, stacked along a new `axis` (or concatenated if tiled)."""
+    """Every member's `x`, stacked along a new `axis` (or concatenated along `axis` if `tiled`).
+
+    Args:
+        x: an array.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map.
+        axis: where the members' values go in the result.
+        tiled: concatenate instead of stacking.
+
+    Returns:
+        An array with x's dims plus one of the axis size (or `axis` multiplied by it if tiled).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.all_gather(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0])).tolist()
+        [[1.0, 2.0], [1.0, 2.0]]
+    """
     x = asarray(x)
     size = _static_axis_size(axis_name)
     nd = aval_of(x).ndim + (0 if tiled else 1)
@@ -240,7 +351,25 @@ def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) ->
 
 
 def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
-    """Send member src's `x` to member dst for each (src, dst); members not receiving get zeros."""
+    """Send member src's `x` to member dst for each (src, dst); members not receiving get zeros.
+
+    Args:
+        x: an array.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map.
+        perm: (source, destination) pairs, each member at most once as a source and as a destination.
+
+    Returns:
+        An array like `x`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0])
+        >>> padax.vmap(lambda v: lax.ppermute(v, 'i', [(0, 1), (1, 2), (2, 0)]), axis_name='i')(x).tolist()
+        [3.0, 1.0, 2.0]
+        >>> padax.vmap(lambda v: lax.ppermute(v, 'i', [(0, 1)]), axis_name='i')(x).tolist()
+        [0.0, 1.0, 0.0]
+    """
     try:
         pairs = [tuple(pair) for pair in perm]
     except TypeError:

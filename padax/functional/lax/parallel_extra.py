@@ -227,8 +227,22 @@ sharding_constraint_p.batch_rule_takes_trace = True
 def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: bool = False) -> Any:
     """Sum over a named axis, then member i keeps the i-th block along `scatter_dimension`.
 
-    With tiled=False that dimension must have the axis size and is removed;
-    with tiled=True it is divided by the axis size.
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map.
+        scatter_dimension: the dimension split among the members.
+        tiled: with False that dimension must have the axis size and is removed; with True it is
+            divided by the axis size.
+
+    Returns:
+        A tree like `x`, each member's block of the sum.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])     # member 0 has [1, 2], member 1 [3, 4]
+        >>> padax.vmap(lambda v: lax.psum_scatter(v, 'i'), axis_name='i')(x).tolist()
+        [4.0, 6.0]
     """
     from padax.core import tree as tree_util
 
@@ -243,8 +257,23 @@ def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: b
 def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, tiled: bool = False) -> Any:
     """Member j gets chunk j (along split_axis) of every member's x, concatenated along concat_axis.
 
-    With tiled=False, x.shape[split_axis] must equal the axis size; the result
-    drops that dimension and has a new one of the axis size at concat_axis.
+    Args:
+        x: an array.
+        axis_name: an axis bound by vmap(..., axis_name=...) or shard_map.
+        split_axis: the axis cut into one chunk per member.
+        concat_axis: the axis along which the received chunks are joined.
+        tiled: with False, x.shape[split_axis] must equal the axis size and the result drops that
+            dimension, with a new one of the axis size at concat_axis.
+
+    Returns:
+        An array of x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])     # a transpose across the members
+        >>> padax.vmap(lambda v: lax.all_to_all(v, 'i', 0, 0), axis_name='i')(x).tolist()
+        [[1.0, 3.0], [2.0, 4.0]]
     """
     from padax.functional.lax.structural import reshape
     x = asarray(x)
@@ -269,8 +298,24 @@ def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, til
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
-    """Ask that (a pytree of) values be laid out as `shardings` say at this point of a jit program
-    (a bare PartitionSpec is on the context mesh of padax.set_mesh)."""
+    """Ask that (a pytree of) values be laid out as `shardings` say at this point of a jit program.
+
+    Args:
+        x: an array or a pytree of arrays.
+        shardings: a Sharding or PartitionSpec (on the context mesh of padax.set_mesh), or a tree of
+            them like `x`.
+
+    Returns:
+        `x`'s values, constrained to that layout.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> from padax.sharding import NamedSharding, PartitionSpec
+        >>> s = NamedSharding(padax.make_mesh((1,), ('x',)), PartitionSpec('x'))
+        >>> padax.jit(lambda v: lax.with_sharding_constraint(v * 2, s))(padax.arange(4.0)).tolist()
+        [0.0, 2.0, 4.0, 6.0]
+    """
     from padax.core import tree as tree_util
     from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(shardings, (Sharding, PartitionSpec)):
@@ -287,9 +332,23 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
 def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
     """jax's pcast(x, axis, to='varying'): mark values as differing across a shard_map axis.
 
-    jax's shard_map types values as replicated or varying along each mesh axis and needs
-    this cast where the types must agree (a scan carry). padax checks replication by
-    analysing the body instead (check_rep), so the values pass through unchanged.
+    jax's shard_map types values as replicated or varying along each mesh axis and needs this
+    cast where the types must agree (a scan carry). padax checks replication by analysing the
+    body instead (check_rep), so the values pass through unchanged.
+
+    Args:
+        x: an array or a pytree of arrays.
+        axis_name: the mesh axis (or axes).
+        to: 'varying' (the only cast padax needs).
+
+    Returns:
+        `x` as arrays.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.vmap(lambda v: lax.pcast(v, 'i', to='varying'), axis_name='i')(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 2.0]
     """
     from padax.core import tree as tree_util
     if to != "varying":

@@ -30,7 +30,28 @@ def _abstract(x: ShapedArray, *, exponent_bits: int, mantissa_bits: int) -> Shap
 
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
-    """Round `operand` to a float format with the given exponent and mantissa bits (same dtype)."""
+    """Round `operand` to a float format with the given exponent and mantissa bits, keeping its dtype.
+
+    Emulates a narrower format (bfloat16 is 8 and 7, float16 5 and 10); gradients pass through
+    with the same rounding.
+
+    Args:
+        operand: a floating array.
+        exponent_bits: the format's exponent bits (>= 1).
+        mantissa_bits: the format's explicit mantissa bits (>= 0).
+
+    Returns:
+        An array of operand's shape and dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([1.0 + 2 ** -9, 3.14159265])
+        >>> lax.reduce_precision(x, 8, 7).tolist()      # bfloat16 keeps 8 significant bits
+        [1.0, 3.140625]
+        >>> lax.reduce_precision(x, 5, 10).tolist()     # float16 keeps 11
+        [1.001953125, 3.140625]
+    """
     return reduce_precision_p.bind(asarray(operand), exponent_bits=int(exponent_bits),
                                    mantissa_bits=int(mantissa_bits))
 

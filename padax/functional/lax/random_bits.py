@@ -18,7 +18,15 @@ from padax.functional._arrays import asarray, aval_of, full
 
 
 class RandomAlgorithm(enum.IntEnum):
-    """The bit generator XLA runs."""
+    """The bit generator XLA runs in `rng_bit_generator` (jax.lax.RandomAlgorithm's names and values).
+
+    Examples:
+        >>> from padax import lax
+        >>> list(lax.RandomAlgorithm)
+        [RandomAlgorithm.RNG_DEFAULT, RandomAlgorithm.RNG_THREE_FRY, RandomAlgorithm.RNG_PHILOX]
+        >>> lax.RandomAlgorithm.from_any('philox')
+        RandomAlgorithm.RNG_PHILOX
+    """
     RNG_DEFAULT = 0       # the backend's choice
     RNG_THREE_FRY = 1     # Threefry-2x32
     RNG_PHILOX = 2        # Philox-4x32
@@ -62,7 +70,25 @@ def _rbg_abstract(key, *, shape, dtype, algorithm):
 
 
 def rng_bit_generator(key, shape, dtype=dtypes.uint32, algorithm=RandomAlgorithm.RNG_DEFAULT):
-    """(new_key, bits): uniformly random unsigned `bits` of `shape` from a u32[4] `key`."""
+    """(new_key, bits): uniformly random unsigned `bits` of `shape` from a u32[4] `key` (XLA RngBitGenerator).
+
+    Args:
+        key: a uint32[4] (or uint64[2]) state.
+        shape: the shape of the bits.
+        dtype: uint8, uint16, uint32 or uint64.
+        algorithm: a `RandomAlgorithm` (or 'default', 'three_fry', 'philox').
+
+    Returns:
+        The next key (same shape and dtype as `key`) and the `bits`.
+
+    Examples:
+        >>> import numpy as np
+        >>> from padax import lax
+        >>> key = np.array([0, 0, 0, 42], np.uint32)
+        >>> new_key, bits = lax.rng_bit_generator(key, (3,), algorithm=lax.RandomAlgorithm.RNG_THREE_FRY)
+        >>> new_key.tolist(), bits.tolist()           # the same bits as jax.lax.rng_bit_generator
+        ([0, 0, 2, 42], [2814562516, 111458285, 3955861731])
+    """
     d = dtypes.canonicalize(dtype)
     if d not in _BITS_DTYPES:
         raise TypeError(f"rng_bit_generator: dtype must be uint8, uint16, uint32 or uint64, got {d.name}")

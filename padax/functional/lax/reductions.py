@@ -40,11 +40,31 @@ reduce_and_p = _reduce_prim("reduce_and", only_bool_int=True)
 reduce_or_p = _reduce_prim("reduce_or", only_bool_int=True)
 
 
+# name -> (what it reduces with, the example's operand, its result over axis 1, over both axes)
+_EXAMPLES = {
+    "reduce_sum": ("The sum", "[[1, 5, 2], [4, 0, 3]]", "[8, 7]", "15"),
+    "reduce_prod": ("The product", "[[1, 5, 2], [4, 0, 3]]", "[10, 0]", "0"),
+    "reduce_max": ("The maximum (NaN if any element is NaN)", "[[1, 5, 2], [4, 0, 3]]", "[5, 4]", "5"),
+    "reduce_min": ("The minimum (NaN if any element is NaN)", "[[1, 5, 2], [4, 0, 3]]", "[1, 0]", "0"),
+    "reduce_and": ("Logical AND of bools (bitwise AND of integers)", "[[True, False], [True, True]]",
+                   "[False, True]", "False"),
+    "reduce_or": ("Logical OR of bools (bitwise OR of integers)", "[[True, False], [False, False]]",
+                  "[True, False]", "True"),
+}
+
+
 def _reducer(prim: Primitive):
     def fn(x, axes):
         return prim.bind(x, axes=tuple(sorted(int(a) for a in axes)))
-    fn.__name__ = prim.name
-    fn.__doc__ = f"`{prim.name}` over the given axes (lax level)."
+    what, operand, by_row, total = _EXAMPLES[prim.name]
+    fn.__name__ = fn.__qualname__ = prim.name
+    fn.__doc__ = (f"{what} of `x` over `axes`, which are removed from the shape (lax level).\n\n"
+                  f"    Args:\n        x: an array.\n        axes: the axes to reduce (a sequence of ints).\n\n"
+                  f"    Returns:\n        An array of x's dtype and x's shape without `axes`.\n\n"
+                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  f"        >>> x = padax.to_tensor({operand})\n"
+                  f"        >>> lax.{prim.name}(x, (1,)).tolist(), lax.{prim.name}(x, (0, 1)).tolist()\n"
+                  f"        ({by_row}, {total})\n    ")
     return fn
 
 
@@ -92,9 +112,15 @@ def _arg_wrapper(prim: Primitive):
         if not -ndim <= a < ndim:
             raise op_value_error(prim.name, f"axis {axis} is out of range for {x.aval.str_short()}")
         return prim.bind(x, axes=(a % ndim,), index_dtype=dtypes.canonicalize(index_dtype))
-    fn.__name__ = prim.name
-    fn.__doc__ = (f"Index (of `index_dtype`) of the first {prim.name[3:]}imum along `axis`; "
-                  "the first NaN wins (lax level).")
+    fn.__name__ = fn.__qualname__ = prim.name
+    fn.__doc__ = (f"Index of the first {prim.name[3:]}imum along `axis`; the first NaN wins (lax level).\n\n"
+                  f"    Args:\n        x: a real array (not complex) whose `axis` is not empty.\n"
+                  f"        axis: the axis to search.\n        index_dtype: the integer dtype of the result.\n\n"
+                  f"    Returns:\n        An `index_dtype` array of x's shape without `axis`.\n\n"
+                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  f"        >>> x = padax.to_tensor([[1.0, 5.0, 5.0], [float('nan'), 0.0, 3.0]])\n"
+                  f"        >>> lax.{prim.name}(x, 1).tolist(), lax.{prim.name}(x, 1, 'int64').dtype\n"
+                  f"        ({'[1, 0]' if prim.name == 'argmax' else '[0, 0]'}, dtype('int64'))\n    ")
     return fn
 
 

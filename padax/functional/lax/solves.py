@@ -159,10 +159,30 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
                         symmetric: bool = False, has_aux: bool = False) -> Any:
     """Solve `matvec(x) == b` with `solve(matvec, b)`, differentiated implicitly (jax.lax's signature).
 
-    `matvec` is linear and maps b's structure to itself. `transpose_solve(vecmat, b)` solves
-    the transposed system (needed for reverse mode); with `symmetric=True` (A == A^T)
-    `solve` serves for both. With `has_aux=True` the solves return (x, aux) and so does
-    this function; aux is not differentiated.
+    Derivatives come from the linear system, not from the solver's steps: the solver may be any
+    (iterative, non-differentiable) routine.
+
+    Args:
+        matvec: a linear function mapping b's structure to itself.
+        b: the right-hand side: a floating array or pytree of them.
+        solve: solve(matvec, b) returns x.
+        transpose_solve: transpose_solve(vecmat, b) solves the transposed system (for reverse mode).
+        symmetric: A == A^T, so `solve` serves for both.
+        has_aux: the solves return (x, aux), and so does this function; aux is not differentiated.
+
+    Returns:
+        x, a tree like `b` (and aux with `has_aux`).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> a = padax.to_tensor([[2.0, 1.0], [1.0, 3.0]])
+        >>> solve = lambda matvec, b: padax.linalg.solve(a, b)
+        >>> lax.custom_linear_solve(lambda x: a @ x, padax.to_tensor([3.0, 5.0]), solve, symmetric=True).tolist()
+        [0.8, 1.4]
+        >>> padax.grad(lambda b: lax.custom_linear_solve(lambda x: a @ x, b, solve, symmetric=True).sum())(
+        ...     padax.to_tensor([3.0, 5.0])).tolist()       # A^-T @ ones
+        [0.4, 0.2]
     """
     op = "custom_linear_solve"
     for name, fn in (("matvec", matvec), ("solve", solve)):
@@ -223,11 +243,28 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
                 has_aux: bool = False) -> Any:
     """A root of `f` found by `solve(f, initial_guess)`, differentiated implicitly (jax.lax's signature).
 
-    `f` maps initial_guess's structure to itself; the values it closes over are the
-    parameters the solution is differentiated with respect to. `tangent_solve(g, y)`
-    solves g(x) = y for the linear map g = df/dx at the solution (for a scalar:
-    `lambda g, y: y / g(1.0)`; in general e.g. with `custom_linear_solve`). With
-    `has_aux=True`, `solve` returns (solution, aux) and so does custom_root.
+    The values `f` closes over are the parameters the solution is differentiated with respect
+    to; the derivative comes from the implicit function theorem, not from the solver's steps.
+
+    Args:
+        f: maps initial_guess's structure to itself.
+        initial_guess: an array or pytree of arrays.
+        solve: solve(f, initial_guess) returns x with f(x) = 0.
+        tangent_solve: tangent_solve(g, y) solves g(x) = y for the linear map g = df/dx at the
+            solution (for a scalar: `lambda g, y: y / g(1.0)`; in general with `custom_linear_solve`).
+        has_aux: `solve` returns (solution, aux), and so does custom_root.
+
+    Returns:
+        The solution, a tree like `initial_guess` (and aux with `has_aux`).
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> newton = lambda f, x: lax.fori_loop(0, 20, lambda i, x: x - f(x) / padax.grad(f)(x), x)
+        >>> sqrt = lambda c: lax.custom_root(lambda x: x * x - c, padax.to_tensor(1.0), newton,
+        ...                                  lambda g, y: y / g(1.0))
+        >>> sqrt(padax.to_tensor(2.0)).tolist(), padax.grad(sqrt)(padax.to_tensor(4.0)).tolist()
+        (1.41421, 0.25)
     """
     from padax.transforms.ad import _jvp_flat, linearize
     from padax.transforms.custom import custom_jvp

@@ -82,6 +82,12 @@ def padtype_to_pads(in_shape: Sequence[int], window_dimensions: Sequence[int],
     return tuple(pads)
 
 
+# name -> (what it reduces with, its example's results with windows of 2 and 'SAME' windows of 3)
+_EXAMPLES = {"reduce_window_sum": ("sum", "[4.0, 5.0, 7.0, 9.0]", "[4.0, 10.0, 9.0]"),
+             "reduce_window_max": ("maximum", "[3.0, 3.0, 5.0, 5.0]", "[3.0, 5.0, 5.0]"),
+             "reduce_window_min": ("minimum", "[1.0, 2.0, 2.0, 4.0]", "[1.0, 2.0, 4.0]")}
+
+
 def _wrapper(prim: Primitive):
     def fn(operand, window_dimensions, window_strides=None, padding="VALID", base_dilation=None,
            window_dilation=None):
@@ -102,9 +108,20 @@ def _wrapper(prim: Primitive):
             pads = tuple((int(lo), int(hi)) for lo, hi in padding)
         return prim.bind(x, window_dimensions=wdims, window_strides=strides, padding=pads,
                          base_dilation=bdil, window_dilation=wdil)
-    fn.__name__ = prim.name
-    fn.__doc__ = (f"`{prim.name}` over sliding windows; `padding` is (lo, hi) pairs or 'VALID'/'SAME' "
-                  "(lax level).")
+    what, valid, same = _EXAMPLES[prim.name]
+    fn.__name__ = fn.__qualname__ = prim.name
+    fn.__doc__ = (f"The {what} of every sliding window of `operand` (lax level).\n\n"
+                  "    Args:\n        operand: an array.\n"
+                  "        window_dimensions: the window's size along each dimension.\n"
+                  "        window_strides: the step between windows (default 1 everywhere).\n"
+                  "        padding: 'VALID' (none), 'SAME' (ceil(n / stride) windows) or (lo, hi) pairs.\n"
+                  "        base_dilation, window_dilation: gaps inserted between operand / window elements.\n\n"
+                  "    Returns:\n        An array of operand's dtype, one element per window.\n\n"
+                  "    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
+                  "        >>> x = padax.to_tensor([1.0, 3.0, 2.0, 5.0, 4.0])\n"
+                  f"        >>> lax.{prim.name}(x, (2,), (1,)).tolist()\n        {valid}\n"
+                  f"        >>> lax.{prim.name}(x, (3,), (2,), 'SAME').tolist()   # padded by 1 on each side\n"
+                  f"        {same}\n    ")
     return fn
 
 

@@ -76,7 +76,27 @@ def _params(operand, window_dimensions, window_strides, padding) -> dict:
 
 def select_and_gather_add(tangent, operand, select: str, window_dimensions, window_strides=None,
                           padding=None):
-    """Per window of `operand`, `tangent` at the first largest ('ge') / smallest ('le') element."""
+    """Per window of `operand`, `tangent` at the first largest ('ge') / smallest ('le') element.
+
+    This is reduce_window_max's (min's) jvp: the tangent follows the element each window picks.
+
+    Args:
+        tangent: an array shaped like `operand`.
+        operand: the array whose windows choose.
+        select: 'ge' (pick the maximum) or 'le' (the minimum).
+        window_dimensions, window_strides, padding: the windows, as in `reduce_window_max`
+            (padding as (lo, hi) pairs; padding is never picked).
+
+    Returns:
+        An array of tangent's dtype, one element per window.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x, t = padax.to_tensor([1.0, 3.0, 2.0, 5.0]), padax.to_tensor([10.0, 20.0, 30.0, 40.0])
+        >>> lax.select_and_gather_add(t, x, 'ge', (2,), (2,)).tolist()
+        [20.0, 40.0]
+    """
     operand = asarray(operand)
     return select_and_gather_add_p.bind(asarray(tangent), operand, select=select,
                                         **_params(operand, window_dimensions, window_strides, padding))
@@ -84,8 +104,26 @@ def select_and_gather_add(tangent, operand, select: str, window_dimensions, wind
 
 def select_and_scatter_add(source, operand, select: str, window_dimensions, window_strides=None,
                            padding=None):
-    """`source` (one value per window) added at each window's first largest ('ge') / smallest
-    ('le') element of `operand`; zeros elsewhere."""
+    """`source` (one value per window) added at each window's first largest ('ge') / smallest ('le')
+    element of `operand`; zeros elsewhere. It is the gradient of max (min) pooling.
+
+    Args:
+        source: an array with one element per window.
+        operand: the array whose windows choose.
+        select: 'ge' (pick the maximum) or 'le' (the minimum).
+        window_dimensions, window_strides, padding: the windows, as in `reduce_window_max`
+            (padding as (lo, hi) pairs; padding is never picked).
+
+    Returns:
+        An array of source's dtype and operand's shape.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([1.0, 3.0, 2.0, 5.0])
+        >>> lax.select_and_scatter_add(padax.to_tensor([1.0, 2.0]), x, 'ge', (2,), (2,)).tolist()
+        [0.0, 1.0, 0.0, 2.0]
+    """
     operand = asarray(operand)
     return select_and_scatter_add_p.bind(asarray(source), operand, select=select,
                                          **_params(operand, window_dimensions, window_strides, padding))
