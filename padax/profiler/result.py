@@ -71,7 +71,7 @@ class ProfilerResult:
         >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
         ...     _ = padax.jit(lambda x: x + 1)(padax.ones([2]))
         >>> result = prof.profiler_result
-        >>> {"padax.compile", "ProfileStep#0"} <= {e.name for e in result.events}
+        >>> {"padax.trace", "ProfileStep#0"} <= {e.name for e in result.events}
         True
         >>> sorted(result.chrome_trace())
         ['displayTimeUnit', 'traceEvents']
