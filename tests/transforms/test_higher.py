@@ -92,6 +92,17 @@ def test_forward_laplacian_pointwise_steps_match_hessian_trace(method):
         assert abs(float(lap(x)) - np.trace(h)) < 0.05 * max(1.0, abs(np.trace(h)))
 
 
+def test_laplacian_gradient_wrt_weights_matches_hessian_trace():
+    """PINN training differentiates the Laplacian with respect to the network's weights."""
+    x, w = _RNG.standard_normal(6), _RNG.standard_normal((6, 8)) * 0.5
+
+    def f(np_like, w, z):
+        return (np_like.tanh(np_like.exp(z * 0.1) @ w) @ _WS[1] @ _WS[2]).sum()
+    got = padax.grad(lambda w: padax.laplacian(lambda z: f(padax, w, z))(x))(w)
+    want = jax.grad(lambda w: jnp.trace(jax.hessian(lambda z: f(jnp, w, z))(x)))(w)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-9, atol=1e-12)
+
+
 def test_hutchinson_is_unbiased_and_keyed():
     x = _RNG.standard_normal(6)
     f = lambda z: _mlp(padax, z)[0]  # noqa: E731
