@@ -12,7 +12,10 @@ unrolled.
 `python -m benchmarks.research_ad` also prints padax's own ratios for the issue's goals
 (jet vs nested jvp, Laplacian vs full Hessian) and the memory XLA assigns the implicit
 and the unrolled gradients (compiled buffer sizes: temporaries besides the inputs and
-outputs).
+outputs), and the compiled FLOPs behind the two ratio goals: under jit XLA's CSE merges
+the 2^K identical terms of nested jvps with one tangent, so jet and nested jvp do the
+same K+1 matmuls per hidden layer; the forward Laplacian pushes d first-order terms
+forward once where the Hessian pushes them forward and back (about 0.42 of its FLOPs).
 """
 from __future__ import annotations
 
@@ -313,6 +316,27 @@ def memory_bytes() -> dict[str, dict[str, int]]:
     return out
 
 
+def _padax_flops(fn, *arrays) -> float:
+    """FLOPs of padax's compiled program (XLA's cost analysis, after its CSE and fusion)."""
+    import padax
+    return float(padax.jit(fn).lower(*_padax_args(*arrays)).compile().cost_analysis()["flops"])
+
+
+def flop_counts() -> dict[str, float]:
+    """Compiled FLOPs of the programs behind padax's ratio goals. XLA's common-subexpression
+    elimination merges the identical terms of nested jvps with one tangent (2^K -> O(K^2)),
+    so both derivative programs do the same K+1 matmuls per hidden layer; the Laplacian pushes
+    d first-order terms forward once, the Hessian pushes them forward and back."""
+    import padax
+    import padax.lax as lax
+    lap = lambda ws, x: padax.vmap(padax.laplacian(lambda z: _mlp4_point(lax, ws, z)))(x)  # noqa: E731
+    hess = lambda ws, x: padax.vmap(  # noqa: E731
+        lambda z: padax.trace(padax.hessian(lambda y: _mlp4_point(lax, ws, y))(z)))(x)
+    return {"jet": _padax_flops(_padax_jet_fn(), _J_WS, _J_X, _J_V),
+            "nested_jvp": _padax_flops(_padax_nested_fn(), _J_WS, _J_X, _J_V),
+            "laplacian": _padax_flops(lap, _L_WS, _L_X), "hessian_trace": _padax_flops(hess, _L_WS, _L_X)}
+
+
 def main(argv=None) -> int:
     import argparse
     p = argparse.ArgumentParser(prog="python -m benchmarks.research_ad", description=__doc__.splitlines()[0])
@@ -346,6 +370,10 @@ def main(argv=None) -> int:
           f"{med('laplacian_mlp100') / med('hessian_trace_mlp100'):.2f} (goal <= 0.3)")
     print(f"  laplacian, Hutchinson ({_HUTCHINSON} samples) / trace(full hessian): "
           f"{med('laplacian_hutchinson_mlp100') / med('hessian_trace_mlp100'):.2f}")
+    fl = flop_counts()
+    print(f"  compiled FLOPs: jet {fl['jet'] / 1e6:.1f} M, nested jvp {fl['nested_jvp'] / 1e6:.1f} M "
+          f"(ratio {fl['jet'] / fl['nested_jvp']:.2f}); laplacian {fl['laplacian'] / 1e6:.1f} M, full hessian "
+          f"{fl['hessian_trace'] / 1e6:.1f} M (ratio {fl['laplacian'] / fl['hessian_trace']:.2f})")
     mem = memory_bytes()
     for fw in ("padax", "jax"):
         imp, unr = mem[f"{fw}_implicit"]["temp"], mem[f"{fw}_unrolled"]["temp"]

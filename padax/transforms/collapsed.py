@@ -17,6 +17,12 @@ directions with a zero top coefficient (summing the result) and adds its jvp app
 to the summed top. jit, remat and custom_vjp calls are inlined so the collapse reaches
 inside them; other primitives with bodies (cond, scan, while, custom_jvp) use their
 Taylor rules per direction, which is exact, only not collapsed within the body.
+
+At order 2 (Laplacians) elementwise primitives with one operand carrying a series are
+collapsed further (the forward Laplacian): y_2 = f'(x) x_2 + c(x) x_1^2 pointwise, so
+the summed top is f'(x) top + c(x) sum_d x_{1,d}^2, with f'(x) and c(x) read off the
+Taylor rule applied once, at the primal's shape, to the series (1, 0). No second-order
+term is formed per direction; the first-order ones are f'(x) x_{1,d}.
 """
 from __future__ import annotations
 
@@ -45,6 +51,16 @@ class CollapsedTracer(Tracer):
         return aval_of(self.primal)
 
 
+def _pointwise() -> frozenset:
+    """Elementwise primitives whose Taylor rule is pointwise in the operand carrying the series
+    (smooth everywhere they are defined, so the rule has no host-side checks)."""
+    from padax.functional.lax import elementwise as E
+    names = ("exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "logistic", "tan",
+             "sqrt", "rsqrt", "cbrt", "integer_pow", "square", "asin", "acos", "atan", "asinh", "acosh", "atanh",
+             "erf", "erfc", "lgamma", "digamma", "erf_inv", "neg", "add", "sub", "mul", "div", "pow", "atan2")
+    return frozenset(getattr(E, n + "_p") for n in names)
+
+
 def _inlined() -> dict:
     from padax.functional.lax.call import jit_p, remat_p
     from padax.functional.lax.custom import custom_vjp_call_p
@@ -52,7 +68,7 @@ def _inlined() -> dict:
 
 
 class CollapsedTrace(Trace):
-    __slots__ = ("parent", "order", "num_directions", "inline")
+    __slots__ = ("parent", "order", "num_directions", "inline", "pointwise")
     description = "collapsed Taylor mode tracing"
 
     def __init__(self, parent: Trace, order: int, num_directions: int):
@@ -61,6 +77,7 @@ class CollapsedTrace(Trace):
         self.order = order
         self.num_directions = num_directions
         self.inline = _inlined()
+        self.pointwise = _pointwise() if order == 2 else frozenset()
 
     def lift(self, x: Any) -> tuple[Any, list, Any]:
         if isinstance(x, CollapsedTracer) and x._trace is self:
@@ -86,7 +103,10 @@ class CollapsedTrace(Trace):
         if rule is None:
             raise _missing_rule_error(prim)
         with set_current_trace(self.parent):
-            out, lower_out, top_out = self._apply(prim, rule, primals, lowers, tops, has_lower, params)
+            if prim in self.pointwise and sum(has_lower) == 1 and _same_shapes(primals):
+                out, lower_out, top_out = self._apply_pointwise(prim, rule, primals, lowers, tops, has_lower, params)
+            else:
+                out, lower_out, top_out = self._apply(prim, rule, primals, lowers, tops, has_lower, params)
         if prim.multiple_results:
             return [self._wrap(o, lo, tp) for o, lo, tp in zip(out, lower_out, top_out)]
         return self._wrap(out[0], lower_out[0], top_out[0])
@@ -147,10 +167,44 @@ class CollapsedTrace(Trace):
                     top_out[j] = tadd(top_out[j], t)
         return out, lower_out, top_out
 
+    def _apply_pointwise(self, prim, rule, primals, lowers, tops, has_lower, params):
+        """Order 2, one operand i with first-order terms x1 (directions first): the forward
+        Laplacian step (see the module docstring). Other operands may carry a summed top only."""
+        from padax.core.batching_util import bdim_to_front
+        from padax.functional.lax.elementwise import mul
+        from padax.functional.lax.reductions import reduce_sum
+        from padax.transforms.jet_rules._common import tadd, tmul
+        i = has_lower.index(True)
+        x1 = lowers[i][0]
+        unit = [[_ones_like(q), None] if j == i else [None, None] for j, q in enumerate(primals)]
+        out, s = rule(list(primals), unit, **params)
+        d1, c2 = (None, None) if s is None else s        # f'(x) and the second-order coefficient c(x)
+        lower = None if d1 is None else mul(bdim_to_front(d1, None, self.num_directions), x1)
+        top = tmul(c2, None if c2 is None else reduce_sum(mul(x1, x1), (0,)))
+        others = [j for j, t in enumerate(tops) if t is not None and j != i]
+        if others:      # an operand without first-order terms but with a summed top: its jvp
+            tangents = [Zero(tangent_aval(aval_of(q))) if t is None else t for q, t in zip(primals, tops)]
+            _, t_lin = prim.jvp_rule(list(primals), tangents, **params)
+            top = tadd(top, None if type(t_lin) is Zero else t_lin)
+        elif tops[i] is not None:
+            top = tadd(top, tmul(d1, tops[i]))
+        return [out], [[lower]], [top]
+
     def _wrap(self, p: Any, lower: list, top: Any) -> Any:
         if not dtypes.is_inexact(aval_of(p).dtype) or (all(t is None for t in lower) and top is None):
             return p
         return CollapsedTracer(self, p, lower, top)
+
+
+def _ones_like(x: Any) -> Any:
+    from padax.functional._arrays import full
+    a = aval_of(x)
+    return full(a.shape, 1, a.dtype)
+
+
+def _same_shapes(primals: Sequence[Any]) -> bool:
+    """Elementwise operands of one shape (no implicit broadcasting of a scalar operand)."""
+    return len({aval_of(p).shape for p in primals}) == 1
 
 
 def collapsed_jet(fun: Callable, primals: Sequence[Any], lower: Sequence[Sequence[Any]], top: Sequence[Any],

@@ -66,6 +66,43 @@ def test_laplacian_through_control_flow_and_extra_args():
     np.testing.assert_allclose(np.asarray(padax.laplacian(f)(x, c)), np.trace(h), rtol=1e-10)
 
 
+def _pointwise_mix(np_like, x):
+    """Every kind of step of the forward Laplacian: unary functions, an operation with a constant
+    operand on either side, powers, and a product of two series (not collapsed pointwise)."""
+    w = np.linspace(0.5, 1.5, 15).reshape(5, 3)
+    h = np_like.tanh(x @ w)
+    a = np_like.exp(h) * np.full(3, 0.3) + np_like.log1p(h * h) - np_like.sin(h) / np.full(3, 2.0)
+    b = np.full(3, 1.5) / (np_like.cosh(h) + 1.0) + (h ** 3) * np.full(3, 0.2) + np_like.sqrt(h * h + 1.0)
+    c = np_like.arctan(a) if np_like is jnp else lax.atan(a)
+    return (c * b + (np_like.abs(a) + 1.0) ** np.full(3, 1.7)).sum()
+
+
+@pytest.mark.parametrize("method", ["taylor", "hutchinson"])
+def test_forward_laplacian_pointwise_steps_match_hessian_trace(method):
+    x = _RNG.standard_normal(5)
+    h = jax.hessian(lambda z: _pointwise_mix(jnp, z))(x)
+    lap = padax.laplacian(lambda z: _pointwise_mix(padax, z), method=method, key=padax.random.key(1),
+                          num_samples=20000, distribution="normal")
+    if method == "taylor":
+        np.testing.assert_allclose(float(padax.jit(lap)(x)), np.trace(h), rtol=1e-10)
+        batched = padax.vmap(lap)(np.stack([x, 2 * x]))
+        want = np.trace(jax.hessian(lambda z: _pointwise_mix(jnp, z))(2 * x))
+        np.testing.assert_allclose(np.asarray(batched), [np.trace(h), want], rtol=1e-10)
+    else:
+        assert abs(float(lap(x)) - np.trace(h)) < 0.05 * max(1.0, abs(np.trace(h)))
+
+
+def test_laplacian_gradient_wrt_weights_matches_hessian_trace():
+    """PINN training differentiates the Laplacian with respect to the network's weights."""
+    x, w = _RNG.standard_normal(6), _RNG.standard_normal((6, 8)) * 0.5
+
+    def f(np_like, w, z):
+        return (np_like.tanh(np_like.exp(z * 0.1) @ w) @ _WS[1] @ _WS[2]).sum()
+    got = padax.grad(lambda w: padax.laplacian(lambda z: f(padax, w, z))(x))(w)
+    want = jax.grad(lambda w: jnp.trace(jax.hessian(lambda z: f(jnp, w, z))(x)))(w)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-9, atol=1e-12)
+
+
 def test_hutchinson_is_unbiased_and_keyed():
     x = _RNG.standard_normal(6)
     f = lambda z: _mlp(padax, z)[0]  # noqa: E731

@@ -233,6 +233,25 @@ def test_matches_repeated_jvp_order6(name):
     _assert_series_close(out, got, _repeated_jvp(f, (x,), series, K6), K6, rtol=1e-7)
 
 
+def _ode_mlp(x):
+    """The output-ODE rules (tanh, logistic, tan), squares and matmuls: each Cauchy square and
+    product coefficient is formed once (see jet_rules._common.square_coefficient)."""
+    w = np.linspace(-0.6, 0.6, 16).reshape(4, 4)
+    h = lax.tanh(lax.dot_general(x, w, (((1,), (0,)), ((), ()))))
+    h = lax.logistic(lax.dot_general(h, w.T, (((1,), (0,)), ((), ())))) * np.full(h.shape, 1.3)
+    return lax.tan(lax.square(h) * 0.5) + h * h
+
+
+def test_mlp_order6_matches_repeated_jvp():
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-0.8, 0.8, (3, 4))
+    full = _rand_series(rng, (x,), K6)
+    one_direction = [[full[0][0]] + [np.zeros_like(x)] * (K6 - 1)]   # the benchmark's series: known zeros
+    for series in (full, one_direction):
+        out, got = _padax_jet_jit(_ode_mlp, (x,), series)
+        _assert_series_close(out, got, _repeated_jvp(_ode_mlp, (x,), series, K6), K6, rtol=1e-9)
+
+
 def test_custom_jvp_rule_is_used():
     """A deliberately different custom rule (d/dx = 2 cos x) shows in every order of the series."""
     @padax.custom_jvp

@@ -92,27 +92,28 @@ def tsum(items: Sequence[Any]) -> Any:
     return acc
 
 
-def series_mul(u: Sequence[Any], w: Sequence[Any], op: Callable = E.mul) -> list:
-    """Cauchy product of two full coefficient lists (index 0 = primal)."""
+def series_mul(u: Sequence[Any], w: Sequence[Any], op: Callable = E.mul, first: int = 0) -> list:
+    """Cauchy product of two full coefficient lists (index 0 = primal), coefficients `first`..K
+    (first=1 when the caller has the primal product already)."""
     K = len(u) - 1
     out = []
-    for k in range(K + 1):
+    for k in range(first, K + 1):
         terms = [op(u[j], w[k - j]) for j in range(k + 1) if u[j] is not None and w[k - j] is not None]
         out.append(tsum(terms))
     return out
 
 
-def series_square(u: Sequence[Any]) -> list:
-    """Cauchy square of a full coefficient list, with each cross term computed once."""
-    K = len(u) - 1
-    out = []
-    for k in range(K + 1):
-        cross = tsum([tmul(u[j], u[k - j]) for j in range((k + 1) // 2)])
-        acc = tscale(cross, 2.0)
-        if k % 2 == 0:
-            acc = tadd(acc, tmul(u[k // 2], u[k // 2]))
-        out.append(acc)
-    return out
+def square_coefficient(u: Sequence[Any], k: int) -> Any:
+    """Coefficient k of the Cauchy square of u, each cross term computed once (2 u_j u_{k-j})."""
+    acc = tscale(tsum([tmul(u[j], u[k - j]) for j in range((k + 1) // 2)]), 2.0)
+    if k % 2 == 0:
+        acc = tadd(acc, tmul(u[k // 2], u[k // 2]))
+    return acc
+
+
+def series_square(u: Sequence[Any], first: int = 0) -> list:
+    """Cauchy square of a full coefficient list, coefficients `first`..K."""
+    return [square_coefficient(u, k) for k in range(first, len(u))]
 
 
 def increments(u: Sequence[Any]) -> list:
@@ -227,7 +228,7 @@ def bilinear_rule(prim) -> Callable:
         out = prim.bind(x, y, **params)
         op = lambda a, b: prim.bind(a, b, **params)  # noqa: E731
         u, w = [x] + list(xs), [y] + list(ys)
-        return out, normalize(series_mul(u, w, op)[1:])
+        return out, normalize(series_mul(u, w, op, first=1))
     return rule
 
 

@@ -18,7 +18,8 @@ from padax.transforms.jet import def_taylor
 from padax.transforms.jet_rules._common import (bilinear_rule, checked, deriv_rule, deriv_series, differing_terms,
                                                  from_jvp_rule, host, increments, jet_of, linear_rule, locally_linear_rule,
                                                  nonzero_terms, normalize, not_smooth, ode_coefficient, series_mul,
-                                                 series_square, tdiv, tmul, tneg, tscale, tsub, tsum, zero_rule)
+                                                 series_square, square_coefficient, tdiv, tmul, tneg, tscale, tsub,
+                                                 tsum, zero_rule)
 
 
 # ---- exponentials and logarithms ---------------------------------------------------------------------
@@ -112,22 +113,18 @@ def _output_ode(prim_fn, c_of_y):
     return rule
 
 
-def _square_coefficient(y: list, k: int):
-    return series_square(y[:k + 1])[k]
-
-
 def _tanh_c(y, k):  # 1 - y^2
-    sq = _square_coefficient(y, k)
+    sq = square_coefficient(y, k)
     return E.sub(1.0, sq) if k == 0 else tneg(sq)
 
 
 def _logistic_c(y, k):  # y - y^2
-    sq = _square_coefficient(y, k)
+    sq = square_coefficient(y, k)
     return tsub(y[k], sq)
 
 
 def _tan_c(y, k):  # 1 + y^2
-    sq = _square_coefficient(y, k)
+    sq = square_coefficient(y, k)
     return E.add(sq, 1.0) if k == 0 else sq
 
 
@@ -224,7 +221,7 @@ def _integer_pow(primals, series, *, y):
 
 def _square(primals, series):
     (x,), (xs,) = primals, series
-    return E.square(x), normalize(series_square([x] + list(xs))[1:])
+    return E.square(x), normalize(series_square([x] + list(xs), first=1))
 
 
 def _div(primals, series):
