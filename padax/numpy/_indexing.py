@@ -39,6 +39,15 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
     """Elements of x at `indices` along `axis` (of the flattened x if axis is None).
 
     The result has x's shape with `axis` replaced by indices' shape.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.take(pnp.array([10, 20, 30]), pnp.array([2, 0])).tolist()
+        [30, 10]
+        >>> pnp.take(pnp.array([1.0, 2.0]), pnp.array([0, 5])).tolist()  # out of range: NaN (NumPy raises)
+        [1.0, nan]
+        >>> pnp.take(pnp.array([[1, 2], [3, 4]]), pnp.array([1]), axis=1).tolist()
+        [[2], [4]]
     """
     x = to_array(x)
     if axis is None:
@@ -65,7 +74,14 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: str | None = None,
                     fill_value: Any = None) -> Any:
-    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast)."""
+    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[3, 1, 2], [9, 7, 8]])
+        >>> pnp.take_along_axis(x, pnp.argsort(x, axis=1), axis=1).tolist()
+        [[1, 2, 3], [7, 8, 9]]
+    """
     x = to_array(x)
     if axis is None:
         x = lax.reshape(x, (x.aval.size,))
@@ -97,7 +113,15 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
 
 
 def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1) -> Any:
-    """The `offset` diagonal of the (axis1, axis2) planes, as the last axis of the result."""
+    """The `offset` diagonal of the (axis1, axis2) planes, as the last axis of the result.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diagonal(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+        >>> pnp.diagonal(pnp.array([[1, 2], [3, 4]]), offset=1).tolist()
+        [2]
+    """
     x = to_array(a)
     nd = x.aval.ndim
     if nd < 2:
@@ -125,7 +149,15 @@ def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: b
 
 
 def diag(v: Any, k: builtins.int = 0) -> Any:
-    """The k-th diagonal of a 2-D array, or a 2-D array with 1-D v on its k-th diagonal."""
+    """The k-th diagonal of a 2-D array, or a 2-D array with 1-D v on its k-th diagonal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diag(pnp.array([1, 2])).tolist()
+        [[1, 0], [0, 2]]
+        >>> pnp.diag(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+    """
     v = to_array(v)
     k = static_int("diag", k, "k")
     if v.aval.ndim == 2:
@@ -143,20 +175,38 @@ def diag(v: Any, k: builtins.int = 0) -> Any:
 
 
 def diagflat(v: Any, k: builtins.int = 0) -> Any:
-    """A 2-D array with the flattened v on its k-th diagonal."""
+    """A 2-D array with the flattened v on its k-th diagonal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diagflat(pnp.array([[1, 2]]), k=1).tolist()
+        [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
     v = to_array(v)
     return diag(lax.reshape(v, (v.aval.size,)), k)
 
 
 def trace(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1,
           dtype: Any = None) -> Any:
-    """Sum along the `offset` diagonal of the (axis1, axis2) planes."""
+    """Sum along the `offset` diagonal of the (axis1, axis2) planes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.trace(pnp.array([[1, 2], [3, 4]])).tolist()
+        5
+    """
     from padax.numpy._statistical import sum as _sum
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
-    """Coordinates in an array of `shape` of flat (row-major) indices."""
+    """Coordinates in an array of `shape` of flat (row-major) indices.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [i.tolist() for i in pnp.unravel_index(pnp.array([5, 1]), (2, 3))]
+        [[1, 0], [2, 1]]
+    """
     idx = to_array(indices)
     if D.kind(idx.aval.dtype) != 1:
         raise op_type_error("unravel_index", f"indices must be integers, got {idx.aval.str_short()}")
@@ -171,7 +221,13 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
 
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise") -> Any:
-    """Flat (row-major) indices of coordinates in an array of shape `dims` ('clip' or 'wrap' out-of-range)."""
+    """Flat (row-major) indices of coordinates in an array of shape `dims` ('clip' or 'wrap' out-of-range).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ravel_multi_index((pnp.array([1, 0]), pnp.array([2, 1])), (2, 3)).tolist()
+        [5, 1]
+    """
     dims = tuple(static_int("ravel_multi_index", d, "dims") for d in dims)
     coords = [to_array(c) for c in multi_index]
     if len(coords) != len(dims):
