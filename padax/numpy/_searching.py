@@ -302,6 +302,15 @@ def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None
 
 
 class UniqueAllResult(NamedTuple):
+    """What `unique_all` returns: the sorted distinct `values`, the `indices` of their first occurrences,
+    the `inverse_indices` that rebuild the input from `values`, and the `counts`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_all(pnp.array([5, 5, 4]))
+        >>> r.values[r.inverse_indices].tolist(), r.indices.tolist(), r.counts.tolist()
+        ([5, 5, 4], [2, 0], [1, 2])
+    """
     values: Any
     indices: Any
     inverse_indices: Any
@@ -309,11 +318,28 @@ class UniqueAllResult(NamedTuple):
 
 
 class UniqueCountsResult(NamedTuple):
+    """What `unique_counts` returns: the sorted distinct `values` and how often each occurs (`counts`).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> values, counts = pnp.unique_counts(pnp.array([5, 5, 4]))
+        >>> values.tolist(), counts.tolist()
+        ([4, 5], [1, 2])
+    """
     values: Any
     counts: Any
 
 
 class UniqueInverseResult(NamedTuple):
+    """What `unique_inverse` returns: the sorted distinct `values` and, for each input element, the index of
+    its value (`inverse_indices`, with the input's shape).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_inverse(pnp.array([[5, 4], [4, 4]]))
+        >>> r.values.tolist(), r.inverse_indices.tolist()
+        ([4, 5], [[1, 0], [0, 0]])
+    """
     values: Any
     inverse_indices: Any
 
