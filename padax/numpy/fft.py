@@ -34,37 +34,139 @@ def _many(name: str, default_axes: Any = None):
 
 
 fft = _one("fft")
-fft.__doc__ = "One-dimensional discrete Fourier transform along `axis` (`n` pads or crops)."
+fft.__doc__ = """One-dimensional discrete Fourier transform along `axis` (`n` pads or crops).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([10.0, -2.0, -2.0, -2.0], [0.0, 2.0, 0.0, -2.0])
+    """
 ifft = _one("ifft")
-ifft.__doc__ = "Inverse of `fft`."
+ifft.__doc__ = """Inverse of `fft`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.ifft(pnp.array([10.0, -2 + 2j, -2.0, -2 - 2j]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0])
+    """
 rfft = _one("rfft")
-rfft.__doc__ = "Transform of a real signal: the n//2 + 1 non-negative frequency terms."
+rfft.__doc__ = """Transform of a real signal: the n//2 + 1 non-negative frequency terms.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
+    """
 irfft = _one("irfft")
-irfft.__doc__ = "Inverse of `rfft` (real output of length n, default 2 * (m - 1))."
+irfft.__doc__ = """Inverse of `rfft` (real output of length n, default 2 * (m - 1)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfft(pnp.array([10.0, -2 + 2j, -2.0])).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
 hfft = _one("hfft")
-hfft.__doc__ = "Transform of a signal with Hermitian symmetry, given by its first half (real output)."
+hfft.__doc__ = """Transform of a signal with Hermitian symmetry, given by its first half (real output).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.hfft(pnp.array([1.0, 2j, 3.0])).tolist()
+        [4.0, 2.0, 4.0, -6.0]
+    """
 ihfft = _one("ihfft")
-ihfft.__doc__ = "Inverse of `hfft` for a real signal."
+ihfft.__doc__ = """Inverse of `hfft` for a real signal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.ihfft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([2.5, -0.5, -0.5], [0.0, -0.5, 0.0])
+    """
 fftn = _many("fftn")
-fftn.__doc__ = "N-dimensional transform over `axes` (all, or the last len(s))."
+fftn.__doc__ = """N-dimensional transform over `axes` (all, or the last len(s)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.fftn(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
 ifftn = _many("ifftn")
-ifftn.__doc__ = "Inverse of `fftn`."
+ifftn.__doc__ = """Inverse of `fftn`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ifftn(pnp.array([[10.0, -2.0], [-4.0, 0.0]]))).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
 rfftn = _many("rfftn")
-rfftn.__doc__ = "N-dimensional transform of a real signal (last axis halved)."
+rfftn.__doc__ = """N-dimensional transform of a real signal (last axis halved).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfftn(pnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        >>> y.shape, pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ((2, 2), [[21.0, -3.0], [-9.0, 0.0]], [[0.0, 1.7321], [0.0, 0.0]])
+    """
 irfftn = _many("irfftn")
-irfftn.__doc__ = "Inverse of `rfftn`."
+irfftn.__doc__ = """Inverse of `rfftn`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfftn(pnp.array([[10.0, -2.0], [-4.0, 0.0]]), s=(2, 2)).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
 hfftn = _many("hfftn")
-hfftn.__doc__ = "N-dimensional `hfft`."
+hfftn.__doc__ = """N-dimensional `hfft` (as scipy.fft.hfftn; NumPy and jax.numpy have none).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.hfftn(pnp.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
 ihfftn = _many("ihfftn")
-ihfftn.__doc__ = "N-dimensional `ihfft`."
+ihfftn.__doc__ = """N-dimensional `ihfft` (as scipy.fft.ihfftn; NumPy and jax.numpy have none).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ihfftn(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[2.5, -0.5], [-1.0, 0.0]]
+    """
 fft2 = _many("fft2", (-2, -1))
-fft2.__doc__ = "Two-dimensional transform over the last two axes."
+fft2.__doc__ = """Two-dimensional transform over the last two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.fft2(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
 ifft2 = _many("ifft2", (-2, -1))
-ifft2.__doc__ = "Inverse of `fft2`."
+ifft2.__doc__ = """Inverse of `fft2`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ifft2(pnp.array([[10.0, -2.0], [-4.0, 0.0]]))).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
 rfft2 = _many("rfft2", (-2, -1))
-rfft2.__doc__ = "Two-dimensional transform of a real signal."
+rfft2.__doc__ = """Two-dimensional transform of a real signal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfft2(pnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        >>> y.shape, pnp.real(y).tolist()
+        ((2, 2), [[21.0, -3.0], [-9.0, 0.0]])
+    """
 irfft2 = _many("irfft2", (-2, -1))
-irfft2.__doc__ = "Inverse of `rfft2`."
+irfft2.__doc__ = """Inverse of `rfft2`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfft2(pnp.array([[10.0, -2.0], [-4.0, 0.0]])).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
 
 
 def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
