@@ -100,6 +100,8 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
         >>> import padax.numpy as pnp
         >>> pnp.zeros((2, 3)).shape, pnp.zeros(2, pnp.int32).tolist()
         ((2, 3), [0, 0])
+        >>> pnp.zeros(2).dtype  # the default float, as jax.numpy (NumPy: float64)
+        dtype('float32')
     """
     return put_on(full_like_shape(_shape("zeros", shape), 0, _dt(dtype, D.default_float())), device)
 
@@ -243,6 +245,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         [0, 1, 2, 3]
         >>> pnp.arange(1.0, 2.0, 0.25).tolist()
         [1.0, 1.25, 1.5, 1.75]
+        >>> pnp.arange(4).dtype, pnp.arange(1.0, 2.0).dtype  # int64 and the default float (NumPy: float64)
+        (dtype('int64'), dtype('float32'))
     """
     start, stop, step = (_number("arange", v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step")))
     if stop is None:

@@ -644,7 +644,7 @@ conjugate = conj
 
 
 def real(x: Any, /) -> Any:
-    """Real part (real inputs unchanged).
+    """Real part (real inputs unchanged). On a Tensor, `x.real()` is a method, as in Paddle (NumPy: a property).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -656,7 +656,7 @@ def real(x: Any, /) -> Any:
 
 
 def imag(x: Any, /) -> Any:
-    """Imaginary part (zeros for real inputs).
+    """Imaginary part (zeros for real inputs). On a Tensor, `x.imag()` is a method, as in Paddle (NumPy: a property).
 
     Examples:
         >>> import padax.numpy as pnp

@@ -68,12 +68,16 @@ def size(a: Any, axis: Any = None) -> builtins.int:
 
 
 def copy(a: Any, *, order: str = "K") -> Any:
-    """a itself as an array (padax arrays are immutable).
+    """a itself as an array (padax arrays are immutable, so no copy is ever observable).
+
+    Where NumPy code writes into a copy (`y = x.copy(); y[1] = 10`), padax (as jax.numpy) builds a new
+    array with `x.at[1].set(10)`.
 
     Examples:
         >>> import padax.numpy as pnp
-        >>> pnp.copy(pnp.array([1, 2])).tolist()
-        [1, 2]
+        >>> x = pnp.array([1, 2, 3])
+        >>> pnp.copy(x).tolist(), x.at[1].set(10).tolist(), x.tolist()
+        ([1, 2, 3], [1, 10, 3], [1, 2, 3])
     """
     return to_array(a)
 
