@@ -174,8 +174,10 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
 
     Examples:
         >>> import padax.numpy as pnp
-        >>> pnp.result_type(pnp.array([1], dtype=pnp.int32), pnp.float16), pnp.result_type(pnp.int8, 1.0)  # NumPy: float64
-        (dtype('float16'), dtype('float32'))
+        >>> pnp.result_type(pnp.array([1], dtype=pnp.int32), pnp.float16)  # NumPy: float64
+        dtype('float16')
+        >>> pnp.result_type(pnp.int8, 1.0)  # a Python float is weak: the default float (NumPy: float64)
+        dtype('float32')
     """
     if not arrays_and_dtypes:
         raise ValueError("result_type needs at least one array or dtype")

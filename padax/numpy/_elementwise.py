@@ -656,7 +656,8 @@ def real(x: Any, /) -> Any:
 
 
 def imag(x: Any, /) -> Any:
-    """Imaginary part (zeros for real inputs). On a Tensor, `x.imag()` is a method, as in Paddle (NumPy: a property).
+    """Imaginary part (zeros for real inputs). On a Tensor, `x.imag()` is a method, as in Paddle (NumPy: a
+    property).
 
     Examples:
         >>> import padax.numpy as pnp

@@ -463,6 +463,8 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
         [1, 1, 2, 2]
         >>> pnp.repeat(pnp.array([1, 2]), pnp.array([1, 3])).tolist()
         [1, 2, 2, 2]
+        >>> pnp.repeat(pnp.array([1, 2]), pnp.array([1, 3]), total_repeat_length=3).tolist()  # static: jit-able
+        [1, 2, 2]
     """
     x = to_array(x)
     if axis is None:

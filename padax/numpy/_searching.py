@@ -47,7 +47,8 @@ def _arg(name: str, fn, examples: str):
             raise op_value_error(name, "attempt to get the arg-extremum of an empty axis")
         return _keep(fn(x, a, idt), x.aval.shape, (a,), keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None).\n\n{examples}"
+    summary = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None)."
+    wrapped.__doc__ = f"{summary}\n\n{examples}"
     return wrapped
 
 
@@ -573,6 +574,9 @@ def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length
         >>> import padax.numpy as pnp
         >>> pnp.bincount(pnp.array([0, 1, 1, 3])).tolist()
         [1, 2, 0, 1]
+        >>> import padax
+        >>> padax.jit(lambda x: pnp.bincount(x, length=2))(pnp.array([0, 1, 1, 3])).tolist()  # static length
+        [1, 2]
         >>> pnp.bincount(pnp.array([0, 1, 1]), weights=pnp.array([0.5, 1.0, 2.0]), minlength=4).tolist()
         [0.5, 3.0, 0.0, 0.0]
     """
@@ -606,7 +610,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
 
     Examples:
         >>> import padax.numpy as pnp
-        >>> pnp.interp(pnp.array([0.5, 1.5, 3.0]), pnp.array([0.0, 1.0, 2.0]), pnp.array([0.0, 10.0, 0.0])).tolist()
+        >>> xp, fp = pnp.array([0.0, 1.0, 2.0]), pnp.array([0.0, 10.0, 0.0])
+        >>> pnp.interp(pnp.array([0.5, 1.5, 3.0]), xp, fp).tolist()
         [5.0, 5.0, 0.0]
     """
     x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), to_array(xp))]
