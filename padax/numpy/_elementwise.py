@@ -65,6 +65,18 @@ exp2 = _unary("exp2", lax.exp2, "2 ** x.", ('[3.0, -1.0]', '[8.0, 0.5]'))
 cbrt = _unary("cbrt", lax.cbrt, "Real cube root.", ('[27.0, -8.0]', '[3.0, -2.0]'), real_only=True)
 
 
+def _log_base(x: Any, base: builtins.float) -> Any:
+    """log(x) / log(base); a complex log's parts are divided separately, so log(0j) stays -inf+0j (a complex
+    division would make the imaginary part NaN)."""
+    x = to_inexact(x)
+    out = lax.log(x)
+    if D.kind(x.aval.dtype) < 3:
+        return lax.div(out, scalar_like(out, np.log(base)))
+    re, im = lax.real(out), lax.imag(out)
+    c = scalar_like(re, np.log(base))
+    return lax.complex(lax.div(re, c), lax.div(im, c))
+
+
 def log2(x: Any, /) -> Any:
     """Base-2 logarithm.
 
@@ -73,8 +85,7 @@ def log2(x: Any, /) -> Any:
         >>> pnp.log2(pnp.array([8.0, 0.5])).tolist()
         [3.0, -1.0]
     """
-    x = to_inexact(x)
-    return lax.div(lax.log(x), scalar_like(x, np.log(2.0)))
+    return _log_base(x, 2.0)
 
 
 def log10(x: Any, /) -> Any:
@@ -85,8 +96,7 @@ def log10(x: Any, /) -> Any:
         >>> pnp.log10(pnp.array([1000.0, 0.1])).tolist()
         [3.0, -1.0]
     """
-    x = to_inexact(x)
-    return lax.div(lax.log(x), scalar_like(x, np.log(10.0)))
+    return _log_base(x, 10.0)
 
 
 def reciprocal(x: Any, /) -> Any:
@@ -580,7 +590,6 @@ floor = _rounding("floor", lax.floor, "Round towards -inf (integers unchanged)."
 ceil = _rounding("ceil", lax.ceil, "Round towards +inf (integers unchanged).", ('[-1.5, 1.5]', '[-1.0, 2.0]'))
 trunc = _rounding("trunc", _trunc, "Round towards zero (integers unchanged).", ('[-1.5, 1.5]', '[-1.0, 1.0]'))
 fix = trunc
-_rint_real = _rounding("rint", lambda x: lax.round(x, 1), "")
 
 
 def rint(x: Any, /) -> Any:
@@ -590,11 +599,13 @@ def rint(x: Any, /) -> Any:
         >>> import padax.numpy as pnp
         >>> pnp.rint(pnp.array([0.5, 1.5, 2.5, -0.7])).tolist()
         [0.0, 2.0, 2.0, -1.0]
+        >>> pnp.rint(pnp.array([3])).dtype  # integers give the default float (NumPy: float64)
+        dtype('float32')
     """
-    x = to_array(x)
+    x = to_inexact(x)  # integers and bool give the default float, as NumPy and jax.numpy
     if D.kind(x.aval.dtype) == 3:
         return lax.complex(lax.round(lax.real(x), 1), lax.round(lax.imag(x), 1))
-    return _rint_real(x)
+    return lax.round(x, 1)
 
 
 def round(x: Any, /, decimals: builtins.int = 0) -> Any:

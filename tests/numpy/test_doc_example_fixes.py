@@ -12,3 +12,28 @@ def test_array_equal_and_equiv_of_mismatched_shapes_are_0d_bool_arrays():
         assert isinstance(got, Tensor)
         assert got.shape == () and got.dtype == np.bool_ and got.tolist() is False
     assert pnp.array_equal(pnp.array([1, 2]), pnp.array([1, 2])).tolist() is True
+
+
+def test_log2_log10_of_complex_zero_keep_a_zero_imaginary_part():
+    z = np.array([0j, 1 + 2j, -3j], np.complex64)
+    for fn, ref in ((pnp.log2, np.log2), (pnp.log10, np.log10)):
+        got = np.asarray(fn(pnp.asarray(z)))
+        with np.errstate(divide="ignore"):
+            want = ref(z)
+        assert got[0].real == -np.inf and got[0].imag == 0.0  # was -inf + nan j
+        np.testing.assert_allclose(got[1:], want[1:], rtol=1e-6)
+
+
+def test_log2_of_complex_is_differentiable():
+    import padax
+    f = lambda t: pnp.real(pnp.log2(pnp.asarray(t) * (1 + 1j)))
+    g = padax.grad(f)(pnp.asarray(2.0))
+    np.testing.assert_allclose(float(g), 1 / (2.0 * np.log(2.0)), rtol=1e-6)
+
+
+def test_rint_of_integers_and_bool_gives_the_default_float():
+    # NumPy and jax.numpy return a float array; padax returned the integer array unchanged
+    for x in (np.array([-3, 0, 7]), np.array([0, 255], np.uint8), np.array([True, False])):
+        got = pnp.rint(pnp.asarray(x))
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(np.asarray(got), np.rint(x).astype(np.float32))
