@@ -553,7 +553,8 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
 
 
 def heaviside(x1: Any, x2: Any, /) -> Any:
-    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN).
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN); real inputs, in a floating dtype
+    (integers and bool give the default float, as jax.numpy).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -561,11 +562,11 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
         [0.0, 0.5, 1.0]
     """
     a, b = promote_broadcast("heaviside", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("heaviside", a, _real, "real")
     zero, one = scalar_like(a, 0), scalar_like(a, 1)
     out = lax.select(lax.lt(a, zero), zero, lax.select(lax.gt(a, zero), one, b))
-    if D.kind(a.aval.dtype) >= 2:
-        out = lax.select(lax.ne(a, a), a, out)
-    return out
+    return lax.select(lax.ne(a, a), a, out)
 
 
 # ---- rounding -----------------------------------------------------------------------------------

@@ -37,3 +37,14 @@ def test_rint_of_integers_and_bool_gives_the_default_float():
         got = pnp.rint(pnp.asarray(x))
         assert got.dtype == np.float32
         np.testing.assert_array_equal(np.asarray(got), np.rint(x).astype(np.float32))
+
+
+def test_heaviside_of_integers_is_floating_and_complex_is_refused():
+    # NumPy has no integer loop (float64 result) and jax.numpy promotes to a float; padax kept int64
+    x, h = np.array([-7, 0, 5]), np.array([2, 3, 4])
+    got = pnp.heaviside(pnp.asarray(x), pnp.asarray(h))
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(got), np.heaviside(x, h))
+    import pytest
+    with pytest.raises(TypeError, match="heaviside"):
+        pnp.heaviside(pnp.asarray(np.array([1j])), 0.5)
