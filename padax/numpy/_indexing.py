@@ -20,8 +20,9 @@ from padax.numpy import _dtypes as D
 from padax.numpy._util import broadcast_shapes, broadcast_to, full_like_shape, static_int, to_array
 
 
-def _index_array(op: str, indices: Any, n: builtins.int) -> Any:
-    """Integer indices with negatives wrapped (int32 when possible)."""
+def _index_array(op: str, indices: Any, n: builtins.int, mode: str | None = None) -> Any:
+    """Integer indices (int32 when possible) with negatives counted from the end; NumPy's `mode='clip'` leaves
+    them to be clamped to 0, `mode='wrap'` takes every index modulo n."""
     idx = to_array(indices)
     if D.kind(idx.aval.dtype) != 1:
         raise op_type_error(op, f"indices must be integers, got {idx.aval.str_short()}")
@@ -30,6 +31,10 @@ def _index_array(op: str, indices: Any, n: builtins.int) -> Any:
         dt = D.int32 if dt.itemsize < 4 else D.canonicalize(D.int64)
     if idx.aval.dtype != dt:
         idx = lax.convert_element_type(idx, dt)
+    if mode == "clip":
+        return idx
+    if mode == "wrap" and n > 0:
+        idx = lax.rem(idx, full_like_shape(idx.aval.shape, n, dt))
     neg = lax.lt(idx, full_like_shape(idx.aval.shape, 0, dt))
     return lax.select(neg, lax.add(idx, full_like_shape(idx.aval.shape, n, dt)), idx)
 
@@ -38,7 +43,9 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
          fill_value: Any = None) -> Any:
     """Elements of x at `indices` along `axis` (of the flattened x if axis is None).
 
-    The result has x's shape with `axis` replaced by indices' shape.
+    The result has x's shape with `axis` replaced by indices' shape. `mode` says what an out-of-range index
+    reads: 'fill' (the default) `fill_value` (NaN for floats), 'clip' the nearest end (negative indices clip to
+    0, as NumPy), 'wrap' the index modulo the axis length.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -48,6 +55,9 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
         [1.0, nan]
         >>> pnp.take(pnp.array([[1, 2], [3, 4]]), pnp.array([1]), axis=1).tolist()
         [[2], [4]]
+        >>> x, i = pnp.array([10, 20, 30]), pnp.array([-1, 4])
+        >>> pnp.take(x, i, mode="clip").tolist(), pnp.take(x, i, mode="wrap").tolist()
+        ([10, 30], [30, 20])
     """
     x = to_array(x)
     if axis is None:
@@ -56,9 +66,11 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
         axis = 0
     if x.aval.ndim == 0:
         x = lax.reshape(x, (1,))
+    if mode not in (None, "fill", "clip", "wrap", "drop", "promise_in_bounds"):
+        raise op_value_error("take", f"mode must be 'fill', 'clip' or 'wrap', got {mode!r}")
     a = canonicalize_axis("take", static_int("take", axis, "axis"), x.aval.ndim)
     n = x.aval.shape[a]
-    idx = _index_array("take", indices, n)
+    idx = _index_array("take", indices, n, mode)
     shape = x.aval.shape
     k = idx.aval.ndim
     dn = GatherDimensionNumbers(
@@ -68,8 +80,9 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
     if n == 0:
         out_shape = shape[:a] + idx.aval.shape + shape[a + 1:]
         return full_like_shape(out_shape, 0, x.aval.dtype)
+    gather_mode = "clip" if mode == "wrap" else (mode or "fill")  # wrapped indices are in range
     return lax.gather(x, lax.reshape(idx, idx.aval.shape + (1,)), dn, slice_sizes,
-                      mode=mode or "fill", fill_value=fill_value)
+                      mode=gather_mode, fill_value=fill_value)
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: str | None = None,

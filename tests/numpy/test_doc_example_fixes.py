@@ -48,3 +48,20 @@ def test_heaviside_of_integers_is_floating_and_complex_is_refused():
     import pytest
     with pytest.raises(TypeError, match="heaviside"):
         pnp.heaviside(pnp.asarray(np.array([1j])), 0.5)
+
+
+def test_take_clip_and_wrap_modes_follow_numpy():
+    # clip: negative indices clip to 0 (padax counted them from the end); wrap: was refused
+    import padax
+    x = np.arange(6.0)
+    i = np.array([-1, 7, -8, 3, -13])
+    for mode in ("clip", "wrap"):
+        got = pnp.take(pnp.asarray(x), pnp.asarray(i), mode=mode)
+        np.testing.assert_array_equal(np.asarray(got), np.take(x, i, mode=mode))
+        jitted = padax.jit(lambda a, b: pnp.take(a, b, mode=mode))(pnp.asarray(x), pnp.asarray(i))
+        np.testing.assert_array_equal(np.asarray(jitted), np.take(x, i, mode=mode))
+    g = padax.grad(lambda a: pnp.take(a, pnp.asarray(np.array([-1, 7, 7])), mode="wrap").sum())(pnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(g), [0.0, 2.0, 0.0, 0.0, 0.0, 1.0])
+    import pytest
+    with pytest.raises(ValueError, match="take: mode"):
+        pnp.take(pnp.asarray(x), pnp.asarray(np.array([1])), mode="raise")
