@@ -87,7 +87,9 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: str | None = None,
                     fill_value: Any = None) -> Any:
-    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast).
+    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast). Negative indices count
+    from the end; an out-of-range index reads `fill_value` (NaN for floats) with the default `mode='fill'`,
+    the nearest end with `mode='clip'`, as jax.numpy.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -31,14 +31,25 @@ def _two(op: str, x1: Any, x2: Any, preferred_element_type: Any = None) -> tuple
     return a, b
 
 
+_PRODUCT_ARGS = """    Args:
+        precision: how exactly XLA multiplies floats: None (an enclosing precision scope, else the
+            `default_matmul_precision` setting), "default", "high", "highest" or a `padax.lax.Precision`.
+        preferred_element_type: the dtype the operands are cast to, so the products accumulate in and
+            return it (e.g. float32 for bfloat16 operands); None keeps the promoted dtype.
+
+"""
+
+
 def _products(fn):
-    """Give a product function jax's `precision=` and `preferred_element_type=` keywords."""
+    """Give a product function jax's `precision=` and `preferred_element_type=` keywords (and document them
+    before its examples)."""
     @functools.wraps(fn)
     def wrapped(*args, precision: Any = None, preferred_element_type: Any = None, **kwargs):
         if precision is None:  # an enclosing scope's precision, if any, stays in force
             return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
         with precision_scope(precision):
             return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
+    wrapped.__doc__ = fn.__doc__.replace("    Examples:", _PRODUCT_ARGS + "    Examples:", 1)
     wrapped.__signature__ = inspect.signature(fn).replace(
         parameters=[*inspect.signature(fn).parameters.values(),
                     inspect.Parameter("precision", inspect.Parameter.KEYWORD_ONLY, default=None)])
@@ -333,11 +344,22 @@ def einsum(subscripts: Any, /, *operands: Any, optimize: Any = None, precision: 
     Delegates to padax's einsum (`padax.functional.einsum`); the local
     left-to-right contraction below is the fallback when that is absent.
 
+    Args:
+        subscripts: the index string, e.g. "ij,jk->ik" (or the first operand of the sublist form).
+        operands: the arrays.
+        optimize: accepted for NumPy and jax.numpy calls; padax chooses the contraction order itself.
+        precision, preferred_element_type: as for `matmul`.
+
+    Returns:
+        The contraction, with the promoted dtype (or `preferred_element_type`).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[1, 2], [3, 4]])
         >>> pnp.einsum("ij,jk->ik", a, a).tolist(), pnp.einsum("ii", a).tolist()
         ([[7, 10], [15, 22]], 5)
+        >>> pnp.einsum(a, [0, 1], a, [1, 0]).tolist()  # the sublist form: sum of a * a.T
+        29
     """
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_subscripts((subscripts,) + operands)

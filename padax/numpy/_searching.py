@@ -109,7 +109,8 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 
 def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
          stable: builtins.bool = True) -> Any:
-    """Sorted along `axis` (NaNs last ascending, first descending); always stable.
+    """Sorted along `axis` (NaNs last ascending, first descending); always stable (`stable` is accepted for the
+    Array API's calls and changes nothing).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -126,7 +127,7 @@ def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = Fals
 
 def argsort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
             stable: builtins.bool = True) -> Any:
-    """Indices that sort x along `axis`; ties keep their order (also when descending).
+    """Indices that sort x along `axis`; ties keep their order (also when descending), whatever `stable` says.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -275,24 +276,30 @@ def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = No
 
 
 def flatnonzero(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """Indices of the nonzero elements of the flattened array.
+    """Indices of the nonzero elements of the flattened array. Eager unless `size` is given: then the first
+    `size` hits, padded with `fill_value` (default 0), as `nonzero`.
 
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.flatnonzero(pnp.array([[0, 3], [4, 0]])).tolist()
         [1, 2]
+        >>> pnp.flatnonzero(pnp.array([[0, 3], [4, 0]]), size=3, fill_value=-1).tolist()
+        [1, 2, -1]
     """
     a = to_array(a)
     return nonzero(lax.reshape(a, (a.aval.size,)), size=size, fill_value=fill_value)[0]
 
 
 def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """Indices of the nonzero elements, shape (count, ndim).
+    """Indices of the nonzero elements, shape (count, ndim). Eager unless `size` is given: then `size` rows,
+    padded with `fill_value` (default 0), as `nonzero`.
 
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.argwhere(pnp.array([[0, 3], [4, 0]])).tolist()
         [[0, 1], [1, 0]]
+        >>> pnp.argwhere(pnp.array([[0, 3], [4, 0]]), size=3, fill_value=-1).tolist()
+        [[0, 1], [1, 0], [-1, -1]]
     """
     a = to_array(a)
     if a.aval.ndim == 0:
@@ -452,12 +459,16 @@ def _unique_along(op: str, x: Any, axis: builtins.int, size: builtins.int | None
 
 
 def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given.
+    """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given: then
+    exactly `size` values, cut or padded with `fill_value` (default: the smallest value), as jax.numpy.
 
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.unique_values(pnp.array([3, 1, 3, 2, 1])).tolist()  # sorted, as jax.numpy
         [1, 2, 3]
+        >>> import padax
+        >>> padax.jit(lambda x: pnp.unique_values(x, size=4, fill_value=0))(pnp.array([3, 1, 3])).tolist()
+        [1, 3, 0, 0]
     """
     return _unique("unique_values", x, size, fill_value)[0]
 
