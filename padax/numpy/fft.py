@@ -41,6 +41,10 @@ fft.__doc__ = """One-dimensional discrete Fourier transform along `axis` (`n` pa
         >>> y = pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]))
         >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
         ([10.0, -2.0, -2.0, -2.0], [0.0, 2.0, 0.0, -2.0])
+        >>> pnp.real(pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]), norm="ortho")).tolist()  # scaled by 1/sqrt(n)
+        [5.0, -1.0, -1.0, -1.0]
+        >>> pnp.real(pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]), n=2)).tolist()  # cropped to 2 samples
+        [3.0, -1.0]
     """
 ifft = _one("ifft")
 ifft.__doc__ = """Inverse of `fft`.
@@ -168,6 +172,29 @@ irfft2.__doc__ = """Inverse of `rfft2`.
         [[1.0, 2.0], [3.0, 4.0]]
     """
 
+
+_ONE_ARGS = """    Args:
+        x: the signal (integer and bool inputs compute in the default floating dtype).
+        n: the number of samples transformed along `axis`: the input is cropped or zero-padded to it
+            (default: the input's length; for the Hermitian inverses see the summary).
+        axis: the axis transformed (default -1).
+        norm: "backward" (default: only the inverse transform divides by n), "ortho" (both divide by
+            sqrt(n)) or "forward" (only the forward transform divides by n).
+
+"""
+_MANY_ARGS = """    Args:
+        x: the signal (integer and bool inputs compute in the default floating dtype).
+        s: the number of samples along each transformed axis, cropped or zero-padded (default: the input's;
+            2 * (m - 1) on the last axis of the real-output inverses irfft2/irfftn and of hfftn).
+        axes: the axes transformed (default: the last len(s) axes, or all; the last two for the 2-D names).
+        norm: "backward" (default), "ortho" or "forward", as for `fft`.
+
+"""
+for _f in (fft, ifft, rfft, irfft, hfft, ihfft):
+    _f.__doc__ = _f.__doc__.replace("    Examples:", _ONE_ARGS + "    Examples:", 1)
+for _f in (fftn, ifftn, rfftn, irfftn, hfftn, ihfftn, fft2, ifft2, rfft2, irfft2):
+    _f.__doc__ = _f.__doc__.replace("    Examples:", _MANY_ARGS + "    Examples:", 1)
+del _f
 
 def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     """Sample frequencies of an n-point transform with spacing d (default floating dtype).
