@@ -136,7 +136,18 @@ __all__ = ["set_printoptions", "format_values", "tensor_repr", "options"]
 @contextlib.contextmanager
 def printoptions(**kwargs: Any) -> Iterator[None]:
     """numpy's `printoptions` context manager (as `jax.numpy.printoptions`): sets numpy's options and
-    the matching Tensor ones (precision, threshold, edgeitems, linewidth) for the `with` block."""
+    the matching Tensor ones (precision, threshold, edgeitems, linewidth) for the `with` block.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> with pnp.printoptions(precision=2):
+        ...     print(pnp.array([1.23456, 2.0]))
+        Tensor(shape=[2], dtype=float32, place=..., stop_gradient=True,
+               [1.23, 2.  ])
+        >>> print(pnp.array([1.23456, 2.0]))  # restored after the block
+        Tensor(shape=[2], dtype=float32, place=..., stop_gradient=True,
+               [1.23456001, 2.        ])
+    """
     saved = dataclasses.replace(options)
     with np.printoptions(**kwargs):
         set_printoptions(**{k: kwargs[k] for k in ("precision", "threshold", "edgeitems", "linewidth")

@@ -44,6 +44,14 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
     Python data takes the default dtypes; numpy data keeps its dtype. `copy=False`
     raises when a conversion would be needed; arrays are immutable, so no copy is
     ever observable.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.asarray([1, 2, 3])
+        >>> x.dtype, x.tolist()
+        (dtype('int64'), [1, 2, 3])
+        >>> pnp.asarray([1.5, 2.0], dtype=pnp.float64).dtype
+        dtype('float64')
     """
     if copy is False and is_array(obj) and dtype is not None and D.canonicalize(dtype) != obj.aval.dtype:
         raise ValueError("asarray: copy=False, but converting the dtype needs a copy")
@@ -53,7 +61,15 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
 
 
 def array(object: Any, dtype: Any = None, copy: builtins.bool = True, ndmin: builtins.int = 0) -> Any:
-    """NumPy's `array`: `asarray` with `ndmin` leading axes added as needed."""
+    """NumPy's `array`: `asarray` with `ndmin` leading axes added as needed.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.array([[1, 2], [3, 4]]).shape
+        (2, 2)
+        >>> pnp.array(5.0, ndmin=2).shape
+        (1, 1)
+    """
     out = to_array(object, dtype)
     if out.aval.ndim < ndmin:
         out = lax.reshape(out, (1,) * (ndmin - out.aval.ndim) + out.aval.shape)
@@ -61,7 +77,14 @@ def array(object: Any, dtype: Any = None, copy: builtins.bool = True, ndmin: bui
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
-    """An array from an object implementing `__dlpack__` (a host copy for non-padax producers)."""
+    """An array from an object implementing `__dlpack__` (a host copy for non-padax producers).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> import numpy as np
+        >>> pnp.from_dlpack(np.arange(3.0)).tolist()
+        [0.0, 1.0, 2.0]
+    """
     if is_array(x):
         return put_on(x, device)
     if not hasattr(x, "__dlpack__"):
@@ -71,17 +94,39 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    """An array of zeros (default float dtype)."""
+    """An array of zeros (default float dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.zeros((2, 3)).shape, pnp.zeros(2, pnp.int32).tolist()
+        ((2, 3), [0, 0])
+        >>> pnp.zeros(2).dtype  # the default float, as jax.numpy (NumPy: float64)
+        dtype('float32')
+    """
     return put_on(full_like_shape(_shape("zeros", shape), 0, _dt(dtype, D.default_float())), device)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    """An array of ones (default float dtype)."""
+    """An array of ones (default float dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ones(3).tolist()
+        [1.0, 1.0, 1.0]
+        >>> pnp.ones((2, 1), dtype=pnp.int64).tolist()
+        [[1], [1]]
+    """
     return put_on(full_like_shape(_shape("ones", shape), 1, _dt(dtype, D.default_float())), device)
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    """An "uninitialised" array; padax arrays are immutable, so it is zero-filled."""
+    """An "uninitialised" array; padax arrays are immutable, so it is zero-filled.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.empty((2, 2)).tolist()  # zero-filled (NumPy leaves it uninitialised)
+        [[0.0, 0.0], [0.0, 0.0]]
+    """
     return zeros(shape, dtype=dtype, device=device)
 
 
@@ -119,7 +164,13 @@ def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    """An array filled with `fill_value` (dtype from the value's kind unless given)."""
+    """An array filled with `fill_value` (dtype from the value's kind unless given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.full((2, 2), 7).tolist()
+        [[7, 7], [7, 7]]
+    """
     sh = _shape("full", shape)
     return put_on(_fill("full", sh, fill_value, _dt(dtype, _fill_dtype(fill_value))), device)
 
@@ -130,24 +181,48 @@ def _like_dtype(x: Any, dtype: Any) -> tuple[Any, np.dtype]:
 
 
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    """Zeros with x's shape (and dtype unless given)."""
+    """Zeros with x's shape (and dtype unless given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.zeros_like(pnp.array([[1.5, 2.5]])).tolist()
+        [[0.0, 0.0]]
+    """
     x, dt = _like_dtype(x, dtype)
     return put_on(full_like_shape(x.aval.shape, 0, dt), device)
 
 
 def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    """Ones with x's shape (and dtype unless given)."""
+    """Ones with x's shape (and dtype unless given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ones_like(pnp.array([1, 2, 3])).tolist()
+        [1, 1, 1]
+    """
     x, dt = _like_dtype(x, dtype)
     return put_on(full_like_shape(x.aval.shape, 1, dt), device)
 
 
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
-    """Zero-filled, with x's shape (and dtype unless given)."""
+    """Zero-filled, with x's shape (and dtype unless given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.empty_like(pnp.array([1, 2])).tolist()  # zero-filled, as `empty`
+        [0, 0]
+    """
     return zeros_like(x, dtype=dtype, device=device)
 
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    """`fill_value` with x's shape (and dtype unless given)."""
+    """`fill_value` with x's shape (and dtype unless given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.full_like(pnp.array([1.0, 2.0]), 0.5).tolist()
+        [0.5, 0.5]
+    """
     x, dt = _like_dtype(x, dtype)
     return put_on(_fill("full_like", x.aval.shape, fill_value, dt), device)
 
@@ -162,7 +237,17 @@ def _number(op: str, v: Any, what: str) -> Any:
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
-    """Evenly spaced values in [start, stop) (default int dtype for ints, default float otherwise)."""
+    """Evenly spaced values in [start, stop) (default int dtype for ints, default float otherwise).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.arange(4).tolist()
+        [0, 1, 2, 3]
+        >>> pnp.arange(1.0, 2.0, 0.25).tolist()
+        [1.0, 1.25, 1.5, 1.75]
+        >>> pnp.arange(4).dtype, pnp.arange(1.0, 2.0).dtype  # int64 and the default float (NumPy: float64)
+        (dtype('int64'), dtype('float32'))
+    """
     start, stop, step = (_number("arange", v, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step")))
     if stop is None:
         start, stop = 0, start
@@ -179,7 +264,15 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, device: Any = None,
              endpoint: builtins.bool = True) -> Any:
     """`num` evenly spaced samples from start to stop (stop included when `endpoint`); array or traced
-    endpoints give one column of samples per element (shape (num, *broadcast shape)), as jax."""
+    endpoints give one column of samples per element (shape (num, *broadcast shape)), as jax.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linspace(0.0, 1.0, 5).tolist()
+        [0.0, 0.25, 0.5, 0.75, 1.0]
+        >>> pnp.linspace(0.0, 1.0, 4, endpoint=False).tolist()
+        [0.0, 0.25, 0.5, 0.75]
+    """
     if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
         return put_on(_linspace_arrays(start, stop, static_int("linspace", num, "num"), dtype, endpoint), device)
     start, stop = _number("linspace", start, "start"), _number("linspace", stop, "stop")
@@ -234,7 +327,13 @@ def _linspace_arrays(start: Any, stop: Any, num: builtins.int, dtype: Any, endpo
 
 def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True, base: Any = 10.0,
              dtype: Any = None, axis: builtins.int = 0) -> Any:
-    """base ** linspace(start, stop, num) (NumPy's logspace, 1-D)."""
+    """base ** linspace(start, stop, num) (NumPy's logspace, 1-D).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.logspace(0.0, 3.0, 4).tolist()
+        [1.0, 10.0, 100.0, 1000.0]
+    """
     y = linspace(start, stop, num, endpoint=endpoint)
     out = lax.pow(full_like_shape(y.aval.shape, base, y.aval.dtype), y)
     return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
@@ -243,7 +342,13 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
 def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True,
               dtype: Any = None, axis: builtins.int = 0) -> Any:
     """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace); array
-    endpoints give one column per element, as linspace."""
+    endpoints give one column per element, as linspace.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.geomspace(1.0, 1000.0, 4).tolist()
+        [1.0, 10.0, 100.0, 1000.0]
+    """
     if any(isinstance(v, Tracer) or np.ndim(v) > 0 for v in (start, stop)):
         num = static_int("geomspace", num, "num")
         s, e = to_array(start), to_array(stop)
@@ -284,7 +389,13 @@ def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.
 
 def eye(n_rows: builtins.int, n_cols: builtins.int | None = None, /, *, k: builtins.int = 0, dtype: Any = None,
         device: Any = None) -> Any:
-    """A 2-D array with ones on the k-th diagonal."""
+    """A 2-D array with ones on the k-th diagonal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.eye(2, 3, k=1).tolist()
+        [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
     n = static_int("eye", n_rows, "n_rows")
     m = n if n_cols is None else static_int("eye", n_cols, "n_cols")
     k = static_int("eye", k, "k")
@@ -298,12 +409,24 @@ def eye(n_rows: builtins.int, n_cols: builtins.int | None = None, /, *, k: built
 
 
 def identity(n: builtins.int, dtype: Any = None) -> Any:
-    """The n x n identity matrix."""
+    """The n x n identity matrix.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.identity(2).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
     return eye(n, dtype=dtype)
 
 
 def tri(N: builtins.int, M: builtins.int | None = None, k: builtins.int = 0, dtype: Any = None) -> Any:
-    """Ones at and below the k-th diagonal of an N x M array."""
+    """Ones at and below the k-th diagonal of an N x M array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.tri(3, k=-1).tolist()
+        [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]
+    """
     n = static_int("tri", N, "N")
     m = n if M is None else static_int("tri", M, "M")
     dt = _dt(dtype, D.default_float())
@@ -331,19 +454,38 @@ def _triangle(op: str, x: Any, k: Any, lower: builtins.bool) -> Any:
 
 
 def tril(x: Any, /, *, k: builtins.int = 0) -> Any:
-    """Zero the elements above the k-th diagonal (of the last two axes)."""
+    """Zero the elements above the k-th diagonal (of the last two axes).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.tril(pnp.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])).tolist()
+        [[1, 0, 0], [4, 5, 0], [7, 8, 9]]
+    """
     return _triangle("tril", x, k, True)
 
 
 def triu(x: Any, /, *, k: builtins.int = 0) -> Any:
-    """Zero the elements below the k-th diagonal (of the last two axes)."""
+    """Zero the elements below the k-th diagonal (of the last two axes).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.triu(pnp.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), k=1).tolist()
+        [[0, 2, 3], [0, 0, 6], [0, 0, 0]]
+    """
     return _triangle("triu", x, k, False)
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
              copy: builtins.bool = True) -> tuple[Any, ...]:
     """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix);
-    `sparse` keeps each grid 1 long on the other axes (they broadcast to the full grid)."""
+    `sparse` keeps each grid 1 long on the other axes (they broadcast to the full grid).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> xx, yy = pnp.meshgrid(pnp.array([1, 2, 3]), pnp.array([10, 20]))
+        >>> xx.tolist(), yy.tolist()
+        ([[1, 2, 3], [1, 2, 3]], [[10, 10, 10], [20, 20, 20]])
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     arrs = [to_array(a) for a in arrays]
@@ -367,26 +509,52 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
 
 
 def tril_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
-    """Row and column indices of the lower triangle of an (n, m) array."""
+    """Row and column indices of the lower triangle of an (n, m) array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> rows, cols = pnp.tril_indices(3)
+        >>> rows.tolist(), cols.tolist()
+        ([0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2])
+    """
     r, c = np.tril_indices(n, k, m)
     return to_array(r), to_array(c)
 
 
 def triu_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
-    """Row and column indices of the upper triangle of an (n, m) array."""
+    """Row and column indices of the upper triangle of an (n, m) array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> rows, cols = pnp.triu_indices(3, k=1)
+        >>> rows.tolist(), cols.tolist()
+        ([0, 0, 1], [1, 2, 2])
+    """
     r, c = np.triu_indices(n, k, m)
     return to_array(r), to_array(c)
 
 
 def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
-    """Indices of the main diagonal of an n x ... x n array."""
+    """Indices of the main diagonal of an n x ... x n array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [i.tolist() for i in pnp.diag_indices(3)]
+        [[0, 1, 2], [0, 1, 2]]
+    """
     idx = to_array(np.arange(n))
     return (idx,) * ndim
 
 
 def indices(dimensions: Any, dtype: Any = None, sparse: builtins.bool = False) -> Any:
     """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis;
-    `sparse` gives a tuple of arrays, each 1 long on the other axes."""
+    `sparse` gives a tuple of arrays, each 1 long on the other axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.indices((2, 3)).tolist()
+        [[[0, 0, 0], [1, 1, 1]], [[0, 1, 2], [0, 1, 2]]]
+    """
     dims = tuple(static_int("indices", d, "dimensions") for d in dimensions)
     dt = _dt(dtype, D.default_int())
     if sparse:

@@ -170,7 +170,15 @@ def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
-    """The dtype that promoting the given arrays, dtypes and Python scalars gives."""
+    """The dtype that promoting the given arrays, dtypes and Python scalars gives.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.result_type(pnp.array([1], dtype=pnp.int32), pnp.float16)  # NumPy: float64
+        dtype('float16')
+        >>> pnp.result_type(pnp.int8, 1.0)  # a Python float is weak: the default float (NumPy: float64)
+        dtype('float32')
+    """
     if not arrays_and_dtypes:
         raise ValueError("result_type needs at least one array or dtype")
     return result_type_of([dtype_weak(a) for a in arrays_and_dtypes])
@@ -181,6 +189,11 @@ def can_cast(from_: Any, to: Any, /) -> bool:
 
     Casts across kinds are refused (bool to int, int to float, ...), except real
     floating to complex, which the standard's table covers.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.can_cast(pnp.int8, pnp.int32), pnp.can_cast(pnp.float64, pnp.float32)
+        (True, False)
     """
     f = to_dtype(from_.dtype if hasattr(from_, "aval") else from_)
     t = to_dtype(to)
@@ -206,7 +219,13 @@ _KINDS = {
 def isdtype(dtype: Any, kind: Any) -> bool:
     """Whether `dtype` is of `kind`: a dtype, a kind name ('bool', 'signed integer',
     'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric'),
-    or a tuple of those."""
+    or a tuple of those.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isdtype(pnp.float32, "real floating"), pnp.isdtype(pnp.int8, ("integral", "bool"))
+        (True, True)
+    """
     d = to_dtype(dtype)
     if isinstance(kind, tuple):
         return builtins.any(isdtype(d, k) for k in kind)
@@ -252,7 +271,14 @@ class iinfo_object:
 
 
 def finfo(type: Any, /) -> finfo_object:
-    """Limits of a real or complex floating dtype (or of an array's dtype)."""
+    """Limits of a real or complex floating dtype (or of an array's dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> f = pnp.finfo(pnp.float32)
+        >>> f.bits, f.eps, f.max
+        (32, 1.1920928955078125e-07, 3.4028234663852886e+38)
+    """
     d = to_dtype(type)
     if kind(d) < 2:
         raise ValueError(f"finfo: {d.name} is not a floating-point dtype")
@@ -260,7 +286,14 @@ def finfo(type: Any, /) -> finfo_object:
 
 
 def iinfo(type: Any, /) -> iinfo_object:
-    """Limits of an integer dtype (or of an array's dtype)."""
+    """Limits of an integer dtype (or of an array's dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> i = pnp.iinfo(pnp.int8)
+        >>> i.bits, i.min, i.max
+        (8, -128, 127)
+    """
     d = to_dtype(type)
     if kind(d) != 1:
         raise ValueError(f"iinfo: {d.name} is not an integer dtype")

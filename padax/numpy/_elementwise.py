@@ -16,8 +16,8 @@ from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as _M
 from padax.numpy import _dtypes as D
-from padax.numpy._util import (broadcast_shapes, broadcast_to, check, is_array, is_scalar, promote_broadcast,
-                               scalar_like, to_array, to_inexact)
+from padax.numpy._util import (broadcast_shapes, broadcast_to, check, doc_with_example, is_array, is_scalar,
+                               promote_broadcast, scalar_like, to_array, to_inexact)
 
 
 def _real(d) -> bool:
@@ -32,52 +32,81 @@ def _int_or_bool(d) -> bool:
     return D.kind(d) <= 1
 
 
-def _unary(name: str, prim, doc: str, real_only: builtins.bool = False):
+def _unary(name: str, prim, doc: str, example: tuple[str, str], real_only: builtins.bool = False):
+    """`name`(x) = prim(x) in a floating dtype; `example` is (input list, expected output) of its doctest."""
     def fn(x: Any, /) -> Any:
         x = to_inexact(x)
         if real_only:
             check(name, x, _real, "real")
         return prim(x)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc
+    fn.__doc__ = doc_with_example(doc, name, example[:-1], example[-1])
     return fn
 
 
-exp = _unary("exp", lax.exp, "e ** x.")
-expm1 = _unary("expm1", lax.expm1, "exp(x) - 1, accurate near 0.")
-log = _unary("log", lax.log, "Natural logarithm.")
-log1p = _unary("log1p", lax.log1p, "log(1 + x), accurate near 0.")
-sqrt = _unary("sqrt", lax.sqrt, "Square root.")
-sin = _unary("sin", lax.sin, "Sine.")
-cos = _unary("cos", lax.cos, "Cosine.")
-tan = _unary("tan", lax.tan, "Tangent.")
-asin = _unary("asin", lax.asin, "Inverse sine.")
-acos = _unary("acos", lax.acos, "Inverse cosine.")
-atan = _unary("atan", lax.atan, "Inverse tangent.")
-sinh = _unary("sinh", lax.sinh, "Hyperbolic sine.")
-cosh = _unary("cosh", lax.cosh, "Hyperbolic cosine.")
-tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent.")
-asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine.")
-acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine.")
-atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent.")
-exp2 = _unary("exp2", lax.exp2, "2 ** x.")
-cbrt = _unary("cbrt", lax.cbrt, "Real cube root.", real_only=True)
+exp = _unary("exp", lax.exp, "e ** x.", ('[0.0, 1.0]', '[1.0, 2.7183]'))
+expm1 = _unary("expm1", lax.expm1, "exp(x) - 1, accurate near 0.", ('[0.0, 1e-10]', '[0.0, 1e-10]'))
+log = _unary("log", lax.log, "Natural logarithm.", ('[1.0, 2.718281828]', '[0.0, 1.0]'))
+log1p = _unary("log1p", lax.log1p, "log(1 + x), accurate near 0.", ('[0.0, 1e-10]', '[0.0, 1e-10]'))
+sqrt = _unary("sqrt", lax.sqrt, "Square root.", ('[4.0, 2.0]', '[2.0, 1.4142]'))
+sin = _unary("sin", lax.sin, "Sine.", ('[0.0, pnp.pi / 2]', '[0.0, 1.0]'))
+cos = _unary("cos", lax.cos, "Cosine.", ('[0.0, pnp.pi]', '[1.0, -1.0]'))
+tan = _unary("tan", lax.tan, "Tangent.", ('[0.0, pnp.pi / 4]', '[0.0, 1.0]'))
+asin = _unary("asin", lax.asin, "Inverse sine.", ('[0.0, 1.0]', '[0.0, 1.5708]'))
+acos = _unary("acos", lax.acos, "Inverse cosine.", ('[1.0, 0.0]', '[0.0, 1.5708]'))
+atan = _unary("atan", lax.atan, "Inverse tangent.", ('[0.0, 1.0]', '[0.0, 0.7854]'))
+sinh = _unary("sinh", lax.sinh, "Hyperbolic sine.", ('[0.0, 1.0]', '[0.0, 1.1752]'))
+cosh = _unary("cosh", lax.cosh, "Hyperbolic cosine.", ('[0.0, 1.0]', '[1.0, 1.5431]'))
+tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent.", ('[0.0, 1.0]', '[0.0, 0.7616]'))
+asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine.", ('[0.0, 1.0]', '[0.0, 0.8814]'))
+acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine.", ('[1.0, 2.0]', '[0.0, 1.317]'))
+atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent.", ('[0.0, 0.5]', '[0.0, 0.5493]'))
+exp2 = _unary("exp2", lax.exp2, "2 ** x.", ('[3.0, -1.0]', '[8.0, 0.5]'))
+cbrt = _unary("cbrt", lax.cbrt, "Real cube root.", ('[27.0, -8.0]', '[3.0, -2.0]'), real_only=True)
+
+
+def _log_base(x: Any, base: builtins.float) -> Any:
+    """log(x) / log(base); a complex log's parts are divided separately, so log(0j) stays -inf+0j (a complex
+    division would make the imaginary part NaN)."""
+    x = to_inexact(x)
+    out = lax.log(x)
+    if D.kind(x.aval.dtype) < 3:
+        return lax.div(out, scalar_like(out, np.log(base)))
+    re, im = lax.real(out), lax.imag(out)
+    c = scalar_like(re, np.log(base))
+    return lax.complex(lax.div(re, c), lax.div(im, c))
 
 
 def log2(x: Any, /) -> Any:
-    """Base-2 logarithm."""
-    x = to_inexact(x)
-    return lax.div(lax.log(x), scalar_like(x, np.log(2.0)))
+    """Base-2 logarithm.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.log2(pnp.array([8.0, 0.5])).tolist()
+        [3.0, -1.0]
+    """
+    return _log_base(x, 2.0)
 
 
 def log10(x: Any, /) -> Any:
-    """Base-10 logarithm."""
-    x = to_inexact(x)
-    return lax.div(lax.log(x), scalar_like(x, np.log(10.0)))
+    """Base-10 logarithm.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.log10(pnp.array([1000.0, 0.1])).tolist()
+        [3.0, -1.0]
+    """
+    return _log_base(x, 10.0)
 
 
 def reciprocal(x: Any, /) -> Any:
-    """1 / x."""
+    """1 / x.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.reciprocal(pnp.array([2.0, -0.5])).tolist()
+        [0.5, -2.0]
+    """
     x = to_inexact(x)
     return lax.div(scalar_like(x, 1), x)
 
@@ -85,26 +114,52 @@ def reciprocal(x: Any, /) -> Any:
 # ---- arithmetic ------------------------------------------------------------------------------
 
 def add(x1: Any, x2: Any, /) -> Any:
-    """x1 + x2 (logical or for bool)."""
+    """x1 + x2 (logical or for bool).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.add(pnp.array([1, 2]), pnp.array([10, 20])).tolist()
+        [11, 22]
+    """
     a, b = promote_broadcast("add", x1, x2)
     return lax.add(a, b)
 
 
 def subtract(x1: Any, x2: Any, /) -> Any:
-    """x1 - x2."""
+    """x1 - x2.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.subtract(pnp.array([5.0, 1.0]), 2.0).tolist()
+        [3.0, -1.0]
+    """
     a, b = promote_broadcast("subtract", x1, x2)
     check("subtract", a, _numeric, "numeric (not bool)")
     return lax.sub(a, b)
 
 
 def multiply(x1: Any, x2: Any, /) -> Any:
-    """x1 * x2 (logical and for bool)."""
+    """x1 * x2 (logical and for bool).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.multiply(pnp.array([1, 2, 3]), 2).tolist()
+        [2, 4, 6]
+    """
     a, b = promote_broadcast("multiply", x1, x2)
     return lax.mul(a, b)
 
 
 def divide(x1: Any, x2: Any, /) -> Any:
-    """True division; integer and bool operands give the default floating dtype."""
+    """True division; integer and bool operands give the default floating dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.divide(pnp.array([1, 3]), 2).tolist()
+        [0.5, 1.5]
+        >>> pnp.divide(pnp.array([1, 3]), 2).dtype  # the default float (NumPy: float64)
+        dtype('float32')
+    """
     a, b = promote_broadcast("divide", x1, x2)
     if D.kind(a.aval.dtype) < 2:
         f = D.default_float()
@@ -136,7 +191,15 @@ def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def floor_divide(x1: Any, x2: Any, /) -> Any:
-    """Division rounded towards -inf (Python's //)."""
+    """Division rounded towards -inf (Python's //).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.floor_divide(pnp.array([7, -7]), 2).tolist()
+        [3, -4]
+        >>> pnp.floor_divide(pnp.array([7.5, -7.5]), 2.0).tolist()
+        [3.0, -4.0]
+    """
     a, b = promote_broadcast("floor_divide", x1, x2)
     check("floor_divide", a, lambda d: _numeric(d) and _real(d), "real numeric")
     if D.kind(a.aval.dtype) == 1:
@@ -145,7 +208,15 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
 
 
 def remainder(x1: Any, x2: Any, /) -> Any:
-    """Remainder with the divisor's sign (Python's %)."""
+    """Remainder with the divisor's sign (Python's %).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.remainder(pnp.array([7, -7]), 3).tolist()
+        [1, 2]
+        >>> pnp.remainder(pnp.array([7.0, -7.0]), -3.0).tolist()
+        [-2.0, -1.0]
+    """
     a, b = promote_broadcast("remainder", x1, x2)
     check("remainder", a, lambda d: _numeric(d) and _real(d), "real numeric")
     if D.kind(a.aval.dtype) == 1:
@@ -157,19 +228,40 @@ mod = remainder
 
 
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
-    """(floor_divide(x1, x2), remainder(x1, x2))."""
+    """(floor_divide(x1, x2), remainder(x1, x2)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> q, r = pnp.divmod(pnp.array([7, -7]), 3)
+        >>> q.tolist(), r.tolist()
+        ([2, -3], [1, 2])
+    """
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
 def fmod(x1: Any, x2: Any, /) -> Any:
-    """Remainder with the dividend's sign (C's fmod)."""
+    """Remainder with the dividend's sign (C's fmod).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fmod(pnp.array([7, -7]), 3).tolist()
+        [1, -1]
+    """
     a, b = promote_broadcast("fmod", x1, x2)
     check("fmod", a, lambda d: _numeric(d) and _real(d), "real numeric")
     return lax.rem(a, b)
 
 
 def pow(x1: Any, x2: Any, /) -> Any:
-    """x1 ** x2; integer powers of integers are exact, a Python int exponent multiplies repeatedly."""
+    """x1 ** x2; integer powers of integers are exact, a Python int exponent multiplies repeatedly.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.pow(pnp.array([2, 3]), 3).tolist()
+        [8, 27]
+        >>> pnp.pow(pnp.array([4.0, 9.0]), 0.5).tolist()
+        [2.0, 3.0]
+    """
     if type(x2) is builtins.int and is_array(x1) and D.kind(x1.aval.dtype) >= 1:
         if D.kind(x1.aval.dtype) == 1 and x2 < 0:
             raise op_value_error("pow", "integers to negative integer powers are not allowed")
@@ -183,54 +275,105 @@ power = pow
 
 
 def float_power(x1: Any, x2: Any, /) -> Any:
-    """x1 ** x2 computed in the widest available float (or complex) dtype."""
+    """x1 ** x2 computed in the widest available float (or complex) dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.float_power(pnp.array([2, 3]), 2)
+        >>> y.tolist(), y.dtype
+        ([4.0, 9.0], dtype('float64'))
+    """
     a, b = promote_broadcast("float_power", x1, x2)
     dt = D.canonicalize(D.complex128 if D.kind(a.aval.dtype) == 3 else D.float64)
     return lax.pow(lax.convert_element_type(a, dt), lax.convert_element_type(b, dt))
 
 
 def maximum(x1: Any, x2: Any, /) -> Any:
-    """Elementwise maximum (NaN propagates)."""
+    """Elementwise maximum (NaN propagates).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.maximum(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
+        [3.0, 5.0, nan]
+    """
     a, b = promote_broadcast("maximum", x1, x2)
     check("maximum", a, _real, "real")
     return lax.max(a, b)
 
 
 def minimum(x1: Any, x2: Any, /) -> Any:
-    """Elementwise minimum (NaN propagates)."""
+    """Elementwise minimum (NaN propagates).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.minimum(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
+        [1.0, 2.0, nan]
+    """
     a, b = promote_broadcast("minimum", x1, x2)
     check("minimum", a, _real, "real")
     return lax.min(a, b)
 
 
 def fmax(x1: Any, x2: Any, /) -> Any:
-    """Elementwise maximum ignoring a NaN operand."""
+    """Elementwise maximum ignoring a NaN operand.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fmax(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
+        [3.0, 5.0, 0.0]
+    """
     a, b = promote_broadcast("fmax", x1, x2)
     return _M.fmax(a, b)
 
 
 def fmin(x1: Any, x2: Any, /) -> Any:
-    """Elementwise minimum ignoring a NaN operand."""
+    """Elementwise minimum ignoring a NaN operand.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fmin(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
+        [1.0, 2.0, 0.0]
+    """
     a, b = promote_broadcast("fmin", x1, x2)
     return _M.fmin(a, b)
 
 
 def negative(x: Any, /) -> Any:
-    """-x."""
+    """-x.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.negative(pnp.array([1, -2])).tolist()
+        [-1, 2]
+    """
     x = to_array(x)
     check("negative", x, _numeric, "numeric (not bool)")
     return lax.neg(x)
 
 
 def positive(x: Any, /) -> Any:
-    """+x (x itself)."""
+    """+x (x itself).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.positive(pnp.array([1, -2])).tolist()
+        [1, -2]
+    """
     x = to_array(x)
     check("positive", x, _numeric, "numeric (not bool)")
     return x
 
 
 def abs(x: Any, /) -> Any:
-    """|x| (real dtype for complex input)."""
+    """|x| (real dtype for complex input).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.abs(pnp.array([-1.5, 2.0])).tolist()
+        [1.5, 2.0]
+        >>> pnp.abs(pnp.array([3 + 4j])).tolist()
+        [5.0]
+    """
     x = to_array(x)
     if x.aval.dtype == D.bool_ or D.kind(x.aval.dtype) == 1 and x.aval.dtype.kind == "u":
         return x
@@ -241,14 +384,26 @@ absolute = abs
 
 
 def fabs(x: Any, /) -> Any:
-    """|x| for real inputs, in a floating dtype."""
+    """|x| for real inputs, in a floating dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fabs(pnp.array([-2, 3])).tolist()
+        [2.0, 3.0]
+    """
     x = to_inexact(x)
     check("fabs", x, _real, "real")
     return lax.abs(x)
 
 
 def square(x: Any, /) -> Any:
-    """x * x."""
+    """x * x.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.square(pnp.array([-3, 2])).tolist()
+        [9, 4]
+    """
     x = to_array(x)
     if x.aval.dtype == D.bool_:
         return x
@@ -256,7 +411,13 @@ def square(x: Any, /) -> Any:
 
 
 def sign(x: Any, /) -> Any:
-    """-1, 0 or 1 (x / |x| for complex)."""
+    """-1, 0 or 1 (x / |x| for complex).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.sign(pnp.array([-2.0, 0.0, 3.0])).tolist()
+        [-1.0, 0.0, 1.0]
+    """
     x = to_array(x)
     if x.aval.dtype == D.bool_:
         return x
@@ -264,7 +425,13 @@ def sign(x: Any, /) -> Any:
 
 
 def signbit(x: Any, /) -> Any:
-    """True where the sign bit is set (also for -0.0 and negative NaNs)."""
+    """True where the sign bit is set (also for -0.0 and negative NaNs).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.signbit(pnp.array([-1.0, -0.0, 0.0, 2.0])).tolist()
+        [True, True, False, False]
+    """
     x = to_array(x)
     dt = x.aval.dtype
     check("signbit", x, _real, "real")
@@ -278,7 +445,13 @@ def signbit(x: Any, /) -> Any:
 
 
 def copysign(x1: Any, x2: Any, /) -> Any:
-    """|x1| with the sign of x2 (from its sign bit)."""
+    """|x1| with the sign of x2 (from its sign bit).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.copysign(pnp.array([1.0, 2.0]), pnp.array([-0.0, 3.0])).tolist()
+        [-1.0, 2.0]
+    """
     a, b = promote_broadcast("copysign", x1, x2)
     if D.kind(a.aval.dtype) < 2:
         a, b = to_inexact(a), to_inexact(b)
@@ -288,7 +461,13 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
-    """sqrt(x1**2 + x2**2) without undue overflow."""
+    """sqrt(x1**2 + x2**2) without undue overflow.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.hypot(pnp.array([3.0, 5.0]), pnp.array([4.0, 12.0])).tolist()
+        [5.0, 13.0]
+    """
     a, b = promote_broadcast("hypot", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
     check("hypot", a, _real, "real")
@@ -299,7 +478,13 @@ def hypot(x1: Any, x2: Any, /) -> Any:
 
 
 def logaddexp(x1: Any, x2: Any, /) -> Any:
-    """log(exp(x1) + exp(x2)), computed stably."""
+    """log(exp(x1) + exp(x2)), computed stably.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.logaddexp(pnp.array([0.0, 100.0]), pnp.array([0.0, 100.0])).tolist()
+        [0.6931, 100.6931]
+    """
     a, b = promote_broadcast("logaddexp", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
     check("logaddexp", a, _real, "real")
@@ -307,7 +492,13 @@ def logaddexp(x1: Any, x2: Any, /) -> Any:
 
 
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
-    """log2(2**x1 + 2**x2), computed stably."""
+    """log2(2**x1 + 2**x2), computed stably.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.logaddexp2(pnp.array([1.0, 3.0]), pnp.array([1.0, 3.0])).tolist()
+        [2.0, 4.0]
+    """
     a, b = promote_broadcast("logaddexp2", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
     ln2 = scalar_like(a, np.log(2.0))
@@ -315,7 +506,13 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
 
 
 def atan2(x1: Any, x2: Any, /) -> Any:
-    """The angle of the point (x2, x1): arctan(x1 / x2) in the right quadrant."""
+    """The angle of the point (x2, x1): arctan(x1 / x2) in the right quadrant.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.atan2(pnp.array([1.0, 1.0]), pnp.array([1.0, -1.0])).tolist()
+        [0.7854, 2.3562]
+    """
     a, b = promote_broadcast("atan2", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
     check("atan2", a, _real, "real")
@@ -323,7 +520,14 @@ def atan2(x1: Any, x2: Any, /) -> Any:
 
 
 def nextafter(x1: Any, x2: Any, /) -> Any:
-    """The next representable value after x1 towards x2."""
+    """The next representable value after x1 towards x2.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.nextafter(pnp.array([1.0], dtype=pnp.float64), 2.0)
+        >>> (x - 1.0).tolist()
+        [2.220446049250313e-16]
+    """
     a, b = promote_broadcast("nextafter", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
     check("nextafter", a, _real, "real")
@@ -331,7 +535,13 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
 
 
 def ldexp(x1: Any, x2: Any, /) -> Any:
-    """x1 * 2 ** x2 (x2 integer)."""
+    """x1 * 2 ** x2 (x2 integer).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ldexp(pnp.array([1.0, 3.0]), pnp.array([3, -1])).tolist()
+        [8.0, 1.5]
+    """
     a = to_inexact(x1)
     b = to_array(x2)
     if D.kind(b.aval.dtype) != 1:
@@ -343,18 +553,25 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
 
 
 def heaviside(x1: Any, x2: Any, /) -> Any:
-    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN)."""
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN); real inputs, in a floating dtype
+    (integers and bool give the default float, as jax.numpy).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.heaviside(pnp.array([-1.0, 0.0, 2.0]), 0.5).tolist()
+        [0.0, 0.5, 1.0]
+    """
     a, b = promote_broadcast("heaviside", x1, x2)
+    a, b = to_inexact(a), to_inexact(b)
+    check("heaviside", a, _real, "real")
     zero, one = scalar_like(a, 0), scalar_like(a, 1)
     out = lax.select(lax.lt(a, zero), zero, lax.select(lax.gt(a, zero), one, b))
-    if D.kind(a.aval.dtype) >= 2:
-        out = lax.select(lax.ne(a, a), a, out)
-    return out
+    return lax.select(lax.ne(a, a), a, out)
 
 
 # ---- rounding -----------------------------------------------------------------------------------
 
-def _rounding(name: str, fn, doc: str):
+def _rounding(name: str, fn, doc: str, example: tuple[str, str] | None = None):
     def wrapped(x: Any, /) -> Any:
         x = to_array(x)
         if D.kind(x.aval.dtype) < 2:
@@ -362,7 +579,7 @@ def _rounding(name: str, fn, doc: str):
         check(name, x, _real, "real")
         return fn(x)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = doc
+    wrapped.__doc__ = doc if example is None else doc_with_example(doc, name, example[:-1], example[-1])
     return wrapped
 
 
@@ -370,23 +587,38 @@ def _trunc(x):
     return lax.select(lax.lt(x, scalar_like(x, 0)), lax.ceil(x), lax.floor(x))
 
 
-floor = _rounding("floor", lax.floor, "Round towards -inf (integers unchanged).")
-ceil = _rounding("ceil", lax.ceil, "Round towards +inf (integers unchanged).")
-trunc = _rounding("trunc", _trunc, "Round towards zero (integers unchanged).")
+floor = _rounding("floor", lax.floor, "Round towards -inf (integers unchanged).", ('[-1.5, 1.5]', '[-2.0, 1.0]'))
+ceil = _rounding("ceil", lax.ceil, "Round towards +inf (integers unchanged).", ('[-1.5, 1.5]', '[-1.0, 2.0]'))
+trunc = _rounding("trunc", _trunc, "Round towards zero (integers unchanged).", ('[-1.5, 1.5]', '[-1.0, 1.0]'))
 fix = trunc
-_rint_real = _rounding("rint", lambda x: lax.round(x, 1), "")
 
 
 def rint(x: Any, /) -> Any:
-    """Round to the nearest integer, halves to even (complex: real and imaginary parts separately)."""
-    x = to_array(x)
+    """Round to the nearest integer, halves to even (complex: real and imaginary parts separately).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.rint(pnp.array([0.5, 1.5, 2.5, -0.7])).tolist()
+        [0.0, 2.0, 2.0, -1.0]
+        >>> pnp.rint(pnp.array([3])).dtype  # integers give the default float (NumPy: float64)
+        dtype('float32')
+    """
+    x = to_inexact(x)  # integers and bool give the default float, as NumPy and jax.numpy
     if D.kind(x.aval.dtype) == 3:
         return lax.complex(lax.round(lax.real(x), 1), lax.round(lax.imag(x), 1))
-    return _rint_real(x)
+    return lax.round(x, 1)
 
 
 def round(x: Any, /, decimals: builtins.int = 0) -> Any:
-    """Round to the nearest integer (or to `decimals` places), halves to even; complex parts separately."""
+    """Round to the nearest integer (or to `decimals` places), halves to even; complex parts separately.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.round(pnp.array([0.5, 1.5, 2.5])).tolist()
+        [0.0, 2.0, 2.0]
+        >>> pnp.round(pnp.array([1.234, 5.678]), decimals=1).tolist()
+        [1.2, 5.7]
+    """
     x = to_array(x)
     dt = x.aval.dtype
     if D.kind(dt) < 2:
@@ -409,7 +641,13 @@ around = round
 # ---- complex parts ---------------------------------------------------------------------------
 
 def conj(x: Any, /) -> Any:
-    """Complex conjugate (real inputs unchanged)."""
+    """Complex conjugate (real inputs unchanged).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.conj(pnp.array([1 + 2j, 3 - 1j])).tolist()
+        [(1-2j), (3+1j)]
+    """
     x = to_array(x)
     return lax.conj(x) if D.kind(x.aval.dtype) == 3 else x
 
@@ -418,13 +656,26 @@ conjugate = conj
 
 
 def real(x: Any, /) -> Any:
-    """Real part (real inputs unchanged)."""
+    """Real part (real inputs unchanged). On a Tensor, `x.real()` is a method, as in Paddle (NumPy: a property).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.array([1 + 2j, 3 - 1j])).tolist()
+        [1.0, 3.0]
+    """
     x = to_array(x)
     return lax.real(x) if D.kind(x.aval.dtype) == 3 else x
 
 
 def imag(x: Any, /) -> Any:
-    """Imaginary part (zeros for real inputs)."""
+    """Imaginary part (zeros for real inputs). On a Tensor, `x.imag()` is a method, as in Paddle (NumPy: a
+    property).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.imag(pnp.array([1 + 2j, 3 - 1j])).tolist()
+        [2.0, -1.0]
+    """
     x = to_array(x)
     if D.kind(x.aval.dtype) == 3:
         return lax.imag(x)
@@ -432,7 +683,15 @@ def imag(x: Any, /) -> Any:
 
 
 def angle(z: Any, deg: builtins.bool = False) -> Any:
-    """The argument of complex z (0 or pi for reals), in radians or degrees."""
+    """The argument of complex z (0 or pi for reals), in radians or degrees.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.angle(pnp.array([1j, -1.0])).tolist()
+        [1.5708, 3.1416]
+        >>> pnp.angle(pnp.array([1 + 1j]), deg=True).tolist()
+        [45.0]
+    """
     z = to_inexact(z)
     if D.kind(z.aval.dtype) == 3:
         out = lax.atan2(lax.imag(z), lax.real(z))
@@ -443,23 +702,24 @@ def angle(z: Any, deg: builtins.bool = False) -> Any:
 
 # ---- comparisons -----------------------------------------------------------------------------
 
-def _compare(name: str, fn, ordered: builtins.bool):
+def _compare(name: str, fn, ordered: builtins.bool, example: tuple[str, str, str]):
     def wrapped(x1: Any, x2: Any, /) -> Any:
         a, b = promote_broadcast(name, x1, x2)
         if ordered and D.kind(a.aval.dtype) == 3:
             raise op_type_error(name, f"complex numbers have no order, got {a.aval.str_short()}")
         return fn(a, b)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"Elementwise x1 {name.replace('_', ' ')} x2, as bool."
+    wrapped.__doc__ = doc_with_example(f"Elementwise x1 {name.replace('_', ' ')} x2, as bool.", name, example[:-1],
+                                       example[-1])
     return wrapped
 
 
-equal = _compare("equal", lax.eq, False)
-not_equal = _compare("not_equal", lax.ne, False)
-less = _compare("less", lax.lt, True)
-less_equal = _compare("less_equal", lax.le, True)
-greater = _compare("greater", lax.gt, True)
-greater_equal = _compare("greater_equal", lax.ge, True)
+equal = _compare("equal", lax.eq, False, ('[1, 2, 3]', '2', '[False, True, False]'))
+not_equal = _compare("not_equal", lax.ne, False, ('[1, 2, 3]', '2', '[True, False, True]'))
+less = _compare("less", lax.lt, True, ('[1, 2, 3]', '2', '[True, False, False]'))
+less_equal = _compare("less_equal", lax.le, True, ('[1, 2, 3]', '2', '[True, True, False]'))
+greater = _compare("greater", lax.gt, True, ('[1, 2, 3]', '2', '[False, False, True]'))
+greater_equal = _compare("greater_equal", lax.ge, True, ('[1, 2, 3]', '2', '[False, True, True]'))
 
 
 # ---- logic and bits ----------------------------------------------------------------------------
@@ -469,43 +729,63 @@ def _as_bool(x: Any) -> Any:
     return x if x.aval.dtype == D.bool_ else lax.ne(x, scalar_like(x, 0))
 
 
-def _logical(name: str, fn):
+def _logical(name: str, fn, example: tuple[str, str, str]):
     def wrapped(x1: Any, x2: Any, /) -> Any:
         a, b = _as_bool(x1), _as_bool(x2)
         shape = broadcast_shapes(name, a.aval.shape, b.aval.shape)
         return fn(broadcast_to(a, shape), broadcast_to(b, shape))
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"Elementwise {name} of truth values."
+    wrapped.__doc__ = doc_with_example(f"Elementwise {name} of truth values.", name, example[:-1], example[-1])
     return wrapped
 
 
-logical_and = _logical("logical_and", lax.bitwise_and)
-logical_or = _logical("logical_or", lax.bitwise_or)
-logical_xor = _logical("logical_xor", lax.bitwise_xor)
+logical_and = _logical("logical_and", lax.bitwise_and,
+                       ('[True, True, False]', '[True, False, False]', '[True, False, False]'))
+logical_or = _logical("logical_or", lax.bitwise_or,
+                      ('[True, True, False]', '[True, False, False]', '[True, True, False]'))
+logical_xor = _logical("logical_xor", lax.bitwise_xor,
+                       ('[True, True, False]', '[True, False, False]', '[False, True, False]'))
 
 
 def logical_not(x: Any, /) -> Any:
-    """Elementwise not of truth values."""
+    """Elementwise not of truth values.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.logical_not(pnp.array([True, False])).tolist()
+        [False, True]
+        >>> pnp.logical_not(pnp.array([0, 3])).tolist()
+        [True, False]
+    """
     return lax.bitwise_not(_as_bool(x))
 
 
-def _bitwise(name: str, fn):
+def _bitwise(name: str, fn, example: tuple[str, str, str]):
     def wrapped(x1: Any, x2: Any, /) -> Any:
         a, b = promote_broadcast(name, x1, x2)
         check(name, a, _int_or_bool, "integer or bool")
         return fn(a, b)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"Elementwise {name} of integer or bool operands."
+    wrapped.__doc__ = doc_with_example(f"Elementwise {name} of integer or bool operands.", name, example[:-1],
+                                       example[-1])
     return wrapped
 
 
-bitwise_and = _bitwise("bitwise_and", lax.bitwise_and)
-bitwise_or = _bitwise("bitwise_or", lax.bitwise_or)
-bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
+bitwise_and = _bitwise("bitwise_and", lax.bitwise_and, ('[12, 10]', '6', '[4, 2]'))
+bitwise_or = _bitwise("bitwise_or", lax.bitwise_or, ('[12, 10]', '6', '[14, 14]'))
+bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor, ('[12, 10]', '6', '[10, 12]'))
 
 
 def bitwise_invert(x: Any, /) -> Any:
-    """~x for integers (not for bool)."""
+    """~x for integers (not for bool).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.bitwise_invert(pnp.array([0, 5])).tolist()
+        [-1, -6]
+        >>> pnp.bitwise_invert(pnp.array([0, 5], dtype=pnp.uint8)).tolist()
+        [255, 250]
+    """
     x = to_array(x)
     check("bitwise_invert", x, _int_or_bool, "integer or bool")
     return lax.bitwise_not(x)
@@ -515,14 +795,26 @@ invert = bitwise_not = bitwise_invert
 
 
 def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
-    """x1 << x2 (integers; x2 must be non-negative)."""
+    """x1 << x2 (integers; x2 must be non-negative).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.bitwise_left_shift(pnp.array([1, 3]), 2).tolist()
+        [4, 12]
+    """
     a, b = promote_broadcast("bitwise_left_shift", x1, x2)
     check("bitwise_left_shift", a, lambda d: D.kind(d) == 1, "integer")
     return lax.shift_left(a, b)
 
 
 def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
-    """x1 >> x2 (sign-filling for signed integers)."""
+    """x1 >> x2 (sign-filling for signed integers).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.bitwise_right_shift(pnp.array([16, -16]), 2).tolist()
+        [4, -4]
+    """
     a, b = promote_broadcast("bitwise_right_shift", x1, x2)
     check("bitwise_right_shift", a, lambda d: D.kind(d) == 1, "integer")
     if a.aval.dtype.kind == "u":
@@ -535,7 +827,13 @@ right_shift = bitwise_right_shift
 
 
 def bitwise_count(x: Any, /) -> Any:
-    """The number of 1 bits in |x| (uint8 result, as NumPy)."""
+    """The number of 1 bits in |x| (uint8 result, as NumPy).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.bitwise_count(pnp.array([7, -8, 255])).tolist()
+        [3, 1, 8]
+    """
     x = to_array(x)
     check("bitwise_count", x, _int_or_bool, "integer or bool")
     if x.aval.dtype == D.bool_:
@@ -548,7 +846,13 @@ def bitwise_count(x: Any, /) -> Any:
 # ---- classification -----------------------------------------------------------------------------
 
 def isnan(x: Any, /) -> Any:
-    """True where x is NaN (either part for complex)."""
+    """True where x is NaN (either part for complex).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isnan(pnp.array([1.0, pnp.nan, pnp.inf])).tolist()
+        [False, True, False]
+    """
     x = to_array(x)
     if D.kind(x.aval.dtype) < 2:
         return lax.broadcast_in_dim(np.bool_(False), x.aval.shape, ())
@@ -556,17 +860,35 @@ def isnan(x: Any, /) -> Any:
 
 
 def isinf(x: Any, /) -> Any:
-    """True where x is infinite (either part for complex)."""
+    """True where x is infinite (either part for complex).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isinf(pnp.array([1.0, pnp.nan, -pnp.inf])).tolist()
+        [False, False, True]
+    """
     return _M.isinf(to_array(x))
 
 
 def isfinite(x: Any, /) -> Any:
-    """True where x is neither infinite nor NaN."""
+    """True where x is neither infinite nor NaN.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isfinite(pnp.array([1.0, pnp.nan, pnp.inf])).tolist()
+        [True, False, False]
+    """
     return _M.isfinite(to_array(x))
 
 
 def isposinf(x: Any, /) -> Any:
-    """True where x is +inf."""
+    """True where x is +inf.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isposinf(pnp.array([1.0, pnp.inf, -pnp.inf])).tolist()
+        [False, True, False]
+    """
     x = to_array(x)
     if D.kind(x.aval.dtype) < 2:
         return isnan(x)
@@ -574,7 +896,13 @@ def isposinf(x: Any, /) -> Any:
 
 
 def isneginf(x: Any, /) -> Any:
-    """True where x is -inf."""
+    """True where x is -inf.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isneginf(pnp.array([1.0, pnp.inf, -pnp.inf])).tolist()
+        [False, False, True]
+    """
     x = to_array(x)
     if D.kind(x.aval.dtype) < 2:
         return isnan(x)
@@ -582,7 +910,13 @@ def isneginf(x: Any, /) -> Any:
 
 
 def isreal(x: Any, /) -> Any:
-    """True where the imaginary part is zero."""
+    """True where the imaginary part is zero.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isreal(pnp.array([1 + 0j, 1 + 2j])).tolist()
+        [True, False]
+    """
     x = to_array(x)
     if D.kind(x.aval.dtype) < 3:
         return lax.broadcast_in_dim(np.bool_(True), x.aval.shape, ())
@@ -591,17 +925,35 @@ def isreal(x: Any, /) -> Any:
 
 
 def iscomplex(x: Any, /) -> Any:
-    """True where the imaginary part is nonzero."""
+    """True where the imaginary part is nonzero.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.iscomplex(pnp.array([1 + 0j, 1 + 2j])).tolist()
+        [False, True]
+    """
     return lax.bitwise_not(isreal(x))
 
 
 def iscomplexobj(x: Any) -> builtins.bool:
-    """Whether x has a complex dtype."""
+    """Whether x has a complex dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.iscomplexobj(pnp.array([1 + 0j])), pnp.iscomplexobj(pnp.array([1.0]))
+        (True, False)
+    """
     return D.kind(D.dtype_weak(x)[0]) == 3
 
 
 def isrealobj(x: Any) -> builtins.bool:
-    """Whether x does not have a complex dtype."""
+    """Whether x does not have a complex dtype.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isrealobj(pnp.array([1 + 0j])), pnp.isrealobj(pnp.array([1.0]))
+        (False, True)
+    """
     return not iscomplexobj(x)
 
 
@@ -622,7 +974,15 @@ def _bound(b: Any, dt: np.dtype, lower: builtins.bool) -> Any:
 
 
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
-    """Limit x to [min, max] (either may be None); keeps x's dtype, broadcasts with the bounds."""
+    """Limit x to [min, max] (either may be None); keeps x's dtype, broadcasts with the bounds.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.clip(pnp.array([-2, 0, 5, 9]), 0, 6).tolist()
+        [0, 0, 5, 6]
+        >>> pnp.clip(pnp.array([-2.0, 9.0]), max=1.5).tolist()
+        [-2.0, 1.5]
+    """
     x = to_array(x)
     dt = x.aval.dtype
     check("clip", x, _real, "real")
@@ -638,7 +998,13 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
 
 
 def nan_to_num(x: Any, copy: builtins.bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
-    """Replace NaN by `nan` and infinities by `posinf`/`neginf` (default: the dtype's extremes)."""
+    """Replace NaN by `nan` and infinities by `posinf`/`neginf` (default: the dtype's extremes).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nan_to_num(pnp.array([pnp.nan, 1.0, -pnp.inf]), neginf=-9.0).tolist()
+        [0.0, 1.0, -9.0]
+    """
     x = to_array(x)
     dt = x.aval.dtype
     if D.kind(dt) < 2:
@@ -655,7 +1021,13 @@ def nan_to_num(x: Any, copy: builtins.bool = True, nan: Any = 0.0, posinf: Any =
 
 
 def sinc(x: Any, /) -> Any:
-    """sin(pi x) / (pi x), 1 at 0."""
+    """sin(pi x) / (pi x), 1 at 0.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.sinc(pnp.array([0.0, 0.5, -0.5])).tolist()
+        [1.0, 0.6366, 0.6366]
+    """
     x = to_inexact(x)
     zero = lax.eq(x, scalar_like(x, 0))
     safe = lax.select(zero, scalar_like(x, 1), x)
@@ -664,13 +1036,25 @@ def sinc(x: Any, /) -> Any:
 
 
 def deg2rad(x: Any, /) -> Any:
-    """Degrees to radians."""
+    """Degrees to radians.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.deg2rad(pnp.array([180.0, 90.0])).tolist()
+        [3.1416, 1.5708]
+    """
     x = to_inexact(x)
     return lax.mul(x, scalar_like(x, np.pi / 180.0))
 
 
 def rad2deg(x: Any, /) -> Any:
-    """Radians to degrees."""
+    """Radians to degrees.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.rad2deg(pnp.array([pnp.pi, pnp.pi / 2])).tolist()
+        [180.0, 90.0]
+    """
     x = to_inexact(x)
     return lax.mul(x, scalar_like(x, 180.0 / np.pi))
 
@@ -695,14 +1079,26 @@ def _gcd_loop(a: Any, b: Any) -> Any:
 
 
 def gcd(x1: Any, x2: Any, /) -> Any:
-    """Greatest common divisor of integers (|gcd|, gcd(0, 0) = 0)."""
+    """Greatest common divisor of integers (|gcd|, gcd(0, 0) = 0).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.gcd(pnp.array([12, -18, 0]), pnp.array([8, 12, 0])).tolist()
+        [4, 6, 0]
+    """
     a, b = promote_broadcast("gcd", x1, x2)
     check("gcd", a, lambda d: D.kind(d) == 1, "integer")
     return _gcd_loop(a, b)
 
 
 def lcm(x1: Any, x2: Any, /) -> Any:
-    """Least common multiple of integers (0 if either is 0)."""
+    """Least common multiple of integers (0 if either is 0).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.lcm(pnp.array([4, -6, 0]), pnp.array([6, 4, 5])).tolist()
+        [12, 12, 0]
+    """
     a, b = promote_broadcast("lcm", x1, x2)
     check("lcm", a, lambda d: D.kind(d) == 1, "integer")
     g = _gcd_loop(a, b)
@@ -712,7 +1108,14 @@ def lcm(x1: Any, x2: Any, /) -> Any:
 
 
 def modf(x: Any, /) -> tuple[Any, Any]:
-    """(fractional part, integral part), both with x's sign."""
+    """(fractional part, integral part), both with x's sign.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> frac, whole = pnp.modf(pnp.array([2.5, -1.25]))
+        >>> frac.tolist(), whole.tolist()
+        ([0.5, -0.25], [2.0, -1.0])
+    """
     x = to_inexact(x)
     i = _trunc(x)
     return lax.sub(x, i), i
@@ -720,7 +1123,14 @@ def modf(x: Any, /) -> tuple[Any, Any]:
 
 def frexp(x: Any, /) -> tuple[Any, Any]:
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1; the exponent is
-    int32, as numpy's and jax's."""
+    int32, as numpy's and jax's.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> m, e = pnp.frexp(pnp.array([8.0, 0.75]))
+        >>> m.tolist(), e.tolist()
+        ([0.5, 0.75], [4, 0])
+    """
     x = to_inexact(x)
     check("frexp", x, _real, "real")
     m, e = _M.frexp(x)

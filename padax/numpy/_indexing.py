@@ -20,8 +20,9 @@ from padax.numpy import _dtypes as D
 from padax.numpy._util import broadcast_shapes, broadcast_to, full_like_shape, static_int, to_array
 
 
-def _index_array(op: str, indices: Any, n: builtins.int) -> Any:
-    """Integer indices with negatives wrapped (int32 when possible)."""
+def _index_array(op: str, indices: Any, n: builtins.int, mode: str | None = None) -> Any:
+    """Integer indices (int32 when possible) with negatives counted from the end; NumPy's `mode='clip'` leaves
+    them to be clamped to 0, `mode='wrap'` takes every index modulo n."""
     idx = to_array(indices)
     if D.kind(idx.aval.dtype) != 1:
         raise op_type_error(op, f"indices must be integers, got {idx.aval.str_short()}")
@@ -30,6 +31,10 @@ def _index_array(op: str, indices: Any, n: builtins.int) -> Any:
         dt = D.int32 if dt.itemsize < 4 else D.canonicalize(D.int64)
     if idx.aval.dtype != dt:
         idx = lax.convert_element_type(idx, dt)
+    if mode == "clip":
+        return idx
+    if mode == "wrap" and n > 0:
+        idx = lax.rem(idx, full_like_shape(idx.aval.shape, n, dt))
     neg = lax.lt(idx, full_like_shape(idx.aval.shape, 0, dt))
     return lax.select(neg, lax.add(idx, full_like_shape(idx.aval.shape, n, dt)), idx)
 
@@ -38,7 +43,21 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
          fill_value: Any = None) -> Any:
     """Elements of x at `indices` along `axis` (of the flattened x if axis is None).
 
-    The result has x's shape with `axis` replaced by indices' shape.
+    The result has x's shape with `axis` replaced by indices' shape. `mode` says what an out-of-range index
+    reads: 'fill' (the default) `fill_value` (NaN for floats), 'clip' the nearest end (negative indices clip to
+    0, as NumPy), 'wrap' the index modulo the axis length.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.take(pnp.array([10, 20, 30]), pnp.array([2, 0])).tolist()
+        [30, 10]
+        >>> pnp.take(pnp.array([1.0, 2.0]), pnp.array([0, 5])).tolist()  # out of range: NaN (NumPy raises)
+        [1.0, nan]
+        >>> pnp.take(pnp.array([[1, 2], [3, 4]]), pnp.array([1]), axis=1).tolist()
+        [[2], [4]]
+        >>> x, i = pnp.array([10, 20, 30]), pnp.array([-1, 4])
+        >>> pnp.take(x, i, mode="clip").tolist(), pnp.take(x, i, mode="wrap").tolist()
+        ([10, 30], [30, 20])
     """
     x = to_array(x)
     if axis is None:
@@ -47,9 +66,11 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
         axis = 0
     if x.aval.ndim == 0:
         x = lax.reshape(x, (1,))
+    if mode not in (None, "fill", "clip", "wrap", "drop", "promise_in_bounds"):
+        raise op_value_error("take", f"mode must be 'fill', 'clip' or 'wrap', got {mode!r}")
     a = canonicalize_axis("take", static_int("take", axis, "axis"), x.aval.ndim)
     n = x.aval.shape[a]
-    idx = _index_array("take", indices, n)
+    idx = _index_array("take", indices, n, mode)
     shape = x.aval.shape
     k = idx.aval.ndim
     dn = GatherDimensionNumbers(
@@ -59,13 +80,23 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
     if n == 0:
         out_shape = shape[:a] + idx.aval.shape + shape[a + 1:]
         return full_like_shape(out_shape, 0, x.aval.dtype)
+    gather_mode = "clip" if mode == "wrap" else (mode or "fill")  # wrapped indices are in range
     return lax.gather(x, lax.reshape(idx, idx.aval.shape + (1,)), dn, slice_sizes,
-                      mode=mode or "fill", fill_value=fill_value)
+                      mode=gather_mode, fill_value=fill_value)
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: str | None = None,
                     fill_value: Any = None) -> Any:
-    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast)."""
+    """Pick values along `axis` at `indices` (same rank as x; other axes broadcast). Negative indices count
+    from the end; an out-of-range index reads `fill_value` (NaN for floats) with the default `mode='fill'`,
+    the nearest end with `mode='clip'`, as jax.numpy.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[3, 1, 2], [9, 7, 8]])
+        >>> pnp.take_along_axis(x, pnp.argsort(x, axis=1), axis=1).tolist()
+        [[1, 2, 3], [7, 8, 9]]
+    """
     x = to_array(x)
     if axis is None:
         x = lax.reshape(x, (x.aval.size,))
@@ -97,7 +128,15 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
 
 
 def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1) -> Any:
-    """The `offset` diagonal of the (axis1, axis2) planes, as the last axis of the result."""
+    """The `offset` diagonal of the (axis1, axis2) planes, as the last axis of the result.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diagonal(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+        >>> pnp.diagonal(pnp.array([[1, 2], [3, 4]]), offset=1).tolist()
+        [2]
+    """
     x = to_array(a)
     nd = x.aval.ndim
     if nd < 2:
@@ -125,7 +164,15 @@ def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: b
 
 
 def diag(v: Any, k: builtins.int = 0) -> Any:
-    """The k-th diagonal of a 2-D array, or a 2-D array with 1-D v on its k-th diagonal."""
+    """The k-th diagonal of a 2-D array, or a 2-D array with 1-D v on its k-th diagonal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diag(pnp.array([1, 2])).tolist()
+        [[1, 0], [0, 2]]
+        >>> pnp.diag(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+    """
     v = to_array(v)
     k = static_int("diag", k, "k")
     if v.aval.ndim == 2:
@@ -143,20 +190,38 @@ def diag(v: Any, k: builtins.int = 0) -> Any:
 
 
 def diagflat(v: Any, k: builtins.int = 0) -> Any:
-    """A 2-D array with the flattened v on its k-th diagonal."""
+    """A 2-D array with the flattened v on its k-th diagonal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diagflat(pnp.array([[1, 2]]), k=1).tolist()
+        [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
     v = to_array(v)
     return diag(lax.reshape(v, (v.aval.size,)), k)
 
 
 def trace(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1,
           dtype: Any = None) -> Any:
-    """Sum along the `offset` diagonal of the (axis1, axis2) planes."""
+    """Sum along the `offset` diagonal of the (axis1, axis2) planes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.trace(pnp.array([[1, 2], [3, 4]])).tolist()
+        5
+    """
     from padax.numpy._statistical import sum as _sum
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
-    """Coordinates in an array of `shape` of flat (row-major) indices."""
+    """Coordinates in an array of `shape` of flat (row-major) indices.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [i.tolist() for i in pnp.unravel_index(pnp.array([5, 1]), (2, 3))]
+        [[1, 0], [2, 1]]
+    """
     idx = to_array(indices)
     if D.kind(idx.aval.dtype) != 1:
         raise op_type_error("unravel_index", f"indices must be integers, got {idx.aval.str_short()}")
@@ -171,7 +236,13 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
 
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise") -> Any:
-    """Flat (row-major) indices of coordinates in an array of shape `dims` ('clip' or 'wrap' out-of-range)."""
+    """Flat (row-major) indices of coordinates in an array of shape `dims` ('clip' or 'wrap' out-of-range).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ravel_multi_index((pnp.array([1, 0]), pnp.array([2, 1])), (2, 3)).tolist()
+        [5, 1]
+    """
     dims = tuple(static_int("ravel_multi_index", d, "dims") for d in dims)
     coords = [to_array(c) for c in multi_index]
     if len(coords) != len(dims):

@@ -31,14 +31,25 @@ def _two(op: str, x1: Any, x2: Any, preferred_element_type: Any = None) -> tuple
     return a, b
 
 
+_PRODUCT_ARGS = """    Args:
+        precision: how exactly XLA multiplies floats: None (an enclosing precision scope, else the
+            `default_matmul_precision` setting), "default", "high", "highest" or a `padax.lax.Precision`.
+        preferred_element_type: the dtype the operands are cast to, so the products accumulate in and
+            return it (e.g. float32 for bfloat16 operands); None keeps the promoted dtype.
+
+"""
+
+
 def _products(fn):
-    """Give a product function jax's `precision=` and `preferred_element_type=` keywords."""
+    """Give a product function jax's `precision=` and `preferred_element_type=` keywords (and document them
+    before its examples)."""
     @functools.wraps(fn)
     def wrapped(*args, precision: Any = None, preferred_element_type: Any = None, **kwargs):
         if precision is None:  # an enclosing scope's precision, if any, stays in force
             return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
         with precision_scope(precision):
             return fn(*args, preferred_element_type=preferred_element_type, **kwargs)
+    wrapped.__doc__ = fn.__doc__.replace("    Examples:", _PRODUCT_ARGS + "    Examples:", 1)
     wrapped.__signature__ = inspect.signature(fn).replace(
         parameters=[*inspect.signature(fn).parameters.values(),
                     inspect.Parameter("precision", inspect.Parameter.KEYWORD_ONLY, default=None)])
@@ -47,14 +58,32 @@ def _products(fn):
 
 @_products
 def matmul(x1: Any, x2: Any, /, *, preferred_element_type: Any = None) -> Any:
-    """Matrix product with batch broadcasting (1-D operands act as vectors)."""
+    """Matrix product with batch broadcasting (1-D operands act as vectors).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[1, 2], [3, 4]])
+        >>> pnp.matmul(a, a).tolist()
+        [[7, 10], [15, 22]]
+        >>> pnp.matmul(a, pnp.array([1, 1])).tolist()
+        [3, 7]
+    """
     a, b = _two("matmul", x1, x2, preferred_element_type)
     return _L.matmul(a, b)
 
 
 @_products
 def tensordot(x1: Any, x2: Any, /, axes: Any = 2, *, preferred_element_type: Any = None) -> Any:
-    """Sum products over the last `axes` axes of x1 and the first of x2 (or the given axis pairs)."""
+    """Sum products over the last `axes` axes of x1 and the first of x2 (or the given axis pairs).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.arange(6).reshape(2, 3)
+        >>> pnp.tensordot(a, a, axes=([1], [1])).tolist()
+        [[5, 14], [14, 50]]
+        >>> pnp.tensordot(a, a, 2).tolist()
+        55
+    """
     a, b = _two("tensordot", x1, x2, preferred_element_type)
     if isinstance(axes, (builtins.int, np.integer)):
         n = builtins.int(axes)
@@ -80,7 +109,15 @@ def tensordot(x1: Any, x2: Any, /, axes: Any = 2, *, preferred_element_type: Any
 
 @_products
 def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1, preferred_element_type: Any = None) -> Any:
-    """Dot products of vectors along `axis` (x1 conjugated), other axes broadcast."""
+    """Dot products of vectors along `axis` (x1 conjugated), other axes broadcast.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.vecdot(pnp.array([[1.0, 2.0], [3.0, 4.0]]), pnp.array([1.0, 1.0])).tolist()
+        [3.0, 7.0]
+        >>> pnp.vecdot(pnp.array([1j]), pnp.array([1j])).tolist()
+        (1+0j)
+    """
     a, b = _two("vecdot", x1, x2, preferred_element_type)
     shape = broadcast_shapes("vecdot", a.aval.shape, b.aval.shape)
     nd = len(shape)
@@ -102,7 +139,15 @@ def vecdot(x1: Any, x2: Any, /, *, axis: builtins.int = -1, preferred_element_ty
 @_products
 def dot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """NumPy's dot: products for 0-d, inner for 1-D, matmul for 2-D, and sum over a's last / b's
-    second-to-last axis otherwise."""
+    second-to-last axis otherwise.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.dot(pnp.array([1, 2, 3]), pnp.array([4, 5, 6])).tolist()
+        32
+        >>> pnp.dot(pnp.array([[1, 0], [0, 2]]), pnp.array([3, 4])).tolist()
+        [3, 8]
+    """
     x, y = _two("dot", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         from padax.numpy._elementwise import multiply
@@ -114,7 +159,13 @@ def dot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
 
 @_products
 def inner(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
-    """Sum of products over the last axes of a and b."""
+    """Sum of products over the last axes of a and b.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.inner(pnp.array([[1, 2], [3, 4]]), pnp.array([1, 10])).tolist()
+        [21, 43]
+    """
     x, y = _two("inner", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         from padax.numpy._elementwise import multiply
@@ -123,7 +174,13 @@ def inner(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
 
 
 def outer(a: Any, b: Any) -> Any:
-    """Outer product of the flattened inputs."""
+    """Outer product of the flattened inputs.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.outer(pnp.array([1, 2]), pnp.array([1, 10, 100])).tolist()
+        [[1, 10, 100], [2, 20, 200]]
+    """
     x, y = _two("outer", a, b)
     x, y = lax.reshape(x, (x.aval.size,)), lax.reshape(y, (y.aval.size,))
     shape = (x.aval.size, y.aval.size)
@@ -132,7 +189,13 @@ def outer(a: Any, b: Any) -> Any:
 
 @_products
 def vdot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
-    """Dot product of the flattened inputs, the first conjugated."""
+    """Dot product of the flattened inputs, the first conjugated.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.vdot(pnp.array([1j, 2.0]), pnp.array([1j, 3.0])).tolist()
+        (7+0j)
+    """
     x, y = _two("vdot", a, b, preferred_element_type)
     x, y = lax.reshape(x, (x.aval.size,)), lax.reshape(y, (y.aval.size,))
     if D.kind(x.aval.dtype) == 3:
@@ -141,7 +204,13 @@ def vdot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
 
 
 def kron(a: Any, b: Any) -> Any:
-    """Kronecker product."""
+    """Kronecker product.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.kron(pnp.array([[1, 2]]), pnp.array([[1], [10]])).tolist()
+        [[1, 2], [10, 20]]
+    """
     x, y = promote(to_array(a), to_array(b))
     nd = builtins.max(x.aval.ndim, y.aval.ndim)
     xs = (1,) * (nd - x.aval.ndim) + x.aval.shape
@@ -173,7 +242,13 @@ def _with_zero_z(v: Any) -> Any:
 def cross(a: Any, b: Any, axisa: builtins.int = -1, axisb: builtins.int = -1, axisc: builtins.int = -1,
           axis: builtins.int | None = None) -> Any:
     """Cross product of 3-vectors along the given axes (other axes broadcast). As NumPy, 2-vectors are
-    taken with z = 0: two of them give the z component (a scalar per pair), one with a 3-vector a 3-vector."""
+    taken with z = 0: two of them give the z component (a scalar per pair), one with a 3-vector a 3-vector.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.cross(pnp.array([1.0, 0.0, 0.0]), pnp.array([0.0, 1.0, 0.0])).tolist()
+        [0.0, 0.0, 1.0]
+    """
     from padax.numpy._manipulation import moveaxis
     x, y = _two("cross", a, b)
     if axis is not None:
@@ -268,6 +343,23 @@ def einsum(subscripts: Any, /, *operands: Any, optimize: Any = None, precision: 
 
     Delegates to padax's einsum (`padax.functional.einsum`); the local
     left-to-right contraction below is the fallback when that is absent.
+
+    Args:
+        subscripts: the index string, e.g. "ij,jk->ik" (or the first operand of the sublist form).
+        operands: the arrays.
+        optimize: accepted for NumPy and jax.numpy calls; padax chooses the contraction order itself.
+        precision, preferred_element_type: as for `matmul`.
+
+    Returns:
+        The contraction, with the promoted dtype (or `preferred_element_type`).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a = pnp.array([[1, 2], [3, 4]])
+        >>> pnp.einsum("ij,jk->ik", a, a).tolist(), pnp.einsum("ii", a).tolist()
+        ([[7, 10], [15, 22]], 5)
+        >>> pnp.einsum(a, [0, 1], a, [1, 0]).tolist()  # the sublist form: sum of a * a.T
+        29
     """
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_subscripts((subscripts,) + operands)
@@ -368,7 +460,15 @@ def _mode_slice(full: Any, n: builtins.int, m: builtins.int, mode: str) -> Any:
 
 @_products
 def convolve(a: Any, v: Any, mode: str = "full", *, preferred_element_type: Any = None) -> Any:
-    """Discrete linear convolution of two 1-D arrays (NumPy's modes 'full', 'same', 'valid')."""
+    """Discrete linear convolution of two 1-D arrays (NumPy's modes 'full', 'same', 'valid').
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.convolve(pnp.array([1.0, 2.0, 3.0]), pnp.array([0.0, 1.0, 0.5])).tolist()
+        [0.0, 1.0, 2.5, 4.0, 1.5]
+        >>> pnp.convolve(pnp.array([1.0, 2.0, 3.0]), pnp.array([0.0, 1.0, 0.5]), mode="same").tolist()
+        [1.0, 2.5, 4.0]
+    """
     x, y, mode = _one_d_products("convolve", a, v, mode, preferred_element_type)
     if y.aval.shape[0] > x.aval.shape[0]:  # convolution commutes; NumPy slices against the longer one
         x, y = y, x
@@ -378,7 +478,15 @@ def convolve(a: Any, v: Any, mode: str = "full", *, preferred_element_type: Any 
 
 @_products
 def correlate(a: Any, v: Any, mode: str = "valid", *, preferred_element_type: Any = None) -> Any:
-    """Cross-correlation sum_n a[n + k] * conj(v[n]) of two 1-D arrays (NumPy's modes)."""
+    """Cross-correlation sum_n a[n + k] * conj(v[n]) of two 1-D arrays (NumPy's modes).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.correlate(pnp.array([1.0, 2.0, 3.0]), pnp.array([0.0, 1.0, 0.5])).tolist()
+        [3.5]
+        >>> pnp.correlate(pnp.array([1.0, 2.0, 3.0]), pnp.array([1.0, 0.5]), mode="full").tolist()
+        [0.5, 2.0, 3.5, 3.0]
+    """
     x, y, mode = _one_d_products("correlate", a, v, mode, preferred_element_type)
     if D.kind(y.aval.dtype) == 3:
         y = lax.conj(y)

@@ -41,7 +41,13 @@ def _int_tuple(op: str, v: Any, what: str) -> tuple[int, ...]:
 
 
 def broadcast_to(x: Any, /, shape: Any) -> Any:
-    """Broadcast x to `shape` (NumPy rules)."""
+    """Broadcast x to `shape` (NumPy rules).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.broadcast_to(pnp.array([1, 2, 3]), (2, 3)).tolist()
+        [[1, 2, 3], [1, 2, 3]]
+    """
     x = to_array(x)
     shape = _int_tuple("broadcast_to", shape, "shape")
     xs = x.aval.shape
@@ -51,21 +57,42 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 
 
 def broadcast_arrays(*arrays: Any) -> list[Any]:
-    """Broadcast arrays to their common shape."""
+    """Broadcast arrays to their common shape.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> a, b = pnp.broadcast_arrays(pnp.array([[1], [2]]), pnp.array([10, 20, 30]))
+        >>> a.tolist(), b.tolist()
+        ([[1, 1, 1], [2, 2, 2]], [[10, 20, 30], [10, 20, 30]])
+    """
     arrs = [to_array(a) for a in arrays]
     shape = _bshapes("broadcast_arrays", *(a.aval.shape for a in arrs))
     return [_bcast(a, shape) for a in arrs]
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
-    """The shape that arrays of the given shapes broadcast to."""
+    """The shape that arrays of the given shapes broadcast to.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.broadcast_shapes((2, 1), (3,), (1, 1))
+        (2, 3)
+    """
     if not shapes:
         return ()
     return _bshapes("broadcast_shapes", *(_int_tuple("broadcast_shapes", s, "shape") for s in shapes))
 
 
 def concat(arrays: Sequence[Any], /, *, axis: builtins.int | None = 0) -> Any:
-    """Join arrays along an existing axis (flattened first if axis is None); dtypes promote."""
+    """Join arrays along an existing axis (flattened first if axis is None); dtypes promote.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.concat([pnp.array([[1, 2]]), pnp.array([[3, 4]])], axis=0).tolist()
+        [[1, 2], [3, 4]]
+        >>> pnp.concat([pnp.array([[1], [2]]), pnp.array([[3], [4]])], axis=None).tolist()
+        [1, 2, 3, 4]
+    """
     arrs = _arrays("concat", arrays)
     if axis is None:
         arrs = [lax.reshape(a, (a.aval.size,)) for a in arrs]
@@ -84,13 +111,25 @@ def concat(arrays: Sequence[Any], /, *, axis: builtins.int | None = 0) -> Any:
 
 
 def concatenate(arrays: Sequence[Any], axis: builtins.int | None = 0, dtype: Any = None) -> Any:
-    """NumPy's name for `concat`."""
+    """NumPy's name for `concat`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.concatenate([pnp.array([1, 2]), pnp.array([3])]).tolist()
+        [1, 2, 3]
+    """
     out = concat(arrays, axis=axis)
     return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
 
 
 def stack(arrays: Sequence[Any], /, *, axis: builtins.int = 0) -> Any:
-    """Join equal-shaped arrays along a new axis."""
+    """Join equal-shaped arrays along a new axis.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.stack([pnp.array([1, 2]), pnp.array([3, 4])], axis=1).tolist()
+        [[1, 3], [2, 4]]
+    """
     arrs = _arrays("stack", arrays)
     ref = arrs[0].aval.shape
     if builtins.any(t.aval.shape != ref for t in arrs[1:]):
@@ -102,7 +141,13 @@ def stack(arrays: Sequence[Any], /, *, axis: builtins.int = 0) -> Any:
 
 
 def unstack(x: Any, /, *, axis: builtins.int = 0) -> tuple[Any, ...]:
-    """The slices of x along `axis`, each without that axis."""
+    """The slices of x along `axis`, each without that axis.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [r.tolist() for r in pnp.unstack(pnp.array([[1, 2], [3, 4]]), axis=1)]
+        [[1, 3], [2, 4]]
+    """
     x = to_array(x)
     if x.aval.ndim == 0:
         raise op_value_error("unstack", "cannot unstack a 0-d array")
@@ -110,7 +155,13 @@ def unstack(x: Any, /, *, axis: builtins.int = 0) -> tuple[Any, ...]:
 
 
 def expand_dims(x: Any, /, axis: Any = 0) -> Any:
-    """Insert size-1 axes at the positions `axis` (an int or a tuple) of the result."""
+    """Insert size-1 axes at the positions `axis` (an int or a tuple) of the result.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.expand_dims(pnp.array([1, 2]), axis=0).shape, pnp.expand_dims(pnp.array([1, 2]), axis=(0, 2)).shape
+        ((1, 2), (1, 2, 1))
+    """
     x = to_array(x)
     ax = _int_tuple("expand_dims", axis, "axis")
     nd = x.aval.ndim + len(ax)
@@ -124,7 +175,13 @@ def expand_dims(x: Any, /, axis: Any = 0) -> Any:
 
 
 def squeeze(x: Any, /, axis: Any = None) -> Any:
-    """Remove size-1 axes (those of `axis`, which must have size 1; all of them if axis is None)."""
+    """Remove size-1 axes (those of `axis`, which must have size 1; all of them if axis is None).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.squeeze(pnp.zeros((1, 3, 1))).shape, pnp.squeeze(pnp.zeros((1, 3, 1)), axis=0).shape
+        ((3,), (3, 1))
+    """
     x = to_array(x)
     shape = x.aval.shape
     if axis is None:
@@ -141,7 +198,15 @@ def squeeze(x: Any, /, axis: Any = None) -> Any:
 
 
 def flip(x: Any, /, *, axis: Any = None) -> Any:
-    """Reverse the order of elements along `axis` (all axes if None)."""
+    """Reverse the order of elements along `axis` (all axes if None).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.flip(pnp.array([[1, 2], [3, 4]])).tolist()
+        [[4, 3], [2, 1]]
+        >>> pnp.flip(pnp.array([[1, 2], [3, 4]]), axis=1).tolist()
+        [[2, 1], [4, 3]]
+    """
     x = to_array(x)
     if axis is None:
         dims = tuple(builtins.range(x.aval.ndim))
@@ -151,28 +216,58 @@ def flip(x: Any, /, *, axis: Any = None) -> Any:
 
 
 def flipud(m: Any) -> Any:
-    """Reverse along axis 0."""
+    """Reverse along axis 0.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.flipud(pnp.array([[1, 2], [3, 4]])).tolist()
+        [[3, 4], [1, 2]]
+    """
     return flip(m, axis=0)
 
 
 def fliplr(m: Any) -> Any:
-    """Reverse along axis 1."""
+    """Reverse along axis 1.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fliplr(pnp.array([[1, 2], [3, 4]])).tolist()
+        [[2, 1], [4, 3]]
+    """
     return flip(m, axis=1)
 
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
-    """Move axes `source` to positions `destination`, others keep their order."""
+    """Move axes `source` to positions `destination`, others keep their order.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.moveaxis(pnp.zeros((2, 3, 4)), 0, -1).shape
+        (3, 4, 2)
+    """
     return _S.moveaxis(to_array(x), list(_int_tuple("moveaxis", source, "source")),
                        list(_int_tuple("moveaxis", destination, "destination")))
 
 
 def permute_dims(x: Any, /, axes: Sequence[builtins.int]) -> Any:
-    """Permute the axes: result axis i is input axis axes[i]."""
+    """Permute the axes: result axis i is input axis axes[i].
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.permute_dims(pnp.zeros((2, 3, 4)), (2, 0, 1)).shape
+        (4, 2, 3)
+    """
     return _S.transpose(to_array(x), list(_int_tuple("permute_dims", axes, "axes")))
 
 
 def transpose(a: Any, axes: Sequence[builtins.int] | None = None) -> Any:
-    """Permute the axes (reverse them when `axes` is None)."""
+    """Permute the axes (reverse them when `axes` is None).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.transpose(pnp.array([[1, 2, 3], [4, 5, 6]])).tolist()
+        [[1, 4], [2, 5], [3, 6]]
+    """
     a = to_array(a)
     if axes is None:
         axes = tuple(builtins.range(a.aval.ndim))[::-1]
@@ -180,7 +275,13 @@ def transpose(a: Any, axes: Sequence[builtins.int] | None = None) -> Any:
 
 
 def matrix_transpose(x: Any, /) -> Any:
-    """Swap the last two axes."""
+    """Swap the last two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.matrix_transpose(pnp.zeros((5, 2, 3))).shape
+        (5, 3, 2)
+    """
     x = to_array(x)
     nd = x.aval.ndim
     if nd < 2:
@@ -189,7 +290,13 @@ def matrix_transpose(x: Any, /) -> Any:
 
 
 def swapaxes(a: Any, axis1: builtins.int, axis2: builtins.int) -> Any:
-    """Interchange two axes."""
+    """Interchange two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.swapaxes(pnp.array([[1, 2, 3]]), 0, 1).tolist()
+        [[1], [2], [3]]
+    """
     a = to_array(a)
     nd = a.aval.ndim
     i, j = canonicalize_axis("swapaxes", axis1, nd), canonicalize_axis("swapaxes", axis2, nd)
@@ -200,7 +307,15 @@ def swapaxes(a: Any, axis1: builtins.int, axis2: builtins.int) -> Any:
 
 def reshape(x: Any, /, shape: Any, order: str = "C", *, copy: builtins.bool | None = None) -> Any:
     """Reshape; one entry may be -1. order 'C' (default) reads and writes row-major, 'F' column-major
-    (as NumPy: the values in Fortran order refilled in Fortran order); 'A' is 'C' (padax arrays)."""
+    (as NumPy: the values in Fortran order refilled in Fortran order); 'A' is 'C' (padax arrays).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.reshape(pnp.arange(6), (2, -1)).tolist()
+        [[0, 1, 2], [3, 4, 5]]
+        >>> pnp.reshape(pnp.arange(6), (2, 3), order="F").tolist()
+        [[0, 2, 4], [1, 3, 5]]
+    """
     if order not in ("C", "F", "A"):
         raise op_value_error("reshape", f"order must be 'C', 'F' or 'A', got {order!r}")
     if order == "F":
@@ -263,7 +378,15 @@ def _keep_order_axes(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[
 
 def ravel(a: Any, order: str = "C") -> Any:
     """The flattened array, read in row-major ('C', default) or column-major ('F') order;
-    'A' and 'K' follow a NumPy input's memory layout as numpy does (padax arrays: 'C')."""
+    'A' and 'K' follow a NumPy input's memory layout as numpy does (padax arrays: 'C').
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ravel(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 2, 3, 4]
+        >>> pnp.ravel(pnp.array([[1, 2], [3, 4]]), order="F").tolist()
+        [1, 3, 2, 4]
+    """
     if order not in ("C", "F", "A", "K"):
         raise op_value_error("ravel", f"order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     perm = _layout_order(a, order)
@@ -292,7 +415,15 @@ def _roll_axis(x: Any, shift: Any, a: builtins.int) -> Any:
 
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
-    """Shift elements cyclically along `axis` (over the flattened array if None)."""
+    """Shift elements cyclically along `axis` (over the flattened array if None).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.roll(pnp.array([1, 2, 3, 4]), 1).tolist()
+        [4, 1, 2, 3]
+        >>> pnp.roll(pnp.array([[1, 2], [3, 4]]), -1, axis=1).tolist()
+        [[2, 1], [4, 3]]
+    """
     x = to_array(x)
     if axis is None:
         flat = lax.reshape(x, (x.aval.size,))
@@ -309,7 +440,13 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
 
 
 def tile(x: Any, repetitions: Any, /) -> Any:
-    """Repeat x `repetitions[i]` times along axis i (shorter tuples apply to the trailing axes)."""
+    """Repeat x `repetitions[i]` times along axis i (shorter tuples apply to the trailing axes).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.tile(pnp.array([1, 2]), (2, 2)).tolist()
+        [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
     return _S.tile(to_array(x), list(_int_tuple("tile", repetitions, "repetitions")))
 
 
@@ -319,6 +456,15 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
 
     Per-element counts must be concrete (eager), unless `total_repeat_length`
     fixes the output size (counts beyond it are cut, a shortfall repeats the last element).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.repeat(pnp.array([1, 2]), 2).tolist()
+        [1, 1, 2, 2]
+        >>> pnp.repeat(pnp.array([1, 2]), pnp.array([1, 3])).tolist()
+        [1, 2, 2, 2]
+        >>> pnp.repeat(pnp.array([1, 2]), pnp.array([1, 3]), total_repeat_length=3).tolist()  # static: jit-able
+        [1, 2, 2]
     """
     x = to_array(x)
     if axis is None:
@@ -365,14 +511,26 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
 
 
 def atleast_1d(*arys: Any) -> Any:
-    """Each input with at least one dimension."""
+    """Each input with at least one dimension.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.atleast_1d(5).shape
+        (1,)
+    """
     out = [to_array(a) for a in arys]
     out = [lax.reshape(a, (1,)) if a.aval.ndim == 0 else a for a in out]
     return out[0] if len(out) == 1 else out
 
 
 def atleast_2d(*arys: Any) -> Any:
-    """Each input with at least two dimensions (1-D becomes a row)."""
+    """Each input with at least two dimensions (1-D becomes a row).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.atleast_2d(pnp.array([1, 2])).shape
+        (1, 2)
+    """
     out = []
     for a in arys:
         a = to_array(a)
@@ -383,7 +541,13 @@ def atleast_2d(*arys: Any) -> Any:
 
 
 def atleast_3d(*arys: Any) -> Any:
-    """Each input with at least three dimensions ((N,) -> (1, N, 1), (M, N) -> (M, N, 1))."""
+    """Each input with at least three dimensions ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.atleast_3d(pnp.array([1, 2])).shape
+        (1, 2, 1)
+    """
     out = []
     for a in arys:
         a = to_array(a)
@@ -399,7 +563,13 @@ def atleast_3d(*arys: Any) -> Any:
 
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
-    """Stack rows (1-D inputs become rows)."""
+    """Stack rows (1-D inputs become rows).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.vstack([pnp.array([1, 2]), pnp.array([3, 4])]).tolist()
+        [[1, 2], [3, 4]]
+    """
     return concatenate([atleast_2d(t) for t in tup], 0, dtype)
 
 
@@ -407,7 +577,13 @@ row_stack = vstack
 
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
-    """Stack columns (concatenate along axis 1, or 0 for 1-D inputs)."""
+    """Stack columns (concatenate along axis 1, or 0 for 1-D inputs).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.hstack([pnp.array([1, 2]), pnp.array([3])]).tolist()
+        [1, 2, 3]
+    """
     arrs = [atleast_1d(t) for t in tup]
     if not arrs:
         raise op_value_error("hstack", "need at least one array to concatenate")
@@ -415,12 +591,24 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
 
 
 def dstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
-    """Stack along the third axis."""
+    """Stack along the third axis.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.dstack([pnp.array([1, 2]), pnp.array([3, 4])]).tolist()
+        [[[1, 3], [2, 4]]]
+    """
     return concatenate([atleast_3d(t) for t in tup], 2, dtype)
 
 
 def column_stack(tup: Sequence[Any]) -> Any:
-    """Stack 1-D arrays as columns of a 2-D array."""
+    """Stack 1-D arrays as columns of a 2-D array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.column_stack([pnp.array([1, 2]), pnp.array([3, 4])]).tolist()
+        [[1, 3], [2, 4]]
+    """
     arrs = []
     for t in tup:
         t = to_array(t)
@@ -446,12 +634,26 @@ def _split_points(op: str, n: builtins.int, indices_or_sections: Any, exact: bui
 
 
 def split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[Any]:
-    """Split into equal sections (an int) or at the given indices along `axis`."""
+    """Split into equal sections (an int) or at the given indices along `axis`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [p.tolist() for p in pnp.split(pnp.arange(6), 3)]
+        [[0, 1], [2, 3], [4, 5]]
+        >>> [p.tolist() for p in pnp.split(pnp.arange(6), [1, 4])]
+        [[0], [1, 2, 3], [4, 5]]
+    """
     return _split("split", ary, indices_or_sections, axis, True)
 
 
 def array_split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[Any]:
-    """Like `split`, but sections may differ in size by one."""
+    """Like `split`, but sections may differ in size by one.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [p.tolist() for p in pnp.array_split(pnp.arange(5), 2)]
+        [[0, 1, 2], [3, 4]]
+    """
     return _split("array_split", ary, indices_or_sections, axis, False)
 
 
@@ -470,23 +672,47 @@ def _split(op: str, ary: Any, ios: Any, axis: builtins.int, exact: builtins.bool
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
-    """Split along axis 1 (axis 0 for 1-D)."""
+    """Split along axis 1 (axis 0 for 1-D).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [p.tolist() for p in pnp.hsplit(pnp.array([[1, 2], [3, 4]]), 2)]
+        [[[1], [3]], [[2], [4]]]
+    """
     x = to_array(ary)
     return split(x, indices_or_sections, 0 if x.aval.ndim == 1 else 1)
 
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
-    """Split along axis 0."""
+    """Split along axis 0.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [p.tolist() for p in pnp.vsplit(pnp.array([[1, 2], [3, 4]]), 2)]
+        [[[1, 2]], [[3, 4]]]
+    """
     return split(ary, indices_or_sections, 0)
 
 
 def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
-    """Split along axis 2."""
+    """Split along axis 2.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [p.shape for p in pnp.dsplit(pnp.zeros((1, 2, 4)), 2)]
+        [(1, 2, 2), (1, 2, 2)]
+    """
     return split(ary, indices_or_sections, 2)
 
 
 def rot90(m: Any, k: builtins.int = 1, axes: tuple[builtins.int, builtins.int] = (0, 1)) -> Any:
-    """Rotate by 90 degrees k times in the plane of `axes` (from the first towards the second)."""
+    """Rotate by 90 degrees k times in the plane of `axes` (from the first towards the second).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.rot90(pnp.array([[1, 2], [3, 4]])).tolist()
+        [[2, 4], [1, 3]]
+    """
     m = to_array(m)
     k = static_int("rot90", k, "k") % 4
     a0, a1 = (canonicalize_axis("rot90", a, m.aval.ndim) for a in axes)
@@ -502,7 +728,15 @@ def rot90(m: Any, k: builtins.int = 1, axes: tuple[builtins.int, builtins.int] =
 
 
 def append(arr: Any, values: Any, axis: builtins.int | None = None) -> Any:
-    """arr with `values` appended (both flattened when axis is None)."""
+    """arr with `values` appended (both flattened when axis is None).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.append(pnp.array([1, 2]), pnp.array([[3, 4]])).tolist()
+        [1, 2, 3, 4]
+        >>> pnp.append(pnp.array([[1, 2]]), pnp.array([[3, 4]]), axis=0).tolist()
+        [[1, 2], [3, 4]]
+    """
     if axis is None:
         return concat([ravel(arr), ravel(values)], axis=0)
     return concat([arr, values], axis=axis)
@@ -768,6 +1002,13 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", constant_values: Any
     along each axis in turn (it must return the new row; numpy's functions modify the row
     in place). Axes are padded in order, each over the earlier axes' padding, as numpy does.
     Mean/median of integer arrays round half to even.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.pad(pnp.array([1, 2]), (1, 2)).tolist()
+        [0, 1, 2, 0, 0]
+        >>> pnp.pad(pnp.array([1, 2, 3]), 2, mode="reflect").tolist()
+        [3, 2, 1, 2, 3, 2, 1]
     """
     x = to_array(array)
     nd = x.aval.ndim

@@ -15,7 +15,13 @@ from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, 
 
 
 def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
-    """x converted to `dtype` (complex to real drops the imaginary part; nonzero to bool is True)."""
+    """x converted to `dtype` (complex to real drops the imaginary part; nonzero to bool is True).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.astype(pnp.array([1.7, -1.7]), pnp.int32).tolist()
+        [1, -1]
+    """
     x = to_array(x)
     dt = D.canonicalize(dtype)
     out = x if x.aval.dtype == dt else lax.convert_element_type(x, dt)
@@ -23,17 +29,35 @@ def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = N
 
 
 def ndim(a: Any) -> builtins.int:
-    """The number of dimensions."""
+    """The number of dimensions.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ndim(pnp.zeros((2, 3))), pnp.ndim(5.0)
+        (2, 0)
+    """
     return a.aval.ndim if is_array(a) else np.ndim(a)
 
 
 def shape(a: Any) -> tuple[builtins.int, ...]:
-    """The shape tuple."""
+    """The shape tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.shape(pnp.zeros((2, 3))), pnp.shape([1, 2])
+        ((2, 3), (2,))
+    """
     return a.aval.shape if is_array(a) else np.shape(a)
 
 
 def size(a: Any, axis: Any = None) -> builtins.int:
-    """The number of elements (along `axis`, an int or a tuple of ints, if given)."""
+    """The number of elements (along `axis`, an int or a tuple of ints, if given).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.size(pnp.zeros((2, 3))), pnp.size(pnp.zeros((2, 3)), axis=1)
+        (6, 3)
+    """
     s = shape(a)
     if axis is None:
         return builtins.int(np.prod(s, dtype=np.int64))
@@ -44,13 +68,31 @@ def size(a: Any, axis: Any = None) -> builtins.int:
 
 
 def copy(a: Any, *, order: str = "K") -> Any:
-    """a itself as an array (padax arrays are immutable)."""
+    """a itself as an array (padax arrays are immutable, so no copy is ever observable).
+
+    Where NumPy code writes into a copy (`y = x.copy(); y[1] = 10`), padax (as jax.numpy) builds a new
+    array with `x.at[1].set(10)`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([1, 2, 3])
+        >>> pnp.copy(x).tolist(), x.at[1].set(10).tolist(), x.tolist()
+        ([1, 2, 3], [1, 10, 3], [1, 2, 3])
+    """
     return to_array(a)
 
 
 def isclose(a: Any, b: Any, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
             equal_nan: builtins.bool = False) -> Any:
-    """|a - b| <= atol + rtol * |b| elementwise (infinities equal only to themselves)."""
+    """|a - b| <= atol + rtol * |b| elementwise (infinities equal only to themselves).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isclose(pnp.array([1.0, 1.0, pnp.nan]), pnp.array([1.0 + 1e-9, 1.1, pnp.nan])).tolist()
+        [True, False, False]
+        >>> pnp.isclose(pnp.array([pnp.nan]), pnp.array([pnp.nan]), equal_nan=True).tolist()
+        [True]
+    """
     x, y = promote_broadcast("isclose", a, b)
     if D.kind(x.aval.dtype) < 2:
         f = D.default_float()
@@ -79,16 +121,32 @@ def _isfinite(x: Any) -> Any:
 
 def allclose(a: Any, b: Any, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
              equal_nan: builtins.bool = False) -> Any:
-    """True (a 0-d bool array) if isclose everywhere."""
+    """True (a 0-d bool array) if isclose everywhere.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.allclose(pnp.array([1.0, 2.0]), pnp.array([1.0, 2.0 + 1e-7])).tolist()
+        True
+        >>> pnp.allclose(pnp.array([1.0]), pnp.array([1.1])).tolist()  # a 0-d bool array, as jax.numpy
+        False
+    """
     c = isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return lax.reduce_and(c, tuple(builtins.range(c.aval.ndim)))
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: builtins.bool = False) -> Any:
-    """True (0-d bool array) if the shapes match and all elements are equal."""
+    """True (0-d bool array) if the shapes match and all elements are equal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.array_equal(pnp.array([1, 2]), pnp.array([1, 2])).tolist()
+        True
+        >>> pnp.array_equal(pnp.array([1, 2]), pnp.array([1, 2, 3])).tolist()
+        False
+    """
     x, y = to_array(a1), to_array(a2)
     if x.aval.shape != y.aval.shape:
-        return lax.broadcast_in_dim(np.bool_(False), (), ())
+        return to_array(np.bool_(False))
     x, y = promote_broadcast("array_equal", x, y)
     eq = lax.eq(x, y)
     if equal_nan and D.kind(x.aval.dtype) >= 2:
@@ -97,11 +155,19 @@ def array_equal(a1: Any, a2: Any, equal_nan: builtins.bool = False) -> Any:
 
 
 def array_equiv(a1: Any, a2: Any) -> Any:
-    """True (0-d bool array) if the arrays broadcast together and are equal everywhere."""
+    """True (0-d bool array) if the arrays broadcast together and are equal everywhere.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.array_equiv(pnp.array([1, 2]), pnp.array([[1, 2], [1, 2]])).tolist()
+        True
+        >>> pnp.array_equiv(pnp.array([1, 2]), pnp.array([[1, 2], [2, 1]])).tolist()
+        False
+    """
     try:
         x, y = promote_broadcast("array_equiv", a1, a2)
     except ValueError:
-        return lax.broadcast_in_dim(np.bool_(False), (), ())
+        return to_array(np.bool_(False))
     eq = lax.eq(x, y)
     return lax.reduce_and(eq, tuple(builtins.range(eq.aval.ndim)))
 
@@ -114,7 +180,13 @@ _ABSTRACT = {np.generic: lambda d: True, np.number: lambda d: d != D.bool_,
 
 
 def issubdtype(arg1: Any, arg2: Any) -> builtins.bool:
-    """Whether dtype arg1 is arg2 or below it in NumPy's type hierarchy (bfloat16/float8 are floating)."""
+    """Whether dtype arg1 is arg2 or below it in NumPy's type hierarchy (bfloat16/float8 are floating).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.issubdtype(pnp.float32, pnp.floating), pnp.issubdtype(pnp.int8, pnp.unsignedinteger)
+        (True, False)
+    """
     if arg1 in _ABSTRACT:  # an abstract class under another one (floating under inexact)
         return arg2 in _ABSTRACT and np.issubdtype(arg1, arg2)
     d = D.to_dtype(arg1)
@@ -124,13 +196,25 @@ def issubdtype(arg1: Any, arg2: Any) -> builtins.bool:
 
 
 def promote_types(type1: Any, type2: Any) -> np.dtype:
-    """The dtype two arrays of these dtypes promote to (padax.numpy's table)."""
+    """The dtype two arrays of these dtypes promote to (padax.numpy's table).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.promote_types(pnp.int8, pnp.uint8), pnp.promote_types(pnp.int32, pnp.float32)  # NumPy: float64
+        (dtype('int16'), dtype('float32'))
+    """
     return D.promote_types(type1, type2)
 
 
 def isscalar(element: Any) -> builtins.bool:
     """True for Python and numpy scalars and for 0-d arrays (padax or numpy), as jax.numpy (a traced
-    scalar argument stays a scalar)."""
+    scalar argument stays a scalar).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isscalar(3.0), pnp.isscalar(pnp.array(3.0)), pnp.isscalar([3.0])  # 0-d arrays count (NumPy: no)
+        (True, True, False)
+    """
     if is_array(element):
         return element.aval.ndim == 0
     return np.isscalar(element) or (isinstance(element, np.ndarray) and element.ndim == 0)

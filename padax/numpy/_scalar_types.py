@@ -46,18 +46,32 @@ class _ScalarType(type):
         return getattr(cls.dtype, name)
 
 
-def _scalar_type(dtype: np.dtype, name: str) -> type:
-    return _ScalarType(name, (), {"dtype": dtype, "__module__": "padax.numpy",
-                                  "__doc__": f"The {dtype.name} dtype; calling it gives a 0-d {dtype.name} array."})
+def _scalar_type(dtype: np.dtype, name: str, example: tuple[str, str]) -> type:
+    """The scalar type of `dtype`; `example` is (argument, expected `.tolist()`) of its doctest."""
+    doc = (f"The {dtype.name} dtype; calling it converts a value to a {dtype.name} array (0-d for a scalar).\n\n"
+           f"    Examples:\n        >>> import padax.numpy as pnp\n"
+           f"        >>> pnp.{name}({example[0]}).tolist()\n        {example[1]}\n    ")
+    return _ScalarType(name, (), {"dtype": dtype, "__module__": "padax.numpy", "__doc__": doc})
 
 
-bool_ = _scalar_type(D.bool_, "bool_")
-int8, int16, int32, int64 = (_scalar_type(d, d.name) for d in (D.int8, D.int16, D.int32, D.int64))
-uint8, uint16, uint32, uint64 = (_scalar_type(d, d.name) for d in (D.uint8, D.uint16, D.uint32, D.uint64))
-float16, float32, float64 = (_scalar_type(d, d.name) for d in (D.float16, D.float32, D.float64))
-bfloat16, float8_e4m3fn, float8_e5m2 = (_scalar_type(d, d.name) for d in (D.bfloat16, D.float8_e4m3fn,
-                                                                         D.float8_e5m2))
-complex64, complex128 = _scalar_type(D.complex64, "complex64"), _scalar_type(D.complex128, "complex128")
+# each type with a doctest: (argument, the value it holds in that dtype, as NumPy stores it)
+bool_ = _scalar_type(D.bool_, "bool_", ("[0, 2]", "[False, True]"))
+int8 = _scalar_type(D.int8, "int8", ("[-3, 100]", "[-3, 100]"))
+int16 = _scalar_type(D.int16, "int16", ("[-3, 300]", "[-3, 300]"))
+int32 = _scalar_type(D.int32, "int32", ("7", "7"))
+int64 = _scalar_type(D.int64, "int64", ("2 ** 40", "1099511627776"))
+uint8 = _scalar_type(D.uint8, "uint8", ("[255, 1]", "[255, 1]"))
+uint16 = _scalar_type(D.uint16, "uint16", ("65535", "65535"))
+uint32 = _scalar_type(D.uint32, "uint32", ("2 ** 31", "2147483648"))
+uint64 = _scalar_type(D.uint64, "uint64", ("2 ** 63", "9223372036854775808"))
+float16 = _scalar_type(D.float16, "float16", ("0.1", "0.0999755859375"))
+float32 = _scalar_type(D.float32, "float32", ("0.1", "0.10000000149011612"))
+float64 = _scalar_type(D.float64, "float64", ("0.1", "0.1"))
+bfloat16 = _scalar_type(D.bfloat16, "bfloat16", ("0.1", "0.10009765625"))
+float8_e4m3fn = _scalar_type(D.float8_e4m3fn, "float8_e4m3fn", ("0.1", "0.1015625"))
+float8_e5m2 = _scalar_type(D.float8_e5m2, "float8_e5m2", ("0.1", "0.09375"))
+complex64 = _scalar_type(D.complex64, "complex64", ("1 + 2j", "(1+2j)"))
+complex128 = _scalar_type(D.complex128, "complex128", ("0.1j", "0.1j"))
 
 # NumPy's abstract scalar classes (issubdtype's second argument)
 generic, number, integer, signedinteger = np.generic, np.number, np.integer, np.signedinteger

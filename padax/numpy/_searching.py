@@ -29,7 +29,8 @@ def _index_dtype() -> np.dtype:
     return D.default_int()
 
 
-def _arg(name: str, fn):
+def _arg(name: str, fn, examples: str):
+    """argmax or argmin (by `fn`); `examples` is the Examples section of its docstring."""
     def wrapped(x: Any, /, *, axis: builtins.int | None = None, keepdims: builtins.bool = False) -> Any:
         x = to_array(x)
         idt = _index_dtype()
@@ -46,16 +47,35 @@ def _arg(name: str, fn):
             raise op_value_error(name, "attempt to get the arg-extremum of an empty axis")
         return _keep(fn(x, a, idt), x.aval.shape, (a,), keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None)."
+    summary = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None)."
+    wrapped.__doc__ = f"{summary}\n\n{examples}"
     return wrapped
 
 
-argmax = _arg("argmax", lax.argmax)
-argmin = _arg("argmin", lax.argmin)
+argmax = _arg("argmax", lax.argmax, """    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[1, 9, 3], [7, 2, 7]])
+        >>> pnp.argmax(x).tolist(), pnp.argmax(x, axis=1).tolist()
+        (1, [1, 0])
+    """)
+argmin = _arg("argmin", lax.argmin, """    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.argmin(pnp.array([[4, 2, 2], [0, 5, 1]]), axis=1).tolist()
+        [1, 0]
+    """)
 
 
 def where(condition: Any, x1: Any = None, x2: Any = None, /) -> Any:
-    """x1 where condition is true, else x2 (all broadcast; x1, x2 promote)."""
+    """x1 where condition is true, else x2 (all broadcast; x1, x2 promote).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> c = pnp.array([True, False, True])
+        >>> pnp.where(c, pnp.array([1, 2, 3]), 0).tolist()
+        [1, 0, 3]
+        >>> [i.tolist() for i in pnp.where(c)]
+        [[0, 2]]
+    """
     if x1 is None and x2 is None:
         return nonzero(condition)
     if x1 is None or x2 is None:
@@ -69,7 +89,14 @@ def where(condition: Any, x1: Any = None, x2: Any = None, /) -> Any:
 
 
 def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
-    """Per element, the value from the first choice whose condition holds (else `default`)."""
+    """Per element, the value from the first choice whose condition holds (else `default`).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([-2, 0, 3])
+        >>> pnp.select([x < 0, x > 0], [-x, x * 10], default=99).tolist()
+        [2, 99, 30]
+    """
     if len(condlist) != len(choicelist):
         raise op_value_error("select", "condlist and choicelist must have the same length")
     out = default
@@ -82,7 +109,16 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
 
 def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
          stable: builtins.bool = True) -> Any:
-    """Sorted along `axis` (NaNs last ascending, first descending); always stable."""
+    """Sorted along `axis` (NaNs last ascending, first descending); always stable (`stable` is accepted for the
+    Array API's calls and changes nothing).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.sort(pnp.array([[3, 1, 2], [0, 5, 4]])).tolist()
+        [[1, 2, 3], [0, 4, 5]]
+        >>> pnp.sort(pnp.array([3, 1, 2]), descending=True).tolist()  # the Array API's keyword
+        [3, 2, 1]
+    """
     x = to_array(x)
     if x.aval.ndim == 0:
         return x
@@ -91,7 +127,15 @@ def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = Fals
 
 def argsort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
             stable: builtins.bool = True) -> Any:
-    """Indices that sort x along `axis`; ties keep their order (also when descending)."""
+    """Indices that sort x along `axis`; ties keep their order (also when descending), whatever `stable` says.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.argsort(pnp.array([30, 10, 20])).tolist()
+        [1, 2, 0]
+        >>> pnp.argsort(pnp.array([[3, 1], [0, 5]]), axis=0).tolist()
+        [[1, 0], [0, 1]]
+    """
     x = to_array(x)
     out = _R.argsort(x, static_int("argsort", axis, "axis"), descending=descending)
     return out if out.aval.dtype == _index_dtype() else lax.convert_element_type(out, _index_dtype())
@@ -106,7 +150,15 @@ def _nan_last_less(a: Any, b: Any) -> Any:
 
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-    """Insertion points of x2 in the sorted 1-D x1 ('left': before equal values, 'right': after)."""
+    """Insertion points of x2 in the sorted 1-D x1 ('left': before equal values, 'right': after).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.searchsorted(pnp.array([1, 2, 2, 4]), pnp.array([2, 3])).tolist()
+        [1, 3]
+        >>> pnp.searchsorted(pnp.array([1, 2, 2, 4]), pnp.array([2, 3]), side="right").tolist()
+        [3, 3]
+    """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
     a = to_array(x1)
@@ -146,7 +198,15 @@ def promote_broadcast_pair(a: Any, v: Any) -> tuple[Any, Any]:
 
 
 def digitize(x: Any, bins: Any, right: builtins.bool = False) -> Any:
-    """Indices of the bins (monotonically increasing or decreasing, as numpy) that each x falls in."""
+    """Indices of the bins (monotonically increasing or decreasing, as numpy) that each x falls in.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.digitize(pnp.array([0.5, 1.0, 2.5]), pnp.array([1.0, 2.0])).tolist()
+        [0, 1, 2]
+        >>> pnp.digitize(pnp.array([0.5, 1.0, 2.5]), pnp.array([1.0, 2.0]), right=True).tolist()
+        [0, 0, 2]
+    """
     b = to_array(bins)
     side = "left" if right else "right"
     up = searchsorted(b, x, side=side)
@@ -186,6 +246,13 @@ def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = No
 
     Eager unless `size` is given: then the first `size` hits are returned,
     padded with `fill_value` (default 0).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> [i.tolist() for i in pnp.nonzero(pnp.array([[0, 3], [4, 0]]))]
+        [[0, 1], [1, 0]]
+        >>> pnp.nonzero(pnp.array([0, 7, 8]), size=3, fill_value=-1)[0].tolist()  # static size, usable under jit
+        [1, 2, -1]
     """
     x = to_array(x)
     if x.aval.ndim == 0:
@@ -209,13 +276,31 @@ def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = No
 
 
 def flatnonzero(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """Indices of the nonzero elements of the flattened array."""
+    """Indices of the nonzero elements of the flattened array. Eager unless `size` is given: then the first
+    `size` hits, padded with `fill_value` (default 0), as `nonzero`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.flatnonzero(pnp.array([[0, 3], [4, 0]])).tolist()
+        [1, 2]
+        >>> pnp.flatnonzero(pnp.array([[0, 3], [4, 0]]), size=3, fill_value=-1).tolist()
+        [1, 2, -1]
+    """
     a = to_array(a)
     return nonzero(lax.reshape(a, (a.aval.size,)), size=size, fill_value=fill_value)[0]
 
 
 def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """Indices of the nonzero elements, shape (count, ndim)."""
+    """Indices of the nonzero elements, shape (count, ndim). Eager unless `size` is given: then `size` rows,
+    padded with `fill_value` (default 0), as `nonzero`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.argwhere(pnp.array([[0, 3], [4, 0]])).tolist()
+        [[0, 1], [1, 0]]
+        >>> pnp.argwhere(pnp.array([[0, 3], [4, 0]]), size=3, fill_value=-1).tolist()
+        [[0, 1], [1, 0], [-1, -1]]
+    """
     a = to_array(a)
     if a.aval.ndim == 0:
         k = nonzero(lax.reshape(a, (1,)), size=size, fill_value=fill_value)[0].aval.shape[0]
@@ -225,6 +310,15 @@ def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None
 
 
 class UniqueAllResult(NamedTuple):
+    """What `unique_all` returns: the sorted distinct `values`, the `indices` of their first occurrences,
+    the `inverse_indices` that rebuild the input from `values`, and the `counts`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_all(pnp.array([5, 5, 4]))
+        >>> r.values[r.inverse_indices].tolist(), r.indices.tolist(), r.counts.tolist()
+        ([5, 5, 4], [2, 0], [1, 2])
+    """
     values: Any
     indices: Any
     inverse_indices: Any
@@ -232,11 +326,28 @@ class UniqueAllResult(NamedTuple):
 
 
 class UniqueCountsResult(NamedTuple):
+    """What `unique_counts` returns: the sorted distinct `values` and how often each occurs (`counts`).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> values, counts = pnp.unique_counts(pnp.array([5, 5, 4]))
+        >>> values.tolist(), counts.tolist()
+        ([4, 5], [1, 2])
+    """
     values: Any
     counts: Any
 
 
 class UniqueInverseResult(NamedTuple):
+    """What `unique_inverse` returns: the sorted distinct `values` and, for each input element, the index of
+    its value (`inverse_indices`, with the input's shape).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_inverse(pnp.array([[5, 4], [4, 4]]))
+        >>> r.values.tolist(), r.inverse_indices.tolist()
+        ([4, 5], [[1, 0], [0, 0]])
+    """
     values: Any
     inverse_indices: Any
 
@@ -348,24 +459,55 @@ def _unique_along(op: str, x: Any, axis: builtins.int, size: builtins.int | None
 
 
 def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
-    """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given."""
+    """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given: then
+    exactly `size` values, cut or padded with `fill_value` (default: the smallest value), as jax.numpy.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.unique_values(pnp.array([3, 1, 3, 2, 1])).tolist()  # sorted, as jax.numpy
+        [1, 2, 3]
+        >>> import padax
+        >>> padax.jit(lambda x: pnp.unique_values(x, size=4, fill_value=0))(pnp.array([3, 1, 3])).tolist()
+        [1, 3, 0, 0]
+    """
     return _unique("unique_values", x, size, fill_value)[0]
 
 
 def unique_counts(x: Any, /) -> UniqueCountsResult:
-    """(values, counts) of the distinct values (eager)."""
+    """(values, counts) of the distinct values (eager).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_counts(pnp.array([3, 1, 3, 3]))
+        >>> r.values.tolist(), r.counts.tolist()
+        ([1, 3], [1, 3])
+    """
     v, _, _, c = _unique("unique_counts", x, None)
     return UniqueCountsResult(v, c)
 
 
 def unique_inverse(x: Any, /) -> UniqueInverseResult:
-    """(values, inverse_indices) with values[inverse_indices] == x (eager)."""
+    """(values, inverse_indices) with values[inverse_indices] == x (eager).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_inverse(pnp.array([3, 1, 3, 2]))
+        >>> r.values.tolist(), r.inverse_indices.tolist()
+        ([1, 2, 3], [2, 0, 2, 1])
+    """
     v, _, inv, _ = _unique("unique_inverse", x, None)
     return UniqueInverseResult(v, inv)
 
 
 def unique_all(x: Any, /) -> UniqueAllResult:
-    """(values, indices of first occurrences, inverse_indices, counts) (eager)."""
+    """(values, indices of first occurrences, inverse_indices, counts) (eager).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> r = pnp.unique_all(pnp.array([3, 1, 3, 2]))
+        >>> r.values.tolist(), r.indices.tolist(), r.inverse_indices.tolist(), r.counts.tolist()
+        ([1, 2, 3], [1, 3, 0], [2, 0, 2, 1], [1, 1, 2])
+    """
     return UniqueAllResult(*_unique("unique_all", x, None))
 
 
@@ -379,6 +521,14 @@ def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtin
     slices along an axis containing NaN are never equal. The inverse has the input's shape
     when axis is None (numpy >= 2), else one entry per slice. Eager unless `size` is given (then padded with
     `fill_value`, default the smallest value or slice).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.unique(pnp.array([2, 1, 2, 5])).tolist()
+        [1, 2, 5]
+        >>> values, counts = pnp.unique(pnp.array([2, 1, 2, 5]), return_counts=True)
+        >>> values.tolist(), counts.tolist()
+        ([1, 2, 5], [1, 2, 1])
     """
     if axis is None:
         v, i, inv, c = _unique("unique", ar, size, fill_value, equal_nan)
@@ -395,7 +545,15 @@ def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtin
 
 
 def isin(x1: Any, x2: Any, /, *, invert: builtins.bool = False) -> Any:
-    """True where an element of x1 occurs in x2 (x1's shape)."""
+    """True where an element of x1 occurs in x2 (x1's shape).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.isin(pnp.array([1, 2, 3, 4]), pnp.array([2, 4])).tolist()
+        [False, True, False, True]
+        >>> pnp.isin(pnp.array([1, 2, 3, 4]), pnp.array([2, 4]), invert=True).tolist()
+        [True, False, True, False]
+    """
     a, b = promote_broadcast_pair(to_array(x1), x2)
     flat = lax.reshape(b, (b.aval.size,))
     m = b.aval.size
@@ -407,7 +565,13 @@ def isin(x1: Any, x2: Any, /, *, invert: builtins.bool = False) -> Any:
 
 
 def in1d(ar1: Any, ar2: Any, invert: builtins.bool = False) -> Any:
-    """isin of the flattened ar1."""
+    """isin of the flattened ar1.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.in1d(pnp.array([[1, 2], [3, 4]]), pnp.array([2, 3])).tolist()
+        [False, True, True, False]
+    """
     a = to_array(ar1)
     return isin(lax.reshape(a, (a.aval.size,)), ar2, invert=invert)
 
@@ -416,6 +580,16 @@ def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length
     """Counts (or summed weights) of each value 0..length-1 of integers x (negative ones count as 0).
 
     `length` defaults to max(x) + 1 (at least `minlength`), which needs x's value (eager).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.bincount(pnp.array([0, 1, 1, 3])).tolist()
+        [1, 2, 0, 1]
+        >>> import padax
+        >>> padax.jit(lambda x: pnp.bincount(x, length=2))(pnp.array([0, 1, 1, 3])).tolist()  # static length
+        [1, 2]
+        >>> pnp.bincount(pnp.array([0, 1, 1]), weights=pnp.array([0.5, 1.0, 2.0]), minlength=4).tolist()
+        [0.5, 3.0, 0.0, 0.0]
     """
     x = to_array(x)
     if x.aval.ndim != 1 or D.kind(x.aval.dtype) != 1:
@@ -444,6 +618,12 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     With `period`, the coordinates are angles: x and xp are taken modulo |period|, xp is
     sorted (fp with it) and extended by one point on each side across the wrap, and
     left/right are ignored, as in numpy.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> xp, fp = pnp.array([0.0, 1.0, 2.0]), pnp.array([0.0, 10.0, 0.0])
+        >>> pnp.interp(pnp.array([0.5, 1.5, 3.0]), xp, fp).tolist()
+        [5.0, 5.0, 0.0]
     """
     x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), to_array(xp))]
     from padax.numpy._util import to_inexact

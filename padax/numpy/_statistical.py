@@ -43,7 +43,18 @@ def _out_dtype(x: Any, dtype: Any) -> np.dtype:
 
 
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Sum over `axis`."""
+    """Sum over `axis`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([[1, 2], [3, 4]])
+        >>> pnp.sum(x).tolist(), pnp.sum(x, axis=0).tolist()
+        (10, [4, 6])
+        >>> pnp.sum(x, axis=1, keepdims=True).tolist()
+        [[3], [7]]
+        >>> pnp.sum(x, where=pnp.array([True, False])).tolist()
+        4
+    """
     x = to_array(x)
     ax = _axes("sum", axis, x.aval.ndim)
     dt = _out_dtype(x, dtype)
@@ -52,7 +63,15 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bo
 
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Product over `axis`."""
+    """Product over `axis`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.prod(pnp.array([[1, 2], [3, 4]]), axis=1).tolist()
+        [2, 12]
+        >>> pnp.prod(pnp.array([2.0, 3.0]), initial=10.0).tolist()
+        60.0
+    """
     x = to_array(x)
     ax = _axes("prod", axis, x.aval.ndim)
     dt = _out_dtype(x, dtype)
@@ -65,7 +84,15 @@ def _count(shape: tuple[int, ...], ax: tuple[int, ...]) -> builtins.int:
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, dtype: Any = None) -> Any:
-    """Arithmetic mean over `axis` (integers and bool give the default floating dtype)."""
+    """Arithmetic mean over `axis` (integers and bool give the default floating dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.mean(pnp.array([[1.0, 2.0], [3.0, 5.0]]), axis=0).tolist()
+        [2.0, 3.5]
+        >>> pnp.mean(pnp.array([1, 2])).dtype  # integers: the default float (NumPy: float64)
+        dtype('float32')
+    """
     x = to_inexact(x) if dtype is None else to_array(x, dtype)
     ax = _axes("mean", axis, x.aval.ndim)
     dt = x.aval.dtype
@@ -75,7 +102,8 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, dtype:
     return _keep(lax.convert_element_type(out, dt), x.aval.shape, ax, keepdims)
 
 
-def _order_reduce(name: str, fn):
+def _order_reduce(name: str, fn, examples: str):
+    """max or min (by `fn`); `examples` is the Examples section of its docstring."""
     def wrapped(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
         x = to_array(x)
         check(name, x, lambda d: D.kind(d) < 3, "real")
@@ -84,17 +112,35 @@ def _order_reduce(name: str, fn):
             raise op_value_error(name, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
         return _keep(fn(x, ax), x.aval.shape, ax, keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"The {name}imum over `axis` (NaN propagates)."
+    wrapped.__doc__ = f"The {name}imum over `axis` (NaN propagates).\n\n{examples}"
     return wrapped
 
 
-max = _order_reduce("max", lax.reduce_max)
-min = _order_reduce("min", lax.reduce_min)
+max = _order_reduce("max", lax.reduce_max, """    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.max(pnp.array([[1, 5], [7, 2]])).tolist(), pnp.max(pnp.array([[1, 5], [7, 2]]), axis=1).tolist()
+        (7, [5, 7])
+        >>> pnp.max(pnp.array([1.0, pnp.nan])).tolist()
+        nan
+    """)
+min = _order_reduce("min", lax.reduce_min, """    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.min(pnp.array([[1, 5], [7, 2]]), axis=0).tolist()
+        [1, 2]
+        >>> pnp.min(pnp.array([4, 9]), where=pnp.array([False, True]), initial=100).tolist()
+        9
+    """)
 amax, amin = max, min
 
 
 def ptp(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """max - min over `axis`."""
+    """max - min over `axis`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ptp(pnp.array([[1, 5], [7, 2]]), axis=1).tolist()
+        [4, 5]
+    """
     return lax.sub(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims))
 
 
@@ -119,12 +165,26 @@ def _moments(name: str, x: Any, axis: Any, correction: Any, keepdims: builtins.b
 
 
 def var(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
-    """Variance over `axis`, dividing by N - correction (real for complex input)."""
+    """Variance over `axis`, dividing by N - correction (real for complex input).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([1.0, 2.0, 3.0, 4.0])
+        >>> pnp.var(x).tolist(), pnp.var(x, ddof=1).tolist()
+        (1.25, 1.6667)
+    """
     return _moments("var", x, axis, correction, keepdims)
 
 
 def std(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
-    """Standard deviation over `axis`, from the variance with N - correction."""
+    """Standard deviation over `axis`, from the variance with N - correction.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([1.0, 2.0, 3.0, 4.0])
+        >>> pnp.std(x).tolist(), pnp.std(x, correction=1).tolist()
+        (1.118, 1.291)
+    """
     return lax.sqrt(_moments("std", x, axis, correction, keepdims))
 
 
@@ -133,21 +193,43 @@ def _as_bool(x: Any) -> Any:
 
 
 def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """True where every element over `axis` is nonzero."""
+    """True where every element over `axis` is nonzero.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.all(pnp.array([[True, False], [True, True]]), axis=1).tolist()
+        [False, True]
+        >>> pnp.all(pnp.array([1, 2, 0])).tolist()
+        False
+    """
     x = to_array(x)
     ax = _axes("all", axis, x.aval.ndim)
     return _keep(lax.reduce_and(_as_bool(x), ax), x.aval.shape, ax, keepdims)
 
 
 def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """True where some element over `axis` is nonzero."""
+    """True where some element over `axis` is nonzero.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.any(pnp.array([[True, False], [False, False]]), axis=1).tolist()
+        [True, False]
+    """
     x = to_array(x)
     ax = _axes("any", axis, x.aval.ndim)
     return _keep(lax.reduce_or(_as_bool(x), ax), x.aval.shape, ax, keepdims)
 
 
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """The number of nonzero elements over `axis` (default integer dtype)."""
+    """The number of nonzero elements over `axis` (default integer dtype).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.count_nonzero(pnp.array([[0, 1, 2], [3, 0, 0]])).tolist()
+        3
+        >>> pnp.count_nonzero(pnp.array([[0, 1, 2], [3, 0, 0]]), axis=1).tolist()
+        [2, 1]
+    """
     x = to_array(x)
     ax = _axes("count_nonzero", axis, x.aval.ndim)
     ones = lax.convert_element_type(_as_bool(x), D.default_int())
@@ -175,18 +257,40 @@ def _cumulative(name: str, fn, x: Any, axis: Any, dtype: Any, include_initial: b
 
 def cumulative_sum(x: Any, /, *, axis: builtins.int | None = None, dtype: Any = None,
                    include_initial: builtins.bool = False) -> Any:
-    """Running sum along `axis` (optional only for 1-D input); `include_initial` prepends 0."""
+    """Running sum along `axis` (optional only for 1-D input); `include_initial` prepends 0.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.cumulative_sum(pnp.array([1, 2, 3])).tolist()
+        [1, 3, 6]
+        >>> pnp.cumulative_sum(pnp.array([1, 2, 3]), include_initial=True).tolist()
+        [0, 1, 3, 6]
+    """
     return _cumulative("cumulative_sum", lax.cumsum, x, axis, dtype, include_initial, 0)
 
 
 def cumulative_prod(x: Any, /, *, axis: builtins.int | None = None, dtype: Any = None,
                     include_initial: builtins.bool = False) -> Any:
-    """Running product along `axis` (optional only for 1-D input); `include_initial` prepends 1."""
+    """Running product along `axis` (optional only for 1-D input); `include_initial` prepends 1.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.cumulative_prod(pnp.array([[1, 2], [3, 4]]), axis=0).tolist()
+        [[1, 2], [3, 8]]
+    """
     return _cumulative("cumulative_prod", lax.cumprod, x, axis, dtype, include_initial, 1)
 
 
 def cumsum(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
-    """NumPy's cumsum: running sum along `axis`, of the flattened array if axis is None."""
+    """NumPy's cumsum: running sum along `axis`, of the flattened array if axis is None.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.cumsum(pnp.array([[1, 2], [3, 4]])).tolist()
+        [1, 3, 6, 10]
+        >>> pnp.cumsum(pnp.array([[1, 2], [3, 4]]), axis=1).tolist()
+        [[1, 3], [3, 7]]
+    """
     a = to_array(a)
     if axis is None:
         a = lax.reshape(a, (a.aval.size,))
@@ -195,7 +299,13 @@ def cumsum(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
 
 
 def cumprod(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
-    """NumPy's cumprod: running product along `axis`, of the flattened array if axis is None."""
+    """NumPy's cumprod: running product along `axis`, of the flattened array if axis is None.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.cumprod(pnp.array([1, 2, 3, 4])).tolist()
+        [1, 2, 6, 24]
+    """
     a = to_array(a)
     if axis is None:
         a = lax.reshape(a, (a.aval.size,))
@@ -205,7 +315,15 @@ def cumprod(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
 
 def diff(x: Any, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: Any = None,
          append: Any = None) -> Any:
-    """n-th forward difference along `axis` (bool: logical xor), after prepend/append."""
+    """n-th forward difference along `axis` (bool: logical xor), after prepend/append.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.diff(pnp.array([1, 4, 9, 16])).tolist(), pnp.diff(pnp.array([1, 4, 9, 16]), n=2).tolist()
+        ([3, 5, 7], [2, 2])
+        >>> pnp.diff(pnp.array([1, 4, 9]), prepend=0).tolist()
+        [1, 3, 5]
+    """
     x = to_array(x)
     if x.aval.ndim == 0:
         raise op_value_error("diff", "needs at least one dimension")
@@ -233,7 +351,13 @@ def diff(x: Any, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: An
 
 
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
-    """Differences of consecutive elements of the flattened array."""
+    """Differences of consecutive elements of the flattened array.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.ediff1d(pnp.array([[1, 3], [6, 10]]), to_begin=0).tolist()
+        [0, 2, 3, 4]
+    """
     x = to_array(ary)
     d = diff(lax.reshape(x, (x.aval.size,)))
     parts = [d]
@@ -258,12 +382,24 @@ def _nan_filled(x: Any, value: Any) -> Any:
 
 
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Sum treating NaN as zero."""
+    """Sum treating NaN as zero.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nansum(pnp.array([1.0, pnp.nan, 3.0])).tolist()
+        4.0
+    """
     return sum(_nan_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Product treating NaN as one."""
+    """Product treating NaN as one.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanprod(pnp.array([2.0, pnp.nan, 3.0])).tolist()
+        6.0
+    """
     return prod(_nan_filled(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
@@ -274,7 +410,13 @@ def _not_nan_count(a: Any, axis: Any, keepdims: builtins.bool) -> Any:
 
 
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Mean of the non-NaN elements (NaN where there are none)."""
+    """Mean of the non-NaN elements (NaN where there are none).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanmean(pnp.array([1.0, pnp.nan, 3.0])).tolist()
+        2.0
+    """
     a = to_inexact(a) if dtype is None else to_array(a, dtype)
     s = sum(_nan_filled(a, 0), axis=axis, keepdims=keepdims)
     c = _not_nan_count(a, axis, keepdims)
@@ -283,7 +425,13 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool
 
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
            keepdims: builtins.bool = False) -> Any:
-    """Variance of the non-NaN elements."""
+    """Variance of the non-NaN elements.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanvar(pnp.array([1.0, pnp.nan, 3.0])).tolist()
+        1.0
+    """
     a = to_inexact(a) if dtype is None else to_array(a, dtype)
     m = nanmean(a, axis=axis, keepdims=True)
     dev = lax.sub(a, broadcast_to(m, a.aval.shape))
@@ -298,12 +446,24 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
 
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
            keepdims: builtins.bool = False) -> Any:
-    """Standard deviation of the non-NaN elements."""
+    """Standard deviation of the non-NaN elements.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanstd(pnp.array([1.0, pnp.nan, 3.0])).tolist()
+        1.0
+    """
     return lax.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
 
 
 def nanmax(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Maximum ignoring NaN (NaN where all are NaN)."""
+    """Maximum ignoring NaN (NaN where all are NaN).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanmax(pnp.array([1.0, pnp.nan, 3.0])).tolist()
+        3.0
+    """
     a = to_array(a)
     if D.kind(a.aval.dtype) < 2:
         return max(a, axis=axis, keepdims=keepdims)
@@ -313,7 +473,13 @@ def nanmax(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 
 
 def nanmin(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Minimum ignoring NaN (NaN where all are NaN)."""
+    """Minimum ignoring NaN (NaN where all are NaN).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.nanmin(pnp.array([[1.0, pnp.nan], [pnp.nan, -2.0]]), axis=0).tolist()
+        [1.0, -2.0]
+    """
     a = to_array(a)
     if D.kind(a.aval.dtype) < 2:
         return min(a, axis=axis, keepdims=keepdims)
@@ -324,7 +490,17 @@ def nanmin(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 
 def average(a: Any, axis: Any = None, weights: Any = None, returned: builtins.bool = False,
             keepdims: builtins.bool = False) -> Any:
-    """Weighted mean over `axis` (weights 1-D along a single axis, or a's shape)."""
+    """Weighted mean over `axis` (weights 1-D along a single axis, or a's shape).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([1.0, 2.0, 4.0])
+        >>> pnp.average(x, weights=pnp.array([1.0, 1.0, 2.0])).tolist()
+        2.75
+        >>> avg, wsum = pnp.average(x, weights=pnp.array([1.0, 1.0, 2.0]), returned=True)
+        >>> avg.tolist(), wsum.tolist()
+        (2.75, 4.0)
+    """
     a = to_inexact(a)
     if weights is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
@@ -394,6 +570,14 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
     and 'inverted_cdf', the only one taking `weights` (a's shape, or 1-D along one axis; non-negative).
 
     NaN anywhere along the reduced axes gives NaN. q's shape leads the result's.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> x = pnp.array([1.0, 2.0, 3.0, 4.0])
+        >>> pnp.quantile(x, 0.5).tolist(), pnp.quantile(x, pnp.array([0.0, 0.25])).tolist()
+        (2.5, [1.0, 1.75])
+        >>> pnp.quantile(x, 0.25, method="nearest").tolist()
+        2.0
     """
     method = interpolation or method
     if method not in ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf"):
@@ -451,14 +635,26 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
 
 def percentile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims: builtins.bool = False,
                *, weights: Any = None, interpolation: str | None = None) -> Any:
-    """q-th percentiles (q in [0, 100]) over `axis` (weights with method 'inverted_cdf', as quantile)."""
+    """q-th percentiles (q in [0, 100]) over `axis` (weights with method 'inverted_cdf', as quantile).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.percentile(pnp.array([1.0, 2.0, 3.0, 4.0]), 75).tolist()
+        3.25
+    """
     qa = to_inexact(q)
     return quantile(a, lax.div(qa, scalar_like(qa, 100.0)), axis=axis, method=method, keepdims=keepdims,
                     weights=weights, interpolation=interpolation)
 
 
 def median(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    """Median over `axis` (NaN if any NaN)."""
+    """Median over `axis` (NaN if any NaN).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.median(pnp.array([[3.0, 1.0, 2.0], [4.0, 6.0, 5.0]]), axis=1).tolist()
+        [2.0, 5.0]
+    """
     return quantile(a, 0.5, axis=axis, keepdims=keepdims)
 
 

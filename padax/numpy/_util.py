@@ -215,3 +215,11 @@ def put_on(x: Any, device: Any) -> Any:
         return x
     from padax.devices.put import device_put
     return device_put(x, device)
+
+
+def doc_with_example(summary: str, name: str, args: Sequence[str], result: str) -> str:
+    """The docstring of a function made by a factory: `summary`, then a doctest that calls `pnp.<name>` on
+    `pnp.array(a)` for each literal `a` of `args` and shows `result` (`.tolist()`), written at the call site."""
+    call = ", ".join(f"pnp.array({a})" for a in args)
+    return (f"{summary}\n\n    Examples:\n        >>> import padax.numpy as pnp\n"
+            f"        >>> pnp.{name}({call}).tolist()\n        {result}\n    ")

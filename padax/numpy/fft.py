@@ -34,38 +34,167 @@ def _many(name: str, default_axes: Any = None):
 
 
 fft = _one("fft")
-fft.__doc__ = "One-dimensional discrete Fourier transform along `axis` (`n` pads or crops)."
-ifft = _one("ifft")
-ifft.__doc__ = "Inverse of `fft`."
-rfft = _one("rfft")
-rfft.__doc__ = "Transform of a real signal: the n//2 + 1 non-negative frequency terms."
-irfft = _one("irfft")
-irfft.__doc__ = "Inverse of `rfft` (real output of length n, default 2 * (m - 1))."
-hfft = _one("hfft")
-hfft.__doc__ = "Transform of a signal with Hermitian symmetry, given by its first half (real output)."
-ihfft = _one("ihfft")
-ihfft.__doc__ = "Inverse of `hfft` for a real signal."
-fftn = _many("fftn")
-fftn.__doc__ = "N-dimensional transform over `axes` (all, or the last len(s))."
-ifftn = _many("ifftn")
-ifftn.__doc__ = "Inverse of `fftn`."
-rfftn = _many("rfftn")
-rfftn.__doc__ = "N-dimensional transform of a real signal (last axis halved)."
-irfftn = _many("irfftn")
-irfftn.__doc__ = "Inverse of `rfftn`."
-hfftn = _many("hfftn")
-hfftn.__doc__ = "N-dimensional `hfft`."
-ihfftn = _many("ihfftn")
-ihfftn.__doc__ = "N-dimensional `ihfft`."
-fft2 = _many("fft2", (-2, -1))
-fft2.__doc__ = "Two-dimensional transform over the last two axes."
-ifft2 = _many("ifft2", (-2, -1))
-ifft2.__doc__ = "Inverse of `fft2`."
-rfft2 = _many("rfft2", (-2, -1))
-rfft2.__doc__ = "Two-dimensional transform of a real signal."
-irfft2 = _many("irfft2", (-2, -1))
-irfft2.__doc__ = "Inverse of `rfft2`."
+fft.__doc__ = """One-dimensional discrete Fourier transform along `axis` (`n` pads or crops).
 
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([10.0, -2.0, -2.0, -2.0], [0.0, 2.0, 0.0, -2.0])
+        >>> pnp.real(pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]), norm="ortho")).tolist()  # scaled by 1/sqrt(n)
+        [5.0, -1.0, -1.0, -1.0]
+        >>> pnp.real(pnp.fft.fft(pnp.array([1.0, 2.0, 3.0, 4.0]), n=2)).tolist()  # cropped to 2 samples
+        [3.0, -1.0]
+    """
+ifft = _one("ifft")
+ifft.__doc__ = """Inverse of `fft`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.ifft(pnp.array([10.0, -2 + 2j, -2.0, -2 - 2j]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0])
+    """
+rfft = _one("rfft")
+rfft.__doc__ = """Transform of a real signal: the n//2 + 1 non-negative frequency terms.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
+    """
+irfft = _one("irfft")
+irfft.__doc__ = """Inverse of `rfft` (real output of length n, default 2 * (m - 1)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfft(pnp.array([10.0, -2 + 2j, -2.0])).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
+hfft = _one("hfft")
+hfft.__doc__ = """Transform of a signal with Hermitian symmetry, given by its first half (real output).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.hfft(pnp.array([1.0, 2j, 3.0])).tolist()
+        [4.0, 2.0, 4.0, -6.0]
+    """
+ihfft = _one("ihfft")
+ihfft.__doc__ = """Inverse of `hfft` for a real signal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.ihfft(pnp.array([1.0, 2.0, 3.0, 4.0]))
+        >>> pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ([2.5, -0.5, -0.5], [0.0, -0.5, 0.0])
+    """
+fftn = _many("fftn")
+fftn.__doc__ = """N-dimensional transform over `axes` (all, or the last len(s)).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.fftn(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
+ifftn = _many("ifftn")
+ifftn.__doc__ = """Inverse of `fftn`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ifftn(pnp.array([[10.0, -2.0], [-4.0, 0.0]]))).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+rfftn = _many("rfftn")
+rfftn.__doc__ = """N-dimensional transform of a real signal (last axis halved).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfftn(pnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        >>> y.shape, pnp.real(y).tolist(), pnp.imag(y).tolist()
+        ((2, 2), [[21.0, -3.0], [-9.0, 0.0]], [[0.0, 1.7321], [0.0, 0.0]])
+    """
+irfftn = _many("irfftn")
+irfftn.__doc__ = """Inverse of `rfftn`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfftn(pnp.array([[10.0, -2.0], [-4.0, 0.0]]), s=(2, 2)).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+hfftn = _many("hfftn")
+hfftn.__doc__ = """N-dimensional `hfft` (as scipy.fft.hfftn; NumPy and jax.numpy have none).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.hfftn(pnp.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
+ihfftn = _many("ihfftn")
+ihfftn.__doc__ = """N-dimensional `ihfft` (as scipy.fft.ihfftn; NumPy and jax.numpy have none).
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ihfftn(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[2.5, -0.5], [-1.0, 0.0]]
+    """
+fft2 = _many("fft2", (-2, -1))
+fft2.__doc__ = """Two-dimensional transform over the last two axes.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.fft2(pnp.array([[1.0, 2.0], [3.0, 4.0]]))).tolist()
+        [[10.0, -2.0], [-4.0, 0.0]]
+    """
+ifft2 = _many("ifft2", (-2, -1))
+ifft2.__doc__ = """Inverse of `fft2`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.real(pnp.fft.ifft2(pnp.array([[10.0, -2.0], [-4.0, 0.0]]))).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+rfft2 = _many("rfft2", (-2, -1))
+rfft2.__doc__ = """Two-dimensional transform of a real signal.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> y = pnp.fft.rfft2(pnp.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+        >>> y.shape, pnp.real(y).tolist()
+        ((2, 2), [[21.0, -3.0], [-9.0, 0.0]])
+    """
+irfft2 = _many("irfft2", (-2, -1))
+irfft2.__doc__ = """Inverse of `rfft2`.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.fft.irfft2(pnp.array([[10.0, -2.0], [-4.0, 0.0]])).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+
+
+_ONE_ARGS = """    Args:
+        x: the signal (integer and bool inputs compute in the default floating dtype).
+        n: the number of samples transformed along `axis`: the input is cropped or zero-padded to it
+            (default: the input's length; for the Hermitian inverses see the summary).
+        axis: the axis transformed (default -1).
+        norm: "backward" (default: only the inverse transform divides by n), "ortho" (both divide by
+            sqrt(n)) or "forward" (only the forward transform divides by n).
+
+"""
+_MANY_ARGS = """    Args:
+        x: the signal (integer and bool inputs compute in the default floating dtype).
+        s: the number of samples along each transformed axis, cropped or zero-padded (default: the input's;
+            2 * (m - 1) on the last axis of the real-output inverses irfft2/irfftn and of hfftn).
+        axes: the axes transformed (default: the last len(s) axes, or all; the last two for the 2-D names).
+        norm: "backward" (default), "ortho" or "forward", as for `fft`.
+
+"""
+for _f in (fft, ifft, rfft, irfft, hfft, ihfft):
+    _f.__doc__ = _f.__doc__.replace("    Examples:", _ONE_ARGS + "    Examples:", 1)
+for _f in (fftn, ifftn, rfftn, irfftn, hfftn, ihfftn, fft2, ifft2, rfft2, irfft2):
+    _f.__doc__ = _f.__doc__.replace("    Examples:", _MANY_ARGS + "    Examples:", 1)
+del _f
 
 def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     """Sample frequencies of an n-point transform with spacing d (default floating dtype).
