@@ -160,6 +160,7 @@ def test_data_parallel_and_zero_stages_match_one_device(tmp_path):
     args = [mem0.argument_size_in_bytes] + [mems[k].argument_size_in_bytes for k in ("os", "os_g", "p_g_os")]
     assert args[0] > args[1] >= args[2] > args[3]        # state, then gradients, then parameters split
     assert args[3] < args[0] / 6
+    assert mems["os_g"].temp_size_in_bytes < mems["os"].temp_size_in_bytes   # gradients reduce-scattered
     save_group_sharded_model(model, str(tmp_path / "ck"), _adamw())
     saved = padax.load(str(tmp_path / "ck" / "model.pdparams"))
     _assert_same({k: np.asarray(v) for k, v in saved.items()}, ref)
@@ -167,11 +168,49 @@ def test_data_parallel_and_zero_stages_match_one_device(tmp_path):
         group_sharded_parallel(fresh(), _adamw(), "os_p")
 
 
-def test_fleet_sharding_degree_trains_like_one_device():
+def _collectives(model, opt):
+    """The collective ops of the compiled training step of `model` under `opt`, counted by kind."""
+    import collections
+    import re
+    xs, ys = _data()
+    x, y = model.shard_batch(padax.to_tensor(xs[0])), model.shard_batch(padax.to_tensor(ys[0]))
+
+    def step(model, state, x, y):
+        loss, g = padax.value_and_grad(_loss)(model, x, y)
+        return opt.step(model, g, state), loss
+    text = padax.jit(step).lower(model, opt.init(model), x, y).compile().as_text()
+    return collections.Counter(re.findall(r"\b(all-reduce|reduce-scatter|all-gather)(?:-start)?\(", text))
+
+
+def test_zero2_reduce_scatters_gradients_and_needs_less_memory_than_zero1():
+    padax.seed(2)
+    base = TinyTransformer()
+    ref_model, ref_losses, _ = _train(_on_dev0(base), _adamw())
+    mems, ops = {}, {}
+    for level in ("os", "os_g"):
+        m = TinyTransformer()
+        m.set_state_dict(base.state_dict())
+        model, opt, _ = group_sharded_parallel(m, _adamw(), level)
+        ops[level] = _collectives(model, opt)
+        model, losses, mems[level] = _train(model, opt, model.shard_batch)
+        np.testing.assert_allclose(losses, ref_losses, rtol=RTOL, err_msg=level)
+        _assert_same(_params(model), _params(ref_model))
+        assert model._layers.head.weight.sharding.is_fully_replicated   # stages 1 and 2 keep whole parameters
+    n_params = len(list(ref_model.parameters()))
+    assert ops["os"]["reduce-scatter"] == 0 and ops["os_g"]["reduce-scatter"] >= n_params - 2, ops
+    assert mems["os"].argument_size_in_bytes == mems["os_g"].argument_size_in_bytes
+    assert mems["os_g"].temp_size_in_bytes < mems["os"].temp_size_in_bytes, (mems["os"], mems["os_g"])
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_fleet_sharding_degree_trains_like_one_device(stage):
     padax.seed(1)
     base = TinyTransformer()
     ref_model, ref_losses, _ = _train(_on_dev0(base), _adamw())
-    _fleet(dp_degree=2, sharding_degree=4)
+    st = fleet.DistributedStrategy()
+    st.hybrid_configs = {"dp_degree": 2, "sharding_degree": 4}
+    st.sharding_configs = {"stage": stage}
+    fleet.init(is_collective=True, strategy=st)
     m = TinyTransformer()
     m.set_state_dict(base.state_dict())
     model = fleet.distributed_model(m)
@@ -179,7 +218,7 @@ def test_fleet_sharding_degree_trains_like_one_device():
     model, losses, _ = _train(model, opt, fleet.shard_batch)
     np.testing.assert_allclose(losses, ref_losses, rtol=RTOL)
     _assert_same(_params(model), _params(ref_model))
-    assert opt.stage == 1 and any("sharding" in str(s.spec) for s in opt.state_shardings())
+    assert opt.stage == stage and any("sharding" in str(s.spec) for s in opt.state_shardings())
 
 
 class TPTransformer(nn.Layer):

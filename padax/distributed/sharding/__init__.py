@@ -51,7 +51,7 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
     if isinstance(optimizer, ShardedOptimizer):
         optimizer = optimizer.inner_opt
     wrapped = DataParallel(inner, mesh=mesh, data_axes=default_data_axes(mesh),
-                           shard_axes=axes if stage == 3 else ())
+                           shard_axes=axes if stage == 3 else (), grad_shard_axes=axes if stage == 2 else ())
     return wrapped, ShardedOptimizer(optimizer, mesh, axes, stage), scaler
 
 
