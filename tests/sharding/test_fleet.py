@@ -347,7 +347,45 @@ def test_pipeline_schedules_match_sequential_model(schedule):
     with pytest.raises(ValueError, match=r"micro_batch_size 3 x accumulate_steps 4 x 2 data replicas = 24"):
         fleet.distributed_model(model).value_and_grad(model, x, y)
     with pytest.raises(ValueError, match="must be one of"):
+        mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="ZBH1")
+    with pytest.raises(ValueError, match="'VPP' runs a PipelineLayer with num_virtual_pipeline_stages > 1"):
         mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="VPP")
+
+
+@pytest.mark.parametrize("pp_degree, virtual", [(2, 4), (4, 2)])
+def test_interleaved_pipeline_matches_sequential_model(pp_degree, virtual):
+    M = 4
+    st = fleet.DistributedStrategy()
+    st.hybrid_configs = {"dp_degree": 8 // pp_degree, "pp_degree": pp_degree, "pp_configs": {"accumulate_steps": M}}
+    fleet.init(is_collective=True, strategy=st)
+    padax.seed(3)
+    model = mpu.PipelineLayer([mpu.LayerDesc(nn.Embedding, V, D)] + [mpu.LayerDesc(Block, D) for _ in range(6)]
+                              + [mpu.LayerDesc(nn.Linear, D, V)], num_virtual_pipeline_stages=virtual,
+                              loss_fn=lambda logits, y: F.cross_entropy(logits, y))
+    assert model.num_chunks == 8 and model.segment_parts == list(range(9))
+    blocks = list(model.run_function)     # stage s holds the non-contiguous chunks s, s + pp_degree, ...
+    assert model.stage_layers(1) == blocks[1::pp_degree]
+    pp = fleet.distributed_model(model)
+    assert isinstance(pp, mpu.PipelineParallel) and pp.schedule_mode == "VPP"
+    xs, ys = _data(4)
+    x, y = padax.to_tensor(xs[0]), padax.to_tensor(ys[0])
+
+    def sequential(m):
+        mb = B // M
+        return sum(F.cross_entropy(m(x[i * mb:(i + 1) * mb]), y[i * mb:(i + 1) * mb]) for i in range(M)) / M
+    ref_loss, ref_grads = padax.value_and_grad(sequential)(model)
+    loss, grads = padax.jit(pp.value_and_grad)(model, x, y)
+    np.testing.assert_allclose(float(loss), float(ref_loss), rtol=RTOL)
+    _assert_same(_params(grads), _params(ref_grads))
+    assert np.abs(_params(grads)["run_function.0.weight"]).max() > 1e-3
+    if pp_degree == 4:
+        with pytest.raises(ValueError, match=r"num_microbatches \(2\) must be a multiple of 4"):
+            mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=2, schedule="VPP", data_axes=("dp",))
+        with pytest.raises(ValueError, match="got schedule '1F1B' for num_virtual_pipeline_stages=2"):
+            mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="1F1B")
+        with pytest.raises(ValueError, match="rise from 0 to 8 in 8 steps"):
+            mpu.PipelineLayer([nn.Linear(D, D) for _ in range(8)], num_stages=4, num_virtual_pipeline_stages=2,
+                              seg_method=[0, 4, 8])
 
 
 def test_auto_parallel_to_static_matches_one_device():
