@@ -248,9 +248,13 @@ def _reference_tp_loss(p, ids, labels):
     return F.cross_entropy(lin(x, "head"), labels)
 
 
-@pytest.mark.parametrize("sequence_parallel", [pytest.param(False, marks=pytest.mark.slow), True])
-def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
-    _fleet(dp_degree=4, mp_degree=2)
+@pytest.mark.parametrize("sequence_parallel, zero2", [pytest.param(False, False, marks=pytest.mark.slow),
+                                                     (True, False), (False, True)])
+def test_tensor_parallel_transformer_matches_reference(sequence_parallel, zero2):
+    if zero2:   # ZeRO-2 over 'sharding' beside tensor parallelism: the layer (and its loss) runs per data shard
+        _fleet(dp_degree=2, mp_degree=2, sharding_degree=2, sharding_configs={"stage": 2})
+    else:
+        _fleet(dp_degree=4, mp_degree=2)
     padax.seed(2)
     model = fleet.distributed_model(TPTransformer(sequence_parallel))
     inner = model._layers
@@ -284,6 +288,7 @@ def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
     hlo = step.lower(model, state, *fleet.shard_batch((padax.to_tensor(xs[0]), padax.to_tensor(ys[0])))) \
         .compile().as_text()
     assert "all-reduce" in hlo or "reduce-scatter" in hlo
+    assert ("reduce-scatter" in hlo) == zero2
 
 
 def test_tensor_parallel_errors_name_layer_and_dimension():

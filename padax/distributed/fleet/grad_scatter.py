@@ -80,13 +80,17 @@ def call_per_shard(layer: Any, inputs: tuple, kwargs: dict, mesh: Mesh, data_axe
     `data_axes`), with gradients of the layer's parameters reduce-scattered over `scatter_axes` (summed
     over the other data axes).
 
-    The outputs are batch-first arrays put back together along dimension 0. As
-    with Paddle's DataParallel, the layer sees its local batch (BatchNorm
-    statistics are per device).
+    Array outputs are batch-first and put back together along dimension 0; a
+    0-d output (a loss computed inside the layer) is averaged over the data
+    axes. As with Paddle's DataParallel, the layer sees its local batch
+    (BatchNorm statistics are per device) and a 0-d loss is the mean of the
+    devices' local losses.
     """
     from padax.functional._arrays import aval_of, is_array
+    from padax.functional.lax.parallel import pmean
     from padax.transforms.shard_map import shard_map
-    entry = layout.spec_entry(layout.live_axes(mesh, data_axes))
+    batch_axes = layout.live_axes(mesh, data_axes)
+    entry = layout.spec_entry(batch_axes)
     axes = layout.live_axes(mesh, scatter_axes)
     leaves, treedef = tree_util.flatten(layer)
     dims = scatter_dims(leaves, mesh, axes)
@@ -94,6 +98,7 @@ def call_per_shard(layer: Any, inputs: tuple, kwargs: dict, mesh: Mesh, data_axe
     arrays = {k: v for k, v in kwargs.items() if is_array(v) or tree_util.leaves(v) and
               all(is_array(x) for x in tree_util.leaves(v))}
     static = {k: v for k, v in kwargs.items() if k not in arrays}
+    scalar_outputs: list[bool] = []
 
     def batch_spec(x: Any) -> PartitionSpec:
         return PartitionSpec(entry) if aval_of(x).ndim else PartitionSpec()
@@ -102,16 +107,15 @@ def call_per_shard(layer: Any, inputs: tuple, kwargs: dict, mesh: Mesh, data_axe
         it = iter(piece)
         used = [x if d is None else _scattering_identity(axes, d)(next(it), x) for x, d in zip(whole, dims)]
         out = treedef.unflatten(used)(*ins, **kw, **static)
-        bad = [aval_of(o).shape for o in tree_util.leaves(out) if not aval_of(o).ndim]
-        if bad:
-            raise ValueError(f"DataParallel (ZeRO-2, gradients reduce-scattered over {axes}): the wrapped "
-                             f"layer runs on each device's batch rows and must return batch-first arrays, but it "
-                             f"returned a 0-d value; compute the loss outside the layer")
-        return out
+        flat, out_tree = tree_util.flatten(out)
+        scalar_outputs[:] = [not aval_of(o).ndim for o in flat]
+        name = batch_axes[0] if len(batch_axes) == 1 else batch_axes
+        return out_tree.unflatten([pmean(o, name).reshape([1]) if s else o for o, s in zip(flat, scalar_outputs)])
 
     scattered = layout.spec_entry(axes)
     in_specs = ([PartitionSpec()] * len(leaves), [_slice_spec(d, scattered) for d in dims if d is not None],
                 tree_util.map(batch_spec, inputs), tree_util.map(batch_spec, arrays))
     run = shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(entry),
                     axis_names=frozenset(data_axes))
-    return run(leaves, pieces, inputs, arrays)
+    flat, out_tree = tree_util.flatten(run(leaves, pieces, inputs, arrays))
+    return out_tree.unflatten([o[0] if s else o for o, s in zip(flat, scalar_outputs)])
