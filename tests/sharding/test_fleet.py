@@ -202,6 +202,29 @@ def test_zero2_reduce_scatters_gradients_and_needs_less_memory_than_zero1():
     assert mems["os_g"].temp_size_in_bytes < mems["os"].temp_size_in_bytes, (mems["os"], mems["os_g"])
 
 
+def test_zero_memory_falls_with_the_stage_where_parameters_dominate():
+    """An MLP whose parameters outweigh its activations: ZeRO-1 holds every whole gradient as a temporary,
+    ZeRO-2 only slices of them; ZeRO-3 also splits the parameters (arguments)."""
+    x = padax.to_tensor(np.random.default_rng(0).standard_normal((32, 64)).astype(np.float32))
+    mem = {}
+    for level in ("os", "os_g", "p_g_os"):
+        padax.seed(0)
+        model, opt, _ = group_sharded_parallel(nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256),
+                                                             nn.ReLU(), nn.Linear(256, 64)), _adamw(), level)
+
+        def step(m, s, x):
+            loss, g = padax.value_and_grad(lambda m: (m(x) ** 2).mean())(m)
+            return opt.step(m, g, s), loss
+        mem[level] = padax.jit(step).lower(model, opt.init(model), model.shard_batch(x)).compile().memory_analysis()
+    args = {k: m.argument_size_in_bytes for k, m in mem.items()}
+    temps = {k: m.temp_size_in_bytes for k, m in mem.items()}
+    whole_grads = 4 * (64 * 256 + 256 * 256 + 256 * 64)     # the weights' gradients
+    assert args["os"] == args["os_g"] > 3 * args["p_g_os"], args
+    assert temps["os"] >= whole_grads > 8 * temps["os_g"], temps
+    total = {k: args[k] + temps[k] for k in mem}
+    assert total["os"] > 1.5 * total["os_g"] and total["os"] > 1.5 * total["p_g_os"], total
+
+
 @pytest.mark.parametrize("stage", [1, 2])
 def test_fleet_sharding_degree_trains_like_one_device(stage):
     padax.seed(1)

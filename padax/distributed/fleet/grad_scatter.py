@@ -8,6 +8,11 @@ all-reduced value (on CPU XLA does not fuse the two into a reduce-scatter),
 so ZeRO-2 would compile to ZeRO-1's program. Here the data axes are manual:
 each device computes its local gradient, and `psum_scatter` sums it across
 the data axes while leaving every device only its slice.
+
+The price: the forward pass's residuals cross the shard_map boundary as
+buffers (XLA cannot fuse across it), so where activations outweigh the
+parameters the temporaries can exceed ZeRO-1's; where parameters dominate
+they fall to a slice of the gradients.
 """
 from __future__ import annotations
 
