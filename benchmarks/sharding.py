@@ -216,8 +216,37 @@ def workloads() -> list[Workload]:
                  {"padax": _setup("padax", "zero3"), "jax": _setup("jax", "zero3")}, target=1.05)]
 
 
+def _process_cpu_s(p: subprocess.Popen) -> float:
+    """User + system CPU seconds the worker process has used so far (Linux /proc)."""
+    with open(f"/proc/{p.pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def compare_cpu_time(key: str, steps: int = 10, blocks: int = 8) -> dict:
+    """Per-step CPU milliseconds of each framework's worker for step `key` ("tp", "zero3" or a device count),
+    over `blocks` blocks of `steps` steps alternating padax and jax. Unlike wall time this does not depend
+    on how a loaded machine schedules the 8 device threads (see PROFILING.md)."""
+    thunks = {fw: _setup(fw, key)() for fw in ("padax", "jax")}
+    out: dict = {fw: [] for fw in thunks}
+    for b in range(blocks):
+        for fw in (("padax", "jax") if b % 2 == 0 else ("jax", "padax")):
+            start = _process_cpu_s(_workers[fw])
+            for _ in range(steps):
+                thunks[fw]()
+            out[fw].append((_process_cpu_s(_workers[fw]) - start) / steps * 1e3)
+    return out
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         _worker_main(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--cpu-time":
+        import statistics
+        ms = compare_cpu_time(sys.argv[2])
+        for fw, v in ms.items():
+            print(f"{fw}: CPU ms per step {sorted(round(x, 1) for x in v)}")
+        print(f"padax/jax (medians): {statistics.median(ms['padax']) / statistics.median(ms['jax']):.3f}")
     else:
-        print("usage: python -m benchmarks.sharding --worker padax|jax (used by python -m benchmarks)")
+        print("usage: python -m benchmarks.sharding --worker padax|jax (used by python -m benchmarks)\n"
+              "       python -m benchmarks.sharding --cpu-time tp|zero3|N (per-step CPU time, padax beside jax)")

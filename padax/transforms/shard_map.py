@@ -585,9 +585,10 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep,
         out = backward_pass(as_linear, list(body.consts) + rs, cts_b)
         result = []
         for c, v, s in zip(out, lin_vars, lin_specs):
-            c = zeros_like_aval(v.aval) if type(c) is Zero else c
             axes, k = _unnamed_size(mesh, s, auto)
-            if k > 1:
+            if type(c) is Zero:  # a sum of zeros needs no all-reduce
+                c = zeros_like_aval(v.aval)
+            elif k > 1:
                 c = psum_p.bind(c, axis_name=axes)
             result.append(c)
         return result

@@ -160,6 +160,7 @@ def test_data_parallel_and_zero_stages_match_one_device(tmp_path):
     args = [mem0.argument_size_in_bytes] + [mems[k].argument_size_in_bytes for k in ("os", "os_g", "p_g_os")]
     assert args[0] > args[1] >= args[2] > args[3]        # state, then gradients, then parameters split
     assert args[3] < args[0] / 6
+    assert mems["os_g"].temp_size_in_bytes < mems["os"].temp_size_in_bytes   # gradients reduce-scattered
     save_group_sharded_model(model, str(tmp_path / "ck"), _adamw())
     saved = padax.load(str(tmp_path / "ck" / "model.pdparams"))
     _assert_same({k: np.asarray(v) for k, v in saved.items()}, ref)
@@ -167,11 +168,72 @@ def test_data_parallel_and_zero_stages_match_one_device(tmp_path):
         group_sharded_parallel(fresh(), _adamw(), "os_p")
 
 
-def test_fleet_sharding_degree_trains_like_one_device():
+def _collectives(model, opt):
+    """The collective ops of the compiled training step of `model` under `opt`, counted by kind."""
+    import collections
+    import re
+    xs, ys = _data()
+    x, y = model.shard_batch(padax.to_tensor(xs[0])), model.shard_batch(padax.to_tensor(ys[0]))
+
+    def step(model, state, x, y):
+        loss, g = padax.value_and_grad(_loss)(model, x, y)
+        return opt.step(model, g, state), loss
+    text = padax.jit(step).lower(model, opt.init(model), x, y).compile().as_text()
+    return collections.Counter(re.findall(r"\b(all-reduce|reduce-scatter|all-gather)(?:-start)?\(", text))
+
+
+def test_zero2_reduce_scatters_gradients_and_needs_less_memory_than_zero1():
+    padax.seed(2)
+    base = TinyTransformer()
+    ref_model, ref_losses, _ = _train(_on_dev0(base), _adamw())
+    mems, ops = {}, {}
+    for level in ("os", "os_g"):
+        m = TinyTransformer()
+        m.set_state_dict(base.state_dict())
+        model, opt, _ = group_sharded_parallel(m, _adamw(), level)
+        ops[level] = _collectives(model, opt)
+        model, losses, mems[level] = _train(model, opt, model.shard_batch)
+        np.testing.assert_allclose(losses, ref_losses, rtol=RTOL, err_msg=level)
+        _assert_same(_params(model), _params(ref_model))
+        assert model._layers.head.weight.sharding.is_fully_replicated   # stages 1 and 2 keep whole parameters
+    n_params = len(list(ref_model.parameters()))
+    assert ops["os"]["reduce-scatter"] == 0 and ops["os_g"]["reduce-scatter"] >= n_params - 2, ops
+    assert mems["os"].argument_size_in_bytes == mems["os_g"].argument_size_in_bytes
+    assert mems["os_g"].temp_size_in_bytes < mems["os"].temp_size_in_bytes, (mems["os"], mems["os_g"])
+
+
+def test_zero_memory_falls_with_the_stage_where_parameters_dominate():
+    """An MLP whose parameters outweigh its activations: ZeRO-1 holds every whole gradient as a temporary,
+    ZeRO-2 only slices of them; ZeRO-3 also splits the parameters (arguments)."""
+    x = padax.to_tensor(np.random.default_rng(0).standard_normal((32, 64)).astype(np.float32))
+    mem = {}
+    for level in ("os", "os_g", "p_g_os"):
+        padax.seed(0)
+        model, opt, _ = group_sharded_parallel(nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256),
+                                                             nn.ReLU(), nn.Linear(256, 64)), _adamw(), level)
+
+        def step(m, s, x):
+            loss, g = padax.value_and_grad(lambda m: (m(x) ** 2).mean())(m)
+            return opt.step(m, g, s), loss
+        mem[level] = padax.jit(step).lower(model, opt.init(model), model.shard_batch(x)).compile().memory_analysis()
+    args = {k: m.argument_size_in_bytes for k, m in mem.items()}
+    temps = {k: m.temp_size_in_bytes for k, m in mem.items()}
+    whole_grads = 4 * (64 * 256 + 256 * 256 + 256 * 64)     # the weights' gradients
+    assert args["os"] == args["os_g"] > 3 * args["p_g_os"], args
+    assert temps["os"] >= whole_grads > 8 * temps["os_g"], temps
+    total = {k: args[k] + temps[k] for k in mem}
+    assert total["os"] > 1.5 * total["os_g"] and total["os"] > 1.5 * total["p_g_os"], total
+
+
+@pytest.mark.parametrize("stage", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_fleet_sharding_degree_trains_like_one_device(stage):
     padax.seed(1)
     base = TinyTransformer()
     ref_model, ref_losses, _ = _train(_on_dev0(base), _adamw())
-    _fleet(dp_degree=2, sharding_degree=4)
+    st = fleet.DistributedStrategy()
+    st.hybrid_configs = {"dp_degree": 2, "sharding_degree": 4}
+    st.sharding_configs = {"stage": stage}
+    fleet.init(is_collective=True, strategy=st)
     m = TinyTransformer()
     m.set_state_dict(base.state_dict())
     model = fleet.distributed_model(m)
@@ -179,7 +241,7 @@ def test_fleet_sharding_degree_trains_like_one_device():
     model, losses, _ = _train(model, opt, fleet.shard_batch)
     np.testing.assert_allclose(losses, ref_losses, rtol=RTOL)
     _assert_same(_params(model), _params(ref_model))
-    assert opt.stage == 1 and any("sharding" in str(s.spec) for s in opt.state_shardings())
+    assert opt.stage == stage and any("sharding" in str(s.spec) for s in opt.state_shardings())
 
 
 class TPTransformer(nn.Layer):
@@ -209,9 +271,13 @@ def _reference_tp_loss(p, ids, labels):
     return F.cross_entropy(lin(x, "head"), labels)
 
 
-@pytest.mark.parametrize("sequence_parallel", [pytest.param(False, marks=pytest.mark.slow), True])
-def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
-    _fleet(dp_degree=4, mp_degree=2)
+@pytest.mark.parametrize("sequence_parallel, zero2", [pytest.param(False, False, marks=pytest.mark.slow),
+                                                     (True, False), (False, True)])
+def test_tensor_parallel_transformer_matches_reference(sequence_parallel, zero2):
+    if zero2:   # ZeRO-2 over 'sharding' beside tensor parallelism: the layer (and its loss) runs per data shard
+        _fleet(dp_degree=2, mp_degree=2, sharding_degree=2, sharding_configs={"stage": 2})
+    else:
+        _fleet(dp_degree=4, mp_degree=2)
     padax.seed(2)
     model = fleet.distributed_model(TPTransformer(sequence_parallel))
     inner = model._layers
@@ -245,6 +311,7 @@ def test_tensor_parallel_transformer_matches_reference(sequence_parallel):
     hlo = step.lower(model, state, *fleet.shard_batch((padax.to_tensor(xs[0]), padax.to_tensor(ys[0])))) \
         .compile().as_text()
     assert "all-reduce" in hlo or "reduce-scatter" in hlo
+    assert ("reduce-scatter" in hlo) == zero2
 
 
 def test_tensor_parallel_errors_name_layer_and_dimension():
@@ -308,7 +375,46 @@ def test_pipeline_schedules_match_sequential_model(schedule):
     with pytest.raises(ValueError, match=r"micro_batch_size 3 x accumulate_steps 4 x 2 data replicas = 24"):
         fleet.distributed_model(model).value_and_grad(model, x, y)
     with pytest.raises(ValueError, match="must be one of"):
+        mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="ZBH1")
+    with pytest.raises(ValueError, match="'VPP' runs a PipelineLayer with num_virtual_pipeline_stages > 1"):
         mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="VPP")
+
+
+@pytest.mark.parametrize("pp_degree, virtual", [(2, 4), pytest.param(4, 2, marks=pytest.mark.slow)])
+def test_interleaved_pipeline_matches_sequential_model(pp_degree, virtual):
+    M = 4
+    st = fleet.DistributedStrategy()
+    st.hybrid_configs = {"dp_degree": 8 // pp_degree, "pp_degree": pp_degree, "pp_configs": {"accumulate_steps": M}}
+    fleet.init(is_collective=True, strategy=st)
+    padax.seed(3)
+    model = mpu.PipelineLayer([mpu.LayerDesc(nn.Embedding, V, D)] + [mpu.LayerDesc(Block, D) for _ in range(6)]
+                              + [mpu.LayerDesc(nn.Linear, D, V)], num_virtual_pipeline_stages=virtual,
+                              loss_fn=lambda logits, y: F.cross_entropy(logits, y))
+    assert model.num_chunks == 8 and model.segment_parts == list(range(9))
+    blocks = list(model.run_function)     # stage s holds the non-contiguous chunks s, s + pp_degree, ...
+    assert model.stage_layers(1) == blocks[1::pp_degree]
+    pp = fleet.distributed_model(model)
+    assert isinstance(pp, mpu.PipelineParallel) and pp.schedule_mode == "VPP"
+    xs, ys = _data(4)
+    x, y = padax.to_tensor(xs[0]), padax.to_tensor(ys[0])
+
+    def sequential(m):
+        mb = B // M
+        return sum(F.cross_entropy(m(x[i * mb:(i + 1) * mb]), y[i * mb:(i + 1) * mb]) for i in range(M)) / M
+    ref_loss, ref_grads = padax.value_and_grad(sequential)(model)
+    loss, grads = padax.jit(pp.value_and_grad)(model, x, y)
+    np.testing.assert_allclose(float(loss), float(ref_loss), rtol=RTOL)
+    _assert_same(_params(grads), _params(ref_grads))
+    assert np.abs(_params(grads)["run_function.0.weight"]).max() > 1e-3
+    if pp_degree == 2:
+        with pytest.raises(ValueError, match=r"num_microbatches \(3\) must be a multiple of 2"):
+            mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=3, schedule="VPP",
+                                        data_axes=("dp",))
+        with pytest.raises(ValueError, match="got schedule '1F1B' for num_virtual_pipeline_stages=4"):
+            mpu.pipeline_value_and_grad(model, x, y, mesh=pp._mesh, num_microbatches=M, schedule="1F1B")
+        with pytest.raises(ValueError, match="rise from 0 to 8 in 8 steps"):
+            mpu.PipelineLayer([nn.Linear(D, D) for _ in range(8)], num_stages=4, num_virtual_pipeline_stages=2,
+                              seg_method=[0, 4, 8])
 
 
 def test_auto_parallel_to_static_matches_one_device():

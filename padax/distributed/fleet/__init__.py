@@ -92,7 +92,9 @@ def distributed_model(model: Any) -> Any:
         from padax.distributed.fleet.meta_parallel.pipeline_parallel import PipelineParallel
         return PipelineParallel(model, hcg, _state.strategy)
     shard_axes = ("sharding",) if _sharding_stage() == 3 else ()
-    return DataParallel(model, mesh=hcg.mesh, data_axes=hcg.data_axes, shard_axes=shard_axes)
+    grad_axes = ("sharding",) if _sharding_stage() == 2 else ()
+    return DataParallel(model, mesh=hcg.mesh, data_axes=hcg.data_axes, shard_axes=shard_axes,
+                        grad_shard_axes=grad_axes)
 
 
 def distributed_optimizer(optimizer: Any, strategy: DistributedStrategy | None = None) -> ShardedOptimizer:

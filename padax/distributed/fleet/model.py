@@ -69,13 +69,16 @@ class DataParallel(Layer):
     Paddle's communication-tuning arguments (buffer sizes, unused-parameter
     search) are accepted; XLA schedules the communication. `mesh` and
     `data_axes` (padax) default to fleet's hybrid mesh, or a 'dp' mesh over every
-    device; `shard_axes` additionally splits parameters (ZeRO-3).
+    device; `shard_axes` additionally splits parameters (ZeRO-3);
+    `grad_shard_axes` (ZeRO-2) runs the layer per device on its batch rows
+    inside a shard_map so that gradients leave reduce-scattered over those axes
+    (see padax.distributed.fleet.grad_scatter).
     """
 
     def __init__(self, layers: Layer, strategy: Any = None, comm_buffer_size: int = 25,
                  last_comm_buffer_size: int = 1, find_unused_parameters: bool = False, group: Any = None, *,
                  mesh: Mesh | None = None, data_axes: Sequence[str] | None = None,
-                 shard_axes: Sequence[str] = ()) -> None:
+                 shard_axes: Sequence[str] = (), grad_shard_axes: Sequence[str] = ()) -> None:
         super().__init__()
         if not isinstance(layers, Layer):
             raise TypeError(f"DataParallel: expected a padax.nn.Layer, got {type(layers).__name__}")
@@ -85,12 +88,16 @@ class DataParallel(Layer):
         self._mesh = mesh
         self._data_axes = tuple(data_axes) if data_axes is not None else default_data_axes(mesh)
         self._shard_axes = tuple(shard_axes)
+        self._grad_shard_axes = layout.live_axes(mesh, grad_shard_axes)
         self._layers = place_parameters(layers, mesh, self._shard_axes)
 
     def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         inputs = layout.shard_batch(inputs, self._mesh, self._data_axes, "DataParallel")
         kwargs = {k: layout.shard_batch(v, self._mesh, self._data_axes, "DataParallel")
                   if _is_array_tree(v) else v for k, v in kwargs.items()}
+        if self._grad_shard_axes:
+            from padax.distributed.fleet.grad_scatter import call_per_shard
+            return call_per_shard(self._layers, inputs, kwargs, self._mesh, self._data_axes, self._grad_shard_axes)
         return self._layers(*inputs, **kwargs)
 
     def shard_batch(self, batch: Any) -> Any:

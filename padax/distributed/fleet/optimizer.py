@@ -1,7 +1,8 @@
 """An optimizer whose state, gradients and updated parameters keep chosen layouts (ZeRO stages 0-3).
 
-Stage 1 splits the optimizer's slots over the sharding axes, stage 2 also
-the gradients (XLA then reduce-scatters instead of all-reducing), stage 3
+Stage 1 splits the optimizer's slots over the sharding axes and updates each
+device's slice of the parameters (then all-gathered), stage 2 also the
+gradients (DataParallel reduce-scatters them, see grad_scatter), stage 3
 also the parameters (DataParallel/group_sharded_parallel place them; XLA
 all-gathers them where the forward pass needs them whole).
 """
@@ -92,6 +93,9 @@ class ShardedOptimizer:
         if self._param_shardings is None:
             raise RuntimeError("ShardedOptimizer.step: call init(params) first (it records the layouts)")
         grads = _lay_out_aligned(grads, self._slot_shardings if self._stage >= 2 else self._param_shardings)
+        if self._stage in (1, 2):  # update each device's slice only; the layout below all-gathers the result
+            params = _lay_out_aligned(params, self._slot_shardings)
+            grads = _lay_out_aligned(grads, self._slot_shardings)
         new_params, new_state = self._inner_opt.step(params, grads, state, lr)
         return layout.lay_out_tree(new_params, self._param_shardings), self._lay_out_state(new_state)
 

@@ -14,7 +14,7 @@ class DistributedStrategy:
     (assigning a dict updates the given keys; `dp_degree=-1` means "the devices
     left over"), plus `pp_configs` (`accumulate_steps` = microbatches per batch,
     `micro_batch_size` = rows per microbatch and data replica, checked when
-    set, `schedule_mode` "FThenB"/"1F1B") and `sharding_configs`
+    set, `schedule_mode` "FThenB"/"1F1B"; a PipelineLayer with virtual stages runs "VPP") and `sharding_configs`
     (`stage`: the ZeRO stage used over the 'sharding' axis, 1 by default).
     """
 

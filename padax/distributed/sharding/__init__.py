@@ -6,7 +6,12 @@
 level 'os' (ZeRO-1) splits the optimizer's slots over the data axes, 'os_g'
 (ZeRO-2) also the gradients, 'p_g_os' (ZeRO-3) also the parameters. Every
 device then holds 1/N of what is split; XLA's SPMD partitioner turns the
-layouts into reduce-scatters and all-gathers. (Not to be confused with
+layouts into reduce-scatters and all-gathers. For 'os_g' the model runs on
+each device's batch rows inside a shard_map whose backward pass
+reduce-scatters every gradient (padax.distributed.fleet.grad_scatter), so
+the whole gradient is never all-reduced: as in Paddle's data parallelism,
+the layer sees its local batch (BatchNorm statistics per device) and a 0-d
+output (a loss computed in the layer) is the mean of the local ones. (Not to be confused with
 `padax.sharding`, the module of meshes and NamedShardings.)
 """
 from __future__ import annotations
@@ -51,7 +56,7 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
     if isinstance(optimizer, ShardedOptimizer):
         optimizer = optimizer.inner_opt
     wrapped = DataParallel(inner, mesh=mesh, data_axes=default_data_axes(mesh),
-                           shard_axes=axes if stage == 3 else ())
+                           shard_axes=axes if stage == 3 else (), grad_shard_axes=axes if stage == 2 else ())
     return wrapped, ShardedOptimizer(optimizer, mesh, axes, stage), scaler
 
 

@@ -4,9 +4,11 @@ from padax.distributed.fleet.meta_parallel.mp_layers import (ColumnParallelLinea
 from padax.distributed.fleet.meta_parallel.parallel_blocks import (ParallelMLP, ParallelMultiHeadAttention,
                                                                   ParallelTransformerLayer, gather_sequence,
                                                                   scatter_sequence)
-from padax.distributed.fleet.meta_parallel.pipeline_parallel import PipelineParallel, pipeline_value_and_grad
+from padax.distributed.fleet.meta_parallel.pipeline_parallel import (PipelineParallel, PipelineParallelWithInterleave,
+                                                                     pipeline_value_and_grad)
 from padax.distributed.fleet.meta_parallel.pp_layers import LayerDesc, PipelineLayer
 
 __all__ = ["ColumnParallelLinear", "RowParallelLinear", "VocabParallelEmbedding", "ParallelCrossEntropy",
            "ParallelMLP", "ParallelMultiHeadAttention", "ParallelTransformerLayer", "scatter_sequence",
-           "gather_sequence", "LayerDesc", "PipelineLayer", "PipelineParallel", "pipeline_value_and_grad"]
+           "gather_sequence", "LayerDesc", "PipelineLayer", "PipelineParallel", "PipelineParallelWithInterleave",
+           "pipeline_value_and_grad"]

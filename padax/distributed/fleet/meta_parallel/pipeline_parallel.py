@@ -13,6 +13,11 @@ accumulated; the loss is the mean over microbatches (and data replicas).
 - 1F1B: every tick runs one forward and one backward microbatch, each stage
   keeping at most 2*num_stages-1 stage inputs (the backward recomputes the
   stage's forward from its stored input).
+- VPP (interleaved, for a PipelineLayer with num_virtual_pipeline_stages V > 1):
+  the layers are cut into num_stages*V chunks, chunk c on stage c % num_stages;
+  microbatches circulate around the ring of stages V times, in groups of
+  num_stages, so every tick runs one chunk (1/V of a stage) and the pipeline's
+  fill and drain bubble shrinks V-fold; the backward pass is autodiff's.
 """
 from __future__ import annotations
 
@@ -25,15 +30,19 @@ from padax.devices.sharding import Mesh, PartitionSpec as P
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
 
-SCHEDULES = ("FThenB", "1F1B")
+SCHEDULES = ("FThenB", "1F1B", "VPP")
 
 
 class _Packing:
-    """Each stage's parameter leaves packed into one padded row per dtype, and back."""
+    """Each chunk's parameter leaves packed into one padded row per dtype, and back.
+
+    The packed arrays are [num_stages, V, width]: stage s's row v holds chunk v * num_stages + s.
+    """
 
     def __init__(self, model: PipelineLayer):
-        self.stages = [model.stage_layers(s) for s in range(model.num_stages)]
-        self.flat = [tree_util.flatten(layers) for layers in self.stages]
+        self.S, self.V = model.num_stages, model.num_virtual_pipeline_stages
+        self.chunks = [model.chunk_layers(c) for c in range(model.num_chunks)]
+        self.flat = [tree_util.flatten(layers) for layers in self.chunks]
         dts = []
         for leaves, _ in self.flat:
             for x in leaves:
@@ -43,24 +52,24 @@ class _Packing:
         self.width = {d: max(1, max(sum(int(np.prod(x.shape)) for x in leaves if np.dtype(x.dtype) == d)
                                     for leaves, _ in self.flat)) for d in dts}
 
-    def pack(self, model_stages: Sequence[Sequence[Any]]) -> dict:
-        """{dtype name: [num_stages, width]} from per-stage lists of layers."""
+    def pack(self, model_chunks: Sequence[Sequence[Any]]) -> dict:
+        """{dtype name: [num_stages, V, width]} from per-chunk lists of layers."""
         import padax
         out = {}
         for d in self.dtypes:
             rows = []
-            for layers in model_stages:
+            for layers in model_chunks:
                 parts = [padax.reshape(x, [-1]) for x in tree_util.leaves(layers) if np.dtype(x.dtype) == d]
                 n = sum(int(np.prod(p.shape)) for p in parts)
                 if n < self.width[d]:
                     parts.append(padax.zeros([self.width[d] - n], d))
                 rows.append(padax.concat(parts) if len(parts) > 1 else parts[0])
-            out[d.name] = padax.stack(rows)
+            out[d.name] = padax.stack(rows).reshape([self.V, self.S, self.width[d]]).transpose([1, 0, 2])
         return out
 
-    def unpack_stage(self, s: int, rows: dict) -> list:
-        """Stage s's layers rebuilt from its packed rows ({dtype name: [width]})."""
-        leaves, treedef = self.flat[s]
+    def unpack_chunk(self, c: int, rows: dict) -> list:
+        """Chunk c's layers rebuilt from its packed rows ({dtype name: [width]})."""
+        leaves, treedef = self.flat[c]
         offsets = {d.name: 0 for d in self.dtypes}
         out = []
         for x in leaves:
@@ -71,12 +80,13 @@ class _Packing:
         return treedef.unflatten(out)
 
     def unpack_all(self, packed: dict) -> list:
-        """Per stage, its layers from the full packed arrays ({dtype name: [num_stages, width]})."""
-        return [self.unpack_stage(s, {k: v[s] for k, v in packed.items()}) for s in range(len(self.stages))]
+        """Per chunk, its layers from the full packed arrays ({dtype name: [num_stages, V, width]})."""
+        return [self.unpack_chunk(c, {k: v[c % self.S, c // self.S] for k, v in packed.items()})
+                for c in range(len(self.chunks))]
 
 
-def _run_stage(model: PipelineLayer, s: int, layers: Sequence[Any], x: Any) -> Any:
-    lo, hi = model.segment_parts[s], model.segment_parts[s + 1]
+def _run_chunk(model: PipelineLayer, c: int, layers: Sequence[Any], x: Any) -> Any:
+    lo, hi = model.segment_parts[c], model.segment_parts[c + 1]
     it = iter(layers)
     for kind, k in model._kinds[lo:hi]:
         x = next(it)(x) if kind == "layer" else model._fns[k](x)
@@ -84,15 +94,16 @@ def _run_stage(model: PipelineLayer, s: int, layers: Sequence[Any], x: Any) -> A
 
 
 def _boundary_aval(model: PipelineLayer, pack: _Packing, x_mb: Any) -> Any:
-    """The shape/dtype passed between stages (the same at every boundary, or an error naming them)."""
+    """The shape/dtype passed between chunks (the same at every boundary, or an error naming them)."""
     import padax
-    S = model.num_stages
-    cur = padax.eval_shape(lambda x: _run_stage(model, 0, pack.stages[0], x), x_mb)
+    C = model.num_chunks
+    cur = padax.eval_shape(lambda x: _run_chunk(model, 0, pack.chunks[0], x), x_mb)
     first = cur
-    for s in range(1, S - 1):
-        nxt = padax.eval_shape(lambda x, s=s: _run_stage(model, s, pack.stages[s], x), cur)
+    for c in range(1, C - 1):
+        nxt = padax.eval_shape(lambda x, c=c: _run_chunk(model, c, pack.chunks[c], x), cur)
         if (tuple(nxt.shape), nxt.dtype) != (tuple(first.shape), first.dtype):
-            raise ValueError(f"PipelineLayer: stage {s} outputs {nxt.dtype}{list(nxt.shape)} but stage 0 outputs "
+            what = "stage" if C == model.num_stages else "chunk"
+            raise ValueError(f"PipelineLayer: {what} {c} outputs {nxt.dtype}{list(nxt.shape)} but {what} 0 outputs "
                              f"{first.dtype}{list(first.shape)}; every stage boundary must pass the same shape "
                              "(ppermute moves one array between stages)")
         cur = nxt
@@ -111,8 +122,12 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
     """
     import padax
     if schedule not in SCHEDULES:
-        raise ValueError(f"pipeline schedule must be one of {SCHEDULES}, got {schedule!r} (interleaved "
-                         "schedules are not supported by padax)")
+        raise ValueError(f"pipeline schedule must be one of {SCHEDULES}, got {schedule!r}")
+    V = model.num_virtual_pipeline_stages
+    if (schedule == "VPP") != (V > 1):
+        raise ValueError(f"pipeline: the interleaved schedule 'VPP' runs a PipelineLayer with "
+                         f"num_virtual_pipeline_stages > 1 and FThenB/1F1B one without; got schedule {schedule!r} "
+                         f"for num_virtual_pipeline_stages={V}")
     loss_fn = loss_fn or model.loss_fn
     if loss_fn is None:
         raise ValueError("pipeline: the PipelineLayer has no loss_fn; pass loss_fn=")
@@ -125,6 +140,9 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
         raise ValueError(f"pipeline: mesh axes {others} (besides {pp_axis!r} and the data axes {tuple(data_axes)}) "
                          "have more than one device; padax's pipeline schedules combine only with data parallelism")
     M = int(num_microbatches)
+    if V > 1 and M % S:
+        raise ValueError(f"pipeline: the interleaved schedule sends microbatches around the {S} stages in groups "
+                         f"of {S}; num_microbatches ({M}) must be a multiple of {S}")
     B = inputs.shape[0]
     data = layout.live_axes(mesh, data_axes)
     n_data = layout.axes_product(mesh, data)
@@ -132,27 +150,29 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
         raise ValueError(f"pipeline: the batch ({B}) must split into {M} microbatches over {n_data} data-parallel "
                          f"replicas (divisible by {M * n_data})")
     pack = _Packing(model)
-    packed = pack.pack(pack.stages)
+    packed = pack.pack(pack.chunks)
     xs = inputs.reshape([M, B // M] + list(inputs.shape[1:]))
     ys = labels.reshape([M, B // M] + list(labels.shape[1:]))
     dspec = layout.spec_entry(data)
     mb_local = padax.ShapeDtypeStruct([B // M // n_data] + list(inputs.shape[1:]), inputs.dtype)
-    act = _boundary_aval(model, pack, mb_local) if S > 1 else None
-    body = _fthenb_body if schedule == "FThenB" else _one_f_one_b_body
-    local = body(model, pack, loss_fn, S, M, act, pp_axis, data)
-    packed_spec = {k: P(pp_axis, None) for k in packed}
+    act = _boundary_aval(model, pack, mb_local) if model.num_chunks > 1 else None
+    if schedule == "VPP":
+        local = _interleaved_body(model, pack, loss_fn, S, V, M, act, pp_axis, data)
+    else:
+        body = _fthenb_body if schedule == "FThenB" else _one_f_one_b_body
+        local = body(model, pack, loss_fn, S, M, act, pp_axis, data)
+    packed_spec = {k: P(pp_axis, None, None) for k in packed}
     fn = padax.shard_map(local, mesh, in_specs=(packed_spec, P(None, dspec), P(None, dspec)),
                          out_specs=(P(), packed_spec), check_rep=False)
     loss, gpacked = fn(packed, xs, ys)
-    grads_stages = pack.unpack_all(gpacked)
-    return loss, _grads_like(model, grads_stages)
+    return loss, _grads_like(model, pack.unpack_all(gpacked))
 
 
-def _grads_like(model: PipelineLayer, grads_stages: list) -> Any:
-    """A model-shaped gradient from per-stage lists of gradient layers."""
+def _grads_like(model: PipelineLayer, grads_chunks: list) -> Any:
+    """A model-shaped gradient from per-chunk lists of gradient layers."""
     by_id = {}
-    for s, layers in enumerate(grads_stages):
-        for orig, g in zip(model.stage_layers(s), layers):
+    for c, layers in enumerate(grads_chunks):
+        for orig, g in zip(model.chunk_layers(c), layers):
             by_id[id(orig)] = g
     import padax
     glist = [by_id[id(layer)] for layer in model.run_function]
@@ -162,13 +182,13 @@ def _grads_like(model: PipelineLayer, grads_stages: list) -> Any:
 
 
 def _branches(model, pack, loss_fn, S, act):
-    """Per stage: (rows, x_mb, received activation, y_mb) -> (activation to send, microbatch loss)."""
+    """Per chunk (stage): (rows, x_mb, received activation, y_mb) -> (activation to send, microbatch loss)."""
     import padax
 
     def make(s):
         def branch(rows, x, recv, y):
-            layers = pack.unpack_stage(s, rows)
-            out = _run_stage(model, s, layers, x if s == 0 else recv)
+            layers = pack.unpack_chunk(s, rows)
+            out = _run_chunk(model, s, layers, x if s == 0 else recv)
             if s == S - 1:
                 zero_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
                 return zero_act, padax.mean(loss_fn(out, y)).astype("float32")
@@ -178,7 +198,8 @@ def _branches(model, pack, loss_fn, S, act):
 
 
 def _local_rows(packed: dict) -> dict:
-    return {k: v[0] for k, v in packed.items()}
+    """The device's own packed row (its only chunk)."""
+    return {k: v[0, 0] for k, v in packed.items()}
 
 
 def _fthenb_body(model, pack, loss_fn, S, M, act, pp_axis, data):
@@ -220,7 +241,7 @@ def _finish(loss, g, pp_axis, data, S):
     if data:
         loss = lax.pmean(loss, data)
         g = lax.pmean(g, data)
-    return loss, {k: v[None] for k, v in g.items()}
+    return loss, {k: v.reshape([1, -1, v.shape[-1]]) for k, v in g.items()}
 
 
 def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
@@ -286,8 +307,47 @@ def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
     return local
 
 
+def _interleaved_body(model, pack, loss_fn, S, V, M, act, pp_axis, data):
+    """The circular (interleaved) schedule: at tick t stage s runs microbatch m's chunk v * S + s, where
+    u = t - s = g*S*V + v*S + i and m = g*S + i (group g of S microbatches, i-th in it): each microbatch
+    goes around the ring of stages V times, one chunk per tick, and no stage is asked for two at once."""
+    import padax
+    lax = padax.lax
+    C = S * V
+    branches = _branches(model, pack, loss_fn, C, act)
+    ring = [(i, (i + 1) % S) for i in range(S)]
+
+    def local_loss(rows, xs, ys):
+        s = lax.axis_index(pp_axis)
+        init_act = padax.zeros(list(act.shape), act.dtype)
+
+        def tick(carry, t):
+            recv, total = carry
+            u = padax.maximum(t - s, 0)
+            v = (u // S) % V
+            m = (u // C) * S + u % S
+            valid = (t >= s) & (m < M)
+            mb = padax.clip(m, 0, M - 1)
+            row = {k: lax.dynamic_index_in_dim(r, v, 0, keepdims=False) for k, r in rows.items()}
+            x_t = lax.dynamic_index_in_dim(xs, mb, 0, keepdims=False)
+            y_t = lax.dynamic_index_in_dim(ys, mb, 0, keepdims=False)
+            out, loss = lax.switch(v * S + s, branches, row, x_t, recv, y_t)
+            total = total + padax.where(valid, loss, 0.0)
+            return (lax.ppermute(out, pp_axis, ring), total), None
+
+        (_, total), _ = lax.scan(tick, (init_act, padax.zeros([], "float32")), padax.arange(M * V + S - 1))
+        return total / M
+
+    def local(packed, xs, ys):
+        rows = {k: v[0] for k, v in packed.items()}
+        loss, g = padax.value_and_grad(local_loss)(rows, xs, ys)
+        return _finish(loss, g, pp_axis, data, S)
+    return local
+
+
 class PipelineParallel:
-    """fleet.distributed_model of a PipelineLayer: its schedule, microbatch count and mesh.
+    """fleet.distributed_model of a PipelineLayer: its schedule, microbatch count and mesh (the schedule is
+    pp_configs' schedule_mode, or 'VPP' for a layer with virtual stages).
 
     `value_and_grad(inputs, labels)` gives the mean loss and model-shaped
     gradients (call inside padax.jit); `train_batch([inputs, labels],
@@ -301,7 +361,7 @@ class PipelineParallel:
         cfg = strategy.pp_configs if strategy is not None else {"accumulate_steps": 1, "schedule_mode": "1F1B"}
         self.accumulate_steps = int(cfg["accumulate_steps"])
         self.micro_batch_size = cfg.get("micro_batch_size")
-        self.schedule_mode = cfg["schedule_mode"]
+        self.schedule_mode = "VPP" if layers.num_virtual_pipeline_stages > 1 else cfg["schedule_mode"]
         if self.schedule_mode not in SCHEDULES:
             raise ValueError(f"pp_configs schedule_mode must be one of {SCHEDULES}, got {self.schedule_mode!r}")
 
@@ -332,3 +392,14 @@ class PipelineParallel:
 
     def __call__(self, x: Any) -> Any:
         return self._layers(x)
+
+
+class PipelineParallelWithInterleave(PipelineParallel):
+    """Paddle's name for the pipeline of a PipelineLayer with virtual stages (the interleaved 'VPP'
+    schedule, which PipelineParallel also picks for such a layer)."""
+
+    def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
+        if layers.num_virtual_pipeline_stages < 2:
+            raise ValueError("PipelineParallelWithInterleave: the PipelineLayer has no virtual stages; build it "
+                             "with num_virtual_pipeline_stages > 1 (or use PipelineParallel)")
+        super().__init__(layers, hcg, strategy)

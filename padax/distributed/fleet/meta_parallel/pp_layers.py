@@ -45,7 +45,9 @@ class PipelineLayer(Layer):
     """A list of layers (LayerDesc, Layer, or parameter-free callables) cut into `num_stages` stages.
 
     `seg_method`: "uniform" (equal numbers of layers) or an explicit list of
-    stage boundaries [0, b1, ..., n]. `loss_fn(output, label)` gives the loss
+    stage boundaries [0, b1, ..., n]. With `num_virtual_pipeline_stages` V > 1
+    the layers are cut into num_stages x V chunks and stage s holds chunks s,
+    s + num_stages, ... (the interleaved schedule 'VPP' runs them). `loss_fn(output, label)` gives the loss
     of one microbatch. `num_stages` defaults to fleet's pp_degree. Paddle's
     `topology`, `recompute_interval` and `recompute_ctx` are accepted; the
     stages come from fleet's mesh, and the 1F1B schedule always recomputes a
@@ -56,9 +58,10 @@ class PipelineLayer(Layer):
                  loss_fn: Callable | None = None, seg_method: Any = "uniform", recompute_interval: int = 0,
                  recompute_ctx: Any = None, num_virtual_pipeline_stages: int | None = None) -> None:
         super().__init__()
-        if num_virtual_pipeline_stages not in (None, 1):
-            raise ValueError("PipelineLayer: interleaved (virtual) pipeline stages are not supported by padax; "
-                             "use num_virtual_pipeline_stages=None with the FThenB or 1F1B schedule")
+        virtual = 1 if num_virtual_pipeline_stages is None else num_virtual_pipeline_stages
+        if isinstance(virtual, bool) or not isinstance(virtual, int) or virtual < 1:
+            raise ValueError(f"PipelineLayer: num_virtual_pipeline_stages must be a positive int, got "
+                             f"{num_virtual_pipeline_stages!r}")
         if num_stages is None:
             from padax.distributed.fleet import _state
             num_stages = _state.hcg.degrees["pp"] if _state.hcg is not None else 1
@@ -76,13 +79,14 @@ class PipelineLayer(Layer):
                 raise TypeError(f"PipelineLayer: layers[{i}] must be a LayerDesc, a Layer or a callable, "
                                 f"got {type(item).__name__}")
         n = len(kinds)
+        chunks = int(num_stages) * virtual
         if seg_method == "uniform":
-            bounds = uniform_segments(n, int(num_stages))
+            bounds = uniform_segments(n, chunks)
         elif isinstance(seg_method, (list, tuple)):
             bounds = [int(b) for b in seg_method]
-            if len(bounds) != num_stages + 1 or bounds[0] != 0 or bounds[-1] != n or sorted(bounds) != bounds:
-                raise ValueError(f"PipelineLayer: seg_method boundaries must rise from 0 to {n} in {num_stages} "
-                                 f"steps, got {bounds}")
+            if len(bounds) != chunks + 1 or bounds[0] != 0 or bounds[-1] != n or sorted(bounds) != bounds:
+                raise ValueError(f"PipelineLayer: seg_method boundaries must rise from 0 to {n} in {chunks} "
+                                 f"steps (num_stages x num_virtual_pipeline_stages), got {bounds}")
         else:
             raise ValueError(f"PipelineLayer: seg_method must be 'uniform' or a list of boundaries, got "
                              f"{seg_method!r}")
@@ -91,6 +95,7 @@ class PipelineLayer(Layer):
         self._fns = tuple(fns)
         self._bounds = tuple(bounds)
         self._num_stages = int(num_stages)
+        self._virtual = virtual
         self._loss_fn = loss_fn
 
     @property
@@ -98,7 +103,22 @@ class PipelineLayer(Layer):
         return self._num_stages
 
     @property
+    def num_virtual_pipeline_stages(self) -> int:
+        return self._virtual
+
+    def get_num_virtual_stages(self) -> int:
+        """Paddle's name for num_virtual_pipeline_stages: chunks of layers per pipeline stage."""
+        return self._virtual
+
+    @property
+    def num_chunks(self) -> int:
+        """num_stages x num_virtual_pipeline_stages: the pieces the layers are cut into (chunk c runs on
+        stage c % num_stages, so a stage holds non-contiguous chunks when there are virtual stages)."""
+        return self._num_stages * self._virtual
+
+    @property
     def segment_parts(self) -> list[int]:
+        """Chunk boundaries: chunk c is layers[parts[c]:parts[c + 1]]."""
         return list(self._bounds)
 
     @property
@@ -110,18 +130,31 @@ class PipelineLayer(Layer):
             x = self.run_function[k](x) if kind == "layer" else self._fns[k](x)
         return x
 
-    def stage_layers(self, stage: int) -> list[Layer]:
-        """The layers (with parameters) of `stage`, in order."""
-        lo, hi = self._bounds[stage], self._bounds[stage + 1]
+    def chunk_layers(self, chunk: int) -> list[Layer]:
+        """The layers (with parameters) of chunk `chunk` (a stage when there are no virtual stages), in order."""
+        lo, hi = self._bounds[chunk], self._bounds[chunk + 1]
         return [self.run_function[k] for kind, k in self._kinds[lo:hi] if kind == "layer"]
 
+    def stage_layers(self, stage: int) -> list[Layer]:
+        """The layers (with parameters) that pipeline stage `stage` holds: its chunks stage, stage +
+        num_stages, ..., in order."""
+        return [layer for c in range(stage, self.num_chunks, self._num_stages) for layer in self.chunk_layers(c)]
+
+    def forward_chunk(self, chunk: int, x: Any) -> Any:
+        """Chunk `chunk` alone applied to `x`."""
+        return self._apply(self._bounds[chunk], self._bounds[chunk + 1], x)
+
     def forward_stage(self, stage: int, x: Any) -> Any:
-        """Stage `stage` alone applied to `x`."""
-        return self._apply(self._bounds[stage], self._bounds[stage + 1], x)
+        """Stage `stage` alone applied to `x` (its only chunk; with virtual stages use forward_chunk)."""
+        if self._virtual > 1:
+            raise ValueError(f"PipelineLayer.forward_stage: with {self._virtual} virtual stages a stage is "
+                             f"{self._virtual} separate chunks; apply one with forward_chunk(chunk, x)")
+        return self.forward_chunk(stage, x)
 
     def forward(self, x: Any) -> Any:
         """Every stage in turn: the sequential model."""
         return self._apply(0, len(self._kinds), x)
 
     def extra_repr(self) -> str:
-        return f"num_stages={self._num_stages}, segments={list(self._bounds)}"
+        virtual = f", num_virtual_pipeline_stages={self._virtual}" if self._virtual > 1 else ""
+        return f"num_stages={self._num_stages}{virtual}, segments={list(self._bounds)}"
