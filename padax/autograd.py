@@ -10,7 +10,7 @@ padax.hessian, so they compose with jit and vmap.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from padax.functional._arrays import asarray, aval_of
 from padax.functional.lax.structural import reshape

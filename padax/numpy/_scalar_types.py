@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from padax.numpy import _dtypes as D
+from padax.functional._docs import example_doc
 
 
 class _ScalarType(type):
@@ -48,9 +49,9 @@ class _ScalarType(type):
 
 def _scalar_type(dtype: np.dtype, name: str, example: tuple[str, str]) -> type:
     """The scalar type of `dtype`; `example` is (argument, expected `.tolist()`) of its doctest."""
-    doc = (f"The {dtype.name} dtype; calling it converts a value to a {dtype.name} array (0-d for a scalar).\n\n"
-           f"    Examples:\n        >>> import padax.numpy as pnp\n"
-           f"        >>> pnp.{name}({example[0]}).tolist()\n        {example[1]}\n    ")
+    doc = example_doc(f"The {dtype.name} dtype; calling it converts a value to a {dtype.name} array (0-d for a "
+                      f"scalar).", [(f"pnp.{name}({example[0]}).tolist()", example[1])],
+                      imports=("import padax.numpy as pnp",))
     return _ScalarType(name, (), {"dtype": dtype, "__module__": "padax.numpy", "__doc__": doc})
 
 

@@ -220,6 +220,6 @@ def put_on(x: Any, device: Any) -> Any:
 def doc_with_example(summary: str, name: str, args: Sequence[str], result: str) -> str:
     """The docstring of a function made by a factory: `summary`, then a doctest that calls `pnp.<name>` on
     `pnp.array(a)` for each literal `a` of `args` and shows `result` (`.tolist()`), written at the call site."""
+    from padax.functional._docs import example_doc
     call = ", ".join(f"pnp.array({a})" for a in args)
-    return (f"{summary}\n\n    Examples:\n        >>> import padax.numpy as pnp\n"
-            f"        >>> pnp.{name}({call}).tolist()\n        {result}\n    ")
+    return example_doc(summary, [(f"pnp.{name}({call}).tolist()", result)], imports=("import padax.numpy as pnp",))

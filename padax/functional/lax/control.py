@@ -1084,7 +1084,6 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
         if new == carry_uk:
             break
         carry_uk = new
-    in_uk = const_uk + carry_uk + xs_uk
     c_args, k_args, x_args = _scan_split(args, nc, nk)
     kc_args = [a for a, u in zip(c_args, const_uk) if not u]
     kk_args = [a for a, u in zip(k_args, carry_uk) if not u]
@@ -1166,7 +1165,6 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     c_v, k_v, x_v = _scan_split(j.invars, nc, nk)
     c_lin = [is_undefined(x) for x in consts]
     x_lin = [is_undefined(x) for x in xs]
-    ny = len(j.outvars) - nk
     y_avals = [v.aval for v in j.outvars[nk:]]
     y_mask = [dtypes.is_inexact(a.dtype) for a in y_avals]
     nl_c = [x for x, l in zip(consts, c_lin) if not l]

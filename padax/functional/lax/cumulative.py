@@ -7,6 +7,7 @@ from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray
+from padax.functional._docs import LAX_IMPORTS, example_doc
 
 cumulative_primitives: dict[str, Primitive] = {}
 
@@ -50,15 +51,14 @@ def _wrapper(prim: Primitive):
         return prim.bind(x, axis=a % ndim, reverse=bool(reverse))
     forward, backward = _EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = prim.name
-    fn.__doc__ = (f"Inclusive running {prim.name[3:]} along `axis` (from the end when `reverse`) (lax level).\n\n"
-                  f"    Args:\n        x: an array{'' if prim.name in ('cummax', 'cummin') else ' of numbers'}.\n"
-                  f"        axis: the axis to scan (negative counts from the end).\n"
-                  f"        reverse: scan from the last element to the first.\n\n"
-                  f"    Returns:\n        An array of x's shape and dtype.\n\n"
-                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  f"        >>> x = padax.to_tensor([1, 3, 2, 4])\n"
-                  f"        >>> lax.{prim.name}(x).tolist(), lax.{prim.name}(x, reverse=True).tolist()\n"
-                  f"        ({forward}, {backward})\n    ")
+    fn.__doc__ = example_doc(
+        f"Inclusive running {prim.name[3:]} along `axis` (from the end when `reverse`) (lax level).",
+        [("x = padax.to_tensor([1, 3, 2, 4])", ""),
+         (f"lax.{prim.name}(x).tolist(), lax.{prim.name}(x, reverse=True).tolist()", f"({forward}, {backward})")],
+        imports=LAX_IMPORTS, returns="An array of x's shape and dtype.",
+        args=(f"x: an array{'' if prim.name in ('cummax', 'cummin') else ' of numbers'}.\n"
+              "        axis: the axis to scan (negative counts from the end).\n"
+              "        reverse: scan from the last element to the first."))
     return fn
 
 

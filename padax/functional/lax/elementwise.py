@@ -24,6 +24,7 @@ from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, def
 from padax.core.batching_util import elementwise_batch_rule
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of, full, is_array
+from padax.functional._docs import LAX_IMPORTS, example_doc
 
 # dtype-kind predicates used to validate operands
 def _any(d):
@@ -346,11 +347,8 @@ def _document(fn: Callable, prim: Primitive, public_name: str, args: str) -> Cal
     """Name `fn` and give it a docstring with an example, from `_EXAMPLES`."""
     what, call, result = _EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{what}, elementwise (lax level).\n\n"
-                  f"    Args:\n        {args}\n\n"
-                  f"    Returns:\n        An array of the operands' shape (of their dtype unless said above).\n\n"
-                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  f"        >>> {call}\n        {result}\n    ")
+    fn.__doc__ = example_doc(f"{what}, elementwise (lax level).", [(call, result)], imports=LAX_IMPORTS, args=args,
+                             returns="An array of the operands' shape (of their dtype unless said above).")
     return fn
 
 

@@ -21,6 +21,7 @@ from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of, full
+from padax.functional._docs import LAX_IMPORTS, example_doc
 
 
 class GatherScatterMode(enum.Enum):
@@ -356,21 +357,20 @@ def _scatter_fn(prim: Primitive, what: str):
                          unique_indices=bool(unique_indices), mode=mode)
     indices, updates, result = _SCATTER_EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = prim.name
-    fn.__doc__ = (f"Scatter `updates` into `operand` at `scatter_indices`, {what} (XLA Scatter).\n\n"
-                  "    Args:\n        operand: the array to update.\n"
-                  "        scatter_indices: integer start indices (index vectors along the last axis).\n"
-                  "        updates: the values, laid out as `dimension_numbers` says.\n"
-                  "        dimension_numbers: a ScatterDimensionNumbers.\n"
-                  "        indices_are_sorted, unique_indices: promises that let XLA go faster.\n"
-                  "        mode: 'drop' (the default: out-of-bounds updates are skipped), 'clip' or\n"
-                  "            'promise_in_bounds' (a GatherScatterMode or its name).\n\n"
-                  "    Returns:\n        A new array of operand's shape and dtype.\n\n"
-                  "    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  "        >>> dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),\n"
-                  "        ...                                  scatter_dims_to_operand_dims=(0,))\n"
-                  f"        >>> x, idx = padax.to_tensor([1.0, 2.0, 3.0, 4.0]), padax.to_tensor({indices})\n"
-                  f"        >>> lax.{prim.name}(x, idx, padax.to_tensor({updates}), dn).tolist()\n"
-                  f"        {result}\n    ")
+    fn.__doc__ = example_doc(
+        f"Scatter `updates` into `operand` at `scatter_indices`, {what} (XLA Scatter).",
+        [("dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),\n"
+          "                                 scatter_dims_to_operand_dims=(0,))", ""),
+         (f"x, idx = padax.to_tensor([1.0, 2.0, 3.0, 4.0]), padax.to_tensor({indices})", ""),
+         (f"lax.{prim.name}(x, idx, padax.to_tensor({updates}), dn).tolist()", result)],
+        imports=LAX_IMPORTS, returns="A new array of operand's shape and dtype.",
+        args=("operand: the array to update.\n"
+              "        scatter_indices: integer start indices (index vectors along the last axis).\n"
+              "        updates: the values, laid out as `dimension_numbers` says.\n"
+              "        dimension_numbers: a ScatterDimensionNumbers.\n"
+              "        indices_are_sorted, unique_indices: promises that let XLA go faster.\n"
+              "        mode: 'drop' (the default: out-of-bounds updates are skipped), 'clip' or\n"
+              "            'promise_in_bounds' (a GatherScatterMode or its name)."))
     return fn
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import Zero, deflinear, instantiate, is_undefined, tangent_aval
+from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
 from padax.core.batching_util import moveaxis
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
@@ -182,7 +182,7 @@ deflinear(all_gather_p, _all_gather_transpose)
 def _extremum_jvp(prim):
     def jvp(primals, tangents, *, axis_name):
         from padax.functional.lax.elementwise import div, eq
-        from padax.functional.lax.structural import convert_element_type, select
+        from padax.functional.lax.structural import convert_element_type
         (x,), (t,) = primals, tangents
         out = prim.bind(x, axis_name=axis_name)
         if type(t) is Zero:

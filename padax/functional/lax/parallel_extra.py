@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
+from padax.core.ad_util import Zero, deflinear, instantiate
 from padax.core.batching_util import moveaxis
 from padax.core.errors import op_value_error
 from padax.core.primitive import Primitive

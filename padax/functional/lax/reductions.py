@@ -9,6 +9,7 @@ from padax.core.ad_util import Zero, deflinear, defzero_jvp
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of
+from padax.functional._docs import LAX_IMPORTS, example_doc
 
 reduce_primitives: dict[str, Primitive] = {}
 
@@ -58,13 +59,12 @@ def _reducer(prim: Primitive):
         return prim.bind(x, axes=tuple(sorted(int(a) for a in axes)))
     what, operand, by_row, total = _EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = prim.name
-    fn.__doc__ = (f"{what} of `x` over `axes`, which are removed from the shape (lax level).\n\n"
-                  f"    Args:\n        x: an array.\n        axes: the axes to reduce (a sequence of ints).\n\n"
-                  f"    Returns:\n        An array of x's dtype and x's shape without `axes`.\n\n"
-                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  f"        >>> x = padax.to_tensor({operand})\n"
-                  f"        >>> lax.{prim.name}(x, (1,)).tolist(), lax.{prim.name}(x, (0, 1)).tolist()\n"
-                  f"        ({by_row}, {total})\n    ")
+    fn.__doc__ = example_doc(
+        f"{what} of `x` over `axes`, which are removed from the shape (lax level).",
+        [(f"x = padax.to_tensor({operand})", ""),
+         (f"lax.{prim.name}(x, (1,)).tolist(), lax.{prim.name}(x, (0, 1)).tolist()", f"({by_row}, {total})")],
+        imports=LAX_IMPORTS, args="x: an array.\n        axes: the axes to reduce (a sequence of ints).",
+        returns="An array of x's dtype and x's shape without `axes`.")
     return fn
 
 
@@ -113,14 +113,14 @@ def _arg_wrapper(prim: Primitive):
             raise op_value_error(prim.name, f"axis {axis} is out of range for {x.aval.str_short()}")
         return prim.bind(x, axes=(a % ndim,), index_dtype=dtypes.canonicalize(index_dtype))
     fn.__name__ = fn.__qualname__ = prim.name
-    fn.__doc__ = (f"Index of the first {prim.name[3:]}imum along `axis`; the first NaN wins (lax level).\n\n"
-                  f"    Args:\n        x: a real array (not complex) whose `axis` is not empty.\n"
-                  f"        axis: the axis to search.\n        index_dtype: the integer dtype of the result.\n\n"
-                  f"    Returns:\n        An `index_dtype` array of x's shape without `axis`.\n\n"
-                  f"    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  f"        >>> x = padax.to_tensor([[1.0, 5.0, 5.0], [float('nan'), 0.0, 3.0]])\n"
-                  f"        >>> lax.{prim.name}(x, 1).tolist(), lax.{prim.name}(x, 1, 'int64').dtype\n"
-                  f"        ({'[1, 0]' if prim.name == 'argmax' else '[0, 0]'}, dtype('int64'))\n    ")
+    fn.__doc__ = example_doc(
+        f"Index of the first {prim.name[3:]}imum along `axis`; the first NaN wins (lax level).",
+        [("x = padax.to_tensor([[1.0, 5.0, 5.0], [float('nan'), 0.0, 3.0]])", ""),
+         (f"lax.{prim.name}(x, 1).tolist(), lax.{prim.name}(x, 1, 'int64').dtype",
+          f"({'[1, 0]' if prim.name == 'argmax' else '[0, 0]'}, dtype('int64'))")],
+        imports=LAX_IMPORTS, returns="An `index_dtype` array of x's shape without `axis`.",
+        args=("x: a real array (not complex) whose `axis` is not empty.\n        axis: the axis to search.\n"
+              "        index_dtype: the integer dtype of the result."))
     return fn
 
 

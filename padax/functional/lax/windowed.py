@@ -17,6 +17,7 @@ from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, aval_of, full
+from padax.functional._docs import LAX_IMPORTS, example_doc
 
 reduce_window_primitives: dict[str, Primitive] = {}
 
@@ -110,18 +111,15 @@ def _wrapper(prim: Primitive):
                          base_dilation=bdil, window_dilation=wdil)
     what, valid, same = _EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = prim.name
-    fn.__doc__ = (f"The {what} of every sliding window of `operand` (lax level).\n\n"
-                  "    Args:\n        operand: an array.\n"
-                  "        window_dimensions: the window's size along each dimension.\n"
-                  "        window_strides: the step between windows (default 1 everywhere).\n"
-                  "        padding: 'VALID' (none), 'SAME' (ceil(n / stride) windows) or (lo, hi) pairs.\n"
-                  "        base_dilation, window_dilation: gaps inserted between operand / window elements.\n\n"
-                  "    Returns:\n        An array of operand's dtype, one element per window.\n\n"
-                  "    Examples:\n        >>> import padax\n        >>> from padax import lax\n"
-                  "        >>> x = padax.to_tensor([1.0, 3.0, 2.0, 5.0, 4.0])\n"
-                  f"        >>> lax.{prim.name}(x, (2,), (1,)).tolist()\n        {valid}\n"
-                  f"        >>> lax.{prim.name}(x, (3,), (2,), 'SAME').tolist()   # padded by 1 on each side\n"
-                  f"        {same}\n    ")
+    fn.__doc__ = example_doc(
+        f"The {what} of every sliding window of `operand` (lax level).",
+        [("x = padax.to_tensor([1.0, 3.0, 2.0, 5.0, 4.0])", ""), (f"lax.{prim.name}(x, (2,), (1,)).tolist()", valid),
+         (f"lax.{prim.name}(x, (3,), (2,), 'SAME').tolist()   # padded by 1 on each side", same)],
+        imports=LAX_IMPORTS, returns="An array of operand's dtype, one element per window.",
+        args=("operand: an array.\n        window_dimensions: the window's size along each dimension.\n"
+              "        window_strides: the step between windows (default 1 everywhere).\n"
+              "        padding: 'VALID' (none), 'SAME' (ceil(n / stride) windows) or (lo, hi) pairs.\n"
+              "        base_dilation, window_dilation: gaps inserted between operand / window elements."))
     return fn
 
 
