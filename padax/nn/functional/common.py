@@ -58,6 +58,15 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
         pad_from_left_axis: bool = True, name: str | None = None) -> Any:
     """Paddle's pad: 'constant', 'reflect', 'replicate' or 'circular' padding (see padax.pad).
 
+    Args:
+        pad: a list of ints: 2*ndim of them pad every axis from the first on ([before0, after0, before1, ...]);
+            otherwise the spatial axes of `data_format`, the last first ([left, right, top, bottom, ...]).
+        mode: 'constant' (with `value`), 'reflect', 'replicate' or 'circular'.
+        pad_from_left_axis: accepted for Paddle's signature.
+
+    Returns:
+        The padded Tensor.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

@@ -47,6 +47,15 @@ def ctc_loss(log_probs: Any, labels: Any, input_lengths: Any, label_lengths: Any
     input has give 0 (as Paddle's warpctc); another impossible alignment gives inf (0 with
     zero_infinity).
 
+    Args:
+        log_probs: [T, B, C] log-probabilities (logits are log_softmax-ed first: a no-op for log-probabilities).
+        labels: [B, L] int class ids, padded; input_lengths [B] and label_lengths [B] give the true lengths.
+        blank: the class id of the blank.
+        norm_by_times: divide each example's gradient by its number of frames (the loss value is unchanged).
+
+    Returns:
+        A scalar, or the [B] losses for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

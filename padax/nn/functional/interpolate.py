@@ -131,6 +131,16 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
     """Resize the spatial axes of a 3-D/4-D/5-D x to `size` (or by `scale_factor`) with mode
     'nearest' (4-D/5-D), 'linear' (3-D), 'bilinear'/'bicubic' (4-D), 'trilinear' (5-D) or 'area'.
 
+    Args:
+        size: the output's spatial sizes (an int or a list); or scale_factor: a number or one per spatial axis.
+        align_corners: map the corner pixels of input and output onto each other (linear family and bicubic).
+        align_mode: without align_corners, 0 samples at half-pixel centres ((i + 0.5) * scale - 0.5),
+            1 at i * scale (linear family only).
+        data_format: 'NCW', 'NCHW', 'NCDHW' or their channel-last forms (default: channel-first).
+
+    Returns:
+        The resized Tensor, of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

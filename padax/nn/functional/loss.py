@@ -184,6 +184,18 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     A hard label outside [0, C) (other than ignore_index) raises in eager mode; under jit it
     matches no class and adds 0 to the loss (the values are unknown while tracing).
 
+    Args:
+        input: logits (or probabilities) with the classes on `axis`.
+        label: int class indices of input's shape without the class axis (or with it of size 1); float
+            class probabilities of input's shape with soft_label=True.
+        weight: a [C] Tensor of class weights ('mean' then divides by the summed weights of the labels).
+        ignore_index: a hard label whose positions add nothing to the loss (nor to the mean's count).
+        reduction: 'mean', 'sum' or 'none' (the per-sample losses, shaped like a hard label; soft labels
+            keep the class axis with size 1).
+
+    Returns:
+        A scalar, or the unreduced losses for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

@@ -134,6 +134,15 @@ class BiRNN(Layer):
 class RNNBase(LayerList):
     """The multi-layer recurrent networks (Paddle's RNNBase): a LayerList of RNN or BiRNN layers.
 
+    Args:
+        mode: 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU' (the subclasses SimpleRNN, LSTM and GRU set it).
+        direction: 'forward', or 'bidirect' / 'bidirectional' (outputs of both directions concatenated).
+        time_major: inputs [time, batch, features] instead of [batch, time, features].
+        dropout: the dropout rate between stacked layers in training mode.
+
+    forward(inputs, initial_states=None, sequence_length=None) returns (outputs, final_states); the
+    final states are [num_layers * num_directions, batch, hidden] (a pair (h, c) for LSTM).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)

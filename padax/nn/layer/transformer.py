@@ -59,6 +59,12 @@ class MultiHeadAttention(Layer):
     embed_dim/kdim/vdim) and out_proj. Returns out, plus the attention weights when need_weights, plus the
     updated cache when one is given.
 
+    Args:
+        embed_dim: the size of queries and outputs; num_heads must divide it.
+        dropout: the dropout rate of the attention weights in training mode.
+        kdim, vdim: the sizes of keys and values (default embed_dim).
+        need_weights: also return the attention weights [batch, num_heads, query_len, key_len].
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
