@@ -207,7 +207,8 @@ def conv2d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
         >>> y = F.conv2d_transpose(padax.ones([1, 1, 2, 2]), padax.ones([1, 1, 2, 2]), stride=2)
         >>> y.shape, float(y.sum())
         ((1, 1, 4, 4), 16.0)
-        >>> F.conv2d_transpose(padax.ones([1, 4, 5, 5]), padax.ones([4, 2, 3, 3]), stride=2, padding=1, output_size=[10, 10]).shape
+        >>> x, w = padax.ones([1, 4, 5, 5]), padax.ones([4, 2, 3, 3])
+        >>> F.conv2d_transpose(x, w, stride=2, padding=1, output_size=[10, 10]).shape
         (1, 2, 10, 10)
     """
     return _conv_transpose_nd("conv2d_transpose", 2, x, weight, bias, stride, padding, output_padding,

@@ -38,7 +38,8 @@ def batch_norm_with_stats(x: Any, running_mean: Any, running_var: Any, weight: A
         >>> import padax
         >>> import padax.nn.functional as F
         >>> x = padax.to_tensor([[1.0], [3.0]])  # [N=2, C=1]
-        >>> out, mean, var = F.batch_norm_with_stats(x, padax.zeros([1]), padax.ones([1]), training=True, momentum=0.9, data_format="NC")
+        >>> mean0, var0 = padax.zeros([1]), padax.ones([1])
+        >>> out, mean, var = F.batch_norm_with_stats(x, mean0, var0, training=True, momentum=0.9, data_format="NC")
         >>> out.tolist(), mean.tolist(), var.tolist()
         ([[-1.0], [1.0]], [0.2], [1.0])
     """

@@ -159,7 +159,8 @@ def adaptive_max_pool1d(x: Any, output_size: Any, return_mask: bool = False, nam
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
-        >>> out, mask = F.adaptive_max_pool1d(padax.to_tensor([[[1.0, 5.0, 2.0, 7.0]]]), output_size=2, return_mask=True)
+        >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 7.0]]])
+        >>> out, mask = F.adaptive_max_pool1d(x, output_size=2, return_mask=True)
         >>> out.tolist(), mask.tolist()
         ([[[5.0, 7.0]]], [[[1, 3]]])
     """

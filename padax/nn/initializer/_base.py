@@ -27,7 +27,7 @@ class Initializer:
         >>> init([2, 3]).shape, init([2], dtype="float64").tolist()
         ((2, 3), [1.0, 1.0])
         >>> uniform = padax.nn.initializer.Uniform()
-        >>> bool((uniform([4], key=padax.random.key(7)) == uniform([4], key=padax.random.key(7))).all())  # same key, same draw
+        >>> bool((uniform([4], key=padax.random.key(7)) == uniform([4], key=padax.random.key(7))).all())  # same draw
         True
     """
 

@@ -203,7 +203,8 @@ class Conv1DTranspose(_ConvTranspose):
 
     Examples:
         >>> import padax
-        >>> conv = padax.nn.Conv1DTranspose(1, 1, kernel_size=2, stride=2, weight_attr=padax.nn.initializer.Constant(1.0))
+        >>> ones = padax.nn.initializer.Constant(1.0)
+        >>> conv = padax.nn.Conv1DTranspose(1, 1, kernel_size=2, stride=2, weight_attr=ones)
         >>> conv.weight.shape, conv(padax.to_tensor([[[1.0, 2.0]]])).tolist()
         ((1, 1, 2), [[[1.0, 1.0, 2.0, 2.0]]])
     """

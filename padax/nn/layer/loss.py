@@ -128,7 +128,8 @@ class BCEWithLogitsLoss(_Loss):
 
     Examples:
         >>> import padax
-        >>> padax.nn.BCEWithLogitsLoss(reduction="none")(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, 0.0])).tolist()
+        >>> loss_fn = padax.nn.BCEWithLogitsLoss(reduction="none")
+        >>> loss_fn(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, 0.0])).tolist()
         [0.6931, 2.1269]
     """
 
@@ -293,7 +294,8 @@ class SoftMarginLoss(_Loss):
 
     Examples:
         >>> import padax
-        >>> padax.nn.SoftMarginLoss(reduction="none")(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, -1.0])).tolist()
+        >>> loss_fn = padax.nn.SoftMarginLoss(reduction="none")
+        >>> loss_fn(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, -1.0])).tolist()
         [0.6931, 2.1269]
     """
 
@@ -342,7 +344,8 @@ class CTCLoss(_Loss):
     Examples:
         >>> import padax
         >>> log_probs = padax.log(padax.full([2, 1, 2], 0.5))  # [T=2, B=1, C=2], class 0 is the blank
-        >>> padax.nn.CTCLoss(blank=0)(log_probs, padax.to_tensor([[1]]), padax.to_tensor([2]), padax.to_tensor([1])).item()
+        >>> labels, input_lengths, label_lengths = padax.to_tensor([[1]]), padax.to_tensor([2]), padax.to_tensor([1])
+        >>> padax.nn.CTCLoss(blank=0)(log_probs, labels, input_lengths, label_lengths).item()
         0.2877
     """
 

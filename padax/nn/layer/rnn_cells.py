@@ -125,7 +125,8 @@ class SimpleRNNCell(_GatedCell):
     Examples:
         >>> import padax
         >>> c = padax.nn.initializer.Constant
-        >>> cell = padax.nn.SimpleRNNCell(2, 3, weight_ih_attr=c(0.5), weight_hh_attr=c(0.0), bias_ih_attr=c(0.0), bias_hh_attr=c(0.0))
+        >>> cell = padax.nn.SimpleRNNCell(2, 3, weight_ih_attr=c(0.5), weight_hh_attr=c(0.0),
+        ...                               bias_ih_attr=c(0.0), bias_hh_attr=c(0.0))
         >>> out, h = cell(padax.ones([1, 2]))
         >>> out.tolist(), cell.weight_ih.shape, cell.weight_hh.shape
         ([[0.7616, 0.7616, 0.7616]], (3, 2), (3, 3))

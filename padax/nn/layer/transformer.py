@@ -412,7 +412,7 @@ class Transformer(Layer):
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
-        >>> model = padax.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
+        >>> model = padax.nn.Transformer(8, 2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
         >>> mask = model.generate_square_subsequent_mask(3)
         >>> mask.tolist()
         [[0.0, -inf, -inf], [0.0, 0.0, -inf], [0.0, 0.0, 0.0]]
