@@ -11,7 +11,16 @@ from padax.core.errors import require_members
 
 
 class WeightDecayRegularizer:
-    """Base class: `coeff`, and `__call__(param)`, the term added to the parameter's gradient."""
+    """Base class: `coeff`, and `__call__(param)`, the term added to the parameter's gradient.
+
+    Examples:
+        >>> import padax
+        >>> class Clamp(padax.regularizer.WeightDecayRegularizer):
+        ...     def __call__(self, param):
+        ...         return self.coeff * padax.clip(param, -1.0, 1.0)
+        >>> Clamp(0.5)(padax.to_tensor([-3.0, 0.5])).tolist()
+        [-0.5, 0.25]
+    """
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -27,14 +36,31 @@ class WeightDecayRegularizer:
 
 
 class L2Decay(WeightDecayRegularizer):
-    """coeff * param (the gradient of coeff / 2 * ||param||^2)."""
+    """coeff * param (the gradient of coeff / 2 * ||param||^2).
+
+    Examples:
+        >>> import padax
+        >>> padax.regularizer.L2Decay(0.1)(padax.to_tensor([2.0, -4.0])).tolist()
+        [0.2, -0.4]
+        >>> layer = padax.nn.Linear(2, 2, weight_attr=padax.ParamAttr(regularizer=padax.regularizer.L2Decay(1e-4)))
+        >>> layer.param_info("weight").regularizer
+        L2Decay(coeff=0.0001)
+    """
 
     def __call__(self, param: Any) -> Any:
         return self.coeff * param
 
 
 class L1Decay(WeightDecayRegularizer):
-    """coeff * sign(param) (the gradient of coeff * ||param||_1)."""
+    """coeff * sign(param) (the gradient of coeff * ||param||_1).
+
+    Examples:
+        >>> import padax
+        >>> padax.regularizer.L1Decay(0.1)(padax.to_tensor([2.0, -4.0, 0.0])).tolist()
+        [0.1, -0.1, 0.0]
+        >>> model = padax.nn.Linear(2, 2)
+        >>> opt = padax.optimizer.SGD(0.1, parameters=model.parameters(), weight_decay=padax.regularizer.L1Decay(1e-4))
+    """
 
     def __call__(self, param: Any) -> Any:
         import padax

@@ -52,7 +52,13 @@ class Fetcher:
 
 
 class WorkerError(RuntimeError):
-    """A DataLoader worker raised an exception that could not be re-raised as its own type."""
+    """A DataLoader worker raised an exception that could not be re-raised as its own type.
+
+    Examples:
+        >>> import padax
+        >>> issubclass(padax.io.WorkerError, RuntimeError)
+        True
+    """
 
 
 _PLAIN = (str, int, float, bool, type(None))

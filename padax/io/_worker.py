@@ -26,7 +26,18 @@ POLL_S = 0.2             # how often a waiting worker checks that the main proce
 
 
 class WorkerInfo:
-    """What `padax.io.get_worker_info()` returns inside a worker: id, num_workers, dataset, seed."""
+    """What `padax.io.get_worker_info()` returns inside a worker: id, num_workers, dataset, seed.
+
+    Examples:
+        >>> import padax
+        >>> info = padax.io.WorkerInfo(id=0, num_workers=2, dataset=None, seed=7)
+        >>> info
+        WorkerInfo(id=0, num_workers=2, seed=7)
+        >>> info.id = 1
+        Traceback (most recent call last):
+            ...
+        AttributeError: WorkerInfo is read-only (tried to set 'id')
+    """
 
     __slots__ = ("id", "num_workers", "dataset", "seed")
 
@@ -47,7 +58,13 @@ _worker_info: WorkerInfo | None = None
 
 
 def get_worker_info() -> WorkerInfo | None:
-    """In a DataLoader worker process: its WorkerInfo (id, num_workers, dataset, seed); elsewhere None."""
+    """In a DataLoader worker process: its WorkerInfo (id, num_workers, dataset, seed); elsewhere None.
+
+    Examples:
+        >>> import padax
+        >>> padax.io.get_worker_info() is None  # in the main process
+        True
+    """
     return _worker_info
 
 

@@ -26,6 +26,13 @@ class BatchSampler(Sampler):
 
     Give either `dataset` (then `shuffle` picks a RandomSampler or a SequenceSampler) or a
     `sampler` (any iterable of indices).
+
+    Examples:
+        >>> import padax
+        >>> list(padax.io.BatchSampler(dataset=range(5), batch_size=2))
+        [[0, 1], [2, 3], [4]]
+        >>> list(padax.io.BatchSampler(dataset=range(5), batch_size=2, drop_last=True))
+        [[0, 1], [2, 3]]
     """
 
     def __init__(self, dataset: Any = None, sampler: Any = None, shuffle: bool = False, batch_size: int = 1,
@@ -74,6 +81,13 @@ class DistributedBatchSampler(BatchSampler):
     to each replica. With `shuffle`, epoch e's order is numpy's RandomState(e) shuffle (Paddle's,
     the same on every replica), and the epoch advances after each iteration; `set_epoch` sets it.
     `num_replicas`/`rank` default to padax's process count and index.
+
+    Examples:
+        >>> import padax
+        >>> list(padax.io.DistributedBatchSampler(range(10), batch_size=2, num_replicas=2, rank=0))
+        [[0, 1], [4, 5], [8]]
+        >>> list(padax.io.DistributedBatchSampler(range(10), batch_size=2, num_replicas=2, rank=1))
+        [[2, 3], [6, 7], [9]]
     """
 
     def __init__(self, dataset: Any, batch_size: int, num_replicas: int | None = None, rank: int | None = None,

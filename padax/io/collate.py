@@ -15,7 +15,16 @@ import numpy as np
 
 
 class SampleShapeError(ValueError):
-    """Samples of one batch disagree in the shape of a field (`where`: the field's path in the sample)."""
+    """Samples of one batch disagree in the shape of a field (`where`: the field's path in the sample).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> padax.io.default_collate_fn([np.zeros(2), np.zeros(3)])
+        Traceback (most recent call last):
+            ...
+        padax.io.collate.SampleShapeError: cannot batch samples of different shapes: batch element 1...
+    """
 
     def __init__(self, where: str, first: int, first_shape: tuple, other: int, other_shape: tuple,
                  indices: Sequence[int] | None = None):
@@ -75,14 +84,30 @@ def _collate(batch: list, where: str) -> Any:
 
 
 def default_collate_fn(batch: list) -> Any:
-    """Stack a list of samples into one batch (Paddle's default collation)."""
+    """Stack a list of samples into one batch (Paddle's default collation).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> batch = padax.io.default_collate_fn([(np.ones(2), 0), (np.zeros(2), 1)])
+        >>> [type(f).__name__ for f in batch], batch[0].shape, batch[1].tolist()
+        (['ndarray', 'ndarray'], (2, 2), [0, 1])
+        >>> padax.io.default_collate_fn([{"x": np.ones(3)}, {"x": np.ones(3)}])["x"].shape
+        (2, 3)
+    """
     if not isinstance(batch, (list, tuple)) or not batch:
         raise ValueError("default_collate_fn: expected a non-empty list of samples")
     return _collate(list(batch), "")
 
 
 def default_convert_fn(batch: Any) -> Any:
-    """The collation without batching (batch_size=None): padax Tensors become numpy, the rest is kept."""
+    """The collation without batching (batch_size=None): padax Tensors become numpy, the rest is kept.
+
+    Examples:
+        >>> import padax
+        >>> padax.io.default_convert_fn({"x": padax.ones([2]), "name": "a"})
+        {'x': array([1., 1.], dtype=float32), 'name': 'a'}
+    """
     if _is_tensor(batch):
         return np.asarray(batch)
     if isinstance(batch, (np.ndarray, str, bytes)):

@@ -69,6 +69,18 @@ class DataLoader:
             this many ahead (off: each batch is loaded when asked for).
         return_list: accepted for Paddle's signature; batches keep the structure collate_fn gives them
             (as Paddle's dynamic mode does). feed_list is Paddle's static-graph feeding and is refused.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> ds = padax.io.TensorDataset([np.arange(10, dtype="float32").reshape(5, 2), np.arange(5)])
+        >>> loader = padax.io.DataLoader(ds, batch_size=2, drop_last=True)
+        >>> len(loader), [(x.shape, y.tolist()) for x, y in loader]
+        (2, [((2, 2), [0, 1]), ((2, 2), [2, 3])])
+        >>> shuffled = padax.io.DataLoader(ds, batch_size=5, shuffle=True)
+        >>> _ = padax.seed(0)
+        >>> next(iter(shuffled))[1].tolist()  # a random order, fixed by padax.seed
+        [2, 0, 4, 3, 1]
     """
 
     def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,

@@ -15,7 +15,23 @@ import numpy as np
 
 
 class Dataset:
-    """A map-style dataset: subclasses define `__getitem__(idx)` and `__len__()`."""
+    """A map-style dataset: subclasses define `__getitem__(idx)` and `__len__()`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> class Squares(padax.io.Dataset):
+        ...     def __len__(self):
+        ...         return 4
+        ...     def __getitem__(self, i):
+        ...         return np.float32(i), np.float32(i * i)
+        >>> ds = Squares()
+        >>> len(ds), [float(v) for v in ds[3]]
+        (4, [3.0, 9.0])
+        >>> x, y = next(iter(padax.io.DataLoader(ds, batch_size=4)))
+        >>> x.tolist(), y.tolist()
+        ([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 4.0, 9.0])
+    """
 
     def __getitem__(self, idx: int) -> Any:
         raise TypeError(f"{type(self).__name__} is a padax.io.Dataset but does not define __getitem__")
@@ -29,6 +45,15 @@ class IterableDataset(Dataset):
 
     With `num_workers > 0` every worker process iterates its own copy of the dataset; split the
     stream with `padax.io.get_worker_info()` (its `id` and `num_workers`) to avoid duplicates.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> class Count(padax.io.IterableDataset):
+        ...     def __iter__(self):
+        ...         return iter(np.arange(5, dtype="float32"))
+        >>> [b.tolist() for b in padax.io.DataLoader(Count(), batch_size=2)]
+        [[0.0, 1.0], [2.0, 3.0], [4.0]]
     """
 
     def __iter__(self) -> Iterator[Any]:
@@ -46,6 +71,13 @@ class TensorDataset(Dataset):
 
     The arrays (padax Tensors or numpy arrays) are copied to the host once, and samples are
     numpy rows: indexing a device array per sample would cost a device operation each.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> ds = padax.io.TensorDataset([np.arange(6.0).reshape(3, 2), np.array([0, 1, 0])])
+        >>> len(ds), [v.tolist() for v in ds[1]]
+        (3, [[2.0, 3.0], 1])
     """
 
     def __init__(self, tensors: Sequence[Any]):
@@ -79,7 +111,17 @@ def _check_map_style(op: str, datasets: Sequence[Any]) -> list:
 
 
 class ComposeDataset(Dataset):
-    """Datasets of the same length side by side: sample i concatenates the fields of each one's sample i."""
+    """Datasets of the same length side by side: sample i concatenates the fields of each one's sample i.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> a = padax.io.TensorDataset([np.array([1.0, 2.0])])
+        >>> b = padax.io.TensorDataset([np.array([10, 20]), np.array([7, 8])])
+        >>> ds = padax.io.ComposeDataset([a, b])
+        >>> len(ds), [int(v) for v in ds[1]]
+        (2, [2, 20, 8])
+    """
 
     def __init__(self, datasets: Sequence[Dataset]):
         self.datasets = _check_map_style("ComposeDataset", datasets)
@@ -95,7 +137,16 @@ class ComposeDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """Datasets one after the other: indices run through the first, then the second, ..."""
+    """Datasets one after the other: indices run through the first, then the second, ...
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> first, second = padax.io.TensorDataset([np.arange(3)]), padax.io.TensorDataset([np.arange(10, 12)])
+        >>> ds = padax.io.ConcatDataset([first, second])
+        >>> len(ds), int(ds[3][0]), int(ds[-1][0])
+        (5, 10, 11)
+    """
 
     def __init__(self, datasets: Iterable[Dataset]):
         self.datasets = _check_map_style("ConcatDataset", datasets)
@@ -115,7 +166,18 @@ class ConcatDataset(Dataset):
 
 
 class ChainDataset(IterableDataset):
-    """IterableDatasets one after the other."""
+    """IterableDatasets one after the other.
+
+    Examples:
+        >>> import padax
+        >>> class Range(padax.io.IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(padax.io.ChainDataset([Range(2), Range(3)]))
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets: Iterable[IterableDataset]):
         self.datasets = list(datasets)
@@ -131,7 +193,15 @@ class ChainDataset(IterableDataset):
 
 
 class Subset(Dataset):
-    """The samples of `dataset` at `indices`, in that order."""
+    """The samples of `dataset` at `indices`, in that order.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> ds = padax.io.Subset(padax.io.TensorDataset([np.arange(10, 15)]), indices=[4, 0])
+        >>> len(ds), int(ds[0][0]), int(ds[1][0])
+        (2, 14, 10)
+    """
 
     def __init__(self, dataset: Dataset, indices: Sequence[int]):
         self.dataset, self.indices = dataset, indices
@@ -170,6 +240,22 @@ def random_split(dataset: Dataset, lengths: Sequence[float], generator: Any = No
 
     The permutation comes from `generator` (an int seed or a numpy Generator) or, by default,
     from padax's global seed (`padax.seed`).
+
+    Args:
+        lengths: the sizes of the parts (summing to len(dataset)), or fractions summing to 1.
+        generator: an int seed or a numpy Generator; None draws the seed from padax's global key.
+
+    Returns:
+        A list of Subsets.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> train, val = padax.io.random_split(padax.io.TensorDataset([np.arange(10)]), [0.8, 0.2], generator=0)
+        >>> len(train), len(val)
+        (8, 2)
+        >>> sorted([int(s[0]) for s in train] + [int(s[0]) for s in val]) == list(range(10))
+        True
     """
     from padax.io.sampler import resolve_rng
     counts = _split_lengths(len(dataset), lengths)

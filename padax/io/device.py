@@ -35,7 +35,15 @@ def _put(x: Any, target: Any, where: str) -> Any:
 def to_device(batch: Any, target: Any = None, where: str = "") -> Any:
     """`batch` with its arrays on the device: numpy arrays (and Tensors) are put on `target` (a Device, a
     Sharding, or None for the default device); strings and other values are kept; dicts, lists and tuples
-    keep their structure."""
+    keep their structure.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> batch = padax.io.to_device({"x": np.ones((2, 3), np.float32), "id": "a"})
+        >>> type(batch["x"]).__name__, batch["x"].shape, batch["id"]
+        ('Tensor', (2, 3), 'a')
+    """
     from padax.devices.array import Tensor
     if isinstance(batch, SharedArray):
         return batch.take(lambda view: _put(view, target, where))
@@ -181,6 +189,14 @@ def _produce(source: Iterator, convert: Callable, out: queue.Queue, stop: thread
 def prefetch_to_device(iterable: Iterable, size: int = 2, sharding: Any = None, device: Any = None) -> Prefetcher:
     """Iterate `iterable` of host batches (pytrees of numpy arrays) with each batch already on the device:
     a background thread puts the next `size` batches there (laid out on `sharding`, or on `device`, default
-    the default device) while the current one is used."""
+    the default device) while the current one is used.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> host_batches = [np.full((2,), i, np.float32) for i in range(3)]
+        >>> [b.tolist() for b in padax.io.prefetch_to_device(host_batches, size=2)]
+        [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
+    """
     target = resolve_target(device, sharding)
     return Prefetcher(iter(iterable), lambda b: to_device(b, target), size)

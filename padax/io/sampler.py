@@ -42,7 +42,21 @@ def _seed_from(generator: Any, where: str) -> int:
 
 
 class Sampler:
-    """Base class: an iterable of indices into `data_source`. Subclasses define `__iter__` (and `__len__`)."""
+    """Base class: an iterable of indices into `data_source`. Subclasses define `__iter__` (and `__len__`).
+
+    Examples:
+        >>> import padax
+        >>> class EvenFirst(padax.io.Sampler):
+        ...     def __iter__(self):
+        ...         n = len(self.data_source)
+        ...         return iter(list(range(0, n, 2)) + list(range(1, n, 2)))
+        ...     def __len__(self):
+        ...         return len(self.data_source)
+        >>> list(EvenFirst(range(5)))
+        [0, 2, 4, 1, 3]
+        >>> list(padax.io.BatchSampler(sampler=EvenFirst(range(5)), batch_size=2))
+        [[0, 2], [4, 1], [3]]
+    """
 
     def __init__(self, data_source: Any = None):
         self.data_source = data_source
@@ -56,7 +70,13 @@ class Sampler:
 
 
 class SequenceSampler(Sampler):
-    """0, 1, ..., len(data_source) - 1."""
+    """0, 1, ..., len(data_source) - 1.
+
+    Examples:
+        >>> import padax
+        >>> list(padax.io.SequenceSampler(range(4)))
+        [0, 1, 2, 3]
+    """
 
     def __init__(self, data_source: Any):
         super().__init__(data_source)
@@ -115,6 +135,14 @@ class RandomSampler(_EpochSeeded):
 
     `generator` is an int seed or a numpy Generator (the base seed is drawn from it once), None
     (padax's global key), or, as in Paddle, an iterator that yields the indices itself.
+
+    Examples:
+        >>> import padax
+        >>> s = padax.io.RandomSampler(range(5), generator=0)
+        >>> sorted(s), len(s)
+        ([0, 1, 2, 3, 4], 5)
+        >>> len(padax.io.RandomSampler(range(5), replacement=True, num_samples=8, generator=0))
+        8
     """
 
     def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
@@ -156,7 +184,14 @@ def _take(it: Iterator[int], n: int) -> Iterator[int]:
 
 class WeightedRandomSampler(_EpochSeeded):
     """`num_samples` indices drawn with probability proportional to `weights` (1-D; a 2-D array draws
-    `num_samples` per row, one after the other)."""
+    `num_samples` per row, one after the other).
+
+    Examples:
+        >>> import padax
+        >>> draws = list(padax.io.WeightedRandomSampler([0.0, 1.0, 0.0, 3.0], num_samples=6, generator=0))
+        >>> len(draws), sorted(set(draws))
+        (6, [1, 3])
+    """
 
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True, generator: Any = None):
         super().__init__(None)
@@ -190,7 +225,13 @@ class WeightedRandomSampler(_EpochSeeded):
 
 
 class SubsetRandomSampler(_EpochSeeded):
-    """The given indices in a random order each epoch."""
+    """The given indices in a random order each epoch.
+
+    Examples:
+        >>> import padax
+        >>> sorted(padax.io.SubsetRandomSampler([3, 7, 9], generator=0))
+        [3, 7, 9]
+    """
 
     def __init__(self, indices: Sequence[int], generator: Any = None):
         super().__init__(None)

@@ -26,7 +26,14 @@ def _clip_norm(cls: str, clip_norm: Any) -> float:
 
 
 class ClipGradByValue:
-    """Clip every gradient element into [min, max] (min defaults to -max)."""
+    """Clip every gradient element into [min, max] (min defaults to -max).
+
+    Examples:
+        >>> import padax
+        >>> clip = padax.nn.ClipGradByValue(max=1.0)
+        >>> clip({"w": padax.to_tensor([-3.0, 0.5, 2.0])})["w"].tolist()
+        [-1.0, 0.5, 1.0]
+    """
 
     def __init__(self, max: float, min: float | None = None):  # noqa: A002 (Paddle's names)
         self.max = float(max)
@@ -41,7 +48,15 @@ class ClipGradByValue:
 
 
 class ClipGradByNorm:
-    """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm."""
+    """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm.
+
+    Examples:
+        >>> import padax
+        >>> clip = padax.nn.ClipGradByNorm(clip_norm=1.0)
+        >>> g = clip([padax.to_tensor([3.0, 4.0]), padax.to_tensor([0.3, 0.4])])
+        >>> g[0].tolist(), g[1].tolist()
+        ([0.6, 0.8], [0.3, 0.4])
+    """
 
     def __init__(self, clip_norm: float):
         self.clip_norm = _clip_norm("ClipGradByNorm", clip_norm)
@@ -56,7 +71,17 @@ class ClipGradByNorm:
 
 
 class ClipGradByGlobalNorm:
-    """Rescale all gradients together so their joint L2 norm is at most clip_norm."""
+    """Rescale all gradients together so their joint L2 norm is at most clip_norm.
+
+    Examples:
+        >>> import padax
+        >>> clip = padax.nn.ClipGradByGlobalNorm(clip_norm=1.0)
+        >>> g = clip([padax.to_tensor([3.0]), padax.to_tensor([4.0])])  # joint norm 5
+        >>> g[0].tolist(), g[1].tolist()
+        ([0.6], [0.8])
+        >>> model = padax.nn.Linear(2, 2)
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1, parameters=model.parameters(), grad_clip=clip)
+    """
 
     def __init__(self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False):
         self.clip_norm = _clip_norm("ClipGradByGlobalNorm", clip_norm)

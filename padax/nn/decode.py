@@ -59,7 +59,18 @@ def _map(fn: Callable, *trees: Any) -> Any:
 
 class BeamSearchDecoder(Decoder):
     """Beam search over a cell's outputs: keeps the beam_size best partial sequences per batch entry,
-    scoring by summed token log-probabilities; finished beams only extend with end_token at no cost."""
+    scoring by summed token log-probabilities; finished beams only extend with end_token at no cost.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> cell = padax.nn.GRUCell(4, 4)
+        >>> emb, proj = padax.nn.Embedding(5, 4), padax.nn.Linear(4, 5)  # a vocabulary of 5 tokens
+        >>> decoder = padax.nn.BeamSearchDecoder(cell, 0, 1, beam_size=2, embedding_fn=emb, output_fn=proj)
+        >>> inputs, states, finished = decoder.initialize(cell.get_initial_states(padax.ones([3, 4])))
+        >>> inputs.shape, states.log_probs.tolist()[0], finished.shape  # [batch, beam, ...]: one live beam
+        ((3, 2, 4), [0.0, -1000000000.0], (3, 2))
+    """
 
     class OutputWrapper(NamedTuple):
         scores: Any
@@ -178,7 +189,19 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
     """Run `decoder` until every sequence is finished or max_step_num steps are passed (up to
     max_step_num + 1 steps); returns (outputs, final_states[, sequence_lengths]) with the outputs
     stacked [B, T, ...] (or [T, B, ...] with output_time_major). Extra kwargs go to decoder.step.
-    is_test (a memory hint in Paddle) changes nothing here."""
+    is_test (a memory hint in Paddle) changes nothing here.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> cell = padax.nn.GRUCell(4, 4)
+        >>> emb, proj = padax.nn.Embedding(5, 4), padax.nn.Linear(4, 5)  # a vocabulary of 5 tokens
+        >>> decoder = padax.nn.BeamSearchDecoder(cell, 0, 1, beam_size=2, embedding_fn=emb, output_fn=proj)
+        >>> decode = padax.jit(lambda h: padax.nn.dynamic_decode(decoder, h, max_step_num=2, return_length=True))
+        >>> ids, states, lengths = decode(cell.get_initial_states(padax.ones([3, 4])))  # a batch of 3
+        >>> ids.shape, ids.dtype, lengths.shape  # the predicted ids [batch, steps, beam]
+        ((3, 3, 2), dtype('int64'), (3, 2))
+    """
     inputs, states, finished = decoder.initialize(inits)
     lengths = M.cast(zeros_like(finished), dtypes.int64)
     if _global_rng._staged():

@@ -53,12 +53,26 @@ def _layer_infos(layer: Layer, out: list, none_leaves: bool) -> None:
 
 
 def is_inexact_array(x: Any) -> bool:
-    """A floating-point or complex padax array (what can be differentiated)."""
+    """A floating-point or complex padax array (what can be differentiated).
+
+    Examples:
+        >>> import padax
+        >>> [padax.nn.is_inexact_array(x) for x in (padax.ones([2]), padax.to_tensor([1]), 1.0)]
+        [True, False, False]
+    """
     return is_array(x) and dtypes.is_inexact(x.dtype)
 
 
 def trainable_mask(tree: Any) -> Any:
-    """A tree shaped like `tree` with True at trainable leaves (False: frozen parameters and buffers)."""
+    """A tree shaped like `tree` with True at trainable leaves (False: frozen parameters and buffers).
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(trainable=False))
+        >>> mask = padax.nn.trainable_mask(layer)
+        >>> mask.weight, mask.bias
+        (True, False)
+    """
     leaves, treedef = tree_util.flatten(tree)
     return treedef.unflatten([info is None or info.trainable for info in leaf_infos(tree)])
 
@@ -80,6 +94,13 @@ def partition(tree: Any, filter_spec: Any = None) -> tuple[Any, Any]:
 
     `filter_spec`: None (trainable floating-point parameters and arrays), a function of a leaf
     (e.g. `is_inexact_array`), or a tree of bools shaped like `tree` (e.g. `trainable_mask(model)`).
+
+    Examples:
+        >>> import padax
+        >>> model = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(trainable=False))
+        >>> train, rest = padax.nn.partition(model)
+        >>> train.weight.shape, train.bias, rest.weight, rest.bias.shape
+        ((2, 2), None, None, (2,))
     """
     leaves, flags, treedef = _mask_flags(tree, filter_spec)
     return (treedef.unflatten([x if f else None for x, f in zip(leaves, flags)]),
@@ -87,7 +108,15 @@ def partition(tree: Any, filter_spec: Any = None) -> tuple[Any, Any]:
 
 
 def combine(*trees: Any) -> Any:
-    """Merge trees from `partition`: each leaf from the first tree that is not None there."""
+    """Merge trees from `partition`: each leaf from the first tree that is not None there.
+
+    Examples:
+        >>> import padax
+        >>> model = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(trainable=False))
+        >>> train, rest = padax.nn.partition(model)
+        >>> padax.nn.combine(train, rest).bias.shape
+        (2,)
+    """
     is_none = lambda x: x is None  # noqa: E731
     flat = [tree_util.flatten(t, is_leaf=is_none) for t in trees]
     treedef = flat[0][1]
@@ -100,7 +129,17 @@ def combine(*trees: Any) -> Any:
 
 def filter_value_and_grad(fun: Callable, has_aux: bool = False) -> Callable:
     """Like padax.value_and_grad of `fun`'s first argument, differentiating only its trainable floating-point
-    leaves; the gradient is shaped like that argument with None elsewhere (padax.optimizer accepts it)."""
+    leaves; the gradient is shaped like that argument with None elsewhere (padax.optimizer accepts it).
+
+    Examples:
+        >>> import padax
+        >>> frozen_bias = padax.ParamAttr(trainable=False)
+        >>> model = padax.nn.Linear(2, 1, weight_attr=padax.nn.initializer.Constant(1.0), bias_attr=frozen_bias)
+        >>> loss_fn = lambda m, x: m(x).sum()
+        >>> loss, grads = padax.nn.filter_value_and_grad(loss_fn)(model, padax.to_tensor([[1.0, 2.0]]))
+        >>> loss.item(), grads.weight.tolist(), grads.bias
+        (3.0, [[1.0], [2.0]], None)
+    """
     def wrapper(model, *args, **kwargs):
         from padax.transforms.ad import value_and_grad
         diff, static = partition(model)
@@ -110,7 +149,16 @@ def filter_value_and_grad(fun: Callable, has_aux: bool = False) -> Callable:
 
 
 def filter_grad(fun: Callable, has_aux: bool = False) -> Callable:
-    """filter_value_and_grad without the value: the gradient (and aux with has_aux=True)."""
+    """filter_value_and_grad without the value: the gradient (and aux with has_aux=True).
+
+    Examples:
+        >>> import padax
+        >>> model = padax.nn.Linear(2, 1, weight_attr=padax.nn.initializer.Constant(1.0))
+        >>> _ = model.freeze("weight")
+        >>> grads = padax.nn.filter_grad(lambda m, x: m(x).sum())(model, padax.to_tensor([[1.0, 2.0]]))
+        >>> grads.weight, grads.bias.tolist()
+        (None, [1.0])
+    """
     vg = filter_value_and_grad(fun, has_aux=has_aux)
 
     def wrapper(model, *args, **kwargs):

@@ -13,7 +13,14 @@ from typing import Any
 
 @dataclasses.dataclass(frozen=True)
 class ParamInfo:
-    """The metadata of one parameter (its Paddle name does not take part in comparisons)."""
+    """The metadata of one parameter (its Paddle name does not take part in comparisons).
+
+    Examples:
+        >>> import padax
+        >>> info = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(learning_rate=2.0)).param_info("bias")
+        >>> info.trainable, info.learning_rate, info.need_clip, info.stop_gradient
+        (True, 2.0, True, False)
+    """
 
     name: str | None = dataclasses.field(default=None, compare=False)
     trainable: bool = True
@@ -29,7 +36,17 @@ class ParamInfo:
 
 class ParamAttr:
     """Paddle's parameter attribute: name, initializer, learning_rate (a multiplier of the optimizer's
-    rate), regularizer, trainable, do_model_average, need_clip (take part in gradient clipping)."""
+    rate), regularizer, trainable, do_model_average, need_clip (take part in gradient clipping).
+
+    Examples:
+        >>> import padax
+        >>> attr = padax.ParamAttr(name="fc_w", initializer=padax.nn.initializer.Constant(0.1), learning_rate=0.5)
+        >>> fc = padax.nn.Linear(2, 2, weight_attr=attr)
+        >>> fc.weight.tolist(), fc.param_info("weight").learning_rate
+        ([[0.1, 0.1], [0.1, 0.1]], 0.5)
+        >>> padax.nn.Linear(2, 2, weight_attr=padax.ParamAttr(trainable=False)).param_info("weight").trainable
+        False
+    """
 
     def __init__(self, name: str | None = None, initializer: Any = None, learning_rate: float = 1.0,
                  regularizer: Any = None, trainable: bool = True, do_model_average: bool = True,

@@ -33,7 +33,16 @@ class _ParameterMeta(type):
 class Parameter(metaclass=_ParameterMeta):
     """Parameter(data, requires_grad=True, **kw) makes a parameter holding `data`'s values;
     Parameter(shape, dtype, **kw) one of zeros. Keywords as Paddle: name, trainable (shape form),
-    optimize_attr={'learning_rate': ...}, regularizer, need_clip, do_model_average. Returns a Tensor."""
+    optimize_attr={'learning_rate': ...}, regularizer, need_clip, do_model_average. Returns a Tensor.
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.Parameter(padax.to_tensor([1.0, 2.0]))
+        >>> isinstance(w, padax.nn.Parameter), isinstance(padax.ones([2]), padax.nn.Parameter)
+        (True, False)
+        >>> padax.nn.Parameter([2, 3], "float32").tolist()
+        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
         if (args and isinstance(args[0], (list, tuple))) or "shape" in kwargs:

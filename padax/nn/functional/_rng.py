@@ -29,7 +29,18 @@ _current: contextvars.ContextVar[_Scope | None] = contextvars.ContextVar("padax_
 
 @contextlib.contextmanager
 def rng_scope(key: Any) -> Iterator[None]:
-    """Draw padax.nn's randomness (Dropout, initializers) from `key` inside the block."""
+    """Draw padax.nn's randomness (Dropout, initializers) from `key` inside the block.
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.Dropout(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(3)):
+        ...     a = drop(padax.ones([6]))
+        >>> with padax.nn.rng_scope(padax.random.key(3)):
+        ...     b = drop(padax.ones([6]))
+        >>> bool((a == b).all())
+        True
+    """
     key = _keys.check_key("rng_scope", key)[0]
     token = _current.set(_Scope(key, _global._staged()))
     try:

@@ -21,31 +21,69 @@ from padax.nn.functional._util import float_input
 # ---- activations -------------------------------------------------------------------------
 
 def relu(x: Any, name: str | None = None) -> Any:
-    """max(x, 0)."""
+    """max(x, 0).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.relu(padax.to_tensor([-2.0, 0.0, 3.0])).tolist()
+        [0.0, 0.0, 3.0]
+    """
     x = asarray(x)
     return M.maximum(x, full(x.aval.shape, 0, x.aval.dtype))
 
 
 def relu6(x: Any, name: str | None = None) -> Any:
-    """min(max(x, 0), 6)."""
+    """min(max(x, 0), 6).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.relu6(padax.to_tensor([-2.0, 3.0, 8.0])).tolist()
+        [0.0, 3.0, 6.0]
+    """
     return M.clip(x, 0, 6)
 
 
 def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
-    """x where x >= 0, else negative_slope * x."""
+    """x where x >= 0, else negative_slope * x.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.leaky_relu(padax.to_tensor([-2.0, 3.0]), negative_slope=0.1).tolist()
+        [-0.2, 3.0]
+    """
     x = asarray(x)
     return M.where(M.greater_equal(x, 0), x, M.multiply(x, negative_slope))
 
 
 def elu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
-    """x where x > 0, else alpha * (exp(x) - 1)."""
+    """x where x > 0, else alpha * (exp(x) - 1).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.elu(padax.to_tensor([-1.0, 2.0]), alpha=1.0).tolist()
+        [-0.6321, 2.0]
+    """
     x = asarray(x)
     return M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(x), alpha))
 
 
 def gelu(x: Any, approximate: bool | str = False, name: str | None = None) -> Any:
     """x * Phi(x) with the exact erf form, or the tanh approximation when `approximate` is True or
-    'tanh' ('none' and False mean exact, as in Paddle)."""
+    'tanh' ('none' and False mean exact, as in Paddle).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([-1.0, 0.0, 1.0])
+        >>> F.gelu(x).tolist()
+        [-0.1587, 0.0, 0.8413]
+        >>> F.gelu(x, approximate=True).tolist()
+        [-0.1588, 0.0, 0.8412]
+    """
     if isinstance(approximate, str):
         if approximate not in ("tanh", "none"):
             raise op_value_error("gelu", f"approximate must be True, False, 'tanh' or 'none', got {approximate!r}")
@@ -61,18 +99,41 @@ def gelu(x: Any, approximate: bool | str = False, name: str | None = None) -> An
 
 
 def silu(x: Any, inplace: bool = False, name: str | None = None) -> Any:
-    """x * sigmoid(x)."""
+    """x * sigmoid(x).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.silu(padax.to_tensor([-1.0, 0.0, 2.0])).tolist()
+        [-0.2689, 0.0, 1.7616]
+    """
     x = M.cast(x, dtypes.default_float_dtype()) if not dtypes.is_inexact(asarray(x).aval.dtype) else asarray(x)
     return M.multiply(x, M.sigmoid(x))
 
 
 def swish(x: Any, name: str | None = None) -> Any:
-    """x * sigmoid(x) (the same as silu)."""
+    """x * sigmoid(x) (the same as silu).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.swish(padax.to_tensor([-1.0, 0.0, 2.0])).tolist()
+        [-0.2689, 0.0, 1.7616]
+    """
     return silu(x)
 
 
 def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = None) -> Any:
-    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
+    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.softplus(padax.to_tensor([-1.0, 0.0, 30.0])).tolist()
+        [0.3133, 0.6931, 30.0]
+        >>> F.softplus(padax.to_tensor([1.0]), beta=2.0).tolist()
+        [1.0635]
+    """
     xf, dt = float_input(x)
     bx = M.multiply(xf, beta)
     soft = M.divide(M.log1p(M.exp(M.minimum(bx, threshold))), beta)
@@ -80,32 +141,67 @@ def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = 
 
 
 def log_sigmoid(x: Any, name: str | None = None) -> Any:
-    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
+    """log(sigmoid(x)) = -softplus(-x), stable for large |x|.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.log_sigmoid(padax.to_tensor([-100.0, 0.0, 2.0])).tolist()
+        [-100.0, -0.6931, -0.1269]
+    """
     xf, dt = float_input(x)
     out = M.subtract(M.minimum(xf, 0), M.log1p(M.exp(M.neg(M.abs(xf)))))
     return M.cast(out, dt)
 
 
 def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None) -> Any:
-    """clip(slope * x + offset, 0, 1)."""
+    """clip(slope * x + offset, 0, 1).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.hardsigmoid(padax.to_tensor([-4.0, 0.0, 1.5, 4.0])).tolist()
+        [0.0, 0.5, 0.75, 1.0]
+    """
     x = asarray(x)
     return M.clip(M.add(M.multiply(x, slope), offset), 0, 1)
 
 
 def hardswish(x: Any, name: str | None = None) -> Any:
-    """x * relu6(x + 3) / 6."""
+    """x * relu6(x + 3) / 6.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.hardswish(padax.to_tensor([-1.0, 1.0, 4.0])).tolist()
+        [-0.3333, 0.6667, 4.0]
+    """
     x = asarray(x)
     return M.divide(M.multiply(x, relu6(M.add(x, 3))), 6)
 
 
 def mish(x: Any, name: str | None = None) -> Any:
-    """x * tanh(softplus(x))."""
+    """x * tanh(softplus(x)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.mish(padax.to_tensor([-1.0, 0.0, 1.0])).tolist()
+        [-0.3034, 0.0, 0.8651]
+    """
     x = asarray(x)
     return M.multiply(x, M.tanh(softplus(x)))
 
 
 def celu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
-    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.celu(padax.to_tensor([-1.0, 2.0]), alpha=2.0).tolist()
+        [-0.7869, 2.0]
+    """
     if alpha == 0:
         raise op_value_error("celu", "alpha must be nonzero")
     x = _float(x)
@@ -114,24 +210,54 @@ def celu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
 
 def selu(x: Any, scale: float = 1.0507009873554804934193349852946,
          alpha: float = 1.6732632423543772848170429916717, name: str | None = None) -> Any:
-    """scale * (x where x > 0, else alpha * (exp(x) - 1))."""
+    """scale * (x where x > 0, else alpha * (exp(x) - 1)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.selu(padax.to_tensor([-1.0, 0.0, 1.0])).tolist()
+        [-1.1113, 0.0, 1.0507]
+    """
     x = _float(x)
     return M.multiply(M.where(M.greater_than(x, 0), x, M.multiply(M.expm1(x), alpha)), scale)
 
 
 def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Any:
-    """clip(x, min, max)."""
+    """clip(x, min, max).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.hardtanh(padax.to_tensor([-3.0, 0.5, 3.0])).tolist()
+        [-1.0, 0.5, 1.0]
+        >>> F.hardtanh(padax.to_tensor([-3.0, 0.5, 3.0]), min=0.0, max=2.0).tolist()
+        [0.0, 0.5, 2.0]
+    """
     return M.clip(x, min, max)
 
 
 def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
-    """x where |x| > threshold, else 0."""
+    """x where |x| > threshold, else 0.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.hardshrink(padax.to_tensor([-1.0, 0.3, 0.6])).tolist()
+        [-1.0, 0.0, 0.6]
+    """
     x = asarray(x)
     return M.where(M.greater_than(M.abs(x), threshold), x, M.multiply(x, 0))
 
 
 def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
-    """x - threshold above threshold, x + threshold below -threshold, else 0."""
+    """x - threshold above threshold, x + threshold below -threshold, else 0.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.softshrink(padax.to_tensor([-1.0, 0.3, 0.75])).tolist()
+        [-0.5, 0.0, 0.25]
+    """
     if threshold < 0:
         raise op_value_error("softshrink", f"threshold must be non-negative, got {threshold}")
     x = asarray(x)
@@ -140,26 +266,65 @@ def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
 
 
 def tanhshrink(x: Any, name: str | None = None) -> Any:
-    """x - tanh(x)."""
+    """x - tanh(x).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.tanhshrink(padax.to_tensor([-1.0, 0.0, 2.0])).tolist()
+        [-0.2384, 0.0, 1.036]
+    """
     x = _float(x)
     return M.subtract(x, M.tanh(x))
 
 
 def softsign(x: Any, name: str | None = None) -> Any:
-    """x / (1 + |x|)."""
+    """x / (1 + |x|).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.softsign(padax.to_tensor([-3.0, 0.0, 1.0])).tolist()
+        [-0.75, 0.0, 0.5]
+    """
     x = _float(x)
     return M.divide(x, M.add(M.abs(x), 1))
 
 
 def thresholded_relu(x: Any, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Any:
-    """x where x > threshold, else `value`."""
+    """x where x > threshold, else `value`.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.thresholded_relu(padax.to_tensor([0.5, 1.0, 2.0])).tolist()
+        [0.0, 0.0, 2.0]
+        >>> F.thresholded_relu(padax.to_tensor([0.5, 2.0]), threshold=1.0, value=-1.0).tolist()
+        [-1.0, 2.0]
+    """
     x = asarray(x)
     return M.where(M.greater_than(x, threshold), x, M.add(M.multiply(x, 0), value))
 
 
 def prelu(x: Any, weight: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
     """x where x > 0, else weight * x; weight has 1 element or one per channel (the axis after N,
-    or the last axis for a channel-last data_format)."""
+    or the last axis for a channel-last data_format).
+
+    Args:
+        weight: the slope for negative inputs: a Tensor of 1 element, or of one per channel.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[-1.0, 2.0]], [[-3.0, -4.0]]])  # [N=2, C=1, L=2]
+        >>> F.prelu(x, padax.to_tensor([0.25])).tolist()
+        [[[-0.25, 2.0]], [[-0.75, -1.0]]]
+        >>> F.prelu(padax.to_tensor([[-1.0, -1.0]]), padax.to_tensor([0.1, 0.5])).tolist()
+        [[-0.1, -0.5]]
+    """
     op = "prelu"
     x = _float(x)
     w = asarray(weight)
@@ -185,7 +350,25 @@ def prelu(x: Any, weight: Any, data_format: str = "NCHW", name: str | None = Non
 def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = True,
           name: str | None = None, *, key: Any = None) -> Any:
     """x where x >= 0, else slope * x: slope ~ U(lower, upper) per element in training (from `key`,
-    or padax's global seed when eager), (lower + upper) / 2 otherwise."""
+    or padax's global seed when eager), (lower + upper) / 2 otherwise.
+
+    Args:
+        training: draw a random slope per element (True) or use the mean slope (False).
+        key: a padax.random key for the slopes; None draws from padax's global seed.
+
+    Returns:
+        A float Tensor of x's shape.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([-3.0, 2.0])
+        >>> F.rrelu(x, 0.1, 0.3, training=False).tolist()
+        [-0.6, 2.0]
+        >>> y = F.rrelu(x, 0.1, 0.3, key=padax.random.key(0)).tolist()
+        >>> -0.9 <= y[0] <= -0.3, y[1]
+        (True, 2.0)
+    """
     op = "rrelu"
     if not 0 <= lower <= upper <= 1:
         raise op_value_error(op, f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
@@ -201,7 +384,14 @@ def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: 
 
 
 def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
-    """a * sigmoid(b), a and b the two halves of x along `axis`."""
+    """a * sigmoid(b), a and b the two halves of x along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.glu(padax.to_tensor([[1.0, 2.0, 0.0, 100.0]])).tolist()
+        [[0.5, 2.0]]
+    """
     x = _float(x)
     if x.aval.ndim == 0:
         raise op_value_error("glu", f"x must have at least 1 dimension to split in halves, got {x.aval.str_short()}")
@@ -213,7 +403,16 @@ def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
 
 
 def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
-    """silu(x) * y; with y None, x's last axis is split in two halves (silu(first) * second)."""
+    """silu(x) * y; with y None, x's last axis is split in two halves (silu(first) * second).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.swiglu(padax.to_tensor([1.0, -1.0]), padax.to_tensor([2.0, 2.0])).tolist()
+        [1.4621, -0.5379]
+        >>> F.swiglu(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.4621]
+    """
     x = _float(x)
     if y is None:
         if x.aval.ndim == 0 or x.aval.shape[-1] % 2:
@@ -223,7 +422,15 @@ def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
 
 
 def maxout(x: Any, groups: int, axis: int = 1, name: str | None = None) -> Any:
-    """The max over each run of `groups` consecutive channels of a 4-D x along `axis` (1 or 3)."""
+    """The max over each run of `groups` consecutive channels of a 4-D x along `axis` (1 or 3).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 4, 1, 2])
+        >>> F.maxout(x, groups=2).tolist()
+        [[[[2.0, 3.0]], [[6.0, 7.0]]]]
+    """
     op = "maxout"
     x = asarray(x)
     if x.aval.ndim != 4:
@@ -263,7 +470,19 @@ def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
 
 
 def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
-    """exp(x) / sum(exp(x)) along `axis`, computed with the maximum subtracted."""
+    """exp(x) / sum(exp(x)) along `axis`, computed with the maximum subtracted.
+
+    Args:
+        dtype: cast x to this dtype before the softmax (None keeps x's float dtype).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.softmax(padax.to_tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])).tolist()
+        [[0.09, 0.2447, 0.6652], [0.3333, 0.3333, 0.3333]]
+        >>> F.softmax(padax.to_tensor([1.0, 1.0]), dtype="float64").dtype
+        dtype('float64')
+    """
     z, a, dt = _shifted("softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.exp(M.multiply(z, 0)), dt)
@@ -272,7 +491,16 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) 
 
 
 def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
-    """x - logsumexp(x) along `axis`, computed with the maximum subtracted."""
+    """x - logsumexp(x) along `axis`, computed with the maximum subtracted.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.log_softmax(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
+        [-2.4076, -1.4076, -0.4076]
+        >>> F.log_softmax(padax.to_tensor([1000.0, 0.0])).tolist()
+        [0.0, -1000.0]
+    """
     z, a, dt = _shifted("log_softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.multiply(z, 0), dt)
@@ -282,7 +510,25 @@ def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = No
 def gumbel_softmax(x: Any, temperature: float = 1.0, hard: bool = False, axis: int = -1,
                    name: str | None = None, *, key: Any = None) -> Any:
     """softmax((x + g) / temperature) with Gumbel(0, 1) noise g from `key` (or padax's global seed
-    when eager); `hard` returns the one-hot of the argmax with the soft sample's gradient."""
+    when eager); `hard` returns the one-hot of the argmax with the soft sample's gradient.
+
+    Args:
+        temperature: > 0; smaller values give samples closer to one-hot.
+        key: a padax.random key for the noise; None draws from padax's global seed.
+
+    Returns:
+        A float Tensor of x's shape whose slices along `axis` sum to 1.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logits = padax.to_tensor([[1.0, 2.0, 3.0]])
+        >>> y = F.gumbel_softmax(logits, temperature=0.5, key=padax.random.key(0))
+        >>> round(float(y.sum()), 5)
+        1.0
+        >>> F.gumbel_softmax(logits, hard=True, key=padax.random.key(0)).tolist()
+        [[0.0, 1.0, 0.0]]
+    """
     op = "gumbel_softmax"
     if temperature <= 0:
         raise op_value_error(op, f"temperature must be positive, got {temperature}")

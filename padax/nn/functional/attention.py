@@ -69,7 +69,18 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     """softmax(q k^T * scale + mask) v per head, for q [B, Sq, H, D], k/v [B, Sk, Hk, D] (Hk dividing
     H); attn_mask broadcasts to [B, H, Sq, Sk] (bool: True attends; float: added); is_causal keeps
     key j <= query i; dropout_p drops attention weights in training, from `rng_key` (or padax's
-    global seed when eager). 3-D inputs are one unbatched example."""
+    global seed when eager). 3-D inputs are one unbatched example.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> q = k = padax.zeros([1, 2, 1, 4])  # [B, S, H, D]: equal scores
+        >>> v = padax.to_tensor([[[[1.0, 1.0, 1.0, 1.0]], [[3.0, 3.0, 3.0, 3.0]]]])
+        >>> F.scaled_dot_product_attention(q, k, v)[0, :, 0, 0].tolist()
+        [2.0, 2.0]
+        >>> F.scaled_dot_product_attention(q, k, v, is_causal=True)[0, :, 0, 0].tolist()
+        [1.0, 2.0]
+    """
     op = "scaled_dot_product_attention"
     q, k, v = arg(op, query, "query"), arg(op, key, "key"), arg(op, value, "value")
     unbatched = q.aval.ndim == 3

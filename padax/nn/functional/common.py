@@ -17,13 +17,30 @@ from padax.nn.functional._util import static_ints
 
 
 def linear(x: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
-    """x @ weight + bias, with weight of shape [in_features, out_features] (Paddle's layout)."""
+    """x @ weight + bias, with weight of shape [in_features, out_features] (Paddle's layout).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[1.0, 2.0]])
+        >>> w = padax.to_tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])  # [in_features=2, out_features=3]
+        >>> F.linear(x, w, bias=padax.to_tensor([0.0, 0.0, 10.0])).tolist()
+        [[1.0, 2.0, 13.0]]
+    """
     out = matmul(x, weight)
     return out if bias is None else M.add(out, bias)
 
 
 def bilinear(x1: Any, x2: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
-    """out[n, o] = sum_ij x1[n, i] * weight[o, i, j] * x2[n, j] + bias[0, o] (weight [out, in1, in2])."""
+    """out[n, o] = sum_ij x1[n, i] * weight[o, i, j] * x2[n, j] + bias[0, o] (weight [out, in1, in2]).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x1, x2 = padax.to_tensor([[1.0, 2.0]]), padax.to_tensor([[3.0]])
+        >>> F.bilinear(x1, x2, padax.ones([2, 2, 1]), padax.to_tensor([[0.0, 1.0]])).tolist()
+        [[9.0, 10.0]]
+    """
     from padax.core.errors import op_value_error
     from padax.functional._arrays import asarray
     from padax.functional.einsum import einsum
@@ -39,12 +56,40 @@ def bilinear(x1: Any, x2: Any, weight: Any, bias: Any = None, name: str | None =
 
 def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_format: str | None = None,
         pad_from_left_axis: bool = True, name: str | None = None) -> Any:
-    """Paddle's pad: 'constant', 'reflect', 'replicate' or 'circular' padding (see padax.pad)."""
+    """Paddle's pad: 'constant', 'reflect', 'replicate' or 'circular' padding (see padax.pad).
+
+    Args:
+        pad: a list of ints: 2*ndim of them pad every axis from the first on ([before0, after0, before1, ...]);
+            otherwise the spatial axes of `data_format`, the last first ([left, right, top, bottom, ...]).
+        mode: 'constant' (with `value`), 'reflect', 'replicate' or 'circular'.
+        pad_from_left_axis: accepted for Paddle's signature.
+
+    Returns:
+        The padded Tensor.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 2.0, 3.0]]])  # [N, C, L]
+        >>> F.pad(x, [1, 2], value=9.0).tolist()
+        [[[9.0, 1.0, 2.0, 3.0, 9.0, 9.0]]]
+        >>> F.pad(x, [2, 0], mode="reflect").tolist()
+        [[[3.0, 2.0, 1.0, 2.0, 3.0]]]
+        >>> F.pad(padax.ones([2, 3]), [0, 1, 1, 0]).shape
+        (3, 4)
+    """
     return _pad(x, pad, mode, value, data_format, pad_from_left_axis)
 
 
 def zeropad2d(x: Any, padding: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Zero padding of a 4-D x by [left, right, top, bottom] (an int pads all four sides)."""
+    """Zero padding of a 4-D x by [left, right, top, bottom] (an int pads all four sides).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.zeropad2d(padax.ones([1, 1, 1, 2]), [1, 0, 0, 1]).tolist()
+        [[[[0.0, 1.0, 1.0], [0.0, 0.0, 0.0]]]]
+    """
     p = [int(padding)] * 4 if isinstance(padding, (int, np.integer)) else [int(v) for v in padding]
     if len(p) != 4:
         raise op_value_error("zeropad2d", f"padding must be an int or 4 ints [left, right, top, bottom], got {padding!r}")
@@ -82,7 +127,16 @@ _NCHW = ConvDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))
 
 def unfold(x: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilations: Any = 1,
            name: str | None = None) -> Any:
-    """im2col: x [N, C, H, W] -> [N, C*kh*kw, L], a column per sliding window (channel-major rows)."""
+    """im2col: x [N, C, H, W] -> [N, C*kh*kw, L], a column per sliding window (channel-major rows).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(9, dtype="float32").reshape([1, 1, 3, 3])
+        >>> cols = F.unfold(x, kernel_sizes=2)
+        >>> cols.shape, cols[0].tolist()
+        ((1, 4, 4), [[0.0, 1.0, 3.0, 4.0], [1.0, 2.0, 4.0, 5.0], [3.0, 4.0, 6.0, 7.0], [4.0, 5.0, 7.0, 8.0]])
+    """
     op = "unfold"
     x = arg(op, x, "x")
     if x.aval.ndim != 4:
@@ -96,7 +150,15 @@ def unfold(x: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilat
 
 def fold(x: Any, output_sizes: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilations: Any = 1,
          name: str | None = None) -> Any:
-    """col2im, the adjoint of unfold: x [N, C*kh*kw, L] -> [N, C, H, W] summing overlapping windows."""
+    """col2im, the adjoint of unfold: x [N, C*kh*kw, L] -> [N, C, H, W] summing overlapping windows.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(9, dtype="float32").reshape([1, 1, 3, 3])
+        >>> F.fold(F.unfold(x, 2), output_sizes=[3, 3], kernel_sizes=2).tolist()
+        [[[[0.0, 2.0, 2.0], [6.0, 16.0, 10.0], [6.0, 14.0, 8.0]]]]
+    """
     op = "fold"
     x = arg(op, x, "x")
     out = static_ints(op, output_sizes, 2, "output_sizes")

@@ -85,19 +85,48 @@ def _conv_nd(op: str, nsp: int, x, weight, bias, stride, padding, dilation, grou
 
 def conv1d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
            groups: int = 1, data_format: str = "NCL", name: str | None = None) -> Any:
-    """1-D convolution of x [N, C, L] (or NLC) with weight [out_channels, C/groups, k]."""
+    """1-D convolution of x [N, C, L] (or NLC) with weight [out_channels, C/groups, k].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])  # [N=1, C=1, L=4]
+        >>> F.conv1d(x, padax.to_tensor([[[1.0, -1.0]]])).tolist()
+        [[[-1.0, -1.0, -1.0]]]
+        >>> F.conv1d(x, padax.ones([2, 1, 3]), bias=padax.to_tensor([0.0, 10.0]), padding=1).tolist()
+        [[[3.0, 6.0, 9.0, 7.0], [13.0, 16.0, 19.0, 17.0]]]
+    """
     return _conv_nd("conv1d", 1, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def conv2d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
            groups: int = 1, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """2-D convolution of x [N, C, H, W] (or NHWC) with weight [out_channels, C/groups, kh, kw]."""
+    """2-D convolution of x [N, C, H, W] (or NHWC) with weight [out_channels, C/groups, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> F.conv2d(x, padax.ones([1, 1, 2, 2]), stride=2).tolist()
+        [[[[10.0, 18.0], [42.0, 50.0]]]]
+        >>> F.conv2d(x, padax.ones([3, 1, 3, 3]), padding="same").shape
+        (1, 3, 4, 4)
+    """
     return _conv_nd("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def conv3d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
            groups: int = 1, data_format: str = "NCDHW", name: str | None = None) -> Any:
-    """3-D convolution of x [N, C, D, H, W] (or NDHWC) with weight [out_channels, C/groups, kd, kh, kw]."""
+    """3-D convolution of x [N, C, D, H, W] (or NDHWC) with weight [out_channels, C/groups, kd, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.conv3d(padax.ones([1, 1, 3, 3, 3]), padax.ones([2, 1, 3, 3, 3])).reshape([-1]).tolist()
+        [27.0, 27.0]
+        >>> F.conv3d(padax.ones([2, 4, 5, 5, 5]), padax.ones([6, 2, 3, 3, 3]), groups=2, dilation=2).shape
+        (2, 6, 1, 1, 1)
+    """
     return _conv_nd("conv3d", 3, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
@@ -153,7 +182,16 @@ def _conv_transpose_nd(op: str, nsp: int, x, weight, bias, stride, padding, outp
 def conv1d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: int = 1, dilation: Any = 1, output_size: Any = None,
                      data_format: str = "NCL", name: str | None = None) -> Any:
-    """Transposed 1-D convolution (the gradient of conv1d) with weight [C, out_channels/groups, k]."""
+    """Transposed 1-D convolution (the gradient of conv1d) with weight [C, out_channels/groups, k].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.conv1d_transpose(padax.to_tensor([[[1.0, 2.0]]]), padax.to_tensor([[[1.0, 10.0]]])).tolist()
+        [[[1.0, 12.0, 20.0]]]
+        >>> F.conv1d_transpose(padax.ones([1, 3, 4]), padax.ones([3, 2, 3]), stride=2).shape
+        (1, 2, 9)
+    """
     return _conv_transpose_nd("conv1d_transpose", 1, x, weight, bias, stride, padding, output_padding,
                               dilation, groups, output_size, data_format)
 
@@ -161,7 +199,18 @@ def conv1d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
 def conv2d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, dilation: Any = 1, groups: int = 1, output_size: Any = None,
                      data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Transposed 2-D convolution with weight [C, out_channels/groups, kh, kw]."""
+    """Transposed 2-D convolution with weight [C, out_channels/groups, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.conv2d_transpose(padax.ones([1, 1, 2, 2]), padax.ones([1, 1, 2, 2]), stride=2)
+        >>> y.shape, float(y.sum())
+        ((1, 1, 4, 4), 16.0)
+        >>> x, w = padax.ones([1, 4, 5, 5]), padax.ones([4, 2, 3, 3])
+        >>> F.conv2d_transpose(x, w, stride=2, padding=1, output_size=[10, 10]).shape
+        (1, 2, 10, 10)
+    """
     return _conv_transpose_nd("conv2d_transpose", 2, x, weight, bias, stride, padding, output_padding,
                               dilation, groups, output_size, data_format)
 
@@ -169,6 +218,13 @@ def conv2d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
 def conv3d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0,
                      output_padding: Any = 0, groups: int = 1, dilation: Any = 1, output_size: Any = None,
                      data_format: str = "NCDHW", name: str | None = None) -> Any:
-    """Transposed 3-D convolution with weight [C, out_channels/groups, kd, kh, kw]."""
+    """Transposed 3-D convolution with weight [C, out_channels/groups, kd, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.conv3d_transpose(padax.ones([1, 2, 2, 2, 2]), padax.ones([2, 3, 2, 2, 2]), stride=2).shape
+        (1, 3, 4, 4, 4)
+    """
     return _conv_transpose_nd("conv3d_transpose", 3, x, weight, bias, stride, padding, output_padding,
                               dilation, groups, output_size, data_format)

@@ -45,7 +45,24 @@ def ctc_loss(log_probs: Any, labels: Any, input_lengths: Any, label_lengths: Any
     """Connectionist temporal classification loss of log_probs [T, B, C] against padded labels
     [B, L]; 'mean' averages loss / label length over the batch. Labels needing more frames than the
     input has give 0 (as Paddle's warpctc); another impossible alignment gives inf (0 with
-    zero_infinity)."""
+    zero_infinity).
+
+    Args:
+        log_probs: [T, B, C] log-probabilities (logits are log_softmax-ed first: a no-op for log-probabilities).
+        labels: [B, L] int class ids, padded; input_lengths [B] and label_lengths [B] give the true lengths.
+        blank: the class id of the blank.
+        norm_by_times: divide each example's gradient by its number of frames (the loss value is unchanged).
+
+    Returns:
+        A scalar, or the [B] losses for reduction='none'.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> log_probs = padax.log(padax.full([2, 1, 2], 0.5))  # [T=2, B=1, C=2], class 0 is the blank
+        >>> F.ctc_loss(log_probs, padax.to_tensor([[1]]), padax.to_tensor([2]), padax.to_tensor([1])).item()
+        0.2877
+    """
     op = "ctc_loss"
     reduction_of(op, reduction)
     x = arg(op, log_probs, "log_probs")

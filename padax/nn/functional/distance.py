@@ -21,14 +21,30 @@ def _pair(op: str, x: Any, y: Any) -> tuple[Any, Any]:
 
 def pairwise_distance(x: Any, y: Any, p: float = 2.0, epsilon: float = 1e-06, keepdim: bool = False,
                       name: str | None = None) -> Any:
-    """||x - y + epsilon||_p along the last axis (x and y broadcast)."""
+    """||x - y + epsilon||_p along the last axis (x and y broadcast).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.pairwise_distance(padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), epsilon=0.0).tolist()
+        [5.0]
+        >>> F.pairwise_distance(padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), p=float("inf")).tolist()
+        [4.0]
+    """
     x, y = _pair("pairwise_distance", x, y)
     d = M.add(M.subtract(x, y), epsilon) if epsilon else M.subtract(x, y)
     return vector_norm(d, float(p), -1, keepdim)
 
 
 def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
-    """The p-norm distances between the rows of a 2-D x, for every pair i < j in row-major order."""
+    """The p-norm distances between the rows of a 2-D x, for every pair i < j in row-major order.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.pdist(padax.to_tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])).tolist()
+        [5.0, 1.0, 4.2426]
+    """
     op = "pdist"
     x = float_array(op, x, "x")
     if x.aval.ndim != 2:
@@ -41,7 +57,14 @@ def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
 
 
 def cosine_similarity(x1: Any, x2: Any, axis: int = 1, eps: float = 1e-08) -> Any:
-    """sum(x1 * x2) / sqrt(max(sum(x1**2) * sum(x2**2), eps**2)) along `axis` (x1, x2 broadcast)."""
+    """sum(x1 * x2) / sqrt(max(sum(x1**2) * sum(x2**2), eps**2)) along `axis` (x1, x2 broadcast).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.cosine_similarity(padax.to_tensor([[1.0, 0.0], [1.0, 1.0]]), padax.to_tensor([[1.0, 1.0]])).tolist()
+        [0.7071, 1.0]
+    """
     op = "cosine_similarity"
     x1, x2 = _pair(op, x1, x2)
     shape = broadcast_shapes(op, x1.aval.shape, x2.aval.shape)

@@ -54,7 +54,17 @@ def dropout(x: Any, p: float = 0.5, axis: Any = None, training: bool = True, inp
     """Zero elements with probability p. mode 'upscale_in_train' scales kept ones by 1/(1-p) in training and
     is the identity in eval; 'downscale_in_infer' keeps them as they are and scales by (1-p) in eval.
     `axis` (int or list): one mask value is shared along the other axes. `inplace` is accepted for Paddle's
-    signature (padax Tensors are immutable: the result is always new). `key`: padax's addition."""
+    signature (padax Tensors are immutable: the result is always new). `key`: padax's addition.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.dropout(padax.ones([6]), p=0.5, key=padax.random.key(0))
+        >>> sorted(set(y.tolist()))
+        [0.0, 2.0]
+        >>> F.dropout(padax.ones([2]), p=0.5, training=False, mode="downscale_in_infer").tolist()
+        [0.5, 0.5]
+    """
     p = _check_p("dropout", p)
     if mode not in _MODES:
         raise op_value_error("dropout", f"mode must be one of {_MODES}, got {mode!r}")
@@ -82,13 +92,29 @@ def _channel_dropout(op: str, x: Any, p: float, training: bool, data_format: str
 
 def dropout2d(x: Any, p: float = 0.5, training: bool = True, data_format: str = "NCHW", name: str | None = None,
               key: Any = None) -> Any:
-    """Zero whole channels of a 4-D input with probability p (kept ones scaled by 1/(1-p))."""
+    """Zero whole channels of a 4-D input with probability p (kept ones scaled by 1/(1-p)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.dropout2d(padax.ones([1, 4, 2, 2]), p=0.5, key=padax.random.key(1))
+        >>> y.sum(axis=[2, 3]).tolist()
+        [[8.0, 0.0, 8.0, 8.0]]
+    """
     return _channel_dropout("dropout2d", x, p, training, data_format, 4, key)
 
 
 def dropout3d(x: Any, p: float = 0.5, training: bool = True, data_format: str = "NCDHW", name: str | None = None,
               key: Any = None) -> Any:
-    """Zero whole channels of a 5-D input with probability p (kept ones scaled by 1/(1-p))."""
+    """Zero whole channels of a 5-D input with probability p (kept ones scaled by 1/(1-p)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.dropout3d(padax.ones([1, 4, 1, 1, 2]), p=0.5, key=padax.random.key(1))
+        >>> y.sum(axis=[2, 3, 4]).tolist()
+        [[4.0, 0.0, 4.0, 4.0]]
+    """
     return _channel_dropout("dropout3d", x, p, training, data_format, 5, key)
 
 
@@ -109,13 +135,31 @@ def _alpha(op: str, x: Any, p: float, training: bool, mask_shape: Any, key: Any)
 
 def alpha_dropout(x: Any, p: float = 0.5, training: bool = True, name: str | None = None, key: Any = None) -> Any:
     """Dropout for SELU networks: dropped elements become SELU's negative saturation value, then an affine map
-    keeps the mean and variance."""
+    keeps the mean and variance.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([1.0, -1.0, 0.5, 2.0])
+        >>> F.alpha_dropout(x, p=0.5, training=False).tolist()
+        [1.0, -1.0, 0.5, 2.0]
+        >>> sorted(set(F.alpha_dropout(padax.ones([8]), p=0.5, key=padax.random.key(0)).tolist()))
+        [-0.7792, 1.6656]
+    """
     return _alpha("alpha_dropout", x, p, training, lambda s: s, key)
 
 
 def feature_alpha_dropout(x: Any, p: float = 0.5, training: bool = True, name: str | None = None,
                           key: Any = None) -> Any:
-    """alpha_dropout with one mask value per (sample, channel) of an NC... input."""
+    """alpha_dropout with one mask value per (sample, channel) of an NC... input.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.feature_alpha_dropout(padax.ones([1, 3, 2]), p=0.5, key=padax.random.key(0))
+        >>> [len(set(row)) for row in y[0].tolist()]
+        [1, 1, 1]
+    """
     x = asarray(x)
     if x.aval.ndim < 2:
         raise op_value_error("feature_alpha_dropout", f"expected an input of rank >= 2, got {x.aval.str_short()}")

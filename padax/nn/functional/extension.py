@@ -23,7 +23,16 @@ from padax.nn.functional.loss import cross_entropy
 
 
 def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name: str | None = None) -> Any:
-    """mask[..., j] = j < x[...] over a new last axis of size maxlen (max(x) when None: eager only)."""
+    """mask[..., j] = j < x[...] over a new last axis of size maxlen (max(x) when None: eager only).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.sequence_mask(padax.to_tensor([1, 3]), maxlen=4).tolist()
+        [[1, 0, 0, 0], [1, 1, 1, 0]]
+        >>> F.sequence_mask(padax.to_tensor([2]), dtype="bool").tolist()
+        [[True, True]]
+    """
     op = "sequence_mask"
     x = arg(op, x, "x")
     if not dtypes.is_integer(x.aval.dtype):
@@ -41,8 +50,16 @@ def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name:
 
 def temporal_shift(x: Any, seg_num: int, shift_ratio: float = 0.25, name: str | None = None,
                    data_format: str = "NCHW") -> Any:
-    """Temporal Shift Module on x [N*T, C, H, W] (or NHWC): the first C*ratio channels take the next
-    frame's values, the next C*ratio the previous frame's (zeros past the ends), the rest stay."""
+    """Temporal Shift Module on x [N*T, C, H, W] (or NHWC): the first C*ratio channels take the previous
+    frame's values, the next C*ratio the next frame's (zeros past the ends), the rest stay.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(1, 9, dtype="float32").reshape([2, 4, 1, 1])  # seg_num=2 frames of 4 channels
+        >>> F.temporal_shift(x, seg_num=2, shift_ratio=0.25).reshape([2, 4]).tolist()
+        [[0.0, 6.0, 3.0, 4.0], [1.0, 0.0, 7.0, 8.0]]
+    """
     op = "temporal_shift"
     x = arg(op, x, "x")
     if x.aval.ndim != 4 or data_format not in ("NCHW", "NHWC"):
@@ -63,7 +80,15 @@ def temporal_shift(x: Any, seg_num: int, shift_ratio: float = 0.25, name: str | 
 
 def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -> Any:
     """N-pair loss: softmax cross entropy of anchor @ positive.T against the label-equality
-    distribution, plus l2_reg / 4 times the mean squared norms of anchor and positive."""
+    distribution, plus l2_reg / 4 times the mean squared norms of anchor and positive.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> a = padax.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+        >>> F.npair_loss(a, a, padax.to_tensor([0, 1]), l2_reg=0.0).item()
+        0.3133
+    """
     op = "npair_loss"
     a, p = float_array(op, anchor, "anchor"), float_array(op, positive, "positive")
     y = reshape(arg(op, labels, "labels"), [-1])
@@ -76,7 +101,16 @@ def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -
 
 def gather_tree(ids: Any, parents: Any) -> Any:
     """Full beam-search sequences [T, B, beam] from each step's token ids and parent beam indices:
-    backtracks from the last step, at step t taking ids[t] at the parent chosen at step t + 1."""
+    backtracks from the last step, at step t taking ids[t] at the parent chosen at step t + 1.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> ids = padax.to_tensor([[[2, 5]], [[7, 9]]])  # [T=2, B=1, beam=2]
+        >>> parents = padax.to_tensor([[[0, 0]], [[1, 0]]])
+        >>> F.gather_tree(ids, parents).tolist()
+        [[[5, 2]], [[7, 9]]]
+    """
     ids, parents = arg("gather_tree", ids, "ids"), arg("gather_tree", parents, "parents")
     if ids.aval.ndim != 3 or parents.aval.shape != ids.aval.shape:
         raise op_value_error("gather_tree", f"ids and parents must be [T, B, beam] of one shape, got "

@@ -22,6 +22,17 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
     Positions whose id equals padding_idx give zeros (and so no gradient reaches that row).
     max_norm: looked-up rows whose norm_type-norm exceeds it are rescaled to it (the scale is
     treated as a constant, as Paddle renormalises the weight in place). The gradient is dense.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> table = padax.to_tensor([[0.0, 0.0], [1.0, 2.0], [3.0, 4.0]])
+        >>> F.embedding(padax.to_tensor([[2, 1]]), table).tolist()
+        [[[3.0, 4.0], [1.0, 2.0]]]
+        >>> F.embedding(padax.to_tensor([1, 2]), table, padding_idx=2).tolist()
+        [[1.0, 2.0], [0.0, 0.0]]
+        >>> F.embedding(padax.to_tensor([2]), table, max_norm=1.0).tolist()
+        [[0.6, 0.8]]
     """
     x, weight = asarray(x), asarray(weight)
     if not dtypes.is_integer(x.aval.dtype):

@@ -129,7 +129,29 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
                 align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
                 recompute_scale_factor: bool | None = None, name: str | None = None) -> Any:
     """Resize the spatial axes of a 3-D/4-D/5-D x to `size` (or by `scale_factor`) with mode
-    'nearest' (4-D/5-D), 'linear' (3-D), 'bilinear'/'bicubic' (4-D), 'trilinear' (5-D) or 'area'."""
+    'nearest' (4-D/5-D), 'linear' (3-D), 'bilinear'/'bicubic' (4-D), 'trilinear' (5-D) or 'area'.
+
+    Args:
+        size: the output's spatial sizes (an int or a list); or scale_factor: a number or one per spatial axis.
+        align_corners: map the corner pixels of input and output onto each other (linear family and bicubic).
+        align_mode: without align_corners, 0 samples at half-pixel centres ((i + 0.5) * scale - 0.5),
+            1 at i * scale (linear family only).
+        data_format: 'NCW', 'NCHW', 'NCDHW' or their channel-last forms (default: channel-first).
+
+    Returns:
+        The resized Tensor, of x's dtype.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 3.0]]])  # [N, C, W]
+        >>> F.interpolate(x, scale_factor=2, mode="linear").tolist()
+        [[[1.0, 1.5, 2.5, 3.0]]]
+        >>> F.interpolate(x, size=[3], mode="linear", align_corners=True).tolist()
+        [[[1.0, 2.0, 3.0]]]
+        >>> F.interpolate(padax.ones([1, 2, 4, 4]), size=[2, 6], mode="bicubic").shape
+        (1, 2, 2, 6)
+    """
     op = "interpolate"
     x = arg(op, x, "x")
     nd = x.aval.ndim
@@ -173,5 +195,12 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
 
 def upsample(x: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest", align_corners: bool = False,
              align_mode: int = 0, data_format: str | None = None, name: str | None = None) -> Any:
-    """The same as interpolate."""
+    """The same as interpolate.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.upsample(padax.to_tensor([[[[1.0, 2.0]]]]), scale_factor=2, mode="nearest").tolist()
+        [[[[1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 2.0, 2.0]]]]
+    """
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)

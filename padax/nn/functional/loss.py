@@ -91,7 +91,15 @@ def _floats(op: str, *pairs: tuple[str, Any]) -> list[Any]:
 
 def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     """float32 one-hot encoding of integer labels, the class axis last; num_classes=-1 takes
-    max(x) + 1 (eager only: the output shape depends on the values)."""
+    max(x) + 1 (eager only: the output shape depends on the values).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> y = F.one_hot(padax.to_tensor([0, 2]), num_classes=3)
+        >>> y.tolist(), y.dtype
+        ([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], dtype('float32'))
+    """
     x = asarray(x)
     if not dtypes.is_integer(x.aval.dtype):
         raise TypeError(f"one_hot: labels must be integers, got {x.aval.str_short()}")
@@ -113,7 +121,21 @@ def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
 
 def label_smooth(label: Any, prior_dist: Any = None, epsilon: float = 0.1, name: str | None = None) -> Any:
     """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / num_classes when None), the classes
-    along the last axis."""
+    along the last axis.
+
+    Args:
+        label: one-hot (or soft) labels, the classes along the last axis.
+        prior_dist: the distribution mixed in, of shape [1, num_classes]; None is uniform.
+
+    Returns:
+        A float Tensor of label's shape.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.label_smooth(padax.to_tensor([[0.0, 1.0]]), epsilon=0.2).tolist()
+        [[0.1, 0.9]]
+    """
     if not 0.0 <= epsilon <= 1.0:
         raise op_value_error("label_smooth", f"epsilon must be in [0, 1], got {epsilon}")
     label = float_array("label_smooth", label, "label")
@@ -160,7 +182,31 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     integer class labels (the class axis dropped or of size 1) or, with `soft_label`, class
     probabilities; `weight` weighs classes, `label_smoothing` mixes in the uniform distribution.
     A hard label outside [0, C) (other than ignore_index) raises in eager mode; under jit it
-    matches no class and adds 0 to the loss (the values are unknown while tracing)."""
+    matches no class and adds 0 to the loss (the values are unknown while tracing).
+
+    Args:
+        input: logits (or probabilities) with the classes on `axis`.
+        label: int class indices of input's shape without the class axis (or with it of size 1); float
+            class probabilities of input's shape with soft_label=True.
+        weight: a [C] Tensor of class weights ('mean' then divides by the summed weights of the labels).
+        ignore_index: a hard label whose positions add nothing to the loss (nor to the mean's count).
+        reduction: 'mean', 'sum' or 'none' (the per-sample losses, shaped like a hard label; soft labels
+            keep the class axis with size 1).
+
+    Returns:
+        A scalar, or the unreduced losses for reduction='none'.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logits = padax.to_tensor([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+        >>> F.cross_entropy(logits, padax.to_tensor([0, 1])).item()
+        0.6691
+        >>> F.cross_entropy(logits, padax.to_tensor([[0], [1]]), reduction="none").tolist()
+        [[0.2395], [1.0986]]
+        >>> F.cross_entropy(logits, padax.to_tensor([[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]]), soft_label=True).item()
+        0.6691
+    """
     op = "cross_entropy"
     reduction_of(op, reduction)
     x, dt = float_input(input)
@@ -211,7 +257,16 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
 def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False, ignore_index: int = -100,
                                numeric_stable_mode: bool = True, return_softmax: bool = False,
                                axis: int = -1) -> Any:
-    """Unreduced softmax cross entropy, the class axis kept with size 1 (and the softmax when asked)."""
+    """Unreduced softmax cross entropy, the class axis kept with size 1 (and the softmax when asked).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logits = padax.to_tensor([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+        >>> loss, prob = F.softmax_with_cross_entropy(logits, padax.to_tensor([[0], [1]]), return_softmax=True)
+        >>> loss.tolist(), prob.shape
+        ([[0.2395], [1.0986]], (2, 3))
+    """
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none", soft_label=soft_label,
                          axis=axis)
     a = canonicalize_axis("softmax_with_cross_entropy", axis, asarray(logits).aval.ndim)
@@ -223,7 +278,17 @@ def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False
 def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
              name: str | None = None) -> Any:
     """Negative log-likelihood of log-probabilities `input` [N, C, ...] at integer labels [N, ...];
-    'mean' divides by the summed weights of the kept labels."""
+    'mean' divides by the summed weights of the kept labels.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logp = padax.log(padax.to_tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
+        >>> F.nll_loss(logp, padax.to_tensor([0, 1]), reduction="none").tolist()
+        [0.6931, 0.2231]
+        >>> F.nll_loss(logp, padax.to_tensor([0, 1]), weight=padax.to_tensor([1.0, 3.0, 1.0])).item()
+        0.3406
+    """
     op = "nll_loss"
     reduction_of(op, reduction)
     x = float_array(op, input, "input")
@@ -252,26 +317,59 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
 # ---- regression -----------------------------------------------------------------------------------
 
 def mse_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
-    """Mean squared error (reduction 'mean', 'sum' or 'none')."""
+    """Mean squared error (reduction 'mean', 'sum' or 'none').
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, y = padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([1.0, 0.0, 0.0])
+        >>> F.mse_loss(x, y).item(), F.mse_loss(x, y, reduction="sum").item()
+        (4.3333, 13.0)
+    """
     reduction_of("mse_loss", reduction)
     return reduce_loss("mse_loss", M.square(M.subtract(input, label)), reduction)
 
 
 def l1_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
-    """Mean absolute error (reduction 'mean', 'sum' or 'none')."""
+    """Mean absolute error (reduction 'mean', 'sum' or 'none').
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, y = padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([1.0, 0.0, 0.0])
+        >>> F.l1_loss(x, y).item(), F.l1_loss(x, y, reduction="none").tolist()
+        (1.6667, [0.0, 2.0, 3.0])
+    """
     reduction_of("l1_loss", reduction)
     return reduce_loss("l1_loss", M.abs(M.subtract(input, label)), reduction)
 
 
 def square_error_cost(input: Any, label: Any) -> Any:
-    """(input - label) ** 2, elementwise."""
+    """(input - label) ** 2, elementwise.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.square_error_cost(padax.to_tensor([1.0, 3.0]), padax.to_tensor([2.0, 0.0])).tolist()
+        [1.0, 9.0]
+    """
     return M.square(M.subtract(input, label))
 
 
 def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float = 1.0, is_huber: bool = True,
                    name: str | None = None) -> Any:
     """Huber loss: 0.5 r**2 where |r| <= delta, else delta * (|r| - delta / 2); divided by delta
-    when is_huber is False (the smooth L1 loss)."""
+    when is_huber is False (the smooth L1 loss).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, y = padax.to_tensor([0.5, 3.0]), padax.to_tensor([0.0, 0.0])
+        >>> F.smooth_l1_loss(x, y, reduction="none").tolist()
+        [0.125, 2.5]
+        >>> F.smooth_l1_loss(x, y, reduction="none", delta=2.0, is_huber=False).tolist()
+        [0.0625, 2.0]
+    """
     op = "smooth_l1_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
@@ -285,7 +383,16 @@ def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float
 def poisson_nll_loss(input: Any, label: Any, log_input: bool = True, full: bool = False, epsilon: float = 1e-08,
                      reduction: str = "mean", name: str | None = None) -> Any:
     """exp(input) - label * input (log_input), else input - label * log(input + epsilon); `full` adds
-    Stirling's term for labels > 1."""
+    Stirling's term for labels > 1.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.poisson_nll_loss(padax.to_tensor([0.0, 1.0]), padax.to_tensor([1.0, 2.0]), reduction="none").tolist()
+        [1.0, 0.7183]
+        >>> F.poisson_nll_loss(padax.to_tensor([1.0, 2.0]), padax.to_tensor([1.0, 2.0]), log_input=False).item()
+        0.8069
+    """
     op = "poisson_nll_loss"
     reduction_of(op, reduction)
     if epsilon <= 0:
@@ -307,7 +414,17 @@ def poisson_nll_loss(input: Any, label: Any, log_input: bool = True, full: bool 
 def gaussian_nll_loss(input: Any, label: Any, variance: Any, full: bool = False, epsilon: float = 1e-06,
                       reduction: str = "mean", name: str | None = None) -> Any:
     """0.5 * (log(var) + (input - label)**2 / var) [+ 0.5 log(2 pi) when full], var clamped below at
-    epsilon; variance may lack the last axis or have size 1 there (one variance per row)."""
+    epsilon; variance may lack the last axis or have size 1 there (one variance per row).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> mu, y = padax.to_tensor([[0.0, 1.0]]), padax.to_tensor([[1.0, 1.0]])
+        >>> F.gaussian_nll_loss(mu, y, padax.to_tensor([[1.0, 4.0]]), reduction="none").tolist()
+        [[0.5, 0.6931]]
+        >>> F.gaussian_nll_loss(mu, y, padax.to_tensor([[1.0, 1.0]]), full=True).item()
+        1.1689
+    """
     op = "gaussian_nll_loss"
     reduction_of(op, reduction)
     x, y, var = _floats(op, ("input", input), ("label", label), ("variance", variance))
@@ -328,7 +445,18 @@ def gaussian_nll_loss(input: Any, label: Any, variance: Any, full: bool = False,
 def kl_div(input: Any, label: Any, reduction: str = "mean", log_target: bool = False,
            name: str | None = None) -> Any:
     """label * (log(label) - input) (0 where label <= 0), or exp(label) * (label - input) with
-    log_target; reduction 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'."""
+    log_target; reduction 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logq = padax.log(padax.to_tensor([[0.5, 0.5]]))
+        >>> p = padax.to_tensor([[0.25, 0.75]])
+        >>> F.kl_div(logq, p, reduction="none").tolist()
+        [[-0.1733, 0.3041]]
+        >>> F.kl_div(logq, p, reduction="batchmean").item()
+        0.1308
+    """
     op = "kl_div"
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise op_value_error(op, f"reduction must be 'none', 'mean', 'sum' or 'batchmean', got {reduction!r}")
@@ -348,7 +476,17 @@ def kl_div(input: Any, label: Any, reduction: str = "mean", log_target: bool = F
 
 def binary_cross_entropy(input: Any, label: Any, weight: Any = None, reduction: str = "mean",
                          name: str | None = None) -> Any:
-    """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100, times weight."""
+    """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100, times weight.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> p, y = padax.to_tensor([0.9, 0.2]), padax.to_tensor([1.0, 0.0])
+        >>> F.binary_cross_entropy(p, y, reduction="none").tolist()
+        [0.1054, 0.2231]
+        >>> F.binary_cross_entropy(p, y, weight=padax.to_tensor([2.0, 0.0])).item()
+        0.1054
+    """
     op = "binary_cross_entropy"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
@@ -372,7 +510,17 @@ def _sigmoid_ce(x: Any, y: Any, pos_weight: Any = None) -> Any:
 def binary_cross_entropy_with_logits(logit: Any, label: Any, weight: Any = None, reduction: str = "mean",
                                      pos_weight: Any = None, name: str | None = None) -> Any:
     """Binary cross entropy of sigmoid(logit), computed stably; pos_weight weighs the positive term
-    (per class, broadcast), weight each element. Labels equal to -100 contribute 0, as in Paddle."""
+    (per class, broadcast), weight each element. Labels equal to -100 contribute 0, as in Paddle.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> z, y = padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, 0.0])
+        >>> F.binary_cross_entropy_with_logits(z, y, reduction="none").tolist()
+        [0.6931, 2.1269]
+        >>> F.binary_cross_entropy_with_logits(z, y, pos_weight=padax.to_tensor([3.0]), reduction="none").tolist()
+        [2.0794, 2.1269]
+    """
     op = "binary_cross_entropy_with_logits"
     reduction_of(op, reduction)
     x, y = _floats(op, ("logit", logit), ("label", label))
@@ -387,7 +535,25 @@ def binary_cross_entropy_with_logits(logit: Any, label: Any, weight: Any = None,
 
 def sigmoid_focal_loss(logit: Any, label: Any, normalizer: Any = None, alpha: float = 0.25, gamma: float = 2.0,
                        reduction: str = "sum", name: str | None = None) -> Any:
-    """alpha_t * (1 - p_t) ** gamma * BCE(sigmoid(logit), label), divided by `normalizer` if given."""
+    """alpha_t * (1 - p_t) ** gamma * BCE(sigmoid(logit), label), divided by `normalizer` if given.
+
+    Args:
+        normalizer: a Tensor of one element dividing the loss (e.g. the number of positive samples).
+        alpha: the weight of the positive class (1 - alpha for the negative one).
+        gamma: the focusing exponent: larger values shrink the loss of well-classified examples.
+
+    Returns:
+        A Tensor of logit's shape for reduction='none', else a scalar.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> z, y = padax.to_tensor([[0.0, 3.0]]), padax.to_tensor([[1.0, 1.0]])
+        >>> F.sigmoid_focal_loss(z, y, reduction="none").tolist()
+        [[0.0433, 2.73e-05]]
+        >>> F.sigmoid_focal_loss(z, y, gamma=0.0, reduction="none").tolist()
+        [[0.1733, 0.0121]]
+    """
     op = "sigmoid_focal_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("logit", logit), ("label", label))
@@ -405,7 +571,14 @@ def sigmoid_focal_loss(logit: Any, label: Any, normalizer: Any = None, alpha: fl
 
 
 def log_loss(input: Any, label: Any, epsilon: float = 0.0001, name: str | None = None) -> Any:
-    """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon), elementwise."""
+    """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon), elementwise.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.log_loss(padax.to_tensor([[0.9], [0.2]]), padax.to_tensor([[1.0], [0.0]]), epsilon=0.0).tolist()
+        [[0.1054], [0.2231]]
+    """
     x, y = _floats("log_loss", ("input", input), ("label", label))
     return M.subtract(M.neg(M.multiply(y, M.log(M.add(x, epsilon)))),
                       M.multiply(M.subtract(1.0, y), M.log(M.add(M.subtract(1.0, x), epsilon))))
@@ -413,7 +586,15 @@ def log_loss(input: Any, label: Any, epsilon: float = 0.0001, name: str | None =
 
 def dice_loss(input: Any, label: Any, epsilon: float = 1e-05, name: str | None = None) -> Any:
     """1 - 2 |X n Y| / (|X| + |Y| + epsilon) per sample, averaged; input holds class probabilities on
-    its last axis, label the integer classes with a trailing axis of size 1."""
+    its last axis, label the integer classes with a trailing axis of size 1.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> probs = padax.to_tensor([[[1.0, 0.0], [0.0, 1.0]], [[0.5, 0.5], [0.5, 0.5]]])  # [N=2, 2 points, 2 classes]
+        >>> F.dice_loss(probs, padax.to_tensor([[[0], [1]], [[0], [0]]])).item()
+        0.25
+    """
     op = "dice_loss"
     x = float_array(op, input, "input")
     label = asarray(label)

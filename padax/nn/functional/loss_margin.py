@@ -19,7 +19,15 @@ from padax.nn.functional.loss import _class_mask, _floats, _same_shape, reduce_l
 
 def margin_ranking_loss(input: Any, other: Any, label: Any, margin: float = 0.0, reduction: str = "mean",
                         name: str | None = None) -> Any:
-    """relu(-label * (input - other) + margin)."""
+    """relu(-label * (input - other) + margin).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, o, y = padax.to_tensor([1.0, 2.0]), padax.to_tensor([2.0, 0.0]), padax.to_tensor([1.0, 1.0])
+        >>> F.margin_ranking_loss(x, o, y, margin=0.5, reduction="none").tolist()
+        [1.5, 0.0]
+    """
     op = "margin_ranking_loss"
     reduction_of(op, reduction)
     x, o, y = _floats(op, ("input", input), ("other", other), ("label", label))
@@ -28,7 +36,15 @@ def margin_ranking_loss(input: Any, other: Any, label: Any, margin: float = 0.0,
 
 def hinge_embedding_loss(input: Any, label: Any, margin: float = 1.0, reduction: str = "mean",
                          name: str | None = None) -> Any:
-    """input where label == 1, relu(margin - input) where label == -1 (0 for other labels)."""
+    """input where label == 1, relu(margin - input) where label == -1 (0 for other labels).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, y = padax.to_tensor([0.3, 0.3, 2.0]), padax.to_tensor([1.0, -1.0, -1.0])
+        >>> F.hinge_embedding_loss(x, y, reduction="none").tolist()
+        [0.3, 0.7, 0.0]
+    """
     op = "hinge_embedding_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
@@ -39,7 +55,15 @@ def hinge_embedding_loss(input: Any, label: Any, margin: float = 1.0, reduction:
 def cosine_embedding_loss(input1: Any, input2: Any, label: Any, margin: float = 0, reduction: str = "mean",
                           name: str | None = None) -> Any:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of
-    1-D or 2-D inputs, cosine along the last axis)."""
+    1-D or 2-D inputs, cosine along the last axis).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> a, b = padax.to_tensor([[1.0, 0.0], [1.0, 0.0]]), padax.to_tensor([[1.0, 1.0], [1.0, 1.0]])
+        >>> F.cosine_embedding_loss(a, b, padax.to_tensor([1, -1]), reduction="none").tolist()
+        [0.2929, 0.7071]
+    """
     op = "cosine_embedding_loss"
     reduction_of(op, reduction)
     x1, x2 = _floats(op, ("input1", input1), ("input2", input2))
@@ -73,7 +97,17 @@ def triplet_margin_loss(input: Any, positive: Any, negative: Any, margin: float 
                         epsilon: float = 1e-06, swap: bool = False, reduction: str = "mean",
                         name: str | None = None) -> Any:
     """max(d(input, positive) - d(input, negative) + margin, 0) with d the pairwise p-distance;
-    `swap` uses min(d(a, n), d(p, n)) as the negative distance."""
+    `swap` uses min(d(a, n), d(p, n)) as the negative distance.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> a, p, n = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), padax.to_tensor([[1.0, 0.0]])
+        >>> F.triplet_margin_loss(a, p, n, margin=1.0, epsilon=0.0).item()
+        5.0
+        >>> F.triplet_margin_loss(a, p, n, p=1, epsilon=0.0).item()
+        7.0
+    """
     dist = lambda u, v: pairwise_distance(u, v, p, epsilon)  # noqa: E731
     return _triplet("triplet_margin_loss", input, positive, negative, dist, margin, swap, reduction)
 
@@ -81,13 +115,29 @@ def triplet_margin_loss(input: Any, positive: Any, negative: Any, margin: float 
 def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
                                       distance_function: Callable | None = None, margin: float = 1.0,
                                       swap: bool = False, reduction: str = "mean", name: str | None = None) -> Any:
-    """The triplet margin loss with any distance function (default: the pairwise 2-norm distance)."""
+    """The triplet margin loss with any distance function (default: the pairwise 2-norm distance).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> a, p, n = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), padax.to_tensor([[1.0, 0.0]])
+        >>> l1 = lambda u, v: (u - v).abs().sum(axis=-1)
+        >>> F.triplet_margin_with_distance_loss(a, p, n, distance_function=l1, margin=0.5).item()
+        6.5
+    """
     dist = distance_function if distance_function is not None else (lambda u, v: pairwise_distance(u, v, 2.0))
     return _triplet("triplet_margin_with_distance_loss", input, positive, negative, dist, margin, swap, reduction)
 
 
 def soft_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
-    """log(1 + exp(-label * input))."""
+    """log(1 + exp(-label * input)).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.soft_margin_loss(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, -1.0]), reduction="none").tolist()
+        [0.6931, 2.1269]
+    """
     op = "soft_margin_loss"
     reduction_of(op, reduction)
     x = arg(op, input, "input")
@@ -98,7 +148,15 @@ def soft_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str 
 
 def multi_label_soft_margin_loss(input: Any, label: Any, weight: Any = None, reduction: str = "mean",
                                  name: str | None = None) -> Any:
-    """The mean over classes (last axis) of -(y log sigmoid(x) + (1 - y) log sigmoid(-x)) * weight."""
+    """The mean over classes (last axis) of -(y log sigmoid(x) + (1 - y) log sigmoid(-x)) * weight.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x, y = padax.to_tensor([[0.0, 0.0], [10.0, -10.0]]), padax.to_tensor([[1.0, 0.0], [1.0, 0.0]])
+        >>> F.multi_label_soft_margin_loss(x, y, reduction="none").tolist()
+        [0.6931, 4.54e-05]
+    """
     op = "multi_label_soft_margin_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
@@ -118,7 +176,15 @@ def _labels(op: str, x: Any, label: Any) -> Any:
 
 def multi_margin_loss(input: Any, label: Any, p: int = 1, margin: float = 1.0, weight: Any = None,
                       reduction: str = "mean", name: str | None = None) -> Any:
-    """For x [N, C] and labels y [N]: mean over classes j != y of w[y] * max(0, margin - x[y] + x[j]) ** p."""
+    """For x [N, C] and labels y [N]: mean over classes j != y of w[y] * max(0, margin - x[y] + x[j]) ** p.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[0.1, 0.2, 0.4], [2.0, 0.0, 0.0]])
+        >>> F.multi_margin_loss(x, padax.to_tensor([2, 0]), reduction="none").tolist()
+        [0.5, 0.0]
+    """
     op = "multi_margin_loss"
     reduction_of(op, reduction)
     (x,) = _floats(op, ("input", input))
@@ -138,7 +204,15 @@ def multi_margin_loss(input: Any, label: Any, p: int = 1, margin: float = 1.0, w
 
 def multi_label_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """For x [N, C] and label [N, C] holding target classes up to the first -1: the sum over targets j
-    and non-targets k of max(0, 1 - x[j] + x[k]), divided by C."""
+    and non-targets k of max(0, 1 - x[j] + x[k]), divided by C.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> F.multi_label_margin_loss(x, padax.to_tensor([[3, 0, -1, 1]]), reduction="none").tolist()
+        [0.85]
+    """
     op = "multi_label_margin_loss"
     reduction_of(op, reduction)
     (x,) = _floats(op, ("input", input))

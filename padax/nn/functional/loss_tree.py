@@ -55,7 +55,16 @@ def hsigmoid_loss(input: Any, label: Any, num_classes: int, weight: Any, bias: A
     """Hierarchical sigmoid loss [N, 1] of features input [N, D] for labels [N] or [N, 1]: the summed
     logistic losses of the inner nodes on each class's path (weight [nodes, D], bias [nodes, 1]).
     Without path_table/path_code the tree is Paddle's default over num_classes leaves.
-    is_sparse (a sparse-gradient storage hint in Paddle) changes nothing here."""
+    is_sparse (a sparse-gradient storage hint in Paddle) changes nothing here.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.ones([2, 3])
+        >>> w = padax.zeros([3, 3])  # the default tree over 4 classes has 3 inner nodes
+        >>> F.hsigmoid_loss(x, padax.to_tensor([0, 3]), num_classes=4, weight=w).tolist()
+        [[1.3863], [1.3863]]
+    """
     op = "hsigmoid_loss"
     if num_classes < 2:
         raise op_value_error(op, f"num_classes must be at least 2, got {num_classes}")
@@ -115,7 +124,18 @@ def adaptive_log_softmax_with_loss(input: Any, label: Any, head_weight: Any, tai
     Classes below cutoffs[0] are scored by the head (input @ head_weight [+ head_bias]); cluster k
     (classes cutoffs[k-1] .. cutoffs[k]) adds the head's score of the cluster to a log_softmax of
     input @ tail_weights[k-1][0] @ tail_weights[k-1][1]. cutoffs end with n_classes; input [N, D]
-    with label [N], or input [D] with a scalar label."""
+    with label [N], or input [D] with a scalar label.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.ones([2, 4])
+        >>> head = padax.zeros([4, 3])  # 2 head classes + 1 cluster (classes 2 and 3)
+        >>> tail = [[padax.zeros([4, 2]), padax.zeros([2, 2])]]
+        >>> logp, loss = F.adaptive_log_softmax_with_loss(x, padax.to_tensor([0, 3]), head, tail, cutoffs=[2, 4])
+        >>> logp.tolist(), loss.item()
+        ([-1.0986, -1.7918], 1.4452)
+    """
     op = "adaptive_log_softmax_with_loss"
     x, lab, hw = arg(op, input, "input"), arg(op, label, "label"), arg(op, head_weight, "head_weight")
     cuts = _cutoff_list(op, cutoffs)

@@ -60,7 +60,17 @@ def _normalized_shape(op: str, x: Any, normalized_shape: Any) -> tuple[int, ...]
 
 def layer_norm(x: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, epsilon: float = 1e-05,
                name: str | None = None) -> Any:
-    """Standardise x over its trailing `normalized_shape` dimensions, then scale and shift."""
+    """Standardise x over its trailing `normalized_shape` dimensions, then scale and shift.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 6.0]])
+        >>> F.layer_norm(x, normalized_shape=[3]).tolist()
+        [[-1.2247, 0.0, 1.2247], [-0.7071, -0.7071, 1.4142]]
+        >>> F.layer_norm(x, [3], weight=padax.full([3], 2.0), bias=padax.ones([3]))[0].tolist()
+        [-1.4495, 1.0, 3.4495]
+    """
     op = "layer_norm"
     x = arg(op, x, "x")
     shape = _normalized_shape(op, x, normalized_shape)
@@ -73,7 +83,15 @@ def layer_norm(x: Any, normalized_shape: Any, weight: Any = None, bias: Any = No
 def rms_norm(input: Any, normalized_shape: Any, weight: Any = None, eps: float = 1e-05,
              name: str | None = None) -> tuple[Any, Any]:
     """x / sqrt(mean(x**2) + eps) * weight over the trailing `normalized_shape` dimensions.
-    Returns (out, invvar) as Paddle does: invvar is the float32 1/rms of each of the flattened rows."""
+    Returns (out, invvar) as Paddle does: invvar is the float32 1/rms of each of the flattened rows.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> out, invvar = F.rms_norm(padax.to_tensor([[3.0, 4.0]]), normalized_shape=[2], eps=0.0)
+        >>> out.tolist(), invvar.tolist()
+        ([[0.8485, 1.1314]], [0.2828])
+    """
     op = "rms_norm"
     x = arg(op, input, "input")
     shape = _normalized_shape(op, x, normalized_shape)
@@ -98,7 +116,15 @@ _ALL_FORMATS = tuple(f for pair in FORMATS.values() for f in pair)
 
 def group_norm(x: Any, num_groups: int, epsilon: float = 1e-05, weight: Any = None, bias: Any = None,
                data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Standardise each group of num_groups channel groups over its channels and spatial positions."""
+    """Standardise each group of num_groups channel groups over its channels and spatial positions.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0], [3.0], [10.0], [20.0]]])  # [N=1, C=4, L=1]
+        >>> F.group_norm(x, num_groups=2, data_format="NCL").reshape([-1]).tolist()
+        [-1.0, 1.0, -1.0, 1.0]
+    """
     op = "group_norm"
     x = arg(op, x, "x")
     c_ax = _channel_axis(op, x, data_format, _ALL_FORMATS)
@@ -120,7 +146,15 @@ def instance_norm(x: Any, running_mean: Any = None, running_var: Any = None, wei
                   use_input_stats: bool = True, momentum: float = 0.9, eps: float = 1e-05,
                   data_format: str = "NCHW", name: str | None = None) -> Any:
     """Standardise each (sample, channel) over its spatial positions, then scale and shift per channel.
-    With use_input_stats=False the given running statistics are used instead."""
+    With use_input_stats=False the given running statistics are used instead.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 3.0], [0.0, 10.0]]])  # [N=1, C=2, L=2]
+        >>> F.instance_norm(x, data_format="NCL").tolist()
+        [[[-1.0, 1.0], [-1.0, 1.0]]]
+    """
     op = "instance_norm"
     x = arg(op, x, "x")
     _channel_axis(op, x, data_format, ("NC", "NCL", "NCHW", "NCDHW"))
@@ -140,7 +174,15 @@ def instance_norm(x: Any, running_mean: Any = None, running_var: Any = None, wei
 
 def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
                         data_format: str = "NCHW", name: str | None = None) -> Any:
-    """x / (k + alpha * mean of x**2 over `size` neighbouring channels, zero padded) ** beta."""
+    """x / (k + alpha * mean of x**2 over `size` neighbouring channels, zero padded) ** beta.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.ones([1, 3, 1, 1])
+        >>> F.local_response_norm(x, size=3, alpha=3.0, beta=1.0, k=1.0).reshape([-1]).tolist()
+        [0.3333, 0.25, 0.3333]
+    """
     op = "local_response_norm"
     x = arg(op, x, "x")
     if x.aval.ndim < 3:
@@ -160,7 +202,16 @@ def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 
 
 
 def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name: str | None = None) -> Any:
-    """x / max(||x||_p along axis, epsilon)."""
+    """x / max(||x||_p along axis, epsilon).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.normalize(padax.to_tensor([[3.0, 4.0], [0.0, 0.0]])).tolist()
+        [[0.6, 0.8], [0.0, 0.0]]
+        >>> F.normalize(padax.to_tensor([[3.0, 4.0]]), p=1, axis=-1).tolist()
+        [[0.4286, 0.5714]]
+    """
     op = "normalize"
     x = arg(op, x, "x")
     xf, dt = _compute(x)

@@ -32,7 +32,17 @@ def batch_norm_with_stats(x: Any, running_mean: Any, running_var: Any, weight: A
     """(output, new running_mean, new running_var). With batch statistics (training, unless
     use_global_stats), the running ones become momentum * old + (1 - momentum) * batch (biased variance);
     otherwise they are returned unchanged. `axis_name`: average the statistics over that mapped axis
-    (vmap/shard_map), as SyncBatchNorm does across devices."""
+    (vmap/shard_map), as SyncBatchNorm does across devices.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[1.0], [3.0]])  # [N=2, C=1]
+        >>> mean0, var0 = padax.zeros([1]), padax.ones([1])
+        >>> out, mean, var = F.batch_norm_with_stats(x, mean0, var0, training=True, momentum=0.9, data_format="NC")
+        >>> out.tolist(), mean.tolist(), var.tolist()
+        ([[-1.0], [1.0]], [0.2], [1.0])
+    """
     x = asarray(x)
     if not dtypes.is_floating(x.aval.dtype):
         raise op_type_error("batch_norm", f"expected a floating-point input, got {x.aval.str_short()}")
@@ -87,6 +97,16 @@ def batch_norm(x: Any, running_mean: Any, running_var: Any, weight: Any = None, 
                use_global_stats: bool | None = None, name: str | None = None) -> Any:
     """Normalise each channel by batch statistics (training) or the running ones (eval), then scale by weight
     and shift by bias. The running statistics are not updated here (arrays are immutable): use
-    batch_norm_with_stats, or the BatchNorm layers, which keep them."""
+    batch_norm_with_stats, or the BatchNorm layers, which keep them.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[1.0], [3.0]])  # [N=2, C=1]
+        >>> F.batch_norm(x, padax.zeros([1]), padax.ones([1]), training=True, data_format="NC").tolist()
+        [[-1.0], [1.0]]
+        >>> F.batch_norm(x, padax.to_tensor([1.0]), padax.to_tensor([4.0]), epsilon=0.0, data_format="NC").tolist()
+        [[0.0], [1.0]]
+    """
     return batch_norm_with_stats(x, running_mean, running_var, weight, bias, training, momentum, epsilon,
                                  data_format, use_global_stats)[0]

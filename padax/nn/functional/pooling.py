@@ -110,19 +110,49 @@ def window_argmax(x: Any, out: Any, w: Windows) -> Any:
 
 def max_pool1d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, name: str | None = None) -> Any:
-    """Max over windows of x [N, C, L]; with return_mask also the int32 index of each maximum."""
+    """Max over windows of x [N, C, L]; with return_mask also the int32 index of each maximum.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 0.0, 3.0, 4.0]]])  # [N=1, C=1, L=6]
+        >>> F.max_pool1d(x, kernel_size=2).tolist()
+        [[[5.0, 2.0, 4.0]]]
+        >>> out, mask = F.max_pool1d(x, kernel_size=3, stride=3, return_mask=True)
+        >>> out.tolist(), mask.tolist()
+        ([[[5.0, 4.0]]], [[[1, 5]]])
+    """
     return _max_pool("max_pool1d", 1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL")
 
 
 def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Max over windows of x [N, C, H, W] (or NHWC); return_mask gives flat H*W indices (NCHW only)."""
+    """Max over windows of x [N, C, H, W] (or NHWC); return_mask gives flat H*W indices (NCHW only).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> F.max_pool2d(x, kernel_size=2, stride=2).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+        >>> F.max_pool2d(x, kernel_size=3, stride=2, padding=1, ceil_mode=True).shape
+        (1, 1, 3, 3)
+    """
     return _max_pool("max_pool2d", 2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
 def max_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCDHW", name: str | None = None) -> Any:
-    """Max over windows of x [N, C, D, H, W] (or NDHWC); return_mask gives flat D*H*W indices."""
+    """Max over windows of x [N, C, D, H, W] (or NDHWC); return_mask gives flat D*H*W indices.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> out, mask = F.max_pool3d(x, kernel_size=2, return_mask=True)
+        >>> out.tolist(), mask.tolist()
+        ([[[[[7.0]]]]], [[[[[7]]]]])
+    """
     return _max_pool("max_pool3d", 3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
@@ -163,14 +193,34 @@ def _avg_pool(op: str, nsp: int, x, kernel_size, stride, padding, ceil_mode, exc
 
 def avg_pool1d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, exclusive: bool = True,
                ceil_mode: bool = False, name: str | None = None) -> Any:
-    """Mean over windows of x [N, C, L]; exclusive=True leaves padding out of the divisor."""
+    """Mean over windows of x [N, C, L]; exclusive=True leaves padding out of the divisor.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])
+        >>> F.avg_pool1d(x, kernel_size=2).tolist()
+        [[[1.5, 3.5]]]
+        >>> F.avg_pool1d(x, kernel_size=2, padding=1, exclusive=False).tolist()
+        [[[0.5, 2.5, 2.0]]]
+    """
     return _avg_pool("avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL")
 
 
 def avg_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                exclusive: bool = True, divisor_override: float | None = None, data_format: str = "NCHW",
                name: str | None = None) -> Any:
-    """Mean over windows of x [N, C, H, W] (or NHWC); divisor_override replaces the divisor."""
+    """Mean over windows of x [N, C, H, W] (or NHWC); divisor_override replaces the divisor.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> F.avg_pool2d(x, kernel_size=2, stride=2).tolist()
+        [[[[2.5, 4.5], [10.5, 12.5]]]]
+        >>> F.avg_pool2d(x, kernel_size=2, stride=2, divisor_override=1).tolist()
+        [[[[10.0, 18.0], [42.0, 50.0]]]]
+    """
     return _avg_pool("avg_pool2d", 2, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
                      data_format)
 
@@ -178,7 +228,15 @@ def avg_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, c
 def avg_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                exclusive: bool = True, divisor_override: float | None = None, data_format: str = "NCDHW",
                name: str | None = None) -> Any:
-    """Mean over windows of x [N, C, D, H, W] (or NDHWC)."""
+    """Mean over windows of x [N, C, D, H, W] (or NDHWC).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> F.avg_pool3d(x, kernel_size=2).tolist()
+        [[[[[3.5]]]]]
+    """
     return _avg_pool("avg_pool3d", 3, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
                      data_format)
 
@@ -200,11 +258,28 @@ def _lp_pool(op: str, nsp: int, x, norm_type, kernel_size, stride, padding, ceil
 
 def lp_pool1d(x: Any, norm_type: float, kernel_size: Any, stride: Any = None, padding: Any = 0,
               ceil_mode: bool = False, data_format: str = "NCL", name: str | None = None) -> Any:
-    """(sum of x ** p over each window) ** (1 / p); norm_type inf is max pooling."""
+    """(sum of x ** p over each window) ** (1 / p); norm_type inf is max pooling.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[3.0, 4.0, 1.0, 1.0]]])
+        >>> F.lp_pool1d(x, norm_type=2, kernel_size=2).tolist()
+        [[[5.0, 1.4142]]]
+        >>> F.lp_pool1d(x, norm_type=float("inf"), kernel_size=2).tolist()
+        [[[4.0, 1.0]]]
+    """
     return _lp_pool("lp_pool1d", 1, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format)
 
 
 def lp_pool2d(x: Any, norm_type: float, kernel_size: Any, stride: Any = None, padding: Any = 0,
               ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """2-D power-average pooling: (sum of x ** p over each window) ** (1 / p)."""
+    """2-D power-average pooling: (sum of x ** p over each window) ** (1 / p).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.lp_pool2d(padax.ones([1, 1, 2, 4]), norm_type=1, kernel_size=2).tolist()
+        [[[[4.0, 4.0]]]]
+    """
     return _lp_pool("lp_pool2d", 2, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format)

@@ -66,17 +66,43 @@ def _adaptive_avg(op: str, nsp: int, x, output_size, data_format):
 
 
 def adaptive_avg_pool1d(x: Any, output_size: int, name: str | None = None) -> Any:
-    """Mean over adaptive windows of x [N, C, L] giving output_size positions."""
+    """Mean over adaptive windows of x [N, C, L] giving output_size positions.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.adaptive_avg_pool1d(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]]), output_size=2).tolist()
+        [[[2.0, 5.0]]]
+        >>> F.adaptive_avg_pool1d(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0, 5.0]]]), output_size=2).tolist()
+        [[[2.0, 4.0]]]
+    """
     return _adaptive_avg("adaptive_avg_pool1d", 1, x, output_size, "NCL")
 
 
 def adaptive_avg_pool2d(x: Any, output_size: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Mean over adaptive windows of x [N, C, H, W] (or NHWC); None in output_size keeps that size."""
+    """Mean over adaptive windows of x [N, C, H, W] (or NHWC); None in output_size keeps that size.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> F.adaptive_avg_pool2d(x, output_size=1).tolist()
+        [[[[7.5]]]]
+        >>> F.adaptive_avg_pool2d(x, output_size=[2, None]).shape
+        (1, 1, 2, 4)
+    """
     return _adaptive_avg("adaptive_avg_pool2d", 2, x, output_size, data_format)
 
 
 def adaptive_avg_pool3d(x: Any, output_size: Any, data_format: str = "NCDHW", name: str | None = None) -> Any:
-    """Mean over adaptive windows of x [N, C, D, H, W] (or NDHWC)."""
+    """Mean over adaptive windows of x [N, C, D, H, W] (or NDHWC).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> F.adaptive_avg_pool3d(padax.ones([2, 3, 4, 5, 6]), output_size=[1, 2, 3]).shape
+        (2, 3, 1, 2, 3)
+    """
     return _adaptive_avg("adaptive_avg_pool3d", 3, x, output_size, data_format)
 
 
@@ -128,17 +154,42 @@ def window_max(x: Any, bounds: list[tuple[np.ndarray, np.ndarray]], return_mask:
 
 
 def adaptive_max_pool1d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
-    """Max over adaptive windows of x [N, C, L]; return_mask adds the int32 index of each maximum."""
+    """Max over adaptive windows of x [N, C, L]; return_mask adds the int32 index of each maximum.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 7.0]]])
+        >>> out, mask = F.adaptive_max_pool1d(x, output_size=2, return_mask=True)
+        >>> out.tolist(), mask.tolist()
+        ([[[5.0, 7.0]]], [[[1, 3]]])
+    """
     return _adaptive_max("adaptive_max_pool1d", 1, x, output_size, return_mask)
 
 
 def adaptive_max_pool2d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
-    """Max over adaptive windows of x [N, C, H, W]; the mask holds flat H*W indices."""
+    """Max over adaptive windows of x [N, C, H, W]; the mask holds flat H*W indices.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> F.adaptive_max_pool2d(x, output_size=2).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
     return _adaptive_max("adaptive_max_pool2d", 2, x, output_size, return_mask)
 
 
 def adaptive_max_pool3d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
-    """Max over adaptive windows of x [N, C, D, H, W]; the mask holds flat D*H*W indices."""
+    """Max over adaptive windows of x [N, C, D, H, W]; the mask holds flat D*H*W indices.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> F.adaptive_max_pool3d(x, output_size=1).reshape([-1]).tolist()
+        [7.0]
+    """
     return _adaptive_max("adaptive_max_pool3d", 3, x, output_size, return_mask)
 
 
@@ -170,17 +221,44 @@ def _max_unpool(op: str, nsp: int, x, indices, kernel_size, stride, padding, dat
 
 def max_unpool1d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  data_format: str = "NCL", output_size: Any = None, name: str | None = None) -> Any:
-    """Inverse of max_pool1d: x placed at `indices` (its mask) in zeros of the pooled input's size."""
+    """Inverse of max_pool1d: x placed at `indices` (its mask) in zeros of the pooled input's size.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 0.0]]])
+        >>> out, mask = F.max_pool1d(x, kernel_size=2, return_mask=True)
+        >>> F.max_unpool1d(out, mask, kernel_size=2).tolist()
+        [[[0.0, 5.0, 2.0, 0.0]]]
+    """
     return _max_unpool("max_unpool1d", 1, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
 def max_unpool2d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  data_format: str = "NCHW", output_size: Any = None, name: str | None = None) -> Any:
-    """Inverse of max_pool2d: x placed at the flat H*W `indices` in zeros."""
+    """Inverse of max_pool2d: x placed at the flat H*W `indices` in zeros.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[[1.0, 2.0], [4.0, 3.0]]]])
+        >>> out, mask = F.max_pool2d(x, kernel_size=2, return_mask=True)
+        >>> F.max_unpool2d(out, mask, kernel_size=2).tolist()
+        [[[[0.0, 0.0], [4.0, 0.0]]]]
+    """
     return _max_unpool("max_unpool2d", 2, x, indices, kernel_size, stride, padding, data_format, output_size)
 
 
 def max_unpool3d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  data_format: str = "NCDHW", output_size: Any = None, name: str | None = None) -> Any:
-    """Inverse of max_pool3d: x placed at the flat D*H*W `indices` in zeros."""
+    """Inverse of max_pool3d: x placed at the flat D*H*W `indices` in zeros.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> out, mask = F.max_pool3d(x, kernel_size=2, return_mask=True)
+        >>> F.max_unpool3d(out, mask, kernel_size=2).reshape([-1]).tolist()
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0]
+    """
     return _max_unpool("max_unpool3d", 3, x, indices, kernel_size, stride, padding, data_format, output_size)

@@ -80,11 +80,30 @@ def _fractional_max(op: str, nsp: int, x: Any, output_size: Any, kernel_size: An
 def fractional_max_pool2d(x: Any, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
                           return_mask: bool = False, name: str | None = None) -> Any:
     """Fractional max pooling of x [N, C, H, W] to output_size; return_mask adds flat H*W argmax indices.
-    random_u in (0, 1) fixes the window sequence (None draws it from padax.seed's global key)."""
+    random_u in (0, 1) fixes the window sequence (None draws it from padax.seed's global key).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(25, dtype="float32").reshape([1, 1, 5, 5])
+        >>> F.fractional_max_pool2d(x, output_size=2, random_u=0.5).tolist()
+        [[[[12.0, 14.0], [22.0, 24.0]]]]
+        >>> F.fractional_max_pool2d(x, output_size=3, kernel_size=2, random_u=0.3).shape
+        (1, 1, 3, 3)
+    """
     return _fractional_max("fractional_max_pool2d", 2, x, output_size, kernel_size, random_u, return_mask)
 
 
 def fractional_max_pool3d(x: Any, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
                           return_mask: bool = False, name: str | None = None) -> Any:
-    """Fractional max pooling of x [N, C, D, H, W] to output_size; the mask holds flat D*H*W indices."""
+    """Fractional max pooling of x [N, C, D, H, W] to output_size; the mask holds flat D*H*W indices.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(27, dtype="float32").reshape([1, 1, 3, 3, 3])
+        >>> out, mask = F.fractional_max_pool3d(x, output_size=2, random_u=0.5, return_mask=True)
+        >>> out.reshape([-1]).tolist(), mask.shape
+        ([13.0, 14.0, 16.0, 17.0, 22.0, 23.0, 25.0, 26.0], (1, 1, 2, 2, 2))
+    """
     return _fractional_max("fractional_max_pool3d", 3, x, output_size, kernel_size, random_u, return_mask)

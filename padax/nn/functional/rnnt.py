@@ -37,7 +37,16 @@ def _row(prev_blank_path: Any, emit: Any) -> Any:
 def rnnt_loss(input: Any, label: Any, input_lengths: Any, label_lengths: Any, blank: int = 0,
               fastemit_lambda: float = 0.001, reduction: str = "mean", name: str | None = None) -> Any:
     """Transducer loss of log-probabilities input [B, T, U + 1, V] against padded labels [B, U];
-    'mean' is the summed loss over the batch size, 'none' keeps one loss per example."""
+    'mean' is the summed loss over the batch size, 'none' keeps one loss per example.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> logp = padax.log(padax.full([1, 1, 2, 2], 0.5))  # [B=1, T=1, U+1=2, V=2] log-probabilities
+        >>> one = padax.to_tensor([1], dtype="int32")
+        >>> F.rnnt_loss(logp, one.reshape([1, 1]), input_lengths=one, label_lengths=one).item()
+        1.3863
+    """
     op = "rnnt_loss"
     reduction_of(op, reduction)
     x = arg(op, input, "input")

@@ -55,7 +55,19 @@ def _source_coords(g: Any, size: int, padding_mode: str, align_corners: bool) ->
 def grid_sample(x: Any, grid: Any, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool = True, name: str | None = None) -> Any:
     """Sample x [N, C, (D,) H, W] at grid [N, (Do,) Ho, Wo, 2 or 3] holding normalised (x, y[, z])
-    in [-1, 1]; mode 'bilinear' or 'nearest', padding_mode 'zeros', 'border' or 'reflection'."""
+    in [-1, 1]; mode 'bilinear' or 'nearest', padding_mode 'zeros', 'border' or 'reflection'.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.to_tensor([[[[0.0, 1.0], [2.0, 3.0]]]])
+        >>> grid = padax.to_tensor([[[[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]]]])  # [N=1, Ho=1, Wo=3, (x, y)]
+        >>> F.grid_sample(x, grid).tolist()
+        [[[[0.0, 1.5, 3.0]]]]
+        >>> far = padax.to_tensor([[[[0.8, -0.6], [3.0, 3.0]]]])  # (3, 3) lies outside: 'border' clamps it
+        >>> F.grid_sample(x, far, padding_mode="border").tolist()
+        [[[[1.3, 3.0]]]]
+    """
     op = "grid_sample"
     x = float_array(op, x, "x")
     grid = M.cast(arg(op, grid, "grid"), x.aval.dtype)
@@ -108,7 +120,15 @@ def grid_sample(x: Any, grid: Any, mode: str = "bilinear", padding_mode: str = "
 
 def affine_grid(theta: Any, out_shape: Any, align_corners: bool = True, name: str | None = None) -> Any:
     """The sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of affine maps theta [N, 2, 3] (or
-    [N, 3, 4]) over an output of shape out_shape [N, C, H, W] (or [N, C, D, H, W])."""
+    [N, 3, 4]) over an output of shape out_shape [N, C, H, W] (or [N, C, D, H, W]).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> identity = padax.to_tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> F.affine_grid(identity, [1, 1, 2, 2]).tolist()
+        [[[[-1.0, -1.0], [1.0, -1.0]], [[-1.0, 1.0], [1.0, 1.0]]]]
+    """
     op = "affine_grid"
     theta = float_array(op, theta, "theta")
     shape = [int(s) for s in (np.asarray(out_shape).reshape(-1).tolist())]
@@ -140,7 +160,15 @@ def _check4(op: str, x: Any, data_format: str) -> bool:
 
 
 def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """[N, C*r*r, H, W] -> [N, C, H*r, W*r]: each group of r*r channels becomes an r x r block."""
+    """[N, C*r*r, H, W] -> [N, C, H*r, W*r]: each group of r*r channels becomes an r x r block.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 8, 1, 1])
+        >>> F.pixel_shuffle(x, 2).tolist()
+        [[[[0.0, 1.0], [2.0, 3.0]], [[4.0, 5.0], [6.0, 7.0]]]]
+    """
     op = "pixel_shuffle"
     x = arg(op, x, "x")
     last = _check4(op, x, data_format)
@@ -161,7 +189,16 @@ def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: 
 
 
 def pixel_unshuffle(x: Any, downscale_factor: int, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """[N, C, H*r, W*r] -> [N, C*r*r, H, W], the inverse of pixel_shuffle."""
+    """[N, C, H*r, W*r] -> [N, C*r*r, H, W], the inverse of pixel_shuffle.
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> y = F.pixel_unshuffle(x, 2)
+        >>> y.shape, y[0, :, 0, 0].tolist()
+        ((1, 4, 2, 2), [0.0, 1.0, 4.0, 5.0])
+    """
     op = "pixel_unshuffle"
     x = arg(op, x, "x")
     last = _check4(op, x, data_format)
@@ -182,7 +219,15 @@ def pixel_unshuffle(x: Any, downscale_factor: int, data_format: str = "NCHW", na
 
 
 def channel_shuffle(x: Any, groups: int, data_format: str = "NCHW", name: str | None = None) -> Any:
-    """Split the channels into `groups` groups and interleave them (ShuffleNet)."""
+    """Split the channels into `groups` groups and interleave them (ShuffleNet).
+
+    Examples:
+        >>> import padax
+        >>> import padax.nn.functional as F
+        >>> x = padax.arange(6, dtype="float32").reshape([1, 6, 1, 1])
+        >>> F.channel_shuffle(x, groups=3).reshape([-1]).tolist()
+        [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]
+    """
     op = "channel_shuffle"
     x = arg(op, x, "x")
     last = _check4(op, x, data_format)

@@ -20,6 +20,15 @@ class Initializer:
     A random initializer draws from `key`, else from the enclosing `padax.nn.rng_scope`, else
     (eagerly) from padax's global key. Initializers compare by their settings, so layers
     built with equal ones have equal pytree structure.
+
+    Examples:
+        >>> import padax
+        >>> init = padax.nn.initializer.Normal(mean=1.0, std=0.0)
+        >>> init([2, 3]).shape, init([2], dtype="float64").tolist()
+        ((2, 3), [1.0, 1.0])
+        >>> uniform = padax.nn.initializer.Uniform()
+        >>> bool((uniform([4], key=padax.random.key(7)) == uniform([4], key=padax.random.key(7))).all())  # same draw
+        True
     """
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -98,7 +107,15 @@ _GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d":
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    """The recommended gain for a nonlinearity (Paddle's table; leaky_relu uses `param`, default 0.01)."""
+    """The recommended gain for a nonlinearity (Paddle's table; leaky_relu uses `param`, default 0.01).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.initializer.calculate_gain("tanh"), padax.nn.initializer.calculate_gain("relu")
+        (1.6667, 1.4142)
+        >>> round(padax.nn.initializer.calculate_gain("leaky_relu", 0.2), 4)
+        1.3868
+    """
     if nonlinearity == "leaky_relu":
         slope = 0.01 if param is None else float(param)
         return math.sqrt(2.0 / (1 + slope ** 2))
@@ -120,6 +137,15 @@ def set_global_initializer(weight_init: Initializer | None, bias_init: Initializ
     """Initializers that layers created afterwards use in place of their defaults (None: back to defaults).
 
     As in Paddle, an initializer given explicitly through a ParamAttr still wins.
+
+    Examples:
+        >>> import padax
+        >>> Constant = padax.nn.initializer.Constant
+        >>> padax.nn.initializer.set_global_initializer(Constant(0.5), Constant(1.0))
+        >>> layer = padax.nn.Linear(2, 2)
+        >>> layer.weight.tolist(), layer.bias.tolist()
+        ([[0.5, 0.5], [0.5, 0.5]], [1.0, 1.0])
+        >>> padax.nn.initializer.set_global_initializer(None)  # back to each layer's defaults
     """
     for what, init in (("weight_init", weight_init), ("bias_init", bias_init)):
         if init is not None and not isinstance(init, Initializer):

@@ -8,7 +8,14 @@ from padax.random import _samplers
 
 
 class Normal(Initializer):
-    """Samples of N(mean, std^2)."""
+    """Samples of N(mean, std^2).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.Normal(mean=2.0, std=0.5)([10000], key=padax.random.key(0))
+        >>> round(float(w.mean()), 1), round(float(w.std()), 1)
+        (2.0, 0.5)
+    """
 
     _random = True
 
@@ -21,7 +28,14 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """Samples of N(mean, std^2) conditioned on a <= x <= b (a, b are absolute cut-offs, as in Paddle)."""
+    """Samples of N(mean, std^2) conditioned on a <= x <= b (a, b are absolute cut-offs, as in Paddle).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.TruncatedNormal(std=1.0, a=-1.0, b=1.0)([1000], key=padax.random.key(0))
+        >>> bool(w.min() >= -1.0), bool(w.max() <= 1.0)
+        (True, True)
+    """
 
     _random = True
 
@@ -38,7 +52,14 @@ class TruncatedNormal(Initializer):
 
 
 class Uniform(Initializer):
-    """Samples of U[low, high)."""
+    """Samples of U[low, high).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.Uniform(low=2.0, high=3.0)([1000], key=padax.random.key(0))
+        >>> bool(w.min() >= 2.0), bool(w.max() < 3.0), round(float(w.mean()), 1)
+        (True, True, 2.5)
+    """
 
     _random = True
 
@@ -67,7 +88,14 @@ class _Xavier(Initializer):
 
 
 class XavierUniform(_Xavier):
-    """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights)."""
+    """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.XavierUniform()([200, 300], key=padax.random.key(0))  # limit sqrt(6 / 500)
+        >>> round(float(w.abs().max()), 2), round(float(w.std()), 3)
+        (0.11, 0.063)
+    """
 
     def _init(self, shape, dtype, key):
         fan_in, fan_out = _xavier_fans(self, shape)
@@ -76,7 +104,14 @@ class XavierUniform(_Xavier):
 
 
 class XavierNormal(_Xavier):
-    """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
+    """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.XavierNormal()([200, 300], key=padax.random.key(0))  # std sqrt(2 / 500)
+        >>> round(float(w.std()), 3)
+        0.063
+    """
 
     def _init(self, shape, dtype, key):
         fan_in, fan_out = _xavier_fans(self, shape)
@@ -104,7 +139,14 @@ class _Kaiming(Initializer):
 
 
 class KaimingNormal(_Kaiming):
-    """N(0, std^2), std = gain / sqrt(fan) (fan_in, or fan_out with mode='fan_out')."""
+    """N(0, std^2), std = gain / sqrt(fan) (fan_in, or fan_out with mode='fan_out').
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.KaimingNormal()([800, 100], key=padax.random.key(0))  # std sqrt(2 / fan_in=800)
+        >>> round(float(w.std()), 3)
+        0.05
+    """
 
     def _init(self, shape, dtype, key):
         fan, gain = self._fan_and_gain(shape)
@@ -113,7 +155,16 @@ class KaimingNormal(_Kaiming):
 
 
 class KaimingUniform(_Kaiming):
-    """U[-limit, limit], limit = gain * sqrt(3 / fan)."""
+    """U[-limit, limit], limit = gain * sqrt(3 / fan).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.KaimingUniform()([600, 100], key=padax.random.key(0))  # limit sqrt(6 / fan_in=600)
+        >>> round(float(w.abs().max()), 2)
+        0.1
+        >>> padax.nn.Conv2D(4, 8, 3, weight_attr=padax.nn.initializer.KaimingUniform()).weight.shape
+        (8, 4, 3, 3)
+    """
 
     def _init(self, shape, dtype, key):
         fan, gain = self._fan_and_gain(shape)

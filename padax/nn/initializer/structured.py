@@ -10,7 +10,15 @@ from padax.random import _samplers
 
 
 class Constant(Initializer):
-    """Every element equal to `value` (Paddle's default for biases, with value 0)."""
+    """Every element equal to `value` (Paddle's default for biases, with value 0).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.initializer.Constant(2.5)([2, 2]).tolist()
+        [[2.5, 2.5], [2.5, 2.5]]
+        >>> padax.nn.Linear(2, 1, weight_attr=padax.nn.initializer.Constant(0.1)).weight.tolist()
+        [[0.1], [0.1]]
+    """
 
     def __init__(self, value: float = 0.0) -> None:
         self.value = float(value)
@@ -21,7 +29,14 @@ class Constant(Initializer):
 
 
 class Assign(Initializer):
-    """A given value (numpy array, list, number or Tensor) of the parameter's shape."""
+    """A given value (numpy array, list, number or Tensor) of the parameter's shape.
+
+    Examples:
+        >>> import padax
+        >>> init = padax.nn.initializer.Assign([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.nn.Linear(2, 2, weight_attr=init).weight.tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
 
     def __init__(self, value: Any, name: str | None = None) -> None:
         self.value = np.asarray(value)
@@ -34,7 +49,14 @@ class Assign(Initializer):
 
 
 class Orthogonal(Initializer):
-    """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], times gain (QR of a normal sample)."""
+    """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], times gain (QR of a normal sample).
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.Orthogonal(gain=2.0)([3, 3], key=padax.random.key(0))
+        >>> bool(padax.allclose(w @ w.T, 4.0 * padax.eye(3), atol=1e-5))  # rows orthogonal, of norm gain
+        True
+    """
 
     _random = True
 
@@ -58,7 +80,14 @@ class Orthogonal(Initializer):
 
 class Dirac(Initializer):
     """Identity convolution kernels [out, in, *k]: out channel i (within each of `groups`) copies input
-    channel i at the kernel centre; the rest is 0."""
+    channel i at the kernel centre; the rest is 0.
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.Dirac()([2, 2, 3])  # [out, in, k]
+        >>> w.tolist()
+        [[[0.0, 1.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]
+    """
 
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
         if not isinstance(groups, int) or groups <= 0:
@@ -86,6 +115,15 @@ class Bilinear(Initializer):
     The values are Paddle's: its formula takes the row coordinate of flat element i as
     (i / k) % k with true division, so the kernel is not symmetric; padax keeps that so
     weights are identical.
+
+    Examples:
+        >>> import padax
+        >>> w = padax.nn.initializer.Bilinear()([1, 1, 4, 4])  # Paddle's values
+        >>> w[0, 0, 0].tolist()
+        [0.0625, 0.2812, 0.375, 0.1562]
+        >>> deconv = padax.nn.Conv2DTranspose(1, 1, 4, stride=2, padding=1, weight_attr=padax.nn.initializer.Bilinear())
+        >>> deconv(padax.ones([1, 1, 3, 3])).shape
+        (1, 1, 6, 6)
     """
 
     def __init__(self) -> None:

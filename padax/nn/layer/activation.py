@@ -14,7 +14,13 @@ from padax.nn.layer.layers import Layer
 
 
 class CELU(FunctionalLayer):
-    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.CELU(alpha=2.0)(padax.to_tensor([-1.0, 2.0])).tolist()
+        [-0.7869, 2.0]
+    """
 
     _op = staticmethod(F.celu)
 
@@ -23,7 +29,13 @@ class CELU(FunctionalLayer):
 
 
 class ELU(FunctionalLayer):
-    """x if x > 0 else alpha * (exp(x) - 1)."""
+    """x if x > 0 else alpha * (exp(x) - 1).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.ELU()(padax.to_tensor([-1.0, 2.0])).tolist()
+        [-0.6321, 2.0]
+    """
 
     _op = staticmethod(F.elu)
 
@@ -32,7 +44,15 @@ class ELU(FunctionalLayer):
 
 
 class GELU(FunctionalLayer):
-    """Gaussian error linear unit (tanh approximation when `approximate`)."""
+    """Gaussian error linear unit (tanh approximation when `approximate`).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.GELU()(padax.to_tensor([-1.0, 1.0])).tolist()
+        [-0.1587, 0.8413]
+        >>> padax.nn.GELU(approximate=True)(padax.to_tensor([1.0])).tolist()
+        [0.8412]
+    """
 
     _op = staticmethod(F.gelu)
 
@@ -41,7 +61,13 @@ class GELU(FunctionalLayer):
 
 
 class GLU(FunctionalLayer):
-    """Gated linear unit: the first half of `axis` times the sigmoid of the second half."""
+    """Gated linear unit: the first half of `axis` times the sigmoid of the second half.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.GLU(axis=1)(padax.to_tensor([[1.0, 2.0, 0.0, 100.0]])).tolist()
+        [[0.5, 2.0]]
+    """
 
     _op = staticmethod(F.glu)
 
@@ -50,7 +76,13 @@ class GLU(FunctionalLayer):
 
 
 class Hardshrink(FunctionalLayer):
-    """x where |x| > threshold, else 0."""
+    """x where |x| > threshold, else 0.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Hardshrink(threshold=1.0)(padax.to_tensor([-2.0, 0.5, 1.5])).tolist()
+        [-2.0, 0.0, 1.5]
+    """
 
     _op = staticmethod(F.hardshrink)
 
@@ -59,7 +91,13 @@ class Hardshrink(FunctionalLayer):
 
 
 class Softshrink(FunctionalLayer):
-    """x - sign(x) * threshold where |x| > threshold, else 0."""
+    """x - sign(x) * threshold where |x| > threshold, else 0.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Softshrink(threshold=1.0)(padax.to_tensor([-2.0, 0.5, 1.5])).tolist()
+        [-1.0, 0.0, 0.5]
+    """
 
     _op = staticmethod(F.softshrink)
 
@@ -68,7 +106,13 @@ class Softshrink(FunctionalLayer):
 
 
 class Hardtanh(FunctionalLayer):
-    """clip(x, min, max)."""
+    """clip(x, min, max).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Hardtanh(min=-2.0, max=2.0)(padax.to_tensor([-3.0, 1.0, 5.0])).tolist()
+        [-2.0, 1.0, 2.0]
+    """
 
     _op = staticmethod(F.hardtanh)
 
@@ -77,7 +121,13 @@ class Hardtanh(FunctionalLayer):
 
 
 class LeakyReLU(FunctionalLayer):
-    """x if x >= 0 else negative_slope * x."""
+    """x if x >= 0 else negative_slope * x.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.LeakyReLU(negative_slope=0.5)(padax.to_tensor([-2.0, 3.0])).tolist()
+        [-1.0, 3.0]
+    """
 
     _op = staticmethod(F.leaky_relu)
 
@@ -86,7 +136,13 @@ class LeakyReLU(FunctionalLayer):
 
 
 class LogSoftmax(FunctionalLayer):
-    """log(softmax(x)) along `axis`."""
+    """log(softmax(x)) along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.LogSoftmax()(padax.to_tensor([[0.0, 0.0]])).tolist()
+        [[-0.6931, -0.6931]]
+    """
 
     _op = staticmethod(F.log_softmax)
 
@@ -95,7 +151,13 @@ class LogSoftmax(FunctionalLayer):
 
 
 class Softmax(FunctionalLayer):
-    """softmax along `axis`."""
+    """softmax along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Softmax(axis=0)(padax.to_tensor([[1.0], [1.0]])).tolist()
+        [[0.5], [0.5]]
+    """
 
     _op = staticmethod(F.softmax)
 
@@ -104,7 +166,14 @@ class Softmax(FunctionalLayer):
 
 
 class Softmax2D(FunctionalLayer):
-    """softmax over the channels of a [C, H, W] or [N, C, H, W] input."""
+    """softmax over the channels of a [C, H, W] or [N, C, H, W] input.
+
+    Examples:
+        >>> import padax
+        >>> y = padax.nn.Softmax2D()(padax.to_tensor([[[[1.0]], [[1.0]], [[2.0]]]]))  # [N=1, C=3, H=1, W=1]
+        >>> y.shape, y.sum(axis=1).tolist()
+        ((1, 3, 1, 1), [[[1.0]]])
+    """
 
     _op = staticmethod(F.softmax)
     _ranks, _layout = (3, 4), "([N,] C, H, W)"
@@ -117,7 +186,14 @@ class Softmax2D(FunctionalLayer):
 
 
 class Maxout(FunctionalLayer):
-    """The maximum over `groups` consecutive channels along `axis`."""
+    """The maximum over `groups` consecutive channels along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(4, dtype="float32").reshape([1, 4, 1, 1])
+        >>> padax.nn.Maxout(groups=2)(x).reshape([-1]).tolist()
+        [1.0, 3.0]
+    """
 
     _op = staticmethod(F.maxout)
 
@@ -126,7 +202,16 @@ class Maxout(FunctionalLayer):
 
 
 class RReLU(FunctionalLayer):
-    """Randomized leaky ReLU: a random slope in [lower, upper] in training mode, their mean in eval mode."""
+    """Randomized leaky ReLU: a random slope in [lower, upper] in training mode, their mean in eval mode.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.RReLU(0.1, 0.3)
+        >>> layer.eval()
+        RReLU(lower=0.1, upper=0.3)
+        >>> layer(padax.to_tensor([-3.0, 2.0])).tolist()
+        [-0.6, 2.0]
+    """
 
     _op = staticmethod(F.rrelu)
     _with_training = True
@@ -136,7 +221,13 @@ class RReLU(FunctionalLayer):
 
 
 class SELU(FunctionalLayer):
-    """scale * (x if x > 0 else alpha * (exp(x) - 1))."""
+    """scale * (x if x > 0 else alpha * (exp(x) - 1)).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.SELU()(padax.to_tensor([-1.0, 1.0])).tolist()
+        [-1.1113, 1.0507]
+    """
 
     _op = staticmethod(F.selu)
 
@@ -146,7 +237,13 @@ class SELU(FunctionalLayer):
 
 
 class Softplus(FunctionalLayer):
-    """log(1 + exp(beta * x)) / beta, linear above `threshold`."""
+    """log(1 + exp(beta * x)) / beta, linear above `threshold`.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Softplus(beta=2.0)(padax.to_tensor([0.0, 1.0])).tolist()
+        [0.3466, 1.0635]
+    """
 
     _op = staticmethod(F.softplus)
 
@@ -155,7 +252,13 @@ class Softplus(FunctionalLayer):
 
 
 class ThresholdedReLU(FunctionalLayer):
-    """x if x > threshold else value."""
+    """x if x > threshold else value.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.ThresholdedReLU(threshold=0.5)(padax.to_tensor([0.2, 0.7])).tolist()
+        [0.0, 0.7]
+    """
 
     _op = staticmethod(F.thresholded_relu)
 
@@ -164,7 +267,13 @@ class ThresholdedReLU(FunctionalLayer):
 
 
 class SiLU(FunctionalLayer):
-    """x * sigmoid(x)."""
+    """x * sigmoid(x).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.SiLU()(padax.to_tensor([-1.0, 2.0])).tolist()
+        [-0.2689, 1.7616]
+    """
 
     _op = staticmethod(F.silu)
 
@@ -172,33 +281,45 @@ class SiLU(FunctionalLayer):
         super().__init__()
 
 
-def _plain(name: str, op: Any, doc: str) -> type:
-    """A parameter-free activation layer taking only `name` (ReLU, Tanh, ...)."""
+def _plain(name: str, op: Any, doc: str, out: str, x: str = "[-1.0, 0.0, 2.0]") -> type:
+    """A parameter-free activation layer taking only `name` (ReLU, Tanh, ...); its docstring is `doc` and
+    an example applying it to the list `x`, whose result is `out`."""
 
     def __init__(self: Any, name: str | None = None) -> None:
         FunctionalLayer.__init__(self)
 
-    return type(name, (FunctionalLayer,), {"__doc__": doc, "__init__": __init__, "_op": staticmethod(op),
-                                          "__module__": __name__})
+    example = (f"\n\n    Examples:\n        >>> import padax\n"
+               f"        >>> padax.nn.{name}()(padax.to_tensor({x})).tolist()\n        {out}\n    ")
+    return type(name, (FunctionalLayer,), {"__doc__": doc + example, "__init__": __init__,
+                                          "_op": staticmethod(op), "__module__": __name__})
 
 
-ReLU = _plain("ReLU", F.relu, "max(x, 0).")
-ReLU6 = _plain("ReLU6", F.relu6, "min(max(x, 0), 6).")
-Sigmoid = _plain("Sigmoid", F.sigmoid, "1 / (1 + exp(-x)).")
-Tanh = _plain("Tanh", F.tanh, "tanh(x).")
-Hardsigmoid = _plain("Hardsigmoid", F.hardsigmoid, "clip(x / 6 + 1 / 2, 0, 1).")
-Hardswish = _plain("Hardswish", F.hardswish, "x * clip(x + 3, 0, 6) / 6.")
-LogSigmoid = _plain("LogSigmoid", F.log_sigmoid, "log(sigmoid(x)).")
-Mish = _plain("Mish", F.mish, "x * tanh(softplus(x)).")
-Softsign = _plain("Softsign", F.softsign, "x / (1 + |x|).")
-Swish = _plain("Swish", F.swish, "x * sigmoid(x).")
-Tanhshrink = _plain("Tanhshrink", F.tanhshrink, "x - tanh(x).")
+ReLU = _plain("ReLU", F.relu, "max(x, 0).", "[0.0, 0.0, 2.0]")
+ReLU6 = _plain("ReLU6", F.relu6, "min(max(x, 0), 6).", "[0.0, 2.0, 6.0]", x="[-1.0, 2.0, 8.0]")
+Sigmoid = _plain("Sigmoid", F.sigmoid, "1 / (1 + exp(-x)).", "[0.2689, 0.5, 0.8808]")
+Tanh = _plain("Tanh", F.tanh, "tanh(x).", "[-0.7616, 0.0, 0.964]")
+Hardsigmoid = _plain("Hardsigmoid", F.hardsigmoid, "clip(x / 6 + 1 / 2, 0, 1).", "[0.3333, 0.5, 0.8333]")
+Hardswish = _plain("Hardswish", F.hardswish, "x * clip(x + 3, 0, 6) / 6.", "[-0.3333, 0.0, 1.6667]")
+LogSigmoid = _plain("LogSigmoid", F.log_sigmoid, "log(sigmoid(x)).", "[-1.3133, -0.6931, -0.1269]")
+Mish = _plain("Mish", F.mish, "x * tanh(softplus(x)).", "[-0.3034, 0.0, 1.944]")
+Softsign = _plain("Softsign", F.softsign, "x / (1 + |x|).", "[-0.5, 0.0, 0.6667]")
+Swish = _plain("Swish", F.swish, "x * sigmoid(x).", "[-0.2689, 0.0, 1.7616]")
+Tanhshrink = _plain("Tanhshrink", F.tanhshrink, "x - tanh(x).", "[-0.2384, 0.0, 1.036]")
 Silu = SiLU
 
 
 class PReLU(Layer):
     """x if x >= 0 else weight * x, with `num_parameters` learnable slopes (1, or one per channel) in `_weight`
-    initialised to `init`."""
+    initialised to `init`.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.PReLU(num_parameters=2, init=0.5)
+        >>> layer(padax.to_tensor([[-2.0, -4.0], [1.0, 3.0]])).tolist()
+        [[-1.0, -2.0], [1.0, 3.0]]
+        >>> [p.shape for p in layer.parameters()]
+        [(2,)]
+    """
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, weight_attr: Any = None,
                  data_format: str = "NCHW", name: str | None = None) -> None:

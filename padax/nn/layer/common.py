@@ -19,7 +19,13 @@ def _name_str(name: str | None) -> str:
 
 
 class Identity(Layer):
-    """Returns its input (extra constructor arguments are ignored, as in Paddle)."""
+    """Returns its input (extra constructor arguments are ignored, as in Paddle).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Identity(54, unused_argument=1)(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 2.0]
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -29,7 +35,21 @@ class Identity(Layer):
 
 
 class Linear(Layer):
-    """y = x @ weight + bias, weight [in_features, out_features] (XavierUniform), bias [out_features] (zeros)."""
+    """y = x @ weight + bias, weight [in_features, out_features] (XavierUniform), bias [out_features] (zeros).
+
+    Args:
+        weight_attr, bias_attr: a ParamAttr or initializer for the parameters; bias_attr=False drops the bias.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> layer = padax.nn.Linear(3, 2)
+        >>> layer.weight.shape, layer.bias.shape, layer(padax.ones([4, 3])).shape
+        ((3, 2), (2,), (4, 2))
+        >>> const = padax.nn.Linear(3, 2, weight_attr=padax.nn.initializer.Constant(0.5), bias_attr=False)
+        >>> const(padax.ones([1, 3])).tolist()
+        [[1.5, 1.5]]
+    """
 
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, bias_attr: Any = None,
                  name: str | None = None) -> None:
@@ -48,7 +68,17 @@ class Linear(Layer):
 
 
 class Bilinear(Layer):
-    """out = x1^T W x2 + b per output feature: weight [out, in1, in2] (XavierUniform), bias [1, out] (zeros)."""
+    """out = x1^T W x2 + b per output feature: weight [out, in1, in2] (XavierUniform), bias [1, out] (zeros).
+
+    Examples:
+        >>> import padax
+        >>> init = padax.nn.initializer.Constant(1.0)
+        >>> layer = padax.nn.Bilinear(2, 3, 4, weight_attr=init)
+        >>> layer.weight.shape
+        (4, 2, 3)
+        >>> layer(padax.ones([1, 2]), padax.ones([1, 3])).tolist()
+        [[6.0, 6.0, 6.0, 6.0]]
+    """
 
     def __init__(self, in1_features: int, in2_features: int, out_features: int, weight_attr: Any = None,
                  bias_attr: Any = None, name: str | None = None) -> None:
@@ -69,7 +99,15 @@ class Bilinear(Layer):
 
 
 class Flatten(Layer):
-    """Flattens axes start_axis..stop_axis into one."""
+    """Flattens axes start_axis..stop_axis into one.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Flatten()(padax.ones([2, 3, 4])).shape
+        (2, 12)
+        >>> padax.nn.Flatten(start_axis=0, stop_axis=1)(padax.ones([2, 3, 4])).shape
+        (6, 4)
+    """
 
     def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
         super().__init__()
@@ -80,7 +118,13 @@ class Flatten(Layer):
 
 
 class Unflatten(Layer):
-    """Splits axis `axis` into `shape`."""
+    """Splits axis `axis` into `shape`.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.Unflatten(axis=1, shape=[2, 3])(padax.ones([4, 6])).shape
+        (4, 2, 3)
+    """
 
     def __init__(self, axis: int, shape: Any, name: str | None = None) -> None:
         super().__init__()
@@ -95,7 +139,18 @@ class Unflatten(Layer):
 
 class Embedding(Layer):
     """A lookup table weight [num_embeddings, embedding_dim] (XavierUniform); the padding_idx row starts at
-    zero and its positions output zeros. `sparse` is accepted; gradients are dense."""
+    zero and its positions output zeros. `sparse` is accepted; gradients are dense.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> emb = padax.nn.Embedding(10, 3, padding_idx=0)
+        >>> emb.weight.shape
+        (10, 3)
+        >>> out = emb(padax.to_tensor([[0, 4, 9]]))
+        >>> out.shape, out[0, 0].tolist()
+        ((1, 3, 3), [0.0, 0.0, 0.0])
+    """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
@@ -139,7 +194,21 @@ class Embedding(Layer):
 
 class Dropout(Layer):
     """Zeroes elements with probability p in training mode (F.dropout; randomness from padax.nn.rng_scope's
-    key, else padax's global key)."""
+    key, else padax's global key).
+
+    Args:
+        p: the probability of zeroing an element.
+        axis: the axes along which the mask varies (None: every element).
+        mode: 'upscale_in_train' (kept values scaled by 1 / (1 - p) in training) or 'downscale_in_infer'.
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.Dropout(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(0)):
+        ...     y = drop(padax.ones([8]))
+        >>> sorted(set(y.tolist())), drop.eval()(padax.ones([2])).tolist()
+        ([0.0, 2.0], [1.0, 1.0])
+    """
 
     def __init__(self, p: float = 0.5, inplace: bool = False, axis: Any = None, mode: str = "upscale_in_train",
                  name: str | None = None) -> None:
@@ -155,7 +224,16 @@ class Dropout(Layer):
 
 
 class Dropout2D(Layer):
-    """Zeroes whole channels of a 4-D input with probability p in training mode."""
+    """Zeroes whole channels of a 4-D input with probability p in training mode.
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.Dropout2D(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(1)):
+        ...     y = drop(padax.ones([1, 4, 2, 2]))
+        >>> y.sum(axis=[2, 3]).tolist()
+        [[0.0, 8.0, 0.0, 8.0]]
+    """
 
     def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
@@ -171,7 +249,16 @@ class Dropout2D(Layer):
 
 
 class Dropout3D(Layer):
-    """Zeroes whole channels of a 5-D input with probability p in training mode."""
+    """Zeroes whole channels of a 5-D input with probability p in training mode.
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.Dropout3D(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(1)):
+        ...     y = drop(padax.ones([1, 4, 1, 1, 2]))
+        >>> y.shape, y.sum(axis=[2, 3, 4]).tolist()
+        ((1, 4, 1, 1, 2), [[0.0, 4.0, 0.0, 4.0]])
+    """
 
     def __init__(self, p: float = 0.5, data_format: str = "NCDHW", name: str | None = None) -> None:
         super().__init__()
@@ -187,7 +274,16 @@ class Dropout3D(Layer):
 
 
 class AlphaDropout(Layer):
-    """Alpha dropout for SELU networks (keeps mean and variance) in training mode."""
+    """Alpha dropout for SELU networks (keeps mean and variance) in training mode.
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.AlphaDropout(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(0)):
+        ...     y = drop(padax.ones([8]))
+        >>> sorted(set(y.tolist())), drop.eval()(padax.ones([2])).tolist()
+        ([-0.7792, 1.6656], [1.0, 1.0])
+    """
 
     def __init__(self, p: float = 0.5, name: str | None = None) -> None:
         super().__init__()
@@ -202,7 +298,16 @@ class AlphaDropout(Layer):
 
 
 class FeatureAlphaDropout(AlphaDropout):
-    """Alpha dropout with one mask value per (sample, channel)."""
+    """Alpha dropout with one mask value per (sample, channel).
+
+    Examples:
+        >>> import padax
+        >>> drop = padax.nn.FeatureAlphaDropout(p=0.5)
+        >>> with padax.nn.rng_scope(padax.random.key(0)):
+        ...     y = drop(padax.ones([1, 3, 2]))
+        >>> [len(set(row)) for row in y[0].tolist()]
+        [1, 1, 1]
+    """
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         return feature_alpha_dropout(input, self.p, self.training)

@@ -23,7 +23,18 @@ def _renumber(container: Layer, items: list) -> None:
 
 class Sequential(Layer):
     """Layers applied in order. `Sequential(l1, l2)`, `Sequential(('a', l1), ('b', l2))` or
-    `Sequential(OrderedDict(a=l1, b=l2))`; names are '0', '1', ... when not given."""
+    `Sequential(OrderedDict(a=l1, b=l2))`; names are '0', '1', ... when not given.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> model = padax.nn.Sequential(padax.nn.Linear(4, 8), padax.nn.ReLU(), padax.nn.Linear(8, 2))
+        >>> len(model), type(model[1]).__name__, model(padax.ones([3, 4])).shape
+        (3, 'ReLU', (3, 2))
+        >>> named = padax.nn.Sequential(("fc", padax.nn.Linear(4, 2)), ("act", padax.nn.Tanh()))
+        >>> [name for name, _ in named.named_parameters()]
+        ['fc.weight', 'fc.bias']
+    """
 
     def __init__(self, *layers: Any) -> None:
         super().__init__()
@@ -79,7 +90,15 @@ class Sequential(Layer):
 
 
 class LayerList(Layer):
-    """A list of sublayers, named '0', '1', ... (indexing, append, insert, extend, pop, slicing)."""
+    """A list of sublayers, named '0', '1', ... (indexing, append, insert, extend, pop, slicing).
+
+    Examples:
+        >>> import padax
+        >>> layers = padax.nn.LayerList([padax.nn.Linear(2, 2) for _ in range(3)])
+        >>> _ = layers.append(padax.nn.Linear(2, 1))
+        >>> len(layers), len(layers.parameters()), type(layers[-1]).__name__
+        (4, 8, 'Linear')
+    """
 
     def __init__(self, sublayers: Iterable[Layer] | None = None) -> None:
         super().__init__()
@@ -134,7 +153,16 @@ class LayerList(Layer):
 
 
 class LayerDict(Layer):
-    """An ordered dict of sublayers by name."""
+    """An ordered dict of sublayers by name.
+
+    Examples:
+        >>> import padax
+        >>> heads = padax.nn.LayerDict({"relu": padax.nn.ReLU(), "tanh": padax.nn.Tanh()})
+        >>> list(heads.keys()), heads["relu"](padax.to_tensor([-1.0, 1.0])).tolist()
+        (['relu', 'tanh'], [0.0, 1.0])
+        >>> padax.nn.ModuleDict is padax.nn.LayerDict
+        True
+    """
 
     def __init__(self, sublayers: Any = None) -> None:
         super().__init__()
@@ -186,7 +214,14 @@ class LayerDict(Layer):
 
 
 class ParameterList(Layer):
-    """A list of parameters, named '0', '1', ... (trainable unless created with ParamAttr(trainable=False))."""
+    """A list of parameters, named '0', '1', ... (trainable unless created with ParamAttr(trainable=False)).
+
+    Examples:
+        >>> import padax
+        >>> params = padax.nn.ParameterList([padax.nn.Parameter(padax.ones([2])), padax.nn.Parameter(padax.zeros([3]))])
+        >>> [p.shape for p in params], [name for name, _ in params.named_parameters()]
+        ([(2,), (3,)], ['0', '1'])
+    """
 
     def __init__(self, parameters: Iterable[Any] | None = None) -> None:
         super().__init__()
@@ -211,7 +246,15 @@ class ParameterList(Layer):
 
 
 class ParameterDict(Layer):
-    """Parameters by name (Paddle's ParameterDict): `pd['w']`, `pd.update(...)`, keys/values/items."""
+    """Parameters by name (Paddle's ParameterDict): `pd['w']`, `pd.update(...)`, keys/values/items.
+
+    Examples:
+        >>> import padax
+        >>> pd = padax.nn.ParameterDict({"w": padax.nn.Parameter(padax.ones([2, 2]))})
+        >>> pd.update({"b": padax.nn.Parameter(padax.zeros([2]))})
+        >>> pd.keys(), pd["w"].shape
+        (['w', 'b'], (2, 2))
+    """
 
     def __init__(self, parameters: Any = None) -> None:
         super().__init__()

@@ -146,28 +146,68 @@ class _ConvTranspose(_ConvNd):
 
 
 class Conv1D(_Conv):
-    """1-D convolution of [N, C, L] ('NCL') or [N, L, C] ('NLC') inputs; weight [out, in/groups, k]."""
+    """1-D convolution of [N, C, L] ('NCL') or [N, L, C] ('NLC') inputs; weight [out, in/groups, k].
+
+    Args:
+        padding: an int, a list, 'same' or 'valid'; padding_mode 'zeros', 'reflect', 'replicate' or 'circular'.
+        weight_attr, bias_attr: a ParamAttr or initializer (the weight defaults to Normal(0, sqrt(2 / fan_in)),
+            the bias to zeros); bias_attr=False drops the bias.
+
+    Examples:
+        >>> import padax
+        >>> conv = padax.nn.Conv1D(1, 2, kernel_size=2, weight_attr=padax.nn.initializer.Constant(1.0))
+        >>> conv.weight.shape, conv(padax.to_tensor([[[1.0, 2.0, 3.0]]])).tolist()
+        ((2, 1, 2), [[[3.0, 5.0], [3.0, 5.0]]])
+        >>> padax.nn.Conv1D(3, 4, kernel_size=3, padding="same")(padax.ones([2, 3, 10])).shape
+        (2, 4, 10)
+    """
 
     _dims, _functional = 1, staticmethod(F.conv1d)
     __init__ = _conv_init("NCL")
 
 
 class Conv2D(_Conv):
-    """2-D convolution of NCHW/NHWC inputs; weight [out, in/groups, kh, kw]."""
+    """2-D convolution of NCHW/NHWC inputs; weight [out, in/groups, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> conv = padax.nn.Conv2D(1, 1, kernel_size=2, weight_attr=padax.nn.initializer.Constant(1.0))
+        >>> conv(padax.arange(9, dtype="float32").reshape([1, 1, 3, 3])).tolist()
+        [[[[8.0, 12.0], [20.0, 24.0]]]]
+        >>> _ = padax.seed(0)
+        >>> padax.nn.Conv2D(3, 8, 3, stride=2, padding=1)(padax.ones([2, 3, 8, 8])).shape
+        (2, 8, 4, 4)
+    """
 
     _dims, _functional = 2, staticmethod(F.conv2d)
     __init__ = _conv_init("NCHW")
 
 
 class Conv3D(_Conv):
-    """3-D convolution of NCDHW/NDHWC inputs; weight [out, in/groups, kd, kh, kw]."""
+    """3-D convolution of NCDHW/NDHWC inputs; weight [out, in/groups, kd, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> conv = padax.nn.Conv3D(2, 4, kernel_size=3, padding=1, groups=2)
+        >>> conv.weight.shape, conv(padax.ones([1, 2, 4, 4, 4])).shape
+        ((4, 1, 3, 3, 3), (1, 4, 4, 4, 4))
+    """
 
     _dims, _functional = 3, staticmethod(F.conv3d)
     __init__ = _conv_init("NCDHW")
 
 
 class Conv1DTranspose(_ConvTranspose):
-    """1-D transposed convolution; weight [in, out/groups, k]."""
+    """1-D transposed convolution; weight [in, out/groups, k].
+
+    Examples:
+        >>> import padax
+        >>> ones = padax.nn.initializer.Constant(1.0)
+        >>> conv = padax.nn.Conv1DTranspose(1, 1, kernel_size=2, stride=2, weight_attr=ones)
+        >>> conv.weight.shape, conv(padax.to_tensor([[[1.0, 2.0]]])).tolist()
+        ((1, 1, 2), [[[1.0, 1.0, 2.0, 2.0]]])
+    """
 
     _dims, _functional = 1, staticmethod(F.conv1d_transpose)
 
@@ -179,14 +219,30 @@ class Conv1DTranspose(_ConvTranspose):
 
 
 class Conv2DTranspose(_ConvTranspose):
-    """2-D transposed convolution; weight [in, out/groups, kh, kw]."""
+    """2-D transposed convolution; weight [in, out/groups, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> conv = padax.nn.Conv2DTranspose(4, 2, kernel_size=3, stride=2, padding=1, output_padding=1)
+        >>> conv.weight.shape, conv(padax.ones([1, 4, 5, 5])).shape
+        ((4, 2, 3, 3), (1, 2, 10, 10))
+    """
 
     _dims, _functional = 2, staticmethod(F.conv2d_transpose)
     __init__ = _conv_transpose_init("NCHW")
 
 
 class Conv3DTranspose(_ConvTranspose):
-    """3-D transposed convolution; weight [in, out/groups, kd, kh, kw]."""
+    """3-D transposed convolution; weight [in, out/groups, kd, kh, kw].
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> conv = padax.nn.Conv3DTranspose(2, 3, kernel_size=2, stride=2)
+        >>> conv.weight.shape, conv(padax.ones([1, 2, 2, 2, 2])).shape
+        ((2, 3, 2, 2, 2), (1, 3, 4, 4, 4))
+    """
 
     _dims, _functional = 3, staticmethod(F.conv3d_transpose)
     __init__ = _conv_transpose_init("NCDHW")

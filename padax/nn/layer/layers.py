@@ -72,11 +72,36 @@ def _created_info(value: Any) -> ParamInfo | None:
 
 
 class LayerStateError(RuntimeError):
-    """A traced value was assigned to a layer that lives outside the transformation computing it."""
+    """A traced value was assigned to a layer that lives outside the transformation computing it.
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.BatchNorm1D(2)
+        >>> padax.jit(lambda x: bn(x))(padax.ones([3, 2]))
+        Traceback (most recent call last):
+            ...
+        padax.nn.layer.layers.LayerStateError: BatchNorm1D._mean: a traced value (f32[2]) was assigned to...
+    """
 
 
 class Layer:
-    """Base class of padax's layers (Paddle's `paddle.nn.Layer`), a pytree node."""
+    """Base class of padax's layers (Paddle's `paddle.nn.Layer`), a pytree node.
+
+    Examples:
+        >>> import padax
+        >>> class Scale(padax.nn.Layer):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.w = self.create_parameter([2], default_initializer=padax.nn.initializer.Constant(3.0))
+        ...     def forward(self, x):
+        ...         return (self.w * x).sum()
+        >>> model = Scale()
+        >>> [name for name, _ in model.named_parameters()], model(padax.to_tensor([1.0, 2.0])).item()
+        (['w'], 9.0)
+        >>> grads = padax.grad(lambda m, x: m(x))(model, padax.to_tensor([1.0, 2.0]))  # a Scale-shaped gradient
+        >>> grads.w.tolist()
+        [1.0, 2.0]
+    """
 
     training: bool
 

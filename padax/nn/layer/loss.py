@@ -20,7 +20,16 @@ class _Loss(FunctionalLayer):
 
 class CrossEntropyLoss(_Loss):
     """Softmax cross entropy with hard (class index) or soft labels, class weights, ignore_index and label
-    smoothing."""
+    smoothing.
+
+    Examples:
+        >>> import padax
+        >>> loss_fn = padax.nn.CrossEntropyLoss()
+        >>> loss_fn(padax.to_tensor([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]]), padax.to_tensor([0, 1])).item()
+        0.6691
+        >>> padax.nn.CrossEntropyLoss(label_smoothing=0.2)(padax.to_tensor([[2.0, 0.0]]), padax.to_tensor([0])).item()
+        0.3269
+    """
 
     _op = staticmethod(F.cross_entropy)
 
@@ -32,7 +41,14 @@ class CrossEntropyLoss(_Loss):
 
 
 class NLLLoss(_Loss):
-    """Negative log likelihood of log-probabilities [N, C, ...] at integer labels."""
+    """Negative log likelihood of log-probabilities [N, C, ...] at integer labels.
+
+    Examples:
+        >>> import padax
+        >>> logp = padax.log(padax.to_tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
+        >>> padax.nn.NLLLoss(reduction="sum")(logp, padax.to_tensor([0, 1])).item()
+        0.9163
+    """
 
     _op = staticmethod(F.nll_loss)
 
@@ -42,7 +58,13 @@ class NLLLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    """Mean squared error."""
+    """Mean squared error.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.MSELoss()(padax.to_tensor([1.0, 3.0]), padax.to_tensor([0.0, 0.0])).item()
+        5.0
+    """
 
     _op = staticmethod(F.mse_loss)
 
@@ -51,7 +73,13 @@ class MSELoss(_Loss):
 
 
 class L1Loss(_Loss):
-    """Mean absolute error."""
+    """Mean absolute error.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.L1Loss(reduction="none")(padax.to_tensor([1.0, -3.0]), padax.to_tensor([0.0, 0.0])).tolist()
+        [1.0, 3.0]
+    """
 
     _op = staticmethod(F.l1_loss)
 
@@ -60,7 +88,15 @@ class L1Loss(_Loss):
 
 
 class SmoothL1Loss(_Loss):
-    """Huber loss with threshold `delta` (Paddle's HuberLoss is this class)."""
+    """Huber loss with threshold `delta` (Paddle's HuberLoss is this class).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.SmoothL1Loss(reduction="none")(padax.to_tensor([0.5, 3.0]), padax.to_tensor([0.0, 0.0])).tolist()
+        [0.125, 2.5]
+        >>> padax.nn.HuberLoss is padax.nn.SmoothL1Loss
+        True
+    """
 
     _op = staticmethod(F.smooth_l1_loss)
 
@@ -73,7 +109,13 @@ HuberLoss = SmoothL1Loss
 
 
 class BCELoss(_Loss):
-    """Binary cross entropy of probabilities."""
+    """Binary cross entropy of probabilities.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.BCELoss()(padax.to_tensor([0.9, 0.2]), padax.to_tensor([1.0, 0.0])).item()
+        0.1643
+    """
 
     _op = staticmethod(F.binary_cross_entropy)
 
@@ -82,7 +124,14 @@ class BCELoss(_Loss):
 
 
 class BCEWithLogitsLoss(_Loss):
-    """Binary cross entropy of logits (numerically stable), with element and positive-class weights."""
+    """Binary cross entropy of logits (numerically stable), with element and positive-class weights.
+
+    Examples:
+        >>> import padax
+        >>> loss_fn = padax.nn.BCEWithLogitsLoss(reduction="none")
+        >>> loss_fn(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, 0.0])).tolist()
+        [0.6931, 2.1269]
+    """
 
     _op = staticmethod(F.binary_cross_entropy_with_logits)
 
@@ -92,7 +141,14 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
-    """Kullback-Leibler divergence of log-probabilities `input` from `label`."""
+    """Kullback-Leibler divergence of log-probabilities `input` from `label`.
+
+    Examples:
+        >>> import padax
+        >>> logq, p = padax.log(padax.to_tensor([[0.5, 0.5]])), padax.to_tensor([[0.25, 0.75]])
+        >>> padax.nn.KLDivLoss(reduction="sum")(logq, p).item()
+        0.1308
+    """
 
     _op = staticmethod(F.kl_div)
 
@@ -103,7 +159,14 @@ class KLDivLoss(_Loss):
 
 
 class MarginRankingLoss(_Loss):
-    """max(0, -label * (input - other) + margin)."""
+    """max(0, -label * (input - other) + margin).
+
+    Examples:
+        >>> import padax
+        >>> loss_fn = padax.nn.MarginRankingLoss(margin=0.5, reduction="none")
+        >>> loss_fn(padax.to_tensor([1.0, 2.0]), padax.to_tensor([2.0, 0.0]), padax.to_tensor([1.0, 1.0])).tolist()
+        [1.5, 0.0]
+    """
 
     _op = staticmethod(F.margin_ranking_loss)
 
@@ -112,7 +175,14 @@ class MarginRankingLoss(_Loss):
 
 
 class HingeEmbeddingLoss(_Loss):
-    """x where label is 1, max(0, margin - x) where label is -1."""
+    """x where label is 1, max(0, margin - x) where label is -1.
+
+    Examples:
+        >>> import padax
+        >>> loss_fn = padax.nn.HingeEmbeddingLoss(margin=1.0, reduction="none")
+        >>> loss_fn(padax.to_tensor([0.3, 0.3]), padax.to_tensor([1.0, -1.0])).tolist()
+        [0.3, 0.7]
+    """
 
     _op = staticmethod(F.hinge_embedding_loss)
 
@@ -121,7 +191,14 @@ class HingeEmbeddingLoss(_Loss):
 
 
 class CosineEmbeddingLoss(_Loss):
-    """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1."""
+    """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1.
+
+    Examples:
+        >>> import padax
+        >>> a, b = padax.to_tensor([[1.0, 0.0], [1.0, 0.0]]), padax.to_tensor([[1.0, 1.0], [0.0, 1.0]])
+        >>> padax.nn.CosineEmbeddingLoss(reduction="none")(a, b, padax.to_tensor([1, -1])).tolist()
+        [0.2929, 0.0]
+    """
 
     _op = staticmethod(F.cosine_embedding_loss)
 
@@ -130,7 +207,14 @@ class CosineEmbeddingLoss(_Loss):
 
 
 class TripletMarginLoss(_Loss):
-    """max(d(a, p) - d(a, n) + margin, 0) with the p-norm distance."""
+    """max(d(a, p) - d(a, n) + margin, 0) with the p-norm distance.
+
+    Examples:
+        >>> import padax
+        >>> a, p, n = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), padax.to_tensor([[1.0, 0.0]])
+        >>> padax.nn.TripletMarginLoss(margin=1.0, epsilon=0.0)(a, p, n).item()
+        5.0
+    """
 
     _op = staticmethod(F.triplet_margin_loss)
 
@@ -140,7 +224,14 @@ class TripletMarginLoss(_Loss):
 
 
 class TripletMarginWithDistanceLoss(_Loss):
-    """TripletMarginLoss with a custom distance_function (pairwise_distance by default)."""
+    """TripletMarginLoss with a custom distance_function (pairwise_distance by default).
+
+    Examples:
+        >>> import padax
+        >>> a, p, n = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), padax.to_tensor([[1.0, 0.0]])
+        >>> padax.nn.TripletMarginWithDistanceLoss(margin=1.0)(a, p, n).item()
+        5.0
+    """
 
     _op = staticmethod(F.triplet_margin_with_distance_loss)
 
@@ -150,7 +241,14 @@ class TripletMarginWithDistanceLoss(_Loss):
 
 
 class MultiLabelSoftMarginLoss(_Loss):
-    """Per-class binary logistic loss averaged over classes."""
+    """Per-class binary logistic loss averaged over classes.
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[1.0, 0.0]])
+        >>> padax.nn.MultiLabelSoftMarginLoss()(x, y).item()
+        0.6931
+    """
 
     _op = staticmethod(F.multi_label_soft_margin_loss)
 
@@ -159,7 +257,14 @@ class MultiLabelSoftMarginLoss(_Loss):
 
 
 class MultiLabelMarginLoss(_Loss):
-    """Multi-class multi-label hinge loss (labels listed first, -1 terminated)."""
+    """Multi-class multi-label hinge loss (labels listed first, -1 terminated).
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([[0.1, 0.2, 0.4, 0.8]]), padax.to_tensor([[3, 0, -1, 1]])
+        >>> padax.nn.MultiLabelMarginLoss()(x, y).item()
+        0.85
+    """
 
     _op = staticmethod(F.multi_label_margin_loss)
 
@@ -168,7 +273,14 @@ class MultiLabelMarginLoss(_Loss):
 
 
 class MultiMarginLoss(_Loss):
-    """Multi-class hinge loss max(0, margin - x[y] + x[i])^p averaged over the classes i != y."""
+    """Multi-class hinge loss max(0, margin - x[y] + x[i])^p averaged over the classes i != y.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[0.1, 0.2, 0.4]])
+        >>> padax.nn.MultiMarginLoss(p=1, margin=1.0)(x, padax.to_tensor([2])).item()
+        0.5
+    """
 
     _op = staticmethod(F.multi_margin_loss)
 
@@ -178,7 +290,14 @@ class MultiMarginLoss(_Loss):
 
 
 class SoftMarginLoss(_Loss):
-    """log(1 + exp(-label * input))."""
+    """log(1 + exp(-label * input)).
+
+    Examples:
+        >>> import padax
+        >>> loss_fn = padax.nn.SoftMarginLoss(reduction="none")
+        >>> loss_fn(padax.to_tensor([0.0, 2.0]), padax.to_tensor([1.0, -1.0])).tolist()
+        [0.6931, 2.1269]
+    """
 
     _op = staticmethod(F.soft_margin_loss)
 
@@ -187,7 +306,13 @@ class SoftMarginLoss(_Loss):
 
 
 class PoissonNLLLoss(_Loss):
-    """Poisson negative log likelihood (of log-rates when log_input)."""
+    """Poisson negative log likelihood (of log-rates when log_input).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.PoissonNLLLoss(reduction="none")(padax.to_tensor([0.0, 1.0]), padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 0.7183]
+    """
 
     _op = staticmethod(F.poisson_nll_loss)
 
@@ -197,7 +322,14 @@ class PoissonNLLLoss(_Loss):
 
 
 class GaussianNLLLoss(_Loss):
-    """Gaussian negative log likelihood of `label` under mean `input` and `variance`."""
+    """Gaussian negative log likelihood of `label` under mean `input` and `variance`.
+
+    Examples:
+        >>> import padax
+        >>> mu, y, var = padax.to_tensor([[0.0, 1.0]]), padax.to_tensor([[1.0, 1.0]]), padax.to_tensor([[1.0, 4.0]])
+        >>> padax.nn.GaussianNLLLoss(reduction="none")(mu, y, var).tolist()
+        [[0.5, 0.6931]]
+    """
 
     _op = staticmethod(F.gaussian_nll_loss)
 
@@ -207,7 +339,15 @@ class GaussianNLLLoss(_Loss):
 
 
 class CTCLoss(_Loss):
-    """Connectionist temporal classification loss of log-probabilities [T, N, C]."""
+    """Connectionist temporal classification loss of log-probabilities [T, N, C].
+
+    Examples:
+        >>> import padax
+        >>> log_probs = padax.log(padax.full([2, 1, 2], 0.5))  # [T=2, B=1, C=2], class 0 is the blank
+        >>> labels, input_lengths, label_lengths = padax.to_tensor([[1]]), padax.to_tensor([2]), padax.to_tensor([1])
+        >>> padax.nn.CTCLoss(blank=0)(log_probs, labels, input_lengths, label_lengths).item()
+        0.2877
+    """
 
     _op = staticmethod(F.ctc_loss)
 

@@ -17,7 +17,17 @@ from padax.nn.layer.loss import _Loss
 
 class HSigmoidLoss(Layer):
     """Hierarchical sigmoid loss with its node weights [nodes, feature_size] (XavierUniform) and bias
-    [nodes, 1] (zeros): nodes = num_classes - 1 for the default tree, num_classes with is_custom."""
+    [nodes, 1] (zeros): nodes = num_classes - 1 for the default tree, num_classes with is_custom.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> layer = padax.nn.HSigmoidLoss(feature_size=3, num_classes=4)
+        >>> layer.weight.shape, layer.bias.shape
+        ((3, 3), (3, 1))
+        >>> layer(padax.ones([2, 3]), padax.to_tensor([0, 3])).shape
+        (2, 1)
+    """
 
     def __init__(self, feature_size: int, num_classes: int, weight_attr: Any = None, bias_attr: Any = None,
                  is_custom: bool = False, is_sparse: bool = False, name: str | None = None) -> None:
@@ -40,7 +50,15 @@ class HSigmoidLoss(Layer):
 
 
 class RNNTLoss(_Loss):
-    """RNN-Transducer loss of log-probabilities [B, T, U + 1, V] (FastEmit regularisation of the gradient)."""
+    """RNN-Transducer loss of log-probabilities [B, T, U + 1, V] (FastEmit regularisation of the gradient).
+
+    Examples:
+        >>> import padax
+        >>> logp = padax.log(padax.full([1, 1, 2, 2], 0.5))  # [B=1, T=1, U+1=2, V=2] log-probabilities
+        >>> one = padax.to_tensor([1], dtype="int32")
+        >>> padax.nn.RNNTLoss()(logp, one.reshape([1, 1]), one, one).item()
+        1.3863
+    """
 
     _op = staticmethod(F.rnnt_loss)
 
@@ -54,7 +72,20 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     and per cluster a projection [in_features, in_features // div_value**k] and output weight.
     forward gives (log-probability of each label, mean loss); log_prob and predict score every class.
     The tail weights are parameters here (tail_weights.k.0 / .1 in state_dict); Paddle keeps them in a
-    plain list, so its state_dict holds only head_weight (and head_bias)."""
+    plain list, so its state_dict holds only head_weight (and head_bias).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> asm = padax.nn.AdaptiveLogSoftmaxWithLoss(in_features=8, n_classes=6, cutoffs=[2], div_value=2.0)
+        >>> asm.head_weight.shape, [w.shape for w in asm.tail_weights[0]]
+        ((8, 3), [(8, 4), (4, 4)])
+        >>> logp, loss = asm(padax.ones([3, 8]), padax.to_tensor([0, 3, 5]))
+        >>> logp.shape, loss.shape
+        ((3,), ())
+        >>> asm.log_prob(padax.ones([3, 8])).exp().sum(axis=1).tolist()
+        [1.0, 1.0, 1.0]
+    """
 
     def __init__(self, in_features: int, n_classes: int, cutoffs: Sequence[int], weight_attr: Any = None,
                  bias_attr: Any = None, div_value: float = 4.0, head_bias: bool = False,

@@ -64,7 +64,19 @@ class _BatchNormBase(Layer):
 
 
 class BatchNorm1D(_BatchNormBase):
-    """Batch norm over [N, C] or [N, C, L] inputs (data_format 'NCL'; 'NC' and 'NLC' accepted)."""
+    """Batch norm over [N, C] or [N, C, L] inputs (data_format 'NCL'; 'NC' and 'NLC' accepted).
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.BatchNorm1D(2)
+        >>> x = padax.to_tensor([[1.0, 0.0], [3.0, 0.0]])
+        >>> bn(x).tolist()
+        [[-1.0, 0.0], [1.0, 0.0]]
+        >>> bn._mean.tolist(), bn._variance.tolist()
+        ([0.2, 0.0], [1.0, 0.9])
+        >>> bn.eval()(x).tolist()
+        [[0.8, 0.0], [2.8, 0.0]]
+    """
 
     _ranks = (2, 3)
     _formats = ("NC", "NCL", "NLC")
@@ -80,14 +92,31 @@ class BatchNorm1D(_BatchNormBase):
 
 
 class BatchNorm2D(_BatchNormBase):
-    """Batch norm over [N, C, H, W] inputs ('NHWC' accepted)."""
+    """Batch norm over [N, C, H, W] inputs ('NHWC' accepted).
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.BatchNorm2D(3)
+        >>> [name for name, _ in bn.named_parameters()], [name for name, _ in bn.named_buffers()]
+        (['weight', 'bias', '_mean', '_variance'], [])
+        >>> y = bn(padax.arange(24, dtype="float32").reshape([2, 3, 2, 2]))
+        >>> y.shape, y[0, 0, 0].tolist()
+        ((2, 3, 2, 2), [-1.2288, -1.065])
+    """
 
     _ranks = (4,)
     _formats = ("NCHW", "NHWC")
 
 
 class BatchNorm3D(_BatchNormBase):
-    """Batch norm over [N, C, D, H, W] inputs ('NDHWC' accepted)."""
+    """Batch norm over [N, C, D, H, W] inputs ('NDHWC' accepted).
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.BatchNorm3D(2)
+        >>> bn(padax.ones([1, 2, 2, 2, 2])).shape
+        (1, 2, 2, 2, 2)
+    """
 
     _ranks = (5,)
     _formats = ("NCDHW", "NDHWC")
@@ -101,7 +130,14 @@ class BatchNorm3D(_BatchNormBase):
 
 class SyncBatchNorm(_BatchNormBase):
     """BatchNorm whose batch statistics are averaged over the mapped axis `axis_name` (a vmap/shard_map axis,
-    padax's addition); with axis_name None (one device) it equals BatchNorm."""
+    padax's addition); with axis_name None (one device) it equals BatchNorm.
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.SyncBatchNorm(1)  # one device: the same as BatchNorm
+        >>> bn(padax.to_tensor([[[[1.0]]], [[[3.0]]]])).reshape([-1]).tolist()
+        [-1.0, 1.0]
+    """
 
     _formats = ("NCHW", "NHWC", "NCL", "NLC", "NCDHW", "NDHWC", "NC")
 
@@ -129,7 +165,18 @@ class SyncBatchNorm(_BatchNormBase):
 
 
 class BatchNorm(_BatchNormBase):
-    """Paddle's older BatchNorm(num_channels, act=None, ...): batch norm of a rank 2-5 input, then `act`."""
+    """Paddle's older BatchNorm(num_channels, act=None, ...): batch norm of a rank 2-5 input, then `act`.
+
+    Args:
+        act: an activation name applied after the normalisation (e.g. 'relu'), or None.
+        param_attr, bias_attr: ParamAttr or initializer of the scale (ones) and the shift (zeros).
+
+    Examples:
+        >>> import padax
+        >>> bn = padax.nn.BatchNorm(1, act="relu")
+        >>> bn(padax.to_tensor([[1.0], [3.0]])).tolist()
+        [[0.0], [1.0]]
+    """
 
     def __init__(self, num_channels: int, act: str | None = None, is_test: bool = False, momentum: float = 0.9,
                  epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None, dtype: str = "float32",

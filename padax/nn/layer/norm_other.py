@@ -32,7 +32,16 @@ def _flat_affine(p: Any, shape: list[int]) -> Any:
 
 
 class LayerNorm(Layer):
-    """Standardises the trailing `normalized_shape` dims; weight and bias are flat [prod(normalized_shape)]."""
+    """Standardises the trailing `normalized_shape` dims; weight and bias are flat [prod(normalized_shape)].
+
+    Examples:
+        >>> import padax
+        >>> ln = padax.nn.LayerNorm([2, 3])
+        >>> ln.weight.shape, ln.bias.shape
+        ((6,), (6,))
+        >>> ln(padax.arange(6, dtype="float32").reshape([1, 2, 3]))[0, 0].tolist()
+        [-1.4638, -0.8783, -0.2928]
+    """
 
     def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, *, elementwise_affine: bool = True,
                  bias: bool = True, device: Any = None, dtype: Any = None, weight_attr: Any = None,
@@ -61,7 +70,14 @@ class LayerNorm(Layer):
 class RMSNorm(Layer):
     """x / sqrt(mean(x^2) + epsilon) * weight over the trailing `normalized_shape` dims (weight starts at one).
 
-    Paddle 3.3 has only the functional rms_norm; this layer keeps LayerNorm's conventions (flat weight)."""
+    Paddle 3.3 has only the functional rms_norm; this layer keeps LayerNorm's conventions (flat weight).
+
+    Examples:
+        >>> import padax
+        >>> rms = padax.nn.RMSNorm(2, epsilon=0.0)
+        >>> rms.weight.tolist(), rms(padax.to_tensor([[3.0, 4.0]])).tolist()
+        ([1.0, 1.0], [[0.8485, 1.1314]])
+    """
 
     def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, weight_attr: Any = None,
                  name: str | None = None) -> None:
@@ -81,7 +97,14 @@ class RMSNorm(Layer):
 
 
 class GroupNorm(Layer):
-    """Standardises each of `num_groups` channel groups; weight and bias are [num_channels]."""
+    """Standardises each of `num_groups` channel groups; weight and bias are [num_channels].
+
+    Examples:
+        >>> import padax
+        >>> gn = padax.nn.GroupNorm(num_groups=2, num_channels=4)
+        >>> gn.weight.shape, gn(padax.to_tensor([[[1.0], [3.0], [10.0], [20.0]]])).reshape([-1]).tolist()
+        ((4,), [-1.0, 1.0, -1.0, 1.0])
+    """
 
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, *, affine: bool = True,
                  device: Any = None, dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
@@ -139,7 +162,14 @@ class _InstanceNormBase(Layer):
 
 
 class InstanceNorm1D(_InstanceNormBase):
-    """Instance norm of [N, C] or [N, C, L] inputs."""
+    """Instance norm of [N, C] or [N, C, L] inputs.
+
+    Examples:
+        >>> import padax
+        >>> inorm = padax.nn.InstanceNorm1D(2)
+        >>> inorm(padax.to_tensor([[[1.0, 3.0], [0.0, 10.0]]])).tolist()
+        [[[-1.0, 1.0], [-1.0, 1.0]]]
+    """
 
     _ranks = (2, 3)
 
@@ -149,13 +179,26 @@ class InstanceNorm1D(_InstanceNormBase):
 
 
 class InstanceNorm2D(_InstanceNormBase):
-    """Instance norm of [N, C, H, W] inputs."""
+    """Instance norm of [N, C, H, W] inputs.
+
+    Examples:
+        >>> import padax
+        >>> inorm = padax.nn.InstanceNorm2D(3)
+        >>> inorm.scale.shape, inorm(padax.ones([2, 3, 4, 4])).shape
+        ((3,), (2, 3, 4, 4))
+    """
 
     _ranks = (4,)
 
 
 class InstanceNorm3D(_InstanceNormBase):
-    """Instance norm of [N, C, D, H, W] inputs."""
+    """Instance norm of [N, C, D, H, W] inputs.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.InstanceNorm3D(2)(padax.ones([1, 2, 2, 2, 2])).shape
+        (1, 2, 2, 2, 2)
+    """
 
     _ranks = (5,)
 
@@ -165,7 +208,14 @@ class InstanceNorm3D(_InstanceNormBase):
 
 
 class LocalResponseNorm(FunctionalLayer):
-    """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta."""
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta.
+
+    Examples:
+        >>> import padax
+        >>> lrn = padax.nn.LocalResponseNorm(size=3, alpha=3.0, beta=1.0)
+        >>> lrn(padax.ones([1, 3, 1, 1])).reshape([-1]).tolist()
+        [0.3333, 0.25, 0.3333]
+    """
 
     _op, _ranks, _floating = staticmethod(F.local_response_norm), (3, 4, 5), True
 

@@ -12,7 +12,14 @@ class _Pool(FunctionalLayer):
 
 
 class MaxPool1D(_Pool):
-    """Max over windows of an [N, C, L] input (return_mask also gives the flat argmax indices)."""
+    """Max over windows of an [N, C, L] input (return_mask also gives the flat argmax indices).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 0.0, 3.0, 4.0]]])  # [N=1, C=1, L=6]
+        >>> padax.nn.MaxPool1D(kernel_size=2)(x).tolist()
+        [[[5.0, 2.0, 4.0]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_pool1d), (3,), "(NCL)"
 
@@ -23,7 +30,17 @@ class MaxPool1D(_Pool):
 
 
 class MaxPool2D(_Pool):
-    """Max over windows of an NCHW/NHWC input."""
+    """Max over windows of an NCHW/NHWC input.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> padax.nn.MaxPool2D(kernel_size=2, stride=2)(x).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+        >>> out, mask = padax.nn.MaxPool2D(2, return_mask=True)(x)
+        >>> mask.tolist()
+        [[[[5, 7], [13, 15]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_pool2d), (4,), "(NCHW or NHWC)"
 
@@ -34,7 +51,14 @@ class MaxPool2D(_Pool):
 
 
 class MaxPool3D(_Pool):
-    """Max over windows of an NCDHW/NDHWC input."""
+    """Max over windows of an NCDHW/NDHWC input.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> padax.nn.MaxPool3D(kernel_size=2)(x).tolist()
+        [[[[[7.0]]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_pool3d), (5,), "(NCDHW or NDHWC)"
 
@@ -45,7 +69,13 @@ class MaxPool3D(_Pool):
 
 
 class AvgPool1D(_Pool):
-    """Mean over windows of an [N, C, L] input (`exclusive` leaves padding out of the count)."""
+    """Mean over windows of an [N, C, L] input (`exclusive` leaves padding out of the count).
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.AvgPool1D(kernel_size=2)(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])).tolist()
+        [[[1.5, 3.5]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.avg_pool1d), (3,), "(NCL)"
 
@@ -56,7 +86,14 @@ class AvgPool1D(_Pool):
 
 
 class AvgPool2D(_Pool):
-    """Mean over windows of an NCHW/NHWC input."""
+    """Mean over windows of an NCHW/NHWC input.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> padax.nn.AvgPool2D(kernel_size=2, stride=2)(x).tolist()
+        [[[[2.5, 4.5], [10.5, 12.5]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.avg_pool2d), (4,), "(NCHW or NHWC)"
 
@@ -68,7 +105,14 @@ class AvgPool2D(_Pool):
 
 
 class AvgPool3D(_Pool):
-    """Mean over windows of an NCDHW/NDHWC input."""
+    """Mean over windows of an NCDHW/NDHWC input.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> padax.nn.AvgPool3D(kernel_size=2)(x).tolist()
+        [[[[[3.5]]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.avg_pool3d), (5,), "(NCDHW or NDHWC)"
 
@@ -80,7 +124,13 @@ class AvgPool3D(_Pool):
 
 
 class LPPool1D(_Pool):
-    """(sum of x^norm_type over each window)^(1/norm_type) of an NCL/NLC input."""
+    """(sum of x^norm_type over each window)^(1/norm_type) of an NCL/NLC input.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.LPPool1D(norm_type=2, kernel_size=2)(padax.to_tensor([[[3.0, 4.0, 1.0, 1.0]]])).tolist()
+        [[[5.0, 1.4142]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.lp_pool1d), (3,), "(NCL or NLC)"
 
@@ -91,7 +141,13 @@ class LPPool1D(_Pool):
 
 
 class LPPool2D(_Pool):
-    """Power-average pooling of an NCHW/NHWC input."""
+    """Power-average pooling of an NCHW/NHWC input.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.LPPool2D(norm_type=1, kernel_size=2)(padax.ones([1, 1, 2, 4])).tolist()
+        [[[[4.0, 4.0]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.lp_pool2d), (4,), "(NCHW or NHWC)"
 
@@ -102,7 +158,13 @@ class LPPool2D(_Pool):
 
 
 class AdaptiveAvgPool1D(_Pool):
-    """Mean pooling of an [N, C, L] input to `output_size` positions."""
+    """Mean pooling of an [N, C, L] input to `output_size` positions.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.AdaptiveAvgPool1D(output_size=2)(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]])).tolist()
+        [[[2.0, 5.0]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_avg_pool1d), (3,), "(NCL)"
 
@@ -111,7 +173,14 @@ class AdaptiveAvgPool1D(_Pool):
 
 
 class AdaptiveAvgPool2D(_Pool):
-    """Mean pooling of an NCHW/NHWC input to `output_size` (None keeps that axis)."""
+    """Mean pooling of an NCHW/NHWC input to `output_size` (None keeps that axis).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> padax.nn.AdaptiveAvgPool2D(output_size=1)(x).tolist()
+        [[[[7.5]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_avg_pool2d), (4,), "(NCHW or NHWC)"
 
@@ -120,7 +189,13 @@ class AdaptiveAvgPool2D(_Pool):
 
 
 class AdaptiveAvgPool3D(_Pool):
-    """Mean pooling of an NCDHW/NDHWC input to `output_size`."""
+    """Mean pooling of an NCDHW/NDHWC input to `output_size`.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.AdaptiveAvgPool3D(output_size=[1, 2, 3])(padax.ones([2, 3, 4, 5, 6])).shape
+        (2, 3, 1, 2, 3)
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_avg_pool3d), (5,), "(NCDHW or NDHWC)"
 
@@ -129,7 +204,13 @@ class AdaptiveAvgPool3D(_Pool):
 
 
 class AdaptiveMaxPool1D(_Pool):
-    """Max pooling of an [N, C, L] input to `output_size` positions."""
+    """Max pooling of an [N, C, L] input to `output_size` positions.
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.AdaptiveMaxPool1D(output_size=2)(padax.to_tensor([[[1.0, 5.0, 2.0, 7.0]]])).tolist()
+        [[[5.0, 7.0]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_max_pool1d), (3,), "(NCL)"
 
@@ -138,7 +219,14 @@ class AdaptiveMaxPool1D(_Pool):
 
 
 class AdaptiveMaxPool2D(_Pool):
-    """Max pooling of an NCHW input to `output_size`."""
+    """Max pooling of an NCHW input to `output_size`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
+        >>> padax.nn.AdaptiveMaxPool2D(output_size=2)(x).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_max_pool2d), (4,), "(NCHW)"
 
@@ -147,7 +235,14 @@ class AdaptiveMaxPool2D(_Pool):
 
 
 class AdaptiveMaxPool3D(_Pool):
-    """Max pooling of an NCDHW input to `output_size`."""
+    """Max pooling of an NCDHW input to `output_size`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> padax.nn.AdaptiveMaxPool3D(output_size=1)(x).reshape([-1]).tolist()
+        [7.0]
+    """
 
     _op, _ranks, _layout = staticmethod(F.adaptive_max_pool3d), (5,), "(NCDHW)"
 
@@ -161,7 +256,14 @@ class _Unpool(_Pool):
 
 
 class MaxUnPool1D(_Unpool):
-    """Scatters a max_pool1d output back to its argmax positions (the inverse of MaxPool1D)."""
+    """Scatters a max_pool1d output back to its argmax positions (the inverse of MaxPool1D).
+
+    Examples:
+        >>> import padax
+        >>> out, mask = padax.nn.MaxPool1D(2, return_mask=True)(padax.to_tensor([[[1.0, 5.0, 2.0, 0.0]]]))
+        >>> padax.nn.MaxUnPool1D(kernel_size=2)(out, mask).tolist()
+        [[[0.0, 5.0, 2.0, 0.0]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_unpool1d), (3,), "(NCL)"
 
@@ -172,7 +274,14 @@ class MaxUnPool1D(_Unpool):
 
 
 class MaxUnPool2D(_Unpool):
-    """Scatters a max_pool2d output back to its argmax positions."""
+    """Scatters a max_pool2d output back to its argmax positions.
+
+    Examples:
+        >>> import padax
+        >>> out, mask = padax.nn.MaxPool2D(2, return_mask=True)(padax.to_tensor([[[[1.0, 2.0], [4.0, 3.0]]]]))
+        >>> padax.nn.MaxUnPool2D(kernel_size=2)(out, mask).tolist()
+        [[[[0.0, 0.0], [4.0, 0.0]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_unpool2d), (4,), "(NCHW)"
 
@@ -183,7 +292,15 @@ class MaxUnPool2D(_Unpool):
 
 
 class MaxUnPool3D(_Unpool):
-    """Scatters a max_pool3d output back to its argmax positions."""
+    """Scatters a max_pool3d output back to its argmax positions.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
+        >>> out, mask = padax.nn.MaxPool3D(2, return_mask=True)(x)
+        >>> padax.nn.MaxUnPool3D(kernel_size=2)(out, mask).reshape([-1]).tolist()
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0]
+    """
 
     _op, _ranks, _layout = staticmethod(F.max_unpool3d), (5,), "(NCDHW)"
 
@@ -194,7 +311,14 @@ class MaxUnPool3D(_Unpool):
 
 
 class FractionalMaxPool2D(_Pool):
-    """Fractional max pooling of an NCHW input to `output_size` (random_u fixes the windows)."""
+    """Fractional max pooling of an NCHW input to `output_size` (random_u fixes the windows).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(25, dtype="float32").reshape([1, 1, 5, 5])
+        >>> padax.nn.FractionalMaxPool2D(output_size=2, random_u=0.5)(x).tolist()
+        [[[[12.0, 14.0], [22.0, 24.0]]]]
+    """
 
     _op, _ranks, _layout = staticmethod(F.fractional_max_pool2d), (4,), "(NCHW)"
 
@@ -205,7 +329,14 @@ class FractionalMaxPool2D(_Pool):
 
 
 class FractionalMaxPool3D(_Pool):
-    """Fractional max pooling of an NCDHW input to `output_size` (random_u fixes the windows)."""
+    """Fractional max pooling of an NCDHW input to `output_size` (random_u fixes the windows).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(27, dtype="float32").reshape([1, 1, 3, 3, 3])
+        >>> padax.nn.FractionalMaxPool3D(output_size=2, random_u=0.5)(x).reshape([-1]).tolist()
+        [13.0, 14.0, 16.0, 17.0, 22.0, 23.0, 25.0, 26.0]
+    """
 
     _op, _ranks, _layout = staticmethod(F.fractional_max_pool3d), (5,), "(NCDHW)"
 

@@ -63,7 +63,18 @@ def run_rnn(cell: Layer, inputs: Any, initial_states: Any = None, sequence_lengt
 
 class RNN(Layer):
     """Runs a cell over a sequence: forward(inputs, initial_states=None, sequence_length=None) ->
-    (outputs, final_states); `is_reverse` runs from the last step to the first."""
+    (outputs, final_states); `is_reverse` runs from the last step to the first.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> rnn = padax.nn.RNN(padax.nn.GRUCell(3, 4))
+        >>> outputs, final = rnn(padax.ones([2, 5, 3]))  # [batch, time, features]
+        >>> outputs.shape, final.shape
+        ((2, 5, 4), (2, 4))
+        >>> bool((outputs[:, -1] == final).all())
+        True
+    """
 
     def __init__(self, cell: Layer, is_reverse: bool = False, time_major: bool = False) -> None:
         super().__init__()
@@ -84,7 +95,16 @@ class RNN(Layer):
 
 class BiRNN(Layer):
     """A forward and a backward cell over the same sequence; outputs concatenated on the feature axis,
-    final states (forward's, backward's)."""
+    final states (forward's, backward's).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> birnn = padax.nn.BiRNN(padax.nn.SimpleRNNCell(3, 4), padax.nn.SimpleRNNCell(3, 4))
+        >>> outputs, (h_fw, h_bw) = birnn(padax.ones([2, 5, 3]))
+        >>> outputs.shape, h_fw.shape, h_bw.shape
+        ((2, 5, 8), (2, 4), (2, 4))
+    """
 
     def __init__(self, cell_fw: Layer, cell_bw: Layer, time_major: bool = False) -> None:
         super().__init__()
@@ -112,7 +132,24 @@ class BiRNN(Layer):
 
 
 class RNNBase(LayerList):
-    """The multi-layer recurrent networks (Paddle's RNNBase): a LayerList of RNN or BiRNN layers."""
+    """The multi-layer recurrent networks (Paddle's RNNBase): a LayerList of RNN or BiRNN layers.
+
+    Args:
+        mode: 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU' (the subclasses SimpleRNN, LSTM and GRU set it).
+        direction: 'forward', or 'bidirect' / 'bidirectional' (outputs of both directions concatenated).
+        time_major: inputs [time, batch, features] instead of [batch, time, features].
+        dropout: the dropout rate between stacked layers in training mode.
+
+    forward(inputs, initial_states=None, sequence_length=None) returns (outputs, final_states); the
+    final states are [num_layers * num_directions, batch, hidden] (a pair (h, c) for LSTM).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> gru = padax.nn.GRU(3, 4, num_layers=2)
+        >>> isinstance(gru, padax.nn.RNNBase), len(gru), type(gru[0]).__name__
+        (True, 2, 'RNN')
+    """
 
     _mode = "LSTM"
 
@@ -220,7 +257,16 @@ class RNNBase(LayerList):
 
 
 class SimpleRNN(RNNBase):
-    """Multi-layer Elman RNN (activation 'tanh' or 'relu')."""
+    """Multi-layer Elman RNN (activation 'tanh' or 'relu').
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> rnn = padax.nn.SimpleRNN(input_size=3, hidden_size=4, num_layers=2)
+        >>> outputs, h = rnn(padax.ones([2, 5, 3]))  # [batch, time, features]
+        >>> outputs.shape, h.shape
+        ((2, 5, 4), (2, 2, 4))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, direction: str = "forward",
                  time_major: bool = False, dropout: float = 0.0, activation: str = "tanh",
@@ -235,7 +281,16 @@ class SimpleRNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Multi-layer LSTM; states are (h, c); proj_size > 0 projects h to proj_size."""
+    """Multi-layer LSTM; states are (h, c); proj_size > 0 projects h to proj_size.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> lstm = padax.nn.LSTM(input_size=3, hidden_size=4, direction="bidirect")
+        >>> outputs, (h, c) = lstm(padax.ones([2, 5, 3]))
+        >>> outputs.shape, h.shape, c.shape
+        ((2, 5, 8), (2, 2, 4), (2, 2, 4))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, direction: str = "forward",
                  time_major: bool = False, dropout: float = 0.0, weight_ih_attr: Any = None,
@@ -246,7 +301,16 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Multi-layer GRU."""
+    """Multi-layer GRU.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> gru = padax.nn.GRU(input_size=3, hidden_size=4, time_major=True)
+        >>> outputs, h = gru(padax.ones([5, 2, 3]))  # [time, batch, features]
+        >>> outputs.shape, h.shape
+        ((5, 2, 4), (1, 2, 4))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, direction: str = "forward",
                  time_major: bool = False, dropout: float = 0.0, weight_ih_attr: Any = None,

@@ -25,7 +25,17 @@ def _is_shape(s: Any) -> bool:
 
 
 class RNNCellBase(Layer):
-    """Base of the recurrent cells: `get_initial_states` and the `state_shape` contract of Paddle."""
+    """Base of the recurrent cells: `get_initial_states` and the `state_shape` contract of Paddle.
+
+    Examples:
+        >>> import padax
+        >>> cell = padax.nn.LSTMCell(input_size=3, hidden_size=4)
+        >>> isinstance(cell, padax.nn.RNNCellBase), cell.state_shape
+        (True, ((4,), (4,)))
+        >>> h, c = cell.get_initial_states(padax.ones([2, 3]))
+        >>> h.shape, c.shape
+        ((2, 4), (2, 4))
+    """
 
     def get_initial_states(self, batch_ref: Any, shape: Any = None, dtype: Any = None, init_value: float = 0.0,
                            batch_dim_idx: int = 0) -> Any:
@@ -110,7 +120,17 @@ class _GatedCell(RNNCellBase):
 
 
 class SimpleRNNCell(_GatedCell):
-    """h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh), act 'tanh' or 'relu'; returns (h', h')."""
+    """h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh), act 'tanh' or 'relu'; returns (h', h').
+
+    Examples:
+        >>> import padax
+        >>> c = padax.nn.initializer.Constant
+        >>> cell = padax.nn.SimpleRNNCell(2, 3, weight_ih_attr=c(0.5), weight_hh_attr=c(0.0),
+        ...                               bias_ih_attr=c(0.0), bias_hh_attr=c(0.0))
+        >>> out, h = cell(padax.ones([1, 2]))
+        >>> out.tolist(), cell.weight_ih.shape, cell.weight_hh.shape
+        ([[0.7616, 0.7616, 0.7616]], (3, 2), (3, 3))
+    """
 
     def __init__(self, input_size: int, hidden_size: int, activation: str = "tanh", weight_ih_attr: Any = None,
                  weight_hh_attr: Any = None, bias_ih_attr: Any = None, bias_hh_attr: Any = None,
@@ -137,7 +157,18 @@ class SimpleRNNCell(_GatedCell):
 
 class LSTMCell(_GatedCell):
     """Long short-term memory with gates (i, f, g, o); with proj_size > 0, h is projected by weight_ho
-    [hidden_size, proj_size]. Returns (h', (h', c'))."""
+    [hidden_size, proj_size]. Returns (h', (h', c')).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> cell = padax.nn.LSTMCell(input_size=3, hidden_size=4)
+        >>> cell.weight_ih.shape, cell.weight_hh.shape
+        ((16, 3), (16, 4))
+        >>> out, (h, c) = cell(padax.ones([2, 3]))
+        >>> out.shape, h.shape, c.shape
+        ((2, 4), (2, 4), (2, 4))
+    """
 
     _gates = 4
 
@@ -171,7 +202,15 @@ class LSTMCell(_GatedCell):
 
 class GRUCell(_GatedCell):
     """Gated recurrent unit with gates (r, z, c): c = tanh(x_c + r * (h W_hc^T + b_hc)), h' = (h - c) * z + c.
-    Returns (h', h')."""
+    Returns (h', h').
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> cell = padax.nn.GRUCell(input_size=3, hidden_size=4)
+        >>> cell.weight_ih.shape, cell(padax.ones([2, 3]))[0].shape
+        ((12, 3), (2, 4))
+    """
 
     _gates = 3
 

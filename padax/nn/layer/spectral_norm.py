@@ -20,7 +20,15 @@ from padax.transforms.custom import stop_gradient
 
 class SpectralNorm(Layer):
     """Spectral normalisation of a weight passed to forward. As Paddle's spectral_norm op, every call iterates
-    from the stored u and v and does not write the iterates back."""
+    from the stored u and v and does not write the iterates back.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> sn = padax.nn.SpectralNorm([2, 2], power_iters=20)
+        >>> sn(padax.to_tensor([[0.0, 2.0], [0.0, 0.0]])).tolist()
+        [[0.0, 1.0], [0.0, 0.0]]
+    """
 
     def __init__(self, weight_shape: Any, dim: int = 0, power_iters: int = 1, eps: float = 1e-12,
                  dtype: Any = "float32") -> None:

@@ -57,7 +57,25 @@ def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
 class MultiHeadAttention(Layer):
     """Scaled dot-product attention over num_heads heads with input projections q_proj/k_proj/v_proj (from
     embed_dim/kdim/vdim) and out_proj. Returns out, plus the attention weights when need_weights, plus the
-    updated cache when one is given."""
+    updated cache when one is given.
+
+    Args:
+        embed_dim: the size of queries and outputs; num_heads must divide it.
+        dropout: the dropout rate of the attention weights in training mode.
+        kdim, vdim: the sizes of keys and values (default embed_dim).
+        need_weights: also return the attention weights [batch, num_heads, query_len, key_len].
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> mha = padax.nn.MultiHeadAttention(embed_dim=8, num_heads=2)
+        >>> x = padax.ones([2, 5, 8])  # [batch, seq, embed_dim]
+        >>> mha(x).shape
+        (2, 5, 8)
+        >>> out, weights = padax.nn.MultiHeadAttention(8, 2, need_weights=True)(x, x, x)
+        >>> weights.shape, weights.sum(axis=-1)[0, 0].tolist()
+        ((2, 2, 5, 5), [1.0, 1.0, 1.0, 1.0, 1.0])
+    """
 
     Cache = collections.namedtuple("Cache", ["k", "v"])
     StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
@@ -158,7 +176,15 @@ def _start_block(layer: Layer, config: dict) -> tuple[float, float]:
 
 class TransformerEncoderLayer(Layer):
     """Self attention then a feed-forward block (linear1 -> activation -> dropout -> linear2), each with a
-    residual, dropout and LayerNorm (after, or before with normalize_before)."""
+    residual, dropout and LayerNorm (after, or before with normalize_before).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> layer = padax.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0)
+        >>> layer(padax.ones([2, 5, 8])).shape
+        (2, 5, 8)
+    """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
                  activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
@@ -219,7 +245,15 @@ def _stack(op: str, layer: Any, cls: type, num_layers: Any) -> LayerList:
 
 class TransformerEncoder(Layer):
     """num_layers encoder layers (the first is `encoder_layer`, the others new ones with its configuration and
-    fresh weights, as Paddle), then the optional `norm`."""
+    fresh weights, as Paddle), then the optional `norm`.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> enc = padax.nn.TransformerEncoder(padax.nn.TransformerEncoderLayer(8, 2, 16), num_layers=2)
+        >>> len(enc.layers), enc.eval()(padax.ones([2, 5, 8])).shape
+        (2, (2, 5, 8))
+    """
 
     def __init__(self, encoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
@@ -246,7 +280,15 @@ class TransformerEncoder(Layer):
 
 class TransformerDecoderLayer(Layer):
     """Self attention, cross attention over `memory`, then the feed-forward block, each with a residual,
-    dropout and LayerNorm (norm1, norm2, norm3)."""
+    dropout and LayerNorm (norm1, norm2, norm3).
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> layer = padax.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0)
+        >>> layer(padax.ones([2, 4, 8]), padax.ones([2, 6, 8])).shape  # (tgt, memory)
+        (2, 4, 8)
+    """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
                  activation: str = "relu", attn_dropout: float | None = None, act_dropout: float | None = None,
@@ -313,7 +355,15 @@ class TransformerDecoderLayer(Layer):
 
 
 class TransformerDecoder(Layer):
-    """num_layers decoder layers (fresh copies of `decoder_layer`'s configuration), then the optional norm."""
+    """num_layers decoder layers (fresh copies of `decoder_layer`'s configuration), then the optional norm.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> dec = padax.nn.TransformerDecoder(padax.nn.TransformerDecoderLayer(8, 2, 16), num_layers=2)
+        >>> len(dec.layers), dec.eval()(padax.ones([2, 4, 8]), padax.ones([2, 6, 8])).shape
+        (2, (2, 4, 8))
+    """
 
     def __init__(self, decoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
@@ -357,7 +407,18 @@ def _split_attr(attr: Any) -> tuple[Any, Any]:
 class Transformer(Layer):
     """Encoder-decoder Transformer (Vaswani et al.) with Paddle's defaults (d_model 512, 8 heads, 6 + 6 layers,
     feed-forward 2048, dropout 0.1), final LayerNorms on both stacks; custom_encoder/custom_decoder replace
-    them."""
+    them.
+
+    Examples:
+        >>> import padax
+        >>> _ = padax.seed(0)
+        >>> model = padax.nn.Transformer(8, 2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
+        >>> mask = model.generate_square_subsequent_mask(3)
+        >>> mask.tolist()
+        [[0.0, -inf, -inf], [0.0, 0.0, -inf], [0.0, 0.0, 0.0]]
+        >>> type(model.encoder).__name__, len(model.decoder.layers)
+        ('TransformerEncoder', 1)
+    """
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
                  dim_feedforward: int = 2048, dropout: float = 0.1, activation: str = "relu",

@@ -39,6 +39,42 @@ def _fixed_mode_init(mode: str, fmt: str) -> Any:
     return init
 
 
+# Each Pad*D class's docstring example: the input of its rank, how it is shown, the padding used, and the
+# expected output per class (checked by the doctests).
+_PAD_DEMO = {1: ("padax.to_tensor([[[1.0, 2.0, 3.0]]])", ".tolist()", "1"),
+             2: ("padax.to_tensor([[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]])", ".tolist()", "[1, 0, 0, 0]"),
+             3: ("padax.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])", "[0, 0, 0, 0].tolist()",
+                 "[1, 1, 0, 0, 0, 0]")}
+_PAD_OUT = {
+    "Pad1D": "[[[0.0, 1.0, 2.0, 3.0, 0.0]]]",
+    "ConstantPad1D": "[[[9.0, 1.0, 2.0, 3.0, 9.0]]]",
+    "ZeroPad1D": "[[[0.0, 1.0, 2.0, 3.0, 0.0]]]",
+    "ReflectionPad1D": "[[[2.0, 1.0, 2.0, 3.0, 2.0]]]",
+    "ReplicationPad1D": "[[[1.0, 1.0, 2.0, 3.0, 3.0]]]",
+    "CircularPad1D": "[[[3.0, 1.0, 2.0, 3.0, 1.0]]]",
+    "Pad2D": "[[[[0.0, 1.0, 2.0, 3.0], [0.0, 4.0, 5.0, 6.0]]]]",
+    "ConstantPad2D": "[[[[9.0, 1.0, 2.0, 3.0], [9.0, 4.0, 5.0, 6.0]]]]",
+    "ZeroPad2D": "[[[[0.0, 1.0, 2.0, 3.0], [0.0, 4.0, 5.0, 6.0]]]]",
+    "ReflectionPad2D": "[[[[2.0, 1.0, 2.0, 3.0], [5.0, 4.0, 5.0, 6.0]]]]",
+    "ReplicationPad2D": "[[[[1.0, 1.0, 2.0, 3.0], [4.0, 4.0, 5.0, 6.0]]]]",
+    "CircularPad2D": "[[[[3.0, 1.0, 2.0, 3.0], [6.0, 4.0, 5.0, 6.0]]]]",
+    "Pad3D": "[0.0, 0.0, 1.0, 0.0]",
+    "ConstantPad3D": "[9.0, 0.0, 1.0, 9.0]",
+    "ZeroPad3D": "[0.0, 0.0, 1.0, 0.0]",
+    "ReflectionPad3D": "[1.0, 0.0, 1.0, 0.0]",
+    "ReplicationPad3D": "[0.0, 0.0, 1.0, 1.0]",
+    "CircularPad3D": "[1.0, 0.0, 1.0, 0.0]",
+}
+
+
+def _pad_doc(summary: str, name: str, n: int) -> str:
+    """`summary` and a doctest example padding the demo input of rank n with class `name`."""
+    x, view, padding = _PAD_DEMO[n]
+    args = padding + (", value=9.0" if name.startswith("Constant") else "")
+    return (f"{summary}\n\n    Examples:\n        >>> import padax\n        >>> x = {x}\n"
+            f"        >>> padax.nn.{name}({args})(x){view}\n        {_PAD_OUT[name]}\n    ")
+
+
 def _pad_classes(n: int) -> dict[str, type]:
     """Pad{n}D and its fixed-mode variants (Paddle's ConstantPad{n}D, ZeroPad{n}D, ...)."""
     fmt = _PAD_FORMATS[n]
@@ -47,20 +83,24 @@ def _pad_classes(n: int) -> dict[str, type]:
                  name: str | None = None) -> None:
         _PadNd.__init__(self, padding, mode, value, data_format)
 
+    summary = (f"Pads the {n} spatial axes of a {fmt} input (F.pad): `padding` is an int (every side) or "
+               f"{2 * n} ints (before/after pairs, the last axis first); mode 'constant' (with `value`), "
+               "'reflect', 'replicate' or 'circular'.")
     base = type(f"Pad{n}D", (_PadNd,), {"_n": n, "__init__": pad_init, "__module__": __name__,
-                                        "__doc__": f"Pads the {n} spatial axes of a {fmt} input (F.pad)."})
+                                        "__doc__": _pad_doc(summary, f"Pad{n}D", n)})
     out = {base.__name__: base}
 
     def constant_init(self: Any, padding: Any, value: float, data_format: str = fmt, name: str | None = None):
         _PadNd.__init__(self, padding, "constant", value, data_format)
 
     out[f"ConstantPad{n}D"] = type(f"ConstantPad{n}D", (base,), {
-        "__init__": constant_init, "__module__": __name__, "__doc__": f"Pad{n}D with a constant value."})
+        "__init__": constant_init, "__module__": __name__,
+        "__doc__": _pad_doc(f"Pad{n}D with a constant value.", f"ConstantPad{n}D", n)})
     for prefix, mode in (("Zero", "constant"), ("Reflection", "reflect"), ("Replication", "replicate"),
                          ("Circular", "circular")):
         cls_name = f"{prefix}Pad{n}D"
         out[cls_name] = type(cls_name, (base,), {"__init__": _fixed_mode_init(mode, fmt), "__module__": __name__,
-                                                 "__doc__": f"Pad{n}D in {mode!r} mode."})
+                                                 "__doc__": _pad_doc(f"Pad{n}D in {mode!r} mode.", cls_name, n)})
     return out
 
 
@@ -69,7 +109,16 @@ for _n in (1, 2, 3):
 
 
 class Upsample(FunctionalLayer):
-    """Resizes an NCW/NCHW/NCDHW (or channel-last) input by F.interpolate."""
+    """Resizes an NCW/NCHW/NCDHW (or channel-last) input by F.interpolate.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> padax.nn.Upsample(scale_factor=2)(x).shape
+        (1, 1, 4, 4)
+        >>> padax.nn.Upsample(size=[1, 3], mode="bilinear", align_corners=True)(x).tolist()
+        [[[[1.0, 1.5, 2.0]]]]
+    """
 
     _op, _ranks, _floating = staticmethod(F.interpolate), (3, 4, 5), True
 
@@ -86,7 +135,14 @@ class Upsample(FunctionalLayer):
 
 
 class UpsamplingNearest2D(FunctionalLayer):
-    """Nearest-neighbour resizing of a 4-D input."""
+    """Nearest-neighbour resizing of a 4-D input.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[[[1.0, 2.0]]]])
+        >>> padax.nn.UpsamplingNearest2D(scale_factor=2)(x).tolist()
+        [[[[1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 2.0, 2.0]]]]
+    """
 
     _op, _ranks, _floating = staticmethod(F.interpolate), (4,), True
 
@@ -97,7 +153,14 @@ class UpsamplingNearest2D(FunctionalLayer):
 
 
 class UpsamplingBilinear2D(FunctionalLayer):
-    """Bilinear resizing of a 4-D input with align_corners=True (Paddle's choice for this layer)."""
+    """Bilinear resizing of a 4-D input with align_corners=True (Paddle's choice for this layer).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[[[1.0, 2.0]]]])
+        >>> padax.nn.UpsamplingBilinear2D(size=[1, 3])(x).tolist()
+        [[[[1.0, 1.5, 2.0]]]]
+    """
 
     _op, _ranks, _floating = staticmethod(F.interpolate), (4,), True
 
@@ -108,7 +171,14 @@ class UpsamplingBilinear2D(FunctionalLayer):
 
 
 class PixelShuffle(FunctionalLayer):
-    """[N, C*r*r, H, W] -> [N, C, H*r, W*r]."""
+    """[N, C*r*r, H, W] -> [N, C, H*r, W*r].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(4, dtype="float32").reshape([1, 4, 1, 1])
+        >>> padax.nn.PixelShuffle(upscale_factor=2)(x).tolist()
+        [[[[0.0, 1.0], [2.0, 3.0]]]]
+    """
 
     _op, _ranks = staticmethod(F.pixel_shuffle), (4,)
 
@@ -117,7 +187,14 @@ class PixelShuffle(FunctionalLayer):
 
 
 class PixelUnshuffle(FunctionalLayer):
-    """[N, C, H*r, W*r] -> [N, C*r*r, H, W]."""
+    """[N, C, H*r, W*r] -> [N, C*r*r, H, W].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(4, dtype="float32").reshape([1, 1, 2, 2])
+        >>> padax.nn.PixelUnshuffle(downscale_factor=2)(x).reshape([-1]).tolist()
+        [0.0, 1.0, 2.0, 3.0]
+    """
 
     _op, _ranks = staticmethod(F.pixel_unshuffle), (4,)
 
@@ -126,7 +203,14 @@ class PixelUnshuffle(FunctionalLayer):
 
 
 class ChannelShuffle(FunctionalLayer):
-    """Interleaves the channels of `groups` groups."""
+    """Interleaves the channels of `groups` groups.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(6, dtype="float32").reshape([1, 6, 1, 1])
+        >>> padax.nn.ChannelShuffle(groups=2)(x).reshape([-1]).tolist()
+        [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
+    """
 
     _op, _ranks = staticmethod(F.channel_shuffle), (4,)
 
@@ -135,7 +219,15 @@ class ChannelShuffle(FunctionalLayer):
 
 
 class Unfold(FunctionalLayer):
-    """im2col: the sliding kernel_sizes blocks of an [N, C, H, W] input as columns [N, C*kh*kw, L]."""
+    """im2col: the sliding kernel_sizes blocks of an [N, C, H, W] input as columns [N, C*kh*kw, L].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.arange(9, dtype="float32").reshape([1, 1, 3, 3])
+        >>> cols = padax.nn.Unfold(kernel_sizes=2)(x)
+        >>> cols.shape, cols[0, :, 0].tolist()
+        ((1, 4, 4), [0.0, 1.0, 3.0, 4.0])
+    """
 
     _op, _ranks = staticmethod(F.unfold), (4,)
 
@@ -145,7 +237,14 @@ class Unfold(FunctionalLayer):
 
 
 class Fold(FunctionalLayer):
-    """col2im: sums columns [N, C*kh*kw, L] back into an [N, C, *output_sizes] image."""
+    """col2im: sums columns [N, C*kh*kw, L] back into an [N, C, *output_sizes] image.
+
+    Examples:
+        >>> import padax
+        >>> cols = padax.ones([1, 4, 4])  # [N, C*kh*kw, L]: four 2x2 blocks of ones
+        >>> padax.nn.Fold(output_sizes=[3, 3], kernel_sizes=2)(cols).tolist()
+        [[[[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]]]
+    """
 
     _op, _ranks = staticmethod(F.fold), (3,)
 
@@ -156,7 +255,14 @@ class Fold(FunctionalLayer):
 
 
 class CosineSimilarity(FunctionalLayer):
-    """Cosine similarity of two inputs along `axis`."""
+    """Cosine similarity of two inputs along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> a, b = padax.to_tensor([[1.0, 0.0], [1.0, 1.0]]), padax.to_tensor([[0.0, 1.0], [2.0, 2.0]])
+        >>> padax.nn.CosineSimilarity(axis=1)(a, b).tolist()
+        [0.0, 1.0]
+    """
 
     _op = staticmethod(F.cosine_similarity)
 
@@ -165,7 +271,16 @@ class CosineSimilarity(FunctionalLayer):
 
 
 class PairwiseDistance(FunctionalLayer):
-    """The p-norm of x - y + epsilon along the last axis."""
+    """The p-norm of x - y + epsilon along the last axis.
+
+    Examples:
+        >>> import padax
+        >>> x, y = padax.to_tensor([[0.0, 0.0], [1.0, 1.0]]), padax.to_tensor([[3.0, 4.0], [1.0, 1.0]])
+        >>> padax.nn.PairwiseDistance(epsilon=0.0)(x, y).tolist()
+        [5.0, 0.0]
+        >>> padax.nn.PairwiseDistance(p=1, epsilon=0.0, keepdim=True)(x, y).tolist()
+        [[7.0], [0.0]]
+    """
 
     _op = staticmethod(F.pairwise_distance)
 

@@ -13,7 +13,19 @@ from padax.functional import reduction as R
 def clip_grad_norm_(grads: Any, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False
                     ) -> tuple[Any, Any]:
     """(grads scaled by min(1, max_norm / (total_norm + 1e-6)), total_norm); total_norm is the norm_type-norm
-    of all gradients together (inf: the largest magnitude). None leaves are skipped."""
+    of all gradients together (inf: the largest magnitude). None leaves are skipped.
+
+    Returns:
+        (clipped gradients, shaped like `grads`; total_norm, a scalar Tensor). padax arrays are immutable, so
+        the clipped gradients are returned rather than written in place.
+
+    Examples:
+        >>> import padax
+        >>> grads = [padax.to_tensor([3.0]), padax.to_tensor([4.0])]
+        >>> grads, total = padax.nn.utils.clip_grad_norm_(grads, max_norm=1.0)
+        >>> [g.tolist() for g in grads], total.item()
+        ([[0.6], [0.8]], 5.0)
+    """
     leaves = [g for g in tree_util.leaves(grads) if g is not None]
     if not leaves:
         return grads, 0.0
@@ -30,7 +42,13 @@ def clip_grad_norm_(grads: Any, max_norm: float, norm_type: float = 2.0, error_i
 
 
 def clip_grad_value_(grads: Any, clip_value: float) -> Any:
-    """Every gradient element clipped into [-clip_value, clip_value]."""
+    """Every gradient element clipped into [-clip_value, clip_value].
+
+    Examples:
+        >>> import padax
+        >>> padax.nn.utils.clip_grad_value_({"b": padax.to_tensor([-2.0, 0.1])}, clip_value=0.5)["b"].tolist()
+        [-0.5, 0.1]
+    """
     clip_value = float(clip_value)
     return tree_util.map(lambda g: M.clip(g, -clip_value, clip_value), grads)
 

@@ -47,7 +47,18 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
                   dim: int | None = None, key: Any = None) -> Any:
     """Replace parameter `name` by `name_orig` plus buffers `name_u`, `name_v` (random unit vectors drawn from
     `key`, padax.nn.rng_scope's or the global key); `layer.<name>` is then weight_orig / sigma. dim defaults to 0
-    (1 for Linear and transposed convolutions, as Paddle). In place; returns the layer."""
+    (1 for Linear and transposed convolutions, as Paddle). In place; returns the layer.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.Linear(2, 2, weight_attr=padax.nn.initializer.Assign([[3.0, 0.0], [0.0, 1.0]]))
+        >>> layer = padax.nn.utils.spectral_norm(layer, n_power_iterations=20, key=padax.random.key(0))
+        >>> sorted(name for name, _ in layer.named_parameters()), sorted(name for name, _ in layer.named_buffers())
+        (['bias', 'weight_orig'], ['weight_u', 'weight_v'])
+        >>> _ = layer(padax.ones([1, 2]))  # a training-mode call runs the power iteration
+        >>> padax.numpy.round(layer.weight, 4).tolist()  # weight_orig divided by its largest singular value, 3
+        [[1.0, 0.0], [0.0, 0.3333]]
+    """
     from padax.nn.functional._rng import next_key
     from padax.random import _keys, _samplers
     if n_power_iterations <= 0:

@@ -14,7 +14,15 @@ def _params(parameters: Any) -> list:
 
 
 def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
-    """All parameters (a list, or a Layer's parameters()) flattened and concatenated into one 1-D tensor."""
+    """All parameters (a list, or a Layer's parameters()) flattened and concatenated into one 1-D tensor.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.Linear(2, 3, weight_attr=padax.nn.initializer.Constant(1.0))
+        >>> vec = padax.nn.utils.parameters_to_vector(layer)
+        >>> vec.shape, vec.tolist()
+        ((9,), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0])
+    """
     params = _params(parameters)
     if not params:
         raise ValueError("parameters_to_vector: no parameters given")
@@ -23,7 +31,15 @@ def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
 
 def vector_to_parameters(vec: Any, parameters: Any, name: str | None = None) -> Any:
     """Cut `vec` into pieces shaped like the parameters. Given a list, returns the new tensors (padax tensors are
-    immutable); given a Layer, also assigns them to its parameters in place (as Paddle) and returns the layer."""
+    immutable); given a Layer, also assigns them to its parameters in place (as Paddle) and returns the layer.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.Linear(2, 1)
+        >>> _ = padax.nn.utils.vector_to_parameters(padax.to_tensor([1.0, 2.0, 3.0]), layer)
+        >>> layer.weight.tolist(), layer.bias.tolist()
+        ([[1.0], [2.0]], [3.0])
+    """
     from padax.nn.layer.layers import Layer
     params = _params(parameters)
     sizes = [int(np.prod(p.shape)) for p in params]

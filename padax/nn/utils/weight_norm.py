@@ -33,7 +33,17 @@ class WeightNorm(Reparam):
 
 def weight_norm(layer: Any, name: str = "weight", dim: int | None = 0) -> Any:
     """Replace parameter `name` by `name_g` (magnitude, shape [w.shape[dim]], or [] for dim None) and `name_v`
-    (direction); `layer.<name>` is then g * v / ||v||. In place; returns the layer."""
+    (direction); `layer.<name>` is then g * v / ||v||. In place; returns the layer.
+
+    Examples:
+        >>> import padax
+        >>> linear = padax.nn.Linear(2, 3, weight_attr=padax.nn.initializer.Constant(2.0))
+        >>> layer = padax.nn.utils.weight_norm(linear, dim=1)
+        >>> sorted(name for name, _ in layer.named_parameters())
+        ['bias', 'weight_g', 'weight_v']
+        >>> layer.weight_g.tolist(), layer.weight.tolist()[0]
+        ([2.8284, 2.8284, 2.8284], [2.0, 2.0, 2.0])
+    """
     d = layer.__dict__
     if name not in d["_parameters"]:
         raise ValueError(f"weight_norm: {type(layer).__name__} has no parameter {name!r}")
@@ -56,7 +66,15 @@ def weight_norm(layer: Any, name: str = "weight", dim: int | None = 0) -> Any:
 
 
 def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
-    """Undo weight_norm: `name` becomes one parameter again, with the current computed value."""
+    """Undo weight_norm: `name` becomes one parameter again, with the current computed value.
+
+    Examples:
+        >>> import padax
+        >>> layer = padax.nn.utils.weight_norm(padax.nn.Linear(2, 3))
+        >>> layer = padax.nn.utils.remove_weight_norm(layer)
+        >>> sorted(name for name, _ in layer.named_parameters())
+        ['bias', 'weight']
+    """
     spec = remove_reparam(layer, WeightNorm, name)
     info = layer.__dict__["_param_info"][name + "_v"]
     w = spec.compute(layer)
