@@ -11,6 +11,7 @@ from padax.nn.initializer import Constant
 from padax.nn.layer._calls import check_input
 from padax.nn.layer._functional import FunctionalLayer
 from padax.nn.layer.layers import Layer
+from padax.functional._docs import example_doc
 
 
 class CELU(FunctionalLayer):
@@ -288,9 +289,8 @@ def _plain(name: str, op: Any, doc: str, out: str, x: str = "[-1.0, 0.0, 2.0]") 
     def __init__(self: Any, name: str | None = None) -> None:
         FunctionalLayer.__init__(self)
 
-    example = (f"\n\n    Examples:\n        >>> import padax\n"
-               f"        >>> padax.nn.{name}()(padax.to_tensor({x})).tolist()\n        {out}\n    ")
-    return type(name, (FunctionalLayer,), {"__doc__": doc + example, "__init__": __init__,
+    doc = example_doc(doc, [(f"padax.nn.{name}()(padax.to_tensor({x})).tolist()", out)])
+    return type(name, (FunctionalLayer,), {"__doc__": doc, "__init__": __init__,
                                           "_op": staticmethod(op), "__module__": __name__})
 
 

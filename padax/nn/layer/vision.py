@@ -9,6 +9,7 @@ import numpy as np
 
 from padax.nn import functional as F
 from padax.nn.layer._functional import FunctionalLayer
+from padax.functional._docs import example_doc
 
 _PAD_FORMATS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
@@ -71,8 +72,7 @@ def _pad_doc(summary: str, name: str, n: int) -> str:
     """`summary` and a doctest example padding the demo input of rank n with class `name`."""
     x, view, padding = _PAD_DEMO[n]
     args = padding + (", value=9.0" if name.startswith("Constant") else "")
-    return (f"{summary}\n\n    Examples:\n        >>> import padax\n        >>> x = {x}\n"
-            f"        >>> padax.nn.{name}({args})(x){view}\n        {_PAD_OUT[name]}\n    ")
+    return example_doc(summary, [(f"x = {x}", ""), (f"padax.nn.{name}({args})(x){view}", _PAD_OUT[name])])
 
 
 def _pad_classes(n: int) -> dict[str, type]:
