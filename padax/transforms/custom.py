@@ -103,6 +103,21 @@ class custom_jvp:
 
     The rule `jvp(primals, tangents) -> (primal_out, tangent_out)` also gives
     reverse mode (padax transposes the linear part of what it returns).
+
+    Args:
+        fun: the function (positional arguments only).
+        nondiff_argnums: arguments that are not differentiated (passed first to the rule).
+
+    Examples:
+        >>> import padax
+        >>> @padax.custom_jvp
+        ... def f(x):
+        ...     return padax.sin(x)
+        >>> @f.defjvp
+        ... def f_jvp(primals, tangents):
+        ...     return f(primals[0]), 10.0 * tangents[0]
+        >>> float(f(padax.to_tensor(0.0))), float(padax.grad(f)(padax.to_tensor(0.0)))
+        (0.0, 10.0)
     """
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
@@ -231,6 +246,19 @@ class custom_vjp:
 
     `fwd(*args) -> (out, residuals)`; `bwd(residuals, cotangent_out) -> tuple of
     cotangents, one per (non-nondiff) argument`. Residuals may be any pytree.
+
+    Args:
+        fun: the function (positional arguments only).
+        nondiff_argnums: arguments that are not differentiated (passed first to bwd).
+
+    Examples:
+        >>> import padax
+        >>> @padax.custom_vjp
+        ... def clip_gradient(x):
+        ...     return x
+        >>> clip_gradient.defvjp(lambda x: (x, None), lambda res, g: (padax.clip(g, -1.0, 1.0),))
+        >>> padax.grad(lambda x: (3.0 * clip_gradient(x)).sum())(padax.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 1.0]
     """
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
