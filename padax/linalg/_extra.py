@@ -158,7 +158,16 @@ def householder_product(x: Any, tau: Any, name: str | None = None) -> Any:
 
 def ormqr(x: Any, tau: Any, y: Any, left: bool = True, transpose: bool = False, name: str | None = None) -> Any:
     """op(Q) @ y (left) or y @ op(Q), as Paddle computes it: Q is `householder_product(x, tau)` (its first N
-    columns, (*, M, N)) and op transposes it when `transpose`; the shapes must fit that product."""
+    columns, (*, M, N)) and op transposes it when `transpose`; the shapes must fit that product.
+
+    Examples:
+        >>> import padax
+        >>> x, tau = padax.to_tensor([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]), padax.to_tensor([1.0, 1.0])
+        >>> padax.linalg.householder_product(x, tau).tolist()      # Q = H1 H2, reflectors below the diagonal
+        [[0.0, 0.0], [-1.0, 0.0], [0.0, -1.0]]
+        >>> padax.linalg.ormqr(x, tau, padax.to_tensor([[1.0], [2.0], [3.0]]), transpose=True).tolist()  # Q^T y
+        [[-2.0], [-3.0]]
+    """
     x, tau = _householder_args("ormqr", x, tau)
     y = _mat("ormqr", y, "y")
     q = householder_product(x, tau)
@@ -269,7 +278,16 @@ def _range_finder(a: Any, q: int, niter: int) -> Any:
 def svd_lowrank(x: Any, q: int | None = None, niter: int = 2, M: Any = None, name: str | None = None):
     """An approximate rank-q SVD (U, S, V) of x - M (V, not V^H: x - M ~= U diag(S) V^H) by randomized
     subspace iteration (Halko, Martinsson, Tropp 2011); q defaults to min(6, M, N). The random test
-    matrix comes from padax's global key (see `padax.seed`)."""
+    matrix comes from padax's global key (see `padax.seed`).
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.to_tensor(np.outer([1.0, 2.0, 3.0], [1.0, 0.0, 2.0]))    # rank 1
+        >>> u, s, v = padax.linalg.svd_lowrank(x, q=1)
+        >>> np.round(s.numpy(), 4).tolist(), np.allclose(u @ padax.diag(s) @ v.T, x, atol=1e-5)
+        ([8.3666], True)
+    """
     a = _mat("svd_lowrank", x)
     if M is not None:
         from padax.functional.math import subtract
@@ -286,7 +304,16 @@ def svd_lowrank(x: Any, q: int | None = None, niter: int = 2, M: Any = None, nam
 
 def pca_lowrank(x: Any, q: int | None = None, center: bool = True, niter: int = 2, name: str | None = None):
     """svd_lowrank of x with each column's mean subtracted first (when `center`): (U, S, V), whose V holds
-    the principal directions."""
+    the principal directions.
+
+    Examples:
+        >>> import numpy as np, padax
+        >>> _ = padax.seed(0)
+        >>> x = padax.to_tensor([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])       # points on the line y = 2x
+        >>> u, s, v = padax.linalg.pca_lowrank(x, q=1)
+        >>> np.round(s.numpy(), 4).tolist(), np.round(np.abs(v.numpy()[:, 0]), 4).tolist()
+        ([3.1623], [0.4472, 0.8944])
+    """
     a = _mat("pca_lowrank", x)
     m, n = a.aval.shape[-2:]
     q = min(6, m, n) if q is None else q

@@ -33,26 +33,63 @@ def _pl():
 
 
 class EighResult(NamedTuple):
+    """What eigh returns: eigenvalues (ascending) and eigenvectors (columns), a named tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> w, v = pnp.linalg.eigh(pnp.array([[2.0, 0.0], [0.0, 1.0]]))
+        >>> w.tolist(), pnp.linalg.eigh(pnp.eye(2)).eigenvalues.tolist()
+        ([1.0, 2.0], [1.0, 1.0])
+    """
     eigenvalues: Any
     eigenvectors: Any
 
 
 class EigResult(NamedTuple):
+    """What eig returns: eigenvalues and eigenvectors (columns), complex, a named tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.eig(pnp.array([[2.0, 0.0], [0.0, 3.0]])).eigenvalues.tolist()
+        [(2+0j), (3+0j)]
+    """
     eigenvalues: Any
     eigenvectors: Any
 
 
 class QRResult(NamedTuple):
+    """What qr returns: Q (orthonormal columns) and R (upper triangular), a named tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.qr(pnp.array([[3.0, 0.0], [4.0, 5.0]])).R.tolist()
+        [[-5.0, -4.0], [0.0, 3.0]]
+    """
     Q: Any
     R: Any
 
 
 class SlogdetResult(NamedTuple):
+    """What slogdet returns: the sign and log|det| of the determinant, a named tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> sign, logabsdet = pnp.linalg.slogdet(pnp.array([[0.0, 2.0], [1.0, 0.0]]))   # det = -2
+        >>> sign.tolist(), round(logabsdet.tolist(), 4)
+        (-1.0, 0.6931)
+    """
     sign: Any
     logabsdet: Any
 
 
 class SVDResult(NamedTuple):
+    """What svd returns: U, the singular values S (descending) and Vh, a named tuple.
+
+    Examples:
+        >>> import padax.numpy as pnp
+        >>> pnp.linalg.svd(pnp.array([[0.0, 2.0], [3.0, 0.0]])).S.tolist()
+        [3.0, 2.0]
+    """
     U: Any
     S: Any
     Vh: Any
