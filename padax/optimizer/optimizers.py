@@ -40,7 +40,20 @@ def _ops():
 
 
 class Optimizer:
-    """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter."""
+    """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter.
+
+    Examples:
+        >>> import padax
+        >>> class SignSGD(padax.optimizer.Optimizer):
+        ...     def _update(self, p, g, slots, lr, t):
+        ...         return p - lr * padax.sign(g), {}
+        ...
+        >>> opt = SignSGD(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0, 2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([3.0, -0.5]), opt.init(w))
+        >>> w.tolist(), int(state["step"])
+        ([0.9, 2.1], 1)
+    """
 
     slots: tuple[str, ...] = ()
 
@@ -238,14 +251,34 @@ def _updatable(p: Any, info: Any) -> bool:
 
 
 class SGD(Optimizer):
-    """p <- p - lr * g."""
+    """p <- p - lr * g.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1)
+        >>> params = {"w": padax.to_tensor([1.0, -2.0])}
+        >>> params, state = opt.step(params, {"w": padax.to_tensor([0.5, 0.5])}, opt.init(params))
+        >>> params["w"].tolist()  # 1 - 0.1 * 0.5, -2 - 0.1 * 0.5
+        [0.95, -2.05]
+    """
 
     def _update(self, p, g, slots, lr, t):
         return p - lr * g, {}
 
 
 class Momentum(Optimizer):
-    """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v))."""
+    """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v)).
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Momentum(learning_rate=0.1, momentum=0.9)
+        >>> w, g = padax.to_tensor([1.0]), padax.to_tensor([0.5])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, g, state)  # v = 0.5: w = 1 - 0.05
+        >>> w, state = opt.step(w, g, state)  # v = 0.9 * 0.5 + 0.5 = 0.95: w = 0.95 - 0.095
+        >>> w.tolist(), state["velocity"].tolist()
+        ([0.855], [0.95])
+    """
 
     slots = ("velocity",)
 
@@ -266,7 +299,18 @@ class Momentum(Optimizer):
 
 class Adam(Optimizer):
     """Adam with Paddle's bias correction: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
-    p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t))."""
+    p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t)).
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adam(learning_rate=0.1)
+        >>> params = {"w": padax.to_tensor([1.0, -2.0])}
+        >>> params, state = opt.step(params, {"w": padax.to_tensor([0.5, 0.5])}, opt.init(params))
+        >>> params["w"].tolist()  # the bias-corrected first step moves each weight by lr
+        [0.9, -2.1]
+        >>> state["moment1"]["w"].tolist(), state["moment2"]["w"].tolist()
+        ([0.05, 0.05], [0.00025, 0.00025])
+    """
 
     slots = ("moment1", "moment2")
 
@@ -292,7 +336,16 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam."""
+    """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.AdamW(learning_rate=0.1, weight_decay=0.1)
+        >>> w = padax.to_tensor([1.0, -2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5, 0.5]), opt.init(w))
+        >>> w.tolist()  # decay first (w * (1 - 0.1 * 0.1)), then Adam's step of lr
+        [0.89, -2.08]
+    """
 
     _decoupled_decay = True
 
@@ -307,7 +360,18 @@ class AdamW(Adam):
 
 
 class Adagrad(Optimizer):
-    """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon)."""
+    """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon).
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adagrad(learning_rate=0.1)
+        >>> w, g = padax.to_tensor([1.0]), padax.to_tensor([0.5])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, g, state)  # acc = 0.25: w = 1 - 0.1 * 0.5 / 0.5
+        >>> w, state = opt.step(w, g, state)  # acc = 0.5: w = 0.9 - 0.1 * 0.5 / sqrt(0.5)
+        >>> w.tolist(), state["moment"].tolist()
+        ([0.82929], [0.5])
+    """
 
     slots = ("moment",)
 
@@ -326,7 +390,18 @@ class Adagrad(Optimizer):
 
 class RMSProp(Optimizer):
     """ms <- rho * ms + (1 - rho) g^2 (centered: minus the mean gradient squared);
-    mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom."""
+    mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.RMSProp(learning_rate=0.1, rho=0.95)
+        >>> w = padax.to_tensor([1.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5]), opt.init(w))
+        >>> state["mean_square"].tolist()  # 0.05 * 0.5 ** 2
+        [0.0125]
+        >>> w.tolist()  # 1 - 0.1 * 0.5 / sqrt(0.0125 + 1e-6)
+        [0.5528]
+    """
 
     slots = ("mean_square", "mean_grad", "momentum")
 
