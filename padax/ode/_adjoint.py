@@ -155,7 +155,15 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
            mxstep: float = np.inf, hmax: float = np.inf) -> Any:
     """States of dy/dt = func(y, t, *args) at the times t (jax.experimental.ode's signature):
     adaptive Dormand-Prince 5(4), reverse-mode gradients (for y0, t and args) by the adjoint
-    method. Returns y0's pytree with a leading axis of len(t)."""
+    method. Returns y0's pytree with a leading axis of len(t).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> ys = ode.odeint(lambda y, t: -y, padax.to_tensor(1.0), padax.to_tensor([0.0, 0.5, 1.0]))
+        >>> ys.tolist()  # exp(-t)
+        [1.0, 0.60653, 0.36788]
+    """
     import padax.numpy as pnp
     from padax.core.trace import Tracer
     from padax.transforms.batching import vmap
