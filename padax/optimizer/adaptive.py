@@ -19,6 +19,10 @@ def _check_beta(op: str, name: str, b: float) -> float:
 class Adamax(Optimizer):
     """m <- b1 m + (1 - b1) g; u <- max(b2 u + eps, |g|); p <- p - lr / (1 - b1^t) * m / u.
 
+    Args:
+        beta1: decay of the first moment; beta2: decay of the infinity norm.
+        epsilon: added to the decayed infinity norm.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.Adamax(learning_rate=0.1)
@@ -50,6 +54,10 @@ class Adadelta(Optimizer):
     """E[g^2] <- rho E[g^2] + (1 - rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
     E[dx^2] <- rho E[dx^2] + (1 - rho) d^2; p <- p + lr d.
 
+    Args:
+        rho: decay rate of both running averages.
+        epsilon: added inside both roots.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.Adadelta(learning_rate=1.0, rho=0.95, epsilon=1e-6)
@@ -77,6 +85,10 @@ class Adadelta(Optimizer):
 class NAdam(Optimizer):
     """Adam with Nesterov momentum and the momentum schedule mu_t = b1 (1 - 0.96^(t psi) / 2)
     (psi = momentum_decay); the product of the mu's is kept per parameter.
+
+    Args:
+        beta1, beta2, epsilon: as `Adam`.
+        momentum_decay: psi of the momentum schedule (>= 0).
 
     Examples:
         >>> import padax
@@ -120,6 +132,9 @@ class RAdam(Optimizer):
     """Rectified Adam: Adam's step scaled by the variance rectification r_t once rho_t > 5, plain momentum
     SGD (bias-corrected) before.
 
+    Args:
+        beta1, beta2, epsilon: as `Adam`.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.RAdam(learning_rate=0.1)
@@ -160,6 +175,12 @@ class Lamb(Optimizer):
     `exclude_from_weight_decay_fn(info)` gets each parameter's ParamInfo (with its `name`; None outside a
     layer) and returns True to exempt it from the decay. With lamb_weight_decay = 0 the trust ratio is
     used only when `always_adapt`.
+
+    Args:
+        lamb_weight_decay: the decoupled decay added to the update direction.
+        beta1, beta2, epsilon: as `Adam`.
+        exclude_from_weight_decay_fn: info -> True exempts a parameter from the decay.
+        always_adapt: use the trust ratio even when lamb_weight_decay is 0.
 
     Examples:
         >>> import padax
@@ -205,6 +226,9 @@ class ASGD(Optimizer):
     """Stochastic average gradient over the last `batch_num` gradients: slot y keeps them (one row per batch
     position), d their sum; p <- p - lr * d / min(t, batch_num).
 
+    Args:
+        batch_num: how many recent gradients are averaged.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.ASGD(learning_rate=0.1, batch_num=2)
@@ -244,6 +268,11 @@ class Rprop(Optimizer):
     """Resilient backpropagation: a per-element step size grows by etas[1] while the gradient keeps its sign
     and shrinks by etas[0] (that step skipped) when it flips, within learning_rate_range;
     p <- p - sign(g) * step. The initial step size is the learning rate.
+
+    Args:
+        learning_rate: the initial per-element step size.
+        learning_rate_range: (min, max) bounds of the step size.
+        etas: (shrink, grow) factors, 0 < shrink < 1 < grow.
 
     Examples:
         >>> import padax

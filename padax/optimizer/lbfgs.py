@@ -130,6 +130,13 @@ class LBFGS:
     step, as Paddle's `step` returns, and `state["converged"]` whether a tolerance (not max_iter or
     max_eval) ended it. line_search_fn: None (fixed step learning_rate) or 'strong_wolfe'.
 
+    Args:
+        learning_rate: the step length (the line search's first trial step with 'strong_wolfe').
+        max_iter, max_eval: iterations and function evaluations per step.
+        tolerance_grad, tolerance_change: stop when the gradient's max or the change in value/step falls below.
+        history_size: curvature pairs kept.
+        line_search_fn: None (fixed steps) or 'strong_wolfe'.
+
     Examples:
         >>> import padax
         >>> loss = lambda x: padax.sum((x - padax.to_tensor([1.0, 2.0])) ** 2)

@@ -42,6 +42,12 @@ def _ops():
 class Optimizer:
     """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter.
 
+    Args:
+        learning_rate: a float, or a padax.optimizer.lr schedule evaluated at the optimizer's step count.
+        parameters: Paddle's parameter list (unused: step gets the parameters) or parameter groups (dicts).
+        weight_decay: an L2 coefficient (float) or a padax.regularizer.L1Decay/L2Decay.
+        grad_clip: a padax.nn.ClipGradBy* applied to the gradients first.
+
     Examples:
         >>> import padax
         >>> class SignSGD(padax.optimizer.Optimizer):
@@ -253,6 +259,9 @@ def _updatable(p: Any, info: Any) -> bool:
 class SGD(Optimizer):
     """p <- p - lr * g.
 
+    Args:
+        learning_rate, parameters, weight_decay, grad_clip: as `Optimizer`.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.SGD(learning_rate=0.1)
@@ -268,6 +277,11 @@ class SGD(Optimizer):
 
 class Momentum(Optimizer):
     """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v)).
+
+    Args:
+        momentum: the velocity's decay factor.
+        use_nesterov: step along g + momentum * v instead of v.
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
 
     Examples:
         >>> import padax
@@ -300,6 +314,11 @@ class Momentum(Optimizer):
 class Adam(Optimizer):
     """Adam with Paddle's bias correction: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
     p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t)).
+
+    Args:
+        beta1, beta2: decay rates of the first and second moment estimates.
+        epsilon: added to the denominator (scaled by sqrt(1 - beta2^t), as Paddle).
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
 
     Examples:
         >>> import padax
@@ -338,6 +357,10 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam.
 
+    Args:
+        weight_decay: the decoupled decay coefficient (default 0.01).
+        beta1, beta2, epsilon, multi_precision: as `Adam`.
+
     Examples:
         >>> import padax
         >>> opt = padax.optimizer.AdamW(learning_rate=0.1, weight_decay=0.1)
@@ -361,6 +384,10 @@ class AdamW(Adam):
 
 class Adagrad(Optimizer):
     """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon).
+
+    Args:
+        epsilon: added to the root of the accumulator.
+        initial_accumulator_value: the accumulator's starting value.
 
     Examples:
         >>> import padax
@@ -391,6 +418,12 @@ class Adagrad(Optimizer):
 class RMSProp(Optimizer):
     """ms <- rho * ms + (1 - rho) g^2 (centered: minus the mean gradient squared);
     mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom.
+
+    Args:
+        rho: decay rate of the mean square.
+        epsilon: added under the root.
+        momentum: decay of the update's momentum (0: none).
+        centered: subtract the squared mean gradient (variance instead of second moment).
 
     Examples:
         >>> import padax
