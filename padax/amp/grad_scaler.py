@@ -68,6 +68,14 @@ class OptimizerState(enum.Enum):
 class AmpScaler:
     """Dynamic loss scaling (Paddle's `AmpScaler`; `GradScaler` has Paddle's GradScaler defaults).
 
+    Args:
+        enable: False makes every method a pass-through (scale 1).
+        init_loss_scaling: the starting loss scale.
+        incr_ratio, decr_ratio: factors the scale is multiplied by when it grows / shrinks.
+        incr_every_n_steps: finite steps in a row before the scale grows.
+        decr_every_n_nan_or_inf: steps with an inf/nan before it shrinks.
+        use_dynamic_loss_scaling: False keeps the scale fixed.
+
     Examples:
         >>> import padax
         >>> scaler = padax.amp.AmpScaler(init_loss_scaling=1024.0, incr_every_n_steps=2)
@@ -314,6 +322,10 @@ class AmpScaler:
 
 class GradScaler(AmpScaler):
     """Paddle's `paddle.amp.GradScaler` (defaults: scale 2**16, grown every 2000 finite steps).
+
+    Args:
+        enable, init_loss_scaling, incr_ratio, decr_ratio, incr_every_n_steps, decr_every_n_nan_or_inf,
+        use_dynamic_loss_scaling: as `AmpScaler` (defaults: scale 2**16, grown after 2000 finite steps).
 
     Examples:
         >>> import padax

@@ -289,6 +289,10 @@ class _Timer:
 class ModelCheckpoint(Callback):
     """Saves `model.save(save_dir/{epoch})` every `save_freq` epochs and `save_dir/final` at the end.
 
+    Args:
+        save_freq: save every this many epochs.
+        save_dir: the folder (nothing is saved when None).
+
     Examples:
         >>> import os, tempfile
         >>> import numpy as np
@@ -382,6 +386,14 @@ def _monitored(logs: dict | None, monitor: str, who: str) -> float | None:
 class EarlyStopping(Callback):
     """Stops training when the monitored eval quantity stops improving for `patience` evaluations.
 
+    Args:
+        monitor: the eval log entry watched ('loss', 'acc', ...).
+        mode: 'min', 'max', or 'auto' ('max' when the name contains 'acc').
+        patience: evaluations without improvement before training stops.
+        min_delta: the smallest change that counts as an improvement.
+        baseline: a value the monitored quantity must beat.
+        save_best_model: save the best model under the fit's save_dir.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -434,6 +446,13 @@ class EarlyStopping(Callback):
 
 class ReduceLROnPlateau(Callback):
     """Multiplies a fixed learning rate by `factor` when the monitored eval quantity stops improving.
+
+    Args:
+        monitor, mode, min_delta: as `EarlyStopping`.
+        factor: multiplies the learning rate on a plateau (< 1).
+        patience: evaluations without improvement before the rate is reduced.
+        cooldown: evaluations to wait after a reduction.
+        min_lr: the rate is not reduced below this.
 
     Examples:
         >>> import padax

@@ -40,6 +40,11 @@ class SaveAt:
     """Which values the solution keeps: the start `t0`, the end `t1`, the times `ts`, and/or
     a `dense` interpolant (Solution.evaluate). Defaults to t1 only.
 
+    Args:
+        t0, t1: keep the state at the start / end.
+        ts: times to keep the state at (an array).
+        dense: keep a dense interpolant for Solution.evaluate.
+
     Examples:
         >>> import padax
         >>> from padax import ode
@@ -80,6 +85,12 @@ class PIDController:
     error / (atol + rtol * |y|) is at most 1; the next step is scaled by
     safety * err^(-1/(error_order+1)) (clipped to [factormin, factormax]) and, with
     `pcoeff`, by err_prev^(pcoeff/(error_order+1)) (a PI controller).
+
+    Args:
+        rtol, atol: the relative and absolute error tolerances.
+        pcoeff: the proportional coefficient (0: an I controller).
+        safety, factormin, factormax: the step-size factor's safety margin and bounds.
+        dtmin, dtmax: bounds on the step size (None: unbounded).
 
     Examples:
         >>> import padax
