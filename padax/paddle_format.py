@@ -29,7 +29,21 @@ PICKLE_MAGIC = b"\x80"  # a protocol 2+ pickle starts with PROTO
 
 
 class UnsafePickleError(pickle.UnpicklingError):
-    """A pickle naming a global outside the numpy/containers allow-list (it could run code when loaded)."""
+    """A pickle naming a global outside the numpy/containers allow-list (it could run code when loaded).
+
+    Examples:
+        >>> import os, pickle
+        >>> from padax import paddle_format
+        >>> class Evil:
+        ...     def __reduce__(self):
+        ...         return (os.system, ("echo pwned",))
+        ...
+        >>> try:
+        ...     paddle_format.restricted_loads(pickle.dumps(Evil()))
+        ... except paddle_format.UnsafePickleError as e:
+        ...     print(str(e)[:40])  # refused before anything runs
+        refused to load global 'posix.system': p
+    """
 
 
 def _no_objects(dt: Any) -> None:
@@ -101,7 +115,15 @@ class _RestrictedUnpickler(pickle.Unpickler):
 def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None = None) -> Any:
     """Unpickle `data` rebuilding only the allowed containers and arrays (see the module docstring);
     any other global is refused, naming it (prefixed by `what`, the file being read, if given).
-    `encoding` decodes Python 2 strings ('bytes' keeps them as bytes, as the CIFAR batches need)."""
+    `encoding` decodes Python 2 strings ('bytes' keeps them as bytes, as the CIFAR batches need).
+
+    Examples:
+        >>> import pickle
+        >>> import numpy as np
+        >>> from padax import paddle_format
+        >>> paddle_format.restricted_loads(pickle.dumps({"w": np.arange(3.0), "meta": [1, "a"]}))
+        {'w': array([0., 1., 2.]), 'meta': [1, 'a']}
+    """
     try:
         return _RestrictedUnpickler(io.BytesIO(data), encoding=encoding).load()
     except UnsafePickleError as e:
@@ -111,7 +133,17 @@ def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None 
 
 
 def loads(data: bytes) -> Any:
-    """The object in Paddle pickle bytes, with Paddle's layouts undone (see the module docstring)."""
+    """The object in Paddle pickle bytes, with Paddle's layouts undone (see the module docstring).
+
+    Examples:
+        >>> import pickle
+        >>> import numpy as np
+        >>> from padax import paddle_format
+        >>> data = pickle.dumps({"StructuredToParameterName@@": {"w": "linear_0.w_0"},  # as paddle.save writes it
+        ...                      "w": ("linear_0.w_0", np.ones(2, np.float32))})
+        >>> paddle_format.loads(data)  # the name table dropped, the (name, array) tensor unwrapped
+        {'w': array([1., 1.], dtype=float32)}
+    """
     return _unpack(restricted_loads(data), top=True)
 
 
@@ -147,7 +179,24 @@ def _to_host(obj: Any, where: str = "") -> Any:
 
 
 def save(obj: Any, path: str, protocol: int = 4) -> None:
-    """Write `obj` (Tensors become numpy arrays) as the pickle `paddle.save` writes, atomically."""
+    """Write `obj` (Tensors become numpy arrays) as the pickle `paddle.save` writes, atomically.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> from padax import paddle_format
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "model.pdparams")
+        ...     paddle_format.save({"w": padax.to_tensor([1.0, 2.0]), "step": 3}, path)
+        ...     with open(path, "rb") as f:
+        ...         back = paddle_format.loads(f.read())
+        ...
+        >>> back["w"], back["step"]  # a pickle of numpy arrays, as paddle.save writes (paddle.load reads it)
+        (array([1., 2.], dtype=float32), 3)
+    """
     if protocol not in (2, 3, 4):
         raise ValueError(f"padax.save(format='paddle'): protocol must be 2, 3 or 4 (as Paddle), got {protocol}")
     atomic_write(path, pickle.dumps(_to_host(obj), protocol=protocol))
+
+
+__all__ = ["PICKLE_MAGIC", "UnsafePickleError", "loads", "restricted_loads", "save"]

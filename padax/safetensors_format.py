@@ -28,12 +28,36 @@ def _library(op: str) -> Any:
 
 
 def looks_like_safetensors(head: bytes) -> bool:
-    """Whether a file's first bytes are a safetensors header (8-byte little-endian length, then '{')."""
+    """Whether a file's first bytes are a safetensors header (8-byte little-endian length, then '{').
+
+    Examples:
+        >>> import struct
+        >>> from padax import safetensors_format
+        >>> safetensors_format.looks_like_safetensors(struct.pack("<Q", 2) + b"{}")
+        True
+        >>> import pickle
+        >>> safetensors_format.looks_like_safetensors(pickle.dumps({"w": [1.0, 2.0]}))
+        False
+    """
     return len(head) >= 9 and head[8:9] == b"{" and struct.unpack("<Q", head[:8])[0] > 1
 
 
 def save(obj: Any, path: str) -> None:
-    """Write a flat dict {name: Tensor or numpy array} as a .safetensors file, atomically."""
+    """Write a flat dict {name: Tensor or numpy array} as a .safetensors file, atomically.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> from padax import safetensors_format
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "model.safetensors")
+        ...     safetensors_format.save({"w": padax.to_tensor([1.0, 2.0]), "b": padax.zeros([1], "bfloat16")}, path)
+        ...     with open(path, "rb") as f:
+        ...         back = safetensors_format.loads(f.read())
+        ...
+        >>> back["w"].tolist(), str(back["b"].dtype)  # bfloat16 round-trips
+        ([1.0, 2.0], 'bfloat16')
+    """
     safetensors = _library("padax.save(format='safetensors')")
     from padax.serialization import _is_array
     if not isinstance(obj, dict) or not all(isinstance(k, str) and _is_array(v) for k, v in obj.items()):
@@ -51,7 +75,16 @@ def save(obj: Any, path: str) -> None:
 
 
 def loads(data: bytes) -> dict:
-    """{name: numpy array} from the bytes of a .safetensors file."""
+    """{name: numpy array} from the bytes of a .safetensors file.
+
+    Examples:
+        >>> import numpy as np
+        >>> import safetensors.numpy
+        >>> from padax import safetensors_format
+        >>> data = safetensors.numpy.save({"x": np.arange(4, dtype=np.int32).reshape(2, 2)})  # bytes of a .safetensors file
+        >>> safetensors_format.loads(data)["x"].tolist()
+        [[0, 1], [2, 3]]
+    """
     safetensors = _library("padax.load")
     out = {}
     for name, entry in safetensors.deserialize(data):
@@ -60,3 +93,6 @@ def loads(data: bytes) -> dict:
         dt = dtypes.to_dtype(_CODES[entry["dtype"]])
         out[name] = np.frombuffer(bytes(entry["data"]), dtype=dt).reshape(entry["shape"])
     return out
+
+
+__all__ = ["loads", "looks_like_safetensors", "save"]

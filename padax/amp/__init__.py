@@ -30,12 +30,24 @@ def _platform(device: Any) -> str:
 
 def is_float16_supported(device: Any = None) -> bool:
     """Whether float16 mixed precision runs on `device` (a name like 'cpu'/'gpu'/'gpu:0', a Device, or None
-    for the default device). XLA computes float16 on every backend padax runs on (CPU, GPU, TPU)."""
+    for the default device). XLA computes float16 on every backend padax runs on (CPU, GPU, TPU).
+
+    Examples:
+        >>> import padax
+        >>> padax.amp.is_float16_supported("cpu"), padax.amp.is_float16_supported()
+        (True, True)
+    """
     return _platform(device) in ("cpu", "gpu", "cuda", "rocm", "tpu")
 
 
 def is_bfloat16_supported(device: Any = None) -> bool:
-    """Whether bfloat16 mixed precision runs on `device` (as `is_float16_supported`)."""
+    """Whether bfloat16 mixed precision runs on `device` (as `is_float16_supported`).
+
+    Examples:
+        >>> import padax
+        >>> padax.amp.is_bfloat16_supported("cpu")
+        True
+    """
     return _platform(device) in ("cpu", "gpu", "cuda", "rocm", "tpu")
 
 

@@ -82,7 +82,18 @@ def auto_cast(enable: bool = True, custom_white_list: Iterable[str] | None = Non
               use_promote: bool = True) -> Iterator[None]:
     """Paddle's `paddle.amp.auto_cast`: run white-list ops (matmul, conv, einsum, linear) in `dtype` and
     black-list ops (exp, log, reductions: so softmax, norms and losses) in float32 (O1); at O2 every op
-    but the black list follows its (low-precision) inputs. `enable=False` turns mixed precision off inside."""
+    but the black list follows its (low-precision) inputs. `enable=False` turns mixed precision off inside.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.ones([2, 2])
+        >>> with padax.amp.auto_cast(dtype="bfloat16"):
+        ...     y = x @ x          # white list: low precision
+        ...     z = padax.exp(y)   # black list: float32
+        ...
+        >>> str(y.dtype), str(z.dtype), y.tolist()
+        ('bfloat16', 'float32', [[2.0, 2.0], [2.0, 2.0]])
+    """
     policy = make_policy(custom_white_list, custom_black_list, level, dtype, use_promote) if enable else None
     from padax.amp.debugging import OperatorStats
     outer = trace_state.bind_policy
@@ -97,7 +108,15 @@ amp_guard = auto_cast
 
 def autocast(device_type: str | None = None, dtype: str = "float16", enabled: bool = True,
              cache_enabled: bool = True):
-    """Paddle's torch-style alias: `autocast(device_type, dtype, enabled)` is `auto_cast(enabled, dtype=dtype)`."""
+    """Paddle's torch-style alias: `autocast(device_type, dtype, enabled)` is `auto_cast(enabled, dtype=dtype)`.
+
+    Examples:
+        >>> import padax
+        >>> with padax.amp.autocast("cpu", dtype="bfloat16"):
+        ...     print(padax.amp.is_autocast_enabled(), padax.amp.get_autocast_dtype())
+        ...
+        True bfloat16
+    """
     return auto_cast(enable=enabled, dtype=dtype)
 
 
@@ -109,12 +128,32 @@ def current_policy() -> AmpPolicy | None:
 
 
 def is_autocast_enabled(device_type: Any = None) -> bool:
-    """Whether an enabled `auto_cast` is active in this thread."""
+    """Whether an enabled `auto_cast` is active in this thread.
+
+    Examples:
+        >>> import padax
+        >>> padax.amp.is_autocast_enabled()
+        False
+        >>> with padax.amp.auto_cast():
+        ...     print(padax.amp.is_autocast_enabled())
+        ...
+        True
+    """
     return current_policy() is not None
 
 
 def get_autocast_dtype(device_type: Any = None) -> str:
-    """The low-precision dtype of the active `auto_cast` ('float32' when none is active)."""
+    """The low-precision dtype of the active `auto_cast` ('float32' when none is active).
+
+    Examples:
+        >>> import padax
+        >>> padax.amp.get_autocast_dtype()
+        'float32'
+        >>> with padax.amp.auto_cast(dtype="float16"):
+        ...     print(padax.amp.get_autocast_dtype())
+        ...
+        float16
+    """
     policy = current_policy()
     return "float32" if policy is None else policy.dtype.name
 
@@ -153,7 +192,15 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
     """Paddle's `paddle.amp.decorate`. O1: nothing changes. O2: the models' float32 parameters become
     `dtype` (in place; batch norms keep float32, as in Paddle) and the optimizers keep float32 master
     weights (`master_weight` None or True), updating those and casting down. Returns models, or
-    (models, optimizers) when optimizers are given."""
+    (models, optimizers) when optimizers are given.
+
+    Examples:
+        >>> import padax
+        >>> model, opt = padax.nn.Linear(2, 2), padax.optimizer.AdamW(learning_rate=0.1)
+        >>> model, opt = padax.amp.decorate(model, opt, level="O2", dtype="bfloat16")
+        >>> str(model.weight.dtype), opt.multi_precision  # low-precision weights, float32 master copies
+        ('bfloat16', True)
+    """
     import padax.nn as nn
     level, dtype = _amp_level(level, "padax.amp.decorate"), _amp_dtype(dtype, "padax.amp.decorate")
     model_list = models if isinstance(models, (list, tuple)) else [models]

@@ -35,7 +35,15 @@ def _ops():
 
 
 def all_finite(tree: Any) -> Any:
-    """A scalar bool Tensor: whether every floating-point leaf of `tree` is free of inf and nan."""
+    """A scalar bool Tensor: whether every floating-point leaf of `tree` is free of inf and nan.
+
+    Examples:
+        >>> import padax
+        >>> padax.amp.all_finite({"a": padax.to_tensor([1.0, 2.0]), "b": padax.to_tensor([3.0])}).tolist()
+        True
+        >>> padax.amp.all_finite([padax.to_tensor([1.0, float("inf")])]).tolist()
+        False
+    """
     padax = _ops()
     ok = padax.to_tensor(True)
     for leaf in tree_util.leaves(tree):
@@ -45,14 +53,43 @@ def all_finite(tree: Any) -> Any:
 
 
 class OptimizerState(enum.Enum):
-    """Where an optimizer is between two `update()` calls (Paddle's OptimizerState)."""
+    """Where an optimizer is between two `update()` calls (Paddle's OptimizerState).
+
+    Examples:
+        >>> import padax
+        >>> [s.name for s in padax.amp.OptimizerState]
+        ['INIT', 'UNSCALED', 'STEPPED']
+    """
     INIT = 0
     UNSCALED = 1
     STEPPED = 2
 
 
 class AmpScaler:
-    """Dynamic loss scaling (Paddle's `AmpScaler`; `GradScaler` has Paddle's GradScaler defaults)."""
+    """Dynamic loss scaling (Paddle's `AmpScaler`; `GradScaler` has Paddle's GradScaler defaults).
+
+    Args:
+        enable: False makes every method a pass-through (scale 1).
+        init_loss_scaling: the starting loss scale.
+        incr_ratio, decr_ratio: factors the scale is multiplied by when it grows / shrinks.
+        incr_every_n_steps: finite steps in a row before the scale grows.
+        decr_every_n_nan_or_inf: steps with an inf/nan before it shrinks.
+        use_dynamic_loss_scaling: False keeps the scale fixed.
+
+    Examples:
+        >>> import padax
+        >>> scaler = padax.amp.AmpScaler(init_loss_scaling=1024.0, incr_every_n_steps=2)
+        >>> state = scaler.init_state()
+        >>> float(scaler.scale_loss(padax.to_tensor(0.5), state))  # the loss times the scale
+        512.0
+        >>> grads, found_inf = scaler.unscale_grads({"w": padax.to_tensor([2048.0])}, state)
+        >>> grads["w"].tolist(), found_inf.tolist()
+        ([2.0], False)
+        >>> state = scaler.update_state(state, found_inf)  # one finite step: not yet grown
+        >>> state = scaler.update_state(state, found_inf)  # two in a row: the scale doubles
+        >>> float(state["scale"]), float(scaler.update_state(state, padax.to_tensor(True))["scale"])  # an inf halves it
+        (2048.0, 1024.0)
+    """
 
     def __init__(self, enable: bool = True, init_loss_scaling: float = 2.0 ** 15, incr_ratio: float = 2.0,
                  decr_ratio: float = 0.5, incr_every_n_steps: int = 1000, decr_every_n_nan_or_inf: int = 1,
@@ -284,7 +321,28 @@ class AmpScaler:
 
 
 class GradScaler(AmpScaler):
-    """Paddle's `paddle.amp.GradScaler` (defaults: scale 2**16, grown every 2000 finite steps)."""
+    """Paddle's `paddle.amp.GradScaler` (defaults: scale 2**16, grown every 2000 finite steps).
+
+    Args:
+        enable, init_loss_scaling, incr_ratio, decr_ratio, incr_every_n_steps, decr_every_n_nan_or_inf,
+        use_dynamic_loss_scaling: as `AmpScaler` (defaults: scale 2**16, grown after 2000 finite steps).
+
+    Examples:
+        >>> import padax
+        >>> scaler = padax.amp.GradScaler(init_loss_scaling=1024.0)
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0])
+        >>> opt_state, sstate = opt.init(w), scaler.init_state()
+        >>> g = padax.grad(lambda p: scaler.scale_loss(padax.sum(p * p), sstate))(w)
+        >>> g.tolist()  # 2 w, scaled by 1024
+        [2048.0]
+        >>> w, opt_state, sstate = scaler.apply_gradients(opt, w, g, opt_state, sstate)
+        >>> w.tolist(), float(sstate["scale"])  # unscaled step: 1 - 0.1 * 2
+        ([0.8], 1024.0)
+        >>> w2, _, sstate = scaler.apply_gradients(opt, w, padax.to_tensor([float("inf")]), opt_state, sstate)
+        >>> w2.tolist(), float(sstate["scale"])  # an inf gradient: step skipped, scale halved
+        ([0.8], 512.0)
+    """
 
     def __init__(self, enable: bool = True, init_loss_scaling: float = 2.0 ** 16, incr_ratio: float = 2.0,
                  decr_ratio: float = 0.5, incr_every_n_steps: int = 2000, decr_every_n_nan_or_inf: int = 1,

@@ -60,12 +60,26 @@ COMPOSITES = frozenset(n for n, prims in PRIMITIVES_OF.items() if prims == _EXP_
 
 
 def white_list() -> dict[str, dict[str, frozenset]]:
-    """Paddle's white lists by dtype and level (Paddle op names)."""
+    """Paddle's white lists by dtype and level (Paddle op names).
+
+    Examples:
+        >>> import padax
+        >>> lists = padax.amp.white_list()
+        >>> sorted(lists), "matmul_v2" in lists["float16"]["O1"]
+        (['bfloat16', 'float16'], True)
+    """
     return {dt: {lvl: WHITE_LIST for lvl in ("OD", "O1", "O2")} for dt in ("float16", "bfloat16")}
 
 
 def black_list() -> dict[str, dict[str, frozenset]]:
-    """Paddle's black lists by dtype and level (Paddle op names)."""
+    """Paddle's black lists by dtype and level (Paddle op names).
+
+    Examples:
+        >>> import padax
+        >>> lists = padax.amp.black_list()
+        >>> "exp" in lists["float16"]["O1"], "exp" in lists["float16"]["O2"]  # O2 keeps only the extra list in float32
+        (True, False)
+    """
     lists = {"OD": frozenset(), "O1": FP16_BLACK_LIST | EXTRA_BLACK_LIST, "O2": EXTRA_BLACK_LIST}
     return {dt: dict(lists) for dt in ("float16", "bfloat16")}
 

@@ -38,7 +38,18 @@ from padax.devices import _jaxlib
 
 
 class ShardingError(ValueError):
-    """A sharding does not fit a mesh or an array shape."""
+    """A sharding does not fit a mesh or an array shape.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import NamedSharding, P, ShardingError
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> try:
+        ...     NamedSharding(mesh, P("y"))
+        ... except ShardingError as e:
+        ...     print(e)
+        PartitionSpec PartitionSpec('y') names mesh axis 'y', but the mesh only has axes ('x',)
+    """
 
 
 # ---- PartitionSpec and Mesh --------------------------------------------------------
@@ -49,6 +60,13 @@ class PartitionSpec(tuple):
     `P('x', None)` splits dimension 0 over mesh axis 'x' and keeps dimension 1
     whole; `P(('x', 'y'))` splits dimension 0 over both axes ('x' major).
     Dimensions past the end of the spec are not split.
+
+    Examples:
+        >>> from padax.sharding import PartitionSpec
+        >>> PartitionSpec("x", None)  # dimension 0 split over mesh axis x, dimension 1 whole
+        PartitionSpec('x', None)
+        >>> PartitionSpec(("x", "y")).axes_of(0)  # split over both axes, x major
+        ('x', 'y')
     """
 
     def __new__(cls, *parts: Any):
@@ -113,6 +131,14 @@ class AxisType(enum.Enum):
     padax lays values out the same way for Auto and Explicit axes: shardings on arrays are kept
     and XLA's partitioner chooses the layouts inside compiled programs; it does not type-check
     Explicit shardings as jax does.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import AxisType
+        >>> [t.name for t in AxisType]
+        ['Auto', 'Explicit', 'Manual']
+        >>> padax.make_mesh((1,), ("x",), axis_types=AxisType.Auto).axis_types
+        (Auto,)
     """
     Auto = enum.auto()
     Explicit = enum.auto()
@@ -135,7 +161,16 @@ def _axis_types(axis_types: Any, n: int, default: AxisType) -> tuple[AxisType, .
 
 
 class AbstractMesh:
-    """A mesh's axis names, sizes and types without its devices (what a traced program sees)."""
+    """A mesh's axis names, sizes and types without its devices (what a traced program sees).
+
+    Examples:
+        >>> from padax.sharding import AbstractMesh
+        >>> m = AbstractMesh((2, 4), ("data", "model"))  # no devices needed
+        >>> m.size, dict(m.shape)
+        (8, {'data': 2, 'model': 4})
+        >>> m
+        AbstractMesh('data': 2, 'model': 4, axis_types=(Auto, Auto))
+    """
 
     def __init__(self, axis_sizes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None):
         self.axis_sizes = tuple(int(s) for s in axis_sizes)
@@ -181,6 +216,14 @@ class Mesh:
     default Auto) is recorded for jax's explicit-sharding API; two meshes over
     the same devices and names are equal whatever their axis types.
     `with mesh:` makes it the context mesh (as padax.set_mesh does).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.sharding import Mesh
+        >>> mesh = Mesh(np.array(padax.devices()[:1]).reshape(1, 1), ("data", "model"))
+        >>> mesh.axis_names, dict(mesh.shape)
+        (('data', 'model'), {'data': 1, 'model': 1})
     """
 
     def __init__(self, devices: Any, axis_names: Sequence[str] | str, axis_types: Any = None):
@@ -283,7 +326,19 @@ _global_mesh: list = [None]  # set_mesh outside a `with` (for every thread)
 
 
 def get_mesh() -> Mesh | None:
-    """The context mesh (set_mesh / use_mesh / `with mesh:`), or None."""
+    """The context mesh (set_mesh / use_mesh / `with mesh:`), or None.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import get_mesh, use_mesh
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> with use_mesh(mesh):
+        ...     print(get_mesh() is mesh)
+        ...
+        True
+        >>> get_mesh() is None
+        True
+    """
     for mesh, _ in reversed(_context.stack):
         if mesh is not None:
             return mesh
@@ -291,7 +346,18 @@ def get_mesh() -> Mesh | None:
 
 
 def get_abstract_mesh() -> AbstractMesh:
-    """The context's abstract mesh (use_abstract_mesh, or the context mesh's); empty if none."""
+    """The context's abstract mesh (use_abstract_mesh, or the context mesh's); empty if none.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import get_abstract_mesh
+        >>> get_abstract_mesh().empty  # no context mesh
+        True
+        >>> with padax.sharding.use_mesh(padax.make_mesh((1,), ("x",))):
+        ...     print(get_abstract_mesh())
+        ...
+        AbstractMesh('x': 1, axis_types=(Explicit,))
+    """
     if _context.stack and _context.stack[-1][1] is not None:
         return _context.stack[-1][1]
     mesh = get_mesh()
@@ -301,7 +367,20 @@ def get_abstract_mesh() -> AbstractMesh:
 class set_mesh:  # noqa: N801  (a function to users; a class so that it also works with `with`)
     """Make `mesh` the context mesh: bare PartitionSpecs (device_put(x, P('x')), shard_map,
     with_sharding_constraint, reshard) refer to it. As a statement it stays set; as
-    `with padax.set_mesh(mesh):` it is restored at the end of the block."""
+    `with padax.set_mesh(mesh):` it is restored at the end of the block.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import P
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> with padax.set_mesh(mesh):  # a bare P(...) now refers to this mesh
+        ...     x = padax.device_put(padax.arange(4.0), P("x"))
+        ...     print(padax.sharding.get_mesh() is mesh)
+        ...
+        True
+        >>> x.tolist()
+        [0.0, 1.0, 2.0, 3.0]
+    """
 
     def __init__(self, mesh: Mesh | None):
         if mesh is not None and not isinstance(mesh, Mesh):
@@ -319,7 +398,16 @@ class set_mesh:  # noqa: N801  (a function to users; a class so that it also wor
 
 @contextlib.contextmanager
 def use_mesh(mesh: Mesh) -> Iterator[Mesh]:
-    """`with use_mesh(mesh):` the context mesh inside the block (jax.sharding.use_mesh)."""
+    """`with use_mesh(mesh):` the context mesh inside the block (jax.sharding.use_mesh).
+
+    Examples:
+        >>> import padax
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> with padax.sharding.use_mesh(mesh) as m:
+        ...     print(m.axis_names, padax.sharding.get_mesh() is mesh)
+        ...
+        ('x',) True
+    """
     if not isinstance(mesh, Mesh):
         raise TypeError(f"use_mesh: expected a padax Mesh, got {type(mesh).__name__}")
     with mesh:
@@ -328,7 +416,15 @@ def use_mesh(mesh: Mesh) -> Iterator[Mesh]:
 
 @contextlib.contextmanager
 def use_abstract_mesh(abstract_mesh: AbstractMesh) -> Iterator[AbstractMesh]:
-    """`with use_abstract_mesh(m):` what get_abstract_mesh() answers inside the block."""
+    """`with use_abstract_mesh(m):` what get_abstract_mesh() answers inside the block.
+
+    Examples:
+        >>> from padax.sharding import AbstractMesh, get_abstract_mesh, use_abstract_mesh
+        >>> with use_abstract_mesh(AbstractMesh((2,), ("data",))):
+        ...     print(dict(get_abstract_mesh().shape))
+        ...
+        {'data': 2}
+    """
     _context.stack.append((None, abstract_mesh))
     try:
         yield abstract_mesh
@@ -382,6 +478,14 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
     """A mesh of the first prod(axis_shapes) devices (default: all devices of the default backend).
 
     `axis_types` defaults to Explicit for every axis, as jax.make_mesh does (see AxisType).
+
+    Examples:
+        >>> import padax
+        >>> mesh = padax.make_mesh((1, 1), ("data", "model"))  # the first device; PADAX_NUM_CPU_DEVICES=8 gives more
+        >>> mesh
+        Mesh(axis_sizes=(1, 1), axis_names=('data', 'model'), axis_types=(Explicit, Explicit))
+        >>> mesh.devices.shape
+        (1, 1)
     """
     from padax.devices import backend
     axis_shapes = tuple(int(s) for s in axis_shapes)
@@ -416,6 +520,15 @@ class Sharding:
     `devices_indices_map(shape)` (device -> the slices of the global array it holds)
     and `to_hlo_sharding(ndim, device_order=None)` (XLA's HloSharding, tile entries
     being positions in `device_order`); the rest derives from them.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import NamedSharding, P, Sharding
+        >>> s = NamedSharding(padax.make_mesh((1,), ("x",)), P("x"))
+        >>> isinstance(s, Sharding), s.num_devices, s.is_fully_replicated
+        (True, 1, True)
+        >>> s.shard_shape((8, 2))  # each device's block
+        (8, 2)
     """
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -485,7 +598,16 @@ def _norm_map(m: dict, shape) -> dict:
 
 
 class SingleDeviceSharding(Sharding):
-    """The whole array on one device."""
+    """The whole array on one device.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import SingleDeviceSharding
+        >>> s = SingleDeviceSharding(padax.devices()[0])
+        >>> x = padax.device_put(padax.ones([2, 3]), s)
+        >>> x.sharding == s, s.devices_indices_map((2, 3))[padax.devices()[0]]
+        (True, (slice(None, None, None), slice(None, None, None)))
+    """
 
     def __init__(self, device):
         self.device = device
@@ -521,6 +643,17 @@ class NamedSharding(Sharding):
     the sizes of the mesh axes it names; the device at mesh coordinates c
     holds, along that dimension, the block whose index is c restricted to
     those axes (row-major). Mesh axes not named anywhere hold copies.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import NamedSharding, P
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> s = NamedSharding(mesh, P("x", None))  # rows split over x
+        >>> s.spec, s.mesh is mesh
+        (PartitionSpec('x', None), True)
+        >>> x = padax.device_put(padax.arange(8.0).reshape(4, 2), s)
+        >>> x.shape, s.devices_indices_map((4, 2))[padax.devices()[0]]  # one device holds every row
+        ((4, 2), (slice(0, 4, None), slice(None, None, None)))
     """
 
     def __init__(self, mesh: Mesh, spec: PartitionSpec | Sequence | None = None):
@@ -634,7 +767,16 @@ class NamedSharding(Sharding):
 
 
 class GSPMDSharding(Sharding):
-    """A layout in XLA's own terms: a device list and an HloSharding over its positions."""
+    """A layout in XLA's own terms: a device list and an HloSharding over its positions.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import GSPMDSharding
+        >>> x = padax.ones([4])
+        >>> s = GSPMDSharding(padax.devices()[:1], x.sharding.to_hlo_sharding(1))  # XLA's own terms
+        >>> s.device_list == tuple(padax.devices()[:1]), s.is_fully_replicated
+        (True, True)
+    """
 
     def __init__(self, devices: Sequence, hlo_sharding):
         self._devices = tuple(devices)

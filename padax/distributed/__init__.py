@@ -49,6 +49,14 @@ class ProcessMesh:
 
     `ProcessMesh([[0, 1], [2, 3]], dim_names=["x", "y"])`; rank r is
     `padax.devices()[r]`. `.mesh` is the padax Mesh used underneath.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])  # rank r is padax.devices()[r]
+        >>> pm
+        ProcessMesh(shape=[1], process_ids=[0], dim_names=['dp'])
+        >>> pm.ndim, pm.get_dim_size("dp"), pm.mesh.axis_names
+        (1, 1, ('dp',))
     """
 
     def __init__(self, mesh: Any, dim_names: Sequence[str] | None = None):
@@ -106,7 +114,13 @@ class ProcessMesh:
 
 
 class Placement:
-    """How a tensor is laid out along one mesh dimension."""
+    """How a tensor is laid out along one mesh dimension.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> [(p.is_shard(), p.is_replicated(), p.is_partial()) for p in (dist.Shard(0), dist.Replicate(), dist.Partial())]
+        [(True, False, False), (False, True, False), (False, False, True)]
+    """
 
     def is_shard(self, dim: int | None = None) -> bool:
         return False
@@ -119,7 +133,17 @@ class Placement:
 
 
 class Shard(Placement):
-    """Split tensor dimension `dim` over this mesh dimension."""
+    """Split tensor dimension `dim` over this mesh dimension.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["mp"])
+        >>> dist.Shard(1), dist.Shard(1).get_dim(), dist.Shard(1).is_shard(0)
+        (Shard(dim=1), 1, False)
+        >>> dist.to_named_sharding(pm, [dist.Shard(1)], ndim=2).spec  # columns split over "mp"
+        PartitionSpec(None, 'mp')
+    """
 
     def __init__(self, dim: int):
         self.dim = int(dim)
@@ -141,7 +165,15 @@ class Shard(Placement):
 
 
 class Replicate(Placement):
-    """A full copy on every device along this mesh dimension."""
+    """A full copy on every device along this mesh dimension.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> dist.to_named_sharding(pm, [dist.Replicate()], ndim=2).spec  # a full copy along "dp"
+        PartitionSpec(None, None)
+    """
 
     def is_replicated(self) -> bool:
         return True
@@ -157,7 +189,16 @@ class Replicate(Placement):
 
 
 class ReduceOp:
-    """Reduction of all_reduce / reduce_scatter (Paddle's names)."""
+    """Reduction of all_reduce / reduce_scatter (Paddle's names).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])  # vmap's named axis "i" stands for 4 group members
+        >>> [padax.vmap(lambda a: dist.all_reduce(a, op=op, group="i"), axis_name="i")(x).tolist()[0]
+        ...  for op in (dist.ReduceOp.SUM, dist.ReduceOp.MAX, dist.ReduceOp.MIN, dist.ReduceOp.AVG, dist.ReduceOp.PROD)]
+        [10.0, 4.0, 1.0, 2.5, 24.0]
+    """
 
     SUM = "sum"
     MAX = "max"
@@ -167,7 +208,14 @@ class ReduceOp:
 
 
 class Partial(Placement):
-    """Values along this mesh dimension still to be reduced (`reduce_type`, default SUM)."""
+    """Values along this mesh dimension still to be reduced (`reduce_type`, default SUM).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> p = dist.Partial(dist.ReduceOp.MAX)
+        >>> p, p.is_partial()
+        (Partial(reduce_type='max'), True)
+    """
 
     def __init__(self, reduce_type: str = ReduceOp.SUM):
         self.reduce_type = reduce_type
@@ -194,7 +242,14 @@ def _as_mesh(mesh: Any) -> ProcessMesh:
 
 
 def to_named_sharding(mesh: Any, placements: Sequence[Placement], ndim: int) -> NamedSharding:
-    """The NamedSharding that Paddle's (mesh, placements) describe for a tensor of `ndim` dimensions."""
+    """The NamedSharding that Paddle's (mesh, placements) describe for a tensor of `ndim` dimensions.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
+        >>> dist.to_named_sharding(pm, [dist.Shard(0), dist.Shard(1)], ndim=2).spec
+        PartitionSpec('dp', 'mp')
+    """
     pm = _as_mesh(mesh)
     placements = list(placements)
     if len(placements) != pm.ndim:
@@ -215,7 +270,16 @@ def to_named_sharding(mesh: Any, placements: Sequence[Placement], ndim: int) -> 
 
 def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: Any = None,
                  place: Any = None, stop_gradient: Any = None) -> Any:
-    """A Tensor laid out on `mesh` as `placements` say (Paddle's dist.shard_tensor)."""
+    """A Tensor laid out on `mesh` as `placements` say (Paddle's dist.shard_tensor).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> w = dist.shard_tensor(padax.ones([2, 4]), pm, [dist.Shard(0)])  # rows split over "dp"
+        >>> w.shape, w.tolist()[0]
+        ((2, 4), [1.0, 1.0, 1.0, 1.0])
+    """
     from padax.devices.put import put_sharded
     from padax.functional._arrays import aval_of
     try:
@@ -226,7 +290,16 @@ def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: A
 
 
 def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
-    """The same global value laid out anew (inside jit: a sharding constraint)."""
+    """The same global value laid out anew (inside jit: a sharding constraint).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> w = dist.shard_tensor(padax.arange(4.0), pm, [dist.Shard(0)])
+        >>> dist.reshard(w, pm, [dist.Replicate()]).tolist()  # the same global value, laid out anew
+        [0.0, 1.0, 2.0, 3.0]
+    """
     from padax.core.trace import EvalTrace, trace_state
     from padax.functional._arrays import aval_of
     from padax.functional.lax.parallel_extra import with_sharding_constraint
@@ -238,7 +311,15 @@ def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
 
 
 def dtensor_from_fn(fn: Callable, mesh: Any, placements: Sequence[Placement], *args: Any, **kwargs: Any) -> Any:
-    """`shard_tensor(fn(*args, **kwargs), mesh, placements)`, e.g. fn=padax.ones."""
+    """`shard_tensor(fn(*args, **kwargs), mesh, placements)`, e.g. fn=padax.ones.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> dist.dtensor_from_fn(padax.zeros, pm, [dist.Replicate()], [3]).tolist()
+        [0.0, 0.0, 0.0]
+    """
     return shard_tensor(fn(*args, **kwargs), mesh, placements)
 
 
@@ -253,7 +334,15 @@ def _group(group: Any) -> Any:
 
 
 def all_reduce(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: bool = True) -> Any:
-    """Reduce over the members of `group` (a mesh axis); every member gets the result."""
+    """Reduce over the members of `group` (a mesh axis); every member gets the result.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])  # one value per member of the named axis "i"
+        >>> padax.vmap(lambda a: dist.all_reduce(a, group="i"), axis_name="i")(x).tolist()  # inside shard_map: a mesh axis
+        [10.0, 10.0, 10.0, 10.0]
+    """
     from padax.functional.lax import parallel as par
     g = _group(group)
     if op == ReduceOp.SUM:
@@ -278,6 +367,13 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
 
     Paddle's form `all_gather(tensor_list, tensor, group)` fills `tensor_list`
     with one tensor per member and returns it.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0])
+        >>> padax.vmap(lambda a: dist.all_gather(a, group="i"), axis_name="i")(x).tolist()  # every member gets all
+        [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
     """
     from padax.functional.lax import parallel as par
     if isinstance(tensor_or_list, list):
@@ -290,7 +386,15 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
 
 def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: bool = True, *,
                    axis: int = 0) -> Any:
-    """Reduce over `group`, then member i keeps the i-th block of dimension `axis`."""
+    """Reduce over `group`, then member i keeps the i-th block of dimension `axis`.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> rows = padax.arange(16.0).reshape(4, 4)  # member i holds row i
+        >>> padax.vmap(lambda a: dist.reduce_scatter(a, group="i"), axis_name="i")(rows).tolist()  # column sums, one each
+        [[24.0], [28.0], [32.0], [36.0]]
+    """
     from padax.functional.lax.parallel_extra import psum_scatter
     if op not in (ReduceOp.SUM, ReduceOp.AVG):
         raise ValueError(f"reduce_scatter: op {op!r} is not supported (SUM or AVG)")
@@ -302,7 +406,15 @@ def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_
 
 
 def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True) -> Any:
-    """Every member of `group` gets member `src`'s tensor."""
+    """Every member of `group` gets member `src`'s tensor.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.vmap(lambda a: dist.broadcast(a, src=2, group="i"), axis_name="i")(x).tolist()
+        [3.0, 3.0, 3.0, 3.0]
+    """
     from padax.functional._arrays import asarray, aval_of
     from padax.functional.creation import zeros_like
     from padax.functional.lax import parallel as par
@@ -314,14 +426,30 @@ def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True
 
 
 def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_axis: int = 0) -> Any:
-    """Member j gets block j (along split_axis) of every member's tensor, concatenated along concat_axis."""
+    """Member j gets block j (along split_axis) of every member's tensor, concatenated along concat_axis.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> rows = padax.arange(9.0).reshape(3, 3)  # member i holds row i
+        >>> padax.vmap(lambda a: dist.all_to_all(a, group="i"), axis_name="i")(rows).tolist()  # member j gets column j
+        [[0.0, 3.0, 6.0], [1.0, 4.0, 7.0], [2.0, 5.0, 8.0]]
+    """
     from padax.functional.lax.parallel_extra import all_to_all as a2a
     return a2a(tensor, _group(group), split_axis, concat_axis, tiled=True)
 
 
 def alltoall(in_tensor_list: Any, out_tensor_list: list | None = None, group: Any = None,
              sync_op: bool = True) -> Any:
-    """Paddle's list form: member j receives in_tensor_list[j] of every member (in member order)."""
+    """Paddle's list form: member j receives in_tensor_list[j] of every member (in member order).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> rows = padax.arange(4.0).reshape(2, 2)
+        >>> padax.vmap(lambda a: dist.alltoall([a[0], a[1]], group="i"), axis_name="i")(rows).tolist()
+        [[0.0, 2.0], [1.0, 3.0]]
+    """
     from padax.functional.manipulation import stack
     x = stack(list(in_tensor_list)) if isinstance(in_tensor_list, (list, tuple)) else in_tensor_list
     out = all_to_all(x, group)
@@ -336,6 +464,13 @@ def send(tensor: Any, dst: int, group: Any = None, sync_op: bool = True, *, src:
 
     Every member runs the same program, so both ends are named; the result
     is what `dst` receives (zeros on the other members).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.vmap(lambda a: dist.send(a, dst=3, group="i", src=0), axis_name="i")(x).tolist()  # member 3 receives
+        [0.0, 0.0, 0.0, 1.0]
     """
     from padax.functional.lax import parallel as par
     return par.ppermute(tensor, _group(group), [(src, dst)])
@@ -345,6 +480,13 @@ def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, *, 
     """The receiving end of `send`: member `dst` gets member `src`'s `tensor`.
 
     Without `dst`, every member other than `src` receives it (a broadcast from src).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> padax.vmap(lambda a: dist.recv(a, src=1, group="i", dst=0), axis_name="i")(x).tolist()
+        [2.0, 0.0, 0.0, 0.0]
     """
     from padax.functional.lax import parallel as par
     if dst is None:
@@ -355,12 +497,24 @@ def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, *, 
 # ---- processes -------------------------------------------------------------------------------------
 
 def get_rank() -> int:
-    """This process's rank in a multi-process run (0 otherwise)."""
+    """This process's rank in a multi-process run (0 otherwise).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.get_rank()  # a single-process run
+        0
+    """
     return process_index()
 
 
 def get_world_size() -> int:
-    """Number of processes (1 unless padax.distributed.initialize was called)."""
+    """Number of processes (1 unless padax.distributed.initialize was called).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.get_world_size()
+        1
+    """
     return process_count()
 
 
@@ -371,6 +525,16 @@ def make_array_from_process_local_data(sharding: NamedSharding, local_data: Any,
     Every process passes the block of the global array that its own devices
     hold under `sharding` (e.g. its rows of a batch split over a 'data' axis
     that spans processes); `global_shape` defaults to what those blocks imply.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> from padax.sharding import NamedSharding, P
+        >>> s = NamedSharding(padax.make_mesh((1,), ("data",)), P("data"))
+        >>> x = dist.make_array_from_process_local_data(s, np.arange(4.0))  # one process: its block is everything
+        >>> x.shape, x.tolist()
+        ((4,), [0.0, 1.0, 2.0, 3.0])
     """
     from padax.config import config
     from padax.core.abstract import ShapedArray

@@ -61,6 +61,18 @@ def shard_layer(layer: Layer, process_mesh: Any, shard_fn: Callable | None = Non
     leaves is replicated on the mesh. `input_fn(inputs, mesh)` /
     `output_fn(outputs, mesh)` re-lay the inputs and outputs (the layer is then
     wrapped in one that applies them).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["mp"])
+        >>> def shard_fn(name, sublayer, mesh):
+        ...     if isinstance(sublayer, padax.nn.Linear):
+        ...         sublayer.weight = dist.shard_tensor(sublayer.weight, mesh, [dist.Shard(1)])
+        ...
+        >>> net = dist.shard_layer(padax.nn.Linear(2, 4), pm, shard_fn)  # weight columns split over "mp"
+        >>> net(padax.ones([1, 2])).shape
+        (1, 4)
     """
     if not isinstance(layer, Layer):
         raise TypeError(f"shard_layer: expected a padax.nn.Layer, got {type(layer).__name__}")
@@ -116,17 +128,41 @@ class _ShardingStage:
 
 
 class ShardingStage1(_ShardingStage):
-    """shard_optimizer's shard_fn for ZeRO-1: optimizer slots split over one mesh dimension."""
+    """shard_optimizer's shard_fn for ZeRO-1: optimizer slots split over one mesh dimension.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
+        >>> stage = dist.ShardingStage1("dp", pm)
+        >>> stage.stage, stage.axis(pm.mesh)
+        (1, 'dp')
+    """
     stage = 1
 
 
 class ShardingStage2(_ShardingStage):
-    """ZeRO-2: slots and gradients split over one mesh dimension."""
+    """ZeRO-2: slots and gradients split over one mesh dimension.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
+        >>> stage = dist.ShardingStage2(1)  # a mesh dimension by index
+        >>> stage.stage, stage.axis(pm.mesh)
+        (2, 'mp')
+    """
     stage = 2
 
 
 class ShardingStage3(_ShardingStage):
-    """ZeRO-3: slots, gradients and parameters split over one mesh dimension."""
+    """ZeRO-3: slots, gradients and parameters split over one mesh dimension.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> stage = dist.ShardingStage3("dp")
+        >>> stage.stage, stage.axis(pm.mesh)
+        (3, 'dp')
+    """
     stage = 3
 
 
@@ -149,7 +185,19 @@ class _AutoShardedOptimizer(ShardedOptimizer):
 
 def shard_optimizer(optimizer: Any, shard_fn: _ShardingStage | None = None,
                     gradient_accumulation_steps: int = 1) -> ShardedOptimizer:
-    """`optimizer` whose state follows its parameters' layouts, or ZeRO-split by ShardingStage1/2/3."""
+    """`optimizer` whose state follows its parameters' layouts, or ZeRO-split by ShardingStage1/2/3.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> opt = dist.shard_optimizer(padax.optimizer.Momentum(0.1), dist.ShardingStage1("dp", pm))
+        >>> w = {"w": padax.ones([4])}
+        >>> state = opt.init(w)  # the velocity slot split over "dp"
+        >>> w, state = opt.step(w, {"w": padax.ones([4])}, state)
+        >>> w["w"].tolist()
+        [0.9, 0.9, 0.9, 0.9]
+    """
     if shard_fn is not None and not isinstance(shard_fn, _ShardingStage):
         raise TypeError("shard_optimizer: shard_fn must be dist.ShardingStage1/2/3(mesh_dim, mesh), got "
                         f"{type(shard_fn).__name__}")
@@ -160,7 +208,18 @@ def shard_optimizer(optimizer: Any, shard_fn: _ShardingStage | None = None,
 
 
 class ShardDataloader:
-    """A DataLoader whose batches come out laid out on a mesh, split along dimension 0 over `shard_dims`."""
+    """A DataLoader whose batches come out laid out on a mesh, split along dimension 0 over `shard_dims`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> ds = padax.io.TensorDataset([padax.to_tensor(np.arange(8.0, dtype="float32").reshape(4, 2))])
+        >>> loader = dist.ShardDataloader(padax.io.DataLoader(ds, batch_size=2), pm, shard_dims="dp")
+        >>> len(loader), [batch[0].tolist() for batch in loader][0]  # batches split along dimension 0 over "dp"
+        (2, [[0.0, 1.0], [2.0, 3.0]])
+    """
 
     def __init__(self, dataloader: Any, meshes: Any, input_keys: Sequence[str] | None = None,
                  shard_dims: Any = None, is_dataset_splitted: bool = False) -> None:
@@ -207,7 +266,18 @@ class ShardDataloader:
 
 def shard_dataloader(dataloader: Any, meshes: Any, input_keys: Sequence[str] | None = None, shard_dims: Any = None,
                      is_dataset_splitted: bool = False) -> ShardDataloader:
-    """Paddle's dist.shard_dataloader: batches split over the mesh dimension(s) `shard_dims`."""
+    """Paddle's dist.shard_dataloader: batches split over the mesh dimension(s) `shard_dims`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> ds = padax.io.TensorDataset([padax.to_tensor(np.ones((4, 3), "float32"))])
+        >>> loader = dist.shard_dataloader(padax.io.DataLoader(ds, batch_size=2), pm, shard_dims="dp")
+        >>> [batch[0].shape for batch in loader]
+        [(2, 3), (2, 3)]
+    """
     return ShardDataloader(dataloader, meshes, input_keys, shard_dims, is_dataset_splitted)
 
 
@@ -218,7 +288,14 @@ class _ShardingConfig:
 
 class Strategy:
     """Paddle's auto-parallel Strategy; padax reads its `sharding` settings (enable, stage 1-3, and the
-    mesh dimension to split over, `sharding_mesh_dim`)."""
+    mesh dimension to split over, `sharding_mesh_dim`).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> strategy = dist.Strategy({"sharding": {"enable": True, "stage": 2, "sharding_mesh_dim": "dp"}})
+        >>> strategy.sharding.enable, strategy.sharding.stage, strategy.sharding.sharding_mesh_dim
+        (True, 2, 'dp')
+    """
 
     def __init__(self, config: dict | None = None) -> None:
         self.sharding = _ShardingConfig()
@@ -235,6 +312,17 @@ class DistModel:
     In "train" mode (default with an optimizer) `model(inputs, labels)` runs
     one step and returns the loss; "eval" returns the loss only; "predict"
     the outputs. `state_dict()` gives the current parameters.
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> net = padax.nn.Linear(2, 1)
+        >>> model = dist.to_static(net, None, loss=padax.nn.MSELoss())  # no optimizer: evaluation mode
+        >>> type(model).__name__
+        'DistModel'
+        >>> x, y = padax.ones([4, 2]), padax.zeros([4, 1])
+        >>> bool(padax.allclose(model(x, y), ((net(x) - y) ** 2).mean()))  # one compiled loss evaluation
+        True
     """
 
     def __init__(self, layer: Layer, loss: Callable | None, optimizer: Any, strategy: Strategy | None) -> None:
@@ -298,5 +386,13 @@ def to_static(layer: Layer, loader: Any = None, loss: Callable | None = None, op
 
     The loader is not consumed (iterate it yourself and call the model on
     each batch); its batches are expected already laid out (shard_dataloader).
+
+    Examples:
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> net = padax.nn.Linear(2, 3)
+        >>> model = dist.to_static(net)  # no loss, no optimizer: prediction mode
+        >>> model(padax.ones([4, 2])).shape
+        (4, 3)
     """
     return DistModel(layer, loss, optimizer, strategy)

@@ -29,11 +29,23 @@ from padax.devices import _jaxlib, backend
 
 
 class DistributedError(RuntimeError):
-    """padax.distributed could not set up or keep up the multi-process runtime."""
+    """padax.distributed could not set up or keep up the multi-process runtime.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> issubclass(dist.DistributedTimeoutError, dist.DistributedError), issubclass(dist.DistributedError, RuntimeError)
+        (True, True)
+    """
 
 
 class DistributedTimeoutError(DistributedError, TimeoutError):
-    """The coordinator or a peer did not answer in time."""
+    """The coordinator or a peer did not answer in time.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> issubclass(dist.DistributedTimeoutError, TimeoutError)  # what barrier raises when a peer never arrives
+        True
+    """
 
 
 class _State:
@@ -56,6 +68,13 @@ ENV_HEARTBEAT_TIMEOUT = "PADAX_HEARTBEAT_TIMEOUT"
 
 
 def is_initialized() -> bool:
+    """Whether this process has joined a multi-process run (`initialize` called, `shutdown` not yet).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.is_initialized()  # until initialize() joins a multi-process run
+        False
+    """
     return _state.client is not None
 
 
@@ -95,6 +114,11 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     timeout: seconds to wait for the coordinator and all peers (default
     PADAX_INIT_TIMEOUT or 60). heartbeat_timeout: seconds of silence after
     which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.is_initialized(), dist.get_world_size()  # before initialize(): one process
+        (False, 1)
     """
     from padax.config import config
     from padax.distributed.cluster import detect
@@ -166,7 +190,14 @@ def _first_line(e: Exception) -> str:
 
 
 def shutdown() -> None:
-    """Leave the multi-process run (client first, then process 0's service); idempotent."""
+    """Leave the multi-process run (client first, then process 0's service); idempotent.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.shutdown()  # idempotent: nothing to leave in a single-process run
+        >>> dist.is_initialized(), dist.get_rank()
+        (False, 0)
+    """
     with _state.lock:
         client, service = _state.client, _state.service
         _state.client = _state.service = None
@@ -187,11 +218,18 @@ def process_index() -> int:
 
 
 def process_count() -> int:
+    """Number of processes in the run (1 in a single-process run)."""
     return _state.num_processes if is_initialized() else 1
 
 
 def barrier(name: str = "padax_barrier", timeout: float = 60) -> None:
-    """Wait until every process reaches the barrier of this name."""
+    """Wait until every process reaches the barrier of this name.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> dist.barrier("step_1") is None  # returns at once in a single-process run
+        True
+    """
     if _state.client is None:
         return
     try:

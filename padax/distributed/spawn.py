@@ -86,6 +86,12 @@ def spawn(fn: Callable[..., Any], args: Iterable[Any] = (), nprocs: int = -1, jo
     `options` may set initialize's `timeout`, `heartbeat_timeout` and
     `local_device_count`. `fn` must be importable by the new processes (a
     module-level function). With join=False the caller joins the returned context.
+
+    Examples:
+        >>> import padax.distributed as dist
+        >>> ctx = dist.spawn(dist.barrier, nprocs=1)  # fn must be importable by the new process
+        >>> [p.exitcode for p in ctx.processes]
+        [0]
     """
     from padax.distributed.launch import free_port
     allowed = {"timeout", "heartbeat_timeout", "local_device_count"}

@@ -26,7 +26,23 @@ MODES = ("train", "eval", "predict")
 
 
 class Callback:
-    """Base class with Paddle's hooks; every hook does nothing unless overridden."""
+    """Base class with Paddle's hooks; every hook does nothing unless overridden.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> class Recorder(padax.callbacks.Callback):
+        ...     def on_epoch_end(self, epoch, logs=None):
+        ...         print(epoch, sorted(logs))
+        ...
+        >>> x = np.ones((4, 1), "float32")
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.1), padax.nn.MSELoss())
+        >>> model.fit(padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)]), batch_size=4, epochs=2,
+        ...           verbose=0, callbacks=[Recorder()])
+        0 ['batch_size', 'loss', 'step']
+        1 ['batch_size', 'loss', 'step']
+    """
 
     def __init__(self) -> None:
         self.model: Model | None = None
@@ -132,7 +148,20 @@ def config_callbacks(callbacks: Any = None, model: "Model | None" = None, batch_
 
 
 class ProgBarLogger(Callback):
-    """Prints loss and metrics every `log_freq` steps: verbose 1 a live bar, 2 a line per print, 3 also timings."""
+    """Prints loss and metrics every `log_freq` steps: verbose 1 a live bar, 2 a line per print, 3 also timings.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.ones((4, 1), "float32")
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.1), padax.nn.MSELoss())
+        >>> model.fit(padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)]), batch_size=4, epochs=1,
+        ...           callbacks=[padax.callbacks.ProgBarLogger(log_freq=1, verbose=2)])  # doctest: +ELLIPSIS
+        The loss value printed in the log is the current step, ...
+        Epoch 1/1
+        step 1/1 - loss: ... - ...s/step
+    """
 
     def __init__(self, log_freq: int = 1, verbose: int = 2):
         super().__init__()
@@ -258,7 +287,27 @@ class _Timer:
 
 
 class ModelCheckpoint(Callback):
-    """Saves `model.save(save_dir/{epoch})` every `save_freq` epochs and `save_dir/final` at the end."""
+    """Saves `model.save(save_dir/{epoch})` every `save_freq` epochs and `save_dir/final` at the end.
+
+    Args:
+        save_freq: save every this many epochs.
+        save_dir: the folder (nothing is saved when None).
+
+    Examples:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.ones((4, 1), "float32")
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.1), padax.nn.MSELoss())
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     model.fit(padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)]), batch_size=4, epochs=1,
+        ...               verbose=0, callbacks=[padax.callbacks.ModelCheckpoint(save_dir=d)])
+        ...     print(sorted(os.listdir(d)))  # doctest: +ELLIPSIS
+        save checkpoint at .../0
+        save checkpoint at .../final
+        ['0.pdopt', '0.pdparams', 'final.pdopt', 'final.pdparams']
+    """
 
     def __init__(self, save_freq: int = 1, save_dir: str | None = None):
         super().__init__()
@@ -291,7 +340,20 @@ def _optimizer_schedule(model: Any) -> Any:
 
 
 class LRScheduler(Callback):
-    """Steps the optimizer's learning-rate schedule after every batch (`by_step`) or every epoch (`by_epoch`)."""
+    """Steps the optimizer's learning-rate schedule after every batch (`by_step`) or every epoch (`by_epoch`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.ones((4, 1), "float32")
+        >>> sched = padax.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=sched), padax.nn.MSELoss())
+        >>> model.fit(padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)]), batch_size=2, epochs=3,
+        ...           verbose=0, callbacks=[padax.callbacks.LRScheduler(by_step=False, by_epoch=True)])
+        >>> sched.last_epoch, round(sched(), 4)  # stepped once per epoch: 0.1 * 0.5 ** 3
+        (3, 0.0125)
+    """
 
     def __init__(self, by_step: bool = True, by_epoch: bool = False):
         super().__init__()
@@ -322,7 +384,27 @@ def _monitored(logs: dict | None, monitor: str, who: str) -> float | None:
 
 
 class EarlyStopping(Callback):
-    """Stops training when the monitored eval quantity stops improving for `patience` evaluations."""
+    """Stops training when the monitored eval quantity stops improving for `patience` evaluations.
+
+    Args:
+        monitor: the eval log entry watched ('loss', 'acc', ...).
+        mode: 'min', 'max', or 'auto' ('max' when the name contains 'acc').
+        patience: evaluations without improvement before training stops.
+        min_delta: the smallest change that counts as an improvement.
+        baseline: a value the monitored quantity must beat.
+        save_best_model: save the best model under the fit's save_dir.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.ones((4, 1), "float32")
+        >>> data = padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)])
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.0), padax.nn.MSELoss())  # the loss never improves
+        >>> stop = padax.callbacks.EarlyStopping(monitor="loss", patience=1, save_best_model=False)
+        >>> model.fit(data, eval_data=data, batch_size=4, epochs=10, verbose=0, callbacks=[stop])
+        Epoch 2: Early stopping.
+    """
 
     def __init__(self, monitor: str = "loss", mode: str = "auto", patience: int = 0, verbose: int = 1,
                  min_delta: float = 0, baseline: float | None = None, save_best_model: bool = True):
@@ -363,7 +445,27 @@ class EarlyStopping(Callback):
 
 
 class ReduceLROnPlateau(Callback):
-    """Multiplies a fixed learning rate by `factor` when the monitored eval quantity stops improving."""
+    """Multiplies a fixed learning rate by `factor` when the monitored eval quantity stops improving.
+
+    Args:
+        monitor, mode, min_delta: as `EarlyStopping`.
+        factor: multiplies the learning rate on a plateau (< 1).
+        patience: evaluations without improvement before the rate is reduced.
+        cooldown: evaluations to wait after a reduction.
+        min_lr: the rate is not reduced below this.
+
+    Examples:
+        >>> import padax
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.1), padax.nn.MSELoss())
+        >>> plateau = padax.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, verbose=0)
+        >>> plateau.set_model(model)
+        >>> for eval_loss in [1.0, 0.5, 0.5, 0.5]:  # improves once, then stalls twice (fit calls this after each eval)
+        ...     plateau.on_eval_end({"loss": [eval_loss]})
+        ...
+        >>> model._optimizer.get_lr()  # 0.1 halved twice
+        0.025
+    """
 
     def __init__(self, monitor: str = "loss", factor: float = 0.1, patience: int = 10, verbose: int = 1,
                  mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0, min_lr: float = 0):
@@ -424,6 +526,19 @@ class VisualDL(Callback):
     The files are TensorBoard event files written by tensorboardX (`pip install padax[test]` or
     `pip install tensorboardX`); VisualDL and TensorBoard both read them. Tags are `train/<name>` and
     `eval/<name>`, as in Paddle.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.ones((4, 1), "float32")
+        >>> model = padax.Model(padax.nn.Linear(1, 1))
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.1), padax.nn.MSELoss())
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     model.fit(padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(x)]), batch_size=4, epochs=1,
+        ...               verbose=0, callbacks=[padax.callbacks.VisualDL(log_dir=d)])
+        ...     print([f.split(".")[0] for f in os.listdir(d)])  # a TensorBoard event file
+        ['events']
     """
 
     def __init__(self, log_dir: str):

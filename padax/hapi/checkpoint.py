@@ -31,7 +31,21 @@ FORMAT_VERSION = 1
 
 
 class CheckpointMismatchError(ValueError):
-    """A checkpoint does not fit the structure it is loaded into (missing/unexpected keys, other shapes)."""
+    """A checkpoint does not fit the structure it is loaded into (missing/unexpected keys, other shapes).
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "state.ckpt")
+        ...     padax.hapi.save_checkpoint(path, {"w": padax.to_tensor([1.0, 2.0])})
+        ...     try:
+        ...         padax.hapi.load_checkpoint(path, {"w": padax.zeros([3])})
+        ...     except padax.hapi.CheckpointMismatchError as e:
+        ...         print(str(e).splitlines()[1].strip())
+        ...
+        ['w']: the checkpoint has float32[2], the target float32[3]
+    """
 
 
 def _is_array(x: Any) -> bool:
@@ -45,7 +59,19 @@ def flatten_state(state: Any) -> dict[str, Any]:
 
 
 def save_checkpoint(path: str, state: Any) -> None:
-    """Write the pytree `state` to the file `path` atomically (see the module docstring)."""
+    """Write the pytree `state` to the file `path` atomically (see the module docstring).
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "state.ckpt")
+        ...     padax.hapi.save_checkpoint(path, {"w": padax.to_tensor([1.0, 2.0]), "step": 3})
+        ...     restored = padax.hapi.load_checkpoint(path, {"w": padax.zeros([2]), "step": 0})
+        ...
+        >>> restored["w"].tolist(), restored["step"]
+        ([1.0, 2.0], 3)
+    """
     path = os.fspath(path)
     flat = flatten_state(state)
     leaves = {}
@@ -129,7 +155,20 @@ def _like(saved: Any, current: Any) -> Any:
 
 
 def load_checkpoint(path: str, target: Any = None, skip_mismatch: bool = False) -> Any:
-    """Read a checkpoint: the {tree path: leaf} dict, or with `target` the target's structure filled in."""
+    """Read a checkpoint: the {tree path: leaf} dict, or with `target` the target's structure filled in.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "state.ckpt")
+        ...     padax.hapi.save_checkpoint(path, {"w": padax.to_tensor([1.0, 2.0]), "step": 3})
+        ...     flat = padax.hapi.load_checkpoint(path)  # no target: {tree path: leaf}
+        ...     tree = padax.hapi.load_checkpoint(path, {"w": padax.zeros([2]), "step": 0})
+        ...
+        >>> sorted(flat), tree["w"].tolist()
+        (["['step']", "['w']"], [1.0, 2.0])
+    """
     flat = read_checkpoint(path)
     if target is None:
         return flat

@@ -79,7 +79,23 @@ def _write_back(dst: Any, src: Any) -> None:
 
 
 class Model:
-    """Paddle's `paddle.Model`: wraps a Layer with its optimizer, loss and metrics for training."""
+    """Paddle's `paddle.Model`: wraps a Layer with its optimizer, loss and metrics for training.
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> x = np.linspace(-1, 1, 8, dtype="float32").reshape(8, 1)
+        >>> data = padax.io.TensorDataset([padax.to_tensor(x), padax.to_tensor(3 * x + 1)])
+        >>> net = padax.nn.Linear(1, 1)
+        >>> model = padax.Model(net)
+        >>> model.prepare(padax.optimizer.SGD(learning_rate=0.5), padax.nn.MSELoss())
+        >>> model.fit(data, batch_size=8, epochs=30, verbose=0, shuffle=False)
+        >>> round(float(net.weight[0, 0]), 4), round(float(net.bias[0]), 4)  # learned y = 3 x + 1
+        (3.0, 1.0)
+        >>> model.predict(padax.io.TensorDataset([padax.to_tensor(x[:1])]), batch_size=1, verbose=0,
+        ...               stack_outputs=True)[0].tolist()  # 3 * -1 + 1
+        [[-2.0]]
+    """
 
     def __init__(self, network: Any, inputs: Any = None, labels: Any = None):
         from padax.nn import Layer

@@ -165,7 +165,21 @@ def summary_string(net: Any, input_size: Any, dtypes: Any = None) -> tuple[str, 
 def summary(net: Any, input_size: Any = None, dtypes: Any = None, input: Any = None) -> dict:
     """Print Paddle's table of the network's layers (input/output shapes, parameter counts) for inputs of
     `input_size` (a shape, an InputSpec or a list of them; a None/-1 batch dimension becomes 1) or of the
-    example `input`; returns {'total_params', 'trainable_params'}."""
+    example `input`; returns {'total_params', 'trainable_params'}.
+
+    Examples:
+        >>> import padax
+        >>> info = padax.summary(padax.nn.Linear(4, 3), (1, 4))  # doctest: +ELLIPSIS
+        ---...
+         Layer (type)       Input Shape          Output Shape         Param #
+        ===...
+           Linear-...           [[1, 4]]              [1, 3]               15
+        ===...
+        Total params: 15
+        ...
+        >>> info
+        {'total_params': 15, 'trainable_params': 15}
+    """
     from padax.nn import Layer
     if not isinstance(net, Layer):
         raise TypeError(f"summary: net must be a padax.nn.Layer, got {type(net).__name__}")
@@ -262,7 +276,13 @@ def _scale_last(per_primitive: dict, subs: list, rules: dict, extra: int) -> Non
 def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detail: bool = False) -> int:
     """FLOPs of one forward pass of `net` (a Layer or a function) on inputs of `input_size` (see the module
     docstring for what counts). `custom_ops` maps primitive names to functions eqn -> FLOPs that replace
-    the built-in counting; print_detail prints the count per primitive."""
+    the built-in counting; print_detail prints the count per primitive.
+
+    Examples:
+        >>> import padax
+        >>> padax.flops(padax.nn.Linear(4, 3), [2, 4])  # 2 * 4 * 3 multiply-adds + 2 * 3 bias additions
+        30
+    """
     from padax.nn import Layer
     if not (isinstance(net, Layer) or inspect.isfunction(net) or inspect.ismethod(net)):
         raise TypeError(f"flops: net must be a padax.nn.Layer or a function, got {type(net).__name__}")

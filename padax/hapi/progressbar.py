@@ -47,7 +47,18 @@ def format_eta(seconds: int) -> str:
 
 
 class ProgressBar:
-    """A progress line over `num` steps (None: unknown length) written to `file`."""
+    """A progress line over `num` steps (None: unknown length) written to `file`.
+
+    Examples:
+        >>> import io
+        >>> import padax
+        >>> out = io.StringIO()
+        >>> bar = padax.hapi.ProgressBar(num=2, file=out)
+        >>> bar.update(1, [("loss", 0.5)])
+        >>> bar.update(2, [("loss", 0.25)])
+        >>> print(out.getvalue().strip().splitlines()[-1])  # doctest: +ELLIPSIS
+        step 2/2 [==============================] - loss: 0.2500 - ...
+    """
 
     def __init__(self, num: int | None = None, width: int = 30, verbose: int = 1, start: bool = True,
                  file: TextIO | None = None, name: str = "step"):

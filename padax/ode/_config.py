@@ -19,7 +19,18 @@ MESSAGES = {
 
 @dataclasses.dataclass(frozen=True)
 class ODETerm:
-    """dy/dt = vector_field(t, y, args) (diffrax's argument order)."""
+    """dy/dt = vector_field(t, y, args) (diffrax's argument order).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -args * y)
+        >>> float(term.vector_field(0.0, padax.to_tensor(2.0), 3.0))
+        -6.0
+        >>> sol = ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0), args=1.0)
+        >>> round(float(sol.ys[0]), 4)  # y(1) = exp(-1)
+        0.3679
+    """
 
     vector_field: Callable
 
@@ -27,7 +38,22 @@ class ODETerm:
 @dataclasses.dataclass(frozen=True)
 class SaveAt:
     """Which values the solution keeps: the start `t0`, the end `t1`, the times `ts`, and/or
-    a `dense` interpolant (Solution.evaluate). Defaults to t1 only."""
+    a `dense` interpolant (Solution.evaluate). Defaults to t1 only.
+
+    Args:
+        t0, t1: keep the state at the start / end.
+        ts: times to keep the state at (an array).
+        dense: keep a dense interpolant for Solution.evaluate.
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> saveat = ode.SaveAt(t0=True, ts=padax.to_tensor([0.5]), t1=True)
+        >>> sol = ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0), saveat=saveat)
+        >>> sol.ts.tolist(), sol.ys.tolist()  # exp(-t) at t = 0, 0.5, 1
+        ([0.0, 0.5, 1.0], [1.0, 0.6065, 0.3679])
+    """
 
     t0: bool = False
     t1: bool = False
@@ -41,7 +67,16 @@ class SaveAt:
 
 @dataclasses.dataclass(frozen=True)
 class ConstantStepSize:
-    """Steps of exactly dt0 (the last step shortened to land on t1 or on a saved time)."""
+    """Steps of exactly dt0 (the last step shortened to land on t1 or on a saved time).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> sol = ode.solve(term, ode.RK4(), 0.0, 1.0, 0.25, padax.to_tensor(1.0), stepsize_controller=ode.ConstantStepSize())
+        >>> int(sol.stats["num_steps"]), round(float(sol.ys[0]), 4)
+        (4, 0.3679)
+    """
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +84,23 @@ class PIDController:
     """Adaptive steps from the embedded error estimate: a step is accepted when the RMS of
     error / (atol + rtol * |y|) is at most 1; the next step is scaled by
     safety * err^(-1/(error_order+1)) (clipped to [factormin, factormax]) and, with
-    `pcoeff`, by err_prev^(pcoeff/(error_order+1)) (a PI controller)."""
+    `pcoeff`, by err_prev^(pcoeff/(error_order+1)) (a PI controller).
+
+    Args:
+        rtol, atol: the relative and absolute error tolerances.
+        pcoeff: the proportional coefficient (0: an I controller).
+        safety, factormin, factormax: the step-size factor's safety margin and bounds.
+        dtmin, dtmax: bounds on the step size (None: unbounded).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> sol = ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0),
+        ...                 stepsize_controller=ode.PIDController(rtol=1e-6, atol=1e-8))
+        >>> int(sol.stats["num_steps"]), round(float(sol.ys[0]), 5)  # a few adaptive steps to exp(-1)
+        (5, 0.36788)
+    """
 
     rtol: float = 1e-3
     atol: float = 1e-6
@@ -64,18 +115,47 @@ class PIDController:
 @dataclasses.dataclass(frozen=True)
 class DirectAdjoint:
     """Discretise-then-optimise: reverse mode differentiates through the solver's steps
-    (a fixed-length loop of max_steps steps, finished steps skipped)."""
+    (a fixed-length loop of max_steps steps, finished steps skipped).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> y1 = lambda y0: ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, y0, adjoint=ode.DirectAdjoint()).ys[0]
+        >>> round(float(padax.grad(y1)(padax.to_tensor(2.0))), 4)  # d y(1) / d y0 = exp(-1)
+        0.3679
+    """
 
 
 @dataclasses.dataclass(frozen=True)
 class BacksolveAdjoint:
     """Optimise-then-discretise: reverse mode solves the continuous adjoint equations
-    backwards in time (memory independent of the number of steps)."""
+    backwards in time (memory independent of the number of steps).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, k: -k * y)
+        >>> y1 = lambda k: ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0), args=k,
+        ...                          adjoint=ode.BacksolveAdjoint()).ys[0]
+        >>> round(float(padax.grad(y1)(padax.to_tensor(1.0))), 4)  # d/dk exp(-k) at k = 1
+        -0.3679
+    """
 
 
 @dataclasses.dataclass(frozen=True)
 class Event:
     """Terminate the solve where `cond_fn(t, y, args)` (a scalar) changes sign; the time is
-    located on the step's Hermite interpolant by bisection."""
+    located on the step's Hermite interpolant by bisection.
+
+    Examples:
+        >>> import math
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> sol = ode.solve(term, ode.Tsit5(), 0.0, 3.0, 0.1, padax.to_tensor(1.0), event=ode.Event(lambda t, y, args: y - 0.5))
+        >>> round(float(sol.ts[0]), 5), round(math.log(2), 5), sol.message  # stops where exp(-t) = 1/2
+        (0.69315, 0.69315, ...)
+    """
 
     cond_fn: Callable

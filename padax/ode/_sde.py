@@ -10,7 +10,17 @@ from padax.core.errors import op_value_error
 
 def brownian_increments(key: Any, t0: float, t1: float, num_steps: int, shape: tuple, dtype: Any = None) -> Any:
     """Increments dW of a standard Brownian motion on num_steps equal steps of [t0, t1]:
-    an array of shape (num_steps, *shape), each entry N(0, (t1 - t0) / num_steps)."""
+    an array of shape (num_steps, *shape), each entry N(0, (t1 - t0) / num_steps).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> dW = ode.brownian_increments(padax.random.key(0), 0.0, 1.0, 1000, (2,))
+        >>> dW.shape  # each entry N(0, 1 / 1000)
+        (1000, 2)
+        >>> [round(v, 1) for v in (dW ** 2).sum(0).tolist()]  # the quadratic variation is about t1 - t0
+        [1.0, 1.0]
+    """
     import padax.numpy as pnp
     import padax.random as pr
     dt = (t1 - t0) / num_steps
@@ -23,7 +33,17 @@ def sdeint(drift: Callable, diffusion: Callable, y0: Any, t0: float, t1: float, 
            args: Any = None, *, method: str = "euler_maruyama", dW: Any = None) -> tuple[Any, Any]:
     """Solve dy = drift(t, y, args) dt + diffusion(t, y, args) * dW (elementwise, diagonal
     noise) on num_steps equal steps. Give a padax.random key (or the increments dW
-    yourself). Returns (ts of shape (num_steps + 1,), ys of shape (num_steps + 1, *y0.shape))."""
+    yourself). Returns (ts of shape (num_steps + 1,), ys of shape (num_steps + 1, *y0.shape)).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> dW = ode.brownian_increments(padax.random.key(0), 0.0, 1.0, 100, (1,))
+        >>> ts, ys = ode.sdeint(lambda t, y, a: 0.0 * y, lambda t, y, a: 1.0 + 0.0 * y, padax.to_tensor([0.0]),
+        ...                     0.0, 1.0, 100, dW=dW)  # dy = dW: y(1) is the Brownian motion's end point
+        >>> ts.shape, ys.shape, bool(padax.allclose(ys[-1], dW.sum(0), atol=1e-6))
+        ((101,), (101, 1), True)
+    """
     import padax.lax as lax
     import padax.numpy as pnp
     from padax.transforms.ad import jvp

@@ -22,7 +22,18 @@ class Solution:
     a solve did not reach, e.g. after an event, hold inf), `stats` (num_steps,
     num_accepted_steps, num_rejected_steps), `result` (0 success, 1 max steps reached,
     2 step size underflow, 3 NaN in the vector field, 4 event) and `message`;
-    `evaluate(t)` interpolates (with SaveAt(dense=True))."""
+    `evaluate(t)` interpolates (with SaveAt(dense=True)).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> sol = ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0), saveat=ode.SaveAt(t1=True, dense=True))
+        >>> int(sol.result), sol.message, round(float(sol.ys[0]), 4)
+        (0, 'successful', 0.3679)
+        >>> round(float(sol.evaluate(0.5)), 4)  # the dense interpolant: exp(-0.5)
+        0.6065
+    """
 
     t0: Any
     t1: Any
@@ -153,6 +164,15 @@ def solve(terms: Any, solver: AbstractSolver, t0: Any, t1: Any, dt0: Any, y0: An
     y0 and the vector field's output are matching pytrees. Runs under jit/vmap; reverse
     mode differentiates through the steps (DirectAdjoint, needs a finite max_steps) or by
     the continuous adjoint (BacksolveAdjoint: SaveAt t0/t1/ts only, no events).
+
+    Examples:
+        >>> import padax
+        >>> from padax import ode
+        >>> term = ode.ODETerm(lambda t, y, args: -y)
+        >>> sol = ode.solve(term, ode.Dopri5(), 0.0, 1.0, 0.1, padax.to_tensor(1.0),
+        ...                 stepsize_controller=ode.PIDController(rtol=1e-6, atol=1e-8))
+        >>> round(float(sol.ys[0]), 4)  # y(1) = exp(-1)
+        0.3679
     """
     field = terms.vector_field if isinstance(terms, C.ODETerm) else terms
     if not callable(field):

@@ -17,7 +17,22 @@ def _check_beta(op: str, name: str, b: float) -> float:
 
 
 class Adamax(Optimizer):
-    """m <- b1 m + (1 - b1) g; u <- max(b2 u + eps, |g|); p <- p - lr / (1 - b1^t) * m / u."""
+    """m <- b1 m + (1 - b1) g; u <- max(b2 u + eps, |g|); p <- p - lr / (1 - b1^t) * m / u.
+
+    Args:
+        beta1: decay of the first moment; beta2: decay of the infinity norm.
+        epsilon: added to the decayed infinity norm.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adamax(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0, -2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5, -0.25]), opt.init(w))
+        >>> w.tolist()  # m = 0.1 g, u = |g|: the first step is lr * sign(g)
+        [0.9, -1.9]
+        >>> state["inf_norm"].tolist()
+        [0.5, 0.25]
+    """
 
     slots = ("moment", "inf_norm")
 
@@ -37,7 +52,20 @@ class Adamax(Optimizer):
 
 class Adadelta(Optimizer):
     """E[g^2] <- rho E[g^2] + (1 - rho) g^2; d = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g;
-    E[dx^2] <- rho E[dx^2] + (1 - rho) d^2; p <- p + lr d."""
+    E[dx^2] <- rho E[dx^2] + (1 - rho) d^2; p <- p + lr d.
+
+    Args:
+        rho: decay rate of both running averages.
+        epsilon: added inside both roots.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adadelta(learning_rate=1.0, rho=0.95, epsilon=1e-6)
+        >>> w = padax.to_tensor([1.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5]), opt.init(w))
+        >>> w.tolist()  # 1 - sqrt(1e-6 / (0.05 * 0.25 + 1e-6)) * 0.5
+        [0.995528]
+    """
 
     slots = ("avg_squared_grad", "avg_squared_update")
 
@@ -56,7 +84,22 @@ class Adadelta(Optimizer):
 
 class NAdam(Optimizer):
     """Adam with Nesterov momentum and the momentum schedule mu_t = b1 (1 - 0.96^(t psi) / 2)
-    (psi = momentum_decay); the product of the mu's is kept per parameter."""
+    (psi = momentum_decay); the product of the mu's is kept per parameter.
+
+    Args:
+        beta1, beta2, epsilon: as `Adam`.
+        momentum_decay: psi of the momentum schedule (>= 0).
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.NAdam(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0, -2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5, -0.5]), opt.init(w))
+        >>> w.tolist()
+        [0.894355, -1.894355]
+        >>> round(float(state["mu_product"]), 5)  # mu_1 = 0.9 * (1 - 0.96 ** 0.004 / 2)
+        0.45007
+    """
 
     slots = ("moment1", "moment2", "mu_product")
 
@@ -87,7 +130,19 @@ class NAdam(Optimizer):
 
 class RAdam(Optimizer):
     """Rectified Adam: Adam's step scaled by the variance rectification r_t once rho_t > 5, plain momentum
-    SGD (bias-corrected) before."""
+    SGD (bias-corrected) before.
+
+    Args:
+        beta1, beta2, epsilon: as `Adam`.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.RAdam(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5]), opt.init(w))
+        >>> w.tolist()  # early steps (rho_t <= 5) are bias-corrected momentum SGD: 1 - 0.1 * 0.5
+        [0.95]
+    """
 
     slots = ("moment1", "moment2")
 
@@ -119,7 +174,22 @@ class Lamb(Optimizer):
 
     `exclude_from_weight_decay_fn(info)` gets each parameter's ParamInfo (with its `name`; None outside a
     layer) and returns True to exempt it from the decay. With lamb_weight_decay = 0 the trust ratio is
-    used only when `always_adapt`."""
+    used only when `always_adapt`.
+
+    Args:
+        lamb_weight_decay: the decoupled decay added to the update direction.
+        beta1, beta2, epsilon: as `Adam`.
+        exclude_from_weight_decay_fn: info -> True exempts a parameter from the decay.
+        always_adapt: use the trust ratio even when lamb_weight_decay is 0.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Lamb(learning_rate=0.1, lamb_weight_decay=0.0, always_adapt=True)
+        >>> w = padax.to_tensor([3.0, 4.0])
+        >>> w, state = opt.step(w, padax.to_tensor([1.0, 1.0]), opt.init(w))
+        >>> w.tolist()  # r = m_hat / sqrt(v_hat) = [1, 1], scaled by ||w|| / ||r|| = 5 / sqrt(2)
+        [2.64645, 3.64645]
+    """
 
     slots = ("moment1", "moment2")
     _uses_param_info = True
@@ -154,7 +224,21 @@ class Lamb(Optimizer):
 
 class ASGD(Optimizer):
     """Stochastic average gradient over the last `batch_num` gradients: slot y keeps them (one row per batch
-    position), d their sum; p <- p - lr * d / min(t, batch_num)."""
+    position), d their sum; p <- p - lr * d / min(t, batch_num).
+
+    Args:
+        batch_num: how many recent gradients are averaged.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.ASGD(learning_rate=0.1, batch_num=2)
+        >>> w = padax.to_tensor([1.0])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, padax.to_tensor([1.0]), state)  # mean of [1]: w = 1 - 0.1
+        >>> w, state = opt.step(w, padax.to_tensor([3.0]), state)  # mean of [1, 3]: w = 0.9 - 0.2
+        >>> w.tolist(), state["d"].tolist()
+        ([0.7], [4.0])
+    """
 
     slots = ("d", "ys")
 
@@ -183,7 +267,23 @@ class ASGD(Optimizer):
 class Rprop(Optimizer):
     """Resilient backpropagation: a per-element step size grows by etas[1] while the gradient keeps its sign
     and shrinks by etas[0] (that step skipped) when it flips, within learning_rate_range;
-    p <- p - sign(g) * step. The initial step size is the learning rate."""
+    p <- p - sign(g) * step. The initial step size is the learning rate.
+
+    Args:
+        learning_rate: the initial per-element step size.
+        learning_rate_range: (min, max) bounds of the step size.
+        etas: (shrink, grow) factors, 0 < shrink < 1 < grow.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Rprop(learning_rate=0.1, etas=(0.5, 1.2))
+        >>> w, g = padax.to_tensor([1.0]), padax.to_tensor([0.5])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, g, state)  # first step: lr * sign(g)
+        >>> w, state = opt.step(w, g, state)  # same sign: the step grows to 0.12
+        >>> w.tolist(), state["step_size"].tolist()
+        ([0.78], [0.12])
+    """
 
     slots = ("prev_grad", "step_size")
 

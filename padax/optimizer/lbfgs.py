@@ -128,7 +128,24 @@ class LBFGS:
     """Paddle's L-BFGS: `step(params, closure, state)` runs up to `max_iter` iterations on `closure(params)`
     (a scalar loss) and returns (new params, new state); `state["loss"]` is the loss at the start of the
     step, as Paddle's `step` returns, and `state["converged"]` whether a tolerance (not max_iter or
-    max_eval) ended it. line_search_fn: None (fixed step learning_rate) or 'strong_wolfe'."""
+    max_eval) ended it. line_search_fn: None (fixed step learning_rate) or 'strong_wolfe'.
+
+    Args:
+        learning_rate: the step length (the line search's first trial step with 'strong_wolfe').
+        max_iter, max_eval: iterations and function evaluations per step.
+        tolerance_grad, tolerance_change: stop when the gradient's max or the change in value/step falls below.
+        history_size: curvature pairs kept.
+        line_search_fn: None (fixed steps) or 'strong_wolfe'.
+
+    Examples:
+        >>> import padax
+        >>> loss = lambda x: padax.sum((x - padax.to_tensor([1.0, 2.0])) ** 2)
+        >>> opt = padax.optimizer.LBFGS(learning_rate=1.0, max_iter=20, line_search_fn="strong_wolfe")
+        >>> x = padax.to_tensor([0.0, 0.0])
+        >>> x, state = opt.step(x, loss, opt.init(x))
+        >>> x.tolist(), float(state["loss"]), bool(state["converged"])
+        ([1.0, 2.0], 5.0, True)
+    """
 
     def __init__(self, learning_rate: float = 1.0, max_iter: int = 20, max_eval: int | None = None,
                  tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
@@ -244,7 +261,15 @@ def minimize_lbfgs(fun: Callable[[Any], Any], x0: Any, history_size: int = 100, 
     """Minimise fun from x0 (a Tensor or a tree of them) with L-BFGS; pure, so it also runs under jit.
 
     Returns Paddle's tuple (is_converge, num_func_calls, position, objective_value, objective_gradient);
-    is_converge: a tolerance on the gradient, the step or the change in value was met within max_iters."""
+    is_converge: a tolerance on the gradient, the step or the change in value was met within max_iters.
+
+    Examples:
+        >>> import padax
+        >>> f = lambda x: padax.sum((x - padax.to_tensor([1.0, 2.0])) ** 2)
+        >>> converged, n_calls, x, value, grad = padax.optimizer.minimize_lbfgs(f, padax.to_tensor([0.0, 0.0]))
+        >>> bool(converged), x.tolist(), round(float(value), 6)
+        (True, [1.0, 2.0], 0.0)
+    """
     from padax.optimizer.lbfgs_solver import lbfgs_minimize
     from padax.transforms.ad import value_and_grad
     res = lbfgs_minimize(fun, x0, learning_rate=initial_step_length, max_iter=max_iters,

@@ -21,7 +21,14 @@ from padax.core import tree as tree_util
 class LBFGSResult:
     """position (x0's pytree), value and grad (at the last evaluated point: the position, except after a
     fixed step on the final iteration), converged (a tolerance, not max_iter/max_eval, ended the run),
-    n_iter, func_evals."""
+    n_iter, func_evals.
+
+    Examples:
+        >>> import padax
+        >>> res = padax.optimizer.lbfgs_minimize(lambda x: padax.sum(x ** 2), padax.to_tensor([3.0]))
+        >>> type(res).__name__, res.position.tolist(), bool(res.converged)
+        ('LBFGSResult', [0.0], True)
+    """
 
     position: Any
     value: Any
@@ -141,7 +148,16 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
                    history_size: int = 100, line_search_fn: str | None = None) -> LBFGSResult:
     """Minimise the scalar fun(x) from x0 (an array or a pytree of float arrays) with Paddle's L-BFGS;
     pure and jittable (the settings are Python values). The arguments are `padax.optimizer.LBFGS`'s, and
-    the result's position is what one `LBFGS.step` from a fresh state returns."""
+    the result's position is what one `LBFGS.step` from a fresh state returns.
+
+    Examples:
+        >>> import padax
+        >>> f = lambda x: padax.sum((x - padax.to_tensor([1.0, 2.0])) ** 2)
+        >>> res = padax.jit(lambda x0: padax.optimizer.lbfgs_minimize(f, x0, line_search_fn="strong_wolfe"))(
+        ...     padax.to_tensor([0.0, 0.0]))
+        >>> res.position.tolist(), bool(res.converged), int(res.n_iter)
+        ([1.0, 2.0], True, 3)
+    """
     import padax.lax as lax
     import padax.numpy as pnp
     from padax.implicit import _ravel

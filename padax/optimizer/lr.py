@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core.errors import require_members
+from padax.core.errors import require_members as _require_members
 
 
 def _xp(step: Any):
@@ -51,7 +51,7 @@ class LRScheduler:
         super().__init_subclass__(**kwargs)
         if "get_lr" in vars(cls) and not hasattr(cls, "value"):
             cls.value = _value_from_get_lr  # Paddle's protocol: the rate comes from get_lr()
-        require_members(cls, "learning-rate schedule", {"value": "value(step) or get_lr()"})
+        _require_members(cls, "learning-rate schedule", {"value": "value(step) or get_lr()"})
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
         self.base_lr = float(learning_rate)

@@ -40,7 +40,26 @@ def _ops():
 
 
 class Optimizer:
-    """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter."""
+    """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter.
+
+    Args:
+        learning_rate: a float, or a padax.optimizer.lr schedule evaluated at the optimizer's step count.
+        parameters: Paddle's parameter list (unused: step gets the parameters) or parameter groups (dicts).
+        weight_decay: an L2 coefficient (float) or a padax.regularizer.L1Decay/L2Decay.
+        grad_clip: a padax.nn.ClipGradBy* applied to the gradients first.
+
+    Examples:
+        >>> import padax
+        >>> class SignSGD(padax.optimizer.Optimizer):
+        ...     def _update(self, p, g, slots, lr, t):
+        ...         return p - lr * padax.sign(g), {}
+        ...
+        >>> opt = SignSGD(learning_rate=0.1)
+        >>> w = padax.to_tensor([1.0, 2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([3.0, -0.5]), opt.init(w))
+        >>> w.tolist(), int(state["step"])
+        ([0.9, 2.1], 1)
+    """
 
     slots: tuple[str, ...] = ()
 
@@ -238,14 +257,42 @@ def _updatable(p: Any, info: Any) -> bool:
 
 
 class SGD(Optimizer):
-    """p <- p - lr * g."""
+    """p <- p - lr * g.
+
+    Args:
+        learning_rate, parameters, weight_decay, grad_clip: as `Optimizer`.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1)
+        >>> params = {"w": padax.to_tensor([1.0, -2.0])}
+        >>> params, state = opt.step(params, {"w": padax.to_tensor([0.5, 0.5])}, opt.init(params))
+        >>> params["w"].tolist()  # 1 - 0.1 * 0.5, -2 - 0.1 * 0.5
+        [0.95, -2.05]
+    """
 
     def _update(self, p, g, slots, lr, t):
         return p - lr * g, {}
 
 
 class Momentum(Optimizer):
-    """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v))."""
+    """v <- momentum * v + g; p <- p - lr * v (Nesterov: p <- p - lr * (g + momentum * v)).
+
+    Args:
+        momentum: the velocity's decay factor.
+        use_nesterov: step along g + momentum * v instead of v.
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Momentum(learning_rate=0.1, momentum=0.9)
+        >>> w, g = padax.to_tensor([1.0]), padax.to_tensor([0.5])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, g, state)  # v = 0.5: w = 1 - 0.05
+        >>> w, state = opt.step(w, g, state)  # v = 0.9 * 0.5 + 0.5 = 0.95: w = 0.95 - 0.095
+        >>> w.tolist(), state["velocity"].tolist()
+        ([0.855], [0.95])
+    """
 
     slots = ("velocity",)
 
@@ -266,7 +313,23 @@ class Momentum(Optimizer):
 
 class Adam(Optimizer):
     """Adam with Paddle's bias correction: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t);
-    p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t))."""
+    p <- p - lr_t * m / (sqrt(v) + eps * sqrt(1 - b2^t)).
+
+    Args:
+        beta1, beta2: decay rates of the first and second moment estimates.
+        epsilon: added to the denominator (scaled by sqrt(1 - beta2^t), as Paddle).
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adam(learning_rate=0.1)
+        >>> params = {"w": padax.to_tensor([1.0, -2.0])}
+        >>> params, state = opt.step(params, {"w": padax.to_tensor([0.5, 0.5])}, opt.init(params))
+        >>> params["w"].tolist()  # the bias-corrected first step moves each weight by lr
+        [0.9, -2.1]
+        >>> state["moment1"]["w"].tolist(), state["moment2"]["w"].tolist()
+        ([0.05, 0.05], [0.00025, 0.00025])
+    """
 
     slots = ("moment1", "moment2")
 
@@ -292,7 +355,20 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam."""
+    """Adam with decoupled weight decay (Paddle's default coefficient 0.01): p <- p * (1 - lr * wd), then Adam.
+
+    Args:
+        weight_decay: the decoupled decay coefficient (default 0.01).
+        beta1, beta2, epsilon, multi_precision: as `Adam`.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.AdamW(learning_rate=0.1, weight_decay=0.1)
+        >>> w = padax.to_tensor([1.0, -2.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5, 0.5]), opt.init(w))
+        >>> w.tolist()  # decay first (w * (1 - 0.1 * 0.1)), then Adam's step of lr
+        [0.89, -2.08]
+    """
 
     _decoupled_decay = True
 
@@ -307,7 +383,22 @@ class AdamW(Adam):
 
 
 class Adagrad(Optimizer):
-    """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon)."""
+    """acc <- acc + g^2; p <- p - lr * g / (sqrt(acc) + epsilon).
+
+    Args:
+        epsilon: added to the root of the accumulator.
+        initial_accumulator_value: the accumulator's starting value.
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.Adagrad(learning_rate=0.1)
+        >>> w, g = padax.to_tensor([1.0]), padax.to_tensor([0.5])
+        >>> state = opt.init(w)
+        >>> w, state = opt.step(w, g, state)  # acc = 0.25: w = 1 - 0.1 * 0.5 / 0.5
+        >>> w, state = opt.step(w, g, state)  # acc = 0.5: w = 0.9 - 0.1 * 0.5 / sqrt(0.5)
+        >>> w.tolist(), state["moment"].tolist()
+        ([0.82929], [0.5])
+    """
 
     slots = ("moment",)
 
@@ -326,7 +417,24 @@ class Adagrad(Optimizer):
 
 class RMSProp(Optimizer):
     """ms <- rho * ms + (1 - rho) g^2 (centered: minus the mean gradient squared);
-    mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom."""
+    mom <- momentum * mom + lr * g / sqrt(ms + epsilon); p <- p - mom.
+
+    Args:
+        rho: decay rate of the mean square.
+        epsilon: added under the root.
+        momentum: decay of the update's momentum (0: none).
+        centered: subtract the squared mean gradient (variance instead of second moment).
+
+    Examples:
+        >>> import padax
+        >>> opt = padax.optimizer.RMSProp(learning_rate=0.1, rho=0.95)
+        >>> w = padax.to_tensor([1.0])
+        >>> w, state = opt.step(w, padax.to_tensor([0.5]), opt.init(w))
+        >>> state["mean_square"].tolist()  # 0.05 * 0.5 ** 2
+        [0.0125]
+        >>> w.tolist()  # 1 - 0.1 * 0.5 / sqrt(0.0125 + 1e-6)
+        [0.5528]
+    """
 
     slots = ("mean_square", "mean_grad", "momentum")
 

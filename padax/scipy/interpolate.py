@@ -21,7 +21,18 @@ def _interval(x, xq):
 class CubicSpline:
     """A C2 piecewise cubic through (x, y) along `axis` of y; bc_type 'not-a-knot' (scipy's
     default), 'natural' or 'clamped'. `spline(xq, nu=0)` evaluates the nu-th derivative
-    (0..3); outside [x0, xn] the end pieces extrapolate (or give nan with extrapolate=False)."""
+    (0..3); outside [x0, xn] the end pieces extrapolate (or give nan with extrapolate=False).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy.interpolate import CubicSpline
+        >>> x = padax.to_tensor([0.0, 1.0, 2.0, 3.0])
+        >>> spline = CubicSpline(x, x ** 3)  # not-a-knot: reproduces a cubic exactly
+        >>> spline(padax.to_tensor([0.5, 1.5, 2.5])).tolist()
+        [0.125, 3.375, 15.625]
+        >>> spline(padax.to_tensor([0.5, 1.5]), 1).tolist()  # the derivative 3 x**2
+        [0.75, 6.75]
+    """
 
     def __init__(self, x: Any, y: Any, axis: int = 0, bc_type: str = "not-a-knot", extrapolate: bool = True):
         import padax.numpy as pnp
@@ -131,7 +142,16 @@ def interp1d(x: Any, y: Any, kind: str = "linear", axis: int = -1, fill_value: A
              assume_sorted: bool = True):
     """A function xq -> y interpolated along `axis`: kind 'linear', 'nearest' or 'cubic'
     (a not-a-knot CubicSpline). Queries outside [x0, xn] give fill_value, or extrapolate
-    with fill_value='extrapolate'."""
+    with fill_value='extrapolate'.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy.interpolate import interp1d
+        >>> x = padax.to_tensor([0.0, 1.0, 2.0, 3.0])
+        >>> f = interp1d(x, x ** 3)
+        >>> f(padax.to_tensor([0.5, 2.5])).tolist()  # linear between the samples, as scipy
+        [0.5, 17.5]
+    """
     import padax.numpy as pnp
     if kind not in ("linear", "nearest", "cubic"):
         raise op_value_error("padax.scipy.interpolate.interp1d", f"kind must be 'linear', 'nearest' or 'cubic', "
@@ -170,7 +190,16 @@ def interp1d(x: Any, y: Any, kind: str = "linear", axis: int = -1, fill_value: A
 class RegularGridInterpolator:
     """Interpolation on a rectilinear grid (points = one increasing 1-D array per axis,
     values of shape (len(p0), len(p1), ..., *trailing)): method 'linear' (multilinear) or
-    'nearest'; outside the grid gives fill_value (None extrapolates)."""
+    'nearest'; outside the grid gives fill_value (None extrapolates).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy.interpolate import RegularGridInterpolator
+        >>> grid = (padax.to_tensor([0.0, 1.0]), padax.to_tensor([0.0, 1.0, 2.0]))
+        >>> values = padax.to_tensor([[0.0, 1.0, 2.0], [10.0, 11.0, 12.0]])  # 10 x + y
+        >>> RegularGridInterpolator(grid, values)(padax.to_tensor([[0.5, 0.5], [0.25, 1.5]])).tolist()
+        [5.5, 4.0]
+    """
 
     def __init__(self, points: Any, values: Any, method: str = "linear", bounds_error: bool = False,
                  fill_value: Any = np.nan):
@@ -231,3 +260,6 @@ def _rebuild_grid(ch, aux):
     r.grid, r.values = ch
     r.method, r.fill_value = aux
     return r
+
+
+__all__ = ["CubicSpline", "RegularGridInterpolator", "interp1d"]

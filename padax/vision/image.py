@@ -15,19 +15,47 @@ _state = {"backend": "pil"}
 
 
 def set_image_backend(backend: str) -> None:
-    """Make `backend` ('pil' or 'cv2') the default of the datasets and `image_load`."""
+    """Make `backend` ('pil' or 'cv2') the default of the datasets and `image_load`.
+
+    Examples:
+        >>> import padax
+        >>> padax.vision.set_image_backend("cv2")  # image_load now returns numpy arrays
+        >>> padax.vision.get_image_backend()
+        'cv2'
+        >>> padax.vision.set_image_backend("pil")
+    """
     if backend not in _BACKENDS:
         raise ValueError(f"set_image_backend: backend must be 'pil' or 'cv2', got {backend!r}")
     _state["backend"] = backend
 
 
 def get_image_backend() -> str:
-    """The default image backend ('pil' unless set_image_backend changed it)."""
+    """The default image backend ('pil' unless set_image_backend changed it).
+
+    Examples:
+        >>> import padax
+        >>> padax.vision.get_image_backend()
+        'pil'
+    """
     return _state["backend"]
 
 
 def image_load(path: str, backend: str | None = None) -> Any:
-    """The image file at `path`: a PIL Image ('pil') or an RGB numpy array ('cv2')."""
+    """The image file at `path`: a PIL Image ('pil') or an RGB numpy array ('cv2').
+
+    Examples:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> import padax
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     path = os.path.join(d, "red.png")
+        ...     Image.fromarray(np.full((2, 3, 3), [255, 0, 0], np.uint8)).save(path)
+        ...     pil, arr = padax.vision.image_load(path), padax.vision.image_load(path, backend="cv2")
+        ...
+        >>> pil.size, arr.shape, arr[0, 0].tolist()  # PIL's (width, height); the array is RGB
+        ((3, 2), (2, 3, 3), [255, 0, 0])
+    """
     backend = get_image_backend() if backend is None else backend
     if backend not in _BACKENDS:
         raise ValueError(f"image_load: backend must be 'pil' or 'cv2', got {backend!r}")

@@ -233,6 +233,25 @@ def test_parameter_creation_and_assignment_rules():
         p.w = "x"
 
 
+def test_replacing_a_sublayer_keeps_its_place_and_the_pytree_structure():
+    # Paddle (and a dict) keep a sublayer's position when it is reassigned; padax used to move it last,
+    # so a layer with a sublayer replaced no longer matched its optimizer state / gradients' structure
+    class Two(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.first = nn.Linear(2, 2)
+            self.second = nn.ReLU()
+
+    m = Two()
+    before = padax.tree.structure(m)
+    m.first = nn.Linear(2, 2)
+    assert [n for n, _ in m.named_children()] == ["first", "second"]
+    assert padax.tree.structure(m) == before
+    m.second = None
+    m.second = nn.Tanh()
+    assert [n for n, _ in m.named_children()] == ["first", "second"]
+
+
 def test_static_containers_deepcopy_and_structure_equality():
     import copy
 

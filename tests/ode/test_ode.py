@@ -160,6 +160,18 @@ def test_odeint_matches_scipy_and_adjoint_gradients():
     np.testing.assert_allclose(float(g[2][4]), float(fd_t), rtol=1e-4)
 
 
+def test_backsolve_gradient_with_respect_to_a_scalar_initial_state():
+    # the adjoint's custom_vjp used to rebuild the vector field from the traced y0 of the outer grad
+    # (a leaked-tracer error for a 0-d y0); d y(1) / d y0 = exp(-k) for y' = -k y
+    def y1(y0, k):
+        return ode.solve(ode.ODETerm(lambda t, y, a: -a * y), ode.Dopri5(), 0.0, 1.0, 0.1, y0, k,
+                         stepsize_controller=ode.PIDController(rtol=1e-7, atol=1e-9),
+                         adjoint=ode.BacksolveAdjoint()).ys[0]
+    g0, gk = padax.grad(y1, argnums=(0, 1))(padax.to_tensor(2.0), padax.to_tensor(0.5))
+    np.testing.assert_allclose(float(g0), np.exp(-0.5), rtol=1e-5)
+    np.testing.assert_allclose(float(gk), -2.0 * np.exp(-0.5), rtol=1e-5)   # d/dk 2 exp(-k)
+
+
 @pytest.mark.slow
 def test_direct_and_backsolve_adjoints_agree():
     def loss(th, adjoint):

@@ -32,7 +32,20 @@ _ID_PATTERN = re.compile(r"^(?:\d+_)?(\d+)\.(?:distcp|metadata|commit)$")
 
 
 class CheckpointError(RuntimeError):
-    """A sharded checkpoint is missing, incomplete or does not fit the state dict it is loaded into."""
+    """A sharded checkpoint is missing, incomplete or does not fit the state dict it is loaded into.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     try:
+        ...         dist.load_state_dict({"w": padax.zeros([4])}, os.path.join(d, "missing"))
+        ...     except dist.CheckpointError as e:
+        ...         print(str(e).split(": ")[-1])
+        ...
+        '.../missing' is not a checkpoint folder (it does not exist)
+    """
 
 
 def shard_file(rank: int, uid: int) -> str:

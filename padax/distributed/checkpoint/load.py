@@ -153,6 +153,19 @@ def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None
     numpy array. `unique_id` picks the checkpoint (default: the newest
     committed one). A checkpoint without its commit marker, a missing shard
     file or a missing name is an error that says which.
+
+    Examples:
+        >>> import tempfile
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     dist.save_state_dict({"w": dist.shard_tensor(padax.arange(4.0), pm, [dist.Shard(0)])}, d)
+        ...     target = {"w": padax.zeros([4])}  # its layout says where the saved values go
+        ...     dist.load_state_dict(target, d)
+        ...
+        >>> target["w"].tolist()
+        [0.0, 1.0, 2.0, 3.0]
     """
     from padax.devices.array import Tensor
     paths = layout.flatten(state_dict, _WHAT)

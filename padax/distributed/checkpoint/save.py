@@ -70,6 +70,17 @@ def save_state_dict(state_dict: dict, path: str, *, coordinator_rank: int = 0,
     so an interrupted save never looks complete. `unique_id` numbers the
     checkpoint inside the folder (default: one more than the highest there).
     Load it, on any mesh, with `load_state_dict`.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> import padax.distributed as dist
+        >>> pm = dist.ProcessMesh([0], dim_names=["dp"])
+        >>> state = {"w": dist.shard_tensor(padax.arange(4.0), pm, [dist.Shard(0)]), "opt": {"step": padax.to_tensor(3)}}
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     dist.save_state_dict(state, d)
+        ...     print(sorted(os.listdir(d)))  # shards, metadata, and the commit marker written last
+        ['0.commit', '0.metadata', '0_0.distcp']
     """
     what = "padax.distributed.save_state_dict"
     multi = runtime.process_count() > 1

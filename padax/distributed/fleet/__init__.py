@@ -34,6 +34,14 @@ def init(role_maker: Any = None, is_collective: bool = False, strategy: Distribu
 
     Errors when the degrees do not multiply to the number of devices.
     `role_maker` and `is_collective` are accepted as in Paddle (padax is always collective).
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> strategy = fleet.DistributedStrategy()
+        >>> strategy.hybrid_configs = {"dp_degree": 1, "mp_degree": 1, "pp_degree": 1}  # degrees multiply to the devices
+        >>> fleet.init(is_collective=True, strategy=strategy)
+        >>> dict(fleet.get_hybrid_communicate_group().mesh.shape)
+        {'dp': 1, 'pp': 1, 'sharding': 1, 'sep': 1, 'mp': 1}
     """
     from padax.devices import backend
     strategy = strategy if strategy is not None else DistributedStrategy()
@@ -52,24 +60,50 @@ def _hcg() -> HybridCommunicateGroup:
 
 
 def get_hybrid_communicate_group() -> HybridCommunicateGroup:
-    """The mesh and groups that fleet.init built."""
+    """The mesh and groups that fleet.init built.
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())  # dp_degree -1: every device
+        >>> hcg = fleet.get_hybrid_communicate_group()
+        >>> hcg.get_data_parallel_world_size(), hcg.get_model_parallel_rank(), hcg.get_stage_id()
+        (1, 0, 0)
+    """
     return _hcg()
 
 
 def worker_index() -> int:
-    """This process's index (0 in a single-process run)."""
+    """This process's index (0 in a single-process run).
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> fleet.worker_index()  # a single-process run
+        0
+    """
     from padax.distributed.runtime import process_index
     return process_index()
 
 
 def worker_num() -> int:
-    """The number of processes."""
+    """The number of processes.
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> fleet.worker_num()
+        1
+    """
     from padax.distributed.runtime import process_count
     return process_count()
 
 
 def is_first_worker() -> bool:
-    """Whether this is process 0."""
+    """Whether this is process 0.
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> fleet.is_first_worker()
+        True
+    """
     return worker_index() == 0
 
 
@@ -85,6 +119,14 @@ def distributed_model(model: Any) -> Any:
     'pp'); any other layer a DataParallel over the dp and sharding axes,
     keeping the layouts of tensor-parallel parameters (and splitting the
     rest over 'sharding' when sharding_configs stage is 3).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> model = fleet.distributed_model(padax.nn.Linear(2, 3))  # parameters on the mesh, batches split over dp
+        >>> type(model).__name__, model(padax.ones([4, 2])).shape
+        ('DataParallel', (4, 3))
     """
     hcg = _hcg()
     from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
@@ -98,7 +140,21 @@ def distributed_model(model: Any) -> Any:
 
 
 def distributed_optimizer(optimizer: Any, strategy: DistributedStrategy | None = None) -> ShardedOptimizer:
-    """`optimizer` with its state laid out on the hybrid mesh (ZeRO over 'sharding' when sharding_degree > 1)."""
+    """`optimizer` with its state laid out on the hybrid mesh (ZeRO over 'sharding' when sharding_degree > 1).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> model = fleet.distributed_model(padax.nn.Linear(2, 1))
+        >>> opt = fleet.distributed_optimizer(padax.optimizer.SGD(learning_rate=0.1))
+        >>> state = opt.init(model)
+        >>> grads = padax.tree.map(padax.ones_like, model)
+        >>> new_model, state = opt.step(model, grads, state)
+        >>> all(bool(padax.allclose(new, old - 0.1))  # p - lr * 1 for every parameter
+        ...     for new, old in zip(padax.tree.leaves(new_model), padax.tree.leaves(model)))
+        True
+    """
     hcg = _hcg()
     if strategy is not None:
         _state.strategy = strategy
@@ -106,7 +162,16 @@ def distributed_optimizer(optimizer: Any, strategy: DistributedStrategy | None =
 
 
 def shard_batch(batch: Any) -> Any:
-    """`batch` (a pytree of arrays) split along dimension 0 over the dp and sharding axes (padax)."""
+    """`batch` (a pytree of arrays) split along dimension 0 over the dp and sharding axes (padax).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> batch = fleet.shard_batch({"x": padax.ones([4, 2]), "y": padax.zeros([4])})  # rows split over dp/sharding
+        >>> batch["x"].shape, batch["y"].tolist()
+        ((4, 2), [0.0, 0.0, 0.0, 0.0])
+    """
     from padax.distributed.fleet import layout
     hcg = _hcg()
     return layout.shard_batch(batch, hcg.mesh, hcg.data_axes, "fleet.shard_batch")

@@ -16,6 +16,14 @@ class DistributedStrategy:
     `micro_batch_size` = rows per microbatch and data replica, checked when
     set, `schedule_mode` "FThenB"/"1F1B"; a PipelineLayer with virtual stages runs "VPP") and `sharding_configs`
     (`stage`: the ZeRO stage used over the 'sharding' axis, 1 by default).
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> strategy = fleet.DistributedStrategy()
+        >>> strategy.hybrid_configs = {"mp_degree": 2}  # updates the keys given
+        >>> cfg = strategy.hybrid_configs
+        >>> cfg["dp_degree"], cfg["mp_degree"], cfg["pp_configs"]["schedule_mode"]
+        (-1, 2, '1F1B')
     """
 
     def __init__(self) -> None:

@@ -17,7 +17,15 @@ from padax.distributed.fleet.strategy import HYBRID_ORDER, DistributedStrategy
 
 
 class Group(str):
-    """A communication group: the name of a mesh axis, with Paddle's `nranks`, `ranks` and `rank`."""
+    """A communication group: the name of a mesh axis, with Paddle's `nranks`, `ranks` and `rank`.
+
+    Examples:
+        >>> from padax.distributed import fleet
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> g = fleet.get_hybrid_communicate_group().get_model_parallel_group()
+        >>> g, g.axis_name, g.nranks, g.ranks, g.rank  # a mesh axis name, usable as a collective's group
+        ('mp', 'mp', 1, [0], 0)
+    """
 
     nranks: int
     ranks: list
@@ -62,6 +70,15 @@ class HybridCommunicateGroup:
     padax runs one program over every device (SPMD), so "this rank" is the
     position of this process's first device; in a single process that is
     device 0, at coordinate 0 along every axis.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed.fleet import HybridCommunicateGroup
+        >>> hcg = HybridCommunicateGroup({"dp": 1, "pp": 1, "sharding": 1, "sep": 1, "mp": 1}, devices=padax.devices()[:1])
+        >>> hcg.mesh.axis_names, hcg.data_axes
+        (('dp', 'pp', 'sharding', 'sep', 'mp'), ('dp', 'sharding'))
+        >>> hcg.get_model_parallel_world_size(), hcg.get_pipe_parallel_world_size()
+        (1, 1)
     """
 
     def __init__(self, degrees: dict[str, int], order: Sequence[str] = HYBRID_ORDER,

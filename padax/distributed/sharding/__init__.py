@@ -38,6 +38,13 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
     device. The buffer, segment and comm-sync arguments tune Paddle's own
     communication and have no meaning here; `offload` (moving state to host
     memory) is not supported.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed.sharding import group_sharded_parallel
+        >>> model, opt, scaler = group_sharded_parallel(padax.nn.Linear(2, 2), padax.optimizer.AdamW(0.1), level="os")
+        >>> type(model).__name__, type(opt).__name__, opt.stage  # ZeRO-1: optimizer state split over the data axes
+        ('DataParallel', 'ShardedOptimizer', 1)
     """
     if level not in LEVELS:
         raise ValueError(f"group_sharded_parallel: level must be one of {sorted(LEVELS)} ('os': optimizer state, "
@@ -70,6 +77,16 @@ def save_group_sharded_model(model: Any, output: str, optimizer: Any = None, opt
     optimizer state pytree; padax optimizers keep no state of their own), it to `output/model.pdopt`.
 
     `optimizer` may be the state itself. Files are written atomically by padax.save.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import padax
+        >>> from padax.distributed.sharding import group_sharded_parallel, save_group_sharded_model
+        >>> model, opt, _ = group_sharded_parallel(padax.nn.Linear(2, 2), padax.optimizer.AdamW(0.1), level="os")
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     save_group_sharded_model(model, os.path.join(d, "out"), opt_state=opt.init(model))
+        ...     print(sorted(os.listdir(os.path.join(d, "out"))))
+        ['model.pdopt', 'model.pdparams']
     """
     from padax.serialization import save
     if isinstance(optimizer, dict) and opt_state is None:

@@ -179,7 +179,8 @@ class Layer:
             self._set_tensor(name, value)
             return
         if isinstance(value, Layer):
-            self._forget(name)
+            if name not in subs:  # replacing a sublayer keeps its place (the layer's pytree structure), as in Paddle
+                self._forget(name)
             subs[name] = value
         elif name in subs:
             if value is not None:

@@ -14,7 +14,17 @@ _METHODS = {"RK45": "Dopri5", "RK23": "Bosh3", "DOP853": "Dopri8", "Radau": "Kva
 @dataclasses.dataclass
 class OdeResult:
     """scipy's fields: t, y (shape (n, len(t)) as scipy), status (0 success, -1 failure,
-    1 terminated by an event), success, nfev-like step counts, message, t_events."""
+    1 terminated by an event), success, nfev-like step counts, message, t_events.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> sol = integrate.solve_ivp(lambda t, y: -2.0 * y, (0.0, 1.0), padax.to_tensor([1.0, 2.0]))
+        >>> sol.t.tolist(), int(sol.status)  # without t_eval: the two ends of t_span
+        ([0.0, 1.0], 0)
+        >>> sol.y.tolist()  # exp(-2) * [1, 2] = [0.1353, 0.2707] within rtol=1e-3
+        [[1.0, 0.1356], [2.0, 0.2711]]
+    """
 
     t: Any
     y: Any
@@ -34,7 +44,16 @@ def solve_ivp(fun: Callable, t_span: Any, y0: Any, method: str = "RK45", t_eval:
     """Solve dy/dt = fun(t, y, *args) over t_span = (t0, t1) (scipy's signature; y0 a 1-D
     array). Methods map to padax.ode solvers: RK45 -> Dopri5, RK23 -> Bosh3, DOP853 ->
     Dopri8, and the stiff Radau/BDF/LSODA -> the L-stable Kvaerno5. `events` is one
-    terminating event function event(t, y, *args). Differentiable through the steps."""
+    terminating event function event(t, y, *args). Differentiable through the steps.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> sol = integrate.solve_ivp(lambda t, y: -y, (0.0, 1.0), padax.to_tensor([1.0]),
+        ...                           t_eval=padax.to_tensor([0.5, 1.0]), rtol=1e-8, atol=1e-10)
+        >>> sol.y.tolist(), bool(sol.success)  # exp(-0.5), exp(-1)
+        ([[0.60653, 0.36788]], True)
+    """
     import padax.numpy as pnp
     from padax import ode
     if method not in _METHODS:

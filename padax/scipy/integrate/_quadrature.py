@@ -44,7 +44,14 @@ def _axis_move(y, axis: int):
 
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
-    """The trapezoidal rule along `axis` (samples y at points x, or spacing dx)."""
+    """The trapezoidal rule along `axis` (samples y at points x, or spacing dx).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> float(integrate.trapezoid(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0])))  # x**2 on 0..4, as scipy
+        22.0
+    """
     import padax.numpy as pnp
     y = _axis_move(y, axis)
     if x is None:
@@ -54,7 +61,14 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
 
 
 def cumulative_trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1, initial: Any = None) -> Any:
-    """Running trapezoidal integral along `axis`; with `initial=0` the result keeps y's length."""
+    """Running trapezoidal integral along `axis`; with `initial=0` the result keeps y's length.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> integrate.cumulative_trapezoid(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0]), initial=0).tolist()
+        [0.0, 0.5, 3.0, 9.5, 22.0]
+    """
     import padax.numpy as pnp
     ym = _axis_move(y, axis)
     if x is None:
@@ -73,7 +87,14 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1,
 
 def simpson(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
     """Composite Simpson's rule along `axis` on possibly uneven points; an even number of
-    samples gets scipy's (>= 1.11) correction on the last interval."""
+    samples gets scipy's (>= 1.11) correction on the last interval.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> round(float(integrate.simpson(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0]))), 4)  # exact for x**2: 64 / 3
+        21.3333
+    """
     import padax.numpy as pnp
     y = _axis_move(y, axis)
     n = y.shape[-1]
@@ -120,7 +141,19 @@ def quad(func: Callable, a: Any, b: Any, args: tuple = (), full_output: int = 0,
     """(integral of func(x, *args) over [a, b], error estimate), scipy's signature. Infinite
     limits are mapped to a finite interval (x = a + t/(1-t), or t/(1-t^2) for the whole
     line). `func` is evaluated on vectors of points (through vmap). Differentiable in
-    args and in finite a, b."""
+    args and in finite a, b.
+
+    Examples:
+        >>> import math
+        >>> import padax
+        >>> from padax.scipy import integrate
+        >>> value, err = integrate.quad(padax.exp, 0.0, 1.0)
+        >>> round(float(value), 5)  # e - 1
+        1.71828
+        >>> value, err = integrate.quad(lambda x: padax.exp(-x * x), -math.inf, math.inf)
+        >>> round(float(value), 5)  # sqrt(pi)
+        1.77245
+    """
     import padax.lax as lax
     import padax.numpy as pnp
     from padax.transforms.batching import vmap

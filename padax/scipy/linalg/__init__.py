@@ -30,14 +30,33 @@ def _square(op: str, a: Any) -> Any:
 
 
 def expm(A: Any) -> Any:
-    """The matrix exponential (scaling and squaring with a Pade approximant)."""
+    """The matrix exponential (scaling and squaring with a Pade approximant).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.expm(padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])).tolist()  # I + N for a nilpotent N
+        [[1.0, 1.0], [0.0, 1.0]]
+        >>> linalg.expm(padax.to_tensor([[0.0, 0.0], [0.0, 1.0]])).tolist()
+        [[1.0, 0.0], [0.0, 2.7183]]
+    """
     from padax.linalg import matrix_exp
     return matrix_exp(_square("expm", A))
 
 
 def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
     """(expm(A), L(A, E)) with L the Frechet derivative of expm at A in direction E
-    (or just L with compute_expm=False): the forward-mode derivative of expm."""
+    (or just L with compute_expm=False): the forward-mode derivative of expm.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[0.0, 0.0], [0.0, 1.0]])
+        >>> E = padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])
+        >>> value, deriv = linalg.expm_frechet(A, E)
+        >>> deriv.tolist()  # (e - 1) in the corner, as scipy
+        [[0.0, 1.7183], [0.0, 0.0]]
+    """
     from padax.transforms.ad import jvp
     A, E = _square("expm_frechet", A), _square("expm_frechet", E)
     value, frechet = jvp(expm, (A,), (E.astype(A.dtype),))
@@ -46,7 +65,15 @@ def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
 
 def solve_sylvester(a: Any, b: Any, q: Any) -> Any:
     """X with a X + X b = q, by the Kronecker-product linear system (sizes up to a few
-    dozen: its cost grows as (mn)^3)."""
+    dozen: its cost grows as (mn)^3).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> a, b = padax.to_tensor([[1.0, 0.0], [0.0, 2.0]]), padax.to_tensor([[3.0, 0.0], [0.0, 4.0]])
+        >>> linalg.solve_sylvester(a, b, padax.ones([2, 2])).tolist()  # x_ij = 1 / (a_i + b_j)
+        [[0.25, 0.2], [0.2, 0.1667]]
+    """
     import padax.numpy as pnp
     from padax.linalg import solve
     a, b, q = _square("solve_sylvester", a), _square("solve_sylvester", b), _asfloat(q)
@@ -91,7 +118,18 @@ def _sqrtm_jvp(primals, tangents):
 
 def sqrtm(A: Any) -> Any:
     """The principal square root X (X @ X = A) of a matrix with no eigenvalues on the
-    closed negative real axis; its derivative solves X dX + dX X = dA."""
+    closed negative real axis; its derivative solves X dX + dX X = dA.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> S = linalg.sqrtm(A)
+        >>> S.tolist()  # as scipy
+        [[1.9194, 0.5622], [0.5622, 1.6383]]
+        >>> (S @ S).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+    """
     A = _square("sqrtm", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.sqrtm", f"a must be 2-D, got shape {tuple(A.shape)}")
@@ -100,7 +138,15 @@ def sqrtm(A: Any) -> Any:
 
 def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
     """(u, p) with a = u p (side='right') or a = p u (side='left'), u unitary and p
-    positive semidefinite, from the SVD."""
+    positive semidefinite, from the SVD.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> u, p = linalg.polar(padax.to_tensor([[2.0, 0.0], [0.0, -3.0]]))  # a = u p, u unitary, p positive semidefinite
+        >>> u.tolist(), p.tolist()
+        ([[1.0, 0.0], [0.0, -1.0]], [[2.0, 0.0], [0.0, 3.0]])
+    """
     import padax.numpy as pnp
     from padax.linalg import svd
     if side not in ("right", "left"):
@@ -116,14 +162,30 @@ def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
 
 
 def lu_factor(a: Any) -> tuple[Any, Any]:
-    """(lu, piv) as scipy: piv are 0-based row interchanges."""
+    """(lu, piv) as scipy: piv are 0-based row interchanges.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> lu, piv = linalg.lu_factor(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]))
+        >>> lu.tolist(), piv.tolist()  # L below the diagonal (unit diagonal implied), U on and above, as scipy
+        ([[4.0, 2.0], [0.5, 2.0]], [0, 1])
+    """
     from padax.linalg import lu
     f, piv = lu(_square("lu_factor", a))
     return f, piv - 1
 
 
 def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
-    """Solve a x = b (trans=0), a^T x = b (1) or a^H x = b (2) from lu_factor's output."""
+    """Solve a x = b (trans=0), a^T x = b (1) or a^H x = b (2) from lu_factor's output.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> factors = linalg.lu_factor(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]))
+        >>> linalg.lu_solve(factors, padax.to_tensor([8.0, 7.0])).tolist()
+        [1.25, 1.5]
+    """
     import padax.numpy as pnp
     from padax.linalg import lu_solve as _lu_solve
     f, piv = lu_and_piv
@@ -135,13 +197,29 @@ def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
 
 
 def cho_factor(a: Any, lower: bool = False) -> tuple[Any, bool]:
-    """(c, lower): the Cholesky factor (upper unless lower=True) with its flag."""
+    """(c, lower): the Cholesky factor (upper unless lower=True) with its flag.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> c, lower = linalg.cho_factor(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]))
+        >>> lower, c[0].tolist(), c[1, 1].tolist()  # upper factor: row 0 is [2, 1], c[1, 1] = sqrt(2)
+        (False, [2.0, 1.0], 1.4142)
+    """
     from padax.linalg import cholesky
     return cholesky(_square("cho_factor", a), upper=not lower), lower
 
 
 def cho_solve(c_and_lower: tuple, b: Any) -> Any:
-    """Solve a x = b from cho_factor's output."""
+    """Solve a x = b from cho_factor's output.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> factor = linalg.cho_factor(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]))
+        >>> linalg.cho_solve(factor, padax.to_tensor([8.0, 7.0])).tolist()
+        [1.25, 1.5]
+    """
     from padax.linalg import cholesky_solve
     c, lower = c_and_lower
     b = _asfloat(b)
@@ -151,7 +229,15 @@ def cho_solve(c_and_lower: tuple, b: Any) -> Any:
 
 
 def solve_triangular(a: Any, b: Any, trans: int = 0, lower: bool = False, unit_diagonal: bool = False) -> Any:
-    """Solve op(a) x = b for triangular a (scipy's signature)."""
+    """Solve op(a) x = b for triangular a (scipy's signature).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> L = padax.to_tensor([[2.0, 0.0], [1.0, 1.0]])
+        >>> linalg.solve_triangular(L, padax.to_tensor([2.0, 3.0]), lower=True).tolist()  # forward substitution
+        [1.0, 2.0]
+    """
     from padax.linalg import triangular_solve
     a, b = _square("solve_triangular", a), _asfloat(b)
     vec = b.ndim == 1
@@ -161,7 +247,14 @@ def solve_triangular(a: Any, b: Any, trans: int = 0, lower: bool = False, unit_d
 
 
 def block_diag(*arrs: Any) -> Any:
-    """The block-diagonal matrix of the given 2-D (or 1-D / scalar: one row) blocks."""
+    """The block-diagonal matrix of the given 2-D (or 1-D / scalar: one row) blocks.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.block_diag(padax.to_tensor([[1.0]]), padax.to_tensor([[2.0, 3.0], [4.0, 5.0]])).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 2.0, 3.0], [0.0, 4.0, 5.0]]
+    """
     import padax.numpy as pnp
     if not arrs:
         return pnp.zeros((1, 0))
@@ -178,7 +271,14 @@ def block_diag(*arrs: Any) -> Any:
 
 
 def toeplitz(c: Any, r: Any = None) -> Any:
-    """The Toeplitz matrix with first column c and first row r (default conj(c))."""
+    """The Toeplitz matrix with first column c and first row r (default conj(c)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.toeplitz(padax.to_tensor([1, 2, 3]), padax.to_tensor([1, 4, 5])).tolist()  # first column, first row
+        [[1, 4, 5], [2, 1, 4], [3, 2, 1]]
+    """
     import padax.numpy as pnp
     c = pnp.asarray(c).reshape(-1)
     r = pnp.conj(c) if r is None else pnp.asarray(r).reshape(-1)
@@ -189,7 +289,14 @@ def toeplitz(c: Any, r: Any = None) -> Any:
 
 
 def circulant(c: Any) -> Any:
-    """The circulant matrix with first column c."""
+    """The circulant matrix with first column c.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.circulant(padax.to_tensor([1, 2, 3])).tolist()  # each column is the previous one rolled down
+        [[1, 3, 2], [2, 1, 3], [3, 2, 1]]
+    """
     import padax.numpy as pnp
     c = pnp.asarray(c).reshape(-1)
     n = c.shape[0]
@@ -199,7 +306,15 @@ def circulant(c: Any) -> Any:
 
 def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False) -> Any:
     """Eigenvalues (and eigenvectors) of the symmetric tridiagonal matrix with diagonal d and
-    off-diagonal e."""
+    off-diagonal e.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> d, e = padax.to_tensor([2.0, 2.0, 2.0]), padax.to_tensor([-1.0, -1.0])
+        >>> linalg.eigh_tridiagonal(d, e, eigvals_only=True).tolist()  # 2 - sqrt(2), 2, 2 + sqrt(2)
+        [0.5858, 2.0, 3.4142]
+    """
     import padax.numpy as pnp
     from padax.linalg import eigh, eigvalsh
     d, e = _asfloat(d), _asfloat(e)

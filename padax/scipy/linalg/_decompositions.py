@@ -38,7 +38,17 @@ def _mH(x: Any) -> Any:
 
 def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
     """Cholesky factor of a Hermitian positive-definite matrix: upper U with a = U^H U
-    (scipy's default), or lower L with a = L L^H."""
+    (scipy's default), or lower L with a = L L^H.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> linalg.cholesky(A).tolist()  # upper by default, as scipy: A = U^T U
+        [[2.0, 1.0], [0.0, 1.4142]]
+        >>> linalg.cholesky(A, lower=True).tolist()
+        [[2.0, 0.0], [1.0, 1.4142]]
+    """
     from padax.linalg import cholesky as chol
     return chol(inexact("cholesky", a), upper=not lower)
 
@@ -60,7 +70,18 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
     through b's Cholesky factor (vectors b-normalised, as LAPACK's). `subset_by_index`
     (lo, hi) keeps eigenvalues lo..hi inclusive. `subset_by_value` is refused: its result's
     size would depend on the data. (`eigvals` is the older name of subset_by_index; `turbo`
-    is ignored.)"""
+    is ignored.)
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> w, v = linalg.eigh(A)
+        >>> w.tolist()  # (7 -+ sqrt(17)) / 2
+        [1.4384, 5.5616]
+        >>> linalg.eigh(A, padax.to_tensor([[2.0, 0.0], [0.0, 2.0]]), eigvals_only=True).tolist()  # A v = w B v
+        [0.7192, 2.7808]
+    """
     from padax.linalg import eigh as peigh
     subset_by_index = eigvals if subset_by_index is None else subset_by_index
     op = "padax.scipy.linalg.eigh"
@@ -107,7 +128,15 @@ def _hermitian_from(a: Any, lower: bool) -> Any:
 def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
        p_indices: bool = False) -> Any:
     """LU with partial pivoting, scipy's layout: (p, l, u) with a = p @ l @ u; with
-    `p_indices` p is a row-index vector with a = l[p] @ u; with `permute_l`, (p @ l, u)."""
+    `p_indices` p is a row-index vector with a = l[p] @ u; with `permute_l`, (p @ l, u).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> p, l, u = linalg.lu(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]]))  # a = p @ l @ u, as scipy
+        >>> p.tolist(), l.tolist(), u.tolist()
+        ([[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.3333, 1.0]], [[3.0, 4.0], [0.0, 0.6667]])
+    """
     from padax.functional.lax import linalg as L
     pnp = _pnp()
     a = inexact("lu", a, square=False)
@@ -129,7 +158,18 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
        check_finite: bool = True) -> Any:
     """QR decomposition a = q r. mode 'full': q (M, M), r (M, N); 'economic': q (M, K),
     r (K, N); 'r': (r,) only (full r). With `pivoting`, column-pivoted QR a[:, p] = q r
-    and p is returned last."""
+    and p is returned last.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> a = padax.to_tensor([[3.0, 1.0], [4.0, 2.0]])
+        >>> q, r = linalg.qr(a)
+        >>> padax.abs(r).tolist()  # |r|: the signs depend on the Householder convention
+        [[5.0, 2.2], [0.0, 0.4]]
+        >>> (q @ r).tolist(), (q.T @ q).tolist()
+        ([[3.0, 1.0], [4.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]])
+    """
     from padax.linalg import qr as pqr
     op = "padax.scipy.linalg.qr"
     if mode not in ("full", "economic", "r"):
@@ -175,7 +215,17 @@ def _column_pivots(a: Any) -> tuple[Any, Any]:
 def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
                 overwrite_a: bool = False, overwrite_c: bool = False) -> Any:
     """(c @ q, r) for mode 'right' or (q @ c, r) for 'left', with a's economic q (conj(q)
-    with `conjugate`); with `pivoting` the column pivots come last."""
+    with `conjugate`); with `pivoting` the column pivots come last.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> a = padax.to_tensor([[3.0, 1.0], [4.0, 2.0]])
+        >>> cq, r = linalg.qr_multiply(a, padax.eye(2))  # c @ q without forming q separately
+        >>> q, _ = linalg.qr(a)
+        >>> bool(padax.allclose(cq, q, atol=1e-6)), padax.abs(r).tolist()
+        (True, [[5.0, 2.2], [0.0, 0.4]])
+    """
     pnp = _pnp()
     op = "padax.scipy.linalg.qr_multiply"
     if mode not in ("left", "right"):
@@ -200,7 +250,14 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, con
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
         check_finite: bool = True, lapack_driver: str = "gesdd") -> Any:
     """Singular value decomposition a = u @ diag(s) @ vh: (u, s, vh), or s alone without
-    `compute_uv`. s is descending."""
+    `compute_uv`. s is descending.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.svd(padax.to_tensor([[3.0, 0.0], [0.0, -2.0]]), compute_uv=False).tolist()
+        [3.0, 2.0]
+    """
     from padax.linalg import svd as psvd
     from padax.linalg import svdvals
     if lapack_driver not in ("gesdd", "gesvd"):
@@ -217,7 +274,18 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
     """Schur decomposition a = z t z^H with z unitary: t quasi upper triangular (2x2 blocks
     for complex eigenvalue pairs) for output='real' of a real matrix, upper triangular for
     output='complex'. The same LAPACK routine as scipy (gees), so the same t and z. CPU only.
-    `sort` (reordering the eigenvalues) is refused: use the unsorted form."""
+    `sort` (reordering the eigenvalues) is refused: use the unsorted form.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> T, Z = linalg.schur(padax.to_tensor([[0.0, 1.0], [-1.0, 0.0]]))  # eigenvalues +-i: one 2x2 block
+        >>> T.tolist()
+        [[0.0, 1.0], [-1.0, 0.0]]
+        >>> T, Z = linalg.schur(padax.to_tensor([[1.0, 2.0], [0.0, 3.0]]))  # already upper triangular
+        >>> padax.diag(T).tolist()
+        [1.0, 3.0]
+    """
     from padax.functional.lax import linalg as L
     pnp = _pnp()
     op = "padax.scipy.linalg.schur"
@@ -236,7 +304,16 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
 def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
     """Convert a real Schur form (T, Z) to the complex one, as scipy does: from the bottom
     up, each 2x2 block of a complex pair is triangularised by a Givens rotation G applied
-    to T's rows and columns and to Z's columns."""
+    to T's rows and columns and to Z's columns.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> T, Z = linalg.schur(padax.to_tensor([[0.0, 1.0], [-1.0, 0.0]]))
+        >>> Tc, Zc = linalg.rsf2csf(T, Z)  # the 2x2 block split into complex triangular form
+        >>> sorted(padax.imag(padax.diag(Tc)).tolist()), abs(float(padax.abs(Tc[1, 0])))
+        ([-1.0, 1.0], 0.0)
+    """
     import padax.lax as lax
     pnp = _pnp()
     T, Z = inexact("rsf2csf", T), inexact("rsf2csf", Z)
@@ -279,7 +356,18 @@ def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
 
 def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
     """Hessenberg form h = q^H a q (zero below the first subdiagonal), and q with calc_q.
-    LAPACK's gehrd/orghr as scipy, so the same h and q. CPU only."""
+    LAPACK's gehrd/orghr as scipy, so the same h and q. CPU only.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> a = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
+        >>> h, q = linalg.hessenberg(a, calc_q=True)
+        >>> float(h[2, 0]), padax.abs(h[1, 0]).tolist()  # zero below the subdiagonal; |h10| = sqrt(4**2 + 7**2)
+        (0.0, 8.0623)
+        >>> (q @ h @ q.T).tolist()
+        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
+    """
     from padax.functional.lax import linalg as L
     pnp = _pnp()
     a = inexact("hessenberg", a)

@@ -109,7 +109,17 @@ def logm(A: Any, disp: bool = True) -> Any:
     """Principal matrix logarithm (expm(logm(A)) = A) of a square 2-D nonsingular matrix.
     A real matrix gives its real logarithm, or NaN if it has a negative real eigenvalue (no
     real logarithm exists: pass it as complex to get the complex one, as scipy returns). With
-    disp=False, (logm, errest) with errest = ||expm(logm) - A||_1 / ||A||_1. Differentiable."""
+    disp=False, (logm, errest) with errest = ||expm(logm) - A||_1 / ||A||_1. Differentiable.
+
+    Examples:
+        >>> import math
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.logm(padax.to_tensor([[1.0, 1.0], [0.0, 1.0]])).tolist()  # the inverse of expm([[0, 1], [0, 0]])
+        [[0.0, 1.0], [0.0, 0.0]]
+        >>> linalg.logm(padax.to_tensor([[1.0, 0.0], [0.0, math.e]])).tolist()
+        [[0.0, 0.0], [0.0, 1.0]]
+    """
     from padax.linalg import matrix_exp
     A = inexact("logm", A)
     if A.ndim != 2:
@@ -122,7 +132,14 @@ def logm(A: Any, disp: bool = True) -> Any:
 
 def fractional_matrix_power(A: Any, t: float) -> Any:
     """A^t for a square 2-D matrix: repeated products (and an inverse for negative t) when t
-    is an integer, expm(t logm(A)) otherwise (principal branch; see logm). Differentiable."""
+    is an integer, expm(t logm(A)) otherwise (principal branch; see logm). Differentiable.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.fractional_matrix_power(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]), 0.5).tolist()  # sqrtm, as scipy
+        [[1.9194, 0.5622], [0.5622, 1.6383]]
+    """
     from padax.linalg import matrix_exp, matrix_power
     A = inexact("fractional_matrix_power", A)
     if A.ndim != 2:
@@ -138,7 +155,15 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
     """f(A) for a function `func` applied elementwise to an array of eigenvalues, by the
     Schur-Parlett method (complex Schur form, then Parlett's recurrence one superdiagonal at
     a time); complex result. Needs distinct eigenvalues. With disp=False, (F, errest) with
-    an error estimate from the smallest eigenvalue gap. CPU only (complex Schur)."""
+    an error estimate from the smallest eigenvalue gap. CPU only (complex Schur).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> padax.real(linalg.funm(A, padax.exp)).tolist()  # complex result; equals expm(A), as scipy
+        [[163.27, 124.18], [124.18, 101.17]]
+    """
     import padax.lax as lax
     from padax.scipy.linalg._decompositions import schur
     pnp = _pnp()

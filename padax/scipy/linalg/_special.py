@@ -39,7 +39,14 @@ def _float(x: np.ndarray) -> Any:
 
 def companion(a: Any) -> Any:
     """The companion matrix of the polynomial with coefficients a (highest first, a[0] != 0):
-    first row -a[1:] / a[0], ones on the subdiagonal; its eigenvalues are the roots."""
+    first row -a[1:] / a[0], ones on the subdiagonal; its eigenvalues are the roots.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.companion(padax.to_tensor([1.0, -3.0, 2.0])).tolist()  # x**2 - 3x + 2: eigenvalues 1 and 2
+        [[3.0, -2.0], [1.0, 0.0]]
+    """
     pnp = _pnp()
     a = _vector("companion", a, 2)
     n = a.shape[0] - 1
@@ -48,7 +55,14 @@ def companion(a: Any) -> Any:
 
 
 def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
-    """The matrix A with A @ v = numpy.convolve(a, v, mode) for every v of length n."""
+    """The matrix A with A @ v = numpy.convolve(a, v, mode) for every v of length n.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.convolution_matrix(padax.to_tensor([1, 2]), 3).tolist()  # A @ v == convolve([1, 2], v)
+        [[1, 0, 0], [2, 1, 0], [0, 2, 1], [0, 0, 2]]
+    """
     pnp = _pnp()
     op = "padax.scipy.linalg.convolution_matrix"
     a = _vector("convolution_matrix", a)
@@ -73,7 +87,16 @@ def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
 
 def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
     """The n-point DFT matrix W[j, k] = exp(-2 pi i j k / n), scaled by 1/sqrt(n) ('sqrtn')
-    or 1/n ('n') if asked."""
+    or 1/n ('n') if asked.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> F = linalg.dft(4)
+        >>> row = F[1]  # exp(-2 pi i k / 4) for k = 0..3: 1, -i, -1, i
+        >>> padax.real(row).tolist(), padax.imag(row).tolist()
+        ([1.0, 0.0, -1.0, 0.0], [0.0, -1.0, 0.0, 1.0])
+    """
     n = _size("dft", n)
     if scale not in (None, "sqrtn", "n"):
         raise op_value_error("padax.scipy.linalg.dft", f"scale must be None, 'sqrtn' or 'n', got {scale!r}")
@@ -88,7 +111,14 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
 
 
 def fiedler(a: Any) -> Any:
-    """The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]|."""
+    """The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]|.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.fiedler(padax.to_tensor([1, 4, 12])).tolist()  # |a_i - a_j|
+        [[0, 3, 11], [3, 0, 8], [11, 8, 0]]
+    """
     pnp = _pnp()
     a = _vector("fiedler", a, 0)
     return pnp.abs(a[:, None] - a[None, :])
@@ -96,7 +126,14 @@ def fiedler(a: Any) -> Any:
 
 def fiedler_companion(a: Any) -> Any:
     """Fiedler's pentadiagonal companion matrix of the polynomial a (highest first): same
-    eigenvalues as companion(a)."""
+    eigenvalues as companion(a).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.fiedler_companion(padax.to_tensor([1.0, -3.0, 2.0])).tolist()  # same eigenvalues as companion: 1, 2
+        [[3.0, -2.0], [1.0, 0.0]]
+    """
     pnp = _pnp()
     a = _vector("fiedler_companion", a, 2)
     a = a / a[0]
@@ -114,7 +151,13 @@ def fiedler_companion(a: Any) -> Any:
 
 
 def hadamard(n: int, dtype: Any = int) -> Any:
-    """Sylvester's Hadamard matrix of order n (a power of 2): entries +-1, H H^T = n I."""
+    """Sylvester's Hadamard matrix of order n (a power of 2): entries +-1, H H^T = n I.
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.hadamard(4).tolist()
+        [[1, 1, 1, 1], [1, -1, 1, -1], [1, 1, -1, -1], [1, -1, -1, 1]]
+    """
     n = _size("hadamard", n)
     if n < 1 or n & (n - 1):
         raise op_value_error("padax.scipy.linalg.hadamard", f"n must be a positive power of 2, got {n}")
@@ -126,7 +169,14 @@ def hadamard(n: int, dtype: Any = int) -> Any:
 
 def hankel(c: Any, r: Any = None) -> Any:
     """The Hankel matrix with first column c and last row r (r[0] ignored; zeros by
-    default): H[i, j] = c[i + j] while i + j < len(c), else r[i + j - len(c) + 1]."""
+    default): H[i, j] = c[i + j] while i + j < len(c), else r[i + j - len(c) + 1].
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.hankel(padax.to_tensor([1, 2, 3]), padax.to_tensor([3, 4, 5])).tolist()  # constant anti-diagonals
+        [[1, 2, 3], [2, 3, 4], [3, 4, 5]]
+    """
     pnp = _pnp()
     c = pnp.asarray(c).reshape(-1)
     r = pnp.zeros_like(c) if r is None else pnp.asarray(r).reshape(-1)
@@ -137,7 +187,13 @@ def hankel(c: Any, r: Any = None) -> Any:
 
 def helmert(n: int, full: bool = False) -> Any:
     """The (n-1, n) Helmert matrix (rows orthonormal and orthogonal to the ones vector), or
-    the full orthogonal (n, n) one with the normalised ones row first."""
+    the full orthogonal (n, n) one with the normalised ones row first.
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.helmert(3).tolist()  # orthonormal rows orthogonal to ones(3)
+        [[0.7071, -0.7071, 0.0], [0.4082, 0.4082, -0.8165]]
+    """
     n = _size("helmert", n)
     h = np.tril(np.ones((n, n)), -1) - np.diag(np.arange(n))
     d = np.arange(n) * np.arange(1, n + 1)
@@ -148,7 +204,13 @@ def helmert(n: int, full: bool = False) -> Any:
 
 
 def hilbert(n: int) -> Any:
-    """The Hilbert matrix H[i, j] = 1 / (i + j + 1)."""
+    """The Hilbert matrix H[i, j] = 1 / (i + j + 1).
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.hilbert(3).tolist()  # 1 / (i + j + 1)
+        [[1.0, 0.5, 0.3333], [0.5, 0.3333, 0.25], [0.3333, 0.25, 0.2]]
+    """
     n = _size("hilbert", n)
     i = np.arange(n)
     return _float(1.0 / (i[:, None] + i[None, :] + 1))
@@ -156,7 +218,13 @@ def hilbert(n: int) -> Any:
 
 def invhilbert(n: int, exact: bool = False) -> Any:
     """The exact inverse of hilbert(n) (closed form in binomials); int64 with `exact`
-    (representable up to n = 14), floats otherwise."""
+    (representable up to n = 14), floats otherwise.
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.invhilbert(3).tolist()
+        [[9.0, -36.0, 30.0], [-36.0, 192.0, -180.0], [30.0, -180.0, 180.0]]
+    """
     n = _size("invhilbert", n)
     if exact and n > 14:
         raise op_value_error("padax.scipy.linalg.invhilbert", f"exact entries overflow int64 for n > 14, got {n}")
@@ -188,7 +256,15 @@ def _kind(op: str, kind: Any) -> str:
 
 def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
     """The Pascal matrix of binomial coefficients (symmetric, lower or upper): int64 with
-    `exact` (representable up to n = 34 for the symmetric kind), floats otherwise."""
+    `exact` (representable up to n = 34 for the symmetric kind), floats otherwise.
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.pascal(4).tolist()  # binomial coefficients
+        [[1, 1, 1, 1], [1, 2, 3, 4], [1, 3, 6, 10], [1, 4, 10, 20]]
+        >>> linalg.pascal(3, kind="lower").tolist()
+        [[1, 0, 0], [1, 1, 0], [1, 2, 1]]
+    """
     n, kind = _size("pascal", n), _kind("pascal", kind)
     p = _pascal_exact(n, kind)
     if exact:
@@ -199,7 +275,13 @@ def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
 
 
 def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
-    """The exact inverse of pascal(n, kind): int64 with `exact`, floats otherwise."""
+    """The exact inverse of pascal(n, kind): int64 with `exact`, floats otherwise.
+
+    Examples:
+        >>> from padax.scipy import linalg
+        >>> linalg.invpascal(3).tolist()
+        [[3, -3, 1], [-3, 5, -2], [1, -2, 1]]
+    """
     n, kind = _size("invpascal", n), _kind("invpascal", kind)
     if kind == "symmetric":
         # inverse of L L^T is L^-T L^-1, with L^-1 the lower Pascal matrix with alternating signs
@@ -218,7 +300,14 @@ def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
 
 def leslie(f: Any, s: Any) -> Any:
     """The Leslie matrix: fecundity coefficients f in the first row, survival coefficients s
-    (len(f) - 1 of them) on the subdiagonal."""
+    (len(f) - 1 of them) on the subdiagonal.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.leslie(padax.to_tensor([0.1, 2.0, 1.0]), padax.to_tensor([0.2, 0.8])).tolist()  # fecundity, survival
+        [[0.1, 2.0, 1.0], [0.2, 0.0, 0.0], [0.0, 0.8, 0.0]]
+    """
     pnp = _pnp()
     f, s = _vector("leslie", f), _vector("leslie", s)
     if s.shape[0] != f.shape[0] - 1:

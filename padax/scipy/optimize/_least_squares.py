@@ -24,7 +24,15 @@ LOSSES = ("linear", "soft_l1", "huber", "cauchy", "arctan")
 class LeastSquaresResults:
     """scipy's fields: x, cost (robust cost at x), fun (residuals), jac, grad, optimality
     (projected gradient's max norm), active_mask (-1 at the lower bound, 1 at the upper, 0
-    free), nfev, njev, nit, status (0 max_nfev, 1 gtol, 2 ftol, 3 xtol), success."""
+    free), nfev, njev, nit, status (0 max_nfev, 1 gtol, 2 ftol, 3 xtol), success.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> res = optimize.least_squares(lambda p: p - padax.to_tensor([1.0, -1.0]), padax.to_tensor([0.0, 0.0]))
+        >>> res.x.tolist(), round(float(res.cost), 6), res.fun.shape
+        ([1.0, -1.0], 0.0, (2,))
+    """
 
     x: Any
     cost: Any
@@ -92,7 +100,17 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
     forward-mode autodiff), so '2-point', '3-point', 'cs', diff_step and jac_sparsity have
     nothing to choose. method 'lm' (no bounds), 'trf' or 'dogbox' (bounds): see the module
     docstring. loss: 'linear', 'soft_l1', 'huber', 'cauchy', 'arctan'. x_scale: 'jac'
-    (Marquardt's scaling by the Jacobian's column norms) or per-variable scales."""
+    (Marquardt's scaling by the Jacobian's column norms) or per-variable scales.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> t = padax.to_tensor([0.0, 1.0, 2.0, 3.0])
+        >>> y = 2.0 * padax.exp(-0.5 * t)
+        >>> res = optimize.least_squares(lambda p: p[0] * padax.exp(-p[1] * t) - y, padax.to_tensor([1.0, 1.0]))
+        >>> res.x.tolist(), bool(res.success)  # fits y = 2 exp(-t / 2)
+        ([2.0, 0.5], True)
+    """
     import padax.lax as lax
     from padax.functional.lax.solves import custom_root
     from padax.implicit import _ravel, dense_solve

@@ -18,7 +18,15 @@ _OP = "padax.scipy.optimize.minimize"
 class OptimizeResults:
     """scipy's result fields: x (the solution, x0's pytree), success, status (0 converged,
     1 max iterations, 3 line search failed / NaN), fun, jac, hess_inv (BFGS only), nfev,
-    njev, nit."""
+    njev, nit.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> res = optimize.minimize(lambda v: padax.sum((v - 3.0) ** 2), padax.to_tensor([0.0]), method="BFGS")
+        >>> res.x.tolist(), round(float(res.fun), 6), res.message
+        ([3.0], 0.0, 'Optimization terminated successfully.')
+    """
 
     x: Any
     success: Any
@@ -325,7 +333,16 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
     options: maxiter, gtol, maxcor (L-BFGS history); initial_trust_radius, max_trust_radius,
     eta (trust-exact).
     Under grad, `result.x` is differentiated with respect to `args` by the implicit
-    function theorem."""
+    function theorem.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> rosen = lambda v: (1 - v[0]) ** 2 + 100 * (v[1] - v[0] ** 2) ** 2
+        >>> res = optimize.minimize(rosen, padax.to_tensor([0.0, 0.0]), method="BFGS")
+        >>> res.x.tolist(), bool(res.success)
+        ([1.0, 1.0], True)
+    """
     import padax.numpy as pnp
     from padax.functional.lax.solves import custom_root
     from padax.implicit import _ravel, dense_solve

@@ -16,7 +16,15 @@ from padax.transforms.custom import stop_gradient
 @dataclasses.dataclass
 class RootResults:
     """x (the root, x0's pytree), success, status (0 converged, 1 max iterations, 3 stalled),
-    fun (F at x), nfev, nit."""
+    fun (F at x), nfev, nit.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> res = optimize.root(lambda x: x * x - 4.0, padax.to_tensor([1.0]))
+        >>> res.x.tolist(), int(res.status), abs(float(res.fun[0])) < 1e-4
+        ([2.0], 0, True)
+    """
 
     x: Any
     success: Any
@@ -32,7 +40,14 @@ tree_util.register_node(RootResults, lambda r: (tuple(getattr(r, f.name) for f i
 
 @dataclasses.dataclass
 class RootScalarResults:
-    """scipy's RootResults for root_scalar: root, converged, iterations, function_calls."""
+    """scipy's RootResults for root_scalar: root, converged, iterations, function_calls.
+
+    Examples:
+        >>> from padax.scipy import optimize
+        >>> res = optimize.root_scalar(lambda x: x * x - 2.0, bracket=[0.0, 2.0], method="bisect")
+        >>> round(float(res.root), 4), bool(res.converged), int(res.iterations) > 0
+        (1.4142, True, True)
+    """
 
     root: Any
     converged: Any
@@ -89,7 +104,16 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
          options: dict | None = None) -> RootResults:
     """A zero of fun(x, *args) (same pytree structure as x0) by damped Newton iterations
     (method 'hybr' or 'lm' both map to it); under grad the root is differentiated with
-    respect to args by the implicit function theorem."""
+    respect to args by the implicit function theorem.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> F = lambda v: padax.numpy.stack([v[0] + 0.5 * (v[0] - v[1]) ** 3 - 1.0, 0.5 * (v[1] - v[0]) ** 3 + v[1]])
+        >>> res = optimize.root(F, padax.to_tensor([0.0, 0.0]))
+        >>> res.x.tolist(), bool(res.success)  # as scipy
+        ([0.8412, 0.1588], True)
+    """
     import padax.numpy as pnp
     from padax.functional.lax.solves import custom_root
     from padax.implicit import _ravel, dense_solve
@@ -114,7 +138,16 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
 
 def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any, Any]:
     """(row_ind, col_ind) of the minimum (or maximum) cost assignment, computed on the host
-    by scipy's Hungarian solver (through pure_callback, so it also runs under jit)."""
+    by scipy's Hungarian solver (through pure_callback, so it also runs under jit).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> cost = padax.to_tensor([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, 2.0]])
+        >>> rows, cols = optimize.linear_sum_assignment(cost)
+        >>> rows.tolist(), cols.tolist()  # total cost 1 + 2 + 2, as scipy
+        ([0, 1, 2], [1, 0, 2])
+    """
     import padax.numpy as pnp
     from padax.callback import pure_callback
     from padax.transforms.staging import ShapeDtypeStruct

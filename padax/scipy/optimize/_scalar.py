@@ -164,7 +164,14 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     'brenth', 'ridder' in a sign-changing bracket [a, b]; 'newton' (fprime by autodiff
     when not given), 'halley' (fprime2 too) from x0; 'secant' from x0 and x1 (default
     x0 * 1.0001 + 1e-4). The method defaults to brentq with a bracket, newton otherwise.
-    The root is differentiated with respect to args implicitly."""
+    The root is differentiated with respect to args implicitly.
+
+    Examples:
+        >>> from padax.scipy import optimize
+        >>> res = optimize.root_scalar(lambda x: x ** 3 - 2.0, bracket=[0.0, 2.0], method="brentq")
+        >>> round(float(res.root), 5), bool(res.converged)  # the cube root of 2
+        (1.25992, True)
+    """
     import padax.numpy as pnp
     from padax.core import tree
     from padax.core.trace import Tracer

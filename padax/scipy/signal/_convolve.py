@@ -78,7 +78,14 @@ def _convolve_direct(op: str, a, b, mode: str):
 
 
 def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any:
-    """Convolution through the FFT (over `axes`, all by default; the others broadcast)."""
+    """Convolution through the FFT (over `axes`, all by default; the others broadcast).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> signal.fftconvolve(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([0.0, 1.0, 0.5]), mode="same").tolist()
+        [1.0, 2.5, 4.0]
+    """
     _check_mode("fftconvolve", mode)
     a, b = _arrays("fftconvolve", in1, in2)
     if a.ndim == 0:
@@ -110,7 +117,14 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any
 
 def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> Any:
     """N-d convolution of in1 and in2 (mode 'full', 'same' or 'valid'; method 'direct', 'fft' or
-    'auto' = direct)."""
+    'auto' = direct).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> signal.convolve(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([0.0, 1.0, 0.5])).tolist()  # as scipy
+        [0.0, 1.0, 2.5, 4.0, 1.5]
+    """
     _check_mode("convolve", mode)
     if method not in ("auto", "direct", "fft"):
         raise op_value_error("convolve", f"method must be 'auto', 'direct' or 'fft', got {method!r}")
@@ -121,7 +135,14 @@ def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> An
 
 
 def correlate(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> Any:
-    """N-d cross-correlation: the convolution of in1 with in2 reversed and conjugated."""
+    """N-d cross-correlation: the convolution of in1 with in2 reversed and conjugated.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> signal.correlate(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([0.0, 1.0, 0.5])).tolist()  # as scipy
+        [0.5, 2.0, 3.5, 3.0, 0.0]
+    """
     _check_mode("correlate", mode)
     a, b = _arrays("correlate", in1, in2)
     rev = pnp.flip(pnp.conj(b) if dtypes.is_complex(b.dtype) else b, axis=tuple(range(b.ndim)))
@@ -137,7 +158,15 @@ _BOUNDARY = {"fill": "constant", "wrap": "wrap", "symm": "symmetric"}
 
 
 def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0) -> Any:
-    """2-d convolution with scipy's boundary handling ('fill' with fillvalue, 'wrap', 'symm')."""
+    """2-d convolution with scipy's boundary handling ('fill' with fillvalue, 'wrap', 'symm').
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> signal.convolve2d(a, padax.to_tensor([[0.0, 1.0], [1.0, 0.0]])).tolist()  # as scipy
+        [[0.0, 1.0, 2.0], [1.0, 5.0, 4.0], [3.0, 4.0, 0.0]]
+    """
     _check_mode("convolve2d", mode)
     if boundary not in _BOUNDARY:
         raise op_value_error("convolve2d", f"boundary must be 'fill', 'wrap' or 'symm', got {boundary!r}")
@@ -155,7 +184,15 @@ def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", f
 
 
 def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0) -> Any:
-    """2-d cross-correlation with scipy's boundary handling."""
+    """2-d cross-correlation with scipy's boundary handling.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> signal.correlate2d(a, padax.to_tensor([[1.0, 2.0]]), mode="same").tolist()  # as scipy
+        [[5.0, 2.0], [11.0, 4.0]]
+    """
     a, b = _arrays("correlate2d", in1, in2)
     rev = pnp.flip(pnp.conj(b) if dtypes.is_complex(b.dtype) else b, axis=(0, 1))
     if mode == "valid" and not all(sa >= sb for sa, sb in zip(a.shape, b.shape)):

@@ -98,7 +98,15 @@ def _zpk2sos(z, p, k) -> np.ndarray:
 
 def butter(N: int, Wn: Any, btype: str = "low", analog: bool = False, output: str = "ba", fs: Any = None) -> Any:
     """Butterworth filter design: (b, a), (z, p, k) or second-order sections (numpy arrays),
-    with Wn relative to the Nyquist frequency (or in the units of `fs`)."""
+    with Wn relative to the Nyquist frequency (or in the units of `fs`).
+
+    Examples:
+        >>> import numpy as np
+        >>> from padax.scipy import signal
+        >>> b, a = signal.butter(2, 0.5)  # 2nd-order low-pass at half the Nyquist frequency
+        >>> np.round(np.asarray(b), 4).tolist(), np.round(np.asarray(a), 4).tolist()  # as scipy
+        ([0.2929, 0.5858, 0.2929], [1.0, 0.0, 0.1716])
+    """
     if int(N) != N or N < 1:
         raise op_value_error("butter", f"the order N must be a positive integer, got {N!r}")
     kind = _BTYPES.get(btype)
@@ -146,7 +154,15 @@ def _time_last(x, axis):
 
 def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     """y = filter(b, a, x) along `axis` (direct form II transposed); with `zi` (the initial
-    state, shape (..., max(len(a), len(b)) - 1) with the filtered axis replaced), (y, zf)."""
+    state, shape (..., max(len(a), len(b)) - 1) with the filtered axis replaced), (y, zf).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> x = padax.to_tensor([1.0, 0.0, 0.0, 0.0])
+        >>> signal.lfilter(padax.to_tensor([1.0]), padax.to_tensor([1.0, -0.5]), x).tolist()  # y[n] = x[n] + y[n-1] / 2
+        [1.0, 0.5, 0.25, 0.125]
+    """
     b, a = to_array(b), to_array(a)
     if b.ndim != 1 or a.ndim != 1:
         raise op_value_error("lfilter", f"b and a must be 1-d, got shapes {b.shape} and {a.shape}")
@@ -186,7 +202,15 @@ def _zi_shape(x, axis, order):
 
 def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     """x filtered by the cascade of second-order sections `sos` (n_sections, 6) along `axis`;
-    with `zi` (shape (n_sections, ..., 2, ...) as scipy's), (y, zf)."""
+    with `zi` (shape (n_sections, ..., 2, ...) as scipy's), (y, zf).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> sos = signal.butter(2, 0.5, output="sos")
+        >>> signal.sosfilt(sos, padax.to_tensor([1.0, 0.0, 0.0, 0.0])).tolist()  # the impulse response, as scipy
+        [0.2929, 0.5858, 0.2426, -0.1005]
+    """
     sos = to_array(sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
         raise op_value_error("sosfilt", f"sos must have shape (n_sections, 6), got {sos.shape}")

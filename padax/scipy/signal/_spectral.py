@@ -21,7 +21,14 @@ from padax.signal import frame, overlap_add
 
 
 def detrend(data: Any, axis: int = -1, type: str = "linear", bp: Any = 0, overwrite_data: bool = False) -> Any:
-    """data minus its mean ('constant') or its least-squares line ('linear') along `axis`."""
+    """data minus its mean ('constant') or its least-squares line ('linear') along `axis`.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> signal.detrend(padax.to_tensor([1.0, 3.0, 2.0, 4.0])).tolist()  # minus the least-squares line 0.9 + 0.8 t
+        [-0.3, 0.9, -0.9, 0.3]
+    """
     if type not in ("linear", "l", "constant", "c"):
         raise op_value_error("detrend", f"type must be 'linear' or 'constant', got {type!r}")
     if not np.all(np.asarray(bp) == 0):
@@ -132,7 +139,19 @@ def stft(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: int = 256, nove
          detrend: Any = False, return_onesided: bool = True, boundary: Any = "zeros", padded: bool = True,
          axis: int = -1, scaling: str = "spectrum") -> tuple[Any, Any, Any]:
     """scipy.signal.stft: (frequencies, segment times, Zxx); Zxx has the frequencies in place of `axis`
-    and the segments as its last axis (as scipy's)."""
+    and the segments as its last axis (as scipy's).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> x = padax.to_tensor(np.sin(2 * np.pi * 0.25 * np.arange(16)))  # a tone at a quarter of the sample rate
+        >>> f, t, Z = signal.stft(x, nperseg=8)
+        >>> f.tolist(), Z.shape
+        ([0.0, 0.125, 0.25, 0.375, 0.5], (5, 5))
+        >>> np.round(np.abs(np.asarray(Z[:, 2])), 4).tolist()  # a middle frame peaks at 0.25, as scipy
+        [0.0, 0.25, 0.5, 0.25, 0.0]
+    """
     f, t, z, ax = _spectral("stft", x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided,
                             "density" if scaling == "psd" else scaling, axis, "stft", boundary, padded)
     if ax != to_array(x).ndim - 1:
@@ -143,7 +162,18 @@ def stft(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: int = 256, nove
 def istft(Zxx: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, noverlap: Any = None,
           nfft: Any = None, input_onesided: bool = True, boundary: bool = True, time_axis: int = -1,
           freq_axis: int = -2, scaling: str = "spectrum") -> tuple[Any, Any]:
-    """scipy.signal.istft: (times, x), inverting stft by windowed overlap-add (least squares)."""
+    """scipy.signal.istft: (times, x), inverting stft by windowed overlap-add (least squares).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> x = padax.to_tensor(np.sin(2 * np.pi * 0.25 * np.arange(16)))
+        >>> _, _, Z = signal.stft(x, nperseg=8)
+        >>> t, y = signal.istft(Z, nperseg=8)
+        >>> np.round(np.asarray(y[:6]), 4).tolist()  # the signal comes back
+        [0.0, 1.0, 0.0, -1.0, 0.0, 1.0]
+    """
     z = to_array(Zxx)
     if z.ndim < 2:
         raise op_value_error("istft", f"Zxx must have at least two dimensions, got shape {z.shape}")
@@ -204,7 +234,17 @@ def _median_bias(n: int) -> float:
 def welch(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, noverlap: Any = None, nfft: Any = None,
           detrend: Any = "constant", return_onesided: bool = True, scaling: str = "density", axis: int = -1,
           average: str = "mean") -> tuple[Any, Any]:
-    """scipy.signal.welch: (frequencies, power spectral density averaged over segments)."""
+    """scipy.signal.welch: (frequencies, power spectral density averaged over segments).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.scipy import signal
+        >>> x = padax.to_tensor(np.sin(2 * np.pi * 0.25 * np.arange(16)))
+        >>> f, pxx = signal.welch(x, nperseg=8)
+        >>> f.tolist(), np.round(np.asarray(pxx), 4).tolist()  # the power sits at f = 0.25, as scipy
+        ([0.0, 0.125, 0.25, 0.375, 0.5], [0.0, 0.6667, 2.6667, 0.6667, 0.0])
+    """
     if average not in ("mean", "median"):
         raise op_value_error("welch", f"average must be 'mean' or 'median', got {average!r}")
     f, _, p, ax = _spectral("welch", x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,

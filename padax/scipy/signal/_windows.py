@@ -116,7 +116,13 @@ def get_window(window: Any, Nx: int, fftbins: bool = True) -> Any:
     """A window of Nx points: a name ('hann', 'hamming', 'blackman', 'boxcar', 'triang', 'bartlett',
     'cosine', 'bohman', 'parzen', 'nuttall', 'blackmanharris', 'flattop'), a tuple with parameters
     (('tukey', alpha), ('gaussian', std), ('general_gaussian', p, sig), ('kaiser', beta),
-    ('exponential', center, tau)) or a number (a Kaiser beta). Periodic when fftbins, else symmetric."""
+    ('exponential', center, tau)) or a number (a Kaiser beta). Periodic when fftbins, else symmetric.
+
+    Examples:
+        >>> from padax.scipy import signal
+        >>> signal.get_window("hann", 4).tolist()  # periodic (fftbins=True), as scipy
+        [0.0, 0.5, 1.0, 0.5]
+    """
     return pnp.asarray(window_array(window, Nx, fftbins), dtype=D.default_float())
 
 

@@ -118,7 +118,17 @@ def _norm_factors(m: int, n: int, z):
 def assoc_legendre_p_all(n: int, m: int, z: Any, *, branch_cut: int = 2, norm: bool = False,
                          diff_n: int = 0) -> Any:
     """scipy's assoc_legendre_p_all for real |z| <= 1: shape (diff_n+1, n+1, 2m+1) + z.shape,
-    orders 0..m then -m..-1; norm=True scales by sqrt((2l+1)(l-k)! / (2 (l+k)!))."""
+    orders 0..m then -m..-1; norm=True scales by sqrt((2l+1)(l-k)! / (2 (l+k)!)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import special
+        >>> p = special.assoc_legendre_p_all(2, 1, padax.to_tensor(0.5))  # degrees 0..2, orders 0, 1, -1
+        >>> p.shape
+        (1, 3, 3)
+        >>> p[0, 2].tolist()  # P_2^0, P_2^1, P_2^-1 at 0.5, as scipy
+        [-0.125, -1.299, 0.2165]
+    """
     n, m = static_order("assoc_legendre_p_all", n), static_order("assoc_legendre_p_all", m)
     diff_n = static_order("assoc_legendre_p_all", diff_n)
     if branch_cut != 2:

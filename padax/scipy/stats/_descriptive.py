@@ -12,11 +12,29 @@ from padax.numpy._util import to_array
 
 
 class ModeResult(NamedTuple):
+    """`mode`'s result: the most frequent value (the smallest on a tie) and how often it occurs.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> res = stats.mode(padax.to_tensor([1, 2, 2, 3]))
+        >>> int(res.mode), int(res.count)
+        (2, 2)
+    """
     mode: Any
     count: Any
 
 
 class PearsonRResult(NamedTuple):
+    """`pearsonr`'s result: the correlation coefficient and its p-value under the null of no correlation.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import stats
+        >>> r = stats.pearsonr(padax.to_tensor([1.0, 2.0, 3.0, 4.0]), padax.to_tensor([1.0, 3.0, 2.0, 5.0]))
+        >>> round(float(r.statistic), 4), round(float(r.pvalue), 4)  # as scipy
+        (0.8315, 0.1685)
+    """
     statistic: Any
     pvalue: Any
 

@@ -51,7 +51,14 @@ WEIGHT_URLS = {
 
 
 def weights_dir() -> str:
-    """Where pretrained weights are looked for: $PADAX_HOME/hapi/weights, else ~/.cache/padax/hapi/weights."""
+    """Where pretrained weights are looked for: $PADAX_HOME/hapi/weights, else ~/.cache/padax/hapi/weights.
+
+    Examples:
+        >>> import os
+        >>> from padax.vision.models import weights_dir
+        >>> weights_dir().endswith(os.path.join("hapi", "weights"))  # under $PADAX_HOME, else ~/.cache/padax
+        True
+    """
     home = os.environ.get("PADAX_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "padax")
     return os.path.join(home, "hapi", "weights")
 
@@ -98,7 +105,21 @@ def make_divisible(v: float, divisor: int = 8, min_value: int | None = None) -> 
 
 class ConvNormActivation(nn.Sequential):
     """Conv2D, then a norm layer (BatchNorm2D by default), then an activation (ReLU by default); Paddle's
-    `paddle.vision.ops.ConvNormActivation`, with the same sublayer names (0, 1, 2)."""
+    `paddle.vision.ops.ConvNormActivation`, with the same sublayer names (0, 1, 2).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import ConvNormActivation
+        >>> def build(key):
+        ...     with padax.nn.rng_scope(key):
+        ...         return ConvNormActivation(3, 8, kernel_size=3, stride=2)  # Conv2D (no bias), BatchNorm2D, ReLU
+        ...
+        >>> block = padax.eval_shape(build, padax.random.key(0))
+        >>> [type(layer).__name__ for layer in block.children()]
+        ['Conv2D', 'BatchNorm2D', 'ReLU']
+        >>> padax.eval_shape(lambda m, x: m.eval()(x), block, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32")).shape
+        (1, 8, 16, 16)
+    """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any = 3, stride: Any = 1,
                  padding: Any = None, groups: int = 1, norm_layer: Callable[..., nn.Layer] | None = nn.BatchNorm2D,

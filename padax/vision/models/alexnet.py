@@ -34,7 +34,22 @@ class ConvPoolLayer(nn.Layer):
 
 
 class AlexNet(nn.Layer):
-    """AlexNet for 224x224 RGB images (`num_classes <= 0` returns the last feature map)."""
+    """AlexNet for 224x224 RGB images (`num_classes <= 0` returns the last feature map).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import AlexNet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return AlexNet(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        57044810
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 224, 224), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, num_classes: int = 1000) -> None:
         super().__init__()
@@ -67,6 +82,18 @@ class AlexNet(nn.Layer):
 
 
 def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
-    """AlexNet; `pretrained=True` loads Paddle's ImageNet weights from the local cache (see `weights_dir`)."""
+    """AlexNet; `pretrained=True` loads Paddle's ImageNet weights from the local cache (see `weights_dir`).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import alexnet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return alexnet(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's alexnet(num_classes=10)
+        57044810
+    """
     model = AlexNet(**kwargs)
     return load_pretrained(model, "alexnet") if pretrained else model

@@ -90,7 +90,22 @@ class ConvBNLayer(nn.Layer):
 
 
 class DenseNet(nn.Layer):
-    """DenseNet with `layers` in (121, 161, 169, 201, 264)."""
+    """DenseNet with `layers` in (121, 161, 169, 201, 264).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import DenseNet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return DenseNet(layers=121, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        7047754
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, layers: int = 121, bn_size: int = 4, dropout: float = 0.0, num_classes: int = 1000,
                  with_pool: bool = True) -> None:
@@ -136,25 +151,85 @@ def _densenet(layers: int, pretrained: bool, **kwargs: Any) -> DenseNet:
 
 
 def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-121."""
+    """DenseNet-121.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import densenet121
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return densenet121(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's densenet121(num_classes=10)
+        7047754
+    """
     return _densenet(121, pretrained, **kwargs)
 
 
 def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-161."""
+    """DenseNet-161.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import densenet161
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return densenet161(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's densenet161(num_classes=10)
+        26714026
+    """
     return _densenet(161, pretrained, **kwargs)
 
 
 def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-169."""
+    """DenseNet-169.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import densenet169
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return densenet169(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's densenet169(num_classes=10)
+        12659530
+    """
     return _densenet(169, pretrained, **kwargs)
 
 
 def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-201."""
+    """DenseNet-201.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import densenet201
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return densenet201(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's densenet201(num_classes=10)
+        18341194
+    """
     return _densenet(201, pretrained, **kwargs)
 
 
 def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-264."""
+    """DenseNet-264.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import densenet264
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return densenet264(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's densenet264(num_classes=10)
+        31074122
+    """
     return _densenet(264, pretrained, **kwargs)

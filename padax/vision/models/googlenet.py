@@ -56,7 +56,22 @@ class Inception(nn.Layer):
 
 
 class GoogLeNet(nn.Layer):
-    """GoogLeNet; forward returns (main logits, auxiliary logits 1, auxiliary logits 2) as Paddle's does."""
+    """GoogLeNet; forward returns (main logits, auxiliary logits 1, auxiliary logits 2) as Paddle's does.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import GoogLeNet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return GoogLeNet(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        8491486
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 224, 224), "float32"))
+        >>> [o.shape for o in out]
+        [(1, 10), (1, 10), (1, 10)]
+    """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -103,6 +118,18 @@ class GoogLeNet(nn.Layer):
 
 
 def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
-    """GoogLeNet (Inception v1)."""
+    """GoogLeNet (Inception v1).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import googlenet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return googlenet(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's googlenet(num_classes=10)
+        8491486
+    """
     model = GoogLeNet(**kwargs)
     return load_pretrained(model, "googlenet") if pretrained else model

@@ -146,7 +146,22 @@ class InceptionE(nn.Layer):
 
 
 class InceptionV3(nn.Layer):
-    """Inception v3 for 299x299 RGB images."""
+    """Inception v3 for 299x299 RGB images.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import InceptionV3
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return InceptionV3(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        21840490
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 96, 96), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -177,6 +192,18 @@ class InceptionV3(nn.Layer):
 
 
 def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
-    """Inception v3."""
+    """Inception v3.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import inception_v3
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return inception_v3(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's inception_v3(num_classes=10)
+        21840490
+    """
     model = InceptionV3(**kwargs)
     return load_pretrained(model, "inception_v3") if pretrained else model

@@ -6,7 +6,22 @@ from padax import nn
 
 
 class LeNet(nn.Layer):
-    """LeNet: two conv+pool stages and three Linear layers (`num_classes <= 0` leaves out the classifier)."""
+    """LeNet: two conv+pool stages and three Linear layers (`num_classes <= 0` leaves out the classifier).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import LeNet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return LeNet(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        61610
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 1, 28, 28), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, num_classes: int = 10) -> None:
         super().__init__()

@@ -31,7 +31,22 @@ class DepthwiseSeparable(nn.Layer):
 
 
 class MobileNetV1(nn.Layer):
-    """MobileNetV1 with channel multiplier `scale`."""
+    """MobileNetV1 with channel multiplier `scale`.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import MobileNetV1
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return MobileNetV1(scale=0.25, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        221114
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -55,6 +70,18 @@ class MobileNetV1(nn.Layer):
 
 
 def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV1:
-    """MobileNetV1; Paddle publishes weights for scale 1.0."""
+    """MobileNetV1; Paddle publishes weights for scale 1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import mobilenet_v1
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return mobilenet_v1(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's mobilenet_v1(num_classes=10)
+        3239114
+    """
     model = MobileNetV1(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenetv1_{scale}") if pretrained else model

@@ -37,7 +37,22 @@ class InvertedResidual(nn.Layer):
 
 
 class MobileNetV2(nn.Layer):
-    """MobileNetV2 with width multiplier `scale`."""
+    """MobileNetV2 with width multiplier `scale`.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import MobileNetV2
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return MobileNetV2(scale=0.5, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        719034
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -68,6 +83,18 @@ class MobileNetV2(nn.Layer):
 
 
 def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV2:
-    """MobileNetV2; Paddle publishes weights for scale 1.0."""
+    """MobileNetV2; Paddle publishes weights for scale 1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import mobilenet_v2
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return mobilenet_v2(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's mobilenet_v2(num_classes=10)
+        2270794
+    """
     model = MobileNetV2(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenetv2_{scale}") if pretrained else model

@@ -110,26 +110,80 @@ class MobileNetV3(nn.Layer):
 
 
 class MobileNetV3Small(MobileNetV3):
-    """MobileNetV3-Small."""
+    """MobileNetV3-Small.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import MobileNetV3Small
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return MobileNetV3Small(scale=0.5, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        415538
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__(SMALL, make_divisible(1024 * scale, 8), scale, num_classes, with_pool)
 
 
 class MobileNetV3Large(MobileNetV3):
-    """MobileNetV3-Large."""
+    """MobileNetV3-Large.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import MobileNetV3Large
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return MobileNetV3Large(scale=0.5, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        1112338
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__(LARGE, make_divisible(1280 * scale, 8), scale, num_classes, with_pool)
 
 
 def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Small:
-    """MobileNetV3-Small; Paddle publishes weights for scale 1.0."""
+    """MobileNetV3-Small; Paddle publishes weights for scale 1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import mobilenet_v3_small
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return mobilenet_v3_small(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's mobilenet_v3_small(num_classes=10)
+        1540218
+    """
     model = MobileNetV3Small(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenet_v3_small_x{scale}") if pretrained else model
 
 
 def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Large:
-    """MobileNetV3-Large; Paddle publishes weights for scale 1.0."""
+    """MobileNetV3-Large; Paddle publishes weights for scale 1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import mobilenet_v3_large
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return mobilenet_v3_large(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's mobilenet_v3_large(num_classes=10)
+        4239242
+    """
     model = MobileNetV3Large(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenet_v3_large_x{scale}") if pretrained else model

@@ -68,7 +68,23 @@ class BottleneckBlock(nn.Layer):
 
 class ResNet(nn.Layer):
     """ResNet of `depth` (18, 34, 50, 101, 152) built from `block`; `width` is the bottleneck base width
-    (ResNeXt / Wide ResNet), `groups` the grouped-conv count (ResNeXt)."""
+    (ResNeXt / Wide ResNet), `groups` the grouped-conv count (ResNeXt).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import ResNet
+        >>> from padax.vision.models.resnet import BasicBlock
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return ResNet(BasicBlock, depth=18, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        11191242
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, block: type, depth: int = 50, width: int = 64, num_classes: int = 1000,
                  with_pool: bool = True, groups: int = 1) -> None:
@@ -121,27 +137,87 @@ def _resnet(arch: str, block: type, depth: int, pretrained: bool, **kwargs: Any)
 
 
 def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNet-18."""
+    """ResNet-18.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnet18
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnet18(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnet18(num_classes=10)
+        11191242
+    """
     return _resnet("resnet18", BasicBlock, 18, pretrained, **kwargs)
 
 
 def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNet-34."""
+    """ResNet-34.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnet34
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnet34(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnet34(num_classes=10)
+        21306826
+    """
     return _resnet("resnet34", BasicBlock, 34, pretrained, **kwargs)
 
 
 def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNet-50."""
+    """ResNet-50.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnet50
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnet50(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnet50(num_classes=10)
+        23581642
+    """
     return _resnet("resnet50", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNet-101."""
+    """ResNet-101.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnet101
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnet101(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnet101(num_classes=10)
+        42625994
+    """
     return _resnet("resnet101", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNet-152."""
+    """ResNet-152.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnet152
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnet152(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnet152(num_classes=10)
+        58315722
+    """
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
 
 
@@ -151,42 +227,138 @@ def _resnext(depth: int, groups: int, pretrained: bool, **kwargs: Any) -> ResNet
 
 
 def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-50, 32 groups of width 4."""
+    """ResNeXt-50, 32 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext50_32x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext50_32x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext50_32x4d(num_classes=10)
+        23068618
+    """
     return _resnext(50, 32, pretrained, **kwargs)
 
 
 def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-50, 64 groups of width 4."""
+    """ResNeXt-50, 64 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext50_64x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext50_64x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext50_64x4d(num_classes=10)
+        43262410
+    """
     return _resnext(50, 64, pretrained, **kwargs)
 
 
 def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-101, 32 groups of width 4."""
+    """ResNeXt-101, 32 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext101_32x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext101_32x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext101_32x4d(num_classes=10)
+        42287050
+    """
     return _resnext(101, 32, pretrained, **kwargs)
 
 
 def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-101, 64 groups of width 4."""
+    """ResNeXt-101, 64 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext101_64x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext101_64x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext101_64x4d(num_classes=10)
+        81629642
+    """
     return _resnext(101, 64, pretrained, **kwargs)
 
 
 def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152, 32 groups of width 4."""
+    """ResNeXt-152, 32 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext152_32x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext152_32x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext152_32x4d(num_classes=10)
+        58122186
+    """
     return _resnext(152, 32, pretrained, **kwargs)
 
 
 def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152, 64 groups of width 4."""
+    """ResNeXt-152, 64 groups of width 4.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import resnext152_64x4d
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return resnext152_64x4d(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's resnext152_64x4d(num_classes=10)
+        113238474
+    """
     return _resnext(152, 64, pretrained, **kwargs)
 
 
 def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """Wide ResNet-50-2 (bottleneck width doubled)."""
+    """Wide ResNet-50-2 (bottleneck width doubled).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import wide_resnet50_2
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return wide_resnet50_2(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's wide_resnet50_2(num_classes=10)
+        66922954
+    """
     kwargs["width"] = 128
     return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """Wide ResNet-101-2 (bottleneck width doubled)."""
+    """Wide ResNet-101-2 (bottleneck width doubled).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import wide_resnet101_2
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return wide_resnet101_2(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's wide_resnet101_2(num_classes=10)
+        124996042
+    """
     kwargs["width"] = 128
     return _resnet("wide_resnet101_2", BottleneckBlock, 101, pretrained, **kwargs)

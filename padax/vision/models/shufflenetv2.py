@@ -58,7 +58,22 @@ class InvertedResidualDS(nn.Layer):
 
 
 class ShuffleNetV2(nn.Layer):
-    """ShuffleNetV2 at width `scale` (0.25, 0.33, 0.5, 1.0, 1.5, 2.0) with activation `act` ('relu', 'swish')."""
+    """ShuffleNetV2 at width `scale` (0.25, 0.33, 0.5, 1.0, 1.5, 2.0) with activation `act` ('relu', 'swish').
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import ShuffleNetV2
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return ShuffleNetV2(scale=0.25, num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        99842
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, scale: float = 1.0, act: str | None = "relu", num_classes: int = 1000,
                  with_pool: bool = True) -> None:
@@ -101,35 +116,119 @@ def _shufflenet_v2(arch: str, scale: float, pretrained: bool, **kwargs: Any) -> 
 
 
 def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x0.25."""
+    """ShuffleNetV2 x0.25.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x0_25
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x0_25(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x0_25(num_classes=10)
+        99842
+    """
     return _shufflenet_v2("shufflenet_v2_x0_25", 0.25, pretrained, **kwargs)
 
 
 def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x0.33."""
+    """ShuffleNetV2 x0.33.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x0_33
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x0_33(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x0_33(num_classes=10)
+        144394
+    """
     return _shufflenet_v2("shufflenet_v2_x0_33", 0.33, pretrained, **kwargs)
 
 
 def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x0.5."""
+    """ShuffleNetV2 x0.5.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x0_5
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x0_5(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x0_5(num_classes=10)
+        359994
+    """
     return _shufflenet_v2("shufflenet_v2_x0_5", 0.5, pretrained, **kwargs)
 
 
 def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x1.0."""
+    """ShuffleNetV2 x1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x1_0
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x1_0(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x1_0(num_classes=10)
+        1280034
+    """
     return _shufflenet_v2("shufflenet_v2_x1_0", 1.0, pretrained, **kwargs)
 
 
 def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x1.5."""
+    """ShuffleNetV2 x1.5.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x1_5
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x1_5(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x1_5(num_classes=10)
+        2512314
+    """
     return _shufflenet_v2("shufflenet_v2_x1_5", 1.5, pretrained, **kwargs)
 
 
 def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x2.0."""
+    """ShuffleNetV2 x2.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_x2_0
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_x2_0(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_x2_0(num_classes=10)
+        5371442
+    """
     return _shufflenet_v2("shufflenet_v2_x2_0", 2.0, pretrained, **kwargs)
 
 
 def shufflenet_v2_swish(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
-    """ShuffleNetV2 x1.0 with swish activations."""
+    """ShuffleNetV2 x1.0 with swish activations.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import shufflenet_v2_swish
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return shufflenet_v2_swish(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's shufflenet_v2_swish(num_classes=10)
+        1280034
+    """
     return _shufflenet_v2("shufflenet_v2_swish", 1.0, pretrained, act="swish", **kwargs)

@@ -42,7 +42,22 @@ class MakeFire(nn.Layer):
 
 
 class SqueezeNet(nn.Layer):
-    """SqueezeNet `version` '1.0' or '1.1'."""
+    """SqueezeNet `version` '1.0' or '1.1'.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import SqueezeNet
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return SqueezeNet("1.1", num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        727626
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 64, 64), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, version: str, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -74,12 +89,36 @@ class SqueezeNet(nn.Layer):
 
 
 def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
-    """SqueezeNet 1.0."""
+    """SqueezeNet 1.0.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import squeezenet1_0
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return squeezenet1_0(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's squeezenet1_0(num_classes=10)
+        740554
+    """
     model = SqueezeNet("1.0", **kwargs)
     return load_pretrained(model, "squeezenet1_0") if pretrained else model
 
 
 def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
-    """SqueezeNet 1.1."""
+    """SqueezeNet 1.1.
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import squeezenet1_1
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return squeezenet1_1(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's squeezenet1_1(num_classes=10)
+        727626
+    """
     model = SqueezeNet("1.1", **kwargs)
     return load_pretrained(model, "squeezenet1_1") if pretrained else model

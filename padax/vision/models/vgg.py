@@ -17,7 +17,23 @@ CONFIGS = {
 
 
 class VGG(nn.Layer):
-    """A VGG network around a `features` stack (see `make_layers`)."""
+    """A VGG network around a `features` stack (see `make_layers`).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import VGG
+        >>> from padax.vision.models.vgg import make_layers
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return VGG(make_layers([8, 'M', 512, 'M']), num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())
+        119624426
+        >>> out = padax.eval_shape(lambda m, x: m.eval()(x), net, padax.ShapeDtypeStruct((1, 3, 32, 32), "float32"))
+        >>> out.shape
+        (1, 10)
+    """
 
     def __init__(self, features: nn.Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
@@ -63,20 +79,68 @@ def _vgg(depth: int, pretrained: bool, batch_norm: bool, **kwargs: Any) -> VGG:
 
 
 def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
-    """VGG-11 (configuration A)."""
+    """VGG-11 (configuration A).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import vgg11
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return vgg11(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's vgg11(num_classes=10)
+        128807306
+    """
     return _vgg(11, pretrained, batch_norm, **kwargs)
 
 
 def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
-    """VGG-13 (configuration B)."""
+    """VGG-13 (configuration B).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import vgg13
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return vgg13(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's vgg13(num_classes=10)
+        128991818
+    """
     return _vgg(13, pretrained, batch_norm, **kwargs)
 
 
 def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
-    """VGG-16 (configuration D)."""
+    """VGG-16 (configuration D).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import vgg16
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return vgg16(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's vgg16(num_classes=10)
+        134301514
+    """
     return _vgg(16, pretrained, batch_norm, **kwargs)
 
 
 def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
-    """VGG-19 (configuration E)."""
+    """VGG-19 (configuration E).
+
+    Examples:
+        >>> import padax
+        >>> from padax.vision.models import vgg19
+        >>> def build(key):  # padax.eval_shape builds the model from shapes only: no weights are drawn
+        ...     with padax.nn.rng_scope(key):
+        ...         return vgg19(num_classes=10)
+        ...
+        >>> net = padax.eval_shape(build, padax.random.key(0))
+        >>> sum(p.size for p in net.parameters())  # as Paddle's vgg19(num_classes=10)
+        139611210
+    """
     return _vgg(19, pretrained, batch_norm, **kwargs)

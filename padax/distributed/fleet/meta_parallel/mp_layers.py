@@ -95,7 +95,19 @@ class _MPLayer(Layer):
 
 class ColumnParallelLinear(_MPLayer):
     """y = x @ W + b with W's columns (and b) split over 'mp'; gather_output=False leaves y split
-    along its last dimension (the input a RowParallelLinear(input_is_parallel=True) expects)."""
+    along its last dimension (the input a RowParallelLinear(input_is_parallel=True) expects).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> layer = mpu.ColumnParallelLinear(4, 6, has_bias=True, gather_output=True)  # columns split over 'mp'
+        >>> layer
+        ColumnParallelLinear(in_features=4, out_features=6, mp_degree=1, gather_output=True)
+        >>> layer(padax.ones([2, 4])).shape
+        (2, 6)
+    """
 
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, has_bias: bool | None = None,
                  gather_output: bool = True, fuse_matmul_bias: bool = False, mp_group: Any = None,
@@ -123,7 +135,20 @@ class ColumnParallelLinear(_MPLayer):
 
 class RowParallelLinear(_MPLayer):
     """y = x @ W + b with W's rows split over 'mp': each device multiplies its slice of x's last
-    dimension, and the partial products are summed (XLA's all-reduce); b is replicated."""
+    dimension, and the partial products are summed (XLA's all-reduce); b is replicated.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> col = mpu.ColumnParallelLinear(4, 6, has_bias=True, gather_output=False)
+        >>> row = mpu.RowParallelLinear(6, 3, input_is_parallel=True)  # rows split over 'mp', partial sums added
+        >>> x = padax.ones([2, 4])
+        >>> y = row(col(x))
+        >>> y.shape, bool(padax.allclose(y, (x @ col.weight + col.bias) @ row.weight + row.bias, atol=1e-5))
+        ((2, 3), True)
+    """
 
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, has_bias: bool = True,
                  input_is_parallel: bool = False, fuse_matmul_bias: bool = False, mp_group: Any = None,
@@ -150,7 +175,18 @@ class RowParallelLinear(_MPLayer):
 
 
 class VocabParallelEmbedding(_MPLayer):
-    """An embedding table [num_embeddings, embedding_dim] split by rows (the vocabulary) over 'mp'."""
+    """An embedding table [num_embeddings, embedding_dim] split by rows (the vocabulary) over 'mp'.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> emb = mpu.VocabParallelEmbedding(10, 4)  # vocabulary rows split over 'mp'
+        >>> out = emb(padax.to_tensor([[1, 2, 3]]))
+        >>> out.shape, bool(padax.allclose(out[0, 0], emb.weight[1]))
+        ((1, 3, 4), True)
+    """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, weight_attr: Any = None, mp_group: Any = None,
                  name: str | None = None) -> None:
@@ -174,7 +210,18 @@ class VocabParallelEmbedding(_MPLayer):
 
 class ParallelCrossEntropy(_MPLayer):
     """Softmax cross entropy of logits split over 'mp' along the class dimension (the output of a
-    ColumnParallelLinear with gather_output=False); per-example loss with a trailing 1, as Paddle."""
+    ColumnParallelLinear with gather_output=False); per-example loss with a trailing 1, as Paddle.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> logits = padax.to_tensor([[2.0, 0.0, 0.0]])  # the class dimension may be split over 'mp'
+        >>> loss = mpu.ParallelCrossEntropy()(logits, padax.to_tensor([[0]]))
+        >>> round(float(loss[0, 0]), 4)  # -log(e**2 / (e**2 + 2))
+        0.2395
+    """
 
     def __init__(self, mp_group: Any = None, name: str | None = None, ignore_index: int = -100) -> None:
         super().__init__()

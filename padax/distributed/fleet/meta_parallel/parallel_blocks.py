@@ -20,7 +20,17 @@ SEQ_DIM = 1
 
 
 class ParallelMLP(_MPLayer):
-    """GELU MLP: hidden -> ffn (columns split over 'mp') -> hidden (rows split over 'mp')."""
+    """GELU MLP: hidden -> ffn (columns split over 'mp') -> hidden (rows split over 'mp').
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> mlp = mpu.ParallelMLP(4, 8)  # column- then row-parallel linear
+        >>> mlp(padax.ones([2, 3, 4])).shape
+        (2, 3, 4)
+    """
 
     def __init__(self, hidden_size: int, ffn_hidden_size: int, mp_group: Any = None, name: str | None = None
                  ) -> None:
@@ -37,7 +47,17 @@ class ParallelMLP(_MPLayer):
 
 
 class ParallelMultiHeadAttention(_MPLayer):
-    """Self-attention with the heads split over 'mp' (num_heads must be divisible by mp_degree)."""
+    """Self-attention with the heads split over 'mp' (num_heads must be divisible by mp_degree).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> attn = mpu.ParallelMultiHeadAttention(8, 2, causal=True)  # heads split over 'mp'
+        >>> attn(padax.ones([2, 3, 8])).shape
+        (2, 3, 8)
+    """
 
     def __init__(self, embed_dim: int, num_heads: int, causal: bool = False, mp_group: Any = None,
                  name: str | None = None) -> None:
@@ -76,6 +96,15 @@ class ParallelTransformerLayer(_MPLayer):
 
     `sequence_parallel`: layer norms, dropout and residuals run on sequence
     slices split over 'mp' (seq_len must be divisible by mp_degree).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> block = mpu.ParallelTransformerLayer(8, 2, 16)
+        >>> block(padax.ones([2, 3, 8])).shape
+        (2, 3, 8)
     """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.0,
@@ -110,7 +139,17 @@ class ParallelTransformerLayer(_MPLayer):
 
 
 def scatter_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
-    """Paddle's ScatterOp: `x` split along its sequence dimension over 'mp' (the global value is unchanged)."""
+    """Paddle's ScatterOp: `x` split along its sequence dimension over 'mp' (the global value is unchanged).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> x = padax.arange(6.0).reshape(3, 2)  # [sequence, hidden]
+        >>> mpu.scatter_sequence(x).tolist()  # laid out split along the sequence; the value is unchanged
+        [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    """
     from padax.functional._arrays import aval_of
     from padax.distributed.fleet import layout
     from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding, mp_context
@@ -121,7 +160,17 @@ def scatter_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
 
 
 def gather_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
-    """Paddle's GatherOp: `x` whole along its sequence dimension on every 'mp' device."""
+    """Paddle's GatherOp: `x` whole along its sequence dimension on every 'mp' device.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> x = mpu.scatter_sequence(padax.arange(6.0).reshape(3, 2))
+        >>> mpu.gather_sequence(x).tolist()  # whole on every 'mp' device again
+        [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    """
     from padax.functional._arrays import aval_of
     from padax.distributed.fleet import layout
     from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding, mp_context

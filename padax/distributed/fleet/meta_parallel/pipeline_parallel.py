@@ -119,6 +119,19 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
     `num_microbatches`, and over `data_axes`); call it inside `padax.jit`.
     Equal, to rounding, to value_and_grad of the sequential model's mean
     microbatch loss.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+        >>> mesh = fleet.get_hybrid_communicate_group().mesh
+        >>> model = mpu.PipelineLayer([mpu.LayerDesc(padax.nn.Linear, 2, 4), mpu.LayerDesc(padax.nn.Linear, 4, 1)],
+        ...                           num_stages=1, loss_fn=padax.nn.MSELoss())
+        >>> x, y = padax.ones([4, 2]), padax.zeros([4, 1])
+        >>> loss, grads = padax.jit(lambda m: mpu.pipeline_value_and_grad(m, x, y, mesh=mesh, num_microbatches=2))(model)
+        >>> bool(padax.allclose(loss, padax.nn.MSELoss()(model(x), y)))  # the mean microbatch loss
+        True
     """
     import padax
     if schedule not in SCHEDULES:
@@ -352,6 +365,23 @@ class PipelineParallel:
     `value_and_grad(inputs, labels)` gives the mean loss and model-shaped
     gradients (call inside padax.jit); `train_batch([inputs, labels],
     optimizer, opt_state)` one pure step returning (loss, new model, new state).
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> strategy = fleet.DistributedStrategy()
+        >>> strategy.hybrid_configs = {"pp_degree": 1, "pp_configs": {"accumulate_steps": 2}}
+        >>> fleet.init(is_collective=True, strategy=strategy)
+        >>> model = mpu.PipelineLayer([mpu.LayerDesc(padax.nn.Linear, 2, 1)], loss_fn=padax.nn.MSELoss())
+        >>> pp = fleet.distributed_model(model)
+        >>> type(pp).__name__, pp.accumulate_steps, pp.schedule_mode
+        ('PipelineParallel', 2, '1F1B')
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1)
+        >>> x, y = padax.ones([4, 2]), padax.zeros([4, 1])
+        >>> loss, new_model, state = padax.jit(lambda m, s: pp.train_batch([x, y], opt, s, m))(model, opt.init(model))
+        >>> bool(padax.allclose(loss, padax.nn.MSELoss()(model(x), y)))
+        True
     """
 
     def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:

@@ -16,7 +16,15 @@ from padax.nn.layer.layers import Layer
 
 
 class LayerDesc:
-    """A layer to be built later: `LayerDesc(cls, *args, **kwargs).build_layer()` is `cls(*args, **kwargs)`."""
+    """A layer to be built later: `LayerDesc(cls, *args, **kwargs).build_layer()` is `cls(*args, **kwargs)`.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> desc = mpu.LayerDesc(padax.nn.Linear, 2, 3)  # built by the stage that owns it
+        >>> desc, desc.build_layer().weight.shape
+        (LayerDesc(Linear), (2, 3))
+    """
 
     def __init__(self, layer_func: type, *inputs: Any, **kwargs: Any) -> None:
         if not (isinstance(layer_func, type) and issubclass(layer_func, Layer)):
@@ -52,6 +60,14 @@ class PipelineLayer(Layer):
     `topology`, `recompute_interval` and `recompute_ctx` are accepted; the
     stages come from fleet's mesh, and the 1F1B schedule always recomputes a
     stage's forward pass in its backward step.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> model = mpu.PipelineLayer([mpu.LayerDesc(padax.nn.Linear, 2, 4), padax.nn.ReLU(),
+        ...                            mpu.LayerDesc(padax.nn.Linear, 4, 1)], num_stages=2, loss_fn=padax.nn.MSELoss())
+        >>> model.segment_parts, model(padax.ones([3, 2])).shape  # stage boundaries over the 3 layers
+        ([0, 2, 3], (3, 1))
     """
 
     def __init__(self, layers: Sequence[Any], num_stages: int | None = None, topology: Any = None,
