@@ -55,6 +55,8 @@ class Primitive:
         # cache by a fingerprint of their jaxpr (padax/lowering/fingerprint.py); register_lowering clears it
         # for a rule from outside padax
         self.lowering_by_padax = _created_in_padax()
+        # the params its lowering reads (None: all of them); only these enter a program's fingerprint
+        self.lowering_params: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         return self.name

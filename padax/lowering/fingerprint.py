@@ -81,8 +81,11 @@ def _jaxpr(j: Jaxpr, write: Callable[[bytes], Any]) -> None:
         for v in eqn.outvars:
             ids[v] = len(ids)
             write(_aval(v.aval))
-        write(struct.pack("<q", len(eqn.params)))
-        for k in sorted(eqn.params):
+        names = sorted(eqn.params) if prim.lowering_params is None else prim.lowering_params
+        write(struct.pack("<q", len(names)))
+        for k in names:
+            if k not in eqn.params:
+                raise _NoFingerprint
             write(_str(k))
             _param(eqn.params[k], write)
     write(b"O" + struct.pack("<q", len(j.outvars)))
@@ -111,6 +114,10 @@ def _param(p: Any, write: Callable[[bytes], Any]) -> None:
         write(b"s" + _str(p))
     elif t is bytes:
         write(b"b" + _str(p.hex()))
+    elif isinstance(p, tuple) and hasattr(t, "_fields") and t.__module__.startswith("padax."):
+        write(b"T" + _str(f"{t.__module__}.{t.__qualname__}") + struct.pack("<q", len(p)))  # padax's NamedTuples
+        for q in p:
+            _param(q, write)
     elif t is tuple or t is list:
         write((b"t" if t is tuple else b"l") + struct.pack("<q", len(p)))
         for q in p:
