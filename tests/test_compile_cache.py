@@ -226,3 +226,45 @@ def test_common_programs_have_fingerprints():
     ]
     for f, arg in programs:
         assert _fingerprint(f, arg) is not None
+
+
+_EAGER_PROCESS = textwrap.dedent("""
+    import numpy as np, padax
+    import padax.lowering.compile as C
+    compiled = []
+    real = C._jaxlib.compile
+    C._jaxlib.compile = lambda *a, **k: compiled.append(1) or real(*a, **k)
+    x = padax.to_tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    y = (padax.exp(x) * 0.5 + padax.sin(x)).sum(axis=1)
+    print(repr(y.numpy().tobytes()), len(compiled))
+""")
+
+
+def test_eager_programs_of_a_second_process_come_from_the_cache(tmp_path):
+    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=str(tmp_path))
+    env.pop("PADAX_COMPILATION_CACHE_MIN_COMPILE_TIME", None)  # the default: every program is written
+    runs = [subprocess.run([sys.executable, "-c", _EAGER_PROCESS], capture_output=True, text=True, timeout=120,
+                           env=env) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr[-2000:]
+    (b1, n1), (b2, n2) = (r.stdout.rsplit(" ", 1) for r in runs)
+    assert b1 == b2 and int(n1) >= 3 and int(n2) == 0
+
+
+def test_size_bound_is_enforced_once_a_minute_or_per_quarter_of_the_bound(tmp_path, monkeypatch):
+    scans = []
+    real_evict = compile_cache.evict
+    monkeypatch.setattr(compile_cache, "evict", lambda d, m: scans.append(d) or real_evict(d, m))
+    with padax.config.override("compilation_cache_dir", str(tmp_path)), \
+            padax.config.override("compilation_cache_max_size", 4000):
+        compile_cache.put("a" * 64, b"x" * 100)     # no marker yet: scan
+        compile_cache.put("b" * 64, b"x" * 100)     # scanned a moment ago, 100 < 4000 / 4 bytes since: no scan
+        assert len(scans) == 1
+        compile_cache.put("c" * 64, b"x" * 1000)    # 1100 bytes written since the scan: scan
+        assert len(scans) == 2
+        marker = tmp_path / ".last-eviction"
+        os.utime(marker, (time.time() - 120, time.time() - 120))
+        compile_cache.put("d" * 64, b"x" * 10)      # the last scan is over a minute old: scan
+        assert len(scans) == 3
+        compile_cache.put("e" * 64, b"x" * 3500)    # over the bound: the least recently used go
+        assert len(scans) == 4 and compile_cache.size_bytes() <= 4000
+        assert (tmp_path / ("e" * 64 + ".xla")).exists()
