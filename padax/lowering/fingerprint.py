@@ -52,10 +52,19 @@ def _str(s: str) -> bytes:
     return struct.pack("<q", len(b)) + b
 
 
+_aval_bytes: dict[ShapedArray, bytes] = {}
+
+
 def _aval(a: Any) -> bytes:
     if type(a) is not ShapedArray:
         raise _NoFingerprint
-    return b"A" + repr((a.shape, a.dtype.name, a.dtype.str, a.weak_type)).encode()
+    b = _aval_bytes.get(a)
+    if b is None:
+        if len(_aval_bytes) > 4096:
+            _aval_bytes.clear()
+        form = (tuple(map(int, a.shape)), a.dtype.name, a.dtype.str, bool(a.weak_type))
+        b = _aval_bytes[a] = b"A" + repr(form).encode()
+    return b
 
 
 def _jaxpr(j: Jaxpr, write: Callable[[bytes], Any]) -> None:
