@@ -21,7 +21,7 @@ import tempfile
 
 import numpy as np
 
-from benchmarks.harness import Unavailable, Workload
+from benchmarks.harness import Unavailable, Workload, subprocess_env
 
 _RNG = np.random.default_rng(0)
 _A1000 = _RNG.standard_normal(1000).astype(np.float32)
@@ -293,24 +293,6 @@ def _setups(make):
 # -- fresh processes ---------------------------------------------------------------------------------
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_PYCACHE: list[str] = []
-
-
-def _subprocess_env(extra: dict | None = None) -> dict:
-    """The environment of a timed new process: bytecode caching on, as for an installed package.
-
-    Where PYTHONDONTWRITEBYTECODE is set (as in some development and CI shells), every new process
-    would compile padax's sources again (~0.35 s of CPU) while jax's installed .pyc files are read;
-    the processes then share a private PYTHONPYCACHEPREFIX instead (filled by the untimed warm-up).
-    """
-    env = dict(os.environ, **(extra or {}))
-    if env.pop("PYTHONDONTWRITEBYTECODE", None) is not None and "PYTHONPYCACHEPREFIX" not in env:
-        if not _PYCACHE:
-            _PYCACHE.append(tempfile.mkdtemp(prefix="padax-bench-pycache-"))
-        env["PYTHONPYCACHEPREFIX"] = _PYCACHE[0]
-    return env
-
-
 _FRESH_LOOPS, _FRESH_CALLS = 20, 300
 _FRESH_SCRIPT = """
 import gc, sys, time
@@ -344,7 +326,7 @@ class _FreshProcess:
 
     def time_calls(self, number: int) -> float:
         out = subprocess.run([sys.executable, "-c", self.script], cwd=_ROOT, capture_output=True, text=True,
-                             timeout=600, env=_subprocess_env())
+                             timeout=600, env=subprocess_env())
         if out.returncode != 0:
             raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed")
         return float(out.stdout.strip().splitlines()[-1]) * number
@@ -366,7 +348,7 @@ def _fresh_setups(maker: str, *rest):
 
 def _run_python(code: str, env: dict | None = None) -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=_ROOT, capture_output=True, text=True, timeout=600,
-                         env=_subprocess_env(env))
+                         env=subprocess_env(env))
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip()[-300:])
 
