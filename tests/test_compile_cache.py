@@ -268,3 +268,20 @@ def test_size_bound_is_enforced_once_a_minute_or_per_quarter_of_the_bound(tmp_pa
         compile_cache.put("e" * 64, b"x" * 3500)    # over the bound: the least recently used go
         assert len(scans) == 4 and compile_cache.size_bytes() <= 4000
         assert (tmp_path / ("e" * 64 + ".xla")).exists()
+
+
+_OVERRIDE_PROCESS = textwrap.dedent("""
+    import padax
+    from padax.lowering import register_lowering
+    from padax.lowering._mlir import hlo
+    from padax.functional.lax.elementwise import exp_p
+    register_lowering(exp_p, lambda ctx, x: hlo.negate(x))   # before padax's rules have loaded
+    print(padax.jit(lambda x: padax.exp(x))(padax.ones([2])).tolist(), exp_p.lowering_by_padax)
+""")
+
+
+def test_a_users_rule_registered_before_the_first_lowering_wins(tmp_path):
+    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", _OVERRIDE_PROCESS], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split("]")[0] + "]" == "[-1.0, -1.0]" and r.stdout.strip().endswith("False")

@@ -30,9 +30,11 @@ def register_lowering(prim, rule: LoweringRule | None = None):
     """Register `rule` as prim's lowering (usable as a decorator)."""
     if rule is None:
         return lambda r: register_lowering(prim, r)
-    lowering_rules[prim] = rule
     if not str(getattr(rule, "__module__", None) or "").startswith("padax."):
+        if not _rules_loaded:
+            _load_rules()  # (padax's rules first, so that a rule of the user's replaces padax's, not the reverse)
         prim.lowering_by_padax = False  # a rule of the user's: programs using it are keyed by their module
+    lowering_rules[prim] = rule
     return rule
 
 
