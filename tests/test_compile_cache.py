@@ -285,3 +285,17 @@ def test_a_users_rule_registered_before_the_first_lowering_wins(tmp_path):
     r = subprocess.run([sys.executable, "-c", _OVERRIDE_PROCESS], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split("]")[0] + "]" == "[-1.0, -1.0]" and r.stdout.strip().endswith("False")
+
+
+def test_source_stamp_follows_the_lowering_sources(tmp_path, monkeypatch):
+    from padax.lowering import fingerprint
+    (tmp_path / "lowering").mkdir()
+    rule = tmp_path / "lowering" / "rule.py"
+    rule.write_text("x = 1\n")
+    monkeypatch.setattr(padax, "__file__", str(tmp_path / "__init__.py"))
+    monkeypatch.setattr(fingerprint, "_stamp", [])
+    first = fingerprint._source_stamp()
+    assert fingerprint._source_stamp() == first               # once per process
+    fingerprint._stamp.clear()
+    rule.write_text("x = 22\n")                               # an edited rule: another stamp
+    assert fingerprint._source_stamp() != first
