@@ -374,24 +374,48 @@ loss.block_until_ready()
 """
 
 
+_EAGER_START = """
+import numpy as np
+import padax
+x = padax.to_tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+y = padax.exp(x) + padax.sin(x) * 2 - padax.tanh(x) / 3
+z = (y @ x.T).sum(axis=0)
+w = padax.concat([x, y], axis=0).mean() + padax.sqrt(padax.abs(x)).max() + padax.log1p(x).min()
+u = padax.where(x > 3, x, -x).cumsum(axis=1) + padax.clip(x, 1.0, 5.0)
+float(w), np.asarray(u), np.asarray(z)
+"""
+
+
 def _demo_first_step(cache_dir: str) -> None:
     _run_python(_DEMO_FIRST_STEP, {"PADAX_COMPILATION_CACHE_DIR": cache_dir})
 
 
-def padax_demo_first_step_warm():
-    warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
-    _demo_first_step(warm)  # fills the cache
-    return lambda: _demo_first_step(warm)
+def _eager_start(cache_dir: str) -> None:
+    _run_python(_EAGER_START, {"PADAX_COMPILATION_CACHE_DIR": cache_dir})
 
 
-def padax_demo_first_step_cold():
-    def run():
-        cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
-        try:
-            _demo_first_step(cold)
-        finally:
-            shutil.rmtree(cold, ignore_errors=True)
-    return run
+def _warm(run):
+    def setup():
+        warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
+        run(warm)  # fills the cache
+        return lambda: run(warm)
+    return setup
+
+
+def _cold(run):
+    def setup():
+        def once():
+            cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
+            try:
+                run(cold)
+            finally:
+                shutil.rmtree(cold, ignore_errors=True)
+        return once
+    return setup
+
+
+padax_demo_first_step_warm = _warm(_demo_first_step)
+padax_demo_first_step_cold = _cold(_demo_first_step)
 
 
 _TINY_TEXT = {"exp": "padax.exp / jnp.exp / paddle.exp", "getitem": "x[0]", "sum": "x.sum()",
@@ -456,4 +480,8 @@ def workloads() -> list[Workload]:
                                     "same with an empty cache",
                  {"padax": padax_demo_first_step_warm}, fresh=True,
                  baseline=padax_demo_first_step_cold, baseline_target=0.3),
+        Workload("eager_start", "a new process importing padax and running ~25 distinct eager ops on small Tensors "
+                                "(each a program of its own) with the compilation cache warm; baseline: the same "
+                                "with an empty cache",
+                 {"padax": _warm(_eager_start)}, fresh=True, baseline=_cold(_eager_start), baseline_target=0.3),
     ]
