@@ -20,7 +20,7 @@ import tempfile
 
 import numpy as np
 
-from benchmarks.harness import Workload
+from benchmarks.harness import Workload, subprocess_env
 
 _STEPS, _N = 2000, 64
 _RNG = np.random.default_rng(3)
@@ -80,7 +80,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _demo(cache_dir: str) -> None:
-    env = dict(os.environ, PADAX_COMPILATION_CACHE_DIR=cache_dir)
+    env = subprocess_env({"PADAX_COMPILATION_CACHE_DIR": cache_dir})
     out = subprocess.run([sys.executable, "-m", "padax.demo", "--epochs", "3", "--quiet"], cwd=_ROOT, env=env,
                          capture_output=True, text=True, timeout=300)
     if out.returncode != 0:

@@ -21,7 +21,7 @@ import tempfile
 
 import numpy as np
 
-from benchmarks.harness import Unavailable, Workload
+from benchmarks.harness import Unavailable, Workload, subprocess_env
 
 _RNG = np.random.default_rng(0)
 _A1000 = _RNG.standard_normal(1000).astype(np.float32)
@@ -326,7 +326,7 @@ class _FreshProcess:
 
     def time_calls(self, number: int) -> float:
         out = subprocess.run([sys.executable, "-c", self.script], cwd=_ROOT, capture_output=True, text=True,
-                             timeout=600)
+                             timeout=600, env=subprocess_env())
         if out.returncode != 0:
             raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed")
         return float(out.stdout.strip().splitlines()[-1]) * number
@@ -348,7 +348,7 @@ def _fresh_setups(maker: str, *rest):
 
 def _run_python(code: str, env: dict | None = None) -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=_ROOT, capture_output=True, text=True, timeout=600,
-                         env=env)
+                         env=subprocess_env(env))
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip()[-300:])
 
@@ -374,24 +374,48 @@ loss.block_until_ready()
 """
 
 
+_EAGER_START = """
+import numpy as np
+import padax
+x = padax.to_tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+y = padax.exp(x) + padax.sin(x) * 2 - padax.tanh(x) / 3
+z = (y @ x.T).sum(axis=0)
+w = padax.concat([x, y], axis=0).mean() + padax.sqrt(padax.abs(x)).max() + padax.log1p(x).min()
+u = padax.where(x > 3, x, -x).cumsum(axis=1) + padax.clip(x, 1.0, 5.0)
+float(w), np.asarray(u), np.asarray(z)
+"""
+
+
 def _demo_first_step(cache_dir: str) -> None:
-    _run_python(_DEMO_FIRST_STEP, dict(os.environ, PADAX_COMPILATION_CACHE_DIR=cache_dir))
+    _run_python(_DEMO_FIRST_STEP, {"PADAX_COMPILATION_CACHE_DIR": cache_dir})
 
 
-def padax_demo_first_step_warm():
-    warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
-    _demo_first_step(warm)  # fills the cache
-    return lambda: _demo_first_step(warm)
+def _eager_start(cache_dir: str) -> None:
+    _run_python(_EAGER_START, {"PADAX_COMPILATION_CACHE_DIR": cache_dir})
 
 
-def padax_demo_first_step_cold():
-    def run():
-        cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
-        try:
-            _demo_first_step(cold)
-        finally:
-            shutil.rmtree(cold, ignore_errors=True)
-    return run
+def _warm(run):
+    def setup():
+        warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
+        run(warm)  # fills the cache
+        return lambda: run(warm)
+    return setup
+
+
+def _cold(run):
+    def setup():
+        def once():
+            cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
+            try:
+                run(cold)
+            finally:
+                shutil.rmtree(cold, ignore_errors=True)
+        return once
+    return setup
+
+
+padax_demo_first_step_warm = _warm(_demo_first_step)
+padax_demo_first_step_cold = _cold(_demo_first_step)
 
 
 _TINY_TEXT = {"exp": "padax.exp / jnp.exp / paddle.exp", "getitem": "x[0]", "sum": "x.sum()",
@@ -456,4 +480,8 @@ def workloads() -> list[Workload]:
                                     "same with an empty cache",
                  {"padax": padax_demo_first_step_warm}, fresh=True,
                  baseline=padax_demo_first_step_cold, baseline_target=0.3),
+        Workload("eager_start", "a new process importing padax and running ~25 distinct eager ops on small Tensors "
+                                "(each a program of its own) with the compilation cache warm; baseline: the same "
+                                "with an empty cache",
+                 {"padax": _warm(_eager_start)}, fresh=True, baseline=_cold(_eager_start), baseline_target=0.3),
     ]

@@ -1,7 +1,7 @@
 """padax: PaddlePaddle's API as a JAX-style functional library on XLA (jaxlib)."""
 from padax.devices import _jaxlib as _jaxlib_guard  # noqa: F401  (installs the jax-import guard first)
 
-from padax import lowering as _lowering  # noqa: F401  (registers lowering rules)
+from padax import lowering as _lowering  # noqa: F401  (its rules load on the first lowering)
 from padax.config import config, default_matmul_precision, disable_jit, enable_x64
 from padax.core import tree
 from padax.devices import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices

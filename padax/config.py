@@ -36,8 +36,8 @@ default in `$XDG_CACHE_HOME/padax/xla` (`~/.cache/padax/xla`):
 `compilation_cache_dir` moves it (None or "" switches it off, as does
 `enable_compilation_cache=False`), `compilation_cache_max_size` bounds it in
 bytes (least recently used entries go first; -1: no bound) and
-`compilation_cache_min_compile_time` (seconds) skips programs that compile
-faster than that.
+`compilation_cache_min_compile_time` (seconds, default 0: every program,
+eager one-op programs included) skips programs that compile faster than that.
 
 Debugging: `debug_nans` / `debug_infs` re-run a program that produced a NaN /
 an infinity op by op and raise FloatingPointError naming the primitive and
@@ -173,7 +173,7 @@ _SETTINGS = {s.name: s for s in (
     _Setting("enable_compilation_cache", _flag, True, "use the persistent compilation cache"),
     _Setting("compilation_cache_max_size", int, 1 << 30,
              "bound on the cache's size in bytes, least recently used entries evicted (-1: no bound)"),
-    _Setting("compilation_cache_min_compile_time", float, 0.1,
+    _Setting("compilation_cache_min_compile_time", float, 0.0,
              "only programs that took at least this many seconds to compile are written to the cache"),
     _Setting("num_cpu_devices", _device_count, 1, "CPU devices of the CPU client"),
     _Setting("cpu_async_dispatch", _flag, False, "run single-device CPU programs on a worker thread"),

@@ -8,6 +8,7 @@ Its lowering rule to StableHLO lives in `padax/lowering/rules/`.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 from padax.core import trace as _trace
@@ -21,6 +22,14 @@ _default_impl: Callable[..., Any] | None = None
 def set_default_impl(fn: Callable[..., Any]) -> None:
     global _default_impl
     _default_impl = fn
+
+
+def _created_in_padax() -> bool:
+    """Whether the code creating a primitive (past any __init__) is a padax module."""
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_name == "__init__":
+        f = f.f_back
+    return f is not None and f.f_globals.get("__name__", "").startswith("padax.")
 
 
 # Every primitive by name (the first one defined under a name), e.g. for policies that name primitives.
@@ -59,6 +68,12 @@ class Primitive:
         self.eager_fn: Callable | None = None  # set by padax.transforms.dispatch: the op's eager program
         # params -> frozenset of side effects (padax.core.effects); None: pure, or those of its sub-programs
         self.effects_rule: Callable | None = None
+        # defined by padax and lowered by padax's own rule: its programs may be found in the persistent
+        # cache by a fingerprint of their jaxpr (padax/lowering/fingerprint.py); register_lowering clears it
+        # for a rule from outside padax
+        self.lowering_by_padax = _created_in_padax()
+        # the params its lowering reads (None: all of them); only these enter a program's fingerprint
+        self.lowering_params: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         return self.name

@@ -250,6 +250,11 @@ def initialize_lapack() -> None:
     _lapack_initialized = True
 
 
+# What a compiled program may need set up in its process before it runs, by name (lowering rules ask for it
+# with padax.lowering.mlir.require_runtime; the persistent cache records it with the program).
+RUNTIME_SETUP = {"lapack": initialize_lapack}
+
+
 # ---- multi-process: the distributed runtime (coordination service + clients) and gloo ----------
 
 def start_distributed_service(address: str, num_nodes: int, heartbeat_timeout: int,

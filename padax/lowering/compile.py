@@ -1,10 +1,14 @@
 """Compile StableHLO through PJRT, with the persistent on-disk cache of executables.
 
 The cache (padax/lowering/compile_cache.py) is on by default in a per-user
-directory; entries are keyed by a hash of the module bytecode, jaxlib's
-version, the platform and its version, the devices, the compile options and
-XLA_FLAGS. Programs that call back into Python (debug.print, pure_callback,
-...) are never cached: the functions live only in this process.
+directory; entries are keyed by a hash of the program, jaxlib's version, the
+platform and its version, the devices, the compile options and XLA_FLAGS.
+The program is its module bytecode, or, for a single-device jaxpr with a
+fingerprint (padax/lowering/fingerprint.py), that fingerprint: a process
+that finds such a program in the cache never lowers it (nor imports jaxlib's
+MLIR bindings). Programs that call back into Python (debug.print,
+pure_callback, ...) are never cached: the functions live only in this
+process.
 """
 from __future__ import annotations
 
@@ -12,29 +16,38 @@ import hashlib
 import os
 import tempfile
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from padax.config import config
 from padax.devices import _jaxlib, backend
 from padax.devices.profiling import span
 from padax.lowering import compile_cache
-from padax.lowering.mlir import LoweredModule
+
+if TYPE_CHECKING:
+    from padax.core.jaxpr import Jaxpr
+    from padax.lowering.mlir import LoweredModule
 
 
 class CompileError(Exception):
     """XLA rejected a program padax produced."""
 
 
-def _cache_key(lowered: LoweredModule, devices: Sequence, options) -> str:
+def _cache_key(program: bytes, num_partitions: int, devices: Sequence, options) -> str:
     h = hashlib.sha256()
-    h.update(lowered.bytecode)
+    h.update(program)
     h.update(_jaxlib.JAXLIB_VERSION.encode())
     h.update(repr([(d.platform, d.id) for d in devices]).encode())
     h.update(repr(devices[0].client.platform_version).encode())
-    h.update(str(lowered.num_partitions).encode())
+    h.update(str(num_partitions).encode())
     h.update(_jaxlib.serialize_compile_options(options))
     h.update(os.environ.get("XLA_FLAGS", "").encode())
     return h.hexdigest()
+
+
+def _single_device_options(device):
+    if device != device.client.local_devices()[0]:  # one device, not the first: say which
+        return _jaxlib.compile_options(1, 1, [[device.id]])
+    return _jaxlib.compile_options()
 
 
 def _options(lowered: LoweredModule, devices: Sequence):
@@ -42,20 +55,62 @@ def _options(lowered: LoweredModule, devices: Sequence):
     if n > 1:
         return _jaxlib.compile_options(1, n, [[d.id for d in devices]],
                                        propagate_outputs=lowered.propagate_outputs)
-    if devices[0] != devices[0].client.local_devices()[0]:  # one device, not the first: say which
-        return _jaxlib.compile_options(1, 1, [[devices[0].id]])
-    return _jaxlib.compile_options()
+    return _single_device_options(devices[0])
 
 
-def compile_lowered(lowered: LoweredModule, devices: Sequence):
-    """A loaded executable for `lowered` on `devices` (one per partition)."""
+# A fingerprint-keyed entry starts with this line and a line naming the program's runtime needs.
+_FP_ENTRY = b"padax-fingerprint-entry-1\n"
+
+
+def compile_jaxpr_on(jaxpr: Jaxpr, name: str, donated: Sequence[bool], device) -> tuple:
+    """(loaded executable, host callbacks) of `lower_jaxpr(jaxpr, name=name, donated=donated)` on one device.
+
+    With the persistent cache on and a fingerprint for the jaxpr, a cached program is loaded without
+    lowering; otherwise the jaxpr is lowered and compiled (and cached under its fingerprint if it has one).
+    """
+    from padax.lowering.fingerprint import program_fingerprint
+    backend.check_not_forked()
+    key = None
+    if compile_cache.cache_dir() is not None:
+        fp = program_fingerprint(jaxpr, name, donated)
+        if fp is not None:
+            options = _single_device_options(device)
+            key = _cache_key(b"fingerprint:" + fp, 1, [device], options)
+            exe = _load_fingerprinted(key, device, options)
+            if exe is not None:
+                return exe, ()
+    from padax.lowering.mlir import lower_jaxpr
+    lowered = lower_jaxpr(jaxpr, name=name, donated=donated)
+    return compile_lowered(lowered, [device], key), lowered.host_callbacks
+
+
+def _load_fingerprinted(key: str, device, options):
+    data = compile_cache.get(key)
+    if data is None or not data.startswith(_FP_ENTRY):
+        return None
+    needs, _, exe_bytes = data[len(_FP_ENTRY):].partition(b"\n")
+    try:
+        for need in filter(None, needs.decode().split(",")):
+            _jaxlib.RUNTIME_SETUP[need]()
+        with span("padax.load_cached_executable"):
+            return _jaxlib.deserialize_executable(device.client, exe_bytes, [device], options)
+    except Exception:
+        return None  # stale or corrupt entry: recompile and overwrite
+
+
+def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: str | None = None):
+    """A loaded executable for `lowered` on `devices` (one per partition).
+
+    `fingerprint_key` (from `compile_jaxpr_on`) caches the program under its jaxpr's fingerprint instead of
+    its module, with the runtime needs its lowering recorded.
+    """
     backend.check_not_forked()
     client = devices[0].client
     options = _options(lowered, devices)
     key = None
     if not lowered.host_callbacks and compile_cache.cache_dir() is not None:
-        key = _cache_key(lowered, devices, options)
-        data = compile_cache.get(key)
+        key = fingerprint_key or _cache_key(lowered.bytecode, lowered.num_partitions, devices, options)
+        data = compile_cache.get(key) if fingerprint_key is None else None
         if data is not None:
             try:
                 with span("padax.load_cached_executable"):
@@ -71,7 +126,10 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence):
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CompileError(f"XLA failed to compile a padax program: {first}") from None
     if key is not None and time.perf_counter() - t0 >= config.compilation_cache_min_compile_time:
-        compile_cache.put(key, _jaxlib.serialize_executable(client, exe))
+        data = _jaxlib.serialize_executable(client, exe)
+        if fingerprint_key is not None:
+            data = _FP_ENTRY + ",".join(lowered.runtime_needs).encode() + b"\n" + data
+        compile_cache.put(key, data)
     return exe
 
 

@@ -6,10 +6,15 @@ private to the user). Safe with several processes at once: an entry is
 written to a temporary file and renamed into place (readers see a whole
 entry or none), a corrupt or unreadable entry is recompiled and replaced,
 and eviction tolerates files another process removed first. The cache is
-bounded by `config.compilation_cache_max_size` bytes: after a write, the
-least recently used entries (a hit refreshes an entry's mtime) are removed
-until the rest fits. Only programs that took at least
-`config.compilation_cache_min_compile_time` seconds to compile are written.
+bounded by `config.compilation_cache_max_size` bytes: the least recently
+used entries (a hit refreshes an entry's mtime) are removed until the rest
+fits. Listing a large cache takes a while (~70 ms for 15,000 entries), so
+the bound is enforced after a write at most once a minute for all processes
+together (a marker file keeps the time) and whenever a process has written a
+quarter of the bound (at most 64 MiB) since it last enforced it. Programs
+that took at least `config.compilation_cache_min_compile_time` seconds to
+compile are written (by default all: loading even a one-op program is ~10x
+faster than compiling it).
 A directory that cannot be created or written warns once and padax runs
 without the cache.
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 import warnings
 
 from padax.config import config
@@ -29,6 +35,9 @@ logger = logging.getLogger("padax.compilation_cache")
 _SUFFIX = ".xla"
 _unusable: set[str] = set()   # directories that failed (warned about once)
 _ready: set[str] = set()      # directories created and checked writable
+_MARKER = ".last-eviction"    # its mtime: when a process last enforced the size bound
+_EVICT_EVERY_S = 60.0
+_written_since_eviction: dict[str, int] = {}  # per directory, bytes this process wrote since it last evicted
 
 
 def cache_dir() -> str | None:
@@ -91,7 +100,28 @@ def put(key: str, data: bytes) -> None:
         _give_up(d, e)
         return
     logger.debug("compilation cache write %s (%d bytes)", key, len(data))
-    evict(d, config.compilation_cache_max_size)
+    _written_since_eviction[d] = _written_since_eviction.get(d, 0) + len(data)
+    max_size = config.compilation_cache_max_size
+    if _eviction_due(d, max_size):
+        try:
+            with open(os.path.join(d, _MARKER), "wb"):
+                pass  # (touch first: processes writing at the same moment skip their scan)
+        except OSError:
+            pass
+        _written_since_eviction[d] = 0
+        evict(d, max_size)
+
+
+def _eviction_due(d: str, max_size: int | None) -> bool:
+    """Whether a write should be followed by a scan enforcing the size bound (see the module docstring)."""
+    if max_size is None or max_size < 0:
+        return False
+    if _written_since_eviction.get(d, 0) >= min(64 << 20, max_size // 4):
+        return True
+    try:
+        return time.time() - os.stat(os.path.join(d, _MARKER)).st_mtime >= _EVICT_EVERY_S
+    except OSError:
+        return True
 
 
 def _write_atomic(path: str, data: bytes) -> None:

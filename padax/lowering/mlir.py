@@ -18,6 +18,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.devices import _jaxlib
 from padax.devices.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 
@@ -29,6 +30,10 @@ def register_lowering(prim, rule: LoweringRule | None = None):
     """Register `rule` as prim's lowering (usable as a decorator)."""
     if rule is None:
         return lambda r: register_lowering(prim, r)
+    if not str(getattr(rule, "__module__", None) or "").startswith("padax."):
+        if not _rules_loaded:
+            _load_rules()  # (padax's rules first, so that a rule of the user's replaces padax's, not the reverse)
+        prim.lowering_by_padax = False  # a rule of the user's: programs using it are keyed by their module
     lowering_rules[prim] = rule
     return rule
 
@@ -38,6 +43,16 @@ class LoweringError(Exception):
 
 
 _local = threading.local()
+
+
+def require_runtime(need: str) -> None:
+    """For a rule: the program being lowered needs `need` (a name in padax.devices._jaxlib.RUNTIME_SETUP, e.g.
+    "lapack") set up at run time; sets it up now and records it, so that a process loading the compiled program
+    from the persistent cache without lowering it sets it up too. Rules must not rely on other side effects."""
+    _jaxlib.RUNTIME_SETUP[need]()
+    mctx = getattr(_local, "module_ctx", None)
+    if mctx is not None and need not in mctx.runtime_needs:
+        mctx.runtime_needs.append(need)
 
 
 def context() -> ir.Context:
@@ -135,6 +150,7 @@ class ModuleContext:
         self._channel = 0
         self.host_callbacks: list = []  # Python functions the program calls (custom-call index = position)
         self.token = None  # the token ordering the program's ordered side effects (see control-flow rules)
+        self.runtime_needs: list[str] = []  # what the program needs set up at run time (`require_runtime`)
 
     def add_host_callback(self, fn) -> int:
         """Register a Python function the compiled program calls back; returns its index."""
@@ -247,10 +263,10 @@ def make_function(mctx: ModuleContext, name: str, in_avals: Sequence[ShapedArray
 class LoweredModule:
     """The StableHLO of one program, as bytecode (for compiling) and text (for reading)."""
 
-    __slots__ = ("bytecode", "_module", "num_partitions", "propagate_outputs", "host_callbacks")
+    __slots__ = ("bytecode", "_module", "num_partitions", "propagate_outputs", "host_callbacks", "runtime_needs")
 
     def __init__(self, module: ir.Module, num_partitions: int = 1, propagate_outputs: Sequence[bool] = (),
-                 host_callbacks: Sequence = ()):
+                 host_callbacks: Sequence = (), runtime_needs: Sequence[str] = ()):
         self._module = module
         self.bytecode = module_to_bytecode(module)
         self.num_partitions = num_partitions
@@ -259,6 +275,8 @@ class LoweredModule:
         # Python functions the program calls back (debug.print, pure_callback, ...): handed to the
         # compiler with the module; such a program cannot be saved or cached on disk
         self.host_callbacks = tuple(host_callbacks)
+        # what must be set up in a process before the program runs (ModuleContext.require_runtime)
+        self.runtime_needs = tuple(runtime_needs)
 
     @property
     def module(self) -> ir.Module:
@@ -282,9 +300,21 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
     (default: the first NamedSharding's) is the mesh layouts given in XLA's
     own terms are named on when they can be.
     """
+    if not _rules_loaded:
+        _load_rules()
     with span("padax.lower", module=_module_name(name)):
         return _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings,
                             result_shardings, mesh)
+
+
+_rules_loaded = False
+
+
+def _load_rules() -> None:
+    """Import every lowering rule (once, before the first lowering)."""
+    global _rules_loaded
+    import padax.lowering.rules  # noqa: F401
+    _rules_loaded = True
 
 
 def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings, result_shardings,
@@ -306,39 +336,48 @@ def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_sh
             module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, num_partitions)
             module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
         mctx = ModuleContext(module, num_partitions, device_assignment if spmd else None, mesh if spmd else None)
-        in_avals = [v.aval for v in jaxpr.constvars] + [v.aval for v in jaxpr.invars]
-        out_avals = [_aval(v) for v in jaxpr.outvars]
-        n_consts = len(jaxpr.constvars)
-        arg_attrs = None
-        if any(donated) or (spmd and arg_shardings):
-            arg_attrs = [{} for _ in in_avals]
-            for i, d in enumerate(donated):
-                if d:
-                    arg_attrs[n_consts + i] = {"jax.buffer_donor": ir.BoolAttr.get(True)}
-            if spmd:
-                for i, (sh, a) in enumerate(zip(arg_shardings or (), in_avals)):
-                    if sh is not None:
-                        arg_attrs[i]["sdy.sharding"] = mctx.sharding_attr(sh, a.ndim)
-        result_attrs = None
-        if spmd and result_shardings:
-            result_attrs = [{} if sh is None else {"sdy.sharding": mctx.sharding_attr(sh, a.ndim)}
-                            for sh, a in zip(result_shardings, out_avals)]
+        outer, _local.module_ctx = getattr(_local, "module_ctx", None), mctx
+        try:
+            return _lower_main(module, mctx, jaxpr, donated, spmd, arg_shardings, result_shardings)
+        finally:
+            _local.module_ctx = outer
 
-        ordered = has_ordered(jaxpr_effects(jaxpr))
 
-        def body(args):
-            if ordered:  # one token threads through every ordered side effect, in program order
-                mctx.token = hlo.create_token()
-            return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
-
-        make_function(mctx, "main", in_avals, out_avals, body,
-                      public=True, arg_attrs=arg_attrs, result_attrs=result_attrs)
-        propagate = ()
+def _lower_main(module, mctx, jaxpr, donated, spmd, arg_shardings, result_shardings) -> LoweredModule:
+    """The public `main` of the module (its context and location are entered by the caller)."""
+    in_avals = [v.aval for v in jaxpr.constvars] + [v.aval for v in jaxpr.invars]
+    out_avals = [_aval(v) for v in jaxpr.outvars]
+    n_consts = len(jaxpr.constvars)
+    arg_attrs = None
+    if any(donated) or (spmd and arg_shardings):
+        arg_attrs = [{} for _ in in_avals]
+        for i, d in enumerate(donated):
+            if d:
+                arg_attrs[n_consts + i] = {"jax.buffer_donor": ir.BoolAttr.get(True)}
         if spmd:
-            if mctx._meshes is not None:
-                mctx._meshes.finish(module)
-            propagate = tuple(sh is None for sh in (result_shardings or [None] * len(jaxpr.outvars)))
-        return LoweredModule(module, num_partitions, propagate, mctx.host_callbacks)
+            for i, (sh, a) in enumerate(zip(arg_shardings or (), in_avals)):
+                if sh is not None:
+                    arg_attrs[i]["sdy.sharding"] = mctx.sharding_attr(sh, a.ndim)
+    result_attrs = None
+    if spmd and result_shardings:
+        result_attrs = [{} if sh is None else {"sdy.sharding": mctx.sharding_attr(sh, a.ndim)}
+                        for sh, a in zip(result_shardings, out_avals)]
+
+    ordered = has_ordered(jaxpr_effects(jaxpr))
+
+    def body(args):
+        if ordered:  # one token threads through every ordered side effect, in program order
+            mctx.token = hlo.create_token()
+        return lower_jaxpr_body(mctx, jaxpr, args[:n_consts], args[n_consts:])
+
+    make_function(mctx, "main", in_avals, out_avals, body,
+                  public=True, arg_attrs=arg_attrs, result_attrs=result_attrs)
+    propagate = ()
+    if spmd:
+        if mctx._meshes is not None:
+            mctx._meshes.finish(module)
+        propagate = tuple(sh is None for sh in (result_shardings or [None] * len(jaxpr.outvars)))
+    return LoweredModule(module, mctx.num_partitions, propagate, mctx.host_callbacks, mctx.runtime_needs)
 
 
 def _aval(v) -> ShapedArray:

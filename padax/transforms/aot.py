@@ -16,7 +16,7 @@ error either way.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from padax.core import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr
@@ -26,8 +26,10 @@ from padax.devices.backend import default_device
 from padax.devices.executable import Executable
 from padax.devices.put import device_put
 from padax.lowering.compile import compile_lowered
-from padax.lowering.mlir import LoweredModule, lower_jaxpr
 from padax.transforms.staging import ShapeDtypeStruct, aval_of
+
+if TYPE_CHECKING:
+    from padax.lowering.mlir import LoweredModule
 
 
 def _out_info(closed: ClosedJaxpr, out_tree) -> Any:
@@ -57,13 +59,14 @@ class Traced:
             spmd = jf._spmd(closed, self.out_tree, *self._dyn, ())
             plan = spmd.plan(tuple(buffer_sharding(x._buf) if type(x) is Tensor else None for x in self._leaves))
             return Lowered(self, plan.lowered, plan=plan)
+        from padax.lowering.mlir import lower_jaxpr  # (jaxlib's MLIR bindings load on the first lowering)
         return Lowered(self, lower_jaxpr(closed.jaxpr, name=jf.__name__))
 
 
 class Lowered:
     """The StableHLO of a traced function: `.as_text()`, `.compile()`, `.in_tree`, `.out_info`."""
 
-    def __init__(self, traced: Traced, lowered: LoweredModule, plan=None):
+    def __init__(self, traced: Traced, lowered: "LoweredModule", plan=None):
         self._traced = traced
         self._lowered = lowered
         self._plan = plan

@@ -22,8 +22,7 @@ from padax.devices.backend import default_device
 from padax.devices.array import Tensor
 from padax.devices.executable import Executable
 from padax.functional import _fast
-from padax.lowering.compile import compile_lowered
-from padax.lowering.mlir import lower_jaxpr
+from padax.lowering.compile import compile_jaxpr_on
 
 _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation function
 
@@ -46,9 +45,8 @@ def _compile_primitive(prim, avals: tuple, params: dict) -> Executable:
     outvars = [Var(a) for a in out_avals]
     jaxpr = Jaxpr([], invars, outvars, [JaxprEqn(prim, invars, outvars, params, user_frame())])
     device = default_device()
-    lowered = lower_jaxpr(jaxpr, name=prim.name)
-    exe = compile_lowered(lowered, [device])
-    return Executable(exe, out_avals, device, host_callbacks=lowered.host_callbacks)
+    exe, host_callbacks = compile_jaxpr_on(jaxpr, prim.name, (), device)
+    return Executable(exe, out_avals, device, host_callbacks=host_callbacks)
 
 
 def apply_primitive(prim, args: tuple, params: dict) -> Any:

@@ -22,8 +22,7 @@ from padax.devices.backend import default_device
 from padax.devices.executable import Executable
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
-from padax.lowering.compile import compile_lowered
-from padax.lowering.mlir import lower_jaxpr
+from padax.lowering.compile import compile_jaxpr_on
 from padax.transforms.debug_nans import check_program
 from padax.transforms.spmd import SpmdDispatch, on_default_device, needs_spmd
 from padax.transforms.staging import trace_flat
@@ -38,9 +37,8 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) 
     if needs_spmd(closed):
         return SpmdDispatch(closed, name, donated), []
     device = default_device()
-    lowered = lower_jaxpr(closed.jaxpr, name=name, donated=donated)
-    exe = Executable(compile_lowered(lowered, [device]), closed.out_avals, device,
-                     host_callbacks=lowered.host_callbacks)
+    loaded, host_callbacks = compile_jaxpr_on(closed.jaxpr, name, donated, device)
+    exe = Executable(loaded, closed.out_avals, device, host_callbacks=host_callbacks)
     const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
     return exe, const_bufs
 

@@ -19,7 +19,6 @@ from padax.devices.backend import default_device
 from padax.devices.executable import Executable
 from padax.devices.put import device_put
 from padax.lowering.compile import compile_lowered
-from padax.lowering.mlir import lower_jaxpr
 
 def on_default_device(buf) -> bool:
     devs = buf._sharding._internal_device_list
@@ -188,6 +187,7 @@ class SpmdDispatch:
         for i, (s, a) in enumerate(zip(self.out_shardings, closed.out_avals)):
             out_targets.append(None if s is None else fit(s, a, f"output {i} ({a.str_short()})"))
 
+        from padax.lowering.mlir import lower_jaxpr  # (jaxlib's MLIR bindings load on the first lowering)
         arg_sh = const_targets + in_targets  # lower_jaxpr writes padax shardings in Shardy's form
         res_sh = out_targets
         donated = (False,) * len(closed.consts) + self.donated if self.donated else ()

@@ -413,6 +413,7 @@ def test_saved_program_and_custom_lin_explain_themselves():
 
 
 def _all_primitives():
+    import padax.lowering.rules  # noqa: F401  (the rules load on the first lowering)
     from padax.lowering.mlir import lowering_rules
     prims = set(lowering_rules)
     for name, mod in list(sys.modules.items()):

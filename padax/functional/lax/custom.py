@@ -18,6 +18,8 @@ custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 stop_gradient_p = Primitive("stop_gradient")
+# their lowering inlines the primal program and reads no other param (the rules are Python functions)
+custom_jvp_call_p.lowering_params = custom_vjp_call_p.lowering_params = ("call_jaxpr",)
 
 
 def _call_abstract(*avals, call_jaxpr, **params):

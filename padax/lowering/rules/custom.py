@@ -10,6 +10,7 @@ from padax.lowering.mlir import lower_jaxpr_body, register_lowering
 
 
 def _call(ctx, *args, call_jaxpr, **params):
+    # reads call_jaxpr only, as the primitives' `lowering_params` declare (their fingerprints see no other param)
     return lower_jaxpr_body(ctx.module_ctx, call_jaxpr.jaxpr, [], list(args))
 
 

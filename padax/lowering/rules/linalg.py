@@ -25,10 +25,9 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.devices import _jaxlib
 from padax.functional.lax import linalg as L
 from padax.lowering._mlir import hlo, ir
-from padax.lowering.mlir import aval_to_ir_type, full_like_aval, ir_constant, register_lowering
+from padax.lowering.mlir import aval_to_ir_type, full_like_aval, ir_constant, register_lowering, require_runtime
 from padax.lowering.rules.elementwise import compare
 from padax.lowering.rules.reductions import reduce_region
 
@@ -56,7 +55,7 @@ def _attr(v) -> ir.Attribute:
 def _lapack_call(name: str, operands, in_avals, out_avals, attrs=None, aliases=None) -> list[ir.Value]:
     """One typed-FFI LAPACK custom call. Arrays of the operands' full rank are treated as
     matrices (column-major); lower-rank ones as vectors/scalars (row-major)."""
-    _jaxlib.initialize_lapack()
+    require_runtime("lapack")
     rank = max(a.ndim for a in in_avals)
     n_batch = rank - 2
     results = [aval_to_ir_type(a) for a in out_avals]
