@@ -36,7 +36,17 @@ __all__ = ["Mesh", "AbstractMesh", "AxisType", "PartitionSpec", "P", "NamedShard
 
 class ArrayType:
     """An array's type: shape, dtype and, for arrays laid out on a mesh, the layout
-    (`str` gives jax's notation, `float32[8@X,4@Y]`: dimension 0 split over mesh axis X)."""
+    (`str` gives jax's notation, `float32[8@X,4@Y]`: dimension 0 split over mesh axis X).
+
+    Examples:
+        >>> import numpy as np
+        >>> import padax
+        >>> from padax.sharding import ArrayType, NamedSharding, P
+        >>> mesh = padax.make_mesh((1,), ("x",))
+        >>> t = ArrayType((8, 4), np.float32, sharding=NamedSharding(mesh, P("x")))
+        >>> str(t), t.spec, t.size  # jax's notation: dimension 0 split over x
+        ('float32[8@x,4]', PartitionSpec('x', None), 32)
+    """
 
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
@@ -76,6 +86,12 @@ def typeof(x: Any) -> ArrayType:
     """The type of `x`: shape, dtype and, for a Tensor laid out on a mesh, its layout.
 
     Inside a traced function the layout is XLA's to choose, so a traced value's type has none.
+
+    Examples:
+        >>> import padax
+        >>> t = padax.typeof(padax.ones([4, 2]))
+        >>> str(t), t.shape, str(t.dtype)
+        ('float32[4,2]', (4, 2), 'float32')
     """
     from padax.devices.array import Tensor
     from padax.functional._arrays import asarray, aval_of
@@ -95,7 +111,18 @@ def typeof(x: Any) -> ArrayType:
 
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """`xs` (a pytree) laid out as `out_shardings` say (a sharding, a PartitionSpec on the context
-    mesh, or a matching pytree of them): moved eagerly, a sharding constraint inside jit."""
+    mesh, or a matching pytree of them): moved eagerly, a sharding constraint inside jit.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import NamedSharding, P
+        >>> s = NamedSharding(padax.make_mesh((1,), ("x",)), P("x"))
+        >>> tree = padax.sharding.reshard({"a": padax.ones([2]), "b": padax.zeros([4])}, s)  # one sharding for every leaf
+        >>> tree["a"].tolist(), tree["b"].shape
+        ([1.0, 1.0], (4,))
+        >>> padax.jit(lambda v: padax.sharding.reshard(v * 2, s))(padax.ones([2])).tolist()  # a constraint under jit
+        [2.0, 2.0]
+    """
     from padax.core import tree as tree_util
     from padax.core.trace import Tracer
     from padax.devices.put import put_sharded
@@ -128,7 +155,22 @@ def _mesh_axes(axes: Any) -> tuple[str, ...] | None:
 
 def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: Any = None) -> Callable:
     """jax's auto_axes: run `f` with the mesh axes `axes` (default: all) Auto, then lay its result
-    out as `out_sharding` (given here or at the call: `g(x, out_sharding=P('X'))`)."""
+    out as `out_sharding` (given here or at the call: `g(x, out_sharding=P('X'))`).
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import P, auto_axes, get_abstract_mesh
+        >>> seen = []
+        >>> def double(a):
+        ...     seen.append(get_abstract_mesh().axis_types)  # the axes are Auto inside
+        ...     return a * 2
+        ...
+        >>> with padax.set_mesh(padax.make_mesh((1,), ("x",))):  # make_mesh's axes are Explicit
+        ...     y = auto_axes(double, out_sharding=P("x"))(padax.ones([2]))
+        ...
+        >>> seen, y.tolist()
+        ([(Auto,)], [2.0, 2.0])
+    """
     if f is None:
         return functools.partial(auto_axes, axes=axes, out_sharding=out_sharding)
 
@@ -145,7 +187,18 @@ def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: A
 
 def explicit_axes(f: Callable | None = None, /, *, axes: Any = None, in_sharding: Any = None) -> Callable:
     """jax's explicit_axes: lay the arguments out as `in_sharding` says (given here or at the call),
-    then run `f` with the mesh axes `axes` (default: all) Explicit."""
+    then run `f` with the mesh axes `axes` (default: all) Explicit.
+
+    Examples:
+        >>> import padax
+        >>> from padax.sharding import AxisType, P, explicit_axes, get_abstract_mesh
+        >>> with padax.set_mesh(padax.make_mesh((1,), ("x",), axis_types=AxisType.Auto)):
+        ...     g = explicit_axes(lambda a: (get_abstract_mesh().axis_types, a + 1), in_sharding=P("x"))
+        ...     types, y = g(padax.ones([2]))
+        ...
+        >>> types, y.tolist()  # the axes are Explicit inside g
+        ((Explicit,), [2.0, 2.0])
+    """
     if f is None:
         return functools.partial(explicit_axes, axes=axes, in_sharding=in_sharding)
 
@@ -187,15 +240,13 @@ def _layout(shape: tuple, sharding: Sharding):
 
 def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, max_width: int = 80,
                        file: Any = None) -> str:
-    """Print (and return) a text table of which devices hold which block of a 1-d or 2-d array of `shape`
-    laid out by `sharding` (one cell per block, sized in proportion; with PADAX_NUM_CPU_DEVICES=8 and
-    P('x') over 8 devices it shows 8 rows).
+    """Print (and return) a text table of which devices hold which block of a 1-d or 2-d array.
 
     Examples:
-        >>> import numpy as np, padax
-        >>> from padax.sharding import Mesh, NamedSharding, PartitionSpec as P
-        >>> mesh = Mesh(np.array(padax.devices('cpu')[:1]), ('x',))
-        >>> _ = padax.debug.visualize_sharding((4, 4), NamedSharding(mesh, P('x')))
+        >>> import padax
+        >>> from padax.sharding import NamedSharding, P
+        >>> s = NamedSharding(padax.make_mesh((1,), ("x",)), P("x"))
+        >>> _ = padax.sharding.visualize_sharding((8,), s)
         +---------+
         |         |
         |  CPU 0  |
@@ -232,13 +283,11 @@ def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, 
 
 
 def visualize_array_sharding(x: Any, **kwargs: Any) -> str:
-    """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding);
-    returns the text too. Keyword arguments are visualize_sharding's.
+    """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding).
 
     Examples:
         >>> import padax
-        >>> x = padax.device_put(padax.ones([4, 8]), padax.devices('cpu')[0])
-        >>> _ = padax.debug.visualize_array_sharding(x)
+        >>> _ = padax.visualize_array_sharding(padax.ones([4, 4]))  # on 8 devices with P("x") it shows 8 row blocks
         +---------+
         |         |
         |  CPU 0  |
