@@ -174,6 +174,10 @@ class _AutoShardedOptimizer(ShardedOptimizer):
         super().__init__(optimizer, mesh, (), 0)
         self._shard_fn = shard_fn
 
+    def _mesh_axis_names(self) -> tuple[str, ...]:
+        dim = getattr(self._shard_fn, "sharding_mesh_dim", None)
+        return (dim,) if isinstance(dim, str) else super()._mesh_axis_names()
+
     def init(self, params: Any) -> dict:
         if self._mesh is None:
             super()._record(params)  # finds the parameters' mesh
@@ -394,5 +398,10 @@ def to_static(layer: Layer, loader: Any = None, loss: Callable | None = None, op
         >>> model = dist.to_static(net)  # no loss, no optimizer: prediction mode
         >>> model(padax.ones([4, 2])).shape
         (4, 3)
+        >>> trainer = dist.to_static(net, None, padax.nn.MSELoss(), dist.shard_optimizer(padax.optimizer.SGD(0.1)))
+        >>> x, y = padax.ones([4, 2]), padax.zeros([4, 3])
+        >>> first = float(trainer(x, y))          # one compiled training step: loss, gradients, update
+        >>> float(trainer(x, y)) < first
+        True
     """
     return DistModel(layer, loss, optimizer, strategy)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from padax.core import tree as tree_util
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
@@ -57,6 +59,8 @@ class ShardedOptimizer:
         if self._mesh is None:
             meshes = [x.sharding.mesh for x in leaves if isinstance(getattr(x, "sharding", None), NamedSharding)]
             if not meshes:
+                meshes = self._one_device_mesh(leaves)
+            if not meshes:
                 raise ValueError("ShardedOptimizer.init: no parameter is laid out on a mesh (shard_layer or "
                                  "shard_tensor them first), so there is no mesh to lay the state out on")
             self._mesh = meshes[0]
@@ -70,6 +74,18 @@ class ShardedOptimizer:
             spec = layout.spec_of(s, x.ndim)
             self._slot_shardings.append(layout.split_further(self._mesh, x.shape, spec, self._shard_axes) or s
                                         if self._shard_axes else s)
+
+    def _one_device_mesh(self, leaves: list) -> list[Mesh]:
+        """[a 1-device mesh] when every parameter lives on the same single device: there a layout on any
+        mesh is the device itself, and arrays keep only their device (so shard_layer on one device works)."""
+        devices = {d for x in leaves if x is not None for d in getattr(getattr(x, "sharding", None), "device_set", ())}
+        if len(devices) != 1:
+            return []
+        names = self._mesh_axis_names()
+        return [Mesh(np.array(list(devices)).reshape((1,) * len(names)), names)]
+
+    def _mesh_axis_names(self) -> tuple[str, ...]:
+        return self._shard_axes or ("dp",)
 
     def _lay_out_state(self, state: Any) -> Any:
         replicated = NamedSharding(self._mesh, PartitionSpec())
