@@ -22,7 +22,7 @@ from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)
 from padax.functional._checks import arg as _arg, no_out
-from padax.functional._docs import document
+from padax.functional._docs import example_doc
 from padax.functional._fast import twin
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -142,6 +142,14 @@ multiply_tensors = twin(_multiply, "multiply")
 def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
     """x + alpha * y with Paddle promotion and broadcasting (logical or for bool).
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        alpha: the factor y is multiplied by before the addition (default 1).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.add(padax.to_tensor([1.0, 2.0]), padax.to_tensor([10.0, 20.0])).tolist()
@@ -160,6 +168,14 @@ def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = N
 def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = None) -> Any:
     """x - alpha * y with Paddle promotion and broadcasting.
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle. Not bool.
+        alpha: the factor y is multiplied by before the subtraction (default 1).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.subtract(padax.to_tensor([5.0, 3.0]), padax.to_tensor([1.0, 4.0])).tolist()
@@ -176,6 +192,13 @@ def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: An
 def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x * y with Paddle promotion and broadcasting (logical and for bool).
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.multiply(padax.to_tensor([[1.0], [2.0]]), padax.to_tensor([3.0, 4.0])).tolist()
@@ -190,6 +213,15 @@ def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any
 def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None = None, out: Any = None) -> Any:
     """True division (integer and bool operands give float32); rounding_mode='trunc' rounds the quotient
     towards zero and 'floor' towards -inf, keeping integer operands integer.
+
+    Args:
+        x, y: dividend and divisor, Tensors or Python numbers, promoted and broadcast together.
+        rounding_mode: None (true division), 'trunc' or 'floor'.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape: the default float dtype (float32) for integer or bool operands when
+        rounding_mode is None, the promoted dtype otherwise.
 
     Examples:
         >>> import padax
@@ -238,6 +270,13 @@ def _floor_div_int(x, y):
 def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Division rounded towards -inf (Python's //).
 
+    Args:
+        x, y: dividend and divisor, real numeric Tensors or Python numbers, promoted and broadcast together.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.floor_divide(padax.to_tensor([7, -7]), padax.to_tensor([2, 2])).tolist()
@@ -253,6 +292,13 @@ def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) ->
 
 def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Remainder with the sign of the divisor (Python's %, numpy's mod).
+
+    Args:
+        x, y: dividend and divisor, real numeric Tensors or Python numbers, promoted and broadcast together.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax
@@ -300,6 +346,15 @@ def _int_pow(x, y):
 def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x ** y; integer powers of integers stay exact, a Python int exponent uses repeated multiplication.
 
+    Args:
+        x: the base Tensor (not bool).
+        y: the exponent: a Python number or a Tensor broadcast with x; integer bases need non-negative
+            integer exponents.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.pow(padax.to_tensor([1.0, 2.0, 3.0]), 2).tolist()
@@ -325,6 +380,13 @@ def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 def maximum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise maximum (NaN propagates).
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.maximum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
@@ -338,6 +400,13 @@ def maximum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 def minimum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise minimum (NaN propagates).
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.minimum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
@@ -350,6 +419,12 @@ def minimum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def fmax(x: Any, y: Any, name: str | None = None) -> Any:
     """Elementwise maximum that ignores a NaN operand (NaN only if both are).
+
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax
@@ -366,6 +441,12 @@ def fmax(x: Any, y: Any, name: str | None = None) -> Any:
 def fmin(x: Any, y: Any, name: str | None = None) -> Any:
     """Elementwise minimum that ignores a NaN operand (NaN only if both are).
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.fmin(padax.to_tensor([1.0, float('nan')]), padax.to_tensor([float('nan'), 2.0])).tolist()
@@ -380,6 +461,12 @@ def fmin(x: Any, y: Any, name: str | None = None) -> Any:
 
 def neg(x: Any, name: str | None = None) -> Any:
     """-x.
+
+    Args:
+        x: a numeric (not bool) Tensor.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -397,6 +484,13 @@ negative = neg
 def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """|x| (a real dtype for complex input).
 
+    Args:
+        x: the input Tensor.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype (the matching real dtype for complex x).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
@@ -413,6 +507,12 @@ def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 def square(x: Any, name: str | None = None) -> Any:
     """x * x in x's dtype.
 
+    Args:
+        x: a numeric (not bool) Tensor.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([-1.5, 0.0, 2.5])
@@ -426,6 +526,13 @@ def square(x: Any, name: str | None = None) -> Any:
 
 def sign(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """-1, 0 or 1 (x/|x| for complex) in x's dtype.
+
+    Args:
+        x: the input Tensor.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -493,10 +600,28 @@ _UNARY_DOCS = {
 }
 
 
-def _document_unary(fn, name: str, note: str) -> None:
-    """Docstring of a factory-made unary function: its table row plus `note`."""
+# The Args and Returns text of each family of factory-made functions, for `example_doc`.
+_OUT_ARG = "out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one)."
+_FLOAT_UNARY_ARGS = ("x: the input Tensor.\n        " + _OUT_ARG,
+                     "A Tensor of x's shape in x's floating or complex dtype (float32 for integer and bool x).")
+_REAL_FLOAT_UNARY_ARGS = ("x: a real Tensor (integer and bool inputs compute in float32).",
+                          "A floating Tensor of x's shape (float32 for integer and bool x).")
+_ROUNDING_ARGS = ("x: a real Tensor.\n        " + _OUT_ARG, "A Tensor of x's shape and dtype.")
+_BINARY_XY = "x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle."
+_COMPARE_ARGS = (_BINARY_XY + "\n        " + _OUT_ARG, "A bool Tensor of the broadcast shape.")
+_LOGICAL_ARGS = ("x, y: Tensors or Python numbers of any dtype (nonzero is True), broadcast together.\n        "
+                 + _OUT_ARG, "A bool Tensor of the broadcast shape.")
+_BITWISE_ARGS = ("x, y: integer or bool Tensors or Python ints, promoted and broadcast together.\n        "
+                 "out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).",
+                 "A Tensor of the broadcast shape in the promoted dtype.")
+
+
+def _document_unary(fn, name: str, note: str, args_returns: tuple[str, str]) -> None:
+    """Docstring of a factory-made unary function: its table row plus `note` and its family's Args/Returns."""
     summary, x, expected = _UNARY_DOCS[name]
-    document(fn, f"{summary}, elementwise; {note}.", f"padax.{name}(padax.to_tensor({x})).tolist()", expected)
+    args, returns = args_returns
+    fn.__doc__ = example_doc(f"{summary}, elementwise; {note}.",
+                             [(f"padax.{name}(padax.to_tensor({x})).tolist()", expected)], args=args, returns=returns)
 
 
 for _n, _f in [("exp", exp), ("expm1", expm1), ("log", log), ("log1p", log1p), ("sqrt", sqrt),
@@ -504,7 +629,7 @@ for _n, _f in [("exp", exp), ("expm1", expm1), ("log", log), ("log1p", log1p), (
                ("atan", atan), ("sinh", sinh), ("cosh", cosh), ("tanh", tanh), ("asinh", asinh),
                ("acosh", acosh), ("atanh", atanh), ("sigmoid", sigmoid)]:
     _f.__name__ = _f.__qualname__ = _n
-    _document_unary(_f, _n, "integer and bool inputs compute in float32")
+    _document_unary(_f, _n, "integer and bool inputs compute in float32", _FLOAT_UNARY_ARGS)
 del _n, _f
 
 
@@ -518,11 +643,11 @@ def _real_float_unary(op: str, fn):
 
 
 erf = _real_float_unary("erf", lax.erf)
-_document_unary(erf, "erf", "integer inputs compute in float32")
+_document_unary(erf, "erf", "integer inputs compute in float32", _REAL_FLOAT_UNARY_ARGS)
 erfinv = _real_float_unary("erfinv", lax.erf_inv)
-_document_unary(erfinv, "erfinv", "defined on (-1, 1)")
+_document_unary(erfinv, "erfinv", "defined on (-1, 1)", _REAL_FLOAT_UNARY_ARGS)
 lgamma = _real_float_unary("lgamma", lax.lgamma)
-_document_unary(lgamma, "lgamma", "integer inputs compute in float32")
+_document_unary(lgamma, "lgamma", "integer inputs compute in float32", _REAL_FLOAT_UNARY_ARGS)
 def _digamma(x):
     """digamma with its poles at +-0 as infinities (-inf at +0, +inf at -0), as Paddle and scipy give them."""
     zero = lax.eq(x, _scalar_like(x, 0))
@@ -532,11 +657,18 @@ def _digamma(x):
 
 
 digamma = _real_float_unary("digamma", _digamma)
-_document_unary(digamma, "digamma", "-inf at 0, NaN at the negative integers")
+_document_unary(digamma, "digamma", "-inf at 0, NaN at the negative integers", _REAL_FLOAT_UNARY_ARGS)
 
 
 def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Base-2 logarithm.
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -551,6 +683,13 @@ def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 def log10(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Base-10 logarithm.
 
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A floating Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.log10(padax.to_tensor([1.0, 1000.0])).tolist()
@@ -563,6 +702,12 @@ def log10(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def reciprocal(x: Any, name: str | None = None) -> Any:
     """1 / x (integer inputs compute in float32).
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -586,9 +731,9 @@ def _rounding(op: str, fn):
 
 
 floor = _rounding("floor", lax.floor)
-_document_unary(floor, "floor", "integers are returned unchanged")
+_document_unary(floor, "floor", "integers are returned unchanged", _ROUNDING_ARGS)
 ceil = _rounding("ceil", lax.ceil)
-_document_unary(ceil, "ceil", "integers are returned unchanged")
+_document_unary(ceil, "ceil", "integers are returned unchanged", _ROUNDING_ARGS)
 
 
 def _trunc(x):
@@ -596,12 +741,20 @@ def _trunc(x):
 
 
 trunc = _rounding("trunc", _trunc)
-_document_unary(trunc, "trunc", "integers are returned unchanged")
+_document_unary(trunc, "trunc", "integers are returned unchanged", _ROUNDING_ARGS)
 
 
 def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Round half to even (as Paddle and numpy do), optionally to `decimals` decimal places;
     complex numbers round their real and imaginary parts; integers are returned unchanged.
+
+    Args:
+        x: the input Tensor.
+        decimals: the number of decimal places to keep (negative: round to tens, hundreds, ...).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -624,6 +777,15 @@ def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None
 
 def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """Limit values to [min, max] (either bound may be None); the result keeps x's dtype.
+
+    Args:
+        x: a real Tensor.
+        min, max: the lower and upper bounds: Python numbers, or Tensors broadcastable to x's shape; None
+            leaves that side open.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -653,6 +815,17 @@ def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = Tr
           name: str | None = None) -> Any:
     """scale * x + bias (or scale * (x + bias)) in x's dtype.
 
+    Args:
+        x: the input Tensor.
+        scale: the multiplier (a number or a 0-d Tensor).
+        bias: the added term.
+        bias_after_scale: True computes scale * x + bias, False scale * (x + bias).
+        act: an activation applied to the result: a callable, or the name of a padax.nn.functional
+            function such as 'relu'; None for none.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> padax.scale(padax.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).tolist()
@@ -676,6 +849,13 @@ def atan2(x: Any, y: Any, name: str | None = None) -> Any:
     """arctan(x / y) with the quadrant taken from both signs (Paddle's order: numerator first); integer
     operands compute in float64, as Paddle's kernel does.
 
+    Args:
+        x: the numerator (the sine side), a real Tensor or number.
+        y: the denominator (the cosine side), broadcast with x.
+
+    Returns:
+        Angles in radians in [-pi, pi], of the broadcast shape; float64 for integer operands.
+
     Examples:
         >>> import padax
         >>> padax.atan2(padax.to_tensor([1.0, -1.0]), padax.to_tensor([1.0, 0.0])).tolist()
@@ -691,6 +871,12 @@ def atan2(x: Any, y: Any, name: str | None = None) -> Any:
 
 def hypot(x: Any, y: Any, name: str | None = None) -> Any:
     """sqrt(x**2 + y**2) without overflow for large inputs.
+
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+
+    Returns:
+        A floating Tensor of the broadcast shape (float32 for integer operands).
 
     Examples:
         >>> import padax
@@ -710,6 +896,12 @@ def hypot(x: Any, y: Any, name: str | None = None) -> Any:
 
 def logaddexp(x: Any, y: Any, name: str | None = None) -> Any:
     """log(exp(x) + exp(y)) computed stably.
+
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+
+    Returns:
+        A floating Tensor of the broadcast shape (float32 for integer operands).
 
     Examples:
         >>> import padax
@@ -743,10 +935,13 @@ _BINARY_DOCS = {
 }
 
 
-def _document_binary(fn, name: str, summary: str) -> None:
-    """Docstring of a factory-made binary function: `summary` plus its table row's example."""
+def _document_binary(fn, name: str, summary: str, args_returns: tuple[str, str]) -> None:
+    """Docstring of a factory-made binary function: `summary`, its family's Args/Returns and its table row's
+    example."""
     x, y, expected = _BINARY_DOCS[name]
-    document(fn, summary, f"padax.{name}(padax.to_tensor({x}), padax.to_tensor({y})).tolist()", expected)
+    args, returns = args_returns
+    fn.__doc__ = example_doc(summary, [(f"padax.{name}(padax.to_tensor({x}), padax.to_tensor({y})).tolist()",
+                                        expected)], args=args, returns=returns)
 
 
 # ---- comparisons ---------------------------------------------------------------------------
@@ -759,7 +954,8 @@ def _compare(op: str, fn, ordered: bool):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    _document_binary(wrapped, op, f"Elementwise {op} after Paddle promotion and broadcasting; returns bool.")
+    _document_binary(wrapped, op, f"Elementwise {op} after Paddle promotion and broadcasting; returns bool.",
+                     _COMPARE_ARGS)
     return wrapped
 
 
@@ -773,6 +969,12 @@ greater_equal = _compare("greater_equal", lax.ge, True)
 
 def equal_all(x: Any, y: Any, name: str | None = None) -> Any:
     """True (a 0-d bool) if x and y have the same shape and all elements are equal.
+
+    Args:
+        x, y: the Tensors to compare (a shape mismatch gives False, not an error).
+
+    Returns:
+        A 0-d bool Tensor.
 
     Examples:
         >>> import padax
@@ -801,7 +1003,8 @@ def _logical(op: str, fn):
         x, y = promote_and_broadcast(op, _as_bool(x), _as_bool(y))
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    _document_binary(wrapped, op, f"Elementwise {op} of the operands' truth values (nonzero is True); returns bool.")
+    _document_binary(wrapped, op, f"Elementwise {op} of the operands' truth values (nonzero is True); returns bool.",
+                     _LOGICAL_ARGS)
     return wrapped
 
 
@@ -812,6 +1015,13 @@ logical_xor = _logical("logical_xor", lax.bitwise_xor)
 
 def logical_not(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Elementwise not of x's truth values; returns bool.
+
+    Args:
+        x: a Tensor of any dtype (nonzero is True).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -828,7 +1038,7 @@ def _bitwise(op: str, fn):
         _check(op, x, _int_or_bool, "integer or bool")
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
-    _document_binary(wrapped, op, f"Elementwise {op} of integer or bool operands.")
+    _document_binary(wrapped, op, f"Elementwise {op} of integer or bool operands.", _BITWISE_ARGS)
     return wrapped
 
 
@@ -839,6 +1049,13 @@ bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
 
 def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
     """Elementwise bit inversion (logical not for bool).
+
+    Args:
+        x: an integer or bool Tensor.
+        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -857,6 +1074,15 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
                        name: str | None = None) -> Any:
     """x << y for integers.
 
+    Args:
+        x: an integer Tensor.
+        y: the shift amounts, broadcast with x.
+        is_arithmetic: no effect for a left shift (kept for Paddle's signature).
+        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.bitwise_left_shift(padax.to_tensor([1, 3]), padax.to_tensor([2, 1])).tolist()
@@ -870,6 +1096,15 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
 def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = None,
                         name: str | None = None) -> Any:
     """x >> y for integers: sign-filling for signed types when `is_arithmetic`, zero-filling otherwise.
+
+    Args:
+        x: an integer Tensor.
+        y: the shift amounts, broadcast with x.
+        is_arithmetic: True fills with the sign bit for signed dtypes; False fills with zeros.
+        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax
@@ -888,6 +1123,12 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
 def isnan(x: Any, name: str | None = None) -> Any:
     """True where x is NaN (never for integers).
 
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.isnan(padax.to_tensor([1.0, float('nan'), float('inf')])).tolist()
@@ -901,6 +1142,12 @@ def isnan(x: Any, name: str | None = None) -> Any:
 
 def isinf(x: Any, name: str | None = None) -> Any:
     """True where x is +inf or -inf (for complex: either part).
+
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -918,6 +1165,12 @@ def isinf(x: Any, name: str | None = None) -> Any:
 
 def isfinite(x: Any, name: str | None = None) -> Any:
     """True where x is neither NaN nor infinite.
+
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -938,6 +1191,12 @@ def isfinite(x: Any, name: str | None = None) -> Any:
 def positive(x: Any, name: str | None = None) -> Any:
     """+x (x itself; bool is rejected as in Paddle).
 
+    Args:
+        x: a numeric (not bool) Tensor.
+
+    Returns:
+        x itself.
+
     Examples:
         >>> import padax
         >>> padax.positive(padax.to_tensor([-1.0, 2.0])).tolist()
@@ -950,6 +1209,12 @@ def positive(x: Any, name: str | None = None) -> Any:
 
 def exp2(x: Any, name: str | None = None) -> Any:
     """2 ** x (integer inputs compute in float32).
+
+    Args:
+        x: the exponents (integer and bool inputs compute in float32).
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -968,6 +1233,12 @@ def _real_float(op: str, x: Any) -> Any:
 def rad2deg(x: Any, name: str | None = None) -> Any:
     """Radians to degrees (integers give float32).
 
+    Args:
+        x: angles in radians, a real Tensor.
+
+    Returns:
+        A floating Tensor of x's shape (float32 for integer input).
+
     Examples:
         >>> import padax
         >>> import math
@@ -981,6 +1252,12 @@ def rad2deg(x: Any, name: str | None = None) -> Any:
 def deg2rad(x: Any, name: str | None = None) -> Any:
     """Degrees to radians (integers give float32).
 
+    Args:
+        x: angles in degrees, a real Tensor.
+
+    Returns:
+        A floating Tensor of x's shape (float32 for integer input).
+
     Examples:
         >>> import padax
         >>> padax.deg2rad(padax.to_tensor([180.0, 90.0])).tolist()
@@ -992,6 +1269,13 @@ def deg2rad(x: Any, name: str | None = None) -> Any:
 
 def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
     """The fractional part x - trunc(x), with x's sign (0 for integers).
+
+    Args:
+        x: a real numeric Tensor.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -1009,6 +1293,12 @@ def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def sgn(x: Any, name: str | None = None) -> Any:
     """sign for real x; x / |x| for complex x (0 at 0).
+
+    Args:
+        x: a real or complex Tensor.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -1030,6 +1320,12 @@ def sgn(x: Any, name: str | None = None) -> Any:
 def signbit(x: Any, name: str | None = None) -> Any:
     """True where the sign bit is set (negative numbers, -0.0, and NaNs with the bit set).
 
+    Args:
+        x: a real Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.signbit(padax.to_tensor([-1.0, -0.0, 2.0])).tolist()
@@ -1050,6 +1346,13 @@ def signbit(x: Any, name: str | None = None) -> Any:
 def copysign(x: Any, y: Any, name: str | None = None) -> Any:
     """|x| with the sign of y (including the sign of -0.0); integers stay integers, as in Paddle.
 
+    Args:
+        x: the magnitudes.
+        y: the signs, broadcast with x.
+
+    Returns:
+        A Tensor of the broadcast shape: the promoted dtype for signed integers, floating otherwise.
+
     Examples:
         >>> import padax
         >>> padax.copysign(padax.to_tensor([1.0, 2.0]), padax.to_tensor([-1.0, 1.0])).tolist()
@@ -1068,6 +1371,13 @@ def copysign(x: Any, y: Any, name: str | None = None) -> Any:
 def ldexp(x: Any, y: Any, name: str | None = None) -> Any:
     """x * 2 ** y for integer exponents y (float32 for integer x).
 
+    Args:
+        x: the mantissas (integer inputs compute in float32).
+        y: the exponents, an integer Tensor broadcast with x.
+
+    Returns:
+        A floating Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> padax.ldexp(padax.to_tensor([1.0, 3.0]), padax.to_tensor([2, 1])).tolist()
@@ -1084,6 +1394,13 @@ def ldexp(x: Any, y: Any, name: str | None = None) -> Any:
 def nextafter(x: Any, y: Any, name: str | None = None) -> Any:
     """The next representable float after x in the direction of y.
 
+    Args:
+        x: the start values.
+        y: the directions, broadcast with x.
+
+    Returns:
+        A floating Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> bool(padax.nextafter(padax.to_tensor([1.0]), padax.to_tensor([2.0]))[0] > 1.0)
@@ -1097,6 +1414,13 @@ def nextafter(x: Any, y: Any, name: str | None = None) -> Any:
 def polygamma(x: Any, n: int, name: str | None = None) -> Any:
     """The n-th derivative of digamma at x.
 
+    Args:
+        x: a real Tensor (integer inputs compute in float32).
+        n: the order of the derivative, a non-negative int (0 gives digamma).
+
+    Returns:
+        A floating Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.polygamma(padax.to_tensor([1.0, 2.0]), 1).tolist()
@@ -1108,6 +1432,12 @@ def polygamma(x: Any, n: int, name: str | None = None) -> Any:
 
 def sinc(x: Any, name: str | None = None) -> Any:
     """sin(pi x) / (pi x), 1 at 0.
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+
+    Returns:
+        A floating Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -1127,6 +1457,14 @@ def sinc(x: Any, name: str | None = None) -> Any:
 def stanh(x: Any, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None) -> Any:
     """scale_b * tanh(scale_a * x).
 
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        scale_a: the factor applied to x inside tanh.
+        scale_b: the factor applied to tanh's result.
+
+    Returns:
+        A floating Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.stanh(padax.to_tensor([0.0, 1.0]), scale_a=1.0, scale_b=2.0).tolist()
@@ -1138,6 +1476,13 @@ def stanh(x: Any, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | No
 
 def logit(x: Any, eps: float | None = None, name: str | None = None) -> Any:
     """log(x / (1 - x)); with eps, x is first clipped to [eps, 1 - eps].
+
+    Args:
+        x: probabilities, a real Tensor (integer inputs compute in float32).
+        eps: None, or the margin: x is clipped to [eps, 1 - eps] first.
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -1155,6 +1500,14 @@ def logit(x: Any, eps: float | None = None, name: str | None = None) -> Any:
 def lerp(x: Any, y: Any, weight: Any, name: str | None = None) -> Any:
     """x + weight * (y - x), all three broadcast together.
 
+    Args:
+        x: the start values.
+        y: the end values.
+        weight: the interpolation weight, a number or a Tensor; all three are broadcast together.
+
+    Returns:
+        A floating Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> padax.lerp(padax.to_tensor([0.0, 10.0]), padax.to_tensor([10.0, 20.0]), 0.25).tolist()
@@ -1169,6 +1522,15 @@ def lerp(x: Any, y: Any, weight: Any, name: str | None = None) -> Any:
 def nan_to_num(x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
                name: str | None = None) -> Any:
     """x with NaN, +inf and -inf replaced (by 0 and the dtype's largest/lowest finite values by default).
+
+    Args:
+        x: the input Tensor (integers are returned unchanged).
+        nan: the value that replaces NaN.
+        posinf: the value that replaces +inf (None: the dtype's largest finite value).
+        neginf: the value that replaces -inf (None: the dtype's lowest finite value).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -1195,6 +1557,13 @@ def nan_to_num(x: Any, nan: float = 0.0, posinf: float | None = None, neginf: fl
 def heaviside(x: Any, y: Any, name: str | None = None) -> Any:
     """0 where x < 0, y where x == 0, 1 where x > 0 (NaN where x is NaN).
 
+    Args:
+        x: the real numeric input.
+        y: the values taken where x == 0, broadcast with x.
+
+    Returns:
+        A Tensor of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.heaviside(padax.to_tensor([-1.0, 0.0, 2.0]), padax.to_tensor([0.5])).tolist()
@@ -1217,6 +1586,12 @@ def _euclid_steps(dt: np.dtype) -> int:
 def gcd(x: Any, y: Any, name: str | None = None) -> Any:
     """Greatest common divisor of integers (non-negative; gcd(0, 0) = 0).
 
+    Args:
+        x, y: integer Tensors or Python ints, broadcast together.
+
+    Returns:
+        A non-negative integer Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> x, y = padax.to_tensor([12, 18]), padax.to_tensor([8, 4])
@@ -1238,6 +1613,12 @@ def gcd(x: Any, y: Any, name: str | None = None) -> Any:
 def lcm(x: Any, y: Any, name: str | None = None) -> Any:
     """Least common multiple of integers (non-negative; 0 if either is 0).
 
+    Args:
+        x, y: integer Tensors or Python ints, broadcast together.
+
+    Returns:
+        A non-negative integer Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> x, y = padax.to_tensor([12, 18]), padax.to_tensor([8, 4])
@@ -1257,6 +1638,15 @@ def lcm(x: Any, y: Any, name: str | None = None) -> Any:
 def isclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
             name: str | None = None) -> Any:
     """|x - y| <= atol + rtol * |y| elementwise (equal infinities are close; NaNs only with equal_nan).
+
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        rtol: the relative tolerance (scaled by |y|).
+        atol: the absolute tolerance.
+        equal_nan: whether two NaNs count as close.
+
+    Returns:
+        A bool Tensor of the broadcast shape.
 
     Examples:
         >>> import padax
@@ -1287,6 +1677,15 @@ def allclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan
              name: str | None = None) -> Any:
     """True (a 0-d bool Tensor) if isclose holds everywhere.
 
+    Args:
+        x, y: Tensors or Python numbers, promoted and broadcast together as in Paddle.
+        rtol: the relative tolerance (scaled by |y|).
+        atol: the absolute tolerance.
+        equal_nan: whether two NaNs count as close.
+
+    Returns:
+        A 0-d bool Tensor.
+
     Examples:
         >>> import padax
         >>> bool(padax.allclose(padax.to_tensor([1.0, 2.0]), padax.to_tensor([1.0, 2.0 + 1e-7])))
@@ -1298,6 +1697,12 @@ def allclose(x: Any, y: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan
 
 def isneginf(x: Any, name: str | None = None) -> Any:
     """True where x is -inf.
+
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -1313,6 +1718,12 @@ def isneginf(x: Any, name: str | None = None) -> Any:
 def isposinf(x: Any, name: str | None = None) -> Any:
     """True where x is +inf.
 
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.isposinf(padax.to_tensor([-float('inf'), float('inf'), 0.0])).tolist()
@@ -1326,6 +1737,12 @@ def isposinf(x: Any, name: str | None = None) -> Any:
 
 def isreal(x: Any, name: str | None = None) -> Any:
     """True where the imaginary part is zero (everywhere for real dtypes).
+
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -1342,6 +1759,12 @@ def isreal(x: Any, name: str | None = None) -> Any:
 def real(x: Any, name: str | None = None) -> Any:
     """The real part (x itself for real dtypes).
 
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A Tensor of x's shape in the matching real dtype (x itself for real dtypes).
+
     Examples:
         >>> import padax
         >>> padax.real(padax.to_tensor([1 + 2j, 3 - 4j])).tolist()
@@ -1353,6 +1776,12 @@ def real(x: Any, name: str | None = None) -> Any:
 
 def imag(x: Any, name: str | None = None) -> Any:
     """The imaginary part (zeros for real dtypes).
+
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A Tensor of x's shape in the matching real dtype (x's dtype for real x).
 
     Examples:
         >>> import padax
@@ -1366,6 +1795,12 @@ def imag(x: Any, name: str | None = None) -> Any:
 def conj(x: Any, name: str | None = None) -> Any:
     """The complex conjugate (x itself for real dtypes).
 
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> padax.conj(padax.to_tensor([1 + 2j])).tolist()
@@ -1377,6 +1812,12 @@ def conj(x: Any, name: str | None = None) -> Any:
 
 def angle(x: Any, name: str | None = None) -> Any:
     """The argument of complex x; for real x, pi where negative and 0 otherwise (float32 for integers).
+
+    Args:
+        x: a real or complex Tensor.
+
+    Returns:
+        A real floating Tensor of x's shape (radians).
 
     Examples:
         >>> import padax
@@ -1393,6 +1834,12 @@ def angle(x: Any, name: str | None = None) -> Any:
 def is_empty(x: Any, name: str | None = None) -> Any:
     """True (a 0-d bool Tensor) if x has no elements.
 
+    Args:
+        x: the input Tensor.
+
+    Returns:
+        A 0-d bool Tensor.
+
     Examples:
         >>> import padax
         >>> bool(padax.is_empty(padax.zeros([0, 3])))
@@ -1405,6 +1852,12 @@ def is_empty(x: Any, name: str | None = None) -> Any:
 def is_tensor(x: Any) -> bool:
     """Whether x is a padax Tensor (or a traced one).
 
+    Args:
+        x: any object.
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax
         >>> padax.is_tensor(padax.ones([2])), padax.is_tensor([1.0])
@@ -1415,6 +1868,12 @@ def is_tensor(x: Any) -> bool:
 
 def is_complex(x: Any) -> bool:
     """Whether x has a complex dtype.
+
+    Args:
+        x: a Tensor (or anything padax.to_tensor accepts).
+
+    Returns:
+        A Python bool.
 
     Examples:
         >>> import padax
@@ -1427,6 +1886,12 @@ def is_complex(x: Any) -> bool:
 def is_floating_point(x: Any) -> bool:
     """Whether x has a real floating dtype.
 
+    Args:
+        x: a Tensor (or anything padax.to_tensor accepts).
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax
         >>> padax.is_floating_point(padax.ones([1])), padax.is_floating_point(padax.to_tensor([1]))
@@ -1438,6 +1903,12 @@ def is_floating_point(x: Any) -> bool:
 def is_integer(x: Any) -> bool:
     """Whether x has an integer dtype.
 
+    Args:
+        x: a Tensor (or anything padax.to_tensor accepts).
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax
         >>> padax.is_integer(padax.to_tensor([1])), padax.is_integer(padax.ones([1]))
@@ -1448,6 +1919,12 @@ def is_integer(x: Any) -> bool:
 
 def add_n(inputs: Any, name: str | None = None) -> Any:
     """The elementwise sum of a list of Tensors (of equal shape and dtype).
+
+    Args:
+        inputs: a non-empty list or tuple of Tensors of one shape and dtype (a single Tensor is returned as is).
+
+    Returns:
+        A Tensor of that shape and dtype.
 
     Examples:
         >>> import padax
@@ -1473,6 +1950,17 @@ def add_n(inputs: Any, name: str | None = None) -> Any:
 def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None,
          name: str | None = None, *, out: Any = None) -> Any:
     """n-th forward difference along `axis` (not_equal for bool), after concatenating prepend/append.
+
+    Args:
+        x: a Tensor with at least one axis.
+        n: how many times to take the difference (non-negative).
+        axis: the axis to difference along.
+        prepend, append: values joined to x along `axis` before and after it first (a number is one slice);
+            cast to x's dtype. None for none.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's dtype (bool for bool), n shorter along `axis` than x with prepend/append.
 
     Examples:
         >>> import padax
@@ -1519,6 +2007,13 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
 def increment(x: Any, value: float = 1.0, name: str | None = None) -> Any:
     """x + value in x's dtype (Paddle's in-place counter op, functional here).
 
+    Args:
+        x: the input Tensor.
+        value: the amount added.
+
+    Returns:
+        A Tensor of x's shape and dtype (x itself is unchanged).
+
     Examples:
         >>> import padax
         >>> padax.increment(padax.to_tensor([1.0]), value=2.0).tolist()
@@ -1557,6 +2052,15 @@ def _trapezoid_parts(op: str, y: Any, x: Any, dx: Any, axis: int):
 def trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: int = -1, name: str | None = None) -> Any:
     """Integral of y along `axis` by the trapezoidal rule (sample points x, or spacing dx, default 1).
 
+    Args:
+        y: the values to integrate (integer inputs compute in float32).
+        x: the sample points: 1-D with y's length along `axis`, or y's shape; None for even spacing.
+        dx: the spacing when x is None (default 1); give x or dx, not both.
+        axis: the axis to integrate along.
+
+    Returns:
+        A floating Tensor: y's shape without `axis`.
+
     Examples:
         >>> import padax
         >>> float(padax.trapezoid(padax.to_tensor([0.0, 1.0, 4.0]), dx=1.0))
@@ -1572,6 +2076,15 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: i
                          name: str | None = None) -> Any:
     """Running trapezoidal integral of y along `axis` (one element shorter than y there).
 
+    Args:
+        y: the values to integrate (integer inputs compute in float32).
+        x: the sample points: 1-D with y's length along `axis`, or y's shape; None for even spacing.
+        dx: the spacing when x is None (default 1); give x or dx, not both.
+        axis: the axis to integrate along.
+
+    Returns:
+        A floating Tensor of y's shape, one shorter along `axis`.
+
     Examples:
         >>> import padax
         >>> padax.cumulative_trapezoid(padax.to_tensor([0.0, 1.0, 4.0])).tolist()
@@ -1584,6 +2097,12 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float | None = None, axis: i
 def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
     """(mantissa, exponent) with x = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf, NaN
     give themselves and exponent 0); the exponent has x's dtype, as in Paddle.
+
+    Args:
+        x: a real Tensor (integer inputs compute in float32).
+
+    Returns:
+        A tuple (mantissa, exponent) of two Tensors of x's shape and floating dtype.
 
     Examples:
         >>> import padax
@@ -1614,6 +2133,12 @@ def frexp(x: Any, name: str | None = None) -> tuple[Any, Any]:
 def gammaln(x: Any, name: str | None = None) -> Any:
     """log|Gamma(x)| (the same as lgamma).
 
+    Args:
+        x: a real Tensor (integer inputs compute in float32).
+
+    Returns:
+        A floating Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.gammaln(padax.to_tensor([0.5, 5.0])).tolist()
@@ -1627,6 +2152,13 @@ _MAX_MULTIGAMMA_P = 100_000
 
 def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
     """The log of the multivariate gamma function of dimension p.
+
+    Args:
+        x: a real Tensor (integer inputs compute in float32).
+        p: the dimension, a positive int.
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -1646,6 +2178,15 @@ def multigammaln(x: Any, p: int, name: str | None = None) -> Any:
 
 def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None) -> Any:
     """x with every slice along `axis` whose p-norm exceeds max_norm scaled down to norm max_norm.
+
+    Args:
+        x: a real Tensor (integer inputs compute in float32).
+        p: the order of the norm (float('inf') for the largest magnitude).
+        axis: the axis that indexes the slices; each slice x[..., i, ...] is normed over all other axes.
+        max_norm: the largest norm a slice may keep.
+
+    Returns:
+        A floating Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -1675,6 +2216,16 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
     """Elementwise choice: x where condition is true, else y (all three broadcast together).
     With condition alone: nonzero(condition, as_tuple=True) (eager only: a data-dependent shape).
 
+    Args:
+        condition: the selector (bool, or any dtype with nonzero as True).
+        x, y: the values taken where condition is true and false; Tensors or numbers, broadcast with
+            condition. Give both or neither.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape in x's and y's promoted dtype; with condition alone, a tuple of
+        int64 index Tensors (one per axis).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([-1.0, 2.0, -3.0])
@@ -1697,6 +2248,13 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
 def cast(x: Any, dtype: Any) -> Any:
     """Convert to `dtype` (nonzero -> True for bool; complex -> real drops the imaginary part).
 
+    Args:
+        x: the input Tensor.
+        dtype: the target dtype: a padax or numpy dtype, or its name such as 'int32'.
+
+    Returns:
+        A Tensor of x's shape in `dtype`.
+
     Examples:
         >>> import padax
         >>> padax.cast(padax.to_tensor([1.7, -1.7]), 'int32').tolist()
@@ -1711,6 +2269,13 @@ def cast(x: Any, dtype: Any) -> Any:
 def astype(x: Any, dtype: Any) -> Any:
     """Same as `cast`.
 
+    Args:
+        x: the input Tensor.
+        dtype: the target dtype: a padax or numpy dtype, or its name such as 'int32'.
+
+    Returns:
+        A Tensor of x's shape in `dtype`.
+
     Examples:
         >>> import padax
         >>> padax.astype(padax.to_tensor([1.5, 2.5]), 'int64').dtype
@@ -1724,6 +2289,13 @@ def astype(x: Any, dtype: Any) -> Any:
 
 def true_divide(input: Any, other: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's names)
     """True division, as `divide` (integer operands give float32).
+
+    Args:
+        input, other: the dividend and divisor, promoted and broadcast together.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of the broadcast shape (float32 for integer or bool operands).
 
     Examples:
         >>> import padax
