@@ -50,6 +50,17 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name
         *, out: Any = None) -> Any:
     """Sum over `axis`; bool and int32 inputs give int64, as in Paddle.
 
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        dtype: the result dtype (x is cast to it, then summed); None for the default below.
+        keepdim: keep the reduced axes with size 1.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in `dtype`, else int64 for
+        bool and int32 x, else x's dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -89,6 +100,16 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
     keep their dtype (the mean truncates towards zero) and bool inputs give bool (True where the mean is
     nonzero).
 
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+        dtype: cast x to this dtype first; None keeps x's.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in x's dtype (after `dtype`).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -119,6 +140,16 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
 def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, out: Any = None,
          name: str | None = None) -> Any:
     """Product over `axis` (in `dtype` if given).
+
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+        dtype: cast x to this dtype first; None keeps x's (bool becomes int64).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in x's dtype (after `dtype`).
 
     Examples:
         >>> import padax
@@ -187,6 +218,15 @@ def _as_bool(x: Any) -> Any:
 def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """True where every element over `axis` is nonzero.
 
+    Args:
+        x: the input Tensor (any dtype; nonzero is True).
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), bool.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[True, False], [True, True]])
@@ -204,6 +244,15 @@ def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
 def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """True where some element over `axis` is nonzero.
 
+    Args:
+        x: the input Tensor (any dtype; nonzero is True).
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), bool.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[True, False], [False, False]])
@@ -220,6 +269,15 @@ def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
 
 def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
     """log(sum(exp(x))) over `axis`, computed stably by subtracting the maximum.
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in x's floating dtype.
 
     Examples:
         >>> import padax
@@ -254,6 +312,15 @@ def _float_input(x: Any) -> Any:
 def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """Sum over `axis` treating NaN as zero.
 
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        dtype: the result dtype (x is cast to it, then summed); None: as `sum`.
+        keepdim: keep the reduced axes with size 1.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in the dtype `sum` gives.
+
     Examples:
         >>> import padax
         >>> float(padax.nansum(padax.to_tensor([1.0, float('nan'), 2.0])))
@@ -267,6 +334,14 @@ def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, n
 
 def nanmean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """Mean over `axis` of the non-NaN elements (NaN where all are NaN).
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), in x's floating dtype.
 
     Examples:
         >>> import padax
@@ -287,6 +362,14 @@ def nanmean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = 
 
 def count_nonzero(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Any:
     """The number (int64) of nonzero elements over `axis`.
+
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        keepdim: keep the reduced axes with size 1.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), int64.
 
     Examples:
         >>> import padax
@@ -310,6 +393,18 @@ def var(x: Any, axis: Any = None, unbiased: bool | None = None, keepdim: bool = 
     means correction 1, `False` correction 0; the default is 1, as in Paddle). Complex inputs use
     |x - mean|^2. Integer inputs keep their dtype and integer arithmetic, as Paddle's kernel does
     (the mean and the quotient truncate).
+
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        unbiased: True divides by n - 1, False by n; None uses `correction`.
+        keepdim: keep the reduced axes with size 1.
+        correction: what is subtracted from n in the divisor when unbiased is None.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim): x's dtype for real x (float32
+        for bool), the matching real dtype for complex x.
 
     Examples:
         >>> import padax
@@ -363,6 +458,16 @@ def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, 
     """Standard deviation over `axis`; unbiased (n - 1) by default, as in Paddle. Integer inputs give the
     default float dtype (the square root of Paddle's integer variance).
 
+    Args:
+        x: the input Tensor.
+        axis: the axes to reduce: an int, a list/tuple of ints, or None (all axes; an empty list also means all).
+        unbiased: True divides the squared deviations by n - 1, False by n.
+        keepdim: keep the reduced axes with size 1.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), floating (the default float
+        dtype for integer x).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
@@ -380,6 +485,13 @@ def std(x: Any, axis: Any = None, unbiased: bool = True, keepdim: bool = False, 
 
 def reduce_as(x: Any, target: Any, name: str | None = None) -> Any:
     """x summed down to target's shape (the inverse of broadcasting x from that shape).
+
+    Args:
+        x: the input Tensor.
+        target: a Tensor whose shape x broadcasts from (only its shape is used).
+
+    Returns:
+        A Tensor of target's shape in x's dtype.
 
     Examples:
         >>> import padax
@@ -462,6 +574,15 @@ _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 def cumprod(x: Any, dim: int | None = None, *, dtype: Any = None, out: Any = None, name: str | None = None) -> Any:
     """Inclusive running product along `dim` (of the flattened array when dim is None).
 
+    Args:
+        x: the input Tensor.
+        dim: the axis to scan along; None scans the flattened x.
+        dtype: cast x to this dtype first; None keeps x's (bool becomes int64).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape (1-D when dim is None) in x's dtype (after `dtype`).
+
     Examples:
         >>> import padax
         >>> padax.cumprod(padax.to_tensor([1.0, 2.0, 3.0, 4.0]), dim=0).tolist()
@@ -504,6 +625,14 @@ cummin = _cum_extreme("cummin", lax.cummin)
 
 def logcumsumexp(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Any:
     """log(cumsum(exp(x))) along `axis` (flattened when None), computed stably by a log-add-exp scan.
+
+    Args:
+        x: the input Tensor (integer and bool inputs compute in float32).
+        axis: the axis to scan along; None scans the flattened x.
+        dtype: cast x to this dtype first; None keeps x's.
+
+    Returns:
+        A floating Tensor of x's shape (1-D when axis is None).
 
     Examples:
         >>> import padax
@@ -549,6 +678,13 @@ def _sort_with_indices(x: Any, axis: int, descending: bool) -> tuple[Any, Any]:
 def msort(input: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's parameter name)
     """input sorted along its first axis (ascending).
 
+    Args:
+        input: the Tensor to sort.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of input's shape and dtype.
+
     Examples:
         >>> import padax
         >>> padax.msort(padax.to_tensor([[3.0, 1.0], [1.0, 2.0], [2.0, 0.0]])).tolist()
@@ -560,6 +696,15 @@ def msort(input: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's param
 
 def sort(x: Any, axis: int = -1, descending: bool = False, stable: bool = False, name: str | None = None) -> Any:
     """Sorted values along `axis` (NaNs last ascending, first descending).
+
+    Args:
+        x: the input Tensor.
+        axis: the axis to sort along.
+        descending: sort from largest to smallest.
+        stable: no effect: the sort is always stable.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -582,6 +727,15 @@ def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = Fal
             name: str | None = None) -> Any:
     """Indices (int64) that sort `x` along `axis`; equal elements keep their order.
 
+    Args:
+        x: the input Tensor.
+        axis: the axis to sort along.
+        descending: sort from largest to smallest.
+        stable: no effect: the sort is always stable (ties keep their order).
+
+    Returns:
+        An int64 Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([3.0, 1.0, 2.0])
@@ -601,6 +755,17 @@ def argsort(x: Any, axis: int = -1, descending: bool = False, stable: bool = Fal
 def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: bool = True,
          name: str | None = None, *, out: Any = None) -> tuple[Any, Any]:
     """(values, int64 indices) of the k largest (or smallest) entries along `axis` (default last).
+
+    Args:
+        x: the input Tensor.
+        k: how many entries to take (0 to the size of `axis`).
+        axis: the axis to search along; None for the last.
+        largest: True for the k largest entries, False for the k smallest.
+        sorted: no effect: the entries always come sorted (largest first, or smallest first).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A tuple (values, indices): x's shape with `axis` of size k; values in x's dtype, indices int64.
 
     Examples:
         >>> import padax

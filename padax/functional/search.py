@@ -62,6 +62,18 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
     With `sorter` (the indices that sort an unsorted sequence, e.g. from argsort), the sequence is read
     in that order.
 
+    Args:
+        sorted_sequence: a Tensor sorted along its last axis: 1-D, or with leading axes equal to values'.
+        values: the values to place.
+        out_int32: return int32 instead of int64.
+        right: return the last insertion point instead of the first.
+        side: 'left' or 'right' (numpy's spelling); overrides `right` when given.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+        sorter: the int indices that sort `sorted_sequence` along its last axis, or None.
+
+    Returns:
+        An int64 (or int32) Tensor of values' shape.
+
     Examples:
         >>> import padax
         >>> s = padax.to_tensor([1.0, 3.0, 5.0, 7.0])
@@ -122,6 +134,16 @@ def bucketize(x: Any, sorted_sequence: Any, out_int32: bool = False, right: bool
               name: str | None = None, *, out: Any = None) -> Any:
     """The bucket of each element of x among the boundaries in the 1-D `sorted_sequence`.
 
+    Args:
+        x: the values to place.
+        sorted_sequence: the 1-D sorted boundaries.
+        out_int32: return int32 instead of int64.
+        right: for x equal to a boundary, take the bucket to its right.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        An int64 (or int32) Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.bucketize(padax.to_tensor([0.5, 3.0, 9.0]), padax.to_tensor([1.0, 3.0, 5.0])).tolist()
@@ -176,6 +198,17 @@ def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_val
     as_tuple a tuple of x.ndim 1-D Tensors of shape [z] (as Paddle 3 gives them). Eager only, unless a
     static `size` is given (entries past the true count hold `fill_value`, default 0).
 
+    Args:
+        x: the input Tensor (any dtype; nonzero is True).
+        as_tuple: return one 1-D Tensor per axis instead of a 2-D Tensor.
+        size: the static number of entries (padax's extension, needed under jit/vmap/grad), or None.
+        fill_value: the index stored in the padding entries when `size` exceeds the count (default 0).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        An int64 Tensor of shape [z, x.ndim], or with as_tuple a tuple of x.ndim int64 Tensors of shape [z]
+        (z: the count, or `size`).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[0, 1], [2, 0]])
@@ -215,6 +248,16 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
     """The elements of x where mask (broadcast with x) is true, as a 1-D Tensor in row-major order.
     Eager only, unless a static `size` is given (padding holds `fill_value`, default 0).
 
+    Args:
+        x: the input Tensor.
+        mask: a bool Tensor, broadcast with x.
+        size: the static number of entries (padax's extension, needed under jit/vmap/grad), or None.
+        fill_value: the value of the padding entries when `size` exceeds the count (default 0).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A 1-D Tensor of x's dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1, -2, 3, -4])
@@ -240,6 +283,12 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
 
 def argwhere(input: Any) -> Any:  # noqa: A002  (Paddle's parameter name)
     """The coordinates (int64, shape [z, ndim]) of the nonzero elements of input, as nonzero(input).
+
+    Args:
+        input: the input Tensor (any dtype; nonzero is True).
+
+    Returns:
+        An int64 Tensor of shape [z, input.ndim].
 
     Examples:
         >>> import padax
@@ -344,6 +393,22 @@ def unique(x: Any, return_index: bool = False, return_inverse: bool = False, ret
     The result is always sorted (Paddle's CPU kernel sorts whatever `sorted` says).
     Eager only, unless a static `size` is given (padding holds `fill_value`, default 0).
 
+    Args:
+        x: the input Tensor (flattened when axis is None).
+        return_index: also return the index in x (flattened, or along `axis`) of the first occurrence of each unique
+            value.
+        return_inverse: also return, for each element (or slice) of x, the index of its value in the result.
+        return_counts: also return how often each unique value occurs.
+        axis: None for elements, or the axis whose slices are deduplicated.
+        dtype: the integer dtype of the index outputs.
+        sorted: no effect: the result is always sorted.
+        size: the static number of unique values (padax's extension, needed under jit/vmap/grad), or None.
+        fill_value: the value of the padding entries when `size` exceeds the count (default 0).
+
+    Returns:
+        The unique values (a Tensor of x's dtype), or a tuple of them followed by the requested index,
+        inverse and counts Tensors (in `dtype`).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([3, 1, 3, 2, 1])
@@ -363,6 +428,19 @@ def unique_consecutive(x: Any, return_inverse: bool = False, return_counts: bool
     """x with runs of equal consecutive elements (or slices along `axis`) collapsed to one; optionally
     with the inverse mapping and the run lengths. Eager only unless a static `size` is given.
 
+    Args:
+        x: the input Tensor (flattened when axis is None).
+        return_inverse: also return, for each element (or slice) of x, the index of its run in the result.
+        return_counts: also return each run's length.
+        axis: None for elements, or the axis whose slices are compared.
+        dtype: the integer dtype of the index outputs.
+        size: the static number of runs (padax's extension, needed under jit/vmap/grad), or None.
+        fill_value: the value of the padding entries when `size` exceeds the count (default 0).
+
+    Returns:
+        The collapsed values (a Tensor of x's dtype), or a tuple of them followed by the requested inverse
+        and counts Tensors (in `dtype`).
+
     Examples:
         >>> import padax
         >>> padax.unique_consecutive(padax.to_tensor([1, 1, 2, 2, 1])).tolist()
@@ -374,6 +452,15 @@ def unique_consecutive(x: Any, return_inverse: bool = False, return_counts: bool
 
 def isin(x: Any, test_x: Any, assume_unique: bool = False, invert: bool = False, name: str | None = None) -> Any:
     """True where an element of x occurs in test_x (False with invert); a sort plus a binary search.
+
+    Args:
+        x: the values to look up (real).
+        test_x: the values to look for, any shape.
+        assume_unique: no effect (kept for Paddle's signature).
+        invert: return True where x does not occur instead.
+
+    Returns:
+        A bool Tensor of x's shape.
 
     Examples:
         >>> import padax
@@ -400,6 +487,15 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, name: str | None =
     """Counts (or summed weights) of each value 0..max(x) of the non-negative 1-D integer x, at least
     `minlength` long. The length depends on the data: eager only, unless a static `length` is given
     (padax's extension; larger values are dropped).
+
+    Args:
+        x: a 1-D Tensor of non-negative integers.
+        weights: a Tensor of x's shape to sum instead of counting, or None.
+        minlength: the smallest length of the result.
+        length: the static result length (padax's extension, needed under jit), or None.
+
+    Returns:
+        A 1-D Tensor: int64 counts, or the summed weights in weights' dtype (float64 for integer weights).
 
     Examples:
         >>> import padax

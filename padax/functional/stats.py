@@ -128,6 +128,18 @@ def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "
     count (float32 result, float64 for float64 input); mode='min' takes the lower one in x's dtype and,
     with an int axis, also returns its int64 index. NaN if the slice holds a NaN.
 
+    Args:
+        x: a real numeric (not bool) Tensor.
+        axis: the axis to reduce, or None for all elements.
+        keepdim: keep the reduced axes with size 1.
+        mode: 'avg' or 'min' (see above).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim): float32 (float64 for float64
+        x) with mode='avg', x's dtype with mode='min'; with mode='min' and an int axis, a tuple (values, int64
+        indices).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 3.0, 2.0, 4.0]])
@@ -143,6 +155,17 @@ def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "
 def nanmedian(x: Any, axis: Any = None, keepdim: bool = False, mode: str = "avg", name: str | None = None) -> Any:
     """Median over `axis` (int, list or None) ignoring NaNs; NaN for an all-NaN slice. mode as in median,
     except that integer inputs keep their dtype (the mean of the two middle values truncates), as in Paddle.
+
+    Args:
+        x: a real numeric (not bool) Tensor.
+        axis: an int, a list of ints, or None (all elements).
+        keepdim: keep the reduced axes with size 1.
+        mode: 'avg' or 'min'.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim): with mode='avg' float32
+        (float64 for float64 x; integer x keeps its dtype), with mode='min' x's dtype; with mode='min' and an
+        int axis, a tuple (values, int64 indices).
 
     Examples:
         >>> import padax
@@ -231,6 +254,18 @@ def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolat
     """The q-th quantile(s) over `axis` (int, list or None); a list/1-D q adds a leading axis. interpolation:
     'linear', 'lower', 'higher', 'nearest' or 'midpoint'. NaN if the slice holds a NaN.
 
+    Args:
+        x: a real numeric (not bool) Tensor.
+        q: the quantile(s) in [0, 1]: a number, a list, or a 0-d/1-D Tensor.
+        axis: an int, a list of ints, or None (all elements).
+        keepdim: keep the reduced axes with size 1.
+        interpolation: how to pick between the two nearest order statistics.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), with a leading axis of len(q)
+        for a list/1-D q; x's floating dtype (float32 for integers).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
@@ -246,6 +281,17 @@ def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolat
 def nanquantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolation: str = "linear",
                 name: str | None = None) -> Any:
     """quantile ignoring NaNs (NaN for an all-NaN slice).
+
+    Args:
+        x: a real numeric (not bool) Tensor.
+        q: the quantile(s) in [0, 1]: a number, a list, or a 0-d/1-D Tensor.
+        axis: an int, a list of ints, or None (all elements).
+        keepdim: keep the reduced axes with size 1.
+        interpolation: 'linear', 'lower', 'higher', 'nearest' or 'midpoint'.
+
+    Returns:
+        A Tensor of x's shape without the reduced axes (with size 1 there if keepdim), with a leading axis of len(q)
+        for a list/1-D q; x's floating dtype (float32 for integers).
 
     Examples:
         >>> import padax
@@ -283,6 +329,15 @@ def _finish(v: Any, i: Any, x_shape: tuple[int, ...], a: int, keepdim: bool) -> 
 def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, name: str | None = None) -> tuple:
     """The k-th smallest element (k counts from 1) along `axis` (default last) and its int64 index.
 
+    Args:
+        x: a real Tensor.
+        k: the rank, a Python int from 1 to the size of `axis`.
+        axis: the axis to search along; None for the last.
+        keepdim: keep `axis` with size 1.
+
+    Returns:
+        A tuple (values, indices) of x's shape without `axis`: values in x's dtype, indices int64.
+
     Examples:
         >>> import padax
         >>> values, indices = padax.kthvalue(padax.to_tensor([5.0, 1.0, 4.0]), k=2)
@@ -312,6 +367,14 @@ def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, nam
 def mode(x: Any, axis: int = -1, keepdim: bool = False, name: str | None = None) -> tuple:
     """The most frequent value along `axis` (the smallest one on ties) and the int64 index of its last
     occurrence.
+
+    Args:
+        x: a real Tensor.
+        axis: the axis to search along.
+        keepdim: keep `axis` with size 1.
+
+    Returns:
+        A tuple (values, indices) of x's shape without `axis`: values in x's dtype, indices int64.
 
     Examples:
         >>> import padax
@@ -352,6 +415,17 @@ def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, w
               density: bool = False, name: str | None = None) -> Any:
     """Counts of x in `bins` equal-width bins over [min, max] (the data's range when both are 0); values
     outside are ignored, the last bin includes max. int64 counts, or float with weight/density.
+
+    Args:
+        input: a real Tensor of any shape (its elements are counted).
+        bins: the number of bins.
+        min, max: the range of the bins; both 0 means the data's range.
+        weight: a Tensor of input's shape: each element adds its weight instead of 1.
+        density: divide by the total and the bin width, so that the histogram integrates to 1.
+
+    Returns:
+        A 1-D Tensor of length `bins`: int64 counts, or float32 (float64 for float64 input) with weight or
+        density.
 
     Examples:
         >>> import padax
@@ -409,6 +483,14 @@ def histogram_bin_edges(input: Any, bins: int = 100, min: float = 0.0, max: floa
     """The bins + 1 edges `histogram` uses: equal-width over [min, max], or over the data's range when both
     are 0 (a range of one value widens by 0.5 on each side); float32 as Paddle gives them.
 
+    Args:
+        input: a real Tensor of any shape.
+        bins: the number of bins.
+        min, max: the range of the bins; both 0 means the data's range.
+
+    Returns:
+        A 1-D float32 Tensor of bins + 1 edges.
+
     Examples:
         >>> import padax
         >>> padax.histogram_bin_edges(padax.to_tensor([0.0, 1.0]), bins=4).tolist()
@@ -450,6 +532,17 @@ def histogramdd(x: Any, bins: Any = 10, ranges: Any = None, density: bool = Fals
     ...] (default: each coordinate's data range). A point on an edge falls in the bin to its right,
     except on the last edge, which belongs to the last bin; points outside are not counted. The
     histogram has x's float dtype; with `density` it is divided by the bin volumes and the total.
+
+    Args:
+        x: a floating Tensor of points, coordinates on the last axis (D of them).
+        bins: an int, D ints, or D 1-D Tensors of edges.
+        ranges: [min_0, max_0, min_1, ...], or None for each coordinate's data range.
+        density: divide by the bin volumes and the total.
+        weights: one weight per point (x's shape without the last axis); None counts 1 each.
+
+    Returns:
+        A tuple (hist, edges): hist of shape [bins_0, ..., bins_{D-1}] in x's dtype, edges a list of D 1-D
+        Tensors.
 
     Examples:
         >>> import padax

@@ -12,6 +12,9 @@ class finfo:  # noqa: N801  (Paddle's name)
     """Limits of a floating (or complex: of its real part) dtype, as Python floats: min, max, eps,
     resolution, smallest_normal, tiny, and bits and dtype (its name).
 
+    Args:
+        dtype: a floating or complex dtype: a padax or numpy dtype, or its name such as 'float32'.
+
     Examples:
         >>> import padax
         >>> f = padax.finfo(padax.float16)
@@ -37,6 +40,9 @@ class finfo:  # noqa: N801  (Paddle's name)
 
 class iinfo:  # noqa: N801  (Paddle's name)
     """Limits of an integer dtype, as Python ints: min, max, and bits and dtype (its name).
+
+    Args:
+        dtype: an integer dtype: a padax or numpy dtype, or its name such as 'int32'.
 
     Examples:
         >>> import padax
