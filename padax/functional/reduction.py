@@ -17,7 +17,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
 from padax.functional._checks import arg as _arg, no_out
-from padax.functional._docs import document
+from padax.functional._docs import example_doc
 from padax.functional._fast import twin
 from padax.devices.array import Tensor
 from padax.functional.lax.custom import stop_gradient_p
@@ -184,9 +184,29 @@ _EXAMPLES = {
 }
 
 
-def _document(fn, op: str, summary: str) -> None:
-    """Docstring of a factory-made reduction: `summary` plus its table row's example."""
-    document(fn, summary, *_EXAMPLES[op])
+# The Args and Returns text of each family of factory-made reductions, for `example_doc`.
+_OUT_ARG = "out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one)."
+_ORDER_ARGS = ("x: a real Tensor.\n        axis: the axes to reduce: an int, a list/tuple of ints, or None (all "
+               "axes).\n        keepdim: keep the reduced axes with size 1.\n        " + _OUT_ARG,
+               "A Tensor of x's dtype and shape without the reduced axes (with size 1 there if keepdim).")
+_ARG_ARGS = ("x: the input Tensor.\n        axis: the axis to search along, or None for the flattened x."
+             "\n        keepdim: keep the searched axis with size 1 (all axes with size 1 when axis is None)."
+             "\n        dtype: the integer dtype of the result.",
+             "An index Tensor in `dtype`: x's shape without `axis` (0-d when axis is None); with keepdim, the "
+             "searched axes are kept with size 1.")
+_SCAN_ARGS = ("x: the input Tensor.\n        axis: the axis to scan along; None scans the flattened x."
+              "\n        dtype: cast x to this dtype first; None keeps x's (see above).\n        " + _OUT_ARG,
+              "A Tensor of x's shape (1-D when axis is None) in x's dtype after the cast.")
+_CUM_EXTREME_ARGS = ("x: a real Tensor.\n        axis: the axis to scan along; None scans the flattened x."
+                     "\n        dtype: the integer dtype of the indices.",
+                     "A tuple (values, indices) of x's shape (1-D when axis is None): values in x's dtype, "
+                     "indices in `dtype`.")
+
+
+def _document(fn, op: str, summary: str, args_returns: tuple[str, str]) -> None:
+    """Docstring of a factory-made reduction: `summary`, its family's Args/Returns and its table row's example."""
+    args, returns = args_returns
+    fn.__doc__ = example_doc(summary, [_EXAMPLES[op]], args=args, returns=returns)
 
 
 def _order_reduction(op: str, fn):
@@ -200,7 +220,7 @@ def _order_reduction(op: str, fn):
             raise op_value_error(op, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
         return _keepdim(fn(x, axes), x.aval.shape, axes, keepdim)
     wrapped.__name__ = wrapped.__qualname__ = op
-    _document(wrapped, op, f"The {op[1:] if op[0] == 'a' else op}imum over `axis` (NaN propagates).")
+    _document(wrapped, op, f"The {op[1:] if op[0] == 'a' else op}imum over `axis` (NaN propagates).", _ORDER_ARGS)
     return wrapped
 
 
@@ -536,7 +556,7 @@ def _arg_reduction(op: str, fn):
         return _keepdim(fn(x, a, idt), x.aval.shape, (a,), keepdim)
     wrapped.__name__ = wrapped.__qualname__ = op
     _document(wrapped, op, f"Index of the first {op[3:]}imum along `axis` (of the flattened array when "
-                           "axis is None); int64 by default.")
+                           "axis is None); int64 by default.", _ARG_ARGS)
     return wrapped
 
 
@@ -567,7 +587,7 @@ def _scan(op: str, fn, widen: tuple):
 
 cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, dtypes.int32))
 _document(cumsum, "cumsum", "Inclusive running sum along `axis` (of the flattened array when axis is None); bool "
-          "and int32 inputs give int64, as in Paddle.")
+          "and int32 inputs give int64, as in Paddle.", _SCAN_ARGS)
 _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 
@@ -615,7 +635,7 @@ def _cum_extreme(op: str, fn):
         return v, lax.convert_element_type(idx, idt)
     wrapped.__name__ = wrapped.__qualname__ = op
     _document(wrapped, op, f"Running {op[3:]}imum along `axis` (of the flattened x when None) and the int64 index "
-                           "where it was last attained; NaN propagates.")
+                           "where it was last attained; NaN propagates.", _CUM_EXTREME_ARGS)
     return wrapped
 
 
