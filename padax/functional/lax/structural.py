@@ -411,7 +411,8 @@ def select_n(which, *cases):
     """Elementwise choice among `cases` by `which`: a bool picks cases[0] (False) or cases[1] (True), an int picks cases[which].
 
     Args:
-        which: a bool or integer array of the cases' shape (or a scalar); values must lie in range(len(cases)).
+        which: a bool (two cases at most) or int32 array of the cases' shape, or a scalar; int values must
+            lie in range(len(cases)).
         *cases: at least one array, all of one shape and dtype.
 
     Returns:
@@ -878,9 +879,9 @@ def clamp(min, x, max):
     """Elementwise min(max(x, min), max); bounds are scalars or x-shaped; Python scalars take x's dtype.
 
     Args:
-        min: the lower bound (a scalar or an array of x's shape).
-        x: the array to clamp.
-        max: the upper bound (a scalar or an array of x's shape).
+        min: the lower bound (a scalar or an array of x's shape, of x's dtype).
+        x: the array to clamp (not complex).
+        max: the upper bound (a scalar or an array of x's shape, of x's dtype).
 
     Returns:
         An array of x's shape and dtype.
