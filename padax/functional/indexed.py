@@ -605,7 +605,7 @@ def index_put(x: Any, indices: Any, value: Any, accumulate: bool = False, name: 
 
     Args:
         x: the input Tensor.
-        indices: a tuple or list of at most x.ndim integer or bool Tensors, one per leading axis.
+        indices: a tuple or list of integer or bool Tensors (at most x.ndim), read as in x[tuple(indices)].
         value: a scalar or Tensor broadcastable to the indexed shape.
         accumulate: False sets the positions (default); True adds value to them.
 
