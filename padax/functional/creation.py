@@ -69,6 +69,15 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
     ints int64, complex numbers its complex type; numpy arrays keep their dtype. `place`
     may be a padax device; Paddle place strings are accepted and ignored.
 
+    Args:
+        data: a Python scalar, (nested) list/tuple (may hold Tensors, which are stacked), numpy array or Tensor.
+        dtype: the result dtype (name, numpy dtype or padax dtype); None infers it as described above.
+        place: a padax device to put the result on; Paddle place strings and None leave it on the default one.
+        stop_gradient: accepted for Paddle compatibility; padax differentiates through transforms instead.
+
+    Returns:
+        A Tensor (a Tensor input of the right dtype comes back as it is, made strong-typed).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2], [3, 4]])
@@ -134,6 +143,18 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None
     """An array of `shape` filled with `fill_value` (the default float dtype unless `dtype` or a bool/complex
     value says otherwise), on `device` (default: the default device).
 
+    Args:
+        shape: an int, a list/tuple of ints (or 0-d Tensors) or a 1-D integer Tensor; static.
+        fill_value: a Python scalar or a one-element Tensor.
+        dtype: the result dtype; None: bool for a bool value, the default complex dtype for a complex one,
+            the Tensor's dtype for a Tensor value, else the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A Tensor of `shape`.
+
     Examples:
         >>> import padax
         >>> padax.full([2, 2], 7.0).tolist()
@@ -159,6 +180,16 @@ def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
           requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """An array of zeros (the default float dtype unless given).
 
+    Args:
+        shape: an int, a list/tuple of ints (or 0-d Tensors) or a 1-D integer Tensor; static.
+        dtype: the result dtype; None: the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A Tensor of `shape` filled with 0.
+
     Examples:
         >>> import padax
         >>> padax.zeros([2, 3]).tolist()
@@ -174,6 +205,16 @@ def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = N
          requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """An array of ones (the default float dtype unless given).
 
+    Args:
+        shape: an int, a list/tuple of ints (or 0-d Tensors) or a 1-D integer Tensor; static.
+        dtype: the result dtype; None: the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A Tensor of `shape` filled with 1.
+
     Examples:
         >>> import padax
         >>> padax.ones([2, 2]).tolist()
@@ -186,6 +227,16 @@ def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = N
 def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = None, device: Any = None,
           requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Paddle's uninitialised array; arrays are immutable here, so it is zero-filled.
+
+    Args:
+        shape: an int, a list/tuple of ints (or 0-d Tensors) or a 1-D integer Tensor; static.
+        dtype: the result dtype; None: the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A zero-filled Tensor of `shape`.
 
     Examples:
         >>> import padax
@@ -207,6 +258,15 @@ def zeros_like(x: Any, dtype: Any = None, name: str | None = None, *, device: An
                requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Zeros with the shape (and, by default, dtype) of `x`.
 
+    Args:
+        x: a Tensor or array-like whose shape is used.
+        dtype: the result dtype; None: x's dtype.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        requires_grad, pin_memory: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A Tensor of x's shape filled with 0.
+
     Examples:
         >>> import padax
         >>> padax.zeros_like(padax.to_tensor([[1, 2, 3]])).tolist()
@@ -218,6 +278,15 @@ def zeros_like(x: Any, dtype: Any = None, name: str | None = None, *, device: An
 def ones_like(x: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
               requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Ones with the shape (and, by default, dtype) of `x`.
+
+    Args:
+        x: a Tensor or array-like whose shape is used.
+        dtype: the result dtype; None: x's dtype.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        requires_grad, pin_memory: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A Tensor of x's shape filled with 1.
 
     Examples:
         >>> import padax
@@ -231,6 +300,15 @@ def empty_like(x: Any, dtype: Any = None, name: str | None = None, *, device: An
                requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Paddle's uninitialised array like `x`; zero-filled here.
 
+    Args:
+        x: a Tensor or array-like whose shape is used.
+        dtype: the result dtype; None: x's dtype.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        requires_grad, pin_memory: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A zero-filled Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.empty_like(padax.ones([2, 2], dtype='float64')).dtype
@@ -242,6 +320,16 @@ def empty_like(x: Any, dtype: Any = None, name: str | None = None, *, device: An
 def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = None, *, device: Any = None,
               requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """`fill_value` with the shape (and, by default, dtype) of `x`.
+
+    Args:
+        x: the Tensor whose shape is used.
+        fill_value: a Python scalar or a one-element Tensor, cast to the result dtype.
+        dtype: the result dtype; None: x's dtype.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        requires_grad, pin_memory: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A Tensor of x's shape filled with fill_value.
 
     Examples:
         >>> import padax
@@ -272,6 +360,19 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, na
            out: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """Evenly spaced values in [start, end) (int64 for integer arguments, the default float dtype otherwise).
 
+    Args:
+        start: the first value; with `end` None it is the end and the range starts at 0.
+        end: the (exclusive) end.
+        step: the non-zero spacing.
+        dtype: the result dtype; None: int64 if start, end and step are all ints, else the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A 1-D Tensor of ceil((end - start) / step) values (empty if that is not positive). start, end and
+        step must be concrete (Python numbers or eager Tensors).
+
     Examples:
         >>> import padax
         >>> padax.arange(5).tolist()
@@ -289,6 +390,17 @@ def range(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, *, 
           device: Any = None, requires_grad: bool = False, name: str | None = None) -> Any:
     """Paddle's `range`: values from start to end *inclusive* in steps of `step` (`range(0, 4)` has 5 values;
     one argument is the end, from 0), in the default float dtype unless `dtype` is given.
+
+    Args:
+        start: the first value; with `end` None it is the end and the range starts at 0.
+        end: the last value, included when the steps land on it.
+        step: the non-zero spacing.
+        dtype: the result dtype; None: the default float dtype (even for int arguments, as in Paddle).
+        out, requires_grad: `out` must be None (Tensors are immutable); requires_grad is ignored.
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A 1-D Tensor of floor((end - start) / step) + 1 values (empty if that is not positive).
 
     Examples:
         >>> import padax
@@ -335,6 +447,16 @@ def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | Non
              device: Any = None, requires_grad: bool = False) -> Any:
     """`num` evenly spaced values from `start` to `stop`, both included (the default float dtype unless given).
 
+    Args:
+        start, stop: the first and last values (concrete Python numbers or eager Tensors).
+        num: the number of values (non-negative).
+        dtype: the result dtype; None: the default float dtype (integer dtypes round towards -inf).
+        out, requires_grad: `out` must be None (Tensors are immutable); requires_grad is ignored.
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A 1-D Tensor of `num` values.
+
     Examples:
         >>> import padax
         >>> padax.linspace(0.0, 1.0, 5).tolist()
@@ -370,6 +492,17 @@ def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | N
         device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Any:
     """A 2-D array with ones on the diagonal (the default float dtype unless given).
 
+    Args:
+        num_rows: the number of rows.
+        num_columns: the number of columns; None: num_rows.
+        dtype: the result dtype; None: the default float dtype.
+        out, requires_grad, pin_memory: Paddle's keywords; `out` must be None (Tensors are immutable),
+            the other two are accepted and ignored (use stop_gradient/grad transforms instead).
+        device: where to place the result (a padax device or a device string); None: the default device.
+
+    Returns:
+        A [num_rows, num_columns] Tensor.
+
     Examples:
         >>> import padax
         >>> padax.eye(2).tolist()
@@ -396,6 +529,15 @@ def _eye(num_rows: Any, num_columns: Any, dtype: Any) -> Any:
 def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = None, name: str | None = None) -> Any:
     """`num` values base ** linspace(start, stop, num) (the default float dtype unless given).
 
+    Args:
+        start, stop: the first and last exponents.
+        num: the number of values.
+        base: the base of the powers.
+        dtype: the result dtype; None: the default float dtype (integer dtypes round towards -inf).
+
+    Returns:
+        A 1-D Tensor of `num` values.
+
     Examples:
         >>> import padax
         >>> padax.logspace(0.0, 3.0, 4).tolist()
@@ -415,6 +557,13 @@ def logspace(start: Any, stop: Any, num: Any, base: Any = 10.0, dtype: Any = Non
 
 def meshgrid(*args: Any, **kwargs: Any) -> list[Any]:
     """Coordinate grids from 1-D Tensors (a list or varargs), 'ij' indexing: out[i] varies along axis i.
+
+    Args:
+        *args: 0-D or 1-D Tensors, given separately or as one list/tuple.
+        **kwargs: Paddle's `name`; ignored.
+
+    Returns:
+        A list of len(args) Tensors, each of shape [len(args[0]), len(args[1]), ...] and its input's dtype.
 
     Examples:
         >>> import padax
@@ -456,6 +605,14 @@ def _tri(op: str, x: Any, diagonal: Any, lower: bool) -> Any:
 def tril(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The lower triangle of the last two axes (entries above `diagonal` zeroed).
 
+    Args:
+        x: a Tensor with at least 2 axes (leading axes are a batch).
+        diagonal: the last diagonal kept: 0 the main one, > 0 above it, < 0 below it.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
@@ -470,6 +627,14 @@ def tril(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None)
 
 def triu(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The upper triangle of the last two axes (entries below `diagonal` zeroed).
+
+    Args:
+        x: a Tensor with at least 2 axes (leading axes are a batch).
+        diagonal: the first diagonal kept: 0 the main one, > 0 above it, < 0 below it.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -499,6 +664,14 @@ def _tri_indices(op: str, row: Any, col: Any, offset: Any, dtype: Any, lower: bo
 def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> Any:
     """The [2, N] (row, col) coordinates of the lower triangle of a row x col matrix, row by row.
 
+    Args:
+        row, col: the matrix's number of rows and columns.
+        offset: the last diagonal included: 0 the main one, > 0 above it, < 0 below it.
+        dtype: an integer dtype for the result.
+
+    Returns:
+        A [2, N] Tensor: row indices, then column indices.
+
     Examples:
         >>> import padax
         >>> padax.tril_indices(3, 3).tolist()
@@ -509,6 +682,15 @@ def tril_indices(row: int, col: int, offset: int = 0, dtype: Any = "int64") -> A
 
 def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype: Any = "int64") -> Any:
     """The [2, N] (row, col) coordinates of the upper triangle of a row x col matrix, row by row.
+
+    Args:
+        row: the matrix's number of rows.
+        col: its number of columns; None: row.
+        offset: the first diagonal included: 0 the main one, > 0 above it, < 0 below it.
+        dtype: an integer dtype for the result.
+
+    Returns:
+        A [2, N] Tensor: row indices, then column indices.
 
     Examples:
         >>> import padax
@@ -541,6 +723,14 @@ def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = Non
     """A 1-D x becomes a square matrix with x on the `offset` diagonal (padding_value elsewhere); a 2-D x
     gives its `offset` diagonal.
 
+    Args:
+        x: a 0-D, 1-D or 2-D Tensor (0-D is treated as 1-D).
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        padding_value: the off-diagonal value when building a matrix from a 1-D x.
+
+    Returns:
+        For a 1-D x of length n, an [n + |offset|, n + |offset|] matrix; for a 2-D x, a 1-D Tensor. x's dtype.
+
     Examples:
         >>> import padax
         >>> padax.diag(padax.to_tensor([1, 2])).tolist()
@@ -565,6 +755,13 @@ def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = Non
 def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
     """A square matrix with the flattened x on the `offset` diagonal.
 
+    Args:
+        x: a Tensor of any shape (flattened first).
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+
+    Returns:
+        An [N, N] Tensor of x's dtype with N = x.size + |offset|, zeros elsewhere.
+
     Examples:
         >>> import padax
         >>> padax.diagflat(padax.to_tensor([[1, 2], [3, 4]])).shape
@@ -577,6 +774,14 @@ def diagflat(x: Any, offset: int = 0, name: str | None = None) -> Any:
 
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name: str | None = None) -> Any:
     """Matrices with input's last axis on their `offset` diagonal, placed at output axes dim1 and dim2.
+
+    Args:
+        input: a Tensor with at least 1 axis; its last axis holds the diagonals.
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        dim1, dim2: the two different output axes of each matrix (of a result with one more axis than input).
+
+    Returns:
+        A Tensor of input's dtype with input's leading axes and two new axes of size n + |offset|.
 
     Examples:
         >>> import padax
@@ -601,6 +806,13 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name
 def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -> Any:
     """real + 1j * imag from two real Tensors (broadcast; float32 -> complex64, float64 -> complex128).
 
+    Args:
+        real, imag: real Tensors (broadcast together; other real dtypes are computed in float32).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A complex64 or complex128 Tensor of the broadcast shape.
+
     Examples:
         >>> import padax
         >>> padax.complex(padax.to_tensor([1.0, 2.0]), padax.to_tensor([0.5, -1.0])).tolist()
@@ -619,6 +831,14 @@ def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -
 
 def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> Any:
     """abs * (cos(angle) + 1j * sin(angle)).
+
+    Args:
+        abs: the magnitudes (a real floating Tensor).
+        angle: the angles in radians (broadcast with abs).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A complex64 or complex128 Tensor of the broadcast shape.
 
     Examples:
         >>> import padax
@@ -639,6 +859,14 @@ def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> 
 
 def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | None = None) -> Any:
     """The Vandermonde matrix of the 1-D x: columns x**(n-1), ..., x**0 (or increasing powers).
+
+    Args:
+        x: a 1-D Tensor.
+        n: the number of columns; None: len(x).
+        increasing: whether powers increase from left to right (default False: they decrease).
+
+    Returns:
+        A [len(x), n] Tensor of x's dtype (bool x is computed as int64).
 
     Examples:
         >>> import padax
@@ -670,6 +898,13 @@ def assign(x: Any, output: Any = None) -> Any:
     """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected).
     A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1].
 
+    Args:
+        x: a Tensor, numpy array, nested list or Python number.
+        output: must be None (Paddle writes into it; Tensors are immutable here).
+
+    Returns:
+        A Tensor with x's values.
+
     Examples:
         >>> import padax
         >>> padax.assign([[1.0, 2.0]]).tolist()
@@ -689,6 +924,15 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: b
               pin_memory: bool = False) -> Any:
     """A Tensor of `data` (as to_tensor; a Tensor of the right dtype is returned as it is), on `device`.
 
+    Args:
+        data: a Python scalar, (nested) list, numpy array or Tensor.
+        dtype: the result dtype; None infers it as to_tensor does.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        requires_grad, pin_memory: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A Tensor.
+
     Examples:
         >>> import padax
         >>> import numpy as np
@@ -701,6 +945,16 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: b
 def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | None = None,
             requires_grad: bool = False) -> Any:
     """A Tensor of `obj` (as to_tensor); Tensors are immutable, so `copy` never matters.
+
+    Args:
+        obj: a Python scalar, (nested) list, numpy array or Tensor.
+        dtype: the result dtype; None infers it as to_tensor does.
+        device: where to place the result (a padax device or a device string); None: the default device.
+        copy: accepted for the array-API signature; it changes nothing here.
+        requires_grad: accepted for Paddle compatibility and ignored.
+
+    Returns:
+        A Tensor.
 
     Examples:
         >>> import padax
@@ -715,6 +969,12 @@ def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | Non
 def from_numpy(ndarray: np.ndarray) -> Any:
     """A Tensor with the numpy array's values, shape and dtype (a copy: Tensors never share host memory).
 
+    Args:
+        ndarray: a numpy.ndarray (other types are rejected with TypeError).
+
+    Returns:
+        A Tensor with the array's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import numpy as np
@@ -728,6 +988,12 @@ def from_numpy(ndarray: np.ndarray) -> Any:
 
 def clone(x: Any, name: str | None = None) -> Any:
     """x itself: Tensors are immutable, so a copy is never needed.
+
+    Args:
+        x: a Tensor.
+
+    Returns:
+        x (the same immutable Tensor).
 
     Examples:
         >>> import padax

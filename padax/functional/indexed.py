@@ -102,6 +102,15 @@ def scatter_along(x: Any, idx: Any, upd: Any, axis: int, kind: str) -> Any:
 def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: Any = None) -> Any:
     """Rows (slices along `axis`, default 0) of x picked by `index`; a 0-d index drops that axis.
 
+    Args:
+        x: the input Tensor (at least 1-D).
+        index: a 0-D or 1-D integer Tensor or list (negative entries count from the end; concrete out-of-range ones raise).
+        axis: the axis to gather along (int or 0-d Tensor); None means 0.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of x's dtype: x.shape with `axis` replaced by len(index) (removed for a 0-D index).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -124,6 +133,15 @@ def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: A
 def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """The slices of x along `axis` listed in the 1-D `index`.
 
+    Args:
+        x: the input Tensor (at least 1-D).
+        index: a 1-D integer Tensor or list (negative entries count from the end; concrete out-of-range ones raise).
+        axis: the axis to select along.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of x's dtype with size len(index) on `axis`.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -145,6 +163,14 @@ def take(x: Any, index: Any, mode: str = "raise", name: str | None = None) -> An
     """Elements of the flattened x at `index` (any shape). mode: 'raise' (negative indices count from
     the end; concrete out-of-range ones raise, traced ones clamp), 'wrap' (modulo) or 'clip' (clamp,
     negative -> 0).
+
+    Args:
+        x: the input Tensor (read flattened, row-major).
+        index: an integer Tensor or array-like of any shape.
+        mode: 'raise' (default), 'wrap' or 'clip', as described above.
+
+    Returns:
+        A Tensor of x's dtype with index's shape.
 
     Examples:
         >>> import padax
@@ -181,6 +207,14 @@ def take(x: Any, index: Any, mode: str = "raise", name: str | None = None) -> An
 
 def gather_nd(x: Any, index: Any, name: str | None = None) -> Any:
     """x at the index vectors in index's last axis: out shape index.shape[:-1] + x.shape[k:].
+
+    Args:
+        x: the input Tensor.
+        index: an integer Tensor (at least 1-D) whose last axis holds index vectors of length
+            k <= x.ndim (negative entries count from the end; concrete out-of-range ones raise).
+
+    Returns:
+        A Tensor of x's dtype with shape index.shape[:-1] + x.shape[k:].
 
     Examples:
         >>> import padax
@@ -255,6 +289,17 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, n
                     *, out: Any = None) -> Any:
     """out[..., i, ...] = arr[..., indices[..., i, ...], ...] along `axis` (indices broadcast with arr).
 
+    Args:
+        arr: the input Tensor (at least 1-D).
+        indices: an integer Tensor of arr's rank (negative entries count from the end; concrete out-of-range ones raise).
+        axis: the axis to index along.
+        broadcast: whether arr and indices broadcast outside `axis` (default True); if False, indices must
+            not be larger than arr there and arr is cut to indices' size.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of arr's dtype with indices' (broadcast) shape.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -273,6 +318,13 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, n
 
 def index_sample(x: Any, index: Any) -> Any:
     """Row-wise gather: out[i, j] = x[i, index[i, j]] for 2-D x and index with equal row counts.
+
+    Args:
+        x: a 2-D Tensor [n, m].
+        index: a 2-D integer Tensor [n, k] of column indices (negative entries count from the end; concrete out-of-range ones raise).
+
+    Returns:
+        An [n, k] Tensor of x's dtype.
 
     Examples:
         >>> import padax
@@ -317,6 +369,19 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: int, reduce: str =
     """arr with values written along `axis` at `indices`; reduce: 'assign' (the last of repeated indices
     wins), 'add', 'mul'/'multiply', 'amin', 'amax' or 'mean'; include_self=False leaves arr's own
     values out of the reduction at the written positions.
+
+    Args:
+        arr: the input Tensor (at least 1-D).
+        indices: an integer Tensor of positions along `axis` (negative entries count from the end; concrete out-of-range ones raise).
+        values: a scalar or Tensor broadcastable to indices' shape (cast to arr's dtype).
+        axis: the axis to write along.
+        reduce: how a written value combines with what is there (see above).
+        include_self: whether arr's own values take part in the reduction at written positions.
+        broadcast: whether indices broadcast against arr outside `axis` (default True); if False, indices
+            must have arr's rank and fit inside it.
+
+    Returns:
+        A new Tensor of arr's shape and dtype (arr is unchanged).
 
     Examples:
         >>> import padax
@@ -400,6 +465,16 @@ def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str 
     """x with rows index[i] replaced by updates[i] (overwrite; the last of repeated rows wins) or, with
     overwrite=False, set to the sum of all updates aimed at them.
 
+    Args:
+        x: the input Tensor (at least 1-D).
+        index: a 0-D or 1-D integer Tensor of row positions along axis 0 (negative entries count from the end; concrete out-of-range ones raise).
+        updates: a Tensor of shape [len(index)] + x.shape[1:] (cast to x's dtype).
+        overwrite: True replaces rows; False sums all updates aimed at a row (its old value is dropped).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.zeros([2, 3])
@@ -466,6 +541,14 @@ def _nd_parts(op: str, x: Any, index: Any, updates: Any) -> tuple[Any, Any, Any]
 def scatter_nd_add(x: Any, index: Any, updates: Any, name: str | None = None) -> Any:
     """x plus updates added at the index vectors in index's last axis (repeated indices accumulate).
 
+    Args:
+        x: the input Tensor.
+        index: an integer Tensor whose last axis holds index vectors of length k <= x.ndim (negative entries count from the end; concrete out-of-range ones raise).
+        updates: a Tensor of shape index.shape[:-1] + x.shape[k:] (cast to x's dtype).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.zeros([2, 3])
@@ -490,6 +573,14 @@ def scatter_nd_add(x: Any, index: Any, updates: Any, name: str | None = None) ->
 def scatter_nd(index: Any, updates: Any, shape: Any, name: str | None = None) -> Any:
     """Zeros of `shape` with updates added at the index vectors in index's last axis.
 
+    Args:
+        index: an integer Tensor whose last axis holds index vectors of length k <= len(shape).
+        updates: a Tensor of shape index.shape[:-1] + shape[k:]; its dtype is the result's.
+        shape: the result's shape (an int, list/tuple or 1-D integer Tensor).
+
+    Returns:
+        A Tensor of `shape` and updates' dtype.
+
     Examples:
         >>> import padax
         >>> padax.scatter_nd(padax.to_tensor([[1], [3]]), padax.to_tensor([5.0, 7.0]), [4]).tolist()
@@ -511,6 +602,15 @@ def _index_tuple(op: str, x: Any, indices: Any) -> tuple:
 def index_put(x: Any, indices: Any, value: Any, accumulate: bool = False, name: str | None = None) -> Any:
     """x with x[indices] = value (or += with accumulate, where repeated indices add up); indices is a
     tuple of integer or boolean Tensors as in advanced indexing.
+
+    Args:
+        x: the input Tensor.
+        indices: a tuple or list of integer or bool Tensors (at most x.ndim), read as in x[tuple(indices)].
+        value: a scalar or Tensor broadcastable to the indexed shape.
+        accumulate: False sets the positions (default); True adds value to them.
+
+    Returns:
+        A new Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -535,6 +635,15 @@ def _axis_index(op: str, x: Any, index: Any, axis: int) -> tuple:
 def index_fill(x: Any, index: Any, axis: int, value: Any, name: str | None = None) -> Any:
     """x with the slices along `axis` listed in `index` filled with the scalar `value`.
 
+    Args:
+        x: the input Tensor.
+        index: a 1-D integer Tensor or list of positions along `axis` (negative entries count from the end; concrete out-of-range ones raise).
+        axis: the axis the positions are on.
+        value: a scalar or one-element Tensor.
+
+    Returns:
+        A new Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -553,6 +662,17 @@ def index_fill(x: Any, index: Any, axis: int, value: Any, name: str | None = Non
 def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: str | None = None, *,
               out: Any = None) -> Any:
     """x with alpha * value's slices added to the slices of x along `axis` listed in `index` (repeats add up).
+
+    Args:
+        x: the input Tensor.
+        index: a 1-D integer Tensor or list of positions along `axis` (negative entries count from the end; concrete out-of-range ones raise).
+        axis: the axis the positions are on.
+        value: a Tensor shaped like x but with len(index) on `axis`.
+        alpha: a scale applied to value first (default 1).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -576,6 +696,14 @@ def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: s
 def masked_fill(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
     """x with `value` (a scalar or broadcastable Tensor) where mask is true; x and mask broadcast.
 
+    Args:
+        x: the input Tensor.
+        mask: a bool Tensor broadcastable with x.
+        value: a scalar or Tensor (cast to x's dtype), broadcast with x and mask.
+
+    Returns:
+        A Tensor of x's dtype with the broadcast shape of x, mask and value.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -594,6 +722,14 @@ def masked_fill(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
 def masked_scatter(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
     """x with the elements where mask is true replaced, in row-major order, by the first elements of
     `value` (flattened); mask broadcasts to x.
+
+    Args:
+        x: the input Tensor.
+        mask: a bool Tensor that broadcasts to x's shape.
+        value: a Tensor with at least as many elements as mask selects (cast to x's dtype).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -626,6 +762,13 @@ def masked_scatter(x: Any, mask: Any, value: Any, name: str | None = None) -> An
 def multiplex(inputs: Any, index: Any, name: str | None = None) -> Any:
     """Row i of the result is row i of inputs[index[i]] (inputs: equal-shaped Tensors, index: [n, 1] or [n]).
 
+    Args:
+        inputs: a non-empty list of Tensors of the same shape [n, ...].
+        index: an integer Tensor of shape [n, 1] or [n] choosing an input for each row.
+
+    Returns:
+        A Tensor of shape [n, ...] and the inputs' (promoted) dtype.
+
     Examples:
         >>> import padax
         >>> a, b = padax.to_tensor([[1, 1], [2, 2]]), padax.to_tensor([[8, 8], [9, 9]])
@@ -650,6 +793,15 @@ def multiplex(inputs: Any, index: Any, name: str | None = None) -> Any:
 def select_scatter(x: Any, values: Any, axis: int, index: int, name: str | None = None) -> Any:
     """x with the slice at `index` along `axis` replaced by values (shaped like that slice).
 
+    Args:
+        x: the input Tensor.
+        values: a Tensor shaped like x without `axis`.
+        axis: the axis of the slice.
+        index: the slice's position on `axis` (negative counts from the end).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.zeros([2, 3])
@@ -671,6 +823,15 @@ def select_scatter(x: Any, values: Any, axis: int, index: int, name: str | None 
 
 def slice_scatter(x: Any, value: Any, axes: Any, starts: Any, ends: Any, strides: Any, name: str | None = None) -> Any:
     """x with x[starts:ends:strides] on the listed axes replaced by value (shaped like that slice).
+
+    Args:
+        x: the input Tensor.
+        value: a Tensor (or scalar) broadcastable to the slice's shape.
+        axes: the axes sliced.
+        starts, ends, strides: one start, (exclusive) end and stride per listed axis (Python slice rules).
+
+    Returns:
+        A new Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -694,6 +855,15 @@ def slice_scatter(x: Any, value: Any, axes: Any, starts: Any, ends: Any, strides
 
 def diagonal_scatter(x: Any, y: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
     """x with its diagonal over axis1/axis2 (as `diagonal` lays it out) replaced by y.
+
+    Args:
+        x: the input Tensor (at least 2-D).
+        y: a Tensor with the shape of diagonal(x, offset, axis1, axis2).
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        axis1, axis2: the two axes the diagonal runs over.
+
+    Returns:
+        A new Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -732,6 +902,15 @@ def scatter_add(input: Any, dim: int, index: Any, src: Any) -> Any:  # noqa: A00
     """input with src[..., i, ...] added at input[..., index[..., i, ...], ...] along `dim` (index has
     src's shape; repeated indices add up).
 
+    Args:
+        input: the input Tensor.
+        dim: the axis to scatter along.
+        index: an integer Tensor of input's rank, not larger than input outside `dim`.
+        src: values broadcastable to index's shape (cast to input's dtype).
+
+    Returns:
+        A new Tensor of input's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.zeros([2, 3])
@@ -745,6 +924,17 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,  
                    include_self: bool = True) -> Any:
     """input with src reduced into the positions `index` names along `dim`: reduce is 'sum', 'prod',
     'mean', 'amin' or 'amax'; include_self=False leaves input's own values out at written positions.
+
+    Args:
+        input: the input Tensor.
+        dim: the axis to scatter along.
+        index: an integer Tensor of input's rank, not larger than input outside `dim`.
+        src: values broadcastable to index's shape (cast to input's dtype).
+        reduce: 'sum', 'prod', 'mean', 'amin' or 'amax'.
+        include_self: whether input's own values take part at written positions.
+
+    Returns:
+        A new Tensor of input's shape and dtype.
 
     Examples:
         >>> import padax
@@ -760,6 +950,16 @@ def scatter_reduce(input: Any, dim: int, index: Any, src: Any, reduce: str, *,  
 
 def take_along_dim(arr: Any, indices: Any, axis: int, broadcast: bool = True, *, out: Any = None) -> Any:
     """take_along_axis(arr, indices, axis, broadcast).
+
+    Args:
+        arr: the input Tensor (at least 1-D).
+        indices: an integer Tensor of positions along `axis`.
+        axis: the axis to index along.
+        broadcast: whether arr and indices broadcast outside `axis` (default True).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of arr's dtype with indices' (broadcast) shape.
 
     Examples:
         >>> import padax

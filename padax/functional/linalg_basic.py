@@ -43,6 +43,14 @@ def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False,
            *, out: Any = None) -> Any:
     """Matrix product with batch broadcasting; `transpose_x/y` swap the last two axes first.
 
+    Args:
+        x, y: Tensors with at least 1 axis (promoted to a common dtype; bool is rejected); a 1-D x is a row, a 1-D y a column.
+        transpose_x, transpose_y: whether to swap the last two axes of x / y first (ignored for 1-D operands).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A Tensor of the promoted dtype: the broadcast batch axes, then [m, n] (vector axes dropped).
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -103,6 +111,12 @@ def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False,
 def mm(input: Any, mat2: Any, name: str | None = None) -> Any:
     """Matrix product (same rules as matmul).
 
+    Args:
+        input, mat2: the two factors (promoted to a common dtype; bool is rejected).
+
+    Returns:
+        matmul(input, mat2).
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -114,6 +128,14 @@ def mm(input: Any, mat2: Any, name: str | None = None) -> Any:
 
 def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Batched matrix product of two 3-D Tensors with equal batch sizes.
+
+    Args:
+        x: a 3-D Tensor [b, m, k].
+        y: a 3-D Tensor [b, k, n] with the same batch size.
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A [b, m, n] Tensor of the promoted dtype.
 
     Examples:
         >>> import padax
@@ -133,6 +155,13 @@ def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Inner product of 1-D vectors, or row-wise inner products of two 2-D Tensors.
 
+    Args:
+        x, y: 1-D or 2-D Tensors of the same shape (promoted to a common dtype; bool is rejected).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A 0-d Tensor for 1-D inputs, a 1-D Tensor of one value per row for 2-D inputs.
+
     Examples:
         >>> import padax
         >>> float(padax.dot(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([4.0, 5.0, 6.0])))
@@ -151,6 +180,12 @@ def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 def t(input: Any, name: str | None = None) -> Any:
     """Transpose of a matrix; 0-D and 1-D Tensors are returned unchanged.
 
+    Args:
+        input: a Tensor with at most 2 axes.
+
+    Returns:
+        The [n, m] transpose of an [m, n] input; other inputs unchanged.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -165,6 +200,13 @@ def t(input: Any, name: str | None = None) -> Any:
 
 def mv(x: Any, vec: Any, name: str | None = None) -> Any:
     """Matrix-vector product of a 2-D x and a 1-D vec.
+
+    Args:
+        x: a 2-D Tensor [m, n].
+        vec: a 1-D Tensor [n] (promoted to a common dtype; bool is rejected).
+
+    Returns:
+        A 1-D Tensor [m].
 
     Examples:
         >>> import padax
@@ -181,6 +223,14 @@ def mv(x: Any, vec: Any, name: str | None = None) -> Any:
 
 def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
     """beta * input + alpha * (x @ y) for 2-D x and y; input broadcasts to the product's shape.
+
+    Args:
+        input: a Tensor broadcastable to [m, n].
+        x, y: 2-D Tensors [m, k] and [k, n].
+        beta, alpha: the scales of input and of the product.
+
+    Returns:
+        An [m, n] Tensor.
 
     Examples:
         >>> import padax
@@ -209,6 +259,12 @@ def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, nam
 def inner(x: Any, y: Any, name: str | None = None) -> Any:
     """Sum over the last axes of x and y: shape x.shape[:-1] + y.shape[:-1] (a product for 0-d inputs).
 
+    Args:
+        x, y: Tensors whose last axes have equal sizes (or 0-d) (promoted to a common dtype; bool is rejected).
+
+    Returns:
+        A Tensor of shape x.shape[:-1] + y.shape[:-1].
+
     Examples:
         >>> import padax
         >>> float(padax.inner(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0])))
@@ -226,6 +282,13 @@ def inner(x: Any, y: Any, name: str | None = None) -> Any:
 def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """x[i] * y[j] for the flattened x and y.
 
+    Args:
+        x, y: Tensors of any shape (flattened) (promoted to a common dtype; bool is rejected).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A 2-D Tensor [x.size, y.size].
+
     Examples:
         >>> import padax
         >>> padax.outer(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
@@ -239,6 +302,12 @@ def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def kron(x: Any, y: Any, name: str | None = None) -> Any:
     """Kronecker product: blocks x[i, j, ...] * y (ranks are aligned by adding leading size-1 axes).
+
+    Args:
+        x, y: Tensors of any rank (promoted to a common dtype; bool is rejected).
+
+    Returns:
+        A Tensor whose axis sizes are the products of x's and y's (after aligning ranks).
 
     Examples:
         >>> import padax
@@ -260,6 +329,13 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
     first n of y); a flat list of ints (the same axes of both); [x_axes] (the same for both) or
     [x_axes, y_axes] (entries past the second are ignored; the shorter list is completed with the
     longer one's trailing entries); a Tensor holding any of these.
+
+    Args:
+        x, y: the Tensors to contract (promoted to a common dtype; bool is rejected).
+        axes: the axes to contract, in one of the forms above (default 2); paired axes must have equal sizes.
+
+    Returns:
+        A Tensor with x's free axes followed by y's free axes.
 
     Examples:
         >>> import padax
@@ -299,6 +375,14 @@ def tensordot(x: Any, y: Any, axes: Any = 2, name: str | None = None) -> Any:
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
     """Sum of the diagonal (offset above/below the main one) taken over axis1 and axis2.
 
+    Args:
+        x: a Tensor with at least 2 axes.
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        axis1, axis2: the two different axes the diagonal runs over.
+
+    Returns:
+        A Tensor of x's other axes (0-d for a matrix); x's dtype, int64 for bool.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -314,6 +398,14 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | N
 
 def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, name: str | None = None) -> Any:
     """beta * input + alpha * bmm(x, y) for 3-D x and y; input broadcasts to the product's shape.
+
+    Args:
+        input: a Tensor broadcastable to [b, m, n].
+        x, y: 3-D Tensors [b, m, k] and [b, k, n].
+        beta, alpha: the scales of input and of the product.
+
+    Returns:
+        A [b, m, n] Tensor.
 
     Examples:
         >>> import padax
@@ -335,6 +427,13 @@ def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, n
 
 def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
     """Cross product of 3-vectors along `axis` (default 9 means: the first axis of size 3).
+
+    Args:
+        x, y: Tensors broadcast together (dtypes promoted).
+        axis: the axis of size 3 holding the vectors; 9 (Paddle's default) picks the first axis of size 3.
+
+    Returns:
+        A Tensor of the broadcast shape and promoted dtype.
 
     Examples:
         >>> import padax
@@ -378,6 +477,13 @@ def _pnorm(d: Any, p: float, axes: tuple[int, ...]) -> Any:
 def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
     """The p-norm of x - y (broadcast), as a 0-d Tensor.
 
+    Args:
+        x, y: Tensors broadcast together (integer results computed in the default float dtype).
+        p: the norm order: any float, 0 (count of non-zeros), inf (max) or -inf (min).
+
+    Returns:
+        A 0-d Tensor.
+
     Examples:
         >>> import padax
         >>> float(padax.dist(padax.to_tensor([0.0, 0.0]), padax.to_tensor([3.0, 4.0])))
@@ -395,6 +501,15 @@ def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
 def cdist(x: Any, y: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
           name: str | None = None) -> Any:
     """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M]: [..., P, R].
+
+    Args:
+        x: a Tensor [..., P, M] (promoted to a common dtype; bool is rejected).
+        y: a Tensor [..., R, M]; the batch axes broadcast.
+        p: the norm order (as in dist).
+        compute_mode: Paddle's choice of algorithm; ignored (the differences are always formed directly).
+
+    Returns:
+        A Tensor [..., P, R] (integer inputs give the default float dtype).
 
     Examples:
         >>> import padax
@@ -421,6 +536,13 @@ def cdist(x: Any, y: Any, p: float = 2.0, compute_mode: str = "use_mm_for_euclid
 
 def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
     """The p-norm distances between all pairs of rows i < j of the 2-D x, in row-major pair order.
+
+    Args:
+        x: a 2-D Tensor [n, m].
+        p: the norm order (as in dist).
+
+    Returns:
+        A 1-D Tensor of n * (n - 1) / 2 distances.
 
     Examples:
         >>> import padax

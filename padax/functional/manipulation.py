@@ -44,6 +44,13 @@ def _int_list(op: str, v: Any, what: str) -> list[int]:
 def reshape(x: Any, shape: Any, name: str | None = None) -> Any:
     """Reshape (row-major); one entry may be -1 (inferred) and 0 copies x's size on that axis.
 
+    Args:
+        x: the Tensor to reshape.
+        shape: the new shape: a list/tuple of ints (or 0-d Tensors) or a 1-D integer Tensor; static.
+
+    Returns:
+        A Tensor of `shape` with x's elements and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
@@ -102,6 +109,13 @@ def reshape_tensor(x: Any, shape: Any) -> Any:
 def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
     """Permute the axes: output axis i is input axis perm[i].
 
+    Args:
+        x: the input Tensor.
+        perm: a permutation of x's axes (negative axes allowed), one entry per axis.
+
+    Returns:
+        A Tensor of x's dtype with shape [x.shape[p] for p in perm].
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -121,6 +135,14 @@ def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
 
 def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> Any:
     """Move axes `source` to positions `destination`, keeping the others in order.
+
+    Args:
+        x: the input Tensor.
+        source: an axis or a list of axes to move.
+        destination: their new positions (same length as `source`).
+
+    Returns:
+        A Tensor of x's dtype with the axes permuted.
 
     Examples:
         >>> import padax
@@ -149,6 +171,13 @@ def moveaxis(x: Any, source: Any, destination: Any, name: str | None = None) -> 
 def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
     """Insert size-1 axes; with a list, each is inserted in turn into the growing shape.
 
+    Args:
+        x: the input Tensor.
+        axis: an int, a list of ints or a 1-D integer Tensor; negative axes count in the grown shape.
+
+    Returns:
+        x reshaped with the new size-1 axes (same dtype).
+
     Examples:
         >>> import padax
         >>> padax.unsqueeze(padax.zeros([2, 3]), axis=[0, 3]).shape
@@ -166,6 +195,13 @@ def unsqueeze(x: Any, axis: Any, name: str | None = None) -> Any:
 
 def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
     """Remove size-1 axes: all of them, or those of `axis` (axes whose size is not 1 are kept).
+
+    Args:
+        x: the input Tensor.
+        axis: an int or list of axes to remove; None (default) removes every size-1 axis.
+
+    Returns:
+        x reshaped without those axes (same dtype).
 
     Examples:
         >>> import padax
@@ -193,6 +229,13 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
 
 def flatten(x: Any, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Any:
     """Merge axes start_axis..stop_axis (inclusive) into one; a 0-d input becomes shape [1].
+
+    Args:
+        x: the input Tensor.
+        start_axis, stop_axis: the first and last axes to merge (negative values count from the end).
+
+    Returns:
+        A Tensor of x's dtype with axes start_axis..stop_axis merged.
 
     Examples:
         >>> import padax
@@ -227,6 +270,14 @@ def _promote_list(op: str, xs: Sequence[Any]) -> list[Any]:
 def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Join Tensors along an existing axis (dtypes are promoted).
 
+    Args:
+        x: a non-empty list or tuple of Tensors of equal rank (>= 1), same shape except on `axis`.
+        axis: the axis to join along (int or 0-d Tensor; negative counts from the end).
+        out: not supported (padax arrays are immutable); must be None.
+
+    Returns:
+        One Tensor of the promoted dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -253,6 +304,14 @@ def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any
 def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any = None) -> Any:
     """Join equal-shaped Tensors along a new axis.
 
+    Args:
+        x: a non-empty list or tuple of Tensors of the same shape.
+        axis: where the new axis goes in the result (negative counts from the end).
+        out: not supported (padax arrays are immutable); must be None.
+
+    Returns:
+        One Tensor of the promoted dtype with a new axis of size len(x).
+
     Examples:
         >>> import padax
         >>> a, b = padax.to_tensor([1, 2]), padax.to_tensor([3, 4])
@@ -275,6 +334,14 @@ def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any 
 
 def split(x: Any, num_or_sections: Any, axis: Any = 0, name: str | None = None) -> list[Any]:
     """Split along `axis` into equal parts (an int) or parts of given sizes (a list; one may be -1).
+
+    Args:
+        x: the input Tensor (at least 1-D).
+        num_or_sections: an int number of equal parts, or a list/1-D Tensor of part sizes (one may be -1).
+        axis: the axis to split (int or 0-d Tensor).
+
+    Returns:
+        A list of Tensors of x's dtype.
 
     Examples:
         >>> import padax
@@ -318,6 +385,14 @@ def split(x: Any, num_or_sections: Any, axis: Any = 0, name: str | None = None) 
 def chunk(x: Any, chunks: int, axis: Any = 0, name: str | None = None) -> list[Any]:
     """Split into `chunks` equal parts along `axis`.
 
+    Args:
+        x: the input Tensor.
+        chunks: the number of parts; it must divide the size of `axis`.
+        axis: the axis to split.
+
+    Returns:
+        A list of `chunks` Tensors of x's dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
@@ -329,6 +404,13 @@ def chunk(x: Any, chunks: int, axis: Any = 0, name: str | None = None) -> list[A
 
 def unbind(input: Any, axis: int = 0) -> list[Any]:
     """The slices along `axis`, each without that axis.
+
+    Args:
+        input: the input Tensor (at least 1-D).
+        axis: the axis to unpack.
+
+    Returns:
+        A list of input.shape[axis] Tensors of input's dtype.
 
     Examples:
         >>> import padax
@@ -367,6 +449,13 @@ def _expand(op: str, x: Any, shape: Any) -> Any:
 def expand(x: Any, shape: Any, name: str | None = None) -> Any:
     """Broadcast to `shape` (-1 keeps that axis of x).
 
+    Args:
+        x: the input Tensor; its size-1 axes (and new leading ones) are broadcast.
+        shape: the target shape (list/tuple or 1-D Tensor); -1 keeps x's size on that axis.
+
+    Returns:
+        A Tensor of x's dtype with the target shape.
+
     Examples:
         >>> import padax
         >>> padax.expand(padax.to_tensor([[1], [2]]), [2, 3]).tolist()
@@ -377,6 +466,13 @@ def expand(x: Any, shape: Any, name: str | None = None) -> Any:
 
 def broadcast_to(x: Any, shape: Any, name: str | None = None) -> Any:
     """Broadcast to `shape` with numpy rules.
+
+    Args:
+        x: the input Tensor.
+        shape: the target shape (list/tuple or 1-D Tensor); -1 keeps x's size on that axis.
+
+    Returns:
+        A Tensor of x's dtype with the target shape.
 
     Examples:
         >>> import padax
@@ -389,6 +485,13 @@ def broadcast_to(x: Any, shape: Any, name: str | None = None) -> Any:
 def expand_as(x: Any, y: Any, name: str | None = None) -> Any:
     """Broadcast x to y's shape.
 
+    Args:
+        x: the input Tensor.
+        y: the Tensor whose shape x is broadcast to (only its shape is used).
+
+    Returns:
+        A Tensor of x's dtype with y's shape.
+
     Examples:
         >>> import padax
         >>> padax.expand_as(padax.to_tensor([1, 2]), padax.zeros([3, 2])).tolist()
@@ -399,6 +502,12 @@ def expand_as(x: Any, y: Any, name: str | None = None) -> Any:
 
 def broadcast_tensors(input: Sequence[Any], name: str | None = None) -> list[Any]:
     """Broadcast several Tensors to their common shape.
+
+    Args:
+        input: a list or tuple of Tensors with broadcast-compatible shapes.
+
+    Returns:
+        A list of Tensors, each with the common shape and its own dtype.
 
     Examples:
         >>> import padax
@@ -413,6 +522,14 @@ def broadcast_tensors(input: Sequence[Any], name: str | None = None) -> list[Any
 
 def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
     """Repeat x `repeat_times[i]` times along axis i (shorter lists apply to the last axes).
+
+    Args:
+        x: the input Tensor.
+        repeat_times: non-negative repeat counts (list/tuple or 1-D Tensor); the shorter of x.shape and
+            repeat_times is padded with leading 1s.
+
+    Returns:
+        A Tensor of x's dtype with shape x.shape[i] * repeat_times[i].
 
     Examples:
         >>> import padax
@@ -435,6 +552,13 @@ def tile(x: Any, repeat_times: Any, name: str | None = None) -> Any:
 
 def flip(x: Any, axis: Any, name: str | None = None) -> Any:
     """Reverse the order of elements along the given axes.
+
+    Args:
+        x: the input Tensor.
+        axis: an int or a list of axes to reverse.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -460,6 +584,15 @@ def _axes_list(op: str, axis: Any, nd: int) -> list[int]:
 def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
     """Rotate elements along the given axes by `shifts` (of the flattened x when axis is None); a traced
     shift is allowed (one dynamic_slice).
+
+    Args:
+        x: the input Tensor.
+        shifts: an int or a list of ints (one per axis), or a traced integer Tensor; positive moves
+            elements towards higher indices.
+        axis: an int or list of axes; None (default) rolls the flattened x and restores its shape.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -509,6 +642,14 @@ def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
 def rot90(x: Any, k: int = 1, axes: Any = (0, 1), name: str | None = None) -> Any:
     """Rotate by 90 degrees k times in the plane of `axes` (from the first axis towards the second).
 
+    Args:
+        x: the input Tensor (at least 2-D).
+        k: the number of quarter turns (any int; taken modulo 4; negative turns the other way).
+        axes: the two different axes of the rotation plane.
+
+    Returns:
+        A Tensor of x's dtype (the two axes exchanged when k is odd).
+
     Examples:
         >>> import padax
         >>> padax.rot90(padax.to_tensor([[1, 2], [3, 4]])).tolist()
@@ -538,6 +679,14 @@ def rot90(x: Any, k: int = 1, axes: Any = (0, 1), name: str | None = None) -> An
 
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Any:
     """The diagonal over axis1/axis2 (offset > 0 above the main one), as the last axis of the result.
+
+    Args:
+        x: the input Tensor (at least 2-D).
+        offset: which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        axis1, axis2: the two different axes the diagonal runs over.
+
+    Returns:
+        A Tensor of x's dtype: the other axes in order, then the diagonal as the last axis.
 
     Examples:
         >>> import padax
@@ -579,6 +728,14 @@ def _clamp_bound(v: int, n: int) -> int:
 def slice(input: Any, axes: Any, starts: Any, ends: Any, name: str | None = None) -> Any:
     """input[starts[i]:ends[i]] on each listed axis (negative bounds count from the end; bounds clamp).
 
+    Args:
+        input: the input Tensor.
+        axes: the axes to slice.
+        starts, ends: one start and one (exclusive) end per listed axis; ints, 0-d Tensors or a 1-D Tensor.
+
+    Returns:
+        A Tensor of input's dtype; unlisted axes are kept whole.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -601,6 +758,14 @@ def slice(input: Any, axes: Any, starts: Any, ends: Any, name: str | None = None
 
 def strided_slice(x: Any, axes: Any, starts: Any, ends: Any, strides: Any, name: str | None = None) -> Any:
     """x[starts[i]:ends[i]:strides[i]] on each listed axis, with Python's slice rules (negative strides too).
+
+    Args:
+        x: the input Tensor.
+        axes: the axes to slice.
+        starts, ends, strides: one start, (exclusive) end and non-zero stride per listed axis.
+
+    Returns:
+        A Tensor of x's dtype; unlisted axes are kept whole.
 
     Examples:
         >>> import padax
@@ -634,6 +799,20 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
     before1, ...]); any other constant list (of even length) pads from the last axis backwards. For
     'reflect', 'replicate' and 'circular' (or a pad of length 2*(ndim-2)) x is 3-D/4-D/5-D and pad lists
     [left, right, top, bottom, front, back] for the spatial axes of `data_format`.
+
+    Args:
+        x: the input Tensor.
+        pad: a list of ints or a 1-D integer Tensor of (before, after) pairs, laid out as described above;
+            negative amounts crop in 'constant' mode.
+        mode: 'constant' (default), 'reflect', 'replicate' or 'circular'.
+        value: the fill value in 'constant' mode (a scalar or 0-d Tensor, cast to x's dtype).
+        data_format: the layout that locates the spatial axes ('NCL'/'NLC', 'NCHW'/'NHWC', 'NCDHW'/'NDHWC');
+            None means channels-first.
+        pad_from_left_axis: whether a constant pad of length 2*ndim starts at the first axis (default True)
+            instead of the last.
+
+    Returns:
+        The padded Tensor, of x's dtype.
 
     Examples:
         >>> import padax
@@ -706,6 +885,12 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
 def as_complex(x: Any, name: str | None = None) -> Any:
     """A complex Tensor from a real one whose last axis (of size 2) holds the real and imaginary parts.
 
+    Args:
+        x: a float Tensor whose last axis has size 2 (float16/bfloat16 are computed in float32).
+
+    Returns:
+        A complex64 (complex128 for float64 x) Tensor of shape x.shape[:-1].
+
     Examples:
         >>> import padax
         >>> padax.as_complex(padax.to_tensor([[1.0, 2.0], [3.0, -4.0]])).tolist()
@@ -724,6 +909,12 @@ def as_complex(x: Any, name: str | None = None) -> Any:
 def as_real(x: Any, name: str | None = None) -> Any:
     """A real Tensor with a new last axis of size 2 holding the real and imaginary parts of complex x.
 
+    Args:
+        x: a complex Tensor.
+
+    Returns:
+        A float Tensor (float32 for complex64, float64 for complex128) of shape x.shape + [2].
+
     Examples:
         >>> import padax
         >>> padax.as_real(padax.to_tensor([1 + 2j])).tolist()
@@ -741,6 +932,15 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
     """Repeat each element (slice along `axis`; of the flattened x when None) `repeats` times; repeats is an
     int or one count per element. Traced per-element counts need the static `output_size` (padax's
     extension); eager Tensors are read on the host.
+
+    Args:
+        x: the input Tensor.
+        repeats: an int, or a list/Tensor of non-negative counts, one per element along `axis`.
+        axis: the axis to repeat along; None (default) flattens x first.
+        output_size: the static total length along `axis`, needed only for traced per-element repeats.
+
+    Returns:
+        A Tensor of x's dtype, longer along `axis` (1-D when axis is None).
 
     Examples:
         >>> import padax
@@ -791,6 +991,12 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
 def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 1 axis (one Tensor back for one input, else a list).
 
+    Args:
+        *inputs: Tensors or array-likes.
+
+    Returns:
+        One Tensor for one input, else a list of Tensors.
+
     Examples:
         >>> import padax
         >>> padax.atleast_1d(padax.to_tensor(5.0)).shape
@@ -802,6 +1008,12 @@ def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
 
 def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 2 axes (leading size-1 axes added).
+
+    Args:
+        *inputs: Tensors or array-likes.
+
+    Returns:
+        One Tensor for one input, else a list of Tensors.
 
     Examples:
         >>> import padax
@@ -817,6 +1029,12 @@ def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
 
 def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 3 axes (as numpy: [n] -> [1, n, 1], [m, n] -> [m, n, 1]).
+
+    Args:
+        *inputs: Tensors or array-likes.
+
+    Returns:
+        One Tensor for one input, else a list of Tensors.
 
     Examples:
         >>> import padax
@@ -834,6 +1052,14 @@ def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
 
 def unflatten(x: Any, axis: int, shape: Any, name: str | None = None) -> Any:
     """Split axis `axis` into `shape` (one entry may be -1).
+
+    Args:
+        x: the input Tensor.
+        axis: the axis to split.
+        shape: the sizes replacing that axis (list/tuple or 1-D Tensor); their product must equal its size.
+
+    Returns:
+        A Tensor of x's dtype with len(shape) - 1 more axes.
 
     Examples:
         >>> import padax
@@ -859,6 +1085,15 @@ def unflatten(x: Any, axis: int, shape: Any, name: str | None = None) -> Any:
 
 def tensor_split(x: Any, num_or_indices: Any, axis: int = 0, name: str | None = None) -> list[Any]:
     """Split along `axis` into n nearly equal parts (the first ones one larger) or at the given indices.
+
+    Args:
+        x: the input Tensor.
+        num_or_indices: a positive int number of parts, or a list/1-D Tensor of cut indices (negative count
+            from the end; out-of-range ones clamp, giving empty parts).
+        axis: the axis to split.
+
+    Returns:
+        A list of Tensors of x's dtype.
 
     Examples:
         >>> import padax
@@ -890,6 +1125,14 @@ def tensor_split(x: Any, num_or_indices: Any, axis: int = 0, name: str | None = 
 def unstack(x: Any, axis: int = 0, num: int | None = None) -> list[Any]:
     """The slices along `axis`, each without that axis (as unbind).
 
+    Args:
+        x: the input Tensor (at least 1-D).
+        axis: the axis to unpack.
+        num: if given, must equal x.shape[axis] (checked).
+
+    Returns:
+        A list of x.shape[axis] Tensors of x's dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -904,6 +1147,14 @@ def unstack(x: Any, axis: int = 0, num: int | None = None) -> list[Any]:
 
 def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None) -> Any:
     """The block of x of `shape` (-1 keeps the rest of an axis) starting at `offsets` (default 0).
+
+    Args:
+        x: the input Tensor.
+        shape: the block's size, one entry per axis (-1: up to the end); None keeps x's shape.
+        offsets: the block's start, one entry per axis; None means all zeros.
+
+    Returns:
+        A Tensor of x's dtype with the block's shape.
 
     Examples:
         >>> import padax
@@ -930,6 +1181,12 @@ def crop(x: Any, shape: Any = None, offsets: Any = None, name: str | None = None
 def broadcast_shape(x_shape: Any, y_shape: Any) -> list[int]:
     """The broadcast of two shapes, as a list.
 
+    Args:
+        x_shape, y_shape: two shapes (lists/tuples of ints or 1-D integer Tensors).
+
+    Returns:
+        The broadcast shape, as a Python list of ints.
+
     Examples:
         >>> import padax
         >>> padax.broadcast_shape([2, 1, 3], [4, 1])
@@ -942,6 +1199,12 @@ def broadcast_shape(x_shape: Any, y_shape: Any) -> list[int]:
 def numel(x: Any, name: str | None = None) -> Any:
     """The number of elements of x, as a 0-d int64 Tensor.
 
+    Args:
+        x: a Tensor or array-like.
+
+    Returns:
+        A 0-d int64 Tensor (int32 when x64 is disabled).
+
     Examples:
         >>> import padax
         >>> int(padax.numel(padax.zeros([2, 3])))
@@ -953,6 +1216,12 @@ def numel(x: Any, name: str | None = None) -> Any:
 def rank(input: Any) -> Any:
     """The number of axes of input, as a 0-d int32 Tensor.
 
+    Args:
+        input: a Tensor or array-like.
+
+    Returns:
+        A 0-d int32 Tensor.
+
     Examples:
         >>> import padax
         >>> int(padax.rank(padax.zeros([2, 3])))
@@ -963,6 +1232,12 @@ def rank(input: Any) -> Any:
 
 def shape(input: Any) -> Any:
     """The shape of input, as a 1-D int64 Tensor, as Paddle gives it (Tensor.shape is the Python tuple).
+
+    Args:
+        input: a Tensor or array-like.
+
+    Returns:
+        A 1-D int64 Tensor (int32 when x64 is disabled) with one entry per axis.
 
     Examples:
         >>> import padax
@@ -976,6 +1251,14 @@ def shape(input: Any) -> Any:
 def swapaxes(x: Any, axis0: Any, axis1: int | None = None, name: str | None = None) -> Any:
     """x with two axes exchanged; given one list of all axes instead (Paddle's `swapaxes(x, perm)`, its
     alias of transpose), x with its axes permuted so.
+
+    Args:
+        x: the input Tensor.
+        axis0: the first axis, or a full permutation list (then axis1 is not given).
+        axis1: the second axis.
+
+    Returns:
+        A Tensor of x's dtype with the axes exchanged (or permuted).
 
     Examples:
         >>> import padax
@@ -998,6 +1281,14 @@ swapdims = swapaxes
 def view(x: Any, shape_or_dtype: Any, name: str | None = None) -> Any:
     """A reshape (given a shape) or a bit reinterpretation (given a dtype; a different item size rescales
     the last axis).
+
+    Args:
+        x: the input Tensor.
+        shape_or_dtype: a shape (list/tuple or 1-D Tensor) to reshape to, or a dtype (name or object) to
+            reinterpret x's bits as.
+
+    Returns:
+        A new Tensor (padax has no aliasing views: values are copied, x is unchanged).
 
     Examples:
         >>> import padax
@@ -1030,6 +1321,13 @@ def view(x: Any, shape_or_dtype: Any, name: str | None = None) -> Any:
 def view_as(x: Any, other: Any, name: str | None = None) -> Any:
     """x reshaped to other's shape.
 
+    Args:
+        x: the input Tensor.
+        other: the Tensor whose shape is used (it must have x's number of elements).
+
+    Returns:
+        x reshaped to other's shape (x's dtype).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
@@ -1041,6 +1339,12 @@ def view_as(x: Any, other: Any, name: str | None = None) -> Any:
 
 def tolist(x: Any) -> Any:
     """The values of a concrete Tensor as nested Python lists.
+
+    Args:
+        x: a concrete (not traced) Tensor.
+
+    Returns:
+        Nested Python lists of Python scalars (a bare scalar for a 0-d x).
 
     Examples:
         >>> import padax
@@ -1063,6 +1367,12 @@ def _tensor_list(op: str, x: Any) -> list:
 def hstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 1 (axis 0 for 1-D inputs).
 
+    Args:
+        x: a non-empty list or tuple of Tensors (0-d inputs become 1-D).
+
+    Returns:
+        One Tensor of the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.hstack([padax.to_tensor([1, 2]), padax.to_tensor([3])]).tolist()
@@ -1074,6 +1384,12 @@ def hstack(x: Sequence[Any], name: str | None = None) -> Any:
 
 def vstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 0 after making inputs at least 2-D.
+
+    Args:
+        x: a non-empty list or tuple of Tensors.
+
+    Returns:
+        One Tensor (at least 2-D) of the promoted dtype.
 
     Examples:
         >>> import padax
@@ -1090,6 +1406,12 @@ row_stack = vstack
 def dstack(x: Sequence[Any], name: str | None = None) -> Any:
     """Concatenate along axis 2 after making inputs at least 3-D.
 
+    Args:
+        x: a non-empty list or tuple of Tensors.
+
+    Returns:
+        One Tensor (at least 3-D) of the promoted dtype.
+
     Examples:
         >>> import padax
         >>> padax.dstack([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
@@ -1101,6 +1423,12 @@ def dstack(x: Sequence[Any], name: str | None = None) -> Any:
 
 def column_stack(x: Sequence[Any], name: str | None = None) -> Any:
     """1-D inputs become columns; 2-D inputs are concatenated along axis 1.
+
+    Args:
+        x: a list or tuple of 0-D/1-D Tensors (made columns) or 2-D Tensors with the same number of rows.
+
+    Returns:
+        One 2-D Tensor of the promoted dtype.
 
     Examples:
         >>> import padax
@@ -1117,6 +1445,13 @@ def column_stack(x: Sequence[Any], name: str | None = None) -> Any:
 def hsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
     """tensor_split along axis 1 (axis 0 for 1-D x).
 
+    Args:
+        x: the input Tensor (at least 1-D).
+        num_or_indices: a number of parts or a list of cut indices, as in tensor_split.
+
+    Returns:
+        A list of Tensors of x's dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1, 2, 3], [4, 5, 6]])
@@ -1129,6 +1464,13 @@ def hsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
 
 def vsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
     """tensor_split along axis 0 (x must be at least 2-D).
+
+    Args:
+        x: the input Tensor (at least 2-D).
+        num_or_indices: a number of parts or a list of cut indices, as in tensor_split.
+
+    Returns:
+        A list of Tensors of x's dtype.
 
     Examples:
         >>> import padax
@@ -1145,6 +1487,13 @@ def vsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
 def dsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
     """tensor_split along axis 2 (x must be at least 3-D).
 
+    Args:
+        x: the input Tensor (at least 3-D).
+        num_or_indices: a number of parts or a list of cut indices, as in tensor_split.
+
+    Returns:
+        A list of Tensors of x's dtype.
+
     Examples:
         >>> import padax
         >>> [t.shape for t in padax.dsplit(padax.zeros([2, 2, 4]), 2)]
@@ -1158,6 +1507,12 @@ def dsplit(x: Any, num_or_indices: Any, name: str | None = None) -> list[Any]:
 
 def block_diag(inputs: Sequence[Any], name: str | None = None) -> Any:
     """A block-diagonal matrix from 0-D, 1-D (a row) or 2-D Tensors.
+
+    Args:
+        inputs: a non-empty list of Tensors, each at most 2-D.
+
+    Returns:
+        A 2-D Tensor of the promoted dtype, zeros off the blocks, of shape [sum of rows, sum of columns].
 
     Examples:
         >>> import padax
@@ -1185,6 +1540,12 @@ def block_diag(inputs: Sequence[Any], name: str | None = None) -> Any:
 def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
     """All combinations of one element from each 1-D Tensor, as rows [N, len(x)] (1-D for one input).
 
+    Args:
+        x: a list of 1-D Tensors.
+
+    Returns:
+        A Tensor of the promoted dtype of shape [prod of lengths, len(x)] (the input itself for one Tensor).
+
     Examples:
         >>> import padax
         >>> padax.cartesian_prod([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
@@ -1202,6 +1563,14 @@ def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
 
 def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str | None = None) -> Any:
     """All length-r combinations of the elements of the 1-D x, as rows (itertools order).
+
+    Args:
+        x: a 1-D Tensor.
+        r: the length of each combination.
+        with_replacement: whether an element may appear more than once in a combination.
+
+    Returns:
+        A Tensor of x's dtype of shape [number of combinations, r].
 
     Examples:
         >>> import padax
@@ -1227,6 +1596,15 @@ def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> 
     """Sliding windows of `size` every `step` along `axis`: that axis becomes the window count and a new
     last axis of length `size` holds each window.
 
+    Args:
+        x: the input Tensor (a 0-d x is treated as shape [1]).
+        axis: the axis to slide along.
+        size: the window length (0 <= size <= x.shape[axis]).
+        step: the positive distance between window starts.
+
+    Returns:
+        A Tensor of x's dtype: `axis` has the window count and a new last axis has length `size`.
+
     Examples:
         >>> import padax
         >>> padax.unfold(padax.arange(6), axis=0, size=3, step=2).tolist()
@@ -1251,6 +1629,15 @@ def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> 
 
 def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | None = None) -> Any:
     """A view of x's row-major elements with the given shape and element strides (a gather here).
+
+    Args:
+        x: the input Tensor, read as its flattened row-major elements.
+        shape: the result's shape.
+        stride: the step in elements for each result axis (same length as `shape`).
+        offset: the flat index of the first element.
+
+    Returns:
+        A new Tensor of x's dtype with `shape` (a copy: padax has no aliasing views).
 
     Examples:
         >>> import padax
@@ -1279,6 +1666,16 @@ def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_
     """Map global indices to indices within shard `shard_id` (of nshards equal shards of index_num);
     indices of other shards become ignore_value.
 
+    Args:
+        input: an integer Tensor of global indices.
+        index_num: the size of the whole index range.
+        nshards: the number of shards (each covers ceil(index_num / nshards) indices).
+        shard_id: which shard to keep.
+        ignore_value: the value for indices outside that shard.
+
+    Returns:
+        A Tensor of input's shape and dtype.
+
     Examples:
         >>> import padax
         >>> padax.shard_index(padax.to_tensor([[1], [6], [12]]), index_num=20, nshards=2, shard_id=0).tolist()
@@ -1300,6 +1697,13 @@ def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_
 def permute(input: Any, dims: Sequence[int]) -> Any:  # noqa: A002  (Paddle's parameter names)
     """transpose(input, dims): output axis i is input axis dims[i].
 
+    Args:
+        input: the input Tensor.
+        dims: a permutation of input's axes.
+
+    Returns:
+        A Tensor of input's dtype with shape [input.shape[d] for d in dims].
+
     Examples:
         >>> import padax
         >>> padax.permute(padax.zeros([2, 3, 4]), [2, 0, 1]).shape
@@ -1310,6 +1714,12 @@ def permute(input: Any, dims: Sequence[int]) -> Any:  # noqa: A002  (Paddle's pa
 
 def ravel(input: Any) -> Any:  # noqa: A002
     """input flattened to 1-D (row-major).
+
+    Args:
+        input: the input Tensor.
+
+    Returns:
+        A 1-D Tensor of input's dtype (shape [1] for a 0-d input).
 
     Examples:
         >>> import padax
@@ -1322,6 +1732,15 @@ def ravel(input: Any) -> Any:  # noqa: A002
 
 def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
     """The slice [start, start + length) of input along `dim` (a negative start counts from the end).
+
+    Args:
+        input: the input Tensor.
+        dim: the axis to slice.
+        start: the first index (an int or 0-d Tensor; negative counts from the end).
+        length: the number of elements to keep.
+
+    Returns:
+        A Tensor of input's dtype with size `length` on `dim`.
 
     Examples:
         >>> import padax
@@ -1345,6 +1764,13 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
 def reverse(x: Any, axis: Any, name: str | None = None) -> Any:
     """flip(x, axis): the elements in reverse order along the given axes.
 
+    Args:
+        x: the input Tensor.
+        axis: an int or a list of axes to reverse.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1, 2, 3, 4, 5, 6])
@@ -1357,6 +1783,12 @@ def reverse(x: Any, axis: Any, name: str | None = None) -> Any:
 def view_as_complex(input: Any) -> Any:  # noqa: A002
     """as_complex(input): a last axis of size 2 (real, imaginary) becomes one complex number.
 
+    Args:
+        input: a float Tensor whose last axis has size 2.
+
+    Returns:
+        A complex Tensor of shape input.shape[:-1].
+
     Examples:
         >>> import padax
         >>> padax.view_as_complex(padax.to_tensor([[0.0, 1.0]])).tolist()
@@ -1368,6 +1800,12 @@ def view_as_complex(input: Any) -> Any:  # noqa: A002
 def view_as_real(input: Any) -> Any:  # noqa: A002
     """as_real(input): a complex Tensor as real numbers with a new last axis (real, imaginary).
 
+    Args:
+        input: a complex Tensor.
+
+    Returns:
+        A float Tensor of shape input.shape + [2].
+
     Examples:
         >>> import padax
         >>> padax.view_as_real(padax.to_tensor([3 - 1j])).tolist()
@@ -1378,6 +1816,12 @@ def view_as_real(input: Any) -> Any:  # noqa: A002
 
 def matrix_transpose(x: Any, name: str | None = None) -> Any:
     """x with its last two axes exchanged (x must have at least 2 axes).
+
+    Args:
+        x: a Tensor with at least 2 axes.
+
+    Returns:
+        A Tensor of x's dtype with shape [..., n, m] for an [..., m, n] input.
 
     Examples:
         >>> import padax
@@ -1393,6 +1837,12 @@ def matrix_transpose(x: Any, name: str | None = None) -> Any:
 
 def broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
     """The shape that all the given shapes broadcast to, as a list.
+
+    Args:
+        *shapes: shapes as lists/tuples of ints (or 1-D integer Tensors).
+
+    Returns:
+        The broadcast shape, as a Python list of ints ([] when no shape is given).
 
     Examples:
         >>> import padax

@@ -33,6 +33,13 @@ concatenate = cat
 def ger(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """outer(x, y): the outer product of two 1-D Tensors, of shape [len(x), len(y)].
 
+    Args:
+        x, y: 1-D Tensors (other shapes are flattened; dtypes promoted).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A [len(x), len(y)] Tensor.
+
     Examples:
         >>> import padax
         >>> padax.ger(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
@@ -43,6 +50,12 @@ def ger(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def manual_seed(seed: int) -> Any:
     """seed(seed): reset padax's global random key, so the draws that follow repeat.
+
+    Args:
+        seed: an int (or an integer 0-d Tensor).
+
+    Returns:
+        The global generator's state, as padax.seed returns it.
 
     Examples:
         >>> import padax
@@ -57,6 +70,12 @@ def manual_seed(seed: int) -> Any:
 def inverse(x: Any, name: str | None = None) -> Any:
     """linalg.inv(x): the inverse of a (batch of) square matrices.
 
+    Args:
+        x: a square matrix [n, n] or a batch [..., n, n].
+
+    Returns:
+        A Tensor of x's shape holding the inverses.
+
     Examples:
         >>> import padax
         >>> padax.inverse(padax.to_tensor([[2.0, 0.0], [0.0, 4.0]])).tolist()
@@ -70,6 +89,13 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     """linalg.cholesky(x, upper): the triangular factor L of a symmetric positive-definite x = L @ L.T
     (U with x = U.T @ U when upper).
 
+    Args:
+        x: a symmetric (Hermitian) positive-definite matrix [..., n, n].
+        upper: False (default) returns the lower factor L, True the upper factor U.
+
+    Returns:
+        A triangular Tensor of x's shape.
+
     Examples:
         >>> import padax
         >>> padax.cholesky(padax.to_tensor([[4.0, 2.0], [2.0, 2.0]])).tolist()
@@ -82,6 +108,13 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:  # noqa: N803  (Paddle's name)
     """linalg.eigvalsh(x, UPLO): the eigenvalues, ascending, of a symmetric (Hermitian) x read from its lower
     ('L') or upper ('U') triangle.
+
+    Args:
+        x: a symmetric (Hermitian) matrix [..., n, n].
+        UPLO: 'L' (default) or 'U': which triangle of x is read.
+
+    Returns:
+        A real Tensor [..., n] of eigenvalues in ascending order.
 
     Examples:
         >>> import padax
@@ -97,6 +130,18 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
     """linalg.norm(x, p, axis, keepdim, dtype=dtype): a vector or matrix norm (2-norm of the flattened x by
     default).
 
+    Args:
+        x: the input Tensor.
+        p: the order: None or 'fro' (2-norm / Frobenius), a number (including inf and -inf), or 'nuc'
+            for a matrix.
+        axis: None (flattened x), an int (vector norm) or two axes (matrix norm).
+        keepdim: whether the reduced axes stay with size 1.
+        out: must be None (Tensors are immutable).
+        dtype: if given, x is cast to it first.
+
+    Returns:
+        A Tensor of x's other axes (0-d for a full reduction).
+
     Examples:
         >>> import padax
         >>> float(padax.norm(padax.to_tensor([3.0, 4.0])))
@@ -111,6 +156,13 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
 def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
     """linalg.vecdot(x, y, axis): sum(conj(x) * y) along `axis`.
 
+    Args:
+        x, y: Tensors broadcast together; x is conjugated when complex.
+        axis: the axis summed over.
+
+    Returns:
+        A Tensor of the broadcast shape without `axis`.
+
     Examples:
         >>> import padax
         >>> padax.vecdot(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]]), padax.to_tensor([[1.0, 1.0], [2.0, 0.0]])).tolist()
@@ -123,6 +175,14 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
 def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) -> Any:
     """A Tensor with the values of an array from another library that speaks DLPack (an object with
     `__dlpack__`: a numpy array, a Paddle or torch Tensor, ...); the values are copied.
+
+    Args:
+        dlpack: an object with `__dlpack__`, or a DLPack capsule of host memory.
+        device: where to place the result; None: the default device.
+        copy: accepted for the array-API signature; the values are always copied.
+
+    Returns:
+        A Tensor with the source's shape and dtype.
 
     Examples:
         >>> import numpy as np, padax
@@ -160,6 +220,12 @@ class _HostCapsule:
 def to_dlpack(x: Any) -> Any:
     """A DLPack capsule of x's values (a host copy) for another library's from_dlpack (a padax Tensor also
     has `__dlpack__`, so numpy.from_dlpack(x) takes it directly).
+
+    Args:
+        x: a Tensor (or array-like).
+
+    Returns:
+        A DLPack PyCapsule that can be consumed once.
 
     Examples:
         >>> import numpy as np, padax

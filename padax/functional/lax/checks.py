@@ -29,6 +29,9 @@ class CheckifyError(PadaxError):
     """A check failed (raised by checkify's `Error.throw()`, and by `check` outside checkify). Also named
     `padax.checkify.JaxRuntimeError`, the name JAX code catches.
 
+    Args:
+        *args: the error message (the failed check's formatted text), as for any Exception.
+
     Examples:
         >>> import padax
         >>> from padax import checkify

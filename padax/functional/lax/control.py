@@ -464,6 +464,14 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     the same types; only the chosen one runs. `pred` is a bool (or numeric, nonzero is
     true) scalar. Under vmap with a batched `pred` both branches run and are selected.
 
+    Args:
+        pred: a scalar bool or real number (may be traced).
+        true_fn, false_fn: callables taking *operands and returning pytrees of matching structure and types.
+        *operands: the arguments passed to the chosen branch (pytrees of arrays).
+
+    Returns:
+        The chosen branch's output pytree.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -491,6 +499,14 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
 def switch(index, branches: Sequence[Callable], *operands):
     """`branches[index](*operands)` with a traced integer `index`, clamped into range
     (below 0 runs the first branch, past the end the last), as jax.lax.switch does.
+
+    Args:
+        index: an integer (or bool) scalar, possibly traced.
+        branches: a non-empty sequence of callables taking *operands, all returning the same tree of types.
+        *operands: the arguments passed to the chosen branch (pytrees of arrays).
+
+    Returns:
+        The chosen branch's output pytree.
 
     Examples:
         >>> import padax
@@ -690,6 +706,14 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     types. Differentiable in forward mode only (the trip count is dynamic): for reverse
     mode use `scan` or `fori_loop` with static bounds.
 
+    Args:
+        cond_fun: val -> a bool scalar.
+        body_fun: val -> val, keeping the tree structure and the types.
+        init_val: the initial loop value (a pytree of arrays or Python scalars).
+
+    Returns:
+        The final loop value, with init_val's structure.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -724,6 +748,15 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
     With Python int bounds the trip count is static and the loop runs as a `scan` (so it
     is differentiable in reverse mode, and `unroll` applies); with traced bounds it is a
     `while_loop` (forward-mode differentiable only).
+
+    Args:
+        lower, upper: the integer bounds (Python ints for a static loop, or integer scalar arrays).
+        body_fun: (i, val) -> val, keeping the tree structure and the types.
+        init_val: the initial loop value (a pytree).
+        unroll: iterations per compiled loop step (static bounds only), as in scan.
+
+    Returns:
+        The final loop value, with init_val's structure.
 
     Examples:
         >>> import padax
@@ -931,6 +964,17 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     `unroll` steps are emitted per loop iteration in the compiled program (`True` unrolls
     fully). Differentiable in forward and reverse mode (residuals are saved per step).
 
+    Args:
+        f: (carry, x) -> (carry, y); the carry keeps its structure and types.
+        init: the initial carry (a pytree).
+        xs: a pytree of arrays sharing a leading axis, or None (then `length` is required).
+        length: the number of steps; checked against xs's leading axis when both are given.
+        reverse: visit the elements from last to first.
+        unroll: a positive int, or True (fully) / False (1).
+
+    Returns:
+        (final carry, ys), where each leaf of ys stacks the per-step y along a new leading axis.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -996,6 +1040,14 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     A scan without a carry: one compiled loop rather than a vmap, so memory stays at one
     slice's worth of intermediates. With `batch_size`, each loop step vmaps `f` over that many
     slices (the remainder runs as one last vmapped batch), as jax.lax.map.
+
+    Args:
+        f: a function of one slice (a pytree matching xs without the leading axis).
+        xs: a pytree of arrays sharing a leading axis.
+        batch_size: if given, the number of slices vmapped per loop step.
+
+    Returns:
+        A pytree of f's outputs stacked along a new leading axis.
 
     Examples:
         >>> import padax

@@ -25,7 +25,13 @@ from padax.functional.lax.dot import canonical_precision, check_preferred_elemen
 class ConvDimensionNumbers(NamedTuple):
     """Axis permutations of a convolution: lhs (N, C, spatial...), rhs (O, I, spatial...), out (N, C, spatial...).
 
-    Each spec lists, for the canonical order above, the axis of the actual array that plays that role.
+    Args:
+        lhs_spec: for (N, C, spatial...), the input array's axis that plays each role.
+        rhs_spec: for (O, I, spatial...), the kernel array's axis that plays each role.
+        out_spec: for (N, C, spatial...), the output array's axis that plays each role.
+
+    Returns:
+        An immutable named tuple of the three specs.
 
     Examples:
         >>> from padax import lax

@@ -31,6 +31,13 @@ class Precision(enum.Enum):
     passes on accelerators); HIGHEST asks for full float32. Names such as 'highest' or 'tensorfloat32'
     are accepted too.
 
+    Args:
+        value: the member's number (0 DEFAULT, 1 HIGH, 2 HIGHEST), as in Precision(2); name lookup is
+            Precision['HIGHEST'], and ops take the lower-case names directly.
+
+    Returns:
+        The Precision member.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -163,6 +170,17 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
 
     The result holds the batch dims, then lhs's free dims, then rhs's free dims.
 
+    Args:
+        lhs, rhs: arrays of one dtype.
+        dimension_numbers: ((lhs_contract, rhs_contract), (lhs_batch, rhs_batch)), tuples of axes; paired
+            axes must have equal sizes.
+        precision: None (the scope or config default), a Precision, one of its names, or a (lhs, rhs) pair.
+        preferred_element_type: the result dtype (same kind and at least as wide; floating for int inputs).
+        out_sharding: if given, a sharding constraint applied to the result.
+
+    Returns:
+        An array with the batch axes, then lhs's free axes, then rhs's free axes.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -188,6 +206,16 @@ def _with_sharding(x, out_sharding):
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None, *, out_sharding=None):
     """Vector/matrix product contracting lhs's last dim with rhs's first (jax.lax.dot).
+
+    Args:
+        lhs: an array (1-D or more).
+        rhs: an array of lhs's dtype whose first axis matches lhs's last.
+        precision: as in dot_general.
+        preferred_element_type: as in dot_general.
+        out_sharding: if given, a sharding constraint applied to the result.
+
+    Returns:
+        An array of shape lhs.shape[:-1] + rhs.shape[1:].
 
     Examples:
         >>> import padax

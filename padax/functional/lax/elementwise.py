@@ -388,6 +388,12 @@ shift_left, shift_right_arithmetic, shift_right_logical = (
 class RoundingMethod(enum.IntEnum):
     """How `round` breaks ties (jax.lax.RoundingMethod's names and values).
 
+    Args:
+        value: 0 (AWAY_FROM_ZERO) or 1 (TO_NEAREST_EVEN).
+
+    Returns:
+        The RoundingMethod member (an int, so plain 0 and 1 work wherever a member does).
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -401,6 +407,13 @@ class RoundingMethod(enum.IntEnum):
 
 def round(x, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO):
     """Round half away from zero (0, RoundingMethod.AWAY_FROM_ZERO) or half to even (1, TO_NEAREST_EVEN).
+
+    Args:
+        x: a floating array.
+        rounding_method: a RoundingMethod or its int value.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -416,6 +429,13 @@ def round(x, rounding_method: int = RoundingMethod.AWAY_FROM_ZERO):
 
 def integer_pow(x, y: int):
     """x ** y for a static Python int y, by repeated multiplication (exact for integers).
+
+    Args:
+        x: a numeric array.
+        y: a static Python int (non-negative for integer dtypes).
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax

@@ -28,6 +28,13 @@ class GatherScatterMode(enum.Enum):
     """How gather/scatter treat out-of-bounds indices: clamp them (CLIP), fill the result / drop the
     update (FILL_OR_DROP, named 'fill' or 'drop'), or trust they are in bounds (PROMISE_IN_BOUNDS).
 
+    Args:
+        value: 'clip', 'fill' or 'promise_in_bounds' (GatherScatterMode(value)); `from_any(mode, default)`
+            also takes a member, 'drop', or None (giving `default`).
+
+    Returns:
+        The GatherScatterMode member.
+
     Examples:
         >>> from padax import lax
         >>> mode = lax.GatherScatterMode
@@ -62,10 +69,15 @@ class GatherScatterMode(enum.Enum):
 class GatherDimensionNumbers(NamedTuple):
     """How operand, indices and output dimensions of a gather relate (XLA's Gather).
 
-    offset_dims: output dimensions that hold the slice's (uncollapsed) dimensions;
-    collapsed_slice_dims: operand dimensions of slice size 1 that the output drops;
-    start_index_map: which operand dimension each component of an index vector starts;
-    operand_batching_dims / start_indices_batching_dims: dimensions gathered in lockstep.
+    Args:
+        offset_dims: output dimensions that hold the slice's (uncollapsed) dimensions.
+        collapsed_slice_dims: operand dimensions of slice size 1 that the output drops.
+        start_index_map: which operand dimension each component of an index vector starts.
+        operand_batching_dims, start_indices_batching_dims: operand and indices dimensions gathered in
+            lockstep (default: none).
+
+    Returns:
+        An immutable named tuple of those five tuples of ints.
 
     Examples:
         >>> from padax import lax
@@ -83,10 +95,15 @@ class GatherDimensionNumbers(NamedTuple):
 class ScatterDimensionNumbers(NamedTuple):
     """How operand, indices and updates dimensions of a scatter relate (XLA's Scatter).
 
-    update_window_dims: updates dimensions that hold a window of the operand;
-    inserted_window_dims: operand dimensions of window size 1 that updates leave out;
-    scatter_dims_to_operand_dims: which operand dimension each component of an index vector starts;
-    operand_batching_dims / scatter_indices_batching_dims: dimensions scattered in lockstep.
+    Args:
+        update_window_dims: updates dimensions that hold a window of the operand.
+        inserted_window_dims: operand dimensions of window size 1 that updates leave out.
+        scatter_dims_to_operand_dims: which operand dimension each component of an index vector starts.
+        operand_batching_dims, scatter_indices_batching_dims: operand and indices dimensions scattered in
+            lockstep (default: none).
+
+    Returns:
+        An immutable named tuple of those five tuples of ints.
 
     Examples:
         >>> from padax import lax

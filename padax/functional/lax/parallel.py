@@ -24,6 +24,9 @@ from padax.functional._arrays import asarray, aval_of, static_int
 class UnboundAxisError(NameError):
     """A collective named an axis that no enclosing vmap/shard_map provides.
 
+    Args:
+        *args: the error message (naming the collective, the axis and the user's line), as for NameError.
+
     Examples:
         >>> import padax
         >>> from padax import lax

@@ -20,6 +20,13 @@ from padax.functional._arrays import asarray, aval_of, full
 class RandomAlgorithm(enum.IntEnum):
     """The bit generator XLA runs in `rng_bit_generator` (jax.lax.RandomAlgorithm's names and values).
 
+    Args:
+        value: 0 (RNG_DEFAULT, the backend's choice), 1 (RNG_THREE_FRY) or 2 (RNG_PHILOX); from_any also
+            takes the names ('philox', 'rng_three_fry', ...).
+
+    Returns:
+        The RandomAlgorithm member.
+
     Examples:
         >>> from padax import lax
         >>> list(lax.RandomAlgorithm)

@@ -61,6 +61,15 @@ def _axis(op: str, dimension, aval: ShapedArray) -> int:
 def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
     """Sort one array, or a tuple of equal-shaped arrays by their first `num_keys` (a tuple back).
 
+    Args:
+        operand: one array, or a tuple/list of arrays of one shape.
+        dimension: the axis to sort along (negative counts from the end).
+        is_stable: keep the input order of equal keys.
+        num_keys: how many leading operands are keys (compared lexicographically).
+
+    Returns:
+        The sorted array for one operand, else a tuple of all operands permuted alike.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -82,6 +91,15 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
 def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
     """Sort `keys` along `dimension` and permute `values` the same way; returns (keys, values).
 
+    Args:
+        keys: the array to sort.
+        values: an array of keys' shape, permuted with them.
+        dimension: the axis to sort along.
+        is_stable: keep the input order of equal keys.
+
+    Returns:
+        (sorted keys, permuted values).
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -95,6 +113,13 @@ def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
 
 def top_k(operand, k: int):
     """(values, int32 indices) of the k largest entries along the last axis, largest first.
+
+    Args:
+        operand: an array with at least 1 axis.
+        k: how many entries to keep (at most the last axis's size).
+
+    Returns:
+        (values, indices), both of shape operand.shape[:-1] + (k,); indices are int32.
 
     Examples:
         >>> import padax

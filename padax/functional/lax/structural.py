@@ -285,6 +285,14 @@ def _bitcast_abstract(x, *, new_dtype):
 def convert_element_type(x, new_dtype, weak_type: bool = False):
     """Cast to `new_dtype` (canonicalised for the x64 setting).
 
+    Args:
+        x: an array or Python scalar.
+        new_dtype: the target dtype.
+        weak_type: whether the result is weakly typed (padax's analogue of a Python scalar).
+
+    Returns:
+        An array of x's shape and the target dtype (x itself if nothing changes).
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -300,6 +308,14 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
 
 def broadcast_in_dim(x, shape, broadcast_dimensions):
     """x broadcast to `shape`: x's dimension i becomes output dimension broadcast_dimensions[i] (XLA BroadcastInDim).
+
+    Args:
+        x: an array.
+        shape: the output shape.
+        broadcast_dimensions: for each axis of x, its output axis (x's size must be 1 or that output size).
+
+    Returns:
+        An array of `shape` and x's dtype.
 
     Examples:
         >>> import padax
@@ -320,6 +336,13 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
 def broadcast(x, sizes):
     """Add leading dimensions of the given sizes.
 
+    Args:
+        x: an array.
+        sizes: the sizes of the new leading axes.
+
+    Returns:
+        An array of shape sizes + x.shape and x's dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -333,6 +356,14 @@ def broadcast(x, sizes):
 
 def reshape(x, new_sizes, dimensions=None):
     """Reshape (row-major); with `dimensions`, transpose first as jax.lax.reshape does.
+
+    Args:
+        x: an array.
+        new_sizes: the output shape (static ints, same number of elements; no -1).
+        dimensions: an optional permutation applied to x before reshaping.
+
+    Returns:
+        An array of `new_sizes` and x's dtype.
 
     Examples:
         >>> import padax
@@ -355,6 +386,13 @@ def reshape(x, new_sizes, dimensions=None):
 def transpose(x, permutation):
     """Permute the dimensions of x: output dimension i is x's dimension permutation[i].
 
+    Args:
+        x: an array.
+        permutation: a permutation of range(x.ndim).
+
+    Returns:
+        An array of x's dtype with shape [x.shape[p] for p in permutation].
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -372,6 +410,14 @@ def transpose(x, permutation):
 def select_n(which, *cases):
     """Elementwise choice among `cases` by `which`: a bool picks cases[0] (False) or cases[1] (True), an int picks cases[which].
 
+    Args:
+        which: a bool (two cases at most) or int32 array of the cases' shape, or a scalar; int values must
+            lie in range(len(cases)).
+        *cases: at least one array, all of one shape and dtype.
+
+    Returns:
+        An array of the cases' shape and dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -384,6 +430,13 @@ def select_n(which, *cases):
 
 def select(pred, on_true, on_false):
     """`on_true` where pred else `on_false` (jax.lax.select).
+
+    Args:
+        pred: a bool array of the operands' shape (or a scalar).
+        on_true, on_false: arrays of one shape and dtype.
+
+    Returns:
+        An array of the operands' shape and dtype.
 
     Examples:
         >>> import padax
@@ -398,6 +451,13 @@ def select(pred, on_true, on_false):
 def iota(dtype, size: int):
     """The 1-D array 0, 1, ..., size - 1 of `dtype`.
 
+    Args:
+        dtype: the result dtype.
+        size: the length.
+
+    Returns:
+        A 1-D array of `dtype`.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -409,6 +469,14 @@ def iota(dtype, size: int):
 
 def broadcasted_iota(dtype, shape, dimension: int):
     """An array of `shape` whose entries count 0, 1, ... along `dimension` (repeated over the other axes).
+
+    Args:
+        dtype: the result dtype.
+        shape: the result shape.
+        dimension: the axis along which the values count up.
+
+    Returns:
+        An array of `shape` and `dtype`.
 
     Examples:
         >>> import padax
@@ -436,6 +504,13 @@ def _axes(op: str, dimensions, ndim: int, aval: ShapedArray) -> tuple[int, ...]:
 def squeeze(x, dimensions: int | Sequence[int]):
     """Remove the given size-1 axes (negative axes count from the end).
 
+    Args:
+        x: an array.
+        dimensions: an int or a sequence of distinct axes, each of size 1.
+
+    Returns:
+        An array of x's dtype without those axes.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -453,6 +528,13 @@ def squeeze(x, dimensions: int | Sequence[int]):
 
 def expand_dims(x, dimensions: int | Sequence[int]):
     """Insert size-1 axes at the given positions of the result (negative positions count from its end).
+
+    Args:
+        x: an array.
+        dimensions: an int or a sequence of distinct positions in the result.
+
+    Returns:
+        An array of x's dtype with x.ndim + len(dimensions) axes.
 
     Examples:
         >>> import padax
@@ -473,6 +555,14 @@ def expand_dims(x, dimensions: int | Sequence[int]):
 def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
           strides: Sequence[int] | None = None):
     """Static slice x[start:limit:stride] on every axis; bounds must satisfy 0 <= start <= limit <= size.
+
+    Args:
+        x: an array.
+        start_indices, limit_indices: one static start and (exclusive) limit per axis.
+        strides: one positive static stride per axis; None means all 1.
+
+    Returns:
+        An array of x's dtype with ceil((limit - start) / stride) elements per axis.
 
     Examples:
         >>> import padax
@@ -495,6 +585,15 @@ def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
 def slice_in_dim(x, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0):
     """Static slice along one axis; None and negative bounds work as in Python slicing (no clipping).
 
+    Args:
+        x: an array.
+        start_index, limit_index: the bounds on `axis` (None: 0 / the axis size).
+        stride: the positive step.
+        axis: the axis to slice.
+
+    Returns:
+        An array of x's dtype; the other axes are whole.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -516,6 +615,15 @@ def slice_in_dim(x, start_index: int | None, limit_index: int | None, stride: in
 
 def index_in_dim(x, index: int, axis: int = 0, keepdims: bool = True):
     """Static x[index] along `axis` (negative index counts from the end).
+
+    Args:
+        x: an array.
+        index: a static position on `axis`.
+        axis: the axis to index.
+        keepdims: keep `axis` with size 1 (default True) or drop it.
+
+    Returns:
+        An array of x's dtype.
 
     Examples:
         >>> import padax
@@ -560,6 +668,14 @@ def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
     Negative starts count from the end; then, as XLA does, each start is clamped into
     [0, size - slice_size], so the window always lies inside `x` (no out-of-bounds error).
 
+    Args:
+        x: an array.
+        start_indices: one start per axis: a Python int or an integer scalar array.
+        slice_sizes: one static size per axis.
+
+    Returns:
+        An array of shape slice_sizes and x's dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -581,6 +697,14 @@ def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
 def dynamic_update_slice(x, update, start_indices: Sequence):
     """Write `update` into `x` at run-time starts; starts are wrapped and clamped as in `dynamic_slice`.
 
+    Args:
+        x: the array written into.
+        update: an array of x's rank and dtype, no larger than x on any axis.
+        start_indices: one start per axis: a Python int or an integer scalar array.
+
+    Returns:
+        A new array of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -600,6 +724,15 @@ def dynamic_update_slice(x, update, start_indices: Sequence):
 def dynamic_slice_in_dim(x, start_index, slice_size: int, axis: int = 0):
     """`dynamic_slice` along one axis, taking the other axes whole.
 
+    Args:
+        x: an array.
+        start_index: the start on `axis` (a Python int or an integer scalar array).
+        slice_size: the static length of the slice.
+        axis: the axis to slice.
+
+    Returns:
+        An array of x's dtype with size slice_size on `axis`.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -618,6 +751,15 @@ def dynamic_slice_in_dim(x, start_index, slice_size: int, axis: int = 0):
 def dynamic_index_in_dim(x, index, axis: int = 0, keepdims: bool = True):
     """x[index] along `axis` with a run-time index (clamped into range).
 
+    Args:
+        x: an array.
+        index: the position on `axis` (a Python int or an integer scalar array).
+        axis: the axis to index.
+        keepdims: keep `axis` with size 1 (default True) or drop it.
+
+    Returns:
+        An array of x's dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -634,6 +776,15 @@ def dynamic_index_in_dim(x, index, axis: int = 0, keepdims: bool = True):
 def dynamic_update_slice_in_dim(x, update, start_index, axis: int):
     """`dynamic_update_slice` along one axis (other axes start at 0).
 
+    Args:
+        x: the array written into.
+        update: an array of x's rank and dtype.
+        start_index: the start on `axis` (a Python int or an integer scalar array).
+        axis: the axis the start applies to.
+
+    Returns:
+        A new array of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -649,6 +800,13 @@ def dynamic_update_slice_in_dim(x, update, start_index, axis: int):
 
 def concatenate(operands: Sequence, dimension: int):
     """Join arrays of one dtype along `dimension` (all other axes must match).
+
+    Args:
+        operands: a non-empty sequence of arrays of one dtype and rank.
+        dimension: the axis to join along (negative counts from the end).
+
+    Returns:
+        One array of that dtype.
 
     Examples:
         >>> import padax
@@ -671,6 +829,14 @@ def pad(x, padding_value, padding_config: Sequence[tuple[int, int, int]]):
     """Pad with (low, high, interior) per axis; negative low/high crop. A Python scalar
     `padding_value` takes x's dtype.
 
+    Args:
+        x: an array.
+        padding_value: a scalar (array) of x's dtype, or a Python scalar.
+        padding_config: one (low, high, interior) triple of ints per axis; interior must be >= 0.
+
+    Returns:
+        An array of x's dtype; each axis has low + high + size + interior * (size - 1) elements.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -685,6 +851,13 @@ def pad(x, padding_value, padding_config: Sequence[tuple[int, int, int]]):
 
 def rev(x, dimensions: int | Sequence[int]):
     """Reverse the element order along the given axes.
+
+    Args:
+        x: an array.
+        dimensions: an int or a sequence of distinct axes.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -705,6 +878,14 @@ def rev(x, dimensions: int | Sequence[int]):
 def clamp(min, x, max):
     """Elementwise min(max(x, min), max); bounds are scalars or x-shaped; Python scalars take x's dtype.
 
+    Args:
+        min: the lower bound (a scalar or an array of x's shape, of x's dtype).
+        x: the array to clamp (not complex).
+        max: the upper bound (a scalar or an array of x's shape, of x's dtype).
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> from padax import lax
@@ -720,6 +901,14 @@ def clamp(min, x, max):
 
 def bitcast_convert_type(x, new_dtype):
     """Reinterpret the bits of x as `new_dtype`; narrower adds a last axis, wider consumes one.
+
+    Args:
+        x: an array.
+        new_dtype: the dtype to reinterpret the bits as.
+
+    Returns:
+        An array of `new_dtype`; a last axis of size old_itemsize / new_itemsize is added (narrower), or
+        x's last axis of size new_itemsize / old_itemsize is consumed (wider).
 
     Examples:
         >>> import padax
