@@ -112,7 +112,13 @@ def _order_reduce(name: str, fn, examples: str):
             raise op_value_error(name, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
         return _keep(fn(x, ax), x.aval.shape, ax, keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"The {name}imum over `axis` (NaN propagates).\n\n{examples}"
+    wrapped.__doc__ = (f"The {name}imum over `axis` (NaN propagates).\n\n"
+                       "    Args:\n        x: an array or array-like of real numbers (not empty along `axis`).\n"
+                       "        axis: an int, a tuple of ints, or None (all axes) to reduce over.\n"
+                       "        keepdims: keep the reduced axes with size 1.\n"
+                       "        where, initial: NumPy's mask of the elements to include and a starting value "
+                       "(a mask needs `initial`).\n\n"
+                       f"    Returns:\n        An array of x's dtype, without the reduced axes.\n\n{examples}")
     return wrapped
 
 
