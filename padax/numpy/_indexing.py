@@ -52,8 +52,8 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
         indices: integer indices (negative ones count from the end).
         axis: the axis to index (None: the flattened x); NumPy's third positional argument.
         mode: None or 'fill', 'clip' or 'wrap' (see above).
-        fill_value: what out-of-range indices read with mode 'fill' (None: NaN for inexact dtypes, the dtype's largest
-            value otherwise).
+        fill_value: what out-of-range indices read with mode 'fill' (None: NaN for inexact dtypes, the minimum of
+            signed and the maximum of unsigned integers, True for bool).
         unique_indices, indices_are_sorted: jax's hints, accepted and ignored.
 
     Returns:
@@ -108,7 +108,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
         indices: integer indices of x's rank (negative ones count from the end).
         axis: the axis to index (None: the flattened x).
         mode: 'fill' (default) or 'clip' for out-of-range indices.
-        fill_value: what out-of-range indices read with mode 'fill' (None: NaN for inexact dtypes).
+        fill_value: what out-of-range indices read with mode 'fill' (None: as `take`).
 
     Returns:
         An array of x's dtype: the broadcast shape, with indices' length along `axis`.
