@@ -50,7 +50,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
         dtype: the result dtype (None: Python data takes the default dtypes, numpy data and arrays keep theirs).
         device: the device to put an eager result on (None: the default device).
         copy: False raises if a conversion is needed; True and None behave alike (arrays are immutable).
-        dtype, order (NumPy's positional options): order must be None, 'C', 'K' or 'A'.
+        order: NumPy's option (keyword or third positional): None, 'C', 'K' or 'A' only.
 
     Returns:
         A padax array (a tracer while tracing).
