@@ -45,6 +45,16 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
     raises when a conversion would be needed; arrays are immutable, so no copy is
     ever observable.
 
+    Args:
+        obj: the data to convert.
+        dtype: the result dtype (None: Python data takes the default dtypes, numpy data and arrays keep theirs).
+        device: the device to put an eager result on (None: the default device).
+        copy: False raises if a conversion is needed; True and None behave alike (arrays are immutable).
+        order: NumPy's option (keyword or third positional): None, 'C', 'K' or 'A' only.
+
+    Returns:
+        A padax array (a tracer while tracing).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.asarray([1, 2, 3])
@@ -63,6 +73,15 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
 def array(object: Any, dtype: Any = None, copy: builtins.bool = True, ndmin: builtins.int = 0) -> Any:
     """NumPy's `array`: `asarray` with `ndmin` leading axes added as needed.
 
+    Args:
+        object: the data to convert (array, Python scalar, nested sequence, numpy array).
+        dtype: the result dtype (None: as `asarray`).
+        copy: accepted for NumPy compatibility (padax arrays are immutable).
+        ndmin: the minimum number of dimensions; size-1 axes are added in front.
+
+    Returns:
+        A padax array with at least `ndmin` dimensions.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.array([[1, 2], [3, 4]]).shape
@@ -78,6 +97,14 @@ def array(object: Any, dtype: Any = None, copy: builtins.bool = True, ndmin: bui
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
     """An array from an object implementing `__dlpack__` (a host copy for non-padax producers).
+
+    Args:
+        x: a padax array or an object implementing `__dlpack__`.
+        device: the device to put the result on (None: where it lands).
+        copy: accepted for the Array API (a host copy is made for non-padax producers anyway).
+
+    Returns:
+        A padax array with x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -96,6 +123,14 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An array of zeros (default float dtype).
 
+    Args:
+        shape: an int or a sequence of ints.
+        dtype: the result dtype (None: the default float); NumPy's second positional argument.
+        device: the device to put the result on (None: the default device).
+
+    Returns:
+        An array of `shape` filled with 0.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.zeros((2, 3)).shape, pnp.zeros(2, pnp.int32).tolist()
@@ -109,6 +144,14 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An array of ones (default float dtype).
 
+    Args:
+        shape: an int or a sequence of ints.
+        dtype: the result dtype (None: the default float); NumPy's second positional argument.
+        device: the device to put the result on (None: the default device).
+
+    Returns:
+        An array of `shape` filled with 1.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.ones(3).tolist()
@@ -121,6 +164,14 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An "uninitialised" array; padax arrays are immutable, so it is zero-filled.
+
+    Args:
+        shape: an int or a sequence of ints.
+        dtype: the result dtype (None: the default float); NumPy's second positional argument.
+        device: the device to put the result on (None: the default device).
+
+    Returns:
+        A zero-filled array of `shape`.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -166,6 +217,15 @@ def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An array filled with `fill_value` (dtype from the value's kind unless given).
 
+    Args:
+        shape: an int or a sequence of ints.
+        fill_value: the value of every element (a scalar or 0-d array).
+        dtype: the result dtype (None: from the value's kind: bool, the default int, float or complex).
+        device: the device to put the result on (None: the default device).
+
+    Returns:
+        An array of `shape` filled with `fill_value`.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.full((2, 2), 7).tolist()
@@ -183,6 +243,15 @@ def _like_dtype(x: Any, dtype: Any) -> tuple[Any, np.dtype]:
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
     """Zeros with x's shape (and dtype unless given).
 
+    Args:
+        x: the prototype array (its shape, and dtype unless `dtype` is given).
+        dtype: the result dtype (None: x's).
+        device: the device to put the result on.
+        shape: NumPy's override of the shape (keyword or third positional).
+
+    Returns:
+        An array of zeros.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.zeros_like(pnp.array([[1.5, 2.5]])).tolist()
@@ -194,6 +263,15 @@ def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
     """Ones with x's shape (and dtype unless given).
+
+    Args:
+        x: the prototype array (its shape, and dtype unless `dtype` is given).
+        dtype: the result dtype (None: x's).
+        device: the device to put the result on.
+        shape: NumPy's override of the shape (keyword or third positional).
+
+    Returns:
+        An array of ones.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -207,6 +285,15 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
     """Zero-filled, with x's shape (and dtype unless given).
 
+    Args:
+        x: the prototype array (its shape, and dtype unless `dtype` is given).
+        dtype: the result dtype (None: x's).
+        device: the device to put the result on.
+        shape: NumPy's override of the shape (keyword or third positional).
+
+    Returns:
+        A zero-filled array.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.empty_like(pnp.array([1, 2])).tolist()  # zero-filled, as `empty`
@@ -217,6 +304,16 @@ def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """`fill_value` with x's shape (and dtype unless given).
+
+    Args:
+        x: the prototype array (its shape, and dtype unless `dtype` is given).
+        fill_value: the value of every element.
+        dtype: the result dtype (None: x's).
+        device: the device to put the result on.
+        shape: NumPy's override of the shape (keyword or fourth positional).
+
+    Returns:
+        An array filled with `fill_value`.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -238,6 +335,16 @@ def _number(op: str, v: Any, what: str) -> Any:
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
     """Evenly spaced values in [start, stop) (default int dtype for ints, default float otherwise).
+
+    Args:
+        start: the first value; with `stop` None, the end (the range then starts at 0).
+        stop: the end, excluded.
+        step: the spacing (nonzero; may be negative).
+        dtype: the result dtype (None: the default int if all bounds are ints, else the default float).
+        device: the device to put the result on.
+
+    Returns:
+        A 1-D array of ceil((stop - start) / step) values.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -265,6 +372,17 @@ def linspace(start: Any, stop: Any, /, num: builtins.int, *, dtype: Any = None, 
              endpoint: builtins.bool = True) -> Any:
     """`num` evenly spaced samples from start to stop (stop included when `endpoint`); array or traced
     endpoints give one column of samples per element (shape (num, *broadcast shape)), as jax.
+
+    Args:
+        start, stop: the first and last sample (scalars, or arrays for one column of samples per element).
+        num: the number of samples (non-negative).
+        dtype: the result dtype (None: the default float, or complex for complex endpoints).
+        device: the device to put the result on.
+        endpoint: include `stop` as the last sample.
+        retstep, axis: NumPy's options: also return the spacing; where the sample axis goes.
+
+    Returns:
+        An array of shape (num, *broadcast shape of start and stop), or (samples, step) with `retstep`.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -329,6 +447,17 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
              dtype: Any = None, axis: builtins.int = 0) -> Any:
     """base ** linspace(start, stop, num) (NumPy's logspace, 1-D).
 
+    Args:
+        start, stop: the exponents of the first and last sample.
+        num: the number of samples.
+        endpoint: include base ** stop.
+        base: the base of the powers.
+        dtype: the result dtype (None: the default float).
+        axis: accepted for NumPy compatibility; the result is always 1-D.
+
+    Returns:
+        A 1-D array of `num` values.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.logspace(0.0, 3.0, 4).tolist()
@@ -343,6 +472,16 @@ def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.
               dtype: Any = None, axis: builtins.int = 0) -> Any:
     """Samples evenly spaced on a log scale from start to stop (same signs; NumPy's geomspace); array
     endpoints give one column per element, as linspace.
+
+    Args:
+        start, stop: the first and last sample (nonzero, same sign; arrays give one column per element).
+        num: the number of samples.
+        endpoint: include `stop`.
+        dtype: the result dtype (None: the default float).
+        axis: accepted for NumPy compatibility; the samples lie along axis 0.
+
+    Returns:
+        An array of shape (num, *broadcast shape of start and stop).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -391,6 +530,16 @@ def eye(n_rows: builtins.int, n_cols: builtins.int | None = None, /, *, k: built
         device: Any = None) -> Any:
     """A 2-D array with ones on the k-th diagonal.
 
+    Args:
+        n_rows: the number of rows.
+        n_cols: the number of columns (None: n_rows).
+        k: the diagonal: 0 the main one, > 0 above, < 0 below.
+        dtype: the result dtype (None: the default float).
+        device: the device to put the result on.
+
+    Returns:
+        An array of shape (n_rows, n_cols).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.eye(2, 3, k=1).tolist()
@@ -411,6 +560,13 @@ def eye(n_rows: builtins.int, n_cols: builtins.int | None = None, /, *, k: built
 def identity(n: builtins.int, dtype: Any = None) -> Any:
     """The n x n identity matrix.
 
+    Args:
+        n: the number of rows and columns.
+        dtype: the result dtype (None: the default float).
+
+    Returns:
+        An array of shape (n, n).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.identity(2).tolist()
@@ -421,6 +577,14 @@ def identity(n: builtins.int, dtype: Any = None) -> Any:
 
 def tri(N: builtins.int, M: builtins.int | None = None, k: builtins.int = 0, dtype: Any = None) -> Any:
     """Ones at and below the k-th diagonal of an N x M array.
+
+    Args:
+        N, M: the number of rows and columns (M None: N).
+        k: the diagonal: 0 the main one, > 0 above, < 0 below.
+        dtype: the result dtype (None: the default float).
+
+    Returns:
+        An array of shape (N, M) of zeros and ones.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -456,6 +620,13 @@ def _triangle(op: str, x: Any, k: Any, lower: builtins.bool) -> Any:
 def tril(x: Any, /, *, k: builtins.int = 0) -> Any:
     """Zero the elements above the k-th diagonal (of the last two axes).
 
+    Args:
+        x: an array of at least 2 dimensions.
+        k: the diagonal kept last: 0 the main one, > 0 above, < 0 below.
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.tril(pnp.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])).tolist()
@@ -466,6 +637,13 @@ def tril(x: Any, /, *, k: builtins.int = 0) -> Any:
 
 def triu(x: Any, /, *, k: builtins.int = 0) -> Any:
     """Zero the elements below the k-th diagonal (of the last two axes).
+
+    Args:
+        x: an array of at least 2 dimensions.
+        k: the diagonal kept first: 0 the main one, > 0 above, < 0 below.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -479,6 +657,15 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
              copy: builtins.bool = True) -> tuple[Any, ...]:
     """Coordinate grids from 1-D arrays ('xy': Cartesian, first two outputs swapped; 'ij': matrix);
     `sparse` keeps each grid 1 long on the other axes (they broadcast to the full grid).
+
+    Args:
+        arrays: 1-D arrays, one per axis of the grid (promoted to one dtype).
+        indexing: 'xy' (Cartesian) or 'ij' (matrix).
+        sparse: give each grid size 1 on the other axes instead of the full shape.
+        copy: accepted for NumPy compatibility (arrays are immutable).
+
+    Returns:
+        A tuple of arrays, one per input.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -511,6 +698,14 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: builtins.bool = False,
 def tril_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
     """Row and column indices of the lower triangle of an (n, m) array.
 
+    Args:
+        n: the number of rows.
+        k: the diagonal bounding the triangle: 0 the main one, > 0 above, < 0 below.
+        m: the number of columns (None: n).
+
+    Returns:
+        A tuple (rows, cols) of 1-D int64 arrays, row-major order.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> rows, cols = pnp.tril_indices(3)
@@ -523,6 +718,14 @@ def tril_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = 
 
 def triu_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = None) -> tuple[Any, Any]:
     """Row and column indices of the upper triangle of an (n, m) array.
+
+    Args:
+        n: the number of rows.
+        k: the diagonal bounding the triangle: 0 the main one, > 0 above, < 0 below.
+        m: the number of columns (None: n).
+
+    Returns:
+        A tuple (rows, cols) of 1-D int64 arrays, row-major order.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -537,6 +740,13 @@ def triu_indices(n: builtins.int, k: builtins.int = 0, m: builtins.int | None = 
 def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
     """Indices of the main diagonal of an n x ... x n array.
 
+    Args:
+        n: the size of each axis.
+        ndim: the number of axes.
+
+    Returns:
+        A tuple of `ndim` equal 1-D int64 arrays 0..n-1.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [i.tolist() for i in pnp.diag_indices(3)]
@@ -549,6 +759,14 @@ def diag_indices(n: builtins.int, ndim: builtins.int = 2) -> tuple[Any, ...]:
 def indices(dimensions: Any, dtype: Any = None, sparse: builtins.bool = False) -> Any:
     """An array of shape (len(dimensions), *dimensions) holding each position's index along each axis;
     `sparse` gives a tuple of arrays, each 1 long on the other axes.
+
+    Args:
+        dimensions: the grid's shape (a sequence of ints).
+        dtype: the result dtype (None: the default int).
+        sparse: return one broadcastable array per axis instead of one stacked array.
+
+    Returns:
+        An array of shape (len(dimensions), *dimensions), or a tuple of arrays with `sparse`.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -172,6 +172,12 @@ def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype that promoting the given arrays, dtypes and Python scalars gives.
 
+    Args:
+        arrays_and_dtypes: arrays, dtypes and Python scalars (scalars are weak: they take the others' dtype).
+
+    Returns:
+        A numpy dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.result_type(pnp.array([1], dtype=pnp.int32), pnp.float16)  # NumPy: float64
@@ -189,6 +195,13 @@ def can_cast(from_: Any, to: Any, /) -> bool:
 
     Casts across kinds are refused (bool to int, int to float, ...), except real
     floating to complex, which the standard's table covers.
+
+    Args:
+        from_: a dtype or an array (its dtype).
+        to: a dtype.
+
+    Returns:
+        A Python bool.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -220,6 +233,13 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     """Whether `dtype` is of `kind`: a dtype, a kind name ('bool', 'signed integer',
     'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric'),
     or a tuple of those.
+
+    Args:
+        dtype: the dtype to test.
+        kind: a dtype, a kind name, or a tuple of those (True if any matches).
+
+    Returns:
+        A Python bool.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -273,6 +293,12 @@ class iinfo_object:
 def finfo(type: Any, /) -> finfo_object:
     """Limits of a real or complex floating dtype (or of an array's dtype).
 
+    Args:
+        type: a floating or complex dtype, or an array of one (complex gives its real part's limits).
+
+    Returns:
+        An object with bits, eps, max, min, smallest_normal, tiny, resolution and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> f = pnp.finfo(pnp.float32)
@@ -287,6 +313,12 @@ def finfo(type: Any, /) -> finfo_object:
 
 def iinfo(type: Any, /) -> iinfo_object:
     """Limits of an integer dtype (or of an array's dtype).
+
+    Args:
+        type: an integer dtype, or an array of one.
+
+    Returns:
+        An object with bits, max, min and dtype.
 
     Examples:
         >>> import padax.numpy as pnp

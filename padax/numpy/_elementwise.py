@@ -40,7 +40,11 @@ def _unary(name: str, prim, doc: str, example: tuple[str, str], real_only: built
             check(name, x, _real, "real")
         return prim(x)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc_with_example(doc, name, example[:-1], example[-1])
+    fn.__doc__ = doc_with_example(
+        doc, name, example[:-1], example[-1],
+        params=("x: an array, Python scalar or nested sequence" + (" of real numbers" if real_only else "")
+                + "; integer and bool inputs are computed in the default float dtype."),
+        returns="An array of x's shape in x's floating (or complex) dtype.")
     return fn
 
 
@@ -80,6 +84,13 @@ def _log_base(x: Any, base: builtins.float) -> Any:
 def log2(x: Any, /) -> Any:
     """Base-2 logarithm.
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating (or complex) dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.log2(pnp.array([8.0, 0.5])).tolist()
@@ -91,6 +102,13 @@ def log2(x: Any, /) -> Any:
 def log10(x: Any, /) -> Any:
     """Base-10 logarithm.
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating (or complex) dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.log10(pnp.array([1000.0, 0.1])).tolist()
@@ -101,6 +119,13 @@ def log10(x: Any, /) -> Any:
 
 def reciprocal(x: Any, /) -> Any:
     """1 / x.
+
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating (or complex) dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -116,6 +141,12 @@ def reciprocal(x: Any, /) -> Any:
 def add(x1: Any, x2: Any, /) -> Any:
     """x1 + x2 (logical or for bool).
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.add(pnp.array([1, 2]), pnp.array([10, 20])).tolist()
@@ -127,6 +158,12 @@ def add(x1: Any, x2: Any, /) -> Any:
 
 def subtract(x1: Any, x2: Any, /) -> Any:
     """x1 - x2.
+
+    Args:
+        x1, x2: numeric (not bool) arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -141,6 +178,12 @@ def subtract(x1: Any, x2: Any, /) -> Any:
 def multiply(x1: Any, x2: Any, /) -> Any:
     """x1 * x2 (logical and for bool).
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.multiply(pnp.array([1, 2, 3]), 2).tolist()
@@ -152,6 +195,12 @@ def multiply(x1: Any, x2: Any, /) -> Any:
 
 def divide(x1: Any, x2: Any, /) -> Any:
     """True division; integer and bool operands give the default floating dtype.
+
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        A floating (or complex) array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -193,6 +242,12 @@ def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
 def floor_divide(x1: Any, x2: Any, /) -> Any:
     """Division rounded towards -inf (Python's //).
 
+    Args:
+        x1, x2: real numeric arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.floor_divide(pnp.array([7, -7]), 2).tolist()
@@ -209,6 +264,12 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
 
 def remainder(x1: Any, x2: Any, /) -> Any:
     """Remainder with the divisor's sign (Python's %).
+
+    Args:
+        x1, x2: real numeric arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -230,6 +291,12 @@ mod = remainder
 def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
     """(floor_divide(x1, x2), remainder(x1, x2)).
 
+    Args:
+        x1, x2: real numeric arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        A tuple (quotient, remainder) of arrays of the broadcast shape and promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> q, r = pnp.divmod(pnp.array([7, -7]), 3)
@@ -241,6 +308,12 @@ def divmod(x1: Any, x2: Any, /) -> tuple[Any, Any]:
 
 def fmod(x1: Any, x2: Any, /) -> Any:
     """Remainder with the dividend's sign (C's fmod).
+
+    Args:
+        x1, x2: real numeric arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -254,6 +327,13 @@ def fmod(x1: Any, x2: Any, /) -> Any:
 
 def pow(x1: Any, x2: Any, /) -> Any:
     """x1 ** x2; integer powers of integers are exact, a Python int exponent multiplies repeatedly.
+
+    Args:
+        x1: the base; an array, array-like or Python scalar (not bool).
+        x2: the exponent; a Python int exponent keeps x1's dtype; integers need non-negative exponents.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -277,6 +357,12 @@ power = pow
 def float_power(x1: Any, x2: Any, /) -> Any:
     """x1 ** x2 computed in the widest available float (or complex) dtype.
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in float64 (complex128 for complex input; float32/complex64 when x64 is off).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> y = pnp.float_power(pnp.array([2, 3]), 2)
@@ -291,6 +377,12 @@ def float_power(x1: Any, x2: Any, /) -> Any:
 def maximum(x1: Any, x2: Any, /) -> Any:
     """Elementwise maximum (NaN propagates).
 
+    Args:
+        x1, x2: real arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.maximum(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
@@ -303,6 +395,12 @@ def maximum(x1: Any, x2: Any, /) -> Any:
 
 def minimum(x1: Any, x2: Any, /) -> Any:
     """Elementwise minimum (NaN propagates).
+
+    Args:
+        x1, x2: real arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -317,6 +415,12 @@ def minimum(x1: Any, x2: Any, /) -> Any:
 def fmax(x1: Any, x2: Any, /) -> Any:
     """Elementwise maximum ignoring a NaN operand.
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype (NaN only where both are NaN).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fmax(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
@@ -329,6 +433,12 @@ def fmax(x1: Any, x2: Any, /) -> Any:
 def fmin(x1: Any, x2: Any, /) -> Any:
     """Elementwise minimum ignoring a NaN operand.
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype (NaN only where both are NaN).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fmin(pnp.array([1.0, 5.0, pnp.nan]), pnp.array([3.0, 2.0, 0.0])).tolist()
@@ -340,6 +450,12 @@ def fmin(x1: Any, x2: Any, /) -> Any:
 
 def negative(x: Any, /) -> Any:
     """-x.
+
+    Args:
+        x: a numeric (not bool) array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -354,6 +470,12 @@ def negative(x: Any, /) -> Any:
 def positive(x: Any, /) -> Any:
     """+x (x itself).
 
+    Args:
+        x: a numeric (not bool) array, Python scalar or nested sequence.
+
+    Returns:
+        x as an array (same shape and dtype).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.positive(pnp.array([1, -2])).tolist()
@@ -366,6 +488,12 @@ def positive(x: Any, /) -> Any:
 
 def abs(x: Any, /) -> Any:
     """|x| (real dtype for complex input).
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape; x's dtype, or the matching real dtype for complex x.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -386,6 +514,12 @@ absolute = abs
 def fabs(x: Any, /) -> Any:
     """|x| for real inputs, in a floating dtype.
 
+    Args:
+        x: a real array, Python scalar or nested sequence (integers and bool: the default float).
+
+    Returns:
+        A floating array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fabs(pnp.array([-2, 3])).tolist()
@@ -398,6 +532,12 @@ def fabs(x: Any, /) -> Any:
 
 def square(x: Any, /) -> Any:
     """x * x.
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -413,6 +553,12 @@ def square(x: Any, /) -> Any:
 def sign(x: Any, /) -> Any:
     """-1, 0 or 1 (x / |x| for complex).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.sign(pnp.array([-2.0, 0.0, 3.0])).tolist()
@@ -426,6 +572,12 @@ def sign(x: Any, /) -> Any:
 
 def signbit(x: Any, /) -> Any:
     """True where the sign bit is set (also for -0.0 and negative NaNs).
+
+    Args:
+        x: a real array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -447,6 +599,13 @@ def signbit(x: Any, /) -> Any:
 def copysign(x1: Any, x2: Any, /) -> Any:
     """|x1| with the sign of x2 (from its sign bit).
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars of real numbers; promoted to a common dtype (integer and
+            bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.copysign(pnp.array([1.0, 2.0]), pnp.array([-0.0, 3.0])).tolist()
@@ -462,6 +621,13 @@ def copysign(x1: Any, x2: Any, /) -> Any:
 
 def hypot(x1: Any, x2: Any, /) -> Any:
     """sqrt(x1**2 + x2**2) without undue overflow.
+
+    Args:
+        x1, x2: arrays, array-likes or Python scalars of real numbers; promoted to a common dtype (integer and
+            bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -480,6 +646,13 @@ def hypot(x1: Any, x2: Any, /) -> Any:
 def logaddexp(x1: Any, x2: Any, /) -> Any:
     """log(exp(x1) + exp(x2)), computed stably.
 
+    Args:
+        x1, x2: arrays, array-likes or Python scalars of real numbers; promoted to a common dtype (integer and
+            bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.logaddexp(pnp.array([0.0, 100.0]), pnp.array([0.0, 100.0])).tolist()
@@ -493,6 +666,13 @@ def logaddexp(x1: Any, x2: Any, /) -> Any:
 
 def logaddexp2(x1: Any, x2: Any, /) -> Any:
     """log2(2**x1 + 2**x2), computed stably.
+
+    Args:
+        x1, x2: arrays, array-likes or Python scalars of real numbers; promoted to a common dtype (integer and
+            bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -508,6 +688,13 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
 def atan2(x1: Any, x2: Any, /) -> Any:
     """The angle of the point (x2, x1): arctan(x1 / x2) in the right quadrant.
 
+    Args:
+        x1: the y coordinates; a real array, array-like or Python scalar.
+        x2: the x coordinates; promoted with x1 (integers and bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape, angles in radians in [-pi, pi].
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.atan2(pnp.array([1.0, 1.0]), pnp.array([1.0, -1.0])).tolist()
@@ -521,6 +708,13 @@ def atan2(x1: Any, x2: Any, /) -> Any:
 
 def nextafter(x1: Any, x2: Any, /) -> Any:
     """The next representable value after x1 towards x2.
+
+    Args:
+        x1, x2: arrays, array-likes or Python scalars of real numbers; promoted to a common dtype (integer and
+            bool: the default float) and broadcast.
+
+    Returns:
+        A floating array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -536,6 +730,13 @@ def nextafter(x1: Any, x2: Any, /) -> Any:
 
 def ldexp(x1: Any, x2: Any, /) -> Any:
     """x1 * 2 ** x2 (x2 integer).
+
+    Args:
+        x1: the mantissas; integers and bool are computed in the default float dtype.
+        x2: integer exponents; broadcast with x1.
+
+    Returns:
+        An array of the broadcast shape in x1's floating dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -555,6 +756,13 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN); real inputs, in a floating dtype
     (integers and bool give the default float, as jax.numpy).
+
+    Args:
+        x1: the real values whose sign decides.
+        x2: the value taken where x1 == 0; broadcast and promoted with x1.
+
+    Returns:
+        A floating array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -579,7 +787,9 @@ def _rounding(name: str, fn, doc: str, example: tuple[str, str] | None = None):
         check(name, x, _real, "real")
         return fn(x)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = doc if example is None else doc_with_example(doc, name, example[:-1], example[-1])
+    wrapped.__doc__ = doc if example is None else doc_with_example(
+        doc, name, example[:-1], example[-1], params="x: an array or array-like of real numbers.",
+        returns="An array of x's shape and dtype (integer and bool inputs come back unchanged).")
     return wrapped
 
 
@@ -596,6 +806,13 @@ fix = trunc
 def rint(x: Any, /) -> Any:
     """Round to the nearest integer, halves to even (complex: real and imaginary parts separately).
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating (or complex) dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.rint(pnp.array([0.5, 1.5, 2.5, -0.7])).tolist()
@@ -611,6 +828,13 @@ def rint(x: Any, /) -> Any:
 
 def round(x: Any, /, decimals: builtins.int = 0) -> Any:
     """Round to the nearest integer (or to `decimals` places), halves to even; complex parts separately.
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+        decimals: the number of decimal places (negative: round to tens, hundreds, ...).
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -643,6 +867,12 @@ around = round
 def conj(x: Any, /) -> Any:
     """Complex conjugate (real inputs unchanged).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.conj(pnp.array([1 + 2j, 3 - 1j])).tolist()
@@ -658,6 +888,12 @@ conjugate = conj
 def real(x: Any, /) -> Any:
     """Real part (real inputs unchanged). On a Tensor, `x.real()` is a method, as in Paddle (NumPy: a property).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape; the matching real dtype for complex x.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.real(pnp.array([1 + 2j, 3 - 1j])).tolist()
@@ -670,6 +906,12 @@ def real(x: Any, /) -> Any:
 def imag(x: Any, /) -> Any:
     """Imaginary part (zeros for real inputs). On a Tensor, `x.imag()` is a method, as in Paddle (NumPy: a
     property).
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape; the matching real dtype for complex x (zeros of x's dtype otherwise).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -684,6 +926,13 @@ def imag(x: Any, /) -> Any:
 
 def angle(z: Any, deg: builtins.bool = False) -> Any:
     """The argument of complex z (0 or pi for reals), in radians or degrees.
+
+    Args:
+        z: an array, Python scalar or nested sequence (integers and bool: the default float).
+        deg: give degrees instead of radians.
+
+    Returns:
+        A real floating array of z's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -709,8 +958,11 @@ def _compare(name: str, fn, ordered: builtins.bool, example: tuple[str, str, str
             raise op_type_error(name, f"complex numbers have no order, got {a.aval.str_short()}")
         return fn(a, b)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = doc_with_example(f"Elementwise x1 {name.replace('_', ' ')} x2, as bool.", name, example[:-1],
-                                       example[-1])
+    wrapped.__doc__ = doc_with_example(
+        f"Elementwise x1 {name.replace('_', ' ')} x2, as bool.", name, example[:-1], example[-1],
+        params=("x1, x2: arrays, array-likes or Python scalars; promoted to a common dtype and broadcast"
+                + (" (complex operands are rejected: they have no order)." if ordered else ".")),
+        returns="A bool array of the broadcast shape.")
     return wrapped
 
 
@@ -735,7 +987,10 @@ def _logical(name: str, fn, example: tuple[str, str, str]):
         shape = broadcast_shapes(name, a.aval.shape, b.aval.shape)
         return fn(broadcast_to(a, shape), broadcast_to(b, shape))
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = doc_with_example(f"Elementwise {name} of truth values.", name, example[:-1], example[-1])
+    wrapped.__doc__ = doc_with_example(
+        f"Elementwise {name} of truth values.", name, example[:-1], example[-1],
+        params="x1, x2: arrays or array-likes of any dtype (nonzero counts as True); broadcast together.",
+        returns="A bool array of the broadcast shape.")
     return wrapped
 
 
@@ -749,6 +1004,12 @@ logical_xor = _logical("logical_xor", lax.bitwise_xor,
 
 def logical_not(x: Any, /) -> Any:
     """Elementwise not of truth values.
+
+    Args:
+        x: an array or array-like of any dtype (nonzero counts as True).
+
+    Returns:
+        A bool array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -766,8 +1027,10 @@ def _bitwise(name: str, fn, example: tuple[str, str, str]):
         check(name, a, _int_or_bool, "integer or bool")
         return fn(a, b)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = doc_with_example(f"Elementwise {name} of integer or bool operands.", name, example[:-1],
-                                       example[-1])
+    wrapped.__doc__ = doc_with_example(
+        f"Elementwise {name} of integer or bool operands.", name, example[:-1], example[-1],
+        params="x1, x2: integer or bool arrays or Python scalars; promoted to a common dtype and broadcast.",
+        returns="An array of the broadcast shape in the promoted dtype.")
     return wrapped
 
 
@@ -778,6 +1041,12 @@ bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor, ('[12, 10]', '6', '[10, 1
 
 def bitwise_invert(x: Any, /) -> Any:
     """~x for integers (not for bool).
+
+    Args:
+        x: an integer or bool array, Python scalar or nested sequence.
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -797,6 +1066,12 @@ invert = bitwise_not = bitwise_invert
 def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
     """x1 << x2 (integers; x2 must be non-negative).
 
+    Args:
+        x1, x2: integer arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An integer array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.bitwise_left_shift(pnp.array([1, 3]), 2).tolist()
@@ -809,6 +1084,12 @@ def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
 
 def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
     """x1 >> x2 (sign-filling for signed integers).
+
+    Args:
+        x1, x2: integer arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        An integer array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -829,6 +1110,12 @@ right_shift = bitwise_right_shift
 def bitwise_count(x: Any, /) -> Any:
     """The number of 1 bits in |x| (uint8 result, as NumPy).
 
+    Args:
+        x: an integer or bool array, Python scalar or nested sequence.
+
+    Returns:
+        A uint8 array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.bitwise_count(pnp.array([7, -8, 255])).tolist()
@@ -848,6 +1135,12 @@ def bitwise_count(x: Any, /) -> Any:
 def isnan(x: Any, /) -> Any:
     """True where x is NaN (either part for complex).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.isnan(pnp.array([1.0, pnp.nan, pnp.inf])).tolist()
@@ -862,6 +1155,12 @@ def isnan(x: Any, /) -> Any:
 def isinf(x: Any, /) -> Any:
     """True where x is infinite (either part for complex).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.isinf(pnp.array([1.0, pnp.nan, -pnp.inf])).tolist()
@@ -873,6 +1172,12 @@ def isinf(x: Any, /) -> Any:
 def isfinite(x: Any, /) -> Any:
     """True where x is neither infinite nor NaN.
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.isfinite(pnp.array([1.0, pnp.nan, pnp.inf])).tolist()
@@ -883,6 +1188,12 @@ def isfinite(x: Any, /) -> Any:
 
 def isposinf(x: Any, /) -> Any:
     """True where x is +inf.
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -898,6 +1209,12 @@ def isposinf(x: Any, /) -> Any:
 def isneginf(x: Any, /) -> Any:
     """True where x is -inf.
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.isneginf(pnp.array([1.0, pnp.inf, -pnp.inf])).tolist()
@@ -911,6 +1228,12 @@ def isneginf(x: Any, /) -> Any:
 
 def isreal(x: Any, /) -> Any:
     """True where the imaginary part is zero.
+
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -927,6 +1250,12 @@ def isreal(x: Any, /) -> Any:
 def iscomplex(x: Any, /) -> Any:
     """True where the imaginary part is nonzero.
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+
+    Returns:
+        A bool array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.iscomplex(pnp.array([1 + 0j, 1 + 2j])).tolist()
@@ -938,6 +1267,12 @@ def iscomplex(x: Any, /) -> Any:
 def iscomplexobj(x: Any) -> builtins.bool:
     """Whether x has a complex dtype.
 
+    Args:
+        x: an array, dtype-carrying value or Python scalar (only its dtype is looked at).
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.iscomplexobj(pnp.array([1 + 0j])), pnp.iscomplexobj(pnp.array([1.0]))
@@ -948,6 +1283,12 @@ def iscomplexobj(x: Any) -> builtins.bool:
 
 def isrealobj(x: Any) -> builtins.bool:
     """Whether x does not have a complex dtype.
+
+    Args:
+        x: an array, dtype-carrying value or Python scalar (only its dtype is looked at).
+
+    Returns:
+        A Python bool.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -976,6 +1317,13 @@ def _bound(b: Any, dt: np.dtype, lower: builtins.bool) -> Any:
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
     """Limit x to [min, max] (either may be None); keeps x's dtype, broadcasts with the bounds.
 
+    Args:
+        x: a real array, Python scalar or nested sequence.
+        min, max: the lower and upper bounds (scalars or arrays broadcast with x; None: no bound); cast to x's dtype.
+
+    Returns:
+        An array of x's dtype and the broadcast shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.clip(pnp.array([-2, 0, 5, 9]), 0, 6).tolist()
@@ -1000,6 +1348,15 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
 def nan_to_num(x: Any, copy: builtins.bool = True, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
     """Replace NaN by `nan` and infinities by `posinf`/`neginf` (default: the dtype's extremes).
 
+    Args:
+        x: an array, Python scalar or nested sequence.
+        copy: accepted for NumPy compatibility (padax arrays are immutable, so no effect).
+        nan: the value replacing NaN.
+        posinf, neginf: the values replacing +inf and -inf (None: the dtype's largest and lowest finite value).
+
+    Returns:
+        An array of x's shape and dtype (complex: both parts replaced).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.nan_to_num(pnp.array([pnp.nan, 1.0, -pnp.inf]), neginf=-9.0).tolist()
@@ -1023,6 +1380,13 @@ def nan_to_num(x: Any, copy: builtins.bool = True, nan: Any = 0.0, posinf: Any =
 def sinc(x: Any, /) -> Any:
     """sin(pi x) / (pi x), 1 at 0.
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating (or complex) dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.sinc(pnp.array([0.0, 0.5, -0.5])).tolist()
@@ -1038,6 +1402,13 @@ def sinc(x: Any, /) -> Any:
 def deg2rad(x: Any, /) -> Any:
     """Degrees to radians.
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.deg2rad(pnp.array([180.0, 90.0])).tolist()
@@ -1049,6 +1420,13 @@ def deg2rad(x: Any, /) -> Any:
 
 def rad2deg(x: Any, /) -> Any:
     """Radians to degrees.
+
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        An array of x's shape in a floating dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -1081,6 +1459,12 @@ def _gcd_loop(a: Any, b: Any) -> Any:
 def gcd(x1: Any, x2: Any, /) -> Any:
     """Greatest common divisor of integers (|gcd|, gcd(0, 0) = 0).
 
+    Args:
+        x1, x2: integer arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        A non-negative integer array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.gcd(pnp.array([12, -18, 0]), pnp.array([8, 12, 0])).tolist()
@@ -1093,6 +1477,12 @@ def gcd(x1: Any, x2: Any, /) -> Any:
 
 def lcm(x1: Any, x2: Any, /) -> Any:
     """Least common multiple of integers (0 if either is 0).
+
+    Args:
+        x1, x2: integer arrays, array-likes or Python scalars; promoted to a common dtype and broadcast.
+
+    Returns:
+        A non-negative integer array of the broadcast shape in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -1110,6 +1500,13 @@ def lcm(x1: Any, x2: Any, /) -> Any:
 def modf(x: Any, /) -> tuple[Any, Any]:
     """(fractional part, integral part), both with x's sign.
 
+    Args:
+        x: an array, Python scalar or nested sequence; integer and bool inputs are computed in the default
+            float dtype.
+
+    Returns:
+        A tuple (fractional, integral) of floating arrays of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> frac, whole = pnp.modf(pnp.array([2.5, -1.25]))
@@ -1124,6 +1521,12 @@ def modf(x: Any, /) -> tuple[Any, Any]:
 def frexp(x: Any, /) -> tuple[Any, Any]:
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1; the exponent is
     int32, as numpy's and jax's.
+
+    Args:
+        x: a real array, Python scalar or nested sequence (integers and bool: the default float).
+
+    Returns:
+        A tuple (mantissa of x's floating dtype, int32 exponent), both of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -47,6 +47,18 @@ def take(x: Any, indices: Any, /, *, axis: builtins.int | None = None, mode: str
     reads: 'fill' (the default) `fill_value` (NaN for floats), 'clip' the nearest end (negative indices clip to
     0, as NumPy), 'wrap' the index modulo the axis length.
 
+    Args:
+        x: the array to read from.
+        indices: integer indices (negative ones count from the end).
+        axis: the axis to index (None: the flattened x); NumPy's third positional argument.
+        mode: None or 'fill', 'clip' or 'wrap' (see above).
+        fill_value: what out-of-range indices read with mode 'fill' (None: NaN for inexact dtypes, the minimum of
+            signed and the maximum of unsigned integers, True for bool).
+        unique_indices, indices_are_sorted: jax's hints, accepted and ignored.
+
+    Returns:
+        An array of x's dtype, shape x.shape[:axis] + indices.shape + x.shape[axis + 1:].
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.take(pnp.array([10, 20, 30]), pnp.array([2, 0])).tolist()
@@ -91,6 +103,16 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
     from the end; an out-of-range index reads `fill_value` (NaN for floats) with the default `mode='fill'`,
     the nearest end with `mode='clip'`, as jax.numpy.
 
+    Args:
+        x: the array to read from.
+        indices: integer indices of x's rank (negative ones count from the end).
+        axis: the axis to index (None: the flattened x).
+        mode: 'fill' (default) or 'clip' for out-of-range indices.
+        fill_value: what out-of-range indices read with mode 'fill' (None: as `take`).
+
+    Returns:
+        An array of x's dtype: the broadcast shape, with indices' length along `axis`.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([[3, 1, 2], [9, 7, 8]])
@@ -130,6 +152,14 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: builtins.int = -1, mode: s
 def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1) -> Any:
     """The `offset` diagonal of the (axis1, axis2) planes, as the last axis of the result.
 
+    Args:
+        a: an array of at least 2 dimensions.
+        offset: the diagonal: 0 the main one, > 0 above, < 0 below.
+        axis1, axis2: the two (different) axes of the planes.
+
+    Returns:
+        An array of a's dtype: the other axes, then the diagonal as the last axis.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.diagonal(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -166,6 +196,13 @@ def diagonal(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: b
 def diag(v: Any, k: builtins.int = 0) -> Any:
     """The k-th diagonal of a 2-D array, or a 2-D array with 1-D v on its k-th diagonal.
 
+    Args:
+        v: a 1-D array (to place on a diagonal) or a 2-D array (to read one).
+        k: the diagonal: 0 the main one, > 0 above, < 0 below.
+
+    Returns:
+        A 2-D array of shape (n + |k|, n + |k|) for 1-D v, else the 1-D diagonal; v's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.diag(pnp.array([1, 2])).tolist()
@@ -192,6 +229,13 @@ def diag(v: Any, k: builtins.int = 0) -> Any:
 def diagflat(v: Any, k: builtins.int = 0) -> Any:
     """A 2-D array with the flattened v on its k-th diagonal.
 
+    Args:
+        v: an array of any shape (flattened first).
+        k: the diagonal: 0 the main one, > 0 above, < 0 below.
+
+    Returns:
+        A 2-D square array of v's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.diagflat(pnp.array([[1, 2]]), k=1).tolist()
@@ -205,6 +249,15 @@ def trace(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: buil
           dtype: Any = None) -> Any:
     """Sum along the `offset` diagonal of the (axis1, axis2) planes.
 
+    Args:
+        a: an array of at least 2 dimensions.
+        offset: the diagonal: 0 the main one, > 0 above, < 0 below.
+        axis1, axis2: the two (different) axes of the planes.
+        dtype: the accumulation and result dtype (None: as `sum`).
+
+    Returns:
+        An array of the other axes' shape (0-d for a matrix).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.trace(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -216,6 +269,13 @@ def trace(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: buil
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     """Coordinates in an array of `shape` of flat (row-major) indices.
+
+    Args:
+        indices: an integer array of flat indices.
+        shape: the array shape the indices refer to.
+
+    Returns:
+        A tuple of integer arrays, one per axis of `shape`, each of indices' shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -237,6 +297,15 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "raise") -> Any:
     """Flat (row-major) indices of coordinates in an array of shape `dims` ('clip' or 'wrap' out-of-range).
+
+    Args:
+        multi_index: a sequence of integer arrays, one per dimension (broadcast together).
+        dims: the array shape the coordinates refer to.
+        mode: 'wrap' takes coordinates modulo each dimension; 'clip' (and 'raise', which cannot raise inside a
+            traced program) clamps them into range.
+
+    Returns:
+        An array of default-int flat indices of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -176,6 +176,12 @@ def inner(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
 def outer(a: Any, b: Any) -> Any:
     """Outer product of the flattened inputs.
 
+    Args:
+        a, b: arrays or array-likes of any shape (flattened); promoted to a common dtype.
+
+    Returns:
+        A 2-D array of shape (a.size, b.size).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.outer(pnp.array([1, 2]), pnp.array([1, 10, 100])).tolist()
@@ -205,6 +211,12 @@ def vdot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
 
 def kron(a: Any, b: Any) -> Any:
     """Kronecker product.
+
+    Args:
+        a, b: arrays or array-likes; the shorter shape is padded with leading 1s.
+
+    Returns:
+        An array of shape a.shape * b.shape (elementwise) in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -243,6 +255,15 @@ def cross(a: Any, b: Any, axisa: builtins.int = -1, axisb: builtins.int = -1, ax
           axis: builtins.int | None = None) -> Any:
     """Cross product of 3-vectors along the given axes (other axes broadcast). As NumPy, 2-vectors are
     taken with z = 0: two of them give the z component (a scalar per pair), one with a 3-vector a 3-vector.
+
+    Args:
+        a, b: arrays of 2- or 3-vectors along their vector axes; other axes broadcast.
+        axisa, axisb: the vector axes of a and b.
+        axisc: the vector axis of the result.
+        axis: if given, overrides all three.
+
+    Returns:
+        An array of 3-vectors (along `axisc`), or of scalars when both inputs are 2-vectors.
 
     Examples:
         >>> import padax.numpy as pnp

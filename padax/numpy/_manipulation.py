@@ -43,6 +43,13 @@ def _int_tuple(op: str, v: Any, what: str) -> tuple[int, ...]:
 def broadcast_to(x: Any, /, shape: Any) -> Any:
     """Broadcast x to `shape` (NumPy rules).
 
+    Args:
+        x: an array or array-like.
+        shape: the target shape (x's shape must broadcast to it).
+
+    Returns:
+        An array of `shape` and x's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.broadcast_to(pnp.array([1, 2, 3]), (2, 3)).tolist()
@@ -59,6 +66,12 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
 def broadcast_arrays(*arrays: Any) -> list[Any]:
     """Broadcast arrays to their common shape.
 
+    Args:
+        arrays: arrays or array-likes whose shapes broadcast together.
+
+    Returns:
+        A list of arrays, each of the common shape and its own dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a, b = pnp.broadcast_arrays(pnp.array([[1], [2]]), pnp.array([10, 20, 30]))
@@ -73,6 +86,12 @@ def broadcast_arrays(*arrays: Any) -> list[Any]:
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """The shape that arrays of the given shapes broadcast to.
 
+    Args:
+        shapes: shapes (tuples of ints, or ints for 1-D).
+
+    Returns:
+        A tuple of ints.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.broadcast_shapes((2, 1), (3,), (1, 1))
@@ -85,6 +104,13 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
 
 def concat(arrays: Sequence[Any], /, *, axis: builtins.int | None = 0) -> Any:
     """Join arrays along an existing axis (flattened first if axis is None); dtypes promote.
+
+    Args:
+        arrays: a sequence of arrays of equal shape except along `axis` (at least 1-D).
+        axis: the axis to join along (None: flatten every input first).
+
+    Returns:
+        An array in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -113,6 +139,14 @@ def concat(arrays: Sequence[Any], /, *, axis: builtins.int | None = 0) -> Any:
 def concatenate(arrays: Sequence[Any], axis: builtins.int | None = 0, dtype: Any = None) -> Any:
     """NumPy's name for `concat`.
 
+    Args:
+        arrays: a sequence of arrays of equal shape except along `axis` (at least 1-D).
+        axis: the axis to join along (None: flatten every input first).
+        dtype: the result dtype (None: the promoted dtype).
+
+    Returns:
+        An array whose `axis` length is the sum of the inputs'.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.concatenate([pnp.array([1, 2]), pnp.array([3])]).tolist()
@@ -124,6 +158,14 @@ def concatenate(arrays: Sequence[Any], axis: builtins.int | None = 0, dtype: Any
 
 def stack(arrays: Sequence[Any], /, *, axis: builtins.int = 0) -> Any:
     """Join equal-shaped arrays along a new axis.
+
+    Args:
+        arrays: a sequence of arrays of one shape.
+        axis: where the new axis goes in the result.
+        dtype: NumPy's option: cast every input to this dtype first.
+
+    Returns:
+        An array with one more dimension, of length len(arrays) at `axis`, in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -143,6 +185,13 @@ def stack(arrays: Sequence[Any], /, *, axis: builtins.int = 0) -> Any:
 def unstack(x: Any, /, *, axis: builtins.int = 0) -> tuple[Any, ...]:
     """The slices of x along `axis`, each without that axis.
 
+    Args:
+        x: an array of at least one dimension.
+        axis: the axis to take apart.
+
+    Returns:
+        A tuple of x.shape[axis] arrays of x's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [r.tolist() for r in pnp.unstack(pnp.array([[1, 2], [3, 4]]), axis=1)]
@@ -156,6 +205,13 @@ def unstack(x: Any, /, *, axis: builtins.int = 0) -> tuple[Any, ...]:
 
 def expand_dims(x: Any, /, axis: Any = 0) -> Any:
     """Insert size-1 axes at the positions `axis` (an int or a tuple) of the result.
+
+    Args:
+        x: an array or array-like.
+        axis: an int or a tuple of ints: positions of the new axes in the result.
+
+    Returns:
+        An array of x's dtype with len(axis) more dimensions.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -176,6 +232,13 @@ def expand_dims(x: Any, /, axis: Any = 0) -> Any:
 
 def squeeze(x: Any, /, axis: Any = None) -> Any:
     """Remove size-1 axes (those of `axis`, which must have size 1; all of them if axis is None).
+
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (every size-1 axis).
+
+    Returns:
+        An array of x's dtype without those axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -200,6 +263,13 @@ def squeeze(x: Any, /, axis: Any = None) -> Any:
 def flip(x: Any, /, *, axis: Any = None) -> Any:
     """Reverse the order of elements along `axis` (all axes if None).
 
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.flip(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -218,6 +288,12 @@ def flip(x: Any, /, *, axis: Any = None) -> Any:
 def flipud(m: Any) -> Any:
     """Reverse along axis 0.
 
+    Args:
+        m: an array of at least one dimension.
+
+    Returns:
+        An array of m's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.flipud(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -229,6 +305,12 @@ def flipud(m: Any) -> Any:
 def fliplr(m: Any) -> Any:
     """Reverse along axis 1.
 
+    Args:
+        m: an array of at least two dimensions.
+
+    Returns:
+        An array of m's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fliplr(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -239,6 +321,14 @@ def fliplr(m: Any) -> Any:
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
     """Move axes `source` to positions `destination`, others keep their order.
+
+    Args:
+        x: an array or array-like.
+        source: an int or a sequence of ints: the axes to move.
+        destination: their positions in the result (same length as `source`).
+
+    Returns:
+        An array of x's dtype with its axes reordered.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -252,6 +342,13 @@ def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
 def permute_dims(x: Any, /, axes: Sequence[builtins.int]) -> Any:
     """Permute the axes: result axis i is input axis axes[i].
 
+    Args:
+        x: an array or array-like.
+        axes: a permutation of range(x.ndim).
+
+    Returns:
+        An array of x's dtype with the permuted shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.permute_dims(pnp.zeros((2, 3, 4)), (2, 0, 1)).shape
@@ -262,6 +359,13 @@ def permute_dims(x: Any, /, axes: Sequence[builtins.int]) -> Any:
 
 def transpose(a: Any, axes: Sequence[builtins.int] | None = None) -> Any:
     """Permute the axes (reverse them when `axes` is None).
+
+    Args:
+        a: an array or array-like.
+        axes: a permutation of range(a.ndim), or None to reverse the axes.
+
+    Returns:
+        An array of a's dtype with the permuted shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -277,6 +381,12 @@ def transpose(a: Any, axes: Sequence[builtins.int] | None = None) -> Any:
 def matrix_transpose(x: Any, /) -> Any:
     """Swap the last two axes.
 
+    Args:
+        x: an array of at least two dimensions.
+
+    Returns:
+        An array of x's dtype with its last two axes swapped.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.matrix_transpose(pnp.zeros((5, 2, 3))).shape
@@ -291,6 +401,13 @@ def matrix_transpose(x: Any, /) -> Any:
 
 def swapaxes(a: Any, axis1: builtins.int, axis2: builtins.int) -> Any:
     """Interchange two axes.
+
+    Args:
+        a: an array or array-like.
+        axis1, axis2: the axes to interchange.
+
+    Returns:
+        An array of a's dtype with those two axes swapped.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -308,6 +425,15 @@ def swapaxes(a: Any, axis1: builtins.int, axis2: builtins.int) -> Any:
 def reshape(x: Any, /, shape: Any, order: str = "C", *, copy: builtins.bool | None = None) -> Any:
     """Reshape; one entry may be -1. order 'C' (default) reads and writes row-major, 'F' column-major
     (as NumPy: the values in Fortran order refilled in Fortran order); 'A' is 'C' (padax arrays).
+
+    Args:
+        x: an array or array-like.
+        shape: an int or a sequence of ints, with the same number of elements as x (one entry may be -1).
+        order: 'C', 'F' or 'A' (see above).
+        copy: accepted for the Array API (arrays are immutable).
+
+    Returns:
+        An array of `shape` and x's dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -380,6 +506,13 @@ def ravel(a: Any, order: str = "C") -> Any:
     """The flattened array, read in row-major ('C', default) or column-major ('F') order;
     'A' and 'K' follow a NumPy input's memory layout as numpy does (padax arrays: 'C').
 
+    Args:
+        a: an array, array-like or numpy array.
+        order: 'C', 'F', 'A' or 'K' (see above).
+
+    Returns:
+        A 1-D array of a's size and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.ravel(pnp.array([[1, 2], [3, 4]])).tolist()
@@ -417,6 +550,15 @@ def _roll_axis(x: Any, shift: Any, a: builtins.int) -> Any:
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
     """Shift elements cyclically along `axis` (over the flattened array if None).
 
+    Args:
+        x: an array or array-like.
+        shift: an int (or an integer array) or a sequence of ints, one per axis; positive shifts move elements to higher
+            indices.
+        axis: an int, a sequence of ints, or None (roll the flattened array, then restore the shape).
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.roll(pnp.array([1, 2, 3, 4]), 1).tolist()
@@ -442,6 +584,13 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
 def tile(x: Any, repetitions: Any, /) -> Any:
     """Repeat x `repetitions[i]` times along axis i (shorter tuples apply to the trailing axes).
 
+    Args:
+        x: an array or array-like.
+        repetitions: an int or a sequence of ints.
+
+    Returns:
+        An array of x's dtype, each axis len * repetitions long (more axes if `repetitions` is longer than x.ndim).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.tile(pnp.array([1, 2]), (2, 2)).tolist()
@@ -456,6 +605,15 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
 
     Per-element counts must be concrete (eager), unless `total_repeat_length`
     fixes the output size (counts beyond it are cut, a shortfall repeats the last element).
+
+    Args:
+        x: an array or array-like.
+        repeats: an int, or one count per element along `axis` (an array or sequence).
+        axis: the axis to repeat along (None: the flattened x).
+        total_repeat_length: the static length of the result along `axis` (needed under jit for traced counts).
+
+    Returns:
+        An array of x's dtype, longer along `axis`.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -513,6 +671,12 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
 def atleast_1d(*arys: Any) -> Any:
     """Each input with at least one dimension.
 
+    Args:
+        arys: arrays or array-likes.
+
+    Returns:
+        One array for one input, else a list of arrays.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.atleast_1d(5).shape
@@ -525,6 +689,12 @@ def atleast_1d(*arys: Any) -> Any:
 
 def atleast_2d(*arys: Any) -> Any:
     """Each input with at least two dimensions (1-D becomes a row).
+
+    Args:
+        arys: arrays or array-likes.
+
+    Returns:
+        One array for one input, else a list of arrays.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -542,6 +712,12 @@ def atleast_2d(*arys: Any) -> Any:
 
 def atleast_3d(*arys: Any) -> Any:
     """Each input with at least three dimensions ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)).
+
+    Args:
+        arys: arrays or array-likes.
+
+    Returns:
+        One array for one input, else a list of arrays.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -565,6 +741,13 @@ def atleast_3d(*arys: Any) -> Any:
 def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
     """Stack rows (1-D inputs become rows).
 
+    Args:
+        tup: a sequence of arrays of equal shape except along the first axis.
+        dtype: the result dtype (None: the promoted dtype).
+
+    Returns:
+        A 2-D (or higher) array.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.vstack([pnp.array([1, 2]), pnp.array([3, 4])]).tolist()
@@ -578,6 +761,13 @@ row_stack = vstack
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
     """Stack columns (concatenate along axis 1, or 0 for 1-D inputs).
+
+    Args:
+        tup: a sequence of arrays of equal shape except along the second axis (first for 1-D).
+        dtype: the result dtype (None: the promoted dtype).
+
+    Returns:
+        An array in the promoted dtype (or `dtype`).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -593,6 +783,13 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
 def dstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
     """Stack along the third axis.
 
+    Args:
+        tup: a sequence of arrays of equal shape except along the third axis.
+        dtype: the result dtype (None: the promoted dtype).
+
+    Returns:
+        An array of at least three dimensions.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.dstack([pnp.array([1, 2]), pnp.array([3, 4])]).tolist()
@@ -603,6 +800,12 @@ def dstack(tup: Sequence[Any], *, dtype: Any = None) -> Any:
 
 def column_stack(tup: Sequence[Any]) -> Any:
     """Stack 1-D arrays as columns of a 2-D array.
+
+    Args:
+        tup: a sequence of 1-D arrays (each becomes a column) or 2-D arrays, of equal length.
+
+    Returns:
+        A 2-D array in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -636,6 +839,14 @@ def _split_points(op: str, n: builtins.int, indices_or_sections: Any, exact: bui
 def split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[Any]:
     """Split into equal sections (an int) or at the given indices along `axis`.
 
+    Args:
+        ary: an array of at least one dimension.
+        indices_or_sections: the number of equal sections (must divide the axis), or a sequence of split points.
+        axis: the axis to split.
+
+    Returns:
+        A list of arrays of ary's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [p.tolist() for p in pnp.split(pnp.arange(6), 3)]
@@ -648,6 +859,14 @@ def split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[An
 
 def array_split(ary: Any, indices_or_sections: Any, axis: builtins.int = 0) -> list[Any]:
     """Like `split`, but sections may differ in size by one.
+
+    Args:
+        ary: an array of at least one dimension.
+        indices_or_sections: the number of sections, or a sequence of split points.
+        axis: the axis to split.
+
+    Returns:
+        A list of arrays of ary's dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -674,6 +893,13 @@ def _split(op: str, ary: Any, ios: Any, axis: builtins.int, exact: builtins.bool
 def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     """Split along axis 1 (axis 0 for 1-D).
 
+    Args:
+        ary: an array of at least one dimension.
+        indices_or_sections: the number of equal sections, or a sequence of split points.
+
+    Returns:
+        A list of arrays of ary's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [p.tolist() for p in pnp.hsplit(pnp.array([[1, 2], [3, 4]]), 2)]
@@ -686,6 +912,13 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
 def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     """Split along axis 0.
 
+    Args:
+        ary: an array of at least one dimension.
+        indices_or_sections: the number of equal sections, or a sequence of split points.
+
+    Returns:
+        A list of arrays of ary's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [p.tolist() for p in pnp.vsplit(pnp.array([[1, 2], [3, 4]]), 2)]
@@ -697,6 +930,13 @@ def vsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
 def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
     """Split along axis 2.
 
+    Args:
+        ary: an array of at least three dimensions.
+        indices_or_sections: the number of equal sections, or a sequence of split points.
+
+    Returns:
+        A list of arrays of ary's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [p.shape for p in pnp.dsplit(pnp.zeros((1, 2, 4)), 2)]
@@ -707,6 +947,14 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[Any]:
 
 def rot90(m: Any, k: builtins.int = 1, axes: tuple[builtins.int, builtins.int] = (0, 1)) -> Any:
     """Rotate by 90 degrees k times in the plane of `axes` (from the first towards the second).
+
+    Args:
+        m: an array of at least two dimensions.
+        k: the number of quarter turns (negative turns the other way).
+        axes: the two (different) axes of the plane.
+
+    Returns:
+        An array of m's dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -729,6 +977,14 @@ def rot90(m: Any, k: builtins.int = 1, axes: tuple[builtins.int, builtins.int] =
 
 def append(arr: Any, values: Any, axis: builtins.int | None = None) -> Any:
     """arr with `values` appended (both flattened when axis is None).
+
+    Args:
+        arr: an array or array-like.
+        values: what to append; of arr's shape except along `axis`.
+        axis: the axis to append along (None: flatten both first).
+
+    Returns:
+        An array in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -1002,6 +1258,16 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", constant_values: Any
     along each axis in turn (it must return the new row; numpy's functions modify the row
     in place). Axes are padded in order, each over the earlier axes' padding, as numpy does.
     Mean/median of integer arrays round half to even.
+
+    Args:
+        array: an array or array-like.
+        pad_width: how many values to add before and after each axis (see above).
+        mode: one of the mode names above, or a function.
+        constant_values: the fill values of mode 'constant' (default 0).
+        kwargs: the options of the mode: end_values, stat_length or reflect_type (or those of a function mode).
+
+    Returns:
+        An array of array's dtype, each axis longer by its two widths.
 
     Examples:
         >>> import padax.numpy as pnp

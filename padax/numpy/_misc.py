@@ -17,6 +17,15 @@ from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, 
 def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
     """x converted to `dtype` (complex to real drops the imaginary part; nonzero to bool is True).
 
+    Args:
+        x: an array or array-like.
+        dtype: the target dtype.
+        copy: accepted for the Array API (arrays are immutable; x itself comes back if no cast is needed).
+        device: the device to put an eager result on.
+
+    Returns:
+        An array of x's shape and `dtype`.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.astype(pnp.array([1.7, -1.7]), pnp.int32).tolist()
@@ -31,6 +40,12 @@ def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = N
 def ndim(a: Any) -> builtins.int:
     """The number of dimensions.
 
+    Args:
+        a: an array, numpy array, Python scalar or nested sequence.
+
+    Returns:
+        A Python int.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.ndim(pnp.zeros((2, 3))), pnp.ndim(5.0)
@@ -42,6 +57,12 @@ def ndim(a: Any) -> builtins.int:
 def shape(a: Any) -> tuple[builtins.int, ...]:
     """The shape tuple.
 
+    Args:
+        a: an array, numpy array, Python scalar or nested sequence.
+
+    Returns:
+        A tuple of ints.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.shape(pnp.zeros((2, 3))), pnp.shape([1, 2])
@@ -52,6 +73,13 @@ def shape(a: Any) -> tuple[builtins.int, ...]:
 
 def size(a: Any, axis: Any = None) -> builtins.int:
     """The number of elements (along `axis`, an int or a tuple of ints, if given).
+
+    Args:
+        a: an array, numpy array, Python scalar or nested sequence.
+        axis: None (all elements), an int or a tuple of ints.
+
+    Returns:
+        A Python int.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -73,6 +101,13 @@ def copy(a: Any, *, order: str = "K") -> Any:
     Where NumPy code writes into a copy (`y = x.copy(); y[1] = 10`), padax (as jax.numpy) builds a new
     array with `x.at[1].set(10)`.
 
+    Args:
+        a: an array or array-like.
+        order: accepted for NumPy compatibility (XLA owns the layout).
+
+    Returns:
+        a as a padax array.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([1, 2, 3])
@@ -85,6 +120,15 @@ def copy(a: Any, *, order: str = "K") -> Any:
 def isclose(a: Any, b: Any, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
             equal_nan: builtins.bool = False) -> Any:
     """|a - b| <= atol + rtol * |b| elementwise (infinities equal only to themselves).
+
+    Args:
+        a, b: arrays, array-likes or Python scalars; promoted (integers and bool: the default float) and broadcast.
+        rtol: the relative tolerance (times |b|).
+        atol: the absolute tolerance.
+        equal_nan: count NaN == NaN as close.
+
+    Returns:
+        A bool array of the broadcast shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -123,6 +167,15 @@ def allclose(a: Any, b: Any, rtol: builtins.float = 1e-05, atol: builtins.float 
              equal_nan: builtins.bool = False) -> Any:
     """True (a 0-d bool array) if isclose everywhere.
 
+    Args:
+        a, b: arrays, array-likes or Python scalars; promoted and broadcast.
+        rtol: the relative tolerance (times |b|).
+        atol: the absolute tolerance.
+        equal_nan: count NaN == NaN as close.
+
+    Returns:
+        A 0-d bool array.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.allclose(pnp.array([1.0, 2.0]), pnp.array([1.0, 2.0 + 1e-7])).tolist()
@@ -136,6 +189,13 @@ def allclose(a: Any, b: Any, rtol: builtins.float = 1e-05, atol: builtins.float 
 
 def array_equal(a1: Any, a2: Any, equal_nan: builtins.bool = False) -> Any:
     """True (0-d bool array) if the shapes match and all elements are equal.
+
+    Args:
+        a1, a2: arrays or array-likes.
+        equal_nan: count NaN == NaN as equal.
+
+    Returns:
+        A 0-d bool array.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -156,6 +216,12 @@ def array_equal(a1: Any, a2: Any, equal_nan: builtins.bool = False) -> Any:
 
 def array_equiv(a1: Any, a2: Any) -> Any:
     """True (0-d bool array) if the arrays broadcast together and are equal everywhere.
+
+    Args:
+        a1, a2: arrays or array-likes.
+
+    Returns:
+        A 0-d bool array (False if they do not broadcast).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -182,6 +248,13 @@ _ABSTRACT = {np.generic: lambda d: True, np.number: lambda d: d != D.bool_,
 def issubdtype(arg1: Any, arg2: Any) -> builtins.bool:
     """Whether dtype arg1 is arg2 or below it in NumPy's type hierarchy (bfloat16/float8 are floating).
 
+    Args:
+        arg1: a dtype, scalar type or abstract class (`pnp.floating`, ...).
+        arg2: a dtype, scalar type or abstract class.
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.issubdtype(pnp.float32, pnp.floating), pnp.issubdtype(pnp.int8, pnp.unsignedinteger)
@@ -198,6 +271,12 @@ def issubdtype(arg1: Any, arg2: Any) -> builtins.bool:
 def promote_types(type1: Any, type2: Any) -> np.dtype:
     """The dtype two arrays of these dtypes promote to (padax.numpy's table).
 
+    Args:
+        type1, type2: dtypes or scalar types.
+
+    Returns:
+        A numpy dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.promote_types(pnp.int8, pnp.uint8), pnp.promote_types(pnp.int32, pnp.float32)  # NumPy: float64
@@ -209,6 +288,12 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
 def isscalar(element: Any) -> builtins.bool:
     """True for Python and numpy scalars and for 0-d arrays (padax or numpy), as jax.numpy (a traced
     scalar argument stays a scalar).
+
+    Args:
+        element: any object.
+
+    Returns:
+        A Python bool.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -51,7 +51,9 @@ def _scalar_type(dtype: np.dtype, name: str, example: tuple[str, str]) -> type:
     """The scalar type of `dtype`; `example` is (argument, expected `.tolist()`) of its doctest."""
     doc = example_doc(f"The {dtype.name} dtype; calling it converts a value to a {dtype.name} array (0-d for a "
                       f"scalar).", [(f"pnp.{name}({example[0]}).tolist()", example[1])],
-                      imports=("import padax.numpy as pnp",))
+                      imports=("import padax.numpy as pnp",),
+                      args="x: a Python scalar, nested sequence, numpy array or padax array (default 0).",
+                      returns=f"A padax array of dtype {dtype.name} with x's shape (0-d for a scalar).")
     return _ScalarType(name, (), {"dtype": dtype, "__module__": "padax.numpy", "__doc__": doc})
 
 

@@ -48,7 +48,11 @@ def _arg(name: str, fn, examples: str):
         return _keep(fn(x, a, idt), x.aval.shape, (a,), keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
     summary = f"Index of the first {name[3:]}imum along `axis` (of the flattened array if None)."
-    wrapped.__doc__ = f"{summary}\n\n{examples}"
+    wrapped.__doc__ = (f"{summary}\n\n    Args:\n        x: an array or array-like (not empty along `axis`).\n"
+                       "        axis: the axis to search along (None: the flattened array).\n"
+                       "        keepdims: keep the searched axis with size 1.\n\n"
+                       "    Returns:\n        A default-int (int64) array of indices without the searched axis.\n\n"
+                       f"{examples}")
     return wrapped
 
 
@@ -67,6 +71,14 @@ argmin = _arg("argmin", lax.argmin, """    Examples:
 
 def where(condition: Any, x1: Any = None, x2: Any = None, /) -> Any:
     """x1 where condition is true, else x2 (all broadcast; x1, x2 promote).
+
+    Args:
+        condition: an array or array-like (nonzero counts as True).
+        x1, x2: the values taken where condition is true / false; promoted to a common dtype. Leaving both out
+            gives `nonzero(condition)`.
+
+    Returns:
+        An array of the broadcast shape of all three, in the promoted dtype.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -91,6 +103,14 @@ def where(condition: Any, x1: Any = None, x2: Any = None, /) -> Any:
 def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
     """Per element, the value from the first choice whose condition holds (else `default`).
 
+    Args:
+        condlist: a sequence of conditions (arrays, nonzero counts as True).
+        choicelist: a sequence of arrays, one per condition.
+        default: the value where no condition holds.
+
+    Returns:
+        An array of the broadcast shape in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([-2, 0, 3])
@@ -112,6 +132,15 @@ def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = Fals
     """Sorted along `axis` (NaNs last ascending, first descending); always stable (`stable` is accepted for the
     Array API's calls and changes nothing).
 
+    Args:
+        x: an array or array-like.
+        axis: the axis to sort along.
+        descending: sort from largest to smallest.
+        stable: accepted for the Array API (the sort is always stable).
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.sort(pnp.array([[3, 1, 2], [0, 5, 4]])).tolist()
@@ -128,6 +157,15 @@ def sort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = Fals
 def argsort(x: Any, /, *, axis: builtins.int = -1, descending: builtins.bool = False,
             stable: builtins.bool = True) -> Any:
     """Indices that sort x along `axis`; ties keep their order (also when descending), whatever `stable` says.
+
+    Args:
+        x: an array or array-like.
+        axis: the axis to sort along (NumPy's second positional argument).
+        descending: sort from largest to smallest.
+        stable: accepted for the Array API (the sort is always stable).
+
+    Returns:
+        A default-int (int64) array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -151,6 +189,15 @@ def _nan_last_less(a: Any, b: Any) -> Any:
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
     """Insertion points of x2 in the sorted 1-D x1 ('left': before equal values, 'right': after).
+
+    Args:
+        x1: a 1-D array, sorted ascending (or sorted by `sorter`).
+        x2: the values to place (any shape); promoted with x1.
+        side: 'left' or 'right' (see above).
+        sorter: indices that sort x1 (its shape), or None if x1 is sorted.
+
+    Returns:
+        A default-int (int64) array of x2's shape.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -200,6 +247,14 @@ def promote_broadcast_pair(a: Any, v: Any) -> tuple[Any, Any]:
 def digitize(x: Any, bins: Any, right: builtins.bool = False) -> Any:
     """Indices of the bins (monotonically increasing or decreasing, as numpy) that each x falls in.
 
+    Args:
+        x: the values to place (any shape).
+        bins: a 1-D monotonic array of bin edges.
+        right: whether a bin includes its right edge instead of its left one.
+
+    Returns:
+        A default-int (int64) array of x's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.digitize(pnp.array([0.5, 1.0, 2.5]), pnp.array([1.0, 2.0])).tolist()
@@ -247,6 +302,14 @@ def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = No
     Eager unless `size` is given: then the first `size` hits are returned,
     padded with `fill_value` (default 0).
 
+    Args:
+        x: an array of at least one dimension.
+        size: the static number of hits to return (needed under jit).
+        fill_value: the index that pads beyond the last hit (default 0).
+
+    Returns:
+        A tuple of x.ndim default-int (int64) 1-D arrays.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> [i.tolist() for i in pnp.nonzero(pnp.array([[0, 3], [4, 0]]))]
@@ -279,6 +342,14 @@ def flatnonzero(a: Any, *, size: builtins.int | None = None, fill_value: Any = N
     """Indices of the nonzero elements of the flattened array. Eager unless `size` is given: then the first
     `size` hits, padded with `fill_value` (default 0), as `nonzero`.
 
+    Args:
+        a: an array or array-like (flattened).
+        size: the static number of hits to return (needed under jit).
+        fill_value: the index that pads beyond the last hit (default 0).
+
+    Returns:
+        A 1-D default-int (int64) array.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.flatnonzero(pnp.array([[0, 3], [4, 0]])).tolist()
@@ -293,6 +364,14 @@ def flatnonzero(a: Any, *, size: builtins.int | None = None, fill_value: Any = N
 def argwhere(a: Any, *, size: builtins.int | None = None, fill_value: Any = None) -> Any:
     """Indices of the nonzero elements, shape (count, ndim). Eager unless `size` is given: then `size` rows,
     padded with `fill_value` (default 0), as `nonzero`.
+
+    Args:
+        a: an array or array-like.
+        size: the static number of rows to return (needed under jit).
+        fill_value: the index that pads beyond the last hit (default 0).
+
+    Returns:
+        A default-int (int64) array of shape (count or size, a.ndim).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -313,6 +392,12 @@ class UniqueAllResult(NamedTuple):
     """What `unique_all` returns: the sorted distinct `values`, the `indices` of their first occurrences,
     the `inverse_indices` that rebuild the input from `values`, and the `counts`.
 
+    Args:
+        values: the sorted distinct values.
+        indices: the index of each value's first occurrence in the flattened input.
+        inverse_indices: each input element's index into `values` (input's shape).
+        counts: the number of occurrences of each value.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> r = pnp.unique_all(pnp.array([5, 5, 4]))
@@ -328,6 +413,10 @@ class UniqueAllResult(NamedTuple):
 class UniqueCountsResult(NamedTuple):
     """What `unique_counts` returns: the sorted distinct `values` and how often each occurs (`counts`).
 
+    Args:
+        values: the sorted distinct values.
+        counts: the number of occurrences of each value.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> values, counts = pnp.unique_counts(pnp.array([5, 5, 4]))
@@ -341,6 +430,10 @@ class UniqueCountsResult(NamedTuple):
 class UniqueInverseResult(NamedTuple):
     """What `unique_inverse` returns: the sorted distinct `values` and, for each input element, the index of
     its value (`inverse_indices`, with the input's shape).
+
+    Args:
+        values: the sorted distinct values.
+        inverse_indices: each input element's index into `values` (input's shape).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -462,6 +555,14 @@ def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: An
     """The sorted distinct values of x (flattened); NaNs are each distinct. Eager unless `size` is given: then
     exactly `size` values, cut or padded with `fill_value` (default: the smallest value), as jax.numpy.
 
+    Args:
+        x: an array or array-like (flattened).
+        size: the static number of values to return (needed under jit).
+        fill_value: the padding value (default: the smallest value).
+
+    Returns:
+        A 1-D array of x's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.unique_values(pnp.array([3, 1, 3, 2, 1])).tolist()  # sorted, as jax.numpy
@@ -476,6 +577,12 @@ def unique_values(x: Any, /, *, size: builtins.int | None = None, fill_value: An
 def unique_counts(x: Any, /) -> UniqueCountsResult:
     """(values, counts) of the distinct values (eager).
 
+    Args:
+        x: an array or array-like (flattened).
+
+    Returns:
+        A UniqueCountsResult of 1-D arrays (counts: default int).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> r = pnp.unique_counts(pnp.array([3, 1, 3, 3]))
@@ -489,6 +596,12 @@ def unique_counts(x: Any, /) -> UniqueCountsResult:
 def unique_inverse(x: Any, /) -> UniqueInverseResult:
     """(values, inverse_indices) with values[inverse_indices] == x (eager).
 
+    Args:
+        x: an array or array-like.
+
+    Returns:
+        A UniqueInverseResult (values 1-D; inverse_indices of x's shape, default int).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> r = pnp.unique_inverse(pnp.array([3, 1, 3, 2]))
@@ -501,6 +614,12 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
 
 def unique_all(x: Any, /) -> UniqueAllResult:
     """(values, indices of first occurrences, inverse_indices, counts) (eager).
+
+    Args:
+        x: an array or array-like.
+
+    Returns:
+        A UniqueAllResult (values, indices and counts 1-D; inverse_indices of x's shape).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -521,6 +640,19 @@ def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtin
     slices along an axis containing NaN are never equal. The inverse has the input's shape
     when axis is None (numpy >= 2), else one entry per slice. Eager unless `size` is given (then padded with
     `fill_value`, default the smallest value or slice).
+
+    Args:
+        ar: an array or array-like.
+        return_index: also return the index of each value's first occurrence.
+        return_inverse: also return each element's index into the values.
+        return_counts: also return how often each value occurs.
+        axis: find distinct slices along this axis (None: distinct elements of the flattened array).
+        equal_nan: treat all NaNs as one value (axis None only).
+        size: the static number of values to return (needed under jit).
+        fill_value: the padding value or slice (default: the smallest).
+
+    Returns:
+        The values array alone, or a tuple (values, then the requested index, inverse and counts arrays).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -547,6 +679,15 @@ def unique(ar: Any, return_index: builtins.bool = False, return_inverse: builtin
 def isin(x1: Any, x2: Any, /, *, invert: builtins.bool = False) -> Any:
     """True where an element of x1 occurs in x2 (x1's shape).
 
+    Args:
+        x1: the elements to look up (any shape).
+        x2: the elements to look in (any shape, flattened); promoted with x1.
+        invert: return True where the element does not occur instead.
+        assume_unique: NumPy's hint, accepted and ignored.
+
+    Returns:
+        A bool array of x1's shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.isin(pnp.array([1, 2, 3, 4]), pnp.array([2, 4])).tolist()
@@ -567,6 +708,14 @@ def isin(x1: Any, x2: Any, /, *, invert: builtins.bool = False) -> Any:
 def in1d(ar1: Any, ar2: Any, invert: builtins.bool = False) -> Any:
     """isin of the flattened ar1.
 
+    Args:
+        ar1: the elements to look up (flattened).
+        ar2: the elements to look in (flattened).
+        invert: return True where the element does not occur instead.
+
+    Returns:
+        A 1-D bool array of ar1's size.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.in1d(pnp.array([[1, 2], [3, 4]]), pnp.array([2, 3])).tolist()
@@ -580,6 +729,15 @@ def bincount(x: Any, weights: Any = None, minlength: builtins.int = 0, *, length
     """Counts (or summed weights) of each value 0..length-1 of integers x (negative ones count as 0).
 
     `length` defaults to max(x) + 1 (at least `minlength`), which needs x's value (eager).
+
+    Args:
+        x: a 1-D integer array.
+        weights: per-element weights to add up instead of counts (x's shape).
+        minlength: the minimum number of bins.
+        length: the static number of bins (needed under jit; values >= length are dropped).
+
+    Returns:
+        A 1-D array: default int for counts, or weights' dtype (integers: the default float).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -618,6 +776,16 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     With `period`, the coordinates are angles: x and xp are taken modulo |period|, xp is
     sorted (fp with it) and extended by one point on each side across the wrap, and
     left/right are ignored, as in numpy.
+
+    Args:
+        x: the points to evaluate at (any shape).
+        xp: the 1-D increasing sample coordinates.
+        fp: the 1-D sample values, xp's length.
+        left, right: the values below xp[0] / above xp[-1] (default fp[0] / fp[-1]).
+        period: the period of periodic coordinates (None: not periodic).
+
+    Returns:
+        A floating array of x's shape.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -45,6 +45,17 @@ def _out_dtype(x: Any, dtype: Any) -> np.dtype:
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     """Sum over `axis`.
 
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes); () reduces nothing.
+        dtype: the accumulation and result dtype (None: x's, with bool and small integers widened to the default
+            (unsigned) int).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask of the elements to add and a starting value.
+
+    Returns:
+        An array without the reduced axes (size-1 with `keepdims`).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([[1, 2], [3, 4]])
@@ -64,6 +75,16 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bo
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     """Product over `axis`.
+
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the accumulation and result dtype (None: as `sum`).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask of the elements to multiply and a starting value.
+
+    Returns:
+        An array without the reduced axes (size-1 with `keepdims`).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -85,6 +106,16 @@ def _count(shape: tuple[int, ...], ax: tuple[int, ...]) -> builtins.int:
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, dtype: Any = None) -> Any:
     """Arithmetic mean over `axis` (integers and bool give the default floating dtype).
+
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        dtype: the dtype to compute in (None: x's, or the default float for integers and bool).
+        where: NumPy's mask: average only these elements.
+
+    Returns:
+        A floating (or complex) array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -112,7 +143,13 @@ def _order_reduce(name: str, fn, examples: str):
             raise op_value_error(name, f"cannot reduce an empty axis of {x.aval.str_short()} (no identity)")
         return _keep(fn(x, ax), x.aval.shape, ax, keepdims)
     wrapped.__name__ = wrapped.__qualname__ = name
-    wrapped.__doc__ = f"The {name}imum over `axis` (NaN propagates).\n\n{examples}"
+    wrapped.__doc__ = (f"The {name}imum over `axis` (NaN propagates).\n\n"
+                       "    Args:\n        x: an array or array-like of real numbers (not empty along `axis`).\n"
+                       "        axis: an int, a tuple of ints, or None (all axes) to reduce over.\n"
+                       "        keepdims: keep the reduced axes with size 1.\n"
+                       "        where, initial: NumPy's mask of the elements to include and a starting value "
+                       "(a mask needs `initial`).\n\n"
+                       f"    Returns:\n        An array of x's dtype, without the reduced axes.\n\n{examples}")
     return wrapped
 
 
@@ -135,6 +172,14 @@ amax, amin = max, min
 
 def ptp(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """max - min over `axis`.
+
+    Args:
+        x: a real array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        An array of x's dtype without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -167,6 +212,16 @@ def _moments(name: str, x: Any, axis: Any, correction: Any, keepdims: builtins.b
 def var(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
     """Variance over `axis`, dividing by N - correction (real for complex input).
 
+    Args:
+        x: an array or array-like (integers and bool: the default float).
+        axis: an int, a tuple of ints, or None (all axes).
+        correction: subtracted from the element count in the divisor (NumPy's `ddof=` is accepted too).
+        keepdims: keep the reduced axes with size 1.
+        dtype, where: NumPy's options: compute in this dtype; use only the masked elements.
+
+    Returns:
+        A real floating array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([1.0, 2.0, 3.0, 4.0])
@@ -178,6 +233,16 @@ def var(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdi
 
 def std(x: Any, /, *, axis: Any = None, correction: builtins.float = 0.0, keepdims: builtins.bool = False) -> Any:
     """Standard deviation over `axis`, from the variance with N - correction.
+
+    Args:
+        x: an array or array-like (integers and bool: the default float).
+        axis: an int, a tuple of ints, or None (all axes).
+        correction: subtracted from the element count in the divisor (NumPy's `ddof=` is accepted too).
+        keepdims: keep the reduced axes with size 1.
+        dtype, where: NumPy's options: compute in this dtype; use only the masked elements.
+
+    Returns:
+        A real floating array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -195,6 +260,15 @@ def _as_bool(x: Any) -> Any:
 def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """True where every element over `axis` is nonzero.
 
+    Args:
+        x: an array or array-like of any dtype (nonzero counts as True).
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        where: NumPy's mask: test only these elements.
+
+    Returns:
+        A bool array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.all(pnp.array([[True, False], [True, True]]), axis=1).tolist()
@@ -210,6 +284,15 @@ def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """True where some element over `axis` is nonzero.
 
+    Args:
+        x: an array or array-like of any dtype (nonzero counts as True).
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        where: NumPy's mask: test only these elements.
+
+    Returns:
+        A bool array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.any(pnp.array([[True, False], [False, False]]), axis=1).tolist()
@@ -222,6 +305,14 @@ def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """The number of nonzero elements over `axis` (default integer dtype).
+
+    Args:
+        x: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        A default-int array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -259,6 +350,15 @@ def cumulative_sum(x: Any, /, *, axis: builtins.int | None = None, dtype: Any = 
                    include_initial: builtins.bool = False) -> Any:
     """Running sum along `axis` (optional only for 1-D input); `include_initial` prepends 0.
 
+    Args:
+        x: an array or array-like.
+        axis: the axis to accumulate along (required for more than one dimension).
+        dtype: the accumulation and result dtype (None: as `sum`).
+        include_initial: start with 0, so the result is one longer along `axis`.
+
+    Returns:
+        An array of x's shape (one longer with `include_initial`).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.cumulative_sum(pnp.array([1, 2, 3])).tolist()
@@ -273,6 +373,15 @@ def cumulative_prod(x: Any, /, *, axis: builtins.int | None = None, dtype: Any =
                     include_initial: builtins.bool = False) -> Any:
     """Running product along `axis` (optional only for 1-D input); `include_initial` prepends 1.
 
+    Args:
+        x: an array or array-like.
+        axis: the axis to accumulate along (required for more than one dimension).
+        dtype: the accumulation and result dtype (None: as `sum`).
+        include_initial: start with 1, so the result is one longer along `axis`.
+
+    Returns:
+        An array of x's shape (one longer with `include_initial`).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.cumulative_prod(pnp.array([[1, 2], [3, 4]]), axis=0).tolist()
@@ -283,6 +392,14 @@ def cumulative_prod(x: Any, /, *, axis: builtins.int | None = None, dtype: Any =
 
 def cumsum(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
     """NumPy's cumsum: running sum along `axis`, of the flattened array if axis is None.
+
+    Args:
+        a: an array or array-like.
+        axis: the axis to accumulate along (None: the flattened array).
+        dtype: the accumulation and result dtype (None: as `sum`).
+
+    Returns:
+        An array of a's shape, or 1-D when axis is None.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -301,6 +418,14 @@ def cumsum(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
 def cumprod(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
     """NumPy's cumprod: running product along `axis`, of the flattened array if axis is None.
 
+    Args:
+        a: an array or array-like.
+        axis: the axis to accumulate along (None: the flattened array).
+        dtype: the accumulation and result dtype (None: as `sum`).
+
+    Returns:
+        An array of a's shape, or 1-D when axis is None.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.cumprod(pnp.array([1, 2, 3, 4])).tolist()
@@ -316,6 +441,15 @@ def cumprod(a: Any, axis: builtins.int | None = None, dtype: Any = None) -> Any:
 def diff(x: Any, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: Any = None,
          append: Any = None) -> Any:
     """n-th forward difference along `axis` (bool: logical xor), after prepend/append.
+
+    Args:
+        x: an array of at least one dimension.
+        axis: the axis to difference along.
+        n: how many times to difference (0 returns x).
+        prepend, append: values put before / after x along `axis` first (scalars are broadcast).
+
+    Returns:
+        An array (x's dtype, promoted with prepend/append), n shorter along `axis` than the joined input.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -353,6 +487,13 @@ def diff(x: Any, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: An
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """Differences of consecutive elements of the flattened array.
 
+    Args:
+        ary: an array or array-like (flattened).
+        to_end, to_begin: values appended / prepended to the differences (cast to their dtype).
+
+    Returns:
+        A 1-D array of ary's dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.ediff1d(pnp.array([[1, 3], [6, 10]]), to_begin=0).tolist()
@@ -384,6 +525,16 @@ def _nan_filled(x: Any, value: Any) -> Any:
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     """Sum treating NaN as zero.
 
+    Args:
+        a: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the accumulation and result dtype (None: as `sum`).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask and starting value (as `sum`).
+
+    Returns:
+        An array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.nansum(pnp.array([1.0, pnp.nan, 3.0])).tolist()
@@ -394,6 +545,16 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     """Product treating NaN as one.
+
+    Args:
+        a: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the accumulation and result dtype (None: as `sum`).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask and starting value (as `prod`).
+
+    Returns:
+        An array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -412,6 +573,16 @@ def _not_nan_count(a: Any, axis: Any, keepdims: builtins.bool) -> Any:
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     """Mean of the non-NaN elements (NaN where there are none).
 
+    Args:
+        a: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the dtype to compute in (None: a's, or the default float for integers and bool).
+        keepdims: keep the reduced axes with size 1.
+        where: NumPy's mask: average only these elements.
+
+    Returns:
+        A floating (or complex) array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.nanmean(pnp.array([1.0, pnp.nan, 3.0])).tolist()
@@ -426,6 +597,17 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: builtins.bool
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
            keepdims: builtins.bool = False) -> Any:
     """Variance of the non-NaN elements.
+
+    Args:
+        a: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the dtype to compute in (None: a's, or the default float for integers and bool).
+        ddof: subtracted from the count of non-NaN elements in the divisor.
+        keepdims: keep the reduced axes with size 1.
+        where: NumPy's mask: use only these elements.
+
+    Returns:
+        A real floating array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -448,6 +630,17 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
            keepdims: builtins.bool = False) -> Any:
     """Standard deviation of the non-NaN elements.
 
+    Args:
+        a: an array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        dtype: the dtype to compute in (None: a's, or the default float for integers and bool).
+        ddof: subtracted from the count of non-NaN elements in the divisor.
+        keepdims: keep the reduced axes with size 1.
+        where: NumPy's mask: use only these elements.
+
+    Returns:
+        A real floating array without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.nanstd(pnp.array([1.0, pnp.nan, 3.0])).tolist()
@@ -458,6 +651,15 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: builtins.int = 0,
 
 def nanmax(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """Maximum ignoring NaN (NaN where all are NaN).
+
+    Args:
+        a: a real array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask and starting value (a mask needs `initial`).
+
+    Returns:
+        An array of a's dtype without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -475,6 +677,15 @@ def nanmax(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 def nanmin(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """Minimum ignoring NaN (NaN where all are NaN).
 
+    Args:
+        a: a real array or array-like.
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        where, initial: NumPy's mask and starting value (a mask needs `initial`).
+
+    Returns:
+        An array of a's dtype without the reduced axes.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.nanmin(pnp.array([[1.0, pnp.nan], [pnp.nan, -2.0]]), axis=0).tolist()
@@ -491,6 +702,16 @@ def nanmin(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 def average(a: Any, axis: Any = None, weights: Any = None, returned: builtins.bool = False,
             keepdims: builtins.bool = False) -> Any:
     """Weighted mean over `axis` (weights 1-D along a single axis, or a's shape).
+
+    Args:
+        a: an array or array-like (integers and bool: the default float).
+        axis: an int, a tuple of ints, or None (all axes).
+        weights: None (plain mean), an array of a's shape, or a 1-D array along the single `axis`.
+        returned: also return the sum of the weights (the element count without weights).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The weighted mean, without the reduced axes; a tuple (mean, weight sum) with `returned`.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -571,6 +792,18 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
 
     NaN anywhere along the reduced axes gives NaN. q's shape leads the result's.
 
+    Args:
+        a: an array or array-like (integers and bool: the default float).
+        q: a quantile or an array of them, in [0, 1].
+        axis: an int, a tuple of ints, or None (all axes).
+        method: one of the methods above.
+        keepdims: keep the reduced axes with size 1.
+        weights: per-element weights (method 'inverted_cdf' only).
+        interpolation: NumPy's old name of `method` (overrides it when given).
+
+    Returns:
+        A floating array of shape q.shape + the unreduced shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> x = pnp.array([1.0, 2.0, 3.0, 4.0])
@@ -637,6 +870,18 @@ def percentile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdim
                *, weights: Any = None, interpolation: str | None = None) -> Any:
     """q-th percentiles (q in [0, 100]) over `axis` (weights with method 'inverted_cdf', as quantile).
 
+    Args:
+        a: an array or array-like (integers and bool: the default float).
+        q: a percentile or an array of them, in [0, 100].
+        axis: an int, a tuple of ints, or None (all axes).
+        method: as `quantile`.
+        keepdims: keep the reduced axes with size 1.
+        weights: per-element weights (method 'inverted_cdf' only).
+        interpolation: NumPy's old name of `method` (overrides it when given).
+
+    Returns:
+        A floating array of shape q.shape + the unreduced shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.percentile(pnp.array([1.0, 2.0, 3.0, 4.0]), 75).tolist()
@@ -649,6 +894,14 @@ def percentile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdim
 
 def median(a: Any, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """Median over `axis` (NaN if any NaN).
+
+    Args:
+        a: an array or array-like (integers and bool: the default float).
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        A floating array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -217,9 +217,12 @@ def put_on(x: Any, device: Any) -> Any:
     return device_put(x, device)
 
 
-def doc_with_example(summary: str, name: str, args: Sequence[str], result: str) -> str:
-    """The docstring of a function made by a factory: `summary`, then a doctest that calls `pnp.<name>` on
-    `pnp.array(a)` for each literal `a` of `args` and shows `result` (`.tolist()`), written at the call site."""
+def doc_with_example(summary: str, name: str, args: Sequence[str], result: str, *, params: str | None = None,
+                     returns: str | None = None) -> str:
+    """The docstring of a function made by a factory: `summary`, the Args text `params` and Returns text `returns`
+    (shared by the factory's products), then a doctest that calls `pnp.<name>` on `pnp.array(a)` for each literal
+    `a` of `args` and shows `result` (`.tolist()`), written at the call site."""
     from padax.functional._docs import example_doc
     call = ", ".join(f"pnp.array({a})" for a in args)
-    return example_doc(summary, [(f"pnp.{name}({call}).tolist()", result)], imports=("import padax.numpy as pnp",))
+    return example_doc(summary, [(f"pnp.{name}({call}).tolist()", result)], imports=("import padax.numpy as pnp",),
+                       args=params, returns=returns)

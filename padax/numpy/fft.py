@@ -199,6 +199,15 @@ del _f
 def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     """Sample frequencies of an n-point transform with spacing d (default floating dtype).
 
+    Args:
+        n: the transform length.
+        d: the sample spacing (the frequencies are in cycles per unit of d).
+        dtype: the result dtype (None: the default float).
+        device: the device to put the result on.
+
+    Returns:
+        A 1-D array of length n: 0, 1, ..., then the negative frequencies, divided by n * d.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fft.fftfreq(4).tolist()
@@ -213,6 +222,15 @@ def fftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, d
 def rfftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, device: Any = None) -> Any:
     """Non-negative sample frequencies of an n-point real transform with spacing d.
 
+    Args:
+        n: the transform length.
+        d: the sample spacing (the frequencies are in cycles per unit of d).
+        dtype: the result dtype (None: the default float).
+        device: the device to put the result on.
+
+    Returns:
+        A 1-D array of length n // 2 + 1: 0, 1, ..., n // 2, divided by n * d.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fft.rfftfreq(4).tolist()
@@ -225,6 +243,13 @@ def rfftfreq(n: builtins.int, /, *, d: builtins.float = 1.0, dtype: Any = None, 
 def fftshift(x: Any, /, *, axes: Any = None) -> Any:
     """Move the zero frequency to the centre (roll each axis by size // 2).
 
+    Args:
+        x: an array.
+        axes: an int, a tuple of ints, or None (all axes).
+
+    Returns:
+        An array of x's shape and dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.fft.fftshift(pnp.fft.fftfreq(5)).tolist()
@@ -235,6 +260,13 @@ def fftshift(x: Any, /, *, axes: Any = None) -> Any:
 
 def ifftshift(x: Any, /, *, axes: Any = None) -> Any:
     """Undo `fftshift`.
+
+    Args:
+        x: an array.
+        axes: an int, a tuple of ints, or None (all axes).
+
+    Returns:
+        An array of x's shape and dtype.
 
     Examples:
         >>> import padax.numpy as pnp

@@ -35,6 +35,10 @@ def _pl():
 class EighResult(NamedTuple):
     """What eigh returns: eigenvalues (ascending) and eigenvectors (columns), a named tuple.
 
+    Args:
+        eigenvalues: real, ascending, shape (..., M).
+        eigenvectors: the matching unit eigenvectors as columns, shape (..., M, M).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> w, v = pnp.linalg.eigh(pnp.array([[2.0, 0.0], [0.0, 1.0]]))
@@ -48,6 +52,10 @@ class EighResult(NamedTuple):
 class EigResult(NamedTuple):
     """What eig returns: eigenvalues and eigenvectors (columns), complex, a named tuple.
 
+    Args:
+        eigenvalues: complex, shape (..., M).
+        eigenvectors: the matching eigenvectors as columns, complex, shape (..., M, M).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.eig(pnp.array([[2.0, 0.0], [0.0, 3.0]])).eigenvalues.tolist()
@@ -59,6 +67,10 @@ class EigResult(NamedTuple):
 
 class QRResult(NamedTuple):
     """What qr returns: Q (orthonormal columns) and R (upper triangular), a named tuple.
+
+    Args:
+        Q: orthonormal columns, shape (..., M, K).
+        R: upper triangular, shape (..., K, N).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -72,6 +84,10 @@ class QRResult(NamedTuple):
 class SlogdetResult(NamedTuple):
     """What slogdet returns: the sign and log|det| of the determinant, a named tuple.
 
+    Args:
+        sign: the sign of the determinant (a unit complex number for complex input; 0 if singular).
+        logabsdet: the real log of |det|.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> sign, logabsdet = pnp.linalg.slogdet(pnp.array([[0.0, 2.0], [1.0, 0.0]]))   # det = -2
@@ -84,6 +100,11 @@ class SlogdetResult(NamedTuple):
 
 class SVDResult(NamedTuple):
     """What svd returns: U, the singular values S (descending) and Vh, a named tuple.
+
+    Args:
+        U: left singular vectors as columns.
+        S: the singular values, real, descending.
+        Vh: right singular vectors as rows.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -109,6 +130,14 @@ def cholesky(x: Any, /, *, upper: builtins.bool = False, symmetrize_input: built
     """Cholesky factor (lower L with x = L L^H, or upper U = L^H) of (x + x^H) / 2, or with
     symmetrize_input=False of the matrix in x's lower triangle.
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+        upper: return the upper factor U = L^H instead of L.
+        symmetrize_input: factor (x + x^H) / 2 (True) or read only x's lower triangle (False).
+
+    Returns:
+        An array of x's shape in x's floating dtype (NaN where x is not positive definite).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -131,6 +160,13 @@ def _uplo(op: str, UPLO: Any) -> builtins.bool:
 def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
     """Cross product of 3-vectors along `axis` (other axes broadcast).
 
+    Args:
+        x1, x2: arrays broadcast together, of size 3 along `axis`; promoted to a common dtype.
+        axis: the vector axis.
+
+    Returns:
+        An array of the broadcast shape.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.cross(pnp.array([1.0, 0.0, 0.0]), pnp.array([0.0, 1.0, 0.0])).tolist()
@@ -151,6 +187,12 @@ def cross(x1: Any, x2: Any, /, *, axis: builtins.int = -1) -> Any:
 def det(x: Any, /) -> Any:
     """Determinant of square matrices.
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+
+    Returns:
+        An array of shape (...) in x's floating dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -162,6 +204,13 @@ def det(x: Any, /) -> Any:
 
 def diagonal(x: Any, /, *, offset: builtins.int = 0) -> Any:
     """The `offset` diagonal of the last two axes.
+
+    Args:
+        x: an array of at least two dimensions.
+        offset: the diagonal: 0 the main one, > 0 above, < 0 below.
+
+    Returns:
+        An array of x's dtype, shape x.shape[:-2] + (diagonal length,).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -175,6 +224,14 @@ def diagonal(x: Any, /, *, offset: builtins.int = 0) -> Any:
 def eigh(x: Any, /, UPLO: str | None = None, symmetrize_input: builtins.bool = True) -> EighResult:
     """(eigenvalues ascending, eigenvectors) of (x + x^H) / 2, or with symmetrize_input=False
     of the Hermitian matrix in x's lower (UPLO 'L' or None) or upper ('U') triangle.
+
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+        UPLO: with symmetrize_input=False, the triangle to read: 'L' (or None) or 'U'.
+        symmetrize_input: factor (x + x^H) / 2 (True) or one triangle of x (False).
+
+    Returns:
+        An EighResult(eigenvalues, eigenvectors).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -190,6 +247,14 @@ def eigh(x: Any, /, UPLO: str | None = None, symmetrize_input: builtins.bool = T
 def eigvalsh(x: Any, /, UPLO: str | None = "L", *, symmetrize_input: builtins.bool = True) -> Any:
     """Eigenvalues (ascending) of Hermitian matrices (see `eigh`).
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+        UPLO: with symmetrize_input=False, the triangle to read: 'L' (or None) or 'U'.
+        symmetrize_input: use (x + x^H) / 2 (True) or one triangle of x (False).
+
+    Returns:
+        A real array of shape (..., M), ascending.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -201,6 +266,12 @@ def eigvalsh(x: Any, /, UPLO: str | None = "L", *, symmetrize_input: builtins.bo
 
 def eig(x: Any, /) -> EigResult:
     """(eigenvalues, eigenvectors) of general square matrices, complex (CPU only).
+
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+
+    Returns:
+        An EigResult(eigenvalues, eigenvectors), both complex.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -215,6 +286,12 @@ def eig(x: Any, /) -> EigResult:
 def eigvals(x: Any, /) -> Any:
     """Eigenvalues of general square matrices, complex (CPU only).
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+
+    Returns:
+        A complex array of shape (..., M).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.eigvals(pnp.array([[0.0, -1.0], [1.0, 0.0]])).tolist()
@@ -225,6 +302,12 @@ def eigvals(x: Any, /) -> Any:
 
 def inv(x: Any, /) -> Any:
     """Inverse of square matrices.
+
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+
+    Returns:
+        An array of x's shape in x's floating dtype (inf/NaN entries where x is singular).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -237,6 +320,14 @@ def inv(x: Any, /) -> Any:
 
 def matrix_norm(x: Any, /, *, keepdims: builtins.bool = False, ord: Any = "fro") -> Any:
     """Matrix norm over the last two axes: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2.
+
+    Args:
+        x: an array of at least two dimensions (integers and bool: the default float).
+        keepdims: keep the last two axes with size 1.
+        ord: the norm: 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2.
+
+    Returns:
+        A real array of shape x.shape[:-2].
 
     Examples:
         >>> import padax.numpy as pnp
@@ -252,6 +343,13 @@ def matrix_norm(x: Any, /, *, keepdims: builtins.bool = False, ord: Any = "fro")
 def matrix_power(x: Any, n: builtins.int, /) -> Any:
     """x to the integer power n (n < 0 inverts).
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+        n: the integer power (0 gives identities; negative powers invert first).
+
+    Returns:
+        An array of x's shape in x's floating dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -265,6 +363,15 @@ def matrix_rank(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False
     """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: as in jax,
     an explicit `rtol` (or its alias `tol`) is the threshold itself; the default is
     largest * max(M, N) * eps. A 0-d or 1-D x gives 1 if any entry is nonzero, else 0.
+
+    Args:
+        x: an array (..., M, N), or 0-/1-D (see above).
+        rtol: the threshold on the singular values (None: the default above).
+        hermitian: use |eigenvalues| of the Hermitian x instead of singular values.
+        tol: NumPy's name for `rtol` (give only one).
+
+    Returns:
+        A default-int array of shape x.shape[:-2].
 
     Examples:
         >>> import padax.numpy as pnp
@@ -294,6 +401,12 @@ def matrix_rank(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False
 def outer(x1: Any, x2: Any, /) -> Any:
     """Outer product of two 1-D arrays.
 
+    Args:
+        x1, x2: 1-D arrays.
+
+    Returns:
+        A 2-D array of shape (len(x1), len(x2)) in the promoted dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.outer(pnp.array([1.0, 2.0]), pnp.array([3.0, 4.0])).tolist()
@@ -309,6 +422,15 @@ def pinv(x: Any, /, *, rtol: Any = None, hermitian: builtins.bool = False, rcond
     """Moore-Penrose pseudo-inverse; singular values at or below rtol * largest count as zero
     (rtol, alias rcond, default 10 * max(M, N) * eps as in jax). With `hermitian`, through the
     eigen-decomposition of (x + x^H) / 2.
+
+    Args:
+        x: matrices (..., M, N); integers and bool compute in the default float dtype.
+        rtol: the relative cutoff for small singular values (None: the default above).
+        hermitian: x is Hermitian (use its eigen-decomposition).
+        rcond: NumPy's name for `rtol` (give only one).
+
+    Returns:
+        An array of shape (..., N, M).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -332,6 +454,14 @@ def qr(x: Any, /, *, mode: str = "reduced") -> Any:
     """QR decomposition: QRResult(Q, R) for mode 'reduced' (NumPy's old alias 'full') or
     'complete', R alone for 'r'. (jax's 'raw', LAPACK's Householder form, is not available.)
 
+    Args:
+        x: matrices (..., M, N); integers and bool compute in the default float dtype.
+        mode: 'reduced' (or 'full'): Q (..., M, K), R (..., K, N) with K = min(M, N); 'complete': Q (..., M, M),
+            R (..., M, N); 'r': R only.
+
+    Returns:
+        A QRResult(Q, R), or R alone for mode 'r'.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -350,6 +480,12 @@ def qr(x: Any, /, *, mode: str = "reduced") -> Any:
 def slogdet(x: Any, /) -> SlogdetResult:
     """(sign, log|det|) of square matrices; logabsdet is real also for complex input.
 
+    Args:
+        x: square matrices (..., M, M); integers and bool compute in the default float dtype.
+
+    Returns:
+        A SlogdetResult(sign, logabsdet), each of shape (...).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> sign, logabsdet = pnp.linalg.slogdet(pnp.array([[-2.0, 0.0], [0.0, 3.0]]))
@@ -365,6 +501,13 @@ def slogdet(x: Any, /) -> SlogdetResult:
 
 def solve(x1: Any, x2: Any, /) -> Any:
     """Solve x1 @ out = x2; x2 of shape (M,) is one vector, otherwise (..., M, K) with batches broadcasting.
+
+    Args:
+        x1: square coefficient matrices (..., M, M).
+        x2: the right-hand side: (M,) or (..., M, K); promoted with x1 (integers: the default float).
+
+    Returns:
+        An array of x2's shape (with the broadcast batch shape).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -391,6 +534,15 @@ def svd(x: Any, /, *, full_matrices: builtins.bool = True, compute_uv: builtins.
     """SVDResult(U, S, Vh) with x = U diag(S) Vh, S descending; S alone if not `compute_uv`.
     With `hermitian`, from the eigen-decomposition of (x + x^H) / 2, as jax does: S = |w|
     sorted descending, U the matching eigenvectors, Vh = (U * sign(w))^H.
+
+    Args:
+        x: matrices (..., M, N); integers and bool compute in the default float dtype.
+        full_matrices: U (..., M, M) and Vh (..., N, N) if True, else (..., M, K) and (..., K, N), K = min(M, N).
+        compute_uv: return U and Vh too; if False, only S.
+        hermitian: x is Hermitian (use its eigen-decomposition, see above).
+
+    Returns:
+        An SVDResult(U, S, Vh), or S (..., K) alone.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -427,6 +579,12 @@ def _hermitian_svd(x: Any, compute_uv: builtins.bool) -> Any:
 def svdvals(x: Any, /) -> Any:
     """Singular values, descending.
 
+    Args:
+        x: matrices (..., M, N); integers and bool compute in the default float dtype.
+
+    Returns:
+        A real array of shape (..., min(M, N)).
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.svdvals(pnp.array([[3.0, 0.0], [0.0, -4.0]])).tolist()
@@ -437,6 +595,14 @@ def svdvals(x: Any, /) -> Any:
 
 def trace(x: Any, /, *, offset: builtins.int = 0, dtype: Any = None) -> Any:
     """Sum of the `offset` diagonal of the last two axes.
+
+    Args:
+        x: an array of at least two dimensions.
+        offset: the diagonal: 0 the main one, > 0 above, < 0 below.
+        dtype: the accumulation and result dtype (None: as `sum`).
+
+    Returns:
+        An array of shape x.shape[:-2].
 
     Examples:
         >>> import padax.numpy as pnp
@@ -450,6 +616,15 @@ def trace(x: Any, /, *, offset: builtins.int = 0, dtype: Any = None) -> Any:
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False, ord: Any = 2) -> Any:
     """Vector norm over `axis` (all axes if None): inf, -inf, 0, or (sum |x|^ord)^(1/ord).
+
+    Args:
+        x: an array (integers and bool: the default float).
+        axis: an int, a tuple of ints, or None (all axes).
+        keepdims: keep the reduced axes with size 1.
+        ord: inf, -inf, 0 (count of nonzeros) or any other real p.
+
+    Returns:
+        A real array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -467,6 +642,15 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False,
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     """NumPy's norm: a vector norm (axis None on 1-D/flattened, or an int) or a matrix norm (two axes, or 2-D).
+
+    Args:
+        x: an array (integers and bool: the default float).
+        ord: the vector or matrix norm order (None: 2 for vectors, 'fro' for matrices).
+        axis: None, an int (vector norm) or a pair of ints (matrix norm).
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        A real array without the reduced axes.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -492,6 +676,13 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: builtins.bool = Fa
 def cond(x: Any, p: Any = None) -> Any:
     """Condition number (ratio of extreme singular values, or norm(x, p) * norm(inv(x), p)).
 
+    Args:
+        x: matrices (..., M, N) (square unless p is None, 2 or -2).
+        p: the norm order (None: 2, the ratio of the extreme singular values).
+
+    Returns:
+        A real array of shape x.shape[:-2].
+
     Examples:
         >>> import padax.numpy as pnp
         >>> a = pnp.array([[4.0, 2.0], [2.0, 3.0]])
@@ -507,6 +698,15 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: builtins.bool = Fal
     rcond * largest (default max(M, N) * eps) are dropped. residuals (squared column norms of
     b - a @ x) are always returned, unless `numpy_resid` and rank < N or M <= N (then empty,
     as NumPy's). rank has the default int dtype.
+
+    Args:
+        a: a 2-D coefficient matrix (M, N).
+        b: the right-hand side (M,) or (M, K).
+        rcond: the relative cutoff for small singular values (None: the default above).
+        numpy_resid: return NumPy's (possibly empty) residuals.
+
+    Returns:
+        A tuple (x of shape (N,) or (N, K), residuals, rank, singular values).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -558,6 +758,13 @@ def _concrete_lt(rank: Any, n: builtins.int) -> builtins.bool:
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
     """Product of a chain of matrices (first/last may be vectors).
 
+    Args:
+        arrays: a sequence of at least two arrays: matrices, the first and last may be 1-D.
+        out: must be None (padax arrays are immutable).
+
+    Returns:
+        The product, in the promoted floating dtype.
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.multi_dot([pnp.ones((2, 3)), pnp.ones((3, 4)), pnp.ones((4, 1))]).tolist()
@@ -577,6 +784,13 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
 def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
     """Inverse of a tensor with respect to tensordot over its first `ind` axes.
 
+    Args:
+        a: an array whose first `ind` axes have as many elements as the rest.
+        ind: the number of leading axes that act as the "rows".
+
+    Returns:
+        An array of shape a.shape[ind:] + a.shape[:ind].
+
     Examples:
         >>> import padax.numpy as pnp
         >>> pnp.linalg.tensorinv(pnp.eye(4).reshape(4, 2, 2), ind=1).shape
@@ -592,6 +806,14 @@ def tensorinv(a: Any, ind: builtins.int = 2) -> Any:
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> Any:
     """x with tensordot(a, x, x.ndim) == b; `axes` are axes of `a` moved to its end first (in
     that order), as numpy does. Needs prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) == b.size.
+
+    Args:
+        a: the coefficient tensor.
+        b: the right-hand side.
+        axes: axes of a to move to its end first (None: none).
+
+    Returns:
+        x, of shape a.shape[b.ndim:] (after moving `axes`).
 
     Examples:
         >>> import padax.numpy as pnp
