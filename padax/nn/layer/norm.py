@@ -71,7 +71,7 @@ class BatchNorm1D(_BatchNormBase):
         momentum: the weight of the old running statistics in their update.
         epsilon: added to the variance.
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
-            False fixes them.
+            False drops that parameter.
         data_format: 'NC', 'NCL' or 'NLC'.
         use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
 
@@ -112,7 +112,7 @@ class BatchNorm2D(_BatchNormBase):
         momentum: the weight of the old running statistics in their update.
         epsilon: added to the variance.
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
-            False fixes them.
+            False drops that parameter.
         data_format: 'NCHW' or 'NHWC'.
         use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
         axis_name: a vmap/shard_map axis over which the batch statistics are averaged (padax's addition).
@@ -143,7 +143,7 @@ class BatchNorm3D(_BatchNormBase):
         momentum: the weight of the old running statistics in their update.
         epsilon: added to the variance.
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
-            False fixes them.
+            False drops that parameter.
         data_format: 'NCDHW' or 'NDHWC'.
         use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
 
@@ -177,7 +177,7 @@ class SyncBatchNorm(_BatchNormBase):
         momentum: the weight of the old running statistics in their update.
         epsilon: added to the variance.
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
-            False fixes them.
+            False drops that parameter.
         data_format: e.g. 'NCHW' or 'NHWC'.
         axis_name: a vmap/shard_map axis over which the batch statistics are averaged (padax's addition).
 
