@@ -275,7 +275,8 @@ def max_unpool1d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
         indices: its integer mask from max_pool1d(return_mask=True), x's shape.
         kernel_size, stride, padding: those of the pooling (ints or 1 ints; stride None: kernel_size).
         data_format: 'NCL' only.
-        output_size: the unpooled spatial size (within a stride of the default (in - 1) * stride + kernel - 2 * padding).
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
 
     Returns:
         A Tensor of x's dtype, zeros except at `indices`.
@@ -300,7 +301,8 @@ def max_unpool2d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
         indices: its integer mask from max_pool2d(return_mask=True), x's shape.
         kernel_size, stride, padding: those of the pooling (ints or 2 ints; stride None: kernel_size).
         data_format: 'NCHW' only.
-        output_size: the unpooled spatial size (within a stride of the default (in - 1) * stride + kernel - 2 * padding).
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
 
     Returns:
         A Tensor of x's dtype, zeros except at `indices`.
@@ -325,7 +327,8 @@ def max_unpool3d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
         indices: its integer mask from max_pool3d(return_mask=True), x's shape.
         kernel_size, stride, padding: those of the pooling (ints or 3 ints; stride None: kernel_size).
         data_format: 'NCDHW' only.
-        output_size: the unpooled spatial size (within a stride of the default (in - 1) * stride + kernel - 2 * padding).
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
 
     Returns:
         A Tensor of x's dtype, zeros except at `indices`.

@@ -85,7 +85,8 @@ def fractional_max_pool2d(x: Any, output_size: Any, kernel_size: Any = None, ran
     Args:
         x: a float Tensor [N, C, H, W].
         output_size: an int or 2 ints (None keeps that axis's size).
-        kernel_size: None for disjoint windows tiling each axis, or an int / 2 ints for overlapping windows of that size.
+        kernel_size: None for disjoint windows tiling each axis, or an int / 2 ints
+            for overlapping windows of that size.
         random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
         return_mask: also return the int32 flat spatial index of each maximum.
 
@@ -111,7 +112,8 @@ def fractional_max_pool3d(x: Any, output_size: Any, kernel_size: Any = None, ran
     Args:
         x: a float Tensor [N, C, D, H, W].
         output_size: an int or 3 ints (None keeps that axis's size).
-        kernel_size: None for disjoint windows tiling each axis, or an int / 3 ints for overlapping windows of that size.
+        kernel_size: None for disjoint windows tiling each axis, or an int / 3 ints
+            for overlapping windows of that size.
         random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
         return_mask: also return the int32 flat spatial index of each maximum.
 

@@ -494,7 +494,8 @@ class CTCLoss(_Loss):
         zero_infinity: replace infinite losses (impossible alignments) by 0.
 
     Returns:
-        layer(log_probs [T, N, C], labels [N, S], input_lengths [N], label_lengths [N], norm_by_times=False) -> a scalar, or the losses [N] for 'none'.
+        layer(log_probs [T, N, C], labels [N, S], input_lengths [N], label_lengths [N], norm_by_times=False)
+        -> a scalar, or the losses [N] for 'none'.
 
     Examples:
         >>> import padax

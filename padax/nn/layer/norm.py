@@ -73,7 +73,8 @@ class BatchNorm1D(_BatchNormBase):
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
             False drops that parameter.
         data_format: 'NC', 'NCL' or 'NLC'.
-        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
 
     Returns:
         layer(input): [N, C] or [N, C, L] -> the normalised Tensor of its shape (training mode also updates the running
@@ -114,7 +115,8 @@ class BatchNorm2D(_BatchNormBase):
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
             False drops that parameter.
         data_format: 'NCHW' or 'NHWC'.
-        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
         axis_name: a vmap/shard_map axis over which the batch statistics are averaged (padax's addition).
 
     Returns:
@@ -145,7 +147,8 @@ class BatchNorm3D(_BatchNormBase):
         weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
             False drops that parameter.
         data_format: 'NCDHW' or 'NDHWC'.
-        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False); None follows the mode.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
 
     Returns:
         layer(input): [N, C, D, H, W] -> the normalised Tensor of its shape (training mode also updates the running
