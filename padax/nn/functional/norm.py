@@ -217,7 +217,7 @@ def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 
     """x / (k + alpha * mean of x**2 over `size` neighbouring channels, zero padded) ** beta.
 
     Args:
-        x: a 3-D to 5-D Tensor, channels on axis 1 (or last).
+        x: a Tensor of rank 3 or more, channels on axis 1 (or last).
         size: the number of neighbouring channels.
         alpha, beta, k: the constants of the formula.
         data_format: e.g. 'NCHW' or 'NHWC'.

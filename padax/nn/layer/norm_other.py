@@ -276,7 +276,7 @@ class LocalResponseNorm(FunctionalLayer):
         data_format: e.g. 'NCHW' or 'NHWC'.
 
     Returns:
-        layer(input): a 3-D to 5-D Tensor -> the same shape.
+        layer(input): a Tensor of rank 3 or more -> the same shape.
 
     Examples:
         >>> import padax
