@@ -54,6 +54,9 @@ class Fetcher:
 class WorkerError(RuntimeError):
     """A DataLoader worker raised an exception that could not be re-raised as its own type.
 
+    Args:
+        message: the worker's exception type, where it was raised and its traceback.
+
     Examples:
         >>> import padax
         >>> issubclass(padax.io.WorkerError, RuntimeError)

@@ -28,6 +28,12 @@ POLL_S = 0.2             # how often a waiting worker checks that the main proce
 class WorkerInfo:
     """What `padax.io.get_worker_info()` returns inside a worker: id, num_workers, dataset, seed.
 
+    Args:
+        id: this worker's index in [0, num_workers).
+        num_workers: the DataLoader's worker count.
+        dataset: the worker's copy of the dataset.
+        seed: this worker's random seed.
+
     Examples:
         >>> import padax
         >>> info = padax.io.WorkerInfo(id=0, num_workers=2, dataset=None, seed=7)

@@ -27,6 +27,16 @@ class BatchSampler(Sampler):
     Give either `dataset` (then `shuffle` picks a RandomSampler or a SequenceSampler) or a
     `sampler` (any iterable of indices).
 
+    Args:
+        dataset: a Dataset to sample from (give this or `sampler`).
+        sampler: an iterable of indices.
+        shuffle: with `dataset`, a random order each epoch.
+        batch_size: the indices per batch.
+        drop_last: drop a last batch shorter than batch_size.
+
+    Returns:
+        iter(sampler): lists of indices; len(sampler): the number of batches.
+
     Examples:
         >>> import padax
         >>> list(padax.io.BatchSampler(dataset=range(5), batch_size=2))
@@ -81,6 +91,16 @@ class DistributedBatchSampler(BatchSampler):
     to each replica. With `shuffle`, epoch e's order is numpy's RandomState(e) shuffle (Paddle's,
     the same on every replica), and the epoch advances after each iteration; `set_epoch` sets it.
     `num_replicas`/`rank` default to padax's process count and index.
+
+    Args:
+        dataset: the Dataset (only its length is used).
+        batch_size: the indices per batch on each replica.
+        num_replicas, rank: the replica count and this replica's index (None: the process count and index).
+        shuffle: a new order each epoch (the same on every replica).
+        drop_last: drop a last batch shorter than batch_size.
+
+    Returns:
+        iter(sampler): this replica's lists of indices; len(sampler): their number.
 
     Examples:
         >>> import padax

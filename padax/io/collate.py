@@ -17,6 +17,12 @@ import numpy as np
 class SampleShapeError(ValueError):
     """Samples of one batch disagree in the shape of a field (`where`: the field's path in the sample).
 
+    Args:
+        where: the field's path in the sample.
+        first, other: the positions of the two disagreeing samples.
+        first_shape, other_shape: their shapes.
+        indices: the dataset indices of the batch (to name the samples), or None.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -86,6 +92,12 @@ def _collate(batch: list, where: str) -> Any:
 def default_collate_fn(batch: list) -> Any:
     """Stack a list of samples into one batch (Paddle's default collation).
 
+    Args:
+        batch: a list of samples: arrays, numbers, strings, or dicts/lists/tuples of them.
+
+    Returns:
+        One batch of the samples' structure with each field stacked into a numpy array (strings: a list).
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -102,6 +114,12 @@ def default_collate_fn(batch: list) -> Any:
 
 def default_convert_fn(batch: Any) -> Any:
     """The collation without batching (batch_size=None): padax Tensors become numpy, the rest is kept.
+
+    Args:
+        batch: one sample.
+
+    Returns:
+        The sample with padax Tensors converted to numpy arrays.
 
     Examples:
         >>> import padax

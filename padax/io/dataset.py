@@ -72,6 +72,9 @@ class TensorDataset(Dataset):
     The arrays (padax Tensors or numpy arrays) are copied to the host once, and samples are
     numpy rows: indexing a device array per sample would cost a device operation each.
 
+    Args:
+        tensors: padax Tensors or numpy arrays with the same first dimension.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -113,6 +116,9 @@ def _check_map_style(op: str, datasets: Sequence[Any]) -> list:
 class ComposeDataset(Dataset):
     """Datasets of the same length side by side: sample i concatenates the fields of each one's sample i.
 
+    Args:
+        datasets: map-style Datasets of one length.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -138,6 +144,9 @@ class ComposeDataset(Dataset):
 
 class ConcatDataset(Dataset):
     """Datasets one after the other: indices run through the first, then the second, ...
+
+    Args:
+        datasets: map-style Datasets.
 
     Examples:
         >>> import numpy as np
@@ -168,6 +177,9 @@ class ConcatDataset(Dataset):
 class ChainDataset(IterableDataset):
     """IterableDatasets one after the other.
 
+    Args:
+        datasets: the IterableDatasets, iterated in order.
+
     Examples:
         >>> import padax
         >>> class Range(padax.io.IterableDataset):
@@ -194,6 +206,10 @@ class ChainDataset(IterableDataset):
 
 class Subset(Dataset):
     """The samples of `dataset` at `indices`, in that order.
+
+    Args:
+        dataset: the Dataset.
+        indices: the indices kept, in order.
 
     Examples:
         >>> import numpy as np

@@ -37,6 +37,14 @@ def to_device(batch: Any, target: Any = None, where: str = "") -> Any:
     Sharding, or None for the default device); strings and other values are kept; dicts, lists and tuples
     keep their structure.
 
+    Args:
+        batch: a pytree of numpy arrays, Tensors and other values.
+        target: a Device, a Sharding, or None for the default device.
+        where: the batch's path, used in error messages (internal; leave it empty).
+
+    Returns:
+        The batch with its arrays as device Tensors.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -190,6 +198,15 @@ def prefetch_to_device(iterable: Iterable, size: int = 2, sharding: Any = None, 
     """Iterate `iterable` of host batches (pytrees of numpy arrays) with each batch already on the device:
     a background thread puts the next `size` batches there (laid out on `sharding`, or on `device`, default
     the default device) while the current one is used.
+
+    Args:
+        iterable: host batches (pytrees of numpy arrays).
+        size: how many batches to keep on the device ahead.
+        sharding: a Sharding each batch is laid out on (None: `device`).
+        device: the Device (None: the default device).
+
+    Returns:
+        A Prefetcher: an iterator over the device batches.
 
     Examples:
         >>> import numpy as np

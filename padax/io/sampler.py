@@ -44,6 +44,9 @@ def _seed_from(generator: Any, where: str) -> int:
 class Sampler:
     """Base class: an iterable of indices into `data_source`. Subclasses define `__iter__` (and `__len__`).
 
+    Args:
+        data_source: the dataset indexed (subclasses use its length).
+
     Examples:
         >>> import padax
         >>> class EvenFirst(padax.io.Sampler):
@@ -71,6 +74,9 @@ class Sampler:
 
 class SequenceSampler(Sampler):
     """0, 1, ..., len(data_source) - 1.
+
+    Args:
+        data_source: the dataset (its length sets the range).
 
     Examples:
         >>> import padax
@@ -136,6 +142,12 @@ class RandomSampler(_EpochSeeded):
     `generator` is an int seed or a numpy Generator (the base seed is drawn from it once), None
     (padax's global key), or, as in Paddle, an iterator that yields the indices itself.
 
+    Args:
+        data_source: the dataset.
+        replacement: draw with replacement.
+        num_samples: the draws per epoch (None: len(data_source); at most that without replacement).
+        generator: an int seed, a numpy Generator, None (padax's global key), or an iterator of indices.
+
     Examples:
         >>> import padax
         >>> s = padax.io.RandomSampler(range(5), generator=0)
@@ -186,6 +198,12 @@ class WeightedRandomSampler(_EpochSeeded):
     """`num_samples` indices drawn with probability proportional to `weights` (1-D; a 2-D array draws
     `num_samples` per row, one after the other).
 
+    Args:
+        weights: non-negative 1-D weights (or 2-D: one distribution per row).
+        num_samples: the draws per epoch (per row).
+        replacement: draw with replacement.
+        generator: an int seed, a numpy Generator or None (padax's global key).
+
     Examples:
         >>> import padax
         >>> draws = list(padax.io.WeightedRandomSampler([0.0, 1.0, 0.0, 3.0], num_samples=6, generator=0))
@@ -226,6 +244,10 @@ class WeightedRandomSampler(_EpochSeeded):
 
 class SubsetRandomSampler(_EpochSeeded):
     """The given indices in a random order each epoch.
+
+    Args:
+        indices: the indices permuted.
+        generator: an int seed, a numpy Generator or None (padax's global key).
 
     Examples:
         >>> import padax

@@ -28,6 +28,13 @@ def _clip_norm(cls: str, clip_norm: Any) -> float:
 class ClipGradByValue:
     """Clip every gradient element into [min, max] (min defaults to -max).
 
+    Args:
+        max: the upper bound.
+        min: the lower bound (None: -max).
+
+    Returns:
+        clip(grads): a pytree of gradients -> the clipped pytree (same structure and dtypes).
+
     Examples:
         >>> import padax
         >>> clip = padax.nn.ClipGradByValue(max=1.0)
@@ -49,6 +56,12 @@ class ClipGradByValue:
 
 class ClipGradByNorm:
     """Rescale each gradient whose L2 norm exceeds clip_norm to norm clip_norm.
+
+    Args:
+        clip_norm: the largest L2 norm allowed per gradient (positive).
+
+    Returns:
+        clip(grads): a pytree of gradients -> the clipped pytree (same structure and dtypes).
 
     Examples:
         >>> import padax
@@ -72,6 +85,14 @@ class ClipGradByNorm:
 
 class ClipGradByGlobalNorm:
     """Rescale all gradients together so their joint L2 norm is at most clip_norm.
+
+    Args:
+        clip_norm: the largest joint L2 norm allowed (positive).
+        group_name: Paddle's clipping group name (kept, not used).
+        auto_skip_clip: accepted for Paddle compatibility.
+
+    Returns:
+        clip(grads): a pytree of gradients -> the clipped pytree (same structure and dtypes).
 
     Examples:
         >>> import padax

@@ -61,6 +61,13 @@ class BeamSearchDecoder(Decoder):
     """Beam search over a cell's outputs: keeps the beam_size best partial sequences per batch entry,
     scoring by summed token log-probabilities; finished beams only extend with end_token at no cost.
 
+    Args:
+        cell: an RNN cell stepping (inputs, states) -> (outputs, new states).
+        start_token, end_token: the ids that start and end a sequence.
+        beam_size: the number of beams kept per batch entry.
+        embedding_fn: maps token ids to the cell's inputs (None: ids are fed as they are).
+        output_fn: maps the cell's outputs to vocabulary logits (None: the outputs are logits).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -190,6 +197,19 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
     max_step_num + 1 steps); returns (outputs, final_states[, sequence_lengths]) with the outputs
     stacked [B, T, ...] (or [T, B, ...] with output_time_major). Extra kwargs go to decoder.step.
     is_test (a memory hint in Paddle) changes nothing here.
+
+    Args:
+        decoder: a Decoder (e.g. BeamSearchDecoder).
+        inits: what decoder.initialize takes (e.g. the cell's initial states).
+        max_step_num: the step limit (None: until all are finished; required under jit).
+        output_time_major: stack the outputs [T, B, ...] instead of [B, T, ...].
+        impute_finished: keep the states of finished sequences unchanged.
+        is_test: accepted for Paddle compatibility.
+        return_length: also return the sequence lengths.
+        kwargs: passed to decoder.step.
+
+    Returns:
+        (outputs, final_states), plus sequence_lengths with return_length.
 
     Examples:
         >>> import padax

@@ -55,6 +55,12 @@ def _layer_infos(layer: Layer, out: list, none_leaves: bool) -> None:
 def is_inexact_array(x: Any) -> bool:
     """A floating-point or complex padax array (what can be differentiated).
 
+    Args:
+        x: any leaf.
+
+    Returns:
+        True for a floating-point or complex padax array.
+
     Examples:
         >>> import padax
         >>> [padax.nn.is_inexact_array(x) for x in (padax.ones([2]), padax.to_tensor([1]), 1.0)]
@@ -65,6 +71,12 @@ def is_inexact_array(x: Any) -> bool:
 
 def trainable_mask(tree: Any) -> Any:
     """A tree shaped like `tree` with True at trainable leaves (False: frozen parameters and buffers).
+
+    Args:
+        tree: a model (Layer) or a pytree containing layers.
+
+    Returns:
+        A tree of bools shaped like `tree`.
 
     Examples:
         >>> import padax
@@ -95,6 +107,13 @@ def partition(tree: Any, filter_spec: Any = None) -> tuple[Any, Any]:
     `filter_spec`: None (trainable floating-point parameters and arrays), a function of a leaf
     (e.g. `is_inexact_array`), or a tree of bools shaped like `tree` (e.g. `trainable_mask(model)`).
 
+    Args:
+        tree: a model or pytree.
+        filter_spec: None, a predicate of a leaf, or a tree of bools shaped like `tree`.
+
+    Returns:
+        (selected, rest), two trees shaped like `tree`.
+
     Examples:
         >>> import padax
         >>> model = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(trainable=False))
@@ -109,6 +128,12 @@ def partition(tree: Any, filter_spec: Any = None) -> tuple[Any, Any]:
 
 def combine(*trees: Any) -> Any:
     """Merge trees from `partition`: each leaf from the first tree that is not None there.
+
+    Args:
+        trees: trees of one structure, such as the two halves from `partition`.
+
+    Returns:
+        One tree holding, at each leaf, the first non-None value.
 
     Examples:
         >>> import padax
@@ -131,6 +156,13 @@ def filter_value_and_grad(fun: Callable, has_aux: bool = False) -> Callable:
     """Like padax.value_and_grad of `fun`'s first argument, differentiating only its trainable floating-point
     leaves; the gradient is shaped like that argument with None elsewhere (padax.optimizer accepts it).
 
+    Args:
+        fun: a function whose first argument is a model or pytree, returning a scalar.
+        has_aux: fun returns (value, aux).
+
+    Returns:
+        A function of fun's arguments giving (value, gradient), or ((value, aux), gradient) with has_aux.
+
     Examples:
         >>> import padax
         >>> frozen_bias = padax.ParamAttr(trainable=False)
@@ -150,6 +182,13 @@ def filter_value_and_grad(fun: Callable, has_aux: bool = False) -> Callable:
 
 def filter_grad(fun: Callable, has_aux: bool = False) -> Callable:
     """filter_value_and_grad without the value: the gradient (and aux with has_aux=True).
+
+    Args:
+        fun: a function whose first argument is a model or pytree.
+        has_aux: fun returns (value, aux).
+
+    Returns:
+        A function of fun's arguments giving the gradient (and aux with has_aux).
 
     Examples:
         >>> import padax

@@ -15,6 +15,10 @@ from typing import Any
 class ParamInfo:
     """The metadata of one parameter (its Paddle name does not take part in comparisons).
 
+    Args:
+        name: the parameter's Paddle name.
+        trainable, learning_rate, regularizer, need_clip, do_model_average: as ParamAttr.
+
     Examples:
         >>> import padax
         >>> info = padax.nn.Linear(2, 2, bias_attr=padax.ParamAttr(learning_rate=2.0)).param_info("bias")
@@ -37,6 +41,15 @@ class ParamInfo:
 class ParamAttr:
     """Paddle's parameter attribute: name, initializer, learning_rate (a multiplier of the optimizer's
     rate), regularizer, trainable, do_model_average, need_clip (take part in gradient clipping).
+
+    Args:
+        name: the parameter's name (None: generated).
+        initializer: an Initializer (None: the layer's default).
+        learning_rate: a multiplier of the optimizer's learning rate for this parameter.
+        regularizer: a weight-decay regularizer, or None.
+        trainable: False freezes the parameter.
+        do_model_average: take part in model averaging.
+        need_clip: take part in gradient clipping.
 
     Examples:
         >>> import padax

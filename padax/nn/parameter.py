@@ -35,6 +35,10 @@ class Parameter(metaclass=_ParameterMeta):
     Parameter(shape, dtype, **kw) one of zeros. Keywords as Paddle: name, trainable (shape form),
     optimize_attr={'learning_rate': ...}, regularizer, need_clip, do_model_average. Returns a Tensor.
 
+    Args:
+        args: (data, requires_grad=True) or (shape, dtype).
+        kwargs: name, trainable, optimize_attr, regularizer, need_clip, do_model_average.
+
     Examples:
         >>> import padax
         >>> w = padax.nn.Parameter(padax.to_tensor([1.0, 2.0]))

@@ -23,6 +23,12 @@ from padax.nn.functional._util import float_input
 def relu(x: Any, name: str | None = None) -> Any:
     """max(x, 0).
 
+    Args:
+        x: a Tensor.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -36,6 +42,12 @@ def relu(x: Any, name: str | None = None) -> Any:
 def relu6(x: Any, name: str | None = None) -> Any:
     """min(max(x, 0), 6).
 
+    Args:
+        x: a Tensor.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -47,6 +59,13 @@ def relu6(x: Any, name: str | None = None) -> Any:
 
 def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
     """x where x >= 0, else negative_slope * x.
+
+    Args:
+        x: a Tensor.
+        negative_slope: the slope for x < 0.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -61,6 +80,13 @@ def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) ->
 def elu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
     """x where x > 0, else alpha * (exp(x) - 1).
 
+    Args:
+        x: a Tensor.
+        alpha: the scale of the negative branch.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -74,6 +100,13 @@ def elu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
 def gelu(x: Any, approximate: bool | str = False, name: str | None = None) -> Any:
     """x * Phi(x) with the exact erf form, or the tanh approximation when `approximate` is True or
     'tanh' ('none' and False mean exact, as in Paddle).
+
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        approximate: True or 'tanh' for the tanh approximation; False or 'none' for the exact erf form.
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
 
     Examples:
         >>> import padax
@@ -101,6 +134,13 @@ def gelu(x: Any, approximate: bool | str = False, name: str | None = None) -> An
 def silu(x: Any, inplace: bool = False, name: str | None = None) -> Any:
     """x * sigmoid(x).
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        inplace: accepted for Paddle compatibility (padax arrays are immutable).
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -114,6 +154,12 @@ def silu(x: Any, inplace: bool = False, name: str | None = None) -> Any:
 def swish(x: Any, name: str | None = None) -> Any:
     """x * sigmoid(x) (the same as silu).
 
+    Args:
+        x: a Tensor.
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -125,6 +171,14 @@ def swish(x: Any, name: str | None = None) -> Any:
 
 def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = None) -> Any:
     """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold.
+
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        beta: the sharpness; larger values approach relu.
+        threshold: above this beta * x the result is x itself.
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
 
     Examples:
         >>> import padax
@@ -143,6 +197,12 @@ def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = 
 def log_sigmoid(x: Any, name: str | None = None) -> Any:
     """log(sigmoid(x)) = -softplus(-x), stable for large |x|.
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -157,6 +217,13 @@ def log_sigmoid(x: Any, name: str | None = None) -> Any:
 def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None) -> Any:
     """clip(slope * x + offset, 0, 1).
 
+    Args:
+        x: a Tensor.
+        slope, offset: the line slope * x + offset clipped to [0, 1] (Paddle's defaults 1/6 and 0.5).
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -169,6 +236,12 @@ def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str
 
 def hardswish(x: Any, name: str | None = None) -> Any:
     """x * relu6(x + 3) / 6.
+
+    Args:
+        x: a Tensor.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -183,6 +256,12 @@ def hardswish(x: Any, name: str | None = None) -> Any:
 def mish(x: Any, name: str | None = None) -> Any:
     """x * tanh(softplus(x)).
 
+    Args:
+        x: a Tensor.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -195,6 +274,13 @@ def mish(x: Any, name: str | None = None) -> Any:
 
 def celu(x: Any, alpha: float = 1.0, name: str | None = None) -> Any:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        alpha: the scale of the negative branch; must be nonzero.
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
 
     Examples:
         >>> import padax
@@ -212,6 +298,13 @@ def selu(x: Any, scale: float = 1.0507009873554804934193349852946,
          alpha: float = 1.6732632423543772848170429916717, name: str | None = None) -> Any:
     """scale * (x where x > 0, else alpha * (exp(x) - 1)).
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        scale, alpha: the constants of the self-normalising network (their defaults).
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -224,6 +317,13 @@ def selu(x: Any, scale: float = 1.0507009873554804934193349852946,
 
 def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Any:
     """clip(x, min, max).
+
+    Args:
+        x: a Tensor.
+        min, max: the clip bounds.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -239,6 +339,13 @@ def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = Non
 def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
     """x where |x| > threshold, else 0.
 
+    Args:
+        x: a Tensor.
+        threshold: values with |x| <= threshold become 0.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -251,6 +358,13 @@ def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
 
 def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
     """x - threshold above threshold, x + threshold below -threshold, else 0.
+
+    Args:
+        x: a Tensor.
+        threshold: a non-negative width of the zero band; the rest moves towards 0 by it.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -268,6 +382,12 @@ def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
 def tanhshrink(x: Any, name: str | None = None) -> Any:
     """x - tanh(x).
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -281,6 +401,12 @@ def tanhshrink(x: Any, name: str | None = None) -> Any:
 def softsign(x: Any, name: str | None = None) -> Any:
     """x / (1 + |x|).
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+
+    Returns:
+        A Tensor of x's shape; float (integer inputs become the default float dtype).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -293,6 +419,14 @@ def softsign(x: Any, name: str | None = None) -> Any:
 
 def thresholded_relu(x: Any, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Any:
     """x where x > threshold, else `value`.
+
+    Args:
+        x: a Tensor.
+        threshold: values <= threshold are replaced.
+        value: what replaces them.
+
+    Returns:
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -314,7 +448,7 @@ def prelu(x: Any, weight: Any, data_format: str = "NCHW", name: str | None = Non
         weight: the slope for negative inputs: a Tensor of 1 element, or of one per channel.
 
     Returns:
-        A Tensor of x's shape and dtype.
+        A Tensor of x's shape (and dtype, for a float x).
 
     Examples:
         >>> import padax
@@ -386,6 +520,13 @@ def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: 
 def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
     """a * sigmoid(b), a and b the two halves of x along `axis`.
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        axis: the axis split in two halves (its size must be even).
+
+    Returns:
+        A float Tensor with `axis` halved.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -405,6 +546,13 @@ def glu(x: Any, axis: int = -1, name: str | None = None) -> Any:
 def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
     """silu(x) * y; with y None, x's last axis is split in two halves (silu(first) * second).
 
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        y: the gate multiplier; None splits x's last axis (of even size) into x and y.
+
+    Returns:
+        A float Tensor: x's shape, or x's with the last axis halved when y is None.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -423,6 +571,14 @@ def swiglu(x: Any, y: Any = None, name: str | None = None) -> Any:
 
 def maxout(x: Any, groups: int, axis: int = 1, name: str | None = None) -> Any:
     """The max over each run of `groups` consecutive channels of a 4-D x along `axis` (1 or 3).
+
+    Args:
+        x: a 4-D Tensor, NCHW (axis 1) or NHWC (axis 3 or -1).
+        groups: the run length; must divide the channels.
+        axis: the channel axis, 1, 3 or -1.
+
+    Returns:
+        A Tensor of x's dtype with channels divided by `groups`.
 
     Examples:
         >>> import padax
@@ -492,6 +648,14 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) 
 
 def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
     """x - logsumexp(x) along `axis`, computed with the maximum subtracted.
+
+    Args:
+        x: a Tensor (integers are computed in the default float dtype).
+        axis: the axis normalised over.
+        dtype: cast x to this dtype first (None keeps x's float dtype).
+
+    Returns:
+        A float Tensor of x's shape (float16/bfloat16 computed in float32 and cast back).
 
     Examples:
         >>> import padax

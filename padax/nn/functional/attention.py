@@ -71,6 +71,21 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     key j <= query i; dropout_p drops attention weights in training, from `rng_key` (or padax's
     global seed when eager). 3-D inputs are one unbatched example.
 
+    Args:
+        query: [B, Sq, H, D] (or [Sq, H, D]).
+        key, value: [B, Sk, Hk, D], Hk dividing H.
+        attn_mask: bool (True attends) or float (added to the logits), broadcast to [B, H, Sq, Sk]; or None.
+        dropout_p: the dropout rate of the attention weights in training.
+        is_causal: let query i attend only keys j <= i.
+        training: apply dropout_p.
+        backend: accepted for Paddle compatibility.
+        scale: the logit scale (None: 1 / sqrt(D)).
+        enable_gqa: allow Hk < H (grouped-query attention); False requires Hk == H.
+        rng_key: a padax.random key for the dropout (padax's addition).
+
+    Returns:
+        A Tensor of query's shape.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

@@ -19,6 +19,14 @@ from padax.nn.functional._util import static_ints
 def linear(x: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
     """x @ weight + bias, with weight of shape [in_features, out_features] (Paddle's layout).
 
+    Args:
+        x: [..., in_features].
+        weight: [in_features, out_features].
+        bias: [out_features] or None.
+
+    Returns:
+        A Tensor [..., out_features].
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -33,6 +41,14 @@ def linear(x: Any, weight: Any, bias: Any = None, name: str | None = None) -> An
 
 def bilinear(x1: Any, x2: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
     """out[n, o] = sum_ij x1[n, i] * weight[o, i, j] * x2[n, j] + bias[0, o] (weight [out, in1, in2]).
+
+    Args:
+        x1: [N, in1]; x2: [N, in2].
+        weight: [out, in1, in2].
+        bias: [1, out] or None.
+
+    Returns:
+        A Tensor [N, out].
 
     Examples:
         >>> import padax
@@ -84,6 +100,14 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
 def zeropad2d(x: Any, padding: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
     """Zero padding of a 4-D x by [left, right, top, bottom] (an int pads all four sides).
 
+    Args:
+        x: a 4-D Tensor.
+        padding: an int or [left, right, top, bottom].
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        The padded Tensor of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -129,6 +153,14 @@ def unfold(x: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilat
            name: str | None = None) -> Any:
     """im2col: x [N, C, H, W] -> [N, C*kh*kw, L], a column per sliding window (channel-major rows).
 
+    Args:
+        x: [N, C, H, W].
+        kernel_sizes: the block size [kh, kw] (or one int).
+        strides, paddings, dilations: an int or per-axis ints (paddings also [top, left, bottom, right]).
+
+    Returns:
+        A Tensor [N, C*kh*kw, L] of x's dtype, L the number of blocks.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -151,6 +183,15 @@ def unfold(x: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilat
 def fold(x: Any, output_sizes: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilations: Any = 1,
          name: str | None = None) -> Any:
     """col2im, the adjoint of unfold: x [N, C*kh*kw, L] -> [N, C, H, W] summing overlapping windows.
+
+    Args:
+        x: columns [N, C*kh*kw, L].
+        output_sizes: the image size [H, W] (or one int).
+        kernel_sizes: the block size [kh, kw] (or one int).
+        strides, paddings, dilations: an int or per-axis ints (paddings also [top, left, bottom, right]).
+
+    Returns:
+        A Tensor [N, C, H, W] of x's dtype.
 
     Examples:
         >>> import padax

@@ -87,6 +87,18 @@ def conv1d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any 
            groups: int = 1, data_format: str = "NCL", name: str | None = None) -> Any:
     """1-D convolution of x [N, C, L] (or NLC) with weight [out_channels, C/groups, k].
 
+    Args:
+        x: [N, C, L] (NCL) or channels-last (NLC).
+        weight: [out_channels, C/groups, k].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 1 ints.
+        padding: 'same', 'valid', an int, 1 ints, 2 ints or one pair per axis of x.
+        groups: split the channels into this many independent convolutions.
+        data_format: 'NCL' or 'NLC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCL) of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -103,6 +115,18 @@ def conv2d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any 
            groups: int = 1, data_format: str = "NCHW", name: str | None = None) -> Any:
     """2-D convolution of x [N, C, H, W] (or NHWC) with weight [out_channels, C/groups, kh, kw].
 
+    Args:
+        x: [N, C, H, W] (NCHW) or channels-last (NHWC).
+        weight: [out_channels, C/groups, kh, kw].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 2 ints.
+        padding: 'same', 'valid', an int, 2 ints, 4 ints or one pair per axis of x.
+        groups: split the channels into this many independent convolutions.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCHW) of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -118,6 +142,18 @@ def conv2d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any 
 def conv3d(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
            groups: int = 1, data_format: str = "NCDHW", name: str | None = None) -> Any:
     """3-D convolution of x [N, C, D, H, W] (or NDHWC) with weight [out_channels, C/groups, kd, kh, kw].
+
+    Args:
+        x: [N, C, D, H, W] (NCDHW) or channels-last (NDHWC).
+        weight: [out_channels, C/groups, kd, kh, kw].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 3 ints.
+        padding: 'same', 'valid', an int, 3 ints, 6 ints or one pair per axis of x.
+        groups: split the channels into this many independent convolutions.
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCDHW) of x's dtype.
 
     Examples:
         >>> import padax
@@ -184,6 +220,20 @@ def conv1d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
                      data_format: str = "NCL", name: str | None = None) -> Any:
     """Transposed 1-D convolution (the gradient of conv1d) with weight [C, out_channels/groups, k].
 
+    Args:
+        x: [N, C, L] (NCL) or channels-last (NLC).
+        weight: [C, out_channels/groups, k].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 1 ints.
+        padding: 'same', 'valid', an int, 1 ints or 2 ints (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        output_size: the spatial output size, instead of output_padding.
+        data_format: 'NCL' or 'NLC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCL) of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -200,6 +250,20 @@ def conv2d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
                      output_padding: Any = 0, dilation: Any = 1, groups: int = 1, output_size: Any = None,
                      data_format: str = "NCHW", name: str | None = None) -> Any:
     """Transposed 2-D convolution with weight [C, out_channels/groups, kh, kw].
+
+    Args:
+        x: [N, C, H, W] (NCHW) or channels-last (NHWC).
+        weight: [C, out_channels/groups, kh, kw].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 2 ints.
+        padding: 'same', 'valid', an int, 2 ints or 4 ints (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        output_size: the spatial output size, instead of output_padding.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCHW) of x's dtype.
 
     Examples:
         >>> import padax
@@ -219,6 +283,20 @@ def conv3d_transpose(x: Any, weight: Any, bias: Any = None, stride: Any = 1, pad
                      output_padding: Any = 0, groups: int = 1, dilation: Any = 1, output_size: Any = None,
                      data_format: str = "NCDHW", name: str | None = None) -> Any:
     """Transposed 3-D convolution with weight [C, out_channels/groups, kd, kh, kw].
+
+    Args:
+        x: [N, C, D, H, W] (NCDHW) or channels-last (NDHWC).
+        weight: [C, out_channels/groups, kd, kh, kw].
+        bias: [out_channels] or None.
+        stride, dilation: an int or 3 ints.
+        padding: 'same', 'valid', an int, 3 ints or 6 ints (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        output_size: the spatial output size, instead of output_padding.
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        A Tensor [N, out_channels, ...] (NCDHW) of x's dtype.
 
     Examples:
         >>> import padax

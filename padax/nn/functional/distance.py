@@ -23,6 +23,15 @@ def pairwise_distance(x: Any, y: Any, p: float = 2.0, epsilon: float = 1e-06, ke
                       name: str | None = None) -> Any:
     """||x - y + epsilon||_p along the last axis (x and y broadcast).
 
+    Args:
+        x, y: broadcastable Tensors [N, D] (or [D]).
+        p: the order of the norm.
+        epsilon: added to x - y.
+        keepdim: keep the last axis with size 1.
+
+    Returns:
+        The distances [N] ([N, 1] with keepdim).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -38,6 +47,13 @@ def pairwise_distance(x: Any, y: Any, p: float = 2.0, epsilon: float = 1e-06, ke
 
 def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
     """The p-norm distances between the rows of a 2-D x, for every pair i < j in row-major order.
+
+    Args:
+        x: a 2-D Tensor [N, M].
+        p: the order of the norm.
+
+    Returns:
+        A 1-D Tensor of the N * (N - 1) / 2 distances.
 
     Examples:
         >>> import padax
@@ -58,6 +74,14 @@ def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
 
 def cosine_similarity(x1: Any, x2: Any, axis: int = 1, eps: float = 1e-08) -> Any:
     """sum(x1 * x2) / sqrt(max(sum(x1**2) * sum(x2**2), eps**2)) along `axis` (x1, x2 broadcast).
+
+    Args:
+        x1, x2: broadcastable Tensors.
+        axis: the axis reduced.
+        eps: a lower bound on the product of the norms.
+
+    Returns:
+        The similarities, the broadcast shape without `axis`.
 
     Examples:
         >>> import padax

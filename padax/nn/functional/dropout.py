@@ -56,6 +56,18 @@ def dropout(x: Any, p: float = 0.5, axis: Any = None, training: bool = True, inp
     `axis` (int or list): one mask value is shared along the other axes. `inplace` is accepted for Paddle's
     signature (padax Tensors are immutable: the result is always new). `key`: padax's addition.
 
+    Args:
+        x: a Tensor.
+        p: the probability of zeroing an element.
+        axis: an int or list: the axes along which the mask varies (None: all).
+        training: training mode (dropout applied) or eval mode.
+        inplace: accepted for Paddle compatibility.
+        mode: 'upscale_in_train' or 'downscale_in_infer'.
+        key: a padax.random key for the mask (padax's addition); None uses padax.nn.rng_scope's key or the global one.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -94,6 +106,16 @@ def dropout2d(x: Any, p: float = 0.5, training: bool = True, data_format: str = 
               key: Any = None) -> Any:
     """Zero whole channels of a 4-D input with probability p (kept ones scaled by 1/(1-p)).
 
+    Args:
+        x: a 4-D Tensor.
+        p: the probability of zeroing a channel.
+        training: apply dropout (True) or return x as it is (False).
+        data_format: 'NCHW' or 'NHWC'.
+        key: a padax.random key for the mask (padax's addition); None uses padax.nn.rng_scope's key or the global one.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -107,6 +129,16 @@ def dropout2d(x: Any, p: float = 0.5, training: bool = True, data_format: str = 
 def dropout3d(x: Any, p: float = 0.5, training: bool = True, data_format: str = "NCDHW", name: str | None = None,
               key: Any = None) -> Any:
     """Zero whole channels of a 5-D input with probability p (kept ones scaled by 1/(1-p)).
+
+    Args:
+        x: a 5-D Tensor.
+        p: the probability of zeroing a channel.
+        training: apply dropout (True) or return x as it is (False).
+        data_format: 'NCDHW' or 'NDHWC'.
+        key: a padax.random key for the mask (padax's addition); None uses padax.nn.rng_scope's key or the global one.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -137,6 +169,15 @@ def alpha_dropout(x: Any, p: float = 0.5, training: bool = True, name: str | Non
     """Dropout for SELU networks: dropped elements become SELU's negative saturation value, then an affine map
     keeps the mean and variance.
 
+    Args:
+        x: a float Tensor.
+        p: the probability of dropping an element.
+        training: apply dropout (True) or return x as it is (False).
+        key: a padax.random key for the mask (padax's addition); None uses padax.nn.rng_scope's key or the global one.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -152,6 +193,15 @@ def alpha_dropout(x: Any, p: float = 0.5, training: bool = True, name: str | Non
 def feature_alpha_dropout(x: Any, p: float = 0.5, training: bool = True, name: str | None = None,
                           key: Any = None) -> Any:
     """alpha_dropout with one mask value per (sample, channel) of an NC... input.
+
+    Args:
+        x: a float Tensor [N, C, ...].
+        p: the probability of dropping a (sample, channel).
+        training: apply dropout (True) or return x as it is (False).
+        key: a padax.random key for the mask (padax's addition); None uses padax.nn.rng_scope's key or the global one.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax

@@ -25,6 +25,14 @@ from padax.nn.functional.loss import cross_entropy
 def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name: str | None = None) -> Any:
     """mask[..., j] = j < x[...] over a new last axis of size maxlen (max(x) when None: eager only).
 
+    Args:
+        x: integer lengths of any shape.
+        maxlen: the mask length (None: max(x), eager only).
+        dtype: the mask's dtype.
+
+    Returns:
+        A Tensor x.shape + [maxlen] of `dtype`.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -52,6 +60,15 @@ def temporal_shift(x: Any, seg_num: int, shift_ratio: float = 0.25, name: str | 
                    data_format: str = "NCHW") -> Any:
     """Temporal Shift Module on x [N*T, C, H, W] (or NHWC): the first C*ratio channels take the previous
     frame's values, the next C*ratio the next frame's (zeros past the ends), the rest stay.
+
+    Args:
+        x: [N*T, C, H, W] (or NHWC), T = seg_num frames per clip.
+        seg_num: the number of frames T.
+        shift_ratio: the fraction of channels shifted each way.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax
@@ -82,6 +99,14 @@ def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -
     """N-pair loss: softmax cross entropy of anchor @ positive.T against the label-equality
     distribution, plus l2_reg / 4 times the mean squared norms of anchor and positive.
 
+    Args:
+        anchor, positive: embeddings [N, D].
+        labels: class labels [N] (or [N, 1]).
+        l2_reg: the weight of the embedding norm penalty.
+
+    Returns:
+        A scalar Tensor.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -102,6 +127,13 @@ def npair_loss(anchor: Any, positive: Any, labels: Any, l2_reg: float = 0.002) -
 def gather_tree(ids: Any, parents: Any) -> Any:
     """Full beam-search sequences [T, B, beam] from each step's token ids and parent beam indices:
     backtracks from the last step, at step t taking ids[t] at the parent chosen at step t + 1.
+
+    Args:
+        ids: int token ids [T, B, beam].
+        parents: int parent beam indices [T, B, beam].
+
+    Returns:
+        The full sequences [T, B, beam], ids' dtype.
 
     Examples:
         >>> import padax

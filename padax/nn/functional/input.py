@@ -23,6 +23,17 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
     max_norm: looked-up rows whose norm_type-norm exceeds it are rescaled to it (the scale is
     treated as a constant, as Paddle renormalises the weight in place). The gradient is dense.
 
+    Args:
+        x: integer ids of any shape.
+        weight: the table [num_embeddings, embedding_dim].
+        padding_idx: an id whose positions give zeros (None: none).
+        max_norm: rescale looked-up rows whose norm exceeds it (None: no limit).
+        norm_type: the p of that norm.
+        sparse, scale_grad_by_freq: accepted for Paddle compatibility (the gradient is dense).
+
+    Returns:
+        A Tensor x.shape + [embedding_dim] of weight's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

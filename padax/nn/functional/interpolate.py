@@ -197,6 +197,12 @@ def upsample(x: Any, size: Any = None, scale_factor: Any = None, mode: str = "ne
              align_mode: int = 0, data_format: str | None = None, name: str | None = None) -> Any:
     """The same as interpolate.
 
+    Args:
+        x, size, scale_factor, mode, align_corners, align_mode, data_format: as interpolate.
+
+    Returns:
+        The resized Tensor, of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

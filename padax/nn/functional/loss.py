@@ -93,6 +93,13 @@ def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     """float32 one-hot encoding of integer labels, the class axis last; num_classes=-1 takes
     max(x) + 1 (eager only: the output shape depends on the values).
 
+    Args:
+        x: an integer Tensor of class indices.
+        num_classes: the length of the class axis; -1 takes max(x) + 1 (eager only).
+
+    Returns:
+        A float32 Tensor of shape x.shape + [num_classes].
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -259,6 +266,18 @@ def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False
                                axis: int = -1) -> Any:
     """Unreduced softmax cross entropy, the class axis kept with size 1 (and the softmax when asked).
 
+    Args:
+        logits: unnormalised scores with the classes on `axis`.
+        label: int class indices with `axis` of size 1, or class probabilities of logits' shape (soft_label).
+        soft_label: whether label holds probabilities.
+        ignore_index: a hard label whose positions give loss 0.
+        numeric_stable_mode: accepted for Paddle compatibility (the computation is always stabilised).
+        return_softmax: also return softmax(logits).
+        axis: the class axis.
+
+    Returns:
+        The losses, logits' shape with `axis` of size 1; with return_softmax, (losses, softmax).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -279,6 +298,16 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
              name: str | None = None) -> Any:
     """Negative log-likelihood of log-probabilities `input` [N, C, ...] at integer labels [N, ...];
     'mean' divides by the summed weights of the kept labels.
+
+    Args:
+        input: log-probabilities [N, C] or [N, C, d1, ...].
+        label: int class indices [N] or [N, d1, ...].
+        weight: a [C] Tensor of class weights.
+        ignore_index: a label whose positions add nothing (nor to the mean's weight).
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of label's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -319,6 +348,13 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
 def mse_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """Mean squared error (reduction 'mean', 'sum' or 'none').
 
+    Args:
+        input, label: Tensors of the same shape.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -332,6 +368,13 @@ def mse_loss(input: Any, label: Any, reduction: str = "mean", name: str | None =
 
 def l1_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """Mean absolute error (reduction 'mean', 'sum' or 'none').
+
+    Args:
+        input, label: Tensors of the same shape.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -347,6 +390,12 @@ def l1_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = 
 def square_error_cost(input: Any, label: Any) -> Any:
     """(input - label) ** 2, elementwise.
 
+    Args:
+        input, label: Tensors of the same shape.
+
+    Returns:
+        A Tensor of input's shape.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -360,6 +409,15 @@ def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float
                    name: str | None = None) -> Any:
     """Huber loss: 0.5 r**2 where |r| <= delta, else delta * (|r| - delta / 2); divided by delta
     when is_huber is False (the smooth L1 loss).
+
+    Args:
+        input, label: Tensors of the same shape.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+        delta: the threshold on |input - label| between the quadratic and linear parts.
+        is_huber: True for the Huber loss; False divides it by delta (smooth L1).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -384,6 +442,17 @@ def poisson_nll_loss(input: Any, label: Any, log_input: bool = True, full: bool 
                      reduction: str = "mean", name: str | None = None) -> Any:
     """exp(input) - label * input (log_input), else input - label * log(input + epsilon); `full` adds
     Stirling's term for labels > 1.
+
+    Args:
+        input: the predicted rates (log-rates when log_input).
+        label: the observed counts, input's shape.
+        log_input: whether input holds log-rates.
+        full: add Stirling's approximation of log(label!).
+        epsilon: added inside the log when log_input is False.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -416,6 +485,17 @@ def gaussian_nll_loss(input: Any, label: Any, variance: Any, full: bool = False,
     """0.5 * (log(var) + (input - label)**2 / var) [+ 0.5 log(2 pi) when full], var clamped below at
     epsilon; variance may lack the last axis or have size 1 there (one variance per row).
 
+    Args:
+        input: the predicted means.
+        label: the targets, input's shape.
+        variance: positive variances: input's shape, or without / with size 1 on the last axis.
+        full: add the constant 0.5 * log(2 * pi).
+        epsilon: the lower clamp on the variance.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -447,6 +527,15 @@ def kl_div(input: Any, label: Any, reduction: str = "mean", log_target: bool = F
     """label * (log(label) - input) (0 where label <= 0), or exp(label) * (label - input) with
     log_target; reduction 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'.
 
+    Args:
+        input: log-probabilities.
+        label: probabilities (log-probabilities with log_target), input's shape.
+        reduction: 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'.
+        log_target: whether label holds log-probabilities.
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -477,6 +566,15 @@ def kl_div(input: Any, label: Any, reduction: str = "mean", log_target: bool = F
 def binary_cross_entropy(input: Any, label: Any, weight: Any = None, reduction: str = "mean",
                          name: str | None = None) -> Any:
     """-(label * log(input) + (1 - label) * log(1 - input)), each log clamped at -100, times weight.
+
+    Args:
+        input: probabilities in [0, 1].
+        label: targets in [0, 1], input's shape.
+        weight: a Tensor broadcast against input, weighing each element.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+
+    Returns:
+        A scalar Tensor, or the losses of input's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -511,6 +609,16 @@ def binary_cross_entropy_with_logits(logit: Any, label: Any, weight: Any = None,
                                      pos_weight: Any = None, name: str | None = None) -> Any:
     """Binary cross entropy of sigmoid(logit), computed stably; pos_weight weighs the positive term
     (per class, broadcast), weight each element. Labels equal to -100 contribute 0, as in Paddle.
+
+    Args:
+        logit: unnormalised scores.
+        label: targets in [0, 1], logit's shape.
+        weight: a Tensor broadcast against logit, weighing each element.
+        reduction: 'mean', 'sum' or 'none' (the elementwise losses).
+        pos_weight: the weight of the positive term, per class (broadcast along the last axis).
+
+    Returns:
+        A scalar Tensor, or the losses of logit's shape for reduction='none'.
 
     Examples:
         >>> import padax
@@ -573,6 +681,14 @@ def sigmoid_focal_loss(logit: Any, label: Any, normalizer: Any = None, alpha: fl
 def log_loss(input: Any, label: Any, epsilon: float = 0.0001, name: str | None = None) -> Any:
     """-label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon), elementwise.
 
+    Args:
+        input: predicted probabilities.
+        label: targets in [0, 1], input's shape.
+        epsilon: added inside the logs.
+
+    Returns:
+        The elementwise losses, input's shape.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -587,6 +703,14 @@ def log_loss(input: Any, label: Any, epsilon: float = 0.0001, name: str | None =
 def dice_loss(input: Any, label: Any, epsilon: float = 1e-05, name: str | None = None) -> Any:
     """1 - 2 |X n Y| / (|X| + |Y| + epsilon) per sample, averaged; input holds class probabilities on
     its last axis, label the integer classes with a trailing axis of size 1.
+
+    Args:
+        input: class probabilities [N, ..., C].
+        label: int classes [N, ..., 1].
+        epsilon: added to the denominator.
+
+    Returns:
+        A scalar Tensor: the loss averaged over the samples.
 
     Examples:
         >>> import padax

@@ -21,6 +21,15 @@ def margin_ranking_loss(input: Any, other: Any, label: Any, margin: float = 0.0,
                         name: str | None = None) -> Any:
     """relu(-label * (input - other) + margin).
 
+    Args:
+        input, other: the two scores compared.
+        label: 1 where input should rank higher, -1 where other should.
+        margin: the required gap.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-element losses for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -37,6 +46,15 @@ def margin_ranking_loss(input: Any, other: Any, label: Any, margin: float = 0.0,
 def hinge_embedding_loss(input: Any, label: Any, margin: float = 1.0, reduction: str = "mean",
                          name: str | None = None) -> Any:
     """input where label == 1, relu(margin - input) where label == -1 (0 for other labels).
+
+    Args:
+        input: distances (or scores).
+        label: 1 or -1 per element, input's shape.
+        margin: the margin for label -1.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-element losses for reduction='none'.
 
     Examples:
         >>> import padax
@@ -56,6 +74,15 @@ def cosine_embedding_loss(input1: Any, input2: Any, label: Any, margin: float = 
                           name: str | None = None) -> Any:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of
     1-D or 2-D inputs, cosine along the last axis).
+
+    Args:
+        input1, input2: [N, D] or [D] embeddings.
+        label: 1 (similar) or -1 (dissimilar) per row, [N] or a scalar.
+        margin: the cosine below which dissimilar pairs cost nothing.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
 
     Examples:
         >>> import padax
@@ -99,6 +126,17 @@ def triplet_margin_loss(input: Any, positive: Any, negative: Any, margin: float 
     """max(d(input, positive) - d(input, negative) + margin, 0) with d the pairwise p-distance;
     `swap` uses min(d(a, n), d(p, n)) as the negative distance.
 
+    Args:
+        input, positive, negative: anchor, positive and negative embeddings [N, D].
+        margin: the required gap between the two distances.
+        p: the order of the distance norm.
+        epsilon: added to the differences (as pairwise_distance).
+        swap: use min(d(a, n), d(p, n)) as the negative distance.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -117,6 +155,16 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
                                       swap: bool = False, reduction: str = "mean", name: str | None = None) -> Any:
     """The triplet margin loss with any distance function (default: the pairwise 2-norm distance).
 
+    Args:
+        input, positive, negative: anchor, positive and negative embeddings [N, D].
+        distance_function: a callable (x, y) -> [N] distances; None is pairwise_distance.
+        margin: the required gap between the two distances.
+        swap: use min(d(a, n), d(p, n)) as the negative distance.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -131,6 +179,14 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
 
 def soft_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """log(1 + exp(-label * input)).
+
+    Args:
+        input: scores.
+        label: 1 or -1 per element, input's shape.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-element losses for reduction='none'.
 
     Examples:
         >>> import padax
@@ -149,6 +205,15 @@ def soft_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str 
 def multi_label_soft_margin_loss(input: Any, label: Any, weight: Any = None, reduction: str = "mean",
                                  name: str | None = None) -> Any:
     """The mean over classes (last axis) of -(y log sigmoid(x) + (1 - y) log sigmoid(-x)) * weight.
+
+    Args:
+        input: scores [N, C].
+        label: 0/1 targets [N, C].
+        weight: class weights broadcast against input.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
 
     Examples:
         >>> import padax
@@ -178,6 +243,17 @@ def multi_margin_loss(input: Any, label: Any, p: int = 1, margin: float = 1.0, w
                       reduction: str = "mean", name: str | None = None) -> Any:
     """For x [N, C] and labels y [N]: mean over classes j != y of w[y] * max(0, margin - x[y] + x[j]) ** p.
 
+    Args:
+        input: scores [N, C].
+        label: int classes [N].
+        p: 1 or 2, the exponent of the hinge.
+        margin: the required gap.
+        weight: a [C] Tensor of class weights.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -205,6 +281,14 @@ def multi_margin_loss(input: Any, label: Any, p: int = 1, margin: float = 1.0, w
 def multi_label_margin_loss(input: Any, label: Any, reduction: str = "mean", name: str | None = None) -> Any:
     """For x [N, C] and label [N, C] holding target classes up to the first -1: the sum over targets j
     and non-targets k of max(0, 1 - x[j] + x[k]), divided by C.
+
+    Args:
+        input: scores [N, C].
+        label: int [N, C]: target classes, ended by the first -1.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the per-sample losses [N] for reduction='none'.
 
     Examples:
         >>> import padax

@@ -57,6 +57,18 @@ def hsigmoid_loss(input: Any, label: Any, num_classes: int, weight: Any, bias: A
     Without path_table/path_code the tree is Paddle's default over num_classes leaves.
     is_sparse (a sparse-gradient storage hint in Paddle) changes nothing here.
 
+    Args:
+        input: features [N, D].
+        label: int classes [N] or [N, 1].
+        num_classes: the number of classes (leaves) of the default tree.
+        weight: node weights [nodes, D]; bias: node biases [nodes, 1] or None.
+        path_table, path_code: a custom tree: int node rows and 0/1 target bits per example [N, L] (ended by
+            the first negative table entry); None uses the default tree.
+        is_sparse: accepted for Paddle compatibility.
+
+    Returns:
+        The losses [N, 1].
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -125,6 +137,16 @@ def adaptive_log_softmax_with_loss(input: Any, label: Any, head_weight: Any, tai
     (classes cutoffs[k-1] .. cutoffs[k]) adds the head's score of the cluster to a log_softmax of
     input @ tail_weights[k-1][0] @ tail_weights[k-1][1]. cutoffs end with n_classes; input [N, D]
     with label [N], or input [D] with a scalar label.
+
+    Args:
+        input: features [N, D] (or [D]).
+        label: int classes [N] (or a scalar).
+        head_weight: [D, cutoffs[0] + number of clusters]; head_bias: its bias or None.
+        tail_weights: per cluster a pair of projections [D, h], [h, cluster size].
+        cutoffs: increasing class boundaries, the last being the number of classes.
+
+    Returns:
+        (the log-probability of each label [N], the mean negative log-likelihood).
 
     Examples:
         >>> import padax

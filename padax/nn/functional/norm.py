@@ -62,6 +62,15 @@ def layer_norm(x: Any, normalized_shape: Any, weight: Any = None, bias: Any = No
                name: str | None = None) -> Any:
     """Standardise x over its trailing `normalized_shape` dimensions, then scale and shift.
 
+    Args:
+        x: a Tensor.
+        normalized_shape: an int or the list of trailing dimensions normalised together.
+        weight, bias: scale and shift with prod(normalized_shape) elements, or None.
+        epsilon: added to the variance.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -84,6 +93,15 @@ def rms_norm(input: Any, normalized_shape: Any, weight: Any = None, eps: float =
              name: str | None = None) -> tuple[Any, Any]:
     """x / sqrt(mean(x**2) + eps) * weight over the trailing `normalized_shape` dimensions.
     Returns (out, invvar) as Paddle does: invvar is the float32 1/rms of each of the flattened rows.
+
+    Args:
+        input: a Tensor.
+        normalized_shape: an int or the list of trailing dimensions normalised together.
+        weight: a scale of normalized_shape, or None.
+        eps: added to the mean square.
+
+    Returns:
+        (out of input's shape and dtype, invvar: float32 1/rms per flattened row).
 
     Examples:
         >>> import padax
@@ -118,6 +136,16 @@ def group_norm(x: Any, num_groups: int, epsilon: float = 1e-05, weight: Any = No
                data_format: str = "NCHW", name: str | None = None) -> Any:
     """Standardise each group of num_groups channel groups over its channels and spatial positions.
 
+    Args:
+        x: [N, C, ...] (or channels last).
+        num_groups: the number of groups (dividing C).
+        epsilon: added to the variance.
+        weight, bias: [C] scale and shift, or None.
+        data_format: e.g. 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -148,6 +176,18 @@ def instance_norm(x: Any, running_mean: Any = None, running_var: Any = None, wei
     """Standardise each (sample, channel) over its spatial positions, then scale and shift per channel.
     With use_input_stats=False the given running statistics are used instead.
 
+    Args:
+        x: [N, C, ...] (NC, NCL, NCHW or NCDHW).
+        running_mean, running_var: [C] statistics used when use_input_stats is False.
+        weight, bias: [C] scale and shift, or None.
+        use_input_stats: normalise by each instance's own statistics.
+        momentum: accepted for Paddle compatibility (nothing is updated).
+        eps: added to the variance.
+        data_format: 'NC', 'NCL', 'NCHW' or 'NCDHW'.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -176,6 +216,15 @@ def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 
                         data_format: str = "NCHW", name: str | None = None) -> Any:
     """x / (k + alpha * mean of x**2 over `size` neighbouring channels, zero padded) ** beta.
 
+    Args:
+        x: a Tensor of rank 3 or more, channels on axis 1 (or last).
+        size: the number of neighbouring channels.
+        alpha, beta, k: the constants of the formula.
+        data_format: e.g. 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -203,6 +252,15 @@ def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 
 
 def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name: str | None = None) -> Any:
     """x / max(||x||_p along axis, epsilon).
+
+    Args:
+        x: a Tensor.
+        p: the order of the norm.
+        axis: the axis normalised.
+        epsilon: the lower bound on the norm.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax

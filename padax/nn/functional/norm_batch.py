@@ -34,6 +34,20 @@ def batch_norm_with_stats(x: Any, running_mean: Any, running_var: Any, weight: A
     otherwise they are returned unchanged. `axis_name`: average the statistics over that mapped axis
     (vmap/shard_map), as SyncBatchNorm does across devices.
 
+    Args:
+        x: [N, C, ...] (or channels last), rank 2 to 5.
+        running_mean, running_var: [C] running statistics.
+        weight, bias: [C] scale and shift, or None.
+        training: normalise with the batch statistics (True) or the running ones.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        data_format: 'NC', 'NCL', 'NCHW', 'NCDHW' or a channels-last form.
+        use_global_stats: force the running (True) or batch (False) statistics; None follows `training`.
+        axis_name: a vmap/shard_map axis over which the batch statistics are averaged (None: none).
+
+    Returns:
+        (output of x's shape and dtype, new running_mean, new running_var).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -98,6 +112,19 @@ def batch_norm(x: Any, running_mean: Any, running_var: Any, weight: Any = None, 
     """Normalise each channel by batch statistics (training) or the running ones (eval), then scale by weight
     and shift by bias. The running statistics are not updated here (arrays are immutable): use
     batch_norm_with_stats, or the BatchNorm layers, which keep them.
+
+    Args:
+        x: [N, C, ...] (or channels last), rank 2 to 5.
+        running_mean, running_var: [C] running statistics.
+        weight, bias: [C] scale and shift, or None.
+        training: normalise with the batch statistics (True) or the running ones.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        data_format: 'NC', 'NCL', 'NCHW', 'NCDHW' or a channels-last form.
+        use_global_stats: force the running (True) or batch (False) statistics; None follows `training`.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax

@@ -112,6 +112,17 @@ def max_pool1d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, r
                ceil_mode: bool = False, name: str | None = None) -> Any:
     """Max over windows of x [N, C, L]; with return_mask also the int32 index of each maximum.
 
+    Args:
+        x: a float Tensor, [N, C, L] (3-D).
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints, 2 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        The pooled Tensor of x's dtype; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -129,6 +140,18 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, r
                ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None) -> Any:
     """Max over windows of x [N, C, H, W] (or NHWC); return_mask gives flat H*W indices (NCHW only).
 
+    Args:
+        x: a float Tensor, [N, C, H, W] or NHWC (4-D).
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints, 4 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+        return_mask: also return the int32 flat H*W index of each maximum (NCHW only).
+
+    Returns:
+        The pooled Tensor of x's dtype; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -144,6 +167,18 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, r
 def max_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCDHW", name: str | None = None) -> Any:
     """Max over windows of x [N, C, D, H, W] (or NDHWC); return_mask gives flat D*H*W indices.
+
+    Args:
+        x: a float Tensor, [N, C, D, H, W] or NDHWC (5-D).
+        kernel_size: the window size: an int or 3 ints.
+        stride: an int or 3 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 3 ints, 6 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCDHW' or 'NDHWC'.
+        return_mask: also return the int32 flat D*H*W index of each maximum.
+
+    Returns:
+        The pooled Tensor of x's dtype; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax
@@ -195,6 +230,17 @@ def avg_pool1d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, e
                ceil_mode: bool = False, name: str | None = None) -> Any:
     """Mean over windows of x [N, C, L]; exclusive=True leaves padding out of the divisor.
 
+    Args:
+        x: a float Tensor, [N, C, L] (3-D).
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints, 2 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+
+    Returns:
+        The pooled Tensor of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -211,6 +257,19 @@ def avg_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, c
                exclusive: bool = True, divisor_override: float | None = None, data_format: str = "NCHW",
                name: str | None = None) -> Any:
     """Mean over windows of x [N, C, H, W] (or NHWC); divisor_override replaces the divisor.
+
+    Args:
+        x: a float Tensor, [N, C, H, W] or NHWC (4-D).
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints, 4 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+        divisor_override: a number replacing every window's divisor.
+
+    Returns:
+        The pooled Tensor of x's dtype.
 
     Examples:
         >>> import padax
@@ -229,6 +288,19 @@ def avg_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, c
                exclusive: bool = True, divisor_override: float | None = None, data_format: str = "NCDHW",
                name: str | None = None) -> Any:
     """Mean over windows of x [N, C, D, H, W] (or NDHWC).
+
+    Args:
+        x: a float Tensor, [N, C, D, H, W] or NDHWC (5-D).
+        kernel_size: the window size: an int or 3 ints.
+        stride: an int or 3 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 3 ints, 6 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCDHW' or 'NDHWC'.
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+        divisor_override: a number replacing every window's divisor.
+
+    Returns:
+        The pooled Tensor of x's dtype.
 
     Examples:
         >>> import padax
@@ -260,6 +332,18 @@ def lp_pool1d(x: Any, norm_type: float, kernel_size: Any, stride: Any = None, pa
               ceil_mode: bool = False, data_format: str = "NCL", name: str | None = None) -> Any:
     """(sum of x ** p over each window) ** (1 / p); norm_type inf is max pooling.
 
+    Args:
+        x: a float Tensor, [N, C, L] or NLC (3-D).
+        norm_type: the power p (inf gives max pooling).
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints, 2 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCL' or 'NLC'.
+
+    Returns:
+        The pooled Tensor of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -275,6 +359,18 @@ def lp_pool1d(x: Any, norm_type: float, kernel_size: Any, stride: Any = None, pa
 def lp_pool2d(x: Any, norm_type: float, kernel_size: Any, stride: Any = None, padding: Any = 0,
               ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None) -> Any:
     """2-D power-average pooling: (sum of x ** p over each window) ** (1 / p).
+
+    Args:
+        x: a float Tensor, [N, C, H, W] or NHWC (4-D).
+        norm_type: the power p (inf gives max pooling).
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints, 4 ints (before/after per axis) or one pair per axis of x.
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        The pooled Tensor of x's dtype.
 
     Examples:
         >>> import padax

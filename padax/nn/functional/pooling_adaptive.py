@@ -68,6 +68,13 @@ def _adaptive_avg(op: str, nsp: int, x, output_size, data_format):
 def adaptive_avg_pool1d(x: Any, output_size: int, name: str | None = None) -> Any:
     """Mean over adaptive windows of x [N, C, L] giving output_size positions.
 
+    Args:
+        x: a float Tensor [N, C, L].
+        output_size: the output length.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -81,6 +88,14 @@ def adaptive_avg_pool1d(x: Any, output_size: int, name: str | None = None) -> An
 
 def adaptive_avg_pool2d(x: Any, output_size: Any, data_format: str = "NCHW", name: str | None = None) -> Any:
     """Mean over adaptive windows of x [N, C, H, W] (or NHWC); None in output_size keeps that size.
+
+    Args:
+        x: a float Tensor [N, C, H, W] (or NHWC).
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size.
 
     Examples:
         >>> import padax
@@ -96,6 +111,14 @@ def adaptive_avg_pool2d(x: Any, output_size: Any, data_format: str = "NCHW", nam
 
 def adaptive_avg_pool3d(x: Any, output_size: Any, data_format: str = "NCDHW", name: str | None = None) -> Any:
     """Mean over adaptive windows of x [N, C, D, H, W] (or NDHWC).
+
+    Args:
+        x: a float Tensor [N, C, D, H, W] (or NDHWC).
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size.
 
     Examples:
         >>> import padax
@@ -156,6 +179,14 @@ def window_max(x: Any, bounds: list[tuple[np.ndarray, np.ndarray]], return_mask:
 def adaptive_max_pool1d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
     """Max over adaptive windows of x [N, C, L]; return_mask adds the int32 index of each maximum.
 
+    Args:
+        x: a float Tensor [N, C, L].
+        output_size: the output length.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -170,6 +201,14 @@ def adaptive_max_pool1d(x: Any, output_size: Any, return_mask: bool = False, nam
 def adaptive_max_pool2d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
     """Max over adaptive windows of x [N, C, H, W]; the mask holds flat H*W indices.
 
+    Args:
+        x: a float Tensor [N, C, H, W].
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -182,6 +221,14 @@ def adaptive_max_pool2d(x: Any, output_size: Any, return_mask: bool = False, nam
 
 def adaptive_max_pool3d(x: Any, output_size: Any, return_mask: bool = False, name: str | None = None) -> Any:
     """Max over adaptive windows of x [N, C, D, H, W]; the mask holds flat D*H*W indices.
+
+    Args:
+        x: a float Tensor [N, C, D, H, W].
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        A Tensor of x's dtype with the spatial axes of output_size; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax
@@ -223,6 +270,17 @@ def max_unpool1d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
                  data_format: str = "NCL", output_size: Any = None, name: str | None = None) -> Any:
     """Inverse of max_pool1d: x placed at `indices` (its mask) in zeros of the pooled input's size.
 
+    Args:
+        x: the pooled float Tensor (NCL).
+        indices: its integer mask from max_pool1d(return_mask=True), x's shape.
+        kernel_size, stride, padding: those of the pooling (ints or 1 ints; stride None: kernel_size).
+        data_format: 'NCL' only.
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
+
+    Returns:
+        A Tensor of x's dtype, zeros except at `indices`.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -238,6 +296,17 @@ def max_unpool2d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
                  data_format: str = "NCHW", output_size: Any = None, name: str | None = None) -> Any:
     """Inverse of max_pool2d: x placed at the flat H*W `indices` in zeros.
 
+    Args:
+        x: the pooled float Tensor (NCHW).
+        indices: its integer mask from max_pool2d(return_mask=True), x's shape.
+        kernel_size, stride, padding: those of the pooling (ints or 2 ints; stride None: kernel_size).
+        data_format: 'NCHW' only.
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
+
+    Returns:
+        A Tensor of x's dtype, zeros except at `indices`.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -252,6 +321,17 @@ def max_unpool2d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
 def max_unpool3d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  data_format: str = "NCDHW", output_size: Any = None, name: str | None = None) -> Any:
     """Inverse of max_pool3d: x placed at the flat D*H*W `indices` in zeros.
+
+    Args:
+        x: the pooled float Tensor (NCDHW).
+        indices: its integer mask from max_pool3d(return_mask=True), x's shape.
+        kernel_size, stride, padding: those of the pooling (ints or 3 ints; stride None: kernel_size).
+        data_format: 'NCDHW' only.
+        output_size: the unpooled spatial size, within a stride of the default
+            (in - 1) * stride + kernel - 2 * padding.
+
+    Returns:
+        A Tensor of x's dtype, zeros except at `indices`.
 
     Examples:
         >>> import padax

@@ -82,6 +82,17 @@ def fractional_max_pool2d(x: Any, output_size: Any, kernel_size: Any = None, ran
     """Fractional max pooling of x [N, C, H, W] to output_size; return_mask adds flat H*W argmax indices.
     random_u in (0, 1) fixes the window sequence (None draws it from padax.seed's global key).
 
+    Args:
+        x: a float Tensor [N, C, H, W].
+        output_size: an int or 2 ints (None keeps that axis's size).
+        kernel_size: None for disjoint windows tiling each axis, or an int / 2 ints
+            for overlapping windows of that size.
+        random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        The pooled Tensor of x's dtype; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -97,6 +108,17 @@ def fractional_max_pool2d(x: Any, output_size: Any, kernel_size: Any = None, ran
 def fractional_max_pool3d(x: Any, output_size: Any, kernel_size: Any = None, random_u: float | None = None,
                           return_mask: bool = False, name: str | None = None) -> Any:
     """Fractional max pooling of x [N, C, D, H, W] to output_size; the mask holds flat D*H*W indices.
+
+    Args:
+        x: a float Tensor [N, C, D, H, W].
+        output_size: an int or 3 ints (None keeps that axis's size).
+        kernel_size: None for disjoint windows tiling each axis, or an int / 3 ints
+            for overlapping windows of that size.
+        random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        The pooled Tensor of x's dtype; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax

@@ -39,6 +39,17 @@ def rnnt_loss(input: Any, label: Any, input_lengths: Any, label_lengths: Any, bl
     """Transducer loss of log-probabilities input [B, T, U + 1, V] against padded labels [B, U];
     'mean' is the summed loss over the batch size, 'none' keeps one loss per example.
 
+    Args:
+        input: float log-probabilities [B, T, U + 1, V].
+        label: int labels [B, U], padded.
+        input_lengths, label_lengths: int [B], the true T and U of each example.
+        blank: the index of the blank symbol.
+        fastemit_lambda: FastEmit: scales the gradient of each label emission by 1 + lambda (the value is unchanged).
+        reduction: 'mean' (summed loss / B), 'sum' or 'none'.
+
+    Returns:
+        A scalar Tensor, or the losses [B] for reduction='none'.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F

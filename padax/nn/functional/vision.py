@@ -57,6 +57,16 @@ def grid_sample(x: Any, grid: Any, mode: str = "bilinear", padding_mode: str = "
     """Sample x [N, C, (D,) H, W] at grid [N, (Do,) Ho, Wo, 2 or 3] holding normalised (x, y[, z])
     in [-1, 1]; mode 'bilinear' or 'nearest', padding_mode 'zeros', 'border' or 'reflection'.
 
+    Args:
+        x: [N, C, H, W] or [N, C, D, H, W].
+        grid: [N, Ho, Wo, 2] or [N, Do, Ho, Wo, 3] of normalised coordinates.
+        mode: 'bilinear' or 'nearest'.
+        padding_mode: 'zeros', 'border' or 'reflection' for points outside.
+        align_corners: -1 and 1 name the centres of the corner pixels (True) or their outer edges.
+
+    Returns:
+        A Tensor [N, C, Ho, Wo] (or [N, C, Do, Ho, Wo]) of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -122,6 +132,14 @@ def affine_grid(theta: Any, out_shape: Any, align_corners: bool = True, name: st
     """The sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of affine maps theta [N, 2, 3] (or
     [N, 3, 4]) over an output of shape out_shape [N, C, H, W] (or [N, C, D, H, W]).
 
+    Args:
+        theta: affine maps [N, 2, 3] (2-D) or [N, 3, 4] (3-D).
+        out_shape: the output shape [N, C, H, W] or [N, C, D, H, W].
+        align_corners: -1 and 1 name the centres of the corner pixels (True) or their outer edges.
+
+    Returns:
+        The grid [N, H, W, 2] or [N, D, H, W, 3], theta's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -162,6 +180,14 @@ def _check4(op: str, x: Any, data_format: str) -> bool:
 def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: str | None = None) -> Any:
     """[N, C*r*r, H, W] -> [N, C, H*r, W*r]: each group of r*r channels becomes an r x r block.
 
+    Args:
+        x: a 4-D Tensor.
+        upscale_factor: r.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor [N, C, H*r, W*r] (NCHW) of x's dtype.
+
     Examples:
         >>> import padax
         >>> import padax.nn.functional as F
@@ -190,6 +216,14 @@ def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: 
 
 def pixel_unshuffle(x: Any, downscale_factor: int, data_format: str = "NCHW", name: str | None = None) -> Any:
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W], the inverse of pixel_shuffle.
+
+    Args:
+        x: a 4-D Tensor.
+        downscale_factor: r (dividing H and W).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor [N, C*r*r, H, W] (NCHW) of x's dtype.
 
     Examples:
         >>> import padax
@@ -220,6 +254,14 @@ def pixel_unshuffle(x: Any, downscale_factor: int, data_format: str = "NCHW", na
 
 def channel_shuffle(x: Any, groups: int, data_format: str = "NCHW", name: str | None = None) -> Any:
     """Split the channels into `groups` groups and interleave them (ShuffleNet).
+
+    Args:
+        x: a 4-D Tensor.
+        groups: the number of groups (dividing C).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        A Tensor of x's shape and dtype.
 
     Examples:
         >>> import padax

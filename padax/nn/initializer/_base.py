@@ -109,6 +109,13 @@ _GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d":
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The recommended gain for a nonlinearity (Paddle's table; leaky_relu uses `param`, default 0.01).
 
+    Args:
+        nonlinearity: e.g. 'linear', 'sigmoid', 'tanh', 'relu', 'leaky_relu', 'selu' or a conv name.
+        param: the negative slope of leaky_relu (None: 0.01).
+
+    Returns:
+        The gain, a Python float.
+
     Examples:
         >>> import padax
         >>> padax.nn.initializer.calculate_gain("tanh"), padax.nn.initializer.calculate_gain("relu")
@@ -137,6 +144,13 @@ def set_global_initializer(weight_init: Initializer | None, bias_init: Initializ
     """Initializers that layers created afterwards use in place of their defaults (None: back to defaults).
 
     As in Paddle, an initializer given explicitly through a ParamAttr still wins.
+
+    Args:
+        weight_init: the initializer of weights (None: the layers' defaults).
+        bias_init: the initializer of biases (None: the defaults).
+
+    Returns:
+        None.
 
     Examples:
         >>> import padax

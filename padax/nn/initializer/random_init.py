@@ -10,6 +10,12 @@ from padax.random import _samplers
 class Normal(Initializer):
     """Samples of N(mean, std^2).
 
+    Args:
+        mean, std: the mean and standard deviation.
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
+
     Examples:
         >>> import padax
         >>> w = padax.nn.initializer.Normal(mean=2.0, std=0.5)([10000], key=padax.random.key(0))
@@ -29,6 +35,13 @@ class Normal(Initializer):
 
 class TruncatedNormal(Initializer):
     """Samples of N(mean, std^2) conditioned on a <= x <= b (a, b are absolute cut-offs, as in Paddle).
+
+    Args:
+        mean, std: the mean and standard deviation before truncation.
+        a, b: the absolute cut-offs.
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
 
     Examples:
         >>> import padax
@@ -53,6 +66,12 @@ class TruncatedNormal(Initializer):
 
 class Uniform(Initializer):
     """Samples of U[low, high).
+
+    Args:
+        low, high: the range.
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
 
     Examples:
         >>> import padax
@@ -90,6 +109,13 @@ class _Xavier(Initializer):
 class XavierUniform(_Xavier):
     """U[-limit, limit], limit = gain * sqrt(6 / (fan_in + fan_out)) (Paddle's default for weights).
 
+    Args:
+        fan_in, fan_out: the fans to use (None: computed from the shape).
+        gain: a multiplier of the scale.
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
+
     Examples:
         >>> import padax
         >>> w = padax.nn.initializer.XavierUniform()([200, 300], key=padax.random.key(0))  # limit sqrt(6 / 500)
@@ -105,6 +131,13 @@ class XavierUniform(_Xavier):
 
 class XavierNormal(_Xavier):
     """N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+        fan_in, fan_out: the fans to use (None: computed from the shape).
+        gain: a multiplier of the scale.
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
 
     Examples:
         >>> import padax
@@ -141,6 +174,15 @@ class _Kaiming(Initializer):
 class KaimingNormal(_Kaiming):
     """N(0, std^2), std = gain / sqrt(fan) (fan_in, or fan_out with mode='fan_out').
 
+    Args:
+        fan_in: the fan-in to use (None: from the shape; must be None with mode='fan_out').
+        negative_slope: the slope passed to calculate_gain for 'leaky_relu'.
+        nonlinearity: the activation the gain is computed for.
+        mode: 'fan_in' (keeps the forward variance) or 'fan_out' (the backward one).
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
+
     Examples:
         >>> import padax
         >>> w = padax.nn.initializer.KaimingNormal()([800, 100], key=padax.random.key(0))  # std sqrt(2 / fan_in=800)
@@ -156,6 +198,15 @@ class KaimingNormal(_Kaiming):
 
 class KaimingUniform(_Kaiming):
     """U[-limit, limit], limit = gain * sqrt(3 / fan).
+
+    Args:
+        fan_in: the fan-in to use (None: from the shape; must be None with mode='fan_out').
+        negative_slope: the slope passed to calculate_gain for 'leaky_relu'.
+        nonlinearity: the activation the gain is computed for.
+        mode: 'fan_in' (keeps the forward variance) or 'fan_out' (the backward one).
+
+    Returns:
+        init(shape, dtype=None, key=None) (or init(param)) -> a Tensor of that shape (default float dtype).
 
     Examples:
         >>> import padax

@@ -12,6 +12,12 @@ from padax.random import _samplers
 class Constant(Initializer):
     """Every element equal to `value` (Paddle's default for biases, with value 0).
 
+    Args:
+        value: the fill value.
+
+    Returns:
+        init(shape, dtype=None) (or init(param)) -> a Tensor of that shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.initializer.Constant(2.5)([2, 2]).tolist()
@@ -30,6 +36,12 @@ class Constant(Initializer):
 
 class Assign(Initializer):
     """A given value (numpy array, list, number or Tensor) of the parameter's shape.
+
+    Args:
+        value: a numpy array, list, number or Tensor of the parameter's shape.
+
+    Returns:
+        init(shape, dtype=None) (or init(param)) -> a Tensor of that shape.
 
     Examples:
         >>> import padax
@@ -50,6 +62,12 @@ class Assign(Initializer):
 
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix over [shape[0], prod(shape[1:])], times gain (QR of a normal sample).
+
+    Args:
+        gain: the multiplier.
+
+    Returns:
+        init(shape, dtype=None) (or init(param)) -> a Tensor of that shape (2 or more dimensions).
 
     Examples:
         >>> import padax
@@ -81,6 +99,12 @@ class Orthogonal(Initializer):
 class Dirac(Initializer):
     """Identity convolution kernels [out, in, *k]: out channel i (within each of `groups`) copies input
     channel i at the kernel centre; the rest is 0.
+
+    Args:
+        groups: the number of channel groups (dividing the out channels).
+
+    Returns:
+        init(shape, dtype=None) (or init(param)) -> a 3-D to 5-D kernel.
 
     Examples:
         >>> import padax

@@ -17,6 +17,12 @@ from padax.functional._docs import example_doc
 class CELU(FunctionalLayer):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
 
+    Args:
+        alpha: the scale of the negative branch (nonzero).
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.CELU(alpha=2.0)(padax.to_tensor([-1.0, 2.0])).tolist()
@@ -32,6 +38,12 @@ class CELU(FunctionalLayer):
 class ELU(FunctionalLayer):
     """x if x > 0 else alpha * (exp(x) - 1).
 
+    Args:
+        alpha: the scale of the negative branch.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.ELU()(padax.to_tensor([-1.0, 2.0])).tolist()
@@ -46,6 +58,12 @@ class ELU(FunctionalLayer):
 
 class GELU(FunctionalLayer):
     """Gaussian error linear unit (tanh approximation when `approximate`).
+
+    Args:
+        approximate: True or 'tanh' for the tanh approximation; False or 'none' for the exact erf form.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -64,6 +82,12 @@ class GELU(FunctionalLayer):
 class GLU(FunctionalLayer):
     """Gated linear unit: the first half of `axis` times the sigmoid of the second half.
 
+    Args:
+        axis: the axis split in two halves (its size must be even).
+
+    Returns:
+        layer(x): a Tensor -> a float Tensor with `axis` halved.
+
     Examples:
         >>> import padax
         >>> padax.nn.GLU(axis=1)(padax.to_tensor([[1.0, 2.0, 0.0, 100.0]])).tolist()
@@ -78,6 +102,12 @@ class GLU(FunctionalLayer):
 
 class Hardshrink(FunctionalLayer):
     """x where |x| > threshold, else 0.
+
+    Args:
+        threshold: values with |x| <= threshold become 0.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -94,6 +124,12 @@ class Hardshrink(FunctionalLayer):
 class Softshrink(FunctionalLayer):
     """x - sign(x) * threshold where |x| > threshold, else 0.
 
+    Args:
+        threshold: a non-negative width of the zero band.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.Softshrink(threshold=1.0)(padax.to_tensor([-2.0, 0.5, 1.5])).tolist()
@@ -108,6 +144,12 @@ class Softshrink(FunctionalLayer):
 
 class Hardtanh(FunctionalLayer):
     """clip(x, min, max).
+
+    Args:
+        min, max: the clip bounds.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -124,6 +166,12 @@ class Hardtanh(FunctionalLayer):
 class LeakyReLU(FunctionalLayer):
     """x if x >= 0 else negative_slope * x.
 
+    Args:
+        negative_slope: the slope for x < 0.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.LeakyReLU(negative_slope=0.5)(padax.to_tensor([-2.0, 3.0])).tolist()
@@ -139,6 +187,12 @@ class LeakyReLU(FunctionalLayer):
 class LogSoftmax(FunctionalLayer):
     """log(softmax(x)) along `axis`.
 
+    Args:
+        axis: the axis normalised over.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.LogSoftmax()(padax.to_tensor([[0.0, 0.0]])).tolist()
@@ -153,6 +207,12 @@ class LogSoftmax(FunctionalLayer):
 
 class Softmax(FunctionalLayer):
     """softmax along `axis`.
+
+    Args:
+        axis: the axis normalised over.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -189,6 +249,13 @@ class Softmax2D(FunctionalLayer):
 class Maxout(FunctionalLayer):
     """The maximum over `groups` consecutive channels along `axis`.
 
+    Args:
+        groups: the run length; must divide the channels.
+        axis: the channel axis of the 4-D input, 1, 3 or -1.
+
+    Returns:
+        layer(x): a 4-D Tensor -> the same with its channels divided by `groups`.
+
     Examples:
         >>> import padax
         >>> x = padax.arange(4, dtype="float32").reshape([1, 4, 1, 1])
@@ -204,6 +271,12 @@ class Maxout(FunctionalLayer):
 
 class RReLU(FunctionalLayer):
     """Randomized leaky ReLU: a random slope in [lower, upper] in training mode, their mean in eval mode.
+
+    Args:
+        lower, upper: the range of the random negative slope, 0 <= lower <= upper <= 1.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -224,6 +297,12 @@ class RReLU(FunctionalLayer):
 class SELU(FunctionalLayer):
     """scale * (x if x > 0 else alpha * (exp(x) - 1)).
 
+    Args:
+        scale, alpha: the constants of the self-normalising network (their defaults).
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.SELU()(padax.to_tensor([-1.0, 1.0])).tolist()
@@ -240,6 +319,13 @@ class SELU(FunctionalLayer):
 class Softplus(FunctionalLayer):
     """log(1 + exp(beta * x)) / beta, linear above `threshold`.
 
+    Args:
+        beta: the sharpness; larger values approach relu.
+        threshold: above this beta * x the result is x itself.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.Softplus(beta=2.0)(padax.to_tensor([0.0, 1.0])).tolist()
@@ -255,6 +341,13 @@ class Softplus(FunctionalLayer):
 class ThresholdedReLU(FunctionalLayer):
     """x if x > threshold else value.
 
+    Args:
+        threshold: values <= threshold are replaced.
+        value: what replaces them.
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
+
     Examples:
         >>> import padax
         >>> padax.nn.ThresholdedReLU(threshold=0.5)(padax.to_tensor([0.2, 0.7])).tolist()
@@ -269,6 +362,12 @@ class ThresholdedReLU(FunctionalLayer):
 
 class SiLU(FunctionalLayer):
     """x * sigmoid(x).
+
+    Args:
+        inplace: accepted for Paddle compatibility (padax arrays are immutable).
+
+    Returns:
+        layer(x): a Tensor -> the activation of x, same shape.
 
     Examples:
         >>> import padax
@@ -311,6 +410,15 @@ Silu = SiLU
 class PReLU(Layer):
     """x if x >= 0 else weight * x, with `num_parameters` learnable slopes (1, or one per channel) in `_weight`
     initialised to `init`.
+
+    Args:
+        num_parameters: 1 (one shared slope) or the number of channels.
+        init: the initial slope.
+        weight_attr: a ParamAttr or initializer of the slopes.
+        data_format: where the channel axis is: 'NCHW'-like (axis 1) or channel-last ('NHWC', ...).
+
+    Returns:
+        layer(x): a Tensor -> a float Tensor of x's shape.
 
     Examples:
         >>> import padax

@@ -21,6 +21,12 @@ def _name_str(name: str | None) -> str:
 class Identity(Layer):
     """Returns its input (extra constructor arguments are ignored, as in Paddle).
 
+    Args:
+        args, kwargs: ignored.
+
+    Returns:
+        layer(input): input, unchanged.
+
     Examples:
         >>> import padax
         >>> padax.nn.Identity(54, unused_argument=1)(padax.to_tensor([1.0, 2.0])).tolist()
@@ -70,6 +76,14 @@ class Linear(Layer):
 class Bilinear(Layer):
     """out = x1^T W x2 + b per output feature: weight [out, in1, in2] (XavierUniform), bias [1, out] (zeros).
 
+    Args:
+        in1_features, in2_features: the sizes of the two inputs' last axes.
+        out_features: the output size.
+        weight_attr, bias_attr: a ParamAttr or initializer; bias_attr=False drops the bias.
+
+    Returns:
+        layer(x1, x2): [N, in1_features], [N, in2_features] -> [N, out_features].
+
     Examples:
         >>> import padax
         >>> init = padax.nn.initializer.Constant(1.0)
@@ -101,6 +115,12 @@ class Bilinear(Layer):
 class Flatten(Layer):
     """Flattens axes start_axis..stop_axis into one.
 
+    Args:
+        start_axis, stop_axis: the first and last axes merged (inclusive).
+
+    Returns:
+        layer(input): a Tensor -> the same elements with those axes merged.
+
     Examples:
         >>> import padax
         >>> padax.nn.Flatten()(padax.ones([2, 3, 4])).shape
@@ -119,6 +139,13 @@ class Flatten(Layer):
 
 class Unflatten(Layer):
     """Splits axis `axis` into `shape`.
+
+    Args:
+        axis: the axis split.
+        shape: the sizes it is split into (their product is its size).
+
+    Returns:
+        layer(input): a Tensor -> the same elements with `axis` replaced by `shape`.
 
     Examples:
         >>> import padax
@@ -140,6 +167,18 @@ class Unflatten(Layer):
 class Embedding(Layer):
     """A lookup table weight [num_embeddings, embedding_dim] (XavierUniform); the padding_idx row starts at
     zero and its positions output zeros. `sparse` is accepted; gradients are dense.
+
+    Args:
+        num_embeddings, embedding_dim: the table's shape.
+        padding_idx: an id (negative counts from the end) whose row is zero and whose positions output zeros.
+        max_norm: rescale looked-up rows whose norm_type-norm exceeds it (None: no limit).
+        norm_type: the p of that norm.
+        sparse: accepted for Paddle compatibility (gradients are dense).
+        weight_attr: a ParamAttr or initializer of the table.
+        _weight: an existing [num_embeddings, embedding_dim] table to use; _freeze: make it non-trainable.
+
+    Returns:
+        layer(x): integer ids -> a Tensor x.shape + [embedding_dim].
 
     Examples:
         >>> import padax
@@ -226,6 +265,13 @@ class Dropout(Layer):
 class Dropout2D(Layer):
     """Zeroes whole channels of a 4-D input with probability p in training mode.
 
+    Args:
+        p: the probability of zeroing a channel.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(input): a 4-D Tensor -> the same shape (input itself in eval mode).
+
     Examples:
         >>> import padax
         >>> drop = padax.nn.Dropout2D(p=0.5)
@@ -250,6 +296,13 @@ class Dropout2D(Layer):
 
 class Dropout3D(Layer):
     """Zeroes whole channels of a 5-D input with probability p in training mode.
+
+    Args:
+        p: the probability of zeroing a channel.
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        layer(input): a 5-D Tensor -> the same shape (input itself in eval mode).
 
     Examples:
         >>> import padax
@@ -276,6 +329,12 @@ class Dropout3D(Layer):
 class AlphaDropout(Layer):
     """Alpha dropout for SELU networks (keeps mean and variance) in training mode.
 
+    Args:
+        p: the probability of dropping an element.
+
+    Returns:
+        layer(input): a float Tensor -> the same shape (input itself in eval mode).
+
     Examples:
         >>> import padax
         >>> drop = padax.nn.AlphaDropout(p=0.5)
@@ -299,6 +358,12 @@ class AlphaDropout(Layer):
 
 class FeatureAlphaDropout(AlphaDropout):
     """Alpha dropout with one mask value per (sample, channel).
+
+    Args:
+        p: the probability of dropping a (sample, channel).
+
+    Returns:
+        layer(input): a float [N, C, ...] Tensor -> the same shape (input itself in eval mode).
 
     Examples:
         >>> import padax

@@ -25,6 +25,12 @@ class Sequential(Layer):
     """Layers applied in order. `Sequential(l1, l2)`, `Sequential(('a', l1), ('b', l2))` or
     `Sequential(OrderedDict(a=l1, b=l2))`; names are '0', '1', ... when not given.
 
+    Args:
+        layers: the layers, (name, layer) pairs, or one OrderedDict of them.
+
+    Returns:
+        layer(x): x passed through each layer in order -> the last one's output.
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -92,6 +98,9 @@ class Sequential(Layer):
 class LayerList(Layer):
     """A list of sublayers, named '0', '1', ... (indexing, append, insert, extend, pop, slicing).
 
+    Args:
+        sublayers: the layers to start with; None starts empty.
+
     Examples:
         >>> import padax
         >>> layers = padax.nn.LayerList([padax.nn.Linear(2, 2) for _ in range(3)])
@@ -155,6 +164,9 @@ class LayerList(Layer):
 class LayerDict(Layer):
     """An ordered dict of sublayers by name.
 
+    Args:
+        sublayers: a dict (or an iterable of (name, layer) pairs) to start with; None starts empty.
+
     Examples:
         >>> import padax
         >>> heads = padax.nn.LayerDict({"relu": padax.nn.ReLU(), "tanh": padax.nn.Tanh()})
@@ -216,6 +228,9 @@ class LayerDict(Layer):
 class ParameterList(Layer):
     """A list of parameters, named '0', '1', ... (trainable unless created with ParamAttr(trainable=False)).
 
+    Args:
+        parameters: the parameters to start with; None starts empty.
+
     Examples:
         >>> import padax
         >>> params = padax.nn.ParameterList([padax.nn.Parameter(padax.ones([2])), padax.nn.Parameter(padax.zeros([3]))])
@@ -247,6 +262,9 @@ class ParameterList(Layer):
 
 class ParameterDict(Layer):
     """Parameters by name (Paddle's ParameterDict): `pd['w']`, `pd.update(...)`, keys/values/items.
+
+    Args:
+        parameters: a dict (or an iterable of (name, parameter) pairs) to start with; None starts empty.
 
     Examples:
         >>> import padax

@@ -169,6 +169,20 @@ class Conv1D(_Conv):
 class Conv2D(_Conv):
     """2-D convolution of NCHW/NHWC inputs; weight [out, in/groups, kh, kw].
 
+    Args:
+        in_channels, out_channels: the channel counts.
+        kernel_size, stride, dilation: an int or 2 ints.
+        padding: an int, a list, 'same' or 'valid'; padding_mode 'zeros', 'reflect', 'replicate' or 'circular'.
+        groups: split the channels into this many independent convolutions.
+        bias: False drops the bias (as bias_attr=False).
+        device: accepted for compatibility; dtype: the parameters' dtype.
+        weight_attr, bias_attr: a ParamAttr or initializer (the weight defaults to Normal(0, sqrt(2 / fan_in)),
+            the bias to zeros); bias_attr=False drops the bias.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): [N, in_channels, H, W] -> [N, out_channels, ...] (NCHW).
+
     Examples:
         >>> import padax
         >>> conv = padax.nn.Conv2D(1, 1, kernel_size=2, weight_attr=padax.nn.initializer.Constant(1.0))
@@ -186,6 +200,20 @@ class Conv2D(_Conv):
 class Conv3D(_Conv):
     """3-D convolution of NCDHW/NDHWC inputs; weight [out, in/groups, kd, kh, kw].
 
+    Args:
+        in_channels, out_channels: the channel counts.
+        kernel_size, stride, dilation: an int or 3 ints.
+        padding: an int, a list, 'same' or 'valid'; padding_mode 'zeros', 'reflect', 'replicate' or 'circular'.
+        groups: split the channels into this many independent convolutions.
+        bias: False drops the bias (as bias_attr=False).
+        device: accepted for compatibility; dtype: the parameters' dtype.
+        weight_attr, bias_attr: a ParamAttr or initializer (the weight defaults to Normal(0, sqrt(2 / fan_in)),
+            the bias to zeros); bias_attr=False drops the bias.
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        layer(x): [N, in_channels, D, H, W] -> [N, out_channels, ...] (NCDHW).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -200,6 +228,19 @@ class Conv3D(_Conv):
 
 class Conv1DTranspose(_ConvTranspose):
     """1-D transposed convolution; weight [in, out/groups, k].
+
+    Args:
+        in_channels, out_channels: the channel counts.
+        kernel_size, stride, dilation: an int or 1 ints.
+        padding: an int, a list, 'same' or 'valid' (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        weight_attr, bias_attr: a ParamAttr or initializer; bias_attr=False drops the bias.
+        data_format: 'NCL' or 'NLC'.
+
+    Returns:
+        layer(x, output_size=None): [N, in_channels, L] -> [N, out_channels, ...] (NCL); output_size
+        fixes the spatial size instead of output_padding.
 
     Examples:
         >>> import padax
@@ -221,6 +262,19 @@ class Conv1DTranspose(_ConvTranspose):
 class Conv2DTranspose(_ConvTranspose):
     """2-D transposed convolution; weight [in, out/groups, kh, kw].
 
+    Args:
+        in_channels, out_channels: the channel counts.
+        kernel_size, stride, dilation: an int or 2 ints.
+        padding: an int, a list, 'same' or 'valid' (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        weight_attr, bias_attr: a ParamAttr or initializer; bias_attr=False drops the bias.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x, output_size=None): [N, in_channels, H, W] -> [N, out_channels, ...] (NCHW); output_size
+        fixes the spatial size instead of output_padding.
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -235,6 +289,19 @@ class Conv2DTranspose(_ConvTranspose):
 
 class Conv3DTranspose(_ConvTranspose):
     """3-D transposed convolution; weight [in, out/groups, kd, kh, kw].
+
+    Args:
+        in_channels, out_channels: the channel counts.
+        kernel_size, stride, dilation: an int or 3 ints.
+        padding: an int, a list, 'same' or 'valid' (the padding of the forward convolution).
+        output_padding: extra size added at the high end of each spatial axis.
+        groups: split the channels into this many independent convolutions.
+        weight_attr, bias_attr: a ParamAttr or initializer; bias_attr=False drops the bias.
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        layer(x, output_size=None): [N, in_channels, D, H, W] -> [N, out_channels, ...] (NCDHW); output_size
+        fixes the spatial size instead of output_padding.
 
     Examples:
         >>> import padax

@@ -74,6 +74,9 @@ def _created_info(value: Any) -> ParamInfo | None:
 class LayerStateError(RuntimeError):
     """A traced value was assigned to a layer that lives outside the transformation computing it.
 
+    Args:
+        message: what was assigned where.
+
     Examples:
         >>> import padax
         >>> bn = padax.nn.BatchNorm1D(2)
@@ -86,6 +89,10 @@ class LayerStateError(RuntimeError):
 
 class Layer:
     """Base class of padax's layers (Paddle's `paddle.nn.Layer`), a pytree node.
+
+    Args:
+        name_scope: a prefix for the layer's name (Paddle's naming).
+        dtype: the default dtype of the parameters it creates.
 
     Examples:
         >>> import padax

@@ -22,6 +22,18 @@ class CrossEntropyLoss(_Loss):
     """Softmax cross entropy with hard (class index) or soft labels, class weights, ignore_index and label
     smoothing.
 
+    Args:
+        weight: a [C] Tensor of class weights.
+        ignore_index: a hard label whose positions add nothing.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+        soft_label: labels are class probabilities instead of indices.
+        axis: the class axis.
+        use_softmax: input holds logits (True) or probabilities (False).
+        label_smoothing: the weight of the uniform distribution mixed into the labels.
+
+    Returns:
+        layer(input, label) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> loss_fn = padax.nn.CrossEntropyLoss()
@@ -43,6 +55,14 @@ class CrossEntropyLoss(_Loss):
 class NLLLoss(_Loss):
     """Negative log likelihood of log-probabilities [N, C, ...] at integer labels.
 
+    Args:
+        weight: a [C] Tensor of class weights.
+        ignore_index: a label whose positions add nothing.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input [N, C, ...] log-probabilities, label [N, ...] ints) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> logp = padax.log(padax.to_tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
@@ -60,6 +80,12 @@ class NLLLoss(_Loss):
 class MSELoss(_Loss):
     """Mean squared error.
 
+    Args:
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, label of one shape) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> padax.nn.MSELoss()(padax.to_tensor([1.0, 3.0]), padax.to_tensor([0.0, 0.0])).item()
@@ -75,6 +101,12 @@ class MSELoss(_Loss):
 class L1Loss(_Loss):
     """Mean absolute error.
 
+    Args:
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, label of one shape) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> padax.nn.L1Loss(reduction="none")(padax.to_tensor([1.0, -3.0]), padax.to_tensor([0.0, 0.0])).tolist()
@@ -89,6 +121,14 @@ class L1Loss(_Loss):
 
 class SmoothL1Loss(_Loss):
     """Huber loss with threshold `delta` (Paddle's HuberLoss is this class).
+
+    Args:
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+        delta: the threshold on |input - label| between the quadratic and linear parts.
+        is_huber: True for the Huber loss; False divides it by delta (smooth L1).
+
+    Returns:
+        layer(input, label of one shape) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -111,6 +151,13 @@ HuberLoss = SmoothL1Loss
 class BCELoss(_Loss):
     """Binary cross entropy of probabilities.
 
+    Args:
+        weight: a Tensor weighing each element (broadcast).
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input probabilities, label in [0, 1]) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> padax.nn.BCELoss()(padax.to_tensor([0.9, 0.2]), padax.to_tensor([1.0, 0.0])).item()
@@ -125,6 +172,14 @@ class BCELoss(_Loss):
 
 class BCEWithLogitsLoss(_Loss):
     """Binary cross entropy of logits (numerically stable), with element and positive-class weights.
+
+    Args:
+        weight: a Tensor weighing each element (broadcast).
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+        pos_weight: the weight of the positive term per class (broadcast along the last axis).
+
+    Returns:
+        layer(logit, label in [0, 1]) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -142,6 +197,13 @@ class BCEWithLogitsLoss(_Loss):
 
 class KLDivLoss(_Loss):
     """Kullback-Leibler divergence of log-probabilities `input` from `label`.
+
+    Args:
+        reduction: 'mean', 'sum', 'batchmean' (sum / batch size) or 'none'.
+        log_target: label holds log-probabilities.
+
+    Returns:
+        layer(input log-probabilities, label) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -161,6 +223,13 @@ class KLDivLoss(_Loss):
 class MarginRankingLoss(_Loss):
     """max(0, -label * (input - other) + margin).
 
+    Args:
+        margin: the required gap.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, other, label of 1 or -1) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> loss_fn = padax.nn.MarginRankingLoss(margin=0.5, reduction="none")
@@ -176,6 +245,13 @@ class MarginRankingLoss(_Loss):
 
 class HingeEmbeddingLoss(_Loss):
     """x where label is 1, max(0, margin - x) where label is -1.
+
+    Args:
+        margin: the margin for label -1.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, label of 1 or -1) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -193,6 +269,13 @@ class HingeEmbeddingLoss(_Loss):
 class CosineEmbeddingLoss(_Loss):
     """1 - cos(x1, x2) for label 1, max(0, cos(x1, x2) - margin) for label -1.
 
+    Args:
+        margin: the cosine below which dissimilar pairs cost nothing.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input1 [N, D], input2 [N, D], label [N] of 1 or -1) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> a, b = padax.to_tensor([[1.0, 0.0], [1.0, 0.0]]), padax.to_tensor([[1.0, 1.0], [0.0, 1.0]])
@@ -208,6 +291,16 @@ class CosineEmbeddingLoss(_Loss):
 
 class TripletMarginLoss(_Loss):
     """max(d(a, p) - d(a, n) + margin, 0) with the p-norm distance.
+
+    Args:
+        margin: the required gap between the two distances.
+        p: the order of the distance norm.
+        epsilon: added to the differences (as pairwise_distance).
+        swap: use min(d(a, n), d(p, n)) as the negative distance.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, positive, negative [N, D]) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -226,6 +319,15 @@ class TripletMarginLoss(_Loss):
 class TripletMarginWithDistanceLoss(_Loss):
     """TripletMarginLoss with a custom distance_function (pairwise_distance by default).
 
+    Args:
+        distance_function: a callable (x, y) -> [N] distances; None is pairwise_distance.
+        margin: the required gap between the two distances.
+        swap: use min(d(a, n), d(p, n)) as the negative distance.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, positive, negative [N, D]) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> a, p, n = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[3.0, 4.0]]), padax.to_tensor([[1.0, 0.0]])
@@ -243,6 +345,13 @@ class TripletMarginWithDistanceLoss(_Loss):
 class MultiLabelSoftMarginLoss(_Loss):
     """Per-class binary logistic loss averaged over classes.
 
+    Args:
+        weight: class weights broadcast against input.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input [N, C], label [N, C] of 0/1) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> x, y = padax.to_tensor([[0.0, 0.0]]), padax.to_tensor([[1.0, 0.0]])
@@ -259,6 +368,12 @@ class MultiLabelSoftMarginLoss(_Loss):
 class MultiLabelMarginLoss(_Loss):
     """Multi-class multi-label hinge loss (labels listed first, -1 terminated).
 
+    Args:
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input [N, C], label [N, C] int targets ended by -1) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> x, y = padax.to_tensor([[0.1, 0.2, 0.4, 0.8]]), padax.to_tensor([[3, 0, -1, 1]])
@@ -274,6 +389,15 @@ class MultiLabelMarginLoss(_Loss):
 
 class MultiMarginLoss(_Loss):
     """Multi-class hinge loss max(0, margin - x[y] + x[i])^p averaged over the classes i != y.
+
+    Args:
+        p: 1 or 2, the exponent of the hinge.
+        margin: the required gap.
+        weight: a [C] Tensor of class weights.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input [N, C], label [N] ints) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -292,6 +416,12 @@ class MultiMarginLoss(_Loss):
 class SoftMarginLoss(_Loss):
     """log(1 + exp(-label * input)).
 
+    Args:
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input, label of 1 or -1) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> loss_fn = padax.nn.SoftMarginLoss(reduction="none")
@@ -307,6 +437,15 @@ class SoftMarginLoss(_Loss):
 
 class PoissonNLLLoss(_Loss):
     """Poisson negative log likelihood (of log-rates when log_input).
+
+    Args:
+        log_input: input holds log-rates.
+        full: add Stirling's approximation of log(label!).
+        epsilon: added inside the log when log_input is False.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input rates, label counts) -> a scalar (the unreduced losses for 'none').
 
     Examples:
         >>> import padax
@@ -324,6 +463,14 @@ class PoissonNLLLoss(_Loss):
 class GaussianNLLLoss(_Loss):
     """Gaussian negative log likelihood of `label` under mean `input` and `variance`.
 
+    Args:
+        full: add the constant 0.5 * log(2 * pi).
+        epsilon: the lower clamp on the variance.
+        reduction: 'mean', 'sum' or 'none' (the unreduced losses).
+
+    Returns:
+        layer(input means, label, variance) -> a scalar (the unreduced losses for 'none').
+
     Examples:
         >>> import padax
         >>> mu, y, var = padax.to_tensor([[0.0, 1.0]]), padax.to_tensor([[1.0, 1.0]]), padax.to_tensor([[1.0, 4.0]])
@@ -340,6 +487,15 @@ class GaussianNLLLoss(_Loss):
 
 class CTCLoss(_Loss):
     """Connectionist temporal classification loss of log-probabilities [T, N, C].
+
+    Args:
+        blank: the index of the blank class.
+        reduction: 'mean' (each loss divided by its label length, then averaged), 'sum' or 'none'.
+        zero_infinity: replace infinite losses (impossible alignments) by 0.
+
+    Returns:
+        layer(log_probs [T, N, C], labels [N, S], input_lengths [N], label_lengths [N], norm_by_times=False)
+        -> a scalar, or the losses [N] for 'none'.
 
     Examples:
         >>> import padax

@@ -19,6 +19,16 @@ class HSigmoidLoss(Layer):
     """Hierarchical sigmoid loss with its node weights [nodes, feature_size] (XavierUniform) and bias
     [nodes, 1] (zeros): nodes = num_classes - 1 for the default tree, num_classes with is_custom.
 
+    Args:
+        feature_size: the input feature size D.
+        num_classes: the number of classes.
+        weight_attr, bias_attr: ParamAttr or initializer of the node weights and biases; bias_attr=False drops the bias.
+        is_custom: a custom tree is passed to forward (path_table, path_code).
+        is_sparse: accepted for Paddle compatibility.
+
+    Returns:
+        layer(input, label, path_table=None, path_code=None): input [N, D], label [N] -> losses [N, 1].
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -52,6 +62,14 @@ class HSigmoidLoss(Layer):
 class RNNTLoss(_Loss):
     """RNN-Transducer loss of log-probabilities [B, T, U + 1, V] (FastEmit regularisation of the gradient).
 
+    Args:
+        blank: the index of the blank symbol.
+        fastemit_lambda: FastEmit: scales the gradient of each label emission by 1 + lambda.
+        reduction: 'mean' (summed loss / B), 'sum' or 'none'.
+
+    Returns:
+        layer(input, label, input_lengths, label_lengths): -> a scalar, or the losses [B] for 'none'.
+
     Examples:
         >>> import padax
         >>> logp = padax.log(padax.full([1, 1, 2, 2], 0.5))  # [B=1, T=1, U+1=2, V=2] log-probabilities
@@ -73,6 +91,17 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     forward gives (log-probability of each label, mean loss); log_prob and predict score every class.
     The tail weights are parameters here (tail_weights.k.0 / .1 in state_dict); Paddle keeps them in a
     plain list, so its state_dict holds only head_weight (and head_bias).
+
+    Args:
+        in_features: the feature size D.
+        n_classes: the number of classes.
+        cutoffs: increasing class boundaries below n_classes.
+        weight_attr, bias_attr: ParamAttr or initializer of the weights and the head bias.
+        div_value: each cluster's projection size shrinks by this factor.
+        head_bias: give the head a bias.
+
+    Returns:
+        layer(input, label): input [N, D], label [N] -> (log-probability of each label [N], mean loss).
 
     Examples:
         >>> import padax

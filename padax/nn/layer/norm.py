@@ -66,6 +66,20 @@ class _BatchNormBase(Layer):
 class BatchNorm1D(_BatchNormBase):
     """Batch norm over [N, C] or [N, C, L] inputs (data_format 'NCL'; 'NC' and 'NLC' accepted).
 
+    Args:
+        num_features: the number of channels C.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
+            False drops that parameter.
+        data_format: 'NC', 'NCL' or 'NLC'.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
+
+    Returns:
+        layer(input): [N, C] or [N, C, L] -> the normalised Tensor of its shape (training mode also updates the running
+        statistics _mean and _variance).
+
     Examples:
         >>> import padax
         >>> bn = padax.nn.BatchNorm1D(2)
@@ -94,6 +108,21 @@ class BatchNorm1D(_BatchNormBase):
 class BatchNorm2D(_BatchNormBase):
     """Batch norm over [N, C, H, W] inputs ('NHWC' accepted).
 
+    Args:
+        num_features: the number of channels C.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
+            False drops that parameter.
+        data_format: 'NCHW' or 'NHWC'.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
+        axis_name: a vmap/shard_map axis over which the batch statistics are averaged (padax's addition).
+
+    Returns:
+        layer(input): [N, C, H, W] -> the normalised Tensor of its shape (training mode also updates the running
+        statistics _mean and _variance).
+
     Examples:
         >>> import padax
         >>> bn = padax.nn.BatchNorm2D(3)
@@ -110,6 +139,20 @@ class BatchNorm2D(_BatchNormBase):
 
 class BatchNorm3D(_BatchNormBase):
     """Batch norm over [N, C, D, H, W] inputs ('NDHWC' accepted).
+
+    Args:
+        num_features: the number of channels C.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
+            False drops that parameter.
+        data_format: 'NCDHW' or 'NDHWC'.
+        use_global_stats: use the running statistics in training too (True) or batch ones in eval (False);
+            None follows the mode.
+
+    Returns:
+        layer(input): [N, C, D, H, W] -> the normalised Tensor of its shape (training mode also updates the running
+        statistics _mean and _variance).
 
     Examples:
         >>> import padax
@@ -131,6 +174,19 @@ class BatchNorm3D(_BatchNormBase):
 class SyncBatchNorm(_BatchNormBase):
     """BatchNorm whose batch statistics are averaged over the mapped axis `axis_name` (a vmap/shard_map axis,
     padax's addition); with axis_name None (one device) it equals BatchNorm.
+
+    Args:
+        num_features: the number of channels C.
+        momentum: the weight of the old running statistics in their update.
+        epsilon: added to the variance.
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros);
+            False drops that parameter.
+        data_format: e.g. 'NCHW' or 'NHWC'.
+        axis_name: a vmap/shard_map axis over which the batch statistics are averaged (padax's addition).
+
+    Returns:
+        layer(input): [N, C, ...] -> the normalised Tensor of its shape (training mode also updates the running
+        statistics _mean and _variance).
 
     Examples:
         >>> import padax

@@ -34,6 +34,16 @@ def _flat_affine(p: Any, shape: list[int]) -> Any:
 class LayerNorm(Layer):
     """Standardises the trailing `normalized_shape` dims; weight and bias are flat [prod(normalized_shape)].
 
+    Args:
+        normalized_shape: an int or the list of trailing dimensions normalised together.
+        epsilon: added to the variance.
+        elementwise_affine: False drops weight and bias; bias: False drops the bias.
+        device: accepted for compatibility; dtype: the parameters' dtype.
+        weight_attr, bias_attr: ParamAttr or initializer (ones, zeros); False drops that parameter.
+
+    Returns:
+        layer(input): [..., *normalized_shape] -> the normalised Tensor of its shape.
+
     Examples:
         >>> import padax
         >>> ln = padax.nn.LayerNorm([2, 3])
@@ -72,6 +82,14 @@ class RMSNorm(Layer):
 
     Paddle 3.3 has only the functional rms_norm; this layer keeps LayerNorm's conventions (flat weight).
 
+    Args:
+        normalized_shape: an int or the list of trailing dimensions normalised together.
+        epsilon: added to the mean square.
+        weight_attr: ParamAttr or initializer of the weight (ones).
+
+    Returns:
+        layer(input): [..., *normalized_shape] -> the normalised Tensor of its shape.
+
     Examples:
         >>> import padax
         >>> rms = padax.nn.RMSNorm(2, epsilon=0.0)
@@ -98,6 +116,18 @@ class RMSNorm(Layer):
 
 class GroupNorm(Layer):
     """Standardises each of `num_groups` channel groups; weight and bias are [num_channels].
+
+    Args:
+        num_groups: the number of groups (dividing num_channels).
+        num_channels: C.
+        epsilon: added to the variance.
+        affine: False drops weight and bias.
+        device: accepted for compatibility; dtype: the parameters' dtype.
+        weight_attr, bias_attr: ParamAttr or initializer (ones, zeros); False drops that parameter.
+        data_format: channels first ('NCL', 'NCHW', 'NCDHW') or last ('NLC', 'NHWC', 'NDHWC').
+
+    Returns:
+        layer(input): [N, C, ...] -> the normalised Tensor of its shape.
 
     Examples:
         >>> import padax
@@ -164,6 +194,16 @@ class _InstanceNormBase(Layer):
 class InstanceNorm1D(_InstanceNormBase):
     """Instance norm of [N, C] or [N, C, L] inputs.
 
+    Args:
+        num_features: the number of channels C.
+        epsilon: added to the variance.
+        momentum: accepted for Paddle compatibility (no running statistics are kept).
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros); both False drops them.
+        data_format: 'NCL' (or 'NC').
+
+    Returns:
+        layer(input): [N, C] or [N, C, L] -> the normalised Tensor of its shape.
+
     Examples:
         >>> import padax
         >>> inorm = padax.nn.InstanceNorm1D(2)
@@ -181,6 +221,16 @@ class InstanceNorm1D(_InstanceNormBase):
 class InstanceNorm2D(_InstanceNormBase):
     """Instance norm of [N, C, H, W] inputs.
 
+    Args:
+        num_features: the number of channels C.
+        epsilon: added to the variance.
+        momentum: accepted for Paddle compatibility (no running statistics are kept).
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros); both False drops them.
+        data_format: 'NCHW'.
+
+    Returns:
+        layer(input): [N, C, H, W] -> the normalised Tensor of its shape.
+
     Examples:
         >>> import padax
         >>> inorm = padax.nn.InstanceNorm2D(3)
@@ -193,6 +243,16 @@ class InstanceNorm2D(_InstanceNormBase):
 
 class InstanceNorm3D(_InstanceNormBase):
     """Instance norm of [N, C, D, H, W] inputs.
+
+    Args:
+        num_features: the number of channels C.
+        epsilon: added to the variance.
+        momentum: accepted for Paddle compatibility (no running statistics are kept).
+        weight_attr, bias_attr: ParamAttr or initializer of the scale (ones) and shift (zeros); both False drops them.
+        data_format: 'NCDHW'.
+
+    Returns:
+        layer(input): [N, C, D, H, W] -> the normalised Tensor of its shape.
 
     Examples:
         >>> import padax
@@ -209,6 +269,14 @@ class InstanceNorm3D(_InstanceNormBase):
 
 class LocalResponseNorm(FunctionalLayer):
     """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta.
+
+    Args:
+        size: the number of neighbouring channels.
+        alpha, beta, k: the constants of the formula.
+        data_format: e.g. 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(input): a Tensor of rank 3 or more -> the same shape.
 
     Examples:
         >>> import padax

@@ -14,6 +14,16 @@ class _Pool(FunctionalLayer):
 class MaxPool1D(_Pool):
     """Max over windows of an [N, C, L] input (return_mask also gives the flat argmax indices).
 
+    Args:
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints or 2 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, L] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[[1.0, 5.0, 2.0, 0.0, 3.0, 4.0]]])  # [N=1, C=1, L=6]
@@ -31,6 +41,17 @@ class MaxPool1D(_Pool):
 
 class MaxPool2D(_Pool):
     """Max over windows of an NCHW/NHWC input.
+
+    Args:
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints or 4 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+        return_mask: also return the int32 flat H*W index of each maximum (NCHW only).
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax
@@ -53,6 +74,17 @@ class MaxPool2D(_Pool):
 class MaxPool3D(_Pool):
     """Max over windows of an NCDHW/NDHWC input.
 
+    Args:
+        kernel_size: the window size: an int or 3 ints.
+        stride: an int or 3 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 3 ints or 6 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCDHW' or 'NDHWC'.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, D, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
@@ -71,6 +103,16 @@ class MaxPool3D(_Pool):
 class AvgPool1D(_Pool):
     """Mean over windows of an [N, C, L] input (`exclusive` leaves padding out of the count).
 
+    Args:
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints or 2 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+
+    Returns:
+        layer(x): a float [N, C, L] Tensor -> the pooled Tensor.
+
     Examples:
         >>> import padax
         >>> padax.nn.AvgPool1D(kernel_size=2)(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])).tolist()
@@ -87,6 +129,18 @@ class AvgPool1D(_Pool):
 
 class AvgPool2D(_Pool):
     """Mean over windows of an NCHW/NHWC input.
+
+    Args:
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints or 4 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+        divisor_override: a number replacing every window's divisor.
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor.
 
     Examples:
         >>> import padax
@@ -107,6 +161,18 @@ class AvgPool2D(_Pool):
 class AvgPool3D(_Pool):
     """Mean over windows of an NCDHW/NDHWC input.
 
+    Args:
+        kernel_size: the window size: an int or 3 ints.
+        stride: an int or 3 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 3 ints or 6 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCDHW' or 'NDHWC'.
+        exclusive: divide by the number of in-range elements (padding left out) rather than the whole window.
+        divisor_override: a number replacing every window's divisor.
+
+    Returns:
+        layer(x): a float [N, C, D, H, W] Tensor -> the pooled Tensor.
+
     Examples:
         >>> import padax
         >>> x = padax.arange(8, dtype="float32").reshape([1, 1, 2, 2, 2])
@@ -126,6 +192,17 @@ class AvgPool3D(_Pool):
 class LPPool1D(_Pool):
     """(sum of x^norm_type over each window)^(1/norm_type) of an NCL/NLC input.
 
+    Args:
+        norm_type: the power p (inf gives max pooling).
+        kernel_size: the window size: an int or 1 ints.
+        stride: an int or 1 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 1 ints or 2 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCL' or 'NLC'.
+
+    Returns:
+        layer(x): a float [N, C, L] Tensor -> the pooled Tensor.
+
     Examples:
         >>> import padax
         >>> padax.nn.LPPool1D(norm_type=2, kernel_size=2)(padax.to_tensor([[[3.0, 4.0, 1.0, 1.0]]])).tolist()
@@ -142,6 +219,17 @@ class LPPool1D(_Pool):
 
 class LPPool2D(_Pool):
     """Power-average pooling of an NCHW/NHWC input.
+
+    Args:
+        norm_type: the power p (inf gives max pooling).
+        kernel_size: the window size: an int or 2 ints.
+        stride: an int or 2 ints (None: kernel_size).
+        padding: 'same', 'valid', an int, 2 ints or 4 ints (before/after per axis).
+        ceil_mode: round the output size up (extra windows at the high end).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor.
 
     Examples:
         >>> import padax
@@ -160,6 +248,12 @@ class LPPool2D(_Pool):
 class AdaptiveAvgPool1D(_Pool):
     """Mean pooling of an [N, C, L] input to `output_size` positions.
 
+    Args:
+        output_size: the output length.
+
+    Returns:
+        layer(x): a float [N, C, L] Tensor -> the pooled Tensor.
+
     Examples:
         >>> import padax
         >>> padax.nn.AdaptiveAvgPool1D(output_size=2)(padax.to_tensor([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]])).tolist()
@@ -174,6 +268,13 @@ class AdaptiveAvgPool1D(_Pool):
 
 class AdaptiveAvgPool2D(_Pool):
     """Mean pooling of an NCHW/NHWC input to `output_size` (None keeps that axis).
+
+    Args:
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor.
 
     Examples:
         >>> import padax
@@ -191,6 +292,13 @@ class AdaptiveAvgPool2D(_Pool):
 class AdaptiveAvgPool3D(_Pool):
     """Mean pooling of an NCDHW/NDHWC input to `output_size`.
 
+    Args:
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        data_format: 'NCDHW' or 'NDHWC'.
+
+    Returns:
+        layer(x): a float [N, C, D, H, W] Tensor -> the pooled Tensor.
+
     Examples:
         >>> import padax
         >>> padax.nn.AdaptiveAvgPool3D(output_size=[1, 2, 3])(padax.ones([2, 3, 4, 5, 6])).shape
@@ -205,6 +313,13 @@ class AdaptiveAvgPool3D(_Pool):
 
 class AdaptiveMaxPool1D(_Pool):
     """Max pooling of an [N, C, L] input to `output_size` positions.
+
+    Args:
+        output_size: the output length.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, L] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax
@@ -221,6 +336,13 @@ class AdaptiveMaxPool1D(_Pool):
 class AdaptiveMaxPool2D(_Pool):
     """Max pooling of an NCHW input to `output_size`.
 
+    Args:
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> x = padax.arange(16, dtype="float32").reshape([1, 1, 4, 4])
@@ -236,6 +358,13 @@ class AdaptiveMaxPool2D(_Pool):
 
 class AdaptiveMaxPool3D(_Pool):
     """Max pooling of an NCDHW input to `output_size`.
+
+    Args:
+        output_size: an int or one entry per spatial axis (None keeps that axis's size).
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, D, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax
@@ -258,6 +387,14 @@ class _Unpool(_Pool):
 class MaxUnPool1D(_Unpool):
     """Scatters a max_pool1d output back to its argmax positions (the inverse of MaxPool1D).
 
+    Args:
+        kernel_size, stride, padding: those of the pooling (ints or 1 ints; stride None: kernel_size).
+        data_format: 'NCL' only.
+        output_size: the unpooled spatial size (default (in - 1) * stride + kernel - 2 * padding).
+
+    Returns:
+        layer(x, indices): the pooled NCL Tensor and its mask -> the unpooled Tensor, zeros except at indices.
+
     Examples:
         >>> import padax
         >>> out, mask = padax.nn.MaxPool1D(2, return_mask=True)(padax.to_tensor([[[1.0, 5.0, 2.0, 0.0]]]))
@@ -276,6 +413,14 @@ class MaxUnPool1D(_Unpool):
 class MaxUnPool2D(_Unpool):
     """Scatters a max_pool2d output back to its argmax positions.
 
+    Args:
+        kernel_size, stride, padding: those of the pooling (ints or 2 ints; stride None: kernel_size).
+        data_format: 'NCHW' only.
+        output_size: the unpooled spatial size (default (in - 1) * stride + kernel - 2 * padding).
+
+    Returns:
+        layer(x, indices): the pooled NCHW Tensor and its mask -> the unpooled Tensor, zeros except at indices.
+
     Examples:
         >>> import padax
         >>> out, mask = padax.nn.MaxPool2D(2, return_mask=True)(padax.to_tensor([[[[1.0, 2.0], [4.0, 3.0]]]]))
@@ -293,6 +438,14 @@ class MaxUnPool2D(_Unpool):
 
 class MaxUnPool3D(_Unpool):
     """Scatters a max_pool3d output back to its argmax positions.
+
+    Args:
+        kernel_size, stride, padding: those of the pooling (ints or 3 ints; stride None: kernel_size).
+        data_format: 'NCDHW' only.
+        output_size: the unpooled spatial size (default (in - 1) * stride + kernel - 2 * padding).
+
+    Returns:
+        layer(x, indices): the pooled NCDHW Tensor and its mask -> the unpooled Tensor, zeros except at indices.
 
     Examples:
         >>> import padax
@@ -313,6 +466,15 @@ class MaxUnPool3D(_Unpool):
 class FractionalMaxPool2D(_Pool):
     """Fractional max pooling of an NCHW input to `output_size` (random_u fixes the windows).
 
+    Args:
+        output_size: an int or 2 ints (None keeps that axis's size).
+        kernel_size: None for disjoint windows tiling each axis, or an int / 2 ints for overlapping windows.
+        random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
+
     Examples:
         >>> import padax
         >>> x = padax.arange(25, dtype="float32").reshape([1, 1, 5, 5])
@@ -330,6 +492,15 @@ class FractionalMaxPool2D(_Pool):
 
 class FractionalMaxPool3D(_Pool):
     """Fractional max pooling of an NCDHW input to `output_size` (random_u fixes the windows).
+
+    Args:
+        output_size: an int or 3 ints (None keeps that axis's size).
+        kernel_size: None for disjoint windows tiling each axis, or an int / 3 ints for overlapping windows.
+        random_u: a float in (0, 1) fixing the window sequence; None draws it from padax's global key.
+        return_mask: also return the int32 flat spatial index of each maximum.
+
+    Returns:
+        layer(x): a float [N, C, D, H, W] Tensor -> the pooled Tensor; with return_mask, (pooled, mask).
 
     Examples:
         >>> import padax

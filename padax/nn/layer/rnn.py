@@ -65,6 +65,14 @@ class RNN(Layer):
     """Runs a cell over a sequence: forward(inputs, initial_states=None, sequence_length=None) ->
     (outputs, final_states); `is_reverse` runs from the last step to the first.
 
+    Args:
+        cell: a cell layer (SimpleRNNCell, LSTMCell, GRUCell or your own RNNCellBase).
+        is_reverse: run from the last step to the first.
+        time_major: inputs [time, batch, ...] instead of [batch, time, ...].
+
+    Returns:
+        layer(inputs, initial_states=None, sequence_length=None): -> (outputs stacked over time, final states).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -96,6 +104,14 @@ class RNN(Layer):
 class BiRNN(Layer):
     """A forward and a backward cell over the same sequence; outputs concatenated on the feature axis,
     final states (forward's, backward's).
+
+    Args:
+        cell_fw, cell_bw: the forward and the backward cell.
+        time_major: inputs [time, batch, ...] instead of [batch, time, ...].
+
+    Returns:
+        layer(inputs, initial_states=None, sequence_length=None): -> (outputs with both directions' features,
+        (fw state, bw state)).
 
     Examples:
         >>> import padax
@@ -259,6 +275,19 @@ class RNNBase(LayerList):
 class SimpleRNN(RNNBase):
     """Multi-layer Elman RNN (activation 'tanh' or 'relu').
 
+    Args:
+        input_size, hidden_size: the feature sizes of the input and of the hidden state.
+        num_layers: the number of stacked layers.
+        direction: 'forward', or 'bidirect' / 'bidirectional' (both directions, outputs concatenated).
+        time_major: inputs [time, batch, features] instead of [batch, time, features].
+        dropout: the dropout rate between stacked layers in training mode.
+        activation: 'tanh' or 'relu'.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of each cell's parameters.
+
+    Returns:
+        layer(inputs, initial_states=None, sequence_length=None): inputs [B, T, input_size] -> (outputs
+        [B, T, hidden_size * num_directions], final states h [num_layers * num_directions, B, hidden_size]).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -283,6 +312,19 @@ class SimpleRNN(RNNBase):
 class LSTM(RNNBase):
     """Multi-layer LSTM; states are (h, c); proj_size > 0 projects h to proj_size.
 
+    Args:
+        input_size, hidden_size: the feature sizes of the input and of the hidden state.
+        num_layers: the number of stacked layers.
+        direction: 'forward', or 'bidirect' / 'bidirectional' (both directions, outputs concatenated).
+        time_major: inputs [time, batch, features] instead of [batch, time, features].
+        dropout: the dropout rate between stacked layers in training mode.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of each cell's parameters.
+        proj_size: > 0 projects h to this size (outputs and h then have proj_size features).
+
+    Returns:
+        layer(inputs, initial_states=None, sequence_length=None): inputs [B, T, input_size] -> (outputs
+        [B, T, hidden_size * num_directions], final states (h, c), each [num_layers * num_directions, B, ...]).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -302,6 +344,18 @@ class LSTM(RNNBase):
 
 class GRU(RNNBase):
     """Multi-layer GRU.
+
+    Args:
+        input_size, hidden_size: the feature sizes of the input and of the hidden state.
+        num_layers: the number of stacked layers.
+        direction: 'forward', or 'bidirect' / 'bidirectional' (both directions, outputs concatenated).
+        time_major: inputs [time, batch, features] instead of [batch, time, features].
+        dropout: the dropout rate between stacked layers in training mode.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of each cell's parameters.
+
+    Returns:
+        layer(inputs, initial_states=None, sequence_length=None): inputs [B, T, input_size] -> (outputs
+        [B, T, hidden_size * num_directions], final states h [num_layers * num_directions, B, hidden_size]).
 
     Examples:
         >>> import padax

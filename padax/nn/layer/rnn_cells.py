@@ -27,6 +27,9 @@ def _is_shape(s: Any) -> bool:
 class RNNCellBase(Layer):
     """Base of the recurrent cells: `get_initial_states` and the `state_shape` contract of Paddle.
 
+    Args:
+        name_scope, dtype: as Layer.
+
     Examples:
         >>> import padax
         >>> cell = padax.nn.LSTMCell(input_size=3, hidden_size=4)
@@ -122,6 +125,15 @@ class _GatedCell(RNNCellBase):
 class SimpleRNNCell(_GatedCell):
     """h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh), act 'tanh' or 'relu'; returns (h', h').
 
+    Args:
+        input_size, hidden_size: the feature sizes of x and h.
+        activation: 'tanh' or 'relu'.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of the weights and biases
+            (uniform in +-1/sqrt(hidden_size) by default); False gives a frozen constant (ones, or zero biases).
+
+    Returns:
+        cell(inputs, states=None): x [B, input_size], h [B, hidden_size] (None: zeros) -> (h', h').
+
     Examples:
         >>> import padax
         >>> c = padax.nn.initializer.Constant
@@ -158,6 +170,15 @@ class SimpleRNNCell(_GatedCell):
 class LSTMCell(_GatedCell):
     """Long short-term memory with gates (i, f, g, o); with proj_size > 0, h is projected by weight_ho
     [hidden_size, proj_size]. Returns (h', (h', c')).
+
+    Args:
+        input_size, hidden_size: the feature sizes of x and the cell state.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of the weights and biases
+            (uniform in +-1/sqrt(hidden_size) by default); False gives a frozen constant (ones, or zero biases).
+        proj_size: > 0 projects h to this size.
+
+    Returns:
+        cell(inputs, states=None): x [B, input_size], (h, c) (None: zeros) -> (h', (h', c')).
 
     Examples:
         >>> import padax
@@ -203,6 +224,14 @@ class LSTMCell(_GatedCell):
 class GRUCell(_GatedCell):
     """Gated recurrent unit with gates (r, z, c): c = tanh(x_c + r * (h W_hc^T + b_hc)), h' = (h - c) * z + c.
     Returns (h', h').
+
+    Args:
+        input_size, hidden_size: the feature sizes of x and h.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: ParamAttr or initializer of the weights and biases
+            (uniform in +-1/sqrt(hidden_size) by default); False gives a frozen constant (ones, or zero biases).
+
+    Returns:
+        cell(inputs, states=None): x [B, input_size], h [B, hidden_size] (None: zeros) -> (h', h').
 
     Examples:
         >>> import padax

@@ -22,6 +22,16 @@ class SpectralNorm(Layer):
     """Spectral normalisation of a weight passed to forward. As Paddle's spectral_norm op, every call iterates
     from the stored u and v and does not write the iterates back.
 
+    Args:
+        weight_shape: the shape of the weights it will normalise.
+        dim: the axis treated as the output rows.
+        power_iters: power iterations per call.
+        eps: added to norms in the iteration.
+        dtype: the dtype of the u, v buffers.
+
+    Returns:
+        layer(x): a weight of weight_shape -> x / sigma, its estimated largest singular value.
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)

@@ -178,6 +178,22 @@ class TransformerEncoderLayer(Layer):
     """Self attention then a feed-forward block (linear1 -> activation -> dropout -> linear2), each with a
     residual, dropout and LayerNorm (after, or before with normalize_before).
 
+    Args:
+        d_model: the feature size.
+        nhead: the number of attention heads (dividing d_model).
+        dim_feedforward: the hidden size of the feed-forward block.
+        dropout: the dropout rate after attention and feed-forward (and their defaults).
+        activation: the feed-forward activation, e.g. 'relu' or 'gelu'.
+        attn_dropout: the rate on the attention weights (None: dropout).
+        act_dropout: the rate after the activation (None: dropout).
+        normalize_before: LayerNorm before each block (pre-norm) instead of after.
+        weight_attr, bias_attr: ParamAttr or initializer of the linear layers (or a list per block);
+            bias_attr=False drops biases.
+        layer_norm_eps: the LayerNorms' epsilon.
+
+    Returns:
+        layer(src, src_mask=None, cache=None): src [B, S, d_model] -> the same shape; with cache, (output, new cache).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -247,6 +263,14 @@ class TransformerEncoder(Layer):
     """num_layers encoder layers (the first is `encoder_layer`, the others new ones with its configuration and
     fresh weights, as Paddle), then the optional `norm`.
 
+    Args:
+        encoder_layer: a TransformerEncoderLayer, the first layer and the template of the others.
+        num_layers: the number of layers.
+        norm: a layer applied to the last output (e.g. LayerNorm), or None.
+
+    Returns:
+        layer(src, src_mask=None, cache=None): src [B, S, d_model] -> the same shape; with cache, (output, new caches).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -281,6 +305,23 @@ class TransformerEncoder(Layer):
 class TransformerDecoderLayer(Layer):
     """Self attention, cross attention over `memory`, then the feed-forward block, each with a residual,
     dropout and LayerNorm (norm1, norm2, norm3).
+
+    Args:
+        d_model: the feature size.
+        nhead: the number of attention heads (dividing d_model).
+        dim_feedforward: the hidden size of the feed-forward block.
+        dropout: the dropout rate after attention and feed-forward (and their defaults).
+        activation: the feed-forward activation, e.g. 'relu' or 'gelu'.
+        attn_dropout: the rate on the attention weights (None: dropout).
+        act_dropout: the rate after the activation (None: dropout).
+        normalize_before: LayerNorm before each block (pre-norm) instead of after.
+        weight_attr, bias_attr: ParamAttr or initializer of the linear layers (or a list per block);
+            bias_attr=False drops biases.
+        layer_norm_eps: the LayerNorms' epsilon.
+
+    Returns:
+        layer(tgt, memory, tgt_mask=None, memory_mask=None, cache=None): tgt [B, T, d_model], memory [B, S, d_model]
+        -> [B, T, d_model]; with cache, (output, new cache).
 
     Examples:
         >>> import padax
@@ -357,6 +398,15 @@ class TransformerDecoderLayer(Layer):
 class TransformerDecoder(Layer):
     """num_layers decoder layers (fresh copies of `decoder_layer`'s configuration), then the optional norm.
 
+    Args:
+        decoder_layer: a TransformerDecoderLayer, the first layer and the template of the others.
+        num_layers: the number of layers.
+        norm: a layer applied to the last output, or None.
+
+    Returns:
+        layer(tgt, memory, tgt_mask=None, memory_mask=None, cache=None): -> [B, T, d_model]; with cache,
+        (output, new caches).
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -408,6 +458,24 @@ class Transformer(Layer):
     """Encoder-decoder Transformer (Vaswani et al.) with Paddle's defaults (d_model 512, 8 heads, 6 + 6 layers,
     feed-forward 2048, dropout 0.1), final LayerNorms on both stacks; custom_encoder/custom_decoder replace
     them.
+
+    Args:
+        d_model: the feature size.
+        nhead: the number of attention heads (dividing d_model).
+        dim_feedforward: the hidden size of the feed-forward block.
+        num_encoder_layers, num_decoder_layers: the depth of each stack.
+        dropout: the dropout rate after attention and feed-forward (and their defaults).
+        activation: the feed-forward activation, e.g. 'relu' or 'gelu'.
+        attn_dropout: the rate on the attention weights (None: dropout).
+        act_dropout: the rate after the activation (None: dropout).
+        normalize_before: LayerNorm before each block (pre-norm) instead of after.
+        weight_attr, bias_attr: ParamAttr or initializer of the linear layers (or a list per block);
+            bias_attr=False drops biases.
+        custom_encoder, custom_decoder: layers used in place of the built stacks.
+
+    Returns:
+        layer(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None): src [B, S, d_model], tgt [B, T, d_model]
+        -> [B, T, d_model].
 
     Examples:
         >>> import padax

@@ -69,10 +69,21 @@ _PAD_OUT = {
 
 
 def _pad_doc(summary: str, name: str, n: int) -> str:
-    """`summary` and a doctest example padding the demo input of rank n with class `name`."""
+    """`summary`, the Args/Returns text of class `name` and a doctest example padding the demo input of rank n."""
     x, view, padding = _PAD_DEMO[n]
     args = padding + (", value=9.0" if name.startswith("Constant") else "")
-    return example_doc(summary, [(f"x = {x}", ""), (f"padax.nn.{name}({args})(x){view}", _PAD_OUT[name])])
+    fmt = _PAD_FORMATS[n]
+    lines = [f"padding: an int (the same on every side) or {2 * n} ints (before/after pairs, the last spatial "
+             "axis first)."]
+    if name == f"Pad{n}D":
+        lines.append("mode: 'constant', 'reflect', 'replicate' or 'circular'.")
+    if name in (f"Pad{n}D", f"ConstantPad{n}D"):
+        lines.append("value: the fill value of 'constant' mode.")
+    last = fmt[0] + fmt[2:] + "C"
+    lines.append(f"data_format: {fmt!r} (channels first) or {last!r} (channels last).")
+    return example_doc(summary, [(f"x = {x}", ""), (f"padax.nn.{name}({args})(x){view}", _PAD_OUT[name])],
+                       args="\n        ".join(lines),
+                       returns=f"layer(x): x of rank {n + 2} ({fmt}) -> x padded, same dtype.")
 
 
 def _pad_classes(n: int) -> dict[str, type]:
@@ -111,6 +122,18 @@ for _n in (1, 2, 3):
 class Upsample(FunctionalLayer):
     """Resizes an NCW/NCHW/NCDHW (or channel-last) input by F.interpolate.
 
+    Args:
+        size: the output spatial size (an int or one int per spatial axis); give this or `scale_factor`.
+        scale_factor: a float or one per spatial axis multiplying the input size.
+        mode: 'nearest', 'linear', 'bilinear', 'trilinear', 'bicubic' or 'area'.
+        align_corners: align the corner pixels of input and output (linear modes).
+        align_mode: without align_corners, 0 samples at half-pixel centres, 1 at i * scale (linear modes).
+        data_format: 'NCW'/'NCHW'/'NCDHW' (default for the input's rank) or the channels-last form.
+        recompute_scale_factor: with scale_factor, sample from the output size rather than the given factor.
+
+    Returns:
+        layer(x): a float tensor of rank 3-5 -> the resized tensor (same N and C).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
@@ -137,6 +160,14 @@ class Upsample(FunctionalLayer):
 class UpsamplingNearest2D(FunctionalLayer):
     """Nearest-neighbour resizing of a 4-D input.
 
+    Args:
+        size: the output [H, W] (or one int); give this or `scale_factor`.
+        scale_factor: a float or [fh, fw] multiplying H and W.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): a 4-D float tensor -> the resized 4-D tensor.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[[[1.0, 2.0]]]])
@@ -154,6 +185,14 @@ class UpsamplingNearest2D(FunctionalLayer):
 
 class UpsamplingBilinear2D(FunctionalLayer):
     """Bilinear resizing of a 4-D input with align_corners=True (Paddle's choice for this layer).
+
+    Args:
+        size: the output [H, W] (or one int); give this or `scale_factor`.
+        scale_factor: a float or [fh, fw] multiplying H and W.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): a 4-D float tensor -> the resized 4-D tensor.
 
     Examples:
         >>> import padax
@@ -173,6 +212,13 @@ class UpsamplingBilinear2D(FunctionalLayer):
 class PixelShuffle(FunctionalLayer):
     """[N, C*r*r, H, W] -> [N, C, H*r, W*r].
 
+    Args:
+        upscale_factor: r, the factor by which H and W grow.
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): x [N, C*r*r, H, W] -> [N, C, H*r, W*r] (NCHW).
+
     Examples:
         >>> import padax
         >>> x = padax.arange(4, dtype="float32").reshape([1, 4, 1, 1])
@@ -188,6 +234,13 @@ class PixelShuffle(FunctionalLayer):
 
 class PixelUnshuffle(FunctionalLayer):
     """[N, C, H*r, W*r] -> [N, C*r*r, H, W].
+
+    Args:
+        downscale_factor: r, the factor by which H and W shrink (both must divide by r).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): x [N, C, H*r, W*r] -> [N, C*r*r, H, W] (NCHW).
 
     Examples:
         >>> import padax
@@ -205,6 +258,13 @@ class PixelUnshuffle(FunctionalLayer):
 class ChannelShuffle(FunctionalLayer):
     """Interleaves the channels of `groups` groups.
 
+    Args:
+        groups: the number of channel groups (must divide C).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        layer(x): a 4-D x -> the same shape with channels reordered.
+
     Examples:
         >>> import padax
         >>> x = padax.arange(6, dtype="float32").reshape([1, 6, 1, 1])
@@ -220,6 +280,14 @@ class ChannelShuffle(FunctionalLayer):
 
 class Unfold(FunctionalLayer):
     """im2col: the sliding kernel_sizes blocks of an [N, C, H, W] input as columns [N, C*kh*kw, L].
+
+    Args:
+        kernel_sizes: the block size [kh, kw] (or one int).
+        dilations, paddings, strides: an int or a list per spatial axis (paddings may also be 4 ints
+            [top, left, bottom, right]).
+
+    Returns:
+        layer(x): x [N, C, H, W] -> columns [N, C*kh*kw, L], L the number of blocks.
 
     Examples:
         >>> import padax
@@ -239,6 +307,14 @@ class Unfold(FunctionalLayer):
 class Fold(FunctionalLayer):
     """col2im: sums columns [N, C*kh*kw, L] back into an [N, C, *output_sizes] image.
 
+    Args:
+        output_sizes: the image size [H, W] (or one int).
+        kernel_sizes: the block size [kh, kw] (or one int).
+        dilations, paddings, strides: an int or a list per spatial axis, as in Unfold.
+
+    Returns:
+        layer(x): columns [N, C*kh*kw, L] -> the image [N, C, H, W], overlapping blocks summed.
+
     Examples:
         >>> import padax
         >>> cols = padax.ones([1, 4, 4])  # [N, C*kh*kw, L]: four 2x2 blocks of ones
@@ -257,6 +333,13 @@ class Fold(FunctionalLayer):
 class CosineSimilarity(FunctionalLayer):
     """Cosine similarity of two inputs along `axis`.
 
+    Args:
+        axis: the axis along which the similarity is taken.
+        eps: a lower bound on the norms, avoiding division by zero.
+
+    Returns:
+        layer(x1, x2): two broadcastable tensors -> their similarity with `axis` removed.
+
     Examples:
         >>> import padax
         >>> a, b = padax.to_tensor([[1.0, 0.0], [1.0, 1.0]]), padax.to_tensor([[0.0, 1.0], [2.0, 2.0]])
@@ -272,6 +355,14 @@ class CosineSimilarity(FunctionalLayer):
 
 class PairwiseDistance(FunctionalLayer):
     """The p-norm of x - y + epsilon along the last axis.
+
+    Args:
+        p: the order of the norm.
+        epsilon: added to x - y before the norm (keeps the gradient finite at x == y).
+        keepdim: keep the reduced last axis with size 1.
+
+    Returns:
+        layer(x, y): two [N, D] (or [D]) tensors -> the distances [N] ([N, 1] with keepdim).
 
     Examples:
         >>> import padax

@@ -15,6 +15,12 @@ def clip_grad_norm_(grads: Any, max_norm: float, norm_type: float = 2.0, error_i
     """(grads scaled by min(1, max_norm / (total_norm + 1e-6)), total_norm); total_norm is the norm_type-norm
     of all gradients together (inf: the largest magnitude). None leaves are skipped.
 
+    Args:
+        grads: a pytree of gradients (None leaves are skipped).
+        max_norm: the largest total norm allowed.
+        norm_type: the p of the norm (inf: the largest magnitude).
+        error_if_nonfinite: raise if the total norm is NaN or inf.
+
     Returns:
         (clipped gradients, shaped like `grads`; total_norm, a scalar Tensor). padax arrays are immutable, so
         the clipped gradients are returned rather than written in place.
@@ -43,6 +49,13 @@ def clip_grad_norm_(grads: Any, max_norm: float, norm_type: float = 2.0, error_i
 
 def clip_grad_value_(grads: Any, clip_value: float) -> Any:
     """Every gradient element clipped into [-clip_value, clip_value].
+
+    Args:
+        grads: a pytree of gradients (None leaves are kept).
+        clip_value: the bound (positive).
+
+    Returns:
+        The clipped gradients, shaped like `grads`.
 
     Examples:
         >>> import padax

@@ -49,6 +49,17 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     `key`, padax.nn.rng_scope's or the global key); `layer.<name>` is then weight_orig / sigma. dim defaults to 0
     (1 for Linear and transposed convolutions, as Paddle). In place; returns the layer.
 
+    Args:
+        layer: the Layer holding the parameter.
+        name: the parameter's attribute name.
+        n_power_iterations: power iterations per forward call.
+        eps: added to norms in the iteration.
+        dim: the axis treated as the output rows (None: 0, or 1 for Linear and transposed convolutions).
+        key: a padax.random key for u and v (padax's addition).
+
+    Returns:
+        The same layer, modified in place.
+
     Examples:
         >>> import padax
         >>> layer = padax.nn.Linear(2, 2, weight_attr=padax.nn.initializer.Assign([[3.0, 0.0], [0.0, 1.0]]))

@@ -16,6 +16,12 @@ def _params(parameters: Any) -> list:
 def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
     """All parameters (a list, or a Layer's parameters()) flattened and concatenated into one 1-D tensor.
 
+    Args:
+        parameters: a list of Tensors, or a Layer's parameters().
+
+    Returns:
+        A 1-D Tensor of all their elements.
+
     Examples:
         >>> import padax
         >>> layer = padax.nn.Linear(2, 3, weight_attr=padax.nn.initializer.Constant(1.0))
@@ -32,6 +38,13 @@ def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
 def vector_to_parameters(vec: Any, parameters: Any, name: str | None = None) -> Any:
     """Cut `vec` into pieces shaped like the parameters. Given a list, returns the new tensors (padax tensors are
     immutable); given a Layer, also assigns them to its parameters in place (as Paddle) and returns the layer.
+
+    Args:
+        vec: a 1-D Tensor with as many elements as the parameters together.
+        parameters: a list of Tensors or a Layer.
+
+    Returns:
+        The new tensors (a list), or the Layer with its parameters replaced.
 
     Examples:
         >>> import padax

@@ -35,6 +35,14 @@ def weight_norm(layer: Any, name: str = "weight", dim: int | None = 0) -> Any:
     """Replace parameter `name` by `name_g` (magnitude, shape [w.shape[dim]], or [] for dim None) and `name_v`
     (direction); `layer.<name>` is then g * v / ||v||. In place; returns the layer.
 
+    Args:
+        layer: the Layer holding the parameter.
+        name: the parameter's attribute name.
+        dim: the axis keeping one magnitude per slice (None: one magnitude for the whole tensor).
+
+    Returns:
+        The same layer, modified in place.
+
     Examples:
         >>> import padax
         >>> linear = padax.nn.Linear(2, 3, weight_attr=padax.nn.initializer.Constant(2.0))
@@ -67,6 +75,13 @@ def weight_norm(layer: Any, name: str = "weight", dim: int | None = 0) -> Any:
 
 def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
     """Undo weight_norm: `name` becomes one parameter again, with the current computed value.
+
+    Args:
+        layer: a Layer given to weight_norm.
+        name: the parameter's attribute name.
+
+    Returns:
+        The same layer, modified in place.
 
     Examples:
         >>> import padax
