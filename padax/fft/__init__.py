@@ -259,7 +259,8 @@ def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", na
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axis` resized to n.
@@ -283,7 +284,8 @@ def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axis` resized to n.
@@ -308,7 +310,8 @@ def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
         x: real input array (complex input is an error; integers and half floats compute in float32).
         n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array with `axis` of length n//2 + 1 (complex64, or complex128 for float64 input).
@@ -331,9 +334,11 @@ def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
 
     Args:
         x: the non-negative-frequency half spectrum (promoted to complex as for fft).
-        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is cropped/padded to n//2 + 1).
+        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is
+            cropped/padded to n//2 + 1).
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array with `axis` of length n.
@@ -356,9 +361,11 @@ def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
 
     Args:
         x: half of a Hermitian signal (promoted to complex as for fft).
-        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is cropped/padded to n//2 + 1).
+        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is
+            cropped/padded to n//2 + 1).
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array with `axis` of length n.
@@ -381,7 +388,8 @@ def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
         x: real input array (complex input is an error; integers and half floats compute in float32).
         n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
         axis: the axis to transform (default the last).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array with `axis` of length n//2 + 1.
@@ -409,7 +417,8 @@ def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axes` resized to s.
@@ -432,7 +441,8 @@ def ifft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axes` resized to s.
@@ -455,7 +465,8 @@ def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         x: real input array (complex input is an error; integers and half floats compute in float32).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array; the last of `axes` has length s[-1]//2 + 1.
@@ -478,7 +489,8 @@ def irfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
         x: a half spectrum (promoted to complex as for fft).
         s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array of shape s over `axes`.
@@ -501,7 +513,8 @@ def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         x: half of a Hermitian signal (promoted to complex as for fft).
         s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array of shape s over `axes`.
@@ -524,7 +537,8 @@ def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
         x: real input array (complex input is an error; integers and half floats compute in float32).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the two axes to transform (default the last two).
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array; the last of `axes` has length s[-1]//2 + 1.
@@ -551,7 +565,8 @@ def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axes` resized to s.
@@ -574,7 +589,8 @@ def ifftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array of the input's shape with `axes` resized to s.
@@ -597,7 +613,8 @@ def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         x: real input array (complex input is an error; integers and half floats compute in float32).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array; the last of `axes` has length s[-1]//2 + 1.
@@ -620,7 +637,8 @@ def irfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
         x: a half spectrum (promoted to complex as for fft).
         s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array of shape s over `axes`.
@@ -643,7 +661,8 @@ def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         x: half of a Hermitian signal (promoted to complex as for fft).
         s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A real array of shape s over `axes`.
@@ -666,7 +685,8 @@ def ihfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
         x: real input array (complex input is an error; integers and half floats compute in float32).
         s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
         axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
-        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward" (1/N forward, none on the inverse).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
 
     Returns:
         A complex array; the last of `axes` has length s[-1]//2 + 1.

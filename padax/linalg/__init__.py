@@ -168,7 +168,8 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     definite gives a NaN factor (no exception).
 
     Args:
-        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M), Hermitian positive definite (only its lower triangle is read).
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M), Hermitian positive definite
+            (only its lower triangle is read).
         upper: return the upper factor U = L^H instead of the lower L.
 
     Returns:
@@ -322,7 +323,8 @@ def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
         x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
 
     Returns:
-        The tuple (eigenvalues (*, M), eigenvectors (*, M, M)), both complex (complex64 for float32 input, complex128 for float64).
+        The tuple (eigenvalues (*, M), eigenvectors (*, M, M)), both complex (complex64 for float32 input, complex128
+            for float64).
 
     Examples:
         >>> import padax
@@ -1036,7 +1038,8 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
 
     Args:
         x: a float or complex array.
-        p: the order: a number for vector norms, or 'fro' / 'nuc' and the matrix orders of `matrix_norm`; None means 2-norm / 'fro'.
+        p: the order: a number for vector norms, or 'fro' / 'nuc' and the matrix orders of `matrix_norm`; None means
+            2-norm / 'fro'.
         axis: None, an int (vector norm) or two ints (matrix norm).
         keepdim: keep the reduced axes with size 1.
         out: not supported (must be None).

@@ -27,7 +27,8 @@ class CubicSpline:
         x: the strictly increasing 1-D knots (at least 2).
         y: the values; y.shape[axis] == len(x).
         axis: the axis of y along which it varies (default 0).
-        bc_type: 'not-a-knot' (default), 'natural' (zero second derivative at the ends) or 'clamped' (zero first derivative).
+        bc_type: 'not-a-knot' (default), 'natural' (zero second derivative at the ends) or 'clamped' (zero first
+            derivative).
         extrapolate: extend the end pieces outside [x0, xn] (default True); False gives nan there.
 
     Examples:

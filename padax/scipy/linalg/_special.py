@@ -66,7 +66,8 @@ def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
     Args:
         a: the 1-D kernel, length m.
         n: the length of the vectors it will multiply (a positive int).
-        mode: 'full' (default, m + n - 1 rows), 'same' (max(m, n) rows) or 'valid' (max(m, n) - min(m, n) + 1 rows), as numpy.convolve.
+        mode: 'full' (default, m + n - 1 rows), 'same' (max(m, n) rows) or 'valid' (max(m, n) - min(m, n) + 1 rows), as
+            numpy.convolve.
 
     Returns:
         A 2-D array with n columns, dtype of `a`.

@@ -102,7 +102,8 @@ def butter(N: int, Wn: Any, btype: str = "low", analog: bool = False, output: st
 
     Args:
         N: the filter order (a positive int).
-        Wn: the critical frequency, or [low, high] for band filters; relative to Nyquist (0 < Wn < 1) unless fs is given (or rad/s if analog).
+        Wn: the critical frequency, or [low, high] for band filters; relative to Nyquist (0 < Wn < 1) unless fs is given
+            (or rad/s if analog).
         btype: 'low' (default), 'high', 'band' or 'bandstop' (scipy's aliases also accepted).
         analog: design an analog filter instead of a digital one.
         output: 'ba' (default), 'zpk' or 'sos'.

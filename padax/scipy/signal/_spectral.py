@@ -154,7 +154,8 @@ def stft(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: int = 256, nove
     Args:
         x: the signal (real or complex).
         fs: the sampling frequency (default 1.0).
-        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default 'hann').
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
         nperseg: the segment length (default 256, or the window's length; at most the input length).
         noverlap: the overlap between segments; None means nperseg // 2.
         nfft: the FFT length (>= nperseg); None means nperseg.
@@ -194,7 +195,8 @@ def istft(Zxx: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, 
     Args:
         Zxx: the STFT, with at least two dimensions.
         fs: the sampling frequency (default 1.0).
-        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default 'hann').
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
         nperseg: the segment length; None means 2 * (n_freqs - 1) (n_freqs if not input_onesided).
         noverlap: the overlap between segments; None means nperseg // 2.
         nfft: the FFT length (>= nperseg); None derives it from Zxx.
@@ -281,7 +283,8 @@ def welch(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, no
     Args:
         x: the signal (real or complex).
         fs: the sampling frequency (default 1.0).
-        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default 'hann').
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
         nperseg: the segment length (default 256, or the window's length; at most the input length).
         noverlap: the overlap between segments; None means nperseg // 2.
         nfft: the FFT length (>= nperseg); None means nperseg.

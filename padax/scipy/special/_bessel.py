@@ -125,7 +125,8 @@ def i0(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -144,7 +145,8 @@ def i0e(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -163,7 +165,8 @@ def i1(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -182,7 +185,8 @@ def i1e(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -625,7 +629,8 @@ def j0(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -644,7 +649,8 @@ def j1(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -663,7 +669,8 @@ def y0(x: Any) -> Any:
         x: real input array (x > 0).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -682,7 +689,8 @@ def y1(x: Any) -> Any:
         x: real input array (x > 0).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax

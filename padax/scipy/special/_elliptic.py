@@ -109,7 +109,8 @@ def ellipk(m: Any) -> Any:
         m: the parameter m = k**2 (m <= 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -128,7 +129,8 @@ def ellipe(m: Any) -> Any:
         m: the parameter m = k**2 (m <= 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax

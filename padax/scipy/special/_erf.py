@@ -31,7 +31,8 @@ def erf(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -72,7 +73,8 @@ def erfc(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -91,7 +93,8 @@ def erfinv(y: Any) -> Any:
         y: values in (-1, 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -159,7 +162,8 @@ def erfcx(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -210,7 +214,8 @@ def ndtr(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -256,7 +261,8 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         series_order: accepted for jax compatibility; ignored.
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -313,7 +319,8 @@ def ndtri(p: Any) -> Any:
         p: probabilities in (0, 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -332,7 +339,8 @@ def erfcinv(y: Any) -> Any:
         y: values in (0, 2).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax

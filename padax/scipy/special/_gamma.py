@@ -42,7 +42,8 @@ def gammaln(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -61,7 +62,8 @@ def digamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -167,7 +169,8 @@ def gamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -211,7 +214,8 @@ def rgamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -230,7 +234,8 @@ def gammasgn(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -255,7 +260,8 @@ def multigammaln(a: Any, d: int) -> Any:
         d: the dimension, a Python int.
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -305,7 +311,8 @@ def factorial(n: Any, exact: bool = False) -> Any:
         exact: must be False (exact Python-integer results are not available for arrays).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax

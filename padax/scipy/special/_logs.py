@@ -81,7 +81,8 @@ def entr(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -142,7 +143,8 @@ def logit(p: Any) -> Any:
         p: probabilities in [0, 1].
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax
@@ -161,7 +163,8 @@ def expit(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating dtype.
+        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
+            dtype.
 
     Examples:
         >>> import padax

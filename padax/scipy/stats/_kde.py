@@ -35,7 +35,8 @@ class gaussian_kde:
 
     Args:
         dataset: the data points, shape (d, n) with n >= 2, or (n,) for d = 1 (integers become float32).
-        bw_method: 'scott' (default when None), 'silverman', a number (the bandwidth factor) or a callable of the kde returning one.
+        bw_method: 'scott' (default when None), 'silverman', a number (the bandwidth factor) or a callable of the kde
+            returning one.
         weights: optional per-point weights, shape (n,) (normalised to sum to 1).
 
     Examples:
