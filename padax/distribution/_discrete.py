@@ -176,8 +176,7 @@ class Categorical(Distribution):
 
     Args:
         logits: the category weights on the last axis (see above); the other axes are the batch shape.
-        validate_args: check the parameters' constraints (when their values are concrete) and raise
-            a ValueError naming a violated one.
+        validate_args: accepted for Paddle compatibility; logits have no constraint to check.
 
     Examples:
         >>> import padax
