@@ -323,8 +323,7 @@ def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
         x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
 
     Returns:
-        The tuple (eigenvalues (*, M), eigenvectors (*, M, M)), both complex (complex64 for float32 input, complex128
-            for float64).
+        The tuple (eigenvalues (*, M), eigenvectors (*, M, M)), both complex (complex64 for float32 x).
 
     Examples:
         >>> import padax

@@ -125,8 +125,7 @@ def i0(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -145,8 +144,7 @@ def i0e(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -165,8 +163,7 @@ def i1(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -185,8 +182,7 @@ def i1e(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -629,8 +625,7 @@ def j0(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -649,8 +644,7 @@ def j1(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -669,8 +663,7 @@ def y0(x: Any) -> Any:
         x: real input array (x > 0).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -689,8 +682,7 @@ def y1(x: Any) -> Any:
         x: real input array (x > 0).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -109,8 +109,7 @@ def ellipk(m: Any) -> Any:
         m: the parameter m = k**2 (m <= 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -129,8 +128,7 @@ def ellipe(m: Any) -> Any:
         m: the parameter m = k**2 (m <= 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

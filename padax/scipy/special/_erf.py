@@ -31,8 +31,7 @@ def erf(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -73,8 +72,7 @@ def erfc(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -93,8 +91,7 @@ def erfinv(y: Any) -> Any:
         y: values in (-1, 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -162,8 +159,7 @@ def erfcx(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -214,8 +210,7 @@ def ndtr(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -261,8 +256,7 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
         series_order: accepted for jax compatibility; ignored.
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -319,8 +313,7 @@ def ndtri(p: Any) -> Any:
         p: probabilities in (0, 1).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -339,8 +332,7 @@ def erfcinv(y: Any) -> Any:
         y: values in (0, 2).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

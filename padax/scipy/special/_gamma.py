@@ -42,8 +42,7 @@ def gammaln(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -62,8 +61,7 @@ def digamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -169,8 +167,7 @@ def gamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -214,8 +211,7 @@ def rgamma(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -234,8 +230,7 @@ def gammasgn(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -260,8 +255,7 @@ def multigammaln(a: Any, d: int) -> Any:
         d: the dimension, a Python int.
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -311,8 +305,7 @@ def factorial(n: Any, exact: bool = False) -> Any:
         exact: must be False (exact Python-integer results are not available for arrays).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

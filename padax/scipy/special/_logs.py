@@ -81,8 +81,7 @@ def entr(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -143,8 +142,7 @@ def logit(p: Any) -> Any:
         p: probabilities in [0, 1].
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -163,8 +161,7 @@ def expit(x: Any) -> Any:
         x: real input array (or scalar).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -229,8 +229,7 @@ def exp1(x: Any) -> Any:
         x: the argument (x > 0).
 
     Returns:
-        An array of the function's values, the same shape; float32 for integer input, otherwise the input's floating
-            dtype.
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
