@@ -32,6 +32,15 @@ def frame(x: Any, frame_length: int, hop_length: int, axis: int = -1, name: str 
     """Overlapping frames of x: shape [..., frame_length, num_frames] (axis=-1) or
     [num_frames, frame_length, ...] (axis=0), num_frames = 1 + (len - frame_length) // hop_length.
 
+    Args:
+        x: the input; frames are cut along its last (axis=-1) or first (axis=0) axis.
+        frame_length: the length of each frame (a positive int, at most the axis length).
+        hop_length: the step between frame starts (a positive int).
+        axis: -1 (default) or 0.
+
+    Returns:
+        The frames, dtype of `x`, in the layout above.
+
     Examples:
         >>> import padax
         >>> x = padax.arange(6).astype('float32')
@@ -58,6 +67,14 @@ def overlap_add(x: Any, hop_length: int, axis: int = -1, name: str | None = None
     """The inverse layout of `frame`: frames [..., frame_length, num_frames] (axis=-1) or
     [num_frames, frame_length, ...] (axis=0) added at steps of hop_length into a sequence of
     length (num_frames - 1) * hop_length + frame_length.
+
+    Args:
+        x: the frames, at least 2-D, in `frame`'s layout.
+        hop_length: the step between frame starts (a positive int).
+        axis: -1 (default) or 0, as in `frame`.
+
+    Returns:
+        The summed sequence, dtype of `x`.
 
     Examples:
         >>> import padax
@@ -100,6 +117,20 @@ def stft(x: Any, n_fft: int, hop_length: int | None = None, win_length: int | No
          name: str | None = None) -> Any:
     """The short-time Fourier transform of x [..., seq_length]: complex [..., n_fft//2 + 1, num_frames]
     (onesided, real x) or [..., n_fft, num_frames].
+
+    Args:
+        x: the signal [..., seq_length], real or complex.
+        n_fft: the FFT size (a positive int, at most seq_length).
+        hop_length: the step between frames; None means n_fft // 4.
+        win_length: the window length (<= n_fft); None means n_fft.
+        window: a 1-D window of win_length points, centred and zero-padded to n_fft; None means ones.
+        center: pad x by n_fft // 2 on both sides first (default True).
+        pad_mode: "reflect" (default) or "constant", for `center`.
+        normalized: scale by 1/sqrt(n_fft) (the "ortho" norm).
+        onesided: keep only n_fft//2 + 1 frequencies; None means True for real x and window.
+
+    Returns:
+        A complex array of the shape above.
 
     Examples:
         >>> import padax
@@ -146,6 +177,21 @@ def istft(x: Any, n_fft: int, hop_length: int | None = None, win_length: int | N
     """The inverse of `stft` (the least-squares estimate for a modified STFT) from complex x
     [..., n_fft//2 + 1 (onesided) or n_fft, num_frames]; the window must satisfy the nonzero
     overlap-add (NOLA) condition.
+
+    Args:
+        x: the complex STFT [..., n_fft//2 + 1 (onesided) or n_fft, num_frames].
+        n_fft: the FFT size (a positive int).
+        hop_length: the step between frames; None means n_fft // 4.
+        win_length: the window length (<= n_fft); None means n_fft.
+        window: a 1-D window of win_length points; None means ones.
+        center: the stft padded the signal by n_fft // 2, which is removed (default True).
+        normalized: the stft used the "ortho" norm.
+        onesided: x holds n_fft//2 + 1 frequencies (default True).
+        length: the output length; None keeps all reconstructed samples.
+        return_complex: return a complex signal (needs onesided=False).
+
+    Returns:
+        The signal [..., length]: real (float32 for complex64 input), or complex with return_complex.
 
     Examples:
         >>> import padax

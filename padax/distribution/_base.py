@@ -26,6 +26,9 @@ class Distribution:
     Subclasses call `_params(...)` with their parameter arrays and `super().__init__(batch_shape,
     event_shape)`; they are registered as pytrees automatically.
 
+    Args:
+        batch_shape, event_shape: the shapes of independent parameter sets and of one draw (default scalar).
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -195,6 +198,9 @@ class ExponentialFamily(Distribution):
     Subclasses give `_natural_parameters` (a tuple of arrays), `_log_normalizer(*eta)` and
     `_mean_carrier_measure` (E[log h(X)]); entropy (and the generic KL rule) follow from the
     gradient of the log normaliser (the mean of the sufficient statistics).
+
+    Args:
+        batch_shape, event_shape: the shapes of independent parameter sets and of one draw (default scalar).
 
     Examples:
         >>> import padax

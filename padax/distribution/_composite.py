@@ -20,6 +20,10 @@ from padax.distribution.transform import (AffineTransform, ChainTransform, ExpTr
 class Independent(Distribution):
     """`base` with its `reinterpreted_batch_rank` rightmost batch axes made part of the event.
 
+    Args:
+        base: the distribution to reinterpret.
+        reinterpreted_batch_rank: how many rightmost batch axes join the event (1 .. len(base.batch_shape)).
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -67,6 +71,10 @@ class Independent(Distribution):
 
 class TransformedDistribution(Distribution):
     """The distribution of f(X) for X ~ base and f the composition of `transforms`.
+
+    Args:
+        base: the distribution of X.
+        transforms: a sequence of Transforms applied in order (the first to X).
 
     Examples:
         >>> import padax
@@ -131,6 +139,14 @@ class TransformedDistribution(Distribution):
 class LogNormal(TransformedDistribution):
     """exp(X) for X ~ Normal(loc, scale).
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        loc: the mean of log X.
+        scale: the standard deviation of log X (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -172,6 +188,14 @@ _EULER = 0.57721566490153286061
 
 class Gumbel(TransformedDistribution):
     """The Gumbel (type I extreme value) distribution with location `loc` and scale `scale`.
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        loc: the location.
+        scale: the scale (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax

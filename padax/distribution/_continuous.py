@@ -30,6 +30,14 @@ def _u01(key, shape, dtype, low=0.0):
 class Normal(Distribution):
     """The normal distribution N(loc, scale**2).
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        loc: the mean.
+        scale: the standard deviation (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -76,6 +84,14 @@ class Normal(Distribution):
 
 class Uniform(Distribution):
     """The uniform distribution on [low, high).
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        low: the lower bound (inclusive).
+        high: the upper bound (exclusive, > low).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax
@@ -125,6 +141,13 @@ class Uniform(Distribution):
 
 class Exponential(ExponentialFamily):
     """The exponential distribution with rate `rate` (mean 1 / rate).
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        rate: the rate (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax
@@ -183,6 +206,14 @@ class Exponential(ExponentialFamily):
 class Laplace(Distribution):
     """The Laplace distribution with location `loc` and scale `scale`.
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        loc: the location (mean and median).
+        scale: the scale (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -237,6 +268,14 @@ class Laplace(Distribution):
 class Cauchy(Distribution):
     """The Cauchy distribution with location `loc` and scale `scale` (no mean or variance).
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        loc: the location (median).
+        scale: the half-width at half-maximum (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -285,6 +324,14 @@ class Cauchy(Distribution):
 
 class Gamma(ExponentialFamily):
     """The gamma distribution with shape `concentration` and rate `rate`.
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        concentration: the shape (> 0).
+        rate: the rate (> 0; the scale is 1 / rate).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax
@@ -347,6 +394,13 @@ class Gamma(ExponentialFamily):
 class Chi2(Gamma):
     """The chi-squared distribution with `df` degrees of freedom (Gamma(df/2, 1/2)).
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        df: the degrees of freedom (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -369,6 +423,14 @@ class Chi2(Gamma):
 
 class Beta(ExponentialFamily):
     """The beta distribution with shape parameters `alpha` and `beta`.
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        alpha: the first shape parameter (> 0).
+        beta: the second shape parameter (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax
@@ -433,6 +495,15 @@ class Beta(ExponentialFamily):
 class StudentT(Distribution):
     """Student's t distribution with `df` degrees of freedom, location `loc` and scale `scale`.
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        df: the degrees of freedom (> 0).
+        loc: the location.
+        scale: the scale (> 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -484,6 +555,14 @@ class StudentT(Distribution):
 class ContinuousBernoulli(Distribution):
     """The continuous Bernoulli distribution on [0, 1] with parameter `probs` (Loaiza-Ganem &
     Cunningham 2019); Taylor expansions inside `lims` around 1/2, as Paddle.
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        probs: the parameter, in [0, 1] (clipped to [eps, 1 - eps]).
+        lims: the interval around 1/2 where Taylor expansions replace the exact formulas (default (0.499, 0.501)).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax

@@ -29,6 +29,13 @@ def _static_max(op: str, value: Any) -> int:
 class Bernoulli(ExponentialFamily):
     """The Bernoulli distribution with success probability `probs`.
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        probs: the success probability, in [0, 1].
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -97,6 +104,14 @@ class Bernoulli(ExponentialFamily):
 class Binomial(Distribution):
     """The binomial distribution: successes in `total_count` trials of probability `probs`.
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        total_count: the number of trials (non-negative integers).
+        probs: the success probability, in [0, 1].
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -159,6 +174,10 @@ class Categorical(Distribution):
     (normalised by their sum), while `entropy` and `kl_divergence` read them as log-probabilities
     (normalised by a softmax).
 
+    Args:
+        logits: the category weights on the last axis (see above); the other axes are the batch shape.
+        validate_args: accepted for Paddle compatibility; logits have no constraint to check.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -215,6 +234,13 @@ class Categorical(Distribution):
 class Multinomial(Distribution):
     """Counts of `total_count` draws from the categories of `probs` (last axis).
 
+    Args:
+        total_count: the number of draws, a positive Python int.
+        probs: non-negative category weights on the last axis (normalised to sum to 1); the other axes are the batch
+            shape.
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -270,6 +296,13 @@ class Multinomial(Distribution):
 class Geometric(Distribution):
     """The number of failures before the first success, P(k) = (1 - p)**k p, k = 0, 1, ...  (Paddle's).
 
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        probs: the success probability, in (0, 1].
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -323,6 +356,13 @@ class Geometric(Distribution):
 
 class Poisson(Distribution):
     """The Poisson distribution with rate `rate`.
+
+    Parameters are float arrays or Python numbers, broadcast together; their shape is the batch shape.
+
+    Args:
+        rate: the rate (>= 0).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax

@@ -15,6 +15,11 @@ from padax.scipy.special import digamma, xlogy
 class Dirichlet(ExponentialFamily):
     """The Dirichlet distribution over the simplex of the last axis of `concentration`.
 
+    Args:
+        concentration: positive parameters on the last axis (the event); the other axes are the batch shape.
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -87,6 +92,16 @@ def _tril_solve(chol, b):
 class MultivariateNormal(Distribution):
     """The multivariate normal distribution with mean `loc` and one of `covariance_matrix`,
     `precision_matrix` or `scale_tril` (a lower-triangular factor of the covariance).
+
+    Exactly one of the three matrices must be given; batch shapes broadcast.
+
+    Args:
+        loc: the mean, shape (..., k).
+        covariance_matrix: the covariance, (..., k, k), symmetric positive definite.
+        precision_matrix: the inverse covariance, (..., k, k).
+        scale_tril: a lower-triangular L with covariance L @ L^T, (..., k, k).
+        validate_args: check the parameters' constraints (when their values are concrete) and raise
+            a ValueError naming a violated one.
 
     Examples:
         >>> import padax

@@ -27,6 +27,12 @@ _REGISTRY: dict[tuple[type, type], Callable] = {}
 def register_kl(cls_p: type, cls_q: type) -> Callable:
     """Decorator registering `f(p, q)` as KL(p || q) for p of type cls_p and q of type cls_q.
 
+    Args:
+        cls_p, cls_q: Distribution subclasses; the rule also serves their subclasses (the most specific match wins).
+
+    Returns:
+        A decorator that registers f(p, q) and returns f unchanged.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -83,6 +89,12 @@ def _dispatch(cls_p: type, cls_q: type) -> Callable | None:
 
 def kl_divergence(p: Distribution, q: Distribution) -> Any:
     """KL(p || q) = E_p[log p(X) - log q(X)].
+
+    Args:
+        p, q: Distributions with a registered rule for their types (a TypeError otherwise).
+
+    Returns:
+        The divergence, an array of the broadcast batch shape.
 
     Examples:
         >>> import padax

@@ -158,6 +158,9 @@ class AbsTransform(Transform):
 class AffineTransform(Transform):
     """y = loc + scale * x.
 
+    Args:
+        loc, scale: float arrays or Python numbers, broadcast together.
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -215,6 +218,9 @@ class ExpTransform(Transform):
 
 class PowerTransform(Transform):
     """y = x ** power (on x > 0).
+
+    Args:
+        power: the exponent, a float array or Python number.
 
     Examples:
         >>> import padax
@@ -374,6 +380,10 @@ class StickBreakingTransform(Transform):
 class ReshapeTransform(Transform):
     """Reshapes the event: in_event_shape -> out_event_shape (the same number of elements).
 
+    Args:
+        in_event_shape: the event shape of x.
+        out_event_shape: the event shape of y (the same number of elements).
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -418,6 +428,9 @@ class ReshapeTransform(Transform):
 
 class ChainTransform(Transform):
     """The composition: transforms applied in order.
+
+    Args:
+        transforms: a sequence of Transforms; the first is applied first.
 
     Examples:
         >>> import padax
@@ -481,6 +494,10 @@ class IndependentTransform(Transform):
     """`base` with its `reinterpreted_batch_rank` rightmost batch axes made part of the event
     (their log-det-Jacobians are summed).
 
+    Args:
+        base: the Transform to wrap.
+        reinterpreted_batch_rank: how many rightmost batch axes join the event (positive).
+
     Examples:
         >>> import padax
         >>> from padax import distribution
@@ -522,6 +539,10 @@ class IndependentTransform(Transform):
 
 class StackTransform(Transform):
     """Applies transforms[i] to slice i of `axis`.
+
+    Args:
+        transforms: a non-empty sequence of Transforms, one per slice.
+        axis: the axis to slice along (default 0); its size must equal len(transforms).
 
     Examples:
         >>> import padax

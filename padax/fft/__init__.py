@@ -255,6 +255,16 @@ def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", na
         *, out: Any = None):
     """Discrete Fourier transform along `axis`; `n` pads/crops the input first.
 
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axis` resized to n.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
@@ -269,6 +279,16 @@ def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", na
 def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
          *, out: Any = None):
     """Inverse discrete Fourier transform along `axis` (ifft(fft(x)) == x with the same norm).
+
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axis` resized to n.
 
     Examples:
         >>> import padax
@@ -286,6 +306,16 @@ def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
     """Fourier transform of a real signal: only the n//2 + 1 non-negative frequencies, since the
     rest are their complex conjugates.
 
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array with `axis` of length n//2 + 1 (complex64, or complex128 for float64 input).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([1.0, 2.0, 3.0, 4.0])
@@ -301,6 +331,17 @@ def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
           *, out: Any = None):
     """Inverse of rfft: a real signal of length n (default 2 * (m - 1)) from m non-negative
     frequencies (the input is cropped/padded to n//2 + 1).
+
+    Args:
+        x: the non-negative-frequency half spectrum (promoted to complex as for fft).
+        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is
+            cropped/padded to n//2 + 1).
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array with `axis` of length n.
 
     Examples:
         >>> import padax
@@ -318,6 +359,17 @@ def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
     """Fourier transform of a signal with Hermitian symmetry given by its first half: a real
     spectrum of length n (default 2 * (m - 1)).
 
+    Args:
+        x: half of a Hermitian signal (promoted to complex as for fft).
+        n: length of the real output along `axis`; None means 2 * (m - 1) for an input of m points (which is
+            cropped/padded to n//2 + 1).
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array with `axis` of length n.
+
     Examples:
         >>> import padax
         >>> padax.fft.hfft(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
@@ -331,6 +383,16 @@ def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
 def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", name: str | None = None,
           *, out: Any = None):
     """Inverse of hfft: the first n//2 + 1 points of the inverse transform of a real spectrum.
+
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        n: length to zero-pad or crop the input to along `axis` before transforming; None keeps its length.
+        axis: the axis to transform (default the last).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array with `axis` of length n//2 + 1.
 
     Examples:
         >>> import padax
@@ -351,6 +413,16 @@ def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
          name: str | None = None, *, out: Any = None):
     """2-D discrete Fourier transform over `axes`; `s` pads/crops those axes first.
 
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axes` resized to s.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -364,6 +436,16 @@ def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
 def ifft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
           name: str | None = None, *, out: Any = None):
     """2-D inverse discrete Fourier transform over `axes`.
+
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axes` resized to s.
 
     Examples:
         >>> import padax
@@ -379,6 +461,16 @@ def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
           name: str | None = None, *, out: Any = None):
     """2-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies.
 
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array; the last of `axes` has length s[-1]//2 + 1.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -392,6 +484,16 @@ def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
 def irfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
            name: str | None = None, *, out: Any = None):
     """Inverse of rfft2: a real signal of shape `s` over `axes`.
+
+    Args:
+        x: a half spectrum (promoted to complex as for fft).
+        s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array of shape s over `axes`.
 
     Examples:
         >>> import padax
@@ -407,6 +509,16 @@ def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
           name: str | None = None, *, out: Any = None):
     """2-D transform of a half-stored Hermitian signal (a real result).
 
+    Args:
+        x: half of a Hermitian signal (promoted to complex as for fft).
+        s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array of shape s over `axes`.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -420,6 +532,16 @@ def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
 def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str = "backward",
            name: str | None = None, *, out: Any = None):
     """Inverse of hfft2 on a real input: a half-stored Hermitian result.
+
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the two axes to transform (default the last two).
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array; the last of `axes` has length s[-1]//2 + 1.
 
     Examples:
         >>> import padax
@@ -439,6 +561,16 @@ def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
          name: str | None = None, *, out: Any = None):
     """N-D discrete Fourier transform over `axes` (all axes, or the last len(s), by default).
 
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axes` resized to s.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -452,6 +584,16 @@ def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
 def ifftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
           name: str | None = None, *, out: Any = None):
     """N-D inverse discrete Fourier transform over `axes`.
+
+    Args:
+        x: input array (real or integer inputs are promoted to complex64, float64 to complex128).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array of the input's shape with `axes` resized to s.
 
     Examples:
         >>> import padax
@@ -467,6 +609,16 @@ def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
           name: str | None = None, *, out: Any = None):
     """N-D Fourier transform of a real signal; the last of `axes` keeps n//2 + 1 frequencies.
 
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array; the last of `axes` has length s[-1]//2 + 1.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -480,6 +632,16 @@ def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
 def irfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
            name: str | None = None, *, out: Any = None):
     """Inverse of rfftn: a real signal of shape `s` (the last entry defaults to 2 * (m - 1)).
+
+    Args:
+        x: a half spectrum (promoted to complex as for fft).
+        s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array of shape s over `axes`.
 
     Examples:
         >>> import padax
@@ -495,6 +657,16 @@ def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
           name: str | None = None, *, out: Any = None):
     """N-D transform of a half-stored Hermitian signal (a real result).
 
+    Args:
+        x: half of a Hermitian signal (promoted to complex as for fft).
+        s: output sizes along `axes`; None keeps the input's sizes, except the last axis, which becomes 2 * (m - 1).
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A real array of shape s over `axes`.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -508,6 +680,16 @@ def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
 def ihfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward",
            name: str | None = None, *, out: Any = None):
     """Inverse of hfftn on a real input: a half-stored Hermitian result.
+
+    Args:
+        x: real input array (complex input is an error; integers and half floats compute in float32).
+        s: sizes to zero-pad or crop the transformed axes to first; None keeps them.
+        axes: the axes to transform; None means all axes, or the last len(s) when `s` is given.
+        norm: "backward" (default: no scaling forward, 1/N on the inverse), "ortho" (1/sqrt(N) both ways) or "forward"
+            (1/N forward, none on the inverse).
+
+    Returns:
+        A complex array; the last of `axes` has length s[-1]//2 + 1.
 
     Examples:
         >>> import padax
@@ -544,6 +726,16 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, 
     """Sample frequencies of an n-point fft with sample spacing d, in cycles per unit of d:
     [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d * n). float32 unless `dtype` says otherwise.
 
+    Args:
+        n: number of points of the transform (a positive Python int).
+        d: sample spacing (non-zero); frequencies come out in cycles per unit of d.
+        dtype: floating or complex output dtype; None means the default float dtype (float32).
+        device: where to place the result; None keeps the default device.
+        requires_grad: accepted for Paddle compatibility and ignored (gradients come from padax.grad).
+
+    Returns:
+        A 1-D array of n frequencies.
+
     Examples:
         >>> import padax
         >>> padax.fft.fftfreq(4).tolist()
@@ -563,6 +755,16 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, 
 def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, *, out: Any = None,
              device: Any = None, requires_grad: bool = False):
     """Sample frequencies of an n-point rfft: [0, 1, ..., n//2] / (d * n).
+
+    Args:
+        n: number of points of the transform (a positive Python int).
+        d: sample spacing (non-zero); frequencies come out in cycles per unit of d.
+        dtype: floating or complex output dtype; None means the default float dtype (float32).
+        device: where to place the result; None keeps the default device.
+        requires_grad: accepted for Paddle compatibility and ignored (gradients come from padax.grad).
+
+    Returns:
+        A 1-D array of n//2 + 1 frequencies.
 
     Examples:
         >>> import padax
@@ -601,6 +803,13 @@ def _shift(op: str, x, axes, sign: int):
 def fftshift(x: Any, axes: int | Sequence[int] | None = None, name: str | None = None):
     """Move the zero frequency to the centre: roll each of `axes` (default all) by size//2.
 
+    Args:
+        x: input array.
+        axes: axis or axes to roll; None means all axes.
+
+    Returns:
+        An array of the same shape and dtype as `x`.
+
     Examples:
         >>> import padax
         >>> padax.fft.fftshift(padax.fft.fftfreq(5)).tolist()
@@ -611,6 +820,13 @@ def fftshift(x: Any, axes: int | Sequence[int] | None = None, name: str | None =
 
 def ifftshift(x: Any, axes: int | Sequence[int] | None = None, name: str | None = None):
     """Undo fftshift: roll each of `axes` (default all) by -(size//2).
+
+    Args:
+        x: input array.
+        axes: axis or axes to roll; None means all axes.
+
+    Returns:
+        An array of the same shape and dtype as `x`.
 
     Examples:
         >>> import padax

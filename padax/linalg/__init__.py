@@ -167,6 +167,14 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
     the gradient is Hermitian (see the module docstring). A matrix that is not positive
     definite gives a NaN factor (no exception).
 
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M), Hermitian positive definite
+            (only its lower triangle is read).
+        upper: return the upper factor U = L^H instead of the lower L.
+
+    Returns:
+        The triangular factor, same shape and dtype as `x`.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -184,6 +192,13 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
 def qr(x: Any, mode: str = "reduced", name: str | None = None) -> Any:
     """QR decomposition x = Q R. mode 'reduced': Q (*, M, K), R (*, K, N), K = min(M, N);
     'complete': Q (*, M, M), R (*, M, N); 'r': only the reduced R.
+
+    Args:
+        x: a (batch of) float/complex matrix, shape (*, M, N).
+        mode: 'reduced' (default), 'complete' or 'r'.
+
+    Returns:
+        The tuple (Q, R), or only R for mode 'r'; same dtype as `x`.
 
     Examples:
         >>> import padax
@@ -205,6 +220,13 @@ def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: An
     """Singular value decomposition x = U diag(S) VH: returns (U, S, VH), S descending and real.
     Gradients of U and VH need distinct singular values and full_matrices=False (or a square x).
 
+    Args:
+        x: a (batch of) float/complex matrix, shape (*, M, N).
+        full_matrices: if True, U is (*, M, M) and VH (*, N, N); else (*, M, K) and (*, K, N), K = min(M, N).
+
+    Returns:
+        The tuple (U, S, VH); S (*, K) is real (float32 for complex64 input, float64 for complex128).
+
     Examples:
         >>> import padax
         >>> u, s, vh = padax.linalg.svd(padax.to_tensor([[3.0, 0.0], [0.0, -4.0]]))
@@ -222,6 +244,12 @@ def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: An
 def svdvals(x: Any, name: str | None = None) -> Any:
     """Singular values of x (descending), without computing U and VH.
 
+    Args:
+        x: a (batch of) float/complex matrix, shape (*, M, N).
+
+    Returns:
+        The singular values, shape (*, min(M, N)), descending, real dtype.
+
     Examples:
         >>> import padax
         >>> padax.linalg.svdvals(padax.to_tensor([[3.0, 0.0], [0.0, -4.0]])).tolist()
@@ -234,6 +262,13 @@ def svdvals(x: Any, name: str | None = None) -> Any:
 def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of a Hermitian
     matrix read from its lower ('L') or upper ('U') triangle.
+
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M), Hermitian.
+        UPLO: 'L' (default) reads the lower triangle, 'U' the upper.
+
+    Returns:
+        The tuple (eigenvalues (*, M), real; eigenvectors (*, M, M), the dtype of `x`).
 
     Examples:
         >>> import padax
@@ -250,6 +285,13 @@ def eigh(x: Any, UPLO: str = "L", name: str | None = None) -> tuple[Any, Any]:
 
 def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:
     """Eigenvalues (ascending, real) of a Hermitian matrix read from the UPLO triangle.
+
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M), Hermitian.
+        UPLO: 'L' (default) reads the lower triangle, 'U' the upper.
+
+    Returns:
+        The eigenvalues, shape (*, M), ascending, real dtype.
 
     Examples:
         >>> import padax
@@ -277,6 +319,12 @@ def eig(x: Any, name: str | None = None) -> tuple[Any, Any]:
     square matrix, both complex, unordered. CPU only. Differentiable where the eigenvalues are
     distinct (the eigenvector derivative follows that normalisation).
 
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+
+    Returns:
+        The tuple (eigenvalues (*, M), eigenvectors (*, M, M)), both complex (complex64 for float32 x).
+
     Examples:
         >>> import padax
         >>> w, v = padax.linalg.eig(padax.to_tensor([[2.0, 0.0], [0.0, 3.0]]))
@@ -294,6 +342,12 @@ def eigvals(x: Any, name: str | None = None) -> Any:
     """Eigenvalues (complex, unordered) of a general square matrix. CPU only; differentiable
     where they are distinct.
 
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+
+    Returns:
+        The eigenvalues, shape (*, M), complex.
+
     Examples:
         >>> import padax
         >>> padax.linalg.eigvals(padax.to_tensor([[0.0, -1.0], [1.0, 0.0]])).tolist()
@@ -310,6 +364,14 @@ def lu(x: Any, pivot: bool = True, get_infos: bool = False, name: str | None = N
     LAPACK's 1-based int32 row swaps; Infos (*) is 0, or i when U[i-1, i-1] is exactly zero
     (singular). Unpack with `lu_unpack`. With pivot=False the rows are not exchanged
     (x = L U; Pivots is 1..min(M, N)); that needs nonsingular leading principal minors.
+
+    Args:
+        x: a (batch of) float/complex matrix, shape (*, M, N).
+        pivot: use partial pivoting (default); False factors without row exchanges.
+        get_infos: also return the Infos array.
+
+    Returns:
+        (LU, Pivots) or (LU, Pivots, Infos): LU like `x`, Pivots (*, min(M, N)) int32, Infos (*) int32.
 
     Examples:
         >>> import padax
@@ -362,6 +424,15 @@ def lu_unpack(x: Any, y: Any, unpack_ludata: bool = True, unpack_pivots: bool = 
     x is the packed LU (*, M, N), y the 1-based pivots (*, K). L is (*, M, K) unit lower,
     U is (*, K, N), P is (*, M, M). Parts not asked for are returned as None.
 
+    Args:
+        x: the packed LU factor from `lu`, shape (*, M, N).
+        y: the 1-based integer pivots from `lu`, shape (*, min(M, N)).
+        unpack_ludata: compute L and U (else they are None).
+        unpack_pivots: compute P (else it is None).
+
+    Returns:
+        The tuple (P, L, U), with the dtype of `x`.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -397,6 +468,16 @@ def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False
     triangle is read; unit diagonal assumed if `unitriangular`); op transposes x if
     `transpose`. x (*, M, M), y (*, M, K); batch dimensions broadcast.
 
+    Args:
+        x: the triangular matrix (*, M, M).
+        y: the right-hand sides (*, M, K), same dtype as `x`.
+        upper: x is upper triangular (default True); False means lower.
+        transpose: solve with x transposed.
+        unitriangular: assume a unit diagonal (the diagonal of x is not read).
+
+    Returns:
+        The solution, shape (*, M, K) with the broadcast batch shape.
+
     Examples:
         >>> import padax
         >>> u = padax.to_tensor([[2.0, 1.0], [0.0, 4.0]])
@@ -417,6 +498,14 @@ def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False
 def cholesky_solve(x: Any, y: Any, upper: bool = False, name: str | None = None) -> Any:
     """Solve A @ out = x given y, the Cholesky factor of A (lower: A = y y^H; upper: A = y^H y).
     x (*, M, K), y (*, M, M); batch dimensions broadcast.
+
+    Args:
+        x: the right-hand sides B, shape (*, M, K).
+        y: the Cholesky factor of A, shape (*, M, M), same dtype as `x`.
+        upper: y is the upper factor (A = y^H y); default False, the lower (A = y y^H).
+
+    Returns:
+        The solution of A @ out = x, shape (*, M, K) with the broadcast batch shape.
 
     Examples:
         >>> import padax
@@ -442,6 +531,13 @@ def cholesky_inverse(x: Any, upper: bool = False, name: str | None = None) -> An
     """Inverse of A = x x^H (x^H x if `upper`) for its Cholesky factor x: computed as Paddle
     does, inv(A) with A formed from all of x, so both triangles of x get gradients.
 
+    Args:
+        x: a Cholesky factor, shape (*, M, M).
+        upper: x is the upper factor; default False, the lower.
+
+    Returns:
+        The inverse of A, same shape and dtype as `x`.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -466,6 +562,14 @@ def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: An
     x (*, M, M); y (*, M, K) (for `left=False`: (*, K, M)), or a batch of vectors (*, M)
     when y is 1-D or, for `left=True`, has one dimension fewer than x. Batch dimensions
     broadcast. A singular x gives inf/NaN entries, not an error.
+
+    Args:
+        x: the square coefficient matrix (*, M, M).
+        y: the right-hand side: (*, M, K), or a vector (*, M); same dtype as `x`.
+        left: solve x @ out = y (default); False solves out @ x = y.
+
+    Returns:
+        The solution, shaped like `y` with the broadcast batch shape.
 
     Examples:
         >>> import padax
@@ -508,6 +612,12 @@ def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: An
 def inv(x: Any, name: str | None = None) -> Any:
     """Inverse of a square matrix (batch), through LU. Singular matrices give inf/NaN.
 
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+
+    Returns:
+        The inverse, same shape and dtype as `x`.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -522,6 +632,14 @@ def inv(x: Any, name: str | None = None) -> Any:
 def pinv(x: Any, rcond: float = 1e-15, hermitian: bool = False, name: str | None = None) -> Any:
     """Moore-Penrose pseudo-inverse via the SVD (eigh if `hermitian`): singular values at or
     below rcond * (largest singular value) are treated as zero.
+
+    Args:
+        x: a (batch of) float/complex matrix (*, M, N) (square when `hermitian`).
+        rcond: relative cutoff for small singular values (default 1e-15).
+        hermitian: x is Hermitian (only its lower triangle is read); uses an eigendecomposition.
+
+    Returns:
+        The pseudo-inverse, shape (*, N, M), dtype of `x`.
 
     Examples:
         >>> import padax
@@ -573,6 +691,15 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     residual norms when M > N (also for a rank-deficient x) except with 'gelsy' (the default);
     rank, int32 (*), except with 'gels'; singular_values (*, min(M, N)) with 'gelsd'/'gelss'.
     Where Paddle leaves one out, it is an empty Tensor of shape [0] (an empty int64 for the rank).
+
+    Args:
+        x: the coefficient matrix (*, M, N).
+        y: the right-hand sides (*, M, K), same dtype as `x`.
+        rcond: relative cutoff for small singular values; None means max(M, N) * eps.
+        driver: None, 'gels', 'gelsy', 'gelsd' or 'gelss'; only changes which extra outputs are filled.
+
+    Returns:
+        The tuple (solution (*, N, K), residuals, rank, singular_values) described above.
 
     Examples:
         >>> import padax
@@ -631,6 +758,12 @@ def det(x: Any, name: str | None = None) -> Any:
     """Determinant of a square matrix (batch): the product of U's diagonal from LU, signed by
     the row permutation.
 
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+
+    Returns:
+        The determinants, shape (*), dtype of `x`.
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -647,6 +780,12 @@ def slogdet(x: Any, name: str | None = None) -> Any:
     """Sign and natural log of |det| of a square matrix (batch), stacked as Paddle does: a
     Tensor of shape (2, *batch) = [sign, logabsdet]. A singular matrix gives (0, -inf).
     For complex x, sign = det / |det| and both rows are complex.
+
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+
+    Returns:
+        One array of shape (2, *) holding sign then log|det|, dtype of `x`.
 
     Examples:
         >>> import padax
@@ -673,6 +812,13 @@ def slogdet(x: Any, name: str | None = None) -> Any:
 def matrix_power(x: Any, n: int, name: str | None = None) -> Any:
     """x raised to the integer power n by repeated squaring; n < 0 uses inv(x), n == 0 gives
     identity matrices.
+
+    Args:
+        x: a (batch of) square float32/float64/complex64/complex128 matrix, shape (*, M, M).
+        n: the exponent, a Python int; 0 gives the identity and negative n powers the inverse.
+
+    Returns:
+        x to the power n, same shape and dtype as `x`.
 
     Examples:
         >>> import padax
@@ -706,6 +852,16 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
     """Number of singular values (|eigenvalues| if `hermitian`) above a threshold: `tol` if
     given; else max(atol, rtol * largest) with rtol defaulting to max(M, N) * eps (and atol
     to 0). Returns int64.
+
+    Args:
+        x: a (batch of) float/complex matrix (*, M, N) (square when `hermitian`).
+        tol: absolute threshold (number or array broadcastable to the batch); overrides atol/rtol.
+        hermitian: x is Hermitian; uses |eigenvalues| instead of singular values.
+        atol: absolute threshold (default 0).
+        rtol: relative threshold (default max(M, N) * eps).
+
+    Returns:
+        The ranks, int64, shape (*).
 
     Examples:
         >>> import padax
@@ -771,6 +927,16 @@ def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False,
     """Vector p-norm over `axis` (None: all axes): inf -> max|x|, -inf -> min|x|, 0 -> number
     of non-zeros, otherwise (sum |x|^p)^(1/p). With `dtype`, x is cast to it first.
 
+    Args:
+        x: a float or complex array.
+        p: the order of the norm (default 2; inf, -inf and 0 allowed).
+        axis: an int or a list of ints to reduce; None reduces all axes.
+        keepdim: keep the reduced axes with size 1.
+        dtype: cast x to this dtype before computing.
+
+    Returns:
+        The norm, a real array (the dtype of `x`, or its real part's for complex input).
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[3.0, -4.0], [0.0, 1.0]])
@@ -821,6 +987,15 @@ def matrix_norm(x: Any, p: Any = "fro", axis: Any = [-2, -1], keepdim: bool = Fa
     inf / -inf (max / min absolute row sum), 1 / -1 (max / min absolute column sum),
     2 / -2 (largest / smallest singular value).
 
+    Args:
+        x: a float or complex array with at least two dimensions.
+        p: 'fro' (default), 'nuc', inf, -inf, 1, -1, 2 or -2.
+        axis: the two axes (rows, columns) holding the matrices (default the last two).
+        keepdim: keep the reduced axes with size 1.
+
+    Returns:
+        The norms, a real array with those two axes removed (or kept with size 1).
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -860,6 +1035,18 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
     flattened x (p=None/'fro': the 2-norm; p='nuc' on a matrix: the nuclear norm).
     With `dtype`, x is cast to it first.
 
+    Args:
+        x: a float or complex array.
+        p: the order: a number for vector norms, or 'fro' / 'nuc' and the matrix orders of `matrix_norm`; None means
+            2-norm / 'fro'.
+        axis: None, an int (vector norm) or two ints (matrix norm).
+        keepdim: keep the reduced axes with size 1.
+        out: not supported (must be None).
+        dtype: cast x to this dtype before computing.
+
+    Returns:
+        The norm, a real array.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[3.0, 4.0], [6.0, 8.0]])
@@ -893,6 +1080,13 @@ def cond(x: Any, p: Any = None, name: str | None = None) -> Any:
     """Condition number: for p None/2/-2 the ratio of extreme singular values; for 'fro',
     'nuc', inf, -inf, 1, -1 (square x only) norm(x, p) * norm(inv(x), p).
 
+    Args:
+        x: a (batch of) float/complex matrix (*, M, N); square unless p is None, 2 or -2.
+        p: None (same as 2), 2, -2, 'fro', 'nuc', inf, -inf, 1 or -1.
+
+    Returns:
+        The condition numbers, real, shape (*).
+
     Examples:
         >>> import padax
         >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
@@ -914,6 +1108,12 @@ def cond(x: Any, p: Any = None, name: str | None = None) -> Any:
 def matrix_transpose(x: Any, name: str | None = None) -> Any:
     """Swap the last two axes (a batch of matrices transposed, no conjugation).
 
+    Args:
+        x: an array with at least two dimensions.
+
+    Returns:
+        x with its last two axes swapped.
+
     Examples:
         >>> import padax
         >>> padax.linalg.matrix_transpose(padax.ones([5, 2, 3])).shape
@@ -930,6 +1130,12 @@ def matrix_transpose(x: Any, name: str | None = None) -> Any:
 def multi_dot(x: Sequence[Any], name: str | None = None) -> Any:
     """Product of a list of matrices in the cheapest order (dynamic programming over the
     shapes); the first may be a 1-D row vector and the last a 1-D column vector.
+
+    Args:
+        x: a list of at least two 2-D arrays (the first and last may be 1-D).
+
+    Returns:
+        Their matrix product (1-D ends give a vector or a scalar result).
 
     Examples:
         >>> import padax
@@ -985,6 +1191,16 @@ def cov(x: Any, rowvar: bool = True, ddof: bool | int = True, fweights: Any = No
     divides by N - 1 (unbiased), False by N; optional integer frequency weights `fweights`
     and observation weights `aweights` (numpy.cov's definition). A 1-D x gives a 0-D result.
 
+    Args:
+        x: a 1-D or 2-D array (integers are cast to float32).
+        rowvar: each row is a variable (default); False means each column is.
+        ddof: True (default) divides by N - 1, False by N (an int is also accepted).
+        fweights: integer frequency weights, shape (N,).
+        aweights: observation weights, shape (N,).
+
+    Returns:
+        The covariance matrix (V, V), or a 0-D array for 1-D x.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])
@@ -1036,6 +1252,13 @@ def cov(x: Any, rowvar: bool = True, ddof: bool | int = True, fweights: Any = No
 def corrcoef(x: Any, rowvar: bool = True, name: str | None = None) -> Any:
     """Pearson correlation coefficients of the variables in x (rows if `rowvar`), clipped to
     [-1, 1] (real and imaginary parts for complex input).
+
+    Args:
+        x: a 1-D or 2-D array.
+        rowvar: each row is a variable (default); False means each column is.
+
+    Returns:
+        The correlation matrix (V, V), or a 0-D array for 1-D x.
 
     Examples:
         >>> import padax

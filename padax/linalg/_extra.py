@@ -51,6 +51,13 @@ def _eye(shape: tuple[int, ...], dt: np.dtype) -> Any:
 def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
     """sum(conj(x) * y) along `axis` (x and y broadcast together).
 
+    Args:
+        x, y: arrays broadcastable together (x is conjugated when complex).
+        axis: the axis to sum over (default the last).
+
+    Returns:
+        The dot products: the broadcast shape without `axis`.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -65,6 +72,15 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
 def lu_solve(b: Any, lu: Any, pivots: Any, trans: str = "N", name: str | None = None) -> Any:
     """Solve A X = b (trans 'N'), A^T X = b ('T') or A^H X = b ('C') from `linalg.lu`'s packed factor and
     1-based pivots of A. b (*, M, K), lu (*, M, M); batch dimensions broadcast.
+
+    Args:
+        b: the right-hand sides (*, M, K).
+        lu: the packed LU factor of A from `linalg.lu`, (*, M, M), same dtype as `b`.
+        pivots: the 1-based pivots from `linalg.lu`, (*, M).
+        trans: 'N' (default) solves A X = b, 'T' A^T X = b, 'C' A^H X = b.
+
+    Returns:
+        The solution X, shape (*, M, K) with the broadcast batch shape.
 
     Examples:
         >>> import padax
@@ -141,6 +157,13 @@ def householder_product(x: Any, tau: Any, name: str | None = None) -> Any:
     """The first N columns of Q = H_1 H_2 ... H_k, H_i = I - tau_i v_i v_i^H with v_i read from column i of
     x below the diagonal (LAPACK's orgqr; x and tau as `linalg.qr`'s packed form gives them).
 
+    Args:
+        x: the reflectors below the diagonal, (*, M, N) with M >= N.
+        tau: the reflector scales, (*, k) with k <= N.
+
+    Returns:
+        Q's first N columns, shape (*, M, N), dtype of `x`.
+
     Examples:
         >>> import padax
         >>> v = padax.to_tensor([[1.0], [1.0]])
@@ -159,6 +182,16 @@ def householder_product(x: Any, tau: Any, name: str | None = None) -> Any:
 def ormqr(x: Any, tau: Any, y: Any, left: bool = True, transpose: bool = False, name: str | None = None) -> Any:
     """op(Q) @ y (left) or y @ op(Q), as Paddle computes it: Q is `householder_product(x, tau)` (its first N
     columns, (*, M, N)) and op transposes it when `transpose`; the shapes must fit that product.
+
+    Args:
+        x: the reflectors below the diagonal, (*, M, N) with M >= N.
+        tau: the reflector scales, (*, k) with k <= N.
+        y: the matrix to multiply.
+        left: compute op(Q) @ y (default); False computes y @ op(Q).
+        transpose: use Q^T instead of Q.
+
+    Returns:
+        The product, dtype of `x`.
 
     Examples:
         >>> import padax
@@ -246,6 +279,12 @@ def _expm(a: Any) -> Any:
 def matrix_exp(x: Any, name: str | None = None) -> Any:
     """The matrix exponential exp(x) of a (batch of) square float or complex matrices.
 
+    Args:
+        x: a (batch of) square float or complex matrix, shape (*, M, M).
+
+    Returns:
+        exp(x), same shape and dtype.
+
     Examples:
         >>> import padax
         >>> padax.linalg.matrix_exp(padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])).tolist()
@@ -280,6 +319,15 @@ def svd_lowrank(x: Any, q: int | None = None, niter: int = 2, M: Any = None, nam
     subspace iteration (Halko, Martinsson, Tropp 2011); q defaults to min(6, M, N). The random test
     matrix comes from padax's global key (see `padax.seed`).
 
+    Args:
+        x: a (batch of) matrix, shape (*, M, N).
+        q: the rank to approximate; None means min(6, M, N).
+        niter: number of subspace iterations (default 2).
+        M: an optional array subtracted from x first (broadcastable to it).
+
+    Returns:
+        The tuple (U (*, M, q), S (*, q), V (*, N, q)).
+
     Examples:
         >>> import numpy as np, padax
         >>> _ = padax.seed(0)
@@ -305,6 +353,15 @@ def svd_lowrank(x: Any, q: int | None = None, niter: int = 2, M: Any = None, nam
 def pca_lowrank(x: Any, q: int | None = None, center: bool = True, niter: int = 2, name: str | None = None):
     """svd_lowrank of x with each column's mean subtracted first (when `center`): (U, S, V), whose V holds
     the principal directions.
+
+    Args:
+        x: a (batch of) data matrix, shape (*, M, N), one observation per row.
+        q: the rank to approximate; None means min(6, M, N).
+        center: subtract each column's mean first (default True).
+        niter: number of subspace iterations (default 2).
+
+    Returns:
+        The tuple (U (*, M, q), S (*, q), V (*, N, q)).
 
     Examples:
         >>> import numpy as np, padax

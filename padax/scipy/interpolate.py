@@ -23,6 +23,14 @@ class CubicSpline:
     default), 'natural' or 'clamped'. `spline(xq, nu=0)` evaluates the nu-th derivative
     (0..3); outside [x0, xn] the end pieces extrapolate (or give nan with extrapolate=False).
 
+    Args:
+        x: the strictly increasing 1-D knots (at least 2).
+        y: the values; y.shape[axis] == len(x).
+        axis: the axis of y along which it varies (default 0).
+        bc_type: 'not-a-knot' (default), 'natural' (zero second derivative at the ends) or 'clamped' (zero first
+            derivative).
+        extrapolate: extend the end pieces outside [x0, xn] (default True); False gives nan there.
+
     Examples:
         >>> import padax
         >>> from padax.scipy.interpolate import CubicSpline
@@ -144,6 +152,17 @@ def interp1d(x: Any, y: Any, kind: str = "linear", axis: int = -1, fill_value: A
     (a not-a-knot CubicSpline). Queries outside [x0, xn] give fill_value, or extrapolate
     with fill_value='extrapolate'.
 
+    Args:
+        x: the 1-D sample points.
+        y: the values; y.shape[axis] == len(x).
+        kind: 'linear' (default), 'nearest' or 'cubic'.
+        axis: the axis of y along which it varies (default the last).
+        fill_value: the value outside [x0, xn] (default nan), or 'extrapolate'.
+        assume_sorted: x is increasing (default True); False sorts it first.
+
+    Returns:
+        A function of the query points xq, returning y's shape with `axis` replaced by xq's shape.
+
     Examples:
         >>> import padax
         >>> from padax.scipy.interpolate import interp1d
@@ -191,6 +210,13 @@ class RegularGridInterpolator:
     """Interpolation on a rectilinear grid (points = one increasing 1-D array per axis,
     values of shape (len(p0), len(p1), ..., *trailing)): method 'linear' (multilinear) or
     'nearest'; outside the grid gives fill_value (None extrapolates).
+
+    Args:
+        points: one strictly increasing 1-D array (length >= 2) per grid axis.
+        values: the grid values, shape (len(points[0]), ..., len(points[d-1]), *trailing).
+        method: 'linear' (default) or 'nearest'.
+        bounds_error: must be False (out-of-grid queries cannot raise under tracing).
+        fill_value: the value outside the grid (default nan); None extrapolates.
 
     Examples:
         >>> import padax

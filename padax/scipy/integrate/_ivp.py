@@ -16,6 +16,14 @@ class OdeResult:
     """scipy's fields: t, y (shape (n, len(t)) as scipy), status (0 success, -1 failure,
     1 terminated by an event), success, nfev-like step counts, message, t_events.
 
+    Args:
+        t: the output times.
+        y: the solution at those times, shape (n, len(t)) as scipy.
+        status: 0 success, -1 failure, 1 terminated by an event.
+        success: status >= 0.
+        nsteps: the number of solver steps taken.
+        t_events: the event time (NaN if it did not fire), or None without events.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import integrate
@@ -45,6 +53,22 @@ def solve_ivp(fun: Callable, t_span: Any, y0: Any, method: str = "RK45", t_eval:
     array). Methods map to padax.ode solvers: RK45 -> Dopri5, RK23 -> Bosh3, DOP853 ->
     Dopri8, and the stiff Radau/BDF/LSODA -> the L-stable Kvaerno5. `events` is one
     terminating event function event(t, y, *args). Differentiable through the steps.
+
+    Args:
+        fun: the right-hand side fun(t, y, *args), returning an array like y.
+        t_span: (t0, t1).
+        y0: the initial state, a 1-D array (integers become float32).
+        method: 'RK45' (default), 'RK23', 'DOP853', 'Radau', 'BDF', 'LSODA' or 'Tsit5'.
+        t_eval: times at which to store the solution; None stores t0 and t1.
+        args: extra arguments passed to fun (and events).
+        rtol, atol: relative and absolute tolerances of the step-size controller.
+        first_step: the initial step; None lets the solver choose.
+        max_step: the largest step allowed; None means no limit.
+        events: one terminating event function event(t, y, *args).
+        max_steps: the step limit (padax's; a fixed bound so the loop can be compiled).
+
+    Returns:
+        An OdeResult.
 
     Examples:
         >>> import padax

@@ -46,6 +46,15 @@ def _axis_move(y, axis: int):
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
     """The trapezoidal rule along `axis` (samples y at points x, or spacing dx).
 
+    Args:
+        y: the samples (any shape); integrated along `axis`.
+        x: the sample points: 1-D (length y.shape[axis]) or shaped like y; None means equal spacing dx.
+        dx: the spacing when x is None (default 1.0).
+        axis: the axis to integrate along (default the last).
+
+    Returns:
+        The integral: y's shape without `axis`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import integrate
@@ -62,6 +71,16 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
 
 def cumulative_trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1, initial: Any = None) -> Any:
     """Running trapezoidal integral along `axis`; with `initial=0` the result keeps y's length.
+
+    Args:
+        y: the samples (any shape); integrated along `axis`.
+        x: the sample points: 1-D (length y.shape[axis]) or shaped like y; None means equal spacing dx.
+        dx: the spacing when x is None (default 1.0).
+        axis: the axis to integrate along (default the last).
+        initial: None (default) or 0, which prepends a zero.
+
+    Returns:
+        The running integrals: y's shape with `axis` of length n - 1 (n with initial=0).
 
     Examples:
         >>> import padax
@@ -88,6 +107,15 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1,
 def simpson(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
     """Composite Simpson's rule along `axis` on possibly uneven points; an even number of
     samples gets scipy's (>= 1.11) correction on the last interval.
+
+    Args:
+        y: the samples (any shape); integrated along `axis`.
+        x: the sample points: 1-D (length y.shape[axis]) or shaped like y; None means equal spacing dx.
+        dx: the spacing when x is None (default 1.0).
+        axis: the axis to integrate along (default the last).
+
+    Returns:
+        The integral: y's shape without `axis`.
 
     Examples:
         >>> import padax
@@ -142,6 +170,17 @@ def quad(func: Callable, a: Any, b: Any, args: tuple = (), full_output: int = 0,
     limits are mapped to a finite interval (x = a + t/(1-t), or t/(1-t^2) for the whole
     line). `func` is evaluated on vectors of points (through vmap). Differentiable in
     args and in finite a, b.
+
+    Args:
+        func: the integrand func(x, *args), a scalar function (evaluated through vmap).
+        a, b: the limits; either may be +-inf (a Python float).
+        args: extra arguments passed to func.
+        full_output: if non-zero, also return a dict with 'neval' and 'last' (number of subintervals).
+        epsabs, epsrel: absolute and relative error goals.
+        limit: the maximum number of subintervals (a positive int).
+
+    Returns:
+        The tuple (value, error estimate), or (value, error, info) with full_output.
 
     Examples:
         >>> import math

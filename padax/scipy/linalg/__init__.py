@@ -32,6 +32,12 @@ def _square(op: str, a: Any) -> Any:
 def expm(A: Any) -> Any:
     """The matrix exponential (scaling and squaring with a Pade approximant).
 
+    Args:
+        A: a square matrix or a stack of them, shape (..., M, M) (integers become float32).
+
+    Returns:
+        exp(A), same shape; floating dtype.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -47,6 +53,14 @@ def expm(A: Any) -> Any:
 def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
     """(expm(A), L(A, E)) with L the Frechet derivative of expm at A in direction E
     (or just L with compute_expm=False): the forward-mode derivative of expm.
+
+    Args:
+        A: a square matrix (..., M, M).
+        E: the direction, same shape as A.
+        compute_expm: also return expm(A) (default True).
+
+    Returns:
+        The tuple (expm(A), L(A, E)), or L(A, E) alone with compute_expm=False.
 
     Examples:
         >>> import padax
@@ -66,6 +80,14 @@ def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
 def solve_sylvester(a: Any, b: Any, q: Any) -> Any:
     """X with a X + X b = q, by the Kronecker-product linear system (sizes up to a few
     dozen: its cost grows as (mn)^3).
+
+    Args:
+        a: square matrix (M, M).
+        b: square matrix (N, N).
+        q: right-hand side (M, N).
+
+    Returns:
+        The solution X, shape (M, N), in the promoted dtype.
 
     Examples:
         >>> import padax
@@ -120,6 +142,12 @@ def sqrtm(A: Any) -> Any:
     """The principal square root X (X @ X = A) of a matrix with no eigenvalues on the
     closed negative real axis; its derivative solves X dX + dX X = dA.
 
+    Args:
+        A: a square 2-D matrix (integers become float32).
+
+    Returns:
+        The principal square root, shape (M, M).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -139,6 +167,13 @@ def sqrtm(A: Any) -> Any:
 def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
     """(u, p) with a = u p (side='right') or a = p u (side='left'), u unitary and p
     positive semidefinite, from the SVD.
+
+    Args:
+        a: a matrix (M, N).
+        side: 'right' (default, a = u p) or 'left' (a = p u).
+
+    Returns:
+        The tuple (u, p): u (M, N); p (N, N) for 'right', (M, M) for 'left'.
 
     Examples:
         >>> import padax
@@ -164,6 +199,12 @@ def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
 def lu_factor(a: Any) -> tuple[Any, Any]:
     """(lu, piv) as scipy: piv are 0-based row interchanges.
 
+    Args:
+        a: a square matrix or stack (..., M, M).
+
+    Returns:
+        The tuple (lu, piv): the packed factor (..., M, M) and int32 pivots (..., M).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -178,6 +219,14 @@ def lu_factor(a: Any) -> tuple[Any, Any]:
 
 def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
     """Solve a x = b (trans=0), a^T x = b (1) or a^H x = b (2) from lu_factor's output.
+
+    Args:
+        lu_and_piv: the (lu, piv) tuple from `lu_factor`.
+        b: right-hand side, a vector (M,) or a matrix (M, K).
+        trans: 0 solves a x = b, 1 a^T x = b (2, for a^H, is currently refused by padax.linalg.lu_solve).
+
+    Returns:
+        The solution, shaped like `b`.
 
     Examples:
         >>> import padax
@@ -199,6 +248,13 @@ def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
 def cho_factor(a: Any, lower: bool = False) -> tuple[Any, bool]:
     """(c, lower): the Cholesky factor (upper unless lower=True) with its flag.
 
+    Args:
+        a: a Hermitian positive-definite matrix or stack (..., M, M).
+        lower: return the lower factor (default False: upper).
+
+    Returns:
+        The tuple (c, lower): the triangular factor and the flag.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -212,6 +268,13 @@ def cho_factor(a: Any, lower: bool = False) -> tuple[Any, bool]:
 
 def cho_solve(c_and_lower: tuple, b: Any) -> Any:
     """Solve a x = b from cho_factor's output.
+
+    Args:
+        c_and_lower: the (c, lower) tuple from `cho_factor`.
+        b: right-hand side, a vector (M,) or a matrix (M, K).
+
+    Returns:
+        The solution, shaped like `b`.
 
     Examples:
         >>> import padax
@@ -231,6 +294,16 @@ def cho_solve(c_and_lower: tuple, b: Any) -> Any:
 def solve_triangular(a: Any, b: Any, trans: int = 0, lower: bool = False, unit_diagonal: bool = False) -> Any:
     """Solve op(a) x = b for triangular a (scipy's signature).
 
+    Args:
+        a: triangular matrix (M, M).
+        b: right-hand side, a vector (M,) or a matrix (M, K).
+        trans: 0 solves a x = b; any other value (1, 2) solves a^T x = b.
+        lower: a is lower triangular (default False: upper); only that triangle is read.
+        unit_diagonal: assume ones on the diagonal.
+
+    Returns:
+        The solution, shaped like `b`, dtype of `a`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -248,6 +321,12 @@ def solve_triangular(a: Any, b: Any, trans: int = 0, lower: bool = False, unit_d
 
 def block_diag(*arrs: Any) -> Any:
     """The block-diagonal matrix of the given 2-D (or 1-D / scalar: one row) blocks.
+
+    Args:
+        *arrs: the blocks: 2-D arrays, or 1-D arrays / scalars taken as one row.
+
+    Returns:
+        A 2-D array of the summed block shapes in the promoted dtype ((1, 0) for no blocks).
 
     Examples:
         >>> import padax
@@ -273,6 +352,13 @@ def block_diag(*arrs: Any) -> Any:
 def toeplitz(c: Any, r: Any = None) -> Any:
     """The Toeplitz matrix with first column c and first row r (default conj(c)).
 
+    Args:
+        c: the first column (flattened if not 1-D).
+        r: the first row (its first entry is ignored); None means conj(c).
+
+    Returns:
+        A 2-D array of shape (len(c), len(r)).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -291,6 +377,12 @@ def toeplitz(c: Any, r: Any = None) -> Any:
 def circulant(c: Any) -> Any:
     """The circulant matrix with first column c.
 
+    Args:
+        c: the first column (flattened if not 1-D).
+
+    Returns:
+        A square 2-D array of shape (len(c), len(c)).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -307,6 +399,14 @@ def circulant(c: Any) -> Any:
 def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False) -> Any:
     """Eigenvalues (and eigenvectors) of the symmetric tridiagonal matrix with diagonal d and
     off-diagonal e.
+
+    Args:
+        d: the diagonal, 1-D of length n.
+        e: the off-diagonal, 1-D of length n - 1.
+        eigvals_only: return only the eigenvalues.
+
+    Returns:
+        The eigenvalues (n,), ascending, or the tuple (eigenvalues, eigenvectors (n, n)).
 
     Examples:
         >>> import padax

@@ -40,6 +40,14 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False, check_finit
     """Cholesky factor of a Hermitian positive-definite matrix: upper U with a = U^H U
     (scipy's default), or lower L with a = L L^H.
 
+    Args:
+        a: a Hermitian positive-definite matrix or stack (..., M, M).
+        lower: return the lower factor (default False: upper).
+        overwrite_a, check_finite: accepted for scipy compatibility; ignored.
+
+    Returns:
+        The triangular factor, same shape as `a`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -71,6 +79,21 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
     (lo, hi) keeps eigenvalues lo..hi inclusive. `subset_by_value` is refused: its result's
     size would depend on the data. (`eigvals` is the older name of subset_by_index; `turbo`
     is ignored.)
+
+    Args:
+        a: a Hermitian matrix or stack (..., M, M).
+        b: optional Hermitian positive-definite matrix of the generalized problem.
+        lower: read the lower triangle (default True) or the upper one.
+        eigvals_only: return only the eigenvalues.
+        overwrite_a, overwrite_b, turbo, check_finite: accepted for scipy compatibility; ignored.
+        eigvals: older name of subset_by_index.
+        type: 1, 2 or 3, the generalized problem's form (with `b`).
+        subset_by_index: (lo, hi) inclusive indices of the eigenvalues to keep.
+        subset_by_value: not supported (an error).
+        driver: accepted for scipy compatibility; ignored.
+
+    Returns:
+        The eigenvalues (..., K), ascending, or the tuple (eigenvalues, eigenvectors (..., M, K)).
 
     Examples:
         >>> import padax
@@ -130,6 +153,15 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite:
     """LU with partial pivoting, scipy's layout: (p, l, u) with a = p @ l @ u; with
     `p_indices` p is a row-index vector with a = l[p] @ u; with `permute_l`, (p @ l, u).
 
+    Args:
+        a: a matrix or stack (..., M, N).
+        permute_l: return (p @ l, u).
+        overwrite_a, check_finite: accepted for scipy compatibility; ignored.
+        p_indices: return p as an int32 row-index vector instead of a matrix.
+
+    Returns:
+        The tuple (p, l, u) with l (..., M, K) and u (..., K, N), K = min(M, N); or (p @ l, u).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -159,6 +191,15 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
     """QR decomposition a = q r. mode 'full': q (M, M), r (M, N); 'economic': q (M, K),
     r (K, N); 'r': (r,) only (full r). With `pivoting`, column-pivoted QR a[:, p] = q r
     and p is returned last.
+
+    Args:
+        a: a matrix or stack (..., M, N).
+        overwrite_a, lwork, check_finite: accepted for scipy compatibility; ignored.
+        mode: 'full' (default), 'economic' or 'r'.
+        pivoting: use column pivoting and also return the permutation p.
+
+    Returns:
+        The tuple (q, r), or (r,) for mode 'r'; with pivoting, p is appended.
 
     Examples:
         >>> import padax
@@ -217,6 +258,17 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, con
     """(c @ q, r) for mode 'right' or (q @ c, r) for 'left', with a's economic q (conj(q)
     with `conjugate`); with `pivoting` the column pivots come last.
 
+    Args:
+        a: a matrix (M, N).
+        c: the matrix (or vector) to multiply by q.
+        mode: 'right' (default, c @ q) or 'left' (q @ c).
+        pivoting: use column pivoting and also return the permutation.
+        conjugate: multiply by conj(q).
+        overwrite_a, overwrite_c: accepted for scipy compatibility; ignored.
+
+    Returns:
+        The tuple (product, r), with the pivots appended when `pivoting`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -252,6 +304,16 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a
     """Singular value decomposition a = u @ diag(s) @ vh: (u, s, vh), or s alone without
     `compute_uv`. s is descending.
 
+    Args:
+        a: a matrix or stack (..., M, N).
+        full_matrices: u (..., M, M) and vh (..., N, N) if True (default), else (..., M, K) and (..., K, N).
+        compute_uv: return (u, s, vh); False returns s only.
+        overwrite_a, check_finite: accepted for scipy compatibility; ignored.
+        lapack_driver: 'gesdd' or 'gesvd'; both give the same result here.
+
+    Returns:
+        The tuple (u, s, vh), or s alone; s (..., min(M, N)) is real.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -275,6 +337,16 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
     for complex eigenvalue pairs) for output='real' of a real matrix, upper triangular for
     output='complex'. The same LAPACK routine as scipy (gees), so the same t and z. CPU only.
     `sort` (reordering the eigenvalues) is refused: use the unsorted form.
+
+    Args:
+        a: a square matrix (M, M).
+        output: 'real' (default) or 'complex' ('r' / 'c' also accepted).
+        lwork: accepted for scipy compatibility; ignored.
+        overwrite_a, check_finite: accepted for scipy compatibility; ignored.
+        sort: not supported (an error unless None).
+
+    Returns:
+        The tuple (t, z), each (M, M).
 
     Examples:
         >>> import padax
@@ -305,6 +377,14 @@ def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
     """Convert a real Schur form (T, Z) to the complex one, as scipy does: from the bottom
     up, each 2x2 block of a complex pair is triangularised by a Givens rotation G applied
     to T's rows and columns and to Z's columns.
+
+    Args:
+        T: the real Schur form (M, M).
+        Z: its unitary factor (M, M).
+        check_finite: accepted for scipy compatibility; ignored.
+
+    Returns:
+        The tuple (T, Z) as complex arrays (complex64, or complex128 for 64-bit input).
 
     Examples:
         >>> import padax
@@ -357,6 +437,14 @@ def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
 def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Any:
     """Hessenberg form h = q^H a q (zero below the first subdiagonal), and q with calc_q.
     LAPACK's gehrd/orghr as scipy, so the same h and q. CPU only.
+
+    Args:
+        a: a square matrix (M, M).
+        calc_q: also return q.
+        overwrite_a, check_finite: accepted for scipy compatibility; ignored.
+
+    Returns:
+        h, or the tuple (h, q) with calc_q; same shape and dtype as `a`.
 
     Examples:
         >>> import padax

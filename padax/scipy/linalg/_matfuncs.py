@@ -111,6 +111,13 @@ def logm(A: Any, disp: bool = True) -> Any:
     real logarithm exists: pass it as complex to get the complex one, as scipy returns). With
     disp=False, (logm, errest) with errest = ||expm(logm) - A||_1 / ||A||_1. Differentiable.
 
+    Args:
+        A: a square 2-D nonsingular matrix.
+        disp: return only logm (default); False also returns the error estimate.
+
+    Returns:
+        logm(A) (M, M), or the tuple (logm(A), errest).
+
     Examples:
         >>> import math
         >>> import padax
@@ -134,6 +141,13 @@ def fractional_matrix_power(A: Any, t: float) -> Any:
     """A^t for a square 2-D matrix: repeated products (and an inverse for negative t) when t
     is an integer, expm(t logm(A)) otherwise (principal branch; see logm). Differentiable.
 
+    Args:
+        A: a square 2-D matrix.
+        t: the power, a Python float.
+
+    Returns:
+        A^t, shape (M, M).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -156,6 +170,14 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
     Schur-Parlett method (complex Schur form, then Parlett's recurrence one superdiagonal at
     a time); complex result. Needs distinct eigenvalues. With disp=False, (F, errest) with
     an error estimate from the smallest eigenvalue gap. CPU only (complex Schur).
+
+    Args:
+        A: a square 2-D matrix.
+        func: a function applied elementwise to a 1-D array of eigenvalues.
+        disp: return only F (default); False also returns the error estimate.
+
+    Returns:
+        F = f(A) (M, M), complex, or the tuple (F, errest).
 
     Examples:
         >>> import padax

@@ -41,6 +41,12 @@ def companion(a: Any) -> Any:
     """The companion matrix of the polynomial with coefficients a (highest first, a[0] != 0):
     first row -a[1:] / a[0], ones on the subdiagonal; its eigenvalues are the roots.
 
+    Args:
+        a: 1-D polynomial coefficients, highest degree first (at least 2, a[0] != 0).
+
+    Returns:
+        The (N - 1, N - 1) companion matrix for N = len(a).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -56,6 +62,15 @@ def companion(a: Any) -> Any:
 
 def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
     """The matrix A with A @ v = numpy.convolve(a, v, mode) for every v of length n.
+
+    Args:
+        a: the 1-D kernel, length m.
+        n: the length of the vectors it will multiply (a positive int).
+        mode: 'full' (default, m + n - 1 rows), 'same' (max(m, n) rows) or 'valid' (max(m, n) - min(m, n) + 1 rows), as
+            numpy.convolve.
+
+    Returns:
+        A 2-D array with n columns, dtype of `a`.
 
     Examples:
         >>> import padax
@@ -89,6 +104,14 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
     """The n-point DFT matrix W[j, k] = exp(-2 pi i j k / n), scaled by 1/sqrt(n) ('sqrtn')
     or 1/n ('n') if asked.
 
+    Args:
+        n: the size (a non-negative int).
+        scale: None (default, no scaling), 'sqrtn' or 'n'.
+        dtype: the complex output dtype; None means the default complex dtype (complex64).
+
+    Returns:
+        The (n, n) complex DFT matrix.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -113,6 +136,12 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
 def fiedler(a: Any) -> Any:
     """The symmetric Fiedler matrix F[i, j] = |a[i] - a[j]|.
 
+    Args:
+        a: 1-D array.
+
+    Returns:
+        The symmetric (N, N) matrix for N = len(a), dtype of `a`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import linalg
@@ -127,6 +156,12 @@ def fiedler(a: Any) -> Any:
 def fiedler_companion(a: Any) -> Any:
     """Fiedler's pentadiagonal companion matrix of the polynomial a (highest first): same
     eigenvalues as companion(a).
+
+    Args:
+        a: 1-D polynomial coefficients, highest degree first (at least 2, a[0] != 0).
+
+    Returns:
+        The (N - 1, N - 1) matrix for N = len(a).
 
     Examples:
         >>> import padax
@@ -153,6 +188,13 @@ def fiedler_companion(a: Any) -> Any:
 def hadamard(n: int, dtype: Any = int) -> Any:
     """Sylvester's Hadamard matrix of order n (a power of 2): entries +-1, H H^T = n I.
 
+    Args:
+        n: the order, a positive power of 2.
+        dtype: the output dtype; the default `int` gives int64.
+
+    Returns:
+        The (n, n) matrix of +1/-1 entries.
+
     Examples:
         >>> from padax.scipy import linalg
         >>> linalg.hadamard(4).tolist()
@@ -170,6 +212,13 @@ def hadamard(n: int, dtype: Any = int) -> Any:
 def hankel(c: Any, r: Any = None) -> Any:
     """The Hankel matrix with first column c and last row r (r[0] ignored; zeros by
     default): H[i, j] = c[i + j] while i + j < len(c), else r[i + j - len(c) + 1].
+
+    Args:
+        c: the first column (flattened if not 1-D).
+        r: the last row (r[0] ignored); None means zeros.
+
+    Returns:
+        A 2-D array of shape (len(c), len(r)) in the promoted dtype.
 
     Examples:
         >>> import padax
@@ -189,6 +238,13 @@ def helmert(n: int, full: bool = False) -> Any:
     """The (n-1, n) Helmert matrix (rows orthonormal and orthogonal to the ones vector), or
     the full orthogonal (n, n) one with the normalised ones row first.
 
+    Args:
+        n: the size (a non-negative int).
+        full: return the full (n, n) matrix instead of the (n - 1, n) one.
+
+    Returns:
+        A 2-D array in the default float dtype.
+
     Examples:
         >>> from padax.scipy import linalg
         >>> linalg.helmert(3).tolist()  # orthonormal rows orthogonal to ones(3)
@@ -206,6 +262,12 @@ def helmert(n: int, full: bool = False) -> Any:
 def hilbert(n: int) -> Any:
     """The Hilbert matrix H[i, j] = 1 / (i + j + 1).
 
+    Args:
+        n: the size (a non-negative int).
+
+    Returns:
+        The (n, n) matrix in the default float dtype.
+
     Examples:
         >>> from padax.scipy import linalg
         >>> linalg.hilbert(3).tolist()  # 1 / (i + j + 1)
@@ -219,6 +281,13 @@ def hilbert(n: int) -> Any:
 def invhilbert(n: int, exact: bool = False) -> Any:
     """The exact inverse of hilbert(n) (closed form in binomials); int64 with `exact`
     (representable up to n = 14), floats otherwise.
+
+    Args:
+        n: the size (a non-negative int; at most 14 with `exact`).
+        exact: return int64 entries instead of floats.
+
+    Returns:
+        The (n, n) inverse, int64 with `exact`, else the default float dtype.
 
     Examples:
         >>> from padax.scipy import linalg
@@ -258,6 +327,14 @@ def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
     """The Pascal matrix of binomial coefficients (symmetric, lower or upper): int64 with
     `exact` (representable up to n = 34 for the symmetric kind), floats otherwise.
 
+    Args:
+        n: the size (a non-negative int).
+        kind: 'symmetric' (default when None), 'lower' or 'upper'.
+        exact: return int64 entries (default) instead of floats.
+
+    Returns:
+        The (n, n) matrix, int64 with `exact`, else the default float dtype.
+
     Examples:
         >>> from padax.scipy import linalg
         >>> linalg.pascal(4).tolist()  # binomial coefficients
@@ -276,6 +353,14 @@ def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
 
 def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
     """The exact inverse of pascal(n, kind): int64 with `exact`, floats otherwise.
+
+    Args:
+        n: the size (a non-negative int).
+        kind: 'symmetric' (default when None), 'lower' or 'upper'.
+        exact: return int64 entries (default) instead of floats.
+
+    Returns:
+        The (n, n) inverse, int64 with `exact`, else the default float dtype.
 
     Examples:
         >>> from padax.scipy import linalg
@@ -301,6 +386,13 @@ def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
 def leslie(f: Any, s: Any) -> Any:
     """The Leslie matrix: fecundity coefficients f in the first row, survival coefficients s
     (len(f) - 1 of them) on the subdiagonal.
+
+    Args:
+        f: 1-D fecundity coefficients, length n.
+        s: 1-D survival coefficients, length n - 1.
+
+    Returns:
+        The (n, n) matrix in the promoted dtype.
 
     Examples:
         >>> import padax

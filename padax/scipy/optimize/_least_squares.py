@@ -22,9 +22,20 @@ LOSSES = ("linear", "soft_l1", "huber", "cauchy", "arctan")
 
 @dataclasses.dataclass
 class LeastSquaresResults:
-    """scipy's fields: x, cost (robust cost at x), fun (residuals), jac, grad, optimality
-    (projected gradient's max norm), active_mask (-1 at the lower bound, 1 at the upper, 0
-    free), nfev, njev, nit, status (0 max_nfev, 1 gtol, 2 ftol, 3 xtol), success.
+    """The result of `least_squares`, with scipy's fields.
+
+    Args:
+        x: the solution (x0's pytree).
+        cost: the robust cost at x.
+        fun: the residuals at x (flattened).
+        jac: the Jacobian of the residuals at x.
+        grad: the gradient of the cost at x.
+        optimality: the max norm of the projected gradient.
+        active_mask: -1 where x sits at its lower bound, 1 at the upper, 0 free.
+        nfev, njev: numbers of residual and Jacobian evaluations.
+        nit: number of iterations.
+        status: 0 max_nfev reached, 1 gtol, 2 ftol, 3 xtol satisfied.
+        success: status > 0.
 
     Examples:
         >>> import padax
@@ -101,6 +112,23 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
     nothing to choose. method 'lm' (no bounds), 'trf' or 'dogbox' (bounds): see the module
     docstring. loss: 'linear', 'soft_l1', 'huber', 'cauchy', 'arctan'. x_scale: 'jac'
     (Marquardt's scaling by the Jacobian's column norms) or per-variable scales.
+
+    Args:
+        fun: the residuals fun(x, *args, **kwargs), an array (or pytree) for x a pytree of arrays.
+        x0: the starting point (integers are taken as float64).
+        jac: a callable jac(x, *args, **kwargs) giving the Jacobian; any string means exact autodiff.
+        bounds: (lb, ub), scalars or arrays like x (or a Bounds object); default unbounded.
+        method: 'trf' (default), 'dogbox' or 'lm' (no bounds, linear loss only).
+        ftol, xtol, gtol: tolerances on the cost decrease, the step and the projected gradient (None disables one).
+        x_scale: 'jac' (default) or per-variable scales.
+        loss: 'linear' (default), 'soft_l1', 'huber', 'cauchy' or 'arctan'.
+        f_scale: the residual scale of the robust loss (default 1.0).
+        diff_step, tr_solver, tr_options, jac_sparsity, verbose: accepted for scipy compatibility; ignored.
+        max_nfev: the iteration limit; None means 100 * (number of variables).
+        args, kwargs: extra arguments passed to fun and jac.
+
+    Returns:
+        A LeastSquaresResults.
 
     Examples:
         >>> import padax

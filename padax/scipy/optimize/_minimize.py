@@ -16,9 +16,17 @@ _OP = "padax.scipy.optimize.minimize"
 
 @dataclasses.dataclass
 class OptimizeResults:
-    """scipy's result fields: x (the solution, x0's pytree), success, status (0 converged,
-    1 max iterations, 3 line search failed / NaN), fun, jac, hess_inv (BFGS only), nfev,
-    njev, nit.
+    """The result of `minimize`, with scipy's fields.
+
+    Args:
+        x: the solution (x0's pytree).
+        success: status == 0.
+        status: 0 converged, 1 max iterations reached, 3 line search failed or NaN.
+        fun: the objective at x.
+        jac: the gradient at x.
+        hess_inv: the inverse Hessian estimate (BFGS only, else None).
+        nfev, njev: numbers of function and gradient evaluations.
+        nit: number of iterations.
 
     Examples:
         >>> import padax
@@ -334,6 +342,18 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
     eta (trust-exact).
     Under grad, `result.x` is differentiated with respect to `args` by the implicit
     function theorem.
+
+    Args:
+        fun: the scalar objective fun(x, *args).
+        x0: the starting point, a pytree of float arrays.
+        args: extra arguments passed to fun (differentiable through the result).
+        method: 'BFGS' (default), 'L-BFGS-B', 'Newton-CG' or 'trust-exact' (case-insensitive).
+        tol: the gradient tolerance (default 1e-5 for float64, 1e-4 otherwise); options['gtol'] overrides it.
+        bounds: (lower, upper) for 'L-BFGS-B' only.
+        options: a dict of the options listed above.
+
+    Returns:
+        An OptimizeResults.
 
     Examples:
         >>> import padax

@@ -15,8 +15,15 @@ from padax.transforms.custom import stop_gradient
 
 @dataclasses.dataclass
 class RootResults:
-    """x (the root, x0's pytree), success, status (0 converged, 1 max iterations, 3 stalled),
-    fun (F at x), nfev, nit.
+    """The result of `root`.
+
+    Args:
+        x: the root (x0's pytree).
+        success: status == 0.
+        status: 0 converged, 1 max iterations reached, 3 stalled.
+        fun: fun at x.
+        nfev: number of function evaluations.
+        nit: number of iterations.
 
     Examples:
         >>> import padax
@@ -40,7 +47,13 @@ tree_util.register_node(RootResults, lambda r: (tuple(getattr(r, f.name) for f i
 
 @dataclasses.dataclass
 class RootScalarResults:
-    """scipy's RootResults for root_scalar: root, converged, iterations, function_calls.
+    """The result of `root_scalar` (scipy's RootResults fields).
+
+    Args:
+        root: the root found.
+        converged: whether it converged within maxiter.
+        iterations: number of iterations.
+        function_calls: number of function evaluations.
 
     Examples:
         >>> from padax.scipy import optimize
@@ -106,6 +119,17 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
     (method 'hybr' or 'lm' both map to it); under grad the root is differentiated with
     respect to args by the implicit function theorem.
 
+    Args:
+        fun: the function fun(x, *args), returning a pytree like x.
+        x0: the starting point, a pytree of float arrays.
+        args: extra arguments passed to fun.
+        method: 'hybr' (default), 'lm' or 'newton'; all run the same damped Newton.
+        tol: the tolerance on max|fun(x)| (default 1e-10 for float64, 1e-5 otherwise).
+        options: a dict; only 'maxiter' is read (default 100 * (n + 1)).
+
+    Returns:
+        A RootResults.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import optimize
@@ -139,6 +163,13 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
 def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any, Any]:
     """(row_ind, col_ind) of the minimum (or maximum) cost assignment, computed on the host
     by scipy's Hungarian solver (through pure_callback, so it also runs under jit).
+
+    Args:
+        cost_matrix: a 2-D cost array (M, N).
+        maximize: find the maximum-cost assignment instead.
+
+    Returns:
+        The tuple (row_ind, col_ind), int64 arrays of length min(M, N).
 
     Examples:
         >>> import padax

@@ -166,6 +166,20 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     x0 * 1.0001 + 1e-4). The method defaults to brentq with a bracket, newton otherwise.
     The root is differentiated with respect to args implicitly.
 
+    Args:
+        f: the scalar function f(x, *args).
+        args: extra arguments passed to f (and to fprime/fprime2).
+        method: one of the methods above; None picks one from the other arguments.
+        bracket: [a, b] with f(a) and f(b) of different signs, for the bracketing methods.
+        fprime, fprime2: callables for the first and second derivative; otherwise autodiff.
+        x0, x1: starting points for the open methods.
+        xtol, rtol: absolute and relative tolerances on x (default 2e-12 and 4 eps).
+        maxiter: the iteration limit (default 100).
+        options: a dict that may override xtol, rtol and maxiter.
+
+    Returns:
+        A RootScalarResults.
+
     Examples:
         >>> from padax.scipy import optimize
         >>> res = optimize.root_scalar(lambda x: x ** 3 - 2.0, bracket=[0.0, 2.0], method="brentq")

@@ -80,6 +80,14 @@ def _convolve_direct(op: str, a, b, mode: str):
 def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any:
     """Convolution through the FFT (over `axes`, all by default; the others broadcast).
 
+    Args:
+        in1, in2: arrays with the same number of dimensions (integers become float32).
+        mode: 'full' (default, every overlap), 'same' (in1's shape, centred) or 'valid' (only full overlaps).
+        axes: the axes to convolve over; None means all (the others broadcast).
+
+    Returns:
+        An array in the promoted floating/complex dtype, shaped by `mode`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import signal
@@ -119,6 +127,14 @@ def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> An
     """N-d convolution of in1 and in2 (mode 'full', 'same' or 'valid'; method 'direct', 'fft' or
     'auto' = direct).
 
+    Args:
+        in1, in2: arrays with the same number of dimensions (integers become float32).
+        mode: 'full' (default, every overlap), 'same' (in1's shape, centred) or 'valid' (only full overlaps).
+        method: 'auto' (default, same as 'direct'), 'direct' or 'fft'.
+
+    Returns:
+        An array in the promoted floating/complex dtype, shaped by `mode`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import signal
@@ -136,6 +152,14 @@ def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> An
 
 def correlate(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> Any:
     """N-d cross-correlation: the convolution of in1 with in2 reversed and conjugated.
+
+    Args:
+        in1, in2: arrays with the same number of dimensions (integers become float32).
+        mode: 'full' (default, every overlap), 'same' (in1's shape, centred) or 'valid' (only full overlaps).
+        method: 'auto' (default, same as 'direct'), 'direct' or 'fft'.
+
+    Returns:
+        An array in the promoted floating/complex dtype, shaped by `mode`.
 
     Examples:
         >>> import padax
@@ -159,6 +183,15 @@ _BOUNDARY = {"fill": "constant", "wrap": "wrap", "symm": "symmetric"}
 
 def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0) -> Any:
     """2-d convolution with scipy's boundary handling ('fill' with fillvalue, 'wrap', 'symm').
+
+    Args:
+        in1, in2: 2-D arrays (integers become float32).
+        mode: 'full' (default, every overlap), 'same' (in1's shape, centred) or 'valid' (only full overlaps).
+        boundary: 'fill' (default, pad with fillvalue), 'wrap' (circular) or 'symm' (mirror).
+        fillvalue: the padding value for boundary='fill' (default 0).
+
+    Returns:
+        An array in the promoted floating/complex dtype, shaped by `mode`.
 
     Examples:
         >>> import padax
@@ -185,6 +218,15 @@ def convolve2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", f
 
 def correlate2d(in1: Any, in2: Any, mode: str = "full", boundary: str = "fill", fillvalue: Any = 0) -> Any:
     """2-d cross-correlation with scipy's boundary handling.
+
+    Args:
+        in1, in2: 2-D arrays (integers become float32).
+        mode: 'full' (default, every overlap), 'same' (in1's shape, centred) or 'valid' (only full overlaps).
+        boundary: 'fill' (default, pad with fillvalue), 'wrap' (circular) or 'symm' (mirror).
+        fillvalue: the padding value for boundary='fill' (default 0).
+
+    Returns:
+        An array in the promoted floating/complex dtype, shaped by `mode`.
 
     Examples:
         >>> import padax

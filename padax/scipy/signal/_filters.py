@@ -100,6 +100,18 @@ def butter(N: int, Wn: Any, btype: str = "low", analog: bool = False, output: st
     """Butterworth filter design: (b, a), (z, p, k) or second-order sections (numpy arrays),
     with Wn relative to the Nyquist frequency (or in the units of `fs`).
 
+    Args:
+        N: the filter order (a positive int).
+        Wn: the critical frequency, or [low, high] for band filters; relative to Nyquist (0 < Wn < 1) unless fs is given
+            (or rad/s if analog).
+        btype: 'low' (default), 'high', 'band' or 'bandstop' (scipy's aliases also accepted).
+        analog: design an analog filter instead of a digital one.
+        output: 'ba' (default), 'zpk' or 'sos'.
+        fs: the sampling frequency that Wn is measured in; None means Wn is relative to Nyquist.
+
+    Returns:
+        numpy arrays: (b, a), (z, p, k) or sos of shape (n_sections, 6).
+
     Examples:
         >>> import numpy as np
         >>> from padax.scipy import signal
@@ -156,6 +168,16 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     """y = filter(b, a, x) along `axis` (direct form II transposed); with `zi` (the initial
     state, shape (..., max(len(a), len(b)) - 1) with the filtered axis replaced), (y, zf).
 
+    Args:
+        b: the 1-D numerator coefficients.
+        a: the 1-D denominator coefficients (a[0] != 0; everything is divided by it).
+        x: the input signal (integers become float32).
+        axis: the axis to filter along (default the last).
+        zi: the initial filter state; None starts at rest.
+
+    Returns:
+        y, shaped like x; or the tuple (y, zf) when zi is given.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import signal
@@ -203,6 +225,15 @@ def _zi_shape(x, axis, order):
 def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None) -> Any:
     """x filtered by the cascade of second-order sections `sos` (n_sections, 6) along `axis`;
     with `zi` (shape (n_sections, ..., 2, ...) as scipy's), (y, zf).
+
+    Args:
+        sos: the second-order sections, shape (n_sections, 6).
+        x: the input signal (integers become float32).
+        axis: the axis to filter along (default the last).
+        zi: the initial state; None starts at rest.
+
+    Returns:
+        y, shaped like x; or the tuple (y, zf) when zi is given.
 
     Examples:
         >>> import padax

@@ -23,6 +23,16 @@ from padax.signal import frame, overlap_add
 def detrend(data: Any, axis: int = -1, type: str = "linear", bp: Any = 0, overwrite_data: bool = False) -> Any:
     """data minus its mean ('constant') or its least-squares line ('linear') along `axis`.
 
+    Args:
+        data: the input array (integers become float32).
+        axis: the axis to detrend along (default the last).
+        type: 'linear' (default) or 'constant' ('l' / 'c' also accepted).
+        bp: breakpoints; only 0 (none) is supported.
+        overwrite_data: accepted for scipy compatibility; ignored.
+
+    Returns:
+        An array shaped like `data`.
+
     Examples:
         >>> import padax
         >>> from padax.scipy import signal
@@ -141,6 +151,24 @@ def stft(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: int = 256, nove
     """scipy.signal.stft: (frequencies, segment times, Zxx); Zxx has the frequencies in place of `axis`
     and the segments as its last axis (as scipy's).
 
+    Args:
+        x: the signal (real or complex).
+        fs: the sampling frequency (default 1.0).
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
+        nperseg: the segment length (default 256, or the window's length; at most the input length).
+        noverlap: the overlap between segments; None means nperseg // 2.
+        nfft: the FFT length (>= nperseg); None means nperseg.
+        detrend: False (default), 'constant', 'linear' or a callable applied to each segment.
+        return_onesided: return only the non-negative frequencies for real input (default True).
+        boundary: extend the signal at both ends by nperseg // 2: 'zeros' (default), 'even', 'odd', 'constant' or None.
+        padded: zero-pad the end so the last segment is complete (default True).
+        axis: the time axis of x (default the last).
+        scaling: 'spectrum' (default) or 'psd'.
+
+    Returns:
+        The tuple (frequencies, segment times, Zxx).
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -163,6 +191,22 @@ def istft(Zxx: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, 
           nfft: Any = None, input_onesided: bool = True, boundary: bool = True, time_axis: int = -1,
           freq_axis: int = -2, scaling: str = "spectrum") -> tuple[Any, Any]:
     """scipy.signal.istft: (times, x), inverting stft by windowed overlap-add (least squares).
+
+    Args:
+        Zxx: the STFT, with at least two dimensions.
+        fs: the sampling frequency (default 1.0).
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
+        nperseg: the segment length; None means 2 * (n_freqs - 1) (n_freqs if not input_onesided).
+        noverlap: the overlap between segments; None means nperseg // 2.
+        nfft: the FFT length (>= nperseg); None derives it from Zxx.
+        input_onesided: Zxx holds only the non-negative frequencies (default True).
+        boundary: the stft was computed with a boundary extension, which is removed (default True).
+        time_axis, freq_axis: the axes of Zxx holding segments and frequencies (default -1 and -2).
+        scaling: 'spectrum' (default) or 'psd', as in the stft.
+
+    Returns:
+        The tuple (times, x).
 
     Examples:
         >>> import numpy as np
@@ -235,6 +279,23 @@ def welch(x: Any, fs: float = 1.0, window: Any = "hann", nperseg: Any = None, no
           detrend: Any = "constant", return_onesided: bool = True, scaling: str = "density", axis: int = -1,
           average: str = "mean") -> tuple[Any, Any]:
     """scipy.signal.welch: (frequencies, power spectral density averaged over segments).
+
+    Args:
+        x: the signal (real or complex).
+        fs: the sampling frequency (default 1.0).
+        window: a window name, a (name, params...) tuple, a number (Kaiser beta) or a 1-D array of weights (default
+            'hann').
+        nperseg: the segment length (default 256, or the window's length; at most the input length).
+        noverlap: the overlap between segments; None means nperseg // 2.
+        nfft: the FFT length (>= nperseg); None means nperseg.
+        detrend: 'constant' (default), 'linear', False or a callable applied to each segment.
+        return_onesided: return only the non-negative frequencies for real input (default True).
+        scaling: 'density' (default, V**2/Hz) or 'spectrum' (V**2).
+        axis: the time axis of x (default the last).
+        average: 'mean' (default) or 'median' over segments.
+
+    Returns:
+        The tuple (frequencies, Pxx); Pxx has the frequencies in place of `axis`.
 
     Examples:
         >>> import numpy as np

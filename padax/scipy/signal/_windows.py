@@ -118,6 +118,14 @@ def get_window(window: Any, Nx: int, fftbins: bool = True) -> Any:
     (('tukey', alpha), ('gaussian', std), ('general_gaussian', p, sig), ('kaiser', beta),
     ('exponential', center, tau)) or a number (a Kaiser beta). Periodic when fftbins, else symmetric.
 
+    Args:
+        window: the window: a name, a (name, params...) tuple or a number, as above.
+        Nx: the number of points.
+        fftbins: periodic window (default True); False gives a symmetric one.
+
+    Returns:
+        A 1-D array of Nx points in the default float dtype.
+
     Examples:
         >>> from padax.scipy import signal
         >>> signal.get_window("hann", 4).tolist()  # periodic (fftbins=True), as scipy

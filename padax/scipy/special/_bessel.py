@@ -121,6 +121,12 @@ def _i1_jvp(primals, tangents):
 def i0(x: Any) -> Any:
     """The modified Bessel function of the first kind of order 0.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -133,6 +139,12 @@ def i0(x: Any) -> Any:
 
 def i0e(x: Any) -> Any:
     """exp(-|x|) I0(x).
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -147,6 +159,12 @@ def i0e(x: Any) -> Any:
 def i1(x: Any) -> Any:
     """The modified Bessel function of the first kind of order 1.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -159,6 +177,12 @@ def i1(x: Any) -> Any:
 
 def i1e(x: Any) -> Any:
     """exp(-|x|) I1(x).
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -441,6 +465,13 @@ _iv, _ive, _kv, _kve = _make_iv(False), _make_iv(True), _make_kv(False), _make_k
 def iv(v: Any, z: Any) -> Any:
     """The modified Bessel function of the first kind I_v(z) of real order v (real z).
 
+    Args:
+        v: the real order (array or scalar).
+        z: the real argument, broadcast with v.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -453,6 +484,13 @@ def iv(v: Any, z: Any) -> Any:
 
 def ive(v: Any, z: Any) -> Any:
     """exp(-|z|) I_v(z).
+
+    Args:
+        v: the real order (array or scalar).
+        z: the real argument, broadcast with v.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -467,6 +505,13 @@ def ive(v: Any, z: Any) -> Any:
 def kv(v: Any, z: Any) -> Any:
     """The modified Bessel function of the second kind K_v(z) of real order v (z > 0).
 
+    Args:
+        v: the real order (array or scalar).
+        z: the argument (z > 0), broadcast with v.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -479,6 +524,13 @@ def kv(v: Any, z: Any) -> Any:
 
 def kve(v: Any, z: Any) -> Any:
     """exp(z) K_v(z).
+
+    Args:
+        v: the real order (array or scalar).
+        z: the argument (z > 0), broadcast with v.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -569,6 +621,12 @@ _jy_fns = {(o, w): _make_jy(o, w) for o in (0, 1) for w in (0, 1)}
 def j0(x: Any) -> Any:
     """The Bessel function of the first kind of order 0.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -581,6 +639,12 @@ def j0(x: Any) -> Any:
 
 def j1(x: Any) -> Any:
     """The Bessel function of the first kind of order 1.
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -595,6 +659,12 @@ def j1(x: Any) -> Any:
 def y0(x: Any) -> Any:
     """The Bessel function of the second kind of order 0 (x > 0).
 
+    Args:
+        x: real input array (x > 0).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -607,6 +677,12 @@ def y0(x: Any) -> Any:
 
 def y1(x: Any) -> Any:
     """The Bessel function of the second kind of order 1 (x > 0).
+
+    Args:
+        x: real input array (x > 0).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -65,6 +65,12 @@ def _betaln_jvp(primals, tangents):
 def betaln(a: Any, b: Any) -> Any:
     """log|B(a, b)| (accurate also when a or b is large).
 
+    Args:
+        a, b: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -77,6 +83,12 @@ def betaln(a: Any, b: Any) -> Any:
 
 def beta(a: Any, b: Any) -> Any:
     """The beta function B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b).
+
+    Args:
+        a, b: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -167,6 +179,13 @@ def _betainc_jvp(primals, tangents):
 def betainc(a: Any, b: Any, x: Any) -> Any:
     """The regularised incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1).
 
+    Args:
+        a, b: the shape parameters (> 0).
+        x: the upper limit of integration, in [0, 1]; all three broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -179,6 +198,15 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
 
 def comb(N: Any, k: Any, exact: bool = False, repetition: bool = False) -> Any:
     """The number of k-combinations of N things, as floats (0 where k > N or either is negative).
+
+    Args:
+        N: the number of things.
+        k: the number of elements taken, broadcast with N.
+        exact: must be False (exact Python-integer results are not available for arrays).
+        repetition: count combinations with repetition (C(N + k - 1, k)).
+
+    Returns:
+        An array of counts with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax

@@ -105,6 +105,12 @@ def _ellipe_jvp(primals, tangents):
 def ellipk(m: Any) -> Any:
     """The complete elliptic integral of the first kind K(m), m <= 1 (parameter m = k**2).
 
+    Args:
+        m: the parameter m = k**2 (m <= 1).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -117,6 +123,12 @@ def ellipk(m: Any) -> Any:
 
 def ellipe(m: Any) -> Any:
     """The complete elliptic integral of the second kind E(m), m <= 1.
+
+    Args:
+        m: the parameter m = k**2 (m <= 1).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -27,6 +27,12 @@ _TWO_OVER_SQRT_PI = 1.12837916709551257390
 def erf(x: Any) -> Any:
     """The error function.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -62,6 +68,12 @@ def _erfc_jvp(primals, tangents):
 def erfc(x: Any) -> Any:
     """The complementary error function 1 - erf(x) (relatively accurate in the upper tail).
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -74,6 +86,12 @@ def erfc(x: Any) -> Any:
 
 def erfinv(y: Any) -> Any:
     """The inverse of erf on (-1, 1).
+
+    Args:
+        y: values in (-1, 1).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -137,6 +155,12 @@ def _erfcx_jvp(primals, tangents):
 def erfcx(x: Any) -> Any:
     """The scaled complementary error function exp(x**2) erfc(x).
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -182,6 +206,12 @@ def _ndtr_jvp(primals, tangents):
 def ndtr(x: Any) -> Any:
     """The standard normal CDF (relatively accurate in both tails).
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -220,6 +250,13 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
 
     `series_order` is accepted for jax's signature; the lower tail is computed from erfcx
     instead of an asymptotic series, so it has no effect.
+
+    Args:
+        x: real input array (or scalar).
+        series_order: accepted for jax compatibility; ignored.
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -272,6 +309,12 @@ def _ndtri_jvp(primals, tangents):
 def ndtri(p: Any) -> Any:
     """The inverse of the standard normal CDF (the normal quantile function).
 
+    Args:
+        p: probabilities in (0, 1).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -284,6 +327,12 @@ def ndtri(p: Any) -> Any:
 
 def erfcinv(y: Any) -> Any:
     """The inverse of erfc on (0, 2), precise for tiny y.
+
+    Args:
+        y: values in (0, 2).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -38,6 +38,12 @@ _SQRT_2PI = 2.50662827463100050242
 def gammaln(x: Any) -> Any:
     """log|Gamma(x)|.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -50,6 +56,12 @@ def gammaln(x: Any) -> Any:
 
 def digamma(x: Any) -> Any:
     """psi(x) = d/dx log Gamma(x).
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -66,6 +78,13 @@ psi = digamma
 
 def polygamma(n: Any, x: Any) -> Any:
     """The n-th derivative of digamma at x (n a non-negative integer, broadcast with x).
+
+    Args:
+        n: the derivative order (non-negative integers).
+        x: real input, broadcast with n.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -144,6 +163,12 @@ def _gamma_fn_jvp(primals, tangents):
 def gamma(x: Any) -> Any:
     """Gamma(x) (accurate to a few ulp; inf at 0, nan at the negative integers).
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -182,6 +207,12 @@ def _rgamma_fn_jvp(primals, tangents):
 def rgamma(x: Any) -> Any:
     """1 / Gamma(x) (entire: 0 at the non-positive integers).
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -194,6 +225,12 @@ def rgamma(x: Any) -> Any:
 
 def gammasgn(x: Any) -> Any:
     """The sign of Gamma(x) (nan at the poles, as scipy).
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -213,6 +250,13 @@ def gammasgn(x: Any) -> Any:
 def multigammaln(a: Any, d: int) -> Any:
     """log of the multivariate gamma function of dimension d (a Python int).
 
+    Args:
+        a: real input array.
+        d: the dimension, a Python int.
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -230,6 +274,12 @@ def multigammaln(a: Any, d: int) -> Any:
 
 def poch(z: Any, m: Any) -> Any:
     """The rising factorial Gamma(z + m) / Gamma(z).
+
+    Args:
+        z, m: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -249,6 +299,13 @@ def poch(z: Any, m: Any) -> Any:
 
 def factorial(n: Any, exact: bool = False) -> Any:
     """n! = Gamma(n + 1) as floats (0 for n < 0, as scipy); exact=True is not traceable and refused.
+
+    Args:
+        n: the input (integers or reals; negative n gives 0).
+        exact: must be False (exact Python-integer results are not available for arrays).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -437,6 +494,13 @@ def _gammaincc_jvp(primals, tangents):
 def gammainc(a: Any, x: Any) -> Any:
     """The regularised lower incomplete gamma function P(a, x) (a, x >= 0), differentiable in both.
 
+    Args:
+        a: the shape parameter (a >= 0).
+        x: the integration limit (x >= 0), broadcast with a.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -449,6 +513,13 @@ def gammainc(a: Any, x: Any) -> Any:
 
 def gammaincc(a: Any, x: Any) -> Any:
     """The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x), differentiable in both.
+
+    Args:
+        a: the shape parameter (a >= 0).
+        x: the integration limit (x >= 0), broadcast with a.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax

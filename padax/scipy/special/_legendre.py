@@ -74,6 +74,14 @@ def _stack(table):
 def lpmn(m: int, n: int, z: Any) -> tuple[Any, Any]:
     """(P, dP/dz) of the associated Legendre functions P_l^k(z), 0 <= k <= m, 0 <= l <= n, |z| <= 1.
 
+    Args:
+        m: the largest order k, a Python int.
+        n: the largest degree l, a Python int.
+        z: real argument array, |z| <= 1.
+
+    Returns:
+        The tuple (P, dP/dz), each of shape (m + 1, n + 1) + z.shape, indexed [k, l].
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -91,6 +99,15 @@ def lpmn(m: int, n: int, z: Any) -> tuple[Any, Any]:
 
 def lpmn_values(m: int, n: int, z: Any, is_normalized: bool = False) -> Any:
     """P_l^k(z) for 0 <= k <= m, 0 <= l <= n; normalised (sqrt((2l+1)(l-k)! / (2 (l+k)!)) P) on request.
+
+    Args:
+        m: the largest order k, a Python int.
+        n: the largest degree l, a Python int.
+        z: real argument array, |z| <= 1.
+        is_normalized: scale each P_l^k by the normalisation factor above.
+
+    Returns:
+        An array of shape (m + 1, n + 1) + z.shape, indexed [k, l].
 
     Examples:
         >>> import padax
@@ -119,6 +136,17 @@ def assoc_legendre_p_all(n: int, m: int, z: Any, *, branch_cut: int = 2, norm: b
                          diff_n: int = 0) -> Any:
     """scipy's assoc_legendre_p_all for real |z| <= 1: shape (diff_n+1, n+1, 2m+1) + z.shape,
     orders 0..m then -m..-1; norm=True scales by sqrt((2l+1)(l-k)! / (2 (l+k)!)).
+
+    Args:
+        n: the largest degree, a Python int.
+        m: the largest order, a Python int.
+        z: real argument array, |z| <= 1.
+        branch_cut: only 2 (real arguments on [-1, 1]) is supported.
+        norm: return the normalised functions.
+        diff_n: 0 for the values, 1 to also get the derivative.
+
+    Returns:
+        An array of shape (diff_n + 1, n + 1, 2m + 1) + z.shape.
 
     Examples:
         >>> import padax
@@ -166,6 +194,17 @@ def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any, diff_n: int = 0, n_max: int
 
     n and m are integer arrays broadcast with the angles; `n_max` (a Python int) bounds n and is
     needed when n is traced.
+
+    Args:
+        n: the degree (integer array).
+        m: the order (integer array); 0 where |m| > n.
+        theta: the polar angle.
+        phi: the azimuthal angle.
+        diff_n: only 0 is supported.
+        n_max: an upper bound for n, a Python int; needed only when n is traced.
+
+    Returns:
+        A complex array (complex64, or complex128 for float64 input) of the broadcast shape.
 
     Examples:
         >>> import padax

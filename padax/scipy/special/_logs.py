@@ -27,6 +27,12 @@ def _xlogy_jvp(primals, tangents):
 def xlogy(x: Any, y: Any) -> Any:
     """x * log(y), 0 where x == 0 (also when y == 0).
 
+    Args:
+        x, y: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -52,6 +58,12 @@ def _xlog1py_jvp(primals, tangents):
 def xlog1py(x: Any, y: Any) -> Any:
     """x * log1p(y), 0 where x == 0.
 
+    Args:
+        x, y: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -65,6 +77,12 @@ def xlog1py(x: Any, y: Any) -> Any:
 def entr(x: Any) -> Any:
     """-x log x for x > 0, 0 at 0, -inf for x < 0.
 
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -77,6 +95,12 @@ def entr(x: Any) -> Any:
 
 def rel_entr(p: Any, q: Any) -> Any:
     """p log(p / q) for p, q > 0; 0 where p == 0 and q >= 0; inf otherwise.
+
+    Args:
+        p, q: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
 
     Examples:
         >>> import padax
@@ -93,6 +117,12 @@ def rel_entr(p: Any, q: Any) -> Any:
 def kl_div(p: Any, q: Any) -> Any:
     """p log(p / q) - p + q for p, q > 0; q where p == 0 and q >= 0; inf otherwise.
 
+    Args:
+        p, q: real arrays broadcast together.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -108,6 +138,12 @@ def kl_div(p: Any, q: Any) -> Any:
 def logit(p: Any) -> Any:
     """log(p / (1 - p)).
 
+    Args:
+        p: probabilities in [0, 1].
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -120,6 +156,12 @@ def logit(p: Any) -> Any:
 
 def expit(x: Any) -> Any:
     """The logistic sigmoid 1 / (1 + exp(-x)).
+
+    Args:
+        x: real input array (or scalar).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax
@@ -142,6 +184,17 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, r
 
     Without return_sign a negative sum gives nan (as jax); masked-out elements (`where` False)
     do not count; an all-masked or all -inf reduction gives -inf.
+
+    Args:
+        a: real input array.
+        axis: int or tuple of ints to reduce; None reduces all axes.
+        b: optional weights broadcast with `a` (may be negative; a zero weight drops its term).
+        keepdims: keep the reduced axes with size 1.
+        return_sign: also return the sign of the sum.
+        where: optional boolean mask; only True elements take part.
+
+    Returns:
+        The reduced array, or the tuple (log|sum|, sign) with return_sign=True.
 
     Examples:
         >>> import padax
@@ -177,6 +230,13 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, r
 def softmax(x: Any, axis: Any = None) -> Any:
     """exp(x) / sum(exp(x)) over `axis` (all axes by default, as scipy).
 
+    Args:
+        x: real input array.
+        axis: int or tuple of ints to normalise over; None means all axes.
+
+    Returns:
+        An array of the shape of `x` (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -192,6 +252,13 @@ def softmax(x: Any, axis: Any = None) -> Any:
 
 def log_softmax(x: Any, axis: Any = None) -> Any:
     """x - logsumexp(x) over `axis` (all axes by default, as scipy).
+
+    Args:
+        x: real input array.
+        axis: int or tuple of ints to normalise over; None means all axes.
+
+    Returns:
+        An array of the shape of `x` (floating; integers become float32).
 
     Examples:
         >>> import padax

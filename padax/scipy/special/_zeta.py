@@ -70,6 +70,13 @@ def zeta(x: Any, q: Any = None) -> Any:
 
     Differentiable in q; the derivative in x is not implemented (an error, as in jax).
 
+    Args:
+        x: the exponent.
+        q: the shift (q > 0), broadcast with x; None gives Riemann's zeta.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -98,6 +105,12 @@ def _bernoulli_numbers(n: int) -> tuple[Fraction, ...]:
 
 def bernoulli(n: int) -> Any:
     """The Bernoulli numbers B_0 .. B_n (n a Python int; B_1 = -1/2, as scipy).
+
+    Args:
+        n: the largest index, a Python int (n >= 0).
+
+    Returns:
+        A 1-D array of the n + 1 numbers B_0 .. B_n in the default float dtype.
 
     Examples:
         >>> import padax
@@ -192,6 +205,13 @@ def _expn_jvp(primals, tangents):
 def expn(n: Any, x: Any) -> Any:
     """The generalised exponential integral E_n(x) = int_1^inf e**(-x t) / t**n dt (integer n >= 0).
 
+    Args:
+        n: the integer order (n >= 0).
+        x: the argument (x >= 0), broadcast with n.
+
+    Returns:
+        An array of the function's values with the broadcast shape of the inputs (floating; integers become float32).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import special
@@ -204,6 +224,12 @@ def expn(n: Any, x: Any) -> Any:
 
 def exp1(x: Any) -> Any:
     """The exponential integral E_1(x) (x > 0).
+
+    Args:
+        x: the argument (x > 0).
+
+    Returns:
+        An array of the same shape (float32 for integer input, else the input's floating dtype).
 
     Examples:
         >>> import padax

@@ -14,6 +14,10 @@ from padax.numpy._util import to_array
 class ModeResult(NamedTuple):
     """`mode`'s result: the most frequent value (the smallest on a tie) and how often it occurs.
 
+    Args:
+        mode: the most frequent values.
+        count: their counts (int64).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import stats
@@ -27,6 +31,10 @@ class ModeResult(NamedTuple):
 
 class PearsonRResult(NamedTuple):
     """`pearsonr`'s result: the correlation coefficient and its p-value under the null of no correlation.
+
+    Args:
+        statistic: the correlation coefficient r.
+        pvalue: the p-value for the chosen alternative.
 
     Examples:
         >>> import padax
@@ -50,6 +58,15 @@ def _runs(s):
 
 def mode(a: Any, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool = False) -> ModeResult:
     """The most common value along `axis` (the smallest of equally common ones) and its count.
+
+    Args:
+        a: the input array.
+        axis: the axis to search along (default 0); None flattens a first.
+        nan_policy: only 'propagate' is supported.
+        keepdims: keep the reduced axis with size 1.
+
+    Returns:
+        A ModeResult (mode, count) with `axis` removed.
 
     Examples:
         >>> import padax
@@ -85,6 +102,15 @@ _RANK_METHODS = ("average", "min", "max", "dense", "ordinal")
 
 def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_policy: str = "propagate") -> Any:
     """Ranks (from 1) of the data, ties resolved by `method` (average, min, max, dense, ordinal).
+
+    Args:
+        a: the input array.
+        method: 'average' (default), 'min', 'max', 'dense' or 'ordinal'.
+        axis: the axis to rank along; None (default) flattens a first.
+        nan_policy: only 'propagate' is supported.
+
+    Returns:
+        The ranks, shaped like a (flattened for axis=None): float for 'average', int64 otherwise.
 
     Examples:
         >>> import padax
@@ -124,6 +150,14 @@ def rankdata(a: Any, method: str = "average", *, axis: int | None = None, nan_po
 
 def pearsonr(x: Any, y: Any, *, alternative: str = "two-sided", axis: int = 0) -> PearsonRResult:
     """Pearson's correlation coefficient and the p-value of testing it against 0 (exact for normal data).
+
+    Args:
+        x, y: the samples, broadcast together (at least 2 along `axis`).
+        alternative: 'two-sided' (default), 'less' or 'greater'.
+        axis: the axis holding the samples (default 0).
+
+    Returns:
+        A PearsonRResult (statistic, pvalue), with `axis` removed.
 
     Examples:
         >>> import padax

@@ -33,6 +33,12 @@ def _bandwidth_factor(bw_method, d: int, neff) -> Any:
 class gaussian_kde:
     """A Gaussian kernel density estimate of `dataset` (shape (d, n), or (n,) for d = 1).
 
+    Args:
+        dataset: the data points, shape (d, n) with n >= 2, or (n,) for d = 1 (integers become float32).
+        bw_method: 'scott' (default when None), 'silverman', a number (the bandwidth factor) or a callable of the kde
+            returning one.
+        weights: optional per-point weights, shape (n,) (normalised to sum to 1).
+
     Examples:
         >>> import padax
         >>> from padax.scipy import stats
