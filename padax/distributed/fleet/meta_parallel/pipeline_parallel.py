@@ -366,6 +366,14 @@ class PipelineParallel:
     gradients (call inside padax.jit); `train_batch([inputs, labels],
     optimizer, opt_state)` one pure step returning (loss, new model, new state).
 
+    Args:
+        layers: the PipelineLayer.
+        hcg: fleet's HybridCommunicateGroup (the mesh and data axes).
+        strategy: the DistributedStrategy whose pp_configs give accumulate_steps and schedule_mode.
+
+    Returns:
+        The pipelined model (`value_and_grad`, `train_batch`; calling it runs the layers in sequence).
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
