@@ -120,6 +120,19 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
     Equal, to rounding, to value_and_grad of the sequential model's mean
     microbatch loss.
 
+    Args:
+        model: the PipelineLayer.
+        inputs, labels: the whole batch (pytrees of arrays).
+        mesh: the Mesh; its `pp_axis` size must equal the number of stages.
+        num_microbatches: how many pieces dimension 0 of the batch is cut into.
+        schedule: 'FThenB', '1F1B', or 'VPP' (for layers with virtual stages).
+        pp_axis: the pipeline mesh axis.
+        data_axes: mesh axes the batch is also split over (data parallelism).
+        loss_fn: `loss_fn(output, label)`; None uses the PipelineLayer's.
+
+    Returns:
+        A tuple (mean microbatch loss, gradient pytree shaped like `model`).
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -434,7 +447,16 @@ class PipelineParallel:
 
 class PipelineParallelWithInterleave(PipelineParallel):
     """Paddle's name for the pipeline of a PipelineLayer with virtual stages (the interleaved 'VPP'
-    schedule, which PipelineParallel also picks for such a layer)."""
+    schedule, which PipelineParallel also picks for such a layer).
+
+    Args:
+        layers: a PipelineLayer with num_virtual_pipeline_stages > 1.
+        hcg: fleet's HybridCommunicateGroup.
+        strategy: the DistributedStrategy.
+
+    Returns:
+        The pipelined model, run with the interleaved 'VPP' schedule.
+    """
 
     def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
         if layers.num_virtual_pipeline_stages < 2:
