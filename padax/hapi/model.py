@@ -81,6 +81,14 @@ def _write_back(dst: Any, src: Any) -> None:
 class Model:
     """Paddle's `paddle.Model`: wraps a Layer with its optimizer, loss and metrics for training.
 
+    Args:
+        network: the padax.nn.Layer to train.
+        inputs: InputSpec(s) describing the inputs (optional; used by summary and saving).
+        labels: InputSpec(s) describing the labels (optional).
+
+    Returns:
+        The model; call `prepare`, then `fit`, `evaluate`, `predict`.
+
     Examples:
         >>> import numpy as np
         >>> import padax
