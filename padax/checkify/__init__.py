@@ -251,7 +251,8 @@ def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:
 
     Args:
         fun: the function to check.
-        errors: categories of checks to turn on: user_checks (default), nan_checks, div_checks, index_checks, float_checks, automatic_checks or all_checks (sets, combined with |).
+        errors: categories of checks to turn on: user_checks (default), nan_checks, div_checks, index_checks,
+            float_checks, automatic_checks or all_checks (sets, combined with |).
 
     Returns:
         A function returning `(Error, fun(*args))`.

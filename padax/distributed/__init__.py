@@ -393,11 +393,13 @@ def all_reduce(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: 
     Args:
         tensor: the local value.
         op: a ReduceOp, SUM, MAX, MIN, AVG or PROD.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
 
     Returns:
-        The reduced Tensor, same shape as `tensor`, identical on every member (a new value: `tensor` is not changed in place).
+        The reduced Tensor, same shape as `tensor`, identical on every member (a new value: `tensor` is not changed in
+        place).
 
     Examples:
         >>> import padax
@@ -434,13 +436,15 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
     Args:
         tensor_or_list: the local tensor; or, in Paddle's form, a list to fill.
         tensor: the local tensor when the first argument is a list.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
         axis: where the member axis goes in the result.
         tiled: concatenate along `axis` instead of stacking.
 
     Returns:
-        The gathered Tensor (member axis of size group-size at `axis`, or `axis` grown by that factor when tiled); in the list form, the filled list.
+        The gathered Tensor (member axis of size group-size at `axis`, or `axis` grown by that factor when tiled); in
+        the list form, the filled list.
 
     Examples:
         >>> import padax
@@ -465,7 +469,8 @@ def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_
     Args:
         tensor: the local value; its `axis` size must divide by the group size.
         op: ReduceOp.SUM or ReduceOp.AVG.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
         axis: the dimension split among the members.
 
@@ -495,7 +500,8 @@ def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True
     Args:
         tensor: the local value.
         src: the index of the sending member along the group axis.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
 
     Returns:
@@ -523,7 +529,8 @@ def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_ax
 
     Args:
         tensor: the local value; its `split_axis` size must divide by the group size.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         split_axis: the axis cut into one block per member.
         concat_axis: the axis the received blocks are joined along.
 
@@ -548,7 +555,8 @@ def alltoall(in_tensor_list: Any, out_tensor_list: list | None = None, group: An
     Args:
         in_tensor_list: one tensor per member (or a stacked tensor with the member axis first).
         out_tensor_list: a list to fill with the received tensors (optional).
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
 
     Returns:
@@ -579,7 +587,8 @@ def send(tensor: Any, dst: int, group: Any = None, sync_op: bool = True, *, src:
     Args:
         tensor: the value to send.
         dst: the receiving member's index along the group axis.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
         src: the sending member's index.
 
@@ -605,7 +614,8 @@ def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, *, 
     Args:
         tensor: the value being passed (every member runs the same program).
         src: the sending member.
-        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside shard_map/vmap with named axes.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
         sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
         dst: the receiving member; None makes every member receive it (a broadcast from `src`).
 

@@ -65,7 +65,8 @@ def shard_layer(layer: Layer, process_mesh: Any, shard_fn: Callable | None = Non
     Args:
         layer: the padax.nn.Layer whose parameters to lay out.
         process_mesh: the ProcessMesh.
-        shard_fn: `shard_fn(name, sublayer, mesh)` called for every sublayer; it may assign `dist.shard_tensor(...)` parameters. Parameters it leaves are replicated.
+        shard_fn: `shard_fn(name, sublayer, mesh)` called for every sublayer; it may assign `dist.shard_tensor(...)`
+            parameters. Parameters it leaves are replicated.
         input_fn: `input_fn(inputs, mesh)` re-lays the inputs before each call.
         output_fn: `output_fn(outputs, mesh)` re-lays the outputs after each call.
 

@@ -130,7 +130,8 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     Args:
         coordinator_address: 'host:port' where process 0 runs the coordination service.
         num_processes: the number of processes in the run.
-        process_id: this process's rank. Any of these three left out is read from the launcher's environment (see `padax.distributed.cluster`).
+        process_id: this process's rank. Any of these three left out is read from the launcher's environment (see
+            `padax.distributed.cluster`).
         local_device_count: CPU devices per process (default padax.config.num_cpu_devices).
         timeout: seconds to wait for the coordinator and all peers (default PADAX_INIT_TIMEOUT or 60).
         heartbeat_timeout: seconds of silence after which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).

@@ -173,7 +173,8 @@ def load_checkpoint(path: str, target: Any = None, skip_mismatch: bool = False) 
     Args:
         path: the checkpoint file.
         target: a pytree to fill (its structure and leaf shapes are checked); None returns the flat dict.
-        skip_mismatch: on missing or unexpected keys or other shapes/dtypes, keep the target's values there (with a warning) instead of raising.
+        skip_mismatch: on missing or unexpected keys or other shapes/dtypes, keep the target's values there (with a
+            warning) instead of raising.
 
     Returns:
         The {tree path: leaf} dict, or `target`'s structure with the saved leaves.

@@ -83,8 +83,9 @@ class Model:
 
     Args:
         network: the padax.nn.Layer to train.
-        inputs: InputSpec(s) describing the inputs (optional; used by summary and saving).
-        labels: InputSpec(s) describing the labels (optional).
+        inputs: InputSpec(s) of the network's inputs (optional): how many batch fields are inputs, and the
+            shapes for `summary()` and `save(path, training=False)`.
+        labels: InputSpec(s) of the labels (optional; kept as in Paddle).
 
     Returns:
         The model; call `prepare`, then `fit`, `evaluate`, `predict`.

@@ -203,9 +203,12 @@ class Profiler:
 
     Args:
         targets: ProfilerTargets to profile (default CPU); XLA's device activity is recorded in any case.
-        scheduler: a step -> ProfilerState function (`make_scheduler`) or a (start, end) step range; None records every step.
-        on_trace_ready: called with the profiler after each recording (default: `export_chrome_tracing('./profiler_log/')`).
-        record_shapes, profile_memory, with_flops: accepted for Paddle compatibility and stored; they add nothing to the trace.
+        scheduler: a step -> ProfilerState function (`make_scheduler`) or a (start, end) step range; None records every
+            step.
+        on_trace_ready: called with the profiler after each recording (default:
+            `export_chrome_tracing('./profiler_log/')`).
+        record_shapes, profile_memory, with_flops: accepted for Paddle compatibility and stored; they add nothing to the
+            trace.
         timer_only: only time the steps (`step_info()`), no trace.
         emit_nvtx, custom_device_types: accepted for Paddle compatibility; unused.
         python_tracer: also record Python function calls.

@@ -37,7 +37,8 @@ def init(role_maker: Any = None, is_collective: bool = False, strategy: Distribu
 
     Args:
         role_maker, is_collective: accepted for Paddle compatibility (padax is always collective).
-        strategy: a DistributedStrategy whose hybrid_configs give the dp/mp/pp/sharding degrees (default: all data parallel).
+        strategy: a DistributedStrategy whose hybrid_configs give the dp/mp/pp/sharding degrees (default: all data
+            parallel).
         log_level: accepted for Paddle compatibility; unused.
 
     Returns:

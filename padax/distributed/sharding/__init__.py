@@ -46,7 +46,8 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
         scaler: a GradScaler, returned unchanged.
         group: the mesh axis (name or fleet Group) to split over; default the data axes.
         offload: only False is supported.
-        sync_buffers, buffer_max_size, segment_size, sync_comm, dp_group, exclude_layer: Paddle's communication tuning; ignored.
+        sync_buffers, buffer_max_size, segment_size, sync_comm, dp_group, exclude_layer: Paddle's communication tuning;
+            ignored.
 
     Returns:
         A tuple (DataParallel model, ShardedOptimizer, scaler).

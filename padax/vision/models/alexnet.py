@@ -40,7 +40,8 @@ class AlexNet(nn.Layer):
         num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
 
     Returns:
-        A layer mapping NCHW float images to (N, num_classes) logits (224x224 input), or the last feature map when `num_classes <= 0`.
+        A layer mapping NCHW float images to (N, num_classes) logits (224x224 input), or the last feature map when
+        `num_classes <= 0`.
 
     Examples:
         >>> import padax
@@ -91,7 +92,8 @@ def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
     """AlexNet; `pretrained=True` loads Paddle's ImageNet weights from the local cache (see `weights_dir`).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `AlexNet` (`num_classes`).
 
     Returns:

@@ -164,7 +164,8 @@ def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-121.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
 
     Returns:
@@ -188,7 +189,8 @@ def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-161.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
 
     Returns:
@@ -212,7 +214,8 @@ def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-169.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
 
     Returns:
@@ -236,7 +239,8 @@ def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-201.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
 
     Returns:
@@ -260,7 +264,8 @@ def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-264.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
 
     Returns:

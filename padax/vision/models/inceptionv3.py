@@ -153,7 +153,8 @@ class InceptionV3(nn.Layer):
         with_pool: apply the global average pool (to 1x1) before the classifier.
 
     Returns:
-        A layer mapping NCHW float images to (N, num_classes) logits (299x299 input), or the features when `num_classes <= 0`.
+        A layer mapping NCHW float images to (N, num_classes) logits (299x299 input), or the features when `num_classes
+        <= 0`.
 
     Examples:
         >>> import padax
@@ -202,7 +203,8 @@ def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
     """Inception v3.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `InceptionV3` (`num_classes`, `with_pool`).
 
     Returns:

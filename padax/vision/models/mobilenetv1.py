@@ -81,7 +81,8 @@ def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
     """MobileNetV1; Paddle publishes weights for scale 1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         scale: channel multiplier; weights exist only for 1.0.
         **kwargs: passed on to `MobileNetV1` (`num_classes`, `with_pool`).
 

@@ -94,7 +94,8 @@ def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
     """MobileNetV2; Paddle publishes weights for scale 1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         scale: width multiplier; weights exist only for 1.0.
         **kwargs: passed on to `MobileNetV2` (`num_classes`, `with_pool`).
 

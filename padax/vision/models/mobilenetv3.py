@@ -173,7 +173,8 @@ def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: A
     """MobileNetV3-Small; Paddle publishes weights for scale 1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         scale: width multiplier; weights exist only for 1.0.
         **kwargs: passed on to `MobileNetV3Small` (`num_classes`, `with_pool`).
 
@@ -199,7 +200,8 @@ def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: A
     """MobileNetV3-Large; Paddle publishes weights for scale 1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         scale: width multiplier; weights exist only for 1.0.
         **kwargs: passed on to `MobileNetV3Large` (`num_classes`, `with_pool`).
 

@@ -151,7 +151,8 @@ def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-18.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -175,7 +176,8 @@ def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-34.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -199,7 +201,8 @@ def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-50.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -223,7 +226,8 @@ def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-101.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -247,7 +251,8 @@ def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-152.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -276,7 +281,8 @@ def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-50, 32 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -300,7 +306,8 @@ def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-50, 64 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -324,7 +331,8 @@ def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-101, 32 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -348,7 +356,8 @@ def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-101, 64 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -372,7 +381,8 @@ def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-152, 32 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -396,7 +406,8 @@ def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-152, 64 groups of width 4.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -420,7 +431,8 @@ def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """Wide ResNet-50-2 (bottleneck width doubled).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -445,7 +457,8 @@ def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """Wide ResNet-101-2 (bottleneck width doubled).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
 
     Returns:

@@ -128,7 +128,8 @@ def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2
     """ShuffleNetV2 x0.25.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -152,7 +153,8 @@ def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2
     """ShuffleNetV2 x0.33.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -176,7 +178,8 @@ def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x0.5.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -200,7 +203,8 @@ def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -224,7 +228,8 @@ def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x1.5.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -248,7 +253,8 @@ def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x2.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:
@@ -272,7 +278,8 @@ def shufflenet_v2_swish(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2
     """ShuffleNetV2 x1.0 with swish activations.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
 
     Returns:

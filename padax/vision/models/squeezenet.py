@@ -100,7 +100,8 @@ def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
     """SqueezeNet 1.0.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `SqueezeNet` (`num_classes`, `with_pool`).
 
     Returns:
@@ -125,7 +126,8 @@ def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
     """SqueezeNet 1.1.
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
         **kwargs: passed on to `SqueezeNet` (`num_classes`, `with_pool`).
 
     Returns:

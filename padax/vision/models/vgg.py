@@ -90,8 +90,10 @@ def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
     """VGG-11 (configuration A).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
-        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only without it).
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
         **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
 
     Returns:
@@ -115,8 +117,10 @@ def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
     """VGG-13 (configuration B).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
-        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only without it).
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
         **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
 
     Returns:
@@ -140,8 +144,10 @@ def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
     """VGG-16 (configuration D).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
-        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only without it).
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
         **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
 
     Returns:
@@ -165,8 +171,10 @@ def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
     """VGG-19 (configuration E).
 
     Args:
-        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not download); raises if the file is missing.
-        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only without it).
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
         **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
 
     Returns:

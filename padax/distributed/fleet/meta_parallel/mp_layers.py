@@ -152,7 +152,8 @@ class RowParallelLinear(_MPLayer):
         in_features, out_features: the weight's shape; in_features must divide by the mp degree.
         weight_attr: ParamAttr or initializer of the weight [in_features, out_features].
         has_bias: add a replicated bias.
-        input_is_parallel: the input already comes split along its last dimension (a ColumnParallelLinear with gather_output=False); otherwise it is split here.
+        input_is_parallel: the input already comes split along its last dimension (a ColumnParallelLinear with
+            gather_output=False); otherwise it is split here.
         fuse_matmul_bias: accepted for Paddle compatibility (XLA fuses the bias add itself).
         mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
 
