@@ -71,6 +71,14 @@ def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
     """Hessian of a scalar `func` at `xs`: [in_i.numel, in_j.numel] blocks (nested tuple for
     several inputs).
 
+    Args:
+        func: function of the Tensor(s) `xs` returning a single-element Tensor.
+        xs: a Tensor or a tuple/list of Tensors.
+        batch_axis: only None is supported (use padax.vmap for batches).
+
+    Returns:
+        A [xs.numel, xs.numel] Tensor, or for several inputs a nested tuple of blocks [xs[i].numel, xs[j].numel].
+
     Examples:
         >>> import padax
         >>> padax.autograd.hessian(lambda x: (x ** 3).sum(), padax.to_tensor([1.0, 2.0])).tolist()
@@ -95,6 +103,14 @@ def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
 def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
     """(func(xs), J v); `v` defaults to ones, as in Paddle.
 
+    Args:
+        func: function of the Tensor(s) `xs`.
+        xs: a Tensor or a tuple/list of Tensors.
+        v: tangent(s) shaped like `xs` (default: ones).
+
+    Returns:
+        A tuple (func(xs), J v).
+
     Examples:
         >>> import padax
         >>> y, jv = padax.autograd.jvp(lambda x: x * x, padax.to_tensor([1.0, 2.0]))
@@ -112,6 +128,14 @@ def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
 
 def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
     """(func(xs), v^T J); `v` defaults to ones, as in Paddle.
+
+    Args:
+        func: function of the Tensor(s) `xs`.
+        xs: a Tensor or a tuple/list of Tensors.
+        v: cotangent(s) shaped like func's output (default: ones).
+
+    Returns:
+        A tuple (func(xs), v^T J), the second a Tensor, or a tuple for several inputs.
 
     Examples:
         >>> import padax

@@ -307,6 +307,12 @@ config.on_change(lambda name, value: _apply_log_level(value, True) if name == "l
 def enable_x64(flag: bool = True):
     """Context manager turning 64-bit types on (or, with False, JAX's 32-bit-only mode) for a block.
 
+    Args:
+        flag: True turns 64-bit types on, False gives JAX's 32-bit-only mode, inside the block.
+
+    Returns:
+        A context manager; the previous value comes back on exit.
+
     Examples:
         >>> import padax
         >>> with padax.enable_x64(False):
@@ -320,6 +326,12 @@ def enable_x64(flag: bool = True):
 
 def disable_jit(disable: bool = True):
     """Context manager running `jit`-decorated functions op by op (for debugging: print values, pdb).
+
+    Args:
+        disable: True runs jitted functions op by op inside the block.
+
+    Returns:
+        A context manager.
 
     Examples:
         >>> import padax
@@ -338,6 +350,12 @@ def disable_jit(disable: bool = True):
 def default_matmul_precision(precision: str | None):
     """Context manager setting the precision of matrix products and convolutions that do not name
     one (`"float32"`/`"highest"`, `"tensorfloat32"`/`"high"`, `"bfloat16"`/`"default"`).
+
+    Args:
+        precision: 'float32'/'highest', 'tensorfloat32'/'high', 'bfloat16'/'default', or None.
+
+    Returns:
+        A context manager; the previous value comes back on exit.
 
     Examples:
         >>> import padax

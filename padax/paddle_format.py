@@ -31,6 +31,12 @@ PICKLE_MAGIC = b"\x80"  # a protocol 2+ pickle starts with PROTO
 class UnsafePickleError(pickle.UnpicklingError):
     """A pickle naming a global outside the numpy/containers allow-list (it could run code when loaded).
 
+    Args:
+        *args: the message, as for any pickle.UnpicklingError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import os, pickle
         >>> from padax import paddle_format
@@ -117,6 +123,14 @@ def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None 
     any other global is refused, naming it (prefixed by `what`, the file being read, if given).
     `encoding` decodes Python 2 strings ('bytes' keeps them as bytes, as the CIFAR batches need).
 
+    Args:
+        data: pickle bytes.
+        encoding: how Python 2 strings are decoded ('bytes' keeps them as bytes).
+        what: the file being read, prefixed to the error message.
+
+    Returns:
+        The unpickled object; refuses any global outside the allow-list.
+
     Examples:
         >>> import pickle
         >>> import numpy as np
@@ -134,6 +148,12 @@ def restricted_loads(data: bytes, *, encoding: str = "latin1", what: str | None 
 
 def loads(data: bytes) -> Any:
     """The object in Paddle pickle bytes, with Paddle's layouts undone (see the module docstring).
+
+    Args:
+        data: the bytes of a file `paddle.save` wrote.
+
+    Returns:
+        The object, with numpy arrays for the tensors and Paddle's layouts undone.
 
     Examples:
         >>> import pickle
@@ -180,6 +200,14 @@ def _to_host(obj: Any, where: str = "") -> Any:
 
 def save(obj: Any, path: str, protocol: int = 4) -> None:
     """Write `obj` (Tensors become numpy arrays) as the pickle `paddle.save` writes, atomically.
+
+    Args:
+        obj: the object (Tensors become numpy arrays).
+        path: the file to write (atomically).
+        protocol: pickle protocol 2, 3 or 4.
+
+    Returns:
+        None.
 
     Examples:
         >>> import os, tempfile

@@ -13,6 +13,12 @@ from padax.core.errors import require_members
 class WeightDecayRegularizer:
     """Base class: `coeff`, and `__call__(param)`, the term added to the parameter's gradient.
 
+    Args:
+        coeff: the regularization strength (a float).
+
+    Returns:
+        The regularizer; subclasses define `__call__(param)`.
+
     Examples:
         >>> import padax
         >>> class Clamp(padax.regularizer.WeightDecayRegularizer):
@@ -38,6 +44,12 @@ class WeightDecayRegularizer:
 class L2Decay(WeightDecayRegularizer):
     """coeff * param (the gradient of coeff / 2 * ||param||^2).
 
+    Args:
+        coeff: the regularization strength.
+
+    Returns:
+        The regularizer; calling it on a parameter gives coeff * param.
+
     Examples:
         >>> import padax
         >>> padax.regularizer.L2Decay(0.1)(padax.to_tensor([2.0, -4.0])).tolist()
@@ -53,6 +65,12 @@ class L2Decay(WeightDecayRegularizer):
 
 class L1Decay(WeightDecayRegularizer):
     """coeff * sign(param) (the gradient of coeff * ||param||_1).
+
+    Args:
+        coeff: the regularization strength.
+
+    Returns:
+        The regularizer; calling it on a parameter gives coeff * sign(param).
 
     Examples:
         >>> import padax

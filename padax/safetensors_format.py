@@ -30,6 +30,12 @@ def _library(op: str) -> Any:
 def looks_like_safetensors(head: bytes) -> bool:
     """Whether a file's first bytes are a safetensors header (8-byte little-endian length, then '{').
 
+    Args:
+        head: the file's first bytes (at least 9).
+
+    Returns:
+        True if they look like a safetensors header.
+
     Examples:
         >>> import struct
         >>> from padax import safetensors_format
@@ -44,6 +50,13 @@ def looks_like_safetensors(head: bytes) -> bool:
 
 def save(obj: Any, path: str) -> None:
     """Write a flat dict {name: Tensor or numpy array} as a .safetensors file, atomically.
+
+    Args:
+        obj: a flat dict {str: Tensor or numpy array} (complex128 is not storable).
+        path: the file to write (atomically).
+
+    Returns:
+        None.
 
     Examples:
         >>> import os, tempfile
@@ -76,6 +89,12 @@ def save(obj: Any, path: str) -> None:
 
 def loads(data: bytes) -> dict:
     """{name: numpy array} from the bytes of a .safetensors file.
+
+    Args:
+        data: the bytes of a .safetensors file.
+
+    Returns:
+        A dict {name: numpy array}.
 
     Examples:
         >>> import numpy as np

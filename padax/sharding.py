@@ -38,6 +38,15 @@ class ArrayType:
     """An array's type: shape, dtype and, for arrays laid out on a mesh, the layout
     (`str` gives jax's notation, `float32[8@X,4@Y]`: dimension 0 split over mesh axis X).
 
+    Args:
+        shape: the array's shape.
+        dtype: its dtype.
+        weak_type: whether it is a weakly typed Python scalar.
+        sharding: its layout on a mesh, or None.
+
+    Returns:
+        The type.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -87,6 +96,12 @@ def typeof(x: Any) -> ArrayType:
 
     Inside a traced function the layout is XLA's to choose, so a traced value's type has none.
 
+    Args:
+        x: a Tensor, a traced value or anything array-like.
+
+    Returns:
+        An ArrayType (shape, dtype, weak_type, sharding).
+
     Examples:
         >>> import padax
         >>> t = padax.typeof(padax.ones([4, 2]))
@@ -112,6 +127,13 @@ def typeof(x: Any) -> ArrayType:
 def reshard(xs: Any, out_shardings: Any) -> Any:
     """`xs` (a pytree) laid out as `out_shardings` say (a sharding, a PartitionSpec on the context
     mesh, or a matching pytree of them): moved eagerly, a sharding constraint inside jit.
+
+    Args:
+        xs: a pytree of arrays.
+        out_shardings: a Sharding, a PartitionSpec on the context mesh, or a pytree of them matching `xs`.
+
+    Returns:
+        The same pytree with each array laid out anew (values unchanged).
 
     Examples:
         >>> import padax
@@ -157,6 +179,14 @@ def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: A
     """jax's auto_axes: run `f` with the mesh axes `axes` (default: all) Auto, then lay its result
     out as `out_sharding` (given here or at the call: `g(x, out_sharding=P('X'))`).
 
+    Args:
+        f: the function to wrap (leave it out to use `auto_axes(axes=...)` as a decorator).
+        axes: mesh axis name(s) made Auto inside `f` (default: all).
+        out_sharding: lay the result out like this (a sharding or a PartitionSpec on the context mesh).
+
+    Returns:
+        The wrapped function; it also takes `out_sharding=` at the call.
+
     Examples:
         >>> import padax
         >>> from padax.sharding import P, auto_axes, get_abstract_mesh
@@ -188,6 +218,14 @@ def auto_axes(f: Callable | None = None, /, *, axes: Any = None, out_sharding: A
 def explicit_axes(f: Callable | None = None, /, *, axes: Any = None, in_sharding: Any = None) -> Callable:
     """jax's explicit_axes: lay the arguments out as `in_sharding` says (given here or at the call),
     then run `f` with the mesh axes `axes` (default: all) Explicit.
+
+    Args:
+        f: the function to wrap (leave it out to use `explicit_axes(axes=...)` as a decorator).
+        axes: mesh axis name(s) made Explicit inside `f` (default: all).
+        in_sharding: lay the arguments out like this first (a sharding, a PartitionSpec or a pytree of them).
+
+    Returns:
+        The wrapped function; it also takes `in_sharding=` at the call.
 
     Examples:
         >>> import padax
@@ -242,6 +280,15 @@ def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, 
                        file: Any = None) -> str:
     """Print (and return) a text table of which devices hold which block of a 1-d or 2-d array.
 
+    Args:
+        shape: the array shape (0-, 1- or 2-d).
+        sharding: the layout to show.
+        min_width, max_width: bounds on the table's width in characters.
+        file: where to print (default sys.stdout).
+
+    Returns:
+        The printed table (str).
+
     Examples:
         >>> import padax
         >>> from padax.sharding import NamedSharding, P
@@ -284,6 +331,13 @@ def visualize_sharding(shape: tuple, sharding: Sharding, *, min_width: int = 9, 
 
 def visualize_array_sharding(x: Any, **kwargs: Any) -> str:
     """Print which devices hold which block of a 1-d or 2-d Tensor (like jax.debug.visualize_array_sharding).
+
+    Args:
+        x: a 0-, 1- or 2-d Tensor.
+        **kwargs: `min_width`, `max_width`, `file`, as for visualize_sharding.
+
+    Returns:
+        The printed table (str).
 
     Examples:
         >>> import padax

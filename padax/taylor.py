@@ -38,10 +38,20 @@ def derivatives(f: Callable, x: Any, order: int, direction: Any = None) -> list:
     `x` may be a pytree; `direction` (v, shaped like x) defaults to ones for a scalar x, so
     for f: R -> R this is [f(x), f'(x), ..., f^(K)(x)]. Each entry has f's output structure.
 
-    >>> import padax
-    >>> from padax import taylor
-    >>> [float(d) for d in taylor.derivatives(padax.exp, padax.to_tensor(0.0), 3)]
-    [1.0, 1.0, 1.0, 1.0]
+    Args:
+        f: the function.
+        x: the point (a pytree).
+        order: the highest order K (>= 0).
+        direction: v, shaped like x (default ones, only for a single scalar x).
+
+    Returns:
+        A list of K + 1 values shaped like f's output: f(x), then the directional derivatives of order 1..K.
+
+    Examples:
+        >>> import padax
+        >>> from padax import taylor
+        >>> [float(d) for d in taylor.derivatives(padax.exp, padax.to_tensor(0.0), 3)]
+        [1.0, 1.0, 1.0, 1.0]
     """
     from padax.functional._arrays import asarray, full
     _check_order("derivatives", order)
@@ -63,10 +73,20 @@ def ode_coefficients(f: Callable, y0: Any, order: int, t0: Any = None) -> list:
     so y(t0 + h) ~ sum_k y_k h^k (and y^(k)(t0) = k! y_k). With `t0` given, f is called as
     f(y, t) (non-autonomous). `y0` may be a pytree of floating arrays; f returns its structure.
 
-    >>> import padax
-    >>> from padax import taylor
-    >>> [float(c) for c in taylor.ode_coefficients(lambda y: -y * y, padax.to_tensor(1.0), 3)]   # 1/(1+t)
-    [1.0, -1.0, 1.0, -1.0]
+    Args:
+        f: the vector field, f(y) (or f(y, t) when `t0` is given).
+        y0: the initial state (a pytree of floating arrays).
+        order: the highest coefficient K.
+        t0: the initial time for a non-autonomous f; None for f(y).
+
+    Returns:
+        A list [y_0, ..., y_K] of coefficients shaped like y0.
+
+    Examples:
+        >>> import padax
+        >>> from padax import taylor
+        >>> [float(c) for c in taylor.ode_coefficients(lambda y: -y * y, padax.to_tensor(1.0), 3)]   # 1/(1+t)
+        [1.0, -1.0, 1.0, -1.0]
     """
     from padax.functional._arrays import asarray, full
     from padax.functional.lax.elementwise import mul
@@ -107,9 +127,17 @@ def ode_coefficients(f: Callable, y0: Any, order: int, t0: Any = None) -> list:
 def evaluate(coefficients: Sequence[Any], h: Any) -> Any:
     """sum_k coefficients[k] * h**k (Horner's rule; coefficients are pytrees of one structure).
 
-    >>> from padax import taylor
-    >>> taylor.evaluate([1.0, 2.0, 3.0], 2.0)                # 1 + 2*2 + 3*2**2
-    17.0
+    Args:
+        coefficients: the Taylor coefficients c_0..c_K (pytrees of one structure).
+        h: the step.
+
+    Returns:
+        sum_k c_k h^k, with the coefficients' structure.
+
+    Examples:
+        >>> from padax import taylor
+        >>> taylor.evaluate([1.0, 2.0, 3.0], 2.0)                # 1 + 2*2 + 3*2**2
+        17.0
     """
     if not coefficients:
         raise op_value_error("taylor.evaluate", "needs at least one coefficient")

@@ -102,6 +102,14 @@ def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
     """vjp(f) satisfies <ct, J t> == <J^T ct, t>, with J t from finite differences (an AssertionError if
     not); arguments as for check_jvp.
 
+    Args:
+        f: the function; args: its positional arguments (arrays of one inexact dtype).
+        atol, rtol, eps: tolerances and the finite-difference step (defaults fit the dtype).
+        rng: the numpy Generator drawing the tangent and cotangent.
+
+    Returns:
+        None; raises AssertionError on a mismatch.
+
     Examples:
         >>> import numpy as np, padax
         >>> from padax.test_util import check_vjp
@@ -139,6 +147,16 @@ def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[st
                 atol: float | None = None, rtol: float | None = None, eps: float | None = None) -> None:
     """Check derivatives of `f` at `args` up to `order` in the given modes (fwd, rev): an AssertionError
     names the first mismatch; nothing happens when all agree with finite differences.
+
+    Args:
+        f: the function.
+        args: its positional arguments (arrays of one inexact dtype).
+        order: the highest derivative order to check.
+        modes: 'fwd' (jvp) and/or 'rev' (vjp).
+        atol, rtol, eps: tolerances and the finite-difference step (defaults fit the dtype).
+
+    Returns:
+        None; raises AssertionError at the first mismatch.
 
     Examples:
         >>> import numpy as np, padax

@@ -36,6 +36,12 @@ KeyPath = tuple
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
     """Whether `treedef` has a single node (a leaf, or None or an empty container).
 
+    Args:
+        treedef: a PyTreeDef.
+
+    Returns:
+        True if it is a single node.
+
     Examples:
         >>> from padax import tree_util
         >>> tree_util.treedef_is_leaf(tree_util.tree_structure(1.0))
@@ -49,6 +55,12 @@ def treedef_is_leaf(treedef: PyTreeDef) -> bool:
 def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
     """The structures of the root node's children.
 
+    Args:
+        treedef: a PyTreeDef.
+
+    Returns:
+        A list with one PyTreeDef per child of the root.
+
     Examples:
         >>> from padax import tree_util
         >>> kids = tree_util.treedef_children(tree_util.tree_structure((1, [2, 3])))
@@ -60,6 +72,13 @@ def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
 
 def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = None) -> bool:
     """Whether every element of `iterable` is a leaf (a tree of itself alone).
+
+    Args:
+        iterable: values to test.
+        is_leaf: a predicate that stops flattening at the values it accepts.
+
+    Returns:
+        True if every element is a leaf.
 
     Examples:
         >>> from padax import tree_util
@@ -74,6 +93,12 @@ def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = 
 def is_tree_node(typ: type) -> bool:
     """Whether instances of `typ` are containers (registered nodes) rather than leaves.
 
+    Args:
+        typ: a type.
+
+    Returns:
+        True if the type is a registered container (list, dict, a registered class, ...).
+
     Examples:
         >>> from padax import tree_util
         >>> tree_util.is_tree_node(dict), tree_util.is_tree_node(float)
@@ -86,6 +111,15 @@ def register_pytree_node(nodetype: type, flatten_func: Callable[[Any], tuple[Ite
                          unflatten_func: Callable[[Any, Iterable[Any]], Any],
                          flatten_with_keys_func: Callable | None = None) -> type:
     """Make `nodetype` a container: flatten_func(x) -> (children, aux), unflatten_func(aux, children) -> x.
+
+    Args:
+        nodetype: the class to register.
+        flatten_func: `x -> (children, aux_data)`.
+        unflatten_func: `(aux_data, children) -> x`.
+        flatten_with_keys_func: optional `x -> ((key, child) pairs, aux_data)` for key paths.
+
+    Returns:
+        `nodetype`.
 
     Examples:
         >>> import padax
@@ -104,6 +138,12 @@ def register_pytree_node(nodetype: type, flatten_func: Callable[[Any], tuple[Ite
 
 def register_pytree_node_class(cls: type) -> type:
     """Class decorator: `cls.tree_flatten(self)` and the classmethod `cls.tree_unflatten(aux, children)`.
+
+    Args:
+        cls: a class with `tree_flatten(self)` and a classmethod `tree_unflatten(aux, children)`.
+
+    Returns:
+        `cls` (so it works as a decorator).
 
     Examples:
         >>> from padax import tree_util
@@ -129,6 +169,15 @@ def register_pytree_with_keys(nodetype: type, flatten_with_keys: Callable[[Any],
                               flatten_func: Callable[[Any], tuple[Iterable[Any], Any]] | None = None) -> type:
     """Register a container whose children carry keys: flatten_with_keys(x) -> ((key, child) pairs, aux).
 
+    Args:
+        nodetype: the class to register.
+        flatten_with_keys: `x -> ((key, child) pairs, aux_data)`.
+        unflatten_func: `(aux_data, children) -> x`.
+        flatten_func: `x -> (children, aux_data)` (default: derived from flatten_with_keys).
+
+    Returns:
+        `nodetype`.
+
     Examples:
         >>> from padax import tree_util
         >>> class Pair:
@@ -149,6 +198,12 @@ def register_pytree_with_keys(nodetype: type, flatten_with_keys: Callable[[Any],
 
 def register_pytree_with_keys_class(cls: type) -> type:
     """Class decorator: `tree_flatten_with_keys`, classmethod `tree_unflatten` (and optionally `tree_flatten`).
+
+    Args:
+        cls: a class with `tree_flatten_with_keys(self)` and a classmethod `tree_unflatten`.
+
+    Returns:
+        `cls` (so it works as a decorator).
 
     Examples:
         >>> from padax import tree_util
@@ -186,6 +241,13 @@ class Partial(functools.partial):
     """functools.partial that is a pytree: the bound arguments are its leaves, the function is static.
 
     So a function with bound arrays can be passed into and returned from `jit`, `vmap`, `grad`.
+
+    Args:
+        func: the function to call.
+        *args, **kwargs: the bound arguments (the pytree's leaves).
+
+    Returns:
+        The partial function, a pytree whose static part is `func`.
 
     Examples:
         >>> import padax

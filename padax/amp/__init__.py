@@ -32,6 +32,12 @@ def is_float16_supported(device: Any = None) -> bool:
     """Whether float16 mixed precision runs on `device` (a name like 'cpu'/'gpu'/'gpu:0', a Device, or None
     for the default device). XLA computes float16 on every backend padax runs on (CPU, GPU, TPU).
 
+    Args:
+        device: a name like 'cpu', 'gpu' or 'gpu:0', a Device, or None for the default device.
+
+    Returns:
+        True on CPU, GPU and TPU backends.
+
     Examples:
         >>> import padax
         >>> padax.amp.is_float16_supported("cpu"), padax.amp.is_float16_supported()
@@ -42,6 +48,12 @@ def is_float16_supported(device: Any = None) -> bool:
 
 def is_bfloat16_supported(device: Any = None) -> bool:
     """Whether bfloat16 mixed precision runs on `device` (as `is_float16_supported`).
+
+    Args:
+        device: a name like 'cpu', 'gpu' or 'gpu:0', a Device, or None for the default device.
+
+    Returns:
+        True on CPU, GPU and TPU backends.
 
     Examples:
         >>> import padax

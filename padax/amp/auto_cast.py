@@ -110,6 +110,15 @@ def autocast(device_type: str | None = None, dtype: str = "float16", enabled: bo
              cache_enabled: bool = True):
     """Paddle's torch-style alias: `autocast(device_type, dtype, enabled)` is `auto_cast(enabled, dtype=dtype)`.
 
+    Args:
+        device_type: accepted for Paddle compatibility; unused.
+        dtype: 'float16' or 'bfloat16'.
+        enabled: False turns mixed precision off inside the block.
+        cache_enabled: accepted; unused.
+
+    Returns:
+        The same context manager as `auto_cast(enabled, dtype=dtype)`.
+
     Examples:
         >>> import padax
         >>> with padax.amp.autocast("cpu", dtype="bfloat16"):
@@ -130,6 +139,12 @@ def current_policy() -> AmpPolicy | None:
 def is_autocast_enabled(device_type: Any = None) -> bool:
     """Whether an enabled `auto_cast` is active in this thread.
 
+    Args:
+        device_type: accepted for Paddle compatibility; unused.
+
+    Returns:
+        A Python bool.
+
     Examples:
         >>> import padax
         >>> padax.amp.is_autocast_enabled()
@@ -144,6 +159,12 @@ def is_autocast_enabled(device_type: Any = None) -> bool:
 
 def get_autocast_dtype(device_type: Any = None) -> str:
     """The low-precision dtype of the active `auto_cast` ('float32' when none is active).
+
+    Args:
+        device_type: accepted for Paddle compatibility; unused.
+
+    Returns:
+        A dtype name: 'float16', 'bfloat16', or 'float32' outside auto_cast.
 
     Examples:
         >>> import padax
@@ -193,6 +214,19 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
     `dtype` (in place; batch norms keep float32, as in Paddle) and the optimizers keep float32 master
     weights (`master_weight` None or True), updating those and casting down. Returns models, or
     (models, optimizers) when optimizers are given.
+
+    Args:
+        models: a padax.nn.Layer or a list of them.
+        optimizers: a padax optimizer, a list of them, or None.
+        level: 'O1' (nothing changes) or 'O2' (parameters cast to `dtype`).
+        dtype: 'float16' or 'bfloat16'.
+        master_weight: for O2, keep float32 master weights in the optimizers (None or True: yes).
+        save_dtype: only None is supported (each parameter is saved in its own dtype).
+        master_grad: accepted for Paddle compatibility.
+        excluded_layers: layers, or layer classes, whose parameters stay float32 under O2.
+
+    Returns:
+        `models` (cast in place for O2), or `(models, optimizers)` when optimizers are given.
 
     Examples:
         >>> import padax

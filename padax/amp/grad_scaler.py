@@ -37,6 +37,12 @@ def _ops():
 def all_finite(tree: Any) -> Any:
     """A scalar bool Tensor: whether every floating-point leaf of `tree` is free of inf and nan.
 
+    Args:
+        tree: a pytree; only its floating-point array leaves are checked.
+
+    Returns:
+        A scalar bool Tensor.
+
     Examples:
         >>> import padax
         >>> padax.amp.all_finite({"a": padax.to_tensor([1.0, 2.0]), "b": padax.to_tensor([3.0])}).tolist()
@@ -54,6 +60,12 @@ def all_finite(tree: Any) -> Any:
 
 class OptimizerState(enum.Enum):
     """Where an optimizer is between two `update()` calls (Paddle's OptimizerState).
+
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `OptimizerState.INIT`).
+
+    Returns:
+        The `OptimizerState` member.
 
     Examples:
         >>> import padax

@@ -62,11 +62,20 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     check raises CheckifyError at once, and one in a compiled program is an error asking for
     checkify.
 
-    >>> import padax
-    >>> from padax import checkify
-    >>> checkify.check(padax.to_tensor(-1.0) > 0, "x must be positive")  # doctest: +IGNORE_EXCEPTION_DETAIL
-    Traceback (most recent call last):
-    CheckifyError: x must be positive
+    Args:
+        pred: a bool scalar or array; the check fails where any element is False.
+        msg: the message, a str.format template.
+        *fmt_args, **fmt_kwargs: values (arrays too) formatted into `msg`.
+
+    Returns:
+        None; a failure becomes checkify's error value, or raises CheckifyError eagerly.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> checkify.check(padax.to_tensor(-1.0) > 0, "x must be positive")  # doctest: +IGNORE_EXCEPTION_DETAIL
+        Traceback (most recent call last):
+        CheckifyError: x must be positive
     """
     _bind_check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
 
@@ -74,6 +83,14 @@ def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
     """Like `check` inside `checkify(f)`; outside it nothing happens (eagerly or compiled), so
     the check can stay in code that also runs unchecked.
+
+    Args:
+        pred: a bool scalar or array; the check fails where any element is False.
+        msg: the message, a str.format template.
+        *fmt_args, **fmt_kwargs: values (arrays too) formatted into `msg`.
+
+    Returns:
+        None; outside checkify the check does nothing.
 
     Examples:
         >>> import padax
@@ -108,6 +125,12 @@ def check_error(error: "Error") -> None:
     Inside `checkify(f)` it becomes `f`'s error (first failure wins, as for `check`); outside
     it, eagerly, it raises CheckifyError if the error holds a failure.
 
+    Args:
+        error: an `Error`, e.g. one returned by an inner checkified call.
+
+    Returns:
+        None; inside checkify the failure becomes the function's error, eagerly it raises CheckifyError.
+
     Examples:
         >>> import padax
         >>> from padax import checkify
@@ -137,6 +160,14 @@ class Error:
 
     A pytree (it can leave jit and vmap). Under vmap the code has the batch's shape and `get`
     reports the first failing element.
+
+    Args:
+        code: int array, -1 where no check failed, else the index of the first failing check.
+        payloads: per check, the values formatted into its message.
+        sites: per check, the static site that formats its message (template and source line).
+
+    Returns:
+        The error value; `get()` gives the message or None, `throw()` raises it.
 
     Examples:
         >>> import padax
@@ -218,17 +249,26 @@ init_error = Error(np.int32(-1), [], ())  # an error value holding no failure (j
 def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:
     """`checkify(f)(*args) -> (Error, f(*args))` with the checks in `errors` made into a value.
 
-    >>> import padax
-    >>> from padax import checkify
-    >>> def safe_log(x):
-    ...     checkify.check(x > 0, "x must be positive, got {}", x)
-    ...     return padax.log(x)
-    >>> err, out = padax.jit(checkify.checkify(safe_log))(padax.to_tensor(-1.0))
-    >>> err.get()
-    'x must be positive, got -1.0 (check failed at ...)'
-    >>> err, out = checkify.checkify(padax.log, errors=checkify.nan_checks)(padax.to_tensor(2.0))
-    >>> err.get() is None, round(float(out), 4)
-    (True, 0.6931)
+    Args:
+        fun: the function to check.
+        errors: categories of checks to turn on: user_checks (default), nan_checks, div_checks, index_checks,
+            float_checks, automatic_checks or all_checks (sets, combined with |).
+
+    Returns:
+        A function returning `(Error, fun(*args))`.
+
+    Examples:
+        >>> import padax
+        >>> from padax import checkify
+        >>> def safe_log(x):
+        ...     checkify.check(x > 0, "x must be positive, got {}", x)
+        ...     return padax.log(x)
+        >>> err, out = padax.jit(checkify.checkify(safe_log))(padax.to_tensor(-1.0))
+        >>> err.get()
+        'x must be positive, got -1.0 (check failed at ...)'
+        >>> err, out = checkify.checkify(padax.log, errors=checkify.nan_checks)(padax.to_tensor(2.0))
+        >>> err.get() is None, round(float(out), 4)
+        (True, 0.6931)
     """
     from padax.transforms.jit import jit
     from padax.transforms.staging import aval_of, flat_fun, trace_flat

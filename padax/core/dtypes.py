@@ -160,6 +160,12 @@ def set_default_dtype(d: Any) -> None:
 
     It is the setting `config.default_dtype`, so jitted functions retrace after a change.
 
+    Args:
+        d: float16, bfloat16, float32 or float64 (a name, numpy dtype or padax dtype).
+
+    Returns:
+        None.
+
     Examples:
         >>> import padax
         >>> padax.set_default_dtype('float64')

@@ -16,6 +16,12 @@ _var_ids = itertools.count()
 class Var:
     """A variable of a jaxpr: an input, a constvar or an equation's output, typed by its `aval`.
 
+    Args:
+        aval: the variable's abstract value (shape and dtype).
+
+    Returns:
+        A new variable with a fresh id.
+
     Examples:
         >>> import padax
         >>> closed = padax.make_jaxpr(lambda x: padax.sin(x))(padax.to_tensor([1.0, 2.0]))
@@ -35,6 +41,13 @@ class Var:
 
 class Literal:
     """A constant small enough to print and embed in the program (Python scalars): read `.val`.
+
+    Args:
+        val: the constant (a Python or numpy scalar).
+        aval: its abstract value (shape and dtype).
+
+    Returns:
+        The literal.
 
     Examples:
         >>> import padax
@@ -59,6 +72,16 @@ Atom = Var | Literal
 
 class JaxprEqn:
     """One equation of a jaxpr: `outvars = primitive.bind(*invars, **params)`.
+
+    Args:
+        primitive: the Primitive applied.
+        invars: its inputs (Vars or Literals).
+        outvars: its output Vars.
+        params: the primitive's static parameters.
+        source_info: where the user's code made it (for errors), or None.
+
+    Returns:
+        The equation.
 
     Examples:
         >>> import padax
@@ -87,6 +110,15 @@ class Jaxpr:
     """A closed-over-nothing program: `constvars` are bound by a ClosedJaxpr's consts.
 
     Fields: constvars, invars, outvars (Vars or Literals) and eqns (JaxprEqns, in order).
+
+    Args:
+        constvars: Vars bound by a ClosedJaxpr's consts.
+        invars: the input Vars.
+        outvars: the outputs (Vars or Literals).
+        eqns: the JaxprEqns, in execution order.
+
+    Returns:
+        The jaxpr.
 
     Examples:
         >>> import padax
@@ -130,6 +162,13 @@ class Jaxpr:
 
 class ClosedJaxpr:
     """A jaxpr with values for its constvars (`consts`, alias `literals`). Hashes by identity (used as a cache key).
+
+    Args:
+        jaxpr: the Jaxpr.
+        consts: one value per constvar of `jaxpr`.
+
+    Returns:
+        The closed jaxpr.
 
     Examples:
         >>> import padax

@@ -43,6 +43,13 @@ class Primitive:
     `def_transpose`, `def_batch`; a primitive compiled under jit also needs a lowering rule
     (padax/lowering/rules/). `bind` applies it under the current trace.
 
+    Args:
+        name: the primitive's name, as printed in jaxprs (registered by name).
+        multiple_results: `bind` returns a list of outputs instead of one.
+
+    Returns:
+        The primitive; attach its rules with the def_* methods.
+
     Examples:
         >>> import padax
         >>> from padax.extend.core import Primitive

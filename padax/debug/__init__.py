@@ -56,14 +56,23 @@ def callback(fn: Callable[..., Any], *args: Any, ordered: bool = False, **kwargs
     """Call `fn(*args, **kwargs)` with the arrays' values when the program runs (numpy arrays on
     the host). Nothing is returned; under vmap `fn` is called once per batch element.
 
-    >>> import padax
-    >>> seen = []
-    >>> def f(x):
-    ...     padax.debug.callback(lambda v: seen.append(v.tolist()), x)
-    ...     return x + 1
-    >>> _ = padax.jit(f)(padax.arange(3))
-    >>> seen
-    [[0, 1, 2]]
+    Args:
+        fn: the host function, called with numpy arrays in place of the arrays.
+        *args, **kwargs: values passed to `fn` (pytrees allowed).
+        ordered: run the callbacks in program order.
+
+    Returns:
+        None.
+
+    Examples:
+        >>> import padax
+        >>> seen = []
+        >>> def f(x):
+        ...     padax.debug.callback(lambda v: seen.append(v.tolist()), x)
+        ...     return x + 1
+        >>> _ = padax.jit(f)(padax.arange(3))
+        >>> seen
+        [[0, 1, 2]]
     """
     if not callable(fn):
         raise TypeError(f"debug.callback: expected a callable, got {type(fn).__name__}")
@@ -89,13 +98,22 @@ def print(fmt: str, *args: Any, ordered: bool = False, **kwargs: Any) -> None:  
     Like `jax.debug.print`: works inside jit, vmap (one line per batch element), grad
     (primal values) and control flow; `ordered=True` keeps the program's order.
 
-    >>> import padax
-    >>> @padax.jit
-    ... def f(x):
-    ...     padax.debug.print("x = {}", x)
-    ...     return x * 2
-    >>> _ = f(padax.to_tensor([1.0, 2.0]))
-    x = [1. 2.]
+    Args:
+        fmt: a str.format template.
+        *args, **kwargs: values (arrays too) formatted into it.
+        ordered: keep the prints in program order.
+
+    Returns:
+        None; the line is printed when the program runs.
+
+    Examples:
+        >>> import padax
+        >>> @padax.jit
+        ... def f(x):
+        ...     padax.debug.print("x = {}", x)
+        ...     return x * 2
+        >>> _ = f(padax.to_tensor([1.0, 2.0]))
+        x = [1. 2.]
     """
     if not isinstance(fmt, str):
         raise TypeError(f"debug.print: the format must be a str, got {type(fmt).__name__}")
@@ -141,6 +159,13 @@ def breakpoint(*, backend: str = "pdb", ordered: bool = False) -> None:  # noqa:
     the host when the program reaches this point and bound to their names, as numpy
     arrays, in the debugger session; the caller's other locals are there too. Continue
     with `c`.
+
+    Args:
+        backend: only 'pdb' is available.
+        ordered: keep the stop in program order relative to other ordered effects.
+
+    Returns:
+        None.
 
     Examples:
         Here the debugger reads its commands ("p y", then "c") from a string instead of the keyboard:

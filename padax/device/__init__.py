@@ -40,6 +40,12 @@ def CPUPlace() -> Place:  # noqa: N802  (Paddle's class name)
 def CUDAPlace(id: int = 0) -> Place:  # noqa: N802,A002
     """GPU `id`; a ValueError when padax has no GPU backend here (as Paddle's CPU build raises).
 
+    Args:
+        id: the GPU index.
+
+    Returns:
+        A Place for 'gpu:id'; raises ValueError when there is no such GPU.
+
     Examples:
         >>> import padax
         >>> try:
@@ -55,6 +61,12 @@ def CUDAPlace(id: int = 0) -> Place:  # noqa: N802,A002
 
 def XPUPlace(id: int = 0) -> Place:  # noqa: N802,A002
     """Kunlun XPU `id`: padax has no XPU backend, so this raises a ValueError naming what is available.
+
+    Args:
+        id: the XPU index.
+
+    Returns:
+        Never returns: padax has no XPU backend, so it raises ValueError.
 
     Examples:
         >>> import padax
@@ -141,6 +153,12 @@ def is_compiled_with_cinn() -> bool:
 
 def is_compiled_with_custom_device(device_type: str) -> bool:
     """padax has no Paddle custom-device plugins: False for every `device_type`.
+
+    Args:
+        device_type: the plugin name, e.g. 'npu'.
+
+    Returns:
+        False.
 
     Examples:
         >>> import padax
@@ -264,6 +282,12 @@ def set_device(device: Any) -> Place:
     """Make `device` ('cpu', 'gpu', 'gpu:1', a Place, an int GPU index) the default device of new Tensors
     and compiled programs; returns its Place. Tensors made before stay where they are.
 
+    Args:
+        device: 'cpu', 'gpu', 'gpu:1', a Place, or an int GPU index.
+
+    Returns:
+        The Place of the new default device.
+
     Examples:
         >>> import padax
         >>> before = padax.get_device()
@@ -281,6 +305,12 @@ def set_device(device: Any) -> Place:
 def get_device(input: Any = None) -> str | int:  # noqa: A002  (Paddle's parameter name)
     """The default device as Paddle's string ('cpu', 'gpu:0'); given a Tensor, its GPU index (-1 on CPU).
 
+    Args:
+        input: a Tensor, or None for the default device.
+
+    Returns:
+        The default device as a string ('cpu', 'gpu:0'); for a Tensor, its GPU index (-1 on CPU).
+
     Examples:
         >>> import padax
         >>> padax.get_device()  # on a machine without a GPU backend
@@ -297,6 +327,12 @@ def get_device(input: Any = None) -> str | int:  # noqa: A002  (Paddle's paramet
 
 def set_default_device(device: Any) -> None:
     """set_device(device), returning nothing (Paddle's torch-style name).
+
+    Args:
+        device: as for `set_device`.
+
+    Returns:
+        None.
 
     Examples:
         >>> import padax
@@ -322,6 +358,12 @@ def get_default_device() -> str:
 
 def synchronize(device: Any = None) -> None:
     """Wait until the device (default: the default device) has finished the work queued on it.
+
+    Args:
+        device: the device to wait for (as for `set_device`); None is the default device.
+
+    Returns:
+        None.
 
     Examples:
         >>> import padax

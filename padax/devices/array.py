@@ -61,6 +61,13 @@ class Tensor(AvalProperties):
     `padax.Array`). Build one with padax.to_tensor; it has Paddle's methods and operators, and updates are
     functional (`x.at[i].set(v)` returns a new Tensor).
 
+    Args:
+        _buf: the device buffer (internal: build Tensors with padax.to_tensor or padax.device_put).
+        aval: its abstract value (shape and dtype); None reads it from the buffer.
+
+    Returns:
+        The Tensor wrapping the buffer.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])

@@ -86,6 +86,12 @@ def devices(backend: str | None = None) -> list:
 def local_devices(backend: str | None = None) -> list:
     """The devices of a platform that this process drives (all of them in a single-process run).
 
+    Args:
+        backend: the platform ('cpu', 'gpu', ...); None is the default backend.
+
+    Returns:
+        A list of this process's Device objects.
+
     Examples:
         >>> import padax
         >>> padax.local_devices('cpu')[0]
@@ -96,6 +102,12 @@ def local_devices(backend: str | None = None) -> list:
 
 def process_index(backend: str | None = None) -> int:
     """This process's index among the processes of a multi-process run (0 otherwise).
+
+    Args:
+        backend: the platform ('cpu', 'gpu', ...); None is the default backend.
+
+    Returns:
+        This process's index (int, 0 in a single-process run).
 
     Examples:
         >>> import padax
@@ -108,6 +120,12 @@ def process_index(backend: str | None = None) -> int:
 def process_count(backend: str | None = None) -> int:
     """The number of processes of a multi-process run (padax.distributed.initialize), 1 otherwise.
 
+    Args:
+        backend: the platform ('cpu', 'gpu', ...); None is the default backend.
+
+    Returns:
+        The number of processes (int, 1 in a single-process run).
+
     Examples:
         >>> import padax
         >>> padax.process_count()
@@ -118,6 +136,12 @@ def process_count(backend: str | None = None) -> int:
 
 def local_device_count(backend: str | None = None) -> int:
     """The number of devices this process drives.
+
+    Args:
+        backend: the platform ('cpu', 'gpu', ...); None is the default backend.
+
+    Returns:
+        The number of this process's devices (int).
 
     Examples:
         >>> import padax
@@ -141,6 +165,12 @@ def default_backend() -> str:
 def device_count(backend: str | None = None) -> int:
     """The number of devices of a platform, over all processes (for several CPU devices in one process set
     PADAX_NUM_CPU_DEVICES before importing padax).
+
+    Args:
+        backend: the platform ('cpu', 'gpu', ...); None is the default backend.
+
+    Returns:
+        The number of devices, over all processes (int).
 
     Examples:
         >>> import padax

@@ -43,6 +43,16 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
     a summarised axis (3), `sci_mode` exponent notation for floats (False), `linewidth` characters per
     line (80).
 
+    Args:
+        precision: decimals shown for floats (default 8).
+        threshold: element count above which a Tensor is summarised (default 1000).
+        edgeitems: items kept at each end of a summarised axis (default 3).
+        sci_mode: exponent notation for floats (default False).
+        linewidth: characters per line (default 80).
+
+    Returns:
+        None; every argument left as None keeps its current setting.
+
     Examples:
         >>> import padax
         >>> padax.set_printoptions(precision=2)

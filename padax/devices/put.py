@@ -180,6 +180,12 @@ def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
 def device_get(x: Any) -> Any:
     """A pytree of Tensors (and other values) copied to the host: Tensors become numpy arrays.
 
+    Args:
+        x: a pytree of Tensors and other values.
+
+    Returns:
+        The same pytree with every Tensor replaced by a numpy array (other leaves unchanged).
+
     Examples:
         >>> import padax
         >>> padax.device_get({'step': 3, 'w': padax.to_tensor([1.0, 2.0])})
@@ -192,6 +198,12 @@ def device_get(x: Any) -> Any:
 def block_until_ready(x: Any) -> Any:
     """Wait until every Tensor in the pytree `x` is computed (for timing: padax dispatches asynchronously);
     returns `x`.
+
+    Args:
+        x: a pytree that may hold Tensors.
+
+    Returns:
+        `x` itself, once all its Tensors are computed.
 
     Examples:
         >>> import padax

@@ -40,6 +40,12 @@ from padax.devices import _jaxlib
 class ShardingError(ValueError):
     """A sharding does not fit a mesh or an array shape.
 
+    Args:
+        *args: the message, as for any ValueError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import padax
         >>> from padax.sharding import NamedSharding, P, ShardingError
@@ -60,6 +66,12 @@ class PartitionSpec(tuple):
     `P('x', None)` splits dimension 0 over mesh axis 'x' and keeps dimension 1
     whole; `P(('x', 'y'))` splits dimension 0 over both axes ('x' major).
     Dimensions past the end of the spec are not split.
+
+    Args:
+        *parts: per array dimension, None, a mesh axis name or a tuple of names.
+
+    Returns:
+        The spec (a tuple).
 
     Examples:
         >>> from padax.sharding import PartitionSpec
@@ -132,6 +144,12 @@ class AxisType(enum.Enum):
     and XLA's partitioner chooses the layouts inside compiled programs; it does not type-check
     Explicit shardings as jax does.
 
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `AxisType.Auto`).
+
+    Returns:
+        The `AxisType` member.
+
     Examples:
         >>> import padax
         >>> from padax.sharding import AxisType
@@ -162,6 +180,14 @@ def _axis_types(axis_types: Any, n: int, default: AxisType) -> tuple[AxisType, .
 
 class AbstractMesh:
     """A mesh's axis names, sizes and types without its devices (what a traced program sees).
+
+    Args:
+        axis_sizes: the size of each axis.
+        axis_names: one name per axis.
+        axis_types: one AxisType per axis, or one for all (default Auto).
+
+    Returns:
+        The abstract mesh (no devices).
 
     Examples:
         >>> from padax.sharding import AbstractMesh
@@ -216,6 +242,14 @@ class Mesh:
     default Auto) is recorded for jax's explicit-sharding API; two meshes over
     the same devices and names are equal whatever their axis types.
     `with mesh:` makes it the context mesh (as padax.set_mesh does).
+
+    Args:
+        devices: an n-d array (or nested lists) of distinct devices.
+        axis_names: one name per devices dimension.
+        axis_types: one AxisType per axis, or one for all (default Auto).
+
+    Returns:
+        The mesh.
 
     Examples:
         >>> import numpy as np
@@ -369,6 +403,12 @@ class set_mesh:  # noqa: N801  (a function to users; a class so that it also wor
     with_sharding_constraint, reshard) refer to it. As a statement it stays set; as
     `with padax.set_mesh(mesh):` it is restored at the end of the block.
 
+    Args:
+        mesh: the Mesh to use as context mesh; None clears it.
+
+    Returns:
+        A context manager that restores the previous mesh on exit (as a statement the mesh stays set).
+
     Examples:
         >>> import padax
         >>> from padax.sharding import P
@@ -478,6 +518,15 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
     """A mesh of the first prod(axis_shapes) devices (default: all devices of the default backend).
 
     `axis_types` defaults to Explicit for every axis, as jax.make_mesh does (see AxisType).
+
+    Args:
+        axis_shapes: the size of each axis.
+        axis_names: one name per axis.
+        axis_types: one AxisType per axis, or one for all (default Explicit, as jax).
+        devices: the devices to use (default: all devices of the default backend).
+
+    Returns:
+        A Mesh of the first prod(axis_shapes) devices.
 
     Examples:
         >>> import padax
@@ -600,6 +649,12 @@ def _norm_map(m: dict, shape) -> dict:
 class SingleDeviceSharding(Sharding):
     """The whole array on one device.
 
+    Args:
+        device: the Device that holds the whole array.
+
+    Returns:
+        The sharding.
+
     Examples:
         >>> import padax
         >>> from padax.sharding import SingleDeviceSharding
@@ -643,6 +698,13 @@ class NamedSharding(Sharding):
     the sizes of the mesh axes it names; the device at mesh coordinates c
     holds, along that dimension, the block whose index is c restricted to
     those axes (row-major). Mesh axes not named anywhere hold copies.
+
+    Args:
+        mesh: the Mesh.
+        spec: a PartitionSpec (or a sequence turned into one); None replicates.
+
+    Returns:
+        The sharding; raises ShardingError when the spec names unknown or repeated axes.
 
     Examples:
         >>> import padax
@@ -768,6 +830,13 @@ class NamedSharding(Sharding):
 
 class GSPMDSharding(Sharding):
     """A layout in XLA's own terms: a device list and an HloSharding over its positions.
+
+    Args:
+        devices: the devices, in the order the HloSharding's positions refer to.
+        hlo_sharding: an XLA HloSharding (e.g. from `Sharding.to_hlo_sharding(ndim)`).
+
+    Returns:
+        The sharding.
 
     Examples:
         >>> import padax

@@ -50,6 +50,13 @@ class ProcessMesh:
     `ProcessMesh([[0, 1], [2, 3]], dim_names=["x", "y"])`; rank r is
     `padax.devices()[r]`. `.mesh` is the padax Mesh used underneath.
 
+    Args:
+        mesh: nested lists (or an array) of device ranks, rank r being `padax.devices()[r]`; or a padax Mesh to wrap.
+        dim_names: one name per mesh dimension (default 'd0', 'd1', ...).
+
+    Returns:
+        The mesh; `.mesh` is the padax Mesh underneath.
+
     Examples:
         >>> import padax.distributed as dist
         >>> pm = dist.ProcessMesh([0], dim_names=["dp"])  # rank r is padax.devices()[r]
@@ -135,6 +142,12 @@ class Placement:
 class Shard(Placement):
     """Split tensor dimension `dim` over this mesh dimension.
 
+    Args:
+        dim: the tensor dimension to split (negative counts from the end).
+
+    Returns:
+        The placement.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -210,6 +223,12 @@ class ReduceOp:
 class Partial(Placement):
     """Values along this mesh dimension still to be reduced (`reduce_type`, default SUM).
 
+    Args:
+        reduce_type: the pending reduction, a ReduceOp (SUM by default).
+
+    Returns:
+        The placement.
+
     Examples:
         >>> import padax.distributed as dist
         >>> p = dist.Partial(dist.ReduceOp.MAX)
@@ -244,6 +263,14 @@ def _as_mesh(mesh: Any) -> ProcessMesh:
 def to_named_sharding(mesh: Any, placements: Sequence[Placement], ndim: int) -> NamedSharding:
     """The NamedSharding that Paddle's (mesh, placements) describe for a tensor of `ndim` dimensions.
 
+    Args:
+        mesh: a ProcessMesh (or a padax Mesh).
+        placements: one Shard(dim), Replicate() or Partial() per mesh dimension.
+        ndim: the number of dimensions of the tensor to lay out.
+
+    Returns:
+        The equivalent `NamedSharding` (Partial dimensions map to replication in the spec).
+
     Examples:
         >>> import padax.distributed as dist
         >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
@@ -272,6 +299,16 @@ def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: A
                  place: Any = None, stop_gradient: Any = None) -> Any:
     """A Tensor laid out on `mesh` as `placements` say (Paddle's dist.shard_tensor).
 
+    Args:
+        data: a Tensor, numpy array or nested list (the global value).
+        mesh: a ProcessMesh (or a padax Mesh).
+        placements: one Shard(dim), Replicate() or Partial() per mesh dimension.
+        dtype: convert to this dtype first (None keeps it).
+        place, stop_gradient: accepted for Paddle compatibility; unused (the mesh decides placement).
+
+    Returns:
+        A Tensor laid out on the mesh's devices.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -291,6 +328,14 @@ def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: A
 
 def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
     """The same global value laid out anew (inside jit: a sharding constraint).
+
+    Args:
+        x: a Tensor.
+        mesh: a ProcessMesh (or a padax Mesh).
+        placements: one Shard(dim), Replicate() or Partial() per mesh dimension.
+
+    Returns:
+        The same values laid out anew (inside jit: a sharding constraint).
 
     Examples:
         >>> import padax
@@ -312,6 +357,15 @@ def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
 
 def dtensor_from_fn(fn: Callable, mesh: Any, placements: Sequence[Placement], *args: Any, **kwargs: Any) -> Any:
     """`shard_tensor(fn(*args, **kwargs), mesh, placements)`, e.g. fn=padax.ones.
+
+    Args:
+        fn: a function building the full tensor (e.g. padax.ones).
+        mesh: a ProcessMesh (or a padax Mesh).
+        placements: one Shard(dim), Replicate() or Partial() per mesh dimension.
+        *args, **kwargs: passed to `fn`.
+
+    Returns:
+        The Tensor that `fn` builds, laid out as `placements` say.
 
     Examples:
         >>> import padax
@@ -335,6 +389,17 @@ def _group(group: Any) -> Any:
 
 def all_reduce(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: bool = True) -> Any:
     """Reduce over the members of `group` (a mesh axis); every member gets the result.
+
+    Args:
+        tensor: the local value.
+        op: a ReduceOp, SUM, MAX, MIN, AVG or PROD.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+
+    Returns:
+        The reduced Tensor, same shape as `tensor`, identical on every member (a new value: `tensor` is not changed in
+        place).
 
     Examples:
         >>> import padax
@@ -368,6 +433,19 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
     Paddle's form `all_gather(tensor_list, tensor, group)` fills `tensor_list`
     with one tensor per member and returns it.
 
+    Args:
+        tensor_or_list: the local tensor; or, in Paddle's form, a list to fill.
+        tensor: the local tensor when the first argument is a list.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+        axis: where the member axis goes in the result.
+        tiled: concatenate along `axis` instead of stacking.
+
+    Returns:
+        The gathered Tensor (member axis of size group-size at `axis`, or `axis` grown by that factor when tiled); in
+        the list form, the filled list.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -387,6 +465,17 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
 def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: bool = True, *,
                    axis: int = 0) -> Any:
     """Reduce over `group`, then member i keeps the i-th block of dimension `axis`.
+
+    Args:
+        tensor: the local value; its `axis` size must divide by the group size.
+        op: ReduceOp.SUM or ReduceOp.AVG.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+        axis: the dimension split among the members.
+
+    Returns:
+        This member's block of the reduced value (`axis` divided by the group size).
 
     Examples:
         >>> import padax
@@ -408,6 +497,16 @@ def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_
 def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True) -> Any:
     """Every member of `group` gets member `src`'s tensor.
 
+    Args:
+        tensor: the local value.
+        src: the index of the sending member along the group axis.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+
+    Returns:
+        A Tensor equal to `src`'s `tensor` on every member.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -428,6 +527,16 @@ def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True
 def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_axis: int = 0) -> Any:
     """Member j gets block j (along split_axis) of every member's tensor, concatenated along concat_axis.
 
+    Args:
+        tensor: the local value; its `split_axis` size must divide by the group size.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        split_axis: the axis cut into one block per member.
+        concat_axis: the axis the received blocks are joined along.
+
+    Returns:
+        A Tensor whose `split_axis` shrinks and `concat_axis` grows by the group size.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -442,6 +551,16 @@ def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_ax
 def alltoall(in_tensor_list: Any, out_tensor_list: list | None = None, group: Any = None,
              sync_op: bool = True) -> Any:
     """Paddle's list form: member j receives in_tensor_list[j] of every member (in member order).
+
+    Args:
+        in_tensor_list: one tensor per member (or a stacked tensor with the member axis first).
+        out_tensor_list: a list to fill with the received tensors (optional).
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+
+    Returns:
+        The received tensors stacked along a new first axis, or the filled `out_tensor_list`.
 
     Examples:
         >>> import padax
@@ -465,6 +584,17 @@ def send(tensor: Any, dst: int, group: Any = None, sync_op: bool = True, *, src:
     Every member runs the same program, so both ends are named; the result
     is what `dst` receives (zeros on the other members).
 
+    Args:
+        tensor: the value to send.
+        dst: the receiving member's index along the group axis.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+        src: the sending member's index.
+
+    Returns:
+        What `dst` receives (`src`'s tensor), zeros on the other members.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -480,6 +610,17 @@ def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, *, 
     """The receiving end of `send`: member `dst` gets member `src`'s `tensor`.
 
     Without `dst`, every member other than `src` receives it (a broadcast from src).
+
+    Args:
+        tensor: the value being passed (every member runs the same program).
+        src: the sending member.
+        group: the mesh axis name (or names, or a ProcessMesh) to communicate over; required, as collectives run inside
+            shard_map/vmap with named axes.
+        sync_op: accepted for Paddle compatibility; padax collectives are part of the traced program.
+        dst: the receiving member; None makes every member receive it (a broadcast from `src`).
+
+    Returns:
+        On the receiver, `src`'s tensor; zeros on the other members when `dst` is given.
 
     Examples:
         >>> import padax
@@ -525,6 +666,14 @@ def make_array_from_process_local_data(sharding: NamedSharding, local_data: Any,
     Every process passes the block of the global array that its own devices
     hold under `sharding` (e.g. its rows of a batch split over a 'data' axis
     that spans processes); `global_shape` defaults to what those blocks imply.
+
+    Args:
+        sharding: the NamedSharding of the global array.
+        local_data: this process's block (array-like) of the global array.
+        global_shape: the global shape; None infers it from the block sizes.
+
+    Returns:
+        One global Tensor sharded as `sharding`, built without moving data between processes.
 
     Examples:
         >>> import numpy as np

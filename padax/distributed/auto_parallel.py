@@ -62,6 +62,17 @@ def shard_layer(layer: Layer, process_mesh: Any, shard_fn: Callable | None = Non
     `output_fn(outputs, mesh)` re-lay the inputs and outputs (the layer is then
     wrapped in one that applies them).
 
+    Args:
+        layer: the padax.nn.Layer whose parameters to lay out.
+        process_mesh: the ProcessMesh.
+        shard_fn: `shard_fn(name, sublayer, mesh)` called for every sublayer; it may assign `dist.shard_tensor(...)`
+            parameters. Parameters it leaves are replicated.
+        input_fn: `input_fn(inputs, mesh)` re-lays the inputs before each call.
+        output_fn: `output_fn(outputs, mesh)` re-lays the outputs after each call.
+
+    Returns:
+        `layer` itself, its parameters now on the mesh; or a wrapping layer when input_fn/output_fn are given.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -130,6 +141,13 @@ class _ShardingStage:
 class ShardingStage1(_ShardingStage):
     """shard_optimizer's shard_fn for ZeRO-1: optimizer slots split over one mesh dimension.
 
+    Args:
+        sharding_mesh_dim: the mesh dimension to split over, by index or name.
+        mesh: the ProcessMesh; None uses the mesh the parameters live on.
+
+    Returns:
+        A shard_fn for `shard_optimizer`.
+
     Examples:
         >>> import padax.distributed as dist
         >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
@@ -143,6 +161,13 @@ class ShardingStage1(_ShardingStage):
 class ShardingStage2(_ShardingStage):
     """ZeRO-2: slots and gradients split over one mesh dimension.
 
+    Args:
+        sharding_mesh_dim: the mesh dimension to split over, by index or name.
+        mesh: the ProcessMesh; None uses the mesh the parameters live on.
+
+    Returns:
+        A shard_fn for `shard_optimizer`.
+
     Examples:
         >>> import padax.distributed as dist
         >>> pm = dist.ProcessMesh([[0]], dim_names=["dp", "mp"])
@@ -155,6 +180,13 @@ class ShardingStage2(_ShardingStage):
 
 class ShardingStage3(_ShardingStage):
     """ZeRO-3: slots, gradients and parameters split over one mesh dimension.
+
+    Args:
+        sharding_mesh_dim: the mesh dimension to split over, by index or name.
+        mesh: the ProcessMesh; None uses the mesh the parameters live on.
+
+    Returns:
+        A shard_fn for `shard_optimizer`.
 
     Examples:
         >>> import padax.distributed as dist
@@ -191,6 +223,14 @@ def shard_optimizer(optimizer: Any, shard_fn: _ShardingStage | None = None,
                     gradient_accumulation_steps: int = 1) -> ShardedOptimizer:
     """`optimizer` whose state follows its parameters' layouts, or ZeRO-split by ShardingStage1/2/3.
 
+    Args:
+        optimizer: a padax optimizer.
+        shard_fn: ShardingStage1/2/3 to ZeRO-split the state; None makes the state follow the parameters' layouts.
+        gradient_accumulation_steps: only 1 is supported.
+
+    Returns:
+        A ShardedOptimizer with the wrapped optimizer's `init`/`step`.
+
     Examples:
         >>> import padax
         >>> import padax.distributed as dist
@@ -213,6 +253,16 @@ def shard_optimizer(optimizer: Any, shard_fn: _ShardingStage | None = None,
 
 class ShardDataloader:
     """A DataLoader whose batches come out laid out on a mesh, split along dimension 0 over `shard_dims`.
+
+    Args:
+        dataloader: an iterable of batches (e.g. padax.io.DataLoader) yielding global batches.
+        meshes: the ProcessMesh (or a list holding one mesh; per-input meshes are not supported).
+        input_keys: for dict batches, the keys to keep (None keeps all).
+        shard_dims: mesh dimension(s), by index or name, that dimension 0 of every array is split over; None replicates.
+        is_dataset_splitted: only False is supported (padax's loader yields the global batch).
+
+    Returns:
+        An iterable of batches laid out on the mesh.
 
     Examples:
         >>> import numpy as np
@@ -272,6 +322,16 @@ def shard_dataloader(dataloader: Any, meshes: Any, input_keys: Sequence[str] | N
                      is_dataset_splitted: bool = False) -> ShardDataloader:
     """Paddle's dist.shard_dataloader: batches split over the mesh dimension(s) `shard_dims`.
 
+    Args:
+        dataloader: an iterable of batches (e.g. padax.io.DataLoader) yielding global batches.
+        meshes: the ProcessMesh (or a list holding one mesh; per-input meshes are not supported).
+        input_keys: for dict batches, the keys to keep (None keeps all).
+        shard_dims: mesh dimension(s), by index or name, that dimension 0 of every array is split over; None replicates.
+        is_dataset_splitted: only False is supported (padax's loader yields the global batch).
+
+    Returns:
+        A `ShardDataloader` yielding batches laid out on the mesh.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -293,6 +353,12 @@ class _ShardingConfig:
 class Strategy:
     """Paddle's auto-parallel Strategy; padax reads its `sharding` settings (enable, stage 1-3, and the
     mesh dimension to split over, `sharding_mesh_dim`).
+
+    Args:
+        config: a dict; its 'sharding' entry may set `enable`, `stage` (1-3) and `sharding_mesh_dim`.
+
+    Returns:
+        The strategy; other settings are not read.
 
     Examples:
         >>> import padax.distributed as dist
@@ -316,6 +382,15 @@ class DistModel:
     In "train" mode (default with an optimizer) `model(inputs, labels)` runs
     one step and returns the loss; "eval" returns the loss only; "predict"
     the outputs. `state_dict()` gives the current parameters.
+
+    Args:
+        layer: the padax.nn.Layer to run.
+        loss: `loss(outputs, *labels)`, or None for predict only.
+        optimizer: an optimizer (wrapped by `shard_optimizer` if it is not already), or None.
+        strategy: a Strategy whose sharding settings pick a ZeRO stage, or None.
+
+    Returns:
+        The model; call it on a batch (`model(inputs, labels)`) to run one compiled step of the current mode.
 
     Examples:
         >>> import padax
@@ -390,6 +465,17 @@ def to_static(layer: Layer, loader: Any = None, loss: Callable | None = None, op
 
     The loader is not consumed (iterate it yourself and call the model on
     each batch); its batches are expected already laid out (shard_dataloader).
+
+    Args:
+        layer: the padax.nn.Layer to run.
+        loader: accepted for Paddle compatibility; not consumed.
+        loss: `loss(outputs, *labels)`, or None for predict only.
+        optimizer: the optimizer, or None for eval/predict.
+        strategy: a Strategy (its sharding settings are read).
+        input_spec: accepted for Paddle compatibility; unused.
+
+    Returns:
+        A `DistModel` whose call runs one jitted train, eval or predict step.
 
     Examples:
         >>> import padax

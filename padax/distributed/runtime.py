@@ -31,6 +31,12 @@ from padax.devices import _jaxlib, backend
 class DistributedError(RuntimeError):
     """padax.distributed could not set up or keep up the multi-process runtime.
 
+    Args:
+        *args: the message, as for any RuntimeError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import padax.distributed as dist
         >>> issubclass(dist.DistributedTimeoutError, dist.DistributedError), issubclass(dist.DistributedError, RuntimeError)
@@ -40,6 +46,12 @@ class DistributedError(RuntimeError):
 
 class DistributedTimeoutError(DistributedError, TimeoutError):
     """The coordinator or a peer did not answer in time.
+
+    Args:
+        *args: the message, as for any TimeoutError.
+
+    Returns:
+        The exception (raise it).
 
     Examples:
         >>> import padax.distributed as dist
@@ -114,6 +126,19 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     timeout: seconds to wait for the coordinator and all peers (default
     PADAX_INIT_TIMEOUT or 60). heartbeat_timeout: seconds of silence after
     which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).
+
+    Args:
+        coordinator_address: 'host:port' where process 0 runs the coordination service.
+        num_processes: the number of processes in the run.
+        process_id: this process's rank. Any of these three left out is read from the launcher's environment (see
+            `padax.distributed.cluster`).
+        local_device_count: CPU devices per process (default padax.config.num_cpu_devices).
+        timeout: seconds to wait for the coordinator and all peers (default PADAX_INIT_TIMEOUT or 60).
+        heartbeat_timeout: seconds of silence after which a peer counts as dead (default PADAX_HEARTBEAT_TIMEOUT or 20).
+        shutdown_timeout: seconds to wait for the peers at shutdown.
+
+    Returns:
+        None; afterwards padax.devices() lists the devices of every process.
 
     Examples:
         >>> import padax.distributed as dist
@@ -224,6 +249,13 @@ def process_count() -> int:
 
 def barrier(name: str = "padax_barrier", timeout: float = 60) -> None:
     """Wait until every process reaches the barrier of this name.
+
+    Args:
+        name: the barrier's name; every process must use the same one.
+        timeout: seconds to wait before raising DistributedTimeoutError.
+
+    Returns:
+        None once every process has arrived (at once in a single-process run).
 
     Examples:
         >>> import padax.distributed as dist

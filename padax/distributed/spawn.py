@@ -87,6 +87,17 @@ def spawn(fn: Callable[..., Any], args: Iterable[Any] = (), nprocs: int = -1, jo
     `local_device_count`. `fn` must be importable by the new processes (a
     module-level function). With join=False the caller joins the returned context.
 
+    Args:
+        fn: a module-level function, called as `fn(*args)` in every process.
+        args: the positional arguments for `fn`.
+        nprocs: number of processes; -1 starts one per local device.
+        join: wait for every process to finish (errors in a child are raised here).
+        daemon: start daemonic processes.
+        **options: initialize's `timeout`, `heartbeat_timeout` and `local_device_count`.
+
+    Returns:
+        The MultiprocessContext of the started processes (already joined when `join`).
+
     Examples:
         >>> import padax.distributed as dist
         >>> ctx = dist.spawn(dist.barrier, nprocs=1)  # fn must be importable by the new process

@@ -150,6 +150,13 @@ def config_callbacks(callbacks: Any = None, model: "Model | None" = None, batch_
 class ProgBarLogger(Callback):
     """Prints loss and metrics every `log_freq` steps: verbose 1 a live bar, 2 a line per print, 3 also timings.
 
+    Args:
+        log_freq: steps between two prints.
+        verbose: 0 silent, 1 a live bar, 2 a line per print, 3 also timings.
+
+    Returns:
+        The callback, for Model.fit's `callbacks`.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -342,6 +349,13 @@ def _optimizer_schedule(model: Any) -> Any:
 class LRScheduler(Callback):
     """Steps the optimizer's learning-rate schedule after every batch (`by_step`) or every epoch (`by_epoch`).
 
+    Args:
+        by_step: step the schedule after every batch.
+        by_epoch: step it after every epoch instead (not both).
+
+    Returns:
+        The callback, for Model.fit's `callbacks`.
+
     Examples:
         >>> import numpy as np
         >>> import padax
@@ -526,6 +540,12 @@ class VisualDL(Callback):
     The files are TensorBoard event files written by tensorboardX (`pip install padax[test]` or
     `pip install tensorboardX`); VisualDL and TensorBoard both read them. Tags are `train/<name>` and
     `eval/<name>`, as in Paddle.
+
+    Args:
+        log_dir: the folder the event files are written to.
+
+    Returns:
+        The callback, for Model.fit's `callbacks`.
 
     Examples:
         >>> import os, tempfile

@@ -33,6 +33,12 @@ FORMAT_VERSION = 1
 class CheckpointMismatchError(ValueError):
     """A checkpoint does not fit the structure it is loaded into (missing/unexpected keys, other shapes).
 
+    Args:
+        *args: the message, as for any ValueError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import os, tempfile
         >>> import padax
@@ -60,6 +66,13 @@ def flatten_state(state: Any) -> dict[str, Any]:
 
 def save_checkpoint(path: str, state: Any) -> None:
     """Write the pytree `state` to the file `path` atomically (see the module docstring).
+
+    Args:
+        path: the file to write (atomically).
+        state: a pytree of arrays, numbers, strings and None.
+
+    Returns:
+        None.
 
     Examples:
         >>> import os, tempfile
@@ -156,6 +169,15 @@ def _like(saved: Any, current: Any) -> Any:
 
 def load_checkpoint(path: str, target: Any = None, skip_mismatch: bool = False) -> Any:
     """Read a checkpoint: the {tree path: leaf} dict, or with `target` the target's structure filled in.
+
+    Args:
+        path: the checkpoint file.
+        target: a pytree to fill (its structure and leaf shapes are checked); None returns the flat dict.
+        skip_mismatch: on missing or unexpected keys or other shapes/dtypes, keep the target's values there (with a
+            warning) instead of raising.
+
+    Returns:
+        The {tree path: leaf} dict, or `target`'s structure with the saved leaves.
 
     Examples:
         >>> import os, tempfile

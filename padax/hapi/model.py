@@ -81,6 +81,15 @@ def _write_back(dst: Any, src: Any) -> None:
 class Model:
     """Paddle's `paddle.Model`: wraps a Layer with its optimizer, loss and metrics for training.
 
+    Args:
+        network: the padax.nn.Layer to train.
+        inputs: InputSpec(s) of the network's inputs (optional): how many batch fields are inputs, and the
+            shapes for `summary()` and `save(path, training=False)`.
+        labels: InputSpec(s) of the labels (optional; kept as in Paddle).
+
+    Returns:
+        The model; call `prepare`, then `fit`, `evaluate`, `predict`.
+
     Examples:
         >>> import numpy as np
         >>> import padax

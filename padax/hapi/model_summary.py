@@ -167,6 +167,15 @@ def summary(net: Any, input_size: Any = None, dtypes: Any = None, input: Any = N
     `input_size` (a shape, an InputSpec or a list of them; a None/-1 batch dimension becomes 1) or of the
     example `input`; returns {'total_params', 'trainable_params'}.
 
+    Args:
+        net: the padax.nn.Layer.
+        input_size: a shape, an InputSpec or a list of them (a None/-1 batch dimension becomes 1).
+        dtypes: the input dtypes (default float32).
+        input: example inputs, used when input_size is None.
+
+    Returns:
+        A dict {'total_params': int, 'trainable_params': int}; the table is printed.
+
     Examples:
         >>> import padax
         >>> info = padax.summary(padax.nn.Linear(4, 3), (1, 4))  # doctest: +ELLIPSIS
@@ -277,6 +286,15 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
     """FLOPs of one forward pass of `net` (a Layer or a function) on inputs of `input_size` (see the module
     docstring for what counts). `custom_ops` maps primitive names to functions eqn -> FLOPs that replace
     the built-in counting; print_detail prints the count per primitive.
+
+    Args:
+        net: a padax.nn.Layer or a function.
+        input_size: the input shape, or a list of shapes (float32 inputs).
+        custom_ops: {primitive name: function eqn -> FLOPs} replacing the built-in counts.
+        print_detail: print the count per primitive.
+
+    Returns:
+        The FLOP count (int).
 
     Examples:
         >>> import padax

@@ -49,6 +49,17 @@ def format_eta(seconds: int) -> str:
 class ProgressBar:
     """A progress line over `num` steps (None: unknown length) written to `file`.
 
+    Args:
+        num: the number of steps, or None when unknown.
+        width: the bar's width in characters.
+        verbose: 1 redraws one line in place (on a terminal or notebook), 2 or 3 print a line per update.
+        start: start the clock now.
+        file: where to write (default sys.stdout).
+        name: the label before the step count.
+
+    Returns:
+        The progress bar; call `update(step, values)`.
+
     Examples:
         >>> import io
         >>> import padax

@@ -18,6 +18,15 @@ def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None
     `build_strategy`, `backend` and `full_graph` have no effect (padax always compiles
     the whole function with XLA).
 
+    Args:
+        function: the function (or Layer method) to compile; leave it out to use as a decorator.
+        input_spec: InputSpecs (or example arrays) of the inputs, remembered for `padax.jit.save`.
+        build_strategy, backend, full_graph: accepted for Paddle compatibility; no effect.
+        **kwargs: not accepted (raises TypeError).
+
+    Returns:
+        The jitted function, or a decorator when `function` is None.
+
     Examples:
         >>> import padax
         >>> @padax.jit.to_static(input_spec=[padax.static.InputSpec([2], 'float32')])

@@ -46,6 +46,12 @@ SUFFIX = ".padax"
 class SavedProgramError(LoadError):
     """Files that do not form a loadable saved program (missing, mismatched or corrupt).
 
+    Args:
+        *args: the message, as for any LoadError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import os, tempfile, padax
         >>> with tempfile.TemporaryDirectory() as d:
@@ -172,6 +178,16 @@ class TranslatedFunction:
     """A program loaded by `padax.jit.load`: call it like the saved function (positional arrays); it has the
     saved `input_spec`, `output_spec` and `program_text()` (StableHLO).
 
+    Args:
+        program: the compiled saved program.
+        params: the saved parameter arrays, passed before the inputs.
+        input_spec: the InputSpecs of the inputs.
+        output_tree: the structure of the outputs.
+        path: the file it was loaded from.
+
+    Returns:
+        The callable loaded program (made by `padax.jit.load`; not meant to be built by hand).
+
     Examples:
         >>> import os, tempfile, padax
         >>> with tempfile.TemporaryDirectory() as d:
@@ -253,6 +269,10 @@ def _read_saved(file: str) -> tuple[dict, bytes, list]:
 def load(path: str, **configs: Any) -> TranslatedFunction:
     """Load a program saved by `padax.jit.save(fn, path, ...)` (`path` without the .padax suffix); no Python
     code is read from the file.
+
+    Args:
+        path: the path given to `padax.jit.save` (without the .padax suffix).
+        **configs: not accepted (raises TypeError).
 
     Returns:
         A TranslatedFunction.

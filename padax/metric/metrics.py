@@ -64,6 +64,14 @@ def _host(x: Any, what: str, op: str) -> np.ndarray:
 class Accuracy(Metric):
     """Top-k classification accuracy for each k in `topk` (name `acc`, or `acc_top{k}` per k).
 
+    Args:
+        topk: the k values (an int or a sequence of ints >= 1).
+        name: the base name in logs (default 'acc').
+        *args, **kwargs: accepted for Paddle compatibility; unused.
+
+    Returns:
+        The metric; `compute(pred, label)` then `update(...)`, and `accumulate()` for the running accuracy per k.
+
     Examples:
         >>> import padax
         >>> pred = padax.to_tensor([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
@@ -145,6 +153,13 @@ def _binary_inputs(op: str, preds: Any, labels: Any) -> tuple[np.ndarray, np.nda
 class Precision(Metric):
     """Binary precision tp / (tp + fp); a prediction is positive when it rounds (half up) to 1.
 
+    Args:
+        name: the metric's name in logs (default 'precision').
+        *args, **kwargs: accepted for Paddle compatibility; unused.
+
+    Returns:
+        The metric; `update(preds, labels)` and `accumulate()` for the precision.
+
     Examples:
         >>> import padax
         >>> m = padax.metric.Precision()
@@ -176,6 +191,13 @@ class Precision(Metric):
 
 class Recall(Metric):
     """Binary recall tp / (tp + fn); a prediction is positive when it rounds (half to even, as Paddle) to 1.
+
+    Args:
+        name: the metric's name in logs (default 'recall').
+        *args, **kwargs: accepted for Paddle compatibility; unused.
+
+    Returns:
+        The metric; `update(preds, labels)` and `accumulate()` for the recall.
 
     Examples:
         >>> import padax
@@ -213,6 +235,15 @@ class Auc(Metric):
     Paddle) or a [batch] / [batch, 1] positive-class probability; labels 0/1. Scores bucket as
     int(score * num_thresholds). ROC is Paddle's trapezoidal area; 'PR' is the trapezoidal area under
     (recall, precision) from recall 0 at precision 1, the thresholds taken from high to low.
+
+    Args:
+        curve: 'ROC' or 'PR'.
+        num_thresholds: number of score buckets minus one.
+        name: the metric's name in logs (default 'auc').
+        *args, **kwargs: accepted for Paddle compatibility; unused.
+
+    Returns:
+        The metric; `update(preds, labels)` and `accumulate()` for the area.
 
     Examples:
         >>> import padax
@@ -279,6 +310,15 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
 
     input: [batch, num_classes] scores; label: [batch, 1] or [batch] class indices. `correct` and `total`
     (Paddle's output buffers) are not written: padax Tensors are immutable.
+
+    Args:
+        input: [batch, num_classes] scores.
+        label: [batch, 1] or [batch] class indices.
+        k: how many top scores count as a hit.
+        correct, total: Paddle's output buffers; not written (padax Tensors are immutable).
+
+    Returns:
+        A float32 scalar Tensor, the fraction of hits.
 
     Examples:
         >>> import padax

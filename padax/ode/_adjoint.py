@@ -157,6 +157,18 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
     adaptive Dormand-Prince 5(4), reverse-mode gradients (for y0, t and args) by the adjoint
     method. Returns y0's pytree with a leading axis of len(t).
 
+    Args:
+        func: the vector field `func(y, t, *args)` (y a pytree).
+        y0: the initial state (pytree).
+        t: 1-D strictly monotonic array of times; t[0] is the initial time.
+        *args: extra arguments of `func` (differentiable).
+        rtol, atol: relative and absolute error tolerances.
+        mxstep: most steps between two output times (inf: no limit).
+        hmax: largest step size (inf: no limit).
+
+    Returns:
+        y0's pytree with a leading axis of len(t): the states at the times `t`.
+
     Examples:
         >>> import padax
         >>> from padax import ode

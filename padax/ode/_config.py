@@ -21,6 +21,12 @@ MESSAGES = {
 class ODETerm:
     """dy/dt = vector_field(t, y, args) (diffrax's argument order).
 
+    Args:
+        vector_field: `vector_field(t, y, args)` giving dy/dt (diffrax's order).
+
+    Returns:
+        The term, for `solve`.
+
     Examples:
         >>> import padax
         >>> from padax import ode
@@ -147,6 +153,12 @@ class BacksolveAdjoint:
 class Event:
     """Terminate the solve where `cond_fn(t, y, args)` (a scalar) changes sign; the time is
     located on the step's Hermite interpolant by bisection.
+
+    Args:
+        cond_fn: `cond_fn(t, y, args)`, a scalar; the solve stops where it changes sign.
+
+    Returns:
+        The event, for `solve(..., event=)`.
 
     Examples:
         >>> import math

@@ -12,6 +12,16 @@ def brownian_increments(key: Any, t0: float, t1: float, num_steps: int, shape: t
     """Increments dW of a standard Brownian motion on num_steps equal steps of [t0, t1]:
     an array of shape (num_steps, *shape), each entry N(0, (t1 - t0) / num_steps).
 
+    Args:
+        key: a padax.random key.
+        t0, t1: the time interval.
+        num_steps: number of equal steps.
+        shape: the shape of one increment.
+        dtype: a float dtype (default: the default float dtype).
+
+    Returns:
+        An array (num_steps, *shape) of increments, each N(0, (t1 - t0) / num_steps).
+
     Examples:
         >>> import padax
         >>> from padax import ode
@@ -34,6 +44,20 @@ def sdeint(drift: Callable, diffusion: Callable, y0: Any, t0: float, t1: float, 
     """Solve dy = drift(t, y, args) dt + diffusion(t, y, args) * dW (elementwise, diagonal
     noise) on num_steps equal steps. Give a padax.random key (or the increments dW
     yourself). Returns (ts of shape (num_steps + 1,), ys of shape (num_steps + 1, *y0.shape)).
+
+    Args:
+        drift: `drift(t, y, args)`.
+        diffusion: `diffusion(t, y, args)`, multiplied elementwise with dW (diagonal noise).
+        y0: the initial state (an array).
+        t0, t1: the time interval.
+        num_steps: number of equal steps.
+        key: a padax.random key for the Brownian increments (not needed when `dW` is given).
+        args: passed to drift and diffusion.
+        method: 'euler_maruyama' or 'milstein'.
+        dW: the increments yourself, shape (num_steps, *y0.shape).
+
+    Returns:
+        A tuple (ts of shape (num_steps + 1,), ys of shape (num_steps + 1, *y0.shape)).
 
     Examples:
         >>> import padax

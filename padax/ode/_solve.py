@@ -24,6 +24,15 @@ class Solution:
     2 step size underflow, 3 NaN in the vector field, 4 event) and `message`;
     `evaluate(t)` interpolates (with SaveAt(dense=True)).
 
+    Args:
+        ts, ys: saved times and states (leading axis = time; unreached times hold inf).
+        stats: {'num_steps', 'num_accepted_steps', 'num_rejected_steps'}.
+        result: 0 success, 1 max steps reached, 2 step size underflow, 3 NaN in the vector field, 4 event.
+        direction, dense_segments, unravel: internal state for `evaluate` (dense output).
+
+    Returns:
+        The solution (made by `solve`; a pytree).
+
     Examples:
         >>> import padax
         >>> from padax import ode
@@ -164,6 +173,22 @@ def solve(terms: Any, solver: AbstractSolver, t0: Any, t1: Any, dt0: Any, y0: An
     y0 and the vector field's output are matching pytrees. Runs under jit/vmap; reverse
     mode differentiates through the steps (DirectAdjoint, needs a finite max_steps) or by
     the continuous adjoint (BacksolveAdjoint: SaveAt t0/t1/ts only, no events).
+
+    Args:
+        terms: an ODETerm, or a function f(t, y, args).
+        solver: a solver instance (Dopri5(), Tsit5(), Kvaerno5(), ...).
+        t0, t1: start and end times.
+        dt0: the first step size (None lets an adaptive controller choose).
+        y0: the initial state (pytree).
+        args: passed to the vector field.
+        saveat: which times to save (SaveAt).
+        stepsize_controller: ConstantStepSize() or PIDController(rtol, atol, ...).
+        adjoint: DirectAdjoint() (differentiate through the steps) or BacksolveAdjoint() (continuous adjoint).
+        event: an Event that ends the solve early.
+        max_steps: most steps (None only without DirectAdjoint or dense output).
+
+    Returns:
+        A `Solution` (ts, ys, stats, result, evaluate).
 
     Examples:
         >>> import padax

@@ -263,6 +263,19 @@ def minimize_lbfgs(fun: Callable[[Any], Any], x0: Any, history_size: int = 100, 
     Returns Paddle's tuple (is_converge, num_func_calls, position, objective_value, objective_gradient);
     is_converge: a tolerance on the gradient, the step or the change in value was met within max_iters.
 
+    Args:
+        fun: scalar objective of one argument shaped like `x0`.
+        x0: the starting point, a Tensor or a pytree of float Tensors.
+        history_size: number of past (step, gradient change) pairs kept.
+        max_iters: most L-BFGS iterations.
+        tolerance_grad: stop when the largest gradient entry is at most this.
+        tolerance_change: stop when the step or the change of value is at most this.
+        line_search_fn: 'strong_wolfe' or None (fixed steps of `initial_step_length`).
+        initial_step_length: the first trial step length.
+
+    Returns:
+        A tuple (is_converge, num_func_calls, position, objective_value, objective_gradient), as Paddle's.
+
     Examples:
         >>> import padax
         >>> f = lambda x: padax.sum((x - padax.to_tensor([1.0, 2.0])) ** 2)

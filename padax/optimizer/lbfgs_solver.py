@@ -23,6 +23,15 @@ class LBFGSResult:
     fixed step on the final iteration), converged (a tolerance, not max_iter/max_eval, ended the run),
     n_iter, func_evals.
 
+    Args:
+        position: the minimiser found, a pytree like x0.
+        value, grad: objective value and gradient at the last evaluated point.
+        converged: bool array, True when a tolerance ended the run.
+        n_iter, func_evals: iterations done and objective evaluations used.
+
+    Returns:
+        A pytree node (it passes through jit and vmap).
+
     Examples:
         >>> import padax
         >>> res = padax.optimizer.lbfgs_minimize(lambda x: padax.sum(x ** 2), padax.to_tensor([3.0]))
@@ -149,6 +158,20 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
     """Minimise the scalar fun(x) from x0 (an array or a pytree of float arrays) with Paddle's L-BFGS;
     pure and jittable (the settings are Python values). The arguments are `padax.optimizer.LBFGS`'s, and
     the result's position is what one `LBFGS.step` from a fresh state returns.
+
+    Args:
+        fun: scalar objective of one argument shaped like `x0`.
+        x0: the starting point, an array or a pytree of float arrays.
+        learning_rate: step length (the line search's first trial when `line_search_fn` is 'strong_wolfe').
+        max_iter: most iterations.
+        max_eval: most objective evaluations (None: max_iter * 5 // 4).
+        tolerance_grad: stop when the largest gradient entry is at most this.
+        tolerance_change: stop when the step or the change of value is at most this.
+        history_size: number of past curvature pairs kept.
+        line_search_fn: None (fixed steps) or 'strong_wolfe'.
+
+    Returns:
+        An `LBFGSResult` (position, value, grad, converged, n_iter, func_evals).
 
     Examples:
         >>> import padax

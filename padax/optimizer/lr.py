@@ -31,6 +31,14 @@ class LRScheduler:
     `self.base_lr`. A `get_lr` schedule is evaluated in Python, so inside a jitted step pass its
     current rate to the optimizer: `opt.step(params, grads, state, lr=scheduler())`.
 
+    Args:
+        learning_rate: the base rate, kept as `base_lr`.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        The schedule; subclasses give the rate through `value(step)` or `get_lr()`.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> class Halving(lr.LRScheduler):
@@ -103,6 +111,17 @@ def _value_from_get_lr(self, step: Any) -> float:
 class StepDecay(LRScheduler):
     """lr * gamma ** (step // step_size).
 
+    Args:
+        learning_rate: the initial (base) rate.
+        step_size: steps between two decays.
+        gamma: factor applied at each decay.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.StepDecay(0.1, step_size=2, gamma=0.5)
@@ -124,6 +143,17 @@ class StepDecay(LRScheduler):
 
 class MultiStepDecay(LRScheduler):
     """lr * gamma ** (number of milestones passed).
+
+    Args:
+        learning_rate: the initial (base) rate.
+        milestones: increasing step counts at which the rate is multiplied by `gamma`.
+        gamma: factor applied at each milestone.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -147,6 +177,16 @@ class MultiStepDecay(LRScheduler):
 class ExponentialDecay(LRScheduler):
     """lr * gamma ** step.
 
+    Args:
+        learning_rate: the initial (base) rate.
+        gamma: factor applied every step.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.ExponentialDecay(1.0, gamma=0.5)
@@ -164,6 +204,17 @@ class ExponentialDecay(LRScheduler):
 
 class CosineAnnealingDecay(LRScheduler):
     """eta_min + (lr - eta_min) * (1 + cos(pi * step / T_max)) / 2.
+
+    Args:
+        learning_rate: the initial (base) rate.
+        T_max: steps of the half cosine from `learning_rate` down to `eta_min`.
+        eta_min: the lowest rate.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -186,6 +237,19 @@ class CosineAnnealingDecay(LRScheduler):
 
 class PolynomialDecay(LRScheduler):
     """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling).
+
+    Args:
+        learning_rate: the initial (base) rate.
+        decay_steps: steps from `learning_rate` to `end_lr`; the rate then stays at `end_lr`.
+        end_lr: the final rate.
+        power: exponent of the polynomial (1 is linear).
+        cycle: only False is supported (Paddle's cycling restarts are not implemented; True raises).
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -211,6 +275,16 @@ class PolynomialDecay(LRScheduler):
 class PiecewiseDecay(LRScheduler):
     """values[i] while step < boundaries[i] (values has one more entry than boundaries).
 
+    Args:
+        boundaries: increasing step counts where the rate changes.
+        values: the rates, one more than `boundaries`.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.PiecewiseDecay(boundaries=[2, 4], values=[1.0, 0.5, 0.1])
@@ -234,6 +308,17 @@ class PiecewiseDecay(LRScheduler):
 class LinearWarmup(LRScheduler):
     """start_lr -> end_lr linearly over warmup_steps, then `learning_rate` (a number or a schedule
     that then counts from the end of the warmup).
+
+    Args:
+        learning_rate: the rate after the warmup, a number or a schedule (counted from the warmup's end).
+        warmup_steps: length of the warmup (>= 1).
+        start_lr, end_lr: the rates at the warmup's start and end.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -265,6 +350,17 @@ class LinearWarmup(LRScheduler):
 class NoamDecay(LRScheduler):
     """The Transformer's schedule: lr * d_model^-0.5 * min(step^-0.5, step * warmup_steps^-1.5).
 
+    Args:
+        d_model: the model width; the rate scales with d_model ** -0.5.
+        warmup_steps: steps of linear growth before the inverse-square-root decay.
+        learning_rate: a constant factor on the whole schedule.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.NoamDecay(d_model=16, warmup_steps=2)
@@ -291,6 +387,16 @@ class NoamDecay(LRScheduler):
 class NaturalExpDecay(LRScheduler):
     """lr * exp(-gamma * step).
 
+    Args:
+        learning_rate: the initial (base) rate.
+        gamma: decay rate in exp(-gamma * step).
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.NaturalExpDecay(1.0, gamma=0.5)
@@ -310,6 +416,16 @@ class NaturalExpDecay(LRScheduler):
 
 class InverseTimeDecay(LRScheduler):
     """lr / (1 + gamma * step).
+
+    Args:
+        learning_rate: the initial (base) rate.
+        gamma: decay rate in 1 / (1 + gamma * step).
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -335,6 +451,16 @@ def _check_callable(op: str, fn: Any) -> Any:
 class LambdaDecay(LRScheduler):
     """lr * lr_lambda(step) (jittable when lr_lambda is plain arithmetic on the step).
 
+    Args:
+        learning_rate: the initial (base) rate.
+        lr_lambda: function of the step count giving the factor on `learning_rate`.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.LambdaDecay(0.5, lr_lambda=lambda step: 0.9 ** step)
@@ -354,6 +480,16 @@ class LambdaDecay(LRScheduler):
 class MultiplicativeDecay(LRScheduler):
     """lr * lr_lambda(1) * lr_lambda(2) * ... * lr_lambda(step) (evaluated in Python: pass `lr=scheduler()`
     to the optimizer inside jit).
+
+    Args:
+        learning_rate: the initial (base) rate.
+        lr_lambda: function of the epoch (1, 2, ...) giving that epoch's factor on the previous rate.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate and `step()` to advance it (evaluated in Python, so inside jit
+        pass `lr=scheduler()` to the optimizer).
 
     Examples:
         >>> from padax.optimizer import lr
@@ -381,6 +517,18 @@ class MultiplicativeDecay(LRScheduler):
 
 class LinearLR(LRScheduler):
     """lr * factor, the factor going linearly from start_factor to end_factor over total_steps, then held.
+
+    Args:
+        learning_rate: the initial (base) rate.
+        total_steps: steps over which the factor moves from `start_factor` to `end_factor`.
+        start_factor: the first factor, in (0, 1].
+        end_factor: the final factor, in [0, 1].
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr

@@ -17,6 +17,21 @@ class OneCycleLR(LRScheduler):
     """Warm up from max_learning_rate / divide_factor to max_learning_rate over phase_pct of total_steps, then
     anneal (cosine or linear) down to end_learning_rate; three_phase first comes back to the initial rate.
 
+    Args:
+        max_learning_rate: the peak rate.
+        total_steps: length of the whole schedule.
+        divide_factor: the initial rate is max_learning_rate / divide_factor.
+        end_learning_rate: the final rate.
+        phase_pct: fraction of total_steps spent warming up.
+        anneal_strategy: 'cos' or 'linear'.
+        three_phase: come back down to the initial rate before annealing to `end_learning_rate`.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.OneCycleLR(max_learning_rate=1.0, total_steps=10, end_learning_rate=0.0)
@@ -69,6 +84,21 @@ class CyclicLR(LRScheduler):
     """Triangular cycles between base_learning_rate and max_learning_rate (step_size_up steps up,
     step_size_down down), the amplitude scaled by mode: 'triangular' (1), 'triangular2' (halved every cycle),
     'exp_range' (exp_gamma ** step), or scale_fn(cycle or step, per scale_mode).
+
+    Args:
+        base_learning_rate, max_learning_rate: the bottom and top of each cycle.
+        step_size_up: steps from bottom to top.
+        step_size_down: steps from top to bottom (None: step_size_up).
+        mode: 'triangular', 'triangular2' (amplitude halved every cycle) or 'exp_range' (times exp_gamma ** step).
+        exp_gamma: the base of 'exp_range'.
+        scale_fn: custom amplitude factor, replacing `mode`; called with the cycle number or the step.
+        scale_mode: what scale_fn receives, 'cycle' or 'iterations'.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
 
     Examples:
         >>> from padax.optimizer import lr
@@ -123,6 +153,18 @@ class CyclicLR(LRScheduler):
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine annealing from lr to eta_min over T_0 steps, restarting; each period T_mult times the previous.
 
+    Args:
+        learning_rate: the initial (base) rate.
+        T_0: steps of the first cosine period.
+        T_mult: each period is T_mult times the previous one (integer >= 1).
+        eta_min: the lowest rate.
+        last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule: call it for the current rate, `step()` advances it, `value(step)` gives the rate at any
+        (also traced) step.
+
     Examples:
         >>> from padax.optimizer import lr
         >>> sched = lr.CosineAnnealingWarmRestarts(1.0, T_0=2)
@@ -167,6 +209,20 @@ class ReduceOnPlateau(LRScheduler):
     epochs), never below min_lr. Driven from Python: `scheduler.step(metric)` after each evaluation, and
     `opt.step(..., lr=scheduler())`; the rate is not a function of the step count, so it cannot be read
     inside jit.
+
+    Args:
+        learning_rate: the initial (base) rate.
+        mode: 'min' (lower metric is better) or 'max'.
+        factor: multiplier (< 1) on each reduction.
+        patience: epochs without improvement tolerated before reducing.
+        threshold, threshold_mode: the smallest change that counts as improvement, relative ('rel') or absolute ('abs').
+        cooldown: epochs to wait after a reduction before counting again.
+        min_lr: the rate never goes below this.
+        epsilon: reductions smaller than this are skipped.
+        verbose: print the new rate at every `step()`.
+
+    Returns:
+        A schedule driven by `step(metric)`; call it for the current rate (not usable inside jit).
 
     Examples:
         >>> from padax.optimizer import lr

@@ -16,6 +16,12 @@ class ProfilerState(enum.Enum):
     """CLOSED: not recording; READY: about to record; RECORD: recording; RECORD_AND_RETURN: the last
     recorded step of a period (the data is handed to on_trace_ready after it).
 
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `ProfilerState.RECORD`).
+
+    Returns:
+        The `ProfilerState` member.
+
     Examples:
         >>> import padax
         >>> schedule = padax.profiler.make_scheduler(closed=1, ready=1, record=1)
@@ -31,6 +37,12 @@ class ProfilerState(enum.Enum):
 
 class ProfilerTarget(enum.Enum):
     """Devices to profile. padax records the host and what XLA reports for its devices in any case.
+
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `ProfilerTarget.CPU`).
+
+    Returns:
+        The `ProfilerTarget` member.
 
     Examples:
         >>> import padax
@@ -48,6 +60,16 @@ def make_scheduler(*, closed: int, ready: int, record: int, repeat: int = 0,
                    skip_first: int = 0) -> Callable[[int], ProfilerState]:
     """A step -> state function: `skip_first` closed steps, then periods of `closed` closed, `ready`
     ready and `record` recorded steps (the last one RECORD_AND_RETURN), `repeat` times (0: forever).
+
+    Args:
+        closed: closed steps at the start of each period.
+        ready: ready steps after them.
+        record: recorded steps (> 0) ending the period.
+        repeat: number of periods (0: forever).
+        skip_first: closed steps before the first period.
+
+    Returns:
+        A function step -> ProfilerState.
 
     Examples:
         >>> import padax
@@ -90,6 +112,13 @@ def export_chrome_tracing(dir_name: str, worker_name: str | None = None) -> Call
     """An on_trace_ready that writes each recording as Chrome trace JSON (Perfetto, chrome://tracing)
     into `dir_name` (created when the first one is written), named `<worker>_time_<timestamp>.paddle_trace.json`.
 
+    Args:
+        dir_name: the folder to write into (created when the first file is written).
+        worker_name: the file name's prefix (default: host name and process id).
+
+    Returns:
+        An on_trace_ready callback writing `<worker>_time_<timestamp>.paddle_trace.json`.
+
     Examples:
         >>> import os, tempfile, padax
         >>> with tempfile.TemporaryDirectory() as d:
@@ -105,6 +134,13 @@ def export_chrome_tracing(dir_name: str, worker_name: str | None = None) -> Call
 
 def export_protobuf(dir_name: str, worker_name: str | None = None) -> Callable[["Profiler"], None]:
     """An on_trace_ready that writes each recording as XLA's XSpace protobuf (`.paddle_trace.pb`).
+
+    Args:
+        dir_name: the folder to write into.
+        worker_name: the file name's prefix (default: host name and process id).
+
+    Returns:
+        An on_trace_ready callback writing `<worker>_time_<timestamp>.paddle_trace.pb`.
 
     Examples:
         >>> import os, tempfile, padax
@@ -164,6 +200,21 @@ class Profiler:
     `ProfileStep#N` span per step. `scheduler` is a `make_scheduler(...)` function or a
     `(start, end)` step range; `timer_only=True` only times steps (`step_info()`). Only one
     profiler records at a time: starting a second one raises.
+
+    Args:
+        targets: ProfilerTargets to profile (default CPU); XLA's device activity is recorded in any case.
+        scheduler: a step -> ProfilerState function (`make_scheduler`) or a (start, end) step range; None records every
+            step.
+        on_trace_ready: called with the profiler after each recording (default:
+            `export_chrome_tracing('./profiler_log/')`).
+        record_shapes, profile_memory, with_flops: accepted for Paddle compatibility and stored; they add nothing to the
+            trace.
+        timer_only: only time the steps (`step_info()`), no trace.
+        emit_nvtx, custom_device_types: accepted for Paddle compatibility; unused.
+        python_tracer: also record Python function calls.
+
+    Returns:
+        The profiler; use it as a context manager (or start()/stop()) and call `step()` after every step.
 
     Examples:
         >>> import padax

@@ -15,6 +15,12 @@ from padax.devices.profiling import Event, xspace_events
 class SortedKeys(enum.Enum):
     """How Profiler.summary() orders its rows (Paddle's names; GPU means device time).
 
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `SortedKeys.CPUTotal`).
+
+    Returns:
+        The `SortedKeys` member.
+
     Examples:
         >>> import padax
         >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
@@ -36,6 +42,12 @@ class SortedKeys(enum.Enum):
 
 class SummaryView(enum.Enum):
     """The tables Profiler.summary() can print.
+
+    Args:
+        value: the member's value (members are usually reached by name, e.g. `SummaryView.OverView`).
+
+    Returns:
+        The `SummaryView` member.
 
     Examples:
         >>> import padax
@@ -65,6 +77,13 @@ _UNITS = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0}
 class ProfilerResult:
     """The events of one recording (from XLA's profiler) plus the step marks padax added; a Profiler's
     `profiler_result` after it recorded.
+
+    Args:
+        xspace: XLA's XSpace protobuf bytes, or None.
+        events: the events; None parses them from `xspace`.
+
+    Returns:
+        The result (`events`, and `save(path, format)`).
 
     Examples:
         >>> import padax
@@ -204,6 +223,12 @@ def _table(title: str, keys: list[str], rows: dict, scale: float, unit: str, kin
 
 def load_profiler_result(filename: str) -> ProfilerResult:
     """A result saved with `save(path, 'json')` (Chrome trace events) or `'pb'` (XSpace).
+
+    Args:
+        filename: a file saved with `save(path, 'json')` (optionally .gz) or `'pb'` (.pb).
+
+    Returns:
+        A ProfilerResult.
 
     Examples:
         >>> import os, tempfile, padax

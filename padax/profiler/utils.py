@@ -18,6 +18,13 @@ class RecordEvent(contextlib.ContextDecorator):
     It is recorded while a profiler (or a TensorBoard capture) is recording; otherwise it costs
     next to nothing. `TraceAnnotation` (JAX's name) is the same class.
 
+    Args:
+        name: the span's name in the trace.
+        event_type: accepted for Paddle compatibility (stored).
+
+    Returns:
+        The event: a context manager and decorator, also with begin()/end().
+
     Examples:
         >>> import padax
         >>> with padax.profiler.Profiler(on_trace_ready=lambda prof: None) as prof:
@@ -58,6 +65,13 @@ TraceAnnotation = RecordEvent  # jax's name for a span
 def annotate_function(func: Callable | None = None, name: str | None = None):
     """Decorator recording each call of `func` as a span named after it (or `name`).
 
+    Args:
+        func: the function to wrap (leave it out to pass `name` first).
+        name: the span's name (default: the function's qualified name).
+
+    Returns:
+        The wrapped function, or a decorator when `func` is None.
+
     Examples:
         >>> import padax
         >>> @padax.profiler.annotate_function
@@ -81,6 +95,12 @@ def annotate_function(func: Callable | None = None, name: str | None = None):
 
 def start_server(port: int):
     """Start XLA's profiler server on `port`: TensorBoard's profile plugin ('Capture profile') connects to it.
+
+    Args:
+        port: the TCP port to listen on.
+
+    Returns:
+        The profiler server object (one per process; a second call raises).
 
     Examples:
         >>> import padax
@@ -125,6 +145,12 @@ _trace_owner: _TraceOwner | None = None
 def start_trace(log_dir: str) -> None:
     """Start recording for TensorBoard: stop_trace() writes log_dir/plugins/profile/<run>/<host>.xplane.pb
     (and <host>.trace.json.gz), the layout TensorBoard's profile plugin reads.
+
+    Args:
+        log_dir: TensorBoard's log folder.
+
+    Returns:
+        None; `stop_trace()` writes the files.
 
     Examples:
         >>> import os, tempfile, padax

@@ -322,9 +322,17 @@ def key(seed: Any, impl: str | None = None):
     pattern as [high, low] 32-bit words (an 'rbg' key holds it twice), so
     `key(0) == [0, 0]` and `key(42) == [0, 42]`.
 
-    >>> import padax
-    >>> padax.random.key(42).tolist()
-    [0, 42]
+    Args:
+        seed: an integer, or an integer scalar array (also traced).
+        impl: 'threefry2x32' (default) or 'rbg'.
+
+    Returns:
+        The key, uint32[2] (threefry2x32) or uint32[4] (rbg).
+
+    Examples:
+        >>> import padax
+        >>> padax.random.key(42).tolist()
+        [0, 42]
     """
     words = seed_words("key", seed)
     if impl_name(impl) == "rbg":
@@ -419,10 +427,18 @@ def split(key: Any, num: int | Sequence[int] = 2):
     Key i is the hash of the counter i under `key`, so the subkeys are independent of
     each other and of `key`'s own draws. Use each key once: split before drawing again.
 
-    >>> import padax
-    >>> k1, k2 = padax.random.split(padax.random.key(0))
-    >>> k1.tolist(), padax.random.split(padax.random.key(0), (2, 3)).shape
-    ([1797259609, 2579123966], (2, 3, 2))
+    Args:
+        key: a PRNG key.
+        num: the number of keys, or a shape of keys.
+
+    Returns:
+        An array of keys, shape (num, 2) or num + (2,) (threefry).
+
+    Examples:
+        >>> import padax
+        >>> k1, k2 = padax.random.split(padax.random.key(0))
+        >>> k1.tolist(), padax.random.split(padax.random.key(0), (2, 3)).shape
+        ([1797259609, 2579123966], (2, 3, 2))
     """
     key, impl = check_key("split", key)
     return _split_jit(key, canonical_shape("split", num), impl)
@@ -451,10 +467,18 @@ def fold_in(key: Any, data: Any):
     `key`, which makes it equal to split(key, n)[i] (as with jax's threefry keys): derive
     keys from one parent either by split or by fold_in, not both.
 
-    >>> import padax
-    >>> k = padax.random.key(0)
-    >>> padax.random.fold_in(k, 1).tolist() == padax.random.split(k, 4)[1].tolist()
-    True
+    Args:
+        key: a PRNG key.
+        data: an integer scalar (Python, numpy or array); its low 32 bits are used.
+
+    Returns:
+        A new key of the same kind.
+
+    Examples:
+        >>> import padax
+        >>> k = padax.random.key(0)
+        >>> padax.random.fold_in(k, 1).tolist() == padax.random.split(k, 4)[1].tolist()
+        True
     """
     key, impl = check_key("fold_in", key)
     if is_array(data):

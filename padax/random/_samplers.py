@@ -302,12 +302,22 @@ _uniform_jit = jit(_uniform_impl, static_argnums=(3, 4, 5))
 def uniform(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32, minval: Any = 0.0, maxval: Any = 1.0):
     """Uniform floats in [minval, maxval) of `shape` (minval/maxval broadcast to it).
 
-    >>> import padax
-    >>> padax.random.uniform(padax.random.key(0), (2,)).tolist()     # the bits jax.random gives
-    [0.9476670, 0.9785799]
-    >>> x = padax.random.uniform(padax.random.key(1), (1000,), minval=-2.0, maxval=2.0)
-    >>> bool((x >= -2).all() and (x < 2).all())
-    True
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the sample shape.
+        dtype: a floating dtype.
+        minval, maxval: the bounds (scalars or arrays broadcastable to `shape`).
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.uniform(padax.random.key(0), (2,)).tolist()     # the bits jax.random gives
+        [0.9476670, 0.9785799]
+        >>> x = padax.random.uniform(padax.random.key(1), (1000,), minval=-2.0, maxval=2.0)
+        >>> bool((x >= -2).all() and (x < 2).all())
+        True
     """
     key, impl = check_key("uniform", key)
     dtype = _float_dtype("uniform", dtype)
@@ -326,9 +336,18 @@ _normal_jit = jit(_normal_impl, static_argnums=(1, 2, 3))
 def normal(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
     """Standard normal samples (complex dtypes: real and imaginary parts each of variance 1/2).
 
-    >>> import padax
-    >>> padax.random.normal(padax.random.key(42), (3,)).tolist()    # the same as jax.random.normal
-    [-0.0283046, 0.4671319, 0.2957030]
+    Args:
+        key: a PRNG key (`padax.random.key`).
+        shape: the sample shape.
+        dtype: a floating or complex dtype.
+
+    Returns:
+        An array of `shape` and `dtype`.
+
+    Examples:
+        >>> import padax
+        >>> padax.random.normal(padax.random.key(42), (3,)).tolist()    # the same as jax.random.normal
+        [-0.0283046, 0.4671319, 0.2957030]
     """
     key, impl = check_key("normal", key)
     return _normal_jit(key, canonical_shape("normal", shape), _float_dtype("normal", dtype, True), impl)

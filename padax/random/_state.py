@@ -61,6 +61,12 @@ def seed(seed: int) -> "GeneratorState":
     """Reset the global key to `padax.random.key(seed)`: the following eager draws are reproducible.
     Returns the generator's state (as Paddle returns its generator).
 
+    Args:
+        seed: an integer (or an integer scalar array).
+
+    Returns:
+        The new GeneratorState.
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(7)
@@ -94,6 +100,12 @@ def get_rng_state(device: Any = None) -> list:
     """The global random state, as Paddle's one-element list of generator states; give it to
     `set_rng_state` to replay the draws that follow.
 
+    Args:
+        device: accepted for Paddle compatibility; unused (one global state).
+
+    Returns:
+        A one-element list of GeneratorState.
+
     Examples:
         >>> import padax
         >>> _ = padax.seed(0)
@@ -110,6 +122,13 @@ def get_rng_state(device: Any = None) -> list:
 
 def set_rng_state(state_list: Any, device: Any = None) -> None:
     """Restore the global random state saved by `get_rng_state` (a list of states, one state, or a key).
+
+    Args:
+        state_list: what `get_rng_state` returned: a list of states, one GeneratorState, or a key.
+        device: accepted for Paddle compatibility; unused.
+
+    Returns:
+        None.
 
     Examples:
         >>> import padax

@@ -12,6 +12,15 @@ class InputSpec:
     """Shape (a tuple; -1 or None for a size not known yet), dtype and optional name of one input, as given
     to padax.jit.to_static / padax.jit.save.
 
+    Args:
+        shape: the sizes; -1 or None for a size not known yet (an int is a 1-d shape).
+        dtype: the dtype (default float32).
+        name: the input's name, kept in saved programs.
+        stop_gradient: accepted for Paddle compatibility (stored).
+
+    Returns:
+        The spec.
+
     Examples:
         >>> import padax
         >>> from padax.static import InputSpec

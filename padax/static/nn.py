@@ -16,6 +16,14 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     """`true_fn()` if pred else `false_fn()`; both must return the same structure and types. `pred` is a
     bool scalar or, as Paddle gives comparisons of one-element Tensors, a Tensor of one element (shape [1]).
 
+    Args:
+        pred: a bool scalar, or a one-element Tensor (shape [1]).
+        true_fn, false_fn: functions of no arguments returning the same structure and types.
+        return_names: accepted for Paddle compatibility; unused.
+
+    Returns:
+        The chosen branch's result.
+
     Examples:
         >>> import padax
         >>> x = padax.to_tensor(3.0)
@@ -37,6 +45,15 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
 def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Sequence[Any],
                is_test: bool = False, name: str | None = None) -> list:
     """Run `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final list.
+
+    Args:
+        cond: `cond(*loop_vars)` giving a bool scalar.
+        body: `body(*loop_vars)` giving new values of the same structure and types.
+        loop_vars: a non-empty list of the initial values.
+        is_test: accepted for Paddle compatibility; unused.
+
+    Returns:
+        A list of the final loop values.
 
     Examples:
         >>> import padax
@@ -63,6 +80,14 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
                 name: str | None = None) -> Any:
     """Run branch `branch_index` of `branch_fns` (a list, or (index, fn) pairs / a dict); an index
     with no branch runs `default` (or the last branch).
+
+    Args:
+        branch_index: an integer scalar.
+        branch_fns: a list of functions, (index, fn) pairs or a dict {index: fn}.
+        default: the function for an index with no branch (default: the last branch).
+
+    Returns:
+        The chosen branch's result.
 
     Examples:
         >>> import padax

@@ -377,6 +377,10 @@ def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:
 def linearize(fun: Callable, *primals: Any):
     """`(fun(*primals), f_jvp)` with f_jvp the linear map of tangents, evaluated without re-tracing.
 
+    Args:
+        fun: the function.
+        *primals: the point to linearize at.
+
     Returns:
         `(output, f_jvp)`; f_jvp takes one tangent per primal and returns the output tangent.
 
@@ -523,6 +527,10 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
 
 def linear_transpose(fun: Callable, *primals: Any) -> Callable:
     """The transpose of a linear `fun`, traced at the avals of `primals` (their values are not used).
+
+    Args:
+        fun: a linear function.
+        *primals: example arguments giving the input shapes and dtypes.
 
     Returns:
         A function of a cotangent shaped like fun's output, returning a tuple with one entry per primal.
@@ -710,6 +718,13 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
     """Hessian as forward-over-reverse: jacfwd(jacrev(fun)) (the cheaper order for a scalar
     function: one reverse pass, differentiated along each input direction). `chunk_size`
     bounds how many directions are pushed at once.
+
+    Args:
+        fun: a scalar-valued function.
+        argnums: which positional argument(s) to differentiate.
+        has_aux: fun returns (value, aux); aux is passed through.
+        holomorphic: fun is complex-holomorphic.
+        chunk_size: the most tangent directions pushed at once (None: all).
 
     Returns:
         A function returning in.shape + in.shape second derivatives of the scalar `fun`.

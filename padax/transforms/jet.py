@@ -188,11 +188,21 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
     Arguments may be pytrees; each term then has the argument's structure. Every
     differentiable padax primitive has a Taylor rule, including control flow and jit.
 
-    >>> import padax
-    >>> x0, one, zero = padax.to_tensor(0.0), padax.to_tensor(1.0), padax.to_tensor(0.0)
-    >>> y, terms = padax.jet(padax.sin, (x0,), ([one, zero, zero],))    # x(t) = t
-    >>> float(y), [float(t) for t in terms]                             # sin, cos, -sin, -cos at 0
-    (0.0, [1.0, 0.0, -1.0])
+    Args:
+        fun: the function.
+        primals: one value per positional argument.
+        series: per argument, a list of K input terms.
+        factorial_scaled: terms are derivatives (True) or plain Taylor coefficients (False).
+
+    Returns:
+        A tuple (fun(*primals), terms_out), each output leaf replaced by its K terms.
+
+    Examples:
+        >>> import padax
+        >>> x0, one, zero = padax.to_tensor(0.0), padax.to_tensor(1.0), padax.to_tensor(0.0)
+        >>> y, terms = padax.jet(padax.sin, (x0,), ([one, zero, zero],))    # x(t) = t
+        >>> float(y), [float(t) for t in terms]                             # sin, cos, -sin, -cos at 0
+        (0.0, [1.0, 0.0, -1.0])
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(series, (tuple, list)):
         raise TypeError("jet: primals and series must be tuples or lists (one entry per positional argument)")

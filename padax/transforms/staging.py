@@ -256,6 +256,13 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of `fun(*args)` (a pytree of ShapeDtypeStruct), without computing: the args
     may be ShapeDtypeStructs themselves.
 
+    Args:
+        fun: the function.
+        *args, **kwargs: its arguments (arrays or ShapeDtypeStructs).
+
+    Returns:
+        A pytree of ShapeDtypeStruct shaped like fun's output.
+
     Examples:
         >>> import padax
         >>> padax.eval_shape(lambda x: x @ x.T, padax.ShapeDtypeStruct((2, 3), 'float32'))

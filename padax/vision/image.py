@@ -17,6 +17,12 @@ _state = {"backend": "pil"}
 def set_image_backend(backend: str) -> None:
     """Make `backend` ('pil' or 'cv2') the default of the datasets and `image_load`.
 
+    Args:
+        backend: 'pil' (PIL Images) or 'cv2' (HWC numpy arrays in RGB order; OpenCV is not used).
+
+    Returns:
+        None; raises ValueError for any other name.
+
     Examples:
         >>> import padax
         >>> padax.vision.set_image_backend("cv2")  # image_load now returns numpy arrays
@@ -42,6 +48,13 @@ def get_image_backend() -> str:
 
 def image_load(path: str, backend: str | None = None) -> Any:
     """The image file at `path`: a PIL Image ('pil') or an RGB numpy array ('cv2').
+
+    Args:
+        path: the image file to read (with Pillow).
+        backend: 'pil' or 'cv2'; None uses `get_image_backend()`.
+
+    Returns:
+        A PIL Image for 'pil'; for 'cv2' a uint8 numpy array, HWC in RGB order (HW for grayscale images).
 
     Examples:
         >>> import os, tempfile

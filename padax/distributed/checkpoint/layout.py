@@ -34,6 +34,12 @@ _ID_PATTERN = re.compile(r"^(?:\d+_)?(\d+)\.(?:distcp|metadata|commit)$")
 class CheckpointError(RuntimeError):
     """A sharded checkpoint is missing, incomplete or does not fit the state dict it is loaded into.
 
+    Args:
+        *args: the message, as for any RuntimeError.
+
+    Returns:
+        The exception (raise it).
+
     Examples:
         >>> import os, tempfile
         >>> import padax

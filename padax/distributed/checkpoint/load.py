@@ -154,6 +154,15 @@ def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None
     committed one). A checkpoint without its commit marker, a missing shard
     file or a missing name is an error that says which.
 
+    Args:
+        state_dict: a (nested) dict of Tensors or numpy arrays; each entry's shape, dtype and sharding say how to load
+            it.
+        path: the checkpoint folder written by `save_state_dict`.
+        unique_id: which checkpoint to load (default: the newest committed one).
+
+    Returns:
+        None; `state_dict`'s entries are replaced in place.
+
     Examples:
         >>> import tempfile
         >>> import padax

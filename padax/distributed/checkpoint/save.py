@@ -71,6 +71,15 @@ def save_state_dict(state_dict: dict, path: str, *, coordinator_rank: int = 0,
     checkpoint inside the folder (default: one more than the highest there).
     Load it, on any mesh, with `load_state_dict`.
 
+    Args:
+        state_dict: a (nested) dict of Tensors (sharded or not) or numpy arrays, with the same names on every process.
+        path: the folder to write into (created if needed).
+        coordinator_rank: the process that writes the metadata and the commit marker.
+        unique_id: the checkpoint's number inside the folder (default: one more than the highest there).
+
+    Returns:
+        None; the checkpoint counts as written once its commit marker exists.
+
     Examples:
         >>> import os, tempfile
         >>> import padax

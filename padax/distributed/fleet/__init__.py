@@ -35,6 +35,15 @@ def init(role_maker: Any = None, is_collective: bool = False, strategy: Distribu
     Errors when the degrees do not multiply to the number of devices.
     `role_maker` and `is_collective` are accepted as in Paddle (padax is always collective).
 
+    Args:
+        role_maker, is_collective: accepted for Paddle compatibility (padax is always collective).
+        strategy: a DistributedStrategy whose hybrid_configs give the dp/mp/pp/sharding degrees (default: all data
+            parallel).
+        log_level: accepted for Paddle compatibility; unused.
+
+    Returns:
+        None; `fleet.get_hybrid_communicate_group()` then returns the mesh's groups.
+
     Examples:
         >>> from padax.distributed import fleet
         >>> strategy = fleet.DistributedStrategy()
@@ -120,6 +129,12 @@ def distributed_model(model: Any) -> Any:
     keeping the layouts of tensor-parallel parameters (and splitting the
     rest over 'sharding' when sharding_configs stage is 3).
 
+    Args:
+        model: a padax.nn.Layer, or a PipelineLayer for pipeline parallelism.
+
+    Returns:
+        A PipelineParallel for a PipelineLayer, else a DataParallel over the dp and sharding axes.
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -142,6 +157,13 @@ def distributed_model(model: Any) -> Any:
 def distributed_optimizer(optimizer: Any, strategy: DistributedStrategy | None = None) -> ShardedOptimizer:
     """`optimizer` with its state laid out on the hybrid mesh (ZeRO over 'sharding' when sharding_degree > 1).
 
+    Args:
+        optimizer: a padax optimizer.
+        strategy: a DistributedStrategy replacing the one given to `init`.
+
+    Returns:
+        A ShardedOptimizer whose state lives on the hybrid mesh (ZeRO-split over 'sharding' as configured).
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -163,6 +185,12 @@ def distributed_optimizer(optimizer: Any, strategy: DistributedStrategy | None =
 
 def shard_batch(batch: Any) -> Any:
     """`batch` (a pytree of arrays) split along dimension 0 over the dp and sharding axes (padax).
+
+    Args:
+        batch: a pytree of arrays whose dimension 0 is the global batch.
+
+    Returns:
+        The same pytree with every array split along dimension 0 over the dp and sharding axes.
 
     Examples:
         >>> import padax

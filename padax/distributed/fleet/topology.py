@@ -19,6 +19,15 @@ from padax.distributed.fleet.strategy import HYBRID_ORDER, DistributedStrategy
 class Group(str):
     """A communication group: the name of a mesh axis, with Paddle's `nranks`, `ranks` and `rank`.
 
+    Args:
+        axis: the mesh axis name (the Group is this string).
+        nranks: the number of members.
+        ranks: the members' global ranks.
+        rank: this process's index within the group.
+
+    Returns:
+        The group.
+
     Examples:
         >>> from padax.distributed import fleet
         >>> fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
@@ -70,6 +79,14 @@ class HybridCommunicateGroup:
     padax runs one program over every device (SPMD), so "this rank" is the
     position of this process's first device; in a single process that is
     device 0, at coordinate 0 along every axis.
+
+    Args:
+        degrees: the size of each axis, e.g. {'dp': 2, 'pp': 1, 'sharding': 1, 'sep': 1, 'mp': 2}.
+        order: the axis order of the mesh (outermost first).
+        devices: the devices to lay out (default padax.devices()).
+
+    Returns:
+        The layout; `.mesh` is the Mesh, with Paddle's get_*_rank / get_*_group getters.
 
     Examples:
         >>> import padax

@@ -39,6 +39,19 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
     communication and have no meaning here; `offload` (moving state to host
     memory) is not supported.
 
+    Args:
+        model: a padax.nn.Layer (or a DataParallel).
+        optimizer: a padax optimizer.
+        level: 'os' (optimizer state split), 'os_g' (+ gradients) or 'p_g_os' (+ parameters).
+        scaler: a GradScaler, returned unchanged.
+        group: the mesh axis (name or fleet Group) to split over; default the data axes.
+        offload: only False is supported.
+        sync_buffers, buffer_max_size, segment_size, sync_comm, dp_group, exclude_layer: Paddle's communication tuning;
+            ignored.
+
+    Returns:
+        A tuple (DataParallel model, ShardedOptimizer, scaler).
+
     Examples:
         >>> import padax
         >>> from padax.distributed.sharding import group_sharded_parallel
@@ -77,6 +90,15 @@ def save_group_sharded_model(model: Any, output: str, optimizer: Any = None, opt
     optimizer state pytree; padax optimizers keep no state of their own), it to `output/model.pdopt`.
 
     `optimizer` may be the state itself. Files are written atomically by padax.save.
+
+    Args:
+        model: the (wrapped) model whose gathered parameters to save.
+        output: a directory (created if needed); must not be a file.
+        optimizer: the optimizer, or the optimizer state itself.
+        opt_state: the optimizer state pytree to save as model.pdopt.
+
+    Returns:
+        None; writes output/model.pdparams (and output/model.pdopt) atomically.
 
     Examples:
         >>> import os, tempfile

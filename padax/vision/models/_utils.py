@@ -107,6 +107,17 @@ class ConvNormActivation(nn.Sequential):
     """Conv2D, then a norm layer (BatchNorm2D by default), then an activation (ReLU by default); Paddle's
     `paddle.vision.ops.ConvNormActivation`, with the same sublayer names (0, 1, 2).
 
+    Args:
+        in_channels, out_channels: channels of the Conv2D.
+        kernel_size, stride, dilation, groups: as in `padax.nn.Conv2D`.
+        padding: the Conv2D padding; None pads `(kernel_size - 1) // 2 * dilation` ('same' for odd kernels).
+        norm_layer: class called with `out_channels` (default BatchNorm2D); None leaves the norm out.
+        activation_layer: class called with no arguments (default ReLU); None leaves the activation out.
+        bias: whether the conv has a bias; None means "only when there is no norm layer".
+
+    Returns:
+        A `padax.nn.Sequential` of the conv, norm and activation layers.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import ConvNormActivation

@@ -36,6 +36,13 @@ class ConvPoolLayer(nn.Layer):
 class AlexNet(nn.Layer):
     """AlexNet for 224x224 RGB images (`num_classes <= 0` returns the last feature map).
 
+    Args:
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits (224x224 input), or the last feature map when
+        `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import AlexNet
@@ -83,6 +90,14 @@ class AlexNet(nn.Layer):
 
 def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
     """AlexNet; `pretrained=True` loads Paddle's ImageNet weights from the local cache (see `weights_dir`).
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `AlexNet` (`num_classes`).
+
+    Returns:
+        A `AlexNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -92,6 +92,16 @@ class ConvBNLayer(nn.Layer):
 class DenseNet(nn.Layer):
     """DenseNet with `layers` in (121, 161, 169, 201, 264).
 
+    Args:
+        layers: depth, one of 121, 161, 169, 201, 264 (sets growth rate and blocks per stage).
+        bn_size: bottleneck width of each dense layer, in multiples of the growth rate.
+        dropout: dropout rate after each dense layer (0 disables it).
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import DenseNet
@@ -153,6 +163,14 @@ def _densenet(layers: int, pretrained: bool, **kwargs: Any) -> DenseNet:
 def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-121.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
+
+    Returns:
+        A `DenseNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import densenet121
@@ -169,6 +187,14 @@ def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
 def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-161.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
+
+    Returns:
+        A `DenseNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -187,6 +213,14 @@ def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-169.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
+
+    Returns:
+        A `DenseNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import densenet169
@@ -204,6 +238,14 @@ def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-201.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
+
+    Returns:
+        A `DenseNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import densenet201
@@ -220,6 +262,14 @@ def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
 def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-264.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `DenseNet` (`bn_size`, `dropout`, `num_classes`, `with_pool`).
+
+    Returns:
+        A `DenseNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -58,6 +58,15 @@ class Inception(nn.Layer):
 class GoogLeNet(nn.Layer):
     """GoogLeNet; forward returns (main logits, auxiliary logits 1, auxiliary logits 2) as Paddle's does.
 
+    Args:
+        num_classes: outputs of the main and the two auxiliary classifiers; `<= 0` leaves the classifier out and returns
+            the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to a tuple (main logits, auxiliary logits 1, auxiliary logits 2), each (N,
+        num_classes).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import GoogLeNet
@@ -119,6 +128,14 @@ class GoogLeNet(nn.Layer):
 
 def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
     """GoogLeNet (Inception v1).
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `GoogLeNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `GoogLeNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -148,6 +148,14 @@ class InceptionE(nn.Layer):
 class InceptionV3(nn.Layer):
     """Inception v3 for 299x299 RGB images.
 
+    Args:
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits (299x299 input), or the features when `num_classes
+        <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import InceptionV3
@@ -193,6 +201,14 @@ class InceptionV3(nn.Layer):
 
 def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
     """Inception v3.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `InceptionV3` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `InceptionV3` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -8,6 +8,12 @@ from padax import nn
 class LeNet(nn.Layer):
     """LeNet: two conv+pool stages and three Linear layers (`num_classes <= 0` leaves out the classifier).
 
+    Args:
+        num_classes: outputs of the last Linear layer; `<= 0` leaves out the three Linear layers.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits for (N, 1, 28, 28) inputs.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import LeNet

@@ -33,6 +33,14 @@ class DepthwiseSeparable(nn.Layer):
 class MobileNetV1(nn.Layer):
     """MobileNetV1 with channel multiplier `scale`.
 
+    Args:
+        scale: channel multiplier applied to every layer.
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import MobileNetV1
@@ -71,6 +79,15 @@ class MobileNetV1(nn.Layer):
 
 def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV1:
     """MobileNetV1; Paddle publishes weights for scale 1.0.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        scale: channel multiplier; weights exist only for 1.0.
+        **kwargs: passed on to `MobileNetV1` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `MobileNetV1` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -39,6 +39,14 @@ class InvertedResidual(nn.Layer):
 class MobileNetV2(nn.Layer):
     """MobileNetV2 with width multiplier `scale`.
 
+    Args:
+        scale: width multiplier (channels rounded to multiples of 8).
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import MobileNetV2
@@ -84,6 +92,15 @@ class MobileNetV2(nn.Layer):
 
 def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV2:
     """MobileNetV2; Paddle publishes weights for scale 1.0.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        scale: width multiplier; weights exist only for 1.0.
+        **kwargs: passed on to `MobileNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `MobileNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

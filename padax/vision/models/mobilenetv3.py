@@ -112,6 +112,14 @@ class MobileNetV3(nn.Layer):
 class MobileNetV3Small(MobileNetV3):
     """MobileNetV3-Small.
 
+    Args:
+        scale: width multiplier (channels rounded to multiples of 8).
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import MobileNetV3Small
@@ -133,6 +141,14 @@ class MobileNetV3Small(MobileNetV3):
 
 class MobileNetV3Large(MobileNetV3):
     """MobileNetV3-Large.
+
+    Args:
+        scale: width multiplier (channels rounded to multiples of 8).
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
 
     Examples:
         >>> import padax
@@ -156,6 +172,15 @@ class MobileNetV3Large(MobileNetV3):
 def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Small:
     """MobileNetV3-Small; Paddle publishes weights for scale 1.0.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        scale: width multiplier; weights exist only for 1.0.
+        **kwargs: passed on to `MobileNetV3Small` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `MobileNetV3Small` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import mobilenet_v3_small
@@ -173,6 +198,15 @@ def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: A
 
 def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Large:
     """MobileNetV3-Large; Paddle publishes weights for scale 1.0.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        scale: width multiplier; weights exist only for 1.0.
+        **kwargs: passed on to `MobileNetV3Large` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `MobileNetV3Large` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -70,6 +70,17 @@ class ResNet(nn.Layer):
     """ResNet of `depth` (18, 34, 50, 101, 152) built from `block`; `width` is the bottleneck base width
     (ResNeXt / Wide ResNet), `groups` the grouped-conv count (ResNeXt).
 
+    Args:
+        block: `BasicBlock` (ResNet-18/34) or `BottleneckBlock` (50 and deeper, ResNeXt, Wide ResNet).
+        depth: 18, 34, 50, 101 or 152; picks the number of blocks per stage.
+        width: base width of the bottleneck's 3x3 conv (64 for ResNet, 4 for ResNeXt, 128 for Wide ResNet).
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+        groups: groups of the bottleneck's 3x3 conv (32 or 64 for ResNeXt).
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import ResNet
@@ -139,6 +150,14 @@ def _resnet(arch: str, block: type, depth: int, pretrained: bool, **kwargs: Any)
 def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-18.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnet18
@@ -155,6 +174,14 @@ def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-34.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -173,6 +200,14 @@ def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
 def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-50.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnet50
@@ -190,6 +225,14 @@ def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
 def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-101.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnet101
@@ -206,6 +249,14 @@ def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNet-152.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -229,6 +280,14 @@ def _resnext(depth: int, groups: int, pretrained: bool, **kwargs: Any) -> ResNet
 def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-50, 32 groups of width 4.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnext50_32x4d
@@ -245,6 +304,14 @@ def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-50, 64 groups of width 4.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -263,6 +330,14 @@ def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-101, 32 groups of width 4.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnext101_32x4d
@@ -279,6 +354,14 @@ def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-101, 64 groups of width 4.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -297,6 +380,14 @@ def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-152, 32 groups of width 4.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import resnext152_32x4d
@@ -313,6 +404,14 @@ def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """ResNeXt-152, 64 groups of width 4.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -331,6 +430,14 @@ def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """Wide ResNet-50-2 (bottleneck width doubled).
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import wide_resnet50_2
@@ -348,6 +455,14 @@ def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
 def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
     """Wide ResNet-101-2 (bottleneck width doubled).
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ResNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ResNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

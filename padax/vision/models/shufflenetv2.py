@@ -60,6 +60,15 @@ class InvertedResidualDS(nn.Layer):
 class ShuffleNetV2(nn.Layer):
     """ShuffleNetV2 at width `scale` (0.25, 0.33, 0.5, 1.0, 1.5, 2.0) with activation `act` ('relu', 'swish').
 
+    Args:
+        scale: width multiplier, one of 0.25, 0.33, 0.5, 1.0, 1.5, 2.0.
+        act: activation of every block, 'relu' or 'swish'.
+        num_classes: outputs of the final classifier; `<= 0` leaves the classifier out and returns the features.
+        with_pool: apply the global average pool (to 1x1) before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import ShuffleNetV2
@@ -118,6 +127,14 @@ def _shufflenet_v2(arch: str, scale: float, pretrained: bool, **kwargs: Any) -> 
 def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x0.25.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import shufflenet_v2_x0_25
@@ -134,6 +151,14 @@ def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2
 
 def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x0.33.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -152,6 +177,14 @@ def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2
 def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x0.5.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import shufflenet_v2_x0_5
@@ -168,6 +201,14 @@ def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
 
 def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x1.0.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -186,6 +227,14 @@ def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
 def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x1.5.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import shufflenet_v2_x1_5
@@ -203,6 +252,14 @@ def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
 def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x2.0.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import shufflenet_v2_x2_0
@@ -219,6 +276,14 @@ def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
 
 def shufflenet_v2_swish(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
     """ShuffleNetV2 x1.0 with swish activations.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `ShuffleNetV2` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `ShuffleNetV2` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

@@ -44,6 +44,14 @@ class MakeFire(nn.Layer):
 class SqueezeNet(nn.Layer):
     """SqueezeNet `version` '1.0' or '1.1'.
 
+    Args:
+        version: '1.0' or '1.1' (1.1 has a smaller stem and earlier pooling).
+        num_classes: output channels of the final 1x1 conv classifier; `<= 0` skips it.
+        with_pool: average-pool to 1x1 and squeeze the spatial axes.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits when `with_pool`, else a feature map.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import SqueezeNet
@@ -91,6 +99,14 @@ class SqueezeNet(nn.Layer):
 def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
     """SqueezeNet 1.0.
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `SqueezeNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `SqueezeNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import squeezenet1_0
@@ -108,6 +124,14 @@ def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
 
 def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
     """SqueezeNet 1.1.
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        **kwargs: passed on to `SqueezeNet` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `SqueezeNet` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

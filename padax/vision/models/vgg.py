@@ -19,6 +19,14 @@ CONFIGS = {
 class VGG(nn.Layer):
     """A VGG network around a `features` stack (see `make_layers`).
 
+    Args:
+        features: the convolutional stack (`make_layers`); must end with 512 channels.
+        num_classes: outputs of the three-Linear classifier; `<= 0` leaves it out and returns the features.
+        with_pool: adaptive-average-pool the features to 7x7 before the classifier.
+
+    Returns:
+        A layer mapping NCHW float images to (N, num_classes) logits, or the feature map when `num_classes <= 0`.
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import VGG
@@ -81,6 +89,16 @@ def _vgg(depth: int, pretrained: bool, batch_norm: bool, **kwargs: Any) -> VGG:
 def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
     """VGG-11 (configuration A).
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
+        **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `VGG` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import vgg11
@@ -97,6 +115,16 @@ def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
 def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
     """VGG-13 (configuration B).
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
+        **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `VGG` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax
@@ -115,6 +143,16 @@ def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
     """VGG-16 (configuration D).
 
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
+        **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `VGG` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
+
     Examples:
         >>> import padax
         >>> from padax.vision.models import vgg16
@@ -131,6 +169,16 @@ def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
 def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
     """VGG-19 (configuration E).
+
+    Args:
+        pretrained: load Paddle's published ImageNet weights from the local cache (see `weights_dir`; padax does not
+            download); raises if the file is missing.
+        batch_norm: put a BatchNorm2D after every conv (Paddle publishes weights only for vgg16 and vgg19
+            without it; other variants raise with pretrained=True).
+        **kwargs: passed on to `VGG` (`num_classes`, `with_pool`).
+
+    Returns:
+        A `VGG` layer (parameters initialised from the current `padax.nn.rng_scope` unless pretrained).
 
     Examples:
         >>> import padax

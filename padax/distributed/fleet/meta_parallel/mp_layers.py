@@ -97,6 +97,17 @@ class ColumnParallelLinear(_MPLayer):
     """y = x @ W + b with W's columns (and b) split over 'mp'; gather_output=False leaves y split
     along its last dimension (the input a RowParallelLinear(input_is_parallel=True) expects).
 
+    Args:
+        in_features, out_features: the weight's shape; out_features must divide by the mp degree.
+        weight_attr: ParamAttr or initializer of the weight [in_features, out_features].
+        has_bias: add a bias (split like the columns); None or False means no bias, as in Paddle.
+        gather_output: return y whole; False leaves it split along the last dimension over 'mp'.
+        fuse_matmul_bias: accepted for Paddle compatibility (XLA fuses the bias add itself).
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer; calling it maps [..., in_features] to [..., out_features].
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -136,6 +147,18 @@ class ColumnParallelLinear(_MPLayer):
 class RowParallelLinear(_MPLayer):
     """y = x @ W + b with W's rows split over 'mp': each device multiplies its slice of x's last
     dimension, and the partial products are summed (XLA's all-reduce); b is replicated.
+
+    Args:
+        in_features, out_features: the weight's shape; in_features must divide by the mp degree.
+        weight_attr: ParamAttr or initializer of the weight [in_features, out_features].
+        has_bias: add a replicated bias.
+        input_is_parallel: the input already comes split along its last dimension (a ColumnParallelLinear with
+            gather_output=False); otherwise it is split here.
+        fuse_matmul_bias: accepted for Paddle compatibility (XLA fuses the bias add itself).
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer; calling it maps [..., in_features] to [..., out_features], replicated over 'mp'.
 
     Examples:
         >>> import padax
@@ -177,6 +200,15 @@ class RowParallelLinear(_MPLayer):
 class VocabParallelEmbedding(_MPLayer):
     """An embedding table [num_embeddings, embedding_dim] split by rows (the vocabulary) over 'mp'.
 
+    Args:
+        num_embeddings: the vocabulary size; must divide by the mp degree.
+        embedding_dim: the size of each embedding vector.
+        weight_attr: ParamAttr or initializer of the table (default XavierNormal).
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer; calling it on int ids [...] gives [..., embedding_dim].
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -211,6 +243,13 @@ class VocabParallelEmbedding(_MPLayer):
 class ParallelCrossEntropy(_MPLayer):
     """Softmax cross entropy of logits split over 'mp' along the class dimension (the output of a
     ColumnParallelLinear with gather_output=False); per-example loss with a trailing 1, as Paddle.
+
+    Args:
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+        ignore_index: label value whose loss is 0.
+
+    Returns:
+        The layer; `loss(logits, label)` gives the per-example loss with a trailing dimension of 1.
 
     Examples:
         >>> import padax

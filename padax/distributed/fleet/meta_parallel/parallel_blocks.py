@@ -22,6 +22,14 @@ SEQ_DIM = 1
 class ParallelMLP(_MPLayer):
     """GELU MLP: hidden -> ffn (columns split over 'mp') -> hidden (rows split over 'mp').
 
+    Args:
+        hidden_size: the input and output width.
+        ffn_hidden_size: the inner width; must divide by the mp degree.
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer, mapping [..., hidden_size] to [..., hidden_size].
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -48,6 +56,15 @@ class ParallelMLP(_MPLayer):
 
 class ParallelMultiHeadAttention(_MPLayer):
     """Self-attention with the heads split over 'mp' (num_heads must be divisible by mp_degree).
+
+    Args:
+        embed_dim: the model width; must divide by `num_heads`.
+        num_heads: attention heads; must divide by the mp degree.
+        causal: mask out attention to later positions.
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer, mapping [batch, seq, embed_dim] to the same shape.
 
     Examples:
         >>> import padax
@@ -97,6 +114,18 @@ class ParallelTransformerLayer(_MPLayer):
     `sequence_parallel`: layer norms, dropout and residuals run on sequence
     slices split over 'mp' (seq_len must be divisible by mp_degree).
 
+    Args:
+        d_model: the model width.
+        nhead: attention heads (divisible by the mp degree).
+        dim_feedforward: the MLP's inner width.
+        dropout: dropout rate after attention and after the MLP.
+        sequence_parallel: run norms, dropout and residuals on sequence slices split over 'mp'.
+        causal: mask out attention to later positions.
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        The layer, mapping [batch, seq, d_model] to the same shape.
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -141,6 +170,14 @@ class ParallelTransformerLayer(_MPLayer):
 def scatter_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
     """Paddle's ScatterOp: `x` split along its sequence dimension over 'mp' (the global value is unchanged).
 
+    Args:
+        x: an activation.
+        seq_dim: the sequence dimension to split (0 for [seq, batch, ...]).
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        `x` with the same values, split along `seq_dim` over 'mp'.
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -161,6 +198,14 @@ def scatter_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
 
 def gather_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
     """Paddle's GatherOp: `x` whole along its sequence dimension on every 'mp' device.
+
+    Args:
+        x: an activation split along its sequence dimension over 'mp'.
+        seq_dim: the sequence dimension (0 for [seq, batch, ...], else the batch is dimension 0).
+        mp_group: the tensor-parallel mesh axis of fleet's mesh (default 'mp'); needs `fleet.init` first.
+
+    Returns:
+        `x` with the same values, whole along the sequence dimension.
 
     Examples:
         >>> import padax

@@ -120,6 +120,19 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
     Equal, to rounding, to value_and_grad of the sequential model's mean
     microbatch loss.
 
+    Args:
+        model: the PipelineLayer.
+        inputs, labels: the whole batch (pytrees of arrays).
+        mesh: the Mesh; its `pp_axis` size must equal the number of stages.
+        num_microbatches: how many pieces dimension 0 of the batch is cut into.
+        schedule: 'FThenB', '1F1B', or 'VPP' (for layers with virtual stages).
+        pp_axis: the pipeline mesh axis.
+        data_axes: mesh axes the batch is also split over (data parallelism).
+        loss_fn: `loss_fn(output, label)`; None uses the PipelineLayer's.
+
+    Returns:
+        A tuple (mean microbatch loss, gradient pytree shaped like `model`).
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -366,6 +379,14 @@ class PipelineParallel:
     gradients (call inside padax.jit); `train_batch([inputs, labels],
     optimizer, opt_state)` one pure step returning (loss, new model, new state).
 
+    Args:
+        layers: the PipelineLayer.
+        hcg: fleet's HybridCommunicateGroup (the mesh and data axes).
+        strategy: the DistributedStrategy whose pp_configs give accumulate_steps and schedule_mode.
+
+    Returns:
+        The pipelined model (`value_and_grad`, `train_batch`; calling it runs the layers in sequence).
+
     Examples:
         >>> import padax
         >>> from padax.distributed import fleet
@@ -426,7 +447,16 @@ class PipelineParallel:
 
 class PipelineParallelWithInterleave(PipelineParallel):
     """Paddle's name for the pipeline of a PipelineLayer with virtual stages (the interleaved 'VPP'
-    schedule, which PipelineParallel also picks for such a layer)."""
+    schedule, which PipelineParallel also picks for such a layer).
+
+    Args:
+        layers: a PipelineLayer with num_virtual_pipeline_stages > 1.
+        hcg: fleet's HybridCommunicateGroup.
+        strategy: the DistributedStrategy.
+
+    Returns:
+        The pipelined model, run with the interleaved 'VPP' schedule.
+    """
 
     def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
         if layers.num_virtual_pipeline_stages < 2:

@@ -18,6 +18,13 @@ from padax.nn.layer.layers import Layer
 class LayerDesc:
     """A layer to be built later: `LayerDesc(cls, *args, **kwargs).build_layer()` is `cls(*args, **kwargs)`.
 
+    Args:
+        layer_func: a padax.nn.Layer subclass.
+        *inputs, **kwargs: its constructor arguments.
+
+    Returns:
+        The description; `build_layer()` constructs the layer.
+
     Examples:
         >>> import padax
         >>> from padax.distributed.fleet import meta_parallel as mpu
@@ -60,6 +67,18 @@ class PipelineLayer(Layer):
     `topology`, `recompute_interval` and `recompute_ctx` are accepted; the
     stages come from fleet's mesh, and the 1F1B schedule always recomputes a
     stage's forward pass in its backward step.
+
+    Args:
+        layers: LayerDesc, Layer or parameter-free callables, run in order.
+        num_stages: pipeline stages (default fleet's pp_degree, else 1).
+        topology: accepted for Paddle compatibility (the stages come from fleet's mesh).
+        loss_fn: `loss_fn(output, label)`, the loss of one microbatch.
+        seg_method: 'uniform' (equal numbers of layers) or the stage boundaries [0, b1, ..., n].
+        recompute_interval, recompute_ctx: accepted for Paddle compatibility (1F1B always recomputes forward passes).
+        num_virtual_pipeline_stages: V > 1 cuts the layers into num_stages x V chunks for the 'VPP' schedule.
+
+    Returns:
+        The layer; called directly it runs every stage in sequence.
 
     Examples:
         >>> import padax
