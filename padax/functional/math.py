@@ -612,7 +612,7 @@ _COMPARE_ARGS = (_BINARY_XY + "\n        " + _OUT_ARG, "A bool Tensor of the bro
 _LOGICAL_ARGS = ("x, y: Tensors or Python numbers of any dtype (nonzero is True), broadcast together.\n        "
                  + _OUT_ARG, "A bool Tensor of the broadcast shape.")
 _BITWISE_ARGS = ("x, y: integer or bool Tensors or Python ints, promoted and broadcast together.\n        "
-                 "out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).",
+                 + _OUT_ARG,
                  "A Tensor of the broadcast shape in the promoted dtype.")
 
 
@@ -1034,6 +1034,7 @@ def logical_not(x: Any, name: str | None = None, *, out: Any = None) -> Any:
 
 def _bitwise(op: str, fn):
     def wrapped(x: Any, y: Any, out: Any = None, name: str | None = None) -> Any:
+        no_out(op, out)
         x, y = _binary(op, x, y)
         _check(op, x, _int_or_bool, "integer or bool")
         return fn(x, y)
@@ -1052,7 +1053,7 @@ def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
 
     Args:
         x: an integer or bool Tensor.
-        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Returns:
         A Tensor of x's shape and dtype.
@@ -1062,6 +1063,7 @@ def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
         >>> padax.bitwise_not(padax.to_tensor([0, 5, -1])).tolist()
         [-1, -6, 0]
     """
+    no_out("bitwise_not", out)
     x = _arg("bitwise_not", x, "x")
     _check("bitwise_not", x, _int_or_bool, "integer or bool")
     return lax.bitwise_not(x)
@@ -1078,7 +1080,7 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
         x: an integer Tensor.
         y: the shift amounts, broadcast with x.
         is_arithmetic: no effect for a left shift (kept for Paddle's signature).
-        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Returns:
         A Tensor of the broadcast shape in the promoted dtype.
@@ -1088,6 +1090,7 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
         >>> padax.bitwise_left_shift(padax.to_tensor([1, 3]), padax.to_tensor([2, 1])).tolist()
         [4, 6]
     """
+    no_out("bitwise_left_shift", out)
     x, y = _binary("bitwise_left_shift", x, y)
     _check("bitwise_left_shift", x, dtypes.is_integer, "integer")
     return lax.shift_left(x, y)
@@ -1101,7 +1104,7 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
         x: an integer Tensor.
         y: the shift amounts, broadcast with x.
         is_arithmetic: True fills with the sign bit for signed dtypes; False fills with zeros.
-        out: not used (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Returns:
         A Tensor of the broadcast shape in the promoted dtype.
@@ -1111,6 +1114,7 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
         >>> padax.bitwise_right_shift(padax.to_tensor([8, -8]), padax.to_tensor([2, 2])).tolist()
         [2, -2]
     """
+    no_out("bitwise_right_shift", out)
     x, y = _binary("bitwise_right_shift", x, y)
     _check("bitwise_right_shift", x, dtypes.is_integer, "integer")
     if is_arithmetic and not dtypes.is_unsigned(x.aval.dtype):

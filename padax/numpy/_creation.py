@@ -445,18 +445,19 @@ def _linspace_arrays(start: Any, stop: Any, num: builtins.int, dtype: Any, endpo
 
 def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True, base: Any = 10.0,
              dtype: Any = None, axis: builtins.int = 0) -> Any:
-    """base ** linspace(start, stop, num) (NumPy's logspace, 1-D).
+    """base ** linspace(start, stop, num) (NumPy's logspace); array endpoints give one column of samples per
+    element, placed along `axis`.
 
     Args:
         start, stop: the exponents of the first and last sample.
         num: the number of samples.
         endpoint: include base ** stop.
-        base: the base of the powers.
+        base: the base of the powers (a number, or an array broadcast against the endpoints).
         dtype: the result dtype (None: the default float).
-        axis: accepted for NumPy compatibility; the result is always 1-D.
+        axis: where the samples go in the result when start/stop are arrays.
 
     Returns:
-        A 1-D array of `num` values.
+        An array of `num` values along `axis` (1-D for scalar endpoints).
 
     Examples:
         >>> import padax.numpy as pnp
@@ -464,8 +465,23 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
         [1.0, 10.0, 100.0, 1000.0]
     """
     y = linspace(start, stop, num, endpoint=endpoint)
-    out = lax.pow(full_like_shape(y.aval.shape, base, y.aval.dtype), y)
+    if isinstance(base, Tracer) or np.ndim(base) > 0:
+        b = to_array(base)
+        shape = y.aval.shape
+        b = lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(b, shape[1:]), y.aval.dtype), shape,
+                                 tuple(builtins.range(1, len(shape))))
+    else:
+        b = full_like_shape(y.aval.shape, base, y.aval.dtype)
+    out = samples_along(lax.pow(b, y), axis)
     return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
+
+
+def samples_along(out: Any, axis: builtins.int) -> Any:
+    """linspace-style samples (axis 0 of `out`) moved to `axis`, as NumPy's `axis=` places them."""
+    if out.ndim > 1 and axis not in (0, -out.ndim):
+        from padax.numpy._manipulation import moveaxis
+        return moveaxis(out, 0, axis)
+    return out
 
 
 def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.bool = True,
@@ -478,10 +494,10 @@ def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.
         num: the number of samples.
         endpoint: include `stop`.
         dtype: the result dtype (None: the default float).
-        axis: accepted for NumPy compatibility; the samples lie along axis 0.
+        axis: where the samples go in the result when start/stop are arrays.
 
     Returns:
-        An array of shape (num, *broadcast shape of start and stop).
+        An array of `num` samples along `axis` and the broadcast shape of start and stop elsewhere.
 
     Examples:
         >>> import padax.numpy as pnp
@@ -507,6 +523,7 @@ def geomspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.
                 out = lax.select(lax.eq(row, full_like_shape(shape, num - 1, D.int32)),
                                  lax.broadcast_in_dim(lax.convert_element_type(broadcast_to(e, shape[1:]),
                                                                                y.aval.dtype), shape, dims), out)
+        out = samples_along(out, axis)
         return out if dtype is None else lax.convert_element_type(out, D.canonicalize(dtype))
     start, stop = _number("geomspace", start, "start"), _number("geomspace", stop, "stop")
     if start == 0 or stop == 0 or (start < 0) != (stop < 0):

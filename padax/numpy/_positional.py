@@ -133,10 +133,8 @@ def _linspace(fn, args, kwargs):
     """linspace with NumPy's `retstep=` (also return the spacing) and `axis=` (where the samples go)."""
     retstep = kwargs.pop("retstep", False)
     axis = kwargs.pop("axis", 0)
-    out = fn(*args, **kwargs)
-    if axis not in (0, -out.ndim) and out.ndim > 1:
-        from padax.numpy._manipulation import moveaxis
-        out = moveaxis(out, 0, axis)
+    from padax.numpy._creation import samples_along
+    out = samples_along(fn(*args, **kwargs), axis)
     if not retstep:
         return out
     start, stop = args[0], args[1]

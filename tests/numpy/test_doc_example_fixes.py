@@ -1,5 +1,6 @@
 """Bugs found while writing padax.numpy's docstring examples, checked against NumPy / jax.numpy."""
 import numpy as np
+import pytest
 
 import padax.numpy as pnp
 from padax.devices.array import Tensor
@@ -65,3 +66,17 @@ def test_take_clip_and_wrap_modes_follow_numpy():
     import pytest
     with pytest.raises(ValueError, match="take: mode"):
         pnp.take(pnp.asarray(x), pnp.asarray(np.array([1])), mode="raise")
+
+
+@pytest.mark.parametrize("name", ["logspace", "geomspace"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_logspace_geomspace_place_samples_along_axis(name, axis):
+    start, stop = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    got = getattr(pnp, name)(start, stop, 4, axis=axis)
+    np.testing.assert_allclose(np.asarray(got), getattr(np, name)(start, stop, 4, axis=axis), rtol=1e-5)
+
+
+def test_logspace_array_base_broadcasts_like_numpy():
+    got = pnp.logspace(np.array([0.0, 1.0]), 2.0, 3, base=np.array([2.0, 10.0]))
+    np.testing.assert_allclose(np.asarray(got), np.logspace(np.array([0.0, 1.0]), 2.0, 3, base=np.array([2.0, 10.0])),
+                               rtol=1e-5)

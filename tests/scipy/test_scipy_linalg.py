@@ -74,3 +74,12 @@ def test_structured_matrices():
                                sl.eigh_tridiagonal(d, e, eigvals_only=True), rtol=1e-12)
     with pytest.raises(ValueError, match="square"):
         pl.expm(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("trans", [0, 1, 2])
+def test_lu_solve_every_trans_matches_scipy_on_a_complex_matrix(trans):
+    import scipy.linalg as sl
+    a = np.array([[4.0, 2.0 + 1j], [1j, 3.0]])
+    b = np.array([8.0 + 0j, 7.0 - 2j])
+    got = padax.scipy.linalg.lu_solve(padax.scipy.linalg.lu_factor(padax.to_tensor(a)), padax.to_tensor(b), trans=trans)
+    np.testing.assert_allclose(np.asarray(got), sl.lu_solve(sl.lu_factor(a), b, trans=trans), rtol=1e-12)

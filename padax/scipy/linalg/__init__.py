@@ -223,7 +223,7 @@ def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
     Args:
         lu_and_piv: the (lu, piv) tuple from `lu_factor`.
         b: right-hand side, a vector (M,) or a matrix (M, K).
-        trans: 0 solves a x = b, 1 a^T x = b (2, for a^H, is currently refused by padax.linalg.lu_solve).
+        trans: 0 solves a x = b, 1 a^T x = b, 2 a^H x = b.
 
     Returns:
         The solution, shaped like `b`.
@@ -241,7 +241,7 @@ def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
     b = _asfloat(b)
     vec = b.ndim == 1
     bb = b[:, None] if vec else b
-    x = _lu_solve(bb.astype(f.dtype), f, (piv + 1).astype(pnp.int32), trans={0: "N", 1: "T", 2: "H"}[trans])
+    x = _lu_solve(bb.astype(f.dtype), f, (piv + 1).astype(pnp.int32), trans={0: "N", 1: "T", 2: "C"}[trans])
     return x[:, 0] if vec else x
 
 
