@@ -112,6 +112,30 @@ def test_a_corrupt_entry_is_recompiled_and_replaced(tmp_path):
     assert entry.read_bytes() != b"not an executable" and not second.stderr
 
 
+def test_a_damaged_entry_never_reaches_xla(cache, monkeypatch):
+    # an entry cut short, with a flipped byte, or written in another format is a miss, checked in Python:
+    # jaxlib is never asked to deserialize it (its C++ error path is not safe in every process)
+    f = lambda x: padax.cos(x) * 5 + 0.375  # noqa: E731
+    want = padax.jit(f)(padax.ones([3])).numpy()
+    (entry,) = cache.glob("*.xla")
+    good = entry.read_bytes()
+    assert good.startswith(compile_cache._HEADER)
+    from padax.devices import _jaxlib
+    calls = []
+    real = _jaxlib.deserialize_executable
+    monkeypatch.setattr(_jaxlib, "deserialize_executable", lambda *a, **k: calls.append(1) or real(*a, **k))
+    flipped = bytearray(good)
+    flipped[-10] ^= 0xFF
+    for damaged in (good[: len(good) // 2], bytes(flipped), good[len(compile_cache._HEADER) + 32:]):
+        entry.write_bytes(damaged)
+        g = lambda x: padax.cos(x) * 5 + 0.375  # noqa: E731  (a new function: looks the program up again)
+        np.testing.assert_array_equal(padax.jit(g)(padax.ones([3])).numpy(), want)
+        assert not calls and entry.read_bytes() != damaged   # recompiled and replaced
+    h = lambda x: padax.cos(x) * 5 + 0.375  # noqa: E731
+    padax.jit(h)(padax.ones([3]))
+    assert calls                                              # a whole entry is loaded
+
+
 _RACER = textwrap.dedent("""
     import sys, padax
     k = int(sys.argv[1])

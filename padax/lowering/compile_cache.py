@@ -4,7 +4,9 @@ One file per program, `<sha256 key>.xla`, in `config.compilation_cache_dir`
 (by default `$XDG_CACHE_HOME/padax/xla`, i.e. `~/.cache/padax/xla`, created
 private to the user). Safe with several processes at once: an entry is
 written to a temporary file and renamed into place (readers see a whole
-entry or none), a corrupt or unreadable entry is recompiled and replaced,
+entry or none), every entry carries a format line and a SHA-256 of its
+bytes that a read checks before anything reaches XLA (a truncated, corrupt
+or foreign file is a miss: recompiled and replaced),
 and eviction tolerates files another process removed first. The cache is
 bounded by `config.compilation_cache_max_size` bytes: the least recently
 used entries (a hit refreshes an entry's mtime) are removed until the rest
@@ -23,6 +25,7 @@ native code in it.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import tempfile
@@ -37,6 +40,7 @@ _unusable: set[str] = set()   # directories that failed (warned about once)
 _ready: set[str] = set()      # directories created and checked writable
 _MARKER = ".last-eviction"    # its mtime: when a process last enforced the size bound
 _EVICT_EVERY_S = 60.0
+_HEADER = b"padax-compilation-cache-entry-1\n"   # then the payload's SHA-256 digest, then the payload
 _written_since_eviction: dict[str, int] = {}  # per directory, bytes this process wrote since it last evicted
 
 
@@ -81,12 +85,25 @@ def get(key: str) -> bytes | None:
             data = f.read()
     except OSError:
         return None
+    payload = _verified(data)
+    if payload is None:
+        logger.debug("compilation cache entry %s is corrupt or from another format; recompiling", key)
+        return None
     try:
         os.utime(path)
     except OSError:
         pass
     logger.debug("compilation cache hit %s", key)
-    return data
+    return payload
+
+
+def _verified(data: bytes) -> bytes | None:
+    """The payload of a stored entry whose header and checksum match, else None."""
+    start = len(_HEADER) + 32
+    if not data.startswith(_HEADER) or len(data) < start:
+        return None
+    payload = data[start:]
+    return payload if hashlib.sha256(payload).digest() == data[len(_HEADER):start] else None
 
 
 def put(key: str, data: bytes) -> None:
@@ -95,7 +112,7 @@ def put(key: str, data: bytes) -> None:
     if d is None:
         return
     try:
-        _write_atomic(os.path.join(d, key + _SUFFIX), data)
+        _write_atomic(os.path.join(d, key + _SUFFIX), _HEADER + hashlib.sha256(data).digest() + data)
     except OSError as e:
         _give_up(d, e)
         return
