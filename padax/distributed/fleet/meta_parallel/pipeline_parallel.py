@@ -456,6 +456,24 @@ class PipelineParallelWithInterleave(PipelineParallel):
 
     Returns:
         The pipelined model, run with the interleaved 'VPP' schedule.
+
+    Examples:
+        >>> import padax
+        >>> from padax.distributed import fleet
+        >>> from padax.distributed.fleet import meta_parallel as mpu
+        >>> strategy = fleet.DistributedStrategy()
+        >>> strategy.hybrid_configs = {"pp_degree": 1, "pp_configs": {"accumulate_steps": 2}}
+        >>> fleet.init(is_collective=True, strategy=strategy)
+        >>> model = mpu.PipelineLayer([mpu.LayerDesc(padax.nn.Linear, 2, 2), mpu.LayerDesc(padax.nn.Linear, 2, 1)],
+        ...                           loss_fn=padax.nn.MSELoss(), num_virtual_pipeline_stages=2)
+        >>> pp = mpu.PipelineParallelWithInterleave(model, fleet.get_hybrid_communicate_group(), strategy)
+        >>> pp.schedule_mode, model.num_chunks
+        ('VPP', 2)
+        >>> opt = padax.optimizer.SGD(learning_rate=0.1)
+        >>> x, y = padax.ones([4, 2]), padax.zeros([4, 1])
+        >>> loss, new_model, state = padax.jit(lambda m, s: pp.train_batch([x, y], opt, s, m))(model, opt.init(model))
+        >>> bool(padax.allclose(loss, padax.nn.MSELoss()(model(x), y)))      # the sequential model's loss
+        True
     """
 
     def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
