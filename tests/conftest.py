@@ -4,6 +4,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 
 # the tests' compiled programs go to a throwaway persistent cache, not the user's (~/.cache/padax)
@@ -74,7 +75,26 @@ def paddle_oracle():
         warnings.simplefilter("ignore")
         paddle = pytest.importorskip("paddle")
     paddle.set_device("cpu")
+    _restore_crash_handlers()
     return paddle
+
+
+_crash_handlers_restored = False
+
+
+def _restore_crash_handlers() -> None:
+    """Paddle's import installs glog's failure-signal handler, which unwinds the C++ stack from inside the
+    signal: a crash within the unwinder (seen in a long-lived worker) then deadlocks the worker forever.
+    Python's faulthandler is async-signal-safe: the worker dies with a traceback and xdist reports it."""
+    global _crash_handlers_restored
+    if not _crash_handlers_restored and "paddle" in sys.modules:
+        import faulthandler
+        faulthandler.enable(file=sys.__stderr__, all_threads=True)
+        _crash_handlers_restored = True
+
+
+def pytest_runtest_teardown(item):
+    _restore_crash_handlers()   # for tests that import paddle themselves
 
 
 @pytest.fixture
