@@ -6,7 +6,7 @@ doctest runs. Every factory in padax builds its docstrings here, so they all rea
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Sequence
 
 _PADAX = ("import padax",)
 LAX_IMPORTS = ("import padax", "from padax import lax")   # the first lines of every lax-level example
@@ -36,20 +36,3 @@ def example_doc(summary: str, examples: Sequence[tuple[str, str]], *, imports: S
             parts.append(f"        {expected}")
     return "\n".join(parts) + "\n    "
 
-
-def document(fn: Callable[..., Any], summary: str, example: str, expected: str) -> None:
-    """Give `fn` the docstring `summary` plus one example (after `import padax`) whose printed value is
-    `expected` (doctest checks it; floats are matched to the digits written).
-
-    Examples:
-        >>> import padax
-        >>> def twice(x):
-        ...     return padax.multiply(x, 2)
-        >>> document(twice, "Twice x.", "twice(padax.to_tensor([1.0, 2.0])).tolist()", "[2.0, 4.0]")
-        >>> twice.__doc__.splitlines()[0]
-        'Twice x.'
-        >>> import doctest
-        >>> [(e.source.strip(), e.want.strip()) for e in doctest.DocTestParser().get_examples(twice.__doc__)]
-        [('import padax', ''), ('twice(padax.to_tensor([1.0, 2.0])).tolist()', '[2.0, 4.0]')]
-    """
-    fn.__doc__ = example_doc(summary, [(example, expected)])

@@ -92,10 +92,18 @@ def _load_fingerprinted(key: str, device, options):
     try:
         for need in filter(None, needs.decode().split(",")):
             _jaxlib.RUNTIME_SETUP[need]()
-        with span("padax.load_cached_executable"):
-            return _jaxlib.deserialize_executable(device.client, exe_bytes, [device], options)
     except Exception:
-        return None  # stale or corrupt entry: recompile and overwrite
+        return None
+    return _load(device.client, exe_bytes, [device], options)
+
+
+def _load(client, data: bytes, devices: Sequence, options):
+    """The executable serialized in a cache entry, or None if it no longer loads (then recompile, overwrite)."""
+    try:
+        with span("padax.load_cached_executable"):
+            return _jaxlib.deserialize_executable(client, data, devices, options)
+    except Exception:
+        return None
 
 
 def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: str | None = None):
@@ -111,12 +119,9 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: 
     if not lowered.host_callbacks and compile_cache.cache_dir() is not None:
         key = fingerprint_key or _cache_key(lowered.bytecode, lowered.num_partitions, devices, options)
         data = compile_cache.get(key) if fingerprint_key is None else None
-        if data is not None:
-            try:
-                with span("padax.load_cached_executable"):
-                    return _jaxlib.deserialize_executable(client, data, devices, options)
-            except Exception:
-                pass  # stale or corrupt entry: recompile and overwrite
+        exe = None if data is None else _load(client, data, devices, options)
+        if exe is not None:
+            return exe
     t0 = time.perf_counter()
     try:
         with span("padax.compile"):
