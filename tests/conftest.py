@@ -7,6 +7,11 @@ import shutil
 import sys
 import tempfile
 
+# where each xdist worker's crash and hang stacks go (its stderr is not shown): the controller prints them
+if "PADAX_TEST_CRASH_DIR" not in os.environ:
+    os.environ["PADAX_TEST_CRASH_DIR"] = _crash_dir = tempfile.mkdtemp(prefix="padax-test-crashes-")
+    atexit.register(shutil.rmtree, _crash_dir, ignore_errors=True)
+
 # the tests' compiled programs go to a throwaway persistent cache, not the user's (~/.cache/padax)
 if "PADAX_COMPILATION_CACHE_DIR" not in os.environ:
     os.environ["PADAX_COMPILATION_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="padax-test-xla-cache-")
@@ -79,22 +84,85 @@ def paddle_oracle():
     return paddle
 
 
-_crash_handlers_restored = False
-
-
 def _restore_crash_handlers() -> None:
-    """Paddle's import installs glog's failure-signal handler, which unwinds the C++ stack from inside the
-    signal: a crash within the unwinder (seen in a long-lived worker) then deadlocks the worker forever.
-    Python's faulthandler is async-signal-safe: the worker dies with a traceback and xdist reports it."""
-    global _crash_handlers_restored
-    if not _crash_handlers_restored and "paddle" in sys.modules:
-        import faulthandler
-        faulthandler.enable(file=sys.__stderr__, all_threads=True)
-        _crash_handlers_restored = True
+    """Take the crash signals back from glog's failure handler, which Paddle installs (also later than its import).
+
+    glog's handler unwinds the C++ stack from inside the signal; a crash inside the unwinder itself (seen in
+    long-lived workers, in libgcc's _Unwind_Find_FDE) then deadlocks the worker on the unwinder's lock forever.
+    Python's faulthandler prints the Python stacks and then hands the signal to the *previous* handler, so that
+    handler is first reset to the default (the worker dies; xdist reports it and `pytest_handlecrashitem` reruns
+    the test once in a fresh worker).
+    """
+    if "paddle" not in sys.modules:
+        return
+    import faulthandler
+    import signal
+    faulthandler.disable()
+    for name in ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    faulthandler.enable(file=_crash_log(), all_threads=True)
+
+
+def _crash_log():
+    """This process's file for faulthandler's stacks (stderr outside xdist)."""
+    global _crash_file
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return sys.__stderr__
+    if _crash_file is None:
+        _crash_file = open(os.path.join(os.environ["PADAX_TEST_CRASH_DIR"], worker + ".log"), "a")
+    return _crash_file
+
+
+_crash_file = None
 
 
 def pytest_runtest_teardown(item):
-    _restore_crash_handlers()   # for tests that import paddle themselves
+    _restore_crash_handlers()   # for tests that import paddle themselves, or make it reinstall glog's handler
+
+
+# A test that runs longer than this many seconds is taken to hang (e.g. deadlocked in native code): its
+# worker prints every thread's Python stack and exits, and the test is rerun once (below). 0 turns it off.
+_TEST_TIMEOUT_S = float(os.environ.get("PADAX_TEST_TIMEOUT", "600"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    import faulthandler
+    if _TEST_TIMEOUT_S > 0:
+        faulthandler.dump_traceback_later(_TEST_TIMEOUT_S, exit=True, file=_crash_log())
+    try:
+        yield
+    finally:
+        if _TEST_TIMEOUT_S > 0:
+            faulthandler.cancel_dump_traceback_later()
+
+
+_crash_reruns: set[str] = set()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem, report, sched):
+    """(pytest-xdist) A test whose worker crashed or hung runs once more in a fresh worker; a second crash fails.
+
+    Such a crash has so far come only from native code shared by the test oracles and XLA in one long-lived
+    process (see `_restore_crash_handlers`), never from the test's own assertions: those fail as usual.
+    """
+    log = os.path.join(os.environ["PADAX_TEST_CRASH_DIR"], f"{report.node.gateway.id}.log")
+    if os.path.exists(log):
+        with open(log) as f:
+            sys.stderr.write(f"\n[padax tests] {log}:\n" + f.read()[-6000:])
+    if crashitem in _crash_reruns:
+        return
+    _crash_reruns.add(crashitem)
+    sys.stderr.write(f"\n[padax tests] the worker running {crashitem} crashed or hung; running it again\n")
+    sched.mark_test_pending(crashitem)
+    report.outcome = "rerun"
+
+
+def pytest_report_teststatus(report, config):
+    if report.outcome == "rerun":
+        return "rerun", "R", "RERUN"
 
 
 @pytest.fixture

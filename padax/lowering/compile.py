@@ -131,7 +131,10 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: 
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CompileError(f"XLA failed to compile a padax program: {first}") from None
     if key is not None and time.perf_counter() - t0 >= config.compilation_cache_min_compile_time:
-        data = _jaxlib.serialize_executable(client, exe)
+        try:
+            data = _jaxlib.serialize_executable(client, exe)
+        except Exception:  # (XLA could not serialize this program) the cache is an optimisation: run uncached
+            return exe
         if fingerprint_key is not None:
             data = _FP_ENTRY + ",".join(lowered.runtime_needs).encode() + b"\n" + data
         compile_cache.put(key, data)
