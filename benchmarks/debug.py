@@ -13,14 +13,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from benchmarks.harness import Workload, subprocess_env
+from benchmarks.harness import Workload, subprocess_env, with_cold_cache, with_warm_cache
 
 _STEPS, _N = 2000, 64
 _RNG = np.random.default_rng(3)
@@ -87,20 +85,8 @@ def _demo(cache_dir: str) -> None:
         raise RuntimeError(f"padax.demo failed: {out.stderr[-500:]}")
 
 
-def padax_demo_warm_cache():
-    warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
-    _demo(warm)  # fills the cache
-    return lambda: _demo(warm)
-
-
-def padax_demo_cold_cache():
-    def run():
-        cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
-        try:
-            _demo(cold)
-        finally:
-            shutil.rmtree(cold, ignore_errors=True)
-    return run
+padax_demo_warm_cache = with_warm_cache(_demo)
+padax_demo_cold_cache = with_cold_cache(_demo)
 
 
 def workloads() -> list[Workload]:

@@ -14,14 +14,12 @@ issue measured). `import_*` and `demo_first_step` time whole new processes.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from benchmarks.harness import Unavailable, Workload, subprocess_env
+from benchmarks.harness import Unavailable, Workload, subprocess_env, with_cold_cache, with_warm_cache
 
 _RNG = np.random.default_rng(0)
 _A1000 = _RNG.standard_normal(1000).astype(np.float32)
@@ -394,28 +392,8 @@ def _eager_start(cache_dir: str) -> None:
     _run_python(_EAGER_START, {"PADAX_COMPILATION_CACHE_DIR": cache_dir})
 
 
-def _warm(run):
-    def setup():
-        warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
-        run(warm)  # fills the cache
-        return lambda: run(warm)
-    return setup
-
-
-def _cold(run):
-    def setup():
-        def once():
-            cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
-            try:
-                run(cold)
-            finally:
-                shutil.rmtree(cold, ignore_errors=True)
-        return once
-    return setup
-
-
-padax_demo_first_step_warm = _warm(_demo_first_step)
-padax_demo_first_step_cold = _cold(_demo_first_step)
+padax_demo_first_step_warm = with_warm_cache(_demo_first_step)
+padax_demo_first_step_cold = with_cold_cache(_demo_first_step)
 
 
 _TINY_TEXT = {"exp": "padax.exp / jnp.exp / paddle.exp", "getitem": "x[0]", "sum": "x.sum()",
@@ -483,5 +461,5 @@ def workloads() -> list[Workload]:
         Workload("eager_start", "a new process importing padax and running ~25 distinct eager ops on small Tensors "
                                 "(each a program of its own) with the compilation cache warm; baseline: the same "
                                 "with an empty cache",
-                 {"padax": _warm(_eager_start)}, fresh=True, baseline=_cold(_eager_start), baseline_target=0.3),
+                 {"padax": with_warm_cache(_eager_start)}, fresh=True, baseline=with_cold_cache(_eager_start), baseline_target=0.3),
     ]

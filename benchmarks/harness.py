@@ -25,6 +25,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -489,3 +490,25 @@ def subprocess_env(extra: dict | None = None) -> dict:
             _PYCACHE.append(tempfile.mkdtemp(prefix="padax-bench-pycache-"))
         env["PYTHONPYCACHEPREFIX"] = _PYCACHE[0]
     return env
+
+
+def with_warm_cache(run: Callable[[str], None]) -> Callable[[], Thunk]:
+    """A workload setup timing `run(cache_dir)` on a compilation cache that one untimed `run` filled."""
+    def setup():
+        warm = tempfile.mkdtemp(prefix="padax-bench-cache-")
+        run(warm)
+        return lambda: run(warm)
+    return setup
+
+
+def with_cold_cache(run: Callable[[str], None]) -> Callable[[], Thunk]:
+    """A workload setup timing `run(cache_dir)` on a new, empty compilation cache each time."""
+    def setup():
+        def once():
+            cold = tempfile.mkdtemp(prefix="padax-bench-cache-")
+            try:
+                run(cold)
+            finally:
+                shutil.rmtree(cold, ignore_errors=True)
+        return once
+    return setup
