@@ -39,6 +39,13 @@ bytes (least recently used entries go first; -1: no bound) and
 `compilation_cache_min_compile_time` (seconds, default 0: every program,
 eager one-op programs included) skips programs that compile faster than that.
 
+`live_executable_limit` (default 8192; 0: none) bounds the compiled programs a
+process keeps alive: each holds ~3 memory mappings of machine code, and Linux
+allows 65,530 per process (vm.max_map_count), past which XLA's JIT fails and
+the process can crash. When more are alive, padax empties its in-memory
+program caches as `padax.clear_caches()` does (the persistent cache reloads
+them in about a millisecond each).
+
 Debugging: `debug_nans` / `debug_infs` re-run a program that produced a NaN /
 an infinity op by op and raise FloatingPointError naming the primitive and
 the line (padax/transforms/debug_nans.py); `check_tracer_leaks` reports tracers
@@ -117,22 +124,25 @@ def _cache_dir(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def _positive_int(what: str) -> Callable[[Any], int]:
-    """A parser of positive integers (a clear ValueError for 0, negatives, bools, floats or text)."""
+def _positive_int(what: str, minimum: int = 1) -> Callable[[Any], int]:
+    """A parser of integers >= minimum (a clear ValueError for smaller ones, bools, floats or text)."""
+    kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+
     def parse(value: Any) -> int:
         try:
             n = int(value) if isinstance(value, str) else value
-            ok = isinstance(n, int) and not isinstance(n, bool) and n >= 1
+            ok = isinstance(n, int) and not isinstance(n, bool) and n >= minimum
         except ValueError:
             ok = False
         if not ok:
-            raise ValueError(f"padax.config: {what} must be a positive integer, got {value!r}")
+            raise ValueError(f"padax.config: {what} must be {kind}, got {value!r}")
         return n
     return parse
 
 
 _device_count = _positive_int("the number of CPU devices (num_cpu_devices, PADAX_NUM_CPU_DEVICES)")
 _cache_size = _positive_int("jit_cache_size (PADAX_JIT_CACHE_SIZE), the programs kept per jitted function,")
+_live_limit = _positive_int("live_executable_limit (PADAX_LIVE_EXECUTABLE_LIMIT)", minimum=0)
 
 
 def _matmul_precision(value: Any) -> str | None:
@@ -187,6 +197,8 @@ _SETTINGS = {s.name: s for s in (
     _Setting("log_compiles", _flag, False, "log each program jit compiles, with its argument shapes"),
     _Setting("jit_cache_size", _cache_size, 1024,
              "compiled programs kept per jitted function, least recently used evicted (padax.clear_caches())"),
+    _Setting("live_executable_limit", _live_limit, 8192,
+             "past this many compiled programs alive, padax empties its program caches (0: no bound)"),
 )}
 
 

@@ -271,6 +271,11 @@ def on_client_reset(fn) -> None:
     _client_reset_hooks.append(fn)
 
 
+def live_executable_count(client=None) -> int:
+    """How many compiled programs of `client` (default: the CPU client) are alive in this process."""
+    return len((client or default_device().client).live_executables())
+
+
 def empty_client_caches() -> None:
     """Empty every cache that subscribed with on_client_reset, keeping the client (padax.clear_caches)."""
     for fn in _client_reset_hooks:

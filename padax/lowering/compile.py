@@ -101,9 +101,28 @@ def _load(client, data: bytes, devices: Sequence, options):
     """The executable serialized in a cache entry, or None if it no longer loads (then recompile, overwrite)."""
     try:
         with span("padax.load_cached_executable"):
-            return _jaxlib.deserialize_executable(client, data, devices, options)
+            exe = _jaxlib.deserialize_executable(client, data, devices, options)
     except Exception:
         return None
+    _count_new_executable(client)
+    return exe
+
+
+# Every few hundred new executables, the number alive is checked against config.live_executable_limit
+# (each holds ~3 memory mappings of machine code; past Linux's 65,530 per process, XLA's JIT fails).
+_CHECK_EVERY = 256
+_new_since_check = 0
+
+
+def _count_new_executable(client) -> None:
+    global _new_since_check
+    _new_since_check += 1
+    if _new_since_check < _CHECK_EVERY:
+        return
+    _new_since_check = 0
+    limit = config.live_executable_limit
+    if limit > 0 and backend.live_executable_count(client) > limit:
+        backend.empty_client_caches()
 
 
 def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: str | None = None):
@@ -130,6 +149,7 @@ def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: 
     except _jaxlib.XlaRuntimeError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CompileError(f"XLA failed to compile a padax program: {first}") from None
+    _count_new_executable(client)
     if key is not None and time.perf_counter() - t0 >= config.compilation_cache_min_compile_time:
         try:
             data = _jaxlib.serialize_executable(client, exe)

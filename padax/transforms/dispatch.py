@@ -128,5 +128,5 @@ def _forget_twins() -> None:
 
 
 _fast.set_builder(_build_twin)
-_backend.on_client_reset(_forget_twins)  # (a replaced CPU client: the twins' executables are unusable)
+_backend.on_client_reset(clear_cache)  # (a replaced client, or too many live programs: forget the eager ones)
 _primitive.set_default_impl(apply_primitive)

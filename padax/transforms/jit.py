@@ -596,21 +596,22 @@ def make_dispatcher(jf: JitFunction, cache_miss: Callable, cache_key: Any):
         pass
     cpp._clear_cache = dispatch._clear_cache
     cpp._dispatch = dispatch  # the bare C++ dispatcher (eager ops call it directly: see dispatch.py)
+    # Nothing the C++ dispatcher holds may lead back to it: jaxlib's garbage collector support does not see
+    # through its attributes, so such a cycle (and every executable in it) would never be freed.
     dispatch._padax_jit = jf
-    dispatch._padax_wrapper = cpp  # (keeps jf._fast_paths_owner alive for callers holding the bare dispatcher)
     cpp.fun = fun
     cpp.lower = jf.lower
     cpp.trace = jf.trace
-    cpp.clear_cache = functools.partial(_clear_both, jf, cpp)
+    cpp.clear_cache = functools.partial(_clear_both, jf, dispatch)
     cpp._cache_size = jf._cache_size
     cpp._padax_jit = jf
     try:
-        jf._fast_paths_owner = weakref.ref(cpp)
+        jf._fast_paths_owner = weakref.ref(dispatch)
     except TypeError:  # (not weak-referenceable in this jaxlib: evictions then leave C++'s own LRU to bound it)
         pass
     return cpp
 
 
-def _clear_both(jf: JitFunction, cpp) -> None:
+def _clear_both(jf: JitFunction, dispatch) -> None:
     jf.clear_cache()
-    cpp._clear_cache()
+    dispatch._clear_cache()
