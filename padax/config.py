@@ -39,7 +39,7 @@ bytes (least recently used entries go first; -1: no bound) and
 `compilation_cache_min_compile_time` (seconds, default 0: every program,
 eager one-op programs included) skips programs that compile faster than that.
 
-`live_executable_limit` (default 8192; 0: none) bounds the compiled programs a
+`live_executable_limit` (default 4096; 0: none) bounds the compiled programs a
 process keeps alive: each holds ~3 memory mappings of machine code, and Linux
 allows 65,530 per process (vm.max_map_count), past which XLA's JIT fails and
 the process can crash. When more are alive, padax empties its in-memory
@@ -197,7 +197,7 @@ _SETTINGS = {s.name: s for s in (
     _Setting("log_compiles", _flag, False, "log each program jit compiles, with its argument shapes"),
     _Setting("jit_cache_size", _cache_size, 1024,
              "compiled programs kept per jitted function, least recently used evicted (padax.clear_caches())"),
-    _Setting("live_executable_limit", _live_limit, 8192,
+    _Setting("live_executable_limit", _live_limit, 4096,
              "past this many compiled programs alive, padax empties its program caches (0: no bound)"),
 )}
 

@@ -58,11 +58,11 @@ def test_live_programs_stay_under_the_limit(fresh_caches, monkeypatch):
                                        rtol=1e-6)
             peak = max(peak, live_executable_count())
         assert peak <= base + 12 + 4  # (checked every 4 new programs)
-    assert padax.config.live_executable_limit == 8192
+    assert padax.config.live_executable_limit == 4096
 
 
 def test_the_limit_is_a_setting():
-    assert padax.config.live_executable_limit == 8192
+    assert padax.config.live_executable_limit == 4096
     for bad in ("many", -1, 1.5, True):
         with pytest.raises(ValueError, match="live_executable_limit"):
             padax.config.update("live_executable_limit", bad)
