@@ -117,8 +117,19 @@ def _crash_log():
 _crash_file = None
 
 
-def pytest_runtest_teardown(item):
+def pytest_runtest_teardown(item, nextitem):
     _restore_crash_handlers()   # for tests that import paddle themselves, or make it reinstall glog's handler
+    if nextitem is None or nextitem.path != item.path:
+        _free_oracle_programs()
+
+
+def _free_oracle_programs() -> None:
+    """jax (a test oracle) keeps every program it compiled; a long worker would collect tens of thousands,
+    each holding memory mappings (Linux allows 65,530 per process). padax bounds its own
+    (config.live_executable_limit); the oracle's are dropped after each test file."""
+    jax = sys.modules.get("jax")
+    if jax is not None and hasattr(jax, "clear_caches"):
+        jax.clear_caches()
 
 
 # A test that runs longer than this many seconds is taken to hang (e.g. deadlocked in native code): its
