@@ -18,7 +18,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Sequence
 
-from padax.config import config
+from padax.config import config, logger
 from padax.devices import _jaxlib, backend
 from padax.devices.profiling import span
 from padax.lowering import compile_cache
@@ -120,9 +120,19 @@ def _count_new_executable(client) -> None:
     if _new_since_check < _CHECK_EVERY:
         return
     _new_since_check = 0
+    global _warned_held
     limit = config.live_executable_limit
     if limit > 0 and backend.live_executable_count(client) > limit:
         backend.empty_client_caches()
+        held = backend.live_executable_count(client)
+        if held > limit and not _warned_held:
+            _warned_held = True
+            logger.warning("padax: %d compiled programs stay alive after emptying padax's caches (limit %d, "
+                           "config.live_executable_limit): they are held outside them, e.g. by many jitted "
+                           "functions kept alive or by AOT-compiled objects", held, limit)
+
+
+_warned_held = False
 
 
 def compile_lowered(lowered: LoweredModule, devices: Sequence, fingerprint_key: str | None = None):

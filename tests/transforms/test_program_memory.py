@@ -66,3 +66,16 @@ def test_the_limit_is_a_setting():
     for bad in ("many", -1, 1.5, True):
         with pytest.raises(ValueError, match="live_executable_limit"):
             padax.config.update("live_executable_limit", bad)
+
+
+def test_programs_held_outside_the_caches_are_named_once(fresh_caches, monkeypatch, caplog):
+    base = fresh_caches
+    monkeypatch.setattr(compile_mod, "_CHECK_EVERY", 1)
+    monkeypatch.setattr(compile_mod, "_warned_held", False)
+    x = padax.ones((2,))
+    with padax.config.override("live_executable_limit", base + 4), caplog.at_level("WARNING", logger="padax"):
+        # AOT-compiled programs belong to the user's objects: emptying padax's caches cannot free them
+        kept = [padax.jit(lambda a, k=k: a + k).lower(x).compile() for k in range(8)]
+    assert live_executable_count() >= base + 8
+    np.testing.assert_array_equal(kept[7](x).numpy(), [8.0, 8.0])
+    assert sum("stay alive after emptying" in r.getMessage() for r in caplog.records) == 1
