@@ -461,5 +461,6 @@ def workloads() -> list[Workload]:
         Workload("eager_start", "a new process importing padax and running ~25 distinct eager ops on small Tensors "
                                 "(each a program of its own) with the compilation cache warm; baseline: the same "
                                 "with an empty cache",
-                 {"padax": with_warm_cache(_eager_start)}, fresh=True, baseline=with_cold_cache(_eager_start), baseline_target=0.3),
+                 {"padax": with_warm_cache(_eager_start)}, fresh=True, baseline=with_cold_cache(_eager_start),
+                 baseline_target=0.3),
     ]

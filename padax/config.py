@@ -124,7 +124,7 @@ def _cache_dir(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def _positive_int(what: str, minimum: int = 1) -> Callable[[Any], int]:
+def _int_at_least(what: str, minimum: int = 1) -> Callable[[Any], int]:
     """A parser of integers >= minimum (a clear ValueError for smaller ones, bools, floats or text)."""
     kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
 
@@ -140,9 +140,9 @@ def _positive_int(what: str, minimum: int = 1) -> Callable[[Any], int]:
     return parse
 
 
-_device_count = _positive_int("the number of CPU devices (num_cpu_devices, PADAX_NUM_CPU_DEVICES)")
-_cache_size = _positive_int("jit_cache_size (PADAX_JIT_CACHE_SIZE), the programs kept per jitted function,")
-_live_limit = _positive_int("live_executable_limit (PADAX_LIVE_EXECUTABLE_LIMIT)", minimum=0)
+_device_count = _int_at_least("the number of CPU devices (num_cpu_devices, PADAX_NUM_CPU_DEVICES)")
+_cache_size = _int_at_least("jit_cache_size (PADAX_JIT_CACHE_SIZE), the programs kept per jitted function,")
+_live_limit = _int_at_least("live_executable_limit (PADAX_LIVE_EXECUTABLE_LIMIT)", minimum=0)
 
 
 def _matmul_precision(value: Any) -> str | None:

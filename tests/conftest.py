@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import sys
@@ -103,18 +104,13 @@ def _restore_crash_handlers() -> None:
     faulthandler.enable(file=_crash_log(), all_threads=True)
 
 
+@functools.cache
 def _crash_log():
     """This process's file for faulthandler's stacks (stderr outside xdist)."""
-    global _crash_file
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None:
         return sys.__stderr__
-    if _crash_file is None:
-        _crash_file = open(os.path.join(os.environ["PADAX_TEST_CRASH_DIR"], worker + ".log"), "a")
-    return _crash_file
-
-
-_crash_file = None
+    return open(os.path.join(os.environ["PADAX_TEST_CRASH_DIR"], worker + ".log"), "a")
 
 
 def pytest_runtest_teardown(item, nextitem):

@@ -115,21 +115,21 @@ _new_since_check = 0
 
 
 def _count_new_executable(client) -> None:
-    global _new_since_check
+    global _new_since_check, _warned_held
     _new_since_check += 1
     if _new_since_check < _CHECK_EVERY:
         return
     _new_since_check = 0
-    global _warned_held
     limit = config.live_executable_limit
-    if limit > 0 and backend.live_executable_count(client) > limit:
-        backend.empty_client_caches()
-        held = backend.live_executable_count(client)
-        if held > limit and not _warned_held:
-            _warned_held = True
-            logger.warning("padax: %d compiled programs stay alive after emptying padax's caches (limit %d, "
-                           "config.live_executable_limit): they are held outside them, e.g. by many jitted "
-                           "functions kept alive or by AOT-compiled objects", held, limit)
+    if limit <= 0 or backend.live_executable_count(client) <= limit:
+        return
+    backend.empty_client_caches()
+    held = backend.live_executable_count(client)
+    if held > limit and not _warned_held:
+        _warned_held = True
+        logger.warning("padax: %d compiled programs stay alive after emptying padax's caches (limit %d, "
+                       "config.live_executable_limit): objects outside them hold them, such as AOT-compiled "
+                       "programs", held, limit)
 
 
 _warned_held = False

@@ -503,8 +503,6 @@ def clear_caches() -> None:
         >>> float(f(padax.to_tensor(1.0)))  # compiled again
         2.0
     """
-    from padax.transforms import dispatch
-    dispatch.clear_cache()
     _backend.empty_client_caches()
 
 
