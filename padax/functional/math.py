@@ -434,8 +434,8 @@ def fmax(x: Any, y: Any, name: str | None = None) -> Any:
     x, y = _binary("fmax", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.max(x, y)
-    m = lax.max(x, y)
-    return lax.select(lax.ne(x, x), y, lax.select(lax.ne(y, y), x, m))
+    # x where it wins, ties it or y is NaN: the whole gradient goes to the operand picked, as in Paddle
+    return lax.select(lax.bitwise_or(lax.ge(x, y), lax.ne(y, y)), x, y)
 
 
 def fmin(x: Any, y: Any, name: str | None = None) -> Any:
@@ -455,8 +455,8 @@ def fmin(x: Any, y: Any, name: str | None = None) -> Any:
     x, y = _binary("fmin", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.min(x, y)
-    m = lax.min(x, y)
-    return lax.select(lax.ne(x, x), y, lax.select(lax.ne(y, y), x, m))
+    # x where it wins, ties it or y is NaN: the whole gradient goes to the operand picked, as in Paddle
+    return lax.select(lax.bitwise_or(lax.le(x, y), lax.ne(y, y)), x, y)
 
 
 def neg(x: Any, name: str | None = None) -> Any:
@@ -807,7 +807,9 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
                     d != 1 and d != e for d, e in zip(b.aval.shape[::-1], x.aval.shape[::-1])):
                 raise op_type_error("clip", f"bound {b.aval.str_short()} does not broadcast to x {x.aval.str_short()}")
             b = broadcast_to(b, x.aval.shape)
-        x = fn(x, b)
+        # inside [min, max] (bounds included) x passes through with its whole gradient, as in Paddle;
+        # a NaN x stays NaN with a zero gradient
+        x = lax.select(lax.ge(x, b) if fn is lax.max else lax.le(x, b), x, fn(x, b))
     return x
 
 
