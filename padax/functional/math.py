@@ -776,7 +776,8 @@ def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None
 
 
 def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, out: Any = None) -> Any:
-    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype.
+    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype (an int32/int64 x
+    with a float bound gives float32, as in Paddle).
 
     Args:
         x: a real Tensor.
@@ -795,8 +796,11 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
     """
     no_out("clip", out)
     x = _arg("clip", x, "x")
-    dt = x.aval.dtype
     _check("clip", x, _real, "real")
+    if x.aval.dtype in (dtypes.int32, dtypes.int64) and builtins.any(
+            isinstance(b, float) or (is_array(b) and dtypes.is_inexact(b.aval.dtype)) for b in (min, max)):
+        x = lax.convert_element_type(x, dtypes.float32)  # Paddle clips an int32/int64 x by a float bound in float32
+    dt = x.aval.dtype
     for bound, fn in ((min, lax.max), (max, lax.min)):
         if bound is None:
             continue

@@ -68,6 +68,7 @@ CASES += [
     case("frexp", A(S)), case("frexp", A(S, D)),
     case("clip", A(S), -1.0, 1.0), case("clip", A(S), min=0.5), case("clip", A(S), max=0.5),
     case("clip", A(S, I32, -5, 5), -2, 2), case("clip", A(S, I64, -5, 5), min=0), case("clip", A(S, D), -1.0, 1.0),
+    case("clip", A(S, I32, -5, 5), -1.5, 2.5), case("clip", A(S, I64, -5, 5), max=0.5),  # float bounds: float32
     case("clamp", A(S), -1.0, 1.0),
     case("cast", A(S), "int32"), case("cast", A(S, I64), "float64"), case("cast", A(S, F, -2, 2), "bool"),
     case("cast", A(S, C64), "float32"), case("cast", A(S), "bfloat16"), case("Tensor.astype", A(S, I32), "float16"),
