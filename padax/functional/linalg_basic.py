@@ -463,9 +463,9 @@ def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
 def root_of_sum(s: Any, p: float) -> Any:
     """s ** (1/p) of a non-negative sum of |x|**p, with a zero (not NaN) gradient where s is 0 (Paddle's
     p-norms at the zero vector)."""
-    zero = lax.sub(s, s)
+    zero, one = (lax.broadcast_in_dim(np.asarray(v, s.aval.dtype), s.aval.shape, ()) for v in (0, 1))
     positive = lax.gt(s, zero)
-    safe = lax.select(positive, s, lax.add(zero, lax.broadcast_in_dim(np.asarray(1, s.aval.dtype), s.aval.shape, ())))
+    safe = lax.select(positive, s, one)
     root = lax.sqrt(safe) if p == 2 else lax.pow(safe, lax.broadcast_in_dim(np.asarray(1.0 / p, s.aval.dtype),
                                                                               s.aval.shape, ()))
     return lax.select(positive, root, zero)

@@ -267,6 +267,28 @@ def _floor_div_int(x, y):
     return lax.select(fix, lax.sub(q, _scalar_like(q, 1)), q)
 
 
+def float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """Python's float floor division and modulo (numpy's, Paddle's): (a - fmod(a, b)) / b stepped down where
+    the remainder's sign differs from b's, then rounded, so 1.0 // 0.1 is 9.0 and -1.0 // inf is -1.0;
+    the remainder takes the divisor's sign. A zero b gives a / b and NaN."""
+    zero, one = _scalar_like(a, 0), _scalar_like(a, 1)
+
+    def signed_zero(like):
+        return lax.select(signbit(like), lax.neg(zero), zero)
+    mod = lax.rem(a, b)
+    div = lax.div(lax.sub(a, mod), b)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
+    mod = lax.select(fix, lax.add(mod, b), mod)
+    div = lax.select(fix, lax.sub(div, one), div)
+    mod = lax.select(lax.eq(mod, zero), signed_zero(b), mod)  # exact zero remainders take the divisor's sign
+    floordiv = lax.floor(div)
+    floordiv = lax.select(lax.gt(lax.sub(div, floordiv), _scalar_like(a, 0.5)), lax.add(floordiv, one), floordiv)
+    q = lax.div(a, b)
+    floordiv = lax.select(lax.eq(div, zero), signed_zero(q), floordiv)
+    bz = lax.eq(b, zero)
+    return lax.select(bz, q, floordiv), lax.select(bz, _scalar_like(a, np.nan), mod)
+
+
 def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Division rounded towards -inf (Python's //).
 
@@ -287,7 +309,7 @@ def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) ->
     _check("floor_divide", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if dtypes.is_integer(x.aval.dtype):
         return _floor_div_int(x, y)
-    return lax.floor(lax.div(x, y))
+    return float_divmod(x, y)[0]
 
 
 def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
