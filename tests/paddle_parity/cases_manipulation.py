@@ -72,6 +72,9 @@ CASES = [
     case("gather", A((5, 3)), Arr([0, 2, 4], I64)), case("gather", A((5, 3)), Arr([1, 0], I32), 1),
     case("gather", A(S3), Arr(1, I64), 0), case("gather", A(S3), Arr([2, 0], I64), axis=2),
     case("gather", A(S3), Arr([1, 1, 0], I64), Arr(1, I64)),
+    case("gather", A((5, 3)), Arr([[0], [2]], I64)), case("gather", A((5, 3)), Arr([[2], [0]], I32), 1),  # [N, 1] index
+    case("gather", A((5, 3)), Arr([[0, 1], [2, 1]], I64), raises=True),
+    case("scatter", A((4, 3)), Arr([[1], [3]], I64), A((2, 3))),
     case("index_select", A((5, 3)), Arr([0, 2, 4], I64)), case("index_select", A((5, 3)), Arr([2, 0], I32), axis=1),
     case("index_select", A(S3, I64), Arr([3, 0], I64), -1),
     case("take", A(S), Arr([0, 5, 11], I64)), case("take", A(S), Arr([[0, -1], [13, 3]], I64), mode="wrap"),
