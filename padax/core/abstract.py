@@ -71,14 +71,46 @@ def check_aval_size(op: str, aval: ShapedArray) -> None:
                                  f"(sizes must stay below 2**63 bytes)")
 
 
+class Size(tuple):
+    """A Tensor's shape: a tuple of ints that also equals, and concatenates with, a list of the same ints, as
+    Paddle's list-like shapes do (`x.shape == [2, 3]`, `x.shape[:-1] + [4]`); it pickles as a plain tuple."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: Any) -> Any:
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: Any) -> Any:
+        return tuple.__ne__(self, tuple(other) if isinstance(other, list) else other)
+
+    __hash__ = tuple.__hash__
+
+    def __add__(self, other: Any) -> Any:
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> Any:
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return Size(tuple(other) + tuple(self))
+
+    def __getitem__(self, i: Any) -> Any:
+        item = tuple.__getitem__(self, i)
+        return Size(item) if isinstance(i, slice) else item
+
+    def __reduce__(self) -> tuple:
+        return tuple, (tuple(self),)
+
+
 class AvalProperties:
     """shape/dtype/ndim/size/len read off `self.aval`: shared by Tensor and every Tracer."""
 
     __slots__ = ()
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
+    def shape(self) -> Size:
+        return Size(self.aval.shape)
 
     @property
     def dtype(self) -> np.dtype:

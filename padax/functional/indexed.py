@@ -99,12 +99,20 @@ def scatter_along(x: Any, idx: Any, upd: Any, axis: int, kind: str) -> Any:
 
 # ---- reads --------------------------------------------------------------------------------------
 
+def _column_as_vector(idx: Any) -> Any:
+    """An [N, 1] index read as the [N] one, as Paddle's gather and scatter take it."""
+    if idx.aval.ndim == 2 and idx.aval.shape[1] == 1:
+        return lax.reshape(idx, idx.aval.shape[:1])
+    return idx
+
+
 def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: Any = None) -> Any:
     """Rows (slices along `axis`, default 0) of x picked by `index`; a 0-d index drops that axis.
 
     Args:
         x: the input Tensor (at least 1-D).
-        index: a 0-D or 1-D integer Tensor or list (negative entries count from the end; concrete out-of-range ones raise).
+        index: a 0-D, 1-D or [N, 1] integer Tensor or list (negative entries count from the end; concrete
+            out-of-range ones raise).
         axis: the axis to gather along (int or 0-d Tensor); None means 0.
         out: must be None (Tensors are immutable).
 
@@ -124,9 +132,9 @@ def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: A
     if x.aval.ndim == 0:
         raise op_value_error("gather", f"x must have at least one axis, got {x.aval.str_short()}")
     a = 0 if axis is None else _axis_arg("gather", axis, x.aval.ndim)
-    idx = _index("gather", index, x.aval.shape[a], a)
+    idx = _column_as_vector(_index("gather", index, x.aval.shape[a], a))
     if idx.aval.ndim > 1:
-        raise op_value_error("gather", f"index must be 0-D or 1-D, got {idx.aval.str_short()}")
+        raise op_value_error("gather", f"index must be 0-D, 1-D or [N, 1], got {idx.aval.str_short()}")
     return take_axis(x, idx, a)
 
 
@@ -487,9 +495,9 @@ def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str 
     if x.aval.ndim == 0:
         raise op_value_error(op, f"x must have at least one axis, got {x.aval.str_short()}")
     n = x.aval.shape[0]
-    idx = _index(op, index, n, 0)
+    idx = _column_as_vector(_index(op, index, n, 0))
     if idx.aval.ndim > 1:
-        raise op_value_error(op, f"index must be 0-D or 1-D, got {idx.aval.str_short()}")
+        raise op_value_error(op, f"index must be 0-D, 1-D or [N, 1], got {idx.aval.str_short()}")
     if idx.aval.ndim == 0:
         idx = lax.reshape(idx, (1,))
         updates = asarray(updates)

@@ -460,6 +460,17 @@ def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
                             lax.sub(lax.mul(x0, y1), lax.mul(x1, y0))], a)
 
 
+def root_of_sum(s: Any, p: float) -> Any:
+    """s ** (1/p) of a non-negative sum of |x|**p, with a zero (not NaN) gradient where s is 0 (Paddle's
+    p-norms at the zero vector)."""
+    zero, one = (lax.broadcast_in_dim(np.asarray(v, s.aval.dtype), s.aval.shape, ()) for v in (0, 1))
+    positive = lax.gt(s, zero)
+    safe = lax.select(positive, s, one)
+    root = lax.sqrt(safe) if p == 2 else lax.pow(safe, lax.broadcast_in_dim(np.asarray(1.0 / p, s.aval.dtype),
+                                                                              s.aval.shape, ()))
+    return lax.select(positive, root, zero)
+
+
 def _pnorm(d: Any, p: float, axes: tuple[int, ...]) -> Any:
     a = lax.abs(d)
     if p == np.inf:
@@ -469,9 +480,9 @@ def _pnorm(d: Any, p: float, axes: tuple[int, ...]) -> Any:
     if p == 0:
         return lax.reduce_sum(lax.convert_element_type(lax.ne(a, lax.sub(a, a)), a.aval.dtype), axes)
     if p == 2:
-        return lax.sqrt(lax.reduce_sum(lax.mul(a, a), axes))
+        return root_of_sum(lax.reduce_sum(lax.mul(a, a), axes), 2)
     s = lax.reduce_sum(lax.pow(a, lax.broadcast_in_dim(np.asarray(p, a.aval.dtype), a.aval.shape, ())), axes)
-    return lax.pow(s, lax.broadcast_in_dim(np.asarray(1.0 / p, a.aval.dtype), s.aval.shape, ()))
+    return root_of_sum(s, p)
 
 
 def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:

@@ -198,7 +198,7 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
 
     Args:
         x: the input Tensor.
-        axis: an int or list of axes to remove; None (default) removes every size-1 axis.
+        axis: an int or list of axes to remove; None (default) or an empty list removes every size-1 axis.
 
     Returns:
         x reshaped without those axes (same dtype).
@@ -212,7 +212,7 @@ def squeeze(x: Any, axis: Any = None, name: str | None = None) -> Any:
     """
     x = _arg("squeeze", x, "x")
     nd = x.aval.ndim
-    if axis is None:
+    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):  # Paddle: an empty list squeezes all
         dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
     else:
         axes = _int_list("squeeze", axis, "axis")

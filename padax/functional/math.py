@@ -267,6 +267,28 @@ def _floor_div_int(x, y):
     return lax.select(fix, lax.sub(q, _scalar_like(q, 1)), q)
 
 
+def float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """Python's float floor division and modulo (numpy's, Paddle's): (a - fmod(a, b)) / b stepped down where
+    the remainder's sign differs from b's, then rounded, so 1.0 // 0.1 is 9.0 and -1.0 // inf is -1.0;
+    the remainder takes the divisor's sign. A zero b gives a / b and NaN."""
+    zero, one = _scalar_like(a, 0), _scalar_like(a, 1)
+
+    def signed_zero(like):
+        return lax.select(signbit(like), lax.neg(zero), zero)
+    mod = lax.rem(a, b)
+    div = lax.div(lax.sub(a, mod), b)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
+    mod = lax.select(fix, lax.add(mod, b), mod)
+    div = lax.select(fix, lax.sub(div, one), div)
+    mod = lax.select(lax.eq(mod, zero), signed_zero(b), mod)  # exact zero remainders take the divisor's sign
+    floordiv = lax.floor(div)
+    floordiv = lax.select(lax.gt(lax.sub(div, floordiv), _scalar_like(a, 0.5)), lax.add(floordiv, one), floordiv)
+    q = lax.div(a, b)
+    floordiv = lax.select(lax.eq(div, zero), signed_zero(q), floordiv)
+    bz = lax.eq(b, zero)
+    return lax.select(bz, q, floordiv), lax.select(bz, _scalar_like(a, np.nan), mod)
+
+
 def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
     """Division rounded towards -inf (Python's //).
 
@@ -287,7 +309,7 @@ def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) ->
     _check("floor_divide", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if dtypes.is_integer(x.aval.dtype):
         return _floor_div_int(x, y)
-    return lax.floor(lax.div(x, y))
+    return float_divmod(x, y)[0]
 
 
 def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
@@ -434,8 +456,8 @@ def fmax(x: Any, y: Any, name: str | None = None) -> Any:
     x, y = _binary("fmax", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.max(x, y)
-    m = lax.max(x, y)
-    return lax.select(lax.ne(x, x), y, lax.select(lax.ne(y, y), x, m))
+    # x where it wins, ties it or y is NaN: the whole gradient goes to the operand picked, as in Paddle
+    return lax.select(lax.bitwise_or(lax.ge(x, y), lax.ne(y, y)), x, y)
 
 
 def fmin(x: Any, y: Any, name: str | None = None) -> Any:
@@ -455,8 +477,8 @@ def fmin(x: Any, y: Any, name: str | None = None) -> Any:
     x, y = _binary("fmin", x, y)
     if not dtypes.is_inexact(x.aval.dtype):
         return lax.min(x, y)
-    m = lax.min(x, y)
-    return lax.select(lax.ne(x, x), y, lax.select(lax.ne(y, y), x, m))
+    # x where it wins, ties it or y is NaN: the whole gradient goes to the operand picked, as in Paddle
+    return lax.select(lax.bitwise_or(lax.le(x, y), lax.ne(y, y)), x, y)
 
 
 def neg(x: Any, name: str | None = None) -> Any:
@@ -776,7 +798,8 @@ def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None
 
 
 def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, out: Any = None) -> Any:
-    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype.
+    """Limit values to [min, max] (either bound may be None); the result keeps x's dtype (an int32/int64 x
+    with a float bound gives float32, as in Paddle).
 
     Args:
         x: a real Tensor.
@@ -795,8 +818,11 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
     """
     no_out("clip", out)
     x = _arg("clip", x, "x")
-    dt = x.aval.dtype
     _check("clip", x, _real, "real")
+    if x.aval.dtype in (dtypes.int32, dtypes.int64) and builtins.any(
+            isinstance(b, float) or (is_array(b) and dtypes.is_inexact(b.aval.dtype)) for b in (min, max)):
+        x = lax.convert_element_type(x, dtypes.float32)  # Paddle clips an int32/int64 x by a float bound in float32
+    dt = x.aval.dtype
     for bound, fn in ((min, lax.max), (max, lax.min)):
         if bound is None:
             continue
@@ -807,7 +833,9 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
                     d != 1 and d != e for d, e in zip(b.aval.shape[::-1], x.aval.shape[::-1])):
                 raise op_type_error("clip", f"bound {b.aval.str_short()} does not broadcast to x {x.aval.str_short()}")
             b = broadcast_to(b, x.aval.shape)
-        x = fn(x, b)
+        # inside [min, max] (bounds included) x passes through with its whole gradient, as in Paddle;
+        # a NaN x stays NaN with a zero gradient
+        x = lax.select(lax.ge(x, b) if fn is lax.max else lax.le(x, b), x, fn(x, b))
     return x
 
 

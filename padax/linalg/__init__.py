@@ -966,10 +966,9 @@ def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False,
         out = lax.reduce_sum(a, axes)
     elif p == 2:
         sq = lax.real(lax.mul(x, lax.conj(x))) if _is_complex(x) else lax.mul(x, x)
-        out = lax.sqrt(lax.reduce_sum(sq, axes))
+        out = _basic.root_of_sum(lax.reduce_sum(sq, axes), 2)
     else:
-        total = lax.reduce_sum(lax.pow(a, _scalar(float(p), a)), axes)
-        out = lax.pow(total, _scalar(1.0 / float(p), total))
+        out = _basic.root_of_sum(lax.reduce_sum(lax.pow(a, _scalar(float(p), a)), axes), float(p))
     return _keep(out, x.aval.shape, axes, keepdim)
 
 
@@ -1012,7 +1011,7 @@ def matrix_norm(x: Any, p: Any = "fro", axis: Any = [-2, -1], keepdim: bool = Fa
     p = "fro" if p is None else p
     if p == "fro":
         sq = lax.real(lax.mul(x, lax.conj(x))) if _is_complex(x) else lax.mul(x, x)
-        out = lax.sqrt(lax.reduce_sum(sq, tuple(sorted(axes))))
+        out = _basic.root_of_sum(lax.reduce_sum(sq, tuple(sorted(axes))), 2)
     elif p == "nuc" or p in (2, -2):
         s = _svd_over(x, (r, c))
         ax = (s.aval.ndim - 1,)

@@ -219,26 +219,6 @@ def divide(x1: Any, x2: Any, /) -> Any:
 true_divide = divide
 
 
-def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
-    """Python's float floor division and modulo (the remainder takes the divisor's sign)."""
-    zero = scalar_like(a, 0)
-    mod = lax.rem(a, b)
-    div = lax.div(lax.sub(a, mod), b)
-    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
-    mod = lax.select(fix, lax.add(mod, b), mod)
-    div = lax.select(fix, lax.sub(div, scalar_like(div, 1)), div)
-    # exact zero remainders take the divisor's sign
-    mod = lax.select(lax.eq(mod, zero), copysign(zero, b), mod)
-    floordiv = lax.floor(div)
-    floordiv = lax.select(lax.gt(lax.sub(div, floordiv), scalar_like(div, 0.5)),
-                          lax.add(floordiv, scalar_like(div, 1)), floordiv)
-    q = lax.div(a, b)
-    floordiv = lax.select(lax.eq(div, zero), copysign(zero, q), floordiv)
-    # division by zero: NumPy gives a / b (inf or nan) for the quotient and nan for the remainder
-    bz = lax.eq(b, zero)
-    return lax.select(bz, q, floordiv), lax.select(bz, scalar_like(a, np.nan), mod)
-
-
 def floor_divide(x1: Any, x2: Any, /) -> Any:
     """Division rounded towards -inf (Python's //).
 
@@ -259,7 +239,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     check("floor_divide", a, lambda d: _numeric(d) and _real(d), "real numeric")
     if D.kind(a.aval.dtype) == 1:
         return _M.floor_divide(a, b)
-    return _float_divmod(a, b)[0]
+    return _M.float_divmod(a, b)[0]
 
 
 def remainder(x1: Any, x2: Any, /) -> Any:
@@ -282,7 +262,7 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     check("remainder", a, lambda d: _numeric(d) and _real(d), "real numeric")
     if D.kind(a.aval.dtype) == 1:
         return _M.remainder(a, b)
-    return _float_divmod(a, b)[1]
+    return _M.float_divmod(a, b)[1]
 
 
 mod = remainder

@@ -25,6 +25,15 @@ def test_metadata():
         len(s)
 
 
+def test_shape_is_list_like_as_in_paddle():
+    # Paddle's shapes are lists: code compares them with lists and extends them with lists
+    x = padax.ones([2, 3])
+    assert x.shape == [2, 3] and [2, 3] == x.shape and not (x.shape != [2, 3]) and x.shape != [3, 2]
+    assert x.shape[:-1] + [4] == (2, 4) and [1] + x.shape == (1, 2, 3) and x.shape + (1,) == [2, 3, 1]
+    assert hash(x.shape) == hash((2, 3)) and type(pickle.loads(pickle.dumps(x.shape))) is tuple
+    assert padax.jit(lambda a: a.reshape(a.shape[:-1] + [3, 1]) if a.shape == [2, 3] else a)(x).shape == (2, 3, 1)
+
+
 def test_numpy_is_a_writable_copy():
     a = np.arange(4, dtype=np.int32)
     x = padax.to_tensor(a)

@@ -3,6 +3,7 @@ with the dtypes Paddle's CPU kernels take (integer inputs of transcendental func
 from tests.paddle_parity._harness import A, Arr, I, case
 
 S = (3, 4)
+INF = float("inf")
 F, D, H, BF, I32, I64, C64 = "float32", "float64", "float16", "bfloat16", "int32", "int64", "complex64"
 
 # name -> (input range, the dtypes Paddle's CPU kernels accept)
@@ -68,6 +69,7 @@ CASES += [
     case("frexp", A(S)), case("frexp", A(S, D)),
     case("clip", A(S), -1.0, 1.0), case("clip", A(S), min=0.5), case("clip", A(S), max=0.5),
     case("clip", A(S, I32, -5, 5), -2, 2), case("clip", A(S, I64, -5, 5), min=0), case("clip", A(S, D), -1.0, 1.0),
+    case("clip", A(S, I32, -5, 5), -1.5, 2.5), case("clip", A(S, I64, -5, 5), max=0.5),  # float bounds: float32
     case("clamp", A(S), -1.0, 1.0),
     case("cast", A(S), "int32"), case("cast", A(S, I64), "float64"), case("cast", A(S, F, -2, 2), "bool"),
     case("cast", A(S, C64), "float32"), case("cast", A(S), "bfloat16"), case("Tensor.astype", A(S, I32), "float16"),
@@ -118,6 +120,11 @@ CASES += [
     case("divide", A(S, F, -9, 9), A(S, F, 1, 4), rounding_mode="trunc"),
     case("divide", A(S, F, -9, 9), A(S, F, 1, 4), rounding_mode="floor"),
     case("floor_divide", A(S, I64, -9, 9), A(S, I64, 1, 4)), case("floor_divide", A(S, I64, -9, 9), 2),
+    # float // as Python's: consistent with remainder (1 // 0.1 == 9), infinite operands, zero divisors
+    case("floor_divide", Arr([1.0, 1.0, -1.0, 0.3, INF, -1.0, 2.5, 0.0, 7.0, 3.0, -7.5]),
+         Arr([0.1, -0.1, 0.1, 0.1, 2.0, INF, -INF, 3.0, 0.0, -0.0, 2.0])),
+    case("floor_divide", Arr([1.0, -1.0, 0.7], D), Arr([0.1, INF, 0.1], D)),
+    case("norm", Arr([INF, 1.0])), case("norm", Arr([0.0, 0.0])), case("dist", Arr([INF, 0.0]), Arr([0.0, 0.0])),
     case("remainder", A(S, I64, -9, 9), A(S, I64, -4, -1)), case("remainder", A(S, F, -9, 9), 2.5),
     case("pow", A(S), 2), case("pow", A(S, F, 0.5, 2), 0.5), case("pow", A(S, I64, 1, 4), 3),
     case("pow", A(S, D, 0.5, 2), A(S, D, -1, 2)),

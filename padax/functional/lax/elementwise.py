@@ -523,8 +523,9 @@ defjvp(rem_p, lambda t, x, y: t, lambda t, x, y: neg_p.bind(_mul(t, _trunc_div(x
 
 
 def _pow_dx(t, out, x, y):
-    # y * x**(y-1), with 0 where x == 0 and y == 0 handled by pow's own value
-    return _mul(t, _mul(y, pow_p.bind(x, sub_p.bind(y, _cst(y, 1)))))
+    # y * x**(y-1), and 0 where y == 0 (x**0 is constant; 0 * 0**-1 would be NaN at x == 0)
+    dx = _mul(y, pow_p.bind(x, sub_p.bind(y, _cst(y, 1))))
+    return _mul(t, select_n_p_bind(eq_p.bind(y, _cst(y, 0)), dx, _cst(dx, 0)))
 
 
 def _pow_dy(t, out, x, y):
@@ -535,22 +536,17 @@ def _pow_dy(t, out, x, y):
 defjvp_with_output(pow_p, _pow_dx, _pow_dy)
 
 
-def _balanced_select(pick_x, equal):
-    """1 where x wins, 0.5 on ties, 0 where y wins (the gradient is split on ties)."""
-    def dx(t, x, y):
-        w = select_n_p_bind(pick_x(x, y), _cst(t, 0), _cst(t, 1))
-        w = select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5))
-        return _mul(t, w)
+def _balanced_select(pick_x, pick_y):
+    """1 where an operand wins, 0.5 on ties, 0 where it loses or either is NaN (no operand wins)."""
+    def weight(t, x, y, wins):
+        w = select_n_p_bind(wins(x, y), _cst(t, 0), _cst(t, 1))
+        return _mul(t, select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5)))
 
-    def dy(t, x, y):
-        w = select_n_p_bind(pick_x(x, y), _cst(t, 1), _cst(t, 0))
-        w = select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5))
-        return _mul(t, w)
-    return dx, dy
+    return (lambda t, x, y: weight(t, x, y, pick_x)), (lambda t, x, y: weight(t, x, y, pick_y))
 
 
-defjvp(max_p, *_balanced_select(lambda x, y: gt_p.bind(x, y), None))
-defjvp(min_p, *_balanced_select(lambda x, y: lt_p.bind(x, y), None))
+defjvp(max_p, *_balanced_select(lambda x, y: gt_p.bind(x, y), lambda x, y: lt_p.bind(x, y)))
+defjvp(min_p, *_balanced_select(lambda x, y: lt_p.bind(x, y), lambda x, y: gt_p.bind(x, y)))
 
 
 def _atan2_dx(t, x, y):

@@ -36,7 +36,16 @@ def relu(x: Any, name: str | None = None) -> Any:
         [0.0, 0.0, 3.0]
     """
     x = asarray(x)
-    return M.maximum(x, full(x.aval.shape, 0, x.aval.dtype))
+    zero = full(x.aval.shape, 0, x.aval.dtype)
+    return M.where(M.greater_than(x, zero), x, zero)  # gradient 0 at x == 0, as in Paddle
+
+
+def _clip_open(x: Any, low: float, high: float) -> Any:
+    """clip(x, low, high) whose gradient is 1 strictly inside (low, high) and 0 at and beyond the bounds
+    (Paddle's relu6/hardtanh), not clip's closed interval."""
+    x = asarray(x)
+    inside = M.logical_and(M.greater_than(x, low), M.less_than(x, high))
+    return M.where(inside, x, stop_gradient_p.bind(M.clip(x, low, high)))
 
 
 def relu6(x: Any, name: str | None = None) -> Any:
@@ -54,7 +63,7 @@ def relu6(x: Any, name: str | None = None) -> Any:
         >>> F.relu6(padax.to_tensor([-2.0, 3.0, 8.0])).tolist()
         [0.0, 3.0, 6.0]
     """
-    return M.clip(x, 0, 6)
+    return _clip_open(x, 0, 6)
 
 
 def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
@@ -333,7 +342,7 @@ def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = Non
         >>> F.hardtanh(padax.to_tensor([-3.0, 0.5, 3.0]), min=0.0, max=2.0).tolist()
         [0.0, 0.5, 2.0]
     """
-    return M.clip(x, min, max)
+    return _clip_open(x, min, max)
 
 
 def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
