@@ -20,8 +20,16 @@ from padax.nn.functional._util import float_input
 
 # ---- activations -------------------------------------------------------------------------
 
+def _clamp(x: Any, lo: float, hi: float) -> Any:
+    """x clipped to [lo, hi] with Paddle's gradient: 0 where x touches a bound (clip's max/min
+    would give 0.5 there); NaN passes through."""
+    x = asarray(x)
+    lo_v, hi_v = full(x.aval.shape, lo, x.aval.dtype), full(x.aval.shape, hi, x.aval.dtype)
+    return M.where(M.less_equal(x, lo), lo_v, M.where(M.greater_equal(x, hi), hi_v, x))
+
+
 def relu(x: Any, name: str | None = None) -> Any:
-    """max(x, 0).
+    """x where x > 0, else 0 (as in Paddle, the gradient at 0 is 0 and NaN becomes 0).
 
     Args:
         x: a Tensor.
@@ -36,7 +44,7 @@ def relu(x: Any, name: str | None = None) -> Any:
         [0.0, 0.0, 3.0]
     """
     x = asarray(x)
-    return M.maximum(x, full(x.aval.shape, 0, x.aval.dtype))
+    return M.where(M.greater_than(x, 0), x, full(x.aval.shape, 0, x.aval.dtype))
 
 
 def relu6(x: Any, name: str | None = None) -> Any:
@@ -54,7 +62,7 @@ def relu6(x: Any, name: str | None = None) -> Any:
         >>> F.relu6(padax.to_tensor([-2.0, 3.0, 8.0])).tolist()
         [0.0, 3.0, 6.0]
     """
-    return M.clip(x, 0, 6)
+    return _clamp(x, 0, 6)
 
 
 def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
@@ -190,8 +198,9 @@ def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = 
     """
     xf, dt = float_input(x)
     bx = M.multiply(xf, beta)
-    soft = M.divide(M.log1p(M.exp(M.minimum(bx, threshold))), beta)
-    return M.cast(M.where(M.greater_than(bx, threshold), xf, soft), dt)
+    above = M.greater_than(bx, threshold)
+    soft = M.divide(M.log1p(M.exp(M.where(above, full(bx.aval.shape, 0, bx.aval.dtype), bx))), beta)
+    return M.cast(M.where(above, xf, soft), dt)
 
 
 def log_sigmoid(x: Any, name: str | None = None) -> Any:
@@ -231,7 +240,7 @@ def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str
         [0.0, 0.5, 0.75, 1.0]
     """
     x = asarray(x)
-    return M.clip(M.add(M.multiply(x, slope), offset), 0, 1)
+    return _clamp(M.add(M.multiply(x, slope), offset), 0, 1)
 
 
 def hardswish(x: Any, name: str | None = None) -> Any:
@@ -333,15 +342,15 @@ def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = Non
         >>> F.hardtanh(padax.to_tensor([-3.0, 0.5, 3.0]), min=0.0, max=2.0).tolist()
         [0.0, 0.5, 2.0]
     """
-    return M.clip(x, min, max)
+    return _clamp(x, min, max)
 
 
 def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
-    """x where |x| > threshold, else 0.
+    """x where |x| >= threshold, else 0 (Paddle's kernel keeps |x| == threshold).
 
     Args:
         x: a Tensor.
-        threshold: values with |x| <= threshold become 0.
+        threshold: values with |x| < threshold become 0.
 
     Returns:
         A Tensor of x's shape (and dtype, for a float x).
@@ -353,7 +362,7 @@ def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
         [-1.0, 0.0, 0.6]
     """
     x = asarray(x)
-    return M.where(M.greater_than(M.abs(x), threshold), x, M.multiply(x, 0))
+    return M.where(M.greater_equal(M.abs(x), threshold), x, M.multiply(x, 0))
 
 
 def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
