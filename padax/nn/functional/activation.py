@@ -13,6 +13,7 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
+from padax.functional.indexed import take_along
 from padax.functional.manipulation import reshape, split
 from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
@@ -607,8 +608,10 @@ def maxout(x: Any, groups: int, axis: int = 1, name: str | None = None) -> Any:
     if groups < 1 or c % groups:
         raise op_value_error(op, f"groups={groups} must divide the {c} channels of x {x.aval.str_short()}")
     shape = list(x.aval.shape)
-    grouped = shape[:a] + [c // groups, groups] + shape[a + 1:]
-    return R.max(reshape(x, grouped), axis=a + 1)
+    grouped = reshape(x, shape[:a] + [c // groups, groups] + shape[a + 1:])
+    # the first maximum of each run takes the whole gradient, as in Paddle (a max reduction splits ties)
+    first = R.argmax(grouped, axis=a + 1, keepdim=True)
+    return reshape(take_along(grouped, first, a + 1), shape[:a] + [c // groups] + shape[a + 1:])
 
 
 def _float(x: Any) -> Any:

@@ -46,6 +46,9 @@ def test_activation_gradients_at_their_kinks_match_paddle():
     check(lambda x: [getattr(F, n)(x, **kw) for n, kw in KINKED],
           lambda x: [getattr(PF, n)(x, **kw) for n, kw in KINKED], [KINKS], rtol=1e-6, atol=1e-6)
     assert F.relu(padax.to_tensor([float("nan")])).tolist() == [0.0]  # Paddle's kernel: NaN > 0 is false
+    ties = np.round(X4 / 2)  # maxout: the first maximum of a run takes the gradient, not a 0.5/0.5 split
+    check(lambda x: [F.maxout(x, 2), F.maxout(x, 2, axis=-1)], lambda x: [PF.maxout(x, 2), PF.maxout(x, 2, axis=-1)],
+          [ties], rtol=1e-6, atol=1e-6)
 
 
 def test_channel_activations_against_paddle():
