@@ -33,8 +33,9 @@ def test_spectral_norm_layer_vs_paddle():
     from tests.nn.oracle import copy_weights
     paddle = paddle_oracle()
     paddle.seed(0)  # the power-iteration start vectors are random: a fixed draw keeps the check deterministic
-    p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3)
-    m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3), p)
+    # eps is added to the norms (x / (|x| + eps)), as Paddle's kernel does; a large one shows it
+    p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3, eps=1e-3)
+    m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3, eps=1e-3), p)
     assert m.weight_u.shape == (3,) and m.weight_v.shape == (8,)
     w = np.random.default_rng(0).standard_normal((4, 3, 2)).astype(np.float32)
     for _ in range(2):  # neither framework writes the power-iteration vectors back
