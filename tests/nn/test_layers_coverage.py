@@ -68,6 +68,26 @@ def test_constructor_signatures_match_paddle():
     assert checked > 150
 
 
+def test_functional_signatures_match_paddle():
+    """Every Paddle argument of a padax.nn.functional function exists with Paddle's default, and Paddle's
+    positional arguments come first in Paddle's order (padax may add trailing keywords)."""
+    import inspect
+    paddle = paddle_oracle()
+    checked = 0
+    for n in dir(nn.functional):
+        ours, theirs = getattr(nn.functional, n), getattr(paddle.nn.functional, n, None)
+        if n.startswith("_") or not inspect.isfunction(ours) or not inspect.isfunction(theirs):
+            continue
+        mine = inspect.signature(ours).parameters
+        pos = [k for k, v in mine.items() if v.kind == v.POSITIONAL_OR_KEYWORD]
+        their_pos = [k for k, v in inspect.signature(theirs).parameters.items() if v.kind == v.POSITIONAL_OR_KEYWORD]
+        assert pos[:len(their_pos)] == their_pos, n
+        for k, v in inspect.signature(theirs).parameters.items():
+            assert k in mine and mine[k].default == v.default, (n, k)
+        checked += 1
+    assert checked > 110
+
+
 def test_dropout_positional_order_is_paddles():
     import numpy as np
     paddle = paddle_oracle()

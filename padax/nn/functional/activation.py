@@ -13,6 +13,7 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
+from padax.functional._checks import no_out
 from padax.functional.indexed import take_along
 from padax.functional.manipulation import reshape, split
 from padax.functional.lax.custom import stop_gradient_p
@@ -637,11 +638,12 @@ def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
     return M.subtract(xf, m), a, dt
 
 
-def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
+def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """exp(x) / sum(exp(x)) along `axis`, computed with the maximum subtracted.
 
     Args:
         dtype: cast x to this dtype before the softmax (None keeps x's float dtype).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Examples:
         >>> import padax
@@ -651,6 +653,7 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) 
         >>> F.softmax(padax.to_tensor([1.0, 1.0]), dtype="float64").dtype
         dtype('float64')
     """
+    no_out("softmax", out)
     z, a, dt = _shifted("softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.exp(M.multiply(z, 0)), dt)
