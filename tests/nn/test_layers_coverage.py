@@ -88,6 +88,25 @@ def test_functional_signatures_match_paddle():
     assert checked > 110
 
 
+def test_parameters_follow_the_default_dtype_as_in_paddle():
+    """Without a dtype, parameters take padax.set_default_dtype's (batch norm keeps float32 statistics
+    for float16); an explicit constructor dtype still wins."""
+    paddle = paddle_oracle()
+    layers = [("Linear", (3, 4), {}), ("Conv2D", (3, 4, 3), {}), ("BatchNorm2D", (3,), {}), ("LayerNorm", (4,), {}),
+              ("Embedding", (5, 3), {}), ("SpectralNorm", ([3, 4],), {}), ("LayerNorm", (4,), dict(dtype="float32"))]
+    for default in ("float64", "float16"):
+        padax.set_default_dtype(default)
+        paddle.set_default_dtype(default)
+        try:
+            for n, args, kw in layers:
+                ours = {k: str(v.dtype) for k, v in getattr(nn, n)(*args, **kw).state_dict().items()}
+                theirs = {k: str(v.dtype).replace("paddle.", "") for k, v in getattr(paddle.nn, n)(*args, **kw).state_dict().items()}
+                assert ours == theirs, (default, n)
+        finally:
+            padax.set_default_dtype("float32")
+            paddle.set_default_dtype("float32")
+
+
 def test_dropout_positional_order_is_paddles():
     import numpy as np
     paddle = paddle_oracle()

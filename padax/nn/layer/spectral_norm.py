@@ -54,8 +54,8 @@ class SpectralNorm(Layer):
         h = shape[dim]
         w = int(np.prod(shape)) // h
         frozen = ParamAttr(trainable=False)
-        self.weight_u = self.create_parameter([h], attr=frozen, default_initializer=Normal(0.0, 1.0))
-        self.weight_v = self.create_parameter([w], attr=frozen, default_initializer=Normal(0.0, 1.0))
+        self.weight_u = self.create_parameter([h], attr=frozen, dtype=dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_v = self.create_parameter([w], attr=frozen, dtype=dtype, default_initializer=Normal(0.0, 1.0))
 
     def _unit(self, x: Any) -> Any:
         """x / (|x| + eps): Paddle's spectral_norm kernel adds eps (nn.utils.spectral_norm clamps instead)."""
