@@ -33,8 +33,9 @@ def test_spectral_norm_layer_vs_paddle():
     from tests.nn.oracle import copy_weights
     paddle = paddle_oracle()
     paddle.seed(0)  # the power-iteration start vectors are random: a fixed draw keeps the check deterministic
-    p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3)
-    m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3), p)
+    # eps is added to the norms (x / (|x| + eps)), as Paddle's kernel does; a large one shows it
+    p = paddle.nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3, eps=1e-3)
+    m = copy_weights(nn.SpectralNorm([4, 3, 2], dim=1, power_iters=3, eps=1e-3), p)
     assert m.weight_u.shape == (3,) and m.weight_v.shape == (8,)
     w = np.random.default_rng(0).standard_normal((4, 3, 2)).astype(np.float32)
     for _ in range(2):  # neither framework writes the power-iteration vectors back
@@ -65,6 +66,45 @@ def test_constructor_signatures_match_paddle():
         assert params(getattr(nn, n)) == params(pc), n
         checked += 1
     assert checked > 150
+
+
+def test_functional_signatures_match_paddle():
+    """Every Paddle argument of a padax.nn.functional function exists with Paddle's default, and Paddle's
+    positional arguments come first in Paddle's order (padax may add trailing keywords)."""
+    import inspect
+    paddle = paddle_oracle()
+    checked = 0
+    for n in dir(nn.functional):
+        ours, theirs = getattr(nn.functional, n), getattr(paddle.nn.functional, n, None)
+        if n.startswith("_") or not inspect.isfunction(ours) or not inspect.isfunction(theirs):
+            continue
+        mine = inspect.signature(ours).parameters
+        pos = [k for k, v in mine.items() if v.kind == v.POSITIONAL_OR_KEYWORD]
+        their_pos = [k for k, v in inspect.signature(theirs).parameters.items() if v.kind == v.POSITIONAL_OR_KEYWORD]
+        assert pos[:len(their_pos)] == their_pos, n
+        for k, v in inspect.signature(theirs).parameters.items():
+            assert k in mine and mine[k].default == v.default, (n, k)
+        checked += 1
+    assert checked > 110
+
+
+def test_parameters_follow_the_default_dtype_as_in_paddle():
+    """Without a dtype, parameters take padax.set_default_dtype's (batch norm keeps float32 statistics
+    for float16); an explicit constructor dtype still wins."""
+    paddle = paddle_oracle()
+    layers = [("Linear", (3, 4), {}), ("Conv2D", (3, 4, 3), {}), ("BatchNorm2D", (3,), {}), ("LayerNorm", (4,), {}),
+              ("Embedding", (5, 3), {}), ("SpectralNorm", ([3, 4],), {}), ("LayerNorm", (4,), dict(dtype="float32"))]
+    for default in ("float64", "float16"):
+        padax.set_default_dtype(default)
+        paddle.set_default_dtype(default)
+        try:
+            for n, args, kw in layers:
+                ours = {k: str(v.dtype) for k, v in getattr(nn, n)(*args, **kw).state_dict().items()}
+                theirs = {k: str(v.dtype).replace("paddle.", "") for k, v in getattr(paddle.nn, n)(*args, **kw).state_dict().items()}
+                assert ours == theirs, (default, n)
+        finally:
+            padax.set_default_dtype("float32")
+            paddle.set_default_dtype("float32")
 
 
 def test_dropout_positional_order_is_paddles():

@@ -13,6 +13,8 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
+from padax.functional._checks import no_out
+from padax.functional.indexed import take_along
 from padax.functional.manipulation import reshape, split
 from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
@@ -20,8 +22,16 @@ from padax.nn.functional._util import float_input
 
 # ---- activations -------------------------------------------------------------------------
 
+def _clamp(x: Any, lo: float, hi: float) -> Any:
+    """x clipped to [lo, hi] with Paddle's gradient: 0 where x touches a bound (clip's max/min
+    would give 0.5 there); NaN passes through."""
+    x = asarray(x)
+    lo_v, hi_v = full(x.aval.shape, lo, x.aval.dtype), full(x.aval.shape, hi, x.aval.dtype)
+    return M.where(M.less_equal(x, lo), lo_v, M.where(M.greater_equal(x, hi), hi_v, x))
+
+
 def relu(x: Any, name: str | None = None) -> Any:
-    """max(x, 0).
+    """x where x > 0, else 0 (as in Paddle, the gradient at 0 is 0 and NaN becomes 0).
 
     Args:
         x: a Tensor.
@@ -36,16 +46,7 @@ def relu(x: Any, name: str | None = None) -> Any:
         [0.0, 0.0, 3.0]
     """
     x = asarray(x)
-    zero = full(x.aval.shape, 0, x.aval.dtype)
-    return M.where(M.greater_than(x, zero), x, zero)  # gradient 0 at x == 0, as in Paddle
-
-
-def _clip_open(x: Any, low: float, high: float) -> Any:
-    """clip(x, low, high) whose gradient is 1 strictly inside (low, high) and 0 at and beyond the bounds
-    (Paddle's relu6/hardtanh), not clip's closed interval."""
-    x = asarray(x)
-    inside = M.logical_and(M.greater_than(x, low), M.less_than(x, high))
-    return M.where(inside, x, stop_gradient_p.bind(M.clip(x, low, high)))
+    return M.where(M.greater_than(x, 0), x, full(x.aval.shape, 0, x.aval.dtype))
 
 
 def relu6(x: Any, name: str | None = None) -> Any:
@@ -63,7 +64,7 @@ def relu6(x: Any, name: str | None = None) -> Any:
         >>> F.relu6(padax.to_tensor([-2.0, 3.0, 8.0])).tolist()
         [0.0, 3.0, 6.0]
     """
-    return _clip_open(x, 0, 6)
+    return _clamp(x, 0, 6)
 
 
 def leaky_relu(x: Any, negative_slope: float = 0.01, name: str | None = None) -> Any:
@@ -199,8 +200,9 @@ def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = 
     """
     xf, dt = float_input(x)
     bx = M.multiply(xf, beta)
-    soft = M.divide(M.log1p(M.exp(M.minimum(bx, threshold))), beta)
-    return M.cast(M.where(M.greater_than(bx, threshold), xf, soft), dt)
+    above = M.greater_than(bx, threshold)
+    soft = M.divide(M.log1p(M.exp(M.where(above, full(bx.aval.shape, 0, bx.aval.dtype), bx))), beta)
+    return M.cast(M.where(above, xf, soft), dt)
 
 
 def log_sigmoid(x: Any, name: str | None = None) -> Any:
@@ -240,7 +242,7 @@ def hardsigmoid(x: Any, slope: float = 0.1666667, offset: float = 0.5, name: str
         [0.0, 0.5, 0.75, 1.0]
     """
     x = asarray(x)
-    return M.clip(M.add(M.multiply(x, slope), offset), 0, 1)
+    return _clamp(M.add(M.multiply(x, slope), offset), 0, 1)
 
 
 def hardswish(x: Any, name: str | None = None) -> Any:
@@ -342,15 +344,15 @@ def hardtanh(x: Any, min: float = -1.0, max: float = 1.0, name: str | None = Non
         >>> F.hardtanh(padax.to_tensor([-3.0, 0.5, 3.0]), min=0.0, max=2.0).tolist()
         [0.0, 0.5, 2.0]
     """
-    return _clip_open(x, min, max)
+    return _clamp(x, min, max)
 
 
 def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
-    """x where |x| > threshold, else 0.
+    """x where |x| >= threshold, else 0 (Paddle's kernel keeps |x| == threshold).
 
     Args:
         x: a Tensor.
-        threshold: values with |x| <= threshold become 0.
+        threshold: values with |x| < threshold become 0.
 
     Returns:
         A Tensor of x's shape (and dtype, for a float x).
@@ -362,7 +364,7 @@ def hardshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
         [-1.0, 0.0, 0.6]
     """
     x = asarray(x)
-    return M.where(M.greater_than(M.abs(x), threshold), x, M.multiply(x, 0))
+    return M.where(M.greater_equal(M.abs(x), threshold), x, M.multiply(x, 0))
 
 
 def softshrink(x: Any, threshold: float = 0.5, name: str | None = None) -> Any:
@@ -607,8 +609,10 @@ def maxout(x: Any, groups: int, axis: int = 1, name: str | None = None) -> Any:
     if groups < 1 or c % groups:
         raise op_value_error(op, f"groups={groups} must divide the {c} channels of x {x.aval.str_short()}")
     shape = list(x.aval.shape)
-    grouped = shape[:a] + [c // groups, groups] + shape[a + 1:]
-    return R.max(reshape(x, grouped), axis=a + 1)
+    grouped = reshape(x, shape[:a] + [c // groups, groups] + shape[a + 1:])
+    # the first maximum of each run takes the whole gradient, as in Paddle (a max reduction splits ties)
+    first = R.argmax(grouped, axis=a + 1, keepdim=True)
+    return reshape(take_along(grouped, first, a + 1), shape[:a] + [c // groups] + shape[a + 1:])
 
 
 def _float(x: Any) -> Any:
@@ -634,11 +638,12 @@ def _shifted(op: str, x: Any, axis: int, dtype: Any) -> tuple[Any, int, Any]:
     return M.subtract(xf, m), a, dt
 
 
-def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) -> Any:
+def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None, *, out: Any = None) -> Any:
     """exp(x) / sum(exp(x)) along `axis`, computed with the maximum subtracted.
 
     Args:
         dtype: cast x to this dtype before the softmax (None keeps x's float dtype).
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Examples:
         >>> import padax
@@ -648,6 +653,7 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None) 
         >>> F.softmax(padax.to_tensor([1.0, 1.0]), dtype="float64").dtype
         dtype('float64')
     """
+    no_out("softmax", out)
     z, a, dt = _shifted("softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.exp(M.multiply(z, 0)), dt)

@@ -8,10 +8,22 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray
-from padax.functional.creation import zeros_like
+from padax.functional.creation import zeros, zeros_like
 from padax.functional.indexed import gather
 from padax.functional.manipulation import reshape, unsqueeze
-from padax.transforms.custom import stop_gradient
+from padax.transforms.custom import custom_jvp, stop_gradient
+
+
+@custom_jvp
+def _scale_grad(v: Any, scale: Any) -> Any:
+    """v itself; its gradient is multiplied by `scale` (no gradient reaches scale)."""
+    return v
+
+
+@_scale_grad.defjvp
+def _scale_grad_jvp(primals, tangents):
+    v, scale = primals
+    return v, M.multiply(tangents[0], scale)
 
 
 def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: float | None = None,
@@ -20,8 +32,9 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
     """weight[x] for integer ids x: output shape x.shape + [embedding_dim].
 
     Positions whose id equals padding_idx give zeros (and so no gradient reaches that row).
-    max_norm: looked-up rows whose norm_type-norm exceeds it are rescaled to it (the scale is
-    treated as a constant, as Paddle renormalises the weight in place). The gradient is dense.
+    max_norm: looked-up rows whose norm_type-norm exceeds it are rescaled to it; as in Paddle (which
+    renormalises the weight in place, then looks up) the rows' gradient is that of a plain lookup.
+    The gradient is dense.
 
     Args:
         x: integer ids of any shape.
@@ -29,7 +42,8 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
         padding_idx: an id whose positions give zeros (None: none).
         max_norm: rescale looked-up rows whose norm exceeds it (None: no limit).
         norm_type: the p of that norm.
-        sparse, scale_grad_by_freq: accepted for Paddle compatibility (the gradient is dense).
+        sparse: accepted for Paddle compatibility (the gradient is dense).
+        scale_grad_by_freq: divide each row's gradient by how often its id occurs in x.
 
     Returns:
         A Tensor x.shape + [embedding_dim] of weight's dtype.
@@ -56,11 +70,15 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
         if not -num <= padding_idx < num:
             raise op_value_error("embedding", f"padding_idx must be in [-{num}, {num}), got {padding_idx}")
         padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
-    rows = gather(weight, reshape(x, [-1]), axis=0)
+    flat = reshape(x, [-1])
+    rows = gather(weight, flat, axis=0)
     if max_norm is not None:
         norms = R.sum(M.abs(rows) ** norm_type, axis=1, keepdim=True) ** (1.0 / norm_type)
         scale = stop_gradient(M.where(M.greater_than(norms, max_norm), max_norm / (norms + 1e-7), 1.0))
-        rows = M.multiply(rows, M.cast(scale, rows.aval.dtype))
+        rows = _scale_grad(M.multiply(rows, M.cast(scale, rows.aval.dtype)), M.reciprocal(scale))
+    if scale_grad_by_freq:
+        counts = zeros([num], rows.aval.dtype).at[flat].add(1)
+        rows = _scale_grad(rows, unsqueeze(M.reciprocal(gather(counts, flat, axis=0)), -1))
     out = reshape(rows, list(x.aval.shape) + [weight.aval.shape[1]])
     if padding_idx is not None:
         keep = unsqueeze(M.not_equal(x, padding_idx), -1)

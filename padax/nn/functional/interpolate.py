@@ -10,7 +10,10 @@ align_corners, else 1/scale_factor when a scale is given, else n/m; see _ratio f
   otherwise ratio * i;
 - bicubic: like the linear family but unclamped, with Keys' cubic (A = -0.75) over 4 taps and
   the taps clamped to the edge;
-- area: adaptive average pooling.
+- area: adaptive average pooling;
+- antialias (bilinear/bicubic): when shrinking by r > 1 the filter (triangle, or the cubic with
+  A = -0.5) is stretched r times, so each output averages all the inputs under it; the weights are
+  normalised to sum to 1 and no tap reaches past the edge.
 """
 from __future__ import annotations
 
@@ -111,6 +114,41 @@ def _taps(mode: str, n: int, m: int, scale: float | None, align_corners: bool, a
     return np.stack([lo, hi]), np.stack([1 - lam, lam])
 
 
+def _aa_filter(mode: str, d: np.ndarray) -> np.ndarray:
+    """The antialiasing filter at offsets d: a triangle (bilinear) or the cubic with A = -0.5 (bicubic)."""
+    d = np.abs(d)
+    if mode == "bilinear":
+        return np.maximum(0.0, 1.0 - d)
+    a = -0.5
+    return np.where(d < 1, ((a + 2) * d - (a + 3)) * d * d + 1,
+                    np.where(d < 2, (((d - 5) * d + 8) * d - 4) * a, 0.0))
+
+
+def _aa_taps(mode: str, n: int, m: int, scale: float | None, align_corners: bool):
+    """(indices [k, m], weights [k, m]) of antialiased resizing along one axis; windows shorter than k
+    repeat their last index with weight 0."""
+    if align_corners:
+        r = (n - 1) / (m - 1) if m > 1 else 0.0
+    else:
+        r = 1.0 / scale if scale else n / m
+    half = (2.0 if mode == "bilinear" else 4.0) * 0.5
+    support = half * r if r >= 1.0 else half
+    inv = 1.0 / r if r >= 1.0 else 1.0
+    rows = []
+    for i in range(m):
+        center = r * (i + 0.5)
+        lo = max(int(center - support + 0.5), 0)   # int() truncates toward 0, as the reference kernels do
+        hi = min(int(center + support + 0.5), n)
+        j = np.arange(lo, max(hi, lo + 1))
+        w = _aa_filter(mode, (j - center + 0.5) * inv) if hi > lo else np.zeros(1)
+        total = w.sum()
+        rows.append((np.minimum(j, n - 1), w / total if total != 0 else w))
+    k = max(len(j) for j, _ in rows)
+    idx = np.stack([np.pad(j, (0, k - len(j)), mode="edge") for j, _ in rows], axis=1)
+    w = np.stack([np.pad(w, (0, k - len(w))) for _, w in rows], axis=1)
+    return idx, w
+
+
 def _resize_axis(x: Any, axis: int, idx: np.ndarray, w: np.ndarray) -> Any:
     """sum_k w[k] * x[..., idx[k], ...] along `axis`."""
     k, m = idx.shape
@@ -127,7 +165,7 @@ def _resize_axis(x: Any, axis: int, idx: np.ndarray, w: np.ndarray) -> Any:
 
 def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
-                recompute_scale_factor: bool | None = None, name: str | None = None) -> Any:
+                recompute_scale_factor: bool | None = None, antialias: bool = False, name: str | None = None) -> Any:
     """Resize the spatial axes of a 3-D/4-D/5-D x to `size` (or by `scale_factor`) with mode
     'nearest' (4-D/5-D), 'linear' (3-D), 'bilinear'/'bicubic' (4-D), 'trilinear' (5-D) or 'area'.
 
@@ -137,6 +175,8 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
         align_mode: without align_corners, 0 samples at half-pixel centres ((i + 0.5) * scale - 0.5),
             1 at i * scale (linear family only).
         data_format: 'NCW', 'NCHW', 'NCDHW' or their channel-last forms (default: channel-first).
+        recompute_scale_factor: with scale_factor, map coordinates by the output size rather than the scale.
+        antialias: bilinear/bicubic only; when shrinking, average over every input pixel an output covers.
 
     Returns:
         The resized Tensor, of x's dtype.
@@ -166,6 +206,10 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
                                  f"{x.aval.str_short()}")
     if not isinstance(align_corners, bool):
         raise op_type_error(op, f"align_corners must be a bool, got {align_corners!r}")
+    if not isinstance(antialias, bool):
+        raise op_type_error(op, f"antialias must be a bool, got {antialias!r}")
+    if antialias and mode not in ("bilinear", "bicubic"):
+        raise op_value_error(op, f"antialias is only supported by the bilinear and bicubic modes, not {mode!r}")
     if align_mode not in (0, 1):
         raise op_value_error(op, f"align_mode must be 0 or 1, got {align_mode!r}")
     if align_corners and mode in ("nearest", "area"):
@@ -188,7 +232,8 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
     y = x if dtypes.is_floating(dt) and dt not in LOW_PRECISION else M.cast(x, dtypes.float32)
     for a, m, s in reversed(list(zip(sp, out, scales))):   # the last axis first, as Paddle's kernels
         n = x.aval.shape[a]
-        idx, w = _taps(mode, n, m, s, align_corners, align_mode)
+        idx, w = _aa_taps(mode, n, m, s, align_corners) if antialias else _taps(mode, n, m, s, align_corners,
+                                                                                  align_mode)
         y = _resize_axis(y, a, idx, w)
     return M.cast(y, dt)   # integer images truncate, as Paddle's kernels do
 

@@ -15,7 +15,7 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import canonicalize_axis
-from padax.functional._checks import arg
+from padax.functional._checks import arg, no_out
 from padax.functional.lax.windowed import reduce_window_sum
 from padax.functional.manipulation import reshape
 from padax.nn.functional._util import FORMATS, LOW_PRECISION, vector_norm
@@ -250,7 +250,8 @@ def local_response_norm(x: Any, size: int, alpha: float = 0.0001, beta: float = 
     return M.cast(M.divide(xf, div), dt)
 
 
-def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name: str | None = None) -> Any:
+def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, out: Any = None,
+              name: str | None = None) -> Any:
     """x / max(||x||_p along axis, epsilon).
 
     Args:
@@ -258,6 +259,7 @@ def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name:
         p: the order of the norm.
         axis: the axis normalised.
         epsilon: the lower bound on the norm.
+        out: must be None (Paddle's output Tensor; padax Tensors are immutable, use the returned one).
 
     Returns:
         A Tensor of x's shape and dtype.
@@ -271,6 +273,7 @@ def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name:
         [[0.4286, 0.5714]]
     """
     op = "normalize"
+    no_out(op, out)
     x = arg(op, x, "x")
     xf, dt = _compute(x)
     a = canonicalize_axis(op, axis, max(x.aval.ndim, 1))

@@ -176,6 +176,8 @@ class Embedding(Layer):
         sparse: accepted for Paddle compatibility (gradients are dense).
         weight_attr: a ParamAttr or initializer of the table.
         _weight: an existing [num_embeddings, embedding_dim] table to use; _freeze: make it non-trainable.
+        scale_grad_by_freq: divide each row's gradient by how often its id occurs in the batch.
+        device, dtype: where and in which float dtype the table is created (None: the defaults).
 
     Returns:
         layer(x): integer ids -> a Tensor x.shape + [embedding_dim].
@@ -194,7 +196,8 @@ class Embedding(Layer):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
                  weight_attr: Any = None, name: str | None = None, *, _weight: Any = None,
-                 _freeze: bool = False) -> None:
+                 _freeze: bool = False, scale_grad_by_freq: bool = False, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         if num_embeddings <= 0 or embedding_dim <= 0:
             raise ValueError(f"Embedding: num_embeddings and embedding_dim must be positive, got "
@@ -205,13 +208,15 @@ class Embedding(Layer):
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
         self._padding_idx = None if padding_idx is None else padding_idx % num_embeddings
         self._max_norm, self._norm_type, self._sparse, self._name = max_norm, norm_type, sparse, name
+        self._scale_grad_by_freq = scale_grad_by_freq
         if _weight is not None:
             if tuple(_weight.shape) != (num_embeddings, embedding_dim):
                 raise ValueError(f"Embedding: _weight has shape {list(_weight.shape)}, expected "
                                  f"{[num_embeddings, embedding_dim]}")
             self.add_parameter("weight", _weight)
         else:
-            self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr)
+            self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr, dtype=dtype,
+                                                device=device)
         if self._padding_idx is not None:
             self.weight = self.weight.at[self._padding_idx].set(0.0)
         if _freeze:
@@ -222,7 +227,8 @@ class Embedding(Layer):
         return self._padding_idx
 
     def forward(self, x: Any) -> Any:
-        return embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type, self._sparse)
+        return embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type, self._sparse,
+                         self._scale_grad_by_freq)
 
     def extra_repr(self) -> str:
         s = f"{self._num_embeddings}, {self._embedding_dim}"

@@ -66,8 +66,8 @@ class _ConvNd(Layer):
         else:
             shape = [self._out_channels, self._in_channels // groups, *self._kernel_size]
             init = Normal(0.0, (2.0 / (np.prod(self._kernel_size) * self._in_channels)) ** 0.5)
-        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=init)
-        self.bias = self.create_parameter([self._out_channels], attr=bias_attr, is_bias=True)
+        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype, default_initializer=init)
+        self.bias = self.create_parameter([self._out_channels], attr=bias_attr, dtype=dtype, is_bias=True)
 
     def _check(self, x: Any) -> None:
         layout = f"({self._data_format})"

@@ -278,7 +278,8 @@ class Layer:
         shape = [int(s) for s in shape]
         if any(s < 0 for s in shape):
             raise ValueError(f"{type(self).__name__}.create_parameter: negative dimension in shape {shape}")
-        dtype = dtypes.canonicalize(dtype if dtype is not None else (self._dtype or dtypes.default_float_dtype()))
+        # as in Paddle, a parameter without a dtype takes the global default (padax.set_default_dtype)
+        dtype = dtypes.canonicalize(dtype if dtype is not None else dtypes.default_float_dtype())
         init = attr.initializer
         if init is None:
             glob = global_initializers.bias if is_bias else global_initializers.weight

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.core import dtypes
 from padax.nn import functional as F
 from padax.nn.functional.norm_batch import batch_norm_with_stats
 from padax.nn.initializer import Constant
@@ -32,7 +33,8 @@ class _BatchNormBase(Layer):
         self._data_format, self._use_global_stats, self._name = data_format, use_global_stats, name
         self._axis_name = axis_name
         shape = [self._num_features]
-        dtype = "float32" if self._dtype == "float16" else self._dtype
+        default = dtypes.default_float_dtype()   # float16 models keep float32 statistics, as Paddle's
+        dtype = dtypes.float32 if default == dtypes.float16 else default
         self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype, default_initializer=Constant(1.0))
         self.bias = self.create_parameter(shape, attr=bias_attr, dtype=dtype, is_bias=True)
         for stat, value in (("_mean", 0.0), ("_variance", 1.0)):

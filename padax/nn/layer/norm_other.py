@@ -63,8 +63,9 @@ class LayerNorm(Layer):
         elif not bias:
             bias_attr = False
         shape = [int(np.prod(self._normalized_shape))]
-        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=Constant(1.0))
-        self.bias = self.create_parameter(shape, attr=bias_attr, is_bias=True, default_initializer=Constant(0.0))
+        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter(shape, attr=bias_attr, dtype=dtype, is_bias=True,
+                                          default_initializer=Constant(0.0))
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         _check_trailing(self, input, self._normalized_shape)
@@ -149,8 +150,9 @@ class GroupNorm(Layer):
         self._data_format = "NCHW" if data_format[1] == "C" else "NHWC"
         if not affine:
             weight_attr = bias_attr = False
-        self.weight = self.create_parameter([num_channels], attr=weight_attr, default_initializer=Constant(1.0))
-        self.bias = self.create_parameter([num_channels], attr=bias_attr, is_bias=True)
+        self.weight = self.create_parameter([num_channels], attr=weight_attr, dtype=dtype,
+                                            default_initializer=Constant(1.0))
+        self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=dtype, is_bias=True)
 
     def forward(self, input: Any) -> Any:  # noqa: A002
         check_input(self, input, ndims=(3, 4, 5), floating=True)

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional.linalg_basic import matmul
 from padax.nn.initializer import Normal
@@ -14,7 +15,6 @@ from padax.nn.layer._calls import input_error
 from padax.nn.layer.layers import Layer
 from padax.nn.param_attr import ParamAttr
 from padax.nn.utils.spectral_norm import SpectralNorm as _Reparam
-from padax.nn.utils.spectral_norm import _normalize
 from padax.transforms.custom import stop_gradient
 
 
@@ -54,8 +54,12 @@ class SpectralNorm(Layer):
         h = shape[dim]
         w = int(np.prod(shape)) // h
         frozen = ParamAttr(trainable=False)
-        self.weight_u = self.create_parameter([h], attr=frozen, default_initializer=Normal(0.0, 1.0))
-        self.weight_v = self.create_parameter([w], attr=frozen, default_initializer=Normal(0.0, 1.0))
+        self.weight_u = self.create_parameter([h], attr=frozen, dtype=dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_v = self.create_parameter([w], attr=frozen, dtype=dtype, default_initializer=Normal(0.0, 1.0))
+
+    def _unit(self, x: Any) -> Any:
+        """x / (|x| + eps): Paddle's spectral_norm kernel adds eps (nn.utils.spectral_norm clamps instead)."""
+        return x / (M.sqrt(R.sum(M.square(x))) + self._eps)
 
     def forward(self, x: Any) -> Any:
         if list(x.shape) != self._weight_shape:
@@ -65,8 +69,8 @@ class SpectralNorm(Layer):
         fixed = stop_gradient(mat)
         u, v = self.weight_u, self.weight_v
         for _ in range(self._power_iters):
-            v = _normalize(matmul(fixed, u, transpose_x=True), self._eps)
-            u = _normalize(matmul(fixed, v), self._eps)
+            v = self._unit(matmul(fixed, u, transpose_x=True))
+            u = self._unit(matmul(fixed, v))
         sigma = R.sum(u * matmul(mat, v))
         return x / sigma
 

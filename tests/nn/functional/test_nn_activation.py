@@ -32,6 +32,25 @@ def test_activations_against_paddle():
           lambda x: [getattr(PF, n)(x, **kw) for n, kw in ELEMENTWISE], [X], rtol=2e-5, atol=2e-5)
 
 
+# the kinks sit exactly on the samples: Paddle's kernels pick one side there (relu'(0) = 0, hardtanh'
+# and relu6' are 0 on their bounds, hardshrink keeps |x| == threshold), where a max/min-based clip
+# would split the gradient 0.5/0.5
+KINKS = np.array([-3.0, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 3.0, 6.0, 20.0, 7.0], np.float32)
+KINKED = [("relu", {}), ("relu6", {}), ("hardtanh", {}), ("hardtanh", dict(min=-0.5, max=1.5)),
+          ("hardsigmoid", dict(slope=0.5, offset=0.5)), ("hardswish", {}), ("softplus", {}),
+          ("softplus", dict(beta=2, threshold=3)), ("hardshrink", {}), ("hardshrink", dict(threshold=1.0))]
+
+
+def test_activation_gradients_at_their_kinks_match_paddle():
+    PF = paddle_oracle().nn.functional
+    check(lambda x: [getattr(F, n)(x, **kw) for n, kw in KINKED],
+          lambda x: [getattr(PF, n)(x, **kw) for n, kw in KINKED], [KINKS], rtol=1e-6, atol=1e-6)
+    assert F.relu(padax.to_tensor([float("nan")])).tolist() == [0.0]  # Paddle's kernel: NaN > 0 is false
+    ties = np.round(X4 / 2)  # maxout: the first maximum of a run takes the gradient, not a 0.5/0.5 split
+    check(lambda x: [F.maxout(x, 2), F.maxout(x, 2, axis=-1)], lambda x: [PF.maxout(x, 2), PF.maxout(x, 2, axis=-1)],
+          [ties], rtol=1e-6, atol=1e-6)
+
+
 def test_channel_activations_against_paddle():
     PF = paddle_oracle().nn.functional
     w = RNG.uniform(0, 1, (6,)).astype(np.float32)

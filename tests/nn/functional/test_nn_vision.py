@@ -48,6 +48,17 @@ def test_interpolate(mode, x):
           lambda x: [PF.interpolate(x, mode=mode, **kw) for kw in vs], [x], rtol=1e-4, atol=1e-4)
 
 
+def test_interpolate_antialias():
+    """antialias widens the bilinear/bicubic filters by the shrink factor (rows and columns here shrink,
+    keep or grow), with and without align_corners and from a scale_factor."""
+    PF = paddle_oracle().nn.functional
+    x = f32(2, 3, 9, 8)
+    vs = [dict(mode=m, size=[4, 8], align_corners=ac) for m in ("bilinear", "bicubic") for ac in (False, True)]
+    vs += [dict(mode="bicubic", scale_factor=[0.3, 1.5]), dict(mode="bilinear", size=[1, 3])]
+    check(lambda x: [F.interpolate(x, antialias=True, **kw) for kw in vs],
+          lambda x: [PF.interpolate(x, antialias=True, **kw) for kw in vs], [x], rtol=1e-4, atol=1e-5)
+
+
 def test_interpolate_uint8_images_truncate():
     """Integer images are resampled in float32 and truncated, as Paddle (a float32 rounding apart,
     a value at an integer boundary can truncate one lower or higher)."""
@@ -148,6 +159,8 @@ def test_second_order(x64):
 
 def test_errors():
     x = padax.ones([1, 2, 4, 4])
+    with pytest.raises(ValueError, match="antialias"):
+        F.interpolate(padax.ones([1, 1, 4, 4]), size=[2, 2], antialias=True)
     with pytest.raises(ValueError, match=r"interpolate: mode 'linear' needs a 3-D x, got f32\[1,2,4,4\].*test_nn_vision"):
         F.interpolate(x, size=[3], mode="linear")
     with pytest.raises(ValueError, match="interpolate: align_corners can only be set"):
