@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.optimizer.optimizers import Optimizer, _ops
+from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _upcast
 
 
 def _check_beta(op: str, name: str, b: float) -> float:
@@ -42,11 +42,15 @@ class Adamax(Optimizer):
         self.beta1, self.beta2 = _check_beta("Adamax", "beta1", beta1), _check_beta("Adamax", "beta2", beta2)
         self.epsilon = float(epsilon)
 
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
+
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment"] + (1 - self.beta1) * g
         u = padax.maximum(self.beta2 * slots["inf_norm"] + self.epsilon, padax.abs(g))
-        lr_t = lr / (1 - self.beta1 ** t.astype(p.dtype))
+        lr_t = lr / (1 - self.beta1 ** t.astype(_compute_dtype(p)))
         return p - lr_t * m / u, {"moment": m, "inf_norm": u}
 
 
@@ -112,11 +116,12 @@ class NAdam(Optimizer):
         self.epsilon, self.momentum_decay = float(epsilon), float(momentum_decay)
 
     def _slot_init(self, slot, p):
-        return _ops().ones([], p.dtype) if slot == "mu_product" else _ops().zeros_like(p)
+        return _ops().ones([], _compute_dtype(p)) if slot == "mu_product" else _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
+        tf = t.astype(_compute_dtype(p))
         mu_t = self.beta1 * (1 - 0.5 * 0.96 ** (tf * self.momentum_decay))
         mu_next = self.beta1 * (1 - 0.5 * 0.96 ** ((tf + 1) * self.momentum_decay))
         prod = slots["mu_product"] * mu_t
@@ -152,19 +157,24 @@ class RAdam(Optimizer):
         self.beta1, self.beta2 = _check_beta("RAdam", "beta1", beta1), _check_beta("RAdam", "beta2", beta2)
         self.epsilon = float(epsilon)
 
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
+
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        # the step's scalars in float64: rho_t is a small difference of two large numbers (~2 / (1 - beta2))
+        tf, dt = t.astype("float64"), _compute_dtype(p)
         b2t = self.beta2 ** tf
-        m_hat = m / (1 - self.beta1 ** tf)
         rho_inf = 2 / (1 - self.beta2) - 1
         rho_t = rho_inf - 2 * tf * b2t / (1 - b2t)
         rect = padax.sqrt(padax.maximum((rho_t - 4) * (rho_t - 2) * rho_inf, 0.0)
                           / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-        adaptive = padax.sqrt(1 - b2t) / (padax.sqrt(v) + self.epsilon)
-        step = padax.where(rho_t > 5, m_hat * rect * adaptive, m_hat)
+        m_hat = m / (1 - self.beta1 ** tf).astype(dt)
+        adaptive = padax.sqrt(1 - b2t).astype(dt) / (padax.sqrt(v) + self.epsilon)
+        step = padax.where(rho_t > 5, m_hat * rect.astype(dt) * adaptive, m_hat)
         return p - lr * step, {"moment1": m, "moment2": v}
 
 
@@ -204,9 +214,13 @@ class Lamb(Optimizer):
         self.epsilon, self.lamb_weight_decay = float(epsilon), float(lamb_weight_decay)
         self.exclude_from_weight_decay_fn, self.always_adapt = exclude_from_weight_decay_fn, bool(always_adapt)
 
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
+
     def _update(self, p, g, slots, lr, t, info=None):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
+        tf = t.astype(_compute_dtype(p))
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
         m_hat = m / (1 - self.beta1 ** tf)

@@ -171,7 +171,9 @@ class Optimizer:
                 new_masters[i] = p2.astype(masters[i].dtype)
             new_p.append(p2.astype(low_dtype))
             for k, s in enumerate(self.slots):
-                new_slots[k].append(slots2[s])
+                old = slot_leaves[k][i]
+                new_slots[k].append(slots2[s] if old is None or slots2[s].dtype == old.dtype
+                                    else slots2[s].astype(old.dtype))
         new_state = {"step": t}
         if "master_weight" in state:
             new_state["master_weight"] = treedef.unflatten(new_masters)
@@ -250,6 +252,26 @@ def _is_low_precision(p: Any) -> bool:
     return str(getattr(p, "dtype", "")) in ("float16", "bfloat16")
 
 
+def _float32_slot(p: Any) -> Any:
+    """Zeros for an Adam-family moment: float32 for a float16/bfloat16 parameter (Paddle keeps those moments
+    in float32 with or without multi_precision), else the parameter's dtype."""
+    return _ops().zeros(p.shape, "float32") if _is_low_precision(p) else _ops().zeros_like(p)
+
+
+def _upcast(p: Any, g: Any) -> tuple[Any, Any]:
+    """A float16/bfloat16 parameter and its gradient in float32, where Paddle's Adam-family kernels compute
+    (float16 squares of small gradients underflow); other dtypes unchanged."""
+    if _is_low_precision(p):
+        return p.astype("float32"), g.astype("float32")
+    return p, g
+
+
+def _compute_dtype(p: Any) -> str:
+    """The dtype the update's scalars (beta powers, bias corrections) are computed in: float32 for
+    float16/bfloat16 parameters (as Paddle's kernels), else the parameter's dtype."""
+    return "float32" if _is_low_precision(p) else p.dtype
+
+
 def _updatable(p: Any, info: Any) -> bool:
     """Whether the optimizer updates this leaf: a floating-point array that is not frozen or a buffer."""
     from padax.nn.filtering import is_inexact_array
@@ -261,6 +283,7 @@ class SGD(Optimizer):
 
     Args:
         learning_rate, parameters, weight_decay, grad_clip: as `Optimizer`.
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
 
     Examples:
         >>> import padax
@@ -270,6 +293,11 @@ class SGD(Optimizer):
         >>> params["w"].tolist()  # 1 - 0.1 * 0.5, -2 - 0.1 * 0.5
         [0.95, -2.05]
     """
+
+    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
+                 multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.multi_precision = bool(multi_precision)
 
     def _update(self, p, g, slots, lr, t):
         return p - lr * g, {}
@@ -318,7 +346,11 @@ class Adam(Optimizer):
     Args:
         beta1, beta2: decay rates of the first and second moment estimates.
         epsilon: added to the denominator (scaled by sqrt(1 - beta2^t), as Paddle).
-        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
+        lazy_mode: accepted for Paddle compatibility (it only matters for sparse gradients, which padax has not).
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters (their moments are
+            float32 either way, as in Paddle).
+        use_multi_tensor: accepted for Paddle compatibility (a fusion switch; the result is the same).
+        amsgrad: divide by the running maximum of the second moment (slot `moment2_max`) instead.
 
     Examples:
         >>> import padax
@@ -335,23 +367,33 @@ class Adam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
-                 multi_precision: bool = False, name=None):
+                 multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.multi_precision = bool(multi_precision)
         for n, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")
         self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
+        self.amsgrad = bool(amsgrad)
+        if self.amsgrad:
+            self.slots = ("moment1", "moment2", "moment2_max")
+
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        tf = t.astype(p.dtype)
+        new_slots = {"moment1": m, "moment2": v}
+        if self.amsgrad:
+            v = new_slots["moment2_max"] = padax.maximum(slots["moment2_max"], v)
+        tf = t.astype(_compute_dtype(p))
         b1p, b2p = self.beta1 ** tf, self.beta2 ** tf
         corr2 = padax.sqrt(1 - b2p)
         lr_t = lr * corr2 / (1 - b1p)
-        return p - lr_t * (m / (padax.sqrt(v) + self.epsilon * corr2)), {"moment1": m, "moment2": v}
+        return p - lr_t * (m / (padax.sqrt(v) + self.epsilon * corr2)), new_slots
 
 
 class AdamW(Adam):
@@ -359,7 +401,12 @@ class AdamW(Adam):
 
     Args:
         weight_decay: the decoupled decay coefficient (default 0.01).
-        beta1, beta2, epsilon, multi_precision: as `Adam`.
+        beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad: as `Adam`.
+        use_lowprecision_moment: keep a float16/bfloat16 parameter's moments in its own dtype (default float32).
+        lr_ratio: param info -> a factor on this parameter's rate (decay and step); the ParamInfo of a layer
+            parameter (None for an array outside a layer), where Paddle passes the Parameter.
+        apply_decay_param_fun: parameter name -> whether to decay it (names are Paddle's, e.g. "linear_0.w_0";
+            a parameter outside a layer has name None).
 
     Examples:
         >>> import padax
@@ -373,13 +420,32 @@ class AdamW(Adam):
     _decoupled_decay = True
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
-                 parameters=None, weight_decay: float = 0.01, grad_clip=None, lazy_mode: bool = False,
-                 multi_precision: bool = False, name=None):
+                 parameters=None, weight_decay: float = 0.01, use_lowprecision_moment: bool = False,
+                 lr_ratio: Callable[[Any], float] | None = None, apply_decay_param_fun: Callable[[Any], bool] | None = None,
+                 grad_clip=None, lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
+                 name=None):
+        for what, fn in (("lr_ratio", lr_ratio), ("apply_decay_param_fun", apply_decay_param_fun)):
+            if fn is not None and not callable(fn):
+                raise TypeError(f"AdamW: {what} must be a function, got {type(fn).__name__}")
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, weight_decay, grad_clip,
-                         lazy_mode, multi_precision, name)
+                         lazy_mode, multi_precision, False, amsgrad, name)
+        self.use_lowprecision_moment = bool(use_lowprecision_moment)
+        self.lr_ratio, self.apply_decay_param_fun = lr_ratio, apply_decay_param_fun
 
-    def _update(self, p, g, slots, lr, t):
-        return super()._update(p * (1 - lr * self.weight_decay), g, slots, lr, t)
+    _uses_param_info = True
+
+    def _slot_init(self, slot, p):
+        return _ops().zeros_like(p) if self.use_lowprecision_moment else _float32_slot(p)
+
+    def _update(self, p, g, slots, lr, t, info=None):
+        if self.lr_ratio is not None:
+            lr = lr * float(self.lr_ratio(info))
+        decay = self.weight_decay
+        if decay and self.apply_decay_param_fun is not None \
+                and not self.apply_decay_param_fun(info.name if info is not None else None):
+            decay = 0.0
+        p, g = _upcast(p, g)
+        return super()._update(p * (1 - lr * decay) if decay else p, g, slots, lr, t)
 
 
 class Adagrad(Optimizer):
