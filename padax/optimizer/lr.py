@@ -236,14 +236,15 @@ class CosineAnnealingDecay(LRScheduler):
 
 
 class PolynomialDecay(LRScheduler):
-    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling).
+    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr; with `cycle` the decay
+    restarts: (1 - step / (decay_steps * n)) with n = max(ceil(step / decay_steps), 1).
 
     Args:
         learning_rate: the initial (base) rate.
         decay_steps: steps from `learning_rate` to `end_lr`; the rate then stays at `end_lr`.
         end_lr: the final rate.
         power: exponent of the polynomial (1 is linear).
-        cycle: only False is supported (Paddle's cycling restarts are not implemented; True raises).
+        cycle: restart the decay every decay_steps (each time over a horizon one decay_steps longer).
         last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
         verbose: print the new rate at every `step()`.
 
@@ -262,13 +263,17 @@ class PolynomialDecay(LRScheduler):
                  cycle: bool = False, last_epoch: int = -1, verbose: bool = False):
         if decay_steps < 1:
             raise ValueError(f"PolynomialDecay: decay_steps must be >= 1, got {decay_steps}")
-        if cycle:
-            raise ValueError("PolynomialDecay: cycle=True is not supported; use cycle=False")
         self.decay_steps, self.end_lr, self.power = int(decay_steps), float(end_lr), float(power)
+        self.cycle = bool(cycle)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        frac = 1 - _xp(step).minimum(step, self.decay_steps) / self.decay_steps
+        xp = _xp(step)
+        if self.cycle:
+            horizon = self.decay_steps * xp.maximum(xp.ceil(step / self.decay_steps), 1)
+            frac = 1 - step / horizon
+        else:
+            frac = 1 - xp.minimum(step, self.decay_steps) / self.decay_steps
         return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
 
 
@@ -335,6 +340,25 @@ class LinearWarmup(LRScheduler):
         self.warmup_steps, self.start_lr, self.end_lr = int(warmup_steps), float(start_lr), float(end_lr)
         base = learning_rate.base_lr if isinstance(learning_rate, LRScheduler) else learning_rate
         super().__init__(base, last_epoch, verbose)
+
+    def step(self, epoch: int | None = None) -> None:
+        """Advance (see LRScheduler.step); past the warmup an inner schedule is moved to the steps since its end,
+        as Paddle does, so that its own state (and this one's state_dict) follows."""
+        super().step(epoch)
+        if isinstance(self.after, LRScheduler) and self.last_epoch >= self.warmup_steps:
+            self.after.step(self.last_epoch - self.warmup_steps)
+
+    def state_dict(self) -> dict:
+        """Paddle's layout: with an inner schedule, its state_dict under "LinearWarmup_LR"."""
+        state = super().state_dict()
+        if isinstance(self.after, LRScheduler):
+            state["LinearWarmup_LR"] = self.after.state_dict()
+        return state
+
+    def set_state_dict(self, state: dict) -> None:
+        super().set_state_dict(state)
+        if isinstance(self.after, LRScheduler) and "LinearWarmup_LR" in state:
+            self.after.set_state_dict(state["LinearWarmup_LR"])
 
     def _after(self, step):
         if isinstance(self.after, LRScheduler):
