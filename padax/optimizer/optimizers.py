@@ -17,7 +17,8 @@ list for Paddle's `parameters=` is accepted and unused: the parameters are what
 `step` is given. `weight_decay` may also be a `padax.regularizer.L1Decay`/`L2Decay`, and a
 parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter. Paddle's parameter groups
 (`parameters=[{"params": net.fc.parameters(), "learning_rate": 0.1, "weight_decay": 1e-4}, ...]`) set
-per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py).
+per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py); as in Paddle, a
+group's multiplier (default 1.0) replaces its parameters' ParamAttr learning_rate.
 
 `params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
 `layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
@@ -163,7 +164,8 @@ class Optimizer:
             reg = opt._regularizer_for(infos[i])
             if reg is not None:
                 g = g + reg(p)
-            scale = scale * (infos[i].learning_rate if infos[i] is not None else 1.0)
+            if self._groups is None and infos[i] is not None:  # a group's rate replaces ParamAttr's, as in Paddle
+                scale = scale * infos[i].learning_rate
             extra = {"info": infos[i]} if self._uses_param_info else {}
             p2, slots2 = opt._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
                                      lr if scale == 1.0 else lr * scale, t, **extra)

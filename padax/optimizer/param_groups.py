@@ -1,6 +1,7 @@
 """Paddle's parameter groups: `parameters=[{"params": [...], "learning_rate": m, "weight_decay": wd, "beta1": ...}]`.
 
-A group's `learning_rate` multiplies the optimizer's rate, its `weight_decay` (a float, L2, or a
+A group's `learning_rate` multiplies the optimizer's rate (and, as in Paddle, replaces the ParamAttr
+learning_rate of the group's parameters: 1.0 when the group gives none), its `weight_decay` (a float, L2, or a
 regularizer) replaces the optimizer's, and any other key overrides that hyperparameter of the
 optimizer for the group's parameters. Only parameters in some group are updated, as in Paddle.
 Parameters are matched to the leaves of the params tree by identity, the first time the optimizer
