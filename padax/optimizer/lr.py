@@ -270,7 +270,8 @@ class PolynomialDecay(LRScheduler):
     def value(self, step):
         xp = _xp(step)
         if self.cycle:
-            horizon = self.decay_steps * xp.maximum(xp.ceil(step / self.decay_steps), 1)
+            cycles = -xp.floor_divide(-step, self.decay_steps)  # ceil(step / decay_steps), exact on integers
+            horizon = self.decay_steps * xp.maximum(cycles, 1)
             frac = 1 - step / horizon
         else:
             frac = 1 - xp.minimum(step, self.decay_steps) / self.decay_steps

@@ -24,6 +24,7 @@ _CASES = [
                       exp_gamma=0.9)),
     ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=4, eta_min=0.01)),
     ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=3, T_mult=2)),
+    ("PolynomialDecay", dict(learning_rate=0.5, decay_steps=7, cycle=True, power=0.5, end_lr=0.01)),
 ]
 _STEPS = 30
 _HOST_ONLY = {"MultiplicativeDecay"}
@@ -46,6 +47,28 @@ def test_matches_paddle_and_traced(name, kw):
         return
     traced = padax.jit(padax.vmap(ours.value))(padax.arange(_STEPS))
     np.testing.assert_allclose(np.asarray(traced), want, rtol=2e-5, atol=1e-7)
+
+
+def test_linear_warmup_state_dict_is_paddles():
+    """An inner schedule is stepped past the warmup and its state kept under 'LinearWarmup_LR', as Paddle."""
+    paddle = paddle_oracle()
+    states = []
+    for mod in (lrs, paddle.optimizer.lr):
+        sched = mod.LinearWarmup(mod.CosineAnnealingDecay(0.5, T_max=10), warmup_steps=3, start_lr=0.0, end_lr=0.5)
+        for _ in range(6):
+            sched.step()
+        resumed = mod.LinearWarmup(mod.CosineAnnealingDecay(0.5, T_max=10), warmup_steps=3, start_lr=0.0, end_lr=0.5)
+        resumed.set_state_dict(sched.state_dict())
+        resumed.step()
+        states.append((sched.state_dict(), resumed(), resumed.state_dict()))
+    (ours, our_lr, our_resumed), (theirs, their_lr, their_resumed) = states
+    assert ours["LinearWarmup_LR"]["last_epoch"] == 3 and our_resumed["LinearWarmup_LR"]["last_epoch"] == 4
+    for a, b in ((ours, theirs), (our_resumed, their_resumed)):
+        assert a.keys() == b.keys() and a["LinearWarmup_LR"].keys() == b["LinearWarmup_LR"].keys()
+        assert a["last_epoch"] == b["last_epoch"]
+        np.testing.assert_allclose([a["last_lr"], a["LinearWarmup_LR"]["last_lr"]],
+                                   [b["last_lr"], b["LinearWarmup_LR"]["last_lr"]], rtol=1e-12)
+    np.testing.assert_allclose(our_lr, their_lr, rtol=1e-12)
 
 
 def test_reduce_on_plateau_matches_paddle():
