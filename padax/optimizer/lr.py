@@ -80,11 +80,28 @@ class LRScheduler:
         if self.verbose:
             print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to {self.last_lr}.")
 
+    def state_keys(self) -> None:
+        """Paddle's hook: set `self.keys`, the attributes `state_dict()` saves (last_epoch and last_lr); a
+        subclass with more state overrides it."""
+        self.keys = ["last_epoch", "last_lr"]
+
     def state_dict(self) -> dict:
-        return {"last_epoch": self.last_epoch, "last_lr": self.last_lr}
+        """The attributes named by `state_keys()` (arrays as numpy), as Paddle."""
+        self.state_keys()
+        return {k: v.numpy() if hasattr(v, "numpy") else v for k, v in ((k, getattr(self, k)) for k in self.keys)}
 
     def set_state_dict(self, state: dict) -> None:
-        self.last_epoch, self.last_lr = int(state["last_epoch"]), float(state["last_lr"])
+        """Restore a `state_dict()`; a key of `state_keys()` missing from it is an error."""
+        self.state_keys()
+        missing = [k for k in self.keys if k not in state]
+        if missing:
+            raise KeyError(f"{type(self).__name__}.set_state_dict: the state has no {missing} (it holds "
+                           f"{sorted(state)}); was it saved from a different schedule?")
+        for k in self.keys:
+            setattr(self, k, state[k])
+        self.last_epoch, self.last_lr = int(self.last_epoch), float(self.last_lr)
+
+    set_dict = set_state_dict  # Paddle's older name
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_lr={self.base_lr}, last_epoch={self.last_epoch})"

@@ -124,3 +124,32 @@ def test_bad_arguments():
         lrs.LambdaDecay(0.1, lr_lambda=3)
     with pytest.raises(ValueError, match="factor"):
         lrs.ReduceOnPlateau(0.1, factor=2.0)
+
+
+def test_subclass_state_keys_protocol_as_paddle():
+    """A Paddle-style subclass names extra state in state_keys(); state_dict/set_state_dict (set_dict) carry it."""
+    paddle = paddle_oracle()
+    out, classes = [], []
+    for mod in (lrs, paddle.optimizer.lr):
+        class Halving(mod.LRScheduler):
+            def __init__(self, learning_rate):
+                self.halvings = 0
+                super().__init__(learning_rate)
+
+            def get_lr(self):
+                return self.base_lr * 0.5 ** self.halvings
+
+            def state_keys(self):
+                self.keys = ["last_epoch", "last_lr", "halvings"]
+
+        sched = Halving(1.0)
+        sched.halvings = 2
+        sched.step()
+        resumed = Halving(1.0)
+        resumed.set_dict(sched.state_dict())
+        resumed.step()
+        out.append((sched.state_dict(), resumed(), resumed.halvings, resumed.last_epoch))
+        classes.append(Halving)
+    assert out[0] == out[1] == ({"last_epoch": 1, "last_lr": 0.25, "halvings": 2}, 0.25, 2, 2)
+    with pytest.raises(KeyError, match="halvings"):
+        classes[0](1.0).set_state_dict({"last_epoch": 1, "last_lr": 0.5})
