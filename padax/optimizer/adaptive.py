@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _upcast
+from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _step_float64, _upcast
 
 
 def _check_beta(op: str, name: str, b: float) -> float:
@@ -50,7 +50,7 @@ class Adamax(Optimizer):
         p, g = _upcast(p, g)
         m = self.beta1 * slots["moment"] + (1 - self.beta1) * g
         u = padax.maximum(self.beta2 * slots["inf_norm"] + self.epsilon, padax.abs(g))
-        lr_t = lr / (1 - self.beta1 ** t.astype(_compute_dtype(p)))
+        lr_t = (lr / (1 - self.beta1 ** _step_float64(t))).astype(_compute_dtype(p))
         return p - lr_t * m / u, {"moment": m, "inf_norm": u}
 
 
@@ -121,16 +121,16 @@ class NAdam(Optimizer):
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
         p, g = _upcast(p, g)
-        tf = t.astype(_compute_dtype(p))
+        tf, dt = _step_float64(t), _compute_dtype(p)
         mu_t = self.beta1 * (1 - 0.5 * 0.96 ** (tf * self.momentum_decay))
         mu_next = self.beta1 * (1 - 0.5 * 0.96 ** ((tf + 1) * self.momentum_decay))
-        prod = slots["mu_product"] * mu_t
+        prod = slots["mu_product"].astype("float64") * mu_t
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        m_hat = mu_next * m / (1 - prod * mu_next) + (1 - mu_t) * g / (1 - prod)
-        v_hat = v / (1 - self.beta2 ** tf)
-        new_p = p - lr * m_hat / (padax.sqrt(v_hat) + self.epsilon)
-        return new_p, {"moment1": m, "moment2": v, "mu_product": prod}
+        c_m, c_g = (mu_next / (1 - prod * mu_next)).astype(dt), ((1 - mu_t) / (1 - prod)).astype(dt)
+        v_hat = v / (1 - self.beta2 ** tf).astype(dt)
+        new_p = p - lr * (c_m * m + c_g * g) / (padax.sqrt(v_hat) + self.epsilon)
+        return new_p, {"moment1": m, "moment2": v, "mu_product": prod.astype(dt)}
 
 
 class RAdam(Optimizer):
@@ -166,7 +166,7 @@ class RAdam(Optimizer):
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
         # the step's scalars in float64: rho_t is a small difference of two large numbers (~2 / (1 - beta2))
-        tf, dt = t.astype("float64"), _compute_dtype(p)
+        tf, dt = _step_float64(t), _compute_dtype(p)
         b2t = self.beta2 ** tf
         rho_inf = 2 / (1 - self.beta2) - 1
         rho_t = rho_inf - 2 * tf * b2t / (1 - b2t)
@@ -220,11 +220,11 @@ class Lamb(Optimizer):
     def _update(self, p, g, slots, lr, t, info=None):
         padax = _ops()
         p, g = _upcast(p, g)
-        tf = t.astype(_compute_dtype(p))
+        tf, dt = _step_float64(t), _compute_dtype(p)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        m_hat = m / (1 - self.beta1 ** tf)
-        v_hat = v / (1 - self.beta2 ** tf)
+        m_hat = m / (1 - self.beta1 ** tf).astype(dt)
+        v_hat = v / (1 - self.beta2 ** tf).astype(dt)
         wd = self.lamb_weight_decay
         if wd and self.exclude_from_weight_decay_fn is not None and self.exclude_from_weight_decay_fn(info):
             wd = 0.0

@@ -268,6 +268,12 @@ def _upcast(p: Any, g: Any) -> tuple[Any, Any]:
     return p, g
 
 
+def _step_float64(t: Any) -> Any:
+    """The step count as float64, for the bias corrections: in float32, 1 - beta2^t loses the ~1e-4 that
+    rounding beta2 (0.999) costs, which (1 - beta2) * g^2 does not, and the first steps drift by ~1e-5."""
+    return t.astype("float64")
+
+
 def _compute_dtype(p: Any) -> str:
     """The dtype the update's scalars (beta powers, bias corrections) are computed in: float32 for
     float16/bfloat16 parameters (as Paddle's kernels), else the parameter's dtype."""
@@ -391,11 +397,11 @@ class Adam(Optimizer):
         new_slots = {"moment1": m, "moment2": v}
         if self.amsgrad:
             v = new_slots["moment2_max"] = padax.maximum(slots["moment2_max"], v)
-        tf = t.astype(_compute_dtype(p))
+        tf, dt = _step_float64(t), _compute_dtype(p)
         b1p, b2p = self.beta1 ** tf, self.beta2 ** tf
         corr2 = padax.sqrt(1 - b2p)
-        lr_t = lr * corr2 / (1 - b1p)
-        return p - lr_t * (m / (padax.sqrt(v) + self.epsilon * corr2)), new_slots
+        lr_t, eps_t = (lr * corr2 / (1 - b1p)).astype(dt), (self.epsilon * corr2).astype(dt)
+        return p - lr_t * (m / (padax.sqrt(v) + eps_t)), new_slots
 
 
 class AdamW(Adam):
