@@ -17,6 +17,22 @@ import numpy as np
 from padax.core.errors import require_members as _require_members
 
 
+def _positive_int(op: str, name: str, value: Any) -> int:
+    """`value` as a positive int: a float (2.5 steps) is a TypeError, as in Paddle, not silently truncated."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{op}: {name} must be an int, got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise ValueError(f"{op}: {name} must be a positive integer, got {value}")
+    return int(value)
+
+
+def _decaying(op: str, gamma: float) -> float:
+    """A decay factor below 1 (Paddle refuses a gamma >= 1, which would grow the rate)."""
+    if not gamma < 1.0:
+        raise ValueError(f"{op}: gamma must be < 1.0, got {gamma}")
+    return float(gamma)
+
+
 def _xp(step: Any):
     """numpy for a host step count, padax.numpy for a Tensor or traced one: one formula serves both."""
     if isinstance(step, (int, float, np.integer, np.floating)):
@@ -62,6 +78,10 @@ class LRScheduler:
         _require_members(cls, "learning-rate schedule", {"value": "value(step) or get_lr()"})
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{type(self).__name__}: learning_rate must be a float, got {type(learning_rate).__name__}")
+        if learning_rate < 0:
+            raise ValueError(f"{type(self).__name__}: learning_rate must be >= 0, got {learning_rate}")
         self.base_lr = float(learning_rate)
         self.last_epoch = last_epoch
         self.verbose = verbose
@@ -148,9 +168,7 @@ class StepDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
-        if step_size < 1:
-            raise ValueError(f"StepDecay: step_size must be >= 1, got {step_size}")
-        self.step_size, self.gamma = int(step_size), float(gamma)
+        self.step_size, self.gamma = _positive_int("StepDecay", "step_size", step_size), _decaying("StepDecay", gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -181,9 +199,11 @@ class MultiStepDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
-        if list(milestones) != sorted(milestones):
-            raise ValueError(f"MultiStepDecay: milestones must increase, got {list(milestones)}")
-        self.milestones, self.gamma = [int(m) for m in milestones], float(gamma)
+        if not isinstance(milestones, (list, tuple)):
+            raise TypeError(f"MultiStepDecay: milestones must be a list or tuple, got {type(milestones).__name__}")
+        if any(a >= b for a, b in zip(milestones, milestones[1:])):
+            raise ValueError(f"MultiStepDecay: milestones must strictly increase, got {list(milestones)}")
+        self.milestones, self.gamma = [int(m) for m in milestones], _decaying("MultiStepDecay", gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -212,6 +232,8 @@ class ExponentialDecay(LRScheduler):
     """
 
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
+        if not 0.0 < gamma < 1.0:
+            raise ValueError(f"ExponentialDecay: gamma must be in (0, 1), got {gamma}")
         self.gamma = float(gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -242,9 +264,9 @@ class CosineAnnealingDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0.0, last_epoch: int = -1,
                  verbose: bool = False):
-        if T_max < 1:
-            raise ValueError(f"CosineAnnealingDecay: T_max must be >= 1, got {T_max}")
-        self.T_max, self.eta_min = int(T_max), float(eta_min)
+        if isinstance(eta_min, bool) or not isinstance(eta_min, (int, float, np.integer, np.floating)):
+            raise TypeError(f"CosineAnnealingDecay: eta_min must be a float, got {type(eta_min).__name__}")
+        self.T_max, self.eta_min = _positive_int("CosineAnnealingDecay", "T_max", T_max), float(eta_min)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -278,9 +300,10 @@ class PolynomialDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001, power: float = 1.0,
                  cycle: bool = False, last_epoch: int = -1, verbose: bool = False):
-        if decay_steps < 1:
-            raise ValueError(f"PolynomialDecay: decay_steps must be >= 1, got {decay_steps}")
-        self.decay_steps, self.end_lr, self.power = int(decay_steps), float(end_lr), float(power)
+        if not power > 0:
+            raise ValueError(f"PolynomialDecay: power must be > 0, got {power}")
+        self.decay_steps = _positive_int("PolynomialDecay", "decay_steps", decay_steps)
+        self.end_lr, self.power = float(end_lr), float(power)
         self.cycle = bool(cycle)
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -352,10 +375,14 @@ class LinearWarmup(LRScheduler):
 
     def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float, end_lr: float,
                  last_epoch: int = -1, verbose: bool = False):
-        if warmup_steps < 1:
-            raise ValueError(f"LinearWarmup: warmup_steps must be >= 1, got {warmup_steps}")
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float, LRScheduler)):
+            raise TypeError(f"LinearWarmup: learning_rate must be a float or a schedule, got "
+                            f"{type(learning_rate).__name__}")
+        if not end_lr > start_lr:
+            raise ValueError(f"LinearWarmup: end_lr ({end_lr}) must be greater than start_lr ({start_lr})")
         self.after = learning_rate
-        self.warmup_steps, self.start_lr, self.end_lr = int(warmup_steps), float(start_lr), float(end_lr)
+        self.warmup_steps = _positive_int("LinearWarmup", "warmup_steps", warmup_steps)
+        self.start_lr, self.end_lr = float(start_lr), float(end_lr)
         base = learning_rate.base_lr if isinstance(learning_rate, LRScheduler) else learning_rate
         super().__init__(base, last_epoch, verbose)
 

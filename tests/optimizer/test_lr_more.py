@@ -126,6 +126,26 @@ def test_bad_arguments():
         lrs.ReduceOnPlateau(0.1, factor=2.0)
 
 
+@pytest.mark.parametrize("name,kw,error", [  # arguments Paddle refuses and padax accepted (some truncated silently)
+    ("StepDecay", dict(learning_rate=0.1, step_size=2.5), TypeError),
+    ("StepDecay", dict(learning_rate=0.1, step_size=2, gamma=1.5), ValueError),
+    ("MultiStepDecay", dict(learning_rate=0.1, milestones=[2, 2]), ValueError),
+    ("MultiStepDecay", dict(learning_rate=0.1, milestones=[2, 3], gamma=1.0), ValueError),
+    ("ExponentialDecay", dict(learning_rate=0.1, gamma=1.5), ValueError),
+    ("PolynomialDecay", dict(learning_rate=0.1, decay_steps=5, power=-1.0), ValueError),
+    ("LinearWarmup", dict(learning_rate=0.1, warmup_steps=2, start_lr=0.2, end_lr=0.1), ValueError),
+    ("LinearWarmup", dict(learning_rate="0.1", warmup_steps=2, start_lr=0.0, end_lr=0.1), TypeError),
+    ("CosineAnnealingDecay", dict(learning_rate=0.1, T_max=2.5), TypeError),
+    ("CyclicLR", dict(base_learning_rate=-1.0, max_learning_rate=0.1, step_size_up=2), ValueError),
+])
+def test_refuses_what_paddle_refuses(name, kw, error):
+    paddle = paddle_oracle()
+    with pytest.raises(Exception):
+        getattr(paddle.optimizer.lr, name)(**kw)
+    with pytest.raises(error, match=name):
+        getattr(lrs, name)(**kw)
+
+
 def test_subclass_state_keys_protocol_as_paddle():
     """A Paddle-style subclass names extra state in state_keys(); state_dict/set_state_dict (set_dict) carry it."""
     paddle = paddle_oracle()
