@@ -135,9 +135,15 @@ class Optimizer:
         owners = self._group_optimizers(p_leaves)
         live = [g is not None and o is not None and _updatable(p, info)
                 for p, g, info, (o, _) in zip(p_leaves, g_leaves, infos, owners)]
-        if self.grad_clip is not None:
-            g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
-                                                      for ok, info in zip(live, infos)])
+        clippable = [ok and (info is None or info.need_clip) for ok, info in zip(live, infos)]
+        if self._groups is None:
+            clips = [(self.grad_clip, clippable)]
+        else:  # as Paddle, each group is clipped on its own (a global norm per group), by its own grad_clip
+            clips = [(o.grad_clip, [c and owner is o for c, (owner, _) in zip(clippable, owners)])
+                     for o in self._groups.optimizers]
+        for clip_fn, members in clips:
+            if clip_fn is not None and any(members):
+                g_leaves = _clip(clip_fn, g_leaves, members)
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
         slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
@@ -185,16 +191,11 @@ class Optimizer:
 
     def _regularizer_for(self, info: Any) -> Any:
         """The gradient term of a parameter: its ParamAttr regularizer, else the optimizer's coupled one
-        (none when the decay is decoupled, as in AdamW)."""
-        if info is not None and info.regularizer is not None:
+        (none when the decay is decoupled, as in AdamW). In a parameter group the group's decay (by default the
+        optimizer's) replaces the ParamAttr regularizer, as Paddle (except in AdamW, whose groups keep it)."""
+        if info is not None and info.regularizer is not None and (self._groups is None or self._decoupled_decay):
             return info.regularizer
         return None if self._decoupled_decay else self._regularizer
-
-    def _clip(self, treedef: Any, g_leaves: list, clip: list[bool]) -> list:
-        """grad_clip applied to the gradients that take part in clipping (the rest pass through)."""
-        clipped = tree_util.leaves(self.grad_clip([g if c else None for g, c in zip(g_leaves, clip)]))
-        it = iter(clipped)
-        return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
     # Paddle's multi_precision (set by the constructor's flag or padax.amp.decorate at level O2): float16/bfloat16
     # parameters get float32 master copies in state["master_weight"]; the update runs on those in float32.
@@ -220,6 +221,13 @@ class Optimizer:
 
 def _is_none(x: Any) -> bool:
     return x is None
+
+
+def _clip(clip_fn: Callable, g_leaves: list, members: list[bool]) -> list:
+    """clip_fn applied to the gradients that take part in clipping (the rest pass through)."""
+    clipped = tree_util.leaves(clip_fn([g if c else None for g, c in zip(g_leaves, members)]))
+    it = iter(clipped)
+    return [next(it) if c else g for g, c in zip(g_leaves, members)]
 
 
 def _aligned(opt: Optimizer, treedef: Any, tree: Any, what: str) -> list:
