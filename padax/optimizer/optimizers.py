@@ -403,7 +403,7 @@ class Adam(Optimizer):
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
         new_slots = {"moment1": m, "moment2": v}
-        if self.amsgrad:
+        if "moment2_max" in slots:  # amsgrad (the optimizer's: a parameter group cannot switch it, as in Paddle)
             v = new_slots["moment2_max"] = padax.maximum(slots["moment2_max"], v)
         tf, dt = _step_float64(t), _compute_dtype(p)
         b1p, b2p = self.beta1 ** tf, self.beta2 ** tf
