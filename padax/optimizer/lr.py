@@ -383,8 +383,7 @@ class LinearWarmup(LRScheduler):
         self.after = learning_rate
         self.warmup_steps = _positive_int("LinearWarmup", "warmup_steps", warmup_steps)
         self.start_lr, self.end_lr = float(start_lr), float(end_lr)
-        base = learning_rate.base_lr if isinstance(learning_rate, LRScheduler) else learning_rate
-        super().__init__(base, last_epoch, verbose)
+        super().__init__(start_lr, last_epoch, verbose)  # base_lr is start_lr, as in Paddle
 
     def step(self, epoch: int | None = None) -> None:
         """Advance (see LRScheduler.step); past the warmup an inner schedule is moved to the steps since its end,
