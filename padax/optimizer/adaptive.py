@@ -10,6 +10,13 @@ from typing import Any, Callable
 from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _step_float64, _upcast
 
 
+def _nonnegative(op: str, name: str, value: float) -> float:
+    """A hyperparameter Paddle requires to be >= 0 (a negative epsilon can divide by zero)."""
+    if not value >= 0:
+        raise ValueError(f"{op}: {name} must be >= 0, got {value}")
+    return float(value)
+
+
 def _check_beta(op: str, name: str, b: float) -> float:
     if not 0.0 <= b < 1.0:
         raise ValueError(f"{op}: {name} must be in [0, 1), got {b}")
@@ -40,7 +47,7 @@ class Adamax(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.beta1, self.beta2 = _check_beta("Adamax", "beta1", beta1), _check_beta("Adamax", "beta2", beta2)
-        self.epsilon = float(epsilon)
+        self.epsilon = _nonnegative("Adamax", "epsilon", epsilon)
 
     def _slot_init(self, slot, p):
         return _float32_slot(p)
@@ -113,7 +120,9 @@ class NAdam(Optimizer):
         self.beta1, self.beta2 = _check_beta("NAdam", "beta1", beta1), _check_beta("NAdam", "beta2", beta2)
         if momentum_decay < 0:
             raise ValueError(f"NAdam: momentum_decay must be >= 0, got {momentum_decay}")
-        self.epsilon, self.momentum_decay = float(epsilon), float(momentum_decay)
+        if isinstance(learning_rate, (int, float)):
+            _nonnegative("NAdam", "learning_rate", learning_rate)
+        self.epsilon, self.momentum_decay = _nonnegative("NAdam", "epsilon", epsilon), float(momentum_decay)
 
     def _slot_init(self, slot, p):
         return _ops().ones([], _compute_dtype(p)) if slot == "mu_product" else _float32_slot(p)
@@ -155,7 +164,7 @@ class RAdam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.beta1, self.beta2 = _check_beta("RAdam", "beta1", beta1), _check_beta("RAdam", "beta2", beta2)
-        self.epsilon = float(epsilon)
+        self.epsilon = _nonnegative("RAdam", "epsilon", epsilon)
 
     def _slot_init(self, slot, p):
         return _float32_slot(p)
@@ -314,6 +323,9 @@ class Rprop(Optimizer):
         if not 0 < eta_minus < 1 < eta_plus:
             raise ValueError(f"Rprop: etas must be (eta_minus, eta_plus) with 0 < eta_minus < 1 < eta_plus, "
                              f"got {etas}")
+        if isinstance(learning_rate, (int, float)) and not lo <= learning_rate <= hi:
+            raise ValueError(f"Rprop: the learning rate (the initial step size) {learning_rate} must lie in "
+                             f"learning_rate_range {learning_rate_range}")
         self.lr_min, self.lr_max, self.eta_minus, self.eta_plus = lo, hi, eta_minus, eta_plus
 
     def _slot_init(self, slot, p):

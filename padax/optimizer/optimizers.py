@@ -389,6 +389,8 @@ class Adam(Optimizer):
         for n, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")
+        if not epsilon >= 0:
+            raise ValueError(f"{type(self).__name__}: epsilon must be >= 0, got {epsilon}")
         self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
         self.amsgrad = bool(amsgrad)
         if self.amsgrad:
@@ -523,6 +525,9 @@ class RMSProp(Optimizer):
     def __init__(self, learning_rate, rho: float = 0.95, epsilon: float = 1e-6, momentum: float = 0.0,
                  centered: bool = False, parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        for what, v in (("rho", rho), ("epsilon", epsilon), ("momentum", momentum)):
+            if not v >= 0:
+                raise ValueError(f"RMSProp: {what} must be >= 0, got {v}")
         self.rho, self.epsilon, self.momentum, self.centered = float(rho), float(epsilon), float(momentum), centered
 
     def _update(self, p, g, slots, lr, t):

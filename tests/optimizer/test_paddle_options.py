@@ -122,3 +122,17 @@ def test_group_rate_replaces_param_attr_rate():
         np.testing.assert_allclose(np.asarray(new.weight), lin.weight.numpy(), rtol=1e-6)
         got.append(float(np.asarray(net.weight)[0, 0] - np.asarray(new.weight)[0, 0]))
     np.testing.assert_allclose(got, [0.1, 0.05], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name,kw", [
+    ("Adam", {"epsilon": -1.0}), ("Adamax", {"epsilon": -1.0}), ("NAdam", {"epsilon": -1.0}),
+    ("NAdam", {"learning_rate": -1.0}), ("RAdam", {"epsilon": -1.0}), ("RMSProp", {"epsilon": -1.0}),
+    ("RMSProp", {"momentum": -1.0}), ("Rprop", {"learning_rate": 0.5, "learning_rate_range": (0.01, 0.2)}),
+])
+def test_refuses_what_paddle_refuses(name, kw):
+    paddle = paddle_oracle()
+    kw = dict({"learning_rate": 0.1}, **kw)
+    with pytest.raises(ValueError):
+        getattr(paddle.optimizer, name)(parameters=[paddle.create_parameter([2], "float32")], **kw)
+    with pytest.raises(ValueError, match=name):
+        getattr(padax.optimizer, name)(**kw)
