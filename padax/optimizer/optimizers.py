@@ -283,8 +283,8 @@ def _step_float64(t: Any) -> Any:
 
 
 def _compute_dtype(p: Any) -> str:
-    """The dtype the update's scalars (beta powers, bias corrections) are computed in: float32 for
-    float16/bfloat16 parameters (as Paddle's kernels), else the parameter's dtype."""
+    """The dtype an Adam-family update runs in: float32 for float16/bfloat16 parameters (as Paddle's kernels),
+    else the parameter's dtype."""
     return "float32" if _is_low_precision(p) else p.dtype
 
 
@@ -439,9 +439,9 @@ class AdamW(Adam):
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters=None, weight_decay: float = 0.01, use_lowprecision_moment: bool = False,
-                 lr_ratio: Callable[[Any], float] | None = None, apply_decay_param_fun: Callable[[Any], bool] | None = None,
-                 grad_clip=None, lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False,
-                 name=None):
+                 lr_ratio: Callable[[Any], float] | None = None,
+                 apply_decay_param_fun: Callable[[Any], bool] | None = None, grad_clip=None,
+                 lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False, name=None):
         for what, fn in (("lr_ratio", lr_ratio), ("apply_decay_param_fun", apply_decay_param_fun)):
             if fn is not None and not callable(fn):
                 raise TypeError(f"AdamW: {what} must be a function, got {type(fn).__name__}")
