@@ -12,6 +12,8 @@ from __future__ import annotations
 # Paddle's lists (paddle/amp/amp_lists.py), by Paddle op name.
 WHITE_LIST = frozenset({"conv2d", "einsum", "matmul", "matmul_v2", "linear_v2", "max_pool2d_with_index", "mul",
                         "fused_gemm_epilogue", "fused_rotary_position_embedding", "flash_attn"})
+ONLY_FP16_WHITE_LIST = frozenset({"fake_quantize_dequantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max",
+                                  "fused_attention", "fused_feedforward"})  # float16's white list only
 FP16_BLACK_LIST = frozenset({
     "tan", "acos", "asin", "sinh", "cosh", "atanh", "tanh_shrink", "erfinv", "exp", "expm1", "log", "log10", "log2",
     "reciprocal", "rsqrt", "pow", "square", "reduce_sum", "mean", "reduce_mean", "reduce_prod", "cumprod", "cumsum",
@@ -68,7 +70,8 @@ def white_list() -> dict[str, dict[str, frozenset]]:
         >>> sorted(lists), "matmul_v2" in lists["float16"]["O1"]
         (['bfloat16', 'float16'], True)
     """
-    return {dt: {lvl: WHITE_LIST for lvl in ("OD", "O1", "O2")} for dt in ("float16", "bfloat16")}
+    lists = {"float16": WHITE_LIST | ONLY_FP16_WHITE_LIST, "bfloat16": WHITE_LIST}
+    return {dt: {lvl: names for lvl in ("OD", "O1", "O2")} for dt, names in lists.items()}
 
 
 def black_list() -> dict[str, dict[str, frozenset]]:
@@ -84,7 +87,7 @@ def black_list() -> dict[str, dict[str, frozenset]]:
     return {dt: dict(lists) for dt in ("float16", "bfloat16")}
 
 
-_PADDLE_NAMES = WHITE_LIST | FP16_BLACK_LIST | EXTRA_BLACK_LIST
+_PADDLE_NAMES = WHITE_LIST | ONLY_FP16_WHITE_LIST | FP16_BLACK_LIST | EXTRA_BLACK_LIST
 
 
 def primitives(names) -> frozenset:

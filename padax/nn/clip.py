@@ -25,6 +25,12 @@ def _clip_norm(cls: str, clip_norm: Any) -> float:
     return value
 
 
+def _sum_dtype(dtypes: Any) -> str:
+    """The dtype a norm is summed in: float64 when a float64 gradient takes part (as Paddle), else float32
+    (float16/bfloat16 squares would overflow)."""
+    return "float64" if any(str(d) == "float64" for d in dtypes) else "float32"
+
+
 class ClipGradByValue:
     """Clip every gradient element into [min, max] (min defaults to -max).
 
@@ -78,7 +84,7 @@ class ClipGradByNorm:
         padax = _ops()
 
         def one(g):
-            norm = padax.sqrt(padax.sum(g.astype("float32") ** 2))
+            norm = padax.sqrt(padax.sum(g.astype(_sum_dtype([g.dtype])) ** 2))
             return (g * (self.clip_norm / padax.maximum(norm, self.clip_norm))).astype(g.dtype)
         return tree_util.map(one, grads)
 
@@ -113,6 +119,7 @@ class ClipGradByGlobalNorm:
         leaves = tree_util.leaves(grads)
         if not leaves:
             return grads
-        total = padax.add_n([padax.sum(g.astype("float32") ** 2) for g in leaves])
+        dtype = _sum_dtype([g.dtype for g in leaves])
+        total = padax.add_n([padax.sum(g.astype(dtype) ** 2) for g in leaves])
         scale = self.clip_norm / padax.maximum(padax.sqrt(total), self.clip_norm)
-        return tree_util.map(lambda g: (g * scale).astype(g.dtype), grads)
+        return tree_util.map(lambda g: g * scale.astype(g.dtype), grads)

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.optimizer.optimizers import Optimizer, _ops
+from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _step_float64, _upcast
+
+
+def _nonnegative(op: str, name: str, value: float) -> float:
+    """A hyperparameter Paddle requires to be >= 0 (a negative epsilon can divide by zero)."""
+    if not value >= 0:
+        raise ValueError(f"{op}: {name} must be >= 0, got {value}")
+    return float(value)
 
 
 def _check_beta(op: str, name: str, b: float) -> float:
@@ -40,13 +47,17 @@ class Adamax(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.beta1, self.beta2 = _check_beta("Adamax", "beta1", beta1), _check_beta("Adamax", "beta2", beta2)
-        self.epsilon = float(epsilon)
+        self.epsilon = _nonnegative("Adamax", "epsilon", epsilon)
+
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment"] + (1 - self.beta1) * g
         u = padax.maximum(self.beta2 * slots["inf_norm"] + self.epsilon, padax.abs(g))
-        lr_t = lr / (1 - self.beta1 ** t.astype(p.dtype))
+        lr_t = (lr / (1 - self.beta1 ** _step_float64(t))).astype(_compute_dtype(p))
         return p - lr_t * m / u, {"moment": m, "inf_norm": u}
 
 
@@ -109,23 +120,26 @@ class NAdam(Optimizer):
         self.beta1, self.beta2 = _check_beta("NAdam", "beta1", beta1), _check_beta("NAdam", "beta2", beta2)
         if momentum_decay < 0:
             raise ValueError(f"NAdam: momentum_decay must be >= 0, got {momentum_decay}")
-        self.epsilon, self.momentum_decay = float(epsilon), float(momentum_decay)
+        if isinstance(learning_rate, (int, float)):
+            _nonnegative("NAdam", "learning_rate", learning_rate)
+        self.epsilon, self.momentum_decay = _nonnegative("NAdam", "epsilon", epsilon), float(momentum_decay)
 
     def _slot_init(self, slot, p):
-        return _ops().ones([], p.dtype) if slot == "mu_product" else _ops().zeros_like(p)
+        return _ops().ones([], _compute_dtype(p)) if slot == "mu_product" else _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
+        tf, dt = _step_float64(t), _compute_dtype(p)
         mu_t = self.beta1 * (1 - 0.5 * 0.96 ** (tf * self.momentum_decay))
         mu_next = self.beta1 * (1 - 0.5 * 0.96 ** ((tf + 1) * self.momentum_decay))
-        prod = slots["mu_product"] * mu_t
+        prod = slots["mu_product"].astype("float64") * mu_t
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        m_hat = mu_next * m / (1 - prod * mu_next) + (1 - mu_t) * g / (1 - prod)
-        v_hat = v / (1 - self.beta2 ** tf)
-        new_p = p - lr * m_hat / (padax.sqrt(v_hat) + self.epsilon)
-        return new_p, {"moment1": m, "moment2": v, "mu_product": prod}
+        c_m, c_g = (mu_next / (1 - prod * mu_next)).astype(dt), ((1 - mu_t) / (1 - prod)).astype(dt)
+        v_hat = v / (1 - self.beta2 ** tf).astype(dt)
+        new_p = p - lr * (c_m * m + c_g * g) / (padax.sqrt(v_hat) + self.epsilon)
+        return new_p, {"moment1": m, "moment2": v, "mu_product": prod.astype(dt)}
 
 
 class RAdam(Optimizer):
@@ -150,21 +164,26 @@ class RAdam(Optimizer):
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.beta1, self.beta2 = _check_beta("RAdam", "beta1", beta1), _check_beta("RAdam", "beta2", beta2)
-        self.epsilon = float(epsilon)
+        self.epsilon = _nonnegative("RAdam", "epsilon", epsilon)
+
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
+        # the step's scalars in float64: rho_t is a small difference of two large numbers (~2 / (1 - beta2))
+        tf, dt = _step_float64(t), _compute_dtype(p)
         b2t = self.beta2 ** tf
-        m_hat = m / (1 - self.beta1 ** tf)
         rho_inf = 2 / (1 - self.beta2) - 1
         rho_t = rho_inf - 2 * tf * b2t / (1 - b2t)
         rect = padax.sqrt(padax.maximum((rho_t - 4) * (rho_t - 2) * rho_inf, 0.0)
                           / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-        adaptive = padax.sqrt(1 - b2t) / (padax.sqrt(v) + self.epsilon)
-        step = padax.where(rho_t > 5, m_hat * rect * adaptive, m_hat)
+        m_hat = m / (1 - self.beta1 ** tf).astype(dt)
+        adaptive = padax.sqrt(1 - b2t).astype(dt) / (padax.sqrt(v) + self.epsilon)
+        step = padax.where(rho_t > 5, m_hat * rect.astype(dt) * adaptive, m_hat)
         return p - lr * step, {"moment1": m, "moment2": v}
 
 
@@ -204,13 +223,17 @@ class Lamb(Optimizer):
         self.epsilon, self.lamb_weight_decay = float(epsilon), float(lamb_weight_decay)
         self.exclude_from_weight_decay_fn, self.always_adapt = exclude_from_weight_decay_fn, bool(always_adapt)
 
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
+
     def _update(self, p, g, slots, lr, t, info=None):
         padax = _ops()
-        tf = t.astype(p.dtype)
+        p, g = _upcast(p, g)
+        tf, dt = _step_float64(t), _compute_dtype(p)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        m_hat = m / (1 - self.beta1 ** tf)
-        v_hat = v / (1 - self.beta2 ** tf)
+        m_hat = m / (1 - self.beta1 ** tf).astype(dt)
+        v_hat = v / (1 - self.beta2 ** tf).astype(dt)
         wd = self.lamb_weight_decay
         if wd and self.exclude_from_weight_decay_fn is not None and self.exclude_from_weight_decay_fn(info):
             wd = 0.0
@@ -300,6 +323,9 @@ class Rprop(Optimizer):
         if not 0 < eta_minus < 1 < eta_plus:
             raise ValueError(f"Rprop: etas must be (eta_minus, eta_plus) with 0 < eta_minus < 1 < eta_plus, "
                              f"got {etas}")
+        if isinstance(learning_rate, (int, float)) and not lo <= learning_rate <= hi:
+            raise ValueError(f"Rprop: the learning rate (the initial step size) {learning_rate} must lie in "
+                             f"learning_rate_range {learning_rate_range}")
         self.lr_min, self.lr_max, self.eta_minus, self.eta_plus = lo, hi, eta_minus, eta_plus
 
     def _slot_init(self, slot, p):

@@ -17,6 +17,22 @@ import numpy as np
 from padax.core.errors import require_members as _require_members
 
 
+def _positive_int(op: str, name: str, value: Any) -> int:
+    """`value` as a positive int: a float (2.5 steps) is a TypeError, as in Paddle, not silently truncated."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{op}: {name} must be an int, got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise ValueError(f"{op}: {name} must be a positive integer, got {value}")
+    return int(value)
+
+
+def _decaying(op: str, gamma: float) -> float:
+    """A decay factor below 1 (Paddle refuses a gamma >= 1, which would grow the rate)."""
+    if not gamma < 1.0:
+        raise ValueError(f"{op}: gamma must be < 1.0, got {gamma}")
+    return float(gamma)
+
+
 def _xp(step: Any):
     """numpy for a host step count, padax.numpy for a Tensor or traced one: one formula serves both."""
     if isinstance(step, (int, float, np.integer, np.floating)):
@@ -62,6 +78,10 @@ class LRScheduler:
         _require_members(cls, "learning-rate schedule", {"value": "value(step) or get_lr()"})
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False):
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{type(self).__name__}: learning_rate must be a float, got {type(learning_rate).__name__}")
+        if learning_rate < 0:
+            raise ValueError(f"{type(self).__name__}: learning_rate must be >= 0, got {learning_rate}")
         self.base_lr = float(learning_rate)
         self.last_epoch = last_epoch
         self.verbose = verbose
@@ -80,11 +100,28 @@ class LRScheduler:
         if self.verbose:
             print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to {self.last_lr}.")
 
+    def state_keys(self) -> None:
+        """Paddle's hook: set `self.keys`, the attributes `state_dict()` saves (last_epoch and last_lr); a
+        subclass with more state overrides it."""
+        self.keys = ["last_epoch", "last_lr"]
+
     def state_dict(self) -> dict:
-        return {"last_epoch": self.last_epoch, "last_lr": self.last_lr}
+        """The attributes named by `state_keys()` (arrays as numpy), as Paddle."""
+        self.state_keys()
+        return {k: v.numpy() if hasattr(v, "numpy") else v for k, v in ((k, getattr(self, k)) for k in self.keys)}
 
     def set_state_dict(self, state: dict) -> None:
-        self.last_epoch, self.last_lr = int(state["last_epoch"]), float(state["last_lr"])
+        """Restore a `state_dict()`; a key of `state_keys()` missing from it is an error."""
+        self.state_keys()
+        missing = [k for k in self.keys if k not in state]
+        if missing:
+            raise KeyError(f"{type(self).__name__}.set_state_dict: the state has no {missing} (it holds "
+                           f"{sorted(state)}); was it saved from a different schedule?")
+        for k in self.keys:
+            setattr(self, k, state[k])
+        self.last_epoch, self.last_lr = int(self.last_epoch), float(self.last_lr)
+
+    set_dict = set_state_dict  # Paddle's older name
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_lr={self.base_lr}, last_epoch={self.last_epoch})"
@@ -131,9 +168,7 @@ class StepDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
-        if step_size < 1:
-            raise ValueError(f"StepDecay: step_size must be >= 1, got {step_size}")
-        self.step_size, self.gamma = int(step_size), float(gamma)
+        self.step_size, self.gamma = _positive_int("StepDecay", "step_size", step_size), _decaying("StepDecay", gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -164,9 +199,11 @@ class MultiStepDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1, last_epoch: int = -1,
                  verbose: bool = False):
-        if list(milestones) != sorted(milestones):
-            raise ValueError(f"MultiStepDecay: milestones must increase, got {list(milestones)}")
-        self.milestones, self.gamma = [int(m) for m in milestones], float(gamma)
+        if not isinstance(milestones, (list, tuple)):
+            raise TypeError(f"MultiStepDecay: milestones must be a list or tuple, got {type(milestones).__name__}")
+        if any(a >= b for a, b in zip(milestones, milestones[1:])):
+            raise ValueError(f"MultiStepDecay: milestones must strictly increase, got {list(milestones)}")
+        self.milestones, self.gamma = [int(m) for m in milestones], _decaying("MultiStepDecay", gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -195,6 +232,8 @@ class ExponentialDecay(LRScheduler):
     """
 
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1, verbose: bool = False):
+        if not 0.0 < gamma < 1.0:
+            raise ValueError(f"ExponentialDecay: gamma must be in (0, 1), got {gamma}")
         self.gamma = float(gamma)
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -225,9 +264,9 @@ class CosineAnnealingDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0.0, last_epoch: int = -1,
                  verbose: bool = False):
-        if T_max < 1:
-            raise ValueError(f"CosineAnnealingDecay: T_max must be >= 1, got {T_max}")
-        self.T_max, self.eta_min = int(T_max), float(eta_min)
+        if isinstance(eta_min, bool) or not isinstance(eta_min, (int, float, np.integer, np.floating)):
+            raise TypeError(f"CosineAnnealingDecay: eta_min must be a float, got {type(eta_min).__name__}")
+        self.T_max, self.eta_min = _positive_int("CosineAnnealingDecay", "T_max", T_max), float(eta_min)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
@@ -236,14 +275,15 @@ class CosineAnnealingDecay(LRScheduler):
 
 
 class PolynomialDecay(LRScheduler):
-    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr (no cycling).
+    """(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr; with `cycle` the decay
+    restarts: (1 - step / (decay_steps * n)) with n = max(ceil(step / decay_steps), 1).
 
     Args:
         learning_rate: the initial (base) rate.
         decay_steps: steps from `learning_rate` to `end_lr`; the rate then stays at `end_lr`.
         end_lr: the final rate.
         power: exponent of the polynomial (1 is linear).
-        cycle: only False is supported (Paddle's cycling restarts are not implemented; True raises).
+        cycle: restart the decay every decay_steps (each time over a horizon one decay_steps longer).
         last_epoch: the number of steps already taken; -1 starts fresh (the constructor steps once, to 0).
         verbose: print the new rate at every `step()`.
 
@@ -260,15 +300,21 @@ class PolynomialDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001, power: float = 1.0,
                  cycle: bool = False, last_epoch: int = -1, verbose: bool = False):
-        if decay_steps < 1:
-            raise ValueError(f"PolynomialDecay: decay_steps must be >= 1, got {decay_steps}")
-        if cycle:
-            raise ValueError("PolynomialDecay: cycle=True is not supported; use cycle=False")
-        self.decay_steps, self.end_lr, self.power = int(decay_steps), float(end_lr), float(power)
+        if not power > 0:
+            raise ValueError(f"PolynomialDecay: power must be > 0, got {power}")
+        self.decay_steps = _positive_int("PolynomialDecay", "decay_steps", decay_steps)
+        self.end_lr, self.power = float(end_lr), float(power)
+        self.cycle = bool(cycle)
         super().__init__(learning_rate, last_epoch, verbose)
 
     def value(self, step):
-        frac = 1 - _xp(step).minimum(step, self.decay_steps) / self.decay_steps
+        xp = _xp(step)
+        if self.cycle:
+            cycles = -xp.floor_divide(-step, self.decay_steps)  # ceil(step / decay_steps), exact on integers
+            horizon = self.decay_steps * xp.maximum(cycles, 1)
+            frac = 1 - step / horizon
+        else:
+            frac = 1 - xp.minimum(step, self.decay_steps) / self.decay_steps
         return (self.base_lr - self.end_lr) * frac ** self.power + self.end_lr
 
 
@@ -329,12 +375,34 @@ class LinearWarmup(LRScheduler):
 
     def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float, end_lr: float,
                  last_epoch: int = -1, verbose: bool = False):
-        if warmup_steps < 1:
-            raise ValueError(f"LinearWarmup: warmup_steps must be >= 1, got {warmup_steps}")
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float, LRScheduler)):
+            raise TypeError(f"LinearWarmup: learning_rate must be a float or a schedule, got "
+                            f"{type(learning_rate).__name__}")
+        if not end_lr > start_lr:
+            raise ValueError(f"LinearWarmup: end_lr ({end_lr}) must be greater than start_lr ({start_lr})")
         self.after = learning_rate
-        self.warmup_steps, self.start_lr, self.end_lr = int(warmup_steps), float(start_lr), float(end_lr)
-        base = learning_rate.base_lr if isinstance(learning_rate, LRScheduler) else learning_rate
-        super().__init__(base, last_epoch, verbose)
+        self.warmup_steps = _positive_int("LinearWarmup", "warmup_steps", warmup_steps)
+        self.start_lr, self.end_lr = float(start_lr), float(end_lr)
+        super().__init__(start_lr, last_epoch, verbose)  # base_lr is start_lr, as in Paddle
+
+    def step(self, epoch: int | None = None) -> None:
+        """Advance (see LRScheduler.step); past the warmup an inner schedule is moved to the steps since its end,
+        as Paddle does, so that its own state (and this one's state_dict) follows."""
+        super().step(epoch)
+        if isinstance(self.after, LRScheduler) and self.last_epoch >= self.warmup_steps:
+            self.after.step(self.last_epoch - self.warmup_steps)
+
+    def state_dict(self) -> dict:
+        """Paddle's layout: with an inner schedule, its state_dict under "LinearWarmup_LR"."""
+        state = super().state_dict()
+        if isinstance(self.after, LRScheduler):
+            state["LinearWarmup_LR"] = self.after.state_dict()
+        return state
+
+    def set_state_dict(self, state: dict) -> None:
+        super().set_state_dict(state)
+        if isinstance(self.after, LRScheduler) and "LinearWarmup_LR" in state:
+            self.after.set_state_dict(state["LinearWarmup_LR"])
 
     def _after(self, step):
         if isinstance(self.after, LRScheduler):

@@ -17,7 +17,8 @@ list for Paddle's `parameters=` is accepted and unused: the parameters are what
 `step` is given. `weight_decay` may also be a `padax.regularizer.L1Decay`/`L2Decay`, and a
 parameter's `ParamAttr(regularizer=...)` replaces the optimizer's for that parameter. Paddle's parameter groups
 (`parameters=[{"params": net.fc.parameters(), "learning_rate": 0.1, "weight_decay": 1e-4}, ...]`) set
-per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py).
+per-group rate multipliers, decay and hyperparameters (padax/optimizer/param_groups.py); as in Paddle, a
+group's multiplier (default 1.0) replaces its parameters' ParamAttr learning_rate.
 
 `params` may be a padax.nn.Layer: frozen parameters (ParamAttr(trainable=False),
 `layer.freeze()`) and buffers (BatchNorm's statistics) are left unchanged and get no
@@ -134,9 +135,15 @@ class Optimizer:
         owners = self._group_optimizers(p_leaves)
         live = [g is not None and o is not None and _updatable(p, info)
                 for p, g, info, (o, _) in zip(p_leaves, g_leaves, infos, owners)]
-        if self.grad_clip is not None:
-            g_leaves = self._clip(treedef, g_leaves, [ok and (info is None or info.need_clip)
-                                                      for ok, info in zip(live, infos)])
+        clippable = [ok and (info is None or info.need_clip) for ok, info in zip(live, infos)]
+        if self._groups is None:
+            clips = [(self.grad_clip, clippable)]
+        else:  # as Paddle, each group is clipped on its own (a global norm per group), by its own grad_clip
+            clips = [(o.grad_clip, [c and owner is o for c, (owner, _) in zip(clippable, owners)])
+                     for o in self._groups.optimizers]
+        for clip_fn, members in clips:
+            if clip_fn is not None and any(members):
+                g_leaves = _clip(clip_fn, g_leaves, members)
         t = state["step"] + 1
         lr = self.lr_at(state["step"]) if lr is None else lr
         slot_leaves = [_aligned(self, treedef, state[s], f"state[{s!r}]") for s in self.slots]
@@ -163,7 +170,8 @@ class Optimizer:
             reg = opt._regularizer_for(infos[i])
             if reg is not None:
                 g = g + reg(p)
-            scale = scale * (infos[i].learning_rate if infos[i] is not None else 1.0)
+            if self._groups is None and infos[i] is not None:  # a group's rate replaces ParamAttr's, as in Paddle
+                scale = scale * infos[i].learning_rate
             extra = {"info": infos[i]} if self._uses_param_info else {}
             p2, slots2 = opt._update(p, g, {s: sl[i] for s, sl in zip(self.slots, slot_leaves)},
                                      lr if scale == 1.0 else lr * scale, t, **extra)
@@ -171,7 +179,9 @@ class Optimizer:
                 new_masters[i] = p2.astype(masters[i].dtype)
             new_p.append(p2.astype(low_dtype))
             for k, s in enumerate(self.slots):
-                new_slots[k].append(slots2[s])
+                old = slot_leaves[k][i]
+                new_slots[k].append(slots2[s] if old is None or slots2[s].dtype == old.dtype
+                                    else slots2[s].astype(old.dtype))
         new_state = {"step": t}
         if "master_weight" in state:
             new_state["master_weight"] = treedef.unflatten(new_masters)
@@ -181,16 +191,11 @@ class Optimizer:
 
     def _regularizer_for(self, info: Any) -> Any:
         """The gradient term of a parameter: its ParamAttr regularizer, else the optimizer's coupled one
-        (none when the decay is decoupled, as in AdamW)."""
-        if info is not None and info.regularizer is not None:
+        (none when the decay is decoupled, as in AdamW). In a parameter group the group's decay (by default the
+        optimizer's) replaces the ParamAttr regularizer, as Paddle (except in AdamW, whose groups keep it)."""
+        if info is not None and info.regularizer is not None and (self._groups is None or self._decoupled_decay):
             return info.regularizer
         return None if self._decoupled_decay else self._regularizer
-
-    def _clip(self, treedef: Any, g_leaves: list, clip: list[bool]) -> list:
-        """grad_clip applied to the gradients that take part in clipping (the rest pass through)."""
-        clipped = tree_util.leaves(self.grad_clip([g if c else None for g, c in zip(g_leaves, clip)]))
-        it = iter(clipped)
-        return [next(it) if c else g for g, c in zip(g_leaves, clip)]
 
     # Paddle's multi_precision (set by the constructor's flag or padax.amp.decorate at level O2): float16/bfloat16
     # parameters get float32 master copies in state["master_weight"]; the update runs on those in float32.
@@ -216,6 +221,13 @@ class Optimizer:
 
 def _is_none(x: Any) -> bool:
     return x is None
+
+
+def _clip(clip_fn: Callable, g_leaves: list, members: list[bool]) -> list:
+    """clip_fn applied to the gradients that take part in clipping (the rest pass through)."""
+    clipped = tree_util.leaves(clip_fn([g if c else None for g, c in zip(g_leaves, members)]))
+    it = iter(clipped)
+    return [next(it) if c else g for g, c in zip(g_leaves, members)]
 
 
 def _aligned(opt: Optimizer, treedef: Any, tree: Any, what: str) -> list:
@@ -250,6 +262,32 @@ def _is_low_precision(p: Any) -> bool:
     return str(getattr(p, "dtype", "")) in ("float16", "bfloat16")
 
 
+def _float32_slot(p: Any) -> Any:
+    """Zeros for an Adam-family moment: float32 for a float16/bfloat16 parameter (Paddle keeps those moments
+    in float32 with or without multi_precision), else the parameter's dtype."""
+    return _ops().zeros(p.shape, "float32") if _is_low_precision(p) else _ops().zeros_like(p)
+
+
+def _upcast(p: Any, g: Any) -> tuple[Any, Any]:
+    """A float16/bfloat16 parameter and its gradient in float32, where Paddle's Adam-family kernels compute
+    (float16 squares of small gradients underflow); other dtypes unchanged."""
+    if _is_low_precision(p):
+        return p.astype("float32"), g.astype("float32")
+    return p, g
+
+
+def _step_float64(t: Any) -> Any:
+    """The step count as float64, for the bias corrections: in float32, 1 - beta2^t loses the ~1e-4 that
+    rounding beta2 (0.999) costs, which (1 - beta2) * g^2 does not, and the first steps drift by ~1e-5."""
+    return t.astype("float64")
+
+
+def _compute_dtype(p: Any) -> str:
+    """The dtype an Adam-family update runs in: float32 for float16/bfloat16 parameters (as Paddle's kernels),
+    else the parameter's dtype."""
+    return "float32" if _is_low_precision(p) else p.dtype
+
+
 def _updatable(p: Any, info: Any) -> bool:
     """Whether the optimizer updates this leaf: a floating-point array that is not frozen or a buffer."""
     from padax.nn.filtering import is_inexact_array
@@ -261,6 +299,7 @@ class SGD(Optimizer):
 
     Args:
         learning_rate, parameters, weight_decay, grad_clip: as `Optimizer`.
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
 
     Examples:
         >>> import padax
@@ -270,6 +309,11 @@ class SGD(Optimizer):
         >>> params["w"].tolist()  # 1 - 0.1 * 0.5, -2 - 0.1 * 0.5
         [0.95, -2.05]
     """
+
+    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
+                 multi_precision: bool = False, name=None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.multi_precision = bool(multi_precision)
 
     def _update(self, p, g, slots, lr, t):
         return p - lr * g, {}
@@ -318,7 +362,11 @@ class Adam(Optimizer):
     Args:
         beta1, beta2: decay rates of the first and second moment estimates.
         epsilon: added to the denominator (scaled by sqrt(1 - beta2^t), as Paddle).
-        multi_precision: keep float32 master weights for float16/bfloat16 parameters.
+        lazy_mode: accepted for Paddle compatibility (it only matters for sparse gradients, which padax has not).
+        multi_precision: keep float32 master weights for float16/bfloat16 parameters (their moments are
+            float32 either way, as in Paddle).
+        use_multi_tensor: accepted for Paddle compatibility (a fusion switch; the result is the same).
+        amsgrad: divide by the running maximum of the second moment (slot `moment2_max`) instead.
 
     Examples:
         >>> import padax
@@ -335,23 +383,35 @@ class Adam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
                  parameters=None, weight_decay=None, grad_clip=None, lazy_mode: bool = False,
-                 multi_precision: bool = False, name=None):
+                 multi_precision: bool = False, use_multi_tensor: bool = False, amsgrad: bool = False, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.multi_precision = bool(multi_precision)
         for n, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")
+        if not epsilon >= 0:
+            raise ValueError(f"{type(self).__name__}: epsilon must be >= 0, got {epsilon}")
         self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
+        self.amsgrad = bool(amsgrad)
+        if self.amsgrad:
+            self.slots = ("moment1", "moment2", "moment2_max")
+
+    def _slot_init(self, slot, p):
+        return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
         padax = _ops()
+        p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
-        tf = t.astype(p.dtype)
+        new_slots = {"moment1": m, "moment2": v}
+        if "moment2_max" in slots:  # amsgrad (the optimizer's: a parameter group cannot switch it, as in Paddle)
+            v = new_slots["moment2_max"] = padax.maximum(slots["moment2_max"], v)
+        tf, dt = _step_float64(t), _compute_dtype(p)
         b1p, b2p = self.beta1 ** tf, self.beta2 ** tf
         corr2 = padax.sqrt(1 - b2p)
-        lr_t = lr * corr2 / (1 - b1p)
-        return p - lr_t * (m / (padax.sqrt(v) + self.epsilon * corr2)), {"moment1": m, "moment2": v}
+        lr_t, eps_t = (lr * corr2 / (1 - b1p)).astype(dt), (self.epsilon * corr2).astype(dt)
+        return p - lr_t * (m / (padax.sqrt(v) + eps_t)), new_slots
 
 
 class AdamW(Adam):
@@ -359,7 +419,12 @@ class AdamW(Adam):
 
     Args:
         weight_decay: the decoupled decay coefficient (default 0.01).
-        beta1, beta2, epsilon, multi_precision: as `Adam`.
+        beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad: as `Adam`.
+        use_lowprecision_moment: keep a float16/bfloat16 parameter's moments in its own dtype (default float32).
+        lr_ratio: param info -> a factor on this parameter's rate (decay and step); the ParamInfo of a layer
+            parameter (None for an array outside a layer), where Paddle passes the Parameter.
+        apply_decay_param_fun: parameter name -> whether to decay it (names are Paddle's, e.g. "linear_0.w_0";
+            a parameter outside a layer has name None).
 
     Examples:
         >>> import padax
@@ -373,13 +438,32 @@ class AdamW(Adam):
     _decoupled_decay = True
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
-                 parameters=None, weight_decay: float = 0.01, grad_clip=None, lazy_mode: bool = False,
-                 multi_precision: bool = False, name=None):
+                 parameters=None, weight_decay: float = 0.01, use_lowprecision_moment: bool = False,
+                 lr_ratio: Callable[[Any], float] | None = None,
+                 apply_decay_param_fun: Callable[[Any], bool] | None = None, grad_clip=None,
+                 lazy_mode: bool = False, multi_precision: bool = False, amsgrad: bool = False, name=None):
+        for what, fn in (("lr_ratio", lr_ratio), ("apply_decay_param_fun", apply_decay_param_fun)):
+            if fn is not None and not callable(fn):
+                raise TypeError(f"AdamW: {what} must be a function, got {type(fn).__name__}")
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, weight_decay, grad_clip,
-                         lazy_mode, multi_precision, name)
+                         lazy_mode, multi_precision, False, amsgrad, name)
+        self.use_lowprecision_moment = bool(use_lowprecision_moment)
+        self.lr_ratio, self.apply_decay_param_fun = lr_ratio, apply_decay_param_fun
 
-    def _update(self, p, g, slots, lr, t):
-        return super()._update(p * (1 - lr * self.weight_decay), g, slots, lr, t)
+    _uses_param_info = True
+
+    def _slot_init(self, slot, p):
+        return _ops().zeros_like(p) if self.use_lowprecision_moment else _float32_slot(p)
+
+    def _update(self, p, g, slots, lr, t, info=None):
+        if self.lr_ratio is not None:
+            lr = lr * float(self.lr_ratio(info))
+        decay = self.weight_decay
+        if decay and self.apply_decay_param_fun is not None \
+                and not self.apply_decay_param_fun(info.name if info is not None else None):
+            decay = 0.0
+        p, g = _upcast(p, g)
+        return super()._update(p * (1 - lr * decay) if decay else p, g, slots, lr, t)
 
 
 class Adagrad(Optimizer):
@@ -441,6 +525,9 @@ class RMSProp(Optimizer):
     def __init__(self, learning_rate, rho: float = 0.95, epsilon: float = 1e-6, momentum: float = 0.0,
                  centered: bool = False, parameters=None, weight_decay=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        for what, v in (("rho", rho), ("epsilon", epsilon), ("momentum", momentum)):
+            if not v >= 0:
+                raise ValueError(f"RMSProp: {what} must be >= 0, got {v}")
         self.rho, self.epsilon, self.momentum, self.centered = float(rho), float(epsilon), float(momentum), centered
 
     def _update(self, p, g, slots, lr, t):

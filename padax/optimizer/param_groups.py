@@ -1,8 +1,11 @@
 """Paddle's parameter groups: `parameters=[{"params": [...], "learning_rate": m, "weight_decay": wd, "beta1": ...}]`.
 
 A group's `learning_rate` multiplies the optimizer's rate, its `weight_decay` (a float, L2, or a
-regularizer) replaces the optimizer's, and any other key overrides that hyperparameter of the
-optimizer for the group's parameters. Only parameters in some group are updated, as in Paddle.
+regularizer; None or absent: the optimizer's) is its decay, its `grad_clip` (by default the optimizer's)
+clips the group's gradients on their own (a global norm is per group), and any other key overrides that
+hyperparameter of the optimizer for the group's parameters. As in Paddle, the group's rate (1.0 when not
+given) and decay replace its parameters' ParamAttr learning_rate and regularizer (AdamW keeps the latter).
+Only parameters in some group are updated, as in Paddle.
 Parameters are matched to the leaves of the params tree by identity, the first time the optimizer
 sees the tree (`init`, or the first `step` after building the optimizer, e.g. when resuming).
 """
@@ -55,12 +58,12 @@ class ParamGroups:
                 if not hasattr(opt, key):
                     raise ValueError(f"{self.op}: parameter group {k} sets {key!r}, which {self.op} does not have")
                 setattr(clone, key, value)
-            if "weight_decay" in g:
+            if g.get("weight_decay") is not None:  # None: the optimizer's, as in Paddle
                 wd = g["weight_decay"]
                 if isinstance(wd, WeightDecayRegularizer):
                     clone._regularizer = wd
                     clone.weight_decay = wd.coeff if isinstance(wd, L2Decay) else 0.0
-                elif wd is None or (isinstance(wd, (int, float)) and not isinstance(wd, bool)):
+                elif isinstance(wd, (int, float)) and not isinstance(wd, bool):
                     clone.weight_decay = float(wd or 0.0)
                     clone._regularizer = L2Decay(clone.weight_decay) if wd else None
                 else:

@@ -24,6 +24,7 @@ _CASES = [
                       exp_gamma=0.9)),
     ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=4, eta_min=0.01)),
     ("CosineAnnealingWarmRestarts", dict(learning_rate=0.5, T_0=3, T_mult=2)),
+    ("PolynomialDecay", dict(learning_rate=0.5, decay_steps=7, cycle=True, power=0.5, end_lr=0.01)),
 ]
 _STEPS = 30
 _HOST_ONLY = {"MultiplicativeDecay"}
@@ -46,6 +47,28 @@ def test_matches_paddle_and_traced(name, kw):
         return
     traced = padax.jit(padax.vmap(ours.value))(padax.arange(_STEPS))
     np.testing.assert_allclose(np.asarray(traced), want, rtol=2e-5, atol=1e-7)
+
+
+def test_linear_warmup_state_dict_is_paddles():
+    """An inner schedule is stepped past the warmup and its state kept under 'LinearWarmup_LR', as Paddle."""
+    paddle = paddle_oracle()
+    states = []
+    for mod in (lrs, paddle.optimizer.lr):
+        sched = mod.LinearWarmup(mod.CosineAnnealingDecay(0.5, T_max=10), warmup_steps=3, start_lr=0.0, end_lr=0.5)
+        for _ in range(6):
+            sched.step()
+        resumed = mod.LinearWarmup(mod.CosineAnnealingDecay(0.5, T_max=10), warmup_steps=3, start_lr=0.0, end_lr=0.5)
+        resumed.set_state_dict(sched.state_dict())
+        resumed.step()
+        states.append((sched.state_dict(), resumed(), resumed.state_dict()))
+    (ours, our_lr, our_resumed), (theirs, their_lr, their_resumed) = states
+    assert ours["LinearWarmup_LR"]["last_epoch"] == 3 and our_resumed["LinearWarmup_LR"]["last_epoch"] == 4
+    for a, b in ((ours, theirs), (our_resumed, their_resumed)):
+        assert a.keys() == b.keys() and a["LinearWarmup_LR"].keys() == b["LinearWarmup_LR"].keys()
+        assert a["last_epoch"] == b["last_epoch"]
+        np.testing.assert_allclose([a["last_lr"], a["LinearWarmup_LR"]["last_lr"]],
+                                   [b["last_lr"], b["LinearWarmup_LR"]["last_lr"]], rtol=1e-12)
+    np.testing.assert_allclose(our_lr, their_lr, rtol=1e-12)
 
 
 def test_reduce_on_plateau_matches_paddle():
@@ -101,3 +124,52 @@ def test_bad_arguments():
         lrs.LambdaDecay(0.1, lr_lambda=3)
     with pytest.raises(ValueError, match="factor"):
         lrs.ReduceOnPlateau(0.1, factor=2.0)
+
+
+@pytest.mark.parametrize("name,kw,error", [  # arguments Paddle refuses and padax accepted (some truncated silently)
+    ("StepDecay", dict(learning_rate=0.1, step_size=2.5), TypeError),
+    ("StepDecay", dict(learning_rate=0.1, step_size=2, gamma=1.5), ValueError),
+    ("MultiStepDecay", dict(learning_rate=0.1, milestones=[2, 2]), ValueError),
+    ("MultiStepDecay", dict(learning_rate=0.1, milestones=[2, 3], gamma=1.0), ValueError),
+    ("ExponentialDecay", dict(learning_rate=0.1, gamma=1.5), ValueError),
+    ("PolynomialDecay", dict(learning_rate=0.1, decay_steps=5, power=-1.0), ValueError),
+    ("LinearWarmup", dict(learning_rate=0.1, warmup_steps=2, start_lr=0.2, end_lr=0.1), ValueError),
+    ("LinearWarmup", dict(learning_rate="0.1", warmup_steps=2, start_lr=0.0, end_lr=0.1), TypeError),
+    ("CosineAnnealingDecay", dict(learning_rate=0.1, T_max=2.5), TypeError),
+    ("CyclicLR", dict(base_learning_rate=-1.0, max_learning_rate=0.1, step_size_up=2), ValueError),
+])
+def test_refuses_what_paddle_refuses(name, kw, error):
+    paddle = paddle_oracle()
+    with pytest.raises(Exception):
+        getattr(paddle.optimizer.lr, name)(**kw)
+    with pytest.raises(error, match=name):
+        getattr(lrs, name)(**kw)
+
+
+def test_subclass_state_keys_protocol_as_paddle():
+    """A Paddle-style subclass names extra state in state_keys(); state_dict/set_state_dict (set_dict) carry it."""
+    paddle = paddle_oracle()
+    out, classes = [], []
+    for mod in (lrs, paddle.optimizer.lr):
+        class Halving(mod.LRScheduler):
+            def __init__(self, learning_rate):
+                self.halvings = 0
+                super().__init__(learning_rate)
+
+            def get_lr(self):
+                return self.base_lr * 0.5 ** self.halvings
+
+            def state_keys(self):
+                self.keys = ["last_epoch", "last_lr", "halvings"]
+
+        sched = Halving(1.0)
+        sched.halvings = 2
+        sched.step()
+        resumed = Halving(1.0)
+        resumed.set_dict(sched.state_dict())
+        resumed.step()
+        out.append((sched.state_dict(), resumed(), resumed.halvings, resumed.last_epoch))
+        classes.append(Halving)
+    assert out[0] == out[1] == ({"last_epoch": 1, "last_lr": 0.25, "halvings": 2}, 0.25, 2, 2)
+    with pytest.raises(KeyError, match="halvings"):
+        classes[0](1.0).set_state_dict({"last_epoch": 1, "last_lr": 0.5})

@@ -72,3 +72,34 @@ def test_only_grouped_parameters_move_and_errors():
     other = padax.nn.Linear(2, 2)
     with pytest.raises(ValueError, match="not leaves of the params"):
         padax.optimizer.SGD(parameters=[{"params": other.parameters()}]).init(net)
+
+
+def test_groups_clip_on_their_own_and_replace_param_attr_regularizers():
+    """As Paddle: a global norm is taken per group (a group may bring its own grad_clip), and a grouped
+    parameter's decay is the group's (or the optimizer's), not its ParamAttr regularizer."""
+    paddle = paddle_oracle()
+
+    def pair(m, reg=None):
+        init = m.nn.initializer.Constant
+        return m.nn.Linear(2, 2, weight_attr=m.ParamAttr(regularizer=reg, initializer=init(1.0)),
+                           bias_attr=m.ParamAttr(initializer=init(0.0)))
+
+    nets = {m: [pair(m), pair(m, m.regularizer.L2Decay(0.5))] for m in (paddle, padax)}
+    got = {}
+    for m in (paddle, padax):
+        a, b = nets[m]
+        groups = [{"params": a.parameters(), "grad_clip": m.nn.ClipGradByValue(0.1)},
+                  {"params": b.parameters(), "weight_decay": 0.2}]
+        opt = m.optimizer.SGD(1.0, parameters=groups, grad_clip=m.nn.ClipGradByGlobalNorm(1.0))
+        loss = lambda n: n[0](m.ones([1, 2])).sum() + 3 * n[1](m.ones([1, 2])).sum()  # noqa: E731
+        if m is paddle:
+            loss(nets[m]).backward()
+            opt.step()
+            got[m] = [n.weight.numpy() for n in nets[m]]
+        else:
+            new, _ = opt.step(nets[m], padax.grad(loss)(nets[m]), opt.init(nets[m]))
+            got[m] = [np.asarray(n.weight) for n in new]
+    for ours, theirs in zip(got[padax], got[paddle]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    # group b: its own global norm (sqrt(6) * 3 -> 1) and decay 0.2 (not the ParamAttr's 0.5)
+    np.testing.assert_allclose(got[padax][1], 1 - 3 / np.sqrt(54) - 0.2, rtol=1e-6)
