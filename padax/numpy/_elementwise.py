@@ -227,8 +227,10 @@ def _float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
     mod = lax.select(fix, lax.add(mod, b), mod)
     div = lax.select(fix, lax.sub(div, scalar_like(div, 1)), div)
-    # exact zero remainders take the divisor's sign
-    mod = lax.select(lax.eq(mod, zero), copysign(zero, b), mod)
+    # exact zero remainders take the divisor's sign; subtracting (mod - mod), a +0 that carries mod's tangent,
+    # keeps that sign and the slope d/da = 1 there (a constant zero would cut the gradient at a = 0)
+    signed_zero = lax.sub(copysign(zero, b), lax.sub(lax.stop_gradient(mod), mod))
+    mod = lax.select(lax.eq(mod, zero), signed_zero, mod)
     floordiv = lax.floor(div)
     floordiv = lax.select(lax.gt(lax.sub(div, floordiv), scalar_like(div, 0.5)),
                           lax.add(floordiv, scalar_like(div, 1)), floordiv)
@@ -264,8 +266,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
 
 def _nonzero_divisor(b: Any) -> Any:
     """An integer divisor with its zeros read as 1, so that x % 0 is 0 (as in NumPy and jax), not XLA's x."""
-    one = lax.full_like(b, 1)
-    return lax.select(lax.eq(b, lax.full_like(b, 0)), one, b)
+    return lax.select(lax.eq(b, scalar_like(b, 0)), scalar_like(b, 1), b)
 
 
 def remainder(x1: Any, x2: Any, /) -> Any:
