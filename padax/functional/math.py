@@ -280,7 +280,9 @@ def float_divmod(a: Any, b: Any) -> tuple[Any, Any]:
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(b, zero), lax.lt(mod, zero)))
     mod = lax.select(fix, lax.add(mod, b), mod)
     div = lax.select(fix, lax.sub(div, one), div)
-    mod = lax.select(lax.eq(mod, zero), signed_zero(b), mod)  # exact zero remainders take the divisor's sign
+    # exact zero remainders take the divisor's sign; subtracting (mod - mod), a +0 that carries mod's tangent,
+    # keeps that sign and the slope d/da = 1 there (a constant zero would cut the gradient at a = 0)
+    mod = lax.select(lax.eq(mod, zero), lax.sub(signed_zero(b), lax.sub(lax.stop_gradient(mod), mod)), mod)
     floordiv = lax.floor(div)
     floordiv = lax.select(lax.gt(lax.sub(div, floordiv), _scalar_like(a, 0.5)), lax.add(floordiv, one), floordiv)
     q = lax.div(a, b)

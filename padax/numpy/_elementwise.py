@@ -242,6 +242,11 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     return _M.float_divmod(a, b)[0]
 
 
+def _nonzero_divisor(b: Any) -> Any:
+    """An integer divisor with its zeros read as 1, so that x % 0 is 0 (as in NumPy and jax), not XLA's x."""
+    return lax.select(lax.eq(b, scalar_like(b, 0)), scalar_like(b, 1), b)
+
+
 def remainder(x1: Any, x2: Any, /) -> Any:
     """Remainder with the divisor's sign (Python's %).
 
@@ -261,7 +266,7 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     a, b = promote_broadcast("remainder", x1, x2)
     check("remainder", a, lambda d: _numeric(d) and _real(d), "real numeric")
     if D.kind(a.aval.dtype) == 1:
-        return _M.remainder(a, b)
+        return _M.remainder(a, _nonzero_divisor(b))
     return _M.float_divmod(a, b)[1]
 
 
@@ -302,7 +307,7 @@ def fmod(x1: Any, x2: Any, /) -> Any:
     """
     a, b = promote_broadcast("fmod", x1, x2)
     check("fmod", a, lambda d: _numeric(d) and _real(d), "real numeric")
-    return lax.rem(a, b)
+    return lax.rem(a, _nonzero_divisor(b) if D.kind(a.aval.dtype) == 1 else b)
 
 
 def pow(x1: Any, x2: Any, /) -> Any:
@@ -661,6 +666,7 @@ def logaddexp2(x1: Any, x2: Any, /) -> Any:
     """
     a, b = promote_broadcast("logaddexp2", x1, x2)
     a, b = to_inexact(a), to_inexact(b)
+    check("logaddexp2", a, _real, "real")
     ln2 = scalar_like(a, np.log(2.0))
     return lax.div(_M.logaddexp(lax.mul(a, ln2), lax.mul(b, ln2)), ln2)
 

@@ -18,11 +18,18 @@ from padax.functional import linalg_basic as _L
 from padax.functional._arrays import canonicalize_axis
 from padax.functional.lax.dot import precision_scope
 from padax.numpy import _dtypes as D
-from padax.numpy._util import broadcast_shapes, broadcast_to, promote, static_int, to_array
+from padax.numpy._util import broadcast_shapes, broadcast_to, is_array, is_scalar, promote, static_int, to_array
+
+
+def _promoted(x1: Any, x2: Any) -> list[Any]:
+    """Both operands as arrays of their promoted dtype; Python scalars (and weak arrays) promote weakly, as in
+    jax (bfloat16 with 0.5 stays bfloat16)."""
+    ops = [x if is_scalar(x) or is_array(x) else to_array(x) for x in (x1, x2)]
+    return [to_array(x) for x in promote(*ops)]
 
 
 def _two(op: str, x1: Any, x2: Any, preferred_element_type: Any = None) -> tuple[Any, Any]:
-    a, b = promote(to_array(x1), to_array(x2))
+    a, b = _promoted(x1, x2)
     if a.aval.dtype == D.bool_:
         raise op_type_error(op, f"bool operands are not supported, got {a.aval.str_short()} and {b.aval.str_short()}")
     if preferred_element_type is not None:  # the products accumulate in (and return) this dtype
@@ -223,7 +230,7 @@ def kron(a: Any, b: Any) -> Any:
         >>> pnp.kron(pnp.array([[1, 2]]), pnp.array([[1], [10]])).tolist()
         [[1, 2], [10, 20]]
     """
-    x, y = promote(to_array(a), to_array(b))
+    x, y = _promoted(a, b)
     nd = builtins.max(x.aval.ndim, y.aval.ndim)
     xs = (1,) * (nd - x.aval.ndim) + x.aval.shape
     ys = (1,) * (nd - y.aval.ndim) + y.aval.shape

@@ -568,9 +568,10 @@ for _p in (sign_p, floor_p, ceil_p, round_p, is_finite_p, nextafter_p, eq_p, ne_
 def _abs_jvp(t, x):
     a = aval_of(x)
     if dtypes.is_complex(a.dtype):
-        # d|x| = Re(conj(x) t) / |x|
+        # d|x| = Re(conj(x) t) / |x|, and 0 at x = 0 (|x| read as 1 there, as jax does, instead of 0/0 = NaN)
         out = abs_p.bind(x)
-        return div_p.bind(real_p.bind(_mul(conj_p.bind(x), t)), out)
+        safe = select_n_p_bind(eq_p.bind(out, _cst(out, 0)), out, _cst(out, 1))
+        return div_p.bind(real_p.bind(_mul(conj_p.bind(x), t)), safe)
     return _mul(t, sign_p.bind(x))
 
 
