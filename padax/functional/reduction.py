@@ -632,6 +632,11 @@ def _cum_extreme(op: str, fn):
             hit = lax.bitwise_or(hit, lax.bitwise_and(lax.ne(x, x), lax.ne(v, v)))
         pos = lax.broadcasted_iota(dtypes.int32, x.aval.shape, a)
         idx = lax.cummax(lax.select(hit, pos, full(x.aval.shape, 0, dtypes.int32)), a)
+        if dtypes.is_inexact(x.aval.dtype):
+            # the values read at idx: the gradient goes to the indexed element, as Paddle's (lax.cummax's
+            # rule, as jax's, splits it among tied elements)
+            from padax.functional.indexed import take_along_axis
+            v = take_along_axis(x, idx, a)
         return v, lax.convert_element_type(idx, idt)
     wrapped.__name__ = wrapped.__qualname__ = op
     _document(wrapped, op, f"Running {op[3:]}imum along `axis` (of the flattened x when None) and the int64 index "

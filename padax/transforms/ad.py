@@ -89,10 +89,20 @@ def _jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) ->
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
+def _is_float0(t: Any) -> bool:
+    """A float0 host array: JAX's tangent of an integer or bool primal."""
+    return isinstance(t, np.ndarray) and t.dtype == float0
+
+
 def _check_tangent(p: Any, t: Any, i: int) -> Any:
     pa = aval_of(p)
     if type(t) is Zero:
         return t
+    if _is_float0(t):
+        if dtypes.is_inexact(pa.dtype) or t.shape != pa.shape:
+            raise TypeError(f"jvp: tangent #{i} is float0{list(t.shape)}, which only an integer or bool primal "
+                            f"of that shape takes, but its primal has {pa.str_short()}{user_location()}")
+        return Zero(tangent_aval(pa))
     ta = aval_of(t)
     if not dtypes.is_inexact(pa.dtype):
         return Zero(tangent_aval(pa))
@@ -127,7 +137,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     if in_tree != t_tree:
         raise TypeError(f"jvp: primal and tangent trees differ: {in_tree} vs {t_tree}")
     p_leaves = [asarray(p) for p in p_leaves]
-    t_leaves = [_check_tangent(p, t if type(t) is Zero else asarray(t), i)
+    t_leaves = [_check_tangent(p, t if type(t) is Zero or _is_float0(t) else asarray(t), i)
                 for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
 
     store: list = []

@@ -4,8 +4,11 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable
 
+import numpy as np
+
 from padax.config import config
 from padax.core import tree as tree_util
+from padax.core.ad_util import float0
 from padax.core.abstract import ShapedArray
 from padax.core.errors import missing_rule
 from padax.core.batching_util import bdim_to_front, moveaxis
@@ -176,6 +179,12 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             oaxes = _broadcast_prefix(out_axes, out, "out_axes")
             results = []
             for o, oa in zip(out_leaves, oaxes):
+                if isinstance(o, np.ndarray) and o.dtype == float0:  # an int output's tangent: zeros, as JAX
+                    shape = list(o.shape)
+                    if oa is not None:
+                        shape.insert(oa % (o.ndim + 1), size)
+                    results.append(np.zeros(tuple(shape), float0))
+                    continue
                 v, d = trace.lift(o)
                 if oa is None:
                     if d is not None:

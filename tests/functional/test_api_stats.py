@@ -85,6 +85,13 @@ def test_cumulative_extremes_and_logcumsumexp():
     v, i = padax.cummin(padax.to_tensor([3.0, 1, 1, 2, 0, 0]), 0)
     assert_close(v, np.array([3, 1, 1, 1, 0, 0], np.float32))
     assert_close(i, np.array([0, 1, 2, 2, 4, 5], np.int64))
+    # the gradient goes to the element at the index, as Paddle's (paddle.grad gives these); lax.cummax
+    # splits a tie as jax does
+    w = np.arange(1.0, 7.0, dtype=np.float32)
+    g = padax.grad(lambda u: padax.sum(padax.cummin(u, 0)[0] * w))(padax.to_tensor([3.0, 1, 1, 2, 0, 0]))
+    assert_close(g, np.array([1, 2, 7, 0, 5, 6], np.float32))
+    g = padax.grad(lambda u: padax.sum(padax.cummax(u)[0] * w))(padax.to_tensor([1.0, 3, 3, 0, 3, 2]))
+    assert_close(g, np.array([1, 2, 7, 0, 11, 0], np.float32))
     v, i = padax.cummax(padax.to_tensor([1.0, np.nan, 3.0, np.nan, 0.0]), 0, dtype="int32")
     assert_close(v, np.array([1, np.nan, np.nan, np.nan, np.nan], np.float32))
     assert_close(i, np.array([0, 1, 1, 3, 3], np.int32))

@@ -55,13 +55,14 @@ def test_cumprod_with_zeros(x64, reverse):
 
 @pytest.mark.parametrize("kind", ["cummax", "cummin"])
 def test_running_extremum_tangent(x64, kind):
-    """The tangent follows the element holding the running extremum (the latest one on ties)."""
+    """The tangent follows the element holding the running extremum; tied elements share it as in
+    jax (the scan's pairwise max splits a tie evenly): jax 0.10 gives these values."""
     x = np.array([1.0, 3.0, 2.0, 3.0, 5.0, 4.0])
     if kind == "cummin":
         x = -x
     t = np.arange(10.0, 16.0)
     _, dt = jvp(lambda x: getattr(lax, kind)(x, 0), (x,), (t,))
-    np.testing.assert_array_equal(np.asarray(dt), [10, 11, 11, 13, 14, 14])
+    np.testing.assert_array_equal(np.asarray(dt), [10, 11, 11, 12, 14, 14])
 
 
 def test_cumsum_transpose_runs_backwards(x64):

@@ -99,3 +99,40 @@ def test_the_sweep_covers_the_elementwise_family():
     names = {p.values[0] for p in _elementwise()}
     assert {"sin", "atan2", "pow", "lgamma", "digamma", "erf_inv", "rem", "logistic", "acosh"} <= names
     assert len(names) >= 45
+
+
+T = np.array([[1.0, 3.0, 3.0, 0.0, 3.0], [0.0, 0.0, 2.0, -1.0, 2.0]])  # ties and zeros along axis 1
+_EDGES = {  # derivative rules at the points where they are usually wrong; jax gives the reference
+    "abs_complex_at_0": (lambda m: lambda x, y: m.abs(m.complex(x, y)), (np.array([0.0, 1.0]), np.array([0.0, -2.0]))),
+    "clamp_at_bounds": (lambda m: lambda lo, x, hi: m.clamp(lo, x, hi),
+                        (np.zeros(5), np.array([-1.0, 0.0, 0.5, 1.0, 2.0]), np.ones(5))),
+    "cumlogsumexp_ties": (lambda m: lambda x: m.cumlogsumexp(x, axis=0), (np.array([0.0, 0.0, 2.0]),)),
+    "cummax_ties": (lambda m: lambda x: m.cummax(x, axis=1), (T,)),
+    "cummin_ties_reverse": (lambda m: lambda x: m.cummin(x, axis=1, reverse=True), (T[:, ::-1] * -1,)),
+    "cbrt_at_0": (lambda m: m.cbrt, (np.array([0.0, -8.0, 0.5]),)),
+    "acosh_at_1": (lambda m: m.acosh, (np.array([1.0, 1.5]),)),
+    "atanh_at_1": (lambda m: m.atanh, (np.array([0.0, 0.5, 1.0]),)),
+}
+
+
+def _close(got, want, tol=1e-9):
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=tol, atol=tol, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", sorted(_EDGES))
+def test_edge_point_derivatives_match_jax(name):
+    """First derivatives (jvp, vjp) and second ones (vjp of grad) at ties, bounds and singular points."""
+    make, args = _EDGES[name]
+    pf, jf = make(plax), make(jax.lax)
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal(np.shape(jf(*args)))
+    t = tuple(rng.standard_normal(np.shape(a)) for a in args)
+    _close(padax.jvp(pf, args, t)[1], jax.jvp(jf, args, t)[1])
+    for g, want in zip(padax.vjp(pf, *args)[1](w), jax.vjp(jf, *args)[1](w)):
+        _close(g, want)
+    argnums = tuple(range(len(args)))
+    pg = padax.grad(lambda *a: padax.sum(pf(*a) * w), argnums=argnums)
+    jg = jax.grad(lambda *a: jax.numpy.sum(jf(*a) * w), argnums=argnums)
+    with np.errstate(all="ignore"):
+        for g, want in zip(padax.vjp(pg, *args)[1](t), jax.vjp(jg, *args)[1](t)):
+            _close(g, want, 1e-8)

@@ -262,6 +262,19 @@ def test_vjp_and_linearize_of_a_function_with_an_integer_output():
     assert t_int.dtype == float0 and t_int.shape == ()
 
 
+def test_float0_tangents_in_jvp_and_vmap():
+    """As JAX: an integer primal takes a float0 tangent, and vmap of a jvp with an integer output
+    returns batched float0 zeros (both raised a dtype error)."""
+    from padax.core.ad_util import float0
+    x, n = np.array([1.0, 2.0], np.float32), np.array([3, 4], np.int32)
+    _, t = padax.jvp(lambda a, b: a * b, (x, n), (np.ones(2, np.float32), np.zeros(2, float0)))
+    np.testing.assert_array_equal(t.numpy(), [3.0, 4.0])
+    with pytest.raises(TypeError, match="float0"):
+        padax.jvp(padax.sin, (x,), (np.zeros(2, float0),))
+    out, t = padax.vmap(lambda a: padax.jvp(lambda b: b.astype("int32"), (a,), (a,)), out_axes=1)(np.ones((2, 3)))
+    assert out.shape == (3, 2) and t.dtype == float0 and t.shape == (3, 2)
+
+
 def test_vjp_cotangent_dtypes(x64):
     x = padax.device_put(np.array(2.0))
     out, f_vjp = padax.vjp(lambda x: 1.0 / x, x)

@@ -234,13 +234,20 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
 # ---- cumlogsumexp ----------------------------------------------------------------------------------
 
 def _logaddexp(a: Any, b: Any) -> Any:
-    """log(exp(a) + exp(b)), stable, and -inf when both are -inf."""
+    """log(exp(a) + exp(b)), stable, and -inf when both are -inf.
+
+    The larger operand and the gap are picked by one comparison (b on ties), so that at a == b the
+    derivatives are those of the smooth function (a max/abs split would lose the curvature there).
+    """
     from padax.functional.lax import elementwise as E
     from padax.functional.lax.structural import select_n
     from padax.functional._arrays import full
-    hi = E.max(a, b)
+    a_wins = E.gt(a, b)
+    hi = select_n(a_wins, b, a)
+    gap = select_n(a_wins, E.sub(a, b), E.sub(b, a))
     av = aval_of(a)
-    gap = select_n(E.eq(a, b), E.neg(E.abs(E.sub(a, b))), full(av.shape, 0, av.dtype))
+    same_inf = E.bitwise_and(E.eq(a, b), E.bitwise_not(E.is_finite(a)))  # inf - inf is NaN
+    gap = select_n(same_inf, gap, full(av.shape, 0, av.dtype))
     return E.add(hi, E.log1p(E.exp(gap)))
 
 

@@ -68,8 +68,8 @@ __all__ = ["cumsum", "cumprod", "cummax", "cummin"]
 
 
 # ---- differentiation and batching ----------------------------------------------------------
-# cumsum is linear. cumprod and cummax/cummin tangents solve a first-order linear recurrence
-# along the axis (`_linear_scan`), which needs no division and no gather: exact with zeros.
+# cumsum is linear. cumprod tangents solve a first-order linear recurrence along the axis
+# (`_linear_scan`), which needs no division and no gather: exact with zeros.
 
 
 def _cumsum_transpose(ct, x, *, axis, reverse):
@@ -111,25 +111,23 @@ def _cumprod_jvp(primals, tangents, *, axis, reverse):
     return out, _linear_scan(x, b, axis, reverse)
 
 
-def _cumchooser_jvp(prim: Primitive):
-    """Tangent of the element currently holding the running max/min (the latest one on ties)."""
+def _cumchooser_jvp(combine: str):
+    """As jax: the tangent of an associative scan of the pairwise max/min, whose rule splits a tie
+    evenly between the two (so tied elements share the tangent in the scan's tree proportions)."""
     def rule(primals, tangents, *, axis, reverse):
-        from padax.functional.lax.elementwise import eq, mul, ne
-        from padax.functional.lax.structural import convert_element_type
+        from padax.functional.lax import elementwise
+        from padax.functional.lax.associative import associative_scan
+        from padax.transforms.ad import jvp
         x, t = asarray(primals[0]), asarray(tangents[0])
-        out = prim.bind(x, axis=axis, reverse=reverse)
-        dt = x.aval.dtype
-        # d[i] = t[i] where x[i] takes over the running extremum, else d[i-1]
-        keep = convert_element_type(ne(x, out), dt)
-        take = convert_element_type(eq(x, out), dt)
-        return out, _linear_scan(keep, mul(t, take), axis, reverse)
+        return jvp(lambda v: associative_scan(getattr(elementwise, combine), v, reverse=reverse, axis=axis),
+                   (x,), (t,))
     return rule
 
 
 deflinear(cumsum_p, _cumsum_transpose)
 cumprod_p.jvp_rule = _cumprod_jvp
-cummax_p.jvp_rule = _cumchooser_jvp(cummax_p)
-cummin_p.jvp_rule = _cumchooser_jvp(cummin_p)
+cummax_p.jvp_rule = _cumchooser_jvp("max")
+cummin_p.jvp_rule = _cumchooser_jvp("min")
 
 
 def _cum_batch(prim: Primitive):

@@ -592,11 +592,13 @@ defjvp(atan_p, lambda t, x: div_p.bind(t, add_p.bind(_cst(x, 1), _mul(x, x))))
 defjvp(sinh_p, lambda t, x: _mul(t, cosh_p.bind(x)))
 defjvp(cosh_p, lambda t, x: _mul(t, sinh_p.bind(x)))
 defjvp(asinh_p, lambda t, x: _mul(t, rsqrt_p.bind(add_p.bind(_mul(x, x), _cst(x, 1)))))
-defjvp(acosh_p, lambda t, x: _mul(t, rsqrt_p.bind(_mul(sub_p.bind(x, _cst(x, 1)), add_p.bind(x, _cst(x, 1))))))
-defjvp(atanh_p, lambda t, x: div_p.bind(t, sub_p.bind(_cst(x, 1), _mul(x, x))))
+# acosh, atanh and cbrt use jax's formulas, so derivatives at the domain edges (x = 1, x = 0) agree
+defjvp(acosh_p, lambda t, x: _mul(t, rsqrt_p.bind(sub_p.bind(_mul(x, x), _cst(x, 1)))))
+defjvp(atanh_p, lambda t, x: _mul(div_p.bind(_cst(x, 1), add_p.bind(_cst(x, 1), x)),
+                                  div_p.bind(t, sub_p.bind(_cst(x, 1), x))))
 defjvp_with_output(sqrt_p, lambda t, out, x: div_p.bind(t, _mul(_cst(out, 2), out)))
 defjvp_with_output(rsqrt_p, lambda t, out, x: _mul(t, _mul(_cst(out, -0.5), div_p.bind(out, x))))
-defjvp_with_output(cbrt_p, lambda t, out, x: div_p.bind(t, _mul(_cst(out, 3), _mul(out, out))))
+defjvp_with_output(cbrt_p, lambda t, out, x: _mul(t, _mul(_cst(out, 1 / 3), integer_pow_p.bind(out, y=-2))))
 defjvp(erf_p, lambda t, x: _mul(t, _mul(_cst(x, 2 / np.sqrt(np.pi)), exp_p.bind(neg_p.bind(_mul(x, x))))))
 defjvp(erfc_p, lambda t, x: _mul(t, _mul(_cst(x, -2 / np.sqrt(np.pi)), exp_p.bind(neg_p.bind(_mul(x, x))))))
 defjvp_with_output(erf_inv_p, lambda t, out, x: _mul(t, _mul(_cst(out, np.sqrt(np.pi) / 2),

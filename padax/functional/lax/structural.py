@@ -1317,9 +1317,9 @@ rev_p.batch_rule = _rev_batch
 
 
 def _clamp_jvp(primals, tangents):
-    """Exactly one input is active at each element: x where min <= x <= max, max where it is
-    below max(x, min) (this covers min > max, where the result is max), min otherwise."""
-    from padax.functional.lax.elementwise import and_p, ge_p, gt_p, le_p, lt_p, or_p
+    """jax's rule: x's tangent flows where min < x < max, min's where x < min < max, max's where
+    max < x; at a bound (x == min or x == max) no tangent flows."""
+    from padax.functional.lax.elementwise import and_p, gt_p, lt_p
     lo, x, hi = primals
     out = clamp_p.bind(lo, x, hi)
     if all(type(t) is Zero for t in tangents):
@@ -1331,9 +1331,9 @@ def _clamp_jvp(primals, tangents):
         return v if a.shape == shape else broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=())
 
     lo_b, hi_b = full_shape(lo), full_shape(hi)
-    x_on = and_p.bind(ge_p.bind(x, lo_b), le_p.bind(x, hi_b))
-    hi_on = or_p.bind(lt_p.bind(hi_b, x), lt_p.bind(hi_b, lo_b))
-    lo_on = and_p.bind(gt_p.bind(lo_b, x), le_p.bind(lo_b, hi_b))
+    x_on = and_p.bind(gt_p.bind(x, lo_b), lt_p.bind(x, hi_b))
+    hi_on = lt_p.bind(hi_b, x)
+    lo_on = and_p.bind(gt_p.bind(lo_b, x), lt_p.bind(lo_b, hi_b))
     t_out = Zero(tangent_aval(aval_of(out)))
     zeros = None
     for t, on in zip(tangents, (lo_on, x_on, hi_on)):
