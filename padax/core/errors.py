@@ -1,7 +1,7 @@
 """Errors that speak the user's language: the op, the shapes/dtypes, the user's line."""
 from __future__ import annotations
 
-from padax.core.source_info import user_location
+from padax.core.source_info import user_location, user_op
 
 
 class PadaxError(Exception):
@@ -69,3 +69,10 @@ def op_value_error(op: str, msg: str) -> ValueError:
 
 def shapes_str(*avals) -> str:
     return ", ".join(a.str_short() for a in avals)
+
+
+def input_error(cls: type[Exception], msg: str) -> Exception:
+    """`cls` with `msg` prefixed by the op the user called and followed by the user's line: for
+    shared helpers (argument conversion, dtype names) that do not know which op they serve."""
+    op = user_op()
+    return cls(f"{op + ': ' if op else ''}{msg}{user_location()}")
