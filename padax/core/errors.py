@@ -59,12 +59,21 @@ def require_members(cls: type, kind: str, members: dict[str, str]) -> None:
             raise TypeError(f"{cls.__name__}: a {kind} must define {how}")
 
 
+def _op_path(op: str) -> str:
+    """`op`, led by the function the user called when that one failed inside another op
+    (`F.mse_loss` whose subtract cannot broadcast: "mse_loss: in subtract")."""
+    called = user_op()
+    if called is None or called.lower() in op.lower() or op.lower() in called.lower():
+        return op
+    return f"{called}: in {op}"
+
+
 def op_type_error(op: str, msg: str) -> TypeError:
-    return TypeError(f"{op}: {msg}{user_location()}")
+    return TypeError(f"{_op_path(op)}: {msg}{user_location()}")
 
 
 def op_value_error(op: str, msg: str) -> ValueError:
-    return ValueError(f"{op}: {msg}{user_location()}")
+    return ValueError(f"{_op_path(op)}: {msg}{user_location()}")
 
 
 def shapes_str(*avals) -> str:

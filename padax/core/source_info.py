@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 _PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _SKIP_PREFIXES = (_PADAX_DIR, "<frozen ")
+_MACHINERY = tuple(_PADAX_DIR + d + os.sep for d in ("transforms", "core", "devices", "lowering"))
 
 
 class SourceInfo(NamedTuple):
@@ -47,8 +48,8 @@ def user_location() -> str:
 
 
 # names of padax's factory-made wrappers and dispatch shims: the op they stand for is in their closure
-_WRAPPER_NAMES = {"fn", "_f", "wrapped", "wrapper", "method", "entry", "run", "jf", "inner", "compute", "call"}
-_CLOSURE_NAMES = ("public_name", "op", "name", "prim", "prim_fn")
+_WRAPPER_NAMES = {"fn", "_f", "op", "wrapped", "wrapper", "method", "entry", "run", "jf", "inner", "compute", "call"}
+_CLOSURE_NAMES = ("public_name", "op", "name", "prim", "prim_fn", "fn")
 _REFLECTED = {"radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow", "rmatmul", "rand", "ror", "rxor",
               "rlshift", "rrshift", "rdivmod"}
 
@@ -58,6 +59,8 @@ def _op_of_frame(f) -> str | None:
     name in its closure; a layer's `__call__`/`forward` stands for its class."""
     code = f.f_code
     name = code.co_name
+    if code.co_filename.startswith(_MACHINERY):  # jit(lax.add)(a, b): the op is not the transform
+        return None
     if name in ("__call__", "forward"):  # a layer: its __call__ names the layer on errors already
         return None
     if name == "__init__" and "self" in code.co_varnames:
