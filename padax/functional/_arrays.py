@@ -193,6 +193,11 @@ def static_int(op: str, v: Any, what: str) -> int:
         raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
 
 
+def static_ints(op: str, values: Any, what: str) -> tuple[int, ...]:
+    """A tuple of Python ints (shape, axes, strides) by `static_int`: 1.5 is refused, never truncated."""
+    return tuple(static_int(op, v, what) for v in values)
+
+
 def canonicalize_axis(op: str, axis: int, ndim: int) -> int:
     a = axis if type(axis) is int else static_int(op, axis, "axis")
     if not -max(ndim, 1) <= a < max(ndim, 1):
