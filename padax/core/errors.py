@@ -84,4 +84,5 @@ def input_error(cls: type[Exception], msg: str) -> Exception:
     """`cls` with `msg` prefixed by the op the user called and followed by the user's line: for
     shared helpers (argument conversion, dtype names) that do not know which op they serve."""
     op = user_op()
-    return cls(f"{op + ': ' if op else ''}{msg}{user_location()}")
+    lead = f"{op}: " if op and not msg.startswith(f"{op}: ") else ""
+    return cls(f"{lead}{msg}{user_location()}")

@@ -50,6 +50,9 @@ def test_conversion_errors_name_the_op_and_the_line_eager_and_under_jit():
         _raises(lambda: call(_x()), TypeError, f"{op}: ")
         _raises(lambda: padax.jit(call)(_x()), TypeError, f"{op}: ")
     _raises(lambda: padax.zeros([2], dtype="banana"), TypeError, "zeros: ", "unknown dtype name 'banana'")
+    _raises(lambda: _x()["a"], IndexError, "getitem: ", "got str")
+    _raises(lambda: _x()[0, 0, 0], IndexError, "getitem: ", "too many indices")
+    _raises(lambda: padax.gather(_x(), padax.to_tensor([5])), IndexError, "gather: ", "index 5 is out of bounds")
     _raises(lambda: padax.to_tensor([1, "a"]), TypeError, "to_tensor: ")
 
 
