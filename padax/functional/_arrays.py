@@ -38,7 +38,7 @@ def aval_of(x: Any) -> ShapedArray:
     if isinstance(x, (str, bytes)) or x is None:
         raise input_error(TypeError, f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
     arr = np.asarray(x)
-    if arr.dtype.kind in "OUSV":
+    if arr.dtype.kind in "OUS":
         raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
     return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)
 
@@ -104,7 +104,7 @@ def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
         return constant(x, dt, weak_type=dtype is None)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         arr = np.asarray(x)
-        if arr.dtype.kind in "OUSV":  # objects, strings, bytes: no numeric value
+        if arr.dtype.kind in "OUS":  # objects, strings, bytes: no numeric value
             raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
         dt = dtypes.dtype_of_value(x) if dtype is None else dtype
         return constant(arr.astype(dt), dt)
