@@ -131,4 +131,5 @@ def test_transform_misuse_is_named():
     _raises(lambda: padax.jit(lambda a: "s")(x), TypeError, "jit(<lambda>) tracing: ", "returned a str")
     _raises(lambda: padax.jit(lambda a, n: a * n[0], static_argnums=1)(x, [1, 2]), ValueError,
             "jit(<lambda>): ", "must be hashable")
+    _raises(lambda: lax.fori_loop(0, 3, lambda i, c: (c, c), x), TypeError, "fori_loop: body_fun ", "init_val")
     assert padax.grad(lambda a: a.sum(), argnums=-1)(x).shape == (2, 3)  # negative argnums still count back
