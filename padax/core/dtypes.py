@@ -128,7 +128,8 @@ def to_dtype(dtype: Any) -> np.dtype:
         except TypeError:
             raise input_error(TypeError, f"cannot interpret {dtype!r} as a dtype") from None
     if d not in _SUPPORTED:
-        raise input_error(TypeError, f"dtype {d} is not supported by padax; supported: {', '.join(x.name for x in ALL_DTYPES)}")
+        raise input_error(TypeError, f"dtype {d} is not supported by padax; supported: "
+                                     f"{', '.join(x.name for x in ALL_DTYPES)}")
     return d
 
 

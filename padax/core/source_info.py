@@ -56,7 +56,7 @@ _REFLECTED = {"radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow", "
 
 def _op_of_frame(f) -> str | None:
     """The public op a padax frame runs: its function's name, or for a factory-made wrapper the
-    name in its closure; a layer's `__call__`/`forward` stands for its class."""
+    name in its closure; a constructor stands for its class. None for transforms and layer calls."""
     code = f.f_code
     name = code.co_name
     if code.co_filename.startswith(_MACHINERY):  # jit(lax.add)(a, b): the op is not the transform

@@ -319,8 +319,8 @@ class JitFunction:
             raise_if_out_of_memory(e, default_device(), self._program_name(), leaves)
         if str(e).startswith("Non-hashable static arguments"):  # jaxlib's text, with its hash error inside
             detail = str(e).split("The error was:")[-1].strip()
-            raise ValueError(f"jit({self.__name__}): static arguments must be hashable (they key the compiled program); "
-                             f"got {detail}. Pass a tuple instead of a list, or make the argument dynamic"
+            raise ValueError(f"jit({self.__name__}): static arguments must be hashable (they key the compiled "
+                             f"program); got {detail}. Pass a tuple instead of a list, or make the argument dynamic"
                              f"{user_location()}") from None
 
     def _cache_miss(self, *args, **kwargs):
