@@ -80,6 +80,8 @@ FRACTIONAL = [
     (lambda x: lax.top_k(x, 1.5), "top_k"),
     (lambda x: lax.cumsum(x, axis=0.5), "cumsum"),
     (lambda x: lax.argmax(x, 0.5, "int32"), "argmax"),
+    (lambda x: lax.conv_general_dilated(padax.ones([1, 1, 4, 4]), padax.ones([1, 1, 2, 2]), (1.5, 1), "SAME"),
+     "conv_general_dilated"),
     (lambda x: padax.topk(x, k=1.5), "topk"),
     (lambda x: padax.kthvalue(x, k=1.5), "kthvalue"),
     (lambda x: padax.repeat_interleave(x, 2.5), "repeat_interleave"),
@@ -114,6 +116,7 @@ def test_bad_values_are_refused_not_answered():
     _raises(lambda: padax.arange("a"), TypeError, "arange: ", "must be a number")
     _raises(lambda: padax.full([2], "a"), TypeError, "full: ", "fill_value")
     _raises(lambda: padax.full_like(x, None), TypeError, "full_like: ", "fill_value")
+    _raises(lambda: pnp.full((2,), "a"), TypeError, "full: ", "fill_value")
     _raises(lambda: F.unfold(padax.ones([1, 1, 4, 4]), [5, 5]), ValueError, "unfold: ", "no block fits")
     _raises(lambda: F.nll_loss(x, padax.ones([2])), TypeError, "nll_loss: ", "integer class indices")
     _raises(lambda: F.one_hot(padax.ones([2]), 3), TypeError, "one_hot: ", "f32[2]")
