@@ -31,6 +31,7 @@ import ml_dtypes
 import numpy as np
 
 from padax.config import config
+from padax.core.errors import input_error
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
@@ -111,7 +112,7 @@ def to_dtype(dtype: Any) -> np.dtype:
         if name.startswith("paddle."):
             name = name[len("paddle."):]
         if name not in _NAMES:
-            raise TypeError(f"unknown dtype name {dtype!r}")
+            raise input_error(TypeError, f"unknown dtype name {dtype!r}")
         d = _NAMES[name]
     elif dtype is builtins.bool:
         d = bool_
@@ -125,9 +126,10 @@ def to_dtype(dtype: Any) -> np.dtype:
         try:
             d = np.dtype(dtype)
         except TypeError:
-            raise TypeError(f"cannot interpret {dtype!r} as a dtype") from None
+            raise input_error(TypeError, f"cannot interpret {dtype!r} as a dtype") from None
     if d not in _SUPPORTED:
-        raise TypeError(f"dtype {d} is not supported by padax; supported: {', '.join(x.name for x in ALL_DTYPES)}")
+        raise input_error(TypeError, f"dtype {d} is not supported by padax; supported: "
+                                     f"{', '.join(x.name for x in ALL_DTYPES)}")
     return d
 
 

@@ -1,7 +1,7 @@
 """Errors that speak the user's language: the op, the shapes/dtypes, the user's line."""
 from __future__ import annotations
 
-from padax.core.source_info import user_location
+from padax.core.source_info import user_location, user_op
 
 
 class PadaxError(Exception):
@@ -59,13 +59,30 @@ def require_members(cls: type, kind: str, members: dict[str, str]) -> None:
             raise TypeError(f"{cls.__name__}: a {kind} must define {how}")
 
 
+def _op_path(op: str) -> str:
+    """`op`, led by the function the user called when that one failed inside another op
+    (`F.mse_loss` whose subtract cannot broadcast: "mse_loss: in subtract")."""
+    called = user_op()
+    if called is None or called.lower() in op.lower() or op.lower() in called.lower():
+        return op
+    return f"{called}: in {op}"
+
+
 def op_type_error(op: str, msg: str) -> TypeError:
-    return TypeError(f"{op}: {msg}{user_location()}")
+    return TypeError(f"{_op_path(op)}: {msg}{user_location()}")
 
 
 def op_value_error(op: str, msg: str) -> ValueError:
-    return ValueError(f"{op}: {msg}{user_location()}")
+    return ValueError(f"{_op_path(op)}: {msg}{user_location()}")
 
 
 def shapes_str(*avals) -> str:
     return ", ".join(a.str_short() for a in avals)
+
+
+def input_error(cls: type[Exception], msg: str) -> Exception:
+    """`cls` with `msg` prefixed by the op the user called and followed by the user's line: for
+    shared helpers (argument conversion, dtype names) that do not know which op they serve."""
+    op = user_op()
+    lead = f"{op}: " if op and not msg.startswith(f"{op}: ") else ""
+    return cls(f"{lead}{msg}{user_location()}")

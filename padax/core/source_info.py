@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 _PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _SKIP_PREFIXES = (_PADAX_DIR, "<frozen ")
+_MACHINERY = tuple(_PADAX_DIR + d + os.sep for d in ("transforms", "core", "devices", "lowering"))
 
 
 class SourceInfo(NamedTuple):
@@ -44,3 +45,48 @@ def user_frame() -> SourceInfo | None:
 def user_location() -> str:
     info = user_frame()
     return f" (at {info})" if info is not None else ""
+
+
+# names of padax's factory-made wrappers and dispatch shims: the op they stand for is in their closure
+_WRAPPER_NAMES = {"fn", "_f", "op", "wrapped", "wrapper", "method", "entry", "run", "jf", "inner", "compute", "call"}
+_CLOSURE_NAMES = ("public_name", "op", "name", "prim", "prim_fn", "fn")
+_REFLECTED = {"radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow", "rmatmul", "rand", "ror", "rxor",
+              "rlshift", "rrshift", "rdivmod"}
+
+
+def _op_of_frame(f) -> str | None:
+    """The public op a padax frame runs: its function's name, or for a factory-made wrapper the
+    name in its closure; a constructor stands for its class. None for transforms and layer calls."""
+    code = f.f_code
+    name = code.co_name
+    if code.co_filename.startswith(_MACHINERY):  # jit(lax.add)(a, b): the op is not the transform
+        return None
+    if name in ("__call__", "forward"):  # a layer: its __call__ names the layer on errors already
+        return None
+    if name == "__init__" and "self" in code.co_varnames:
+        self = f.f_locals.get("self")
+        return type(self).__name__ if self is not None else None
+    if name.startswith("__") and name.endswith("__"):  # x + "a" runs Tensor.__add__: the op is add
+        name = name.strip("_")
+        return name[1:] if name in _REFLECTED else name
+    if name not in _WRAPPER_NAMES and not name.startswith(("<", "_")):
+        return name
+    closure = f.f_locals if code.co_freevars else {}
+    for var in _CLOSURE_NAMES:
+        if var in code.co_freevars:
+            v = closure.get(var)
+            v = v if isinstance(v, str) else getattr(v, "name", None) or getattr(v, "__name__", None)
+            if isinstance(v, str) and v.isidentifier() and v not in _WRAPPER_NAMES:
+                return v
+    return None
+
+
+def user_op() -> str | None:
+    """The name of the padax function the user's line called (the padax frame right under the user's
+    frame), for errors raised by shared helpers that do not know which op they serve."""
+    if current.info is not None:
+        return None
+    f, inner = sys._getframe(1), None
+    while f is not None and f.f_code.co_filename.startswith(_SKIP_PREFIXES):
+        f, inner = f.f_back, f
+    return _op_of_frame(inner) if f is not None and inner is not None else None

@@ -14,7 +14,7 @@ import numpy as np
 from padax.config import config
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray, check_aval_size
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.devices import backend as _backend
 from padax.devices.array import Tensor
@@ -35,7 +35,11 @@ def aval_of(x: Any) -> ShapedArray:
         return x.aval
     if isinstance(x, _SCALARS) and not isinstance(x, np.generic):  # np.float64 subclasses float: strong
         return ShapedArray((), dtypes.python_scalar_dtype(x), True)
+    if isinstance(x, (str, bytes)) or x is None:
+        raise input_error(TypeError, f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
     arr = np.asarray(x)
+    if arr.dtype.kind in "OUS":
+        raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
     return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)
 
 
@@ -100,11 +104,11 @@ def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
         return constant(x, dt, weak_type=dtype is None)
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
         arr = np.asarray(x)
-        if arr.dtype == object:
-            raise TypeError(f"cannot convert {type(x).__name__} {x!r} to an array")
+        if arr.dtype.kind in "OUS":  # objects, strings, bytes: no numeric value
+            raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
         dt = dtypes.dtype_of_value(x) if dtype is None else dtype
         return constant(arr.astype(dt), dt)
-    raise TypeError(f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
+    raise input_error(TypeError, f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
 
 
 def result_dtype(*args: Any) -> tuple[np.dtype, bool]:
@@ -187,6 +191,11 @@ def static_int(op: str, v: Any, what: str) -> int:
         return operator.index(v)
     except TypeError:
         raise op_type_error(op, f"{what} must be an integer, got {type(v).__name__}: {v!r}") from None
+
+
+def static_ints(op: str, values: Any, what: str) -> tuple[int, ...]:
+    """A tuple of Python ints (shape, axes, strides) by `static_int`: 1.5 is refused, never truncated."""
+    return tuple(static_int(op, v, what) for v in values)
 
 
 def canonicalize_axis(op: str, axis: int, ndim: int) -> int:

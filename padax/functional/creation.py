@@ -101,17 +101,16 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
             dt = dtypes.promote_types(*(p.dtype for p in parts))
         return stack([lax.convert_element_type(p, dt) for p in parts], 0)
     if isinstance(data, (str, bytes)) or data is None:
-        raise TypeError(f"to_tensor: cannot convert {type(data).__name__} {data!r} to a Tensor")
+        raise op_type_error("to_tensor", f"cannot convert {type(data).__name__} {data!r} to a Tensor")
     try:
         arr = np.asarray(data)
     except ValueError as e:
-        raise TypeError(f"to_tensor: cannot convert {type(data).__name__} to a Tensor ({e})") from None
+        raise op_type_error("to_tensor", f"cannot convert {type(data).__name__} to a Tensor ({e})") from None
     if arr.dtype == object and _has_huge_int(data):
         raise OverflowError(f"to_tensor: a Python int in the data is out of range for int64 "
                             f"[{-2 ** 63}, {2 ** 63 - 1}]")
     if arr.dtype == object or arr.dtype.kind in "USOM":
-        raise TypeError(f"to_tensor: cannot convert {type(data).__name__} to a Tensor: "
-                        "it has no numeric dtype")
+        raise op_type_error("to_tensor", f"cannot convert {type(data).__name__} to a Tensor: it has no numeric dtype")
     if dt is None:
         dt = dtypes.python_scalar_dtype(data) if type(data) in _SCALARS else dtypes.dtype_of_value(data)
     check_integer_range("to_tensor", arr, dt)
@@ -166,8 +165,16 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None
     return placed(_full_value(shape, fill_value, dtype), device)
 
 
+def _check_fill(op: str, fill_value: Any) -> None:
+    numeric = (int, float, builtins.complex, np.generic, np.ndarray, list, tuple)
+    if not is_array(fill_value) and not isinstance(fill_value, numeric):
+        raise op_type_error(op, f"fill_value must be a number or a Tensor, got {type(fill_value).__name__}: "
+                                f"{fill_value!r}")
+
+
 def _full_value(shape: Any, fill_value: Any, dtype: Any) -> Any:
     shape = normalize_shape("full", shape)
+    _check_fill("full", fill_value)
     dt = _dtype_or(dtype, _fill_default_dtype(fill_value))
     if is_array(fill_value):
         if fill_value.aval.size != 1:
@@ -337,6 +344,7 @@ def full_like(x: Any, fill_value: Any, dtype: Any = None, name: str | None = Non
         [0.5, 0.5]
     """
     x = _arg("full_like", x, "x")
+    _check_fill("full_like", fill_value)
     dt = dtypes.canonicalize(x.aval.dtype if dtype is None else dtypes.to_dtype(dtype))
     if is_array(fill_value):
         fill_value = lax.reshape(lax.convert_element_type(fill_value, dt), ())
@@ -353,7 +361,16 @@ def _concrete_number(op: str, v: Any, what: str):
         return v.item()
     if isinstance(v, np.generic):
         return v.item()
+    if v is not None and not isinstance(v, (int, float, builtins.complex)):
+        raise op_type_error(op, f"{what} must be a number, got {type(v).__name__}: {v!r}")
     return v
+
+
+def _finite_bounds(op: str, **values: Any) -> None:
+    """arange/range count their values from the bounds: an infinite or NaN bound has no count."""
+    for what, v in values.items():
+        if v is not None and not _pymath.isfinite(abs(v)):
+            raise op_value_error(op, f"{what} must be finite, got {v}")
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, name: str | None = None, *,
@@ -411,6 +428,7 @@ def range(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, *, 
     if end is None:
         start, end = 0, start
     start, end, step = (_concrete_number("range", v, w) for v, w in ((start, "start"), (end, "end"), (step, "step")))
+    _finite_bounds("range", start=start, end=end, step=step)
     if step == 0:
         raise op_value_error("range", "step must not be 0")
     n = builtins.max(int(_pymath.floor((end - start) / step)) + 1, 0)
@@ -422,6 +440,7 @@ def _arange(start: Any, end: Any, step: Any, dtype: Any) -> Any:
     start = _concrete_number("arange", start, "start")
     end = _concrete_number("arange", end, "end")
     step = _concrete_number("arange", step, "step")
+    _finite_bounds("arange", start=start, end=end, step=step)
     if end is None:
         start, end = 0, start
     if step == 0:

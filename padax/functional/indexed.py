@@ -18,7 +18,8 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
-from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array
+from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array,
+                                      static_int)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexing import normalize_index
 from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
@@ -27,7 +28,7 @@ from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensi
 def _axis_arg(op: str, axis: Any, ndim: int) -> int:
     if isinstance(axis, Tracer):
         raise op_type_error(op, f"axis must be static, got a traced {axis.aval.str_short()}")
-    return canonicalize_axis(op, int(axis), ndim)
+    return canonicalize_axis(op, static_int(op, axis, "axis"), ndim)
 
 
 def _index(op: str, index: Any, n: int, axis: int, what: str = "index") -> Any:

@@ -31,7 +31,7 @@ import numpy as np
 
 from padax import lax
 from padax.core import dtypes
-from padax.core.errors import op_value_error
+from padax.core.errors import input_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
@@ -63,10 +63,10 @@ def _slice_int(v: Any, what: str) -> int | None:
     if is_array(v):
         if v.aval.ndim == 0 and dtypes.is_integer(v.aval.dtype):
             return int(v)  # concrete Tensors only; tracers raise a concretization error
-        raise IndexError(f"slice {what} must be an integer, got {v.aval.str_short()}")
+        raise input_error(IndexError, f"slice {what} must be an integer, got {v.aval.str_short()}")
     if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         return int(v)
-    raise IndexError(f"slice {what} must be an integer or None, got {type(v).__name__}: {v!r}")
+    raise input_error(IndexError, f"slice {what} must be an integer or None, got {type(v).__name__}: {v!r}")
 
 
 def parse_index(shape: tuple[int, ...], idx: Any, oob: str = "raise") -> tuple[list[_Dim], list[int | None]]:
@@ -86,16 +86,17 @@ def parse_index(shape: tuple[int, ...], idx: Any, oob: str = "raise") -> tuple[l
             a = e.aval
             if a.ndim == 0 and dtypes.is_integer(a.dtype):
                 continue
-            raise IndexError(f"an index must be an integer (or an integer or boolean array), got {a.str_short()}")
-        raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and 0-d integer Tensors "
-                         f"are valid indices, got {type(e).__name__}: {e!r}")
+            raise input_error(
+                IndexError, f"an index must be an integer (or an integer or boolean array), got {a.str_short()}")
+        raise input_error(IndexError, f"only integers, slices (`:`), ellipsis (`...`), None and 0-d integer "
+                                      f"Tensors are valid indices, got {type(e).__name__}: {e!r}")
     n_ell = sum(1 for e in idx if e is Ellipsis)
     if n_ell > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+        raise input_error(IndexError, "an index can only have a single ellipsis ('...')")
     n_real = sum(1 for e in idx if e is not None and e is not Ellipsis)
     nd = len(shape)
     if n_real > nd:
-        raise IndexError(f"too many indices for a Tensor of rank {nd}: {n_real} were given")
+        raise input_error(IndexError, f"too many indices for a Tensor of rank {nd}: {n_real} were given")
     fill = (slice(None),) * (nd - n_real)
     if n_ell:
         i = next(k for k, e in enumerate(idx) if e is Ellipsis)
@@ -114,14 +115,14 @@ def parse_index(shape: tuple[int, ...], idx: Any, oob: str = "raise") -> tuple[l
             start, stop, step = (_slice_int(e.start, "start"), _slice_int(e.stop, "stop"),
                                  _slice_int(e.step, "step"))
             if step == 0:
-                raise IndexError("slice step cannot be zero")
+                raise input_error(IndexError, "slice step cannot be zero")
             start, stop, step = slice(start, stop, step).indices(n)
             dims.append(_Dim("slice", start, step, len(range(start, stop, step))))
             layout.append(k)
         elif _is_int_scalar(e):
             i = int(e)
             if not -n <= i < n and (oob == "raise" or n == 0):
-                raise IndexError(f"index {i} is out of bounds for axis {k} with size {n}")
+                raise input_error(IndexError, f"index {i} is out of bounds for axis {k} with size {n}")
             i = i + n if i < 0 else i
             dims.append(_Dim("int", min(max(i, 0), n - 1) if oob == "clip" else i))
         else:
@@ -229,7 +230,7 @@ def _as_index_value(e: Any) -> Any:
         else:
             arr = np.asarray(e)
             if arr.dtype == object:
-                raise IndexError(f"an index list must hold integers or booleans, got {e!r}")
+                raise input_error(IndexError, f"an index list must hold integers or booleans, got {e!r}")
             if arr.size == 0 and arr.dtype.kind == "f":
                 arr = arr.astype(np.int32)  # numpy: an empty list is an empty integer index
             e = arr
@@ -237,30 +238,32 @@ def _as_index_value(e: Any) -> Any:
         if e.dtype == np.bool_ and e.ndim == 0:
             return _BoolScalar(bool(e))
         if e.dtype != np.bool_ and e.dtype.kind not in "iu":
-            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got {e.dtype.name}")
+            raise input_error(
+                IndexError, f"arrays used as indices must be of integer (or boolean) type, got {e.dtype.name}")
         return e
     if is_array(e):
         a = e.aval
         if a.dtype == dtypes.bool_:
             if isinstance(e, Tracer):
-                raise IndexError(_MASK_MSG.format(aval=a.str_short()) + user_location())
+                raise input_error(IndexError, _MASK_MSG.format(aval=a.str_short()) + user_location())
             if a.ndim == 0:
                 return _BoolScalar(bool(e))
             return np.asarray(e)
         if not dtypes.is_integer(a.dtype):
-            raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got {a.str_short()}")
+            raise input_error(
+                IndexError, f"arrays used as indices must be of integer (or boolean) type, got {a.str_short()}")
         return e
     if _is_int_scalar(e):
         return int(e)
-    raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None, integer or boolean arrays are "
-                     f"valid indices, got {type(e).__name__}: {e!r}")
+    raise input_error(IndexError, f"only integers, slices (`:`), ellipsis (`...`), None, integer or boolean arrays are "
+                                  f"valid indices, got {type(e).__name__}: {e!r}")
 
 
 def _index_dtype_for(n: int) -> np.dtype:
     if n < 2 ** 31:
         return dtypes.int32
     if not dtypes.x64_enabled():
-        raise IndexError(f"an axis of size {n} needs 64-bit indices; enable x64 (padax.enable_x64)")
+        raise input_error(IndexError, f"an axis of size {n} needs 64-bit indices; enable x64 (padax.enable_x64)")
     return dtypes.int64
 
 
@@ -275,7 +278,8 @@ def normalize_index(e: Any, n: int, axis: int, op: str | None = None, oob: str =
     it = _index_dtype_for(n)
     if isinstance(e, Tracer):
         if not dtypes.is_integer(e.aval.dtype):
-            raise IndexError(f"{op + ': ' if op else ''}indices must be integers, got {e.aval.str_short()}")
+            raise input_error(
+                IndexError, f"{op + ': ' if op else ''}indices must be integers, got {e.aval.str_short()}")
         if e.aval.dtype != it:
             e = lax.convert_element_type(e, it)
         if dtypes.is_unsigned(e.aval.dtype):
@@ -284,13 +288,13 @@ def normalize_index(e: Any, n: int, axis: int, op: str | None = None, oob: str =
         return lax.select(neg, lax.add(e, full(e.aval.shape, n, it)), e), False
     v = np.asarray(e)
     if v.dtype.kind not in "iu":
-        raise IndexError(f"{op + ': ' if op else ''}indices must be integers, got {v.dtype.name}")
+        raise input_error(IndexError, f"{op + ': ' if op else ''}indices must be integers, got {v.dtype.name}")
     if v.size and oob == "raise":
         lo, hi = int(v.min()), int(v.max())
         if lo < -n or hi >= n:
             bad = lo if lo < -n else hi
             where = f"{op}: " if op else ""
-            raise IndexError(f"{where}index {bad} is out of bounds for axis {axis} with size {n}")
+            raise input_error(IndexError, f"{where}index {bad} is out of bounds for axis {axis} with size {n}")
     v = np.where(v < 0, v + n, v)
     if oob == "clip":
         v = np.clip(v, 0, max(n - 1, 0))
@@ -313,11 +317,11 @@ def _expand_index(shape: tuple[int, ...], idx: tuple) -> tuple[tuple[int, ...], 
         return 1
 
     if sum(1 for e in entries if e is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+        raise input_error(IndexError, "an index can only have a single ellipsis ('...')")
     n_used = sum(consumed(e) for e in entries)
     nd = len(shape)
     if n_used > nd:
-        raise IndexError(f"too many indices for a Tensor of rank {nd}: {n_used} were given")
+        raise input_error(IndexError, f"too many indices for a Tensor of rank {nd}: {n_used} were given")
     fill = [slice(None)] * (nd - n_used)
     if any(e is Ellipsis for e in entries):
         i = next(k for k, e in enumerate(entries) if e is Ellipsis)
@@ -336,9 +340,9 @@ def _expand_index(shape: tuple[int, ...], idx: tuple) -> tuple[tuple[int, ...], 
             items.append(("adv", np.zeros(1 if e.value else 0, np.int32)))
         elif isinstance(e, np.ndarray) and e.dtype == np.bool_:
             if e.shape != tuple(shape[k:k + e.ndim]):
-                raise IndexError(f"boolean index of shape {list(e.shape)} does not match the indexed axes "
-                                 f"{list(shape[k:k + e.ndim])} (axes {k}..{k + e.ndim - 1}) of a Tensor of "
-                                 f"shape {list(shape)}")
+                raise input_error(IndexError, f"boolean index of shape {list(e.shape)} does not match the indexed "
+                                              f"axes {list(shape[k:k + e.ndim])} (axes {k}..{k + e.ndim - 1}) of a "
+                                              f"Tensor of shape {list(shape)}")
             for pos in np.nonzero(e):
                 new_shape.append(shape[k])
                 items.append(("adv", pos.astype(np.int32)))
@@ -372,12 +376,12 @@ def advanced_getitem(x: Any, idx: tuple, mode: str = "clip", fill_value: Any = N
     try:
         bshape = broadcast_shapes("index", *(np.shape(v) if static else v.aval.shape for v, static in norm))
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+        raise input_error(IndexError, "shape mismatch: indexing arrays could not be broadcast together with shapes "
                          + " ".join(str(list(np.shape(v) if s else v.aval.shape)) for v, s in norm)) from None
     rest = [d for d in range(len(shape)) if d not in positions]
     out_shape = bshape + tuple(shape[d] for d in rest)
     if any(shape[p] == 0 for p in positions) and int(np.prod(bshape)) > 0:
-        raise IndexError(f"cannot take elements from an empty axis (Tensor shape {list(shape)})")
+        raise input_error(IndexError, f"cannot take elements from an empty axis (Tensor shape {list(shape)})")
     if int(np.prod(out_shape, dtype=np.int64)) == 0:
         out = full(out_shape, 0, x.aval.dtype)
     else:
@@ -417,8 +421,9 @@ def _single_mask(x: Any, idx: tuple) -> Any:
     if is_array(m) and m.aval.dtype == dtypes.bool_ and m.aval.ndim > 0:
         if m.aval.shape == x.aval.shape[:m.aval.ndim]:
             return m
-        raise IndexError(f"boolean index of shape {list(m.aval.shape)} does not match the leading axes of a "
-                         f"Tensor of shape {list(x.aval.shape)}")
+        raise input_error(
+            IndexError, f"boolean index of shape {list(m.aval.shape)} does not match the leading axes of a "
+                        f"Tensor of shape {list(x.aval.shape)}")
     return None
 
 

@@ -973,7 +973,13 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
         idx = searchsorted(ends, pos, out_int32=True, right=True)
         return take_axis(x, lax.min(idx, full(idx.aval.shape, builtins.max(n - 1, 0), dtypes.int32)), a) \
             if n else x
-    r = np.asarray(repeats).astype(np.int64) if not isinstance(repeats, (int, np.integer)) else np.int64(repeats)
+    if not is_array(repeats):
+        repeats = np.asarray(repeats)
+        if repeats.dtype.kind not in "iub":  # 2.5 repeats: refused, not truncated
+            raise op_type_error(op, f"repeats must be integers, got {repeats.tolist()!r}")
+    elif not dtypes.is_integer(repeats.aval.dtype):
+        raise op_type_error(op, f"repeats must be integers, got a Tensor {repeats.aval.str_short()}")
+    r = np.asarray(repeats).astype(np.int64)
     if np.any(r < 0):
         raise op_value_error(op, f"repeats must be non-negative, got {r.tolist()}")
     if r.ndim == 0 or r.size == 1:
@@ -1684,11 +1690,13 @@ def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_
     x = _arg("shard_index", input, "input")
     if not dtypes.is_integer(x.aval.dtype):
         raise op_type_error("shard_index", f"input must be an integer Tensor, got {x.aval.str_short()}")
-    size = -(-int(index_num) // int(nshards))
+    index_num, nshards, shard_id, ignore_value = (static_int("shard_index", v, what) for v, what in (
+        (index_num, "index_num"), (nshards, "nshards"), (shard_id, "shard_id"), (ignore_value, "ignore_value")))
+    size = -(-index_num // nshards)
     dt = x.aval.dtype
     sz = full(x.aval.shape, size, dt)
-    mine = lax.eq(lax.div(x, sz), full(x.aval.shape, int(shard_id), dt))
-    return lax.select(mine, lax.rem(x, sz), full(x.aval.shape, int(ignore_value), dt))
+    mine = lax.eq(lax.div(x, sz), full(x.aval.shape, shard_id, dt))
+    return lax.select(mine, lax.rem(x, sz), full(x.aval.shape, ignore_value, dt))
 
 
 # ---- Paddle's torch-style names -----------------------------------------------------------

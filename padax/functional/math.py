@@ -2271,8 +2271,8 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
         from padax.functional.search import nonzero
         return nonzero(condition, as_tuple=True)
     if x is None or y is None:
-        raise TypeError("where: give both x and y, or neither (where(condition) is nonzero(condition, "
-                        "as_tuple=True))")
+        raise op_type_error("where", "give both x and y, or neither (where(condition) is nonzero(condition, "
+                                     "as_tuple=True))")
     cond = _as_bool(condition)
     x, y = _binary("where", x, y)
     shape = broadcast_shapes("where", cond.aval.shape, x.aval.shape)

@@ -15,7 +15,7 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array
+from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array, static_int
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
@@ -802,7 +802,7 @@ def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: 
     """
     no_out("topk", out)
     x = _arg("topk", x, "x")
-    k = int(k)
+    k = static_int("topk", k, "k")
     idt = dtypes.canonicalize(dtypes.int64)
     if x.aval.ndim == 0:
         if k != 1:

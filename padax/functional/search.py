@@ -19,7 +19,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
-from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full
+from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, static_int
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along, take_axis
 from padax.functional.lax.indexing import ScatterDimensionNumbers
@@ -320,7 +320,7 @@ def _unique_impl(op: str, x: Any, sort: bool, return_index: bool, return_inverse
     idt = _index_dtype(op, dtype)
     if dtypes.is_complex(x.aval.dtype) and sort:
         raise op_type_error(op, f"complex values have no order, got {x.aval.str_short()}")
-    a = None if axis is None else canonicalize_axis(op, int(axis), x.aval.ndim)
+    a = None if axis is None else canonicalize_axis(op, static_int(op, axis, "axis"), x.aval.ndim)
     if a is not None and x.aval.ndim == 0:
         raise op_value_error(op, "axis must be None for a 0-d input")
     rows, rest = _rows_view(x, a)

@@ -16,7 +16,7 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.functional._arrays import asarray, canonicalize_axis, full, is_array
+from padax.functional._arrays import asarray, canonicalize_axis, full, is_array, static_int
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along
 from padax.functional.reduction import reduction_axes
@@ -351,7 +351,7 @@ def kthvalue(x: Any, k: Any, axis: int | None = None, keepdim: bool = False, nam
     a = _one_axis(op, x, -1 if axis is None else axis)
     if isinstance(k, Tracer):
         raise op_type_error(op, f"k must be static, got a traced {k.aval.str_short()}")
-    k = int(k)
+    k = static_int(op, k, "k")
     xs = x.aval.shape
     y = lax.reshape(x, (1,)) if x.aval.ndim == 0 else _along_last(x, a)
     n = y.aval.shape[-1]

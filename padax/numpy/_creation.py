@@ -196,6 +196,8 @@ def _fill_dtype(value: Any) -> np.dtype:
 
 
 def _fill(op: str, shape: tuple[int, ...], value: Any, dt: np.dtype) -> Any:
+    if isinstance(value, (str, bytes)) or value is None:
+        raise op_type_error(op, f"fill_value must be a number or an array, got {type(value).__name__}: {value!r}")
     if is_array(value) or isinstance(value, np.ndarray):
         v = to_array(value, dt)
         if v.aval.size == 1:

@@ -32,6 +32,7 @@ import ml_dtypes
 import numpy as np
 
 from padax.core import dtypes as _core
+from padax.core.errors import input_error
 from padax.config import config
 
 bool_ = _core.bool_
@@ -166,7 +167,7 @@ def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
         return to_dtype(x), False
     if hasattr(x, "dtype"):
         return to_dtype(x.dtype), False
-    raise TypeError(f"expected an array, a dtype or a Python scalar, got {type(x).__name__}: {x!r}")
+    raise input_error(TypeError, f"expected an array, a dtype or a Python scalar, got {type(x).__name__}: {x!r}")
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import lax
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional import _arrays
@@ -37,7 +37,7 @@ def host_default_dtype(arr: np.ndarray, from_python: bool) -> np.dtype:
         if dt.kind == "c":
             return D.default_complex()
     if dt == object or dt.kind in "USOMmV" and dt not in _SUPPORTED_V:
-        raise TypeError(f"cannot convert data of dtype {dt} to a padax array")
+        raise input_error(TypeError, f"cannot convert data of dtype {dt} to a padax array")
     return D.canonicalize(dt)
 
 
@@ -73,7 +73,7 @@ def to_array(x: Any, dtype: Any = None) -> Any:
         return lax.concatenate([lax.reshape(p, (1,) + p.aval.shape) for p in parts], 0) if parts else \
             to_array(np.zeros((0,)), dt)
     if isinstance(x, (str, bytes)) or x is None:
-        raise TypeError(f"cannot convert {type(x).__name__} {x!r} to a padax array")
+        raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to a padax array")
     from_python = not isinstance(x, (np.ndarray, np.generic))
     if not from_python:
         arr = np.asarray(x)
@@ -84,17 +84,17 @@ def to_array(x: Any, dtype: Any = None) -> Any:
         try:
             arr = np.asarray(x)
         except ValueError as e:
-            raise TypeError(f"cannot convert {type(x).__name__} to a padax array ({e})") from None
+            raise input_error(TypeError, f"cannot convert {type(x).__name__} to a padax array ({e})") from None
         if arr.dtype == object and hasattr(x, "__array__"):
             arr = np.asarray(x.__array__())
     if dt is None:
         dt = host_default_dtype(arr, from_python)
     elif arr.dtype == object:
-        raise TypeError(f"cannot convert {type(x).__name__} to a padax array")
+        raise input_error(TypeError, f"cannot convert {type(x).__name__} to a padax array")
     if from_python and dt.kind in "iu" and arr.dtype.kind in "iu" and arr.size:
         info = np.iinfo(dt)
         if arr.min() < info.min or arr.max() > info.max:
-            raise OverflowError(f"values out of range for {dt.name}")
+            raise input_error(OverflowError, f"values out of range for {dt.name}")
     return _arrays.constant(np.asarray(arr).astype(dt), dt)
 
 

@@ -389,7 +389,7 @@ class Adam(Optimizer):
         for n, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"{type(self).__name__}: {n} must be in [0, 1), got {b}")
-        if not epsilon >= 0:
+        if not float(epsilon) >= 0.0:  # (NaN too) Paddle refuses a negative epsilon
             raise ValueError(f"{type(self).__name__}: epsilon must be >= 0, got {epsilon}")
         self.beta1, self.beta2, self.epsilon = float(beta1), float(beta2), float(epsilon)
         self.amsgrad = bool(amsgrad)

@@ -15,7 +15,7 @@ from typing import Any
 
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, aval_of, broadcast_to
+from padax.functional._arrays import asarray, aval_of, broadcast_to, static_int
 from padax.functional._checks import no_out, placed
 from padax.functional.lax.elementwise import add, exp, log
 from padax.functional.lax.sorting import top_k
@@ -119,7 +119,7 @@ def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: s
         raise op_value_error("multinomial", f"x must be 1-D or 2-D (rows of category weights), got "
                                             f"{x.aval.str_short()}")
     k = x.aval.shape[-1]
-    num_samples = int(num_samples)
+    num_samples = static_int("multinomial", num_samples, "num_samples")
     if num_samples < 1 or (not replacement and num_samples > k):
         raise op_value_error("multinomial", f"num_samples must be in [1, {k}] without replacement (>= 1 with), "
                                             f"got {num_samples}")

@@ -428,8 +428,12 @@ def _linearize_tangent(t: Any, primal_aval: ShapedArray, i: int) -> Any:
     return _cotangent_of_dtype(t, primal_aval.dtype, i) if ta.dtype != primal_aval.dtype else t
 
 
-def _argnums_tuple(argnums) -> tuple[int, ...]:
-    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+def _argnums_tuple(argnums, op: str = "grad") -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums) if isinstance(argnums, (tuple, list)) else None
+    if nums is None or not all(isinstance(i, int) and not isinstance(i, bool) for i in nums):
+        raise TypeError(f"{op}: argnums must be an int or a tuple of ints, got {argnums!r}"
+                        f"{user_location()}")
+    return nums
 
 
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
@@ -450,13 +454,14 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         >>> float(value), g.tolist()
         (5.0, [2.0, 4.0])
     """
-    nums = _argnums_tuple(argnums)
+    nums = _argnums_tuple(argnums, "value_and_grad")
     name = getattr(fun, "__name__", "fun")
 
     def wrapped(*args, **kwargs):
         for i in nums:
-            if i >= len(args):
-                raise TypeError(f"grad({name}): argnums={argnums} but only {len(args)} positional arguments were given")
+            if not -len(args) <= i < len(args):
+                raise TypeError(f"grad({name}): argnums={argnums} but only {len(args)} positional arguments were "
+                                f"given{user_location()}")
         diff_args = tuple(args[i] for i in nums)
         for i, a in zip(nums, diff_args):
             for leaf in tree_util.leaves(a):
@@ -589,8 +594,12 @@ def _std_basis(leaves: Sequence[Any]):
     return out, total
 
 
-def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwargs: dict | None = None):
+def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwargs: dict | None = None,
+                         op: str = "grad"):
     """(the args at `nums`, fun as a function of just those args; the others held fixed)."""
+    if not all(-len(args) <= i < len(args) for i in nums):
+        raise TypeError(f"{op}({getattr(fun, '__name__', 'fun')}): argnums={nums} but only {len(args)} positional "
+                        f"arguments were given{user_location()}")
     def f_d(*d):
         full = list(args)
         for i, a in zip(nums, d):
@@ -629,10 +638,10 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         [[2.0, 0.0], [0.0, 4.0]]
     """
     from padax.transforms.batching import vmap
-    nums = _argnums_tuple(argnums)
+    nums = _argnums_tuple(argnums, "jacfwd")
 
     def wrapped(*args):
-        dargs, f_d = _restrict_to_argnums(fun, args, nums)
+        dargs, f_d = _restrict_to_argnums(fun, args, nums, op="jacfwd")
         leaves, in_tree = tree_util.flatten(dargs)
         for leaf in leaves:
             _check_jacobian_dtype("jacfwd", "input", aval_of(leaf), holomorphic)
@@ -684,10 +693,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         [[2.0, 0.0], [2.0, 1.0]]
     """
     from padax.transforms.batching import vmap
-    nums = _argnums_tuple(argnums)
+    nums = _argnums_tuple(argnums, "jacrev")
 
     def wrapped(*args):
-        dargs, f_d = _restrict_to_argnums(fun, args, nums)
+        dargs, f_d = _restrict_to_argnums(fun, args, nums, op="jacrev")
         if has_aux:
             out, f_vjp, aux = vjp(f_d, *dargs, has_aux=True)
         else:

@@ -33,6 +33,7 @@ from padax.devices.backend import single_device_sharding
 from padax.devices.backend import default_device
 from padax.devices.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.core.errors import OutOfMemoryError
+from padax.core.source_info import user_location
 from padax.devices.profiling import span
 from padax.devices.put import device_put
 from padax.functional.lax.call import jit_p
@@ -316,6 +317,11 @@ class JitFunction:
         if str(e).startswith("RESOURCE_EXHAUSTED"):
             leaves = _flatten((args, kwargs))[0] if kwargs or args else []
             raise_if_out_of_memory(e, default_device(), self._program_name(), leaves)
+        if str(e).startswith("Non-hashable static arguments"):  # jaxlib's text, with its hash error inside
+            detail = str(e).split("The error was:")[-1].strip()
+            raise ValueError(f"jit({self.__name__}): static arguments must be hashable (they key the compiled "
+                             f"program); got {detail}. Pass a tuple instead of a list, or make the argument dynamic"
+                             f"{user_location()}") from None
 
     def _cache_miss(self, *args, **kwargs):
         """What the C++ dispatcher calls when it has no entry for a signature."""

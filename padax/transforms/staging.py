@@ -10,7 +10,7 @@ from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray, aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
-from padax.core.source_info import user_frame
+from padax.core.source_info import user_frame, user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, escaped_tracer_error, new_trace
 from padax.devices.array import Tensor
 
@@ -88,6 +88,11 @@ class JaxprTrace(Trace):
         return JaxprTracer(self, outvar)
 
     def to_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        for x in outs:
+            if not isinstance(x, (JaxprTracer, Tracer, Tensor, bool, int, float, complex, np.ndarray, np.generic)):
+                raise TypeError(f"{self.description}: the function returned a {type(x).__name__} ({x!r:.60}); a traced "
+                                f"function returns arrays, numbers or pytrees (tuples, lists, dicts) of them"
+                                f"{user_location()}")
         outvars = [self.getvar(x) for x in outs]
         jaxpr = Jaxpr(list(self.constvars), list(self.invars), outvars, list(self.eqns))
         return ClosedJaxpr(jaxpr, list(self.const_vals))

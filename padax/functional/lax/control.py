@@ -768,13 +768,20 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
     from padax.functional.lax.elementwise import add, lt
     from padax.functional.lax.structural import convert_element_type
     static = all(isinstance(b, (int, np.integer)) and not isinstance(b, (bool, np.bool_)) for b in (lower, upper))
+    init_tree = tree_util.flatten(init_val)[1]
+
+    def checked_body(i, x):  # checked here, so the message speaks of init_val, not of the loop's (i, val) carry
+        out = body_fun(i, x)
+        _check_carry_tree("fori_loop", "body_fun", "init_val", init_tree, tree_util.flatten(out)[1])
+        return out
+
     if static:
         lo, hi = int(lower), int(upper)
         i0 = asarray(lo)
 
         def step(carry, _):
             i, x = carry
-            return (add(i, 1), body_fun(i, x)), None
+            return (add(i, 1), checked_body(i, x)), None
 
         (_, out), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0),
                            unroll=1 if unroll is None else unroll)
@@ -794,7 +801,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
 
     def body(c):
         i, u, x = c
-        return add(i, 1), u, body_fun(i, x)
+        return add(i, 1), u, checked_body(i, x)
 
     return while_loop(cond_fun, body, (lo, hi, init_val))[2]
 

@@ -16,9 +16,9 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 from padax.core.batching_util import moveaxis
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.functional._arrays import asarray, aval_of, static_ints
 from padax.functional.lax.dot import canonical_precision, check_preferred_element_type
 
 
@@ -124,8 +124,8 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tup
     if p == "VALID":
         return tuple((0, 0) for _ in in_shape)
     if p not in ("SAME", "SAME_LOWER"):
-        raise ValueError(f"unknown padding {padding!r}: expected 'SAME', 'SAME_LOWER', 'VALID' or "
-                         "a sequence of (low, high) pairs")
+        raise input_error(ValueError, f"unknown padding {padding!r}: expected 'SAME', 'SAME_LOWER', 'VALID' or "
+                                      "a sequence of (low, high) pairs")
     pads = []
     for n, k, s in zip(in_shape, window_shape, window_strides):
         out = -(-n // s)
@@ -237,25 +237,29 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
     lshape, rshape = lhs.aval.shape, rhs.aval.shape
     dn = conv_dimension_numbers(lshape, rshape, dimension_numbers)
     ns = len(lshape) - 2
-    window_strides = tuple(int(s) for s in window_strides)
-    lhs_dilation = (1,) * ns if lhs_dilation is None else tuple(int(d) for d in lhs_dilation)
-    rhs_dilation = (1,) * ns if rhs_dilation is None else tuple(int(d) for d in rhs_dilation)
+    op = "conv_general_dilated"
+    window_strides = static_ints(op, window_strides, "window_strides")
+    lhs_dilation = (1,) * ns if lhs_dilation is None else static_ints(op, lhs_dilation, "lhs_dilation")
+    rhs_dilation = (1,) * ns if rhs_dilation is None else static_ints(op, rhs_dilation, "rhs_dilation")
     if isinstance(padding, str):
         if any(d != 1 for d in lhs_dilation):
-            raise ValueError("conv_general_dilated: string padding is not supported with lhs_dilation; "
-                             "give explicit (low, high) pads")
+            raise op_value_error("conv_general_dilated", "string padding is not supported with lhs_dilation; "
+                                                         "give explicit (low, high) pads")
         if len(window_strides) != ns or len(rhs_dilation) != ns:
-            raise ValueError(f"conv_general_dilated: window_strides {window_strides} and rhs_dilation "
-                             f"{rhs_dilation} must have one entry per spatial dimension ({ns})")
+            raise op_value_error("conv_general_dilated", f"window_strides {window_strides} and rhs_dilation "
+                                                         f"{rhs_dilation} must have one entry per spatial dimension "
+                                                         f"({ns})")
         in_sp = [lshape[d] for d in dn.lhs_spec[2:]]
         win = [_dilate(rshape[d], r) for d, r in zip(dn.rhs_spec[2:], rhs_dilation)]
         padding = padtype_to_pads(in_sp, win, window_strides, padding)
     else:
         try:
-            padding = tuple((int(lo), int(hi)) for lo, hi in padding)
+            padding = tuple(static_ints("conv_general_dilated", pair, "padding") for pair in padding)
+            if any(len(pair) != 2 for pair in padding):
+                raise ValueError("a pad is not a (low, high) pair")
         except (TypeError, ValueError):
-            raise ValueError("conv_general_dilated: padding must be 'SAME', 'SAME_LOWER', 'VALID' or a "
-                             f"sequence of (low, high) pairs, got {padding!r}") from None
+            raise op_value_error(op, "padding must be 'SAME', 'SAME_LOWER', 'VALID' or a sequence of (low, high) "
+                                     f"integer pairs, got {padding!r}") from None
     pet = None if preferred_element_type is None else dtypes.canonicalize(preferred_element_type)
     return conv_general_dilated_p.bind(
         lhs, rhs, window_strides=window_strides, padding=padding, lhs_dilation=lhs_dilation,

@@ -6,7 +6,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 cumulative_primitives: dict[str, Primitive] = {}
@@ -45,7 +45,7 @@ def _wrapper(prim: Primitive):
     def fn(x, axis: int = 0, reverse: bool = False):
         x = asarray(x)
         ndim = x.aval.ndim
-        a = int(axis)
+        a = static_int(prim.name, axis, "axis")
         if not -ndim <= a < ndim:
             raise op_value_error(prim.name, f"axis {axis} is out of range for {x.aval.str_short()}")
         return prim.bind(x, axis=a % ndim, reverse=bool(reverse))

@@ -23,7 +23,7 @@ from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, def
                                 is_undefined)
 from padax.core.batching_util import elementwise_batch_rule
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, full, is_array
+from padax.functional._arrays import asarray, aval_of, full, is_array, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 # dtype-kind predicates used to validate operands
@@ -445,7 +445,7 @@ def integer_pow(x, y: int):
         >>> lax.integer_pow(padax.to_tensor([2.0, 4.0]), -1).tolist()
         [0.5, 0.25]
     """
-    return integer_pow_p.bind(asarray(x), y=int(y))
+    return integer_pow_p.bind(asarray(x), y=static_int("integer_pow", y, "y"))
 
 
 

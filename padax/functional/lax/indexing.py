@@ -246,7 +246,7 @@ def _tuple(xs) -> tuple[int, ...]:
 
 def _gather_dnums(dn) -> GatherDimensionNumbers:
     if not isinstance(dn, tuple):
-        raise TypeError(f"gather: dimension_numbers must be a GatherDimensionNumbers, got {dn!r}")
+        raise op_type_error("gather", f"dimension_numbers must be a GatherDimensionNumbers, got {dn!r}")
     return GatherDimensionNumbers(*(_tuple(x) for x in dn))
 
 

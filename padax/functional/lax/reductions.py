@@ -8,7 +8,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, defzero_jvp
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.functional._arrays import asarray, aval_of, static_int, static_ints
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 reduce_primitives: dict[str, Primitive] = {}
@@ -56,7 +56,7 @@ _EXAMPLES = {
 
 def _reducer(prim: Primitive):
     def fn(x, axes):
-        return prim.bind(x, axes=tuple(sorted(int(a) for a in axes)))
+        return prim.bind(x, axes=tuple(sorted(static_ints(prim.name, axes, "axes"))))
     what, operand, by_row, total = _EXAMPLES[prim.name]
     fn.__name__ = fn.__qualname__ = prim.name
     fn.__doc__ = example_doc(
@@ -108,7 +108,7 @@ def _arg_wrapper(prim: Primitive):
     def fn(x, axis: int, index_dtype=dtypes.int32):
         x = asarray(x)
         ndim = x.aval.ndim
-        a = int(axis)
+        a = static_int(prim.name, axis, "axis")
         if not -ndim <= a < ndim:
             raise op_value_error(prim.name, f"axis {axis} is out of range for {x.aval.str_short()}")
         return prim.bind(x, axes=(a % ndim,), index_dtype=dtypes.canonicalize(index_dtype))

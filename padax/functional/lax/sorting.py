@@ -10,7 +10,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.errors import op_type_error, op_value_error, shapes_str
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.functional._arrays import asarray, aval_of, static_int
 
 # sort(*operands, dimension, is_stable, num_keys): every operand permuted by the order
 # of the first `num_keys` operands (compared lexicographically) along `dimension`.
@@ -52,7 +52,7 @@ def _top_k_abstract(x: ShapedArray, *, k: int):
 # ---- lax-level wrappers -------------------------------------------------------------
 
 def _axis(op: str, dimension, aval: ShapedArray) -> int:
-    d = int(dimension)
+    d = static_int(op, dimension, "dimension")
     if not -aval.ndim <= d < aval.ndim:
         raise op_value_error(op, f"dimension {dimension} is out of range for {aval.str_short()}")
     return d % aval.ndim
@@ -128,7 +128,7 @@ def top_k(operand, k: int):
         >>> values.tolist(), indices.tolist()
         ([5.0, 3.0], [1, 2])
     """
-    out = top_k_p.bind(asarray(operand), k=int(k))
+    out = top_k_p.bind(asarray(operand), k=static_int("top_k", k, "k"))
     return out[0], out[1]
 
 

@@ -14,7 +14,7 @@ from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tang
                                 zeros_like_aval)
 from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
 from padax.core.primitive import Primitive
-from padax.functional._arrays import aval_of, asarray, constant, is_array
+from padax.functional._arrays import aval_of, asarray, constant, is_array, static_int, static_ints
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -323,7 +323,8 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
         >>> lax.broadcast_in_dim(padax.to_tensor([1, 2]), (3, 2), (1,)).tolist()
         [[1, 2], [1, 2], [1, 2]]
     """
-    shape, bdims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
+    shape = static_ints("broadcast_in_dim", shape, "shape")
+    bdims = static_ints("broadcast_in_dim", broadcast_dimensions, "broadcast_dimensions")
     if aval_of(x).shape == shape and bdims == tuple(range(len(shape))):
         return x
     if list(bdims) != sorted(bdims) and len(set(bdims)) == len(bdims):
@@ -350,7 +351,7 @@ def broadcast(x, sizes):
         [[1, 2], [1, 2]]
     """
     x = asarray(x)
-    sizes = tuple(int(d) for d in sizes)
+    sizes = static_ints("broadcast", sizes, "sizes")
     return broadcast_in_dim(x, sizes + x.aval.shape, tuple(range(len(sizes), len(sizes) + x.aval.ndim)))
 
 
@@ -374,7 +375,7 @@ def reshape(x, new_sizes, dimensions=None):
         >>> lax.reshape(x, (3, 2), dimensions=(1, 0)).tolist()
         [[1, 4], [2, 5], [3, 6]]
     """
-    new_sizes = tuple(int(d) for d in new_sizes)
+    new_sizes = static_ints("reshape", new_sizes, "new_sizes")
     x = asarray(x)
     if dimensions is not None and tuple(dimensions) != tuple(range(x.aval.ndim)):
         x = transpose(x, dimensions)
@@ -464,7 +465,7 @@ def iota(dtype, size: int):
         >>> lax.iota(padax.int32, 4).tolist()
         [0, 1, 2, 3]
     """
-    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=(int(size),), dimension=0)
+    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=(static_int("iota", size, "size"),), dimension=0)
 
 
 def broadcasted_iota(dtype, shape, dimension: int):
@@ -484,8 +485,8 @@ def broadcasted_iota(dtype, shape, dimension: int):
         >>> lax.broadcasted_iota(padax.int32, (2, 3), 1).tolist()
         [[0, 1, 2], [0, 1, 2]]
     """
-    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=tuple(int(d) for d in shape),
-                       dimension=int(dimension))
+    return iota_p.bind(dtype=dtypes.canonicalize(dtype), shape=static_ints("broadcasted_iota", shape, "shape"),
+                       dimension=static_int("broadcasted_iota", dimension, "dimension"))
 
 
 def _axes(op: str, dimensions, ndim: int, aval: ShapedArray) -> tuple[int, ...]:
@@ -494,7 +495,7 @@ def _axes(op: str, dimensions, ndim: int, aval: ShapedArray) -> tuple[int, ...]:
     dims = (dimensions,) if isinstance(dimensions, (int, np.integer)) else tuple(dimensions)
     out = []
     for d in dims:
-        d = int(d)
+        d = static_int(op, d, "axis")
         if not -ndim <= d < ndim:
             raise op_value_error(op, f"axis {d} is out of range for rank {ndim} (operand {aval.str_short()})")
         out.append(d % ndim)
@@ -574,9 +575,10 @@ def slice(x, start_indices: Sequence[int], limit_indices: Sequence[int],
         [[1, 3], [4, 6]]
     """
     x = asarray(x)
-    start = tuple(int(i) for i in start_indices)
-    limit = tuple(int(i) for i in limit_indices)
-    strides = None if strides is None or all(int(s) == 1 for s in strides) else tuple(int(s) for s in strides)
+    start = static_ints("slice", start_indices, "start_indices")
+    limit = static_ints("slice", limit_indices, "limit_indices")
+    strides = None if strides is None else static_ints("slice", strides, "strides")
+    strides = None if strides is None or all(s == 1 for s in strides) else strides
     if strides is None and start == (0,) * len(start) and limit == x.aval.shape:
         return x
     return slice_p.bind(x, start_indices=start, limit_indices=limit, strides=strides)
@@ -635,7 +637,7 @@ def index_in_dim(x, index: int, axis: int = 0, keepdims: bool = True):
     x = asarray(x)
     axis = _axes("index_in_dim", axis, x.aval.ndim, x.aval)[0]
     size = x.aval.shape[axis]
-    i = int(index)
+    i = static_int("index_in_dim", index, "index")
     if not -size <= i < size:
         raise op_value_error("index_in_dim", f"index {i} is out of bounds for axis {axis} of {x.aval.str_short()}")
     i %= size
@@ -686,7 +688,7 @@ def dynamic_slice(x, start_indices: Sequence, slice_sizes: Sequence[int]):
         [[2, 3], [5, 6]]
     """
     x = asarray(x)
-    sizes = tuple(int(s) for s in slice_sizes)
+    sizes = static_ints("dynamic_slice", slice_sizes, "slice_sizes")
     if len(start_indices) != x.aval.ndim or len(sizes) != x.aval.ndim:
         raise op_value_error("dynamic_slice", f"needs one start index and slice size per axis of "
                                               f"{x.aval.str_short()}, got {len(start_indices)} and {len(sizes)}")
@@ -820,7 +822,7 @@ def concatenate(operands: Sequence, dimension: int):
     if len(operands) == 1:
         return operands[0]
     ndim = operands[0].aval.ndim
-    dim = int(dimension)
+    dim = static_int("concatenate", dimension, "dimension")
     dim = dim + ndim if -ndim <= dim < 0 else dim
     return concatenate_p.bind(*operands, dimension=dim)
 

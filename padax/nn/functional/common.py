@@ -177,6 +177,9 @@ def unfold(x: Any, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilat
     n, c = x.aval.shape[:2]
     y = conv_general_dilated(x, _selector(c, k, x.aval.dtype), s, p, rhs_dilation=d, dimension_numbers=_NCHW,
                              feature_group_count=c)
+    if 0 in y.aval.shape[2:] and 0 not in x.aval.shape[2:]:
+        raise op_value_error(op, f"kernel_sizes {list(k)} (dilations {list(d)}) do not fit in x of shape "
+                                 f"{list(x.aval.shape)} with paddings {p}: no block fits")
     return reshape(y, [n, c * k[0] * k[1], -1])
 
 

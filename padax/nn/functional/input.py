@@ -7,7 +7,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, static_int
 from padax.functional.creation import zeros, zeros_like
 from padax.functional.indexed import gather
 from padax.functional.manipulation import reshape, unsqueeze
@@ -67,6 +67,7 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
                              f"{weight.aval.str_short()}")
     num = weight.aval.shape[0]
     if padding_idx is not None:
+        padding_idx = static_int("embedding", padding_idx, "padding_idx")
         if not -num <= padding_idx < num:
             raise op_value_error("embedding", f"padding_idx must be in [-{num}, {num}), got {padding_idx}")
         padding_idx = padding_idx + num if padding_idx < 0 else padding_idx

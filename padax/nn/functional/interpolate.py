@@ -24,7 +24,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
-from padax.functional._arrays import asarray, is_array
+from padax.functional._arrays import asarray, is_array, static_int
 from padax.functional._checks import arg
 from padax.functional.indexed import take_axis
 from padax.functional.manipulation import reshape
@@ -50,7 +50,7 @@ def _sizes(op: str, x: Any, sp: tuple[int, ...], size: Any, scale_factor: Any,
             size = np.asarray(size).reshape(-1).tolist()
         if isinstance(size, (int, np.integer)):
             size = [int(size)] * n
-        size = [int(np.asarray(s)) if is_array(s) else int(s) for s in size]
+        size = [static_int(op, s, "size") for s in size]
         if len(size) != n:
             raise op_value_error(op, f"size {size} needs {n} entries for x {x.aval.str_short()}")
         if min(size) < 1:

@@ -109,7 +109,7 @@ def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     """
     x = asarray(x)
     if not dtypes.is_integer(x.aval.dtype):
-        raise TypeError(f"one_hot: labels must be integers, got {x.aval.str_short()}")
+        raise op_type_error("one_hot", f"labels must be integers, got {x.aval.str_short()}")
     if is_array(num_classes):
         num_classes = static_int("one_hot", num_classes, "num_classes")
     if isinstance(num_classes, int) and num_classes == -1:
@@ -322,6 +322,8 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
     reduction_of(op, reduction)
     x = float_array(op, input, "input")
     label = asarray(label)
+    if not dtypes.is_integer(label.aval.dtype):
+        raise op_type_error(op, f"label must hold integer class indices, got {label.aval.str_short()}")
     if x.aval.ndim < 1:
         raise op_value_error(op, f"input must have a class axis, got {x.aval.str_short()}")
     a = 1 if x.aval.ndim > 1 else 0

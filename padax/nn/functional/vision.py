@@ -15,7 +15,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
-from padax.functional._arrays import asarray, broadcast_to
+from padax.functional._arrays import asarray, broadcast_to, static_int
 from padax.functional._checks import arg
 from padax.functional.indexed import take_along
 from padax.functional.lax.elementwise import round as lax_round
@@ -198,7 +198,7 @@ def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: 
     op = "pixel_shuffle"
     x = arg(op, x, "x")
     last = _check4(op, x, data_format)
-    r = int(upscale_factor)
+    r = static_int(op, upscale_factor, "upscale_factor")
     if last:
         n, h, w, cr = x.aval.shape
     else:

@@ -11,7 +11,7 @@ from padax.nn.functional.dropout import (_check_p, alpha_dropout, dropout, dropo
                                          feature_alpha_dropout)
 from padax.nn.functional.input import embedding
 from padax.nn.layer._calls import check_input
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 
 
 def _name_str(name: str | None) -> str:
@@ -60,7 +60,8 @@ class Linear(Layer):
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None, bias_attr: Any = None,
                  name: str | None = None) -> None:
         super().__init__()
-        self.in_features, self.out_features, self.name = int(in_features), int(out_features), name
+        self.in_features, self.out_features = config_ints(self, in_features=in_features, out_features=out_features)
+        self.name = name
         self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
         self.bias = self.create_parameter([out_features], attr=bias_attr, is_bias=True)
 

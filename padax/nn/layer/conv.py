@@ -13,7 +13,7 @@ import numpy as np
 from padax.nn import functional as F
 from padax.nn.initializer import Normal
 from padax.nn.layer._calls import check_input
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
@@ -53,7 +53,8 @@ class _ConvNd(Layer):
         if groups < 1 or in_channels % groups or out_channels % groups:
             raise ValueError(f"{cls}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
                              f"divisible by groups ({groups})")
-        self._in_channels, self._out_channels, self._groups = int(in_channels), int(out_channels), int(groups)
+        self._in_channels, self._out_channels, self._groups = config_ints(self, in_channels=in_channels,
+                                                                          out_channels=out_channels, groups=groups)
         self._kernel_size = _to_list(kernel_size, dims, f"{cls}: kernel_size")
         self._stride = _to_list(stride, dims, f"{cls}: stride")
         self._dilation = _to_list(dilation, dims, f"{cls}: dilation")

@@ -71,6 +71,13 @@ def _created_info(value: Any) -> ParamInfo | None:
     return entry[1]
 
 
+def config_ints(layer: Any, **values: Any) -> tuple[int, ...]:
+    """A layer's integer settings (sizes, counts) as Python ints, in the order given: 2.5 or "a" is
+    refused with an error naming the layer, never truncated by int()."""
+    from padax.functional._arrays import static_int
+    return tuple(static_int(type(layer).__name__, v, name) for name, v in values.items())
+
+
 class LayerStateError(RuntimeError):
     """A traced value was assigned to a layer that lives outside the transformation computing it.
 
@@ -275,9 +282,8 @@ class Layer:
         attr = ParamAttr._to_attr(attr)
         if attr is False:
             return None
-        shape = [int(s) for s in shape]
-        if any(s < 0 for s in shape):
-            raise ValueError(f"{type(self).__name__}.create_parameter: negative dimension in shape {shape}")
+        from padax.functional.creation import normalize_shape
+        shape = list(normalize_shape(f"{type(self).__name__}.create_parameter", shape))
         # as in Paddle, a parameter without a dtype takes the global default (padax.set_default_dtype)
         dtype = dtypes.canonicalize(dtype if dtype is not None else dtypes.default_float_dtype())
         init = attr.initializer

@@ -14,7 +14,7 @@ from padax.nn import functional as F
 from padax.nn.functional.norm_batch import batch_norm_with_stats
 from padax.nn.initializer import Constant
 from padax.nn.layer._calls import check_input
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 from padax.nn.param_attr import ParamAttr
 
 
@@ -29,7 +29,8 @@ class _BatchNormBase(Layer):
         if data_format not in self._formats:
             raise ValueError(f"{type(self).__name__}: data_format must be one of {self._formats}, "
                              f"got {data_format!r}")
-        self._num_features, self._momentum, self._epsilon = int(num_features), float(momentum), float(epsilon)
+        (self._num_features,) = config_ints(self, num_features=num_features)
+        self._momentum, self._epsilon = float(momentum), float(epsilon)
         self._data_format, self._use_global_stats, self._name = data_format, use_global_stats, name
         self._axis_name = axis_name
         shape = [self._num_features]

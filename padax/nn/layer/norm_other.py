@@ -11,7 +11,7 @@ from padax.nn import functional as F
 from padax.nn.initializer import Constant
 from padax.nn.layer._calls import check_input, input_error
 from padax.nn.layer._functional import FunctionalLayer
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 
 
 def _shape_list(normalized_shape: Any) -> list[int]:
@@ -146,7 +146,8 @@ class GroupNorm(Layer):
         if num_groups < 1 or num_channels % num_groups:
             raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
                              f"({num_groups})")
-        self._num_groups, self._num_channels, self._epsilon = int(num_groups), int(num_channels), float(epsilon)
+        self._num_groups, self._num_channels = config_ints(self, num_groups=num_groups, num_channels=num_channels)
+        self._epsilon = float(epsilon)
         self._data_format = "NCHW" if data_format[1] == "C" else "NHWC"
         if not affine:
             weight_attr = bias_attr = False
@@ -176,7 +177,8 @@ class _InstanceNormBase(Layer):
         super().__init__()
         if (weight_attr is False) != (bias_attr is False):
             raise ValueError(f"{type(self).__name__}: weight_attr and bias_attr must be False together")
-        self._num_features, self._epsilon, self._momentum = int(num_features), float(epsilon), float(momentum)
+        (self._num_features,) = config_ints(self, num_features=num_features)
+        self._epsilon, self._momentum = float(epsilon), float(momentum)
         self._data_format = data_format
         self.scale = self.create_parameter([num_features], attr=weight_attr, default_initializer=Constant(1.0))
         self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True,

@@ -19,7 +19,7 @@ from padax.functional.lax.control import scan
 from padax.nn import functional as F
 from padax.nn.layer._calls import check_input
 from padax.nn.layer.container import LayerList
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 from padax.nn.layer.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _GatedCell
 
 _BIDIRECTIONAL = ("bidirect", "bidirectional")
@@ -182,8 +182,10 @@ class RNNBase(LayerList):
             raise ValueError(f"{cls}: num_layers must be >= 1, got {num_layers}")
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"{cls}: dropout must be in [0, 1), got {dropout}")
-        self.mode, self.input_size, self.hidden_size = mode, int(input_size), int(hidden_size)
-        self.num_layers, self.time_major, self.dropout = int(num_layers), bool(time_major), float(dropout)
+        self.mode = mode
+        self.input_size, self.hidden_size, self.num_layers = config_ints(self, input_size=input_size,
+                                                                         hidden_size=hidden_size, num_layers=num_layers)
+        self.time_major, self.dropout = bool(time_major), float(dropout)
         self.num_directions = 2 if direction in _BIDIRECTIONAL else 1
         self.state_components = 2 if mode == "LSTM" else 1
         self.proj_size = int(proj_size)

@@ -17,7 +17,7 @@ from padax.functional.linalg_basic import matmul
 from padax.nn import functional as F
 from padax.nn.initializer import Constant, Uniform
 from padax.nn.layer._calls import check_input
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 
 
 def _is_shape(s: Any) -> bool:
@@ -82,7 +82,7 @@ class _GatedCell(RNNCellBase):
         super().__init__()
         if hidden_size <= 0:
             raise ValueError(f"{type(self).__name__}: hidden_size must be positive, got {hidden_size}")
-        self.input_size, self.hidden_size = int(input_size), int(hidden_size)
+        self.input_size, self.hidden_size = config_ints(self, input_size=input_size, hidden_size=hidden_size)
         std = 1.0 / self.hidden_size ** 0.5
         rows = self._gates * self.hidden_size
         specs = (("weight_ih", [rows, self.input_size], weight_ih_attr, False),

@@ -19,7 +19,7 @@ from padax.nn import functional as F
 from padax.nn.layer._calls import check_input
 from padax.nn.layer.common import Dropout, Linear
 from padax.nn.layer.container import LayerList
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, config_ints
 from padax.nn.layer.norm_other import LayerNorm
 from padax.nn.param_attr import ParamAttr
 
@@ -90,7 +90,7 @@ class MultiHeadAttention(Layer):
         if embed_dim % num_heads:
             raise ValueError(f"MultiHeadAttention: embed_dim ({embed_dim}) must be divisible by num_heads "
                              f"({num_heads})")
-        self.embed_dim, self.num_heads = int(embed_dim), int(num_heads)
+        self.embed_dim, self.num_heads = config_ints(self, embed_dim=embed_dim, num_heads=num_heads)
         self.kdim = int(kdim) if kdim is not None else self.embed_dim
         self.vdim = int(vdim) if vdim is not None else self.embed_dim
         self.dropout, self.need_weights = dropout, bool(need_weights)
@@ -282,7 +282,7 @@ class TransformerEncoder(Layer):
     def __init__(self, encoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
         self.layers = _stack("TransformerEncoder", encoder_layer, TransformerEncoderLayer, num_layers)
-        self.num_layers = int(num_layers)
+        (self.num_layers,) = config_ints(self, num_layers=num_layers)
         self.norm = norm
 
     def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
@@ -418,7 +418,7 @@ class TransformerDecoder(Layer):
     def __init__(self, decoder_layer: Layer, num_layers: int, norm: Layer | None = None) -> None:
         super().__init__()
         self.layers = _stack("TransformerDecoder", decoder_layer, TransformerDecoderLayer, num_layers)
-        self.num_layers = int(num_layers)
+        (self.num_layers,) = config_ints(self, num_layers=num_layers)
         self.norm = norm
 
     def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
