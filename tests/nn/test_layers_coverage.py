@@ -102,6 +102,7 @@ def test_parameters_follow_the_default_dtype_as_in_paddle():
                 ours = {k: str(v.dtype) for k, v in getattr(nn, n)(*args, **kw).state_dict().items()}
                 theirs = {k: str(v.dtype).replace("paddle.", "") for k, v in getattr(paddle.nn, n)(*args, **kw).state_dict().items()}
                 assert ours == theirs, (default, n)
+            assert repr(nn.Linear(3, 4)) == repr(paddle.nn.Linear(3, 4))  # Linear(..., dtype=float64)
         finally:
             padax.set_default_dtype("float32")
             paddle.set_default_dtype("float32")

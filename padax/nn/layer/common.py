@@ -70,7 +70,7 @@ class Linear(Layer):
         return linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
-        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self._dtype}" \
+        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self.weight.dtype}" \
                f"{_name_str(self.name)}"
 
 
@@ -110,7 +110,7 @@ class Bilinear(Layer):
 
     def extra_repr(self) -> str:
         return f"in1_features={self._in1_features}, in2_features={self._in2_features}, " \
-               f"out_features={self._out_features}, dtype={self._dtype}{_name_str(self._name)}"
+               f"out_features={self._out_features}, dtype={self.weight.dtype}{_name_str(self._name)}"
 
 
 class Flatten(Layer):
