@@ -16,13 +16,14 @@ from padax.core.errors import op_value_error
 
 
 class ShapedArray:
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("shape", "dtype", "weak_type", "_hash", "_size")
 
     def __init__(self, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool = False):
         self.shape = shape
         self.dtype = dtype
         self.weak_type = weak_type
         self._hash = hash((shape, dtype, weak_type))
+        self._size = None  # the list-like Size that Tensor.shape returns, built on first use
 
     @property
     def ndim(self) -> int:
@@ -110,7 +111,13 @@ class AvalProperties:
 
     @property
     def shape(self) -> Size:
-        return Size(self.aval.shape)
+        aval = self.aval
+        size = getattr(aval, "_size", None)
+        if size is None:
+            size = Size(aval.shape)
+            if type(aval) is ShapedArray:
+                aval._size = size
+        return size
 
     @property
     def dtype(self) -> np.dtype:
