@@ -112,6 +112,9 @@ _EDGES = {  # derivative rules at the points where they are usually wrong; jax g
     "cbrt_at_0": (lambda m: m.cbrt, (np.array([0.0, -8.0, 0.5]),)),
     "acosh_at_1": (lambda m: m.acosh, (np.array([1.0, 1.5]),)),
     "atanh_at_1": (lambda m: m.atanh, (np.array([0.0, 0.5, 1.0]),)),
+    "max_nan_and_ties": (lambda m: m.max, (np.array([1.0, np.nan, 3.0, 2.0]), np.array([np.nan, 0.0, 3.0, 1.0]))),
+    "min_nan_and_ties": (lambda m: m.min, (np.array([1.0, np.nan, 3.0, 2.0]), np.array([np.nan, 0.0, 3.0, 1.0]))),
+    "sqrt_complex_at_0": (lambda m: m.sqrt, (np.array([0j, 1 + 1j]),)),
 }
 
 
@@ -126,13 +129,27 @@ def test_edge_point_derivatives_match_jax(name):
     pf, jf = make(plax), make(jax.lax)
     rng = np.random.default_rng(5)
     w = rng.standard_normal(np.shape(jf(*args)))
-    t = tuple(rng.standard_normal(np.shape(a)) for a in args)
+    t = tuple(rng.standard_normal(np.shape(a)) + (1j * rng.standard_normal(np.shape(a)) if np.iscomplexobj(a) else 0)
+              for a in args)
+    if np.iscomplexobj(jf(*args)):
+        w = w + 1j * rng.standard_normal(np.shape(w))
     _close(padax.jvp(pf, args, t)[1], jax.jvp(jf, args, t)[1])
     for g, want in zip(padax.vjp(pf, *args)[1](w), jax.vjp(jf, *args)[1](w)):
         _close(g, want)
+    if any(np.iscomplexobj(a) for a in args):
+        return
     argnums = tuple(range(len(args)))
     pg = padax.grad(lambda *a: padax.sum(pf(*a) * w), argnums=argnums)
     jg = jax.grad(lambda *a: jax.numpy.sum(jf(*a) * w), argnums=argnums)
     with np.errstate(all="ignore"):
         for g, want in zip(padax.vjp(pg, *args)[1](t), jax.vjp(jg, *args)[1](t)):
             _close(g, want, 1e-8)
+
+
+def test_tanh_derivative_rounds_as_jax_in_float16():
+    """(1 + y)(1 - y) rather than 1 - y*y: the same bits as jax in half precision."""
+    x = np.array([0.5, 1.5, 3.0], np.float16)
+    got = padax.grad(lambda a: padax.sum(plax.tanh(a)))(x)
+    want = jax.grad(lambda a: jax.numpy.sum(jax.lax.tanh(a)))(x)
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

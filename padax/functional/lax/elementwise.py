@@ -536,17 +536,15 @@ def _pow_dy(t, out, x, y):
 defjvp_with_output(pow_p, _pow_dx, _pow_dy)
 
 
-def _balanced_select(pick_x, pick_y):
-    """1 where an operand wins, 0.5 on ties, 0 where it loses or either is NaN (no operand wins)."""
-    def weight(t, x, y, wins):
-        w = select_n_p_bind(wins(x, y), _cst(t, 0), _cst(t, 1))
-        return _mul(t, select_n_p_bind(eq_p.bind(x, y), w, _cst(t, 0.5)))
-
-    return (lambda t, x, y: weight(t, x, y, pick_x)), (lambda t, x, y: weight(t, x, y, pick_y))
+def _balanced_share(t, out, x, y):
+    """x's share of max/min's tangent, as jax: 1 where x alone equals the result, 0.5 where both do
+    (a tie), 0 where it does not (so neither operand gets one where the result is NaN)."""
+    w = select_n_p_bind(eq_p.bind(y, out), _cst(t, 1), _cst(t, 0.5))
+    return _mul(t, select_n_p_bind(eq_p.bind(x, out), _cst(t, 0), w))
 
 
-defjvp(max_p, *_balanced_select(lambda x, y: gt_p.bind(x, y), lambda x, y: lt_p.bind(x, y)))
-defjvp(min_p, *_balanced_select(lambda x, y: lt_p.bind(x, y), lambda x, y: gt_p.bind(x, y)))
+for _p in (max_p, min_p):
+    defjvp_with_output(_p, _balanced_share, lambda t, out, x, y: _balanced_share(t, out, y, x))
 
 
 def _atan2_dx(t, x, y):
@@ -581,7 +579,7 @@ defjvp_with_output(exp2_p, lambda t, out, x: _mul(t, _mul(out, _cst(out, np.log(
 defjvp(log_p, lambda t, x: div_p.bind(t, x))
 defjvp_with_output(expm1_p, lambda t, out, x: _mul(t, add_p.bind(out, _cst(out, 1))))
 defjvp(log1p_p, lambda t, x: div_p.bind(t, add_p.bind(x, _cst(x, 1))))
-defjvp_with_output(tanh_p, lambda t, out, x: _mul(t, sub_p.bind(_cst(out, 1), _mul(out, out))))
+defjvp_with_output(tanh_p, lambda t, out, x: _mul(_mul(t, add_p.bind(_cst(out, 1), out)), sub_p.bind(_cst(out, 1), out)))
 defjvp_with_output(logistic_p, lambda t, out, x: _mul(t, _mul(out, sub_p.bind(_cst(out, 1), out))))
 defjvp(sin_p, lambda t, x: _mul(t, cos_p.bind(x)))
 defjvp(cos_p, lambda t, x: neg_p.bind(_mul(t, sin_p.bind(x))))
@@ -596,7 +594,7 @@ defjvp(asinh_p, lambda t, x: _mul(t, rsqrt_p.bind(add_p.bind(_mul(x, x), _cst(x,
 defjvp(acosh_p, lambda t, x: _mul(t, rsqrt_p.bind(sub_p.bind(_mul(x, x), _cst(x, 1)))))
 defjvp(atanh_p, lambda t, x: _mul(div_p.bind(_cst(x, 1), add_p.bind(_cst(x, 1), x)),
                                   div_p.bind(t, sub_p.bind(_cst(x, 1), x))))
-defjvp_with_output(sqrt_p, lambda t, out, x: div_p.bind(t, _mul(_cst(out, 2), out)))
+defjvp_with_output(sqrt_p, lambda t, out, x: _mul(t, div_p.bind(_cst(out, 0.5), out)))
 defjvp_with_output(rsqrt_p, lambda t, out, x: _mul(t, _mul(_cst(out, -0.5), div_p.bind(out, x))))
 defjvp_with_output(cbrt_p, lambda t, out, x: _mul(t, _mul(_cst(out, 1 / 3), integer_pow_p.bind(out, y=-2))))
 defjvp(erf_p, lambda t, x: _mul(t, _mul(_cst(x, 2 / np.sqrt(np.pi)), exp_p.bind(neg_p.bind(_mul(x, x))))))
