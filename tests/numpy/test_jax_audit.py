@@ -57,3 +57,16 @@ def test_complex_abs_gradient_at_zero_is_zero():
     np.testing.assert_allclose(np.asarray(g), [0.0, np.sqrt(5), -np.sqrt(5)], rtol=1e-12)
     g = padax.grad(lambda z: pnp.sum(pnp.abs(z) ** 2))(np.array([1 + 1j, 0j, -2j]))
     np.testing.assert_allclose(np.asarray(g), [2 - 2j, 0j, 4j], rtol=1e-12)  # jax's convention: 2 * conj(z)
+
+
+def test_xlogy_xlog1py_nan_and_gradient_at_x_zero():
+    import scipy.special as ss
+    import padax.scipy.special as ps
+    x = np.array([0.0, 0.0, 0.0, 2.0])
+    y = np.array([np.nan, 0.5, 0.0, 3.0])
+    for p, s in ((ps.xlogy, ss.xlogy), (ps.xlog1py, ss.xlog1py)):
+        np.testing.assert_allclose(np.asarray(p(x, y)), s(x, y), rtol=1e-12)
+        dx, dy = padax.grad(lambda a, b: pnp.sum(p(a, b)), argnums=(0, 1))(x[1:], y[1:])
+        log = np.log if p is ps.xlogy else np.log1p
+        np.testing.assert_allclose(np.asarray(dx), [log(0.5), 0.0 if p is ps.xlogy else 0.0, log(3.0)], rtol=1e-12)
+        assert np.isfinite(np.asarray(dy)).all()

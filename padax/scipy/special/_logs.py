@@ -14,14 +14,16 @@ from padax.transforms.custom import custom_jvp, stop_gradient
 
 @custom_jvp
 def _xlogy(x, y):
-    return pnp.where(x == 0, 0.0, x * pnp.log(pnp.where(x == 0, 1.0, y)))
+    return pnp.where(x == 0, pnp.where(pnp.isnan(y), y, 0.0), x * pnp.log(pnp.where(x == 0, 1.0, y)))
 
 
 @_xlogy.defjvp
 def _xlogy_jvp(primals, tangents):
     (x, y), (tx, ty) = primals, tangents
     safe_y = pnp.where(x == 0, 1.0, y)
-    return _xlogy(x, y), pnp.log(safe_y) * tx + pnp.where(x == 0, 0.0, x / safe_y) * ty
+    # d/dx = log(y) also at x == 0 (as jax); y == 0 there reads 1, so a zero x-tangent never makes 0 * inf
+    dx = pnp.log(pnp.where((x == 0) & (y == 0), 1.0, y))
+    return _xlogy(x, y), dx * tx + pnp.where(x == 0, 0.0, x / safe_y) * ty
 
 
 def xlogy(x: Any, y: Any) -> Any:
@@ -45,14 +47,15 @@ def xlogy(x: Any, y: Any) -> Any:
 
 @custom_jvp
 def _xlog1py(x, y):
-    return pnp.where(x == 0, 0.0, x * pnp.log1p(pnp.where(x == 0, 0.0, y)))
+    return pnp.where(x == 0, pnp.where(pnp.isnan(y), y, 0.0), x * pnp.log1p(pnp.where(x == 0, 0.0, y)))
 
 
 @_xlog1py.defjvp
 def _xlog1py_jvp(primals, tangents):
     (x, y), (tx, ty) = primals, tangents
     safe_y = pnp.where(x == 0, 0.0, y)
-    return _xlog1py(x, y), pnp.log1p(safe_y) * tx + pnp.where(x == 0, 0.0, x / (1.0 + safe_y)) * ty
+    dx = pnp.log1p(pnp.where((x == 0) & (y == -1), 0.0, y))  # log1p(y) also at x == 0, as jax
+    return _xlog1py(x, y), dx * tx + pnp.where(x == 0, 0.0, x / (1.0 + safe_y)) * ty
 
 
 def xlog1py(x: Any, y: Any) -> Any:
