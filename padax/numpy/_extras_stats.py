@@ -185,9 +185,10 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None, de
         >>> h.tolist(), e.tolist()
         ([2.0, 1.0, 1.0], [0.0, 1.0, 2.0, 3.0])
     """
-    hist, edges = histogramdd(pnp.reshape(to_array(a), (-1, 1)), [bins], None if range is None else [range],
-                              None if weights is None else pnp.ravel(to_array(weights)), density,
-                              _op="histogram", _dtype=to_array(a).dtype)
+    a = to_inexact(a)
+    w = pnp.ones(a.shape, a.dtype) if weights is None else _inexact(a, weights)[1]
+    hist, edges = histogramdd(pnp.reshape(a, (-1, 1)), [bins], None if range is None else [range], w, density,
+                              _op="histogram")
     return hist, edges[0]
 
 
@@ -203,13 +204,13 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any 
         density: normalise so that the histogram integrates to 1.
 
     Returns:
-        (hist, xedges, yedges) with hist of shape (x bins, y bins).
+        (hist, xedges, yedges) with hist of shape (x bins, y bins) (int64 counts, or weights' dtype).
 
     Examples:
         >>> import padax.numpy as pnp
         >>> h, xe, ye = pnp.histogram2d(pnp.array([0.0, 1.0, 1.0]), pnp.array([0.0, 0.0, 1.0]), bins=2)
         >>> h.tolist()
-        [[1.0, 0.0], [1.0, 1.0]]
+        [[1, 0], [1, 1]]
     """
     if isinstance(bins, (builtins.int, np.integer)) or (not isinstance(bins, (list, tuple))
                                                        and to_array(bins).ndim == 1):
@@ -222,7 +223,7 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any 
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = None,
-                density: bool | None = None, *, _op: str = "histogramdd", _dtype: Any = None) -> Any:
+                density: bool | None = None, *, _op: str = "histogramdd") -> Any:
     """D-dimensional histogram of the N points in the rows of sample (N, D).
 
     Args:
@@ -233,13 +234,14 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
         density: normalise so that the histogram integrates to 1.
 
     Returns:
-        (hist, edges): hist of shape (bins per dimension), edges a list of D 1-D arrays.
+        (hist, edges): hist of shape (bins per dimension) (int64 counts, or weights' dtype), edges a list of
+        D 1-D arrays.
 
     Examples:
         >>> import padax.numpy as pnp
         >>> h, (e0, e1) = pnp.histogramdd(pnp.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2)
         >>> h.tolist()
-        [[1.0, 0.0], [1.0, 1.0]]
+        [[1, 0], [1, 1]]
     """
     s = to_array(sample)
     if s.ndim == 1:
@@ -261,12 +263,11 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
         idx = pnp.where(pnp.equal(col, e[-1]), idx - 1, idx)
         flat = idx if flat is None else flat * sizes[i] + idx
     total = builtins.int(np.prod(sizes))
-    if weights is None:
-        w = pnp.ones((n,), dtype=s.dtype)
+    w = None if weights is None else pnp.ravel(to_array(weights))
+    if n:
+        hist = pnp.bincount(flat, weights=w, length=total)
     else:
-        w = pnp.astype(pnp.ravel(to_array(weights)), D.result_type_of([(s.dtype, False),
-                                                                        (to_array(weights).dtype, False)]))
-    hist = pnp.bincount(flat, weights=w, length=total) if n else pnp.zeros((total,), w.dtype)
+        hist = pnp.zeros((total,), D.default_int() if w is None else w.dtype)
     hist = pnp.reshape(hist, tuple(sizes))
     hist = hist[tuple(slice(1, -1) for _ in builtins.range(d))]
     if density:
@@ -771,7 +772,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     if m < 0:
         raise op_value_error("polyint", f"the order of the antiderivative must be >= 0, got {m}")
     (pa,) = _inexact(p)
-    ks = pnp.zeros((m,), pa.dtype) if k is None else pnp.ravel(pnp.astype(to_array(k), pa.dtype))
+    ks = pnp.zeros((m,), pa.dtype) if k is None else pnp.ravel(to_array(k, pa.dtype))
     if ks.shape[0] == 1 and m > 1:
         ks = pnp.broadcast_to(ks, (m,))
     if ks.shape[0] != m:
@@ -912,7 +913,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     lhs = vander(xa, order)
     rhs = ya
     if w is not None:
-        wa = pnp.astype(to_array(w), xa.dtype)
+        wa = to_array(w, xa.dtype)
         lhs = lhs * wa[:, None]
         rhs = rhs * (wa if rhs.ndim == 1 else wa[:, None])
     scale = pnp.sqrt(pnp.sum(lhs * lhs, axis=0))
@@ -1019,9 +1020,9 @@ def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None, edg
     if len(varargs) == 0:
         hs = [pnp.ones((), fa.dtype)] * len(axes)
     elif len(varargs) == 1 and to_array(varargs[0]).ndim == 0:
-        hs = [pnp.astype(to_array(varargs[0]), fa.dtype)] * len(axes)
+        hs = [to_array(varargs[0], fa.dtype)] * len(axes)
     elif len(varargs) == len(axes):
-        hs = [pnp.astype(to_array(v), fa.dtype) for v in varargs]
+        hs = [to_array(v, fa.dtype) for v in varargs]
     else:
         raise op_value_error("gradient", f"give one spacing, or one per axis ({len(axes)}), got {len(varargs)}")
     out = [_gradient_axis(fa, h, ax) for h, ax in zip(hs, axes)]
@@ -1047,9 +1048,9 @@ def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * math.p
         [0.0, -2.2832, -4.5664]
     """
     (pa,) = _inexact(p)
-    per = pnp.astype(to_array(period), pa.dtype)
+    per = to_array(period, pa.dtype)
     half = per / 2
-    disc = half if discont is None else pnp.maximum(pnp.astype(to_array(discont), pa.dtype), half)
+    disc = half if discont is None else pnp.maximum(to_array(discont, pa.dtype), half)
     dd = pnp.diff(pa, axis=axis)
     ddmod = pnp.remainder(dd + half, per) - half
     ddmod = pnp.where(pnp.logical_and(pnp.equal(ddmod, -half), dd > 0), half, ddmod)
