@@ -142,8 +142,8 @@ def _edges(op: str, a: Any, bins: Any, range: Any) -> Any:
     same = pnp.equal(lo, hi)
     lo = pnp.where(same, lo - 0.5, lo)
     hi = pnp.where(same, hi + 0.5, hi)
-    step = pnp.arange(n + 1, dtype=dt) / n
-    return pnp.concatenate([lo + (hi - lo) * step[:-1], pnp.reshape(hi, (1,))])
+    t = pnp.arange(n, dtype=dt) / n  # as jax's linspace: start * (1 - t) + stop * t, the last edge exact
+    return pnp.concatenate([lo * (1 - t) + hi * t, pnp.reshape(hi, (1,))])
 
 
 def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Any:
