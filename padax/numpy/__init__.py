@@ -50,6 +50,7 @@ from padax.numpy._searching import *  # noqa: F401,F403
 from padax.numpy._linalg_core import *  # noqa: F401,F403
 from padax.numpy._misc import *  # noqa: F401,F403
 from padax.numpy._misc import __array_namespace_info__  # noqa: F401
+from padax.numpy._extras_index import *  # noqa: F401,F403
 from padax.numpy import fft, linalg  # noqa: F401
 from padax.devices.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
 
