@@ -535,6 +535,19 @@ def compress(condition: Any, a: Any, axis: builtins.int | None = None, *, size: 
     if out is not None:
         raise op_value_error("compress", "out= is not supported (padax arrays are immutable)")
     pnp = _pnp()
+    if size is None and not isinstance(condition, Tracer):  # a concrete condition: the kept indices are static
+        host = np.asarray(condition)
+        if host.ndim != 1:
+            raise op_value_error("compress", f"condition must be 1-D, got shape {host.shape}")
+        arr = to_array(a)
+        if axis is None:
+            arr, ax = pnp.ravel(arr), 0
+        else:
+            ax = _axis("compress", axis, arr.aval.ndim)
+        n = arr.aval.shape[ax]
+        if np.any(host[n:]):
+            raise op_value_error("compress", "condition has True entries beyond the axis length")
+        return pnp.take(arr, np.nonzero(host[:n])[0], axis=ax)
     cond = to_array(condition)
     if cond.aval.ndim != 1:
         raise op_value_error("compress", f"condition must be 1-D, got {cond.aval.str_short()}")
@@ -584,7 +597,8 @@ def extract(condition: Any, arr: Any, *, size: builtins.int | None = None, fill_
         [0, 2, 4]
     """
     pnp = _pnp()
-    return compress(pnp.ravel(to_array(condition)), pnp.ravel(to_array(arr)), size=size, fill_value=fill_value)
+    cond = pnp.ravel(condition) if isinstance(condition, Tracer) else np.ravel(np.asarray(condition))
+    return compress(cond, pnp.ravel(to_array(arr)), size=size, fill_value=fill_value)
 
 
 def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise") -> Any:
