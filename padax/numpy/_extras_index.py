@@ -439,6 +439,9 @@ def fill_diagonal(a: Any, val: Any, wrap: builtins.bool = False, *, inplace: bui
 def diag_indices_from(arr: Any) -> tuple[Any, ...]:
     """Indices of the main diagonal of `arr` (rank >= 2, all dimensions equal).
 
+    Args:
+        arr: an array of rank >= 2 with all dimensions equal.
+
     Returns:
         A tuple of arr.ndim int64 arrays, each `arange(n)`.
 
@@ -463,6 +466,10 @@ def _tri_from(op: str, arr: Any, k: builtins.int, lower: builtins.bool) -> tuple
 def tril_indices_from(arr: Any, k: builtins.int = 0) -> tuple[Any, Any]:
     """Row and column indices of the lower triangle (on and below diagonal `k`) of the 2-D `arr`.
 
+    Args:
+        arr: a 2-D array (only its shape is used).
+        k: the diagonal offset (positive: above the main diagonal).
+
     Returns:
         (rows, cols), two int64 arrays.
 
@@ -476,6 +483,10 @@ def tril_indices_from(arr: Any, k: builtins.int = 0) -> tuple[Any, Any]:
 
 def triu_indices_from(arr: Any, k: builtins.int = 0) -> tuple[Any, Any]:
     """Row and column indices of the upper triangle (on and above diagonal `k`) of the 2-D `arr`.
+
+    Args:
+        arr: a 2-D array (only its shape is used).
+        k: the diagonal offset (positive: above the main diagonal).
 
     Returns:
         (rows, cols), two int64 arrays.
@@ -665,6 +676,9 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     if is_array(condlist) or isinstance(condlist, np.ndarray) or not isinstance(condlist, (list, tuple)):
         c = to_array(condlist)
         conds = [c] if c.aval.ndim == x.aval.ndim else list(pnp.unstack(c))
+    elif condlist and not isinstance(condlist[0], (list, tuple, np.ndarray)) and not is_array(condlist[0]) \
+            and x.aval.ndim != 0:
+        conds = [to_array(list(condlist))]  # one condition written as a flat list of bools
     else:
         conds = [to_array(c) for c in condlist]
     conds = [pnp.astype(c, np.bool_) for c in conds]
@@ -807,6 +821,10 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: builtins.int | Non
 def resize(a: Any, new_shape: Any) -> Any:
     """An array of `new_shape` filled with a's flattened elements, repeated cyclically.
 
+    Args:
+        a: an array.
+        new_shape: an int or a tuple of ints (static).
+
     Returns:
         An array of new_shape and a's dtype (zeros if a or the result is empty).
 
@@ -829,6 +847,11 @@ def resize(a: Any, new_shape: Any) -> Any:
 
 def rollaxis(a: Any, axis: builtins.int, start: builtins.int = 0) -> Any:
     """a with `axis` moved to sit before position `start` (numpy's older form of moveaxis).
+
+    Args:
+        a: an array.
+        axis: the axis to move.
+        start: the position before which it goes (in the original numbering).
 
     Returns:
         a with its axes reordered.
@@ -854,6 +877,10 @@ def rollaxis(a: Any, axis: builtins.int, start: builtins.int = 0) -> Any:
 def matvec(x1: Any, x2: Any, /) -> Any:
     """Matrix-vector product over the last two axes of x1 and the last of x2 (broadcast batches).
 
+    Args:
+        x1: an array of shape (..., m, n).
+        x2: an array of shape (..., n).
+
     Returns:
         An array of shape broadcast(x1[..., :, 0], x2[..., 0]).
 
@@ -869,6 +896,10 @@ def matvec(x1: Any, x2: Any, /) -> Any:
 
 def vecmat(x1: Any, x2: Any, /) -> Any:
     """Vector-matrix product: conj(x1) times x2 over x1's last and x2's second-to-last axis.
+
+    Args:
+        x1: an array of shape (..., m) (conjugated).
+        x2: an array of shape (..., m, n).
 
     Returns:
         An array of shape broadcast(x1[..., 0], x2[..., 0, :]).
@@ -919,6 +950,11 @@ def apply_along_axis(func1d: Callable, axis: builtins.int, arr: Any, *args: Any,
 
 def apply_over_axes(func: Callable, a: Any, axes: Any) -> Any:
     """`func(a, axis)` applied for each axis in turn, keeping the rank (a reducing func's axis comes back as 1).
+
+    Args:
+        func: a function `func(array, axis)` returning an array of the same or one lower rank.
+        a: an array.
+        axes: an int or a sequence of ints, applied in order.
 
     Returns:
         An array of a's rank.
@@ -1166,6 +1202,10 @@ def array_repr(arr: Any, max_line_width: builtins.int | None = None, precision: 
                suppress_small: builtins.bool | None = None) -> str:
     """numpy's `repr` text of the array's values (`array([...])`), under numpy's print options.
 
+    Args:
+        arr: an array (eager values).
+        max_line_width, precision, suppress_small: numpy's formatting options (None: the current ones).
+
     Returns:
         A string.
 
@@ -1180,6 +1220,10 @@ def array_repr(arr: Any, max_line_width: builtins.int | None = None, precision: 
 def array_str(a: Any, max_line_width: builtins.int | None = None, precision: builtins.int | None = None,
               suppress_small: builtins.bool | None = None) -> str:
     """numpy's `str` text of the array's values (`[...]`), under numpy's print options.
+
+    Args:
+        a: an array (eager values).
+        max_line_width, precision, suppress_small: numpy's formatting options (None: the current ones).
 
     Returns:
         A string.
@@ -1231,6 +1275,9 @@ def set_printoptions(**kwargs: Any) -> None:
 def iterable(y: Any) -> builtins.bool:
     """Whether `iter(y)` works (0-d arrays are not iterable).
 
+    Args:
+        y: any object.
+
     Returns:
         A bool.
 
@@ -1257,6 +1304,12 @@ ComplexWarning = np.exceptions.ComplexWarning
 def frombuffer(buffer: Any, dtype: Any = float, count: builtins.int = -1, offset: builtins.int = 0) -> Any:
     """An array read from the raw bytes of `buffer` (numpy.frombuffer; float means 8-byte float64 items).
 
+    Args:
+        buffer: an object exposing the buffer interface (bytes, bytearray, memoryview).
+        dtype: the item dtype (float means float64 items, as numpy).
+        count: the number of items (-1: all).
+        offset: bytes to skip first.
+
     Returns:
         A 1-D array of `dtype` (kept as numpy data keeps its dtype).
 
@@ -1270,6 +1323,12 @@ def frombuffer(buffer: Any, dtype: Any = float, count: builtins.int = -1, offset
 
 def fromstring(string: str, dtype: Any = float, count: builtins.int = -1, *, sep: str) -> Any:
     """An array parsed from text numbers separated by `sep` (numpy.fromstring).
+
+    Args:
+        string: the text.
+        dtype: the result dtype (float: float64).
+        count: the number of items (-1: all).
+        sep: the separator between numbers (whitespace matches any whitespace).
 
     Returns:
         A 1-D array of `dtype` (float: float64, as numpy data).
@@ -1286,6 +1345,11 @@ def fromstring(string: str, dtype: Any = float, count: builtins.int = -1, *, sep
 
 def fromiter(iterable: Any, dtype: Any, count: builtins.int = -1) -> Any:
     """A 1-D array of the values of a Python iterable (numpy.fromiter, read eagerly on the host).
+
+    Args:
+        iterable: the values.
+        dtype: the result dtype.
+        count: the number of items to read (-1: all).
 
     Returns:
         A 1-D array of `dtype`.

@@ -74,6 +74,7 @@ CASES = [
     ("piecewise_overlap", lambda m: m.piecewise(m.array(V), [m.array(V) > -2, m.array(V) > 1],
                                                 [1.0, lambda x: x ** 2])),
     ("piecewise_int", lambda m: m.piecewise(m.array([1, -2, 3]), [m.array([1, -2, 3]) > 0], [lambda x: x * 3])),
+    ("piecewise_flat_list", lambda m: m.piecewise(m.array(V), [True, False, True], [lambda x: x + 1, -1.0])),
     ("place", lambda m: m.place(m.array(A), m.array(A) > 1, m.array([-1.0, -2.0, -3.0]), inplace=False)),
     ("put", lambda m: m.put(m.array(A), m.array([0, 5, 11]), m.array([-1.0, -2.0]), inplace=False)),
     ("put_wrap", lambda m: m.put(m.array(A), m.array([13, -1]), m.array([7.0, 8.0]), mode="wrap", inplace=False)),
