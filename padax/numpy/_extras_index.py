@@ -701,7 +701,9 @@ def _flat_scatter(a: Any, idx: Any, vals: Any, mode: str | None, op: str) -> Any
     if mode not in (None, "clip", "wrap"):
         raise op_value_error(op, f"mode must be None, 'clip' or 'wrap', got {mode!r}")
     size = a.aval.size
-    if mode == "clip":
+    if mode is None and op == "put":  # as jax: negative indices count from the end, the rest clamp into range
+        idx = pnp.clip(pnp.where(idx < 0, idx + size, idx), 0, size - 1)
+    elif mode == "clip":
         idx = pnp.clip(idx, 0, size - 1)
     elif mode == "wrap":
         idx = idx % size
@@ -749,7 +751,7 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: builtins.
         a: an array.
         ind: flat integer indices.
         v: values, flattened and repeated to ind's length.
-        mode: None (out-of-range indices are dropped), 'clip' or 'wrap'.
+        mode: None (negative indices count from the end, out-of-range ones clamp, as jax), 'clip' or 'wrap'.
         inplace: must be False (padax arrays are immutable), as jax.numpy requires.
 
     Returns:

@@ -76,7 +76,7 @@ CASES = [
     ("piecewise_int", lambda m: m.piecewise(m.array([1, -2, 3]), [m.array([1, -2, 3]) > 0], [lambda x: x * 3])),
     ("piecewise_flat_list", lambda m: m.piecewise(m.array(V), [True, False, True], [lambda x: x + 1, -1.0])),
     ("place", lambda m: m.place(m.array(A), m.array(A) > 1, m.array([-1.0, -2.0, -3.0]), inplace=False)),
-    ("put", lambda m: m.put(m.array(A), m.array([0, 5, 11]), m.array([-1.0, -2.0]), inplace=False)),
+    ("put", lambda m: m.put(m.array(A), m.array([1, 5, -2, 50, -13]), m.array([-1.0, -2.0, 3.0, 4.0]), inplace=False)),
     ("put_wrap", lambda m: m.put(m.array(A), m.array([13, -1]), m.array([7.0, 8.0]), mode="wrap", inplace=False)),
     ("put_along_axis", lambda m: m.put_along_axis(m.array(A), m.array([[1], [0], [3]]), 99.0, axis=1, inplace=False)),
     ("put_along_none", lambda m: m.put_along_axis(m.array(A), m.array([0, 7]), -3.0, axis=None, inplace=False)),
