@@ -26,7 +26,8 @@ def _pnp():
 def _concrete(op: str, x: Any, what: str) -> np.ndarray:
     """A static (host) value of `x`: Python/numpy data or an eager Tensor, never a tracer."""
     if isinstance(x, Tracer):
-        raise op_type_error(op, f"{what} must be a concrete value (not traced under jit/grad/vmap); got {x.aval.str_short()}")
+        raise op_type_error(op, f"{what} must be a concrete value (not traced under jit/grad/vmap); "
+                                f"got {x.aval.str_short()}")
     return np.asarray(x)
 
 
@@ -97,7 +98,8 @@ Examples:
 
 
 class _AxisConcat:
-    """r_ / c_: concatenation by index syntax (slices become aranges, a leading 'axis,ndmin,trans1d' string sets the layout)."""
+    """r_ / c_: concatenation by index syntax (slices become aranges; a leading 'axis,ndmin,trans1d' string
+    sets the layout)."""
 
     def __init__(self, axis: builtins.int, ndmin: builtins.int, trans1d: builtins.int, name: str):
         self.axis, self.ndmin, self.trans1d, self.name = axis, ndmin, trans1d, name
@@ -180,7 +182,7 @@ class _IndexExpression:
 
 
 s_ = _IndexExpression(False)
-s_.__doc__ = """The index written inside the brackets, as a value: `s_[1:3, ::2]` is `(slice(1, 3), slice(None, None, 2))`.
+s_.__doc__ = """The index written inside the brackets, as a value: `s_[1:3]` is `slice(1, 3)`.
 
 Returns:
     The index (a slice, a tuple, ...), unchanged.
@@ -248,7 +250,8 @@ def _axis_positions(op: str, obj: Any, n: builtins.int) -> np.ndarray:
     return idx.astype(np.int64)
 
 
-def delete(arr: Any, obj: Any, axis: builtins.int | None = None, *, assume_unique_indices: builtins.bool = False) -> Any:
+def delete(arr: Any, obj: Any, axis: builtins.int | None = None, *,
+           assume_unique_indices: builtins.bool = False) -> Any:
     """arr without the entries `obj` along `axis` (flattened if axis is None).
 
     Args:
@@ -499,7 +502,8 @@ def triu_indices_from(arr: Any, k: builtins.int = 0) -> tuple[Any, Any]:
     return _tri_from("triu_indices_from", arr, k, False)
 
 
-def mask_indices(n: builtins.int, mask_func: Callable, k: builtins.int = 0, *, size: builtins.int | None = None) -> tuple[Any, Any]:
+def mask_indices(n: builtins.int, mask_func: Callable, k: builtins.int = 0, *,
+                 size: builtins.int | None = None) -> tuple[Any, Any]:
     """Indices where `mask_func(ones((n, n)), k)` is nonzero (e.g. mask_func=triu gives the upper triangle).
 
     Args:
@@ -805,7 +809,8 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: builtins.int | Non
         ax = _axis("put_along_axis", axis, a.aval.ndim)
     idx = to_array(indices)
     if idx.aval.ndim != a.aval.ndim:
-        raise op_value_error("put_along_axis", f"indices must have arr's rank {a.aval.ndim}, got {idx.aval.str_short()}")
+        raise op_value_error("put_along_axis",
+                             f"indices must have arr's rank {a.aval.ndim}, got {idx.aval.str_short()}")
     if mode == "clip":
         n = a.aval.shape[ax]
         idx = pnp.clip(pnp.where(idx < 0, idx + n, idx), 0, n - 1)
@@ -1127,7 +1132,8 @@ def packbits(a: Any, axis: builtins.int | None = None, bitorder: str = "big") ->
     return pnp.moveaxis(packed, -1, ax)
 
 
-def unpackbits(a: Any, axis: builtins.int | None = None, count: builtins.int | None = None, bitorder: str = "big") -> Any:
+def unpackbits(a: Any, axis: builtins.int | None = None, count: builtins.int | None = None,
+               bitorder: str = "big") -> Any:
     """The bits of a uint8 array as 0/1 uint8 entries along `axis` (flattened if None).
 
     Args:

@@ -76,7 +76,8 @@ CASES = [
     ("piecewise_int", lambda m: m.piecewise(m.array([1, -2, 3]), [m.array([1, -2, 3]) > 0], [lambda x: x * 3])),
     ("piecewise_flat_list", lambda m: m.piecewise(m.array(V), [True, False, True], [lambda x: x + 1, -1.0])),
     ("place", lambda m: m.place(m.array(A), m.array(A) > 1, m.array([-1.0, -2.0, -3.0]), inplace=False)),
-    ("put", lambda m: m.put(m.array(A), m.array([1, 5, -2, 50, -13]), m.array([-1.0, -2.0, 3.0, 4.0]), inplace=False)),
+    ("put", lambda m: m.put(m.array(A), m.array([1, 5, -2, 50, -13]), m.array([-1.0, -2.0, 3.0, 4.0]),
+                            inplace=False)),
     ("put_wrap", lambda m: m.put(m.array(A), m.array([13, -1]), m.array([7.0, 8.0]), mode="wrap", inplace=False)),
     ("put_along_axis", lambda m: m.put_along_axis(m.array(A), m.array([[1], [0], [3]]), 99.0, axis=1, inplace=False)),
     ("put_along_none", lambda m: m.put_along_axis(m.array(A), m.array([0, 7]), -3.0, axis=None, inplace=False)),
@@ -213,7 +214,8 @@ def test_errors_are_clear():
 def test_traced_forms_under_jit():
     f = padax.jit(lambda a, m: (pnp.place(a, m, pnp.array([7.0, 8.0]), inplace=False),
                                 pnp.compress(m, a, size=2, fill_value=-1.0),
-                                pnp.choose(pnp.array([2, 0, 1]) + 0 * m.astype(pnp.int64), [a, -a, 2 * a], mode="clip")))
+                                pnp.choose(pnp.array([2, 0, 1]) + 0 * m.astype(pnp.int64), [a, -a, 2 * a],
+                                           mode="clip")))
     a, m = np.array([1.0, 2.0, 3.0]), np.array([False, True, True])
     got = f(a, m)
     want = (jnp.place(a, m, jnp.array([7.0, 8.0]), inplace=False), jnp.compress(m, a, size=2, fill_value=-1.0),
@@ -231,7 +233,8 @@ GRADS = [
                                                            inplace=False) ** 2)),
     ("vectorize", lambda m, x: m.sum(m.vectorize(lambda v: m.dot(v, v), signature="(n)->()")(x))),
     ("apply_along_axis", lambda m, x: m.sum(m.apply_along_axis(lambda v: v * v[0], 0, x))),
-    ("resize_compress", lambda m, x: m.sum(m.resize(x, (5, 3)) * m.compress(np.array([1, 0, 1]), x[:, 0], size=2).sum())),
+    ("resize_compress", lambda m, x: m.sum(m.resize(x, (5, 3))
+                                           * m.compress(np.array([1, 0, 1]), x[:, 0], size=2).sum())),
 ]
 
 
