@@ -222,7 +222,7 @@ def test_traced_forms_under_jit():
             jnp.choose(jnp.array([2, 0, 1]), [a, -a, 2 * a], mode="clip"))
     _compare(list(got), list(want))
     x = np.arange(6.0).reshape(2, 3)
-    _compare(padax.vmap(lambda r: pnp.insert(r, 1, r[0] * 10))(x), [[0.0, 0.0, 1.0, 2.0], [3.0, 30.0, 4.0, 5.0]])
+    _compare(padax.vmap(lambda r: pnp.insert(r, 1, r[0] * 10))(x), np.array([[0.0, 0.0, 1.0, 2.0], [3.0, 30.0, 4.0, 5.0]]))
     _compare(padax.vmap(lambda r: pnp.packbits(r > 2))(x), np.array([[0], [224]], np.uint8))
 
 
