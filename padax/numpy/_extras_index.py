@@ -521,7 +521,10 @@ def mask_indices(n: builtins.int, mask_func: Callable, k: builtins.int = 0, *,
         [[0, 0, 1], [0, 1, 1]]
     """
     pnp = _pnp()
-    return pnp.nonzero(mask_func(pnp.ones((n, n)), k), size=size)
+    mask = mask_func(pnp.ones((n, n)), k)
+    if size is None and not isinstance(mask, Tracer):  # eager: the indices are read on the host
+        return tuple(to_array(i.astype(np.int64)) for i in np.nonzero(np.asarray(mask)))
+    return pnp.nonzero(mask, size=size)
 
 
 # ---------------------------------------------------------------- selection and scatter

@@ -29,7 +29,7 @@ def _pair(m):
 
 # (name, f(namespace)) -- the same call on padax.numpy and on the oracle: NumPy where it has the same function
 # and semantics (it answers instantly), jax.numpy for jax's functional forms (inplace=False, size=)
-JAX_ORACLE = {"fill_diagonal", "fill_diagonal_wide", "fill_diagonal_3d", "compress_size", "extract_size", "place",
+JAX_ORACLE = {"mask_indices_size", "fill_diagonal", "fill_diagonal_wide", "fill_diagonal_3d", "compress_size", "extract_size", "place",
               "put", "put_wrap", "put_along_axis", "put_along_none"}
 CASES = [
     ("mgrid", lambda m: m.mgrid[0:2, 1:4]),
@@ -61,6 +61,7 @@ CASES = [
     ("tril_indices_from", lambda m: m.tril_indices_from(m.array(A), k=1)),
     ("triu_indices_from", lambda m: m.triu_indices_from(m.array(A), k=-1)),
     ("mask_indices", lambda m: m.mask_indices(3, m.triu, 1)),
+    ("mask_indices_size", lambda m: m.mask_indices(3, m.tril, -1, size=4)),
     ("compress", lambda m: m.compress(m.array([True, False, True]), m.array(A), axis=0)),
     ("compress_short", lambda m: m.compress(m.array([False, True]), m.array(A), axis=1)),
     ("compress_size", lambda m: m.compress(m.array([True, False, True]), m.array(A), axis=0, size=3,
