@@ -51,6 +51,7 @@ from padax.numpy._linalg_core import *  # noqa: F401,F403
 from padax.numpy._misc import *  # noqa: F401,F403
 from padax.numpy._misc import __array_namespace_info__  # noqa: F401
 from padax.numpy._extras_stats import *  # noqa: F401,F403  (jax.numpy's cov, histogram, poly*, ...)
+from padax.numpy._extras_index import *  # noqa: F401,F403
 from padax.numpy import fft, linalg  # noqa: F401
 from padax.devices.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
 
