@@ -12,7 +12,7 @@ import numpy as np
 
 import padax.numpy as pnp
 from padax import lax
-from padax.core.errors import op_value_error
+from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.numpy import _dtypes as D
 from padax.numpy._util import promote, real_dtype, static_int, to_array, to_inexact
@@ -187,8 +187,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None, de
     """
     a = to_inexact(a)
     w = pnp.ones(a.shape, a.dtype) if weights is None else _inexact(a, weights)[1]
-    hist, edges = histogramdd(pnp.reshape(a, (-1, 1)), [bins], None if range is None else [range], w, density,
-                              _op="histogram")
+    hist, edges = _histogramdd("histogram", pnp.reshape(a, (-1, 1)), [bins], None if range is None else [range], w,
+                               density)
     return hist, edges[0]
 
 
@@ -218,12 +218,12 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any 
     elif isinstance(bins, (list, tuple)) and len(bins) != 2:
         bins = [bins, bins]
     xa, ya = promote(to_array(x), to_array(y))
-    hist, edges = histogramdd(pnp.stack([xa, ya], axis=1), bins, range, weights, density, _op="histogram2d")
+    hist, edges = _histogramdd("histogram2d", pnp.stack([xa, ya], axis=1), bins, range, weights, density)
     return hist, edges[0], edges[1]
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = None,
-                density: bool | None = None, *, _op: str = "histogramdd") -> Any:
+                density: bool | None = None) -> Any:
     """D-dimensional histogram of the N points in the rows of sample (N, D).
 
     Args:
@@ -243,6 +243,11 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
         >>> h.tolist()
         [[1, 0], [1, 1]]
     """
+    return _histogramdd("histogramdd", sample, bins, range, weights, density)
+
+
+def _histogramdd(_op: str, sample: Any, bins: Any, range: Any, weights: Any, density: Any) -> Any:
+    """histogramdd, its errors naming `_op` (histogram and histogram2d call it too)."""
     s = to_array(sample)
     if s.ndim == 1:
         s = s[:, None]
@@ -280,6 +285,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
 
 
 # ---- NaN-ignoring functions ----------------------------------------------------------------------
+
 
 def _nanarg(op: str, a: Any, axis: Any, keepdims: Any, fill: float) -> Any:
     a = to_array(a)
@@ -1369,6 +1375,8 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     """
     fa = to_array(filt)
     host = _concrete("trim_zeros", fa) != 0
+    if not isinstance(trim, str):
+        raise op_type_error("trim_zeros", f"trim must be a str ('f', 'b' or 'fb'), got {type(trim).__name__}")
     trim = trim.lower()
     if not set(trim) <= {"f", "b"}:
         raise op_value_error("trim_zeros", f"trim must be 'f', 'b' or 'fb', got {trim!r}")

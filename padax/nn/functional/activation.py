@@ -12,6 +12,7 @@ from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
+from padax.transforms.custom import custom_jvp
 from padax.functional._arrays import asarray, canonicalize_axis, full
 from padax.functional._checks import no_out
 from padax.functional.indexed import take_along
@@ -46,7 +47,24 @@ def relu(x: Any, name: str | None = None) -> Any:
         [0.0, 0.0, 3.0]
     """
     x = asarray(x)
-    return M.where(M.greater_than(x, 0), x, full(x.aval.shape, 0, x.aval.dtype))
+    return _relu(x) if dtypes.is_inexact(x.aval.dtype) else _relu_value(x)
+
+
+def _relu_value(x: Any) -> Any:
+    zero = full(x.aval.shape, 0, x.aval.dtype)
+    return M.where(M.greater_than(x, zero), x, zero)  # NaN becomes 0, as in Paddle's kernel
+
+
+# The gradient as a product with the mask x > 0 (0 at x == 0, as Paddle's): the transpose of a select would
+# keep whole gradients alive longer in sharded (ZeRO-3) steps (tests/sharding/test_fleet.py)
+_relu = custom_jvp(_relu_value)
+
+
+@_relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    positive = M.greater_than(x, full(x.aval.shape, 0, x.aval.dtype))
+    return _relu(x), M.multiply(t, positive.astype(t.dtype))
 
 
 def relu6(x: Any, name: str | None = None) -> Any:

@@ -67,8 +67,10 @@ def _safe_ratio(total: Any, count: Any) -> Any:
     return M.divide(total, M.add(count, M.cast(M.equal(count, 0), count.aval.dtype)))
 
 
-def _along(w: Any, axis: int, nd: int) -> Any:
+def _along(op: str, w: Any, axis: int, nd: int) -> Any:
     """A per-class 1-D weight shaped to broadcast along `axis` of an `nd`-D array."""
+    if w.aval.ndim != 1:
+        raise op_value_error(op, f"weight must be a 1-D Tensor of per-class weights, got shape {list(w.aval.shape)}")
     shape = [1] * nd
     shape[axis] = w.aval.shape[0]
     return reshape(w, shape)
@@ -222,7 +224,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     c = x.aval.shape[a]
     logp = log_softmax(x, axis=a) if use_softmax else M.log(x)
     label = asarray(label)
-    w_cls = None if weight is None else _along(M.cast(arg(op, weight, "weight"), logp.aval.dtype), a, nd)
+    w_cls = None if weight is None else _along(op, M.cast(arg(op, weight, "weight"), logp.aval.dtype), a, nd)
     if weight is not None and w_cls.aval.shape[a] != c:
         raise op_value_error(op, f"weight of {w_cls.aval.shape[a]} classes does not match the {c} classes of input "
                                  f"{list(x.aval.shape)}")
@@ -337,7 +339,7 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
     onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), x.aval.dtype)
     w = M.cast(valid, x.aval.dtype)
     if weight is not None:
-        w = M.multiply(w, R.sum(M.multiply(onehot, _along(M.cast(asarray(weight), x.aval.dtype), a, x.aval.ndim)),
+        w = M.multiply(w, R.sum(M.multiply(onehot, _along(op, M.cast(asarray(weight), x.aval.dtype), a, x.aval.ndim)),
                                 axis=a))
     loss = M.multiply(M.neg(R.sum(M.multiply(onehot, x), axis=a)), w)
     if reduction == "mean":
