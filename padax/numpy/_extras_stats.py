@@ -665,6 +665,14 @@ def _pad_front(a: Any, n: int) -> Any:
     return pnp.concatenate([pnp.zeros((n - a.shape[0],), a.dtype), a]) if a.shape[0] < n else a
 
 
+def _poly_pair(op: str, a1: Any, a2: Any) -> tuple[Any, Any]:
+    """Two coefficient arrays promoted together; a scalar is a constant polynomial, more than 1-D is refused."""
+    a, b = promote(pnp.atleast_1d(to_array(a1)), pnp.atleast_1d(to_array(a2)))
+    if a.ndim != 1 or b.ndim != 1:
+        raise op_value_error(op, f"coefficients must be 1-D, got {a.aval.str_short()} and {b.aval.str_short()}")
+    return a, b
+
+
 def polyadd(a1: Any, a2: Any) -> Any:
     """Sum of two polynomials (coefficients highest degree first).
 
@@ -679,7 +687,7 @@ def polyadd(a1: Any, a2: Any) -> Any:
         >>> pnp.polyadd(pnp.array([1, 2]), pnp.array([1, 0, 0])).tolist()
         [1, 1, 2]
     """
-    a, b = promote(to_array(a1), to_array(a2))
+    a, b = _poly_pair("polyadd", a1, a2)
     n = builtins.max(a.shape[0], b.shape[0])
     return _pad_front(a, n) + _pad_front(b, n)
 
@@ -698,7 +706,7 @@ def polysub(a1: Any, a2: Any) -> Any:
         >>> pnp.polysub(pnp.array([1, 2]), pnp.array([1, 0, 0])).tolist()
         [-1, 1, 2]
     """
-    a, b = promote(to_array(a1), to_array(a2))
+    a, b = _poly_pair("polysub", a1, a2)
     n = builtins.max(a.shape[0], b.shape[0])
     return _pad_front(a, n) - _pad_front(b, n)
 
