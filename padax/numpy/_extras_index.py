@@ -1375,7 +1375,7 @@ def fromiter(iterable: Any, dtype: Any, count: builtins.int = -1) -> Any:
 
 def _no_pickle(op: str, allow_pickle: builtins.bool) -> None:
     if allow_pickle:
-        raise op_value_error(op, "allow_pickle=True is refused: padax never reads or writes pickled objects")
+        raise op_value_error(op, "allow_pickle must be False: padax never reads or writes pickled objects")
 
 
 def _with_suffix(file: Any, suffix: str) -> Any:
