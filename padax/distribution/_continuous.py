@@ -16,7 +16,7 @@ from padax import lax
 from padax import numpy as pnp
 from padax import random
 from padax.distribution._base import Distribution, ExponentialFamily, as_params, as_value, check_param
-from padax.scipy.special import betainc, betaln, digamma, gammainc, log_ndtr, ndtr, ndtri, xlog1py, xlogy
+from padax.scipy.special import betainc, betaln, digamma, gammainc, ndtr, ndtri, xlog1py, xlogy
 
 _LOG_2PI = math.log(2 * math.pi)
 

@@ -6,7 +6,6 @@ unknown pair raises TypeError naming both types.
 from __future__ import annotations
 
 import functools
-import math
 import warnings
 from typing import Any, Callable
 

@@ -10,7 +10,6 @@ Large arrays of a batch travel through shared memory when `use_shared_memory` is
 """
 from __future__ import annotations
 
-import os
 import queue
 import random
 import signal

@@ -17,7 +17,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
+from padax.core.jaxpr import Jaxpr, Literal, Var
 from padax.devices import _jaxlib
 from padax.devices.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode

@@ -30,7 +30,6 @@ from typing import Any, Callable, Iterator
 from padax.core import dtypes
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace
-from padax.devices.array import Tensor
 from padax.functional._arrays import is_array
 from padax.nn.layer import _calls, _pytree
 from padax.nn.param_attr import ParamAttr, ParamInfo

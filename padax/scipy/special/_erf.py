@@ -16,7 +16,7 @@ from padax import lax
 from padax.functional._arrays import aval_of
 from padax import numpy as pnp
 from padax.scipy.special import _tables as T
-from padax.scipy.special._base import LOG_SQRT_2PI, chebyshev, elementwise, full_like, inexact_args
+from padax.scipy.special._base import LOG_SQRT_2PI, chebyshev, elementwise, inexact_args
 from padax.transforms.custom import custom_jvp
 
 _SQRT1_2 = 0.70710678118654752440

@@ -5,7 +5,7 @@ through jit and vmap and is differentiable in the data and in the evaluation poi
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -8,7 +8,6 @@ Examples:
     >>> float(stats.gennorm.cdf(1.0, 2.0))
     0.9214
 """
-import numpy as np
 
 from padax import lax
 from padax import numpy as pnp

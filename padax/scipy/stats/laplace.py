@@ -8,7 +8,6 @@ Examples:
     >>> float(stats.laplace.cdf(1.0))
     0.8161
 """
-import numpy as np
 
 from padax import numpy as pnp
 from padax.scipy.stats._family import continuous
