@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.errors import op_value_error
+from padax.core.errors import input_error, op_value_error
 
 
 class ShapedArray:
@@ -158,3 +158,25 @@ def aval_of_host_value(x: Any) -> ShapedArray:
         return ShapedArray((), dtypes.python_scalar_dtype(x), True)
     x = np.asarray(x)
     return ShapedArray(x.shape, dtypes.canonicalize(x.dtype), False)
+
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of anything padax takes as an array: a Tensor or tracer (its `aval`), a
+    Python scalar (weakly typed), a numpy array or scalar, a nested list, or an object that describes
+    itself with an `aval` (a ShapeDtypeStruct). The one place every floor reads avals from values."""
+    if isinstance(x, AvalProperties):
+        return x.aval
+    if isinstance(x, _PY_SCALARS) and not isinstance(x, np.generic):  # np.float64 subclasses float: strong
+        return ShapedArray((), dtypes.python_scalar_dtype(x), True)
+    aval = getattr(x, "aval", None)
+    if isinstance(aval, ShapedArray):
+        return aval
+    if isinstance(x, (str, bytes)) or x is None:
+        raise input_error(TypeError, f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
+    arr = np.asarray(x)
+    if arr.dtype.kind in "OUS":
+        raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
+    return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)

@@ -10,12 +10,18 @@ returns one cotangent (or None) per operand.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
+
+# Filled by the op library (padax/functional), which owns the arrays: how to make concrete zeros of an
+# aval and how to add two tangents, by aval type (jax's `aval_zeros_likers` and `add_jaxvals`). The
+# differentiation machinery below the op library reads them.
+aval_zeros_likers: dict[type, Callable[[Any], Any]] = {}
+jaxval_adders: dict[type, Callable[[Any, Any], Any]] = {}
 
 
 class Zero:
@@ -58,8 +64,7 @@ def zeros_like_aval(aval: ShapedArray) -> Any:
     """Concrete zeros of an aval; a float0 (no tangent space) zero is a host array, as in JAX."""
     if aval.dtype == float0:
         return np.zeros(aval.shape, float0)
-    from padax.functional._arrays import full
-    return full(aval.shape, 0, aval.dtype)
+    return aval_zeros_likers[type(aval)](aval)
 
 
 def instantiate(t: Any, aval: ShapedArray | None = None) -> Any:
@@ -70,17 +75,12 @@ def instantiate(t: Any, aval: ShapedArray | None = None) -> Any:
 
 
 def add_tangents(a: Any, b: Any) -> Any:
+    """a + b for tangents, where either may be a symbolic Zero."""
     if type(a) is Zero:
         return b
     if type(b) is Zero:
         return a
-    from padax.functional.lax.elementwise import add_p
-    return add_p.bind(a, b)
-
-
-def aval_of_value(x: Any) -> ShapedArray:
-    from padax.functional._arrays import aval_of
-    return aval_of(x)
+    return jaxval_adders[type(get_aval(a))](a, b)
 
 
 def defjvp(prim, *per_input: Callable | None) -> None:
@@ -88,7 +88,7 @@ def defjvp(prim, *per_input: Callable | None) -> None:
     that input's contribution to the output tangent (None for non-differentiable inputs)."""
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        acc: Any = Zero(aval_of_value(out))
+        acc: Any = Zero(get_aval(out))
         for fn, t in zip(per_input, tangents):
             if fn is not None and type(t) is not Zero:
                 acc = add_tangents(acc, fn(t, *primals, **params))
@@ -100,7 +100,7 @@ def defjvp_with_output(prim, *per_input: Callable | None) -> None:
     """Like `defjvp`, but each fn also receives the primal output: `fn(t, out, *primals)`."""
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        acc: Any = Zero(aval_of_value(out))
+        acc: Any = Zero(get_aval(out))
         for fn, t in zip(per_input, tangents):
             if fn is not None and type(t) is not Zero:
                 acc = add_tangents(acc, fn(t, out, *primals, **params))
@@ -113,7 +113,7 @@ def deflinear(prim, transpose: Callable) -> None:
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         if all(type(t) is Zero for t in tangents):
-            return out, Zero(aval_of_value(out)) if not prim.multiple_results else [Zero(aval_of_value(o)) for o in out]
+            return out, Zero(get_aval(out)) if not prim.multiple_results else [Zero(get_aval(o)) for o in out]
         ts = [instantiate(t) for t in tangents]
         return out, prim.bind(*ts, **params)
     prim.jvp_rule = rule
@@ -125,10 +125,6 @@ def defzero_jvp(prim) -> None:
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
         if prim.multiple_results:
-            return out, [Zero(tangent_aval(aval_of_value(o))) for o in out]
-        return out, Zero(tangent_aval(aval_of_value(out)))
+            return out, [Zero(tangent_aval(get_aval(o))) for o in out]
+        return out, Zero(tangent_aval(get_aval(out)))
     prim.jvp_rule = rule
-
-
-def all_zero(ts: Sequence[Any]) -> bool:
-    return all(type(t) is Zero for t in ts)

@@ -12,8 +12,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.core import dtypes
-from padax.core.abstract import ShapedArray, check_aval_size
+from padax.core import ad_util, dtypes
+from padax.core.abstract import ShapedArray, check_aval_size, get_aval
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.devices import backend as _backend
@@ -30,17 +30,7 @@ def is_array(x: Any) -> bool:
     return isinstance(x, (Tensor, Tracer))
 
 
-def aval_of(x: Any) -> ShapedArray:
-    if isinstance(x, (Tensor, Tracer)):
-        return x.aval
-    if isinstance(x, _SCALARS) and not isinstance(x, np.generic):  # np.float64 subclasses float: strong
-        return ShapedArray((), dtypes.python_scalar_dtype(x), True)
-    if isinstance(x, (str, bytes)) or x is None:
-        raise input_error(TypeError, f"expected an array, Python scalar or numpy value, got {type(x).__name__}: {x!r}")
-    arr = np.asarray(x)
-    if arr.dtype.kind in "OUS":
-        raise input_error(TypeError, f"cannot convert {type(x).__name__} {x!r} to an array")
-    return ShapedArray(arr.shape, dtypes.canonicalize(arr.dtype), False)
+aval_of = get_aval  # (the op library's historical name for core's get_aval)
 
 
 def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
@@ -48,7 +38,7 @@ def dtype_weak(x: Any) -> tuple[np.dtype, bool]:
     (np.float64(1) counts as a Python float, np.int32(2) as a Python int), as in Paddle's Tensor ops."""
     if isinstance(x, np.generic):
         return dtypes.weak_dtype_of_kind(dtypes.kind_rank(dtypes.canonicalize(x.dtype))), True
-    a = aval_of(x)
+    a = get_aval(x)
     return a.dtype, a.weak_type
 
 
@@ -90,6 +80,9 @@ def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
         return device_put(np.full(shape, value, dtype=dtype))
     from padax.functional.lax.structural import broadcast_in_dim
     return broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
+
+
+ad_util.aval_zeros_likers[ShapedArray] = lambda aval: full(aval.shape, 0, aval.dtype)  # AD's zeros
 
 
 def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
@@ -144,7 +137,7 @@ def broadcast_shapes(op: str, *shapes: Sequence[int]) -> tuple[int, ...]:
 def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     """numpy-style broadcast of an array to `shape` (trailing alignment)."""
     from padax.functional.lax.structural import broadcast_in_dim, reshape
-    xs = aval_of(x).shape
+    xs = get_aval(x).shape
     if xs == shape:
         return x
     lead = len(shape) - len(xs)

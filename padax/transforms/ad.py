@@ -20,7 +20,8 @@ from padax.core.errors import missing_rule
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 from padax.transforms.staging import JaxprTrace, JaxprTracer
 
 
@@ -36,7 +37,7 @@ class JVPTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
-        return aval_of(self.primal)
+        return get_aval(self.primal)
 
 
 class JVPTrace(Trace):
@@ -50,7 +51,7 @@ class JVPTrace(Trace):
     def lift(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:
             return x.primal, x.tangent
-        return x, Zero(tangent_aval(aval_of(x)))
+        return x, Zero(tangent_aval(get_aval(x)))
 
     def process_primitive(self, prim, args, params):
         primals, tangents = [], []
@@ -71,7 +72,7 @@ class JVPTrace(Trace):
         return self._wrap(out, t_out)
 
     def _wrap(self, p, t):
-        if type(t) is Zero and not dtypes.is_inexact(aval_of(p).dtype):
+        if type(t) is Zero and not dtypes.is_inexact(get_aval(p).dtype):
             return p  # integer/bool outputs carry no tangent
         return JVPTracer(self, p, t)
 
@@ -95,7 +96,7 @@ def _is_float0(t: Any) -> bool:
 
 
 def _check_tangent(p: Any, t: Any, i: int) -> Any:
-    pa = aval_of(p)
+    pa = get_aval(p)
     if type(t) is Zero:
         return t
     if _is_float0(t):
@@ -103,7 +104,7 @@ def _check_tangent(p: Any, t: Any, i: int) -> Any:
             raise TypeError(f"jvp: tangent #{i} is float0{list(t.shape)}, which only an integer or bool primal "
                             f"of that shape takes, but its primal has {pa.str_short()}{user_location()}")
         return Zero(tangent_aval(pa))
-    ta = aval_of(t)
+    ta = get_aval(t)
     if not dtypes.is_inexact(pa.dtype):
         return Zero(tangent_aval(pa))
     if ta.shape != pa.shape or ta.dtype != pa.dtype:
@@ -223,9 +224,9 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
     """
     parent = trace_state.trace
     pe = PartialEvalTrace(parent)
-    diff = [dtypes.is_inexact(aval_of(p).dtype) for p in primals]
+    diff = [dtypes.is_inexact(get_aval(p).dtype) for p in primals]
     with new_trace(pe):
-        t_ins = [pe.new_arg(tangent_aval(aval_of(p))) if d else None for p, d in zip(primals, diff)]
+        t_ins = [pe.new_arg(tangent_aval(get_aval(p))) if d else None for p, d in zip(primals, diff)]
         jt = JVPTrace(pe)
         with new_trace(jt):
             ins = [JVPTracer(jt, p, t) if t is not None else p for p, t in zip(primals, t_ins)]
@@ -235,7 +236,7 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
         for p in out_primals:
             if isinstance(p, JaxprTracer) and p._trace is pe:
                 raise AssertionError("padax internal error: a primal output depends on tangents")
-        out_diff = [dtypes.is_inexact(aval_of(p).dtype) for p in out_primals]
+        out_diff = [dtypes.is_inexact(get_aval(p).dtype) for p in out_primals]
         t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
         linear = pe.to_jaxpr(t_outs)
     if config.check_tracer_leaks:
@@ -339,7 +340,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
     out_tree = _from_store(store, "out")
-    in_avals = [aval_of(p) for p in p_leaves]
+    in_avals = [get_aval(p) for p in p_leaves]
 
     def f_vjp(*cts):
         ct = cts[0] if len(cts) == 1 else cts
@@ -348,8 +349,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
             raise TypeError(f"vjp: cotangent tree {ct_tree} does not match the output tree {out_tree}")
         checked = []
         for i, (c, o, d) in enumerate(zip(ct_leaves, out_primals, out_diff)):
-            oa = aval_of(o)
-            ca_shape = np.shape(c) if not d else aval_of(c).shape  # (an int output's cotangent is float0)
+            oa = get_aval(o)
+            ca_shape = np.shape(c) if not d else get_aval(c).shape  # (an int output's cotangent is float0)
             if ca_shape != oa.shape:
                 raise TypeError(f"vjp: cotangent #{i} has shape {ca_shape} but the output has {oa.shape}")
             if d:
@@ -374,7 +375,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
 
 def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:
     """A cotangent in its output's dtype: Python numbers (weakly typed) adopt it; other dtypes are an error."""
-    ca = aval_of(c)
+    ca = get_aval(c)
     if ca.dtype == dtype:
         return c
     if ca.weak_type or isinstance(c, (int, float, complex)):
@@ -404,7 +405,7 @@ def linearize(fun: Callable, *primals: Any):
     store: list = []
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
-    in_avals = [aval_of(p) for p in p_leaves]
+    in_avals = [get_aval(p) for p in p_leaves]
     from padax.core.jaxpr import eval_jaxpr
 
     def f_jvp(*tangents):
@@ -413,7 +414,7 @@ def linearize(fun: Callable, *primals: Any):
             raise TypeError(f"linearize: tangent tree {t_tree} does not match the primal tree {in_tree}")
         ts = [_linearize_tangent(t, a, i) for i, (t, d, a) in enumerate(zip(t_leaves, diff, in_avals)) if d]
         it = iter(eval_jaxpr(linear.jaxpr, linear.consts, *ts))
-        return out_tree.unflatten([next(it) if d else np.zeros(aval_of(o).shape, float0)
+        return out_tree.unflatten([next(it) if d else np.zeros(get_aval(o).shape, float0)
                                    for o, d in zip(out_primals, out_diff)])
 
     return out_tree.unflatten(out_primals), f_jvp
@@ -421,7 +422,7 @@ def linearize(fun: Callable, *primals: Any):
 
 def _linearize_tangent(t: Any, primal_aval: ShapedArray, i: int) -> Any:
     """A tangent for linearize's linear map: Python numbers take the primal's dtype; the shape must match."""
-    ta = aval_of(t)
+    ta = get_aval(t)
     if ta.shape != primal_aval.shape:
         raise TypeError(f"linearize: tangent #{i} has shape {ta.shape} but its primal has shape "
                         f"{primal_aval.shape}{user_location()}")
@@ -465,7 +466,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         diff_args = tuple(args[i] for i in nums)
         for i, a in zip(nums, diff_args):
             for leaf in tree_util.leaves(a):
-                av = aval_of(leaf)
+                av = get_aval(leaf)
                 if not dtypes.is_inexact(av.dtype) and not allow_int:
                     raise TypeError(
                         f"grad({name}): argument #{i} has dtype {av.dtype.name} ({av.str_short()}); gradients "
@@ -480,7 +481,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
             out, f_vjp, aux = vjp(f_partial, *diff_args, has_aux=True)
         else:
             out, f_vjp = vjp(f_partial, *diff_args)
-        oa = aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
+        oa = get_aval(out) if not isinstance(out, (tuple, list, dict)) else None
         if oa is None or oa.shape != ():
             got = oa.str_short() if oa is not None else type(out).__name__
             raise TypeError(f"grad({name}) requires a scalar output, got {got}{user_location()}. "
@@ -556,13 +557,13 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
         >>> transposed(padax.to_tensor([1.0, 5.0]))[0].tolist()
         [2.0, 10.0]
     """
-    from padax.transforms.staging import aval_of as staging_aval_of, trace_flat
+    from padax.transforms.staging import arg_aval, trace_flat
     leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    closed = trace_flat(_flatten_fun(fun, in_tree, store), [staging_aval_of(x) for x in leaves],
+    closed = trace_flat(_flatten_fun(fun, in_tree, store), [arg_aval(x) for x in leaves],
                         "linear_transpose tracing")
     out_tree = _from_store(store, "out")
-    in_avals = [staging_aval_of(x) for x in leaves]
+    in_avals = [arg_aval(x) for x in leaves]
 
     def transposed(*cts):
         ct = cts[0] if len(cts) == 1 else cts
@@ -581,12 +582,12 @@ def _std_basis(leaves: Sequence[Any]):
     """Identity matrix over the flattened inputs, split back into one batch per leaf."""
     import numpy as _np
     from padax.functional._arrays import constant
-    sizes = [aval_of(x).size for x in leaves]
+    sizes = [get_aval(x).size for x in leaves]
     total = sum(sizes)
     out = []
     start = 0
     for x, n in zip(leaves, sizes):
-        a = aval_of(x)
+        a = get_aval(x)
         eye = _np.zeros((total, n), dtype=a.dtype)
         eye[start:start + n] = _np.eye(n, dtype=a.dtype)
         out.append(constant(eye.reshape((total,) + a.shape), a.dtype))
@@ -644,7 +645,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         dargs, f_d = _restrict_to_argnums(fun, args, nums, op="jacfwd")
         leaves, in_tree = tree_util.flatten(dargs)
         for leaf in leaves:
-            _check_jacobian_dtype("jacfwd", "input", aval_of(leaf), holomorphic)
+            _check_jacobian_dtype("jacfwd", "input", get_aval(leaf), holomorphic)
         basis, _ = _std_basis(leaves)
 
         def push(*ts):
@@ -656,11 +657,11 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         tangents, aux = batched if has_aux else (batched, None)
         # split the trailing basis axis back into the input leaves' shapes
         def split(t):
-            ta = aval_of(t)
+            ta = get_aval(t)
             out_shape = ta.shape[:-1]
             pieces, start = [], 0
             for x in leaves:
-                xa = aval_of(x)
+                xa = get_aval(x)
                 from padax.functional.lax.structural import reshape
                 from padax.functional.lax import structural as S
                 piece = S.slice(t, (0,) * (ta.ndim - 1) + (start,), ta.shape[:-1] + (start + xa.size,)) \
@@ -703,10 +704,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             out, f_vjp = vjp(f_d, *dargs)
         o_leaves, o_tree = tree_util.flatten(out)
         for leaf in o_leaves:
-            _check_jacobian_dtype("jacrev", "output", aval_of(leaf), holomorphic)
+            _check_jacobian_dtype("jacrev", "output", get_aval(leaf), holomorphic)
         if holomorphic:
             for leaf in tree_util.leaves(dargs):
-                _check_jacobian_dtype("jacrev", "input", aval_of(leaf), True)
+                _check_jacobian_dtype("jacrev", "input", get_aval(leaf), True)
         basis, total = _std_basis(o_leaves)
         cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
         from padax.functional.lax import structural as S
@@ -716,10 +717,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         per_out = []
         start = 0
         for o in o_leaves:
-            oa = aval_of(o)
+            oa = get_aval(o)
             row = []
             for c in ct_leaves:
-                ca = aval_of(c)
+                ca = get_aval(c)
                 piece = S.slice(c, (start,) + (0,) * (ca.ndim - 1), (start + oa.size,) + ca.shape[1:]) \
                     if len(o_leaves) > 1 else c
                 row.append(S.reshape(piece, oa.shape + ca.shape[1:]))

@@ -26,7 +26,7 @@ from padax.devices.backend import default_device
 from padax.devices.executable import Executable
 from padax.devices.put import device_put
 from padax.lowering.compile import compile_lowered
-from padax.transforms.staging import ShapeDtypeStruct, aval_of
+from padax.transforms.staging import ShapeDtypeStruct, arg_aval
 
 if TYPE_CHECKING:
     from padax.lowering.mlir import LoweredModule
@@ -123,7 +123,7 @@ class Compiled:
         self._exe = exe
         self._const_bufs = const_bufs
         self._plan = plan
-        self._in_avals = [aval_of(x) for x in traced._leaves]
+        self._in_avals = [arg_aval(x) for x in traced._leaves]
 
     in_tree = property(lambda self: self._traced.in_tree)
     out_tree = property(lambda self: self._traced.out_tree)

@@ -11,10 +11,10 @@ from padax.core import tree as tree_util
 from padax.core.ad_util import float0
 from padax.core.abstract import ShapedArray
 from padax.core.errors import missing_rule
-from padax.core.batching_util import bdim_to_front, moveaxis
+from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 
 
 class BatchTracer(Tracer):
@@ -27,7 +27,7 @@ class BatchTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
-        a = aval_of(self.val)
+        a = get_aval(self.val)
         if self.bdim is None:
             return a
         return a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
@@ -154,13 +154,13 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             if ax is None:
                 norm_axes.append(None)
                 continue
-            nd = aval_of(leaf).ndim
+            nd = get_aval(leaf).ndim
             if not -nd <= ax < nd:
                 raise ValueError(f"vmap({name}): in_axes {ax} is out of range for argument {path} of shape "
-                                 f"{aval_of(leaf).shape}{user_location()}")
+                                 f"{get_aval(leaf).shape}{user_location()}")
             ax %= nd
             norm_axes.append(ax)
-            sizes[path] = aval_of(leaf).shape[ax]
+            sizes[path] = get_aval(leaf).shape[ax]
         size_set = set(sizes.values())
         if axis_size is not None:
             size_set.add(axis_size)
@@ -193,10 +193,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                     continue
                 with set_current_trace(trace.parent):
                     v = bdim_to_front(v, d, size)
-                    nd = aval_of(v).ndim
+                    nd = get_aval(v).ndim
                     if not -nd <= oa < nd:
                         raise ValueError(f"vmap({name}): out_axes {oa} is out of range for an output of shape "
-                                         f"{aval_of(v).shape[1:]} per example (batched rank {nd}: allowed "
+                                         f"{get_aval(v).shape[1:]} per example (batched rank {nd}: allowed "
                                          f"{-nd}..{nd - 1}){user_location()}")
                     results.append(moveaxis(v, 0, oa % nd))
         if config.check_tracer_leaks:

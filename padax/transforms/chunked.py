@@ -12,16 +12,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.core import tree as tree_util
-from padax.core.batching_util import moveaxis
+from padax.functional.lax.structural import moveaxis
 from padax.core.source_info import user_location
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 
 
 def _split_chunks(x: Any, axis: int, start: int, count: int, chunk: int) -> Any:
     """x[start : start + count*chunk] along `axis`, as (count, ..., chunk at `axis`, ...)."""
     from padax.functional.lax.structural import reshape
     from padax.functional.lax.structural import slice as lslice
-    a = aval_of(x)
+    a = get_aval(x)
     starts, limits = [0] * a.ndim, list(a.shape)
     starts[axis], limits[axis] = start, start + count * chunk
     part = lslice(x, tuple(starts), tuple(limits))
@@ -31,7 +31,7 @@ def _split_chunks(x: Any, axis: int, start: int, count: int, chunk: int) -> Any:
 
 def _slice_axis(x: Any, axis: int, start: int, stop: int) -> Any:
     from padax.functional.lax.structural import slice as lslice
-    a = aval_of(x)
+    a = get_aval(x)
     starts, limits = [0] * a.ndim, list(a.shape)
     starts[axis], limits[axis] = start, stop
     return lslice(x, tuple(starts), tuple(limits))
@@ -48,8 +48,8 @@ def chunked_vmap(fun: Callable, in_axes: Any, out_axes: Any, axis_size: int | No
         leaves, in_tree = tree_util.flatten(args)
         axes = _broadcast_prefix(in_axes, args, "in_axes")
         mapped = [i for i, ax in enumerate(axes) if ax is not None]
-        norm = {i: axes[i] % aval_of(leaves[i]).ndim for i in mapped if aval_of(leaves[i]).ndim}
-        sizes = {aval_of(leaves[i]).shape[norm[i]] for i in mapped if i in norm}
+        norm = {i: axes[i] % get_aval(leaves[i]).ndim for i in mapped if get_aval(leaves[i]).ndim}
+        sizes = {get_aval(leaves[i]).shape[norm[i]] for i in mapped if i in norm}
         if axis_size is not None:
             sizes.add(axis_size)
         if len(sizes) != 1 or len(norm) != len(mapped):
@@ -77,18 +77,18 @@ def chunked_vmap(fun: Callable, in_axes: Any, out_axes: Any, axis_size: int | No
         oaxes = _broadcast_prefix(out_axes, out_tree.unflatten(out_leaves), "out_axes")
         merged = []
         for y, oa in zip(out_leaves, oaxes):
-            ya = aval_of(y)
+            ya = get_aval(y)
             if oa is None:  # unbatched: every chunk produced the same value
                 merged.append(reshape(_slice_axis(y, 0, 0, 1), ya.shape[1:]))
                 continue
             oa %= ya.ndim - 1
             moved = moveaxis(y, 0, oa)                       # (..., count, chunk, ...)
-            ma = aval_of(moved)
+            ma = get_aval(moved)
             merged.append(reshape(moved, ma.shape[:oa] + (count * chunk_size,) + ma.shape[oa + 2:]))
         if rest:
             tail = call_on({i: _slice_axis(leaves[i], norm[i], count * chunk_size, n) for i in mapped}, rest)
             t_leaves = tree_util.leaves(tail)
-            merged = [m if oa is None else concatenate([m, t], oa % aval_of(m).ndim)
+            merged = [m if oa is None else concatenate([m, t], oa % get_aval(m).ndim)
                       for m, t, oa in zip(merged, t_leaves, oaxes)]
         return out_tree.unflatten(merged)
 

@@ -9,7 +9,7 @@ from padax.core import tree as tree_util
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
-from padax.transforms.staging import aval_of as arg_aval, trace_flat
+from padax.transforms.staging import arg_aval, trace_flat
 
 
 def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:

@@ -33,7 +33,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.transforms.jet import _missing_rule_error, taylor_rules
 
 
@@ -48,7 +48,7 @@ class CollapsedTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
-        return aval_of(self.primal)
+        return get_aval(self.primal)
 
 
 def _pointwise() -> frozenset:
@@ -151,9 +151,9 @@ class CollapsedTrace(Trace):
                         lower_out[j][k] = next(lo_it)
                 if pat[K - 1]:
                     t = next(top_it)
-                    top_out[j] = reduce_sum(t, (aval_of(t).ndim - 1,))
+                    top_out[j] = reduce_sum(t, (get_aval(t).ndim - 1,))
         if any(t is not None for t in tops):
-            tangents = [Zero(tangent_aval(aval_of(p))) if t is None else t for p, t in zip(primals, tops)]
+            tangents = [Zero(tangent_aval(get_aval(p))) if t is None else t for p, t in zip(primals, tops)]
             o, t_lin = prim.jvp_rule(list(primals), tangents, **params)
             outs = list(o) if prim.multiple_results else [o]
             t_lin = list(t_lin) if prim.multiple_results else [t_lin]
@@ -170,7 +170,7 @@ class CollapsedTrace(Trace):
     def _apply_pointwise(self, prim, rule, primals, lowers, tops, has_lower, params):
         """Order 2, one operand i with first-order terms x1 (directions first): the forward
         Laplacian step (see the module docstring). Other operands may carry a summed top only."""
-        from padax.core.batching_util import bdim_to_front
+        from padax.functional.lax.structural import bdim_to_front
         from padax.functional.lax.elementwise import mul
         from padax.functional.lax.reductions import reduce_sum
         from padax.transforms.jet_rules._common import tadd, tmul
@@ -183,7 +183,7 @@ class CollapsedTrace(Trace):
         top = tmul(c2, None if c2 is None else reduce_sum(mul(x1, x1), (0,)))
         others = [j for j, t in enumerate(tops) if t is not None and j != i]
         if others:      # an operand without first-order terms but with a summed top: its jvp
-            tangents = [Zero(tangent_aval(aval_of(q))) if t is None else t for q, t in zip(primals, tops)]
+            tangents = [Zero(tangent_aval(get_aval(q))) if t is None else t for q, t in zip(primals, tops)]
             _, t_lin = prim.jvp_rule(list(primals), tangents, **params)
             top = tadd(top, None if type(t_lin) is Zero else t_lin)
         elif tops[i] is not None:
@@ -191,20 +191,20 @@ class CollapsedTrace(Trace):
         return [out], [[lower]], [top]
 
     def _wrap(self, p: Any, lower: list, top: Any) -> Any:
-        if not dtypes.is_inexact(aval_of(p).dtype) or (all(t is None for t in lower) and top is None):
+        if not dtypes.is_inexact(get_aval(p).dtype) or (all(t is None for t in lower) and top is None):
             return p
         return CollapsedTracer(self, p, lower, top)
 
 
 def _ones_like(x: Any) -> Any:
     from padax.functional._arrays import full
-    a = aval_of(x)
+    a = get_aval(x)
     return full(a.shape, 1, a.dtype)
 
 
 def _same_shapes(primals: Sequence[Any]) -> bool:
     """Elementwise operands of one shape (no implicit broadcasting of a scalar operand)."""
-    return len({aval_of(p).shape for p in primals}) == 1
+    return len({get_aval(p).shape for p in primals}) == 1
 
 
 def collapsed_jet(fun: Callable, primals: Sequence[Any], lower: Sequence[Sequence[Any]], top: Sequence[Any],

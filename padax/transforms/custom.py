@@ -11,11 +11,12 @@ from padax.core.ad_util import Zero, instantiate, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
                                          stop_gradient_p)
 from padax.transforms.jit_primitive import hoist_consts
-from padax.transforms.staging import aval_of as arg_aval, trace_flat
+from padax.transforms.staging import arg_aval, trace_flat
 
 
 def stop_gradient(x: Any) -> Any:
@@ -34,7 +35,7 @@ def stop_gradient(x: Any) -> Any:
         3.0
     """
     def one(leaf):
-        if not dtypes.is_inexact(aval_of(leaf).dtype):
+        if not dtypes.is_inexact(get_aval(leaf).dtype):
             return leaf
         from padax.functional._arrays import asarray
         return stop_gradient_p.bind(asarray(leaf))
@@ -74,7 +75,7 @@ def _checked_tangent(rule: str, kind: str, where: str, t: Any, primal_aval: Any)
     want = tangent_aval(primal_aval)
     if not dtypes.is_inexact(want.dtype) or isinstance(t, Zero):
         return t
-    got = aval_of(t)
+    got = get_aval(t)
     if got.shape != want.shape:
         raise TypeError(f"{rule} returned a {kind} {got.str_short()} for {where}, whose {kind} must have the "
                         f"primal's shape: {want.str_short()}{user_location()}")
@@ -185,7 +186,7 @@ class custom_jvp:
             if o_tree != want or t_tree != want:
                 raise TypeError(f"custom_jvp {name}: the jvp rule must return (primal_out, tangent_out) "
                                 f"with the structure of the function's output {want}; got {o_tree} and {t_tree}")
-            t_leaves = [_checked_tangent(f"custom_jvp {name}: the jvp rule", "tangent", f"output {i}", t, aval_of(o))
+            t_leaves = [_checked_tangent(f"custom_jvp {name}: the jvp rule", "tangent", f"output {i}", t, get_aval(o))
                         for i, (o, t) in enumerate(zip(o_leaves, t_leaves))]
             if out_tree is None:
                 return o_leaves, t_leaves, o_tree
@@ -203,7 +204,7 @@ class custom_jvp:
                 return self(*args)
         with set_current_trace(trace.parent):
             outs, t_outs, out_tree = self._flat_rule(static, in_tree)([p for p, _ in pairs], [t for _, t in pairs])
-        t_outs = [t if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
+        t_outs = [t if dtypes.is_inexact(get_aval(o).dtype) else Zero(tangent_aval(get_aval(o)))
                   for o, t in zip(outs, t_outs)]
         return out_tree.unflatten(trace._wrap(o, t) for o, t in zip(outs, t_outs))
 
@@ -211,7 +212,7 @@ class custom_jvp:
 def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp_fn, num_consts):
     # consts (closure values of fun) are not differentiated through the custom rule
     outs, t_outs = jvp_fn.fn(list(primals[num_consts:]), list(tangents[num_consts:]))
-    t_outs = [t if dtypes.is_inexact(aval_of(o).dtype) else Zero(tangent_aval(aval_of(o)))
+    t_outs = [t if dtypes.is_inexact(get_aval(o).dtype) else Zero(tangent_aval(get_aval(o)))
               for o, t in zip(outs, t_outs)]
     return outs, t_outs
 
@@ -220,7 +221,7 @@ custom_jvp_call_p.jvp_rule = _custom_jvp_call_jvp
 
 
 def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp_fn, num_consts):
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
@@ -283,7 +284,7 @@ class custom_vjp:
         name = self.__name__
         fwd, bwd, nondiff = self.fwd, self.bwd, self.nondiff_argnums
         nondiff_vals = tuple(static[i] for i in nondiff)
-        leaf_avals = [aval_of(x) for x in leaves]  # bwd_fn keeps avals, not the (traced) arguments
+        leaf_avals = [get_aval(x) for x in leaves]  # bwd_fn keeps avals, not the (traced) arguments
 
         def fwd_fn(primals):
             out, res = fwd(*_merge(static, in_tree.unflatten(primals), n))
@@ -323,7 +324,7 @@ def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts)
     outs, res = fwd.fn(list(primals[num_consts:]))
     res_leaves, res_tree = tree_util.flatten(res)
     ts = [instantiate(t) for t in tangents[num_consts:]]
-    out_avals = tuple(aval_of(o) for o in outs)
+    out_avals = tuple(get_aval(o) for o in outs)
     t_outs = custom_lin_p.bind(*res_leaves, *ts, num_res=len(res_leaves), out_avals=out_avals, bwd=bwd,
                                out_tree=res_tree, in_tree=None)
     return outs, t_outs
@@ -348,7 +349,7 @@ custom_lin_p.batch_rule = _custom_lin_forward  # batching it means running the l
 
 
 def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts):
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]

@@ -24,7 +24,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 
 
 def _argnums_tuple(argnums) -> tuple[int, ...]:
@@ -62,7 +62,7 @@ def _with_arg(fun: Callable, args: tuple, argnum: int) -> Callable:
 
 
 def _check_input(op: str, x: Any) -> None:
-    a = aval_of(x)
+    a = get_aval(x)
     if not dtypes.is_floating(a.dtype):
         raise op_type_error(op, f"the differentiated argument must be a real floating array, got {a.str_short()}")
 
@@ -70,7 +70,7 @@ def _check_input(op: str, x: Any) -> None:
 def _basis(x: Any):
     """The coordinate directions of x: an identity of shape (n,) + x.shape."""
     from padax.functional._arrays import constant
-    a = aval_of(x)
+    a = get_aval(x)
     n = a.size
     return constant(np.eye(n, dtype=a.dtype).reshape((n,) + a.shape), a.dtype), n
 
@@ -78,7 +78,7 @@ def _basis(x: Any):
 def _random_directions(op: str, key: Any, num_samples: int, distribution: str, x: Any):
     from padax import random as prandom
     from padax.functional.lax.structural import convert_element_type
-    a = aval_of(x)
+    a = get_aval(x)
     if key is None:
         raise op_value_error(op, "method='hutchinson' needs a random key: laplacian(f, method='hutchinson', "
                                  "key=padax.random.key(0))")
@@ -105,7 +105,7 @@ def _summed_second_coefficients(f: Callable, x: Any, directions: Any, num: int):
         return leaves
 
     outs, _, tops = collapsed_jet(flat, [x], [[directions]], [None], 2, num)
-    tops = [zeros_like_aval(aval_of(o).strip_weak_type()) if t is None else t for o, t in zip(outs, tops)]
+    tops = [zeros_like_aval(get_aval(o).strip_weak_type()) if t is None else t for o, t in zip(outs, tops)]
     return store[0], outs, tops
 
 
@@ -155,11 +155,11 @@ def _hessian_trace(f: Callable, x: Any):
     from padax.functional.lax.reductions import reduce_sum
     from padax.functional.lax.structural import reshape
     from padax.transforms.ad import hessian
-    xa = aval_of(x)
+    xa = get_aval(x)
     n = xa.size
 
     def trace_of(h):
-        ha = aval_of(h)
+        ha = get_aval(h)
         out_shape = ha.shape[:ha.ndim - 2 * xa.ndim]
         h2 = reshape(h, out_shape + (n * n,))
         from padax.functional.lax.structural import slice as lslice
@@ -179,7 +179,7 @@ def hessian_diag(fun: Callable, argnums: int = 0) -> Callable:
     """
     def wrapped(*args):
         from padax.core.ad_util import zeros_like_aval
-        from padax.core.batching_util import moveaxis
+        from padax.functional.lax.structural import moveaxis
         from padax.functional.lax.elementwise import mul
         from padax.functional.lax.structural import reshape
         from padax.transforms.batching import vmap
@@ -187,7 +187,7 @@ def hessian_diag(fun: Callable, argnums: int = 0) -> Callable:
         x = args[argnums]
         _check_input("hessian_diag", x)
         f = _with_arg(fun, args, argnums)
-        xa = aval_of(x)
+        xa = get_aval(x)
         dirs, n = _basis(x)
         store: list = []
 
@@ -197,13 +197,13 @@ def hessian_diag(fun: Callable, argnums: int = 0) -> Callable:
                 store.append(tree)
                 return leaves
             outs, series = jet_flat(flat, [x], [[v, None]], 2)
-            return [zeros_like_aval(aval_of(o).strip_weak_type()) if s is None or s[1] is None else s[1]
+            return [zeros_like_aval(get_aval(o).strip_weak_type()) if s is None or s[1] is None else s[1]
                     for o, s in zip(outs, series)]
 
         per_dir = vmap(second)(dirs)
 
         def arrange(d):
-            da = aval_of(d)
+            da = get_aval(d)
             out_shape = da.shape[1:]
             return mul(reshape(moveaxis(d, 0, -1), out_shape + xa.shape), 2.0)
         return store[0].unflatten([arrange(d) for d in per_dir])
@@ -231,9 +231,9 @@ def jacobian_diag(fun: Callable, argnums: int = 0, elementwise: bool = False) ->
         x = args[argnums]
         _check_input("jacobian_diag", x)
         f = _with_arg(fun, args, argnums)
-        xa = aval_of(x)
+        xa = get_aval(x)
         out = f(x)
-        oa = aval_of(out) if not isinstance(out, (tuple, list, dict)) else None
+        oa = get_aval(out) if not isinstance(out, (tuple, list, dict)) else None
         if oa is None or oa.shape != xa.shape:
             got = oa.str_short() if oa is not None else type(out).__name__
             raise op_type_error("jacobian_diag", f"f must map x {xa.str_short()} to one array of the same shape, "

@@ -26,7 +26,7 @@ from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 
 Series = list  # K coefficients (orders 1..K), each an array or None (a zero coefficient)
 
@@ -68,7 +68,7 @@ class JetTracer(Tracer):
 
     @property
     def aval(self) -> ShapedArray:
-        return aval_of(self.primal)
+        return get_aval(self.primal)
 
 
 class JetTrace(Trace):
@@ -108,7 +108,7 @@ class JetTrace(Trace):
         return self._wrap(out, out_series)
 
     def _wrap(self, p: Any, s: Series | None) -> Any:
-        if s is None or all(t is None for t in s) or not dtypes.is_inexact(aval_of(p).dtype):
+        if s is None or all(t is None for t in s) or not dtypes.is_inexact(get_aval(p).dtype):
             return p
         return JetTracer(self, p, list(s))
 
@@ -164,12 +164,12 @@ def _known_zero(t: Any) -> bool:
 
 def _check_term(p: Any, t: Any, i: int, k: int) -> Any:
     from padax.functional._arrays import asarray
-    pa = aval_of(p)
+    pa = get_aval(p)
     if isinstance(t, (bool, int, float, complex)) and not isinstance(t, Tracer):
         t = asarray(t, pa.dtype)
     elif not isinstance(t, Tracer):
         t = asarray(t)
-    ta = aval_of(t)
+    ta = get_aval(t)
     if ta.shape != pa.shape or ta.dtype != pa.dtype:
         raise TypeError(f"jet: term {k} of argument {i} has {ta.str_short()} but its primal has "
                         f"{pa.str_short()}; they must match in shape and dtype{user_location()}")
@@ -231,7 +231,7 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
             from padax.functional._arrays import asarray
             leaf = leaf if isinstance(leaf, Tracer) else asarray(leaf)
             p_leaves.append(leaf)
-            if not dtypes.is_inexact(aval_of(leaf).dtype):
+            if not dtypes.is_inexact(get_aval(leaf).dtype):
                 s_leaves.append(None)  # integer/bool inputs have no Taylor terms
                 continue
             ts = [_check_term(leaf, per_term[k][j], i, k + 1) for k in range(order)]
@@ -258,7 +258,7 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
     terms_out = []
     from padax.core.ad_util import zeros_like_aval
     for o, s in zip(outs, out_series):
-        oa = aval_of(o)
+        oa = get_aval(o)
         s = list(s) if s is not None else [None] * order
         if factorial_scaled:
             s = _factorial_scale(s, inverse=False)
@@ -291,7 +291,7 @@ def jet_jaxpr(closed: ClosedJaxpr, order: int, in_nz: Sequence[bool],
                                     list(args[:n]), series, order)
         flags, extra = [], []
         for o, s, inst in zip(outs, out_series, instantiate):
-            oa = aval_of(o)
+            oa = get_aval(o)
             nz = dtypes.is_inexact(oa.dtype) and (inst or s is not None)
             flags.append(nz)
             if nz:

@@ -41,7 +41,7 @@ from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
 from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardings, is_sharding, needs_spmd,
                                    on_default_device)
-from padax.transforms.staging import aval_of, flat_fun, trace_flat
+from padax.transforms.staging import arg_aval, flat_fun, trace_flat
 
 
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ class JitFunction:
         store: list = []
         with span("padax.trace", function=self.__name__):
             closed = trace_flat(flat_fun(self._rebuild_fun(dyn_args, static), in_tree, store),
-                                [aval_of(x) for x in leaves], f"jit({self.__name__}) tracing")
+                                [arg_aval(x) for x in leaves], f"jit({self.__name__}) tracing")
         return closed, store[0]
 
     def _donated_mask(self, dyn_args: tuple, dyn_kwargs: dict, static: tuple) -> tuple[bool, ...]:
@@ -387,7 +387,7 @@ class JitFunction:
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         # The traced program is reused for the same signature (as at the top level) unless it
         # captured values of an enclosing transformation, which are new on every call.
-        key = ("staged", in_tree, tuple([aval_of(x) for x in leaves]), static, config.enable_x64, config.default_dtype,
+        key = ("staged", in_tree, tuple([arg_aval(x) for x in leaves]), static, config.enable_x64, config.default_dtype,
                config.default_matmul_precision, trace_state.bind_policy)
         hit = self._cache.get(key)
         if hit is None:

@@ -370,7 +370,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
 def _jit_batch(axis, args, dims, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     """vmap of a nested jit stays one jit: its jaxpr is batched (under the same axis, so
     collectives over the vmap's name work) and re-staged; unbatched operands stay unbatched."""
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     from padax.functional.lax.control import _batch_jaxpr
     size = batch_size(args, dims)
     batched = tuple(d is not None for d in dims)

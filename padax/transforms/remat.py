@@ -19,10 +19,10 @@ from padax.core import tree as tree_util
 from padax.core.ad_util import Zero, instantiate
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from padax.core.trace import new_trace, set_current_trace
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.functional.lax.call import name_p, remat_p
 from padax.transforms.jit_primitive import hoist_consts
-from padax.transforms.staging import aval_of as arg_aval, trace_flat
+from padax.transforms.staging import arg_aval, trace_flat
 
 
 class SavePolicy:
@@ -265,7 +265,7 @@ def saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any,
             what = f"named {eqn.params['name']!r}" if eqn.primitive is name_p else f"output of {eqn.primitive.name}"
             found.append(((1, i), v.aval, what + where))
         else:
-            found.append(((2, 0), aval_of(r), "from a constant"))
+            found.append(((2, 0), get_aval(r), "from a constant"))
     found.sort(key=lambda t: t[0])
     return [(aval, what) for _, aval, what in found]
 
@@ -303,7 +303,7 @@ def _remat_jvp(primals, tangents, *, jaxpr, policy):
         outs, touts = _jvp_flat(lambda *xs: eval_jaxpr(jaxpr.jaxpr, [], *xs), pt[:n], tans)
         return list(outs) + [instantiate(t) for t in touts]
 
-    jvp_closed = trace_flat(jvp_fn, [aval_of(x) for x in list(primals) + ts], "checkpoint jvp tracing")
+    jvp_closed = trace_flat(jvp_fn, [get_aval(x) for x in list(primals) + ts], "checkpoint jvp tracing")
     outs = remat_p.bind(*jvp_closed.consts, *primals, *ts, jaxpr=hoist_consts(jvp_closed), policy=policy)
     k = len(jaxpr.out_avals)
     return outs[:k], outs[k:]
@@ -387,11 +387,11 @@ def _remat_transpose(cts, *args, jaxpr, policy):
 
 
 def _remat_batch(args, dims, *, jaxpr, policy):
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
-    batched = trace_flat(vmap(lambda *a: eval_jaxpr(jaxpr.jaxpr, [], *a)), [aval_of(x) for x in xs],
+    batched = trace_flat(vmap(lambda *a: eval_jaxpr(jaxpr.jaxpr, [], *a)), [get_aval(x) for x in xs],
                          "vmap of checkpoint tracing")
     outs = remat_p.bind(*batched.consts, *xs, jaxpr=hoist_consts(batched), policy=policy)
     return outs, [0] * len(outs)

@@ -40,7 +40,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import new_trace, set_current_trace
 from padax.devices import backend as _backend
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.transforms.staging import JaxprTrace
 
 shard_map_p = Primitive("shard_map", multiple_results=True)
@@ -282,7 +282,7 @@ def _shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep
         leaves, in_tree = tree_util.flatten(args)
         specs = _prefix_specs(in_specs if not isinstance(in_specs, list) else tuple(in_specs), args,
                               "in_specs", mesh, auto)
-        avals = [aval_of(x) for x in leaves]
+        avals = [get_aval(x) for x in leaves]
         paths = [tree_util.keystr(p) for p, _ in tree_util.flatten_with_path(args)[0]]
         for s, a, p in zip(specs, avals, paths):
             _check_arg(mesh, s, a, f"argument args{p}")
@@ -485,7 +485,7 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_
                  list(in_specs) + nz_specs, list(out_specs) + t_out_specs, False, auto)
     n_out = len(body.out_avals)
     p_out, t_it = outs[:n_out], iter(outs[n_out:])
-    t_out = [next(t_it) if fl else Zero(tangent_aval(aval_of(p))) for p, fl in zip(p_out, out_float)]
+    t_out = [next(t_it) if fl else Zero(tangent_aval(get_aval(p))) for p, fl in zip(p_out, out_float)]
     return p_out, t_out
 
 
@@ -569,7 +569,7 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep,
         c = instantiate(c)
         _, k = _unnamed_size(mesh, s, auto)
         if k > 1:
-            c = div(c, full(aval_of(c).shape, k, aval_of(c).dtype))
+            c = div(c, full(get_aval(c).shape, k, get_aval(c).dtype))
         ct_vals.append(c)
     j = body.jaxpr
     res_vars = [v for v, u in zip(j.invars, undef) if not u]
@@ -616,7 +616,7 @@ def _insert_none(spec: PartitionSpec, d: int, name=None) -> PartitionSpec:
 def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     """vmap of shard_map: each device's block gains the batch dimension (whole, or its share of
     it when vmap's spmd_axis_name splits the batch over mesh axes)."""
-    from padax.core.batching_util import batch_size
+    from padax.functional.lax.structural import batch_size
     from padax.functional.lax.parallel_extra import spmd_axes
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)

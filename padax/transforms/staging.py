@@ -8,7 +8,7 @@ import numpy as np
 
 from padax.config import config
 from padax.core import tree as tree_util
-from padax.core.abstract import ShapedArray, aval_of_host_value
+from padax.core.abstract import ShapedArray, aval_of_host_value, get_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.source_info import user_frame, user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, escaped_tracer_error, new_trace
@@ -113,19 +113,12 @@ def trace_flat(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray
     return closed
 
 
-def aval_of(x: Any) -> ShapedArray:
-    """The aval of an argument: Tensor, tracer, numpy value, scalar or shape/dtype struct."""
-    aval = getattr(x, "aval", None)
-    if isinstance(aval, ShapedArray):
-        return aval
-    if isinstance(x, ShapeDtypeStruct):
-        return ShapedArray(tuple(x.shape), x.dtype, x.weak_type)
-    if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic, list, tuple)):
-        if isinstance(x, (list, tuple)):
-            x = np.asarray(x)
-        return aval_of_host_value(x)
-    raise TypeError(f"argument of type {type(x).__name__} is not an array: {x!r}. "
-                    "Mark non-array arguments static (static_argnums / static_argnames).")
+def arg_aval(x: Any) -> ShapedArray:
+    """The aval of a transformed function's argument (`get_aval`), with the advice for non-arrays."""
+    try:
+        return get_aval(x)
+    except TypeError as e:
+        raise TypeError(f"{e}. Mark non-array arguments static (static_argnums / static_argnames).") from None
 
 
 class ShapeDtypeStruct:
@@ -162,7 +155,7 @@ class ShapeDtypeStruct:
     @classmethod
     def like(cls, x: Any) -> "ShapeDtypeStruct":
         """The shape, dtype (and, for a Tensor on several devices, sharding) of `x`."""
-        aval = aval_of(x)
+        aval = get_aval(x)
         sharding = None
         if type(x) is Tensor and len(x.sharding.device_list) > 1:
             sharding = x.sharding
@@ -173,6 +166,11 @@ class ShapeDtypeStruct:
         fields = dict(shape=self.shape, dtype=self.dtype, sharding=self.sharding, weak_type=self.weak_type)
         fields.update(changes)
         return ShapeDtypeStruct(fields.pop("shape"), fields.pop("dtype"), **fields)
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The abstract value the struct stands for (what `get_aval` reads)."""
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
 
     @property
     def ndim(self) -> int:
@@ -246,7 +244,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (), *,
 
         leaves, in_tree = tree_util.flatten((tuple(dyn), kwargs))
         store: list = []
-        closed = trace_flat(flat_fun(f, in_tree, store), [aval_of(x) for x in leaves],
+        closed = trace_flat(flat_fun(f, in_tree, store), [get_aval(x) for x in leaves],
                             "make_jaxpr tracing")
         if return_shape:
             shapes = store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals)
@@ -276,5 +274,8 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     leaves, in_tree = tree_util.flatten((args, kwargs))
     store: list = []
     closed = trace_flat(flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
-                        [aval_of(x) for x in leaves], "eval_shape tracing")
+                        [get_aval(x) for x in leaves], "eval_shape tracing")
     return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals)
+
+
+aval_of = arg_aval  # TODO(layering): old name, still imported by padax.checkify; removed once it moves

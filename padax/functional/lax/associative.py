@@ -18,14 +18,14 @@ import numpy as np
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 
 __all__ = ["associative_scan", "reduce", "cumlogsumexp"]
 
 
 def _slice_axis(x: Any, start: int, stop: int, step: int, axis: int) -> Any:
     from padax.functional.lax.structural import slice as lslice
-    a = aval_of(x)
+    a = get_aval(x)
     starts = [0] * a.ndim
     limits = list(a.shape)
     strides = [1] * a.ndim
@@ -36,7 +36,7 @@ def _slice_axis(x: Any, start: int, stop: int, step: int, axis: int) -> Any:
 def _interleave(evens: Any, odds: Any, axis: int) -> Any:
     """result[2i] = evens[i], result[2i + 1] = odds[i] along `axis` (evens may hold one more)."""
     from padax.functional.lax.structural import broadcast_in_dim, concatenate, reshape
-    ea, oa = aval_of(evens), aval_of(odds)
+    ea, oa = get_aval(evens), get_aval(odds)
     m = oa.shape[axis]
     head = _slice_axis(evens, 0, m, 1, axis) if ea.shape[axis] > m else evens
     shape = oa.shape[:axis + 1] + (1,) + oa.shape[axis + 1:]
@@ -82,7 +82,7 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
     if not leaves:
         raise op_value_error(op, "elems must contain at least one array")
     leaves = [_operand(x, op) for x in leaves]
-    avals = [aval_of(x) for x in leaves]
+    avals = [get_aval(x) for x in leaves]
     ranks = {a.ndim for a in avals}
     if axis < 0:
         if len(ranks) != 1:
@@ -103,7 +103,7 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
         if o_tree != tree:
             raise op_type_error(op, f"fn must return the structure of its inputs {tree}, got {o_tree}")
         for x, o in zip(xs, o_leaves):
-            xa, oa = aval_of(x), aval_of(o)
+            xa, oa = get_aval(x), get_aval(o)
             if xa.shape != oa.shape or xa.dtype != oa.dtype:
                 raise op_type_error(op, f"fn changed a shape or dtype: it got {xa.str_short()} and returned "
                                         f"{oa.str_short()}; fn must combine elements elementwise, keeping "
@@ -111,7 +111,7 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
         return o_leaves
 
     def scan(xs: list) -> list:
-        m = aval_of(xs[0]).shape[axis]
+        m = get_aval(xs[0]).shape[axis]
         if m < 2:
             return xs
         pairs = combine([_slice_axis(x, 0, m - 1, 2, axis) for x in xs], [_slice_axis(x, 1, m, 2, axis) for x in xs])
@@ -191,7 +191,7 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
     if i_tree != tree:
         raise op_type_error(op, f"init_values must have the structure of operands {tree}, got {i_tree}")
     x_leaves = [_operand(x, op) for x in x_leaves]
-    avals = [aval_of(x) for x in x_leaves]
+    avals = [get_aval(x) for x in x_leaves]
     shape = avals[0].shape
     if any(a.shape != shape for a in avals):
         raise op_type_error(op, f"operands must share one shape, got {[a.str_short() for a in avals]}")
@@ -200,14 +200,14 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
         raise op_value_error(op, f"dimensions {tuple(dimensions)} out of range for operands of shape {shape}")
     inits = [convert_element_type(_operand(v, op), a.dtype) for v, a in zip(i_leaves, avals)]
     for v in inits:
-        if aval_of(v).shape != ():
-            raise op_type_error(op, f"init_values must be scalars, got {aval_of(v).str_short()}")
+        if get_aval(v).shape != ():
+            raise op_type_error(op, f"init_values must be scalars, got {get_aval(v).str_short()}")
     if not dims:
         return operands if not isinstance(operands, (list, tuple)) else tree.unflatten(x_leaves)
     prim = _monoid(computation, avals)
     if prim is not None:
         out = prim.bind(x_leaves[0], axes=dims)
-        res = computation(broadcast_in_dim(inits[0], aval_of(out).shape, ()), out)
+        res = computation(broadcast_in_dim(inits[0], get_aval(out).shape, ()), out)
         return tree.unflatten(tree_util.leaves(res))
     kept = tuple(i for i in range(len(shape)) if i not in dims)
     out_shape = tuple(shape[i] for i in kept)
@@ -225,7 +225,7 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
         lo = [_slice_axis(g, 0, half, 1, ax) for g in grouped]
         hi = [_slice_axis(g, half, size, 1, ax) for g in grouped]
         res = tree_util.leaves(computation(tree.unflatten(lo), tree.unflatten(hi)))
-        if len(res) != len(lo) or any(aval_of(r).shape != aval_of(a).shape for r, a in zip(res, lo)):
+        if len(res) != len(lo) or any(get_aval(r).shape != get_aval(a).shape for r, a in zip(res, lo)):
             raise op_type_error(op, "computation must return the structure and shapes of its inputs")
         grouped, size = res, half
     return tree.unflatten([reshape(g, out_shape) for g in grouped])
@@ -245,7 +245,7 @@ def _logaddexp(a: Any, b: Any) -> Any:
     a_wins = E.gt(a, b)
     hi = select_n(a_wins, b, a)
     gap = select_n(a_wins, E.sub(a, b), E.sub(b, a))
-    av = aval_of(a)
+    av = get_aval(a)
     same_inf = E.bitwise_and(E.eq(a, b), E.bitwise_not(E.is_finite(a)))  # inf - inf is NaN
     gap = select_n(same_inf, gap, full(av.shape, 0, av.dtype))
     return E.add(hi, E.log1p(E.exp(gap)))
@@ -272,7 +272,7 @@ def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
     """
     from padax.functional.lax.control import _operand
     x = _operand(operand, "cumlogsumexp")
-    a = aval_of(x)
+    a = get_aval(x)
     if not dtypes.is_floating(a.dtype):
         raise op_type_error("cumlogsumexp", f"expected a floating operand, got {a.str_short()}")
     return associative_scan(_logaddexp, x, reverse=reverse, axis=axis)

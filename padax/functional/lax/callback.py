@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.abstract import ShapedArray
-from padax.core.batching_util import bdim_to_front
+from padax.functional.lax.structural import bdim_to_front
 from padax.core.effects import debug_effect, io_effect, no_effects, ordered_debug_effect, ordered_io_effect
 from padax.core.primitive import Primitive
 
@@ -163,7 +163,7 @@ def _batched_avals(result_avals, size: int) -> tuple:
 def _sequential(prim):
     """Every operand gets the batch axis in front (unbatched ones broadcast); the host loops over it."""
     def rule(args, dims, *, result_avals, batch_ndim, **params):
-        from padax.core.batching_util import batch_size
+        from padax.functional.lax.structural import batch_size
         size = batch_size(args, dims)
         xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
         outs = prim.bind(*xs, result_avals=_batched_avals(result_avals, size),
@@ -173,7 +173,7 @@ def _sequential(prim):
 
 
 def _pure_batch(args, dims, *, callback, result_avals, batch_ndim, vmap_method, **params):
-    from padax.core.batching_util import batch_size
+    from padax.functional.lax.structural import batch_size
     from padax.functional.lax.structural import expand_dims
     if vmap_method not in VMAP_METHODS:
         raise ValueError(

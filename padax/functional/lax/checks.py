@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.core.batching_util import batch_size, bdim_to_front
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.effects import Effect
 from padax.core.errors import PadaxError
 from padax.core.primitive import Primitive

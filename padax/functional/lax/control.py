@@ -40,14 +40,15 @@ from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
+from padax.functional.lax.structural import batch_size, bdim_to_front, moveaxis
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.primitive import Primitive
 from padax.core.trace import Tracer, new_trace, set_current_trace, trace_state
 from padax.devices.array import Tensor
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 
 cond_p = Primitive("cond", multiple_results=True)
 while_p = Primitive("while", multiple_results=True)
@@ -149,7 +150,7 @@ def _instantiate(t: Any, aval: ShapedArray) -> Any:
     ta = tangent_aval(aval)
     if t is None or type(t) is Zero:
         return zeros_like_aval(ta)
-    ua = aval_of(t)
+    ua = get_aval(t)
     if ua.weak_type and not ta.weak_type and ua.dtype == ta.dtype:
         from padax.functional.lax.structural import convert_element_type_p
         return convert_element_type_p.bind(t, new_dtype=ta.dtype, weak_type=False)
@@ -176,7 +177,7 @@ def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: Seque
                                 list(args[:n]), tangents)
         flags, extra = [], []
         for o, t, inst in zip(outs, touts, instantiate):
-            oa = aval_of(o)
+            oa = get_aval(o)
             nz = dtypes.is_inexact(oa.dtype) and (inst or type(t) is not Zero)
             flags.append(nz)
             if nz:
@@ -367,7 +368,7 @@ def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init
     dtype raises a TypeError naming each differing leaf. Returns (closed, extra, init).
     """
     from padax.functional.lax.structural import convert_element_type
-    avals = [aval_of(x) for x in init]
+    avals = [get_aval(x) for x in init]
     closed, out_tree, extra = trace_fn(avals)
     _check_carry_tree(what, fn_name, init_name, init_tree, out_tree)
     promoted = list(init)
@@ -376,7 +377,7 @@ def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init
                 dtypes.result_type((a.dtype, True), (o.dtype, o.weak_type))[0] == o.dtype:
             promoted[k] = convert_element_type(init[k], o.dtype, weak_type=False)
     if any(p is not x for p, x in zip(promoted, init)):
-        init, avals = promoted, [aval_of(x) for x in promoted]
+        init, avals = promoted, [get_aval(x) for x in promoted]
         closed, out_tree, extra = trace_fn(avals)
         _check_carry_tree(what, fn_name, init_name, init_tree, out_tree)
     out_avals = closed.out_avals[:len(init)]
@@ -388,7 +389,7 @@ def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init
                                   f"as {init_name}: " + "; ".join(diffs))
     init = [convert_element_type(x, a.dtype, weak_type=False) if a.weak_type and not o.weak_type else x
             for x, a, o in zip(init, avals, out_avals)]
-    targets = [aval_of(x) for x in init] + list(closed.out_avals[len(init):])
+    targets = [get_aval(x) for x in init] + list(closed.out_avals[len(init):])
     return _strengthen_outputs(closed, targets), extra, init
 
 
@@ -425,7 +426,7 @@ def _cond_call(what: str, index: Any, fns: Sequence[Callable], names: Sequence[s
     """Trace each branch at the operands' types, check they agree, and bind `cond`."""
     leaves, in_tree = tree_util.flatten(tuple(operands))
     leaves = [_operand(x, what) for x in leaves]
-    avals = [aval_of(x) for x in leaves]
+    avals = [get_aval(x) for x in leaves]
     closeds, trees = [], []
     for f, name in zip(fns, names):
         if not callable(f):
@@ -484,7 +485,7 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     from padax.functional.lax.elementwise import ne
     from padax.functional.lax.structural import convert_element_type
     pred = _operand(pred, "cond")
-    a = aval_of(pred)
+    a = get_aval(pred)
     if a.shape != ():
         raise op_type_error("cond", f"pred must be a scalar, got {a.str_short()}; for an elementwise "
                                     "choice use padax.where")
@@ -520,7 +521,7 @@ def switch(index, branches: Sequence[Callable], *operands):
     if not branches:
         raise op_value_error("switch", "needs at least one branch")
     index = _operand(index, "switch")
-    a = aval_of(index)
+    a = get_aval(index)
     if a.shape != () or not (dtypes.is_integer(a.dtype) or a.dtype == dtypes.bool_):
         raise op_type_error("switch", f"index must be an integer scalar, got {a.str_short()}")
     if len(branches) == 1:
@@ -562,7 +563,7 @@ def _cond_partial_eval(trace, args, unknowns, *, branches):
     splits = [s if s[2] == out_uk else partial_eval_jaxpr(b, ops_uk, out_uk) for s, b in zip(splits, branches)]
     n_known_out = n_out - sum(out_uk)
     res_avals = [s[0].out_avals[n_known_out:] for s in splits]
-    known_avals = [aval_of(x) for x, u in zip(ops, ops_uk) if not u]
+    known_avals = [get_aval(x) for x, u in zip(ops, ops_uk) if not u]
 
     def known_branch(i):
         k = splits[i][0]
@@ -651,7 +652,7 @@ def _cond_batch(axis, args, dims, *, branches):
         outs = []
         for k in range(n_out):
             cases = [r[k] for r in results]
-            shape = aval_of(cases[0]).shape
+            shape = get_aval(cases[0]).shape
             which = idx if len(shape) == 1 else broadcast_in_dim_p.bind(idx, shape=shape, broadcast_dimensions=(0,))
             outs.append(select_n_p.bind(which, *cases))
         return outs, [0] * n_out
@@ -731,7 +732,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         return closed, out_tree, None
 
     body, _, leaves = _fix_carry("while_loop", "body_fun", "init_val", trace_body, leaves, tree)
-    avals = [aval_of(x) for x in leaves]
+    avals = [get_aval(x) for x in leaves]
     cond_closed, c_tree = _trace_user(cond_fun, in_tree, avals, "while_loop cond_fun")
     c_out = cond_closed.out_avals
     if c_tree.num_leaves != 1 or c_out[0].shape != () or c_out[0].dtype != dtypes.bool_:
@@ -790,7 +791,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
         raise op_value_error("fori_loop", "unroll needs static (Python int) lower and upper bounds")
     lo, hi = _operand(lower, "fori_loop"), _operand(upper, "fori_loop")
     for b in (lo, hi):
-        ba = aval_of(b)
+        ba = get_aval(b)
         if ba.shape != () or not dtypes.is_integer(ba.dtype):
             raise op_type_error("fori_loop", f"lower and upper must be integer scalars, got {ba.str_short()}")
     dt, weak = result_dtype(lo, hi)
@@ -809,7 +810,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     ncc, nbc = cond_nconsts, body_nconsts
     cc, bc, init = primals[:ncc], primals[ncc:ncc + nbc], primals[ncc + nbc:]
-    avals = [aval_of(p) for p in primals]
+    avals = [get_aval(p) for p in primals]
     nz = [_is_nonzero(t, a) for t, a in zip(tangents, avals)]
     bc_nz, carry_nz = nz[ncc:ncc + nbc], nz[ncc + nbc:]
     n = len(init)
@@ -901,9 +902,9 @@ def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
                             body_nconsts=len(body_b.consts) + nbc)
         return outs, [0 if x else None for x in carry_b]
     # a batched predicate: loop while any element is active; finished elements keep their carry
-    cc_avals = [aval_of(x) for x in cc]
-    bc_avals = [aval_of(x) for x in bc]
-    carry_avals = [aval_of(x) for x in carry]
+    cc_avals = [get_aval(x) for x in cc]
+    bc_avals = [get_aval(x) for x in bc]
+    carry_avals = [get_aval(x) for x in carry]
 
     def any_cond(*xs):
         (pred,) = eval_jaxpr(cond_b.jaxpr, cond_b.consts, *xs)
@@ -915,7 +916,7 @@ def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
         new = eval_jaxpr(body_b.jaxpr, body_b.consts, *bcs, *carry_in)
         out = []
         for old, nw in zip(carry_in, new):
-            shape = aval_of(old).shape
+            shape = get_aval(old).shape
             which = pred if len(shape) == 1 else broadcast_in_dim_p.bind(pred, shape=shape, broadcast_dimensions=(0,))
             out.append(select_n_p.bind(which, old, nw))
         return out
@@ -1002,7 +1003,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     lengths = set()
     paths = _leaf_paths(xs_tree)
     for p, x in zip(paths, xs_leaves):
-        a = aval_of(x)
+        a = get_aval(x)
         if a.ndim == 0:
             raise op_value_error("scan", f"xs{p} is a scalar ({a.str_short()}); every xs leaf needs a "
                                          "leading axis to scan over")
@@ -1013,7 +1014,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
             raise op_value_error("scan", f"length={length} does not match the leading axes of xs "
                                          f"{sorted(lengths)}")
     elif len(lengths) > 1:
-        detail = ", ".join(f"xs{p}: {aval_of(x).shape[0]}" for p, x in zip(paths, xs_leaves))
+        detail = ", ".join(f"xs{p}: {get_aval(x).shape[0]}" for p, x in zip(paths, xs_leaves))
         raise op_value_error("scan", f"the xs leaves have different leading axis sizes: {detail}")
     elif not lengths:
         raise op_value_error("scan", "needs xs with a leading axis, or length= when xs is None")
@@ -1026,7 +1027,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     unroll = int(unroll)
     if unroll < 1:
         raise op_value_error("scan", f"unroll must be a positive int or a bool, got {unroll}")
-    x_avals = [aval_of(x).update(shape=aval_of(x).shape[1:]) for x in xs_leaves]
+    x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in xs_leaves]
     in_tree = tree_util.structure((init, xs))
     n_carry = len(init_leaves)
 
@@ -1070,15 +1071,15 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     if b < 1:
         raise op_value_error("map", f"batch_size must be a positive integer, got {batch_size!r}")
     leaves, tree = tree_util.flatten(xs)
-    n = aval_of(leaves[0]).shape[0]
+    n = get_aval(leaves[0]).shape[0]
     full_n = (n // b) * b
     from padax.functional.lax.structural import concatenate, reshape, slice_in_dim
     parts = []
     if full_n:
         blocks = tree_util.unflatten(tree, [reshape(slice_in_dim(x, 0, full_n, 1, 0),
-                                                    (n // b, b) + aval_of(x).shape[1:]) for x in leaves])
+                                                    (n // b, b) + get_aval(x).shape[1:]) for x in leaves])
         _, ys = scan(lambda c, x: ((), vmap(f)(x)), (), blocks)
-        parts.append(tree_util.map(lambda y: reshape(y, (full_n,) + aval_of(y).shape[2:]), ys))
+        parts.append(tree_util.map(lambda y: reshape(y, (full_n,) + get_aval(y).shape[2:]), ys))
     if full_n < n:
         rest = tree_util.unflatten(tree, [slice_in_dim(x, full_n, n, 1, 0) for x in leaves])
         parts.append(vmap(f)(rest))
@@ -1091,7 +1092,7 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     nc, nk = num_consts, num_carry
     n_in = len(primals)
     ny = len(jaxpr.out_avals) - nk
-    avals = [aval_of(p) for p in primals]
+    avals = [get_aval(p) for p in primals]
     nz = [_is_nonzero(t, a) for t, a in zip(tangents, avals)]
     const_nz, carry_nz, xs_nz = _scan_split(nz, nc, nk)
     while True:
@@ -1121,7 +1122,7 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
                        reverse=reverse, unroll=unroll)
     carry_out, kt_out = outs[:nk], iter(outs[nk:nk + n_kt])
     ys, yt_out = outs[nk + n_kt:nk + n_kt + ny], iter(outs[nk + n_kt + ny:])
-    y_avals = [aval_of(y) for y in ys]
+    y_avals = [get_aval(y) for y in ys]
     t_carry = [next(kt_out) if z else Zero(tangent_aval(a)) for a, z in zip(a_k, carry_nz)]
     t_ys = [next(yt_out) if z else Zero(tangent_aval(a)) for a, z in zip(y_avals, ys_nz)]
     return list(carry_out) + list(ys), t_carry + t_ys

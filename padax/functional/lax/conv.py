@@ -15,10 +15,11 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
-from padax.core.batching_util import moveaxis
+from padax.functional.lax.structural import moveaxis
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, static_ints
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, static_ints
 from padax.functional.lax.dot import canonical_precision, check_preferred_element_type
 
 
@@ -308,7 +309,7 @@ def _conv_jvp(primals, tangents, **params):
     lhs, rhs = primals
     tl, tr = tangents
     out = conv_general_dilated_p.bind(lhs, rhs, **params)
-    t_out = Zero(tangent_aval(aval_of(out)))
+    t_out = Zero(tangent_aval(get_aval(out)))
     if type(tl) is not Zero:
         t_out = add_tangents(t_out, conv_general_dilated_p.bind(tl, rhs, **params))
     if type(tr) is not Zero:
@@ -324,7 +325,7 @@ def _swap01(spec) -> tuple[int, ...]:
 def _split_axis(x, axis: int, outer: int):
     """Split `axis` of size S into (outer, S // outer), outer first."""
     from padax.functional.lax.structural import reshape
-    shape = aval_of(x).shape
+    shape = get_aval(x).shape
     return reshape(x, shape[:axis] + (outer, shape[axis] // outer) + shape[axis + 1:])
 
 
@@ -333,7 +334,7 @@ def _merge_into(x, src: int, dst: int):
     is numbered as in x)."""
     from padax.functional.lax.structural import reshape
     x = moveaxis(x, src, dst if src > dst else dst - 1)
-    shape = aval_of(x).shape
+    shape = get_aval(x).shape
     d = dst if src > dst else dst - 1
     return reshape(x, shape[:d] + (shape[d] * shape[d + 1],) + shape[d + 2:])
 
@@ -349,7 +350,7 @@ def _regroup_kernel(rhs, rhs_spec, groups: int):
 
 def _cast(x, dtype):
     from padax.functional.lax.structural import convert_element_type
-    return x if aval_of(x).dtype == dtype else convert_element_type(x, dtype)
+    return x if get_aval(x).dtype == dtype else convert_element_type(x, dtype)
 
 
 def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
@@ -358,7 +359,7 @@ def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilat
     from padax.functional.lax.structural import rev
     lspec, rspec, ospec = dimension_numbers
     ns = len(lspec) - 2
-    rhs_aval, ct_aval = aval_of(rhs), aval_of(ct)
+    rhs_aval, ct_aval = get_aval(rhs), get_aval(ct)
     ct = _cast(ct, rhs_aval.dtype)
     groups = max(feature_group_count, batch_group_count)
     kernel = rev(rhs, tuple(rspec[2:]))
@@ -388,7 +389,7 @@ def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilat
                         precision=None):
     lspec, rspec, ospec = dimension_numbers
     ns = len(lspec) - 2
-    lhs_aval, ct_aval = aval_of(lhs), aval_of(ct)
+    lhs_aval, ct_aval = get_aval(lhs), get_aval(ct)
     ct = _cast(ct, lhs_aval.dtype)
     pads = []
     for k in range(ns):
@@ -414,7 +415,7 @@ def _conv_transpose(ct, lhs, rhs, **params):
     if is_undefined(lhs):
         return [_conv_transpose_lhs(ct, rhs, lhs.aval, **params), None]
     if is_undefined(rhs):
-        if aval_of(ct).size == 0:
+        if get_aval(ct).size == 0:
             return [None, None]
         return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]
     return [None, None]
@@ -425,7 +426,7 @@ def _fold(x, bdim: int, axis: int, groups: int):
     the major part: the axis becomes (groups, V, size // groups)."""
     from padax.functional.lax.structural import reshape, transpose
     x = moveaxis(x, bdim, 0)
-    shape = aval_of(x).shape
+    shape = get_aval(x).shape
     v, rest = shape[0], shape[1:]
     s = rest[axis]
     x = reshape(x, (v,) + rest[:axis] + (groups, s // groups) + rest[axis + 1:])
@@ -437,7 +438,7 @@ def _fold(x, bdim: int, axis: int, groups: int):
 def _unfold(y, axis: int, groups: int, v: int):
     """Inverse of `_fold` on a result: axis (groups, V, s) -> a new axis V at `axis`."""
     from padax.functional.lax.structural import reshape, transpose
-    shape = aval_of(y).shape
+    shape = get_aval(y).shape
     s = shape[axis] // (groups * v)
     y = reshape(y, shape[:axis] + (groups, v, s) + shape[axis + 1:])
     perm = list(range(axis)) + [axis + 1, axis] + list(range(axis + 2, len(shape) + 2))
@@ -454,7 +455,7 @@ def _conv_batch(args, dims, **params):
     lspec, rspec, ospec = params["dimension_numbers"]
     fgc, bgc = params["feature_group_count"], params["batch_group_count"]
     if ld is not None and rd is not None:
-        v = aval_of(lhs).shape[ld]
+        v = get_aval(lhs).shape[ld]
         if bgc > 1:
             lhs = _fold(lhs, ld, lspec[0], 1)
             p = dict(params, batch_group_count=bgc * v)
@@ -465,11 +466,11 @@ def _conv_batch(args, dims, **params):
         out = conv_general_dilated_p.bind(lhs, rhs, **p)
         return _unfold(out, ospec[1], 1, v)
     if ld is not None:
-        v = aval_of(lhs).shape[ld]
+        v = get_aval(lhs).shape[ld]
         lhs = _fold(lhs, ld, lspec[0], bgc)
         out = conv_general_dilated_p.bind(lhs, rhs, **params)
         return _unfold(out, ospec[0], 1, v)
-    v = aval_of(rhs).shape[rd]
+    v = get_aval(rhs).shape[rd]
     groups = max(fgc, bgc)
     rhs = _fold(rhs, rd, rspec[0], groups)
     out = conv_general_dilated_p.bind(lhs, rhs, **params)

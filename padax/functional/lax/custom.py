@@ -65,8 +65,8 @@ def _stop_gradient_impl(x):
 def _stop_gradient_jvp(primals, tangents):
     (x,) = primals
     out = stop_gradient_p.bind(x)
-    from padax.functional._arrays import aval_of
-    return out, Zero(tangent_aval(aval_of(x)))
+    from padax.core.abstract import get_aval
+    return out, Zero(tangent_aval(get_aval(x)))
 
 
 stop_gradient_p.jvp_rule = _stop_gradient_jvp
@@ -93,8 +93,8 @@ def _not_differentiable_jvp(primals, tangents, *, message):
     if type(tangents[0]) is not Zero:
         from padax.core.source_info import user_location
         raise TypeError(f"{message}{user_location()}")
-    from padax.functional._arrays import aval_of
-    return not_differentiable_p.bind(primals[0], message=message), Zero(tangent_aval(aval_of(primals[0])))
+    from padax.core.abstract import get_aval
+    return not_differentiable_p.bind(primals[0], message=message), Zero(tangent_aval(get_aval(primals[0])))
 
 
 not_differentiable_p.jvp_rule = _not_differentiable_jvp

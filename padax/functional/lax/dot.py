@@ -19,7 +19,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 
 dot_general_p = Primitive("dot_general")
 
@@ -238,7 +239,7 @@ def _dot_jvp(primals, tangents, **params):
     lhs, rhs = primals
     tl, tr = tangents
     out = dot_general_p.bind(lhs, rhs, **params)
-    t_out = Zero(tangent_aval(aval_of(out)))
+    t_out = Zero(tangent_aval(get_aval(out)))
     if type(tl) is not Zero:
         t_out = add_tangents(t_out, dot_general_p.bind(tl, rhs, **params))
     if type(tr) is not Zero:
@@ -252,7 +253,7 @@ def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers, p
     (lc, rc), (lb, rb) = dimension_numbers
     if not op_is_lhs:  # view the rhs as the "lhs" of the swapped product
         lc, rc, lb, rb = rc, lc, rb, lb
-    other_ndim = aval_of(other).ndim
+    other_ndim = get_aval(other).ndim
     nb = len(lb)
     op_free = _free_dims(op_aval.ndim, lc, lb)
     other_free = _free_dims(other_ndim, rc, rb)
@@ -261,7 +262,7 @@ def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers, p
     other_free_in_ct = (list(range(nb + n_lfree, nb + n_lfree + len(other_free))) if op_is_lhs
                         else list(range(nb, nb + len(other_free))))
     dn = ((tuple(other_free_in_ct), tuple(other_free)), (tuple(range(nb)), tuple(rb)))
-    ct = convert_element_type(ct, aval_of(other).dtype) if aval_of(ct).dtype != aval_of(other).dtype else ct
+    ct = convert_element_type(ct, get_aval(other).dtype) if get_aval(ct).dtype != get_aval(other).dtype else ct
     if precision is not None and not op_is_lhs:
         precision = precision[::-1]  # the other operand is the product's lhs now
     res = dot_general_p.bind(ct, other, dimension_numbers=dn, preferred_element_type=None, precision=precision)
@@ -269,7 +270,7 @@ def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers, p
     src = list(lb) + op_free + [lc[list(rc).index(r)] for r in sorted(rc)]
     perm = [src.index(d) for d in range(op_aval.ndim)]
     res = transpose(res, perm)
-    if aval_of(res).dtype != op_aval.dtype:
+    if get_aval(res).dtype != op_aval.dtype:
         res = convert_element_type(res, op_aval.dtype)
     return res
 
@@ -290,7 +291,7 @@ def _shift(dims, by: int = 1) -> tuple[int, ...]:
 
 
 def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type, precision=None):
-    from padax.core.batching_util import moveaxis
+    from padax.functional.lax.structural import moveaxis
     lhs, rhs = args
     ld, rd = dims
     (lc, rc), (lb, rb) = dimension_numbers
@@ -308,7 +309,7 @@ def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type, precisi
         out_dim = len(lb)  # the new axis is lhs's first free dim
     else:
         dn = ((lc, rc), (lb, rb))
-        lhs_free = aval_of(lhs).ndim - len(lc) - len(lb)
+        lhs_free = get_aval(lhs).ndim - len(lc) - len(lb)
         out_dim = len(lb) + lhs_free  # the new axis is rhs's first free dim
     out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, preferred_element_type=preferred_element_type,
                              precision=precision)

@@ -14,21 +14,36 @@ from __future__ import annotations
 import enum
 from typing import Callable
 
-from padax.core import dtypes
+from padax.core import ad_util, dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error
 import numpy as np
 
 from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, defzero_jvp,
                                 is_undefined)
-from padax.core.batching_util import elementwise_batch_rule
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, full, is_array, static_int
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, full, is_array, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 # dtype-kind predicates used to validate operands
 def _any(d):
     return True
+
+
+def elementwise_batch_rule(prim):
+    """Batch rule for elementwise primitives: batched operands' axes moved to the front,
+    unbatched ones broadcast (scalars-as-params are unaffected)."""
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        ranks = [get_aval(x).ndim - (d is not None) for x, d in zip(args, dims)]
+        if all(d == dims[0] for d in dims) and len(set(ranks)) == 1:
+            return prim.bind(*args, **params), dims[0]
+        xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+        return prim.bind(*xs, **params), 0
+    prim.batch_rule = rule
+    return rule
 
 
 def _numeric(d):
@@ -458,7 +473,7 @@ def _mul(a, b):
 
 def _cst(x, value):
     """A constant shaped and typed like x."""
-    a = aval_of(x)
+    a = get_aval(x)
     return full(a.shape, value, a.dtype)
 
 
@@ -512,6 +527,7 @@ deflinear(complex_p, lambda ct, x, y: [real_p.bind(ct), neg_p.bind(imag_p.bind(c
 
 defjvp(add_p, lambda t, x, y: t, lambda t, x, y: t)
 add_p.transpose_rule = _add_transpose
+ad_util.jaxval_adders[ShapedArray] = add_p.bind  # how the differentiation machinery adds tangents
 defjvp(sub_p, lambda t, x, y: t, lambda t, x, y: neg_p.bind(t))
 sub_p.transpose_rule = _sub_transpose
 defjvp(mul_p, lambda t, x, y: _mul(t, y), lambda t, x, y: _mul(x, t))
@@ -564,7 +580,7 @@ for _p in (sign_p, floor_p, ceil_p, round_p, is_finite_p, nextafter_p, eq_p, ne_
 
 
 def _abs_jvp(t, x):
-    a = aval_of(x)
+    a = get_aval(x)
     if dtypes.is_complex(a.dtype):
         # d|x| = Re(conj(x) t) / |x|, and 0 at x = 0 (|x| read as 1 there, as jax does, instead of 0/0 = NaN)
         out = abs_p.bind(x)

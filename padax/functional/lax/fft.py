@@ -28,7 +28,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 
 fft_p = Primitive("fft")
 
@@ -130,7 +131,7 @@ def _scale_last_dim(x, weights: np.ndarray):
     """x * weights along x's last dim (weights: a host vector, cast to x's dtype)."""
     from padax.functional.lax.elementwise import mul
     from padax.functional.lax.structural import broadcast_in_dim
-    a = aval_of(x)
+    a = get_aval(x)
     w = asarray(weights.astype(a.dtype), a.dtype)
     return mul(x, broadcast_in_dim(w, a.shape, (a.ndim - 1,)))
 
@@ -138,19 +139,19 @@ def _scale_last_dim(x, weights: np.ndarray):
 def _rfft_transpose_value(ct, fft_lengths):
     from padax.functional.lax.elementwise import complex as lax_complex, imag, real
     from padax.functional.lax.structural import pad
-    n, m = fft_lengths[-1], aval_of(ct).shape[-1]
+    n, m = fft_lengths[-1], get_aval(ct).shape[-1]
     if len(fft_lengths) == 1:
         # Re(F^T c) = n * IRFFT(conj(c) / w): IRFFT's weights w cancel, leaving each stored bin
         # counted once. The imaginary parts of the self-mirrored bins (which IRFFT must ignore)
         # are zeroed, so the half spectrum is a valid one on every backend.
-        real_dt = _TO_REAL[aval_of(ct).dtype]
+        real_dt = _TO_REAL[get_aval(ct).dtype]
         inv_w = (n / _half_weights(n, np.float64)).astype(real_dt)
         inv_w_im = np.where(_half_weights(n, np.float64) == 1.0, 0.0, -inv_w).astype(real_dt)
         z = lax_complex(_scale_last_dim(real(ct), inv_w), _scale_last_dim(imag(ct), inv_w_im))
         return fft_p.bind(z, fft_type="IRFFT", fft_lengths=fft_lengths)
     # several dims: the leading inverse transforms would break the Hermitian layout IRFFT
     # assumes, so transpose the plain formula instead: Re(FFT(c zero-padded to n))
-    cfg = [(0, 0, 0)] * aval_of(ct).ndim
+    cfg = [(0, 0, 0)] * get_aval(ct).ndim
     cfg[-1] = (0, n - m, 0)
     padded = pad(ct, 0, cfg)
     return real(fft_p.bind(padded, fft_type="FFT", fft_lengths=fft_lengths))
@@ -160,7 +161,7 @@ def _irfft_transpose_value(ct, fft_lengths):
     from padax.functional.lax.elementwise import conj
     n = fft_lengths[-1]
     spec = fft_p.bind(ct, fft_type="RFFT", fft_lengths=fft_lengths)
-    real_dt = aval_of(ct).dtype
+    real_dt = get_aval(ct).dtype
     w = _half_weights(n, real_dt) / np.asarray(int(np.prod(fft_lengths)), real_dt)
     return _scale_last_dim(conj(spec), w.astype(real_dt))
 
@@ -178,9 +179,9 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
 def _fft_batch(args, dims, *, fft_type, fft_lengths):
     """The transform acts on trailing dims: a batch dim in front of them stays where it is;
     one among them moves to the front."""
-    from padax.core.batching_util import moveaxis
+    from padax.functional.lax.structural import moveaxis
     (x,), (d,) = args, dims
-    ndim = aval_of(x).ndim
+    ndim = get_aval(x).ndim
     if d >= ndim - len(fft_lengths):
         x, d = moveaxis(x, d, 0), 0
     return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), d

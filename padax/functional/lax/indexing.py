@@ -17,10 +17,11 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
+from padax.functional.lax.structural import batch_size, bdim_to_front, moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, full
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 
@@ -454,7 +455,7 @@ def _gather_back(x, indices, updates_shape, dn: ScatterDimensionNumbers, mode, i
     gmode = GatherScatterMode.FILL_OR_DROP if mode is GatherScatterMode.PROMISE_IN_BOUNDS else mode
     fill = _canonical_fill(fill_value) if gmode is GatherScatterMode.FILL_OR_DROP else None
     return gather_p.bind(x, indices, dimension_numbers=_gather_dnums_of_scatter(dn),
-                         slice_sizes=_update_slice_sizes(aval_of(x).shape, updates_shape, dn),
+                         slice_sizes=_update_slice_sizes(get_aval(x).shape, updates_shape, dn),
                          indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                          mode=gmode, fill_value=fill)
 
@@ -464,7 +465,7 @@ def _zeros(aval: ShapedArray):
 
 
 def _tangent_or_zeros(t, primal):
-    return zeros_like_aval(tangent_aval(aval_of(primal))) if type(t) is Zero else t
+    return zeros_like_aval(tangent_aval(get_aval(primal))) if type(t) is Zero else t
 
 
 def _gather_jvp(primals, tangents, *, dimension_numbers, slice_sizes, indices_are_sorted,
@@ -475,7 +476,7 @@ def _gather_jvp(primals, tangents, *, dimension_numbers, slice_sizes, indices_ar
     out = gather_p.bind(operand, indices, fill_value=fill_value, **params)
     t = tangents[0]
     if type(t) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     # a filled (out-of-bounds) window is a constant: its tangent is zero, not the fill value
     t_fill = 0 if mode is GatherScatterMode.FILL_OR_DROP else None
     return out, gather_p.bind(t, indices, fill_value=t_fill, **params)
@@ -489,7 +490,7 @@ def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, i
         return [None, None]
     aval = operand.aval
     from padax.functional.lax.structural import convert_element_type
-    if aval_of(ct).dtype != aval.dtype:
+    if get_aval(ct).dtype != aval.dtype:
         ct = convert_element_type(ct, aval.dtype)
     # 'fill' windows read nothing from the operand, and the matching scatter mode drops them;
     # XLA's gather clamps windows when in bounds was only promised, so clamp them here too
@@ -511,7 +512,7 @@ def _scatter_add_jvp(primals, tangents, **params):
     t_op, _, t_up = tangents
     out = scatter_add_p.bind(operand, indices, updates, **params)
     if type(t_op) is Zero and type(t_up) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     return out, scatter_add_p.bind(_tangent_or_zeros(t_op, operand), indices,
                                    _tangent_or_zeros(t_up, updates), **params)
 
@@ -547,11 +548,11 @@ def _scatter_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted, un
     if unique_indices:
         out = scatter_p.bind(operand, indices, updates, **params)
         if type(t_op) is Zero and type(t_up) is Zero:
-            return out, Zero(tangent_aval(aval_of(out)))
+            return out, Zero(tangent_aval(get_aval(out)))
         return out, scatter_p.bind(_tangent_or_zeros(t_op, operand), indices,
                                    _tangent_or_zeros(t_up, updates), **params)
     dn = dimension_numbers
-    op_aval, up_aval = aval_of(operand), aval_of(updates)
+    op_aval, up_aval = get_aval(operand), get_aval(updates)
     ids_shape = tuple(1 if i in dn.update_window_dims else s for i, s in enumerate(up_aval.shape))
     n_ids = math.prod(ids_shape)
     id_dtype = dtypes.uint32 if n_ids < np.iinfo(np.uint32).max else dtypes.uint64
@@ -570,7 +571,7 @@ def _scatter_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted, un
 
     out = rebuild(operand, updates)
     if type(t_op) is Zero and type(t_up) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     t_out = rebuild(_tangent_or_zeros(t_op, operand), None if type(t_up) is Zero else t_up)
     return out, t_out
 
@@ -585,7 +586,7 @@ def _scatter_transpose(ct, operand, indices, updates, *, dimension_numbers, indi
     if type(ct) is Zero:
         return [None, None, None]
     params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
-    up_aval = updates.aval if is_undefined(updates) else aval_of(updates)
+    up_aval = updates.aval if is_undefined(updates) else get_aval(updates)
     ct_op = ct_up = None
     if is_undefined(operand):
         ct_op = scatter_p.bind(ct, indices, _zeros(up_aval), **params)
@@ -610,12 +611,12 @@ def _scatter_mul_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted
     params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
     out = scatter_mul_p.bind(operand, indices, updates, **params)
     if type(t_op) is Zero and type(t_up) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
-    t_out = Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
+    t_out = Zero(tangent_aval(get_aval(out)))
     if type(t_op) is not Zero:
         t_out = scatter_mul_p.bind(t_op, indices, updates, **params)
     if type(t_up) is not Zero:
-        op_aval, up_aval = aval_of(operand), aval_of(updates)
+        op_aval, up_aval = get_aval(operand), get_aval(updates)
         dt = op_aval.dtype
         if unique_indices:
             weighted = t_up
@@ -662,9 +663,9 @@ def _scatter_extremal_jvp(prim):
         params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
         out = prim.bind(operand, indices, updates, **params)
         if type(t_op) is Zero and type(t_up) is Zero:
-            return out, Zero(tangent_aval(aval_of(out)))
+            return out, Zero(tangent_aval(get_aval(out)))
         dn = dimension_numbers
-        op_aval, up_aval = aval_of(operand), aval_of(updates)
+        op_aval, up_aval = get_aval(operand), get_aval(updates)
         dt = op_aval.dtype
         back = lambda x, fill: _gather_back(x, indices, up_aval.shape, dn, mode, indices_are_sorted,
                                             unique_indices, fill_value=fill)
@@ -675,7 +676,7 @@ def _scatter_extremal_jvp(prim):
         count = _max(count, full(op_aval.shape, 1, dt))
         op_coef = div(kept, count)
         up_coef = select(won, div(full(up_aval.shape, 1, dt), back(count, 1)), _zeros(up_aval))
-        t_out = Zero(tangent_aval(aval_of(out)))
+        t_out = Zero(tangent_aval(get_aval(out)))
         if type(t_op) is not Zero:
             t_out = mul(t_op, op_coef)
         if type(t_up) is not Zero:
@@ -700,7 +701,7 @@ def _gather_batch(args, dims, *, dimension_numbers, slice_sizes, indices_are_sor
     dn = dimension_numbers
     if idd is None:  # a full-size window along the batch axis
         operand = moveaxis(operand, od, 0)
-        size = aval_of(operand).shape[0]
+        size = get_aval(operand).shape[0]
         new = GatherDimensionNumbers(
             offset_dims=(0,) + _shift(dn.offset_dims), collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
             start_index_map=_shift(dn.start_index_map), operand_batching_dims=_shift(dn.operand_batching_dims),

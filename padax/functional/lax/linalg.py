@@ -40,10 +40,11 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
-from padax.core.batching_util import bdim_to_front, batch_size, moveaxis
+from padax.functional.lax.structural import bdim_to_front, batch_size, moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 
 INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")  # the dtypes LAPACK works in
 
@@ -531,11 +532,11 @@ __all__ = ["cholesky", "triangular_solve", "lu", "lu_pivots_to_permutation", "qr
 # ---- helpers for the rules (plain lax ops: they differentiate and batch again) ----------------
 
 def _ndim(x) -> int:
-    return aval_of(x).ndim
+    return get_aval(x).ndim
 
 
 def _dtype(x) -> np.dtype:
-    return aval_of(x).dtype
+    return get_aval(x).dtype
 
 
 def _swap(x):
@@ -574,14 +575,14 @@ def _tri_mask(shape, lower: bool, k: int = 0):
 def _tril(x, k: int = 0):
     from padax.functional._arrays import full
     from padax.functional.lax.structural import select
-    a = aval_of(x)
+    a = get_aval(x)
     return select(_tri_mask(a.shape, True, k), x, full(a.shape, 0, a.dtype))
 
 
 def _triu(x, k: int = 0):
     from padax.functional._arrays import full
     from padax.functional.lax.structural import select
-    a = aval_of(x)
+    a = get_aval(x)
     return select(_tri_mask(a.shape, False, k), x, full(a.shape, 0, a.dtype))
 
 
@@ -600,7 +601,7 @@ def _diag_part(x):
     from padax.functional._arrays import full
     from padax.functional.lax.reductions import reduce_sum
     from padax.functional.lax.structural import select
-    a = aval_of(x)
+    a = get_aval(x)
     on = _diag_mask(a.shape)
     return reduce_sum(select(on, x, full(a.shape, 0, a.dtype)), (a.ndim - 1,))
 
@@ -640,7 +641,7 @@ def _bcast_col(v, shape):
 
 def _slice_last2(x, rows, cols):
     from padax.functional.lax.structural import slice as slice_
-    a = aval_of(x)
+    a = get_aval(x)
     r0, r1 = rows
     c0, c1 = cols
     return slice_(x, (0,) * (a.ndim - 2) + (r0, c0), a.shape[:-2] + (r1, c1))
@@ -650,7 +651,7 @@ def _pad_last2(x, rows, cols):
     """Zero-pad the last two axes by (before, after) amounts."""
     from padax.functional._arrays import constant
     from padax.functional.lax.structural import pad
-    a = aval_of(x)
+    a = get_aval(x)
     cfg = [(0, 0, 0)] * (a.ndim - 2) + [(rows[0], rows[1], 0), (cols[0], cols[1], 0)]
     return pad(x, constant(0, a.dtype), cfg)
 
@@ -671,7 +672,7 @@ def _cholesky_jvp(primals, tangents):
     L = cholesky_p.bind(a)
     tmp = triangular_solve(L, da, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
     x = triangular_solve(L, tmp, left_side=True, lower=True)
-    av = aval_of(x)
+    av = get_aval(x)
     scale = sub(_full_like(av, 1.0), mul(_eye(av.shape, av.dtype), _full_like(av, 0.5)))
     phi = mul(_tril(x), scale)
     return L, _mm(L, phi)
@@ -729,7 +730,7 @@ def _permutation_matrix(perm, dtype):
     """P with P[..., i, j] = (perm[..., i] == j), so P @ a == a[..., perm, :]."""
     from padax.functional.lax.elementwise import eq
     from padax.functional.lax.structural import broadcasted_iota, convert_element_type
-    pa = aval_of(perm)
+    pa = get_aval(perm)
     m = pa.shape[-1]
     shape = pa.shape + (m,)
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
@@ -743,7 +744,7 @@ def lu_factor_tangent(lu_, t):
     dU = triu(X) U. Rectangular matrices are handled by completing L to m x m (identity
     columns) and U to n x n (identity block), which leaves the formulas unchanged."""
     from padax.functional.lax.elementwise import add
-    av = aval_of(lu_)
+    av = get_aval(lu_)
     *batch, m, n = av.shape
     k = min(m, n)
     l = _pad_last2(_tril(_slice_last2(lu_, (0, m), (0, k)), -1), (0, 0), (0, m - k))
@@ -761,8 +762,8 @@ def _lu_jvp(primals, tangents):
     a, = primals
     t, = tangents
     lu_, piv, perm = lu_p.bind(a)
-    d_lu = lu_factor_tangent(lu_, _mm(_permutation_matrix(perm, aval_of(a).dtype), t))
-    return [lu_, piv, perm], [d_lu, Zero(tangent_aval(aval_of(piv))), Zero(tangent_aval(aval_of(perm)))]
+    d_lu = lu_factor_tangent(lu_, _mm(_permutation_matrix(perm, get_aval(a).dtype), t))
+    return [lu_, piv, perm], [d_lu, Zero(tangent_aval(get_aval(piv))), Zero(tangent_aval(get_aval(perm)))]
 
 
 def _thin_qr_jvp(q, r, dx):
@@ -777,8 +778,8 @@ def _thin_qr_jvp(q, r, dx):
     if dtypes.is_complex(_dtype(c)):
         from padax.functional.lax.elementwise import complex as mkcomplex
         ic = imag(c)
-        ca = aval_of(c)
-        i_imag = mkcomplex(_full_like(aval_of(ic), 0.0), ic)
+        ca = get_aval(c)
+        i_imag = mkcomplex(_full_like(get_aval(ic), 0.0), ic)
         omega = add(omega, mul(_eye(ca.shape, ca.dtype), i_imag))
     dq = add(_mm(q, sub(omega, c)), dx_rinv)
     dr = _mm(sub(c, omega), r)
@@ -791,8 +792,8 @@ def _householder_blocks(q1):
     alone: Q1 = E1 - Y W with W = T Y1^H upper triangular, so I - Q1[:n] = Y1 W is an LU
     factorisation without pivoting, Y2 = -Q1[n:] W^{-1} and T = W Y1^{-H}."""
     from padax.functional.lax.elementwise import add, neg, sub
-    m, n = aval_of(q1).shape[-2:]
-    batch = aval_of(q1).shape[:-2]
+    m, n = get_aval(q1).shape[-2:]
+    batch = get_aval(q1).shape[:-2]
     top, bot = _slice_last2(q1, (0, n), (0, n)), _slice_last2(q1, (n, m), (0, n))
     f = lu_unpivoted(sub(_eye(batch + (n, n), _dtype(q1)), top))
     y1 = add(_tril(f, -1), _eye(batch + (n, n), _dtype(q1)))
@@ -811,7 +812,7 @@ def _householder_complement_tangent(q1, dq1):
     differentiates that formula along dQ1 (the unpivoted-LU rule for Y1, W; then products)."""
     from padax.functional.lax.elementwise import add, neg, sub
     from padax.functional.lax.structural import concatenate
-    m, n = aval_of(q1).shape[-2:]
+    m, n = get_aval(q1).shape[-2:]
     y1, y2, w, t = _householder_blocks(q1)
     d_top, d_bot = _slice_last2(dq1, (0, n), (0, n)), _slice_last2(dq1, (n, m), (0, n))
     # I - Q1[:n] = Y1 W: X = Y1^{-1} dM W^{-1} with dM = -dQ1[:n]
@@ -834,7 +835,7 @@ def _qr_jvp(primals, tangents, *, full_matrices):
     x, = primals
     dx, = tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices)
-    *_, m, n = aval_of(x).shape
+    *_, m, n = get_aval(x).shape
     if m >= n:
         if full_matrices and m > n:
             q1, r1 = _slice_last2(q, (0, m), (0, n)), _slice_last2(r, (0, n), (0, n))
@@ -855,7 +856,7 @@ def _qr_jvp(primals, tangents, *, full_matrices):
 def _safe_reciprocal_gaps(w, dtype):
     """F[..., i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it (primal-only)."""
     from padax.functional.lax.elementwise import add, div, sub
-    wa = aval_of(w)
+    wa = get_aval(w)
     shape = wa.shape + (wa.shape[-1],)
     eye = _eye(shape, wa.dtype)
     gaps = sub(_bcast_row(w, shape), _bcast_col(w, shape))
@@ -889,7 +890,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     from padax.functional.lax.structural import select
     a, = primals
     da, = tangents
-    *_, m, n = aval_of(a).shape
+    *_, m, n = get_aval(a).shape
     k = min(m, n)
     full = compute_uv and full_matrices and m != n
     if full:  # the thin factors are the leading columns (rows of VH) of the full ones
@@ -905,7 +906,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
         ds = real(ds)
     if not compute_uv:
         return [s], [ds]
-    kshape = aval_of(ds_mat).shape
+    kshape = get_aval(ds_mat).shape
     s_row = _to_dtype(_bcast_row(s, kshape), dt)
     s_col = _to_dtype(_bcast_col(s, kshape), dt)
     sq = mul(s, s)
@@ -914,20 +915,20 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     sds = mul(s_col, ds_mat)      # diag(s) dS
     inner_u = mul(f, add(dss, _H(dss)))
     if dtypes.is_complex(dt):
-        sa = aval_of(s)
+        sa = get_aval(s)
         zero = _full_like(sa, 0.0)
         s_inv = select(eq(s, zero), zero, div(_full_like(sa, 1.0), s))
-        d = mul(mul(_full_like(aval_of(ds_mat), 0.5), sub(ds_mat, _H(ds_mat))),
+        d = mul(mul(_full_like(get_aval(ds_mat), 0.5), sub(ds_mat, _H(ds_mat))),
                 _to_dtype(_mul_eye(s_inv, ShapedArray(kshape, sa.dtype)), dt))
         inner_u = add(inner_u, d)
     du = _mm(u, inner_u)
     dv = _mm(v, mul(f, add(sds, _H(sds))))
     if m > n:
         dav = _mm(da, v)
-        du = add(du, div(sub(dav, _mm(u, _mm(_H(u), dav))), _to_dtype(_bcast_row(s, aval_of(dav).shape), dt)))
+        du = add(du, div(sub(dav, _mm(u, _mm(_H(u), dav))), _to_dtype(_bcast_row(s, get_aval(dav).shape), dt)))
     if n > m:
         dahu = _mm(_H(da), u)
-        dv = add(dv, div(sub(dahu, _mm(v, _mm(vh, dahu))), _to_dtype(_bcast_row(s, aval_of(dahu).shape), dt)))
+        dv = add(dv, div(sub(dahu, _mm(v, _mm(vh, dahu))), _to_dtype(_bcast_row(s, get_aval(dahu).shape), dt)))
     if not full:
         return [s, u, vh], [ds, du, _H(dv)]
     if m > n:
@@ -982,7 +983,7 @@ def _geev_vectors_tangent(w, v, da):
     p = _solve_with(v, _mm(da, v))
     dw = _diag_part(p)
     u = _mm(v, mul(_safe_reciprocal_gaps(w, dt), p))
-    va = aval_of(v)
+    va = get_aval(v)
     k = argmax(abs_(v), va.ndim - 2, np.int32)              # row of each column's largest entry
     rows = broadcasted_iota(np.int32, va.shape, va.ndim - 2)
     pick = convert_element_type(eq(rows, _bcast_row(k, va.shape)), dt)
@@ -1025,7 +1026,7 @@ def _eig_jvp(primals, tangents, *, compute_left, compute_right):
 def _int_outputs_jvp(prim):
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     return rule
 
 

@@ -14,11 +14,12 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
-from padax.core.batching_util import moveaxis
+from padax.functional.lax.structural import moveaxis
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, aval_of, static_int
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, static_int
 
 
 class UnboundAxisError(NameError):
@@ -109,7 +110,7 @@ def _all_gather_collective(trace, args, dims, *, axis_name, axis, tiled, axis_si
     x = broadcast(x, (trace.axis_size,)) if d is None else moveaxis(x, d, 0)
     x = moveaxis(x, 0, axis)
     if tiled:
-        shape = list(aval_of(x).shape)
+        shape = list(get_aval(x).shape)
         n = shape.pop(axis)
         shape[axis] *= n
         x = reshape(x, tuple(shape))
@@ -139,7 +140,7 @@ def _ppermute_collective(trace, args, dims, *, axis_name, perm):
         from padax.functional.lax.structural import broadcast
         x, d = broadcast(x, (n,)), 0
     x = moveaxis(x, d, 0)
-    dt = aval_of(x).dtype
+    dt = get_aval(x).dtype
     mat = convert_element_type(asarray(p), dt if dt != dtypes.bool_ else dtypes.int32)
     xx = x if dt != dtypes.bool_ else convert_element_type(x, dtypes.int32)
     out = dot_general(mat, xx, (((1,), (0,)), ((), ())))
@@ -189,8 +190,8 @@ def _extremum_jvp(prim):
         (x,), (t,) = primals, tangents
         out = prim.bind(x, axis_name=axis_name)
         if type(t) is Zero:
-            return out, Zero(tangent_aval(aval_of(out)))
-        hit = convert_element_type(eq(x, out), aval_of(t).dtype)
+            return out, Zero(tangent_aval(get_aval(out)))
+        hit = convert_element_type(eq(x, out), get_aval(t).dtype)
         count = psum_p.bind(hit, axis_name=axis_name)
         from padax.functional.lax.elementwise import mul
         return out, div(psum_p.bind(mul(t, hit), axis_name=axis_name), count)
@@ -245,8 +246,8 @@ def pmean(x: Any, axis_name: Any) -> Any:
     def one(v):
         from padax.functional._arrays import broadcast_to
         v = asarray(v)
-        n = psum_p.bind(asarray(np.ones((), aval_of(v).dtype)), axis_name=axis_name)
-        return div(psum_p.bind(v, axis_name=axis_name), broadcast_to(n, aval_of(v).shape))
+        n = psum_p.bind(asarray(np.ones((), get_aval(v).dtype)), axis_name=axis_name)
+        return div(psum_p.bind(v, axis_name=axis_name), broadcast_to(n, get_aval(v).shape))
     return tree_util.map(one, x)
 
 
@@ -348,7 +349,7 @@ def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) ->
     """
     x = asarray(x)
     size = _static_axis_size(axis_name)
-    nd = aval_of(x).ndim + (0 if tiled else 1)
+    nd = get_aval(x).ndim + (0 if tiled else 1)
     return all_gather_p.bind(x, axis_name=axis_name, axis=int(axis) % max(nd, 1), tiled=bool(tiled),
                              axis_size=size)
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, instantiate
-from padax.core.batching_util import moveaxis
+from padax.functional.lax.structural import moveaxis
 from padax.core.errors import op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 from padax.functional.lax.parallel import _static_axis_size, _unbound_impl, all_gather_p
 
 psum_scatter_p = Primitive("psum_scatter")
@@ -60,7 +61,7 @@ def _psum_scatter_collective(trace, args, dims, *, axis_name, scatter_dimension,
     else:
         total = R.reduce_sum(x, (b,))
     d = scatter_dimension
-    shape = list(aval_of(total).shape)
+    shape = list(get_aval(total).shape)
     if tiled:
         shape[d:d + 1] = [axis_size, shape[d] // axis_size]
         total = reshape(total, tuple(shape))
@@ -113,7 +114,7 @@ def _all_to_all_collective(trace, args, dims, *, axis_name, split_axis, concat_a
     if b is None:
         x, b = broadcast(x, (n,)), 0
     x = moveaxis(x, b, 0)                        # [i, *shape]
-    shape = list(aval_of(x).shape)[1:]
+    shape = list(get_aval(x).shape)[1:]
     s, c = split_axis, concat_axis
     chunk = shape[s] // n
     split_shape = shape[:s] + [n, chunk] + shape[s + 1:]
@@ -248,7 +249,7 @@ def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: b
 
     def one(v):
         v = asarray(v)
-        nd = aval_of(v).ndim
+        nd = get_aval(v).ndim
         return psum_scatter_p.bind(v, axis_name=axis_name, scatter_dimension=int(scatter_dimension) % max(nd, 1),
                                    axis_size=_static_axis_size(axis_name), tiled=bool(tiled))
     return tree_util.map(one, x)
@@ -277,7 +278,7 @@ def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, til
     """
     from padax.functional.lax.structural import reshape
     x = asarray(x)
-    shape = list(aval_of(x).shape)
+    shape = list(get_aval(x).shape)
     nd = len(shape)
     n = _static_axis_size(axis_name)
     if tiled:
@@ -292,7 +293,7 @@ def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, til
     s1 = s + 1 if q <= s else s
     x1 = reshape(x, tuple(shape[:q] + [1] + shape[q:]))
     y = all_to_all_p.bind(x1, axis_name=axis_name, split_axis=s1, concat_axis=q, axis_size=n)
-    out_shape = list(aval_of(y).shape)
+    out_shape = list(get_aval(y).shape)
     del out_shape[s1]
     return reshape(y, tuple(out_shape))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear
-from padax.core.batching_util import elementwise_batch_rule
+from padax.functional.lax.elementwise import elementwise_batch_rule
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray

@@ -11,10 +11,11 @@ import enum
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import defzero_jvp
-from padax.core.batching_util import moveaxis
+from padax.functional.lax.structural import moveaxis
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, full
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, full
 
 
 class RandomAlgorithm(enum.IntEnum):
@@ -122,9 +123,9 @@ def _rbg_batch(args, dims, *, shape, dtype, algorithm):
     keys, = args
     bd, = dims
     keys = moveaxis(keys, bd, 0)
-    n, k = aval_of(keys).shape
+    n, k = get_aval(keys).shape
     if n == 0:
-        return [full((0, k), 0, aval_of(keys).dtype), full((0,) + tuple(shape), 0, dtype)], [0, 0]
+        return [full((0, k), 0, get_aval(keys).dtype), full((0,) + tuple(shape), 0, dtype)], [0, 0]
     new_keys, bits = [], []
     for i in range(n):
         key = reshape(slice_(keys, (i, 0), (i + 1, k)), (k,))

@@ -8,7 +8,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, defzero_jvp
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, static_int, static_ints
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, static_int, static_ints
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 reduce_primitives: dict[str, Primitive] = {}
@@ -155,7 +156,7 @@ def _exclusive_cumprod(x, axis: int, reverse: bool):
     """Product of the elements strictly before (after, if reverse) each one along `axis`."""
     from padax.functional.lax.cumulative import cumprod
     from padax.functional.lax.structural import pad
-    nd = aval_of(x).ndim
+    nd = get_aval(x).ndim
     cfg = [(0, 0, 0)] * nd
     cfg[axis] = (-1, 1, 0) if reverse else (1, -1, 0)
     return pad(cumprod(x, axis, reverse), 1, cfg)
@@ -169,7 +170,7 @@ def _product_of_others(x, axes):
     """
     from padax.functional.lax.elementwise import mul
     from padax.functional.lax.structural import reshape, transpose
-    a = aval_of(x)
+    a = get_aval(x)
     if len(axes) == 1:
         ax = axes[0]
         return mul(_exclusive_cumprod(x, ax, False), _exclusive_cumprod(x, ax, True))
@@ -201,7 +202,7 @@ def _chooser_jvp(prim: Primitive):
         (x,), (t,) = primals, tangents
         x = asarray(x)
         out = prim.bind(x, axes=axes)
-        a = aval_of(x)
+        a = get_aval(x)
         hits = convert_element_type(eq(x, _expand_to(out, a, axes)), a.dtype)
         weights = div(hits, _expand_to(reduce_sum_p.bind(hits, axes=axes), a, axes))
         return out, reduce_sum_p.bind(mul(t, weights), axes=axes)

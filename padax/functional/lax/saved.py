@@ -55,7 +55,7 @@ def _jvp(primals, tangents, *, program: SavedProgram):
 
 
 def _batch(args, dims, *, program: SavedProgram):
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     from padax.functional.lax.control import map as lax_map
     size = batch_size(args, dims)
     batched = [i for i, d in enumerate(dims) if d is not None]

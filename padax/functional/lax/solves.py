@@ -23,11 +23,11 @@ from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
-from padax.core.batching_util import batch_size, bdim_to_front
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.functional.lax.control import (_avals_str, _batch_jaxpr, _hoist, _instantiate, _operand, _same_type,
                                           _trace_user)
 
@@ -78,12 +78,12 @@ def _linear_solve_jvp(primals, tangents, *, jaxprs, const_lengths):
     if any(type(t) is not Zero for t in t_groups[_MATVEC]):
         matvec = jaxprs[_MATVEC]
         _, dax = _jvp_flat(lambda *c: eval_jaxpr(matvec.jaxpr, [], *c, *x), groups[_MATVEC], t_groups[_MATVEC])
-        rhs = [r if type(d) is Zero else (sub(_instantiate(r, aval_of(bb)), d))
+        rhs = [r if type(d) is Zero else (sub(_instantiate(r, get_aval(bb)), d))
                for r, d, bb in zip(rhs, dax, b)]
-    zeros_aux = [Zero(tangent_aval(aval_of(o))) for o in outs[n:]]
+    zeros_aux = [Zero(tangent_aval(get_aval(o))) for o in outs[n:]]
     if all(type(r) is Zero for r in rhs):
-        return outs, [Zero(tangent_aval(aval_of(o))) for o in x] + zeros_aux
-    rhs = [_instantiate(r, aval_of(bb)) for r, bb in zip(rhs, b)]
+        return outs, [Zero(tangent_aval(get_aval(o))) for o in x] + zeros_aux
+    rhs = [_instantiate(r, get_aval(bb)) for r, bb in zip(rhs, b)]
     x_dot = _solve_bind(groups, rhs, jaxprs, const_lengths)[:n]
     return outs, list(x_dot) + zeros_aux
 
@@ -115,7 +115,7 @@ def _linear_solve_transpose(cts, *args, jaxprs, const_lengths):
 
 
 def aval_of_undef(x: Any) -> ShapedArray:
-    return x.aval if is_undefined(x) else aval_of(x)
+    return x.aval if is_undefined(x) else get_aval(x)
 
 
 def _linear_solve_batch(axis, args, dims, *, jaxprs, const_lengths):
@@ -190,7 +190,7 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
             raise TypeError(f"{op}: {name} must be callable, got {type(fn).__name__}")
     b_leaves, tree = tree_util.flatten(b)
     b_leaves = [_operand(x, op) for x in b_leaves]
-    avals = [aval_of(x) for x in b_leaves]
+    avals = [get_aval(x) for x in b_leaves]
     for a in avals:
         if not dtypes.is_inexact(a.dtype):
             raise op_type_error(op, f"b must hold floating or complex arrays, got {a.str_short()}")
@@ -274,7 +274,7 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
             raise TypeError(f"{op}: {name} must be callable, got {type(fn).__name__}")
     g_leaves, tree = tree_util.flatten(initial_guess)
     g_leaves = [_operand(x, op) for x in g_leaves]
-    avals = [aval_of(x) for x in g_leaves]
+    avals = [get_aval(x) for x in g_leaves]
     in_tree = tree_util.structure((initial_guess,))
     f_closed, f_tree = _trace_user(f, in_tree, avals, f"{op} f")
     if f_tree != tree or not all(_same_type(a, o) for a, o in zip(avals, f_closed.out_avals)):
@@ -329,7 +329,7 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
         if not nf:
             return outs, [_instantiate(None, a) for a in avals] + zero_aux
         _, rhs = _jvp_flat(lambda *c: eval_jaxpr(fj.jaxpr, [], *c, *sol), list(fcs),
-                           [t if dtypes.is_inexact(aval_of(c).dtype) else Zero(tangent_aval(aval_of(c)))
+                           [t if dtypes.is_inexact(get_aval(c).dtype) else Zero(tangent_aval(get_aval(c)))
                             for c, t in zip(fcs, f_dot)])
         rhs = [_instantiate(r, a) for r, a in zip(rhs, avals)]
         sol_dot = eval_jaxpr(lj.jaxpr, [], *lcs, *sol, *rhs)

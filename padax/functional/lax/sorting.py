@@ -10,7 +10,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.errors import op_type_error, op_value_error, shapes_str
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, static_int
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, static_int
 
 # sort(*operands, dimension, is_stable, num_keys): every operand permuted by the order
 # of the first `num_keys` operands (compared lexicographically) along `dimension`.
@@ -145,7 +146,7 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     ops = [asarray(p) for p in primals]
     # stable even if not asked for: the tangent sort must reproduce this exact permutation
     outs = sort_p.bind(*ops, dimension=dimension, is_stable=True, num_keys=num_keys)
-    t_out = [Zero(tangent_aval(aval_of(o))) for o in outs]
+    t_out = [Zero(tangent_aval(get_aval(o))) for o in outs]
     moving = [i for i, t in enumerate(tangents) if type(t) is not Zero]
     if moving:
         sorted_ts = sort_p.bind(*ops[:num_keys], *(tangents[i] for i in moving), dimension=dimension,
@@ -166,7 +167,7 @@ def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
             if is_undefined(operands[i]) and type(cts[i]) is not Zero]
     if not back:
         return res
-    shape = aval_of(keys[0]).shape
+    shape = get_aval(keys[0]).shape
     iota = broadcasted_iota(dtypes.int32, shape, dimension)
     perm = sort_p.bind(*keys, iota, dimension=dimension, is_stable=True, num_keys=num_keys)[-1]
     # output j came from input perm[j]: sorting by perm puts each cotangent back at its source
@@ -178,7 +179,7 @@ def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    from padax.core.batching_util import batch_size, bdim_to_front
+    from padax.functional.lax.structural import batch_size, bdim_to_front
     d0 = dims[0]
     if all(d == d0 for d in dims):
         out = sort_p.bind(*args, dimension=dimension + (dimension >= d0), is_stable=is_stable,
@@ -199,7 +200,7 @@ def _take_along_last(x, idx):
     """x[..., idx[..., j]] for each j: a gather batched over all leading axes."""
     from padax.functional.lax.indexing import GatherDimensionNumbers, gather
     from padax.functional.lax.structural import expand_dims
-    r = aval_of(x).ndim
+    r = get_aval(x).ndim
     lead = tuple(range(r - 1))
     dn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(r - 1,), start_index_map=(r - 1,),
                                 operand_batching_dims=lead, start_indices_batching_dims=lead)
@@ -209,11 +210,11 @@ def _take_along_last(x, idx):
 def _top_k_jvp(primals, tangents, *, k):
     x, t = asarray(primals[0]), tangents[0]
     vals, idx = top_k_p.bind(x, k=k)
-    return [vals, idx], [_take_along_last(t, idx), Zero(tangent_aval(aval_of(idx)))]
+    return [vals, idx], [_take_along_last(t, idx), Zero(tangent_aval(get_aval(idx)))]
 
 
 def _top_k_batch(args, dims, *, k):
-    from padax.core.batching_util import moveaxis
+    from padax.functional.lax.structural import moveaxis
     x, d = asarray(args[0]), dims[0]
     if d == x.aval.ndim - 1:  # the batch axis must not be the one top_k selects along
         x, d = moveaxis(x, d, 0), 0

@@ -3,7 +3,7 @@ squeeze, (dynamic) slices, concatenate, pad, rev, clamp and bitcasts."""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -12,9 +12,9 @@ from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tangent_aval,
                                 zeros_like_aval)
-from padax.core.batching_util import batch_size, bdim_to_front, moveaxis
 from padax.core.primitive import Primitive
-from padax.functional._arrays import aval_of, asarray, constant, is_array, static_int, static_ints
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, constant, is_array, static_int, static_ints
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -325,7 +325,7 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
     """
     shape = static_ints("broadcast_in_dim", shape, "shape")
     bdims = static_ints("broadcast_in_dim", broadcast_dimensions, "broadcast_dimensions")
-    if aval_of(x).shape == shape and bdims == tuple(range(len(shape))):
+    if get_aval(x).shape == shape and bdims == tuple(range(len(shape))):
         return x
     if list(bdims) != sorted(bdims) and len(set(bdims)) == len(bdims):
         # out-of-order target dimensions (as jax accepts): transpose the operand to their order first
@@ -925,6 +925,36 @@ def bitcast_convert_type(x, new_dtype):
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
 
 
+# ---- what batch rules (next to each primitive) need ------------------------------------------------
+# A batch rule has the signature `rule(args, dims, **params) -> (out, out_dim)` (lists for primitives
+# with several results); `dims[i]` is the batch axis of `args[i]`, or None when it is not batched.
+
+def moveaxis(x: Any, src: int, dst: int) -> Any:
+    """Move axis `src` of `x` to position `dst` (a no-op when they agree)."""
+    nd = get_aval(x).ndim
+    src, dst = src % nd, dst % nd
+    if src == dst:
+        return x
+    perm = [i for i in range(nd) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, perm)
+
+
+def bdim_to_front(x: Any, bdim: int | None, size: int) -> Any:
+    """Put the batch axis first; an unbatched operand is broadcast along a new leading axis."""
+    if bdim is None:
+        return broadcast(x, (size,))
+    return moveaxis(x, bdim, 0)
+
+
+def batch_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:
+    """The size of the batch axis, read from the first batched operand."""
+    for x, d in zip(args, dims):
+        if d is not None:
+            return get_aval(x).shape[d]
+    raise ValueError("no batched operand")
+
+
 __all__ = ["convert_element_type", "broadcast_in_dim", "broadcast", "reshape", "transpose",
            "select_n", "select", "iota", "broadcasted_iota",
            "squeeze", "expand_dims", "slice", "slice_in_dim", "index_in_dim", "dynamic_slice",
@@ -939,7 +969,7 @@ def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
     (x,), (t,) = primals, tangents
     out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
     if type(t) is Zero or not dtypes.is_inexact(new_dtype):
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
 
 
@@ -967,7 +997,7 @@ def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
     expanded = tuple(bd for i, bd in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[bd] != 1)
     axes = tuple(sorted(summed + expanded))
     out = reduce_sum_p.bind(ct, axes=axes) if axes else ct
-    if aval_of(out).shape != in_shape:
+    if get_aval(out).shape != in_shape:
         out = reshape_p.bind(out, new_sizes=in_shape)
     return [out]
 
@@ -975,7 +1005,7 @@ def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
 def _bid_batch(args, dims, *, shape, broadcast_dimensions):
     (x,), (d,) = args, dims
     x = moveaxis(x, d, 0)
-    size = aval_of(x).shape[0]
+    size = get_aval(x).shape[0]
     return broadcast_in_dim_p.bind(x, shape=(size,) + tuple(shape),
                                    broadcast_dimensions=(0,) + tuple(b + 1 for b in broadcast_dimensions)), 0
 
@@ -986,7 +1016,7 @@ broadcast_in_dim_p.batch_rule = _bid_batch
 
 def _reshape_batch(args, dims, *, new_sizes):
     x = moveaxis(args[0], dims[0], 0)
-    return reshape_p.bind(x, new_sizes=(aval_of(x).shape[0],) + tuple(new_sizes)), 0
+    return reshape_p.bind(x, new_sizes=(get_aval(x).shape[0],) + tuple(new_sizes)), 0
 
 
 deflinear(reshape_p, lambda ct, x, *, new_sizes: [None if type(ct) is Zero
@@ -1015,7 +1045,7 @@ def _select_n_jvp(primals, tangents):
     out = select_n_p.bind(which, *cases)
     case_ts = tangents[1:]
     if all(type(t) is Zero for t in case_ts):
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     ts = [instantiate(t) for t in case_ts]
     return out, select_n_p.bind(which, *ts)
 
@@ -1025,7 +1055,7 @@ def _select_n_transpose(ct, which, *cases):
         raise TypeError("select_n: the predicate cannot be a linear input")
     if type(ct) is Zero:
         return [None] * (1 + len(cases))
-    zeros = zeros_like_aval(aval_of(ct))
+    zeros = zeros_like_aval(get_aval(ct))
     out = [None]
     for i, c in enumerate(cases):
         if is_undefined(c):
@@ -1041,12 +1071,12 @@ def _select_n_batch(args, dims):
     size = batch_size(args, dims)
     which, *cases = args
     wd, *cds = dims
-    if wd is None and all(d == cds[0] for d in cds) and cds[0] is not None and aval_of(which).shape == ():
+    if wd is None and all(d == cds[0] for d in cds) and cds[0] is not None and get_aval(which).shape == ():
         return select_n_p.bind(which, *cases), cds[0]
     cases = [bdim_to_front(c, d, size) for c, d in zip(cases, cds)]
     which = bdim_to_front(which, wd, size)
-    case_shape = aval_of(cases[0]).shape
-    if aval_of(which).shape != case_shape:  # a per-example scalar predicate
+    case_shape = get_aval(cases[0]).shape
+    if get_aval(which).shape != case_shape:  # a per-example scalar predicate
         which = broadcast_in_dim_p.bind(which, shape=case_shape, broadcast_dimensions=(0,))
     return select_n_p.bind(which, *cases), 0
 
@@ -1084,19 +1114,19 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
     """Scatter the window back by padding the cotangent with zeros around and between its elements."""
     if type(ct) is Zero:
         return [None]
-    shape, ct_shape = x.aval.shape, aval_of(ct).shape
+    shape, ct_shape = x.aval.shape, get_aval(ct).shape
     strides = (1,) * len(shape) if strides is None else strides
     config = []
     for d, s, st, n in zip(shape, start_indices, strides, ct_shape):
         interior = st - 1
         config.append((s, d - s - n - max(n - 1, 0) * interior, interior))
-    dt = aval_of(ct).dtype
+    dt = get_aval(ct).dtype
     return [pad_p.bind(ct, constant(0, dt), padding_config=tuple(config))]
 
 
 def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
     x = moveaxis(args[0], dims[0], 0)
-    size = aval_of(x).shape[0]
+    size = get_aval(x).shape[0]
     return slice_p.bind(x, start_indices=(0,) + tuple(start_indices),
                         limit_indices=(size,) + tuple(limit_indices),
                         strides=None if strides is None else (1,) + tuple(strides)), 0
@@ -1111,7 +1141,7 @@ def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
     out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
     t = tangents[0]
     if type(t) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     return out, dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
 
 
@@ -1121,7 +1151,7 @@ def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
         raise TypeError("dynamic_slice: cannot transpose with respect to the start indices")
     if type(ct) is Zero or not is_undefined(x):
         return [None] * (1 + len(starts))
-    zeros = zeros_like_aval(x.aval.update(dtype=aval_of(ct).dtype, weak_type=False))
+    zeros = zeros_like_aval(x.aval.update(dtype=get_aval(ct).dtype, weak_type=False))
     return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
 
 
@@ -1130,7 +1160,7 @@ def _dynamic_update_slice_jvp(primals, tangents):
     out = dynamic_update_slice_p.bind(x, update, *starts)
     t_x, t_u = tangents[0], tangents[1]
     if type(t_x) is Zero and type(t_u) is Zero:
-        return out, Zero(tangent_aval(aval_of(out)))
+        return out, Zero(tangent_aval(get_aval(out)))
     return out, dynamic_update_slice_p.bind(instantiate(t_x), instantiate(t_u), *starts)
 
 
@@ -1141,10 +1171,10 @@ def _dynamic_update_slice_transpose(ct, x, update, *starts):
     nones = [None] * len(starts)
     if type(ct) is Zero:
         return [None, None] + nones
-    u_aval = update.aval if is_undefined(update) else aval_of(update)
+    u_aval = update.aval if is_undefined(update) else get_aval(update)
     ct_x = ct_u = None
     if is_undefined(x):
-        zeros = zeros_like_aval(u_aval.update(dtype=aval_of(ct).dtype, weak_type=False))
+        zeros = zeros_like_aval(u_aval.update(dtype=get_aval(ct).dtype, weak_type=False))
         ct_x = dynamic_update_slice_p.bind(ct, zeros, *starts)
     if is_undefined(update):
         ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=u_aval.shape)
@@ -1156,7 +1186,7 @@ def _index_vectors(starts, sdims, size: int, upper):
     in its own dtype, so that the result selects the windows the unbatched op would."""
     cols = []
     for s, d, hi in zip(starts, sdims, upper):
-        dt = aval_of(s).dtype
+        dt = get_aval(s).dtype
         hi = min(int(hi), int(np.iinfo(dt).max))
         s = clamp_p.bind(constant(0, dt), s, constant(hi, dt))
         if dt != dtypes.int32:
@@ -1176,9 +1206,9 @@ def _dynamic_slice_batch(args, dims, *, slice_sizes):
     nd = len(slice_sizes)
     if all(d is None for d in sdims):
         x = moveaxis(x, xd, 0)
-        zero = constant(0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        zero = constant(0, get_aval(starts[0]).dtype if starts else dtypes.int32)
         return dynamic_slice_p.bind(x, zero, *starts, slice_sizes=(size,) + tuple(slice_sizes)), 0
-    x_shape = aval_of(x).shape if xd is None else tuple(s for i, s in enumerate(aval_of(x).shape) if i != xd)
+    x_shape = get_aval(x).shape if xd is None else tuple(s for i, s in enumerate(get_aval(x).shape) if i != xd)
     idx = _index_vectors(starts, sdims, size, [d - w for d, w in zip(x_shape, slice_sizes)])
     window = tuple(range(1, nd + 1))
     if xd is None:
@@ -1204,9 +1234,9 @@ def _dynamic_update_slice_batch(args, dims):
     size = batch_size(args, dims)
     x, update = bdim_to_front(x, xd, size), bdim_to_front(update, ud, size)
     if all(d is None for d in sdims):
-        zero = constant(0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        zero = constant(0, get_aval(starts[0]).dtype if starts else dtypes.int32)
         return dynamic_update_slice_p.bind(x, update, zero, *starts), 0
-    x_shape, u_shape = aval_of(x).shape[1:], aval_of(update).shape[1:]
+    x_shape, u_shape = get_aval(x).shape[1:], get_aval(update).shape[1:]
     idx = _index_vectors(starts, sdims, size, [d - w for d, w in zip(x_shape, u_shape)])
     window = tuple(range(1, len(x_shape) + 1))
     dn = ScatterDimensionNumbers(update_window_dims=window, inserted_window_dims=(),
@@ -1229,10 +1259,10 @@ def _concatenate_transpose(ct, *operands, dimension):
     """Each linear operand's cotangent is its own stretch of the cotangent."""
     if type(ct) is Zero:
         return [None] * len(operands)
-    ct_shape = aval_of(ct).shape
+    ct_shape = get_aval(ct).shape
     out, start = [], 0
     for o in operands:
-        shape = o.aval.shape if is_undefined(o) else aval_of(o).shape
+        shape = o.aval.shape if is_undefined(o) else get_aval(o).shape
         stop = start + shape[dimension]
         if is_undefined(o):
             lo, hi = [0] * len(ct_shape), list(ct_shape)
@@ -1261,9 +1291,9 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
         return [None, None]
     from padax.functional.lax.elementwise import sub_p
     from padax.functional.lax.reductions import reduce_sum_p
-    dt = aval_of(ct).dtype
+    dt = get_aval(ct).dtype
     unpadded = pad_p.bind(ct, constant(0, dt), padding_config=tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
-    shape = aval_of(unpadded).shape
+    shape = get_aval(unpadded).shape
     ct_x = slice(unpadded, (0,) * len(shape), shape, tuple(it + 1 for _, _, it in padding_config))
     ct_pv = None
     if is_undefined(padding_value):
@@ -1284,10 +1314,10 @@ def _pad_batch(args, dims, *, padding_config):
     if pd is None:
         return pad_p.bind(x, pv, padding_config=config), 0
     pv = moveaxis(pv, pd, 0)
-    dt = aval_of(x).dtype
+    dt = get_aval(x).dtype
     out = pad_p.bind(x, constant(0, dt), padding_config=config)
-    out_shape = aval_of(out).shape
-    mask = pad_p.bind(_full_bool(aval_of(x).shape[1:], False), constant(True, dtypes.bool_),
+    out_shape = get_aval(out).shape
+    mask = pad_p.bind(_full_bool(get_aval(x).shape[1:], False), constant(True, dtypes.bool_),
                       padding_config=tuple(padding_config))
     mask = broadcast_in_dim_p.bind(mask, shape=out_shape, broadcast_dimensions=tuple(range(1, len(out_shape))))
     fill = broadcast_in_dim_p.bind(pv, shape=out_shape, broadcast_dimensions=(0,))
@@ -1325,24 +1355,24 @@ def _clamp_jvp(primals, tangents):
     lo, x, hi = primals
     out = clamp_p.bind(lo, x, hi)
     if all(type(t) is Zero for t in tangents):
-        return out, Zero(tangent_aval(aval_of(out)))
-    shape = aval_of(x).shape
+        return out, Zero(tangent_aval(get_aval(out)))
+    shape = get_aval(x).shape
 
     def full_shape(v):
-        a = aval_of(v)
+        a = get_aval(v)
         return v if a.shape == shape else broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=())
 
     lo_b, hi_b = full_shape(lo), full_shape(hi)
     x_on = and_p.bind(gt_p.bind(x, lo_b), lt_p.bind(x, hi_b))
     hi_on = lt_p.bind(hi_b, x)
     lo_on = and_p.bind(gt_p.bind(lo_b, x), lt_p.bind(lo_b, hi_b))
-    t_out = Zero(tangent_aval(aval_of(out)))
+    t_out = Zero(tangent_aval(get_aval(out)))
     zeros = None
     for t, on in zip(tangents, (lo_on, x_on, hi_on)):
         if type(t) is Zero:
             continue
         if zeros is None:
-            zeros = zeros_like_aval(tangent_aval(aval_of(out)))
+            zeros = zeros_like_aval(tangent_aval(get_aval(out)))
         term = select_n_p.bind(on, zeros, full_shape(t))
         t_out = term if type(t_out) is Zero else _add(t_out, term)
     return out, t_out
@@ -1358,18 +1388,18 @@ def _clamp_batch(args, dims):
     lo, x, hi = args
     ld, xd, hd = dims
     size = batch_size(args, dims)
-    x_unbatched = aval_of(x).shape if xd is None else tuple(
-        s for i, s in enumerate(aval_of(x).shape) if i != xd)
-    if ld is None and hd is None and aval_of(lo).shape == () and aval_of(hi).shape == ():
+    x_unbatched = get_aval(x).shape if xd is None else tuple(
+        s for i, s in enumerate(get_aval(x).shape) if i != xd)
+    if ld is None and hd is None and get_aval(lo).shape == () and get_aval(hi).shape == ():
         return clamp_p.bind(lo, x, hi), xd
     x = bdim_to_front(x, xd, size)
     full_shape = (size,) + x_unbatched
 
     def bound(b, d):
-        if d is None and aval_of(b).shape == ():
+        if d is None and get_aval(b).shape == ():
             return b
         b = bdim_to_front(b, d, size)
-        if aval_of(b).shape != full_shape:  # a per-example scalar
+        if get_aval(b).shape != full_shape:  # a per-example scalar
             b = broadcast_in_dim_p.bind(b, shape=full_shape, broadcast_dimensions=(0,))
         return b
 
@@ -1383,13 +1413,13 @@ clamp_p.batch_rule = _clamp_batch
 def _bitcast_jvp(primals, tangents, *, new_dtype):
     """Reinterpreting bits is not differentiable: the tangent is zero."""
     out = bitcast_convert_type_p.bind(primals[0], new_dtype=new_dtype)
-    return out, Zero(tangent_aval(aval_of(out)))
+    return out, Zero(tangent_aval(get_aval(out)))
 
 
 def _bitcast_batch(args, dims, *, new_dtype):
     """The size change (if any) is on the last axis; a batch axis there is moved to the front."""
     x, d = args[0], dims[0]
-    a = aval_of(x)
+    a = get_aval(x)
     if new_dtype.itemsize > a.dtype.itemsize and d == a.ndim - 1:
         x, d = moveaxis(x, d, 0), 0
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), d

@@ -16,7 +16,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of, full
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
 
 reduce_window_primitives: dict[str, Primitive] = {}
@@ -143,7 +144,7 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
     if type(ct) is Zero:
         return [None]
     in_shape = x.aval.shape
-    ct_shape = aval_of(ct).shape
+    ct_shape = get_aval(ct).shape
     if 0 in in_shape or 0 in ct_shape:
         return [full(in_shape, 0, x.aval.dtype)]
     cfg = []

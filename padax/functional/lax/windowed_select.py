@@ -17,10 +17,11 @@ from __future__ import annotations
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, instantiate, is_undefined
-from padax.core.batching_util import batch_size, bdim_to_front
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray, aval_of
+from padax.core.abstract import get_aval
+from padax.functional._arrays import asarray
 from padax.functional.lax.windowed import reduce_window_shape
 
 SELECTS = ("ge", "le")
@@ -67,7 +68,7 @@ def _scatter_abstract(source, operand, *, select, window_dimensions, window_stri
 
 
 def _params(operand, window_dimensions, window_strides, padding) -> dict:
-    nd = aval_of(operand).ndim
+    nd = get_aval(operand).ndim
     strides = (1,) * nd if window_strides is None else tuple(int(s) for s in window_strides)
     pads = ((0, 0),) * nd if padding is None else tuple((int(lo), int(hi)) for lo, hi in padding)
     return dict(window_dimensions=tuple(int(w) for w in window_dimensions), window_strides=strides,
@@ -140,7 +141,7 @@ def _linear_jvp(prim: Primitive):
         out = prim.bind(*primals, **params)
         t = tangents[0]
         if type(t) is Zero:
-            return out, Zero(aval_of(out))
+            return out, Zero(get_aval(out))
         return out, prim.bind(instantiate(t), primals[1], **params)
     return rule
 

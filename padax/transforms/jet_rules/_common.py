@@ -28,14 +28,15 @@ from padax.core import dtypes
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
-from padax.functional._arrays import aval_of, full
+from padax.core.abstract import get_aval
+from padax.functional._arrays import full
 from padax.functional.lax import elementwise as E
 
 
 # ---- coefficient arithmetic (None = zero) --------------------------------------------------------
 
 def zeros_like(x: Any) -> Any:
-    a = aval_of(x)
+    a = get_aval(x)
     return full(a.shape, 0, a.dtype)
 
 
@@ -161,7 +162,7 @@ def linear_rule(prim, linear_args: Callable[[int, Any], bool] | None = None) -> 
     def rule(primals, series, **params):
         out = prim.bind(*primals, **params)
         K = len(series[0])
-        lin = [dtypes.is_inexact(aval_of(p).dtype) if linear_args is None else linear_args(i, p)
+        lin = [dtypes.is_inexact(get_aval(p).dtype) if linear_args is None else linear_args(i, p)
                for i, p in enumerate(primals)]
         for p, s, l in zip(primals, series, lin):
             if not l and not all_none(s):
@@ -203,7 +204,7 @@ def locally_linear_rule(prim) -> Callable:
         K = len(series[0])
         out, outs = None, []
         for k in range(K):
-            tangents = [Zero(tangent_aval(aval_of(p))) if s[k] is None else s[k] for p, s in zip(primals, series)]
+            tangents = [Zero(tangent_aval(get_aval(p))) if s[k] is None else s[k] for p, s in zip(primals, series)]
             if all(type(t) is Zero for t in tangents):
                 outs.append(None)
                 continue
@@ -241,7 +242,7 @@ def from_jvp_rule(prim, jvp: Callable | None = None) -> Callable:
         jvp_fn = jvp if jvp is not None else prim.jvp_rule
         K = len(series[0])
         n = len(primals)
-        avals = [aval_of(p) for p in primals]
+        avals = [get_aval(p) for p in primals]
         diff = [dtypes.is_inexact(a.dtype) and not all_none(s) for a, s in zip(avals, series)]
         v0 = [inst(s[0], p) for p, s, d in zip(primals, series, diff) if d]
         v_series = [[tscale(s[m], m + 1) for m in range(1, K)] for s, d in zip(series, diff) if d]

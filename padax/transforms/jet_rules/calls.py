@@ -16,7 +16,7 @@ from __future__ import annotations
 from padax.core import dtypes
 from padax.core.ad_util import tangent_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.functional.lax.call import jit_p, name_p, remat_p
 from padax.functional.lax.control import _join_consts, _scan_split, cond_p, scan_p, while_p
 from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
@@ -50,7 +50,7 @@ def _scan(primals, series, *, jaxpr, num_consts, num_carry, length, reverse, unr
     nc, nk = num_consts, num_carry
     ny = len(jaxpr.out_avals) - nk
     K = len(series[0])
-    avals = [aval_of(p) for p in primals]
+    avals = [get_aval(p) for p in primals]
     const_nz, carry_nz, xs_nz = _scan_split(_nonzero(series, avals), nc, nk)
     while True:
         jj, out_nz = jet_jaxpr(jaxpr, K, const_nz + carry_nz + xs_nz, carry_nz + [False] * ny)
@@ -84,7 +84,7 @@ def _scan(primals, series, *, jaxpr, num_consts, num_carry, length, reverse, unr
 def _while(primals, series, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     ncc, nbc = cond_nconsts, body_nconsts
     K = len(series[0])
-    avals = [aval_of(p) for p in primals]
+    avals = [get_aval(p) for p in primals]
     nz = _nonzero(series, avals)
     cc, bc, init = primals[:ncc], primals[ncc:ncc + nbc], primals[ncc + nbc:]
     bc_nz, carry_nz = nz[ncc:ncc + nbc], nz[ncc + nbc:]
@@ -147,7 +147,7 @@ def _shard_map(primals, series, *, body, mesh, in_specs, out_specs, check_rep, a
     from padax.transforms.shard_map import _bind, _body_fun, _trace_body
     K = len(series[0])
     blocks_in = list(body.in_avals)
-    nz = _nonzero(series, [aval_of(p) for p in primals])
+    nz = _nonzero(series, [get_aval(p) for p in primals])
     n = len(primals)
     out_float = [dtypes.is_inexact(a.dtype) for a in body.out_avals]
 
@@ -159,14 +159,14 @@ def _shard_map(primals, series, *, body, mesh, in_specs, out_specs, check_rep, a
         for o, s, fl in zip(outs, out_series, out_float):
             if fl:
                 ts = s if s is not None else [None] * K
-                res += [zeros_like_aval(tangent_aval(aval_of(o))) if t is None else t for t in ts]
+                res += [zeros_like_aval(tangent_aval(get_aval(o))) if t is None else t for t in ts]
         return res
 
     t_blocks = [tangent_aval(a) for a, z in zip(blocks_in, nz) if z for _ in range(K)]
     closed = _trace_body(jet_body, mesh, blocks_in + t_blocks, "shard_map jet tracing", auto)
     nz_specs = [s for s, z in zip(in_specs, nz) if z for _ in range(K)]
     t_out_specs = [s for s, fl in zip(out_specs, out_float) if fl for _ in range(K)]
-    terms = instantiated_terms(series, [aval_of(p) for p in primals], nz)
+    terms = instantiated_terms(series, [get_aval(p) for p in primals], nz)
     outs = _bind(mesh, closed, list(primals) + terms, list(in_specs) + nz_specs, list(out_specs) + t_out_specs,
                  False, auto)
     n_out = len(body.out_avals)

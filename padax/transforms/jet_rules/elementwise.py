@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from padax.core import dtypes
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.functional.lax import elementwise as E
 from padax.transforms.jet import def_taylor
 from padax.transforms.jet_rules._common import (bilinear_rule, checked, deriv_rule, deriv_series, differing_terms,
@@ -279,7 +279,7 @@ def _check_rem(primals, series, **params):
 
 def _ones(x):
     from padax.functional._arrays import full
-    a = aval_of(x)
+    a = get_aval(x)
     return full(a.shape, 1, a.dtype)
 
 
@@ -309,7 +309,7 @@ def_taylor(E.round_p, checked(zero_rule(E.round_p), _check_half_integers))
 
 def _abs(primals, series):
     (x,), (xs,) = primals, series
-    if dtypes.is_complex(aval_of(x).dtype):
+    if dtypes.is_complex(get_aval(x).dtype):
         return _abs_complex(primals, series)
     s = E.sign(x)
     return E.abs(x), normalize([tmul(t, s) for t in xs])

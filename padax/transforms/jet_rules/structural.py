@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from padax.core import dtypes
-from padax.functional._arrays import aval_of
+from padax.core.abstract import get_aval
 from padax.functional.lax import conv as C
 from padax.functional.lax import cumulative as CU
 from padax.functional.lax import dot as D
@@ -32,7 +32,7 @@ from padax.transforms.jet_rules._common import (bilinear_rule, checked, concrete
 def _convert(primals, series, *, new_dtype, weak_type):
     (x,), (xs,) = primals, series
     out = S.convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    if not (dtypes.is_inexact(new_dtype) and dtypes.is_inexact(aval_of(x).dtype)):
+    if not (dtypes.is_inexact(new_dtype) and dtypes.is_inexact(get_aval(x).dtype)):
         return out, None
     return out, [None if t is None else S.convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=False)
                  for t in xs]
