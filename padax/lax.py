@@ -28,6 +28,7 @@ from padax.functional.lax.solves import *  # noqa: F401,F403
 from padax.functional.lax.precision import *  # noqa: F401,F403
 from padax.functional.lax.associative import *  # noqa: F401,F403
 from padax.transforms.custom import stop_gradient  # noqa: F401
+from padax.transforms.solves import custom_root  # noqa: F401
 
 
 def _export_primitives() -> None:

@@ -1,94 +1,28 @@
-"""Automatic differentiation: forward mode (jvp) by a tracing interpreter,
-reverse mode by linearising (jvp + partial evaluation into a linear jaxpr)
-and transposing that jaxpr. No tape: everything composes with jit, vmap and
-itself, to any order.
+"""Automatic differentiation, the user API: jvp, vjp, linearize, grad, value_and_grad, linear_transpose,
+jacfwd, jacrev, hessian. Forward mode runs the JVP interpreter; reverse mode linearises (jvp + partial
+evaluation into a linear jaxpr) and transposes that jaxpr (padax/interpreters/ad.py, partial_eval.py).
+Everything composes with jit, vmap and itself, to any order.
 """
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.config import config
 from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import (UndefinedPrimal, Zero, add_tangents, float0, instantiate,
+from padax.core.ad_util import (Zero, float0, instantiate,
                                 tangent_aval, zeros_like_aval)
-from padax.core.errors import missing_rule
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
+from padax.core.trace import trace_state
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
-from padax.transforms.staging import JaxprTrace, JaxprTracer
+from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
+from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
 
 
 # ---- forward mode -----------------------------------------------------------------
-
-class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent")
-
-    def __init__(self, trace: "JVPTrace", primal: Any, tangent: Any):
-        self._trace = trace
-        self.primal = primal
-        self.tangent = tangent
-
-    @property
-    def aval(self) -> ShapedArray:
-        return get_aval(self.primal)
-
-
-class JVPTrace(Trace):
-    __slots__ = ("parent",)
-    description = "jvp/grad tracing"
-
-    def __init__(self, parent: Trace):
-        super().__init__()
-        self.parent = parent
-
-    def lift(self, x: Any) -> tuple[Any, Any]:
-        if isinstance(x, JVPTracer) and x._trace is self:
-            return x.primal, x.tangent
-        return x, Zero(tangent_aval(get_aval(x)))
-
-    def process_primitive(self, prim, args, params):
-        primals, tangents = [], []
-        for a in args:
-            p, t = self.lift(a)
-            primals.append(p)
-            tangents.append(t)
-        if all(type(t) is Zero for t in tangents):
-            with set_current_trace(self.parent):
-                return prim.bind(*primals, **params)
-        rule = prim.jvp_rule
-        if rule is None:
-            raise missing_rule(prim, "jvp_rule", "differentiation", "prim.def_jvp, or ad_util.defjvp / deflinear")
-        with set_current_trace(self.parent):
-            out, t_out = rule(primals, tangents, **params)
-        if prim.multiple_results:
-            return [self._wrap(p, t) for p, t in zip(out, t_out)]
-        return self._wrap(out, t_out)
-
-    def _wrap(self, p, t):
-        if type(t) is Zero and not dtypes.is_inexact(get_aval(p).dtype):
-            return p  # integer/bool outputs carry no tangent
-        return JVPTracer(self, p, t)
-
-
-def _jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list, list]:
-    trace = JVPTrace(trace_state.trace)
-    with new_trace(trace):
-        ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
-        outs = fun(*ins)
-        pairs = [trace.lift(o) for o in outs]
-    if config.check_tracer_leaks:
-        ref = weakref.ref(trace)
-        del trace, ins, outs
-        check_no_leaks(ref, "jvp/grad")
-    return [p for p, _ in pairs], [t for _, t in pairs]
-
 
 def _is_float0(t: Any) -> bool:
     """A float0 host array: JAX's tangent of an integer or bool primal."""
@@ -142,150 +76,13 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
                 for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
 
     store: list = []
-    outs, touts = _jvp_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves, t_leaves)
+    outs, touts = jvp_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves, t_leaves)
     out_tree = _from_store(store, "out")
     touts = [instantiate(t) for t in touts]
     res = (out_tree.unflatten(outs), out_tree.unflatten(touts))
     if has_aux:
         return res + (_from_store(store, "aux"),)
     return res
-
-
-# ---- partial evaluation: known values are computed, unknown ones staged ------------------
-
-class PartialEvalTrace(JaxprTrace):
-    """Stages only operations that depend on unknown (tangent) inputs; known ones run on the parent.
-
-    A primitive may define `partial_eval_rule(trace, args, unknowns, **params)` to split
-    itself into a known part (run now) and an unknown part (staged), as scan/cond do;
-    otherwise an equation with any unknown input is staged whole.
-    """
-
-    __slots__ = ("parent",)
-
-    def __init__(self, parent: Trace, description: str = "linearize tracing"):
-        super().__init__(description)
-        self.parent = parent
-
-    def is_unknown(self, x: Any) -> bool:
-        return isinstance(x, JaxprTracer) and x._trace is self
-
-    def stage(self, prim, args, params):
-        """Record an equation as-is (for partial-eval rules staging their unknown part)."""
-        return JaxprTrace.process_primitive(self, prim, args, params)
-
-    def process_primitive(self, prim, args, params):
-        unknowns = [self.is_unknown(a) for a in args]
-        if not any(unknowns):
-            with set_current_trace(self.parent):
-                return prim.bind(*args, **params)
-        rule = getattr(prim, "partial_eval_rule", None)
-        if rule is not None:
-            return rule(self, list(args), unknowns, **params)
-        return super().process_primitive(prim, args, params)
-
-
-def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
-                       instantiate: bool | Sequence[bool] = False):
-    """Split a jaxpr into a known part and an unknown part.
-
-    Returns (known, unknown, out_unknowns, num_res): `known` maps the known inputs to
-    (known outputs..., residuals...); `unknown` maps (residuals..., unknown inputs...)
-    to the unknown outputs. Outputs marked in `instantiate` are made unknown.
-    """
-    from padax.core.jaxpr import eval_jaxpr
-    n_out = len(closed.jaxpr.outvars)
-    inst = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
-    known_trace = JaxprTrace("partial eval (known part)")
-    with new_trace(known_trace):
-        k_ins = [known_trace.new_arg(v.aval) for v, u in zip(closed.jaxpr.invars, unknowns) if not u]
-        u_trace = PartialEvalTrace(known_trace, "partial eval (unknown part)")
-        with new_trace(u_trace):
-            u_ins = [u_trace.new_arg(v.aval) for v, u in zip(closed.jaxpr.invars, unknowns) if u]
-            ki, ui = iter(k_ins), iter(u_ins)
-            ins = [next(ui) if u else next(ki) for u in unknowns]
-            outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
-            out_unknowns = [u_trace.is_unknown(o) or i for o, i in zip(outs, inst)]
-            unknown = u_trace.to_jaxpr([o for o, u in zip(outs, out_unknowns) if u])
-        residuals = unknown.consts
-        known_outs = [o for o, u in zip(outs, out_unknowns) if not u]
-        known = known_trace.to_jaxpr(known_outs + residuals)
-    uj = unknown.jaxpr
-    unknown = ClosedJaxpr(Jaxpr([], uj.constvars + uj.invars, uj.outvars, uj.eqns), [])
-    return known, unknown, out_unknowns, len(residuals)
-
-
-def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool], list[bool]]:
-    """Primal outputs, a linear jaxpr mapping input tangents to output tangents, and which inputs
-    and which outputs have a tangent space.
-
-    Inputs and outputs without one (ints, bools: float0 tangents) are not inputs or outputs of
-    the linear jaxpr.
-    """
-    parent = trace_state.trace
-    pe = PartialEvalTrace(parent)
-    diff = [dtypes.is_inexact(get_aval(p).dtype) for p in primals]
-    with new_trace(pe):
-        t_ins = [pe.new_arg(tangent_aval(get_aval(p))) if d else None for p, d in zip(primals, diff)]
-        jt = JVPTrace(pe)
-        with new_trace(jt):
-            ins = [JVPTracer(jt, p, t) if t is not None else p for p, t in zip(primals, t_ins)]
-            outs = fun(*ins)
-            pairs = [jt.lift(o) for o in outs]
-        out_primals = [p for p, _ in pairs]
-        for p in out_primals:
-            if isinstance(p, JaxprTracer) and p._trace is pe:
-                raise AssertionError("padax internal error: a primal output depends on tangents")
-        out_diff = [dtypes.is_inexact(get_aval(p).dtype) for p in out_primals]
-        t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
-        linear = pe.to_jaxpr(t_outs)
-    if config.check_tracer_leaks:
-        refs = (weakref.ref(jt), weakref.ref(pe))
-        jt = pe = ins = outs = pairs = t_ins = t_outs = None  # (drop this frame's references)
-        for ref in refs:
-            check_no_leaks(ref, "grad/linearize")
-    return out_primals, linear, diff, out_diff
-
-
-# ---- transposition ---------------------------------------------------------------------
-
-def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any]) -> list[Any]:
-    """Transpose a linear jaxpr: cotangents of its outputs -> cotangents of its inputs."""
-    linear_vars: set = set(jaxpr.invars)
-    env: dict = dict(zip(jaxpr.constvars, consts))
-    lin_eqns = []
-    for eqn in jaxpr.eqns:  # forward: evaluate the non-linear parts, collect the linear ones
-        if any(type(v) is Var and v in linear_vars for v in eqn.invars):
-            linear_vars.update(eqn.outvars)
-            lin_eqns.append(eqn)
-        else:
-            ins = [v.val if type(v) is Literal else env[v] for v in eqn.invars]
-            outs = eqn.primitive.bind(*ins, **eqn.params)
-            for v, x in zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]):
-                env[v] = x
-    ct_env: dict = {}
-
-    def write_ct(v, ct):
-        if type(v) is Var and v in linear_vars and ct is not None and type(ct) is not Zero:
-            ct_env[v] = add_tangents(ct_env[v], ct) if v in ct_env else ct
-
-    for v, ct in zip(jaxpr.outvars, cts_out):
-        write_ct(v, ct)
-    for eqn in reversed(lin_eqns):
-        cts = [ct_env.pop(v, None) for v in eqn.outvars]
-        if all(c is None for c in cts):
-            continue
-        cts = [Zero(v.aval) if c is None else c for v, c in zip(eqn.outvars, cts)]
-        ins = [UndefinedPrimal(v.aval) if type(v) is Var and v in linear_vars
-               else (v.val if type(v) is Literal else env[v]) for v in eqn.invars]
-        rule = eqn.primitive.transpose_rule
-        if rule is None:
-            raise missing_rule(eqn.primitive, "transpose_rule", "reverse-mode differentiation",
-                               "prim.def_transpose, or ad_util.deflinear for a linear primitive")
-        cts_in = rule(cts if eqn.primitive.multiple_results else cts[0], *ins, **eqn.params)
-        for v, ct in zip(eqn.invars, cts_in):
-            write_ct(v, ct)
-    return [ct_env.get(v, Zero(v.aval)) for v in jaxpr.invars]
 
 
 # ---- reverse mode -------------------------------------------------------------------------

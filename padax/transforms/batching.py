@@ -1,4 +1,4 @@
-"""vmap: a tracing interpreter that carries a batch axis alongside each value."""
+"""vmap, the user API over the batching interpreter (padax/interpreters/batching.py)."""
 from __future__ import annotations
 
 import weakref
@@ -9,79 +9,11 @@ import numpy as np
 from padax.config import config
 from padax.core import tree as tree_util
 from padax.core.ad_util import float0
-from padax.core.abstract import ShapedArray
-from padax.core.errors import missing_rule
 from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
-from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_current_trace, trace_state
+from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
+from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.core.abstract import get_aval
-
-
-class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim")
-
-    def __init__(self, trace: "BatchTrace", val: Any, bdim: int | None):
-        self._trace = trace
-        self.val = val
-        self.bdim = bdim
-
-    @property
-    def aval(self) -> ShapedArray:
-        a = get_aval(self.val)
-        if self.bdim is None:
-            return a
-        return a.update(shape=a.shape[:self.bdim] + a.shape[self.bdim + 1:])
-
-
-class BatchTrace(Trace):
-    __slots__ = ("parent", "axis_size", "axis_name", "spmd_axis_name")
-    description = "vmap tracing"
-
-    def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None, spmd_axis_name: Any = None):
-        super().__init__()
-        self.parent = parent
-        self.axis_size = axis_size
-        self.axis_name = axis_name
-        self.spmd_axis_name = spmd_axis_name
-
-    def lift(self, x: Any) -> tuple[Any, int | None]:
-        if isinstance(x, BatchTracer) and x._trace is self:
-            return x.val, x.bdim
-        return x, None
-
-    def process_primitive(self, prim, args, params):
-        vals, dims = [], []
-        for a in args:
-            v, d = self.lift(a)
-            vals.append(v)
-            dims.append(d)
-        collective = getattr(prim, "collective_batch_rule", None)
-        if collective is not None and _names_axis(params.get("axis_name"), self.axis_name):
-            with set_current_trace(self.parent):
-                out, out_dim = collective(self, vals, dims, **params)
-        elif all(d is None for d in dims):
-            with set_current_trace(self.parent):
-                return prim.bind(*vals, **params)
-        else:
-            rule = prim.batch_rule
-            if rule is None:
-                raise missing_rule(prim, "batch_rule", "vmap", "prim.batch_rule = rule(args, dims, **params)")
-            with set_current_trace(self.parent):
-                if getattr(prim, "batch_rule_takes_trace", False):  # control flow: bodies batch under this axis
-                    out, out_dim = rule(self, vals, dims, **params)
-                else:
-                    out, out_dim = rule(vals, dims, **params)
-        if prim.multiple_results:
-            return [BatchTracer(self, o, d) if d is not None else o for o, d in zip(out, out_dim)]
-        return BatchTracer(self, out, out_dim) if out_dim is not None else out
-
-
-def _names_axis(requested: Any, name: Any) -> bool:
-    if name is None or requested is None:
-        return False
-    if isinstance(requested, (tuple, list)):
-        return name in requested
-    return requested == name
 
 
 def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:

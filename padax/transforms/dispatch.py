@@ -10,18 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from padax.config import config
 from padax.core import primitive as _primitive
 from padax.core import trace as _trace
 from padax.core.abstract import ShapedArray
-from padax.core.jaxpr import Jaxpr, JaxprEqn, Var
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from padax.core.primitive import Primitive
 from padax.core.source_info import user_frame
 from padax.devices import _jaxlib
 from padax.devices import backend as _backend
 from padax.devices.backend import default_device
 from padax.devices.array import Tensor
 from padax.devices.executable import Executable
+from padax.devices.put import device_put
 from padax.functional import _fast
+from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.lowering.compile import compile_jaxpr_on
 
 _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation function
@@ -130,3 +135,63 @@ def _forget_twins() -> None:
 _fast.set_builder(_build_twin)
 _backend.on_client_reset(clear_cache)  # (a replaced client, or too many live programs: forget the eager ones)
 _primitive.set_default_impl(apply_primitive)
+
+
+# ---- eager control flow: compiled programs cached by the structure of their bodies -------------------
+# Eager control flow traces the user's functions on every call (fresh lambdas, fresh jaxprs);
+# keying the executables on the bodies' structure, not their identity, lets a call that traces
+# to the same program reuse the compiled one.
+
+def jaxpr_key(jaxpr: Jaxpr) -> tuple:
+    """A hashable key equal for jaxprs that compute the same thing (same equations, params,
+    literals and types; variable names and source locations do not matter)."""
+    ids: dict[Var, int] = {}
+
+    def atom(v):
+        if type(v) is Literal:
+            a = np.asarray(v.val)
+            return ("lit", a.dtype.str, a.tobytes(), v.aval)
+        return ids[v]
+
+    for v in jaxpr.constvars + jaxpr.invars:
+        ids[v] = len(ids)
+    parts: list = [tuple(v.aval for v in jaxpr.constvars), tuple(v.aval for v in jaxpr.invars)]
+    for eqn in jaxpr.eqns:
+        ins = tuple(atom(v) for v in eqn.invars)
+        for v in eqn.outvars:
+            ids[v] = len(ids)
+        parts.append((eqn.primitive, ins, tuple(v.aval for v in eqn.outvars),
+                      tuple((k, _param_key(p)) for k, p in eqn.params.items())))
+    parts.append(tuple(atom(v) for v in jaxpr.outvars))
+    return tuple(parts)
+
+
+def _param_key(p: Any) -> Any:
+    if isinstance(p, ClosedJaxpr):
+        return ("jaxpr", jaxpr_key(p.jaxpr)) if not p.consts else p
+    if isinstance(p, tuple):
+        return tuple(_param_key(q) for q in p)
+    return p  # params are hashable by contract; other objects compare by their own rules
+
+
+_eager_cache: dict[tuple, Any] = {}
+
+
+def _eager_impl(prim: Primitive) -> None:
+    """Run the primitive as a compiled one-equation program (see `jaxpr_key`)."""
+    def impl(*args, **params):
+        args = [a if type(a) is Tensor else device_put(a) for a in args]
+        avals = tuple(a.aval for a in args)
+        key = (prim, avals, tuple((k, _param_key(p)) for k, p in params.items()))
+        exe = _eager_cache.get(key)
+        if exe is None:
+            if len(_eager_cache) > 256:
+                _eager_cache.clear()
+            exe = _eager_cache[key] = _compile_primitive(prim, avals, params)
+        return exe([a._buf for a in args])
+
+    prim.def_impl(impl)
+
+
+for _p in (cond_p, while_p, scan_p):
+    _eager_impl(_p)

@@ -277,7 +277,7 @@ def jet_jaxpr(closed: ClosedJaxpr, order: int, in_nz: Sequence[bool],
     Outputs in `instantiate` always get terms (zeros where the series vanishes); integer
     outputs never do. Returns (ClosedJaxpr, output flags).
     """
-    from padax.functional.lax.control import _instantiate
+    from padax.interpreters.ad import instantiate_tangent
     from padax.transforms.staging import trace_flat
     avals = closed.in_avals
     in_nz = [bool(nz) and dtypes.is_inexact(a.dtype) for a, nz in zip(avals, in_nz)]
@@ -295,7 +295,7 @@ def jet_jaxpr(closed: ClosedJaxpr, order: int, in_nz: Sequence[bool],
             nz = dtypes.is_inexact(oa.dtype) and (inst or s is not None)
             flags.append(nz)
             if nz:
-                extra += [_instantiate(t, oa) for t in (s if s is not None else [None] * order)]
+                extra += [instantiate_tangent(t, oa) for t in (s if s is not None else [None] * order)]
         store.append(flags)
         return list(outs) + extra
 
@@ -310,8 +310,8 @@ def series_nonzero(series: Series | None) -> bool:
 
 def instantiated_terms(series: Sequence[Series], avals: Sequence[ShapedArray], nz: Sequence[bool]) -> list:
     """The terms of the flagged operands, flat (operand-major), zeros where a term is None."""
-    from padax.functional.lax.control import _instantiate
-    return [_instantiate(t, a) for s, a, z in zip(series, avals, nz) if z for t in s]
+    from padax.interpreters.ad import instantiate_tangent
+    return [instantiate_tangent(t, a) for s, a, z in zip(series, avals, nz) if z for t in s]
 
 
 def split_terms(flat: Sequence[Any], nz: Sequence[bool], order: int) -> list[Series | None]:

@@ -98,7 +98,7 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
 # The derived programs are cached so that differentiating the same call again binds the very
 # same ClosedJaxpr objects: `_jit_impl` then finds their executables by identity and nothing is
 # retraced or recompiled. A nested jit stages a freshly traced jaxpr on every call, so the
-# first derivation from a jaxpr falls back on a key of its structure (`_jaxpr_key`, shared with
+# first derivation from a jaxpr falls back on a key of its structure (`jaxpr_key`, shared with
 # eager control flow); programs derived from derived ones are found by identity. Derived
 # programs never donate: a donated primal may be a residual the backward pass still reads.
 
@@ -108,7 +108,7 @@ _STRUCTURE_CACHE_SIZE = 512
 
 
 class _StructureKey:
-    """A jaxpr's structure (`_jaxpr_key`) with its hash computed once: the key is a deep tuple."""
+    """A jaxpr's structure (`jaxpr_key`) with its hash computed once: the key is a deep tuple."""
 
     __slots__ = ("key", "hash")
 
@@ -127,9 +127,9 @@ def _structure_key(jaxpr: ClosedJaxpr) -> "_StructureKey | None":
     """A key equal for const-free jaxprs that compute the same thing, or None."""
     if jaxpr.consts:
         return None
-    from padax.functional.lax.control import _jaxpr_key
+    from padax.transforms.dispatch import jaxpr_key
     try:
-        return _StructureKey(_jaxpr_key(jaxpr.jaxpr))
+        return _StructureKey(jaxpr_key(jaxpr.jaxpr))
     except TypeError:  # a param that is not hashable: no structural caching for this jaxpr
         return None
 
@@ -198,7 +198,7 @@ def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated: tuple
     """jvp of a nested jit: one jit of the jvp'd program, symbolic-zero tangents kept symbolic."""
     from padax.core import dtypes
     from padax.core.ad_util import Zero, tangent_aval
-    from padax.functional.lax.control import _instantiate, _jvp_jaxpr
+    from padax.interpreters.ad import instantiate_tangent, jvp_jaxpr
     in_avals, out_avals = jaxpr.in_avals, jaxpr.out_avals
     nz = tuple(type(t) is not Zero and dtypes.is_inexact(a.dtype) for t, a in zip(tangents, in_avals))
     if not any(nz):
@@ -206,11 +206,11 @@ def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated: tuple
         return outs, [Zero(tangent_aval(a)) for a in out_avals]
 
     def build():
-        traced, out_nz = _jvp_jaxpr(jaxpr, nz, [False] * len(out_avals))
+        traced, out_nz = jvp_jaxpr(jaxpr, nz, [False] * len(out_avals))
         return traced, tuple(out_nz)
 
     program, out_nz = _derive(jaxpr, ("jvp", nz), build)
-    ts = [_instantiate(t, a) for t, a, z in zip(tangents, in_avals, nz) if z]
+    ts = [instantiate_tangent(t, a) for t, a, z in zip(tangents, in_avals, nz) if z]
     outs = _bind_program(program, list(primals) + ts, name)
     n = len(out_avals)
     it = iter(outs[n:])
@@ -319,7 +319,7 @@ def _transpose_program(jaxpr: ClosedJaxpr, linear: tuple, ct_nonzero: tuple):
     Returns the traced program and which linear inputs get a (nonzero) cotangent."""
     from padax.core import dtypes
     from padax.core.ad_util import Zero, tangent_aval
-    from padax.functional.lax.control import _instantiate
+    from padax.interpreters.ad import instantiate_tangent
     from padax.transforms.ad import backward_pass
     j = jaxpr.jaxpr
     nl_vars = [v for v, l in zip(j.invars, linear) if not l]
@@ -336,7 +336,7 @@ def _transpose_program(jaxpr: ClosedJaxpr, linear: tuple, ct_nonzero: tuple):
         flags = [type(r) is not Zero and r is not None and dtypes.is_inexact(v.aval.dtype)
                  for r, v in zip(res, lin_vars)]
         store.append(flags)
-        return [_instantiate(r, v.aval) for r, v, f in zip(res, lin_vars, flags) if f]
+        return [instantiate_tangent(r, v.aval) for r, v, f in zip(res, lin_vars, flags) if f]
 
     in_avals = [v.aval for v in nl_vars] + [tangent_aval(a) for a, z in zip(out_avals, ct_nonzero) if z]
     traced = trace_flat(transposed, in_avals, "transpose of jit")
@@ -348,7 +348,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     operands (residuals) and the nonzero output cotangents."""
     from padax.core import dtypes
     from padax.core.ad_util import Zero, is_undefined
-    from padax.functional.lax.control import _instantiate
+    from padax.interpreters.ad import instantiate_tangent
     linear = tuple(is_undefined(a) for a in args)
     ct_nonzero = tuple(c is not None and type(c) is not Zero and dtypes.is_inexact(a.dtype)
                        for c, a in zip(cts, jaxpr.out_avals))
@@ -359,7 +359,7 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     if not any(has_ct):
         return [None] * len(args)
     nonlinear = [a for a, l in zip(args, linear) if not l]
-    ct_vals = [_instantiate(c, a) for c, a, z in zip(cts, jaxpr.out_avals, ct_nonzero) if z]
+    ct_vals = [instantiate_tangent(c, a) for c, a, z in zip(cts, jaxpr.out_avals, ct_nonzero) if z]
     outs = iter(_bind_program(program, nonlinear + ct_vals, name))
     flags = iter(has_ct)
     return [(next(outs) if next(flags) else None) if l else None for l in linear]
@@ -371,14 +371,14 @@ def _jit_batch(axis, args, dims, *, jaxpr: ClosedJaxpr, name: str, donated: tupl
     """vmap of a nested jit stays one jit: its jaxpr is batched (under the same axis, so
     collectives over the vmap's name work) and re-staged; unbatched operands stay unbatched."""
     from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.functional.lax.control import _batch_jaxpr
+    from padax.interpreters.batching import batch_jaxpr
     size = batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
     xs = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(args, dims)]
     n_out = len(jaxpr.out_avals)
 
     def build():
-        traced, out_batched = _batch_jaxpr(axis, jaxpr, size, list(batched), [False] * n_out)
+        traced, out_batched = batch_jaxpr(axis, jaxpr, size, list(batched), [False] * n_out)
         return traced, tuple(out_batched)
 
     kind = ("vmap", batched, size, axis.axis_name, axis.spmd_axis_name)

@@ -292,7 +292,7 @@ def print_saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> None:
 def _remat_jvp(primals, tangents, *, jaxpr, policy):
     """jvp of a remat call is a remat call of the jvp program (so partial eval sees it whole).
     Only nonzero tangents become inputs: a zero tangent must not turn into recomputed work."""
-    from padax.transforms.ad import _jvp_flat
+    from padax.interpreters.ad import jvp_flat
     n = len(primals)
     nz = [type(t) is not Zero for t in tangents]
     ts = [t for t in tangents if type(t) is not Zero]
@@ -300,7 +300,7 @@ def _remat_jvp(primals, tangents, *, jaxpr, policy):
     def jvp_fn(*pt):
         it = iter(pt[n:])
         tans = [next(it) if z else t for z, t in zip(nz, tangents)]
-        outs, touts = _jvp_flat(lambda *xs: eval_jaxpr(jaxpr.jaxpr, [], *xs), pt[:n], tans)
+        outs, touts = jvp_flat(lambda *xs: eval_jaxpr(jaxpr.jaxpr, [], *xs), pt[:n], tans)
         return list(outs) + [instantiate(t) for t in touts]
 
     jvp_closed = trace_flat(jvp_fn, [get_aval(x) for x in list(primals) + ts], "checkpoint jvp tracing")

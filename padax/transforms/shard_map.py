@@ -463,7 +463,7 @@ def _body_fun(body: ClosedJaxpr) -> Callable:
 # -- jvp: differentiate the body; tangents are laid out like their primals --
 
 def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
-    from padax.transforms.ad import _jvp_flat
+    from padax.interpreters.ad import jvp_flat
     nz = [type(t) is not Zero for t in tangents]
     blocks_in = list(body.in_avals)
     t_blocks = [tangent_aval(a) for a, z in zip(blocks_in, nz) if z]
@@ -474,7 +474,7 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_
         ps = xs[:n]
         it = iter(xs[n:])
         ts = [next(it) if z else Zero(tangent_aval(a)) for z, a in zip(nz, blocks_in)]
-        outs, touts = _jvp_flat(_body_fun(body), ps, ts)
+        outs, touts = jvp_flat(_body_fun(body), ps, ts)
         return list(outs) + [instantiate(t) if type(t) is not Zero else zeros_like_aval(tangent_aval(a))
                              for t, a, fl in zip(touts, body.out_avals, out_float) if fl]
 

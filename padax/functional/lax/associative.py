@@ -19,6 +19,7 @@ from padax.core import dtypes
 from padax.core import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
+from padax.interpreters.staging import trace_flat
 
 __all__ = ["associative_scan", "reduce", "cumlogsumexp"]
 
@@ -137,7 +138,6 @@ def _monoid(computation: Callable, avals: Sequence) -> Any:
     """The reduction primitive when `computation(x, y)` is one add/mul/max/min/and/or of x and y."""
     from padax.functional.lax import elementwise as E
     from padax.functional.lax import reductions as R
-    from padax.transforms.staging import trace_flat
     if len(avals) != 1:
         return None
     scalar = avals[0].update(shape=())

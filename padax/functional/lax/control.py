@@ -45,7 +45,12 @@ from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.primitive import Primitive
-from padax.core.trace import Tracer, new_trace, set_current_trace, trace_state
+from padax.core.trace import Tracer, set_current_trace
+from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
+from padax.interpreters.batching import batch_eval, batch_flat, batch_jaxpr
+from padax.interpreters.jaxpr_util import dce, deps, hoist, join_consts
+from padax.interpreters.partial_eval import partial_eval_jaxpr
+from padax.interpreters.staging import trace_flat
 from padax.devices.array import Tensor
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
@@ -59,17 +64,6 @@ __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map"]
 
 # ---- jaxpr helpers ---------------------------------------------------------------------------
 
-def _hoist(closed: ClosedJaxpr) -> ClosedJaxpr:
-    """Consts become leading inputs: the const-free form bodies are stored in."""
-    j = closed.jaxpr
-    return ClosedJaxpr(Jaxpr([], j.constvars + j.invars, j.outvars, j.eqns), [])
-
-
-def _trace(fun: Callable, in_avals: Sequence[ShapedArray], description: str) -> ClosedJaxpr:
-    from padax.transforms.staging import trace_flat
-    return trace_flat(fun, list(in_avals), description)
-
-
 def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
     """Shape and dtype agree (weak types may differ: they only steer promotion)."""
     return a.shape == b.shape and a.dtype == b.dtype
@@ -77,50 +71,6 @@ def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
 
 def _avals_str(avals: Sequence[ShapedArray]) -> str:
     return "(" + ", ".join(a.str_short() for a in avals) + ")"
-
-
-def _join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], list[Any]]:
-    """Give jaxprs with different consts one signature: (consts of all..., inputs...).
-
-    Each jaxpr ignores the other ones' consts; used for cond branches.
-    """
-    consts: list[Any] = []
-    for c in closeds:
-        consts += c.consts
-    out = []
-    for i, c in enumerate(closeds):
-        invars: list[Var] = []
-        for k, d in enumerate(closeds):
-            invars += c.jaxpr.constvars if k == i else [Var(v.aval) for v in d.jaxpr.constvars]
-        out.append(ClosedJaxpr(Jaxpr([], invars + c.jaxpr.invars, c.jaxpr.outvars, c.jaxpr.eqns), []))
-    return out, consts
-
-
-def _dce(jaxpr: Jaxpr, used_outputs: Sequence[bool], keep_effects: bool = True) -> tuple[Jaxpr, list[bool]]:
-    """Drop outputs not in `used_outputs` and the equations only they need (equations with
-    side effects stay, unless `keep_effects` is False: a copy made to compute values only).
-
-    Returns the pruned jaxpr (same inputs) and which inputs are still read.
-    """
-    from padax.core.effects import eqn_effects
-    live = {v for v, u in zip(jaxpr.outvars, used_outputs) if u and type(v) is Var}
-    eqns = []
-    for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars) or (keep_effects and eqn_effects(eqn)):
-            eqns.append(eqn)
-            live.update(v for v in eqn.invars if type(v) is Var)
-    eqns.reverse()
-    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns), [v in live for v in jaxpr.invars]
-
-
-def _deps(jaxpr: Jaxpr, flags: Sequence[bool]) -> list[bool]:
-    """Which outputs depend on the inputs marked in `flags` (forward dependence)."""
-    dep = {v for v, f in zip(jaxpr.invars, flags) if f}
-    for eqn in jaxpr.eqns:
-        if any(type(v) is Var and v in dep for v in eqn.invars):
-            dep.update(eqn.outvars)
-    return [type(v) is Var and v in dep for v in jaxpr.outvars]
 
 
 def _strengthen_outputs(closed: ClosedJaxpr, targets: Sequence[ShapedArray]) -> ClosedJaxpr:
@@ -145,158 +95,6 @@ def _is_nonzero(t: Any, aval: ShapedArray) -> bool:
     return type(t) is not Zero and dtypes.is_inexact(aval.dtype)
 
 
-def _instantiate(t: Any, aval: ShapedArray) -> Any:
-    """A tangent/cotangent as an array of the tangent type of `aval` (zeros if symbolic)."""
-    ta = tangent_aval(aval)
-    if t is None or type(t) is Zero:
-        return zeros_like_aval(ta)
-    ua = get_aval(t)
-    if ua.weak_type and not ta.weak_type and ua.dtype == ta.dtype:
-        from padax.functional.lax.structural import convert_element_type_p
-        return convert_element_type_p.bind(t, new_dtype=ta.dtype, weak_type=False)
-    return t
-
-
-def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: Sequence[bool]):
-    """The jvp of a jaxpr as a jaxpr: (primals..., tangents of `nonzeros` inputs...) ->
-    (outputs..., tangents of the flagged outputs...).
-
-    Outputs in `instantiate` always get a tangent (zeros if it is symbolically zero);
-    integer outputs never do. Returns (ClosedJaxpr, output flags).
-    """
-    from padax.transforms.ad import _jvp_flat
-    avals = closed.in_avals
-    nonzeros = [nz and dtypes.is_inexact(a.dtype) for a, nz in zip(avals, nonzeros)]
-    n = len(avals)
-    store: list = []
-
-    def f(*args):
-        it = iter(args[n:])
-        tangents = [next(it) if nz else Zero(tangent_aval(a)) for a, nz in zip(avals, nonzeros)]
-        outs, touts = _jvp_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
-                                list(args[:n]), tangents)
-        flags, extra = [], []
-        for o, t, inst in zip(outs, touts, instantiate):
-            oa = get_aval(o)
-            nz = dtypes.is_inexact(oa.dtype) and (inst or type(t) is not Zero)
-            flags.append(nz)
-            if nz:
-                extra.append(_instantiate(t, oa))
-        store.append(flags)
-        return list(outs) + extra
-
-    t_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros) if nz]
-    traced = _trace(f, list(avals) + t_avals, "jvp of control flow")
-    return traced, store[0]
-
-
-def _batch_eval(axis, closed: ClosedJaxpr, size: int, args: Sequence[Any], batched: Sequence[bool],
-                instantiate: Sequence[bool]) -> tuple[list, list[bool]]:
-    """Evaluate a jaxpr under vmap, operands batched on axis 0 where `batched`.
-
-    `axis` is the enclosing vmap's trace: the body is batched under the same axis name, so
-    collectives in it (psum over that name) see the batch. Outputs that come out batched,
-    or are marked in `instantiate`, are returned with the batch on axis 0; the others
-    unbatched. Returns (outputs, which are batched).
-    """
-    from padax.transforms.batching import BatchTrace, BatchTracer
-    bt = BatchTrace(trace_state.trace, size, axis.axis_name, axis.spmd_axis_name)
-    with new_trace(bt):
-        ins = [BatchTracer(bt, x, 0) if b else x for x, b in zip(args, batched)]
-        outs = eval_jaxpr(closed.jaxpr, closed.consts, *ins)
-        pairs = [bt.lift(o) for o in outs]
-    res, flags = [], []
-    for (v, d), inst in zip(pairs, instantiate):
-        if d is None and not inst:
-            res.append(v)
-            flags.append(False)
-        else:
-            res.append(bdim_to_front(v, d, size))
-            flags.append(True)
-    return res, flags
-
-
-def _batch_jaxpr(axis, closed: ClosedJaxpr, size: int, batched: Sequence[bool],
-                 instantiate: Sequence[bool]) -> tuple[ClosedJaxpr, list[bool]]:
-    """The batched jaxpr (inputs batched on axis 0 where `batched`) and its batched outputs."""
-    avals = [a.update(shape=(size,) + a.shape) if b else a for a, b in zip(closed.in_avals, batched)]
-    store: list = []
-
-    def f(*args):
-        outs, flags = _batch_eval(axis, closed, size, args, batched, instantiate)
-        store.append(flags)
-        return outs
-
-    traced = _trace(f, avals, "vmap of control flow")
-    return traced, store[0]
-
-
-def _stage(trace, prim, args, params):
-    """Stage `prim` into a partial-eval trace whole (known operands become residuals)."""
-    from padax.transforms.staging import JaxprTrace
-    return JaxprTrace.process_primitive(trace, prim, list(args), params)
-
-
-# ---- eager execution: compiled programs cached by the structure of their bodies ------------------
-# Eager control flow traces the user's functions on every call (fresh lambdas, fresh jaxprs);
-# keying the executables on the bodies' structure, not their identity, lets a call that traces
-# to the same program reuse the compiled one.
-
-def _jaxpr_key(jaxpr: Jaxpr) -> tuple:
-    """A hashable key equal for jaxprs that compute the same thing (same equations, params,
-    literals and types; variable names and source locations do not matter)."""
-    ids: dict[Var, int] = {}
-
-    def atom(v):
-        if type(v) is Literal:
-            a = np.asarray(v.val)
-            return ("lit", a.dtype.str, a.tobytes(), v.aval)
-        return ids[v]
-
-    for v in jaxpr.constvars + jaxpr.invars:
-        ids[v] = len(ids)
-    parts: list = [tuple(v.aval for v in jaxpr.constvars), tuple(v.aval for v in jaxpr.invars)]
-    for eqn in jaxpr.eqns:
-        ins = tuple(atom(v) for v in eqn.invars)
-        for v in eqn.outvars:
-            ids[v] = len(ids)
-        parts.append((eqn.primitive, ins, tuple(v.aval for v in eqn.outvars),
-                      tuple((k, _param_key(p)) for k, p in eqn.params.items())))
-    parts.append(tuple(atom(v) for v in jaxpr.outvars))
-    return tuple(parts)
-
-
-def _param_key(p: Any) -> Any:
-    if isinstance(p, ClosedJaxpr):
-        return ("jaxpr", _jaxpr_key(p.jaxpr)) if not p.consts else p
-    if isinstance(p, tuple):
-        return tuple(_param_key(q) for q in p)
-    return p  # params are hashable by contract; other objects compare by their own rules
-
-
-_eager_cache: dict[tuple, Any] = {}
-
-
-def _eager_impl(prim: Primitive) -> None:
-    """Run the primitive as a compiled one-equation program (see `_jaxpr_key`)."""
-    def impl(*args, **params):
-        from padax.devices.put import device_put
-        from padax.transforms.dispatch import _compile_primitive
-        args = [a if type(a) is Tensor else device_put(a) for a in args]
-        avals = tuple(a.aval for a in args)
-        key = (prim, avals, tuple((k, _param_key(p)) for k, p in params.items()))
-        exe = _eager_cache.get(key)
-        if exe is None:
-            if len(_eager_cache) > 256:
-                _eager_cache.clear()
-            exe = _eager_cache[key] = _compile_primitive(prim, avals, params)
-        return exe([a._buf for a in args])
-
-    prim.def_impl(impl)
-
-
-for _p in (cond_p, while_p, scan_p):
-    _eager_impl(_p)
 
 
 # ---- tracing user functions ---------------------------------------------------------------------
@@ -340,7 +138,7 @@ def _trace_user(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: s
             store.append(tree)
         return [_check_out_leaf(x, what) for x in leaves]
 
-    closed = _trace(flat, in_avals, f"{what} tracing")
+    closed = trace_flat(flat, in_avals, f"{what} tracing")
     return closed, store[0]
 
 
@@ -453,7 +251,7 @@ def _cond_call(what: str, index: Any, fns: Sequence[Callable], names: Sequence[s
     targets = [closeds[0].out_avals[k].update(weak_type=all(c.out_avals[k].weak_type for c in closeds))
                for k in range(n_out)]
     closeds = [_strengthen_outputs(c, targets) for c in closeds]
-    joined, consts = _join_consts(closeds)
+    joined, consts = join_consts(closeds)
     outs = cond_p.bind(index, *consts, *leaves, branches=tuple(joined))
     return trees[first].unflatten(outs)
 
@@ -539,11 +337,11 @@ def _cond_jvp(primals, tangents, *, branches):
     in_avals = branches[0].in_avals
     nz = [_is_nonzero(t, a) for t, a in zip(tangents[1:], in_avals)]
     n_out = len(branches[0].out_avals)
-    first = [_jvp_jaxpr(b, nz, [False] * n_out) for b in branches]
+    first = [jvp_jaxpr(b, nz, [False] * n_out) for b in branches]
     out_nz = [any(f[1][k] for f in first) for k in range(n_out)]
-    jvps = [f[0] if f[1] == out_nz else _jvp_jaxpr(b, nz, out_nz)[0] for f, b in zip(first, branches)]
-    joined, consts = _join_consts(jvps)
-    tans = [_instantiate(t, a) for t, a, z in zip(tangents[1:], in_avals, nz) if z]
+    jvps = [f[0] if f[1] == out_nz else jvp_jaxpr(b, nz, out_nz)[0] for f, b in zip(first, branches)]
+    joined, consts = join_consts(jvps)
+    tans = [instantiate_tangent(t, a) for t, a, z in zip(tangents[1:], in_avals, nz) if z]
     outs = cond_p.bind(index, *consts, *ops, *tans, branches=tuple(joined))
     primal_out, it = outs[:n_out], iter(outs[n_out:])
     t_out = [next(it) if z else Zero(tangent_aval(a)) for a, z in zip(branches[0].out_avals, out_nz)]
@@ -553,9 +351,8 @@ def _cond_jvp(primals, tangents, *, branches):
 def _cond_partial_eval(trace, args, unknowns, *, branches):
     """Known index: a known cond computes the known outputs and every branch's residuals
     (zeros in the slots of the other branches); an unknown cond consumes them."""
-    from padax.transforms.ad import partial_eval_jaxpr
     if unknowns[0]:
-        return _stage(trace, cond_p, args, dict(branches=branches))
+        return trace.stage(cond_p, args, dict(branches=branches))
     index, ops, ops_uk = args[0], args[1:], list(unknowns[1:])
     n_out = len(branches[0].out_avals)
     splits = [partial_eval_jaxpr(b, ops_uk, False) for b in branches]
@@ -574,10 +371,10 @@ def _cond_partial_eval(trace, args, unknowns, *, branches):
             for j, avals in enumerate(res_avals):
                 res += outs[n_known_out:] if j == i else [zeros_like_aval(a) for a in avals]
             return outs[:n_known_out] + res
-        return _trace(f, known_avals, "partial eval of cond")
+        return trace_flat(f, known_avals, "partial eval of cond")
 
     if n_known_out or any(res_avals) or any(jaxpr_effects(s[0]) for s in splits):
-        known_joined, kconsts = _join_consts([known_branch(i) for i in range(len(branches))])
+        known_joined, kconsts = join_consts([known_branch(i) for i in range(len(branches))])
         with set_current_trace(trace.parent):
             kouts = cond_p.bind(index, *kconsts, *[x for x, u in zip(ops, ops_uk) if not u],
                                 branches=tuple(known_joined))
@@ -593,14 +390,13 @@ def _cond_partial_eval(trace, args, unknowns, *, branches):
         for j, avals in enumerate(res_avals):
             invars += uj.invars[:nres] if j == i else [Var(a) for a in avals]
         unknown_branches.append(ClosedJaxpr(Jaxpr([], invars + uj.invars[nres:], uj.outvars, uj.eqns), []))
-    uouts = _stage(trace, cond_p, [index, *residuals, *[x for x, u in zip(ops, ops_uk) if u]],
+    uouts = trace.stage(cond_p, [index, *residuals, *[x for x, u in zip(ops, ops_uk) if u]],
                    dict(branches=tuple(unknown_branches)))
     ki, ui = iter(known_out), iter(uouts)
     return [next(ui) if u else next(ki) for u in out_uk]
 
 
 def _cond_transpose(cts, index, *ops, branches):
-    from padax.transforms.ad import backward_pass
     if is_undefined(index):
         raise TypeError("cond: cannot transpose with respect to the branch index")
     lin = [is_undefined(x) for x in ops]
@@ -608,7 +404,7 @@ def _cond_transpose(cts, index, *ops, branches):
         return [None] * (1 + len(ops))
     out_avals = branches[0].out_avals
     ct_mask = [dtypes.is_inexact(a.dtype) for a in out_avals]
-    ct_vals = [_instantiate(c, a) for c, a, m in zip(cts, out_avals, ct_mask) if m]
+    ct_vals = [instantiate_tangent(c, a) for c, a, m in zip(cts, out_avals, ct_mask) if m]
     nonlin = [x for x, l in zip(ops, lin) if not l]
     in_avals = branches[0].in_avals
     nl_avals = [a for a, l in zip(in_avals, lin) if not l]
@@ -623,10 +419,10 @@ def _cond_transpose(cts, index, *ops, branches):
             nl, it = xs[:len(nl_avals)], iter(xs[len(nl_avals):])
             full = [next(it) if m else Zero(tangent_aval(a)) for a, m in zip(out_avals, ct_mask)]
             res = backward_pass(tj, list(nl), full)
-            return [_instantiate(r, v.aval) for r, v in zip(res, tj.invars)]
-        return _trace(f, nl_avals + ct_avals, "transpose of cond")
+            return [instantiate_tangent(r, v.aval) for r, v in zip(res, tj.invars)]
+        return trace_flat(f, nl_avals + ct_avals, "transpose of cond")
 
-    joined, consts = _join_consts([transposed(b) for b in branches])
+    joined, consts = join_consts([transposed(b) for b in branches])
     outs = cond_p.bind(index, *consts, *nonlin, *ct_vals, branches=tuple(joined))
     it = iter(outs)
     return [None] + [next(it) if l else None for l in lin]
@@ -648,7 +444,7 @@ def _cond_batch(axis, args, dims, *, branches):
                              "compute the predicate outside the vmap.")
         from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
         idx = bdim_to_front(index, idim, size)
-        results = [_batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
+        results = [batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
         outs = []
         for k in range(n_out):
             cases = [r[k] for r in results]
@@ -656,10 +452,10 @@ def _cond_batch(axis, args, dims, *, branches):
             which = idx if len(shape) == 1 else broadcast_in_dim_p.bind(idx, shape=shape, broadcast_dimensions=(0,))
             outs.append(select_n_p.bind(which, *cases))
         return outs, [0] * n_out
-    first = [_batch_jaxpr(axis, b, size, batched, [False] * n_out) for b in branches]
+    first = [batch_jaxpr(axis, b, size, batched, [False] * n_out) for b in branches]
     out_b = [any(f[1][k] for f in first) for k in range(n_out)]
-    bjs = [f[0] if f[1] == out_b else _batch_jaxpr(axis, b, size, batched, out_b)[0] for f, b in zip(first, branches)]
-    joined, consts = _join_consts(bjs)
+    bjs = [f[0] if f[1] == out_b else batch_jaxpr(axis, b, size, batched, out_b)[0] for f, b in zip(first, branches)]
+    joined, consts = join_consts(bjs)
     outs = cond_p.bind(index, *consts, *ops, branches=tuple(joined))
     return outs, [0 if b else None for b in out_b]
 
@@ -737,8 +533,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     c_out = cond_closed.out_avals
     if c_tree.num_leaves != 1 or c_out[0].shape != () or c_out[0].dtype != dtypes.bool_:
         raise op_type_error("while_loop", f"cond_fun must return a bool scalar, got {_avals_str(c_out)}")
-    outs = while_p.bind(*cond_closed.consts, *body.consts, *leaves, cond_jaxpr=_hoist(cond_closed),
-                        body_jaxpr=_hoist(body), cond_nconsts=len(cond_closed.consts),
+    outs = while_p.bind(*cond_closed.consts, *body.consts, *leaves, cond_jaxpr=hoist(cond_closed),
+                        body_jaxpr=hoist(body), cond_nconsts=len(cond_closed.consts),
                         body_nconsts=len(body.consts))
     return tree.unflatten(outs)
 
@@ -815,7 +611,7 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
     bc_nz, carry_nz = nz[ncc:ncc + nbc], nz[ncc + nbc:]
     n = len(init)
     while True:
-        jv, out_nz = _jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
+        jv, out_nz = jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
         new = [a or b for a, b in zip(carry_nz, out_nz)]
         if new == carry_nz:
             break
@@ -829,8 +625,8 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
     init_avals = avals[ncc + nbc:]
     ct_extra = [Var(tangent_aval(a)) for a, z in zip(init_avals, carry_nz) if z]
     cond = ClosedJaxpr(Jaxpr([], cj.invars + ct_extra, cj.outvars, cj.eqns), [])
-    bct = [_instantiate(t, a) for t, a, z in zip(tangents[ncc:ncc + nbc], avals[ncc:ncc + nbc], bc_nz) if z]
-    ct = [_instantiate(t, a) for t, a, z in zip(tangents[ncc + nbc:], init_avals, carry_nz) if z]
+    bct = [instantiate_tangent(t, a) for t, a, z in zip(tangents[ncc:ncc + nbc], avals[ncc:ncc + nbc], bc_nz) if z]
+    ct = [instantiate_tangent(t, a) for t, a, z in zip(tangents[ncc + nbc:], init_avals, carry_nz) if z]
     outs = while_p.bind(*cc, *consts, *bc, *bct, *init, *ct, cond_jaxpr=cond, body_jaxpr=body,
                         cond_nconsts=ncc, body_nconsts=len(consts) + nbc + n_bct)
     it = iter(outs[n:])
@@ -845,25 +641,25 @@ def _while_partial_eval(trace, args, unknowns, *, cond_jaxpr, body_jaxpr, cond_n
     ncc, nbc = cond_nconsts, body_nconsts
     cc_uk, bc_uk, carry_uk = unknowns[:ncc], unknowns[ncc:ncc + nbc], list(unknowns[ncc + nbc:])
     if any(cc_uk):
-        return _stage(trace, while_p, args, params)
+        return trace.stage(while_p, args, params)
     while True:
-        out_uk = _deps(body_jaxpr.jaxpr, bc_uk + carry_uk)
+        out_uk = deps(body_jaxpr.jaxpr, bc_uk + carry_uk)
         new = [a or b for a, b in zip(carry_uk, out_uk)]
         if new == carry_uk:
             break
         carry_uk = new
     known = [not u for u in carry_uk]
-    cj, c_used = _dce(cond_jaxpr.jaxpr, [True])
+    cj, c_used = dce(cond_jaxpr.jaxpr, [True])
     if all(carry_uk) or any(u and used for u, used in zip(carry_uk, c_used[ncc:])):
-        return _stage(trace, while_p, args, params)
-    bj, _ = _dce(body_jaxpr.jaxpr, known)
+        return trace.stage(while_p, args, params)
+    bj, _ = dce(body_jaxpr.jaxpr, known)
     kb = Jaxpr([], [v for v, u in zip(bj.invars, bc_uk + carry_uk) if not u], bj.outvars, bj.eqns)
     kc = Jaxpr([], cj.invars[:ncc] + [v for v, u in zip(cj.invars[ncc:], carry_uk) if not u], cj.outvars, cj.eqns)
     known_args = list(args[:ncc]) + [a for a, u in zip(args[ncc:], bc_uk + carry_uk) if not u]
     with set_current_trace(trace.parent):
         kouts = while_p.bind(*known_args, cond_jaxpr=ClosedJaxpr(kc, []), body_jaxpr=ClosedJaxpr(kb, []),
                              cond_nconsts=ncc, body_nconsts=sum(not u for u in bc_uk))
-    staged = _stage(trace, while_p, args, params)
+    staged = trace.stage(while_p, args, params)
     ki = iter(kouts)
     return [s if u else next(ki) for s, u in zip(staged, carry_uk)]
 
@@ -881,24 +677,24 @@ def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
     cc_b, bc_b, carry_b = b[:ncc], b[ncc:ncc + nbc], list(b[ncc + nbc:])
     n = len(carry_b)
     while True:
-        _, out_b = _batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
+        _, out_b = batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
         new = [x or y for x, y in zip(carry_b, out_b)]
         if new == carry_b:
             break
         carry_b = new
-    _, (pred_b,) = _batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
+    _, (pred_b,) = batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
     if pred_b:
         carry_b = [True] * n
-    body_b, _ = _batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
-    cond_b, _ = _batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
+    body_b, _ = batch_jaxpr(axis, body_jaxpr, size, bc_b + carry_b, carry_b)
+    cond_b, _ = batch_jaxpr(axis, cond_jaxpr, size, cc_b + carry_b, [False])
     cc = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(args[:ncc], dims[:ncc])]
     bc = [bdim_to_front(x, d, size) if d is not None else x
           for x, d in zip(args[ncc:ncc + nbc], dims[ncc:ncc + nbc])]
     carry = [bdim_to_front(x, d, size) if cb else x
              for x, d, cb in zip(args[ncc + nbc:], dims[ncc + nbc:], carry_b)]
     if not pred_b:
-        outs = while_p.bind(*cond_b.consts, *cc, *body_b.consts, *bc, *carry, cond_jaxpr=_hoist(cond_b),
-                            body_jaxpr=_hoist(body_b), cond_nconsts=len(cond_b.consts) + ncc,
+        outs = while_p.bind(*cond_b.consts, *cc, *body_b.consts, *bc, *carry, cond_jaxpr=hoist(cond_b),
+                            body_jaxpr=hoist(body_b), cond_nconsts=len(cond_b.consts) + ncc,
                             body_nconsts=len(body_b.consts) + nbc)
         return outs, [0 if x else None for x in carry_b]
     # a batched predicate: loop while any element is active; finished elements keep their carry
@@ -921,10 +717,10 @@ def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body
             out.append(select_n_p.bind(which, old, nw))
         return out
 
-    new_cond = _trace(any_cond, cc_avals + carry_avals, "vmap of while_loop")
-    new_body = _trace(masked_body, cc_avals + bc_avals + carry_avals, "vmap of while_loop")
+    new_cond = trace_flat(any_cond, cc_avals + carry_avals, "vmap of while_loop")
+    new_body = trace_flat(masked_body, cc_avals + bc_avals + carry_avals, "vmap of while_loop")
     outs = while_p.bind(*new_cond.consts, *cc, *new_body.consts, *cc, *bc, *carry,
-                        cond_jaxpr=_hoist(new_cond), body_jaxpr=_hoist(new_body),
+                        cond_jaxpr=hoist(new_cond), body_jaxpr=hoist(new_body),
                         cond_nconsts=len(new_cond.consts) + ncc,
                         body_nconsts=len(new_body.consts) + ncc + nbc)
     return outs, [0] * n
@@ -1037,9 +833,23 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
         return closed, c_tree, y_tree
 
     body, y_tree, init_leaves = _fix_carry("scan", "f", "init", trace_body, init_leaves, init_tree)
-    outs = scan_p.bind(*body.consts, *init_leaves, *xs_leaves, jaxpr=_hoist(body), num_consts=len(body.consts),
+    outs = scan_p.bind(*body.consts, *init_leaves, *xs_leaves, jaxpr=hoist(body), num_consts=len(body.consts),
                        num_carry=n_carry, length=length, reverse=bool(reverse), unroll=unroll)
     return init_tree.unflatten(outs[:n_carry]), y_tree.unflatten(outs[n_carry:])
+
+
+def _vmap_leading(f: Callable, xs: Any, size: int) -> Any:
+    """`vmap(f)(xs)` over the leading axis of every leaf of `xs` (the batches of `map(batch_size=)`)."""
+    leaves, tree = tree_util.flatten(xs)
+    store: list = []
+
+    def flat(*ls):
+        out_leaves, out_tree = tree_util.flatten(f(tree_util.unflatten(tree, ls)))
+        store.append(out_tree)
+        return out_leaves
+
+    outs, _ = batch_flat(flat, size, leaves, [True] * len(leaves))
+    return tree_util.unflatten(store[0], outs)
 
 
 def map(f: Callable, xs, *, batch_size: int | None = None):
@@ -1066,7 +876,6 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     if batch_size is None:
         _, ys = scan(lambda c, x: ((), f(x)), (), xs)
         return ys
-    from padax.transforms.batching import vmap
     b = int(batch_size)
     if b < 1:
         raise op_value_error("map", f"batch_size must be a positive integer, got {batch_size!r}")
@@ -1078,11 +887,11 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     if full_n:
         blocks = tree_util.unflatten(tree, [reshape(slice_in_dim(x, 0, full_n, 1, 0),
                                                     (n // b, b) + get_aval(x).shape[1:]) for x in leaves])
-        _, ys = scan(lambda c, x: ((), vmap(f)(x)), (), blocks)
+        _, ys = scan(lambda c, x: ((), _vmap_leading(f, x, b)), (), blocks)
         parts.append(tree_util.map(lambda y: reshape(y, (full_n,) + get_aval(y).shape[2:]), ys))
     if full_n < n:
         rest = tree_util.unflatten(tree, [slice_in_dim(x, full_n, n, 1, 0) for x in leaves])
-        parts.append(vmap(f)(rest))
+        parts.append(_vmap_leading(f, rest, n - full_n))
     if len(parts) == 1:
         return parts[0]
     return tree_util.map(lambda a, c: concatenate([a, c], 0), parts[0], parts[1])
@@ -1096,7 +905,7 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     nz = [_is_nonzero(t, a) for t, a in zip(tangents, avals)]
     const_nz, carry_nz, xs_nz = _scan_split(nz, nc, nk)
     while True:
-        jv, out_nz = _jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz, carry_nz + [False] * ny)
+        jv, out_nz = jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz, carry_nz + [False] * ny)
         new = [a or b for a, b in zip(carry_nz, out_nz[:nk])]
         if new == carry_nz:
             break
@@ -1114,9 +923,9 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     p_c, p_k, p_x = _scan_split(primals, nc, nk)
     t_c, t_k, t_x = _scan_split(tangents, nc, nk)
     a_c, a_k, a_x = _scan_split(avals, nc, nk)
-    tc = [_instantiate(t, a) for t, a, z in zip(t_c, a_c, const_nz) if z]
-    tk = [_instantiate(t, a) for t, a, z in zip(t_k, a_k, carry_nz) if z]
-    tx = [_instantiate(t, a) for t, a, z in zip(t_x, a_x, xs_nz) if z]
+    tc = [instantiate_tangent(t, a) for t, a, z in zip(t_c, a_c, const_nz) if z]
+    tk = [instantiate_tangent(t, a) for t, a, z in zip(t_k, a_k, carry_nz) if z]
+    tx = [instantiate_tangent(t, a) for t, a, z in zip(t_x, a_x, xs_nz) if z]
     outs = scan_p.bind(*consts, *p_c, *tc, *p_k, *tk, *p_x, *tx, jaxpr=ClosedJaxpr(body, []),
                        num_consts=len(consts) + nc + n_ct, num_carry=nk + n_kt, length=length,
                        reverse=reverse, unroll=unroll)
@@ -1133,7 +942,6 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
     known outputs and residuals stacked per step; an unknown scan consuming the residuals as
     xs is staged. Residuals that are loop-invariant (known consts) are passed as consts, and
     residuals that are known xs are forwarded instead of copied."""
-    from padax.transforms.ad import partial_eval_jaxpr
     nc, nk = num_consts, num_carry
     ny = len(jaxpr.out_avals) - nk
     const_uk, carry_uk, xs_uk = _scan_split(unknowns, nc, nk)
@@ -1155,7 +963,7 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
     const_pos = {v: i for i, v in enumerate(kj.constvars)}
     kc_pos = {v: i for i, v in enumerate(kj.invars[:n_kc])}
     kx_pos = {v: i for i, v in enumerate(kj.invars[n_kc + n_kk:])}
-    varying = _deps(Jaxpr([], kj.invars, res_vars, kj.eqns), [False] * n_kc + [True] * (len(kj.invars) - n_kc))
+    varying = deps(Jaxpr([], kj.invars, res_vars, kj.eqns), [False] * n_kc + [True] * (len(kj.invars) - n_kc))
     # each residual: ("inv", value) loop-invariant, ("fwd", index) a known xs, ("out", None) stacked output
     kinds, hoist = [], []
     for v, vary in zip(res_vars, varying):
@@ -1173,7 +981,7 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
         else:
             kinds.append(("out", None))
     if hoist:
-        hj, _ = _dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist), keep_effects=False)
+        hj, _ = dce(Jaxpr(kj.constvars, kj.invars, hoist, kj.eqns), [True] * len(hoist), keep_effects=False)
         with set_current_trace(trace.parent):
             hoisted = iter(eval_jaxpr(hj, known.consts, *kc_args, *[None] * (len(kj.invars) - n_kc)))
         kinds = [(k, next(hoisted)) if k == "inv" and val is None else (k, val) for k, val in kinds]
@@ -1203,7 +1011,7 @@ def _scan_partial_eval(trace, args, unknowns, *, jaxpr, num_consts, num_carry, l
     body_u = Jaxpr([], inv_v + uc_v + uk_v + st_v + ux_v, uj.outvars, uj.eqns)
     u_args = (inv_vals + [a for a, u in zip(c_args, const_uk) if u] + [a for a, u in zip(k_args, carry_uk) if u]
               + stacked_vals + [a for a, u in zip(x_args, xs_uk) if u])
-    uouts = _stage(trace, scan_p, u_args, dict(jaxpr=ClosedJaxpr(body_u, []), num_consts=len(inv_v) + n_uc,
+    uouts = trace.stage(scan_p, u_args, dict(jaxpr=ClosedJaxpr(body_u, []), num_consts=len(inv_v) + n_uc,
                                                num_carry=n_uk, length=length, reverse=reverse, unroll=unroll))
     ku, kk = iter(uouts[:n_uk]), iter(k_carry)
     yu, yk = iter(uouts[n_uk:]), iter(k_ys)
@@ -1216,7 +1024,6 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     """A linear scan transposes into a scan running the other way: the carry holds the
     carries' cotangents and the accumulated cotangents of linear consts; residuals (the
     non-linear consts and xs) are read as before; the xs' cotangents are stacked."""
-    from padax.transforms.ad import backward_pass
     nc, nk = num_consts, num_carry
     if all(type(c) is Zero for c in cts):
         return [None] * len(args)
@@ -1231,8 +1038,8 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     nl_x = [x for x, l in zip(xs, x_lin) if not l]
     lin_c_avals = [tangent_aval(v.aval) for v, l in zip(c_v, c_lin) if l]
     k_avals = [v.aval for v in k_v]
-    ct_carry = [_instantiate(c, a) for c, a in zip(cts[:nk], k_avals)]
-    ct_ys = [_instantiate(c, a.update(shape=(length,) + a.shape)) for c, a, m in zip(cts[nk:], y_avals, y_mask) if m]
+    ct_carry = [instantiate_tangent(c, a) for c, a in zip(cts[:nk], k_avals)]
+    ct_ys = [instantiate_tangent(c, a.update(shape=(length,) + a.shape)) for c, a, m in zip(cts[nk:], y_avals, y_mask) if m]
     tj = Jaxpr([v for v, l in zip(c_v, c_lin) if not l] + [v for v, l in zip(x_v, x_lin) if not l],
                [v for v, l in zip(c_v, c_lin) if l] + k_v + [v for v, l in zip(x_v, x_lin) if l],
                j.outvars, j.eqns)
@@ -1248,14 +1055,14 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         r_c, r_k, r_x = res[:n_lc], res[n_lc:n_lc + nk], res[n_lc + nk:]
         new_acc = [add_tangents(s, r) for s, r in zip(acc, r_c)]
         lin_x_vars = tj.invars[n_lc + nk:]
-        return (new_acc + [_instantiate(r, av) for r, av in zip(r_k, k_avals)]
-                + [_instantiate(r, v.aval) for r, v in zip(r_x, lin_x_vars)])
+        return (new_acc + [instantiate_tangent(r, av) for r, av in zip(r_k, k_avals)]
+                + [instantiate_tangent(r, v.aval) for r, v in zip(r_x, lin_x_vars)])
 
     in_avals = ([v.aval for v, l in zip(c_v, c_lin) if not l] + lin_c_avals + k_avals
                 + [v.aval for v, l in zip(x_v, x_lin) if not l] + [a for a, m in zip(y_avals, y_mask) if m])
-    traced = _trace(body, in_avals, "transpose of scan")
+    traced = trace_flat(body, in_avals, "transpose of scan")
     acc0 = [zeros_like_aval(a) for a in lin_c_avals]
-    outs = scan_p.bind(*traced.consts, *nl_c, *acc0, *ct_carry, *nl_x, *ct_ys, jaxpr=_hoist(traced),
+    outs = scan_p.bind(*traced.consts, *nl_c, *acc0, *ct_carry, *nl_x, *ct_ys, jaxpr=hoist(traced),
                        num_consts=len(traced.consts) + n_nlc, num_carry=n_lc + nk, length=length,
                        reverse=not reverse, unroll=unroll)
     ct_c, ct_init, ct_x = iter(outs[:n_lc]), outs[n_lc:n_lc + nk], iter(outs[n_lc + nk:])
@@ -1271,7 +1078,7 @@ def _scan_batch(axis, args, dims, *, jaxpr, num_consts, num_carry, length, rever
     b = [d is not None for d in dims]
     const_b, carry_b, xs_b = _scan_split(b, nc, nk)
     while True:
-        bj, out_b = _batch_jaxpr(axis, jaxpr, size, const_b + carry_b + xs_b, carry_b + [False] * ny)
+        bj, out_b = batch_jaxpr(axis, jaxpr, size, const_b + carry_b + xs_b, carry_b + [False] * ny)
         new = [x or y for x, y in zip(carry_b, out_b[:nk])]
         if new == carry_b:
             break
@@ -1281,7 +1088,7 @@ def _scan_batch(axis, args, dims, *, jaxpr, num_consts, num_carry, length, rever
     consts = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(c_a, c_d)]
     carry = [bdim_to_front(x, d, size) if cb else x for x, d, cb in zip(k_a, k_d, carry_b)]
     xs = [moveaxis(x, d, 1) if d is not None else x for x, d in zip(x_a, x_d)]
-    outs = scan_p.bind(*bj.consts, *consts, *carry, *xs, jaxpr=_hoist(bj), num_consts=len(bj.consts) + nc,
+    outs = scan_p.bind(*bj.consts, *consts, *carry, *xs, jaxpr=hoist(bj), num_consts=len(bj.consts) + nc,
                        num_carry=nk, length=length, reverse=reverse, unroll=unroll)
     return outs, [0 if x else None for x in carry_b] + [1 if y else None for y in out_b[nk:]]
 

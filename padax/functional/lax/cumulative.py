@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.core.ad_util import Zero, deflinear
+from padax.core.ad_util import Zero, deflinear, instantiate
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
+from padax.interpreters.ad import jvp_flat
 
 cumulative_primitives: dict[str, Primitive] = {}
 
@@ -117,10 +118,10 @@ def _cumchooser_jvp(combine: str):
     def rule(primals, tangents, *, axis, reverse):
         from padax.functional.lax import elementwise
         from padax.functional.lax.associative import associative_scan
-        from padax.transforms.ad import jvp
         x, t = asarray(primals[0]), asarray(tangents[0])
-        return jvp(lambda v: associative_scan(getattr(elementwise, combine), v, reverse=reverse, axis=axis),
-                   (x,), (t,))
+        (out,), (t_out,) = jvp_flat(
+            lambda v: [associative_scan(getattr(elementwise, combine), v, reverse=reverse, axis=axis)], [x], [t])
+        return out, instantiate(t_out)
     return rule
 
 

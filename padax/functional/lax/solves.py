@@ -28,12 +28,14 @@ from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
-from padax.functional.lax.control import (_avals_str, _batch_jaxpr, _hoist, _instantiate, _operand, _same_type,
-                                          _trace_user)
+from padax.functional.lax.control import _avals_str, _operand, _same_type, _trace_user
+from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_flat
+from padax.interpreters.batching import batch_jaxpr
+from padax.interpreters.jaxpr_util import hoist
 
 linear_solve_p = Primitive("custom_linear_solve", multiple_results=True)
 
-__all__ = ["custom_linear_solve", "custom_root"]
+__all__ = ["custom_linear_solve"]  # custom_root, built on custom_jvp and linearize, is in padax/transforms/solves.py
 
 _MATVEC, _VECMAT, _SOLVE, _TRANSPOSE_SOLVE = range(4)
 
@@ -68,7 +70,6 @@ def _solve_bind(groups: list[list], b: Sequence[Any], jaxprs, const_lengths) -> 
 def _linear_solve_jvp(primals, tangents, *, jaxprs, const_lengths):
     """x = A^{-1} b  =>  dx = A^{-1} (db - dA x); the solver's own closures get no tangent."""
     from padax.functional.lax.elementwise import sub
-    from padax.transforms.ad import _jvp_flat
     outs = linear_solve_p.bind(*primals, jaxprs=jaxprs, const_lengths=const_lengths)
     groups, b = _split(primals, const_lengths)
     t_groups, tb = _split(tangents, const_lengths)
@@ -77,13 +78,13 @@ def _linear_solve_jvp(primals, tangents, *, jaxprs, const_lengths):
     rhs = list(tb)
     if any(type(t) is not Zero for t in t_groups[_MATVEC]):
         matvec = jaxprs[_MATVEC]
-        _, dax = _jvp_flat(lambda *c: eval_jaxpr(matvec.jaxpr, [], *c, *x), groups[_MATVEC], t_groups[_MATVEC])
-        rhs = [r if type(d) is Zero else (sub(_instantiate(r, get_aval(bb)), d))
+        _, dax = jvp_flat(lambda *c: eval_jaxpr(matvec.jaxpr, [], *c, *x), groups[_MATVEC], t_groups[_MATVEC])
+        rhs = [r if type(d) is Zero else (sub(instantiate_tangent(r, get_aval(bb)), d))
                for r, d, bb in zip(rhs, dax, b)]
     zeros_aux = [Zero(tangent_aval(get_aval(o))) for o in outs[n:]]
     if all(type(r) is Zero for r in rhs):
         return outs, [Zero(tangent_aval(get_aval(o))) for o in x] + zeros_aux
-    rhs = [_instantiate(r, get_aval(bb)) for r, bb in zip(rhs, b)]
+    rhs = [instantiate_tangent(r, get_aval(bb)) for r, bb in zip(rhs, b)]
     x_dot = _solve_bind(groups, rhs, jaxprs, const_lengths)[:n]
     return outs, list(x_dot) + zeros_aux
 
@@ -107,7 +108,7 @@ def _linear_solve_transpose(cts, *args, jaxprs, const_lengths):
     ct_x = cts[:n]
     if all(type(c) is Zero for c in ct_x):
         return [None] * len(args)
-    ct_x = [_instantiate(c, aval_of_undef(bb)) for c, bb in zip(ct_x, b)]
+    ct_x = [instantiate_tangent(c, aval_of_undef(bb)) for c, bb in zip(ct_x, b)]
     tj, tl = _transposed(jaxprs, const_lengths)
     tg = [groups[_VECMAT], groups[_MATVEC], groups[_TRANSPOSE_SOLVE], groups[_SOLVE]]
     ct_b = _solve_bind(tg, ct_x, tj, tl)[:n]
@@ -132,10 +133,10 @@ def _linear_solve_batch(axis, args, dims, *, jaxprs, const_lengths):
             new_jaxprs.append(None)
             new_lengths.append(len(cs))
             continue
-        bj, _ = _batch_jaxpr(axis, j, size, [d is not None for d in dg] + [True] * len(b),
+        bj, _ = batch_jaxpr(axis, j, size, [d is not None for d in dg] + [True] * len(b),
                              [True] * len(j.out_avals))
         new_groups.append(list(bj.consts) + cs)
-        new_jaxprs.append(_hoist(bj))
+        new_jaxprs.append(hoist(bj))
         new_lengths.append(len(bj.consts) + len(cs))
     outs = _solve_bind(new_groups, b, tuple(new_jaxprs), tuple(new_lengths))
     return outs, [0] * len(outs)
@@ -219,16 +220,14 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
         if symmetric:
             vecmat, vm = matvec, mv
         else:
-            from padax.transforms.ad import linear_transpose
-            transposed = linear_transpose(matvec, tree.unflatten(b_leaves))
-
-            def vecmat(y):
-                return transposed(y)[0]
+            def vecmat(y):  # matvec's transpose: its traced (linear) jaxpr run backwards
+                cts = backward_pass(mv.jaxpr, mv.consts, tree_util.leaves(y))
+                return tree.unflatten([instantiate_tangent(c, a) for c, a in zip(cts, avals)])
             vm, _ = _trace_user(vecmat, in_tree, avals, f"{op} vecmat")
         ts, _ = traced_solve(transpose_solve, vecmat, "transpose_solve")
     closeds = (mv, vm, sv, ts)
     consts = [list(c.consts) if c is not None else [] for c in closeds]
-    jaxprs = tuple(_hoist(c) if c is not None else None for c in closeds)
+    jaxprs = tuple(hoist(c) if c is not None else None for c in closeds)
     outs = linear_solve_p.bind(*[x for g in consts for x in g], *b_leaves, jaxprs=jaxprs,
                                const_lengths=tuple(len(g) for g in consts))
     x = tree.unflatten(outs[:len(b_leaves)])
@@ -238,105 +237,3 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
 
 
 # ---- custom_root -------------------------------------------------------------------------------------
-
-def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve: Callable,
-                has_aux: bool = False) -> Any:
-    """A root of `f` found by `solve(f, initial_guess)`, differentiated implicitly (jax.lax's signature).
-
-    The values `f` closes over are the parameters the solution is differentiated with respect
-    to; the derivative comes from the implicit function theorem, not from the solver's steps.
-
-    Args:
-        f: maps initial_guess's structure to itself.
-        initial_guess: an array or pytree of arrays.
-        solve: solve(f, initial_guess) returns x with f(x) = 0.
-        tangent_solve: tangent_solve(g, y) solves g(x) = y for the linear map g = df/dx at the
-            solution (for a scalar: `lambda g, y: y / g(1.0)`; in general with `custom_linear_solve`).
-        has_aux: `solve` returns (solution, aux), and so does custom_root.
-
-    Returns:
-        The solution, a tree like `initial_guess` (and aux with `has_aux`).
-
-    Examples:
-        >>> import padax
-        >>> from padax import lax
-        >>> newton = lambda f, x: lax.fori_loop(0, 20, lambda i, x: x - f(x) / padax.grad(f)(x), x)
-        >>> sqrt = lambda c: lax.custom_root(lambda x: x * x - c, padax.to_tensor(1.0), newton,
-        ...                                  lambda g, y: y / g(1.0))
-        >>> sqrt(padax.to_tensor(2.0)).tolist(), padax.grad(sqrt)(padax.to_tensor(4.0)).tolist()
-        (1.41421, 0.25)
-    """
-    from padax.transforms.ad import _jvp_flat, linearize
-    from padax.transforms.custom import custom_jvp
-    op = "custom_root"
-    for name, fn in (("f", f), ("solve", solve), ("tangent_solve", tangent_solve)):
-        if not callable(fn):
-            raise TypeError(f"{op}: {name} must be callable, got {type(fn).__name__}")
-    g_leaves, tree = tree_util.flatten(initial_guess)
-    g_leaves = [_operand(x, op) for x in g_leaves]
-    avals = [get_aval(x) for x in g_leaves]
-    in_tree = tree_util.structure((initial_guess,))
-    f_closed, f_tree = _trace_user(f, in_tree, avals, f"{op} f")
-    if f_tree != tree or not all(_same_type(a, o) for a, o in zip(avals, f_closed.out_avals)):
-        raise op_type_error(op, f"f must map initial_guess {tree} {_avals_str(avals)} to the same structure and "
-                                f"types, got {f_tree} {_avals_str(f_closed.out_avals)}")
-
-    def run_solve(guess):
-        out = solve(f, guess)
-        if has_aux:
-            if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise op_type_error(op, f"solve must return a pair (solution, aux) when has_aux=True, got "
-                                        f"{type(out).__name__}")
-            return out
-        return out, ()
-
-    s_closed, (s_tree, aux_tree) = _trace_user(run_solve, in_tree, avals, f"{op} solve", pair=True)
-    n = len(avals)
-    if s_tree != tree:
-        raise op_type_error(op, f"solve returned a solution with structure {s_tree}, but initial_guess has "
-                                f"structure {tree}")
-    if not all(_same_type(a, o) for a, o in zip(avals, s_closed.out_avals[:n])):
-        raise op_type_error(op, f"solve returned a solution of types {_avals_str(s_closed.out_avals[:n])}, but "
-                                f"initial_guess has types {_avals_str(avals)}")
-
-    def linearize_and_solve(x, rhs):
-        _, f_jvp = linearize(f, x)
-        return tangent_solve(f_jvp, rhs)
-
-    pair_tree = tree_util.structure((initial_guess, initial_guess))
-    l_closed, l_tree = _trace_user(linearize_and_solve, pair_tree, avals + avals, f"{op} tangent_solve")
-    if l_tree != tree or not all(_same_type(a, o) for a, o in zip(avals, l_closed.out_avals)):
-        raise op_type_error(op, f"tangent_solve must return a solution with the structure and types of "
-                                f"initial_guess {tree} {_avals_str(avals)}, got {l_tree} "
-                                f"{_avals_str(l_closed.out_avals)}")
-    fj, sj, lj = _hoist(f_closed), _hoist(s_closed), _hoist(l_closed)
-    fc, sc, lc = list(f_closed.consts), list(s_closed.consts), list(l_closed.consts)
-    nf, ns, nl = len(fc), len(sc), len(lc)
-
-    def root(*args):
-        return eval_jaxpr(sj.jaxpr, [], *args[nf:nf + ns], *args[nf + ns + nl:])
-
-    root_fn = custom_jvp(root)
-
-    @root_fn.defjvp
-    def _root_jvp(primals, tangents):
-        from padax.functional.lax.elementwise import neg
-        fcs, lcs = primals[:nf], primals[nf + ns:nf + ns + nl]
-        outs = root_fn(*primals)
-        sol = list(outs[:n])
-        f_dot = tangents[:nf]
-        zero_aux = [o * 0 for o in outs[n:]]
-        if not nf:
-            return outs, [_instantiate(None, a) for a in avals] + zero_aux
-        _, rhs = _jvp_flat(lambda *c: eval_jaxpr(fj.jaxpr, [], *c, *sol), list(fcs),
-                           [t if dtypes.is_inexact(get_aval(c).dtype) else Zero(tangent_aval(get_aval(c)))
-                            for c, t in zip(fcs, f_dot)])
-        rhs = [_instantiate(r, a) for r, a in zip(rhs, avals)]
-        sol_dot = eval_jaxpr(lj.jaxpr, [], *lcs, *sol, *rhs)
-        return outs, [neg(s) for s in sol_dot] + zero_aux
-
-    outs = root_fn(*fc, *sc, *lc, *g_leaves)
-    sol = tree.unflatten(outs[:n])
-    if has_aux:
-        return sol, aux_tree.unflatten(outs[n:])
-    return sol

@@ -9,6 +9,7 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
+from padax.interpreters import hooks
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tangent_aval,
                                 zeros_like_aval)
@@ -953,6 +954,11 @@ def batch_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:
         if d is not None:
             return get_aval(x).shape[d]
     raise ValueError("no batched operand")
+
+
+hooks.install(  # what the interpreters (one floor down) emit
+    convert_to_strong=lambda x, dtype: convert_element_type_p.bind(x, new_dtype=dtype, weak_type=False),
+    bdim_to_front=bdim_to_front)
 
 
 __all__ = ["convert_element_type", "broadcast_in_dim", "broadcast", "reshape", "transpose",

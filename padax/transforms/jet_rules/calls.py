@@ -13,12 +13,13 @@ and host callbacks), which pass series through, refuse them, or explain why not.
 """
 from __future__ import annotations
 
+from padax.interpreters.jaxpr_util import join_consts
 from padax.core import dtypes
 from padax.core.ad_util import tangent_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from padax.core.abstract import get_aval
 from padax.functional.lax.call import jit_p, name_p, remat_p
-from padax.functional.lax.control import _join_consts, _scan_split, cond_p, scan_p, while_p
+from padax.functional.lax.control import _scan_split, cond_p, scan_p, while_p
 from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
                                         not_differentiable_p, stop_gradient_p)
 from padax.transforms import custom as _custom  # noqa: F401  (installs the custom-call jvp rules)
@@ -40,7 +41,7 @@ def _cond(primals, series, *, branches):
     first = [jet_jaxpr(b, K, nz, [False] * n_out) for b in branches]
     out_nz = [any(f[1][k] for f in first) for k in range(n_out)]
     jets = [f[0] if f[1] == out_nz else jet_jaxpr(b, K, nz, out_nz)[0] for f, b in zip(first, branches)]
-    joined, consts = _join_consts(jets)
+    joined, consts = join_consts(jets)
     terms = instantiated_terms(series[1:], in_avals, nz)
     outs = cond_p.bind(index, *consts, *ops, *terms, branches=tuple(joined))
     return outs[:n_out], split_terms(outs[n_out:], out_nz, K)
