@@ -95,8 +95,10 @@ from padax.functional.math import (clamp, div, eq, ge, greater, gt, le, less, lt
 from padax.functional.reduction import msort  # noqa: E402,F401
 from padax.functional.search import argwhere  # noqa: E402,F401
 from padax.functional.stats import histogram_bin_edges, histogramdd  # noqa: E402,F401
-from padax.functional.paddle_extras import (cat, cholesky, concatenate, eigvalsh,  # noqa: E402,F401
-                                            from_dlpack, ger, inverse, manual_seed, norm, to_dlpack, vecdot)
+from padax.functional.manipulation import cat, concatenate  # noqa: E402,F401
+from padax.functional.linalg_basic import ger  # noqa: E402,F401
+from padax.functional.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
+from padax._battery_aliases import cholesky, eigvalsh, inverse, manual_seed, norm, vecdot  # noqa: E402,F401
 
 # -- loaded on first use (PEP 562): the batteries and the less common transformations --------------
 # `import padax` loads the tensor API, jit/grad/vmap and the device layer; `padax.nn`, `padax.scipy`,

@@ -148,7 +148,7 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
     from padax.core import tree as tree_util
     from padax.core.trace import Tracer
     from padax.devices.put import put_sharded
-    from padax.functional.lax.parallel_extra import with_sharding_constraint
+    from padax.functional.lax.resharding import with_sharding_constraint
 
     def one(x, s):
         s = resolve_sharding(s, "reshard")

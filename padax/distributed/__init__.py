@@ -347,7 +347,7 @@ def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
     """
     from padax.core.trace import EvalTrace, trace_state
     from padax.functional._arrays import aval_of
-    from padax.functional.lax.parallel_extra import with_sharding_constraint
+    from padax.functional.lax.resharding import with_sharding_constraint
     s = to_named_sharding(mesh, placements, aval_of(x).ndim)
     if type(trace_state.trace) is EvalTrace:
         from padax.devices.put import put_sharded
@@ -484,7 +484,7 @@ def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_
         >>> padax.vmap(lambda a: dist.reduce_scatter(a, group="i"), axis_name="i")(rows).tolist()  # column sums, one each
         [[24.0], [28.0], [32.0], [36.0]]
     """
-    from padax.functional.lax.parallel_extra import psum_scatter
+    from padax.functional.lax.resharding import psum_scatter
     if op not in (ReduceOp.SUM, ReduceOp.AVG):
         raise ValueError(f"reduce_scatter: op {op!r} is not supported (SUM or AVG)")
     out = psum_scatter(tensor, _group(group), scatter_dimension=axis, tiled=True)
@@ -544,7 +544,7 @@ def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_ax
         >>> padax.vmap(lambda a: dist.all_to_all(a, group="i"), axis_name="i")(rows).tolist()  # member j gets column j
         [[0.0, 3.0, 6.0], [1.0, 4.0, 7.0], [2.0, 5.0, 8.0]]
     """
-    from padax.functional.lax.parallel_extra import all_to_all as a2a
+    from padax.functional.lax.resharding import all_to_all as a2a
     return a2a(tensor, _group(group), split_axis, concat_axis, tiled=True)
 
 

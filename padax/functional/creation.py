@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer

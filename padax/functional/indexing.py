@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import input_error, op_value_error
 from padax.core.source_info import user_location

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.devices.array import Tensor
@@ -569,6 +569,25 @@ def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
     flat = lax.reshape(full_d, (n * n,))
     from padax.functional.indexed import take_axis
     return take_axis(flat, asarray((i * n + j).astype(np.int32)), 0)
+
+
+# Paddle's other name for outer (not in __all__: padax/__init__ imports it by name)
+def ger(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
+    """outer(x, y): the outer product of two 1-D Tensors, of shape [len(x), len(y)].
+
+    Args:
+        x, y: 1-D Tensors (other shapes are flattened; dtypes promoted).
+        out: must be None (Tensors are immutable).
+
+    Returns:
+        A [len(x), len(y)] Tensor.
+
+    Examples:
+        >>> import padax
+        >>> padax.ger(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
+        [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
+    """
+    return outer(x, y, out=out)
 
 
 __all__ = ["baddbmm", "cross", "dist", "cdist", "pdist", "matmul", "mm", "bmm", "dot", "t", "mv", "addmm", "inner",

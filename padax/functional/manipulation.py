@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
@@ -1861,6 +1861,27 @@ def broadcast_shapes(*shapes: Sequence[int]) -> list[int]:
         return []
     return list(broadcast_shapes_("broadcast_shapes",
                                   *(tuple(_int_list("broadcast_shapes", s, "shape")) for s in shapes)))
+
+
+# Paddle's other name for concat (not in __all__: padax/__init__ imports it by name)
+def cat(x: Any, axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
+    """concat(x, axis): the Tensors of x joined along `axis`.
+
+    Args:
+        x: a list or tuple of Tensors with equal shapes except along `axis`.
+
+    Returns:
+        One Tensor (the operands promoted to a common dtype).
+
+    Examples:
+        >>> import padax
+        >>> padax.cat([padax.to_tensor([[1, 2]]), padax.to_tensor([[3, 4]])], axis=1).tolist()
+        [[1, 2, 3, 4]]
+    """
+    return concat(x, axis, out=out)
+
+
+concatenate = cat
 
 
 __all__ = ["reshape", "transpose", "moveaxis", "unsqueeze", "squeeze", "flatten", "concat", "stack", "split",

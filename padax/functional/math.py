@@ -8,11 +8,11 @@ Paddle does; `divide` is true division.
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
@@ -841,6 +841,12 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
     return x
 
 
+def activation_by_name(name: str) -> Callable[[Any], Any]:
+    """The activation of padax.nn.functional called `name` (Paddle's `act=` strings). padax.nn is a floor
+    up: padax/_battery_aliases.py installs the lookup when padax is imported."""
+    raise RuntimeError("padax.nn's activations are not installed (import padax first)")
+
+
 def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = True, act: Any = None,
           name: str | None = None) -> Any:
     """scale * x + bias (or scale * (x + bias)) in x's dtype.
@@ -870,8 +876,7 @@ def scale(x: Any, scale: Any = 1.0, bias: Any = 0.0, bias_after_scale: bool = Tr
     if act is not None:
         if callable(act):
             return act(out)
-        from padax.nn import functional as F
-        return getattr(F, act)(out)
+        return activation_by_name(act)(out)
     return out
 
 

@@ -221,4 +221,4 @@ for _cls in (Tensor, Tracer):
     _install(_cls)
 Tensor.__hash__ = None  # type: ignore[assignment]  (== returns an array)
 
-from padax.functional import paddle_methods as _paddle_methods  # noqa: E402,F401  (more methods, in-place refusals)
+from padax.functional import tensor_conversions as _tensor_conversions  # noqa: E402,F401  (more methods, in-place refusals)

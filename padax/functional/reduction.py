@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
+from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array, static_int

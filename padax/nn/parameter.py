@@ -13,7 +13,7 @@ from typing import Any
 from padax.core import dtypes
 from padax.functional._arrays import asarray
 from padax.functional.creation import zeros
-from padax.functional.paddle_extras import create_parameter as _new_parameter_value
+from padax._battery_aliases import create_parameter as _new_parameter_value
 from padax.nn.layer.layers import _created, _remember_parameter, _unique_name
 from padax.nn.param_attr import ParamAttr, ParamInfo
 

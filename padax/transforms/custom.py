@@ -13,33 +13,11 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
+from padax.functional.lax.custom import stop_gradient  # noqa: F401 (re-exported)
 from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
-                                         stop_gradient_p)
+                                         stop_gradient_p)  # noqa: F401 (stop_gradient_p: importers read it here)
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import arg_aval, trace_flat
-
-
-def stop_gradient(x: Any) -> Any:
-    """Identity in the forward pass; blocks gradients.
-
-    Args:
-        x: an array or a pytree of arrays (integer and bool leaves pass through).
-
-    Returns:
-        `x`, treated as a constant by differentiation.
-
-    Examples:
-        >>> import padax
-        >>> from padax import lax
-        >>> padax.grad(lambda x: x * lax.stop_gradient(x))(padax.to_tensor(3.0)).tolist()   # not 2x = 6
-        3.0
-    """
-    def one(leaf):
-        if not dtypes.is_inexact(get_aval(leaf).dtype):
-            return leaf
-        from padax.functional._arrays import asarray
-        return stop_gradient_p.bind(asarray(leaf))
-    return tree_util.map(one, x)
 
 
 def _trace_call(fun: Callable, args: Sequence[Any], kwargs: dict | None = None):

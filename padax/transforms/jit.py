@@ -399,7 +399,7 @@ class JitFunction:
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
             # inside another transformation the shardings become constraints on the values
-            from padax.functional.lax.parallel_extra import sharding_constraint_p
+            from padax.functional.lax.resharding import sharding_constraint_p
             spmd = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, ())
             leaves = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
                       for x, s in zip(leaves, spmd.in_shardings)]

@@ -354,7 +354,7 @@ def replication(jaxpr: Jaxpr, in_reps: Sequence[frozenset], all_axes: frozenset)
     with collectives inside lose those axes).
     """
     from padax.functional.lax import parallel as par
-    from padax.functional.lax import parallel_extra as pex
+    from padax.functional.lax import resharding as pex
     from padax.functional.lax.call import jit_p, remat_p
     env: dict = {}
 
@@ -617,7 +617,7 @@ def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, chec
     """vmap of shard_map: each device's block gains the batch dimension (whole, or its share of
     it when vmap's spmd_axis_name splits the batch over mesh axes)."""
     from padax.functional.lax.structural import batch_size
-    from padax.functional.lax.parallel_extra import spmd_axes
+    from padax.functional.lax.resharding import spmd_axes
     from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     spmd = spmd_axes(trace, mesh, "shard_map")

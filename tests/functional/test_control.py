@@ -325,18 +325,18 @@ def test_carry_type_change_errors_name_the_leaf_and_types():
 
 
 def test_eager_calls_reuse_compiled_programs():
-    from padax.functional.lax import control
+    from padax.transforms import dispatch  # eager control flow's compiled programs are cached there
     x = _x()
 
     def f(x):  # fresh lambdas (and jaxprs) on every call
         return lax.cond(x.sum() > 0, lambda a: a * 2.0, lambda a: a + 1.0, x)
 
     f(x)
-    n = len(control._eager_cache)
+    n = len(dispatch._eager_cache)
     for _ in range(3):
         assert_close(f(x), x * 2)
     assert_close(f(-x), -x + 1)
-    assert len(control._eager_cache) == n
+    assert len(dispatch._eager_cache) == n
 
 
 def test_collectives_inside_bodies_see_the_vmapped_axis():

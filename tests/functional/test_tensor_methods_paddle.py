@@ -7,7 +7,7 @@ import pytest
 
 import padax
 from padax.core.errors import ImmutableTensorError, PadaxError
-from padax.functional.paddle_methods import _INPLACE, GradientTapeError
+from padax.functional.tensor_conversions import _INPLACE, GradientTapeError
 from tests.conftest import paddle_oracle
 
 

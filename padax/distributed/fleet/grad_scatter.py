@@ -29,7 +29,7 @@ from padax.distributed.fleet import layout
 def _scattering_identity(axes: tuple[str, ...], dim: int):
     """f(piece, whole) = whole, whose backward sends whole's cotangent, reduce-scattered along `dim` over
     `axes`, to `piece` (the device's slice of the parameter) and nothing to `whole`."""
-    from padax.functional.lax.parallel_extra import psum_scatter
+    from padax.functional.lax.resharding import psum_scatter
     from padax.transforms.custom import custom_vjp
 
     @custom_vjp

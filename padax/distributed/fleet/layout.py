@@ -21,7 +21,7 @@ def is_traced(x: Any) -> bool:
 def lay_out(x: Any, sharding: NamedSharding) -> Any:
     """`x` laid out as `sharding`: moved there when concrete, constrained there when traced."""
     from padax.functional._arrays import asarray
-    from padax.functional.lax.parallel_extra import with_sharding_constraint
+    from padax.functional.lax.resharding import with_sharding_constraint
     if is_traced(x):
         return with_sharding_constraint(x, sharding)
     from padax.devices.put import put_sharded

@@ -1,1 +1,3 @@
-"""Primitive-level ops (like jax.lax): each primitive with its rules, plus thin wrappers."""
+"""Primitive-level ops (like jax.lax): each primitive with its rules, plus thin wrappers.
+
+The one namespace of all of them is `padax/functional/lax_api.py`."""

@@ -9,15 +9,23 @@ installed by `padax.transforms.custom`.
 """
 from __future__ import annotations
 
+from typing import Any
+
+from padax.core import dtypes
+from padax.core import tree as tree_util
+from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
+from padax.functional._arrays import asarray
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 stop_gradient_p = Primitive("stop_gradient")
+
+__all__ = ["stop_gradient"]
 # their lowering inlines the primal program and reads no other param (the rules are Python functions)
 custom_jvp_call_p.lowering_params = custom_vjp_call_p.lowering_params = ("call_jaxpr",)
 
@@ -62,10 +70,32 @@ def _stop_gradient_impl(x):
     return x
 
 
+def stop_gradient(x: Any) -> Any:
+    """Identity in the forward pass; blocks gradients.
+
+    Args:
+        x: an array or a pytree of arrays (integer and bool leaves pass through).
+
+    Returns:
+        `x`, treated as a constant by differentiation.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> padax.grad(lambda x: x * lax.stop_gradient(x))(padax.to_tensor(3.0)).tolist()   # not 2x = 6
+        3.0
+    """
+    def one(leaf):
+        if not dtypes.is_inexact(get_aval(leaf).dtype):
+            return leaf
+        return stop_gradient_p.bind(asarray(leaf))
+    return tree_util.map(one, x)
+
+
+
 def _stop_gradient_jvp(primals, tangents):
     (x,) = primals
     out = stop_gradient_p.bind(x)
-    from padax.core.abstract import get_aval
     return out, Zero(tangent_aval(get_aval(x)))
 
 
@@ -93,7 +123,6 @@ def _not_differentiable_jvp(primals, tangents, *, message):
     if type(tangents[0]) is not Zero:
         from padax.core.source_info import user_location
         raise TypeError(f"{message}{user_location()}")
-    from padax.core.abstract import get_aval
     return not_differentiable_p.bind(primals[0], message=message), Zero(tangent_aval(get_aval(primals[0])))
 
 
@@ -104,5 +133,4 @@ not_differentiable_p.batch_rule = lambda args, dims, *, message: (
 
 def not_differentiable(x, message: str):
     """x itself; differentiating through it with a non-zero tangent raises TypeError(message)."""
-    from padax.functional._arrays import asarray
     return not_differentiable_p.bind(asarray(x), message=str(message))

@@ -201,7 +201,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
 def _with_sharding(x, out_sharding):
     if out_sharding is None:
         return x
-    from padax.functional.lax.parallel_extra import with_sharding_constraint
+    from padax.functional.lax.resharding import with_sharding_constraint
     return with_sharding_constraint(x, out_sharding)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.devices.sharding import NamedSharding
 from padax.functional.lax import parallel as par
-from padax.functional.lax import parallel_extra as pex
+from padax.functional.lax import resharding as pex
 from padax.lowering import shardy
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import (LoweringError, aval_to_ir_type, dtype_to_ir_type, full_like_aval,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from padax.functional.lax import linalg as LA
 from padax.functional.lax import parallel as P
-from padax.functional.lax import parallel_extra as PX
+from padax.functional.lax import resharding as PX
 from padax.functional.lax import random_bits as RB
 from padax.functional.lax import saved as SV
 from padax.transforms.jet import def_no_taylor, def_taylor

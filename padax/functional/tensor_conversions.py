@@ -1,4 +1,4 @@
-"""More of Paddle's Tensor methods, attached to Tensor and Tracer (`methods` imports this module).
+"""Paddle's Tensor methods that are not ops, attached to Tensor and Tracer (`methods` imports this module).
 
 Three kinds:
 - methods that compute a new Tensor: the top-level functions as methods (x.gt(y), x.permute(1, 0),
@@ -22,7 +22,6 @@ from padax.functional import creation as C
 from padax.functional import indexed as X
 from padax.functional import manipulation as S
 from padax.functional import math as M
-from padax.functional import paddle_extras as PE
 from padax.functional import reduction as R
 from padax.functional import search as Q
 from padax.functional import stats as ST
@@ -253,7 +252,7 @@ _METHODS = {
     "scatter_add": X.scatter_add, "scatter_reduce": X.scatter_reduce, "take_along_dim": X.take_along_dim,
     "scatter_nd": X.scatter_nd, "msort": R.msort, "argwhere": Q.argwhere, "add_n": M.add_n,
     "histogram_bin_edges": ST.histogram_bin_edges, "histogramdd": ST.histogramdd,
-    "inverse": PE.inverse, "cholesky": PE.cholesky, "eigvalsh": PE.eigvalsh, "norm": PE.norm, "is_tensor": M.is_tensor,
+    "is_tensor": M.is_tensor,  # (inverse/cholesky/eigvalsh/norm/linalg methods: padax/_battery_aliases.py)
     # conversions and new Tensors
     "to": _to, "type_as": _type_as, "new_full": _new_full, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_empty": _new_zeros, "repeat": _repeat, "permute": _permute, "split_with_sizes": _split_with_sizes,
@@ -274,34 +273,9 @@ _PROPERTIES = {"itemsize": lambda self: self.dtype.itemsize, "strides": lambda s
                "is_cuda": lambda self: self.device.platform in ("cuda", "rocm")}
 
 
-def _linalg_method(name: str):
-    def method(self, *args, **kwargs):
-        from padax import linalg
-        return getattr(linalg, name)(self, *args, **kwargs)
-    method.__name__ = name
-    method.__doc__ = f"padax.linalg.{name}(x, ...)."
-    return method
-
-
-_LINALG = ("cholesky_inverse cholesky_solve cond corrcoef cov eig eigvals householder_product lstsq lu lu_unpack "
-           "matrix_power multi_dot ormqr pca_lowrank pinv qr slogdet solve svd_lowrank").split()
-
-
-def _random_method(name: str):
-    def method(self, *args, **kwargs):
-        from padax.random import _paddle_draws
-        return getattr(_paddle_draws, name)(self, *args, **kwargs)
-    method.__name__ = name
-    method.__doc__ = f"padax.{name}(x, ...)."
-    return method
-
-
 def install(cls: type) -> None:
     for name, fn in _METHODS.items():
         setattr(cls, name, fn)
-    for name in _LINALG:
-        setattr(cls, name, _linalg_method(name))
-    setattr(cls, "multinomial", _random_method("multinomial"))
     for name, dtype in _CONVERSIONS.items():
         setattr(cls, name, _conversion(name, dtype))
     for name, fn in _PROPERTIES.items():

@@ -1,51 +1,20 @@
-"""Paddle's top-level names that point elsewhere: cat/concatenate (concat), ger (outer), manual_seed
-(seed), inverse/cholesky/eigvalsh/norm/vecdot (padax.linalg), and `create_parameter`."""
+"""Paddle's top-level names and Tensor methods that are the batteries' functions under another name.
+
+`padax.inverse`, `cholesky`, `eigvalsh`, `norm`, `vecdot` (padax.linalg), `manual_seed` (padax.random's
+seed), `create_parameter`, and the Tensor methods `x.cholesky_solve(...)`, `x.lstsq(...)`, ...,
+`x.multinomial(...)`. They sit above the batteries they call (the op library is a floor below them),
+and import them at the first call so that `import padax` does not load padax.linalg or padax.random.
+"""
 from __future__ import annotations
 
 import math
 from typing import Any
 
 from padax.core import dtypes
-from padax.functional import linalg_basic as _basic
-from padax.functional import manipulation as _manip
-
-
-def cat(x: Any, axis: Any = 0, name: str | None = None, *, out: Any = None) -> Any:
-    """concat(x, axis): the Tensors of x joined along `axis`.
-
-    Args:
-        x: a list or tuple of Tensors with equal shapes except along `axis`.
-
-    Returns:
-        One Tensor (the operands promoted to a common dtype).
-
-    Examples:
-        >>> import padax
-        >>> padax.cat([padax.to_tensor([[1, 2]]), padax.to_tensor([[3, 4]])], axis=1).tolist()
-        [[1, 2, 3, 4]]
-    """
-    return _manip.concat(x, axis, out=out)
-
-
-concatenate = cat
-
-
-def ger(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-    """outer(x, y): the outer product of two 1-D Tensors, of shape [len(x), len(y)].
-
-    Args:
-        x, y: 1-D Tensors (other shapes are flattened; dtypes promoted).
-        out: must be None (Tensors are immutable).
-
-    Returns:
-        A [len(x), len(y)] Tensor.
-
-    Examples:
-        >>> import padax
-        >>> padax.ger(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
-        [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
-    """
-    return _basic.outer(x, y, out=out)
+from padax.core.trace import Tracer
+from padax.devices.array import Tensor
+from padax.functional import math as _math
+from padax.functional.creation import normalize_shape, zeros
 
 
 def manual_seed(seed: int) -> Any:
@@ -63,7 +32,7 @@ def manual_seed(seed: int) -> Any:
         >>> _ = padax.manual_seed(0); a == padax.rand([2]).tolist()
         True
     """
-    from padax.random._state import seed as _seed
+    from padax.random._state import seed as _seed  # startup time: padax.random loads on first use
     return _seed(seed)
 
 
@@ -81,7 +50,7 @@ def inverse(x: Any, name: str | None = None) -> Any:
         >>> padax.inverse(padax.to_tensor([[2.0, 0.0], [0.0, 4.0]])).tolist()
         [[0.5, 0.0], [0.0, 0.25]]
     """
-    from padax.linalg import inv
+    from padax.linalg import inv  # startup time: padax.linalg loads on first use
     return inv(x)
 
 
@@ -101,7 +70,7 @@ def cholesky(x: Any, upper: bool = False, name: str | None = None) -> Any:
         >>> padax.cholesky(padax.to_tensor([[4.0, 2.0], [2.0, 2.0]])).tolist()
         [[2.0, 0.0], [1.0, 1.0]]
     """
-    from padax.linalg import cholesky as _cholesky
+    from padax.linalg import cholesky as _cholesky  # startup time: as above
     return _cholesky(x, upper)
 
 
@@ -121,7 +90,7 @@ def eigvalsh(x: Any, UPLO: str = "L", name: str | None = None) -> Any:  # noqa: 
         >>> padax.eigvalsh(padax.to_tensor([[2.0, 1.0], [1.0, 2.0]])).tolist()
         [1.0, 3.0]
     """
-    from padax.linalg import eigvalsh as _eigvalsh
+    from padax.linalg import eigvalsh as _eigvalsh  # startup time: as above
     return _eigvalsh(x, UPLO)
 
 
@@ -149,7 +118,7 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
         >>> padax.norm(padax.to_tensor([[3.0, -4.0], [0.0, 1.0]]), p=1, axis=1).tolist()
         [7.0, 1.0]
     """
-    from padax.linalg import norm as _norm
+    from padax.linalg import norm as _norm  # startup time: as above
     return _norm(x, p, axis, keepdim, out, dtype)
 
 
@@ -168,74 +137,8 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
         >>> padax.vecdot(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]]), padax.to_tensor([[1.0, 1.0], [2.0, 0.0]])).tolist()
         [3.0, 6.0]
     """
-    from padax.linalg import vecdot as _vecdot
+    from padax.linalg import vecdot as _vecdot  # startup time: as above
     return _vecdot(x, y, axis)
-
-
-def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) -> Any:
-    """A Tensor with the values of an array from another library that speaks DLPack (an object with
-    `__dlpack__`: a numpy array, a Paddle or torch Tensor, ...); the values are copied.
-
-    Args:
-        dlpack: an object with `__dlpack__`, or a DLPack capsule of host memory.
-        device: where to place the result; None: the default device.
-        copy: accepted for the array-API signature; the values are always copied.
-
-    Returns:
-        A Tensor with the source's shape and dtype.
-
-    Examples:
-        >>> import numpy as np, padax
-        >>> x = padax.from_dlpack(np.array([1.0, 2.0]))
-        >>> x.dtype, x.tolist()
-        (dtype('float64'), [1.0, 2.0])
-        >>> padax.from_dlpack(padax.to_dlpack(x)).tolist()   # a capsule, as Paddle's to_dlpack returns
-        [1.0, 2.0]
-    """
-    import numpy as np
-    from padax.functional._checks import placed
-    from padax.functional.creation import to_tensor
-    if type(dlpack).__name__ == "PyCapsule":
-        dlpack = _HostCapsule(dlpack)
-    elif not hasattr(dlpack, "__dlpack__"):
-        raise TypeError(f"from_dlpack: expected an array with __dlpack__ or a DLPack capsule, "
-                        f"got {type(dlpack).__name__}")
-    return placed(to_tensor(np.from_dlpack(dlpack)), device)
-
-
-class _HostCapsule:
-    """A bare DLPack capsule (Paddle's to_dlpack) in the protocol numpy reads: numpy itself refuses a
-    capsule whose tensor is not in host memory, and a capsule already consumed."""
-
-    def __init__(self, capsule: Any) -> None:
-        self._capsule = capsule
-
-    def __dlpack__(self, **_: Any) -> Any:
-        return self._capsule
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return (1, 0)   # kDLCPU
-
-
-def to_dlpack(x: Any) -> Any:
-    """A DLPack capsule of x's values (a host copy) for another library's from_dlpack (a padax Tensor also
-    has `__dlpack__`, so numpy.from_dlpack(x) takes it directly).
-
-    Args:
-        x: a Tensor (or array-like).
-
-    Returns:
-        A DLPack PyCapsule that can be consumed once.
-
-    Examples:
-        >>> import numpy as np, padax
-        >>> type(padax.to_dlpack(padax.to_tensor([1, 2]))).__name__
-        'PyCapsule'
-        >>> np.from_dlpack(padax.to_tensor([1, 2])).tolist()
-        [1, 2]
-    """
-    from padax.functional._arrays import asarray
-    return asarray(x).__dlpack__()
 
 
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None, is_bias: bool = False,
@@ -244,7 +147,6 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     `attr` (a ParamAttr-like object with `.initializer`) or `default_initializer` (either called as
     `init(shape, dtype)`), else zeros for a bias and Xavier-uniform for a weight (limit
     sqrt(6 / (fan_in + fan_out)), fans as Paddle counts them), drawn from padax's global key."""
-    from padax.functional.creation import normalize_shape, zeros
     shape = list(normalize_shape("create_parameter", shape))
     dt = dtypes.canonicalize(dtypes.to_dtype(dtype))
     init = getattr(attr, "initializer", None) or default_initializer
@@ -262,9 +164,49 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
         window = math.prod(shape[2:])
         fan_in, fan_out = shape[1] * window, shape[0] * window
     limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
-    from padax.random._state import uniform
+    from padax.random._state import uniform  # startup time: as above
     return uniform(shape, dt, -limit, limit)
 
 
-__all__ = ["cat", "concatenate", "ger", "manual_seed", "inverse", "cholesky", "eigvalsh", "norm", "vecdot",
-           "from_dlpack", "to_dlpack", "create_parameter"]
+def _linalg_method(name: str):
+    def method(self, *args, **kwargs):
+        from padax import linalg  # startup time: padax.linalg loads on first use
+        return getattr(linalg, name)(self, *args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = f"padax.linalg.{name}(x, ...)."
+    return method
+
+
+_LINALG = ("cholesky_inverse cholesky_solve cond corrcoef cov eig eigvals householder_product lstsq lu lu_unpack "
+           "matrix_power multi_dot ormqr pca_lowrank pinv qr slogdet solve svd_lowrank").split()
+
+
+def _multinomial(self, *args, **kwargs):
+    """padax.multinomial(x, ...)."""
+    from padax.random._paddle_draws import multinomial  # startup time: padax.random loads on first use
+    return multinomial(self, *args, **kwargs)
+
+
+def _install(cls: type) -> None:
+    for name in _LINALG:
+        setattr(cls, name, _linalg_method(name))
+    for name, fn in (("inverse", inverse), ("cholesky", cholesky), ("eigvalsh", eigvalsh), ("norm", norm),
+                     ("multinomial", _multinomial)):
+        setattr(cls, name, fn)
+
+
+for _cls in (Tensor, Tracer):
+    _install(_cls)
+
+
+def _activation_by_name(name: str) -> Any:
+    from padax.nn import functional as F  # startup time: padax.nn loads on first use
+    fn = getattr(F, name, None)
+    if not callable(fn):
+        raise ValueError(f"act: padax.nn.functional has no activation {name!r}")
+    return fn
+
+
+_math.activation_by_name = _activation_by_name  # Paddle's `act=` strings (padax.scale, ...)
+
+__all__ = ["manual_seed", "inverse", "cholesky", "eigvalsh", "norm", "vecdot", "create_parameter"]

@@ -1,4 +1,5 @@
-"""More named-axis collectives (psum_scatter, all_to_all) and `with_sharding_constraint`.
+"""Collectives that redistribute an array over a named axis (psum_scatter, all_to_all), and the layout pins
+(`with_sharding_constraint`, `pcast`): what changes where the pieces of an array live.
 
 Like the collectives of `parallel.py`, `psum_scatter` and `all_to_all` run
 inside `vmap(..., axis_name=...)` (their `collective_batch_rule`) or inside
