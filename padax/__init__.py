@@ -12,7 +12,7 @@ from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eage
 from padax.transforms.jit import clear_caches, jit
 from padax.transforms.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
 
-__version__ = "0.1.0"
+from padax.core.version import __version__  # noqa: E402,F401
 
 # dtypes (Paddle's names; 64-bit ones shrink to 32-bit only in the 32-bit-only mode, enable_x64=False)
 from padax.core.dtypes import (bfloat16, complex64, complex128, float8_e4m3fn, float8_e5m2, float16,  # noqa: E402
@@ -119,7 +119,7 @@ _LAZY_NAMES = {
     "shard_map": "padax.transforms.shard_map",
     **dict.fromkeys(("disable_static", "enable_static", "in_dynamic_mode"), "padax.static.mode"),
     "pure_callback": "padax.callback", "jet": "padax.transforms.jet",
-    **dict.fromkeys(("hessian_diag", "hvp", "jacobian_diag", "laplacian"), "padax.transforms.higher"),
+    **dict.fromkeys(("hessian_diag", "hvp", "jacobian_diag", "laplacian"), "padax._differential_operators"),
     "implicit_diff": "padax.implicit",
     **dict.fromkeys(("closure_convert", "custom_gradient"), "padax.transforms.closure"),
     **dict.fromkeys(("gammainc", "gammaincc", "i0", "i0e", "i1", "i1e"), "padax.scipy.special._paddle"),

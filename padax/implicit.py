@@ -169,7 +169,7 @@ def implicit_diff(optimality_fn: Callable | None = None, *, fixed_point_fn: Call
     def decorator(solver: Callable) -> Callable:
         @functools.wraps(solver)
         def wrapped(init, *args, **kwargs):
-            from padax.functional.lax.solves import custom_root
+            from padax.transforms.solves import custom_root
 
             def f(x):
                 return optimality_fn(x, *args, **kwargs)

@@ -316,7 +316,7 @@ def test_source_stamp_follows_the_lowering_sources(tmp_path, monkeypatch):
     (tmp_path / "lowering").mkdir()
     rule = tmp_path / "lowering" / "rule.py"
     rule.write_text("x = 1\n")
-    monkeypatch.setattr(padax, "__file__", str(tmp_path / "__init__.py"))
+    monkeypatch.setattr(fingerprint, "_PACKAGE_ROOT", str(tmp_path))
     monkeypatch.setattr(fingerprint, "_stamp", [])
     first = fingerprint._source_stamp()
     assert fingerprint._source_stamp() == first               # once per process

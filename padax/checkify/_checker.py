@@ -168,7 +168,8 @@ class Checker:
         return trace_flat(body, avals, what)
 
     def _cond(self, eqn, ins, state: State) -> list:
-        from padax.functional.lax.control import _join_consts, cond_p
+        from padax.functional.lax.control import cond_p
+        from padax.interpreters.jaxpr_util import join_consts as _join_consts
         branches = eqn.params["branches"]
         in_avals = [v.aval for v in eqn.invars[1:]]
         checked = [self._checked_body(b, 0, in_avals, "checkify of cond") for b in branches]
@@ -183,7 +184,8 @@ class Checker:
         """The loop carries the error state; cond_fun's checks run on the initial carry and after
         every step (on each carry cond_fun sees), the loop's own cond_fun ignores the state."""
         from padax.core.jaxpr import eval_jaxpr
-        from padax.functional.lax.control import _hoist, while_p
+        from padax.functional.lax.control import while_p
+        from padax.interpreters.jaxpr_util import hoist as _hoist
         from padax.transforms.staging import trace_flat
         p = eqn.params
         ncc, nbc = p["cond_nconsts"], p["body_nconsts"]
@@ -220,7 +222,8 @@ class Checker:
         return outs[n_state:]
 
     def _scan(self, eqn, ins, state: State) -> list:
-        from padax.functional.lax.control import _hoist, scan_p
+        from padax.functional.lax.control import scan_p
+        from padax.interpreters.jaxpr_util import hoist as _hoist
         p = eqn.params
         nc, nk = p["num_consts"], p["num_carry"]
         n_state = len(state.flat())

@@ -74,7 +74,3 @@ def jaxpr_effects(jaxpr: Jaxpr | ClosedJaxpr) -> frozenset:
 
 def has_ordered(effects: Iterable[Effect]) -> bool:
     return any(e.ordered for e in effects)
-
-
-def is_effectful(eqn) -> bool:
-    return bool(eqn_effects(eqn))

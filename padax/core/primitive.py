@@ -72,6 +72,20 @@ class Primitive:
         self.jvp_rule: Callable | None = None
         self.transpose_rule: Callable | None = None
         self.batch_rule: Callable | None = None
+        # Every rule slot, declared here and written as `prim.<slot> = rule` beside the primitive (the
+        # def_* decorators below set the same slots, for users extending padax):
+        # (trace, args, unknowns, **params) -> outs: split into a known part run now and an unknown part
+        # staged (scan, cond, jit, ...); None: an equation with an unknown input is staged whole
+        self.partial_eval_rule: Callable | None = None
+        # (trace, args, dims, **params) -> (out, dim): a collective over the enclosing vmap's named axis
+        self.collective_batch_rule: Callable | None = None
+        # the batch rule takes the BatchTrace first (bodies of control flow batch under its axis)
+        self.batch_rule_takes_trace = False
+        # Taylor mode (padax.transforms.collapsed) may apply this elementwise primitive's Taylor rule
+        # pointwise: smooth wherever defined, with no host-side checks in the rule
+        self.taylor_pointwise = False
+        # the param holding a sub-jaxpr that collapsed Taylor mode evaluates inline (jit, remat, custom_vjp)
+        self.inline_jaxpr_param: str | None = None
         self.eager_fn: Callable | None = None  # set by padax.transforms.dispatch: the op's eager program
         # params -> frozenset of side effects (padax.core.effects); None: pure, or those of its sub-programs
         self.effects_rule: Callable | None = None

@@ -113,10 +113,6 @@ def hlo_sharding_tiled(tile_dims, device_positions, last_dim_replicated: bool):
     return xla_client.HloSharding.from_string(text + "}")
 
 
-def hlo_sharding_from_proto(proto):
-    return xla_client.HloSharding.from_proto(proto)
-
-
 def hlo_sharding_from_string(text: str):
     return xla_client.HloSharding.from_string(text)
 

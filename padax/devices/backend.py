@@ -229,10 +229,6 @@ def memory_stats(device) -> dict:
     return device.memory_stats() or {}
 
 
-def client_of(device):
-    return device.client
-
-
 @functools.lru_cache(maxsize=None)
 def single_device_sharding(device):
     """A replicated sharding over one device (what eager arrays carry)."""

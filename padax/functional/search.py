@@ -298,11 +298,6 @@ def argwhere(input: Any) -> Any:  # noqa: A002  (Paddle's parameter name)
     return nonzero(input)
 
 
-def where_nonzero(condition: Any) -> tuple:
-    """`where(condition)` with one argument: nonzero(condition, as_tuple=True)."""
-    return nonzero(condition, as_tuple=True)
-
-
 # ---- unique ------------------------------------------------------------------------------------
 
 def _rows_view(x: Any, axis: int | None) -> tuple[Any, tuple[int, ...]]:

@@ -54,7 +54,7 @@ class BatchTrace(Trace):
             v, d = self.lift(a)
             vals.append(v)
             dims.append(d)
-        collective = getattr(prim, "collective_batch_rule", None)
+        collective = prim.collective_batch_rule
         if collective is not None and names_axis(params.get("axis_name"), self.axis_name):
             with set_current_trace(self.parent):
                 out, out_dim = collective(self, vals, dims, **params)
@@ -66,7 +66,7 @@ class BatchTrace(Trace):
             if rule is None:
                 raise missing_rule(prim, "batch_rule", "vmap", "prim.batch_rule = rule(args, dims, **params)")
             with set_current_trace(self.parent):
-                if getattr(prim, "batch_rule_takes_trace", False):  # control flow: bodies batch under this axis
+                if prim.batch_rule_takes_trace:  # control flow: bodies batch under this axis
                     out, out_dim = rule(self, vals, dims, **params)
                 else:
                     out, out_dim = rule(vals, dims, **params)

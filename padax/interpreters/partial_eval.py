@@ -45,7 +45,7 @@ class PartialEvalTrace(JaxprTrace):
         if not any(unknowns):
             with set_current_trace(self.parent):
                 return prim.bind(*args, **params)
-        rule = getattr(prim, "partial_eval_rule", None)
+        rule = prim.partial_eval_rule
         if rule is not None:
             return rule(self, list(args), unknowns, **params)
         return super().process_primitive(prim, args, params)

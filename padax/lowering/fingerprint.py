@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.core.version import __version__
 from padax.core import primitive as _primitive
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
@@ -158,13 +159,15 @@ def _param(p: Any, write: Callable[[bytes], Any]) -> None:
 _stamp: list[bytes] = []
 
 
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the padax package
+
+
 def _source_stamp() -> bytes:
     """padax's version and the sources a program's lowering depends on (name, size, mtime), once per process:
     an edited lowering rule or primitive never finds a program lowered by its old version."""
     if not _stamp:
-        import padax
-        root = os.path.dirname(os.path.abspath(padax.__file__))
-        h = hashlib.sha256(_str(getattr(padax, "__version__", "")))
+        root = _PACKAGE_ROOT
+        h = hashlib.sha256(_str(__version__))
         for sub in ("lowering", "core", os.path.join("functional", "lax")):
             for dirpath, dirnames, filenames in os.walk(os.path.join(root, sub)):
                 dirnames.sort()

@@ -13,7 +13,6 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
@@ -311,10 +310,10 @@ _rules_loaded = False
 
 
 def _load_rules() -> None:
-    """Import every lowering rule (once, before the first lowering)."""
+    """Import every lowering rule (once, before the first lowering or registration)."""
     global _rules_loaded
-    import padax.lowering.rules  # noqa: F401
     _rules_loaded = True
+    import padax.lowering.rules  # noqa: F401  startup time: the rules (and MLIR) load before the first lowering
 
 
 def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings, result_shardings,
@@ -387,7 +386,3 @@ def _aval(v) -> ShapedArray:
 def _module_name(name: str) -> str:
     clean = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return f"jit_{clean}" if clean else "jit_fn"
-
-
-def dtype_is_float(dtype: np.dtype) -> bool:
-    return dtypes.is_floating(dtype)

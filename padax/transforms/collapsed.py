@@ -51,24 +51,8 @@ class CollapsedTracer(Tracer):
         return get_aval(self.primal)
 
 
-def _pointwise() -> frozenset:
-    """Elementwise primitives whose Taylor rule is pointwise in the operand carrying the series
-    (smooth everywhere they are defined, so the rule has no host-side checks)."""
-    from padax.functional.lax import elementwise as E
-    names = ("exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "sinh", "cosh", "tanh", "logistic", "tan",
-             "sqrt", "rsqrt", "cbrt", "integer_pow", "square", "asin", "acos", "atan", "asinh", "acosh", "atanh",
-             "erf", "erfc", "lgamma", "digamma", "erf_inv", "neg", "add", "sub", "mul", "div", "pow", "atan2")
-    return frozenset(getattr(E, n + "_p") for n in names)
-
-
-def _inlined() -> dict:
-    from padax.functional.lax.call import jit_p, remat_p
-    from padax.functional.lax.custom import custom_vjp_call_p
-    return {jit_p: lambda p: p["jaxpr"], remat_p: lambda p: p["jaxpr"], custom_vjp_call_p: lambda p: p["call_jaxpr"]}
-
-
 class CollapsedTrace(Trace):
-    __slots__ = ("parent", "order", "num_directions", "inline", "pointwise")
+    __slots__ = ("parent", "order", "num_directions")
     description = "collapsed Taylor mode tracing"
 
     def __init__(self, parent: Trace, order: int, num_directions: int):
@@ -76,8 +60,6 @@ class CollapsedTrace(Trace):
         self.parent = parent
         self.order = order
         self.num_directions = num_directions
-        self.inline = _inlined()
-        self.pointwise = _pointwise() if order == 2 else frozenset()
 
     def lift(self, x: Any) -> tuple[Any, list, Any]:
         if isinstance(x, CollapsedTracer) and x._trace is self:
@@ -95,15 +77,14 @@ class CollapsedTrace(Trace):
         if not any(has_lower) and all(t is None for t in tops):
             with set_current_trace(self.parent):
                 return prim.bind(*primals, **params)
-        get_body = self.inline.get(prim)
-        if get_body is not None:  # evaluate the body under this trace: the collapse reaches inside
-            body = get_body(params)
+        if prim.inline_jaxpr_param is not None:  # evaluate the body under this trace: the collapse reaches inside
+            body = params[prim.inline_jaxpr_param]
             return eval_jaxpr(body.jaxpr, body.consts, *args)
         rule = taylor_rules.get(prim)
         if rule is None:
             raise _missing_rule_error(prim)
         with set_current_trace(self.parent):
-            if prim in self.pointwise and sum(has_lower) == 1 and _same_shapes(primals):
+            if self.order == 2 and prim.taylor_pointwise and sum(has_lower) == 1 and _same_shapes(primals):
                 out, lower_out, top_out = self._apply_pointwise(prim, rule, primals, lowers, tops, has_lower, params)
             else:
                 out, lower_out, top_out = self._apply(prim, rule, primals, lowers, tops, has_lower, params)

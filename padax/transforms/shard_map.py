@@ -35,15 +35,14 @@ from padax.core import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
-from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
 from padax.core.trace import new_trace, set_current_trace
 from padax.devices import backend as _backend
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
 from padax.core.abstract import get_aval
+from padax.functional.lax.shard_map import block_aval, shard_map_abstract, shard_map_p
 from padax.transforms.staging import JaxprTrace
 
-shard_map_p = Primitive("shard_map", multiple_results=True)
 
 
 class ShardMapError(ValueError):
@@ -51,21 +50,6 @@ class ShardMapError(ValueError):
 
 
 # ---- block shapes -------------------------------------------------------------------------
-
-def _split_sizes(mesh: Mesh, spec: PartitionSpec, ndim: int) -> list[int]:
-    sizes = mesh.shape
-    return [math.prod(sizes[a] for a in spec.axes_of(d)) for d in range(ndim)]
-
-
-def _block_aval(mesh: Mesh, spec: PartitionSpec, aval: ShapedArray) -> ShapedArray:
-    ks = _split_sizes(mesh, spec, aval.ndim)
-    return aval.update(shape=tuple(n // k for n, k in zip(aval.shape, ks)))
-
-
-def _global_aval(mesh: Mesh, spec: PartitionSpec, aval: ShapedArray) -> ShapedArray:
-    ks = _split_sizes(mesh, spec, aval.ndim)
-    return aval.update(shape=tuple(n * k for n, k in zip(aval.shape, ks)))
-
 
 def _check_spec(mesh: Mesh, spec: Any, what: str, auto: frozenset = frozenset()) -> PartitionSpec:
     if spec is None:
@@ -286,7 +270,7 @@ def _shard_map(f: Callable, mesh: Mesh, in_specs: Any, out_specs: Any, check_rep
         paths = [tree_util.keystr(p) for p, _ in tree_util.flatten_with_path(args)[0]]
         for s, a, p in zip(specs, avals, paths):
             _check_arg(mesh, s, a, f"argument args{p}")
-        blocks = [_block_aval(mesh, s, a) for s, a in zip(specs, avals)]
+        blocks = [block_aval(mesh, s, a) for s, a in zip(specs, avals)]
         store: list = []
 
         def flat(*xs):
@@ -409,11 +393,6 @@ def _check_replication(closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], o
 
 # ---- primitive rules -----------------------------------------------------------------------------
 
-@shard_map_p.def_abstract_eval
-def _shard_map_abstract(*avals, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
-    return [_global_aval(mesh, s, a) for s, a in zip(out_specs, body.out_avals)]
-
-
 _impl_cache: dict = {}
 
 
@@ -447,7 +426,7 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=froz
         params = dict(body=body, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_rep=check_rep,
                       auto=auto)
         invars = [Var(a) for a in avals]
-        outvars = [Var(a) for a in _shard_map_abstract(*avals, **params)]
+        outvars = [Var(a) for a in shard_map_abstract(*avals, **params)]
         eqn = JaxprEqn(shard_map_p, invars, outvars, params, None)
         spmd = SpmdDispatch(ClosedJaxpr(Jaxpr([], invars, outvars, [eqn]), []), "shard_map", (),
                             [NamedSharding(mesh, s) for s in in_specs],

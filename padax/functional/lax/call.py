@@ -23,6 +23,7 @@ def _jit_abstract_eval(*avals, jaxpr, name, donated):
 # `remat`: a call whose intermediates are recomputed in the backward pass instead of saved.
 # Params: `jaxpr` (const-free ClosedJaxpr), `policy` (a hashable saveable-policy object or None).
 remat_p = Primitive("remat", multiple_results=True)
+jit_p.inline_jaxpr_param = remat_p.inline_jaxpr_param = "jaxpr"  # Taylor mode evaluates the body inline
 
 
 @remat_p.def_abstract_eval

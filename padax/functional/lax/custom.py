@@ -22,6 +22,7 @@ from padax.functional._arrays import asarray
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+custom_vjp_call_p.inline_jaxpr_param = "call_jaxpr"  # Taylor mode evaluates the primal program inline
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 stop_gradient_p = Primitive("stop_gradient")
 

@@ -648,3 +648,11 @@ __all__ = ["RoundingMethod", "polygamma", "zeta", "add", "sub", "mul", "div", "r
            "logistic", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "erf", "erfc", "erf_inv", "lgamma", "digamma",
            "square", "integer_pow", "real", "imag", "conj", "bitwise_not", "population_count", "clz"]
+
+
+# Taylor mode (padax.transforms.collapsed) may apply these primitives' Taylor rules pointwise: smooth
+# wherever they are defined, so their rules have no host-side checks
+for _p in (exp_p, exp2_p, expm1_p, log_p, log1p_p, sin_p, cos_p, sinh_p, cosh_p, tanh_p, logistic_p, tan_p, sqrt_p,
+           rsqrt_p, cbrt_p, integer_pow_p, square_p, asin_p, acos_p, atan_p, asinh_p, acosh_p, atanh_p, erf_p, erfc_p,
+           lgamma_p, digamma_p, erf_inv_p, neg_p, add_p, sub_p, mul_p, div_p, pow_p, atan2_p):
+    _p.taylor_pointwise = True

@@ -34,7 +34,7 @@ from padax.lowering import shardy
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import (LoweringError, aval_to_ir_type, dtype_to_ir_type, full_like_aval,
                                  ir_constant, lower_jaxpr_body, register_lowering)
-from padax.transforms.shard_map import shard_map_p
+from padax.functional.lax.shard_map import shard_map_p
 
 _DEVICE_TO_DEVICE = 1
 

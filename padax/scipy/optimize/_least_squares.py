@@ -140,7 +140,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         ([2.0, 0.5], True)
     """
     import padax.lax as lax
-    from padax.functional.lax.solves import custom_root
+    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
     from padax.linalg import solve
     from padax.transforms.ad import grad, jacfwd

@@ -364,7 +364,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         ([1.0, 1.0], True)
     """
     import padax.numpy as pnp
-    from padax.functional.lax.solves import custom_root
+    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
     from padax.transforms.ad import grad, value_and_grad
     key = _METHODS.get(str(method).lower())

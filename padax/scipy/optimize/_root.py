@@ -139,7 +139,7 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         ([0.8412, 0.1588], True)
     """
     import padax.numpy as pnp
-    from padax.functional.lax.solves import custom_root
+    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
     if method not in ("hybr", "lm", "newton"):
         raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")

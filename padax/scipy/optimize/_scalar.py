@@ -189,7 +189,7 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     import padax.numpy as pnp
     from padax.core import tree
     from padax.core.trace import Tracer
-    from padax.functional.lax.solves import custom_root
+    from padax.transforms.solves import custom_root
     from padax.scipy.optimize._root import RootScalarResults
     from padax.transforms.ad import grad
     options = dict(options or {})

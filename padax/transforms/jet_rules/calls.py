@@ -224,7 +224,7 @@ _install_effects()
 
 
 def _install_shard_map() -> None:
-    from padax.transforms.shard_map import shard_map_p
+    from padax.functional.lax.shard_map import shard_map_p
     def_taylor(shard_map_p, _shard_map)
 
 
