@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+import padax
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.devices.put import device_put
@@ -168,7 +169,6 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
 
 
 def _padax_version() -> str:
-    import padax
     return padax.__version__
 
 
