@@ -22,9 +22,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax import Tensor
+from padax import tree as tree_util
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
 from padax.functional.lax.callback import HostFunction, debug_callback_p
 from padax.sharding import visualize_array_sharding, visualize_sharding
 
