@@ -14,7 +14,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax
 from padax.core.errors import op_type_error, op_value_error
+from padax.nn.functional import interpolate
 from padax.vision.transforms import _tensor_ops as T
 from padax.vision.transforms._image import (channel_first, channels_first, image_kind, pil_fill, pillow, restore,
                                             through_pil)
@@ -82,7 +84,6 @@ def normalize(img: Any, mean: Any, std: Any, data_format: str = "CHW", to_rgb: b
     kind = "array" if isinstance(img, np.ndarray) else image_kind(op, img)
     shape = (-1, 1, 1) if data_format.upper() == "CHW" else (1, 1, -1)
     if kind == "tensor":
-        import padax
         m = padax.to_tensor(np.asarray(mean, np.float32).reshape(shape)).astype(img.dtype)
         s = padax.to_tensor(np.asarray(std, np.float32).reshape(shape)).astype(img.dtype)
         if to_rgb:
@@ -118,7 +119,6 @@ def resize(img: Any, size: Any, interpolation: str = "bilinear") -> Any:
     if out is None:
         return img
     if kind == "tensor":
-        from padax.nn.functional import interpolate
         x = img[None] if img.ndim == 3 else img
         y = interpolate(x, size=list(out), mode=interpolation.lower(), data_format="NCHW")
         return y[0] if img.ndim == 3 else y
