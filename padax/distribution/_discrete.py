@@ -8,8 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
-from padax import stop_gradient
+from padax import lax, stop_gradient
 from padax import numpy as pnp
 from padax import random
 from padax.core.errors import op_value_error

@@ -50,7 +50,6 @@ from padax.hapi.steps import make_eval_step, make_predict_step, make_train_step,
 _SUFFIXES = ("", ".pdparams", ".pdopt", ".pdmodel")
 
 
-
 def _strip_suffix(path: str) -> str:
     base, ext = os.path.splitext(os.fspath(path))
     if ext not in _SUFFIXES:

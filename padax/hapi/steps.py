@@ -20,7 +20,6 @@ def to_list(x: Any) -> list:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-
 def _total(losses: list) -> Any:
     return losses[0] if len(losses) == 1 else padax.add_n(losses)
 

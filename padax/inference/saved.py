@@ -26,9 +26,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 import padax
+from padax import device_put
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.devices.put import device_put
 from padax.functional.lax.saved import SavedProgram, saved_program_p
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
 from padax.lowering.mlir import lower_jaxpr

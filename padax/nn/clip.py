@@ -7,7 +7,6 @@ import padax
 from padax import tree as tree_util
 
 
-
 def _clip_norm(cls: str, clip_norm: Any) -> float:
     """clip_norm as a positive float: zero, negative or NaN would zero, flip or poison every gradient."""
     if isinstance(clip_norm, bool):

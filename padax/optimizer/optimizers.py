@@ -39,7 +39,6 @@ from padax.regularizer import L2Decay as _L2Decay
 from padax.regularizer import WeightDecayRegularizer as _WeightDecayRegularizer
 
 
-
 class Optimizer:
     """Base class: a subclass names its per-parameter `slots` and defines `_update` for one parameter.
 

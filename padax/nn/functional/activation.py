@@ -8,8 +8,7 @@ from __future__ import annotations
 import math as _pymath
 from typing import Any
 
-from padax import custom_jvp
-from padax import lax
+from padax import custom_jvp, lax
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
