@@ -183,7 +183,7 @@ def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any
     k = min(c.shape)
 
     def host(m):
-        import scipy.optimize
+        import scipy.optimize  # startup time: scipy.optimize is heavy and only linear_sum_assignment uses it
         r, col = scipy.optimize.linear_sum_assignment(np.asarray(m), maximize=maximize)
         return r.astype(np.int64), col.astype(np.int64)
     out = (ShapeDtypeStruct((k,), np.int64), ShapeDtypeStruct((k,), np.int64))

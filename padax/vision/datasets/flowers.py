@@ -17,7 +17,7 @@ SPLITS = {"train": "tstid", "test": "trnid", "valid": "valid"}
 
 
 def _loadmat(path: str, key: str, dataset: str) -> np.ndarray:
-    import scipy.io
+    import scipy.io  # startup time: scipy.io loads only to read the .mat label files
     try:
         mat = scipy.io.loadmat(path)
     except Exception as e:  # scipy raises several types for a file that is not a .mat

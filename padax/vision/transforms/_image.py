@@ -26,7 +26,7 @@ PIL_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
 def pillow():
     """The PIL.Image module, or an error saying how to install Pillow."""
     try:
-        from PIL import Image
+        from PIL import Image  # optional dependency: Pillow
     except ImportError as e:  # pragma: no cover - Pillow is in the test extra
         raise ImportError("padax.vision.transforms needs Pillow for PIL images and uint8 arrays: "
                           "pip install 'padax[vision]' (or pip install pillow)") from e

@@ -148,7 +148,7 @@ def pad(img: Any, padding: Any, fill: Any = 0, padding_mode: str = "constant") -
     left, top, right, bottom = _padding_ltrb(op, padding)
     if kind == "pil":
         if padding_mode == "constant":
-            from PIL import ImageOps
+            from PIL import ImageOps  # optional dependency: Pillow
             return ImageOps.expand(img, border=(left, top, right, bottom), fill=pil_fill(img, fill))
         out = pad(np.asarray(img), padding, fill, padding_mode)
         palette = img.getpalette() if img.mode == "P" else None
@@ -306,7 +306,7 @@ def _enhance(op: str, img: Any, factor: float, enhancer: str, target) -> Any:
     """Pillow's ImageEnhance for uint8/PIL images; Paddle's Tensor-backend blend with `target(chw)` else."""
     kind = image_kind(op, img)
     if kind in ("pil", "uint8"):
-        from PIL import ImageEnhance
+        from PIL import ImageEnhance  # optional dependency: Pillow
         if kind == "uint8":
             _channels(op, channels_first(kind, img))
         return _apply_pil(kind, img, lambda im: getattr(ImageEnhance, enhancer)(im).enhance(factor))
