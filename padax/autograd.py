@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.functional._arrays import asarray, aval_of
+import padax
+from padax import tree as tree_util
+from padax.functional._arrays import asarray, aval_of, full, is_array
 from padax.functional.lax.structural import reshape
-from padax.transforms import ad
-from padax.transforms.custom import custom_vjp
 
 
 def _as_tuple(xs: Any) -> tuple[tuple, bool]:
@@ -59,7 +59,7 @@ def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
         o = func(*a)
         return tuple(o) if isinstance(o, (list, tuple)) else (o,)
 
-    jac = ad.jacrev(f_tuple, argnums=tuple(range(len(args))))(*args)
+    jac = padax.jacrev(f_tuple, argnums=tuple(range(len(args))))(*args)
     rows = []
     for i, o in enumerate(out_list):
         row = tuple(_flat_matrix(jac[i][j], aval_of(o), aval_of(args[j])) for j in range(len(args)))
@@ -94,7 +94,7 @@ def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
     def scalar(*a):
         return reshape(func(*a), ())
 
-    h = ad.hessian(scalar, argnums=tuple(range(len(args))))(*args)
+    h = padax.hessian(scalar, argnums=tuple(range(len(args))))(*args)
     blocks = tuple(tuple(_flat_matrix(h[i][j], aval_of(args[i]), aval_of(args[j])) for j in range(len(args)))
                    for i in range(len(args)))
     return blocks if multi_in else blocks[0][0]
@@ -119,11 +119,10 @@ def jvp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
     """
     args, multi = _as_tuple(xs)
     if v is None:
-        from padax.functional._arrays import full
         v = tuple(full(aval_of(a).shape, 1, aval_of(a).dtype) for a in args)
     else:
         v, _ = _as_tuple(v)
-    return ad.jvp(func, args, tuple(v))
+    return padax.jvp(func, args, tuple(v))
 
 
 def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
@@ -144,10 +143,8 @@ def vjp(func: Callable, xs: Any, v: Any = None) -> tuple[Any, Any]:
         ([1.0, 4.0], [2.0, 2.0])
     """
     args, multi = _as_tuple(xs)
-    out, f_vjp = ad.vjp(func, *args)
+    out, f_vjp = padax.vjp(func, *args)
     if v is None:
-        from padax.core import tree as tree_util
-        from padax.functional._arrays import full
         v = tree_util.map(lambda o: full(aval_of(o).shape, 1, aval_of(o).dtype), out)
     grads = f_vjp(v)
     return out, grads if multi else grads[0]
@@ -210,7 +207,6 @@ class PyLayer:
         for method in ("forward", "backward"):
             if not callable(getattr(cls, method, None)):
                 raise TypeError(f"PyLayer {cls.__name__} must define a static {method}(ctx, ...)")
-        from padax.functional._arrays import is_array
         nondiff = tuple(i for i, a in enumerate(args) if not is_array(a) and not hasattr(a, "__array__"))
         holder: dict = {}
 
@@ -230,7 +226,7 @@ class PyLayer:
             grads = cls.backward(ctx, *g) if isinstance(g, (tuple, list)) else cls.backward(ctx, g)
             return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
 
-        f = custom_vjp(fun, nondiff_argnums=nondiff)
+        f = padax.custom_vjp(fun, nondiff_argnums=nondiff)
         f.defvjp(fwd, bwd)
         return f(*args)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax
 from padax.core.errors import require_members
 
 
@@ -81,7 +82,6 @@ class L1Decay(WeightDecayRegularizer):
     """
 
     def __call__(self, param: Any) -> Any:
-        import padax
         return self.coeff * padax.sign(param)
 
 

@@ -23,9 +23,15 @@ from typing import Any, Callable
 
 import numpy as np
 
+from padax import Tensor
+from padax import tree as tree_util
+from padax.core.trace import Tracer
+from padax.devices.put import put_sharded
+from padax.functional._arrays import asarray, aval_of
+from padax.lax import with_sharding_constraint
 from padax.devices.sharding import (AbstractMesh, AxisType, GSPMDSharding, Mesh, NamedSharding, P,  # noqa: F401
                                     PartitionSpec, Sharding, ShardingError, SingleDeviceSharding,
-                                    get_abstract_mesh, get_mesh, make_mesh, resolve_sharding, set_mesh,
+                                    get_abstract_mesh, get_mesh, make_mesh, name_on_mesh, resolve_sharding, set_mesh,
                                     use_abstract_mesh, use_mesh)
 
 __all__ = ["Mesh", "AbstractMesh", "AxisType", "PartitionSpec", "P", "NamedSharding", "SingleDeviceSharding",
@@ -108,14 +114,11 @@ def typeof(x: Any) -> ArrayType:
         >>> str(t), t.shape, str(t.dtype)
         ('float32[4,2]', (4, 2), 'float32')
     """
-    from padax.devices.array import Tensor
-    from padax.functional._arrays import asarray, aval_of
     if not hasattr(x, "aval"):
         x = asarray(x)
     aval = aval_of(x)
     sharding = x.sharding if type(x) is Tensor else None
     if isinstance(sharding, GSPMDSharding):
-        from padax.devices.sharding import name_on_mesh
         mesh = get_mesh()
         named = None
         if mesh is not None and set(mesh.device_list) == set(sharding.device_list):
@@ -145,10 +148,6 @@ def reshard(xs: Any, out_shardings: Any) -> Any:
         >>> padax.jit(lambda v: padax.sharding.reshard(v * 2, s))(padax.ones([2])).tolist()  # a constraint under jit
         [2.0, 2.0]
     """
-    from padax.core import tree as tree_util
-    from padax.core.trace import Tracer
-    from padax.devices.put import put_sharded
-    from padax.functional.lax.resharding import with_sharding_constraint
 
     def one(x, s):
         s = resolve_sharding(s, "reshard")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax
 from padax.amp import debugging  # noqa: F401
 from padax.amp.auto_cast import (amp_guard, auto_cast, autocast, decorate, get_autocast_dtype,
                                  is_autocast_enabled)
@@ -22,7 +23,6 @@ get_autocast_gpu_dtype = get_autocast_dtype
 
 
 def _platform(device: Any) -> str:
-    import padax
     if device is None:
         return padax.devices()[0].platform
     return str(getattr(device, "platform", device)).split(":")[0].lower()

@@ -14,10 +14,13 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+import padax.nn as nn
 from padax.amp import lists
+from padax.amp.debugging import OperatorStats as _OperatorStats
 from padax.amp.policy import AmpPolicy
 from padax.core import dtypes
 from padax.core.trace import bind_policy, trace_state
+from padax.functional._arrays import is_array as _is_array
 
 _LEVELS = ("O0", "OD", "O1", "O2")
 
@@ -95,9 +98,8 @@ def auto_cast(enable: bool = True, custom_white_list: Iterable[str] | None = Non
         ('bfloat16', 'float32', [[2.0, 2.0], [2.0, 2.0]])
     """
     policy = make_policy(custom_white_list, custom_black_list, level, dtype, use_promote) if enable else None
-    from padax.amp.debugging import OperatorStats
     outer = trace_state.bind_policy
-    if isinstance(outer, OperatorStats):  # keep counting operator stats around the new policy
+    if isinstance(outer, _OperatorStats):  # keep counting operator stats around the new policy
         policy = outer.around(policy)
     with bind_policy(policy):
         yield
@@ -181,7 +183,6 @@ def get_autocast_dtype(device_type: Any = None) -> str:
 
 def _keeps_float32(layer: Any, dtype: str) -> bool:
     """Paddle's rule: batch norms keep float32 parameters; layer/instance norms too when casting to float16."""
-    import padax.nn as nn
     if getattr(layer, "_cast_to_low_precision", True) is False:
         return True
     if isinstance(layer, (nn.BatchNorm, nn.BatchNorm1D, nn.BatchNorm2D, nn.BatchNorm3D, nn.SyncBatchNorm)):
@@ -197,13 +198,12 @@ def _excluded(layer: Any, excluded: tuple) -> bool:
 
 def _cast_layer_params(model: Any, dtype: str, excluded: tuple) -> None:
     """Cast each sublayer's own float32 parameters to `dtype` in place, except float32-keeping/excluded layers."""
-    from padax.functional._arrays import is_array
     target = dtypes.canonicalize(dtype)
     for layer in model.sublayers(include_self=True):
         if _keeps_float32(layer, dtype) or _excluded(layer, excluded):
             continue
         for name, p in list(layer.named_parameters(include_sublayers=False)):
-            if is_array(p) and p.dtype == np.float32:
+            if _is_array(p) and p.dtype == np.float32:
                 layer._set_tensor(name, p.astype(target))
 
 
@@ -235,7 +235,6 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
         >>> str(model.weight.dtype), opt.multi_precision  # low-precision weights, float32 master copies
         ('bfloat16', True)
     """
-    import padax.nn as nn
     level, dtype = _amp_level(level, "padax.amp.decorate"), _amp_dtype(dtype, "padax.amp.decorate")
     model_list = models if isinstance(models, (list, tuple)) else [models]
     for m in model_list:

@@ -19,7 +19,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from padax.amp.policy import _F32, _LOW
-from padax.core.trace import bind_policy, trace_state
+import padax
+from padax.core.trace import Tracer, bind_policy, trace_state
 from padax.functional import _fast
 
 _COLUMNS = (np.dtype("float16"), sorted(_LOW, key=str)[0], _F32)  # float16, bfloat16, float32; then other
@@ -107,8 +108,6 @@ def check_numerics(tensor: Any, op_type: str = "", var_name: str = "",
     [max, min, mean] (float32; max and min skip NaNs). In CHECK_NAN_INF_AND_ABORT mode a tensor with a
     NaN or inf raises RuntimeError; that needs concrete values, so inside jit use DebugMode.CHECK_NAN_INF
     (or padax.checkify)."""
-    import padax
-    from padax.core.trace import Tracer
     x = padax.to_tensor(tensor) if not hasattr(tensor, "dtype") else tensor
     xf = x.astype("float32")
     nan, inf = padax.isnan(xf), padax.isinf(xf)

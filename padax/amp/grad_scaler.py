@@ -26,12 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import tree as tree_util
-
-
-def _ops():
-    import padax
-    return padax
+import padax
+from padax import tree as tree_util
 
 
 def all_finite(tree: Any) -> Any:
@@ -50,7 +46,6 @@ def all_finite(tree: Any) -> Any:
         >>> padax.amp.all_finite([padax.to_tensor([1.0, float("inf")])]).tolist()
         False
     """
-    padax = _ops()
     ok = padax.to_tensor(True)
     for leaf in tree_util.leaves(tree):
         if hasattr(leaf, "dtype") and padax.is_floating_point(leaf):
@@ -128,7 +123,6 @@ class AmpScaler:
     # -- the pure form ------------------------------------------------------------------------
     def init_state(self) -> dict:
         """The scaler's state pytree: the loss scale (float32) and the two counters (int32)."""
-        padax = _ops()
         return {"scale": padax.to_tensor(np.float32(self._init_loss_scaling)),
                 "incr_count": padax.to_tensor(np.int32(0)), "decr_count": padax.to_tensor(np.int32(0))}
 
@@ -140,7 +134,6 @@ class AmpScaler:
 
     def unscale_grads(self, grads: Any, state: dict) -> tuple[Any, Any]:
         """(grads / scale, found_inf): each gradient divided by the scale in float32 and cast back to its dtype."""
-        padax = _ops()
         if not self._enable:
             return grads, padax.to_tensor(False)
         inv = 1.0 / state["scale"]
@@ -157,7 +150,6 @@ class AmpScaler:
         inf/nan the scale is multiplied by decr_ratio; after `incr_every_n_steps` finite steps in a row by incr_ratio."""
         if not self._use_dynamic_loss_scaling:
             return state
-        padax = _ops()
         scale, incr, decr = state["scale"], state["incr_count"], state["decr_count"]
         decr_bad = decr + 1
         shrink = decr_bad >= self._decr_every_n_nan_or_inf
@@ -183,7 +175,6 @@ class AmpScaler:
 
     @staticmethod
     def _step_unless(found_inf: Any, optimizer: Any, params: Any, grads: Any, opt_state: Any) -> tuple[Any, Any]:
-        padax = _ops()
         new = optimizer.step(params, grads, opt_state)
         keep = lambda n, o: o if n is None else padax.where(found_inf, o, n)  # noqa: E731
         return tree_util.map(keep, new, (params, opt_state), is_leaf=lambda x: x is None)
@@ -263,7 +254,7 @@ class AmpScaler:
     def set_init_loss_scaling(self, new_init_loss_scaling: float) -> None:
         """Set the initial scale; the current scale restarts from it (as Paddle)."""
         self._init_loss_scaling = float(new_init_loss_scaling)
-        self._state = dict(self._state, scale=_ops().to_tensor(np.float32(self._init_loss_scaling)))
+        self._state = dict(self._state, scale=padax.to_tensor(np.float32(self._init_loss_scaling)))
 
     def get_incr_ratio(self) -> float:
         return self._incr_ratio
@@ -321,7 +312,6 @@ class AmpScaler:
                    "incr_count", "decr_count", "use_dynamic_loss_scaling"} - set(state_dict)
         if missing:
             raise KeyError(f"{type(self).__name__}.load_state_dict: missing keys {sorted(missing)}")
-        padax = _ops()
         self._init_loss_scaling = float(np.asarray(state_dict["scale"]).reshape(-1)[0])
         self._incr_ratio, self._decr_ratio = float(state_dict["incr_ratio"]), float(state_dict["decr_ratio"])
         self._incr_every_n_steps = int(state_dict["incr_every_n_steps"])

@@ -9,6 +9,8 @@ A custom list may also name padax primitives directly ('dot_general', 'exp', ...
 """
 from __future__ import annotations
 
+from padax.core.primitive import registry as _registry
+
 # Paddle's lists (paddle/amp/amp_lists.py), by Paddle op name.
 WHITE_LIST = frozenset({"conv2d", "einsum", "matmul", "matmul_v2", "linear_v2", "max_pool2d_with_index", "mul",
                         "fused_gemm_epilogue", "fused_rotary_position_embedding", "flash_attn"})
@@ -100,5 +102,4 @@ def primitives(names) -> frozenset:
 
 def unknown_names(names) -> list[str]:
     """The names that are neither a Paddle op padax knows nor a padax primitive (likely typos)."""
-    from padax.core.primitive import registry
-    return sorted(n for n in names if n not in PRIMITIVES_OF and n not in _PADDLE_NAMES and n not in registry)
+    return sorted(n for n in names if n not in PRIMITIVES_OF and n not in _PADDLE_NAMES and n not in _registry)

@@ -13,13 +13,14 @@ import dataclasses
 import ml_dtypes
 import numpy as np
 
+from padax import lax
+
 _F32 = np.dtype("float32")
 _LOW = frozenset({np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)})
 
 
 def _convert(x, dtype):
-    from padax.lax import convert_element_type  # (padax.lax imports the primitives, which import core)
-    return convert_element_type(x, dtype)
+    return lax.convert_element_type(x, dtype)
 
 
 def _has_subprogram(params: dict) -> bool:

@@ -22,9 +22,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax import Tensor
+from padax import tree as tree_util
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
 from padax.functional.lax.callback import HostFunction, debug_callback_p
 from padax.sharding import visualize_array_sharding, visualize_sharding
 
@@ -125,7 +125,7 @@ def _breakpoint_callback(frame, names: list, static: dict):
     lineno = frame.f_lineno  # (when the program runs, a traced function's frame has moved on)
 
     def stop(*values: Any) -> None:
-        import pdb
+        import pdb  # startup time: pdb loads only when a breakpoint is hit
         env = dict(static)
         env.update(zip(names, values))
         builtins.print(f"padax.debug.breakpoint at {frame.f_code.co_filename}:{lineno} "

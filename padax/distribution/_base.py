@@ -11,13 +11,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax
 from padax import numpy as pnp
+from padax import stop_gradient
+from padax import tree as tree_util
 from padax.core import dtypes
-from padax.core import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.numpy import _dtypes as D
 from padax.numpy._util import to_array
+from padax.random._state import next_key
 
 
 class Distribution:
@@ -86,7 +89,6 @@ class Distribution:
 
     def sample(self, shape: Sequence[int] = (), key: Any = None) -> Any:
         """Draws of shape `shape + batch_shape + event_shape`, without gradients."""
-        from padax.transforms.custom import stop_gradient
         return stop_gradient(self.rsample(shape, key))
 
     def rsample(self, shape: Sequence[int] = (), key: Any = None) -> Any:
@@ -111,8 +113,8 @@ class Distribution:
 
     def kl_divergence(self, other: "Distribution") -> Any:
         """KL(self || other), by the registered rule for the pair of types (see register_kl)."""
-        from padax.distribution.kl import kl_divergence
-        return kl_divergence(self, other)
+        # read at call time: padax.distribution.kl imports this module
+        return padax.distribution.kl_divergence(self, other)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(batch_shape={list(self._batch_shape)}, event_shape={list(self._event_shape)})"
@@ -127,7 +129,6 @@ class Distribution:
     def _key(self, key: Any, op: str) -> Any:
         if key is not None:
             return key
-        from padax.random._state import next_key
         return next_key(f"distribution.{type(self).__name__}.{op}")
 
     def _dtype(self) -> np.dtype:
@@ -225,9 +226,8 @@ class ExponentialFamily(Distribution):
 
     def entropy(self) -> Any:
         """H = A(eta) - <eta, grad A(eta)> - E[log h(X)]."""
-        from padax.transforms.ad import vjp
         eta = tuple(self._natural_parameters)
-        a, f_vjp = vjp(lambda *e: self._log_normalizer(*e), *eta)
+        a, f_vjp = padax.vjp(lambda *e: self._log_normalizer(*e), *eta)
         grads = f_vjp(pnp.ones_like(a))
         out = a - self._mean_carrier_measure
         for e, g in zip(eta, grads):

@@ -12,7 +12,7 @@ from padax import numpy as pnp
 from padax import random
 from padax.core.errors import op_value_error
 from padax.distribution._base import Distribution, as_params, as_value, check_param
-from padax.distribution._continuous import Normal
+from padax.distribution._continuous import Normal, Uniform
 from padax.distribution.transform import (AffineTransform, ChainTransform, ExpTransform, Transform, Type,
                                           _sum_rightmost)
 
@@ -212,7 +212,6 @@ class Gumbel(TransformedDistribution):
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False) -> None:
         loc, scale = as_params("Gumbel", loc, scale)
         check_param("Gumbel", "scale", scale, scale > 0, "positive", validate_args)
-        from padax.distribution._continuous import Uniform
         dt = loc.dtype
         tiny = float(np.finfo(dt).tiny)
         base = Uniform(pnp.full(loc.shape, tiny, dtype=dt), pnp.full(loc.shape, 1.0 - float(np.finfo(dt).eps), dtype=dt))

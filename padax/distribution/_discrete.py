@@ -8,14 +8,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
+from padax import lax, stop_gradient
 from padax import numpy as pnp
 from padax import random
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.distribution._base import Distribution, ExponentialFamily, as_params, as_value, check_param
 from padax.scipy.special import betaln, gammaincc, xlog1py, xlogy
-from padax.transforms.custom import stop_gradient
+from padax.numpy._util import to_array
 
 
 def _static_max(op: str, value: Any) -> int:
@@ -202,7 +202,6 @@ class Categorical(Distribution):
         return self.logits / pnp.sum(self.logits, axis=-1, keepdims=True)
 
     def sample(self, shape: Sequence[int] = (), key: Any = None):
-        from padax.numpy._util import to_array
         out_shape = tuple(int(d) for d in shape) + self.batch_shape
         draws = random.categorical(self._key(key, "sample"), pnp.log(stop_gradient(self._prob)), axis=-1,
                                    shape=out_shape)

@@ -9,6 +9,7 @@ import functools
 import warnings
 from typing import Any, Callable
 
+import padax
 from padax import lax
 from padax import numpy as pnp
 from padax.distribution._base import Distribution, ExponentialFamily
@@ -233,9 +234,8 @@ def _expfamily_expfamily(p, q):
     """The Bregman divergence of the log normaliser: A(eta_q) - A(eta_p) - <eta_q - eta_p, grad A(eta_p)>."""
     if type(p) is not type(q):
         raise TypeError(f"kl_divergence: no rule for ({type(p).__name__}, {type(q).__name__})")
-    from padax.transforms.ad import vjp
     eta_p, eta_q = tuple(p._natural_parameters), tuple(q._natural_parameters)
-    a_p, f_vjp = vjp(lambda *e: p._log_normalizer(*e), *eta_p)
+    a_p, f_vjp = padax.vjp(lambda *e: p._log_normalizer(*e), *eta_p)
     grads = f_vjp(pnp.ones_like(a_p))
     out = q._log_normalizer(*eta_q) - a_p
     for ep, eq, g in zip(eta_p, eta_q, grads):

@@ -13,9 +13,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax
+from padax import lax
 from padax import numpy as pnp
-from padax.core import tree as tree_util
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.distribution._base import Distribution, as_params
 from padax.distribution._base import _flatten, _unflatten  # pytree nodes keyed by their `_children`
 from padax.numpy._util import to_array
 
@@ -67,10 +70,8 @@ class Transform:
         return Type.is_injective(cls._type)
 
     def __call__(self, input: Any) -> Any:
-        from padax.distribution._base import Distribution
-        if isinstance(input, Distribution):
-            from padax.distribution._composite import TransformedDistribution
-            return TransformedDistribution(input, [self])
+        if isinstance(input, Distribution):  # (read at call time: padax.distribution._composite imports this module)
+            return padax.distribution.TransformedDistribution(input, [self])
         if isinstance(input, Transform):
             return ChainTransform([self, input])
         return self.forward(input)
@@ -174,7 +175,6 @@ class AffineTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, loc: Any, scale: Any) -> None:
-        from padax.distribution._base import as_params
         loc, scale = as_params("AffineTransform", loc, scale)
         self._params(loc=loc, scale=scale)
 
@@ -234,7 +234,6 @@ class PowerTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, power: Any) -> None:
-        from padax.distribution._base import as_params
         power, = as_params("PowerTransform", power)
         self._params(power=power)
 
@@ -266,7 +265,6 @@ class SigmoidTransform(Transform):
     _type = Type.BIJECTION
 
     def _forward(self, x):
-        from padax import lax
         return lax.logistic(x)
 
     def _inverse(self, y):
@@ -347,7 +345,6 @@ class StickBreakingTransform(Transform):
         return pnp.log(k - pnp.arange(k, dtype=dtype))              # log(k + 1 - (i + 1))
 
     def _forward(self, x):
-        from padax import lax
         k = x.shape[-1]
         z = lax.logistic(x - self._offset(k, x.dtype))
         cum = pnp.cumprod(1.0 - z, axis=-1)

@@ -75,7 +75,7 @@ def amp_plan(config: dict, network: Any, optimizer: Any) -> tuple[AmpPlan, Any, 
     if config["level"] == "O0":
         return NO_AMP, network, optimizer
     try:
-        from padax import amp
+        from padax import amp  # optional: without padax.amp, a Model still trains in float32
     except ImportError:
         raise RuntimeError(f"Model.prepare: amp_configs asks for mixed precision (level {config['level']}), but "
                            "padax.amp is not available in this padax; pass amp_configs=None to train in float32"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 import numpy as np
 
 from padax.hapi.progressbar import ProgressBar
+from padax.optimizer.lr import LRScheduler as _Schedule
 
 if TYPE_CHECKING:
     from padax.hapi.model import Model
@@ -340,10 +341,9 @@ class ModelCheckpoint(Callback):
 
 
 def _optimizer_schedule(model: Any) -> Any:
-    from padax.optimizer.lr import LRScheduler as Schedule
     opt = getattr(model, "_optimizer", None) if model is not None else None
     sched = getattr(opt, "_learning_rate", None)
-    return sched if isinstance(sched, Schedule) else None
+    return sched if isinstance(sched, _Schedule) else None
 
 
 class LRScheduler(Callback):
@@ -570,7 +570,7 @@ class VisualDL(Callback):
     def _writer(self) -> Any:
         if not hasattr(self, "writer"):
             try:
-                from tensorboardX import SummaryWriter
+                from tensorboardX import SummaryWriter  # optional dependency: tensorboardX
             except ImportError:
                 raise ImportError("padax.callbacks.VisualDL writes its logs with tensorboardX, which is not "
                                   "installed: pip install tensorboardX") from None

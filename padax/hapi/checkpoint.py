@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
+import padax
 from padax import serialization
-from padax.core import tree as tree_util
+from padax import tree as tree_util
 
 FORMAT = "padax.checkpoint"
 FORMAT_VERSION = 1
@@ -160,8 +161,7 @@ def restore_tree(target: Any, flat: dict[str, Any], where: str, skip_mismatch: b
 def _like(saved: Any, current: Any) -> Any:
     """A saved leaf in the kind of the current one (a Tensor on the device for a Tensor)."""
     if _is_array(current) and not isinstance(current, np.ndarray):
-        from padax.devices.put import device_put
-        return device_put(np.asarray(saved))
+        return padax.device_put(np.asarray(saved))
     if isinstance(current, float) and not isinstance(saved, float):
         return float(saved)
     return saved

@@ -33,18 +33,21 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax
+import padax.io
+import padax.io.sampler
+import padax.metric
+import padax.nn
+import padax.optimizer.lr
+import padax.serialization
+from padax import tree as tree_util
 from padax.hapi import checkpoint as ckpt
 from padax.hapi.amp_wiring import NO_AMP, amp_plan, parse_amp_configs
 from padax.hapi.callbacks import EarlyStopping, config_callbacks
+from padax.hapi.model_summary import summary as _summary
 from padax.hapi.steps import make_eval_step, make_predict_step, make_train_step, to_list
 
 _SUFFIXES = ("", ".pdparams", ".pdopt", ".pdmodel")
-
-
-def _padax():
-    import padax
-    return padax
 
 
 def _strip_suffix(path: str) -> str:
@@ -107,8 +110,7 @@ class Model:
     """
 
     def __init__(self, network: Any, inputs: Any = None, labels: Any = None):
-        from padax.nn import Layer
-        if not isinstance(network, Layer):
+        if not isinstance(network, padax.nn.Layer):
             raise TypeError(f"Model: network must be a padax.nn.Layer, got {type(network).__name__}")
         self.mode = "train"
         self._network = network          # the user's Layer, kept up to date
@@ -156,14 +158,12 @@ class Model:
     # -- prepare -------------------------------------------------------------------------------
     def prepare(self, optimizer: Any = None, loss: Any = None, metrics: Any = None, amp_configs: Any = None) -> None:
         """Set the optimizer, the loss (a Layer or a function of (*outputs, *labels)) and the metrics."""
-        from padax.metric import Metric
-        from padax.nn import Layer
-        if loss is not None and not (isinstance(loss, Layer) or callable(loss)):
+        if loss is not None and not (isinstance(loss, padax.nn.Layer) or callable(loss)):
             raise TypeError("Model.prepare: 'loss' must be a padax.nn.Layer or a callable function, got "
                             f"{type(loss).__name__}")
         metrics = to_list(metrics)
         for m in metrics:
-            if not isinstance(m, Metric):
+            if not isinstance(m, padax.metric.Metric):
                 raise TypeError(f"Model.prepare: {type(m).__name__} is not a subclass of padax.metric.Metric")
         self._amp_config = parse_amp_configs(amp_configs)
         self._plan, network, optimizer = amp_plan(self._amp_config, self.network, optimizer)
@@ -184,12 +184,10 @@ class Model:
 
     def _train_state(self) -> dict:
         if self._state is None:
-            padax = _padax()
-            from padax.io.sampler import global_seed
             net = self._network.train()
             self._state = {"network": net, "opt_state": self._optimizer.init(net),
-                           "key": padax.random.key(global_seed()), "scaler": self._plan.scaler_state(),
-                           "grad_acc": None}
+                           "key": padax.random.key(padax.io.sampler.global_seed()),
+                           "scaler": self._plan.scaler_state(), "grad_acc": None}
         return self._state
 
     def _step(self, name: str) -> Callable:
@@ -209,7 +207,6 @@ class Model:
     # -- one batch -------------------------------------------------------------------------------
     @staticmethod
     def _tensors(xs: Any) -> list:
-        padax = _padax()
         return [x if isinstance(x, padax.Tensor) else padax.to_tensor(x) for x in to_list(xs)]
 
     def _metric_updates(self, metric_outs: list) -> list:
@@ -253,13 +250,12 @@ class Model:
 
     # -- loops -----------------------------------------------------------------------------------
     def _loader(self, data: Any, batch_size: int, shuffle: bool, drop_last: bool, num_workers: int) -> Any:
-        from padax.io import DataLoader, Dataset, DistributedBatchSampler, IterableDataset
-        if isinstance(data, IterableDataset):
-            return DataLoader(data, batch_size=batch_size, num_workers=num_workers, drop_last=drop_last)
-        if isinstance(data, Dataset):
-            sampler = DistributedBatchSampler(data, batch_size=batch_size, num_replicas=1, rank=0, shuffle=shuffle,
-                                              drop_last=drop_last)
-            return DataLoader(data, batch_sampler=sampler, num_workers=num_workers, return_list=True)
+        if isinstance(data, padax.io.IterableDataset):
+            return padax.io.DataLoader(data, batch_size=batch_size, num_workers=num_workers, drop_last=drop_last)
+        if isinstance(data, padax.io.Dataset):
+            sampler = padax.io.DistributedBatchSampler(data, batch_size=batch_size, num_replicas=1, rank=0,
+                                                       shuffle=shuffle, drop_last=drop_last)
+            return padax.io.DataLoader(data, batch_sampler=sampler, num_workers=num_workers, return_list=True)
         if data is None:
             raise ValueError("Model: the data must be given (a padax.io.Dataset or DataLoader)")
         return data
@@ -395,13 +391,12 @@ class Model:
     # -- summary -------------------------------------------------------------------------------
     def summary(self, input_size: Any = None, dtype: Any = None) -> dict:
         """Print the network's table of layers (see padax.summary); {'total_params', 'trainable_params'}."""
-        from padax.hapi.model_summary import summary
         if input_size is None:
             shapes = [getattr(s, "shape", None) for s in self._inputs]
             if not shapes or any(s is None for s in shapes):
                 raise ValueError("Model.summary: give input_size, or InputSpecs as Model(network, inputs=...)")
             input_size = [tuple(s) for s in shapes] if len(shapes) > 1 else tuple(shapes[0])
-        return summary(self.network, input_size, dtypes=dtype)
+        return _summary(self.network, input_size, dtypes=dtype)
 
     # -- checkpoints ---------------------------------------------------------------------------
     def _loader_state(self) -> dict | None:
@@ -410,13 +405,11 @@ class Model:
 
     def _checkpoint(self) -> dict:
         """The resumable training state as a pytree for padax.hapi.save_checkpoint."""
-        padax = _padax()
-        from padax.optimizer.lr import LRScheduler
         state = self._train_state()
         sched = self._optimizer._learning_rate
         meta = {"epoch": self._epoch, "loader": self._loader_state(),
                 "lr": sched if isinstance(sched, (int, float)) else None,
-                "scheduler": sched.state_dict() if isinstance(sched, LRScheduler) else None,
+                "scheduler": sched.state_dict() if isinstance(sched, padax.optimizer.lr.LRScheduler) else None,
                 "amp_level": self._amp_config["level"]}
         return {"network": dict(self.network.state_dict()), "opt_state": state["opt_state"], "key": state["key"],
                 "scaler": state["scaler"], "rng": padax.get_rng_state()[0].key, "meta": json.dumps(meta, default=_json_default)}
@@ -425,7 +418,6 @@ class Model:
         """training=True: `path.pdparams` (state_dict) and `path.pdopt` (resumable checkpoint, see the
         module docstring). training=False: the inference program (padax.jit.save, needs Model inputs)."""
         path = os.fspath(path)
-        padax = _padax()
         if not training:
             if not self._inputs:
                 raise RuntimeError("Model.save(training=False) saves the inference program and needs the input "
@@ -453,12 +445,11 @@ class Model:
                 self._pending = flat
             return
         params_file = base + ".pdparams"
-        from padax.serialization import LoadError
         if not os.path.exists(params_file):
-            raise LoadError(f"Model.load: {params_file!r} does not exist")
-        params = _padax().load(params_file, return_numpy=True)
+            raise padax.serialization.LoadError(f"Model.load: {params_file!r} does not exist")
+        params = padax.load(params_file, return_numpy=True)
         if not isinstance(params, dict):
-            raise LoadError(f"Model.load: {params_file!r} does not hold a state dict")
+            raise padax.serialization.LoadError(f"Model.load: {params_file!r} does not hold a state dict")
         flat = {f"['network'][{k!r}]": v for k, v in params.items()}
         self._restore_network(flat, "['network']", params_file, skip_mismatch)
         if self._state is not None:
@@ -474,8 +465,6 @@ class Model:
         return problems
 
     def _restore_training(self, flat: dict, skip_mismatch: bool) -> None:
-        padax = _padax()
-        from padax.optimizer.lr import LRScheduler
         self._state = None
         state = self._train_state()
         for name in ("opt_state", "key", "scaler"):
@@ -485,10 +474,10 @@ class Model:
         try:
             meta = json.loads(str(flat["['meta']"]))
         except (KeyError, ValueError) as e:
-            from padax.serialization import LoadError
-            raise LoadError(f"Model.load: the checkpoint's training metadata is unreadable ({e})") from None
+            raise padax.serialization.LoadError(
+                f"Model.load: the checkpoint's training metadata is unreadable ({e})") from None
         sched = self._optimizer._learning_rate
-        if isinstance(sched, LRScheduler) and meta.get("scheduler") is not None:
+        if isinstance(sched, padax.optimizer.lr.LRScheduler) and meta.get("scheduler") is not None:
             sched.set_state_dict(meta["scheduler"])
         elif meta.get("lr") is not None and isinstance(sched, (int, float)):
             self._optimizer._learning_rate = float(meta["lr"])

@@ -18,10 +18,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+import padax
+import padax.nn
+from padax.extend.core import ClosedJaxpr as _ClosedJaxpr
+from padax.extend.core import Jaxpr as _Jaxpr
+from padax.nn.layer import _calls
 
-def _padax():
-    import padax
-    return padax
 
 
 # -- input sizes ----------------------------------------------------------------------------------
@@ -61,7 +63,6 @@ def _input_shapes(input_size: Any) -> list[tuple[int, ...]]:
 
 
 def _specs(input_size: Any, dtypes: Any) -> list:
-    padax = _padax()
     shapes = _input_shapes(input_size)
     dts = list(dtypes) if isinstance(dtypes, (list, tuple)) else [dtypes or "float32"] * len(shapes)
     if len(dts) != len(shapes):
@@ -88,13 +89,11 @@ def _shape_of(x: Any) -> Any:
 
 def _record_layers(net: Any, specs: list) -> OrderedDict:
     """{'Conv2D-1': {input_shape, output_shape, nb_params, trainable_params, trainable}} for each layer call."""
-    from padax.nn import LayerDict, LayerList, Sequential
-    from padax.nn.layer import _calls
     table: OrderedDict = OrderedDict()
     has_children = bool(net.sublayers())
 
     def observe(layer: Any, inputs: Any, output: Any) -> None:
-        if isinstance(layer, (Sequential, LayerList, LayerDict)):
+        if isinstance(layer, (padax.nn.Sequential, padax.nn.LayerList, padax.nn.LayerDict)):
             return
         if has_children and layer.__dict__["_full_name"] == net.__dict__["_full_name"]:
             return
@@ -113,7 +112,7 @@ def _record_layers(net: Any, specs: list) -> OrderedDict:
 
     _calls.observers.append(observe)
     try:
-        _padax().eval_shape(lambda n, *xs: n(*xs), net, *specs)
+        padax.eval_shape(lambda n, *xs: n(*xs), net, *specs)
     finally:
         _calls.observers.remove(observe)
     return table
@@ -189,8 +188,7 @@ def summary(net: Any, input_size: Any = None, dtypes: Any = None, input: Any = N
         >>> info
         {'total_params': 15, 'trainable_params': 15}
     """
-    from padax.nn import Layer
-    if not isinstance(net, Layer):
+    if not isinstance(net, padax.nn.Layer):
         raise TypeError(f"summary: net must be a padax.nn.Layer, got {type(net).__name__}")
     if input_size is None and input is None:
         raise ValueError("summary: input_size and input cannot both be None")
@@ -233,10 +231,9 @@ RULES: dict[str, Callable[[Any], int]] = {"dot_general": _dot_flops, "conv_gener
 
 
 def _sub_jaxprs(value: Any) -> list:
-    from padax.core.jaxpr import ClosedJaxpr, Jaxpr
-    if isinstance(value, ClosedJaxpr):
+    if isinstance(value, _ClosedJaxpr):
         return [value.jaxpr]
-    if isinstance(value, Jaxpr):
+    if isinstance(value, _Jaxpr):
         return [value]
     if isinstance(value, (list, tuple)):
         return [j for v in value for j in _sub_jaxprs(v)]
@@ -301,8 +298,7 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
         >>> padax.flops(padax.nn.Linear(4, 3), [2, 4])  # 2 * 4 * 3 multiply-adds + 2 * 3 bias additions
         30
     """
-    from padax.nn import Layer
-    if not (isinstance(net, Layer) or inspect.isfunction(net) or inspect.ismethod(net)):
+    if not (isinstance(net, padax.nn.Layer) or inspect.isfunction(net) or inspect.ismethod(net)):
         raise TypeError(f"flops: net must be a padax.nn.Layer or a function, got {type(net).__name__}")
     rules = dict(RULES)
     for k, fn in (custom_ops or {}).items():
@@ -311,8 +307,7 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
                             f"eqn -> int; got {type(k).__name__} -> {type(fn).__name__}")
         rules[k] = fn
     specs = _specs(input_size, None)
-    padax = _padax()
-    if isinstance(net, Layer):
+    if isinstance(net, padax.nn.Layer):
         closed = _with_eval(net, lambda: padax.make_jaxpr(lambda n, *xs: n(*xs))(net, *specs))
     else:
         closed = padax.make_jaxpr(net)(*specs)
@@ -324,5 +319,5 @@ def flops(net: Any, input_size: Any, custom_ops: dict | None = None, print_detai
         for k, v in sorted(per_primitive.items(), key=lambda kv: -kv[1]):
             print(f"{k:<{width}}  {v:>14,}")
         print(f"Total Flops: {total}     Total Params: "
-              f"{sum(int(np.prod(p.shape)) for p in net.parameters()) if isinstance(net, Layer) else 0}")
+              f"{sum(int(np.prod(p.shape)) for p in net.parameters()) if isinstance(net, padax.nn.Layer) else 0}")
     return int(total)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from padax.core import tree as tree_util
+import padax
+from padax import nn
+from padax import tree as tree_util
 
 
 def to_list(x: Any) -> list:
@@ -18,13 +20,8 @@ def to_list(x: Any) -> list:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def _padax():
-    import padax
-    return padax
-
-
 def _total(losses: list) -> Any:
-    return losses[0] if len(losses) == 1 else _padax().add_n(losses)
+    return losses[0] if len(losses) == 1 else padax.add_n(losses)
 
 
 def _metric_outputs(metrics: Sequence[Any], outputs: list, labels: list) -> list:
@@ -48,8 +45,6 @@ class _AtRate:
 def make_train_step(loss_fn: Callable, optimizer: Any, metrics: Sequence[Any], plan: Any) -> Callable:
     """jit of (state, inputs, labels, lr, update) -> (state, losses, metric outputs); `update` is static:
     False adds the gradients to state["grad_acc"] (Paddle's train_batch(update=False)), True applies them."""
-    padax = _padax()
-    from padax import nn
 
     scaler = plan.scaler
 
@@ -91,7 +86,7 @@ def make_eval_step(loss_fn: Callable | None, metrics: Sequence[Any], plan: Any) 
         losses = to_list(loss_fn(*outputs, *labels)) if loss_fn is not None else []
         return losses, _metric_outputs(metrics, outputs, labels)
 
-    return _padax().jit(step)
+    return padax.jit(step)
 
 
 def make_predict_step(plan: Any) -> Callable:
@@ -100,4 +95,4 @@ def make_predict_step(plan: Any) -> Callable:
         with plan.autocast():
             return to_list(net(*inputs))
 
-    return _padax().jit(step)
+    return padax.jit(step)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+import padax
 from padax.inference.saved import SavedProgramError, TranslatedFunction, load, save  # noqa: F401
 
 
@@ -35,11 +36,10 @@ def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None
         >>> double(padax.to_tensor([1.0, 2.0])).tolist()
         [2.0, 4.0]
     """
-    from padax.transforms.jit import jit
     if kwargs:
         raise TypeError(f"padax.jit.to_static: unexpected arguments {sorted(kwargs)}")
     if function is None:
         return lambda f: to_static(f, input_spec=input_spec)
-    jitted = jit(function)
+    jitted = padax.jit(function)
     jitted._padax_input_spec = list(input_spec) if input_spec is not None else None
     return jitted

@@ -25,9 +25,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+import padax
+from padax import device_put
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.devices.put import device_put
 from padax.functional.lax.saved import SavedProgram, saved_program_p
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
 from padax.lowering.mlir import lower_jaxpr
@@ -168,7 +169,6 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
 
 
 def _padax_version() -> str:
-    import padax
     return padax.__version__
 
 

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.io._fetch import Fetcher, RemoteError
 
 SHM_MIN_BYTES = 1 << 16  # smaller arrays go through the pipe: a shared-memory segment costs a few syscalls
@@ -150,7 +151,6 @@ def walk_shared(batch: Any, fn: Callable[[SharedArray], Any]) -> Any:
 def _pin_host_platform() -> None:
     """Keep a worker off accelerators: if user code computes with padax, it runs on the CPU."""
     try:
-        import padax
         padax.config.update("platforms", "cpu")
     except Exception:  # config locked (a backend already chosen): nothing to pin
         pass

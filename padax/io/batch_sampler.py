@@ -6,6 +6,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+import padax
 from padax.io.dataset import IterableDataset
 from padax.io.sampler import RandomSampler, Sampler, SequenceSampler, _check_bool, _check_positive_int
 
@@ -118,7 +119,6 @@ class DistributedBatchSampler(BatchSampler):
         self.shuffle = _check_bool("DistributedBatchSampler", "shuffle", shuffle)
         self.drop_last = _check_bool("DistributedBatchSampler", "drop_last", drop_last)
         if num_replicas is None or rank is None:
-            import padax
             num_replicas = padax.process_count() if num_replicas is None else num_replicas
             rank = padax.process_index() if rank is None else rank
         self.nranks = _check_positive_int("DistributedBatchSampler", "num_replicas", num_replicas)

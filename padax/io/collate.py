@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+import padax
+
 
 class SampleShapeError(ValueError):
     """Samples of one batch disagree in the shape of a field (`where`: the field's path in the sample).
@@ -55,8 +57,7 @@ class SampleShapeError(ValueError):
 
 
 def _is_tensor(x: Any) -> bool:
-    from padax.devices.array import Tensor
-    return isinstance(x, Tensor)
+    return isinstance(x, padax.Tensor)
 
 
 def _stack(batch: list, where: str) -> np.ndarray:

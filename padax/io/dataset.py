@@ -13,6 +13,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from padax.io.sampler import resolve_rng as _resolve_rng
+
 
 class Dataset:
     """A map-style dataset: subclasses define `__getitem__(idx)` and `__len__()`.
@@ -273,8 +275,7 @@ def random_split(dataset: Dataset, lengths: Sequence[float], generator: Any = No
         >>> sorted([int(s[0]) for s in train] + [int(s[0]) for s in val]) == list(range(10))
         True
     """
-    from padax.io.sampler import resolve_rng
     counts = _split_lengths(len(dataset), lengths)
-    order = resolve_rng(generator).permutation(sum(counts)).tolist()
+    order = _resolve_rng(generator).permutation(sum(counts)).tolist()
     offsets = np.cumsum([0] + counts).tolist()
     return [Subset(dataset, order[a:b]) for a, b in zip(offsets[:-1], offsets[1:])]

@@ -13,6 +13,11 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+import padax
+from padax import sharding as _sharding
+from padax.devices.put import device_by_name as _device_by_name
+from padax.devices.sharding import resolve_sharding as _resolve_sharding
+from padax.io._pool import _Stopped
 from padax.io._worker import SharedArray
 
 _WAIT_S = 0.1
@@ -20,12 +25,10 @@ _JOIN_S = 5.0
 
 
 def _put(x: Any, target: Any, where: str) -> Any:
-    import padax
     try:
         return padax.device_put(x, target)
     except Exception as e:
-        from padax.devices.sharding import Sharding
-        if not isinstance(target, Sharding):
+        if not isinstance(target, _sharding.Sharding):
             raise
         raise ValueError(f"cannot lay out the batch field{where or ''} of shape {tuple(np.shape(x))} on {target}: {e}. "
                          "With a data-parallel sharding every batch must divide evenly over the devices: use "
@@ -52,10 +55,9 @@ def to_device(batch: Any, target: Any = None, where: str = "") -> Any:
         >>> type(batch["x"]).__name__, batch["x"].shape, batch["id"]
         ('Tensor', (2, 3), 'a')
     """
-    from padax.devices.array import Tensor
     if isinstance(batch, SharedArray):
         return batch.take(lambda view: _put(view, target, where))
-    if isinstance(batch, (np.ndarray, np.generic, Tensor)):
+    if isinstance(batch, (np.ndarray, np.generic, padax.Tensor)):
         return _put(batch, target, where)
     if isinstance(batch, dict):
         return type(batch)((k, to_device(v, target, f"{where}[{k!r}]")) for k, v in batch.items())
@@ -84,21 +86,18 @@ def to_host(batch: Any) -> Any:
 def resolve_target(device: Any = None, sharding: Any = None) -> Any:
     """Where batches go: a sharding, a device (a Device or a name like 'cpu' / 'gpu:0'), or the default device.
     Resolved on the calling thread, so the backend starts there and not in the prefetch thread."""
-    import padax
-    from padax.devices.put import device_by_name
-    from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
     if sharding is not None and device is not None:
         raise ValueError("give a device or a sharding, not both")
     if sharding is not None:
-        if isinstance(sharding, PartitionSpec):
-            sharding = resolve_sharding(sharding, "padax.io")
-        if not isinstance(sharding, Sharding):
+        if isinstance(sharding, _sharding.PartitionSpec):
+            sharding = _resolve_sharding(sharding, "padax.io")
+        if not isinstance(sharding, _sharding.Sharding):
             raise TypeError(f"sharding must be a padax sharding (e.g. NamedSharding(mesh, P('data'))), "
                             f"got {type(sharding).__name__}")
         return sharding
     if device is None:
         return padax.default_device()
-    return device_by_name(device) if isinstance(device, str) else device
+    return _device_by_name(device) if isinstance(device, str) else device
 
 
 class _Closer:
@@ -170,7 +169,6 @@ class Prefetcher:
 
 
 def _produce(source: Iterator, convert: Callable, out: queue.Queue, stop: threading.Event) -> None:
-    from padax.io._pool import _Stopped
 
     def put(item) -> bool:
         while not stop.is_set():

@@ -13,13 +13,14 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+import padax
+
 
 _SEED_BOUND = 2 ** 62
 
 
 def global_seed() -> int:
     """A fresh seed drawn from padax's global key (reproducible after `padax.seed(s)`)."""
-    import padax
     return int(padax.randint(0, _SEED_BOUND, [1], dtype="int64").numpy()[0])
 
 

@@ -10,12 +10,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax
 from padax.core.errors import op_value_error, require_members
-
-
-def _ops():
-    import padax
-    return padax
 
 
 class Metric:
@@ -98,7 +94,6 @@ class Accuracy(Metric):
 
         `pred` is [batch, ..., num_classes]; `label` holds class indices ([batch, ..., 1] or [batch]) or is one-hot
         ([batch, ..., num_classes])."""
-        padax = _ops()
         pred, label = padax.to_tensor(pred), padax.to_tensor(label)
         if pred.ndim < 1 or pred.shape[-1] < self.maxk:
             raise op_value_error("Accuracy.compute", f"pred must be [batch, ..., num_classes] with num_classes >= "
@@ -329,7 +324,6 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
         >>> float(padax.metric.accuracy(pred, label, k=2))
         1.0
     """
-    padax = _ops()
     input, label = padax.to_tensor(input), padax.to_tensor(label)  # noqa: A001
     if input.ndim != 2 or input.shape[-1] < k:
         raise op_value_error("accuracy", f"input must be [batch, num_classes] with num_classes >= k = {k}, got "

@@ -3,12 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import tree as tree_util
-
-
-def _ops():
-    import padax
-    return padax
+import padax
+from padax import tree as tree_util
 
 
 def _clip_norm(cls: str, clip_norm: Any) -> float:
@@ -57,7 +53,7 @@ class ClipGradByValue:
             raise ValueError(f"ClipGradByValue: min {self.min} > max {self.max}")
 
     def __call__(self, grads: Any) -> Any:
-        return tree_util.map(lambda g: _ops().clip(g, self.min, self.max), grads)
+        return tree_util.map(lambda g: padax.clip(g, self.min, self.max), grads)
 
 
 class ClipGradByNorm:
@@ -81,7 +77,6 @@ class ClipGradByNorm:
         self.clip_norm = _clip_norm("ClipGradByNorm", clip_norm)
 
     def __call__(self, grads: Any) -> Any:
-        padax = _ops()
 
         def one(g):
             norm = padax.sqrt(padax.sum(g.astype(_sum_dtype([g.dtype])) ** 2))
@@ -115,7 +110,6 @@ class ClipGradByGlobalNorm:
         self.group_name = group_name
 
     def __call__(self, grads: Any) -> Any:
-        padax = _ops()
         leaves = tree_util.leaves(grads)
         if not leaves:
             return grads

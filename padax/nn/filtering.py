@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import padax
+from padax import tree as tree_util
 from padax.core import dtypes
-from padax.core import tree as tree_util
 from padax.functional._arrays import is_array
 from padax.nn.layer import _pytree
 from padax.nn.layer.layers import Layer
@@ -173,9 +174,8 @@ def filter_value_and_grad(fun: Callable, has_aux: bool = False) -> Callable:
         (3.0, [[1.0], [2.0]], None)
     """
     def wrapper(model, *args, **kwargs):
-        from padax.transforms.ad import value_and_grad
         diff, static = partition(model)
-        return value_and_grad(lambda d, *a, **k: fun(combine(d, static), *a, **k), has_aux=has_aux)(
+        return padax.value_and_grad(lambda d, *a, **k: fun(combine(d, static), *a, **k), has_aux=has_aux)(
             diff, *args, **kwargs)
     return wrapper
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+from padax.nn.initializer import Initializer as _Initializer
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +88,6 @@ class ParamAttr:
     @staticmethod
     def _to_attr(arg: Any) -> "ParamAttr | bool":
         """Paddle's accepted forms: None, a ParamAttr, a name, an initializer, a regularizer, or False (none)."""
-        from padax.nn.initializer import Initializer
         if arg is None or arg is True:
             return ParamAttr()
         if arg is False:
@@ -96,7 +96,7 @@ class ParamAttr:
             return arg
         if isinstance(arg, str):
             return ParamAttr(name=arg)
-        if isinstance(arg, Initializer):
+        if isinstance(arg, _Initializer):
             return ParamAttr(initializer=arg)
         if hasattr(arg, "coeff"):  # a weight-decay regularizer (L1Decay/L2Decay-like)
             return ParamAttr(regularizer=arg)

@@ -33,8 +33,10 @@ Differences from Paddle's top-level API (`padax.*`) that matter here:
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 
 from padax.devices.array import Tensor as _Tensor
+from padax.devices.put import device_put as _device_put
 from padax.core.trace import Tracer as _Tracer
 
 from padax.numpy import _dtypes
@@ -95,14 +97,12 @@ def _array_namespace(self, /, *, api_version: str | None = None):
     if api_version is not None and api_version not in _API_VERSIONS:
         raise ValueError(f"padax.numpy implements Array API versions {', '.join(_API_VERSIONS)}; "
                          f"got api_version={api_version!r}")
-    import padax.numpy as _self
-    return _self
+    return _sys.modules[__name__]
 
 
 def _to_device(self, device, /, *, stream=None):
     """Copy the array to `device` (Array API `to_device`)."""
-    from padax.devices.put import device_put
-    return device_put(self, device)
+    return _device_put(self, device)
 
 
 # `x.__array_namespace__()` on Tensors and tracers (attached here, where the namespace lives)

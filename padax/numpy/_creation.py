@@ -18,6 +18,7 @@ from padax.core.trace import Tracer
 from padax.devices.array import Tensor
 from padax.functional import creation as _C
 from padax.numpy import _dtypes as D
+from padax.numpy._manipulation import moveaxis
 from padax.numpy._util import broadcast_to, full_like_shape, is_array, put_on, static_int, to_array
 
 
@@ -481,7 +482,6 @@ def logspace(start: Any, stop: Any, num: builtins.int = 50, endpoint: builtins.b
 def samples_along(out: Any, axis: builtins.int) -> Any:
     """linspace-style samples (axis 0 of `out`) moved to `axis`, as NumPy's `axis=` places them."""
     if out.ndim > 1 and axis not in (0, -out.ndim):
-        from padax.numpy._manipulation import moveaxis
         return moveaxis(out, 0, axis)
     return out
 

@@ -15,6 +15,7 @@ import numpy as np
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as _M
+from padax.functional.lax.control import while_loop
 from padax.numpy import _dtypes as D
 from padax.numpy._util import (broadcast_shapes, broadcast_to, check, doc_with_example, is_array, is_scalar,
                                promote_broadcast, scalar_like, to_array, to_inexact)
@@ -1428,7 +1429,6 @@ degrees = rad2deg
 
 
 def _gcd_loop(a: Any, b: Any) -> Any:
-    from padax.functional.lax.control import while_loop
     zero = scalar_like(a, 0)
 
     def cond(c):

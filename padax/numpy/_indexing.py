@@ -263,7 +263,7 @@ def trace(a: Any, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: buil
         >>> pnp.trace(pnp.array([[1, 2], [3, 4]])).tolist()
         5
     """
-    from padax.numpy._statistical import sum as _sum
+    from padax.numpy._statistical import sum as _sum  # circular: padax.numpy._statistical imports this module
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

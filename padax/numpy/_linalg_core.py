@@ -18,6 +18,9 @@ from padax.functional import linalg_basic as _L
 from padax.functional._arrays import canonicalize_axis
 from padax.functional.lax.dot import precision_scope
 from padax.numpy import _dtypes as D
+from padax.numpy._elementwise import multiply
+from padax.numpy._indexing import diagonal
+from padax.numpy._manipulation import moveaxis
 from padax.numpy._util import broadcast_shapes, broadcast_to, is_array, is_scalar, promote, static_int, to_array
 
 
@@ -157,7 +160,6 @@ def dot(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """
     x, y = _two("dot", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
-        from padax.numpy._elementwise import multiply
         return multiply(x, y)
     if y.aval.ndim == 1:
         return tensordot(x, y, axes=([-1], [0]))
@@ -175,7 +177,6 @@ def inner(a: Any, b: Any, *, preferred_element_type: Any = None) -> Any:
     """
     x, y = _two("inner", a, b, preferred_element_type)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
-        from padax.numpy._elementwise import multiply
         return multiply(x, y)
     return tensordot(x, y, axes=([-1], [-1]))
 
@@ -277,7 +278,6 @@ def cross(a: Any, b: Any, axisa: builtins.int = -1, axisb: builtins.int = -1, ax
         >>> pnp.cross(pnp.array([1.0, 0.0, 0.0]), pnp.array([0.0, 1.0, 0.0])).tolist()
         [0.0, 0.0, 1.0]
     """
-    from padax.numpy._manipulation import moveaxis
     x, y = _two("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -335,7 +335,6 @@ def _parse_einsum(subscripts: str, shapes: Sequence[tuple[int, ...]]) -> tuple[l
 
 
 def _einsum_diag(x: Any, t: str) -> tuple[Any, str]:
-    from padax.numpy._indexing import diagonal
     while True:
         rep = next((c for c in t if t.count(c) > 1), None)
         if rep is None:

@@ -13,13 +13,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import lax
+from padax.core import dtypes as _core_dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import manipulation as _S
 from padax.functional._arrays import canonicalize_axis
 from padax.numpy import _dtypes as D
+from padax.numpy._indexing import take
 from padax.numpy._util import (broadcast_shapes as _bshapes, broadcast_to as _bcast, full_like_shape, is_array,
                                static_int, to_array)
+from padax.transforms.batching import vmap
 
 
 def _arrays(op: str, arrays: Any) -> list[Any]:
@@ -640,7 +643,6 @@ def repeat(x: Any, repeats: Any, /, *, axis: builtins.int | None = None,
         inter = shape[:a + 1] + (r,) + shape[a + 1:]
         b = lax.broadcast_in_dim(x, inter, tuple(i if i <= a else i + 1 for i in builtins.range(len(shape))))
         return lax.reshape(b, shape[:a] + (n * r,) + shape[a + 1:])
-    from padax.numpy._indexing import take
     if isinstance(repeats, Tracer):
         if total_repeat_length is None:
             raise op_type_error("repeat", "per-element repeat counts that are traced give a data-dependent "
@@ -1123,7 +1125,6 @@ def _ramp_dtype(dt: np.dtype, end: Any) -> np.dtype:
     """numpy's linspace evaluates in the inexact result type of the edge and the end value: a
     Python scalar is weak (end values given per axis reach it as Python numbers), a NumPy
     scalar (one value or one pair for all axes) is not. Narrowed to what padax has (x64)."""
-    from padax.core import dtypes as _core_dtypes
     if type(end) in (builtins.bool, builtins.int, builtins.float, builtins.complex):  # not np.float64
         r = np.result_type(dt, type(end)(0)) if np.dtype(dt).kind in "fc" or isinstance(end, builtins.complex) \
             else np.dtype(np.float64)
@@ -1217,7 +1218,6 @@ def _pad_callable(x: Any, widths: list, fn, kwargs: dict) -> Any:
     fn(row, (before, after), axis, kwargs) on every 1-D row along that axis (vmapped) and use
     what it returns as the new row (padax arrays are immutable, so fn returns the row rather
     than writing into it as numpy's in-place convention does)."""
-    from padax.transforms.batching import vmap
     nd = x.aval.ndim
     padded = lax.pad(x, full_like_shape((), 0, x.aval.dtype), [(lo, hi, 0) for lo, hi in widths])
     for ax in builtins.range(nd):
@@ -1315,7 +1315,6 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", constant_values: Any
         raise op_value_error("pad", f"reflect_type must be 'even' or 'odd', got {reflect_type!r}")
     ends = _pairs("pad", kwargs.get("end_values", 0), nd, "end_values")
     lengths = _pairs("pad", kwargs.get("stat_length"), nd, "stat_length", as_index=True)
-    from padax.numpy._indexing import take
     for ax, (lo, hi) in builtins.enumerate(widths):
         if lo == 0 and hi == 0:
             continue

@@ -10,6 +10,7 @@ import numpy as np
 from padax.functional._arrays import canonicalize_axis, static_int
 
 from padax import lax
+from padax.devices import backend
 from padax.numpy import _dtypes as D
 from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, to_array
 
@@ -318,12 +319,10 @@ class _NamespaceInfo:
 
     def default_device(self) -> Any:
         """The device new arrays go to."""
-        from padax.devices import backend
         return backend.default_device()
 
     def devices(self) -> list[Any]:
         """All devices of the default backend."""
-        from padax.devices import backend
         return list(backend.devices())
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, np.dtype]:

@@ -14,6 +14,10 @@ from __future__ import annotations
 import functools
 import inspect
 from typing import Any, Callable
+from padax.numpy._creation import full, samples_along
+from padax.numpy._elementwise import divide, subtract
+from padax.numpy._misc import astype
+from padax.numpy._util import to_array
 
 _POS = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -88,7 +92,7 @@ def numpy_style(fn: Callable, name: str, extra: tuple[str, ...]) -> Callable:
         out_sharding = kwargs.pop("out_sharding", None)
         out = special(fn, args, kwargs) if special is not None else fn(*args, **kwargs)
         if out_sharding is not None:
-            from padax.sharding import reshard
+            from padax.sharding import reshard  # circular: padax.sharding needs all of padax, which loads this module
             out = reshard(out, out_sharding)
         return out
 
@@ -99,7 +103,6 @@ def _cast_input(fn, args, kwargs):
     """std/var with NumPy's `dtype=`: compute in that dtype."""
     dtype = kwargs.pop("dtype", None)
     if dtype is not None:
-        from padax.numpy._misc import astype
         args = (astype(args[0], dtype),) + args[1:]
     return fn(*args, **kwargs)
 
@@ -108,7 +111,6 @@ def _cast_inputs(fn, args, kwargs):
     """stack with NumPy's `dtype=`: the arrays are cast first."""
     dtype = kwargs.pop("dtype", None)
     if dtype is not None:
-        from padax.numpy._misc import astype
         args = ([astype(a, dtype) for a in args[0]],) + args[1:]
     return fn(*args, **kwargs)
 
@@ -119,8 +121,6 @@ def _like(fill: Any) -> Callable:
         shape = kwargs.pop("shape", None)
         if shape is None:
             return fn(*args, **kwargs)
-        from padax.numpy._creation import full
-        from padax.numpy._util import to_array
         proto = to_array(args[0])
         value = fill
         if fill is None:  # full_like: the fill value is the second argument
@@ -133,15 +133,12 @@ def _linspace(fn, args, kwargs):
     """linspace with NumPy's `retstep=` (also return the spacing) and `axis=` (where the samples go)."""
     retstep = kwargs.pop("retstep", False)
     axis = kwargs.pop("axis", 0)
-    from padax.numpy._creation import samples_along
     out = samples_along(fn(*args, **kwargs), axis)
     if not retstep:
         return out
     start, stop = args[0], args[1]
     num = args[2] if len(args) > 2 else kwargs["num"]
     div = (num - 1) if kwargs.get("endpoint", True) else num
-    from padax.numpy._elementwise import divide, subtract
-    from padax.numpy._util import to_array
     step = divide(subtract(to_array(stop), to_array(start)), div) if div > 0 else float("nan")
     return out, step
 

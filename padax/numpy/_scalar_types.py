@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from padax.numpy import _dtypes as D
 from padax.functional._docs import example_doc
+from padax.numpy import _dtypes as D
+from padax.numpy._creation import asarray
 
 
 class _ScalarType(type):
@@ -22,7 +23,6 @@ class _ScalarType(type):
     dtype: np.dtype
 
     def __call__(cls, x: Any = 0) -> Any:
-        from padax.numpy._creation import asarray
         return asarray(x, dtype=cls.dtype)
 
     def __eq__(cls, other: Any) -> bool:

@@ -21,8 +21,11 @@ from padax.functional import reduction as _R
 from padax.functional._arrays import canonicalize_axis
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 from padax.numpy import _dtypes as D
+from padax.numpy._elementwise import remainder
+from padax.numpy._indexing import take, unravel_index
 from padax.numpy._util import (broadcast_shapes, broadcast_to, full_like_shape, keepdims as _keep,
                                promote_broadcast, scalar_like, static_int, to_array)
+from padax.numpy._util import is_array, promote, to_inexact
 
 
 def _index_dtype() -> np.dtype:
@@ -212,7 +215,6 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
     if a.aval.ndim != 1:
         raise op_value_error("searchsorted", f"x1 must be 1-D, got {a.aval.str_short()}")
     if sorter is not None:
-        from padax.numpy._indexing import take
         s = to_array(sorter)
         if s.aval.shape != a.aval.shape:
             raise op_value_error("searchsorted", f"sorter {s.aval.str_short()} must have x1's shape {a.aval.str_short()}")
@@ -225,7 +227,6 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
     if n == 0:
         return lax.convert_element_type(lo, idt)
     steps = builtins.max(builtins.int(np.ceil(np.log2(n + 1))), 1)
-    from padax.numpy._indexing import take
     for _ in builtins.range(steps):
         mid = lax.div(lax.add(lo, hi), scalar_like(lo, 2))
         am = take(a, lax.min(mid, scalar_like(mid, n - 1)), axis=0, mode="clip")
@@ -240,7 +241,6 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
 
 def promote_broadcast_pair(a: Any, v: Any) -> tuple[Any, Any]:
     """Promote x1 and x2 of searchsorted to one dtype without broadcasting them together."""
-    from padax.numpy._util import promote
     return tuple(promote(a, v))
 
 
@@ -327,7 +327,6 @@ def nonzero(x: Any, /, *, size: builtins.int | None = None, fill_value: Any = No
     n = x.aval.size
     idt = _index_dtype()
     pos = _first_true(mask, size) if n else full_like_shape((size,), 0, D.int32)
-    from padax.numpy._indexing import unravel_index
     coords = unravel_index(lax.min(pos, scalar_like(pos, builtins.max(n - 1, 0))), x.aval.shape)
     pad = lax.ge(pos, scalar_like(pos, n))
     out = []
@@ -467,7 +466,6 @@ def _unique_groups(op: str, keys: list[Any], size: builtins.int | None, equal_na
     if size is None:
         size = _concrete_count(op, count, "pass size= to unique_values under jit")
     starts = _first_true(first, size)                       # padded with n
-    from padax.numpy._indexing import take
     indices = lax.convert_element_type(take(perm, _last_in_range(starts, n), axis=0), idt)
     ends = lax.concatenate([lax.slice_in_dim(starts, 1, size, 1, 0), full_like_shape((1,), n, D.int32)], 0) \
         if size else starts
@@ -511,7 +509,6 @@ def _unique(op: str, x: Any, size: builtins.int | None, fill_value: Any = None, 
         z = full_like_shape((0,), 0, idt)
         return flat, z, lax.reshape(z, x.aval.shape), z
     perm, starts, indices, inverse, counts, size = _unique_groups(op, [flat], size, equal_nan)
-    from padax.numpy._indexing import take
     values = _fill_padding(take(flat, take(perm, _last_in_range(starts, n), axis=0), axis=0), starts, n, fill_value)
     return values, indices, lax.reshape(inverse, x.aval.shape), counts
 
@@ -546,7 +543,6 @@ def _unique_along(op: str, x: Any, axis: builtins.int, size: builtins.int | None
         return back(full_like_shape((k, m), 0 if fill_value is None else fill_value, x.aval.dtype)), first, z, cnt
     cols = [lax.reshape(lax.slice_in_dim(rows, j, j + 1, 1, 1), (n,)) for j in builtins.range(m)]
     perm, starts, indices, inverse, counts, size = _unique_groups(op, cols, size)
-    from padax.numpy._indexing import take
     values = _fill_padding(take(rows, take(perm, _last_in_range(starts, n), axis=0), axis=0), starts, n, fill_value)
     return back(values), indices, inverse, counts
 
@@ -794,7 +790,6 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         [5.0, 5.0, 0.0]
     """
     x, xp = [to_array(t) for t in promote_broadcast_pair(to_array(x), to_array(xp))]
-    from padax.numpy._util import to_inexact
     x, xp, fp = to_inexact(x), to_inexact(xp), to_inexact(fp)
     if xp.aval.ndim != 1 or fp.aval.ndim != 1:
         raise op_value_error("interp", f"xp and fp must be 1-D, got {xp.aval.str_short()} and {fp.aval.str_short()}")
@@ -810,7 +805,6 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     i = searchsorted(xp, x, side="right")
     i = lax.convert_element_type(i, D.int32)
     i = lax.clamp(np.int32(1), i, np.int32(builtins.max(n - 1, 1)))
-    from padax.numpy._indexing import take
     x0, x1 = take(xp, lax.sub(i, scalar_like(i, 1)), mode="clip"), take(xp, i, mode="clip")
     f0, f1 = take(fp, lax.sub(i, scalar_like(i, 1)), mode="clip"), take(fp, i, mode="clip")
     dt = f0.aval.dtype
@@ -832,7 +826,6 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
 def _periodic_nodes(x: Any, xp: Any, fp: Any, period: Any):
     """x and the nodes reduced modulo |period|, the nodes sorted and wrapped (one node before
     the first and one after the last, a period away)."""
-    from padax.numpy._elementwise import remainder
     if not isinstance(period, Tracer) and not is_array_like(period) and period == 0:
         raise op_value_error("interp", "period must be a non-zero value")
     p = lax.abs(to_array(period, x.aval.dtype)) if not is_array_like(period) else \
@@ -848,7 +841,6 @@ def _periodic_nodes(x: Any, xp: Any, fp: Any, period: Any):
 
 
 def is_array_like(v: Any) -> builtins.bool:
-    from padax.numpy._util import is_array
     return isinstance(v, Tracer) or is_array(v) or isinstance(v, np.ndarray)
 
 

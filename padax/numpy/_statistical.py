@@ -17,6 +17,8 @@ from padax import lax
 from padax.core.errors import op_value_error
 from padax.functional._arrays import canonicalize_axis
 from padax.numpy import _dtypes as D
+from padax.numpy._indexing import take, take_along_axis
+from padax.numpy._searching import argsort, sort
 from padax.numpy._util import (axes as _axes, broadcast_to, check, full_like_shape, keepdims as _keep, promote,
                                real_dtype, scalar_like, static_int, to_array, to_inexact)
 
@@ -763,8 +765,6 @@ def _inverted_cdf(x: Any, w: Any, qa: Any) -> Any:
     """NumPy's weighted 'inverted_cdf' over the last axis of x [..., n] with weights w [..., n] for the
     quantiles qa [nq]: the first sorted value whose normalised cumulative weight reaches q. Result
     [..., nq]."""
-    from padax.numpy._indexing import take_along_axis
-    from padax.numpy._searching import argsort
     n = x.aval.shape[-1]
     order = argsort(x, axis=-1, stable=True)
     xs = take_along_axis(x, order, axis=-1)
@@ -829,8 +829,6 @@ def quantile(a: Any, q: Any, axis: Any = None, method: str = "linear", keepdims:
     w = lax.reshape(w, x.aval.shape)
     if n == 0:
         raise op_value_error("quantile", "cannot take the quantile of an empty axis")
-    from padax.numpy._indexing import take
-    from padax.numpy._searching import sort
     xs = sort(x, axis=-1)
     qa = to_array(q, x.aval.dtype)
     qshape = qa.aval.shape

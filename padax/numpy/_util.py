@@ -10,7 +10,9 @@ from padax import lax
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
+from padax.devices.put import device_put
 from padax.functional import _arrays
+from padax.functional._docs import example_doc
 from padax.numpy import _dtypes as D
 
 _PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
@@ -213,7 +215,6 @@ def put_on(x: Any, device: Any) -> Any:
     """Honour a `device=` argument for eager Tensors (ignored while tracing)."""
     if device is None or not isinstance(x, Tensor):
         return x
-    from padax.devices.put import device_put
     return device_put(x, device)
 
 
@@ -222,7 +223,6 @@ def doc_with_example(summary: str, name: str, args: Sequence[str], result: str, 
     """The docstring of a function made by a factory: `summary`, the Args text `params` and Returns text `returns`
     (shared by the factory's products), then a doctest that calls `pnp.<name>` on `pnp.array(a)` for each literal
     `a` of `args` and shows `result` (`.tolist()`), written at the call site."""
-    from padax.functional._docs import example_doc
     call = ", ".join(f"pnp.array({a})" for a in args)
     return example_doc(summary, [(f"pnp.{name}({call}).tolist()", result)], imports=("import padax.numpy as pnp",),
                        args=params, returns=returns)

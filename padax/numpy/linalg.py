@@ -17,14 +17,18 @@ import math
 from typing import Any, NamedTuple
 
 from padax import lax
+from padax.core.errors import op_type_error
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
 from padax.functional._arrays import full as _full
 from padax.functional.lax import linalg as _L
 from padax.numpy import _dtypes as D
 from padax.numpy._indexing import diagonal as _np_diagonal
+from padax.numpy._indexing import take_along_axis
 from padax.numpy._linalg_core import _cross3, outer as _np_outer, tensordot, vecdot
 from padax.numpy._linalg_core import matmul
 from padax.numpy._manipulation import matrix_transpose
+from padax.numpy._statistical import sum as _sum
 from padax.numpy._util import broadcast_shapes, broadcast_to, promote as _promote, static_int, to_array, to_inexact
 
 
@@ -567,7 +571,6 @@ def _hermitian_svd(x: Any, compute_uv: builtins.bool) -> Any:
         return lax.rev(lax.sort(s, last), (last,))
     idx = lax.broadcasted_iota(D.default_int(), s.aval.shape, last)
     s, idx, sign = (lax.rev(a, (last,)) for a in lax.sort((s, idx, lax.sign(w)), last, num_keys=1))
-    from padax.numpy._indexing import take_along_axis
     u = take_along_axis(v, lax.broadcast_in_dim(idx, v.aval.shape[:-2] + (1,) + idx.aval.shape[-1:],
                                                 tuple(builtins.range(last)) + (last + 1,)), axis=-1)
     vs = lax.mul(u, lax.broadcast_in_dim(lax.convert_element_type(sign, u.aval.dtype), u.aval.shape,
@@ -610,7 +613,6 @@ def trace(x: Any, /, *, offset: builtins.int = 0, dtype: Any = None) -> Any:
         >>> float(pnp.linalg.trace(a))
         7.0
     """
-    from padax.numpy._statistical import sum as _sum
     return _sum(_np_diagonal(x, offset, -2, -1), axis=-1, dtype=dtype)
 
 
@@ -748,7 +750,6 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: builtins.bool = Fal
 
 def _concrete_lt(rank: Any, n: builtins.int) -> builtins.bool:
     """rank < n for a concrete rank (numpy_resid needs a value; under tracing it raises)."""
-    from padax.core.trace import Tracer
     if isinstance(rank, Tracer):
         raise op_value_error("linalg.lstsq", "numpy_resid=True needs a concrete rank: it is not "
                                              "available inside jit/vmap/grad")
@@ -771,12 +772,10 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         [[12.0], [12.0]]
     """
     if out is not None:
-        from padax.core.errors import op_type_error
         raise op_type_error("numpy.linalg.multi_dot", "out= is not supported: padax arrays are immutable; use the "
                                                       "returned array")
     arrays = list(arrays)
     if len(arrays) < 2:
-        from padax.core.errors import op_value_error
         raise op_value_error("numpy.linalg.multi_dot", f"needs at least 2 arrays, got {len(arrays)}")
     return _pl().multi_dot(list(_promote(*[_f(a) for a in arrays])))
 

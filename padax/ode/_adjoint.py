@@ -12,11 +12,16 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import closure_convert, custom_vjp, vjp, vmap
+from padax import tree as tree_util
 from padax.core import dtypes
-from padax.core import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
 from padax.functional._arrays import aval_of
 from padax.ode import _config as C
+from padax.ode._solve import flat_field, integrate_flat
 from padax.ode._solvers import Dopri5
 
 
@@ -26,7 +31,6 @@ def _inexact(x: Any) -> bool:
 
 def _flat_params(leaves: list, dt) -> tuple[Any, Callable]:
     """Inexact leaves concatenated into one vector of dtype dt, and the inverse."""
-    import padax.numpy as pnp
     idx = [i for i, x in enumerate(leaves) if _inexact(x)]
     shapes = [tuple(np.shape(leaves[i])) for i in idx]
     sizes = [int(np.prod(s)) for s in shapes]
@@ -56,11 +60,6 @@ def _solve_times(field: Callable, y0: Any, args: Any, times: Any, solver, contro
     """custom_vjp solve of y' = field(t, y, args) through `times` (times[0] = t0); returns
     (states at times[1:] as (len-1, n) flat rows, info [status, steps, accepted, rejected],
     unravel)."""
-    import padax.numpy as pnp
-    from padax.ode._solve import flat_field, integrate_flat
-    from padax.transforms.closure import closure_convert
-    from padax.transforms.custom import custom_vjp
-    from padax.transforms.ad import vjp
 
     y_flat0, unravel, _ = flat_field(field, y0, args)
     dt = y_flat0.dtype
@@ -93,7 +92,6 @@ def _solve_times(field: Callable, y0: Any, args: Any, times: Any, solver, contro
         return (saved, info), (saved, y0_flat, tms, leaves)
 
     def bwd(res, cts):
-        import padax.lax as lax
         saved, y0f, tms, leaves = res
         ct_saved = cts[0]
         n = y0f.shape[0]
@@ -137,7 +135,6 @@ def _solve_times(field: Callable, y0: Any, args: Any, times: Any, solver, contro
 
 def backsolve(field, y0, args, t0, t1, ts, solver, controller, dt0, max_steps):
     """The BacksolveAdjoint path of padax.ode.solve: (saved rows for ts + t1, state-like tuple)."""
-    import padax.numpy as pnp
     parts = [pnp.asarray(t0).reshape(1).astype("float64")]
     if ts is not None:
         parts.append(pnp.asarray(ts).reshape(-1).astype("float64"))
@@ -176,9 +173,6 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
         >>> ys.tolist()  # exp(-t)
         [1.0, 0.60653, 0.36788]
     """
-    import padax.numpy as pnp
-    from padax.core.trace import Tracer
-    from padax.transforms.batching import vmap
     tt = pnp.asarray(t)
     if tt.ndim != 1 or tt.shape[0] < 1:
         raise op_value_error("padax.ode.odeint", f"t must be a 1-D array of times, got shape {tuple(tt.shape)}")

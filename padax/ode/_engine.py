@@ -12,8 +12,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import jvp, stop_gradient
 from padax.ode import _config as C
-from padax.transforms.custom import stop_gradient
 
 
 def hermite(theta: Any, h: Any, y0: Any, y1: Any, f0: Any, f1: Any) -> Any:
@@ -24,13 +26,11 @@ def hermite(theta: Any, h: Any, y0: Any, y1: Any, f0: Any, f1: Any) -> Any:
 
 
 def _rms(x: Any) -> Any:
-    import padax.numpy as pnp
     return pnp.sqrt(pnp.mean(x * x))
 
 
 def initial_step(g: Callable, tau: Any, y: Any, f: Any, order: int, rtol: float, atol: float) -> Any:
     """Hairer-Norsett-Wanner's starting step size from two derivative evaluations."""
-    import padax.numpy as pnp
     scale = atol + pnp.abs(y) * rtol
     d0, d1 = _rms(y / scale), _rms(f / scale)
     h0 = pnp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6, 0.01 * d0 / pnp.maximum(d1, 1e-300))
@@ -52,7 +52,6 @@ class Problem:
 
 
 def init_state(p: Problem, tau0: Any, y0: Any, h0: Any) -> tuple:
-    import padax.numpy as pnp
     f0 = p.g(tau0, y0)
     ev = p.event_fn(tau0, y0) if p.event_fn is not None else pnp.zeros((), y0.dtype)
     if h0 is None:
@@ -70,8 +69,6 @@ def done(p: Problem, s: tuple) -> Any:
 
 def _bisect_event(p: Problem, tau, h, y0, y1, f0, f1, ev0):
     """Fraction of the step where the event function changes sign (60 bisections)."""
-    import padax.lax as lax
-    import padax.numpy as pnp
 
     c_tau, c_h, c_y0, c_y1, c_f0, c_f1, c_ev0 = stop_gradient((tau, h, y0, y1, f0, f1, ev0))
 
@@ -89,7 +86,6 @@ def _bisect_event(p: Problem, tau, h, y0, y1, f0, f1, ev0):
     # whose value is zero but whose gradient is -E_p / E_theta
     def ev_at(th):
         return p.event_fn(tau + th * h, hermite(th, h, y0, y1, f0, f1))
-    from padax.transforms.ad import jvp
     val, slope = jvp(ev_at, (theta,), (pnp.ones_like(theta),))
     slope = stop_gradient(slope)
     return theta - (val - stop_gradient(val)) / pnp.where(slope == 0, 1.0, slope)
@@ -98,7 +94,6 @@ def _bisect_event(p: Problem, tau, h, y0, y1, f0, f1, ev0):
 def step(p: Problem, s: tuple) -> tuple[tuple, tuple]:
     """One attempted step: (new state, record). The record is (index of the target reached
     or -1, y after the step, dense segment (tau_a, tau_b, y_a, y_b, f_a, f_b))."""
-    import padax.numpy as pnp
     tau, y, f, h, pos, n_steps, n_acc, n_rej, status, ev, err_prev = s
     dt = y.dtype
     target = p.targets[pnp.minimum(pos, p.n_targets - 1)]
@@ -172,8 +167,6 @@ def step(p: Problem, s: tuple) -> tuple[tuple, tuple]:
 
 def run_while(p: Problem, state: tuple) -> dict:
     """Drive `step` with a while_loop; outputs are written into buffers in the carry."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     y0 = state[1]
     n = y0.shape[0]
     dt = y0.dtype
@@ -202,8 +195,6 @@ def run_while(p: Problem, state: tuple) -> dict:
 
 def run_scan(p: Problem, state: tuple) -> dict:
     """Drive `step` with a scan of max_steps iterations; finished iterations are skipped."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     y0 = state[1]
     dt = y0.dtype
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import padax.lax as lax
+import padax.numpy as pnp
+import padax.random as pr
+from padax import jvp
 from padax.core.errors import op_value_error
 
 
@@ -31,8 +35,6 @@ def brownian_increments(key: Any, t0: float, t1: float, num_steps: int, shape: t
         >>> [round(v, 1) for v in (dW ** 2).sum(0).tolist()]  # the quadratic variation is about t1 - t0
         [1.0, 1.0]
     """
-    import padax.numpy as pnp
-    import padax.random as pr
     dt = (t1 - t0) / num_steps
     z = pr.normal(key, (num_steps,) + tuple(shape), dtype=dtype) if dtype is not None \
         else pr.normal(key, (num_steps,) + tuple(shape))
@@ -68,9 +70,6 @@ def sdeint(drift: Callable, diffusion: Callable, y0: Any, t0: float, t1: float, 
         >>> ts.shape, ys.shape, bool(padax.allclose(ys[-1], dW.sum(0), atol=1e-6))
         ((101,), (101, 1), True)
     """
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.transforms.ad import jvp
     op = "padax.ode.sdeint"
     if method not in ("euler_maruyama", "milstein"):
         raise op_value_error(op, f"method must be 'euler_maruyama' or 'milstein', got {method!r}")

@@ -7,8 +7,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax
+import padax.numpy as pnp
+from padax import tree as tree_util
+from padax import vmap
 from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import Tracer
 from padax.ode import _config as C
 from padax.ode import _engine as E
 from padax.ode._solvers import AbstractSolver
@@ -60,7 +64,6 @@ class Solution:
 
     def evaluate(self, t: Any) -> Any:
         """The state at time(s) t from the dense output (cubic Hermite on each step)."""
-        import padax.numpy as pnp
         if self.dense_segments is None:
             raise op_value_error("Solution.evaluate", "the solve was not asked for dense output: pass "
                                                       "saveat=padax.ode.SaveAt(dense=True)")
@@ -75,7 +78,6 @@ class Solution:
         out = out.reshape(tt.shape + (ya.shape[-1],))
         if tt.ndim == 0:
             return self.unravel(out)
-        from padax.transforms.batching import vmap
         return vmap(self.unravel)(out)
 
 
@@ -85,7 +87,6 @@ tree_util.register_node(Solution, lambda s: (tuple(getattr(s, f) for f in _FIELD
 
 
 def _is_concrete(x: Any) -> bool:
-    from padax.core.trace import Tracer
     return not isinstance(x, Tracer)
 
 
@@ -128,7 +129,6 @@ def integrate_flat(g: Callable, t0: Any, t1: Any, y0: Any, ts: Any, solver: Abst
                    event_fn: Callable | None = None) -> tuple[dict, Any, Any]:
     """Solve y' = g(t, y) for flat y from t0 to t1, stopping at the times ts (+ t1).
     Returns (engine output, direction, targets in internal time)."""
-    import padax.numpy as pnp
     dt = y0.dtype
     t0 = pnp.asarray(t0, dtype=dt)
     t1 = pnp.asarray(t1, dtype=dt)
@@ -215,8 +215,9 @@ def solve(terms: Any, solver: AbstractSolver, t0: Any, t1: Any, dt0: Any, y0: An
     if isinstance(adjoint, C.BacksolveAdjoint):
         if saveat.dense or event is not None:
             raise op_value_error(_OP, "BacksolveAdjoint supports SaveAt(t0/t1/ts) without dense output or events")
-        from padax.ode._adjoint import backsolve
-        saved, state = backsolve(field, y0, args, t0, t1, saveat.ts, solver, stepsize_controller, dt0, max_steps)
+        # read at call time: padax.ode._adjoint imports this module
+        saved, state = padax.ode._adjoint.backsolve(field, y0, args, t0, t1, saveat.ts, solver, stepsize_controller,
+                                                     dt0, max_steps)
         d = None
         dense = None
     else:
@@ -231,8 +232,6 @@ def solve(terms: Any, solver: AbstractSolver, t0: Any, t1: Any, dt0: Any, y0: An
 
 
 def _assemble(saveat, t0, t1, y_flat, unravel, saved, state, n_ts, d, dense) -> Solution:
-    import padax.numpy as pnp
-    from padax.transforms.batching import vmap
     dt = y_flat.dtype
     status = state[8]
     t_end = state[0] * (d if d is not None else 1.0) if d is not None else pnp.asarray(t1, dtype=dt)

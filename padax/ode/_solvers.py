@@ -12,6 +12,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import jacfwd
+from padax.implicit import dense_solve
+from padax.linalg import inv
 from padax.ode import _tableaus as T
 
 
@@ -207,11 +212,6 @@ class _ESDIRK(AbstractSolver):
     newton_rtol: float = 1e-3
 
     def step(self, g, t, y, f0, h):
-        import padax.numpy as pnp
-        from padax.transforms.solves import custom_root
-        from padax.implicit import dense_solve
-        from padax.linalg import inv
-        from padax.transforms.ad import jacfwd
 
         tab = self.tableau
         gamma = float(tab["a_diagonal"][1])
@@ -229,13 +229,12 @@ class _ESDIRK(AbstractSolver):
                 return k - g(tc, base + (h * gamma) * k)
 
             def newton(res_fn, k0):
-                import padax.lax as lax
 
                 def body(_, k):
                     return k - m_inv @ res_fn(k)
                 return lax.fori_loop(0, self.newton_iterations, body, k0)
 
-            k = custom_root(residual, guess, newton, lambda lin, rhs: dense_solve(lin, rhs))
+            k = lax.custom_root(residual, guess, newton, lambda lin, rhs: dense_solve(lin, rhs))
             scale = 1e-6 + pnp.abs(k).max()
             ok = ok & (pnp.abs(residual(k)).max() <= self.newton_rtol * scale)
             ks.append(k)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _ops, _step_float64, _upcast
+import padax
+from padax.optimizer.optimizers import Optimizer, _compute_dtype, _float32_slot, _step_float64, _upcast
 
 
 def _nonnegative(op: str, name: str, value: float) -> float:
@@ -53,7 +54,6 @@ class Adamax(Optimizer):
         return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         p, g = _upcast(p, g)
         m = self.beta1 * slots["moment"] + (1 - self.beta1) * g
         u = padax.maximum(self.beta2 * slots["inf_norm"] + self.epsilon, padax.abs(g))
@@ -86,7 +86,6 @@ class Adadelta(Optimizer):
         self.epsilon, self.rho = float(epsilon), float(rho)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         sq_g = self.rho * slots["avg_squared_grad"] + (1 - self.rho) * g * g
         d = -padax.sqrt((slots["avg_squared_update"] + self.epsilon) / (sq_g + self.epsilon)) * g
         sq_d = self.rho * slots["avg_squared_update"] + (1 - self.rho) * d * d
@@ -125,10 +124,9 @@ class NAdam(Optimizer):
         self.epsilon, self.momentum_decay = _nonnegative("NAdam", "epsilon", epsilon), float(momentum_decay)
 
     def _slot_init(self, slot, p):
-        return _ops().ones([], _compute_dtype(p)) if slot == "mu_product" else _float32_slot(p)
+        return padax.ones([], _compute_dtype(p)) if slot == "mu_product" else _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         p, g = _upcast(p, g)
         tf, dt = _step_float64(t), _compute_dtype(p)
         mu_t = self.beta1 * (1 - 0.5 * 0.96 ** (tf * self.momentum_decay))
@@ -170,7 +168,6 @@ class RAdam(Optimizer):
         return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
@@ -227,7 +224,6 @@ class Lamb(Optimizer):
         return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t, info=None):
-        padax = _ops()
         p, g = _upcast(p, g)
         tf, dt = _step_float64(t), _compute_dtype(p)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
@@ -274,11 +270,9 @@ class ASGD(Optimizer):
         self.batch_num = batch_num
 
     def _slot_init(self, slot, p):
-        padax = _ops()
         return padax.zeros([self.batch_num, *p.shape], p.dtype) if slot == "ys" else padax.zeros_like(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         n = self.batch_num
         here = (padax.arange(n) == (t - 1) % n).reshape([n] + [1] * p.ndim)  # the row of this batch position
         ys = slots["ys"]
@@ -330,11 +324,10 @@ class Rprop(Optimizer):
 
     def _slot_init(self, slot, p):
         if slot == "step_size":
-            return _ops().full_like(p, self.lr_at(0))
-        return _ops().zeros_like(p)
+            return padax.full_like(p, self.lr_at(0))
+        return padax.zeros_like(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         sign = g * slots["prev_grad"]
         size = slots["step_size"]
         size = padax.where(sign > 0, padax.minimum(size * self.eta_plus, self.lr_max),

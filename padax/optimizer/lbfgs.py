@@ -16,7 +16,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax
+from padax import tree as tree_util
+from padax.nn.filtering import combine as _combine
+from padax.nn.filtering import partition as _partition
 
 
 def _cubic_min(x1, f1, g1, x2, f2, g2, bounds=None) -> float:
@@ -99,8 +102,7 @@ class _Flat:
     """The trainable floating-point leaves of a parameter tree as one host vector, and back."""
 
     def __init__(self, params: Any):
-        from padax.nn.filtering import partition
-        self.diff, self.static = partition(params)
+        self.diff, self.static = _partition(params)
         leaves, self.treedef = tree_util.flatten(self.diff)
         if not leaves:
             raise ValueError("LBFGS: the parameters have no trainable floating-point arrays to optimise")
@@ -114,14 +116,12 @@ class _Flat:
         return np.concatenate([np.asarray(x, self.dtype).reshape(-1) for x in leaves])
 
     def diff_tree(self, x: np.ndarray) -> Any:
-        import padax
         parts = np.split(x, np.cumsum(self.sizes)[:-1])
         return self.treedef.unflatten([padax.to_tensor(p.reshape(s).astype(dt))
                                        for p, s, dt in zip(parts, self.shapes, self.dtypes)])
 
     def params(self, x: np.ndarray) -> Any:
-        from padax.nn.filtering import combine
-        return combine(self.diff_tree(x), self.static)
+        return _combine(self.diff_tree(x), self.static)
 
 
 class LBFGS:
@@ -172,13 +172,11 @@ class LBFGS:
                 "H_diag": 1.0, "prev_flat_grad": None, "prev_loss": None, "loss": None, "converged": False}
 
     def _value_and_grad(self, closure: Callable, flat: _Flat) -> Callable[[np.ndarray], tuple[float, np.ndarray]]:
-        import padax
         key = (closure, flat.treedef, tuple(flat.shapes), tuple(flat.dtypes))
         vg = self._compiled.get(key)
         if vg is None:
             static = flat.static
-            from padax.nn.filtering import combine
-            vg = self._compiled[key] = padax.jit(padax.value_and_grad(lambda d: closure(combine(d, static))))
+            vg = self._compiled[key] = padax.jit(padax.value_and_grad(lambda d: closure(_combine(d, static))))
 
         def evaluate(x: np.ndarray) -> tuple[float, np.ndarray]:
             loss, grads = vg(flat.diff_tree(x))
@@ -283,10 +281,9 @@ def minimize_lbfgs(fun: Callable[[Any], Any], x0: Any, history_size: int = 100, 
         >>> bool(converged), x.tolist(), round(float(value), 6)
         (True, [1.0, 2.0], 0.0)
     """
-    from padax.optimizer.lbfgs_solver import lbfgs_minimize
-    from padax.transforms.ad import value_and_grad
-    res = lbfgs_minimize(fun, x0, learning_rate=initial_step_length, max_iter=max_iters,
+    # read at call time: padax.optimizer.lbfgs_solver imports this module
+    res = padax.optimizer.lbfgs_minimize(fun, x0, learning_rate=initial_step_length, max_iter=max_iters,
                          max_eval=max_iters * 5 // 4 + 25 * max_iters, tolerance_grad=tolerance_grad,
                          tolerance_change=tolerance_change, history_size=history_size, line_search_fn=line_search_fn)
-    value, grad = value_and_grad(fun)(res.position)
+    value, grad = padax.value_and_grad(fun)(res.position)
     return res.converged, res.func_evals + 1, res.position, value, grad

@@ -14,7 +14,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from padax.core import tree as tree_util
+import padax
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import tree as tree_util
+from padax.optimizer.lbfgs import LBFGS as _LBFGS
+from padax.scipy.optimize._minimize import lbfgs_direction as _lbfgs_direction
 
 
 @dataclasses.dataclass
@@ -54,7 +59,6 @@ tree_util.register_node(LBFGSResult, lambda r: (tuple(getattr(r, f.name) for f i
 def _cubic_min(x1, f1, g1, x2, f2, g2, lo, hi):
     """The minimiser of the cubic through (x1, f1, g1), (x2, f2, g2), clipped to [lo, hi]; the
     midpoint when the cubic has no real minimiser."""
-    import padax.numpy as pnp
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
     disc = d1 * d1 - g1 * g2
     d2 = pnp.sqrt(pnp.maximum(disc, 0))
@@ -66,13 +70,11 @@ def _cubic_min(x1, f1, g1, x2, f2, g2, lo, hi):
 
 def _pick(pair, i):
     """pair[i] for a traced index i in {0, 1}."""
-    import padax.numpy as pnp
     return pnp.where(i == 0, pair[0], pair[1])
 
 
 def _put(pair, i, v):
     """pair with entry i (traced, 0 or 1) replaced by v."""
-    import padax.numpy as pnp
     mask = pnp.arange(2) == i
     return pnp.where(mask.reshape((2,) + (1,) * (pair.ndim - 1)), v, pair)
 
@@ -80,8 +82,6 @@ def _put(pair, i, v):
 def _strong_wolfe(f_and_g, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
     """A step t along d meeting the strong Wolfe conditions: bracketing, then cubic zoom (the eager
     `padax.optimizer.lbfgs._strong_wolfe`). Returns (loss, gradient, t, evaluations)."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     d_norm = pnp.max(pnp.abs(d))
     f_new, g_new = f_and_g(x + t * d)
     zero = pnp.zeros((), t.dtype)
@@ -181,18 +181,13 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
         >>> res.position.tolist(), bool(res.converged), int(res.n_iter)
         ([1.0, 2.0], True, 3)
     """
-    import padax.lax as lax
-    import padax.numpy as pnp
     from padax.implicit import _ravel
-    from padax.optimizer.lbfgs import LBFGS
-    from padax.scipy.optimize._minimize import lbfgs_direction
-    from padax.transforms.ad import value_and_grad
-    opt = LBFGS(learning_rate, max_iter, max_eval, tolerance_grad, tolerance_change, history_size, line_search_fn)
+    opt = _LBFGS(learning_rate, max_iter, max_eval, tolerance_grad, tolerance_change, history_size, line_search_fn)
     x_flat, unravel = _ravel(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         raise TypeError(f"padax.optimizer.lbfgs_minimize: x0 must hold floating-point arrays, got {x_flat.dtype}")
     dt, n, m = x_flat.dtype, x_flat.shape[0], opt.history_size
-    f_and_g = value_and_grad(lambda v: fun(unravel(v)))
+    f_and_g = padax.value_and_grad(lambda v: fun(unravel(v)))
     lr, tol_change = opt.learning_rate, opt.tolerance_change
     loss0, g0 = f_and_g(x_flat)
     i0 = pnp.asarray(0, dtype="int32")
@@ -217,7 +212,7 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
         Y = pnp.where(push, s["Y"].at[j].set(y), s["Y"])
         R = pnp.where(push, s["R"].at[j].set(1.0 / pnp.where(push, ys, 1.0)), s["R"])
         stored = s["stored"] + push.astype("int32")
-        d = lbfgs_direction(g, S, Y, R, stored)
+        d = _lbfgs_direction(g, S, Y, R, stored)
         first = pnp.minimum(1.0, 1.0 / pnp.sum(pnp.abs(g))).astype(dt)
         t = pnp.where(n_iter == 1, first, pnp.ones((), dt)) * lr
         gtd = pnp.sum(g * d)

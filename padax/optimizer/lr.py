@@ -14,6 +14,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+import padax.numpy as pnp
+
 from padax.core.errors import require_members as _require_members
 
 
@@ -37,7 +39,6 @@ def _xp(step: Any):
     """numpy for a host step count, padax.numpy for a Tensor or traced one: one formula serves both."""
     if isinstance(step, (int, float, np.integer, np.floating)):
         return np
-    import padax.numpy as pnp
     return pnp
 
 

@@ -28,16 +28,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.core import tree as tree_util
+import padax
+from padax import tree as tree_util
 from padax.core.errors import require_members
+from padax.nn.filtering import is_inexact_array as _is_inexact_array
 from padax.nn.filtering import leaf_infos
 from padax.optimizer.lr import LRScheduler
 from padax.optimizer.param_groups import ParamGroups, is_param_groups
-
-
-def _ops():
-    import padax
-    return padax
+from padax.regularizer import L2Decay as _L2Decay
+from padax.regularizer import WeightDecayRegularizer as _WeightDecayRegularizer
 
 
 class Optimizer:
@@ -73,16 +72,15 @@ class Optimizer:
         if not isinstance(learning_rate, (int, float, LRScheduler)):
             raise TypeError(f"{type(self).__name__}: learning_rate must be a number or a padax.optimizer.lr "
                             f"schedule, got {type(learning_rate).__name__}")
-        from padax.regularizer import L2Decay, WeightDecayRegularizer
-        if isinstance(weight_decay, WeightDecayRegularizer):
+        if isinstance(weight_decay, _WeightDecayRegularizer):
             self._regularizer: Any = weight_decay
-            weight_decay = weight_decay.coeff if isinstance(weight_decay, L2Decay) else None
+            weight_decay = weight_decay.coeff if isinstance(weight_decay, _L2Decay) else None
         elif weight_decay is not None and (isinstance(weight_decay, bool)
                                            or not isinstance(weight_decay, (int, float))):
             raise TypeError(f"{type(self).__name__}: weight_decay must be a float (L2 coefficient) or a "
                             f"padax.regularizer.L1Decay/L2Decay, got {type(weight_decay).__name__}")
         else:
-            self._regularizer = L2Decay(float(weight_decay)) if weight_decay else None
+            self._regularizer = _L2Decay(float(weight_decay)) if weight_decay else None
         self._learning_rate = learning_rate
         self.weight_decay = float(weight_decay) if weight_decay else 0.0
         self.grad_clip = grad_clip
@@ -103,7 +101,6 @@ class Optimizer:
     def init(self, params: Any) -> dict:
         """The initial state: step 0 and, per slot, a tree shaped like `params` (zeros; None for a leaf the
         optimizer never updates: a frozen layer parameter, a buffer, or a None gradient's leaf)."""
-        padax = _ops()
         leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
         owners = self._group_optimizers(leaves)
         trainable = [o is not None and _updatable(p, info)
@@ -119,7 +116,7 @@ class Optimizer:
         return state
 
     def _slot_init(self, slot: str, p: Any) -> Any:
-        return _ops().zeros_like(p)
+        return padax.zeros_like(p)
 
     def step(self, params: Any, grads: Any, state: dict, lr: Any = None) -> tuple[Any, dict]:
         """One update: returns (new params, new state).
@@ -244,13 +241,11 @@ def _refuse_non_float_params(opt: Optimizer, params: Any, p_leaves: list, g_leav
     """A TypeError for a trainable integer/bool parameter given a real gradient: the optimizer cannot
     update it, and leaving it unchanged without a word hides the mistake (a float0 gradient, as
     `grad` gives for integer leaves, or a frozen parameter / buffer is fine)."""
-    from padax.core.ad_util import float0
-    from padax.nn.filtering import is_inexact_array
     for i, (p, g, info) in enumerate(zip(p_leaves, g_leaves, infos)):
-        if g is None or p is None or is_inexact_array(p) or (info is not None and not info.trainable):
+        if g is None or p is None or _is_inexact_array(p) or (info is not None and not info.trainable):
             continue
         g_dtype = getattr(g, "dtype", None)
-        if g_dtype == float0 or not hasattr(p, "dtype"):
+        if g_dtype == padax.float0 or not hasattr(p, "dtype"):
             continue
         path = tree_util.keystr(tree_util.flatten_with_path(params, is_leaf=_is_none)[0][i][0])
         raise TypeError(f"{type(opt).__name__}.step: parameter {path} has dtype {p.dtype} and was given a gradient, "
@@ -265,7 +260,7 @@ def _is_low_precision(p: Any) -> bool:
 def _float32_slot(p: Any) -> Any:
     """Zeros for an Adam-family moment: float32 for a float16/bfloat16 parameter (Paddle keeps those moments
     in float32 with or without multi_precision), else the parameter's dtype."""
-    return _ops().zeros(p.shape, "float32") if _is_low_precision(p) else _ops().zeros_like(p)
+    return padax.zeros(p.shape, "float32") if _is_low_precision(p) else padax.zeros_like(p)
 
 
 def _upcast(p: Any, g: Any) -> tuple[Any, Any]:
@@ -290,8 +285,7 @@ def _compute_dtype(p: Any) -> str:
 
 def _updatable(p: Any, info: Any) -> bool:
     """Whether the optimizer updates this leaf: a floating-point array that is not frozen or a buffer."""
-    from padax.nn.filtering import is_inexact_array
-    return is_inexact_array(p) and (info is None or info.trainable)
+    return _is_inexact_array(p) and (info is None or info.trainable)
 
 
 class SGD(Optimizer):
@@ -400,7 +394,6 @@ class Adam(Optimizer):
         return _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         p, g = _upcast(p, g)
         m = self.beta1 * slots["moment1"] + (1 - self.beta1) * g
         v = self.beta2 * slots["moment2"] + (1 - self.beta2) * g * g
@@ -453,7 +446,7 @@ class AdamW(Adam):
     _uses_param_info = True
 
     def _slot_init(self, slot, p):
-        return _ops().zeros_like(p) if self.use_lowprecision_moment else _float32_slot(p)
+        return padax.zeros_like(p) if self.use_lowprecision_moment else _float32_slot(p)
 
     def _update(self, p, g, slots, lr, t, info=None):
         if self.lr_ratio is not None:
@@ -492,11 +485,11 @@ class Adagrad(Optimizer):
         self.epsilon, self.initial_accumulator_value = float(epsilon), float(initial_accumulator_value)
 
     def _slot_init(self, slot, p):
-        return _ops().full_like(p, self.initial_accumulator_value)
+        return padax.full_like(p, self.initial_accumulator_value)
 
     def _update(self, p, g, slots, lr, t):
         acc = slots["moment"] + g * g
-        return p - lr * g / (_ops().sqrt(acc) + self.epsilon), {"moment": acc}
+        return p - lr * g / (padax.sqrt(acc) + self.epsilon), {"moment": acc}
 
 
 class RMSProp(Optimizer):
@@ -531,7 +524,6 @@ class RMSProp(Optimizer):
         self.rho, self.epsilon, self.momentum, self.centered = float(rho), float(epsilon), float(momentum), centered
 
     def _update(self, p, g, slots, lr, t):
-        padax = _ops()
         ms = self.rho * slots["mean_square"] + (1 - self.rho) * g * g
         mg = slots["mean_grad"]
         if self.centered:

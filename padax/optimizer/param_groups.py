@@ -14,6 +14,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
+from padax.regularizer import L2Decay as _L2Decay
+from padax.regularizer import WeightDecayRegularizer as _WeightDecayRegularizer
+
 _RESERVED = ("params", "learning_rate", "weight_decay")
 
 
@@ -48,7 +51,6 @@ class ParamGroups:
 
     def bind(self, opt: Any) -> None:
         """Build each group's copy of `opt` (called once the optimizer's own settings exist)."""
-        from padax.regularizer import L2Decay, WeightDecayRegularizer
         self.optimizers = []
         for k, g in enumerate(self.groups):
             clone = copy.copy(opt)
@@ -60,12 +62,12 @@ class ParamGroups:
                 setattr(clone, key, value)
             if g.get("weight_decay") is not None:  # None: the optimizer's, as in Paddle
                 wd = g["weight_decay"]
-                if isinstance(wd, WeightDecayRegularizer):
+                if isinstance(wd, _WeightDecayRegularizer):
                     clone._regularizer = wd
-                    clone.weight_decay = wd.coeff if isinstance(wd, L2Decay) else 0.0
+                    clone.weight_decay = wd.coeff if isinstance(wd, _L2Decay) else 0.0
                 elif isinstance(wd, (int, float)) and not isinstance(wd, bool):
                     clone.weight_decay = float(wd or 0.0)
-                    clone._regularizer = L2Decay(clone.weight_decay) if wd else None
+                    clone._regularizer = _L2Decay(clone.weight_decay) if wd else None
                 else:
                     raise TypeError(f"{self.op}: parameter group {k}: weight_decay must be a float or a "
                                     f"padax.regularizer, got {type(wd).__name__}")

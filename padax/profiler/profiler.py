@@ -1,8 +1,10 @@
 """Paddle's profiler API on XLA's profiler: Profiler, its scheduler states, exporters."""
 from __future__ import annotations
 
+import datetime
 import enum
 import os
+import socket
 import time
 import warnings
 from typing import Any, Callable, Iterable
@@ -102,8 +104,6 @@ def _default_scheduler(step: int) -> ProfilerState:
 
 
 def _file_name(worker_name: str | None, suffix: str) -> str:
-    import datetime
-    import socket
     worker = worker_name or f"host_{socket.gethostname()}pid_{os.getpid()}"
     return f"{worker}_time_{datetime.datetime.now().strftime('%Y_%m_%d_%H_%M_%S_%f')}{suffix}"
 

@@ -34,6 +34,7 @@ from padax.core import dtypes
 from padax.functional._arrays import aval_of, full
 from padax.functional.lax.elementwise import (abs as _abs, add, bitwise_and, bitwise_not, bitwise_or, digamma,
                                               div, eq, exp, gt, log, lt, mul, neg, sub)
+from padax.functional.lax.control import while_loop
 from padax.functional.lax.reductions import reduce_or
 from padax.functional.lax.structural import convert_element_type, select
 
@@ -42,7 +43,6 @@ _RESCALE = 2.0 ** 32   # small enough that the derivatives (~n B_n) stay finite 
 
 
 def _while(cond, body, init):
-    from padax.functional.lax.control import while_loop
     return while_loop(cond, body, init)
 
 

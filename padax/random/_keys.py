@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax import jit
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, is_array, static_int
@@ -32,7 +33,6 @@ from padax.functional.lax.elementwise import (add, bitwise_and, bitwise_or, bitw
 from padax.functional.lax.random_bits import rng_bit_generator
 from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, iota,
                                              reshape, slice as _slice)
-from padax.transforms.jit import jit
 
 DEFAULT_IMPL = "threefry2x32"
 _KEY_SIZE = {"threefry2x32": 2, "rbg": 4}

@@ -70,9 +70,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax import custom_jvp, jit, stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, broadcast_shapes, broadcast_to, full, is_array
+from padax.functional.lax.control import while_loop
 from padax.functional.lax.cumulative import cumsum
 from padax.functional.lax.elementwise import (abs as _abs, add, bitwise_and, bitwise_not, bitwise_or,
                                               bitwise_xor, complex as _complex, div, eq, erf, erf_inv, exp,
@@ -88,8 +90,6 @@ from padax.functional.lax.structural import (bitcast_convert_type, broadcast_in_
 from padax.random._keys import (_MASK32, _UINT, bits_impl, canonical_shape, check_key, split2,
                                 words_impl)
 from padax.random._gamma_grad import gamma_log_sample_grad
-from padax.transforms.custom import custom_jvp, stop_gradient
-from padax.transforms.jit import jit
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 _MAX_ROUNDS = 1000  # cap on rejection rounds (termination guarantee; never reached in practice)
@@ -213,8 +213,7 @@ def _all_axes(x):
 
 
 def _while_loop(cond, body, init):
-    """padax.lax.while_loop (structured control flow; imported when first needed)."""
-    from padax.functional.lax.control import while_loop
+    """padax.lax.while_loop (structured control flow)."""
     return while_loop(cond, body, init)
 
 

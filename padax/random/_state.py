@@ -29,6 +29,8 @@ from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
 from padax.functional._checks import no_out, placed
 from padax.functional.lax.elementwise import add, mul
+from padax.functional.lax.elementwise import complex as make_complex
+from padax.functional.lax.structural import convert_element_type, iota, reshape, slice_in_dim
 from padax.random import _keys, _samplers
 
 
@@ -207,8 +209,6 @@ def _uniform_draw(key, shape: tuple, dtype: Any, lo: float, hi: float):
     """Uniform [lo, hi) of a float dtype; a complex dtype draws its real and imaginary parts so."""
     dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
     if dtypes.is_complex(dt):
-        from padax.functional.lax.elementwise import complex as make_complex
-        from padax.functional.lax.structural import slice_in_dim, reshape
         parts = _eager(_samplers.uniform, key, shape + (2,), dtypes.finfo(dt).dtype, lo, hi)
         re, im = (_eager(lambda i: reshape(slice_in_dim(parts, i, i + 1, 1, len(shape)), shape), i) for i in (0, 1))
         return _eager(make_complex, re, im)
@@ -309,7 +309,6 @@ def _randperm(n: int, dtype: Any):
         raise op_value_error("randperm", f"n must be non-negative, got {n}")
     key = next_key("randperm")
     with set_current_trace(EvalTrace()):
-        from padax.functional.lax.structural import iota
         return _samplers.permutation(key, iota(d, n))
 
 
@@ -353,14 +352,12 @@ def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None 
     s_arr = asarray(std, real_dt)
     s_arr = broadcast_to(s_arr, out_shape) if not is_array(std) else _reshape(s_arr, out_shape)
     if dtypes.is_complex(dt):
-        from padax.functional.lax.structural import convert_element_type
         s_arr = convert_element_type(s_arr, dt)
     m = broadcast_to(asarray(mean, dt), out_shape)
     return add(mul(z, s_arr), m)
 
 
 def _reshape(x, shape):
-    from padax.functional.lax.structural import reshape
     return x if aval_of(x).shape == tuple(shape) else reshape(x, tuple(shape))
 
 

@@ -8,13 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax.numpy as pnp
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
+from padax.linalg import solve
 
 
 def _interval(x, xq):
     """Index i of the interval [x_i, x_{i+1}] holding each query (ends extrapolate)."""
-    import padax.numpy as pnp
     return pnp.clip(pnp.searchsorted(x, xq, side="right") - 1, 0, x.shape[0] - 2)
 
 
@@ -43,8 +45,6 @@ class CubicSpline:
     """
 
     def __init__(self, x: Any, y: Any, axis: int = 0, bc_type: str = "not-a-knot", extrapolate: bool = True):
-        import padax.numpy as pnp
-        from padax.linalg import solve
         op = "padax.scipy.interpolate.CubicSpline"
         if bc_type not in ("not-a-knot", "natural", "clamped"):
             raise op_value_error(op, f"bc_type must be 'not-a-knot', 'natural' or 'clamped', got {bc_type!r}")
@@ -56,7 +56,6 @@ class CubicSpline:
         if x.ndim != 1 or n < 2 or y.shape[0] != n:
             raise op_value_error(op, f"x must be 1-D with at least 2 points and match y along axis {axis}; got x "
                                      f"{tuple(x.shape)}, y {tuple(y.shape)}")
-        from padax.core.trace import Tracer
         if not isinstance(x, Tracer) and np.any(np.diff(np.asarray(x)) <= 0):
             raise op_value_error(op, "x must be strictly increasing")
         h = pnp.diff(x)
@@ -103,7 +102,6 @@ class CubicSpline:
         self.axis, self.extrapolate = axis, extrapolate
 
     def __call__(self, xq: Any, nu: int = 0) -> Any:
-        import padax.numpy as pnp
         if nu not in (0, 1, 2, 3):
             raise op_value_error("CubicSpline", f"nu must be 0, 1, 2 or 3, got {nu!r}")
         xq = pnp.asarray(xq, dtype=self.x.dtype)
@@ -171,7 +169,6 @@ def interp1d(x: Any, y: Any, kind: str = "linear", axis: int = -1, fill_value: A
         >>> f(padax.to_tensor([0.5, 2.5])).tolist()  # linear between the samples, as scipy
         [0.5, 17.5]
     """
-    import padax.numpy as pnp
     if kind not in ("linear", "nearest", "cubic"):
         raise op_value_error("padax.scipy.interpolate.interp1d", f"kind must be 'linear', 'nearest' or 'cubic', "
                                                                  f"got {kind!r}")
@@ -229,7 +226,6 @@ class RegularGridInterpolator:
 
     def __init__(self, points: Any, values: Any, method: str = "linear", bounds_error: bool = False,
                  fill_value: Any = np.nan):
-        import padax.numpy as pnp
         op = "padax.scipy.interpolate.RegularGridInterpolator"
         if method not in ("linear", "nearest"):
             raise op_value_error(op, f"method must be 'linear' or 'nearest', got {method!r}")
@@ -246,7 +242,6 @@ class RegularGridInterpolator:
         self.method, self.fill_value = method, fill_value
 
     def __call__(self, xi: Any) -> Any:
-        import padax.numpy as pnp
         d = len(self.grid)
         xi = pnp.asarray(xi, dtype=self.values.dtype)
         if xi.shape[-1] != d:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax
+
 
 class StaticModeError(RuntimeError):
     """Raised by `enable_static`: padax has no global static-graph mode."""
@@ -18,8 +20,7 @@ def disable_static(place: Any = None) -> None:
     """Paddle's switch back to dynamic mode; padax is always dynamic, so this only sets `place`
     (a Place or 'cpu'/'gpu:0') as the default device when one is given."""
     if place is not None:
-        from padax.device import set_device
-        set_device(place)
+        padax.set_device(place)
 
 
 def enable_static() -> None:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from padax.functional._arrays import asarray as _asarray
+from padax.functional._arrays import is_array as _is_array
 from padax.functional.lax import control
+from padax.functional.lax import elementwise as _E
+from padax.functional.lax import structural as _structural
 
 
 def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
@@ -33,12 +37,10 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     if true_fn is None or false_fn is None:
         raise TypeError("padax.static.nn.cond needs both true_fn and false_fn (branches must return "
                         "values of the same structure)")
-    from padax.functional._arrays import asarray, is_array
-    from padax.functional.lax.structural import reshape
-    if is_array(pred) or not isinstance(pred, bool):
-        p = asarray(pred)
+    if _is_array(pred) or not isinstance(pred, bool):
+        p = _asarray(pred)
         if p.aval.shape != () and p.aval.size == 1:
-            pred = reshape(p, ())
+            pred = _structural.reshape(p, ())
     return control.cond(pred, lambda: true_fn(), lambda: false_fn())
 
 
@@ -97,9 +99,6 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
         >>> float(padax.static.nn.switch_case(padax.to_tensor(5), branches, default=lambda: padax.to_tensor(-1.0)))
         -1.0
     """
-    from padax.functional._arrays import asarray
-    from padax.functional.lax import elementwise as E
-    from padax.functional.lax.structural import convert_element_type, select
     if isinstance(branch_fns, dict):
         pairs = sorted(branch_fns.items())
     elif branch_fns and isinstance(branch_fns[0], (tuple, list)):
@@ -108,10 +107,10 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
         pairs = list(enumerate(branch_fns))
     keys = [k for k, _ in pairs]
     fns = [f for _, f in pairs] + ([default] if default is not None else [])
-    idx = convert_element_type(asarray(branch_index), "int32")
+    idx = _structural.convert_element_type(_asarray(branch_index), "int32")
     # position of branch_index among the keys, or the default's (without one: the last branch,
     # not traced a second time)
-    pos = asarray(len(fns) - 1)
+    pos = _asarray(len(fns) - 1)
     for i, k in enumerate(keys):
-        pos = select(E.eq(idx, k), asarray(i), pos)
+        pos = _structural.select(_E.eq(idx, k), _asarray(i), pos)
     return control.switch(pos, [lambda f=f: f() for f in fns])

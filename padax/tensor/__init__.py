@@ -10,6 +10,8 @@ import sys
 import types
 from typing import Any
 
+import padax
+
 _SUBMODULES = ("attribute", "creation", "einsum", "linalg", "logic", "manipulation", "math", "random",
                "search", "stat", "to_string")
 
@@ -18,7 +20,6 @@ class _TensorAPI(types.ModuleType):
     """A namespace whose attributes are padax's top-level tensor functions and dtypes."""
 
     def __getattr__(self, name: str) -> Any:
-        import padax
         if not name.startswith("_"):
             obj = getattr(padax, name, None)
             if obj is not None and not isinstance(obj, types.ModuleType):
@@ -26,7 +27,6 @@ class _TensorAPI(types.ModuleType):
         raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
 
     def __dir__(self) -> list[str]:
-        import padax
         return sorted(n for n in dir(padax)
                       if not n.startswith("_") and not isinstance(getattr(padax, n), types.ModuleType))
 

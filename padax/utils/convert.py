@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+import padax.nn as _nn
+
 _LAYOUTS = ("torch", "paddle", "padax")
 _BN_TORCH_TO_PADDLE = {"running_mean": "_mean", "running_var": "_variance"}
 
@@ -29,9 +31,8 @@ def _host(value: Any) -> np.ndarray:
 
 
 def _linear_weights(model: Any) -> set[str]:
-    from padax.nn import Linear
     return {f"{path}.weight" if path else "weight"
-            for path, layer in model.named_sublayers(include_self=True) if isinstance(layer, Linear)}
+            for path, layer in model.named_sublayers(include_self=True) if isinstance(layer, _nn.Linear)}
 
 
 def _split(key: str) -> tuple[str, str]:

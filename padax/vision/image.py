@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from padax.vision.transforms._image import pillow as _pillow
 
 _BACKENDS = ("pil", "cv2")
 _state = {"backend": "pil"}
@@ -72,6 +73,5 @@ def image_load(path: str, backend: str | None = None) -> Any:
     backend = get_image_backend() if backend is None else backend
     if backend not in _BACKENDS:
         raise ValueError(f"image_load: backend must be 'pil' or 'cv2', got {backend!r}")
-    from padax.vision.transforms._image import pillow
-    img = pillow().open(path)
+    img = _pillow().open(path)
     return img if backend == "pil" else np.array(img.convert("RGB") if img.mode not in ("L", "RGB") else img)

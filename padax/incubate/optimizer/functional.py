@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
+from padax.scipy import optimize as _optimize
 
 
 def _check(op: str, line_search_fn: str, dtype: str, x0: Any):
-    import padax.numpy as pnp
     if line_search_fn != "strong_wolfe":
         raise op_value_error(op, f"line_search_fn must be 'strong_wolfe', got {line_search_fn!r}")
     if dtype not in ("float32", "float64"):
@@ -23,8 +24,7 @@ def _check(op: str, line_search_fn: str, dtype: str, x0: Any):
 
 
 def _run(op: str, method: str, objective_func: Callable, x, max_iters: int, tolerance_grad: float, **opts):
-    from padax.scipy.optimize import minimize
-    r = minimize(objective_func, x, method=method, options={"maxiter": max_iters, "gtol": tolerance_grad, **opts})
+    r = _optimize.minimize(objective_func, x, method=method, options={"maxiter": max_iters, "gtol": tolerance_grad, **opts})
     return r
 
 

@@ -8,7 +8,10 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
+from padax.functional import reduction as R
 from padax.functional._arrays import asarray, is_array, static_int
+from padax.functional._checks import arg as _arg
+from padax.functional.manipulation import moveaxis as _moveaxis
 
 LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 
@@ -25,8 +28,7 @@ def float_input(x: Any) -> tuple[Any, Any]:
 
 def float_array(op: str, x: Any, what: str = "x") -> Any:
     """x as an array of a floating dtype (integers and bools become the default float dtype)."""
-    from padax.functional._checks import arg
-    x = arg(op, x, what)
+    x = _arg(op, x, what)
     if not dtypes.is_inexact(x.aval.dtype):
         x = M.cast(x, dtypes.default_float_dtype())
     return x
@@ -126,13 +128,11 @@ def same_pads(sizes: Sequence[int], windows: Sequence[int], strides: Sequence[in
 
 def to_channel_first(x: Any, last: bool) -> Any:
     """Move the channel axis of a channel-last array to axis 1 (no-op when already first)."""
-    from padax.functional.manipulation import moveaxis
-    return moveaxis(x, -1, 1) if last else x
+    return _moveaxis(x, -1, 1) if last else x
 
 
 def from_channel_first(x: Any, last: bool) -> Any:
-    from padax.functional.manipulation import moveaxis
-    return moveaxis(x, 1, -1) if last else x
+    return _moveaxis(x, 1, -1) if last else x
 
 
 def reduction_of(op: str, reduction: str) -> str:
@@ -144,7 +144,6 @@ def reduction_of(op: str, reduction: str) -> str:
 def vector_norm(x: Any, p: float, axis: int, keepdim: bool = False) -> Any:
     """The p-norm of x along `axis` (inf: max |x|, 0: nonzero count), with a zero (not NaN)
     gradient where the norm is zero."""
-    from padax.functional import reduction as R
     a = M.abs(x)
     if p == float("inf"):
         return R.max(a, axis=axis, keepdim=keepdim)

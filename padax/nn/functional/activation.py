@@ -8,18 +8,20 @@ from __future__ import annotations
 import math as _pymath
 from typing import Any
 
+from padax import custom_jvp, lax
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
-from padax.transforms.custom import custom_jvp
 from padax.functional._arrays import asarray, canonicalize_axis, full
 from padax.functional._checks import no_out
 from padax.functional.indexed import take_along
-from padax.functional.manipulation import reshape, split
 from padax.functional.lax.custom import stop_gradient_p
+from padax.functional.manipulation import reshape, split
 from padax.functional.math import sigmoid, tanh  # noqa: F401  (also public here, as in Paddle)
 from padax.nn.functional._util import float_input
+from padax.random import _samplers
+from padax.random._state import next_key as _next_key
 
 # ---- activations -------------------------------------------------------------------------
 
@@ -537,9 +539,7 @@ def rrelu(x: Any, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: 
         raise op_value_error(op, f"need 0 <= lower <= upper <= 1, got lower={lower}, upper={upper}")
     x = _float(x)
     if training:
-        from padax.random import _samplers
-        from padax.random._state import next_key
-        key = next_key(op) if key is None else key
+        key = _next_key(op) if key is None else key
         slope = _samplers.uniform(key, x.aval.shape, x.aval.dtype, lower, upper)
     else:
         slope = (lower + upper) / 2
@@ -729,16 +729,13 @@ def gumbel_softmax(x: Any, temperature: float = 1.0, hard: bool = False, axis: i
     op = "gumbel_softmax"
     if temperature <= 0:
         raise op_value_error(op, f"temperature must be positive, got {temperature}")
-    from padax.random import _samplers
-    from padax.random._state import next_key
     x = _float(x)
-    key = next_key(op) if key is None else key
+    key = _next_key(op) if key is None else key
     g = _samplers.gumbel(key, x.aval.shape, x.aval.dtype)
     y = softmax(M.divide(M.add(x, g), temperature), axis=axis)
     if not hard:
         return y
     a = canonicalize_axis(op, axis, x.aval.ndim)
-    from padax import lax
     best = R.argmax(y, axis=a, keepdim=True)
     classes = lax.broadcasted_iota(best.aval.dtype, y.aval.shape, a)
     onehot = M.cast(M.equal(classes, best), y.aval.dtype)

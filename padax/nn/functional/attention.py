@@ -21,6 +21,8 @@ from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.manipulation import reshape, squeeze, transpose, unsqueeze
 from padax.nn.functional._util import LOW_PRECISION
 from padax.nn.functional.activation import softmax
+from padax.random import _samplers
+from padax.random._state import next_key as _next_key
 
 
 def _check(op: str, query: Any, key: Any, value: Any, enable_gqa: bool) -> tuple[int, int]:
@@ -123,9 +125,7 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     if dropout_p > 0.0 and training:
         if not 0.0 <= dropout_p < 1.0:
             raise op_value_error(op, f"dropout_p must be in [0, 1), got {dropout_p}")
-        from padax.random import _samplers
-        from padax.random._state import next_key
-        rng_key = next_key(op) if rng_key is None else rng_key
+        rng_key = _next_key(op) if rng_key is None else rng_key
         kept = _samplers.bernoulli(rng_key, 1.0 - dropout_p, p.aval.shape)
         p = M.where(kept, M.divide(p, 1.0 - dropout_p), 0.0)
     out = _weighted_values(M.cast(p, dt), v, groups)

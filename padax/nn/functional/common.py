@@ -9,11 +9,13 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional._arrays import asarray
 from padax.functional._checks import arg
+from padax.functional.einsum import einsum as _einsum
 from padax.functional.lax.conv import ConvDimensionNumbers, conv_general_dilated
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import pad as _pad
 from padax.functional.manipulation import reshape
 from padax.nn.functional._util import static_ints
+from padax.nn.functional.conv import conv2d_transpose as _conv2d_transpose
 
 
 def linear(x: Any, weight: Any, bias: Any = None, name: str | None = None) -> Any:
@@ -57,16 +59,13 @@ def bilinear(x1: Any, x2: Any, weight: Any, bias: Any = None, name: str | None =
         >>> F.bilinear(x1, x2, padax.ones([2, 2, 1]), padax.to_tensor([[0.0, 1.0]])).tolist()
         [[9.0, 10.0]]
     """
-    from padax.core.errors import op_value_error
-    from padax.functional._arrays import asarray
-    from padax.functional.einsum import einsum
     x1, x2, weight = asarray(x1), asarray(x2), asarray(weight)
     if weight.aval.ndim != 3 or x1.aval.ndim != 2 or x2.aval.ndim != 2 \
             or x1.aval.shape[1] != weight.aval.shape[1] or x2.aval.shape[1] != weight.aval.shape[2] \
             or x1.aval.shape[0] != x2.aval.shape[0]:
         raise op_value_error("bilinear", f"expected x1 [N, in1], x2 [N, in2] and weight [out, in1, in2], got "
                              f"{x1.aval.str_short()}, {x2.aval.str_short()}, {weight.aval.str_short()}")
-    out = einsum("ni,oij,nj->no", x1, weight, x2)
+    out = _einsum("ni,oij,nj->no", x1, weight, x2)
     return out if bias is None else M.add(out, bias)
 
 
@@ -218,7 +217,6 @@ def fold(x: Any, output_sizes: Any, kernel_sizes: Any, strides: Any = 1, padding
     c = ckk // kk
     cols = reshape(x, [n, ckk, *blocks])
     # the transposed convolution of the one-hot kernel: each column adds back at its window
-    from padax.nn.functional.conv import conv2d_transpose
     kernel = reshape(_selector(c, k, x.aval.dtype), [ckk, 1, *k])
     pads = [p[0][0], p[0][1], p[1][0], p[1][1]]
-    return conv2d_transpose(cols, kernel, None, s, pads, dilation=d, groups=c, output_size=out)
+    return _conv2d_transpose(cols, kernel, None, s, pads, dilation=d, groups=c, output_size=out)

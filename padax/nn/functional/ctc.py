@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from padax import stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
@@ -23,7 +24,6 @@ from padax.functional.lax.control import scan
 from padax.functional.manipulation import concat, reshape, stack, unsqueeze
 from padax.nn.functional._util import reduction_of
 from padax.nn.functional.activation import log_softmax
-from padax.transforms.custom import stop_gradient
 
 # a stand-in for log(0) that keeps every gradient finite (exp underflows to exactly 0)
 _LOG_ZERO = -1e30

@@ -8,13 +8,15 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import EvalTrace as _EvalTrace
+from padax.core.trace import trace_state as _trace_state
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, broadcast_to
 from padax.functional._checks import arg
+from padax.functional.creation import diag_embed  # noqa: F401  (also public here, as in Paddle)
 from padax.functional.indexed import take_along
 from padax.functional.lax.control import scan
-from padax.functional.creation import diag_embed  # noqa: F401  (also public here, as in Paddle)
 from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import concat, pad, reshape, transpose, unsqueeze
@@ -46,8 +48,7 @@ def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name:
     if not dtypes.is_integer(x.aval.dtype):
         raise op_type_error(op, f"x (the lengths) must be integers, got {x.aval.str_short()}")
     if maxlen is None:
-        from padax.core.trace import EvalTrace, trace_state
-        if type(trace_state.trace) is not EvalTrace:
+        if type(_trace_state.trace) is not _EvalTrace:
             raise op_value_error(op, "maxlen=None reads max(x) from the values, which is unknown while tracing; "
                                      "pass maxlen")
         maxlen = int(R.max(x)) if x.aval.size else 0

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax import custom_jvp, stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
@@ -11,7 +12,6 @@ from padax.functional._arrays import asarray, static_int
 from padax.functional.creation import zeros, zeros_like
 from padax.functional.indexed import gather
 from padax.functional.manipulation import reshape, unsqueeze
-from padax.transforms.custom import custom_jvp, stop_gradient
 
 
 @custom_jvp

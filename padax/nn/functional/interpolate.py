@@ -24,11 +24,13 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
+from padax.functional import reduction as R
 from padax.functional._arrays import asarray, is_array, static_int
 from padax.functional._checks import arg
 from padax.functional.indexed import take_axis
 from padax.functional.manipulation import reshape
 from padax.nn.functional._util import LOW_PRECISION
+from padax.nn.functional.pooling_adaptive import _adaptive_avg
 
 _MODES = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5, "nearest": (4, 5), "area": (3, 4, 5)}
 _LAYOUTS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
@@ -159,7 +161,6 @@ def _resize_axis(x: Any, axis: int, idx: np.ndarray, w: np.ndarray) -> Any:
     g = reshape(g, shape[:axis] + [k, m] + shape[axis + 1:])
     wshape = [1] * (len(shape) + 1)
     wshape[axis], wshape[axis + 1] = k, m
-    from padax.functional import reduction as R
     return R.sum(M.multiply(g, asarray(w.reshape(wshape).astype(x.aval.dtype))), axis=axis)
 
 
@@ -224,7 +225,6 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
     if mode == "area":
         if size is None:
             raise op_value_error(op, "mode 'area' needs size")
-        from padax.nn.functional.pooling_adaptive import _adaptive_avg
         formats = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}[nd]
         return _adaptive_avg(op, nd - 2, x, size, formats[1] if last else formats[0])
     out, scales = _sizes(op, x, sp, size, scale_factor, recompute_scale_factor)

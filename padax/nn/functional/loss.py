@@ -12,8 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from padax import lax
+from padax import stop_gradient as _stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
+from padax.core.trace import EvalTrace as _EvalTrace
+from padax.core.trace import trace_state as _trace_state
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import Tensor, asarray, canonicalize_axis, is_array, result_dtype, static_int
@@ -26,7 +30,6 @@ from padax.nn.functional.activation import log_sigmoid, log_softmax, softmax
 
 def _class_mask(label: Any, num_classes: int, axis: int) -> Any:
     """Boolean one-hot of integer `label`, the class axis inserted at `axis` of the result."""
-    from padax import lax
     label = asarray(label)
     shape = list(label.aval.shape)
     shape.insert(axis, num_classes)
@@ -115,8 +118,7 @@ def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     if is_array(num_classes):
         num_classes = static_int("one_hot", num_classes, "num_classes")
     if isinstance(num_classes, int) and num_classes == -1:
-        from padax.core.trace import EvalTrace, trace_state
-        if type(trace_state.trace) is not EvalTrace:
+        if type(_trace_state.trace) is not _EvalTrace:
             raise op_value_error("one_hot", "num_classes=-1 reads max(x) + 1 from the values, which is unknown while "
                                             "tracing; pass num_classes")
         num_classes = int(R.max(x)) + 1 if x.aval.size else 0
@@ -518,8 +520,7 @@ def gaussian_nll_loss(input: Any, label: Any, variance: Any, full: bool = False,
         elif not (var.aval.shape[:-1] == x.aval.shape[:-1] and var.aval.ndim and var.aval.shape[-1] == 1):
             raise op_value_error(op, f"variance {var.aval.str_short()} does not fit input {x.aval.str_short()}")
     # the clamp passes gradients straight through, as a clamp done in place under no_grad does
-    from padax.transforms.custom import stop_gradient
-    var = M.add(var, stop_gradient(M.subtract(M.maximum(var, epsilon), var)))
+    var = M.add(var, _stop_gradient(M.subtract(M.maximum(var, epsilon), var)))
     loss = M.multiply(M.add(M.log(var), M.divide(M.square(M.subtract(x, y)), var)), 0.5)
     if full:
         loss = M.add(loss, 0.5 * _pymath.log(2 * _pymath.pi))

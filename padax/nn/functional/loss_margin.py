@@ -305,8 +305,7 @@ def multi_label_margin_loss(input: Any, label: Any, reduction: str = "mean", nam
         raise op_value_error(op, f"input and label must both be [N, C], got {x.aval.str_short()} and "
                                  f"{y.aval.str_short()}")
     c = x.aval.shape[1]
-    from padax.functional.reduction import cumprod
-    valid = M.cast(cumprod(M.cast(M.not_equal(y, -1), dtypes.int32), dim=1), dtypes.bool_)   # [N, J]
+    valid = M.cast(R.cumprod(M.cast(M.not_equal(y, -1), dtypes.int32), dim=1), dtypes.bool_)   # [N, J]
     safe = M.where(valid, y, 0)
     is_target = R.any(M.logical_and(_class_mask(safe, c, 2), unsqueeze(valid, 2)), axis=1)   # [N, C]
     x_t = take_along(x, safe, 1)                                                              # [N, J]

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from padax import stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
@@ -25,7 +26,6 @@ from padax.functional.indexed import take_along, take_axis
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import reshape, unsqueeze
 from padax.nn.functional.activation import log_softmax, softplus
-from padax.transforms.custom import stop_gradient
 
 _CLIP = 40.0
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax import stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray
 from padax.functional.manipulation import reshape
-from padax.transforms.custom import stop_gradient
+from padax.lax import pmean as _pmean
 
 _FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
@@ -79,13 +80,11 @@ def batch_norm_with_stats(x: Any, running_mean: Any, running_var: Any, weight: A
     if use_batch:
         mean = R.mean(xc, axis=axes)
         if axis_name is not None:
-            from padax.lax import pmean
-            mean = pmean(mean, axis_name)
+            mean = _pmean(mean, axis_name)
         centred = M.subtract(xc, reshape(mean, bshape))
         var = R.mean(M.square(centred), axis=axes)
         if axis_name is not None:
-            from padax.lax import pmean
-            var = pmean(var, axis_name)
+            var = _pmean(var, axis_name)
         new_mean = _running(running_mean, stop_gradient(mean), momentum)
         new_var = _running(running_var, stop_gradient(var), momentum)
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax import stop_gradient
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
@@ -24,7 +25,6 @@ from padax.functional.indexed import take_along
 from padax.functional.lax.control import scan
 from padax.functional.manipulation import concat, moveaxis, unsqueeze
 from padax.nn.functional._util import reduction_of
-from padax.transforms.custom import stop_gradient
 
 
 def _row(prev_blank_path: Any, emit: Any) -> Any:

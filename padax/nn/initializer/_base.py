@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from padax import jit
 from padax.core import dtypes
 from padax.core.errors import require_members
 from padax.functional._arrays import is_array
-from padax.transforms.jit import jit
+from padax.nn.functional._rng import next_key
 
 _LOW = (dtypes.float16, dtypes.bfloat16)
 
@@ -85,7 +86,6 @@ def random_key(key: Any, what: str) -> Any:
     """The key to draw with: the given one, else the rng_scope's / global key."""
     if key is not None:
         return key
-    from padax.nn.functional._rng import next_key
     return next_key(f"padax.nn.initializer.{what}")
 
 

@@ -5,6 +5,13 @@ from typing import Any
 
 import numpy as np
 
+from padax import linalg
+from padax.functional import math as M
+from padax.functional.creation import full as _full
+from padax.functional.creation import to_tensor as _to_tensor
+from padax.functional.manipulation import diagonal as _diagonal
+from padax.functional.manipulation import reshape as _reshape
+from padax.functional.manipulation import transpose as _transpose
 from padax.nn.initializer._base import Initializer, random_key
 from padax.random import _samplers
 
@@ -30,8 +37,7 @@ class Constant(Initializer):
         self.value = float(value)
 
     def _init(self, shape, dtype, key):
-        from padax.functional.creation import full
-        return full(list(shape), self.value, dtype)
+        return _full(list(shape), self.value, dtype)
 
 
 class Assign(Initializer):
@@ -54,10 +60,9 @@ class Assign(Initializer):
         self.value = np.asarray(value)
 
     def _init(self, shape, dtype, key):
-        from padax.functional.creation import to_tensor
         if tuple(self.value.shape) != tuple(shape) and self.value.size != int(np.prod(shape)):
             raise ValueError(f"Assign: the value has shape {list(self.value.shape)}, the parameter {list(shape)}")
-        return to_tensor(self.value.reshape(shape), dtype=dtype)
+        return _to_tensor(self.value.reshape(shape), dtype=dtype)
 
 
 class Orthogonal(Initializer):
@@ -82,18 +87,15 @@ class Orthogonal(Initializer):
         self.gain = float(gain)
 
     def _init(self, shape, dtype, key):
-        from padax import linalg
-        from padax.functional import math as M
-        from padax.functional.manipulation import diagonal, reshape, transpose
         if len(shape) < 2:
             raise ValueError(f"Orthogonal: the parameter needs 2 or more dimensions, got shape {list(shape)}")
         rows, cols = shape[0], int(np.prod(shape[1:]))
         z = _samplers.normal(random_key(key, "Orthogonal"), (max(rows, cols), min(rows, cols)), dtype)
         q, r = linalg.qr(z)
-        q = q * M.sign(diagonal(r))
+        q = q * M.sign(_diagonal(r))
         if rows < cols:
-            q = transpose(q, [1, 0])
-        return reshape(q, list(shape)) * self.gain
+            q = _transpose(q, [1, 0])
+        return _reshape(q, list(shape)) * self.gain
 
 
 class Dirac(Initializer):
@@ -119,7 +121,6 @@ class Dirac(Initializer):
         self.groups = groups
 
     def _init(self, shape, dtype, key):
-        from padax.functional.creation import to_tensor
         if len(shape) not in (3, 4, 5):
             raise ValueError(f"Dirac: the parameter needs 3, 4 or 5 dimensions, got shape {list(shape)}")
         if shape[0] % self.groups:
@@ -130,7 +131,7 @@ class Dirac(Initializer):
         for g in range(self.groups):
             for i in range(min(per_group, shape[1])):
                 w[(g * per_group + i, i) + centre] = 1.0
-        return to_tensor(w, dtype=dtype)
+        return _to_tensor(w, dtype=dtype)
 
 
 class Bilinear(Initializer):
@@ -154,7 +155,6 @@ class Bilinear(Initializer):
         pass
 
     def _init(self, shape, dtype, key):
-        from padax.functional.creation import to_tensor
         if len(shape) != 4 or shape[2] != shape[3]:
             raise ValueError(f"Bilinear: the parameter must be [C_out, C_in, k, k], got shape {list(shape)}")
         size = shape[3]
@@ -163,4 +163,4 @@ class Bilinear(Initializer):
         i = np.arange(int(np.prod(shape)), dtype=np.float64)
         col, row = i % size, (i / size) % size
         w = (1 - np.abs(col / f - c)) * (1 - np.abs(row / f - c))
-        return to_tensor(w.reshape(shape).astype(np.float32), dtype=dtype)
+        return _to_tensor(w.reshape(shape).astype(np.float32), dtype=dtype)

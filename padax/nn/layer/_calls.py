@@ -8,7 +8,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from padax.core import dtypes
 from padax.core.source_info import user_location
+from padax.functional._arrays import aval_of as _aval_of
 
 
 class _Stack(threading.local):
@@ -61,9 +63,7 @@ def input_error(what: str, expected: str, received: str, exc: type = ValueError)
 def check_input(layer: Any, x: Any, *, ndims: tuple[int, ...] | None = None, axis: int | None = None,
                 size: int | None = None, floating: bool = False, layout: str = "") -> None:
     """Raise if `x` does not have one of `ndims` ranks, `size` along `axis`, or a floating dtype."""
-    from padax.core import dtypes
-    from padax.functional._arrays import aval_of
-    aval = aval_of(x)
+    aval = _aval_of(x)
     shape = list(aval.shape)
     what = f"{type(layer).__name__} input"
     if ndims is not None and len(shape) not in ndims:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax import tree as tree_util
 from padax.core.trace import current_trace
 
 # Entries of a Layer's __dict__ that are not static configuration.

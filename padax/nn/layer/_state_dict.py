@@ -8,6 +8,7 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.source_info import user_location
+from padax.functional.creation import to_tensor as _to_tensor
 
 
 def _join(path: str, name: str) -> str:
@@ -54,7 +55,6 @@ def _host(value: Any) -> np.ndarray:
 
 
 def set_state_dict(layer: Any, state: Any, strict: bool) -> tuple[list[str], list[str]]:
-    from padax.functional.creation import to_tensor
     if not hasattr(state, "keys"):
         raise TypeError(f"set_state_dict: expected a dict of name -> array, got {type(state).__name__}")
     entries = list(_entries(layer, "", True))
@@ -86,5 +86,5 @@ def set_state_dict(layer: Any, state: Any, strict: bool) -> tuple[list[str], lis
                          ("\n(pass strict=False to load the matching keys and get the others back)"
                           if not mismatched else ""))
     for owner, name, value, dt in updates:
-        owner._set_tensor(name, to_tensor(value, dtype=dt))
+        owner._set_tensor(name, _to_tensor(value, dtype=dt))
     return missing, unexpected

@@ -27,11 +27,17 @@ import re
 import weakref
 from typing import Any, Callable, Iterator
 
+import padax
 from padax.core import dtypes
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace
 from padax.functional._arrays import is_array
+from padax.functional._arrays import static_int as _static_int
+from padax.functional.creation import normalize_shape as _normalize_shape
+from padax.nn import initializer as _initializer
+from padax.nn.initializer._base import global_initializers as _global_initializers
 from padax.nn.layer import _calls, _pytree
+from padax.nn.layer import _state_dict
 from padax.nn.param_attr import ParamAttr, ParamInfo
 
 _name_counts: collections.Counter = collections.Counter()
@@ -73,8 +79,7 @@ def _created_info(value: Any) -> ParamInfo | None:
 def config_ints(layer: Any, **values: Any) -> tuple[int, ...]:
     """A layer's integer settings (sizes, counts) as Python ints, in the order given: 2.5 or "a" is
     refused with an error naming the layer, never truncated by int()."""
-    from padax.functional._arrays import static_int
-    return tuple(static_int(type(layer).__name__, v, name) for name, v in values.items())
+    return tuple(_static_int(type(layer).__name__, v, name) for name, v in values.items())
 
 
 class LayerStateError(RuntimeError):
@@ -276,19 +281,17 @@ class Layer:
         Returns None when attr is False. Random initializers draw from the enclosing
         `padax.nn.rng_scope` key, else from padax's global key.
         """
-        from padax.nn.initializer import Constant, XavierUniform
-        from padax.nn.initializer._base import global_initializers
         attr = ParamAttr._to_attr(attr)
         if attr is False:
             return None
-        from padax.functional.creation import normalize_shape
-        shape = list(normalize_shape(f"{type(self).__name__}.create_parameter", shape))
+        shape = list(_normalize_shape(f"{type(self).__name__}.create_parameter", shape))
         # as in Paddle, a parameter without a dtype takes the global default (padax.set_default_dtype)
         dtype = dtypes.canonicalize(dtype if dtype is not None else dtypes.default_float_dtype())
         init = attr.initializer
         if init is None:
-            glob = global_initializers.bias if is_bias else global_initializers.weight
-            init = glob or default_initializer or (Constant(0.0) if is_bias else XavierUniform())
+            glob = _global_initializers.bias if is_bias else _global_initializers.weight
+            init = glob or default_initializer or (_initializer.Constant(0.0) if is_bias
+                                                   else _initializer.XavierUniform())
         value = init(shape, dtype)
         info = attr._info(_unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}"))
         _remember_parameter(value, info)
@@ -473,7 +476,6 @@ class Layer:
 
     def to(self, device: Any = None, dtype: Any = None, blocking: Any = None) -> "Layer":
         """Cast floating-point parameters and buffers to `dtype` and/or place them on `device`. In place."""
-        from padax.devices.put import device_put
         if isinstance(device, str) or device is None:
             device = None  # 'cpu'/'gpu' strings name the default device here
         target = None if dtype is None else dtypes.canonicalize(dtype)
@@ -486,7 +488,7 @@ class Layer:
                     if target is not None and dtypes.is_floating(v.dtype):
                         v = v.astype(target)
                     if device is not None:
-                        v = device_put(v, device)
+                        v = padax.device_put(v, device)
                     layer._set_tensor(name, v)
             if target is not None and dtypes.is_floating(target):
                 d["_dtype"] = target.name
@@ -518,16 +520,14 @@ class Layer:
                    structured_name_prefix: str = "", use_hook: bool = True, keep_vars: bool = True
                    ) -> collections.OrderedDict:
         """Parameters and persistable buffers by dotted name ('fc1.weight', 'bn._mean', ...), as Paddle."""
-        from padax.nn.layer._state_dict import state_dict
-        return state_dict(self, destination, include_sublayers, structured_name_prefix)
+        return _state_dict.state_dict(self, destination, include_sublayers, structured_name_prefix)
 
     def set_state_dict(self, state_dict: Any, use_structured_name: bool = True, strict: bool = True
                        ) -> tuple[list[str], list[str]]:
         """Load values (padax/numpy/Paddle tensors) by name, in place. Missing and unexpected keys and shape
         mismatches are all listed in one error (strict=False: only shape mismatches are errors, and the
         missing and unexpected keys are returned, as Paddle does)."""
-        from padax.nn.layer._state_dict import set_state_dict
-        return set_state_dict(self, state_dict, strict)
+        return _state_dict.set_state_dict(self, state_dict, strict)
 
     set_dict = set_state_dict
     load_dict = set_state_dict
@@ -563,8 +563,7 @@ def _indent(text: str, n: int) -> str:
 
 
 def _stop_gradient(value: Any) -> Any:
-    from padax.transforms.custom import stop_gradient
-    return stop_gradient(value)
+    return padax.stop_gradient(value)
 
 
 _pytree.register(Layer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import tree as tree_util
+from padax import tree as tree_util
 from padax.functional import creation, manipulation
 from padax.functional import math as M
 from padax.functional._arrays import aval_of

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from padax import stop_gradient
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional.linalg_basic import matmul
@@ -15,7 +16,6 @@ from padax.nn.layer._calls import input_error
 from padax.nn.layer.layers import Layer
 from padax.nn.param_attr import ParamAttr
 from padax.nn.utils.spectral_norm import SpectralNorm as _Reparam
-from padax.transforms.custom import stop_gradient
 
 
 class SpectralNorm(Layer):

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
+from padax.core.errors import op_type_error as _op_type_error
+from padax.core.errors import op_value_error as _op_value_error
 from padax.functional import creation, manipulation
 from padax.functional import math as M
 from padax.functional._arrays import aval_of
@@ -251,11 +253,10 @@ class TransformerEncoderLayer(Layer):
 
 def _stack(op: str, layer: Any, cls: type, num_layers: Any) -> LayerList:
     """`layer` then num_layers - 1 fresh layers of its configuration (new weights), as Paddle does."""
-    from padax.core.errors import op_type_error, op_value_error
     if not isinstance(layer, cls):
-        raise op_type_error(op, f"the layer to stack must be a padax.nn.{cls.__name__}, got {type(layer).__name__}")
+        raise _op_type_error(op, f"the layer to stack must be a padax.nn.{cls.__name__}, got {type(layer).__name__}")
     if isinstance(num_layers, bool) or not isinstance(num_layers, (int, np.integer)) or num_layers < 1:
-        raise op_value_error(op, f"num_layers must be a positive int, got {num_layers!r}")
+        raise _op_value_error(op, f"num_layers must be a positive int, got {num_layers!r}")
     return LayerList([layer if i == 0 else type(layer)(**layer._config) for i in range(int(num_layers))])
 
 

@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from padax.core.errors import op_type_error as _op_type_error
+from padax.functional._docs import example_doc
 from padax.nn import functional as F
 from padax.nn.layer._functional import FunctionalLayer
-from padax.functional._docs import example_doc
 
 _PAD_FORMATS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
@@ -149,8 +150,7 @@ class Upsample(FunctionalLayer):
                  align_mode: int = 0, data_format: str | None = None, recompute_scale_factor: bool | None = None,
                  name: str | None = None) -> None:
         if not isinstance(mode, str):
-            from padax.core.errors import op_type_error
-            raise op_type_error("Upsample", f"mode must be a string such as 'nearest' or 'bilinear', got "
+            raise _op_type_error("Upsample", f"mode must be a string such as 'nearest' or 'bilinear', got "
                                             f"{type(mode).__name__}")
         super().__init__(size=size, scale_factor=scale_factor, mode=mode.lower(), align_corners=align_corners,
                          align_mode=align_mode, data_format=data_format,

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from padax.core import tree as tree_util
+from padax import tree as tree_util
+from padax.core.trace import Tracer as _Tracer
 from padax.functional import math as M
 from padax.functional import reduction as R
+from padax.functional.manipulation import stack as _stack_arrays
 
 
 def clip_grad_norm_(grads: Any, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False
@@ -67,10 +69,8 @@ def clip_grad_value_(grads: Any, clip_value: float) -> Any:
 
 
 def _stack(xs: list) -> Any:
-    from padax.functional.manipulation import stack
-    return stack(xs)
+    return _stack_arrays(xs)
 
 
 def _traced(x: Any) -> bool:
-    from padax.core.trace import Tracer
-    return isinstance(x, Tracer)
+    return isinstance(x, _Tracer)

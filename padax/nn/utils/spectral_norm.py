@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax import stop_gradient as _stop_gradient
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import reshape, transpose
+from padax.nn.functional._rng import next_key as _next_key
 from padax.nn.utils.reparam import Reparam, add_reparam
+from padax.random import _keys, _samplers
 
 
 def _normalize(x: Any, eps: float) -> Any:
@@ -27,8 +30,7 @@ class SpectralNorm(Reparam):
     def before_forward(self, layer: Any) -> None:
         if not layer.training:
             return
-        from padax.transforms.custom import stop_gradient
-        mat = stop_gradient(self.matrix(getattr(layer, self.name + "_orig")))
+        mat = _stop_gradient(self.matrix(getattr(layer, self.name + "_orig")))
         u, v = getattr(layer, self.name + "_u"), getattr(layer, self.name + "_v")
         for _ in range(self.n_power_iterations):
             v = _normalize(matmul(mat, u, transpose_x=True), self.eps)
@@ -70,8 +72,6 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
         >>> padax.numpy.round(layer.weight, 4).tolist()  # weight_orig divided by its largest singular value, 3
         [[1.0, 0.0], [0.0, 0.3333]]
     """
-    from padax.nn.functional._rng import next_key
-    from padax.random import _keys, _samplers
     if n_power_iterations <= 0:
         raise ValueError(f"spectral_norm: n_power_iterations must be positive, got {n_power_iterations}")
     d = layer.__dict__
@@ -83,7 +83,7 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     w = d["_parameters"][name]
     spec = SpectralNorm(name, n_power_iterations, dim, eps)
     h, wd = spec.matrix(w).shape
-    k_u, k_v = _keys.split_pair(next_key("spectral_norm") if key is None else key)
+    k_u, k_v = _keys.split_pair(_next_key("spectral_norm") if key is None else key)
     u = _normalize(_samplers.normal(k_u, (h,), w.dtype), eps)
     v = _normalize(_samplers.normal(k_v, (wd,), w.dtype), eps)
     info = d["_param_info"][name]

@@ -6,11 +6,11 @@ from typing import Any
 import numpy as np
 
 from padax.functional.manipulation import concat, reshape
+from padax.nn.layer.layers import Layer as _Layer
 
 
 def _params(parameters: Any) -> list:
-    from padax.nn.layer.layers import Layer
-    return parameters.parameters() if isinstance(parameters, Layer) else list(parameters)
+    return parameters.parameters() if isinstance(parameters, _Layer) else list(parameters)
 
 
 def parameters_to_vector(parameters: Any, name: str | None = None) -> Any:
@@ -53,7 +53,6 @@ def vector_to_parameters(vec: Any, parameters: Any, name: str | None = None) -> 
         >>> layer.weight.tolist(), layer.bias.tolist()
         ([[1.0], [2.0]], [3.0])
     """
-    from padax.nn.layer.layers import Layer
     params = _params(parameters)
     sizes = [int(np.prod(p.shape)) for p in params]
     if vec.ndim != 1 or vec.shape[0] != sum(sizes):
@@ -63,7 +62,7 @@ def vector_to_parameters(vec: Any, parameters: Any, name: str | None = None) -> 
     for p, n in zip(params, sizes):
         out.append(reshape(vec[start:start + n], list(p.shape)).astype(p.dtype))
         start += n
-    if not isinstance(parameters, Layer):
+    if not isinstance(parameters, _Layer):
         return out
     names = [n for n, _ in parameters.named_parameters()]
     for dotted, value in zip(names, out):

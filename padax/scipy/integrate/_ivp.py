@@ -4,7 +4,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from padax.core import tree as tree_util
+import padax.numpy as pnp
+from padax import ode
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
 
 _METHODS = {"RK45": "Dopri5", "RK23": "Bosh3", "DOP853": "Dopri8", "Radau": "Kvaerno5", "BDF": "Kvaerno5",
@@ -78,8 +80,6 @@ def solve_ivp(fun: Callable, t_span: Any, y0: Any, method: str = "RK45", t_eval:
         >>> sol.y.tolist(), bool(sol.success)  # exp(-0.5), exp(-1)
         ([[0.60653, 0.36788]], True)
     """
-    import padax.numpy as pnp
-    from padax import ode
     if method not in _METHODS:
         raise op_value_error("padax.scipy.integrate.solve_ivp", f"method must be one of {sorted(_METHODS)}, got "
                                                                  f"{method!r}")

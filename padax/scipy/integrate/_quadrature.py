@@ -11,8 +11,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import eval_shape, stop_gradient, vmap
 from padax.core.errors import op_value_error
-from padax.transforms.custom import stop_gradient
 
 # QUADPACK qk21 (Piessens et al. 1983): positive Kronrod nodes, Kronrod weights, and the
 # 10-point Gauss weights of the odd-indexed nodes
@@ -38,7 +40,6 @@ _WGAUSS[11:20:2] = _WG[::-1]
 
 
 def _axis_move(y, axis: int):
-    import padax.numpy as pnp
     y = pnp.asarray(y)
     return pnp.moveaxis(y, axis, -1)
 
@@ -61,7 +62,6 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
         >>> float(integrate.trapezoid(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0])))  # x**2 on 0..4, as scipy
         22.0
     """
-    import padax.numpy as pnp
     y = _axis_move(y, axis)
     if x is None:
         return dx * (pnp.sum(y, axis=-1) - 0.5 * (y[..., 0] + y[..., -1]))
@@ -88,7 +88,6 @@ def cumulative_trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1,
         >>> integrate.cumulative_trapezoid(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0]), initial=0).tolist()
         [0.0, 0.5, 3.0, 9.5, 22.0]
     """
-    import padax.numpy as pnp
     ym = _axis_move(y, axis)
     if x is None:
         parts = dx * 0.5 * (ym[..., 1:] + ym[..., :-1])
@@ -123,7 +122,6 @@ def simpson(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
         >>> round(float(integrate.simpson(padax.to_tensor([0.0, 1.0, 4.0, 9.0, 16.0]))), 4)  # exact for x**2: 64 / 3
         21.3333
     """
-    import padax.numpy as pnp
     y = _axis_move(y, axis)
     n = y.shape[-1]
     if x is None:
@@ -151,7 +149,6 @@ def simpson(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
 
 def _gk21(fv, half):
     """(Kronrod value, error estimate) from the 21 values on intervals of half-width `half`."""
-    import padax.numpy as pnp
     wk = pnp.asarray(_WK, dtype=fv.dtype)
     wg = pnp.asarray(_WGAUSS, dtype=fv.dtype)
     rk = pnp.sum(fv * wk, axis=-1) * half
@@ -193,16 +190,12 @@ def quad(func: Callable, a: Any, b: Any, args: tuple = (), full_output: int = 0,
         >>> round(float(value), 5)  # sqrt(pi)
         1.77245
     """
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.transforms.batching import vmap
     op = "padax.scipy.integrate.quad"
     if not isinstance(limit, int) or limit < 1:
         raise op_value_error(op, f"limit must be a positive int, got {limit!r}")
     a_arr, b_arr = pnp.asarray(a), pnp.asarray(b)
     dt = pnp.result_type(a_arr.dtype, b_arr.dtype, pnp.float32)
     # compute in the integrand's precision when it is higher (e.g. float64 parameters)
-    from padax.transforms.staging import eval_shape
     out_dt = eval_shape(lambda x: pnp.asarray(func(x, *args)), pnp.zeros((), dt)).dtype
     if pnp.issubdtype(out_dt, pnp.floating):
         dt = pnp.result_type(dt, out_dt)

@@ -11,17 +11,19 @@ from typing import Any
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
-
-
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
+from padax.functional.lax import linalg as L
+from padax.linalg import cholesky as chol
+from padax.linalg import eigh as peigh
+from padax.linalg import qr as pqr
+from padax.linalg import svd as psvd
+from padax.linalg import svdvals, triangular_solve
 
 
 def inexact(op: str, a: Any, square: bool = True) -> Any:
     """`a` as a float/complex array of rank >= 2 (square if asked); integers become float."""
-    pnp = _pnp()
     a = pnp.asarray(a)
     if not pnp.issubdtype(a.dtype, pnp.inexact):
         a = a.astype(pnp.float64 if a.dtype.itemsize == 8 else pnp.float32)
@@ -32,7 +34,6 @@ def inexact(op: str, a: Any, square: bool = True) -> Any:
 
 
 def _mH(x: Any) -> Any:
-    pnp = _pnp()
     return pnp.conj(pnp.swapaxes(x, -1, -2))
 
 
@@ -57,13 +58,11 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False, check_finit
         >>> linalg.cholesky(A, lower=True).tolist()
         [[2.0, 0.0], [1.0, 1.4142]]
     """
-    from padax.linalg import cholesky as chol
     return chol(inexact("cholesky", a), upper=not lower)
 
 
 def _tri_solve(l: Any, b: Any, adjoint: bool) -> Any:
     """l^{-1} b, or l^{-H} b with `adjoint` (l lower triangular)."""
-    from padax.linalg import triangular_solve
     if adjoint:
         return triangular_solve(_mH(l), b, upper=True)
     return triangular_solve(l, b, upper=False)
@@ -105,7 +104,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
         >>> linalg.eigh(A, padax.to_tensor([[2.0, 0.0], [0.0, 2.0]]), eigvals_only=True).tolist()  # A v = w B v
         [0.7192, 2.7808]
     """
-    from padax.linalg import eigh as peigh
     subset_by_index = eigvals if subset_by_index is None else subset_by_index
     op = "padax.scipy.linalg.eigh"
     if subset_by_value is not None:
@@ -118,7 +116,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
     if b is None:
         w, v = peigh(a, UPLO=uplo)
     else:
-        pnp = _pnp()
         b = inexact("eigh", b)
         dt = pnp.result_type(a.dtype, b.dtype)
         a, b = a.astype(dt), b.astype(dt)
@@ -142,7 +139,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
 
 def _hermitian_from(a: Any, lower: bool) -> Any:
     """The Hermitian matrix stored in a's `lower` (or upper) triangle."""
-    pnp = _pnp()
     t = pnp.tril(a, -1) if lower else pnp.triu(a, 1)
     d = pnp.real(pnp.diagonal(a, axis1=-2, axis2=-1)).astype(a.dtype)
     return t + _mH(t) + d[..., :, None] * pnp.eye(a.shape[-1], dtype=a.dtype)
@@ -169,8 +165,6 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite:
         >>> p.tolist(), l.tolist(), u.tolist()
         ([[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.3333, 1.0]], [[3.0, 4.0], [0.0, 0.6667]])
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     a = inexact("lu", a, square=False)
     f, _, perm = L.lu(a)
     *_, m, n = a.shape
@@ -211,7 +205,6 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
         >>> (q @ r).tolist(), (q.T @ q).tolist()
         ([[3.0, 1.0], [4.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]])
     """
-    from padax.linalg import qr as pqr
     op = "padax.scipy.linalg.qr"
     if mode not in ("full", "economic", "r"):
         raise op_value_error(op, f"mode must be 'full', 'economic' or 'r', got {mode!r}")
@@ -226,8 +219,6 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
 def _column_pivots(a: Any) -> tuple[Any, Any]:
     """a[:, p] and p, the column order of Businger-Golub pivoting (LAPACK's geqp3): at each
     step the column with the largest remaining norm after projecting out the chosen ones."""
-    import padax.lax as lax
-    pnp = _pnp()
     if a.ndim != 2:
         raise op_value_error("padax.scipy.linalg.qr", f"pivoting needs a 2-D matrix, got shape {tuple(a.shape)}")
     m, n = a.shape
@@ -278,7 +269,6 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, con
         >>> bool(padax.allclose(cq, q, atol=1e-6)), padax.abs(r).tolist()
         (True, [[5.0, 2.2], [0.0, 0.4]])
     """
-    pnp = _pnp()
     op = "padax.scipy.linalg.qr_multiply"
     if mode not in ("left", "right"):
         raise op_value_error(op, f"mode must be 'left' or 'right', got {mode!r}")
@@ -320,8 +310,6 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a
         >>> linalg.svd(padax.to_tensor([[3.0, 0.0], [0.0, -2.0]]), compute_uv=False).tolist()
         [3.0, 2.0]
     """
-    from padax.linalg import svd as psvd
-    from padax.linalg import svdvals
     if lapack_driver not in ("gesdd", "gesvd"):
         raise op_value_error("padax.scipy.linalg.svd", f"lapack_driver must be 'gesdd' or 'gesvd', got "
                                                        f"{lapack_driver!r}")
@@ -358,8 +346,6 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
         >>> padax.diag(T).tolist()
         [1.0, 3.0]
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     op = "padax.scipy.linalg.schur"
     if output not in ("real", "complex", "r", "c"):
         raise op_value_error(op, f"output must be 'real' or 'complex', got {output!r}")
@@ -394,8 +380,6 @@ def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
         >>> sorted(padax.imag(padax.diag(Tc)).tolist()), abs(float(padax.abs(Tc[1, 0])))
         ([-1.0, 1.0], 0.0)
     """
-    import padax.lax as lax
-    pnp = _pnp()
     T, Z = inexact("rsf2csf", T), inexact("rsf2csf", Z)
     if T.ndim != 2 or T.shape != Z.shape:
         raise op_value_error("padax.scipy.linalg.rsf2csf", f"T and Z must be square 2-D matrices of one shape, "
@@ -456,8 +440,6 @@ def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False, check_fi
         >>> (q @ h @ q.T).tolist()
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     a = inexact("hessenberg", a)
     n = a.shape[-1]
     if n <= 2:

@@ -11,9 +11,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import custom_jvp, jvp, vmap
 from padax.core.errors import op_value_error
+from padax.linalg import matrix_exp, matrix_power, solve
 from padax.scipy.linalg._decompositions import inexact
-from padax.transforms.custom import custom_jvp
+from padax.scipy.linalg._decompositions import schur
 
 # Gauss-Legendre nodes and weights on [0, 1]: log(I + X) = int_0^1 X (I + t X)^-1 dt, exact
 # to machine precision for ||X|| <= 0.25 with 8 nodes (the [8/8] Pade approximant)
@@ -22,21 +26,13 @@ _GL_T, _GL_W = (_GL_T + 1) / 2, _GL_W / 2
 _MAX_ROOTS = 64
 
 
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
-
-
 def _norm1(x: Any) -> Any:
-    pnp = _pnp()
     return pnp.max(pnp.sum(pnp.abs(x), axis=-2), axis=-1)
 
 
 def _sqrtm_triangular(T: Any) -> Any:
     """Principal square root of an upper-triangular matrix, one superdiagonal at a time
     (Bjorck-Hammarling): R_ij = (T_ij - sum_{i<k<j} R_ik R_kj) / (R_ii + R_jj)."""
-    import padax.lax as lax
-    pnp = _pnp()
     n = T.shape[-1]
     offset = pnp.arange(n)[None, :] - pnp.arange(n)[:, None]
     r = pnp.sqrt(pnp.diagonal(T))
@@ -54,10 +50,6 @@ def _logm_iss(A: Any) -> Any:
     roots of the triangular factor until it is within 0.25 of I (1-norm), then the quadrature
     form of log(I + X), times 2^k. A real matrix gives the real logarithm, or NaN when it has
     an eigenvalue on the negative real axis (it then has no real logarithm)."""
-    import padax.lax as lax
-    from padax.linalg import solve
-    from padax.scipy.linalg._decompositions import schur
-    pnp = _pnp()
     real = not pnp.iscomplexobj(A)
     T, Z = schur(A, output="complex")
     n = A.shape[-1]
@@ -93,10 +85,6 @@ def _logm(A: Any) -> Any:
 @_logm.defjvp
 def _logm_jvp(primals, tangents):
     (A,), (dA,) = primals, tangents
-    from padax.linalg import matrix_exp, solve
-    from padax.transforms.ad import jvp
-    from padax.transforms.batching import vmap
-    pnp = _pnp()
     X = _logm(A)
     n = A.shape[-1]
     basis = pnp.eye(n * n, dtype=A.dtype).reshape(n * n, n, n)
@@ -127,7 +115,6 @@ def logm(A: Any, disp: bool = True) -> Any:
         >>> linalg.logm(padax.to_tensor([[1.0, 0.0], [0.0, math.e]])).tolist()
         [[0.0, 0.0], [0.0, 1.0]]
     """
-    from padax.linalg import matrix_exp
     A = inexact("logm", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.logm", f"A must be 2-D, got shape {tuple(A.shape)}")
@@ -154,7 +141,6 @@ def fractional_matrix_power(A: Any, t: float) -> Any:
         >>> linalg.fractional_matrix_power(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]), 0.5).tolist()  # sqrtm, as scipy
         [[1.9194, 0.5622], [0.5622, 1.6383]]
     """
-    from padax.linalg import matrix_exp, matrix_power
     A = inexact("fractional_matrix_power", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.fractional_matrix_power", f"A must be 2-D, got shape "
@@ -186,9 +172,6 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
         >>> padax.real(linalg.funm(A, padax.exp)).tolist()  # complex result; equals expm(A), as scipy
         [[163.27, 124.18], [124.18, 101.17]]
     """
-    import padax.lax as lax
-    from padax.scipy.linalg._decompositions import schur
-    pnp = _pnp()
     A = inexact("funm", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.funm", f"A must be 2-D, got shape {tuple(A.shape)}")

@@ -13,8 +13,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import grad, jacfwd
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
+from padax.linalg import solve
 
 _OP = "padax.scipy.optimize.least_squares"
 LOSSES = ("linear", "soft_l1", "huber", "cauchy", "arctan")
@@ -72,7 +77,6 @@ tree_util.register_node(LeastSquaresResults,
 
 def _rho(loss: str, z):
     """(rho(z), rho'(z), rho''(z)) of scipy's robust losses, z = (f / f_scale)^2."""
-    pnp = _pnp()
     if loss == "linear":
         return z, pnp.ones_like(z), pnp.zeros_like(z)
     if loss == "soft_l1":
@@ -90,13 +94,7 @@ def _rho(loss: str, z):
     return pnp.arctan(z), 1 / t, -2 * z / t ** 2
 
 
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
-
-
 def _bound(b: Any, n: int, dt, default: float):
-    pnp = _pnp()
     return pnp.broadcast_to(pnp.asarray(default if b is None else b, dtype=dt), (n,))
 
 
@@ -139,12 +137,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         >>> res.x.tolist(), bool(res.success)  # fits y = 2 exp(-t / 2)
         ([2.0, 0.5], True)
     """
-    import padax.lax as lax
-    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
-    from padax.linalg import solve
-    from padax.transforms.ad import grad, jacfwd
-    pnp = _pnp()
     kwargs = dict(kwargs or {})
     if method not in ("trf", "dogbox", "lm"):
         raise op_value_error(_OP, f"method must be 'trf', 'dogbox' or 'lm', got {method!r}")
@@ -163,7 +156,6 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
                                                                                                        dtype=float))))
     if method == "lm" and bounded:
         raise op_value_error(_OP, "method 'lm' does not handle bounds; use 'trf' or 'dogbox'")
-    from padax.core.trace import Tracer
     if bounded and not isinstance(x_flat, Tracer):
         xv, lv, uv = np.asarray(x_flat), np.asarray(lb), np.asarray(ub)
         if np.any(lv >= uv):
@@ -234,7 +226,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         return x, (r, J, k, pnp.where(status < 0, 0, status))
 
     start = x_flat if not bounded else pnp.clip(x_flat, lb, ub)
-    x, (r, J, k, status) = custom_root(optimality, start, run, lambda g, y: dense_solve(g, y), has_aux=True)
+    x, (r, J, k, status) = lax.custom_root(optimality, start, run, lambda g, y: dense_solve(g, y), has_aux=True)
     g = grad_cost(x)
     active = pnp.where((x <= lb) & (g > 0), -1, pnp.where((x >= ub) & (g < 0), 1, 0))
     return LeastSquaresResults(x=unravel(x), cost=cost(x), fun=r, jac=J, grad=g,

@@ -8,8 +8,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import grad, jacfwd, jvp, value_and_grad
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.implicit import normal_cg_solve
+from padax.linalg import eigh
 
 _OP = "padax.scipy.optimize.minimize"
 
@@ -60,8 +65,6 @@ tree_util.register_node(OptimizeResults, lambda r: (tuple(getattr(r, f.name) for
 def _line_search(f_and_g: Callable, x, fx, gx, d, bounds, max_tries: int = 40):
     """Backtracking line search along d (Armijo condition, halving), projected onto bounds;
     returns (alpha, x_new, f_new, g_new, ok, evaluations)."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     slope = pnp.sum(gx * d)
 
     def project(z):
@@ -87,15 +90,12 @@ def _line_search(f_and_g: Callable, x, fx, gx, d, bounds, max_tries: int = 40):
 
 
 def _pg_norm(x, g, bounds):
-    import padax.numpy as pnp
     if bounds is None:
         return pnp.max(pnp.abs(g))
     return pnp.max(pnp.abs(x - pnp.clip(x - g, bounds[0], bounds[1])))
 
 
 def _bfgs(f_and_g, x0, gtol, maxiter, bounds):
-    import padax.lax as lax
-    import padax.numpy as pnp
     n = x0.shape[0]
     f0, g0 = f_and_g(x0)
     eye = pnp.eye(n, dtype=x0.dtype)
@@ -131,8 +131,6 @@ def lbfgs_direction(g, S, Y, R, k):
     """-H g by the L-BFGS two-loop recursion over a ring buffer of curvature pairs: rows of S (steps)
     and Y (gradient changes), R = 1 / (s.y) (0 in empty slots), k pairs stored so far (the newest at
     (k - 1) % m); H starts from the identity scaled by s.y / y.y of the newest pair."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     m = S.shape[0]
 
     def first(i, c):  # newest first
@@ -154,8 +152,6 @@ def lbfgs_direction(g, S, Y, R, k):
 
 
 def _lbfgs(f_and_g, x0, gtol, maxiter, bounds, m: int = 10):
-    import padax.lax as lax
-    import padax.numpy as pnp
     n = x0.shape[0]
     f0, g0 = f_and_g(x0)
     S = pnp.zeros((m, n), dtype=x0.dtype)
@@ -193,8 +189,6 @@ def _truncated_cg(hvp: Callable, g, maxiter: int):
     """Approximate Newton direction H d = -g by conjugate gradients, stopped at the forcing
     tolerance min(0.5, sqrt|g|) |g| or at the first direction of non-positive curvature
     (then the last iterate, or -g if there is none: Nocedal & Wright, algorithm 7.1)."""
-    import padax.lax as lax
-    import padax.numpy as pnp
     gnorm = pnp.sqrt(pnp.sum(g * g))
     eta = pnp.minimum(0.5, pnp.sqrt(gnorm)) * gnorm
 
@@ -221,9 +215,6 @@ def _truncated_cg(hvp: Callable, g, maxiter: int):
 
 
 def _newton_cg(f_and_g, grad_fn, x0, gtol, maxiter):
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.transforms.ad import jvp
     f0, g0 = f_and_g(x0)
 
     def cond(s):
@@ -249,9 +240,6 @@ def _trust_subproblem(g, H, radius, iters: int = 60):
     eigendecomposition: the Newton step if it is interior, else p(lam) = -(H + lam I)^-1 g
     with |p(lam)| = radius, lam found by safeguarded Newton on 1/radius - 1/|p(lam)|, and
     in the hard case (g orthogonal to the lowest eigenvector) that eigenvector added."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.linalg import eigh
     w, Q = eigh(H)
     gt = Q.T @ g
     tiny = 10 * pnp.finfo(g.dtype).eps * pnp.maximum(pnp.max(pnp.abs(w)), 1.0)
@@ -294,9 +282,6 @@ def _trust_exact(fun, f_and_g, grad_fn, x0, gtol, maxiter, initial_radius: float
     """Trust-region Newton with the exact subproblem solution and the exact Hessian (scipy's
     'trust-exact'); the radius shrinks by 4 on poor agreement and doubles on good agreement
     at the boundary."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.transforms.ad import jacfwd
     hess = jacfwd(grad_fn)
     f0, g0 = f_and_g(x0)
 
@@ -363,10 +348,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         >>> res.x.tolist(), bool(res.success)
         ([1.0, 1.0], True)
     """
-    import padax.numpy as pnp
-    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
-    from padax.transforms.ad import grad, value_and_grad
     key = _METHODS.get(str(method).lower())
     if key is None:
         raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', 'trust-exact', "
@@ -423,7 +405,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         # projected-gradient fixed point: zero at a bound-constrained minimum
         return x - pnp.clip(x - gradient(x), bnds[0], bnds[1])
 
-    x, (fx, gx, H, k, nfev, status) = custom_root(optimality, x_flat, run,
+    x, (fx, gx, H, k, nfev, status) = lax.custom_root(optimality, x_flat, run,
                                                   lambda g, y: dense_solve(g, y) if n <= 1024 else
                                                   _cg_tangent(g, y), has_aux=True)
     return OptimizeResults(x=unravel(x), success=status == 0, status=status, fun=fx, jac=unravel(gx),
@@ -431,5 +413,4 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
 
 
 def _cg_tangent(g, y):
-    from padax.implicit import normal_cg_solve
     return normal_cg_solve(g, y)

@@ -8,9 +8,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import ShapeDtypeStruct, jacfwd, pure_callback, stop_gradient
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
-from padax.transforms.custom import stop_gradient
+from padax.linalg import lstsq
 
 
 @dataclasses.dataclass
@@ -75,10 +78,6 @@ tree_util.register_node(RootScalarResults,
 
 def _newton_system(F: Callable, x0, tol: float, maxiter: int):
     """Newton's method with the dense Jacobian, halving the step until |F|^2 decreases."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.linalg import lstsq
-    from padax.transforms.ad import jacfwd
 
     def sq(v):
         return pnp.sum(v * v)
@@ -138,8 +137,6 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         >>> res.x.tolist(), bool(res.success)  # as scipy
         ([0.8412, 0.1588], True)
     """
-    import padax.numpy as pnp
-    from padax.transforms.solves import custom_root
     from padax.implicit import _ravel, dense_solve
     if method not in ("hybr", "lm", "newton"):
         raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
@@ -156,7 +153,7 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         # custom_root never differentiates `run`: derivatives come from F's implicit rule
         return _newton_system(F, guess, tol, maxiter)
 
-    x, (fx, nfev, k, status) = custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
+    x, (fx, nfev, k, status) = lax.custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
     return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)
 
 
@@ -179,9 +176,6 @@ def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any
         >>> rows.tolist(), cols.tolist()  # total cost 1 + 2 + 2, as scipy
         ([0, 1, 2], [1, 0, 2])
     """
-    import padax.numpy as pnp
-    from padax.callback import pure_callback
-    from padax.transforms.staging import ShapeDtypeStruct
     c = pnp.asarray(cost_matrix)
     if c.ndim != 2:
         raise op_value_error("padax.scipy.optimize.linear_sum_assignment",
@@ -189,7 +183,7 @@ def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any
     k = min(c.shape)
 
     def host(m):
-        import scipy.optimize
+        import scipy.optimize  # startup time: scipy.optimize is heavy and only linear_sum_assignment uses it
         r, col = scipy.optimize.linear_sum_assignment(np.asarray(m), maximize=maximize)
         return r.astype(np.int64), col.astype(np.int64)
     out = (ShapeDtypeStruct((k,), np.int64), ShapeDtypeStruct((k,), np.int64))

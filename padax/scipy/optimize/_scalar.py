@@ -6,21 +6,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import grad, tree
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
+from padax.scipy.optimize._root import RootScalarResults
 
 _OP = "padax.scipy.optimize.root_scalar"
 BRACKETING = ("bisect", "brentq", "brenth", "ridder")
 OPEN = ("newton", "secant", "halley")
 
 
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
-
-
 def _bisect(f: Callable, a, b, fa, fb, xtol, rtol, maxiter):
-    import padax.lax as lax
-    pnp = _pnp()
 
     def cond(s):
         a, b, fa, fb, k = s
@@ -41,8 +39,6 @@ def _brent(f: Callable, a, b, fa, fb, xtol, rtol, maxiter, hyperbolic: bool):
     """Brent's method (1973): keep a bracket [cur, blk]; step by inverse quadratic (or, for
     brenth, hyperbolic) extrapolation or secant interpolation when that step is short
     enough, by bisection otherwise; never step less than the tolerance."""
-    import padax.lax as lax
-    pnp = _pnp()
     zero = pnp.zeros_like(a)
 
     def settle(s):
@@ -92,8 +88,6 @@ def _brent(f: Callable, a, b, fa, fb, xtol, rtol, maxiter, hyperbolic: bool):
 def _ridder(f: Callable, a, b, fa, fb, xtol, rtol, maxiter):
     """Ridders' method: from the bracket's midpoint, an exponential-fit step; the new
     bracket is the tightest sign change among the four points (two evaluations a step)."""
-    import padax.lax as lax
-    pnp = _pnp()
 
     def cond(s):
         a, b, fa, fb, x, k = s
@@ -128,8 +122,6 @@ def _open_method(fx: Callable, deriv: Callable | None, deriv2: Callable | None, 
                  xtol, rtol, maxiter):
     """newton (x - f/f'), halley (x - 2ff'/(2f'^2 - ff'')) and secant (through the last two
     iterates), stopped when the step is below xtol + rtol |x|."""
-    import padax.lax as lax
-    pnp = _pnp()
 
     def cond(s):
         x, _, _, step, k = s
@@ -186,12 +178,6 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
         >>> round(float(res.root), 5), bool(res.converged)  # the cube root of 2
         (1.25992, True)
     """
-    import padax.numpy as pnp
-    from padax.core import tree
-    from padax.core.trace import Tracer
-    from padax.transforms.solves import custom_root
-    from padax.scipy.optimize._root import RootScalarResults
-    from padax.transforms.ad import grad
     options = dict(options or {})
     xtol = float(options.get("xtol", 2e-12 if xtol is None else xtol))
     rtol = float(options.get("rtol", 4 * 2.220446049250313e-16 if rtol is None else rtol))
@@ -247,7 +233,7 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
         guess = guess.astype(out_dt)
     # a tolerance the dtype can meet: scipy's default rtol is 4 eps of float64
     rtol = max(rtol, 4 * float(pnp.finfo(guess.dtype).eps))
-    x, (k, nfev) = custom_root(fx, guess, lambda F, g0: _pair(run(F, g0)), lambda g, y: y / g(pnp.ones_like(y)),
+    x, (k, nfev) = lax.custom_root(fx, guess, lambda F, g0: _pair(run(F, g0)), lambda g, y: y / g(pnp.ones_like(y)),
                                has_aux=True)
     return RootScalarResults(root=x, converged=k < maxiter, iterations=k, function_calls=nfev + 2)
 

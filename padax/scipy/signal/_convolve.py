@@ -6,12 +6,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax import fft as _fft
 from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.core.errors import op_value_error
-from padax.scipy.special._base import inexact_args
 from padax.numpy._util import to_array
+from padax.scipy.special._base import inexact_args
 
 _MODES = ("full", "same", "valid")
 
@@ -103,7 +104,6 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full", axes: Any = None) -> Any
         a, b = _swap_for_valid("fftconvolve", a, b)
     full_shape = [a.shape[i] + b.shape[i] - 1 for i in axes]
     fft_shape = [int(2 ** np.ceil(np.log2(n))) if n > 64 else n for n in full_shape]
-    from padax import fft as _fft
     if dtypes.is_complex(a.dtype):
         prod = _fft.fftn(a, s=fft_shape, axes=axes) * _fft.fftn(b, s=fft_shape, axes=axes)
         out = _fft.ifftn(prod, s=fft_shape, axes=axes)

@@ -8,7 +8,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
+import padax.lax as lax
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
+from padax.linalg import lstsq as _lstsq
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,7 +33,6 @@ def aslinearoperator(A: Any) -> Callable:
     """A as a function x -> A x (a matrix, a LinearOperator or a function)."""
     if callable(A):
         return A
-    import padax.numpy as pnp
     A = pnp.asarray(A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.sparse.linalg", f"A must be a 2-D matrix or a function, got shape "
@@ -39,13 +41,10 @@ def aslinearoperator(A: Any) -> Callable:
 
 
 def _dot(a, b):
-    import padax.numpy as pnp
     return pnp.sum(pnp.conj(a) * b)
 
 
 def _cg(mv, M, b, x0, tol, atol, maxiter):
-    import padax.lax as lax
-    import padax.numpy as pnp
     thresh = pnp.maximum(tol * pnp.sqrt(pnp.real(_dot(b, b))), atol) ** 2
     r0 = b - mv(x0)
     z0 = M(r0)
@@ -69,8 +68,6 @@ def _cg(mv, M, b, x0, tol, atol, maxiter):
 
 
 def _bicgstab(mv, M, b, x0, tol, atol, maxiter):
-    import padax.lax as lax
-    import padax.numpy as pnp
     thresh = pnp.maximum(tol * pnp.sqrt(pnp.real(_dot(b, b))), atol) ** 2
     r0 = b - mv(x0)
     one = pnp.ones((), b.dtype)
@@ -102,9 +99,6 @@ def _bicgstab(mv, M, b, x0, tol, atol, maxiter):
 
 def _gmres(mv, M, b, x0, tol, atol, maxiter, restart):
     """Restarted GMRES with modified Gram-Schmidt Arnoldi on the right-preconditioned system."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.linalg import lstsq
     n = b.shape[0]
     m = max(1, min(restart, n))
     thresh = pnp.maximum(tol * pnp.sqrt(pnp.real(_dot(b, b))), atol)
@@ -130,7 +124,7 @@ def _gmres(mv, M, b, x0, tol, atol, maxiter, restart):
             return V, H
         V, H = lax.fori_loop(0, m, arnoldi, (V, H))
         e1 = pnp.zeros((m + 1, 1), b.dtype).at[0, 0].set(beta)
-        y = lstsq(H, e1)[0][:, 0]
+        y = _lstsq(H, e1)[0][:, 0]
         return x + M(V[:m].T @ y)
 
     def cond(s):
@@ -143,8 +137,6 @@ def _gmres(mv, M, b, x0, tol, atol, maxiter, restart):
 
 
 def _krylov(name: str, algorithm: Callable, A, b, x0, tol, atol, maxiter, M, symmetric: bool, **extra):
-    import padax.numpy as pnp
-    from padax.functional.lax.solves import custom_linear_solve
     from padax.implicit import _ravel
     op = f"padax.scipy.sparse.linalg.{name}"
     b_flat, unravel = _ravel(b)
@@ -168,7 +160,7 @@ def _krylov(name: str, algorithm: Callable, A, b, x0, tol, atol, maxiter, M, sym
         # the transposed system is solved unpreconditioned from zero
         return algorithm(vecmat, lambda v: v, rhs, pnp.zeros_like(rhs), tol, atol, iters, **extra)
     ts = None if symmetric else transpose_solve
-    x = custom_linear_solve(mv, b_flat, solve, transpose_solve=ts, symmetric=symmetric)
+    x = lax.custom_linear_solve(mv, b_flat, solve, transpose_solve=ts, symmetric=symmetric)
     return unravel(x), None
 
 

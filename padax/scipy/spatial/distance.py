@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
 
 _METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", "cosine", "correlation",
@@ -11,14 +12,12 @@ _METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", "
 
 
 def _safe_sqrt(s):
-    import padax.numpy as pnp
     pos = s > 0
     return pnp.where(pos, pnp.sqrt(pnp.where(pos, s, 1.0)), 0.0)
 
 
 def cdist(XA: Any, XB: Any, metric: str = "euclidean", *, p: float = 2.0) -> Any:
     """Distances between each row of XA (m, d) and each row of XB (n, d): an (m, n) array."""
-    import padax.numpy as pnp
     op = "padax.scipy.spatial.distance.cdist"
     A, B = pnp.asarray(XA), pnp.asarray(XB)
     if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import tree as tree_util
+import padax.numpy as pnp
+from padax import tree as tree_util
 from padax.core.errors import op_value_error
 
 _OP = "padax.scipy.spatial.transform.Rotation"
@@ -16,7 +17,6 @@ _OP = "padax.scipy.spatial.transform.Rotation"
 
 def _qmul(p, q):
     """Hamilton product of scalar-last quaternions."""
-    import padax.numpy as pnp
     px, py, pz, pw = (p[..., i] for i in range(4))
     qx, qy, qz, qw = (q[..., i] for i in range(4))
     return pnp.stack([pw * qx + px * qw + py * qz - pz * qy,
@@ -26,7 +26,6 @@ def _qmul(p, q):
 
 
 def _norm(v):
-    import padax.numpy as pnp
     s = pnp.sum(v * v, axis=-1)
     pos = s > 0
     return pnp.where(pos, pnp.sqrt(pnp.where(pos, s, 1.0)), 0.0)
@@ -47,7 +46,6 @@ class Rotation:
     from_euler / identity, combine with `*`, invert with inv(), apply to vectors with apply()."""
 
     def __init__(self, quat: Any, normalize: bool = True):
-        import padax.numpy as pnp
         q = pnp.asarray(quat)
         if q.shape[-1:] != (4,) or q.ndim > 2:
             raise op_value_error(_OP, f"quaternions must have shape (4,) or (N, 4), got {tuple(q.shape)}")
@@ -67,7 +65,6 @@ class Rotation:
 
     @classmethod
     def from_rotvec(cls, rotvec: Any, degrees: bool = False) -> "Rotation":
-        import padax.numpy as pnp
         v = pnp.asarray(rotvec)
         v = v.astype(pnp.result_type(v.dtype, pnp.float32))
         if degrees:
@@ -82,7 +79,6 @@ class Rotation:
     @classmethod
     def from_matrix(cls, matrix: Any) -> "Rotation":
         """Shepperd's method: the largest of w, x, y, z is recovered from the diagonal first."""
-        import padax.numpy as pnp
         m = pnp.asarray(matrix)
         m = m.astype(pnp.result_type(m.dtype, pnp.float32))
         if m.shape[-2:] != (3, 3):
@@ -108,7 +104,6 @@ class Rotation:
     @classmethod
     def from_euler(cls, seq: str, angles: Any, degrees: bool = False) -> "Rotation":
         """Lower-case seq: extrinsic rotations about fixed axes; upper-case: intrinsic."""
-        import padax.numpy as pnp
         axes, intrinsic = _parse_seq(seq)
         a = pnp.asarray(angles)
         a = a.astype(pnp.result_type(a.dtype, pnp.float32))
@@ -127,13 +122,11 @@ class Rotation:
 
     # -- conversion ----------------------------------------------------------------------------
     def as_quat(self, canonical: bool = False) -> Any:
-        import padax.numpy as pnp
         if canonical:
             return pnp.where(self._quat[..., 3:] < 0, -self._quat, self._quat)
         return self._quat
 
     def as_matrix(self) -> Any:
-        import padax.numpy as pnp
         x, y, z, w = (self._quat[..., i] for i in range(4))
         rows = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                 [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
@@ -141,7 +134,6 @@ class Rotation:
         return pnp.stack([pnp.stack(r, axis=-1) for r in rows], axis=-2)
 
     def as_rotvec(self, degrees: bool = False) -> Any:
-        import padax.numpy as pnp
         q = self.as_quat(canonical=True)
         xyz, w = q[..., :3], q[..., 3]
         s = _norm(xyz)
@@ -155,7 +147,6 @@ class Rotation:
     def as_euler(self, seq: str, degrees: bool = False) -> Any:
         """Euler angles by Bernardes & Viollet's quaternion formula (2022); at gimbal lock
         the third angle is set to zero (as scipy)."""
-        import padax.numpy as pnp
         axes, intrinsic = _parse_seq(seq)
         if intrinsic:
             axes = axes[::-1]
@@ -193,12 +184,10 @@ class Rotation:
         return Rotation(_qmul(self._quat, other._quat))
 
     def inv(self) -> "Rotation":
-        import padax.numpy as pnp
         return Rotation(self._quat * pnp.asarray([-1.0, -1.0, -1.0, 1.0], dtype=self._quat.dtype),
                         normalize=False)
 
     def apply(self, vectors: Any, inverse: bool = False) -> Any:
-        import padax.numpy as pnp
         m = self.as_matrix()
         if inverse:
             m = pnp.swapaxes(m, -1, -2)

@@ -7,14 +7,15 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax import lax
+from padax import jit, lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.core.errors import op_type_error
+from padax.core.errors import op_value_error
 from padax.functional._arrays import aval_of
 from padax.numpy import _dtypes as D
 from padax.numpy._util import promote_broadcast, to_array
-from padax.transforms.jit import jit
+from padax.numpy._util import static_int
 
 EULER = 0.57721566490153286061
 LOG_SQRT_2PI = 0.91893853320467274178  # log(sqrt(2 pi))
@@ -130,10 +131,8 @@ def any_true(mask: Any) -> Any:
 
 def static_order(op: str, n: Any) -> int:
     """A non-negative Python int order (Legendre degrees and the like)."""
-    from padax.numpy._util import static_int
     v = static_int(op, n, "the order")
     if v < 0:
-        from padax.core.errors import op_value_error
         raise op_value_error(op, f"the order must be non-negative, got {v}")
     return v
 

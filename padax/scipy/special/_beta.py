@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, jvp, lax
 from padax import numpy as pnp
 from padax.core import dtypes
+from padax.core.errors import op_value_error
 from padax.scipy.special._base import (LOG_SQRT_2PI, any_true, elementwise, eps, full_like, inexact_args,
                                        stirling_correction, while_loop)
-from padax.transforms.ad import jvp
-from padax.transforms.custom import custom_jvp
+from padax.scipy.special._gamma import _gamma_fn, _rgamma_fn
 
 _MAX_ITER = 3000
 
@@ -97,7 +97,6 @@ def beta(a: Any, b: Any) -> Any:
         0.0833
     """
     a, b = inexact_args("beta", a, b)
-    from padax.scipy.special._gamma import _gamma_fn, _rgamma_fn
     pos = (a > 0) & (b > 0)
     via_log = pnp.exp(_betaln(pnp.where(pos, a, 1.0), pnp.where(pos, b, 1.0)))
     return pnp.where(pos, via_log, _gamma_fn(a) * _gamma_fn(b) * _rgamma_fn(a + b))
@@ -215,7 +214,6 @@ def comb(N: Any, k: Any, exact: bool = False, repetition: bool = False) -> Any:
         10.0
     """
     if exact:
-        from padax.core.errors import op_value_error
         raise op_value_error("comb", "exact=True (Python integers) has no array form; use exact=False")
     N, k = inexact_args("comb", N, k)
     if repetition:

@@ -7,11 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.scipy.special._base import any_true, elementwise, full_like, inexact_args, while_loop
-from padax.transforms.custom import custom_jvp
 
 _TOL = {np.dtype(np.float64): 0.0015, np.dtype(np.float32): 0.02}   # ~ (eps / 3) ** (1/6) of Carlson
 

@@ -12,12 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax.functional._arrays import aval_of
+from padax import custom_jvp, lax
 from padax import numpy as pnp
+from padax.functional._arrays import aval_of
 from padax.scipy.special import _tables as T
 from padax.scipy.special._base import LOG_SQRT_2PI, chebyshev, elementwise, inexact_args
-from padax.transforms.custom import custom_jvp
 
 _SQRT1_2 = 0.70710678118654752440
 _SQRT2 = 1.41421356237309504880

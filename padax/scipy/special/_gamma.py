@@ -19,15 +19,16 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, jvp, lax
 from padax import numpy as pnp
 from padax.core import dtypes
+from padax.core.errors import op_value_error
 from padax.functional._arrays import aval_of
 from padax.random._gamma_grad import gamma_log_sample_grad
+from padax.scipy.special import _tables as T
 from padax.scipy.special._base import (LOG_SQRT_2PI, elementwise, eps, full_like, inexact_args, log1pmx, polyval,
                                        stirling_correction, while_loop, any_true)
-from padax.transforms.ad import jvp
-from padax.transforms.custom import custom_jvp
+from padax.scipy.special._base import static_order
 
 _MAX_ITER = 2000
 _SQRT_2PI = 2.50662827463100050242
@@ -263,7 +264,6 @@ def multigammaln(a: Any, d: int) -> Any:
         >>> float(special.multigammaln(3.0, 2))
         1.5502
     """
-    from padax.scipy.special._base import static_order
     d = static_order("multigammaln", d)
     a, = inexact_args("multigammaln", a)
     out = full_like(a, d * (d - 1) / 4.0 * 1.14472988584940017414)
@@ -288,7 +288,7 @@ def poch(z: Any, m: Any) -> Any:
         24.0
     """
     z, m = inexact_args("poch", z, m)
-    from padax.scipy.special._beta import betaln
+    from padax.scipy.special._beta import betaln  # circular: padax.scipy.special._beta imports this module
     # positive arguments: Gamma(m) / B(z, m) through the accurate betaln (no cancellation of lgammas)
     pos = (z > 0) & (m > 0)
     zs, ms = pnp.where(pos, z, 1.0), pnp.where(pos, m, 1.0)
@@ -314,7 +314,6 @@ def factorial(n: Any, exact: bool = False) -> Any:
         [6.0, 120.0]
     """
     if exact:
-        from padax.core.errors import op_value_error
         raise op_value_error("factorial", "exact=True (Python integers) has no array form; use exact=False")
     n, = inexact_args("factorial", n)
     return pnp.where(n < 0, 0.0, gamma(n + 1.0))
@@ -339,7 +338,6 @@ def _log_prefactor(a, x):
 def _lgamma1p(a):
     """lgamma(1 + a) for |a| <= 1/2 with full relative precision (-log of the Taylor series of
     1/Gamma(1 + a)); lgamma itself loses it near its zero at 1."""
-    from padax.scipy.special import _tables as T
     return -pnp.log1p(a * polyval(T.RGAMMA_TAYLOR[1:], a))
 
 

@@ -12,6 +12,7 @@ in log space for the normalised functions, so high orders do not overflow).
 """
 from __future__ import annotations
 
+from math import lgamma, log
 from typing import Any
 
 import numpy as np
@@ -125,7 +126,6 @@ def lpmn_values(m: int, n: int, z: Any, is_normalized: bool = False) -> Any:
 
 def _norm_factors(m: int, n: int, z):
     f = np.zeros((m + 1, n + 1))
-    from math import lgamma, log
     for k in range(m + 1):
         for l in range(k, n + 1):
             f[k, l] = np.exp(0.5 * (log((2 * l + 1) / 2.0) + lgamma(l - k + 1) - lgamma(l + k + 1)))
@@ -167,7 +167,6 @@ def assoc_legendre_p_all(n: int, m: int, z: Any, *, branch_cut: int = 2, norm: b
     z, = inexact_args("assoc_legendre_p_all", z)
     table = _legendre_table(m, n, z)
     layers = [table] + ([_legendre_derivatives(m, n, z, table)] if diff_n else [])
-    from math import lgamma
     out = []
     for layer in layers:
         cols = []

@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, lax, stop_gradient
 from padax import numpy as pnp
+from padax.numpy._util import axes
 from padax.scipy.special._base import inexact_args
-from padax.transforms.custom import custom_jvp, stop_gradient
 
 
 @custom_jvp
@@ -177,7 +177,6 @@ def expit(x: Any) -> Any:
 
 
 def _reduce_axes(a, axis):
-    from padax.numpy._util import axes
     return axes("logsumexp", axis, a.aval.ndim)
 
 

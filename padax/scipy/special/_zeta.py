@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.numpy import _dtypes as D
 from padax.scipy.special._base import (EULER, any_true, elementwise, eps, full_like, inexact_args, static_order,
                                        while_loop)
 from padax.scipy.special._gamma import _sin_pi
-from padax.transforms.custom import custom_jvp
 
 _LOG2, _LOG_PI = 0.69314718055994530942, 1.14472988584940017414
 _BORWEIN_N = 24      # terms: error about 3 / (3 + sqrt 8)**n < 1e-18

@@ -9,6 +9,8 @@ from padax import lax
 from padax import numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy._util import to_array
+from padax.scipy.special import betainc
+from padax.scipy.special._base import inexact_args
 
 
 class ModeResult(NamedTuple):
@@ -169,8 +171,6 @@ def pearsonr(x: Any, y: Any, *, alternative: str = "two-sided", axis: int = 0) -
         >>> float(res.pvalue)
         0.1685
     """
-    from padax.scipy.special import betainc
-    from padax.scipy.special._base import inexact_args
     if alternative not in ("two-sided", "less", "greater"):
         raise op_value_error("pearsonr", f"alternative must be 'two-sided', 'less' or 'greater', got {alternative!r}")
     x, y = inexact_args("pearsonr", x, y)

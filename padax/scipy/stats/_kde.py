@@ -11,12 +11,16 @@ import numpy as np
 
 from padax import lax
 from padax import numpy as pnp
+from padax import random
+from padax import tree as tree_util
 from padax.core import dtypes
-from padax.core import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.numpy import _dtypes as D
 from padax.numpy._util import to_array
+from padax.scipy.special import ndtr
 from padax.scipy.special._base import LOG_SQRT_2PI
 from padax.scipy.special._logs import logsumexp
+from padax.scipy.stats import multivariate_normal
 
 
 def _bandwidth_factor(bw_method, d: int, neff) -> Any:
@@ -52,7 +56,6 @@ class gaussian_kde:
     def __init__(self, dataset: Any, bw_method: Any = None, weights: Any = None):
         data = pnp.atleast_2d(to_array(dataset))
         if not dtypes.is_floating(data.dtype):
-            from padax.numpy import _dtypes as D
             data = data.astype(D.default_float())
         d, n = data.shape
         if n < 2:
@@ -122,7 +125,6 @@ class gaussian_kde:
         """the estimate's mass in [low, high] (one-dimensional data)."""
         if self.d != 1:
             raise op_value_error("gaussian_kde.integrate_box_1d", f"needs 1-d data, got d={self.d}")
-        from padax.scipy.special import ndtr
         sd = pnp.sqrt(self.covariance[0, 0])
         lo = (low - self.dataset[0]) / sd
         hi = (high - self.dataset[0]) / sd
@@ -130,14 +132,12 @@ class gaussian_kde:
 
     def integrate_gaussian(self, mean: Any, cov: Any) -> Any:
         """the integral of the estimate times the Gaussian N(mean, cov)."""
-        from padax.scipy.stats import multivariate_normal
         mean = pnp.reshape(to_array(mean, self.dataset.dtype), (self.d,))
         total = self.covariance + to_array(cov, self.dataset.dtype)
         return pnp.sum(self.weights * multivariate_normal.pdf(pnp.transpose(self.dataset), mean, total))
 
     def resample(self, key: Any, shape: tuple[int, ...] = ()) -> Any:
         """draws from the estimate, shape (d,) + shape: a data point (by weight) plus kernel noise."""
-        from padax import random
         k1, k2 = random.split(key)
         size = int(np.prod(shape)) if shape else 1
         idx = random.choice(k1, self.n, shape=(size,), p=self.weights)

@@ -21,13 +21,13 @@ import numpy as np
 from padax import lax
 from padax import numpy as pnp
 from padax.core.errors import op_value_error
+from padax.numpy._util import to_array
 from padax.scipy.special import xlogy
 from padax.scipy.special._base import inexact_args
 
 
 def logpdf(x: Any, alpha: Any) -> Any:
     """log density at x."""
-    from padax.numpy._util import to_array
     x, alpha = to_array(x), to_array(alpha)
     k = alpha.aval.shape[0] if alpha.aval.ndim == 1 else None
     if k is None or x.aval.ndim == 0 or x.aval.shape[0] != k:

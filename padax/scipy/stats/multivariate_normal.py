@@ -24,6 +24,8 @@ from padax import lax
 from padax import numpy as pnp
 from padax.core import dtypes
 from padax.core.errors import op_value_error
+from padax.numpy import _dtypes as D
+from padax.numpy._util import to_array
 from padax.scipy.special._base import LOG_SQRT_2PI
 
 
@@ -69,11 +71,9 @@ def logpdf(x: Any, mean: Any, cov: Any, allow_singular: bool | None = False) -> 
 
 
 def _args(x, mean, cov):
-    from padax.numpy._util import to_array
     x, mean, cov = to_array(x), to_array(mean), to_array(cov)
     dt = pnp.result_type(x, mean, cov)
     if not dtypes.is_floating(dt):
-        from padax.numpy import _dtypes as D
         dt = D.default_float()
     return x.astype(dt), mean.astype(dt), cov.astype(dt)
 

@@ -12,6 +12,8 @@ import os
 from typing import Any
 
 import numpy as np
+from padax.vision.image import get_image_backend
+from padax.vision.transforms._image import pillow
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                            "data", "vision_samples")
@@ -57,7 +59,6 @@ def check_mode(dataset: str, mode: str, modes: tuple[str, ...]) -> str:
 def check_backend(dataset: str, backend: str | None) -> str:
     """'pil' (samples are PIL Images) or 'cv2' (numpy arrays; padax reads them with Pillow, not OpenCV);
     None: `padax.vision.get_image_backend()`."""
-    from padax.vision.image import get_image_backend
     backend = get_image_backend() if backend is None else backend
     if backend not in ("pil", "cv2"):
         raise ValueError(f"{dataset}: backend must be 'pil' or 'cv2', got {backend!r}")
@@ -65,7 +66,6 @@ def check_backend(dataset: str, backend: str | None) -> str:
 
 
 def pil_image():
-    from padax.vision.transforms._image import pillow
     return pillow()
 
 

@@ -6,9 +6,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.io.dataset import Dataset
-from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 from padax.paddle_format import restricted_loads
+from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 
 URL_PREFIX = "https://dataset.bj.bcebos.com/cifar/"
 
@@ -42,8 +43,7 @@ class Cifar10(Dataset):
         self.flag = self.FLAGS[self.mode]
         self.transform = transform
         self.images, self.labels = self._load(name)
-        from padax.core.dtypes import get_default_dtype
-        self.dtype = np.dtype(get_default_dtype())
+        self.dtype = np.dtype(padax.get_default_dtype())
 
     def _load(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         images, labels = [], []

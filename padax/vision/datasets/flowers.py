@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 
@@ -16,7 +17,7 @@ SPLITS = {"train": "tstid", "test": "trnid", "valid": "valid"}
 
 
 def _loadmat(path: str, key: str, dataset: str) -> np.ndarray:
-    import scipy.io
+    import scipy.io  # startup time: scipy.io loads only to read the .mat label files
     try:
         mat = scipy.io.loadmat(path)
     except Exception as e:  # scipy raises several types for a file that is not a .mat
@@ -48,8 +49,7 @@ class Flowers(Dataset):
         self.indexes = _loadmat(setid_file, SPLITS[self.mode], name).astype(np.int64)
         self._members = self._index_archive(name)
         self._tar = None
-        from padax.core.dtypes import get_default_dtype
-        self.dtype = np.dtype(get_default_dtype())
+        self.dtype = np.dtype(padax.get_default_dtype())
 
     def _index_archive(self, name: str) -> dict[str, tarfile.TarInfo]:
         with tarfile.open(self.data_file) as tar:

@@ -9,6 +9,7 @@ import numpy as np
 
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import pil_image
+from padax.vision.image import get_image_backend as _get_image_backend
 
 IMG_EXTENSIONS = (".jpg", ".jpeg", ".png", ".ppm", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
@@ -28,15 +29,13 @@ def pil_loader(path: str) -> Any:
 
 def default_loader(path: str, backend: str | None = None) -> Any:
     """An RGB PIL Image, or an RGB numpy array when the image backend (default: the current one) is 'cv2'."""
-    from padax.vision.image import get_image_backend
     img = pil_loader(path)
-    return np.array(img) if (backend or get_image_backend()) == "cv2" else img
+    return np.array(img) if (backend or _get_image_backend()) == "cv2" else img
 
 
 def _loader_for_now() -> Callable:
     """default_loader bound to the current image backend (so DataLoader workers use the same one)."""
-    from padax.vision.image import get_image_backend
-    return functools.partial(default_loader, backend=get_image_backend())
+    return functools.partial(default_loader, backend=_get_image_backend())
 
 
 def _valid_check(extensions: Sequence[str] | None, is_valid_file: Callable | None) -> Callable[[str], bool]:

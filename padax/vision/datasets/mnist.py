@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import check_backend, check_mode, finish_sample, locate, pil_image
 
@@ -59,8 +60,7 @@ class MNIST(Dataset):
         if len(self.images) != len(self.labels):
             raise ValueError(f"{name}: {len(self.images)} images but {len(self.labels)} labels "
                              f"({self.image_path!r}, {self.label_path!r})")
-        from padax.core.dtypes import get_default_dtype
-        self.dtype = np.dtype(get_default_dtype())
+        self.dtype = np.dtype(padax.get_default_dtype())
 
     def __getitem__(self, idx: int) -> tuple[Any, np.ndarray]:
         image, label = self.images[idx], np.array([self.labels[idx]], np.int64)

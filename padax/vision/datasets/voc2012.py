@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.io.dataset import Dataset
 from padax.vision.datasets._files import check_backend, check_mode, locate, pil_image
 
@@ -45,8 +46,7 @@ class VOC2012(Dataset):
         missing = [f for f in self.data + self.labels if f not in self._members]
         if missing:
             raise ValueError(f"{name}: {self.data_file!r} lacks {missing[0]} ({len(missing)} files missing)")
-        from padax.core.dtypes import get_default_dtype
-        self.dtype = np.dtype(get_default_dtype())
+        self.dtype = np.dtype(padax.get_default_dtype())
 
     def _read(self, member: str) -> Any:
         if self._tar is None:  # opened lazily, so that each DataLoader worker opens its own

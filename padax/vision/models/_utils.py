@@ -6,6 +6,7 @@ import os
 from typing import Any, Callable, Iterable
 
 from padax import nn
+from padax.serialization import load
 
 # Where Paddle publishes each architecture's weights (padax reads the downloaded file locally, by its name).
 _HAPI = "https://paddle-hapi.bj.bcebos.com/models/"
@@ -72,7 +73,6 @@ def load_pretrained(model: nn.Layer, arch: str) -> nn.Layer:
 
     The file is looked for in `weights_dir()`, then in Paddle's own cache (~/.cache/paddle/hapi/weights).
     """
-    from padax.serialization import load
     if arch not in WEIGHT_URLS:
         raise ValueError(f"{arch}: Paddle publishes no pretrained weights for this model; build it with "
                          f"pretrained=False. Models with weights: {sorted(WEIGHT_URLS)}")

@@ -6,13 +6,14 @@ from typing import Any
 
 import numpy as np
 
+import padax
 from padax.core.errors import op_value_error
 from padax.vision.ops._common import host, tensor
+from padax.vision.transforms._image import pillow
 
 
 def read_file(filename: str, name: str | None = None) -> Any:
     """The bytes of a file as a 1-D uint8 Tensor."""
-    import padax
     with open(filename, "rb") as f:
         return padax.to_tensor(np.frombuffer(f.read(), np.uint8).copy())
 
@@ -21,8 +22,6 @@ def decode_jpeg(x: Any, mode: str = "unchanged", name: str | None = None) -> Any
     """Decode image bytes (a 1-D uint8 Tensor, as read_file gives) into a uint8 [C, H, W] Tensor;
     mode 'unchanged', 'gray' or 'rgb'. Decoded on the host with Pillow (any format it reads), so
     it works on every device, where Paddle's decoder needs a GPU."""
-    import padax
-    from padax.vision.transforms._image import pillow
     op = "decode_jpeg"
     if mode not in ("unchanged", "gray", "rgb"):
         raise op_value_error(op, f"mode must be 'unchanged', 'gray' or 'rgb', got {mode!r}")

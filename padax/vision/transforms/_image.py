@@ -16,7 +16,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax
 from padax.core.errors import op_type_error, op_value_error
+from padax.functional._arrays import asarray as _asarray
 
 PIL_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
 
@@ -24,7 +26,7 @@ PIL_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
 def pillow():
     """The PIL.Image module, or an error saying how to install Pillow."""
     try:
-        from PIL import Image
+        from PIL import Image  # optional dependency: Pillow
     except ImportError as e:  # pragma: no cover - Pillow is in the test extra
         raise ImportError("padax.vision.transforms needs Pillow for PIL images and uint8 arrays: "
                           "pip install 'padax[vision]' (or pip install pillow)") from e
@@ -37,8 +39,7 @@ def is_pil(img: Any) -> bool:
 
 
 def is_tensor(img: Any) -> bool:
-    from padax.devices.array import Tensor
-    return isinstance(img, Tensor)
+    return isinstance(img, padax.Tensor)
 
 
 def image_kind(op: str, img: Any) -> str:
@@ -83,8 +84,7 @@ def channels_first(kind: str, img: Any) -> np.ndarray:
 def restore(kind: str, chw: np.ndarray, like: Any) -> Any:
     """The inverse of `channels_first`: back to the kind and layout of `like` (not a PIL Image)."""
     if kind == "tensor":
-        from padax.functional._arrays import asarray
-        return asarray(np.ascontiguousarray(chw))
+        return _asarray(np.ascontiguousarray(chw))
     if kind == "chw":
         return np.ascontiguousarray(chw)
     a = np.moveaxis(chw, -3, -1)

@@ -14,6 +14,9 @@ import threading
 from typing import Any
 
 import numpy as np
+from padax.io import get_worker_info
+from padax.io.sampler import global_seed
+from padax.random._state import _state
 
 
 class HostRandom:
@@ -55,8 +58,6 @@ _main = _MainState()
 
 def _from_global_key() -> np.random.Generator:
     """The main process's host generator; reseeded whenever padax's global key changed (padax.seed)."""
-    from padax.io.sampler import global_seed
-    from padax.random._state import _state
     with _main.lock:
         if _main.rng is None or _state.key is not _main.key:
             _main.rng = np.random.default_rng(global_seed())
@@ -78,7 +79,6 @@ def host_random(generator: Any) -> HostRandom:
     """The generator a transform draws from now (see the module docstring)."""
     if generator is not None:
         return HostRandom(generator)
-    from padax.io import get_worker_info
     if get_worker_info() is not None:
         return HostRandom(np.random.mtrand._rand)
     return HostRandom(_from_global_key())

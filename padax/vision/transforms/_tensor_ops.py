@@ -10,6 +10,8 @@ import math
 from typing import Any, Sequence
 
 import numpy as np
+import padax
+from padax.nn.functional import grid_sample
 
 GRAY_WEIGHTS = np.array([0.2989, 0.587, 0.114])
 
@@ -99,8 +101,6 @@ def perspective_grid(coeffs: Sequence[float], ow: int, oh: int) -> np.ndarray:
 
 def grid_warp(img: Any, grid: np.ndarray, mode: str, fill: Any) -> Any:
     """Sample a [C, H, W] or [N, C, H, W] Tensor at `grid`; pixels from outside take `fill` (None: 0)."""
-    import padax
-    from padax.nn.functional import grid_sample
     squeeze = img.ndim == 3
     x = img[None] if squeeze else img
     dtype = x.dtype

@@ -14,7 +14,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax
 from padax.core.errors import op_type_error, op_value_error
+from padax.nn.functional import interpolate
 from padax.vision.transforms import _tensor_ops as T
 from padax.vision.transforms._image import (channel_first, channels_first, image_kind, pil_fill, pillow, restore,
                                             through_pil)
@@ -82,7 +84,6 @@ def normalize(img: Any, mean: Any, std: Any, data_format: str = "CHW", to_rgb: b
     kind = "array" if isinstance(img, np.ndarray) else image_kind(op, img)
     shape = (-1, 1, 1) if data_format.upper() == "CHW" else (1, 1, -1)
     if kind == "tensor":
-        import padax
         m = padax.to_tensor(np.asarray(mean, np.float32).reshape(shape)).astype(img.dtype)
         s = padax.to_tensor(np.asarray(std, np.float32).reshape(shape)).astype(img.dtype)
         if to_rgb:
@@ -118,7 +119,6 @@ def resize(img: Any, size: Any, interpolation: str = "bilinear") -> Any:
     if out is None:
         return img
     if kind == "tensor":
-        from padax.nn.functional import interpolate
         x = img[None] if img.ndim == 3 else img
         y = interpolate(x, size=list(out), mode=interpolation.lower(), data_format="NCHW")
         return y[0] if img.ndim == 3 else y
@@ -148,7 +148,7 @@ def pad(img: Any, padding: Any, fill: Any = 0, padding_mode: str = "constant") -
     left, top, right, bottom = _padding_ltrb(op, padding)
     if kind == "pil":
         if padding_mode == "constant":
-            from PIL import ImageOps
+            from PIL import ImageOps  # optional dependency: Pillow
             return ImageOps.expand(img, border=(left, top, right, bottom), fill=pil_fill(img, fill))
         out = pad(np.asarray(img), padding, fill, padding_mode)
         palette = img.getpalette() if img.mode == "P" else None
@@ -306,7 +306,7 @@ def _enhance(op: str, img: Any, factor: float, enhancer: str, target) -> Any:
     """Pillow's ImageEnhance for uint8/PIL images; Paddle's Tensor-backend blend with `target(chw)` else."""
     kind = image_kind(op, img)
     if kind in ("pil", "uint8"):
-        from PIL import ImageEnhance
+        from PIL import ImageEnhance  # optional dependency: Pillow
         if kind == "uint8":
             _channels(op, channels_first(kind, img))
         return _apply_pil(kind, img, lambda im: getattr(ImageEnhance, enhancer)(im).enhance(factor))
