@@ -51,18 +51,18 @@ from __future__ import annotations
 
 from padax.linalg._decompositions import cholesky, eig, eigh, eigvals, eigvalsh, lu, lu_unpack, qr, svd, svdvals
 from padax.linalg._determinants import det, slogdet
+from padax.linalg._householder import householder_product, ormqr
+from padax.linalg._lowrank import pca_lowrank, svd_lowrank
+from padax.linalg._matrix_exp import matrix_exp
 from padax.linalg._norms import cond, matrix_norm, matrix_rank, norm, vector_norm
-from padax.linalg._products import matrix_power, matrix_transpose, multi_dot
-from padax.linalg._solve import cholesky_inverse, cholesky_solve, inv, lstsq, pinv, solve, triangular_solve
+from padax.linalg._products import cross, diagonal, matmul, matrix_power, matrix_transpose, multi_dot, vecdot
+from padax.linalg._solve import cholesky_inverse, cholesky_solve, inv, lstsq, lu_solve, pinv, solve, triangular_solve
 from padax.linalg._statistics import corrcoef, cov
-# more of paddle.linalg (vecdot, lu_solve, householder_product, ormqr, matrix_exp, svd/pca_lowrank, ...)
-from padax.linalg._extra import (cross, diagonal, householder_product, lu_solve, matmul, matrix_exp,
-                                 ormqr, pca_lowrank, svd_lowrank, vecdot)
-from padax.linalg import _extra
 
 __all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "det", "eig", "eigh",
            "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
            "triangular_solve", "vector_norm"]
-
-__all__ += _extra.__all__
+# more of paddle.linalg (vecdot, lu_solve, householder_product, ormqr, matrix_exp, svd/pca_lowrank, ...)
+__all__ += ["vecdot", "lu_solve", "householder_product", "ormqr", "matrix_exp", "svd_lowrank", "pca_lowrank",
+            "matmul", "cross", "diagonal"]

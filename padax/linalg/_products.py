@@ -1,5 +1,5 @@
-"""padax.linalg's matrix products: matrix_power, multi_dot (in the cheapest order) and
-matrix_transpose."""
+"""padax.linalg's products: matrix_power, multi_dot (in the cheapest order), vecdot, matrix_transpose,
+and matmul/cross/diagonal (the tensor API's, which Paddle also lists under linalg)."""
 from __future__ import annotations
 
 import math
@@ -9,6 +9,8 @@ import numpy as np
 
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
+from padax.functional import linalg_basic as _basic
+from padax.functional import manipulation as _manip
 from padax.functional._arrays import asarray
 from padax.linalg._helpers import _eye_like, _matrix, _mm, _mT, _unsqueeze_last
 from padax.linalg._solve import inv
@@ -128,3 +130,27 @@ def multi_dot(x: Sequence[Any], name: str | None = None) -> Any:
     if last_vec:
         out = lax.reshape(out, out.aval.shape[:-1])
     return out
+
+
+matmul, cross, diagonal = _basic.matmul, _basic.cross, _manip.diagonal
+
+
+def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
+    """sum(conj(x) * y) along `axis` (x and y broadcast together).
+
+    Args:
+        x, y: arrays broadcastable together (x is conjugated when complex).
+        axis: the axis to sum over (default the last).
+
+    Returns:
+        The dot products: the broadcast shape without `axis`.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> padax.linalg.vecdot(x, padax.to_tensor([1.0, -1.0])).tolist()
+        [-1.0, -1.0]
+    """
+    from padax.functional.math import conj, multiply
+    from padax.functional.reduction import sum as _sum
+    return _sum(multiply(conj(x), y), axis=axis)

@@ -1,5 +1,5 @@
 """padax.linalg's solvers and inverses: triangular_solve, cholesky_solve, cholesky_inverse, solve,
-inv, pinv and lstsq."""
+lu_solve (from `lu`'s packed factor), inv, pinv and lstsq."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,7 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, full
+from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full
 from padax.functional._checks import no_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._decompositions import _hermitian_eigh
@@ -281,3 +281,53 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     if driver not in ("gelsd", "gelss"):
         s = full((0,), 0, s.aval.dtype)
     return sol, residuals, rank, s
+
+
+def lu_solve(b: Any, lu: Any, pivots: Any, trans: str = "N", name: str | None = None) -> Any:
+    """Solve A X = b (trans 'N'), A^T X = b ('T') or A^H X = b ('C') from `linalg.lu`'s packed factor and
+    1-based pivots of A. b (*, M, K), lu (*, M, M); batch dimensions broadcast.
+
+    Args:
+        b: the right-hand sides (*, M, K).
+        lu: the packed LU factor of A from `linalg.lu`, (*, M, M), same dtype as `b`.
+        pivots: the 1-based pivots from `linalg.lu`, (*, M).
+        trans: 'N' (default) solves A X = b, 'T' A^T X = b, 'C' A^H X = b.
+
+    Returns:
+        The solution X, shape (*, M, K) with the broadcast batch shape.
+
+    Examples:
+        >>> import padax
+        >>> a = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> lu, pivots = padax.linalg.lu(a)
+        >>> padax.linalg.lu_solve(padax.to_tensor([[8.0], [7.0]]), lu, pivots).tolist()
+        [[1.25], [1.5]]
+    """
+    op = "lu_solve"
+    if trans not in ("N", "T", "C"):
+        raise op_value_error(f"linalg.{op}", f"trans must be 'N', 'T' or 'C', got {trans!r}")
+    b = _matrix(op, b, "b", square=False)
+    f = _matrix(op, lu, "lu")
+    if b.aval.dtype != f.aval.dtype:
+        raise op_type_error(f"linalg.{op}", f"b and lu must have the same dtype, got {b.aval.str_short()} and "
+                                            f"{f.aval.str_short()}")
+    m = f.aval.shape[-1]
+    if b.aval.shape[-2] != m:
+        raise op_value_error(f"linalg.{op}", f"b must have {m} rows to match lu, got b {b.aval.str_short()} and "
+                                             f"lu {f.aval.str_short()}")
+    batch = broadcast_shapes(f"linalg.{op}", b.aval.shape[:-2], f.aval.shape[:-2])
+    b = broadcast_to(b, batch + b.aval.shape[-2:])
+    f = broadcast_to(f, batch + f.aval.shape[-2:])
+    piv = lax.sub(lax.convert_element_type(asarray(pivots), np.int32), 1)
+    piv = broadcast_to(piv, batch + piv.aval.shape[-1:])
+    perm = _L.lu_pivots_to_permutation(piv, m)
+    p = _L._permutation_matrix(perm, f.aval.dtype)  # P A = L U with P[i, perm[i]] = 1
+    if trans == "N":  # A = P^T L U: solve L z = P b, then U x = z
+        z = _L.triangular_solve(f, _mm(p, b), left_side=True, lower=True, unit_diagonal=True)
+        return _L.triangular_solve(f, z, left_side=True, lower=False)
+    conj = trans == "C"  # A^T = U^T L^T P: solve U^T z = b, then L^T w = z, then x = P^T w
+    z = _L.triangular_solve(f, b, left_side=True, lower=False, transpose_a=True, conjugate_a=conj)
+    w = _L.triangular_solve(f, z, left_side=True, lower=True, transpose_a=True, conjugate_a=conj,
+                            unit_diagonal=True)
+    nd = p.aval.ndim
+    return _mm(lax.transpose(p, tuple(range(nd - 2)) + (nd - 1, nd - 2)), w)
