@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from padax.core.atomic_file import atomic_write
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
 from padax.numpy._util import static_value, to_array
@@ -89,7 +90,6 @@ def _with_suffix(file: Any, suffix: str) -> Any:
 
 def _write(file: Any, data: bytes) -> None:
     if isinstance(file, str):
-        from padax.lowering.compile import atomic_write
         atomic_write(file, data)
     else:
         file.write(data)

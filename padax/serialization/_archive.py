@@ -10,7 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.lowering.compile import atomic_write
+from padax.core.atomic_file import atomic_write
 
 
 class LoadError(ValueError):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.lowering.compile import atomic_write
+from padax.core.atomic_file import atomic_write
 from padax.serialization._pickle_reader import restricted_loads
 from padax.serialization._tree import _is_array
 

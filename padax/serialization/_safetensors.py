@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
-from padax.lowering.compile import atomic_write
+from padax.core.atomic_file import atomic_write
 from padax.serialization._tree import _is_array
 
 # safetensors' dtype codes -> dtype names padax knows
