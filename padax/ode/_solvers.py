@@ -209,7 +209,7 @@ class _ESDIRK(AbstractSolver):
     def step(self, g, t, y, f0, h):
         import padax.numpy as pnp
         from padax.functional.lax.solves import custom_root
-        from padax.implicit import dense_solve
+        from padax.transforms.implicit import dense_solve
         from padax.linalg import inv
         from padax.transforms.ad import jacfwd
 

@@ -183,12 +183,12 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
     """
     import padax.lax as lax
     import padax.numpy as pnp
-    from padax.implicit import _ravel
+    from padax.flatten_util import ravel_pytree
     from padax.optimizer.lbfgs import LBFGS
     from padax.scipy.optimize._minimize import lbfgs_direction
     from padax.transforms.ad import value_and_grad
     opt = LBFGS(learning_rate, max_iter, max_eval, tolerance_grad, tolerance_change, history_size, line_search_fn)
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         raise TypeError(f"padax.optimizer.lbfgs_minimize: x0 must hold floating-point arrays, got {x_flat.dtype}")
     dt, n, m = x_flat.dtype, x_flat.shape[0], opt.history_size

@@ -365,7 +365,8 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
     """
     import padax.numpy as pnp
     from padax.functional.lax.solves import custom_root
-    from padax.implicit import _ravel, dense_solve
+    from padax.flatten_util import ravel_pytree
+    from padax.transforms.implicit import dense_solve
     from padax.transforms.ad import grad, value_and_grad
     key = _METHODS.get(str(method).lower())
     if key is None:
@@ -377,7 +378,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         raise op_value_error(_OP, f"unknown options {sorted(unknown)}")
     if bounds is not None and key != "lbfgs":
         raise op_value_error(_OP, f"bounds are supported by method='L-BFGS-B', not {method!r}")
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float32)
     n = x_flat.shape[0]
@@ -431,5 +432,5 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
 
 
 def _cg_tangent(g, y):
-    from padax.implicit import normal_cg_solve
+    from padax.transforms.implicit import normal_cg_solve
     return normal_cg_solve(g, y)

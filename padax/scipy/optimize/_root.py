@@ -140,17 +140,18 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
     """
     import padax.numpy as pnp
     from padax.functional.lax.solves import custom_root
-    from padax.implicit import _ravel, dense_solve
+    from padax.flatten_util import ravel_pytree
+    from padax.transforms.implicit import dense_solve
     if method not in ("hybr", "lm", "newton"):
         raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
     options = dict(options or {})
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
     maxiter = int(options.get("maxiter", 100 * (x_flat.shape[0] + 1)))
 
     def F(xf):
         out = fun(unravel(xf), *args)
-        return _ravel(out)[0].astype(xf.dtype)
+        return ravel_pytree(out)[0].astype(xf.dtype)
 
     def run(_, guess):
         # custom_root never differentiates `run`: derivatives come from F's implicit rule
@@ -180,7 +181,7 @@ def linear_sum_assignment(cost_matrix: Any, maximize: bool = False) -> tuple[Any
         ([0, 1, 2], [1, 0, 2])
     """
     import padax.numpy as pnp
-    from padax.callback import pure_callback
+    from padax.transforms.callback import pure_callback
     from padax.transforms.staging import ShapeDtypeStruct
     c = pnp.asarray(cost_matrix)
     if c.ndim != 2:
