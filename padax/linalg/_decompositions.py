@@ -6,13 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
+from padax import custom_jvp, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, full
 from padax.functional._checks import no_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._helpers import _cast, _diag, _eye_like, _matrix, _mH, _mT, _scalar, _where
-from padax.transforms.custom import custom_jvp
 
 
 @custom_jvp

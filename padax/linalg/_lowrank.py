@@ -9,13 +9,15 @@ from padax import lax
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.functional.lax import linalg as _L
+from padax.functional.math import subtract
+from padax.functional.reduction import mean
 from padax.linalg._helpers import _matrix, _mH, _mm
 
 
 def _range_finder(a: Any, q: int, niter: int) -> Any:
     """An orthonormal basis (*, M, q) of a's dominant column space: a Gaussian test matrix, then `niter`
     subspace iterations, each re-orthonormalised."""
-    from padax.random._state import randn
+    from padax import randn  # startup time: padax.random loads on first use, not with padax.linalg
     *batch, m, n = a.aval.shape
     g = randn(tuple(batch) + (n, q), dtype=dtypes.finfo(a.aval.dtype).dtype)
     g = lax.convert_element_type(g, a.aval.dtype)
@@ -50,7 +52,6 @@ def svd_lowrank(x: Any, q: int | None = None, niter: int = 2, M: Any = None, nam
     """
     a = _matrix("svd_lowrank", x, square=False)
     if M is not None:
-        from padax.functional.math import subtract
         a = subtract(a, M)
     m, n = a.aval.shape[-2:]
     q = min(6, m, n) if q is None else int(q)
@@ -87,7 +88,5 @@ def pca_lowrank(x: Any, q: int | None = None, center: bool = True, niter: int = 
     m, n = a.aval.shape[-2:]
     q = min(6, m, n) if q is None else q
     if center:
-        from padax.functional.math import subtract
-        from padax.functional.reduction import mean
         a = subtract(a, mean(a, axis=-2, keepdim=True))
     return svd_lowrank(a, q, niter)

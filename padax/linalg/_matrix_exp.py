@@ -10,7 +10,9 @@ import numpy as np
 from padax import lax
 from padax.core import dtypes
 from padax.functional._arrays import full
+from padax.functional.lax.control import cond, scan
 from padax.linalg._helpers import _eye_like, _matrix, _mm
+from padax.linalg._solve import solve
 
 _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
            129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0,
@@ -51,12 +53,10 @@ def _expm_pade(a: Any) -> Any:
                        lin((b[7], a6), (b[5], a4), (b[3], a2), (b[1], eye))))
     v = lax.add(_mm(a6, lin((b[12], a6), (b[10], a4), (b[8], a2))),
                 lin((b[6], a6), (b[4], a4), (b[2], a2), (b[0], eye)))
-    from padax.linalg import solve
     r = solve(lax.sub(v, u), lax.add(v, u))
     # undo the scaling with s squarings per matrix: a fixed-length scan whose steps past the
     # largest s are skipped by a cond, so reverse mode differentiates it (a loop with a traced
     # trip count would not be transposable); beyond _MAX_SQUARINGS the result is NaN
-    from padax.functional.lax.control import cond, scan
     sb = lax.broadcast_in_dim(lax.convert_element_type(s, np.int32), shape, tuple(range(s.aval.ndim)))
     steps = lax.reduce_max(lax.convert_element_type(s, np.int32), tuple(range(s.aval.ndim)))
 

@@ -12,6 +12,8 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional import manipulation as _manip
 from padax.functional._arrays import asarray
+from padax.functional.math import conj, multiply
+from padax.functional.reduction import sum as _sum
 from padax.linalg._helpers import _eye_like, _matrix, _mm, _mT, _unsqueeze_last
 from padax.linalg._solve import inv
 
@@ -151,6 +153,4 @@ def vecdot(x: Any, y: Any, axis: int = -1, name: str | None = None) -> Any:
         >>> padax.linalg.vecdot(x, padax.to_tensor([1.0, -1.0])).tolist()
         [-1.0, -1.0]
     """
-    from padax.functional.math import conj, multiply
-    from padax.functional.reduction import sum as _sum
     return _sum(multiply(conj(x), y), axis=axis)
