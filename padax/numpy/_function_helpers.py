@@ -10,6 +10,7 @@ from typing import Any, Callable
 import numpy as np
 
 import padax.numpy as pnp
+from padax import vmap
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
 from padax.numpy._util import axis as _axis
@@ -32,7 +33,6 @@ def apply_along_axis(func1d: Callable, axis: builtins.int, arr: Any, *args: Any,
         >>> pnp.apply_along_axis(pnp.sum, 1, pnp.arange(6).reshape(2, 3)).tolist()
         [3, 12]
     """
-    from padax import vmap
     x = to_array(arr)
     nd = x.aval.ndim
     ax = _axis("apply_along_axis", axis, nd)
@@ -108,7 +108,6 @@ def vectorize(pyfunc: Callable, *, excluded: Any = frozenset(), signature: str |
         >>> pnp.vectorize(pnp.dot, signature="(n),(n)->()")(pnp.ones((3, 2)), pnp.ones(2)).tolist()
         [2.0, 2.0, 2.0]
     """
-    from padax import vmap
     in_core = None if signature is None else _parse_signature(signature)[0]
 
     @functools.wraps(pyfunc)
@@ -167,7 +166,6 @@ def fromfunction(function: Callable, shape: Any, *, dtype: Any = float, **kwargs
         >>> pnp.fromfunction(lambda i, j: i * 10 + j, (2, 3), dtype=pnp.int64).tolist()
         [[0, 1, 2], [10, 11, 12]]
     """
-    from padax import vmap
     shape = (shape,) if isinstance(shape, (builtins.int, np.integer)) else tuple(shape)
     dt = D.default_float() if dtype is float else (D.default_int() if dtype is builtins.int else dtype)
 

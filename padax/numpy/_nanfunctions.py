@@ -10,6 +10,7 @@ import numpy as np
 import padax.numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
+from padax.numpy._util import axes as _axes
 from padax.numpy._util import to_array, to_inexact
 
 
@@ -136,7 +137,6 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
         raise op_value_error("nanquantile", f"unsupported method {method!r}; use one of {_NANQ_METHODS}")
     if weights is not None:
         raise op_value_error("nanquantile", "weights are not supported; use quantile(..., method='inverted_cdf')")
-    from padax.numpy._util import axes as _axes
     a = to_inexact(a)
     nd = a.ndim
     ax = _axes("nanquantile", axis, nd)

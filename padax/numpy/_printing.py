@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from padax.devices import printing
 from padax.numpy._util import static_value, to_array
 
 
@@ -81,7 +82,6 @@ def set_printoptions(**kwargs: Any) -> None:
         ('[1.235]', 3)
         >>> pnp.set_printoptions(precision=8)
     """
-    from padax.devices import printing
     np.set_printoptions(**kwargs)
     printing.set_printoptions(**{k: kwargs[k] for k in ("precision", "threshold", "edgeitems", "linewidth")
                                  if kwargs.get(k) is not None})

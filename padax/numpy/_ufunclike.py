@@ -26,7 +26,7 @@ def i0(x: Any) -> Any:
         >>> np.round(pnp.i0(pnp.array([0.0, 1.0])), 4).tolist()
         [1.0, 1.2661]
     """
-    from padax.scipy.special._bessel import i0 as _i0
+    from padax.scipy.special._bessel import i0 as _i0  # startup time: padax.scipy loads on first use, not padax.numpy
     return _i0(to_inexact(x))
 
 
