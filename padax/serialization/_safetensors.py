@@ -21,7 +21,7 @@ _CODES = {"F64": "float64", "F32": "float32", "F16": "float16", "BF16": "bfloat1
 
 def _library(op: str) -> Any:
     try:
-        import safetensors
+        import safetensors  # optional (padax[safetensors]): imported only where the format is used
     except ImportError:
         raise ImportError(f"{op}: the .safetensors format needs the `safetensors` package "
                           "(pip install safetensors, or padax[safetensors])") from None

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from padax.devices.put import device_put
 from padax.serialization import _paddle_format, _pickle_reader, _safetensors
 from padax.serialization._archive import (_ZIP_MAGIC, LoadError, array_entries, json_entry, open_archive, read_arrays,
                                           read_json, write_archive)
@@ -101,7 +102,6 @@ def _load_foreign(path: str, kind: str, loads: Any, refusals: tuple) -> Any:
 
 def _arrays_to_tensors(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
-        from padax.devices.put import device_put
         return device_put(obj)
     if isinstance(obj, dict):
         return {k: _arrays_to_tensors(v) for k, v in obj.items()}

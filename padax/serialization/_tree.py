@@ -7,9 +7,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.core.abstract import ShapedArray
+from padax.devices.put import device_put
+
 
 def _is_array(obj: Any) -> bool:
-    from padax.core.abstract import ShapedArray
     return isinstance(obj, np.ndarray) or isinstance(getattr(obj, "aval", None), ShapedArray)
 
 
@@ -52,7 +54,6 @@ def decode_tree(node: Any, arrays: Sequence, return_numpy: bool = False) -> Any:
         if node.get("scalar"):
             return a[()]
         if node.get("tensor") and not return_numpy and isinstance(a, np.ndarray):
-            from padax.devices.put import device_put
             return device_put(a)
         return a
     if "value" in node:
