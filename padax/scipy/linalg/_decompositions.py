@@ -12,18 +12,20 @@ from typing import Any
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
+from padax.functional.lax import linalg as L
+from padax.linalg import cholesky as chol
+from padax.linalg import eigh as peigh
+from padax.linalg import eigvalsh, svdvals, triangular_solve
+from padax.linalg import qr as pqr
+from padax.linalg import svd as psvd
 from padax.scipy.linalg._inputs import _asfloat
-
-
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
 
 
 def inexact(op: str, a: Any, square: bool = True) -> Any:
     """`a` as a float/complex array of rank >= 2 (square if asked); integers become float."""
-    pnp = _pnp()
     a = pnp.asarray(a)
     if not pnp.issubdtype(a.dtype, pnp.inexact):
         a = a.astype(pnp.float64 if a.dtype.itemsize == 8 else pnp.float32)
@@ -34,7 +36,6 @@ def inexact(op: str, a: Any, square: bool = True) -> Any:
 
 
 def _mH(x: Any) -> Any:
-    pnp = _pnp()
     return pnp.conj(pnp.swapaxes(x, -1, -2))
 
 
@@ -59,13 +60,11 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False, check_finit
         >>> linalg.cholesky(A, lower=True).tolist()
         [[2.0, 0.0], [1.0, 1.4142]]
     """
-    from padax.linalg import cholesky as chol
     return chol(inexact("cholesky", a), upper=not lower)
 
 
 def _tri_solve(l: Any, b: Any, adjoint: bool) -> Any:
     """l^{-1} b, or l^{-H} b with `adjoint` (l lower triangular)."""
-    from padax.linalg import triangular_solve
     if adjoint:
         return triangular_solve(_mH(l), b, upper=True)
     return triangular_solve(l, b, upper=False)
@@ -107,7 +106,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
         >>> linalg.eigh(A, padax.to_tensor([[2.0, 0.0], [0.0, 2.0]]), eigvals_only=True).tolist()  # A v = w B v
         [0.7192, 2.7808]
     """
-    from padax.linalg import eigh as peigh
     subset_by_index = eigvals if subset_by_index is None else subset_by_index
     op = "padax.scipy.linalg.eigh"
     if subset_by_value is not None:
@@ -120,7 +118,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
     if b is None:
         w, v = peigh(a, UPLO=uplo)
     else:
-        pnp = _pnp()
         b = inexact("eigh", b)
         dt = pnp.result_type(a.dtype, b.dtype)
         a, b = a.astype(dt), b.astype(dt)
@@ -144,7 +141,6 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False, 
 
 def _hermitian_from(a: Any, lower: bool) -> Any:
     """The Hermitian matrix stored in a's `lower` (or upper) triangle."""
-    pnp = _pnp()
     t = pnp.tril(a, -1) if lower else pnp.triu(a, 1)
     d = pnp.real(pnp.diagonal(a, axis1=-2, axis2=-1)).astype(a.dtype)
     return t + _mH(t) + d[..., :, None] * pnp.eye(a.shape[-1], dtype=a.dtype)
@@ -171,8 +167,6 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite:
         >>> p.tolist(), l.tolist(), u.tolist()
         ([[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.3333, 1.0]], [[3.0, 4.0], [0.0, 0.6667]])
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     a = inexact("lu", a, square=False)
     f, _, perm = L.lu(a)
     *_, m, n = a.shape
@@ -213,7 +207,6 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
         >>> (q @ r).tolist(), (q.T @ q).tolist()
         ([[3.0, 1.0], [4.0, 2.0]], [[1.0, 0.0], [0.0, 1.0]])
     """
-    from padax.linalg import qr as pqr
     op = "padax.scipy.linalg.qr"
     if mode not in ("full", "economic", "r"):
         raise op_value_error(op, f"mode must be 'full', 'economic' or 'r', got {mode!r}")
@@ -228,8 +221,6 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
 def _column_pivots(a: Any) -> tuple[Any, Any]:
     """a[:, p] and p, the column order of Businger-Golub pivoting (LAPACK's geqp3): at each
     step the column with the largest remaining norm after projecting out the chosen ones."""
-    import padax.lax as lax
-    pnp = _pnp()
     if a.ndim != 2:
         raise op_value_error("padax.scipy.linalg.qr", f"pivoting needs a 2-D matrix, got shape {tuple(a.shape)}")
     m, n = a.shape
@@ -280,7 +271,6 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False, con
         >>> bool(padax.allclose(cq, q, atol=1e-6)), padax.abs(r).tolist()
         (True, [[5.0, 2.2], [0.0, 0.4]])
     """
-    pnp = _pnp()
     op = "padax.scipy.linalg.qr_multiply"
     if mode not in ("left", "right"):
         raise op_value_error(op, f"mode must be 'left' or 'right', got {mode!r}")
@@ -322,8 +312,6 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, overwrite_a
         >>> linalg.svd(padax.to_tensor([[3.0, 0.0], [0.0, -2.0]]), compute_uv=False).tolist()
         [3.0, 2.0]
     """
-    from padax.linalg import svd as psvd
-    from padax.linalg import svdvals
     if lapack_driver not in ("gesdd", "gesvd"):
         raise op_value_error("padax.scipy.linalg.svd", f"lapack_driver must be 'gesdd' or 'gesvd', got "
                                                        f"{lapack_driver!r}")
@@ -360,8 +348,6 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
         >>> padax.diag(T).tolist()
         [1.0, 3.0]
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     op = "padax.scipy.linalg.schur"
     if output not in ("real", "complex", "r", "c"):
         raise op_value_error(op, f"output must be 'real' or 'complex', got {output!r}")
@@ -396,8 +382,6 @@ def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
         >>> sorted(padax.imag(padax.diag(Tc)).tolist()), abs(float(padax.abs(Tc[1, 0])))
         ([-1.0, 1.0], 0.0)
     """
-    import padax.lax as lax
-    pnp = _pnp()
     T, Z = inexact("rsf2csf", T), inexact("rsf2csf", Z)
     if T.ndim != 2 or T.shape != Z.shape:
         raise op_value_error("padax.scipy.linalg.rsf2csf", f"T and Z must be square 2-D matrices of one shape, "
@@ -458,8 +442,6 @@ def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False, check_fi
         >>> (q @ h @ q.T).tolist()
         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
     """
-    from padax.functional.lax import linalg as L
-    pnp = _pnp()
     a = inexact("hessenberg", a)
     n = a.shape[-1]
     if n <= 2:
@@ -495,12 +477,10 @@ def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
         >>> u.tolist(), p.tolist()
         ([[1.0, 0.0], [0.0, -1.0]], [[2.0, 0.0], [0.0, 3.0]])
     """
-    import padax.numpy as pnp
-    from padax.linalg import svd
     if side not in ("right", "left"):
         raise op_value_error("padax.scipy.linalg.polar", f"side must be 'right' or 'left', got {side!r}")
     a = _asfloat(a)
-    w, s, vh = svd(a, full_matrices=False)
+    w, s, vh = psvd(a, full_matrices=False)
     u = w @ vh
     if side == "right":
         p = (pnp.conj(vh).T * s) @ vh
@@ -528,8 +508,6 @@ def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False) -> Any:
         >>> linalg.eigh_tridiagonal(d, e, eigvals_only=True).tolist()  # 2 - sqrt(2), 2, 2 + sqrt(2)
         [0.5858, 2.0, 3.4142]
     """
-    import padax.numpy as pnp
-    from padax.linalg import eigh, eigvalsh
     d, e = _asfloat(d), _asfloat(e)
     if d.ndim != 1 or e.shape != (d.shape[0] - 1,):
         raise op_value_error("padax.scipy.linalg.eigh_tridiagonal", f"d must be 1-D of length n and e of length "
@@ -537,4 +515,4 @@ def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False) -> Any:
                                                                     f"{tuple(e.shape)}")
     dt = pnp.result_type(d.dtype, e.dtype)
     T = pnp.diag(d.astype(dt)) + pnp.diag(e.astype(dt), 1) + pnp.diag(e.astype(dt), -1)
-    return eigvalsh(T) if eigvals_only else eigh(T)
+    return eigvalsh(T) if eigvals_only else peigh(T)

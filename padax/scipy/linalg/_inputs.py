@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
 
 
 def _asfloat(a: Any) -> Any:
-    import padax.numpy as pnp
     a = pnp.asarray(a)
     return a if pnp.issubdtype(a.dtype, pnp.inexact) else a.astype(pnp.float32)
 

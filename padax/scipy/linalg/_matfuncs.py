@@ -12,11 +12,14 @@ from typing import Any, Callable
 
 import numpy as np
 
+import padax.lax as lax
+import padax.numpy as pnp
+from padax import custom_jvp, jvp, vmap
 from padax.core.errors import op_value_error
-from padax.scipy.linalg._decompositions import inexact
+from padax.linalg import inv, matrix_exp, matrix_power, solve
+from padax.scipy.linalg._decompositions import inexact, schur
 from padax.scipy.linalg._inputs import _square
 from padax.scipy.linalg._solvers import solve_sylvester
-from padax.transforms.custom import custom_jvp
 
 # Gauss-Legendre nodes and weights on [0, 1]: log(I + X) = int_0^1 X (I + t X)^-1 dt, exact
 # to machine precision for ||X|| <= 0.25 with 8 nodes (the [8/8] Pade approximant)
@@ -25,21 +28,13 @@ _GL_T, _GL_W = (_GL_T + 1) / 2, _GL_W / 2
 _MAX_ROOTS = 64
 
 
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
-
-
 def _norm1(x: Any) -> Any:
-    pnp = _pnp()
     return pnp.max(pnp.sum(pnp.abs(x), axis=-2), axis=-1)
 
 
 def _sqrtm_triangular(T: Any) -> Any:
     """Principal square root of an upper-triangular matrix, one superdiagonal at a time
     (Bjorck-Hammarling): R_ij = (T_ij - sum_{i<k<j} R_ik R_kj) / (R_ii + R_jj)."""
-    import padax.lax as lax
-    pnp = _pnp()
     n = T.shape[-1]
     offset = pnp.arange(n)[None, :] - pnp.arange(n)[:, None]
     r = pnp.sqrt(pnp.diagonal(T))
@@ -57,10 +52,6 @@ def _logm_iss(A: Any) -> Any:
     roots of the triangular factor until it is within 0.25 of I (1-norm), then the quadrature
     form of log(I + X), times 2^k. A real matrix gives the real logarithm, or NaN when it has
     an eigenvalue on the negative real axis (it then has no real logarithm)."""
-    import padax.lax as lax
-    from padax.linalg import solve
-    from padax.scipy.linalg._decompositions import schur
-    pnp = _pnp()
     real = not pnp.iscomplexobj(A)
     T, Z = schur(A, output="complex")
     n = A.shape[-1]
@@ -96,10 +87,6 @@ def _logm(A: Any) -> Any:
 @_logm.defjvp
 def _logm_jvp(primals, tangents):
     (A,), (dA,) = primals, tangents
-    from padax.linalg import matrix_exp, solve
-    from padax.transforms.ad import jvp
-    from padax.transforms.batching import vmap
-    pnp = _pnp()
     X = _logm(A)
     n = A.shape[-1]
     basis = pnp.eye(n * n, dtype=A.dtype).reshape(n * n, n, n)
@@ -130,7 +117,6 @@ def logm(A: Any, disp: bool = True) -> Any:
         >>> linalg.logm(padax.to_tensor([[1.0, 0.0], [0.0, math.e]])).tolist()
         [[0.0, 0.0], [0.0, 1.0]]
     """
-    from padax.linalg import matrix_exp
     A = inexact("logm", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.logm", f"A must be 2-D, got shape {tuple(A.shape)}")
@@ -157,7 +143,6 @@ def fractional_matrix_power(A: Any, t: float) -> Any:
         >>> linalg.fractional_matrix_power(padax.to_tensor([[4.0, 2.0], [2.0, 3.0]]), 0.5).tolist()  # sqrtm, as scipy
         [[1.9194, 0.5622], [0.5622, 1.6383]]
     """
-    from padax.linalg import matrix_exp, matrix_power
     A = inexact("fractional_matrix_power", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.fractional_matrix_power", f"A must be 2-D, got shape "
@@ -189,9 +174,6 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
         >>> padax.real(linalg.funm(A, padax.exp)).tolist()  # complex result; equals expm(A), as scipy
         [[163.27, 124.18], [124.18, 101.17]]
     """
-    import padax.lax as lax
-    from padax.scipy.linalg._decompositions import schur
-    pnp = _pnp()
     A = inexact("funm", A)
     if A.ndim != 2:
         raise op_value_error("padax.scipy.linalg.funm", f"A must be 2-D, got shape {tuple(A.shape)}")
@@ -236,7 +218,6 @@ def expm(A: Any) -> Any:
         >>> linalg.expm(padax.to_tensor([[0.0, 0.0], [0.0, 1.0]])).tolist()
         [[1.0, 0.0], [0.0, 2.7183]]
     """
-    from padax.linalg import matrix_exp
     return matrix_exp(_square("expm", A))
 
 
@@ -261,7 +242,6 @@ def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
         >>> deriv.tolist()  # (e - 1) in the corner, as scipy
         [[0.0, 1.7183], [0.0, 0.0]]
     """
-    from padax.transforms.ad import jvp
     A, E = _square("expm_frechet", A), _square("expm_frechet", E)
     value, frechet = jvp(expm, (A,), (E.astype(A.dtype),))
     return (value, frechet) if compute_expm else frechet
@@ -270,9 +250,6 @@ def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
 def _sqrtm_db(A: Any) -> Any:
     """Denman-Beavers iteration (product form), 40 steps: for matrices with no eigenvalues
     on the closed negative real axis."""
-    import padax.lax as lax
-    import padax.numpy as pnp
-    from padax.linalg import inv
     n = A.shape[-1]
     eye = pnp.eye(n, dtype=A.dtype)
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import padax.numpy as pnp
 from padax.core.errors import op_value_error
+from padax.linalg import cholesky, cholesky_solve, lu, solve, triangular_solve
+from padax.linalg import lu_solve as _lu_solve
 from padax.scipy.linalg._inputs import _asfloat, _square
 
 
@@ -27,8 +30,6 @@ def solve_sylvester(a: Any, b: Any, q: Any) -> Any:
         >>> linalg.solve_sylvester(a, b, padax.ones([2, 2])).tolist()  # x_ij = 1 / (a_i + b_j)
         [[0.25, 0.2], [0.2, 0.1667]]
     """
-    import padax.numpy as pnp
-    from padax.linalg import solve
     a, b, q = _square("solve_sylvester", a), _square("solve_sylvester", b), _asfloat(q)
     m, n = a.shape[-1], b.shape[-1]
     if tuple(q.shape[-2:]) != (m, n):
@@ -56,7 +57,6 @@ def lu_factor(a: Any) -> tuple[Any, Any]:
         >>> lu.tolist(), piv.tolist()  # L below the diagonal (unit diagonal implied), U on and above, as scipy
         ([[4.0, 2.0], [0.5, 2.0]], [0, 1])
     """
-    from padax.linalg import lu
     f, piv = lu(_square("lu_factor", a))
     return f, piv - 1
 
@@ -79,8 +79,6 @@ def lu_solve(lu_and_piv: tuple, b: Any, trans: int = 0) -> Any:
         >>> linalg.lu_solve(factors, padax.to_tensor([8.0, 7.0])).tolist()
         [1.25, 1.5]
     """
-    import padax.numpy as pnp
-    from padax.linalg import lu_solve as _lu_solve
     f, piv = lu_and_piv
     b = _asfloat(b)
     vec = b.ndim == 1
@@ -106,7 +104,6 @@ def cho_factor(a: Any, lower: bool = False) -> tuple[Any, bool]:
         >>> lower, c[0].tolist(), c[1, 1].tolist()  # upper factor: row 0 is [2, 1], c[1, 1] = sqrt(2)
         (False, [2.0, 1.0], 1.4142)
     """
-    from padax.linalg import cholesky
     return cholesky(_square("cho_factor", a), upper=not lower), lower
 
 
@@ -127,7 +124,6 @@ def cho_solve(c_and_lower: tuple, b: Any) -> Any:
         >>> linalg.cho_solve(factor, padax.to_tensor([8.0, 7.0])).tolist()
         [1.25, 1.5]
     """
-    from padax.linalg import cholesky_solve
     c, lower = c_and_lower
     b = _asfloat(b)
     vec = b.ndim == 1
@@ -155,7 +151,6 @@ def solve_triangular(a: Any, b: Any, trans: int = 0, lower: bool = False, unit_d
         >>> linalg.solve_triangular(L, padax.to_tensor([2.0, 3.0]), lower=True).tolist()  # forward substitution
         [1.0, 2.0]
     """
-    from padax.linalg import triangular_solve
     a, b = _square("solve_triangular", a), _asfloat(b)
     vec = b.ndim == 1
     x = triangular_solve(a, (b[:, None] if vec else b).astype(a.dtype), upper=not lower, transpose=trans != 0,

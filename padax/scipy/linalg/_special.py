@@ -10,16 +10,12 @@ from typing import Any
 
 import numpy as np
 
+import padax.numpy as pnp
+from padax.core.dtypes import default_complex_dtype, default_float_dtype
 from padax.core.errors import op_value_error
 
 
-def _pnp():
-    import padax.numpy as pnp
-    return pnp
-
-
 def _vector(op: str, a: Any, min_size: int = 1) -> Any:
-    pnp = _pnp()
     a = pnp.asarray(a)
     if a.ndim != 1 or a.shape[0] < min_size:
         raise op_value_error(f"padax.scipy.linalg.{op}", f"needs a 1-D array of at least {min_size} "
@@ -34,8 +30,7 @@ def _size(op: str, n: Any) -> int:
 
 
 def _float(x: np.ndarray) -> Any:
-    from padax.core.dtypes import default_float_dtype
-    return _pnp().asarray(x.astype(default_float_dtype()))
+    return pnp.asarray(x.astype(default_float_dtype()))
 
 
 def companion(a: Any) -> Any:
@@ -54,7 +49,6 @@ def companion(a: Any) -> Any:
         >>> linalg.companion(padax.to_tensor([1.0, -3.0, 2.0])).tolist()  # x**2 - 3x + 2: eigenvalues 1 and 2
         [[3.0, -2.0], [1.0, 0.0]]
     """
-    pnp = _pnp()
     a = _vector("companion", a, 2)
     n = a.shape[0] - 1
     first = -a[1:] / a[0]
@@ -79,7 +73,6 @@ def convolution_matrix(a: Any, n: int, mode: str = "full") -> Any:
         >>> linalg.convolution_matrix(padax.to_tensor([1, 2]), 3).tolist()  # A @ v == convolve([1, 2], v)
         [[1, 0, 0], [2, 1, 0], [0, 2, 1], [0, 0, 2]]
     """
-    pnp = _pnp()
     op = "padax.scipy.linalg.convolution_matrix"
     a = _vector("convolution_matrix", a)
     if int(n) != n or n <= 0:
@@ -130,8 +123,7 @@ def dft(n: int, scale: str | None = None, *, dtype: Any = None) -> Any:
         w = w / np.sqrt(n)
     elif scale == "n":
         w = w / n
-    from padax.core.dtypes import default_complex_dtype
-    return _pnp().asarray(w.astype(dtype or default_complex_dtype()))
+    return pnp.asarray(w.astype(dtype or default_complex_dtype()))
 
 
 def fiedler(a: Any) -> Any:
@@ -149,7 +141,6 @@ def fiedler(a: Any) -> Any:
         >>> linalg.fiedler(padax.to_tensor([1, 4, 12])).tolist()  # |a_i - a_j|
         [[0, 3, 11], [3, 0, 8], [11, 8, 0]]
     """
-    pnp = _pnp()
     a = _vector("fiedler", a, 0)
     return pnp.abs(a[:, None] - a[None, :])
 
@@ -170,7 +161,6 @@ def fiedler_companion(a: Any) -> Any:
         >>> linalg.fiedler_companion(padax.to_tensor([1.0, -3.0, 2.0])).tolist()  # same eigenvalues as companion: 1, 2
         [[3.0, -2.0], [1.0, 0.0]]
     """
-    pnp = _pnp()
     a = _vector("fiedler_companion", a, 2)
     a = a / a[0]
     n = a.shape[0] - 1
@@ -207,7 +197,7 @@ def hadamard(n: int, dtype: Any = int) -> Any:
     h = np.ones((1, 1), np.int64)
     while h.shape[0] < n:
         h = np.block([[h, h], [h, -h]])
-    return _pnp().asarray(h, dtype=np.int64 if dtype is int else dtype)
+    return pnp.asarray(h, dtype=np.int64 if dtype is int else dtype)
 
 
 def hankel(c: Any, r: Any = None) -> Any:
@@ -227,7 +217,6 @@ def hankel(c: Any, r: Any = None) -> Any:
         >>> linalg.hankel(padax.to_tensor([1, 2, 3]), padax.to_tensor([3, 4, 5])).tolist()  # constant anti-diagonals
         [[1, 2, 3], [2, 3, 4], [3, 4, 5]]
     """
-    pnp = _pnp()
     c = pnp.asarray(c).reshape(-1)
     r = pnp.zeros_like(c) if r is None else pnp.asarray(r).reshape(-1)
     dt = pnp.result_type(c.dtype, r.dtype)
@@ -304,7 +293,7 @@ def invhilbert(n: int, exact: bool = False) -> Any:
             s = i + j
             out[i, j] = out[j, i] = ((-1) ** s * (s + 1) * comb(n + i, n - j - 1) * comb(n + j, n - i - 1)
                                      * comb(s, i) ** 2)
-    return _pnp().asarray(out.astype(np.int64)) if exact else _float(out.astype(np.float64))
+    return pnp.asarray(out.astype(np.int64)) if exact else _float(out.astype(np.float64))
 
 
 def _pascal_exact(n: int, kind: str) -> np.ndarray:
@@ -348,7 +337,7 @@ def pascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
     if exact:
         if n and max(p.ravel()) >= 2 ** 63:
             raise op_value_error("padax.scipy.linalg.pascal", f"exact entries overflow int64 for n = {n}")
-        return _pnp().asarray(p.astype(np.int64))
+        return pnp.asarray(p.astype(np.int64))
     return _float(p.astype(np.float64))
 
 
@@ -380,7 +369,7 @@ def invpascal(n: int, kind: str | None = None, exact: bool = True) -> Any:
     if exact:
         if n and max(abs(v) for v in p.ravel()) >= 2 ** 63:
             raise op_value_error("padax.scipy.linalg.invpascal", f"exact entries overflow int64 for n = {n}")
-        return _pnp().asarray(p.astype(np.int64))
+        return pnp.asarray(p.astype(np.int64))
     return _float(p.astype(np.float64))
 
 
@@ -401,7 +390,6 @@ def leslie(f: Any, s: Any) -> Any:
         >>> linalg.leslie(padax.to_tensor([0.1, 2.0, 1.0]), padax.to_tensor([0.2, 0.8])).tolist()  # fecundity, survival
         [[0.1, 2.0, 1.0], [0.2, 0.0, 0.0], [0.0, 0.8, 0.0]]
     """
-    pnp = _pnp()
     f, s = _vector("leslie", f), _vector("leslie", s)
     if s.shape[0] != f.shape[0] - 1:
         raise op_value_error("padax.scipy.linalg.leslie", f"len(s) must be len(f) - 1, got {s.shape[0]} and "
@@ -427,7 +415,6 @@ def block_diag(*arrs: Any) -> Any:
         >>> linalg.block_diag(padax.to_tensor([[1.0]]), padax.to_tensor([[2.0, 3.0], [4.0, 5.0]])).tolist()
         [[1.0, 0.0, 0.0], [0.0, 2.0, 3.0], [0.0, 4.0, 5.0]]
     """
-    import padax.numpy as pnp
     if not arrs:
         return pnp.zeros((1, 0))
     blocks = [pnp.atleast_2d(pnp.asarray(a)) for a in arrs]
@@ -458,7 +445,6 @@ def toeplitz(c: Any, r: Any = None) -> Any:
         >>> linalg.toeplitz(padax.to_tensor([1, 2, 3]), padax.to_tensor([1, 4, 5])).tolist()  # first column, first row
         [[1, 4, 5], [2, 1, 4], [3, 2, 1]]
     """
-    import padax.numpy as pnp
     c = pnp.asarray(c).reshape(-1)
     r = pnp.conj(c) if r is None else pnp.asarray(r).reshape(-1)
     vals = pnp.concatenate([c[::-1], r[1:].astype(pnp.result_type(c.dtype, r.dtype))])
@@ -482,7 +468,6 @@ def circulant(c: Any) -> Any:
         >>> linalg.circulant(padax.to_tensor([1, 2, 3])).tolist()  # each column is the previous one rolled down
         [[1, 3, 2], [2, 1, 3], [3, 2, 1]]
     """
-    import padax.numpy as pnp
     c = pnp.asarray(c).reshape(-1)
     n = c.shape[0]
     idx = (np.arange(n)[:, None] - np.arange(n)[None, :]) % n
