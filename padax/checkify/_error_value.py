@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax import tree as tree_util
 from padax.functional.lax.checks import CheckifyError
 
 JaxRuntimeError = CheckifyError  # the name jax code catches

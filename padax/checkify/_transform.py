@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from padax import jit
+from padax import tree as tree_util
 from padax.checkify._categories import all_checks, user_checks
 from padax.checkify._checker import Checker, State, initial_state
 from padax.checkify._error_value import Error
 from padax.checkify._sites import collect
-from padax.core import tree as tree_util
 from padax.core.trace import Tracer
+from padax.transforms.staging import aval_of, flat_fun, trace_flat
 
 
 def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:
@@ -36,8 +38,6 @@ def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:
         >>> err.get() is None, round(float(out), 4)
         (True, 0.6931)
     """
-    from padax.transforms.jit import jit
-    from padax.transforms.staging import aval_of, flat_fun, trace_flat
     errors = frozenset(errors)
     unknown = errors - all_checks
     if unknown:

@@ -5,8 +5,9 @@ from typing import Any
 
 import numpy as np
 
+import padax.numpy as pnp
+from padax import tree as tree_util
 from padax.checkify._error_value import Error
-from padax.core import tree as tree_util
 from padax.core.source_info import user_frame
 from padax.core.trace import Tracer
 from padax.devices.array import Tensor
@@ -65,7 +66,6 @@ def debug_check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:
 
 
 def _bind_check(what: str, pred: Any, msg: str, fmt_args: tuple, fmt_kwargs: dict, debug: bool) -> None:
-    import padax.numpy as pnp
     if not isinstance(msg, str):
         raise TypeError(f"checkify.{what}: msg must be a str, got {type(msg).__name__}")
     pred = pnp.asarray(pred)
@@ -102,7 +102,6 @@ def check_error(error: "Error") -> None:
         >>> checkify.checkify(plus_one)(padax.to_tensor(12.0))[0].get()
         'too big: 12.0 (check failed at ...)'
     """
-    import padax.numpy as pnp
     if not isinstance(error, Error):
         raise TypeError(f"checkify.check_error: expected a checkify.Error, got {type(error).__name__}")
     leaves, fmt_tree = tree_util.flatten(((error,), {}))
