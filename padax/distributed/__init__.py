@@ -24,6 +24,7 @@ padax.distributed.launch --nproc N script.py`, `get_rank()`,
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from padax.distributed._collectives import (all_gather, all_reduce, all_to_all, alltoall, broadcast, recv,
@@ -53,7 +54,6 @@ __all__ += list(_AUTO_PARALLEL) + ["fleet", "sharding"]
 
 
 def __getattr__(name: str) -> Any:
-    import importlib
     if name in _AUTO_PARALLEL:
         return getattr(importlib.import_module("padax.distributed.auto_parallel"), name)
     if name in ("fleet", "sharding"):

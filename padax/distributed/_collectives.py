@@ -6,6 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from padax.distributed._placements import ProcessMesh, ReduceOp
+from padax.functional._arrays import asarray, aval_of
+from padax.functional.creation import zeros_like
+from padax.functional.lax import elementwise as E
+from padax.functional.lax import parallel as par
+from padax.functional.lax.parallel import _static_axis_size
+from padax.functional.lax.parallel_extra import all_to_all as a2a
+from padax.functional.lax.parallel_extra import psum_scatter
+from padax.functional.lax.reductions import reduce_prod
+from padax.functional.manipulation import stack
+from padax.functional.math import where
 
 
 def _group(group: Any) -> Any:
@@ -37,7 +47,6 @@ def all_reduce(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: 
         >>> padax.vmap(lambda a: dist.all_reduce(a, group="i"), axis_name="i")(x).tolist()  # inside shard_map: a mesh axis
         [10.0, 10.0, 10.0, 10.0]
     """
-    from padax.functional.lax import parallel as par
     g = _group(group)
     if op == ReduceOp.SUM:
         return par.psum(tensor, g)
@@ -48,9 +57,7 @@ def all_reduce(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_op: 
     if op == ReduceOp.AVG:
         return par.pmean(tensor, g)
     if op == ReduceOp.PROD:
-        from padax.functional.lax import elementwise as E
         gathered = par.all_gather(tensor, g)
-        from padax.functional.lax.reductions import reduce_prod
         return reduce_prod(gathered, (0,)) if hasattr(E, "mul") else gathered
     raise ValueError(f"all_reduce: unknown op {op!r}; use padax.distributed.ReduceOp.SUM/MAX/MIN/AVG/PROD")
 
@@ -82,7 +89,6 @@ def all_gather(tensor_or_list: Any, tensor: Any = None, group: Any = None, sync_
         >>> padax.vmap(lambda a: dist.all_gather(a, group="i"), axis_name="i")(x).tolist()  # every member gets all
         [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
     """
-    from padax.functional.lax import parallel as par
     if isinstance(tensor_or_list, list):
         out = par.all_gather(tensor, _group(group), axis=0)
         n = out.shape[0]
@@ -113,12 +119,10 @@ def reduce_scatter(tensor: Any, op: str = ReduceOp.SUM, group: Any = None, sync_
         >>> padax.vmap(lambda a: dist.reduce_scatter(a, group="i"), axis_name="i")(rows).tolist()  # column sums, one each
         [[24.0], [28.0], [32.0], [36.0]]
     """
-    from padax.functional.lax.parallel_extra import psum_scatter
     if op not in (ReduceOp.SUM, ReduceOp.AVG):
         raise ValueError(f"reduce_scatter: op {op!r} is not supported (SUM or AVG)")
     out = psum_scatter(tensor, _group(group), scatter_dimension=axis, tiled=True)
     if op == ReduceOp.AVG:
-        from padax.functional.lax.parallel import _static_axis_size
         out = out / _static_axis_size(_group(group))
     return out
 
@@ -143,10 +147,6 @@ def broadcast(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True
         >>> padax.vmap(lambda a: dist.broadcast(a, src=2, group="i"), axis_name="i")(x).tolist()
         [3.0, 3.0, 3.0, 3.0]
     """
-    from padax.functional._arrays import asarray, aval_of
-    from padax.functional.creation import zeros_like
-    from padax.functional.lax import parallel as par
-    from padax.functional.math import where
     g = _group(group)
     x = asarray(tensor)
     kept = where(par.axis_index(g) == src, x, zeros_like(x))  # src's value, zeros elsewhere
@@ -173,7 +173,6 @@ def all_to_all(tensor: Any, group: Any = None, *, split_axis: int = 0, concat_ax
         >>> padax.vmap(lambda a: dist.all_to_all(a, group="i"), axis_name="i")(rows).tolist()  # member j gets column j
         [[0.0, 3.0, 6.0], [1.0, 4.0, 7.0], [2.0, 5.0, 8.0]]
     """
-    from padax.functional.lax.parallel_extra import all_to_all as a2a
     return a2a(tensor, _group(group), split_axis, concat_axis, tiled=True)
 
 
@@ -198,7 +197,6 @@ def alltoall(in_tensor_list: Any, out_tensor_list: list | None = None, group: An
         >>> padax.vmap(lambda a: dist.alltoall([a[0], a[1]], group="i"), axis_name="i")(rows).tolist()
         [[0.0, 2.0], [1.0, 3.0]]
     """
-    from padax.functional.manipulation import stack
     x = stack(list(in_tensor_list)) if isinstance(in_tensor_list, (list, tuple)) else in_tensor_list
     out = all_to_all(x, group)
     if out_tensor_list is not None:
@@ -231,7 +229,6 @@ def send(tensor: Any, dst: int, group: Any = None, sync_op: bool = True, *, src:
         >>> padax.vmap(lambda a: dist.send(a, dst=3, group="i", src=0), axis_name="i")(x).tolist()  # member 3 receives
         [0.0, 0.0, 0.0, 1.0]
     """
-    from padax.functional.lax import parallel as par
     return par.ppermute(tensor, _group(group), [(src, dst)])
 
 
@@ -258,7 +255,6 @@ def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, *, 
         >>> padax.vmap(lambda a: dist.recv(a, src=1, group="i", dst=0), axis_name="i")(x).tolist()
         [2.0, 0.0, 0.0, 0.0]
     """
-    from padax.functional.lax import parallel as par
     if dst is None:
         return broadcast(tensor, src, group)
     return par.ppermute(tensor, _group(group), [(src, dst)])

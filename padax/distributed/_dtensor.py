@@ -6,7 +6,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.core.trace import EvalTrace, trace_state
+from padax.devices.put import put_sharded
 from padax.distributed._placements import Placement, to_named_sharding
+from padax.functional._arrays import aval_of
+from padax.functional.lax.parallel_extra import with_sharding_constraint
 
 
 def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: Any = None,
@@ -31,8 +35,6 @@ def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: A
         >>> w.shape, w.tolist()[0]
         ((2, 4), [1.0, 1.0, 1.0, 1.0])
     """
-    from padax.devices.put import put_sharded
-    from padax.functional._arrays import aval_of
     try:
         ndim = aval_of(data).ndim
     except TypeError:
@@ -59,12 +61,8 @@ def reshard(x: Any, mesh: Any, placements: Sequence[Placement]) -> Any:
         >>> dist.reshard(w, pm, [dist.Replicate()]).tolist()  # the same global value, laid out anew
         [0.0, 1.0, 2.0, 3.0]
     """
-    from padax.core.trace import EvalTrace, trace_state
-    from padax.functional._arrays import aval_of
-    from padax.functional.lax.parallel_extra import with_sharding_constraint
     s = to_named_sharding(mesh, placements, aval_of(x).ndim)
     if type(trace_state.trace) is EvalTrace:
-        from padax.devices.put import put_sharded
         return put_sharded(x, s)
     return with_sharding_constraint(x, s)
 

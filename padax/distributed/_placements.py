@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.devices import backend
 from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
 
 
@@ -32,7 +33,6 @@ class ProcessMesh:
     """
 
     def __init__(self, mesh: Any, dim_names: Sequence[str] | None = None):
-        from padax.devices import backend
         if isinstance(mesh, Mesh):
             self._mesh = mesh
             self.process_ids = [d.id for d in mesh.device_list]

@@ -6,7 +6,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.devices.sharding import NamedSharding, ShardingError
+from padax.config import config
+from padax.core.abstract import ShapedArray
+from padax.devices import _jaxlib
+from padax.devices.array import Tensor
+from padax.devices.put import _as_host_array
+from padax.devices.sharding import NamedSharding, ShardingError, _is_addressable
 from padax.distributed.runtime import DistributedError, process_count, process_index
 
 
@@ -58,12 +63,6 @@ def make_array_from_process_local_data(sharding: NamedSharding, local_data: Any,
         >>> x.shape, x.tolist()
         ((4,), [0.0, 1.0, 2.0, 3.0])
     """
-    from padax.config import config
-    from padax.core.abstract import ShapedArray
-    from padax.devices import _jaxlib
-    from padax.devices.array import Tensor
-    from padax.devices.put import _as_host_array
-    from padax.devices.sharding import _is_addressable
     arr, _ = _as_host_array(np.asarray(local_data), None)
     ndim = arr.ndim
     probe = tuple([sharding.num_devices * 2] * ndim)
