@@ -75,6 +75,7 @@ from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noq
 from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
 from padax import tree_util  # noqa: E402,F401
+from padax import flatten_util  # noqa: E402,F401
 from padax import numpy  # noqa: E402,F401
 from padax import tensor  # noqa: E402,F401
 
@@ -118,9 +119,9 @@ _LAZY_NAMES = {
                      "visualize_array_sharding"), "padax.sharding"),
     "shard_map": "padax.transforms.shard_map",
     **dict.fromkeys(("disable_static", "enable_static", "in_dynamic_mode"), "padax.static.mode"),
-    "pure_callback": "padax.callback", "jet": "padax.transforms.jet",
+    "pure_callback": "padax.transforms.callback", "jet": "padax.transforms.jet",
     **dict.fromkeys(("hessian_diag", "hvp", "jacobian_diag", "laplacian"), "padax._differential_operators"),
-    "implicit_diff": "padax.implicit",
+    "implicit_diff": "padax.transforms.implicit",
     **dict.fromkeys(("closure_convert", "custom_gradient"), "padax.transforms.closure"),
     **dict.fromkeys(("gammainc", "gammaincc", "i0", "i0e", "i1", "i1e"), "padax.scipy.special._paddle"),
     **dict.fromkeys(("Model", "flops", "summary"), "padax.hapi"),

@@ -83,6 +83,7 @@ MODULES = [
     ModuleDoc("padax.scipy.stats", "padax.scipy.stats", None, "jax.scipy.stats"),
     ModuleDoc("padax.scipy.signal", "padax.scipy.signal", None, "jax.scipy.signal"),
     ModuleDoc("padax.tree_util", "padax.tree_util", None, "jax.tree_util"),
+    ModuleDoc("padax.flatten_util", "padax.flatten_util", None, "jax.flatten_util"),
     ModuleDoc("padax.debug", "padax.debug", None, "jax.debug"),
     ModuleDoc("padax.checkify", "padax.checkify", None, "jax.experimental.checkify"),
     ModuleDoc("padax.profiler", "padax.profiler", "paddle.profiler", "jax.profiler"),

@@ -9,11 +9,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import padax.numpy as pnp
 from padax.checkify._sites import CALLS, CONTROL, Site, is_float
 from padax.checkify._strip import custom_params_without_checks, without_checks
 from padax.core.abstract import ShapedArray
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 from padax.functional.lax.checks import check_p
+from padax.functional.lax.control import cond_p, scan_p, while_p
+from padax.interpreters.jaxpr_util import hoist as _hoist
+from padax.interpreters.jaxpr_util import join_consts as _join_consts
+from padax.transforms.staging import trace_flat
 
 
 class State:
@@ -37,7 +42,6 @@ class State:
         return State(flat[0], payloads)
 
     def fail(self, site_id: int, failed, payload: Sequence[Any]) -> None:
-        import padax.numpy as pnp
         first = pnp.logical_and(failed, self.code < 0)
         self.code = pnp.where(first, np.int32(site_id), self.code)
         self.payloads[site_id] = [pnp.where(first, pnp.asarray(new, dtype=old.dtype), old)
@@ -45,7 +49,6 @@ class State:
 
 
 def initial_state(sites: Sequence[Site]) -> State:
-    import padax.numpy as pnp
     """No failure yet: code -1 and zero payloads."""
     payloads = [[pnp.zeros(a.shape, dtype=a.dtype) for a in s.payload_avals] for s in sites]
     return State(pnp.asarray(-1, dtype=np.int32), payloads)
@@ -60,7 +63,6 @@ class Checker:
         self.ids = ids
 
     def run(self, jaxpr: Jaxpr, consts: Sequence[Any], args: Sequence[Any], state: State) -> list:
-        import padax.numpy as pnp
         env: dict = {}
         nan_of: dict = {}
 
@@ -105,7 +107,6 @@ class Checker:
 
     # automatic and user checks
     def _user(self, sid: int, eqn, ins, state: State) -> None:
-        import padax.numpy as pnp
         pred, fmt = ins[0], ins[1:]
         nb = eqn.params["batch_ndim"]
         if not nb:
@@ -119,7 +120,6 @@ class Checker:
         state.fail(sid, pnp.any(bad), [flat] + values)
 
     def _automatic(self, sid: int, eqn, ins, outs, state: State, env, has_nan) -> None:
-        import padax.numpy as pnp
         site = self.sites[sid]
         if site.kind == "nan":
             out_nan = None
@@ -140,7 +140,6 @@ class Checker:
     def _bounds(self, sid: int, eqn, ins, state: State) -> None:
         """Out-of-bounds start indices (index vectors of a gather/scatter, scalars of a dynamic
         slice/update): the first bad index, its operand axis and that axis's size."""
-        import padax.numpy as pnp
         shape = np.array(eqn.invars[0].aval.shape, np.int64)
         axes, sizes, starts = _starts(eqn, ins, shape)
         if starts is None or not len(axes):
@@ -154,7 +153,6 @@ class Checker:
     # control flow: the error state travels through the bodies
     def _checked_body(self, closed: ClosedJaxpr, n_front: int, in_avals, what: str):
         """A traced function (front args, state..., rest) -> (state..., outputs) checking `closed`."""
-        from padax.transforms.staging import trace_flat
         sites = self.sites
         n_state = len(initial_state_avals(sites))
 
@@ -168,8 +166,6 @@ class Checker:
         return trace_flat(body, avals, what)
 
     def _cond(self, eqn, ins, state: State) -> list:
-        from padax.functional.lax.control import cond_p
-        from padax.interpreters.jaxpr_util import join_consts as _join_consts
         branches = eqn.params["branches"]
         in_avals = [v.aval for v in eqn.invars[1:]]
         checked = [self._checked_body(b, 0, in_avals, "checkify of cond") for b in branches]
@@ -183,10 +179,6 @@ class Checker:
     def _while(self, eqn, ins, state: State) -> list:
         """The loop carries the error state; cond_fun's checks run on the initial carry and after
         every step (on each carry cond_fun sees), the loop's own cond_fun ignores the state."""
-        from padax.core.jaxpr import eval_jaxpr
-        from padax.functional.lax.control import while_p
-        from padax.interpreters.jaxpr_util import hoist as _hoist
-        from padax.transforms.staging import trace_flat
         p = eqn.params
         ncc, nbc = p["cond_nconsts"], p["body_nconsts"]
         cc, bc, carry = ins[:ncc], ins[ncc:ncc + nbc], ins[ncc + nbc:]
@@ -222,8 +214,6 @@ class Checker:
         return outs[n_state:]
 
     def _scan(self, eqn, ins, state: State) -> list:
-        from padax.functional.lax.control import scan_p
-        from padax.interpreters.jaxpr_util import hoist as _hoist
         p = eqn.params
         nc, nk = p["num_consts"], p["num_carry"]
         n_state = len(state.flat())
@@ -240,7 +230,6 @@ class Checker:
 def _starts(eqn, ins, shape: np.ndarray):
     """(operand axes the start indices address, window size along every operand axis, the start
     indices with one index vector per row, or None when there are none) of an indexing equation."""
-    import padax.numpy as pnp
     name, p = eqn.primitive.name, eqn.params
     if name in ("dynamic_slice", "dynamic_update_slice"):
         first = 1 if name == "dynamic_slice" else 2

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from padax.core import tree as tree_util
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr
+from padax import tree as tree_util
+from padax.core.ad_util import Zero, instantiate
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from padax.functional.lax.checks import check_p
+from padax.transforms.custom import _Hashable
+from padax.transforms.staging import aval_of, trace_flat
 
 
 def without_checks(jaxpr: Jaxpr) -> Jaxpr:
@@ -43,7 +46,6 @@ def custom_params_without_checks(eqn) -> dict:
     """A custom_jvp/custom_vjp call's params with no checks left in its primal program or its
     rules: the checked copy of the primal found the errors, and checks in derivative rules are
     not made into errors (as in jax; check the derivative with checkify(grad(f)) instead)."""
-    from padax.transforms.custom import _Hashable
     p = dict(eqn.params, call_jaxpr=strip_checks(eqn.params["call_jaxpr"]))
     if eqn.primitive.name == "custom_jvp_call":
         p["jvp_fn"] = _Hashable(_jvp_without_checks(p["jvp_fn"].fn))
@@ -55,14 +57,11 @@ def custom_params_without_checks(eqn) -> dict:
 
 def _run_without_checks(flat: Callable, args: Sequence[Any], what: str) -> list:
     """`flat(*args)` (a list of arrays) computed from its traced program with the checks removed."""
-    from padax.core.jaxpr import eval_jaxpr
-    from padax.transforms.staging import aval_of, trace_flat
     closed = trace_flat(flat, [aval_of(a) for a in args], what)
     return list(eval_jaxpr(without_checks(closed.jaxpr), closed.consts, *args))
 
 
 def _jvp_without_checks(rule: Callable) -> Callable:
-    from padax.core.ad_util import instantiate
 
     def jvp(primals, tangents):
         n, n_out = len(primals), []
@@ -92,7 +91,6 @@ def _fwd_without_checks(fwd: Callable) -> Callable:
 
 
 def _bwd_without_checks(bwd: Callable) -> Callable:
-    from padax.core.ad_util import Zero
 
     def run(res, cts):
         res_leaves, res_tree = tree_util.flatten(res)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from padax import device as _device
+from padax.device._installed import _gpu_devices, get_available_device
+from padax.device._selection import resolve_device
 from padax.devices import backend
 
 
@@ -22,21 +23,21 @@ class DeviceProperties(NamedTuple):
 
 
 def _gpu(device: Any = None):
-    devs = _device._gpu_devices()
+    devs = _gpu_devices()
     if not devs:
         raise ValueError("padax.device.cuda: there is no GPU backend here (install a PJRT CUDA plugin, "
-                         "e.g. jax-cuda12-plugin); available: " + ", ".join(_device.get_available_device()))
+                         "e.g. jax-cuda12-plugin); available: " + ", ".join(get_available_device()))
     if device is None:
         default = backend.default_device()
         return default if default in devs else devs[0]
     if isinstance(device, int) and not isinstance(device, bool):
         device = f"gpu:{device}"
-    return _device.resolve_device(device)
+    return resolve_device(device)
 
 
 def device_count() -> int:
     """The number of GPUs padax can use here (0 without a GPU backend)."""
-    return len(_device._gpu_devices())
+    return len(_gpu_devices())
 
 
 def is_available() -> bool:

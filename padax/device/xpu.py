@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.device._selection import resolve_device
+
 
 def device_count() -> int:
     """The number of XPUs padax can use: always 0 (no XPU backend)."""
@@ -11,7 +13,6 @@ def device_count() -> int:
 
 def synchronize(device: Any = None) -> None:
     """There is no XPU to wait for: a ValueError, as for any device that does not exist."""
-    from padax.device import resolve_device
     resolve_device("xpu" if device is None else device)
 
 

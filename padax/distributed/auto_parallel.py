@@ -28,7 +28,7 @@ __all__ = ["shard_layer", "shard_optimizer", "shard_dataloader", "to_static", "D
 
 
 def _pm(mesh: Any) -> Any:
-    from padax.distributed import _as_mesh
+    from padax.distributed._placements import _as_mesh
     return _as_mesh(mesh)
 
 

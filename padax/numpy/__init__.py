@@ -52,8 +52,27 @@ from padax.numpy._searching import *  # noqa: F401,F403
 from padax.numpy._linalg_core import *  # noqa: F401,F403
 from padax.numpy._misc import *  # noqa: F401,F403
 from padax.numpy._misc import __array_namespace_info__  # noqa: F401
-from padax.numpy._extras_stats import *  # noqa: F401,F403  (jax.numpy's cov, histogram, poly*, ...)
-from padax.numpy._extras_index import *  # noqa: F401,F403
+# jax.numpy's extras beyond the Array API (cov, histogram, poly*, mgrid, insert, vectorize, save/load, ...)
+from padax.numpy._covariance import *  # noqa: F401,F403
+from padax.numpy._histograms import *  # noqa: F401,F403
+from padax.numpy._nanfunctions import *  # noqa: F401,F403
+from padax.numpy._set_ops import *  # noqa: F401,F403
+from padax.numpy._polynomial import *  # noqa: F401,F403
+from padax.numpy._calculus import *  # noqa: F401,F403
+from padax.numpy._ufunclike import *  # noqa: F401,F403
+from padax.numpy._windows import *  # noqa: F401,F403
+from padax.numpy._ordering import *  # noqa: F401,F403
+from padax.numpy._index_tricks import *  # noqa: F401,F403
+from padax.numpy._insert_delete import *  # noqa: F401,F403
+from padax.numpy._shape_helpers import *  # noqa: F401,F403
+from padax.numpy._diagonals import *  # noqa: F401,F403
+from padax.numpy._selection import *  # noqa: F401,F403
+from padax.numpy._contractions import *  # noqa: F401,F403
+from padax.numpy._function_helpers import *  # noqa: F401,F403
+from padax.numpy._bits import *  # noqa: F401,F403
+from padax.numpy._printing import *  # noqa: F401,F403
+from padax.numpy._predicates import *  # noqa: F401,F403
+from padax.numpy._npyio import *  # noqa: F401,F403
 from padax.numpy import fft, linalg  # noqa: F401
 from padax.devices.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
 

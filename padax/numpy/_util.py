@@ -226,3 +226,30 @@ def doc_with_example(summary: str, name: str, args: Sequence[str], result: str, 
     call = ", ".join(f"pnp.array({a})" for a in args)
     return example_doc(summary, [(f"pnp.{name}({call}).tolist()", result)], imports=("import padax.numpy as pnp",),
                        args=params, returns=returns)
+
+
+def static_value(op: str, x: Any, what: str) -> np.ndarray:
+    """A static (host) value of `x`: Python/numpy data or an eager Tensor, never a tracer."""
+    if isinstance(x, Tracer):
+        raise op_type_error(op, f"{what} must be a concrete value (not traced under jit/grad/vmap); "
+                                f"got {x.aval.str_short()}")
+    return np.asarray(x)
+
+
+def eager_values(op: str, x: Any) -> np.ndarray:
+    """Host values of x for ops whose output shape depends on them (eager only)."""
+    if isinstance(x, Tracer):
+        raise op_value_error(op, "needs concrete values (its result's shape depends on them); call it outside "
+                                 "jit, or pass a static size= where the function takes one")
+    return np.asarray(x)
+
+
+def refuse_inplace(op: str) -> None:
+    raise op_value_error(op, "padax arrays are immutable: pass inplace=False to get the updated array back")
+
+
+def promote_inexact(*xs: Any) -> list[Any]:
+    """Arrays promoted to one dtype, integers and bool as the default float."""
+    out = promote(*[to_array(x) if not isinstance(x, (builtins.int, builtins.float, builtins.complex)) else x
+                    for x in xs])
+    return [to_inexact(o) for o in out]

@@ -194,6 +194,6 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
         dt = pnp.float32
     y0 = tree_util.map(lambda v: pnp.asarray(v).astype(dt), y0)
     saved, info, unravel = _solve_times(field, y0, tuple(args), tt.astype(dt), Dopri5(), controller, None, max_steps)
-    from padax.implicit import _ravel
-    rows = pnp.concatenate([_ravel(y0)[0][None], saved], axis=0)
+    from padax.flatten_util import ravel_pytree
+    rows = pnp.concatenate([ravel_pytree(y0)[0][None], saved], axis=0)
     return vmap(unravel)(rows)

@@ -107,8 +107,8 @@ def _check_times(t0, t1, ts, dt0) -> None:
 
 def flat_field(vector_field: Callable, y0: Any, args: Any, op: str = _OP):
     """(y0 as a flat vector, unravel, g(t, yflat) -> flat dy/dt) with a structure check."""
-    from padax.implicit import _ravel
-    y_flat, unravel = _ravel(y0)
+    from padax.flatten_util import ravel_pytree
+    y_flat, unravel = ravel_pytree(y0)
     y_tree = tree_util.structure(y0)
 
     def g(t, yf):
@@ -120,7 +120,7 @@ def flat_field(vector_field: Callable, y0: Any, args: Any, op: str = _OP):
             if tuple(a.shape) != tuple(np.shape(b)):
                 raise op_type_error(op, f"the vector field returned shape {tuple(a.shape)} for a state of "
                                         f"shape {tuple(np.shape(b))}")
-        return _ravel(out)[0].astype(yf.dtype)
+        return ravel_pytree(out)[0].astype(yf.dtype)
     return y_flat, unravel, g
 
 

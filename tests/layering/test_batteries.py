@@ -78,7 +78,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.devices.backend": _EARLY + " (padax.default_device, padax.devices)",
         "padax.devices.printing": "re-exports printoptions (numpy's, as jax.numpy.printoptions)",
         "padax.devices.put": _EARLY + " (padax.device_put)",
-        "padax.lowering.compile": "no public name for atomic_write (numpy.save's file writes)",
+        "padax.core.atomic_file": "no public name for atomic_write (numpy.save's file writes)",
         "padax.transforms.batching": _EARLY + " (padax.vmap)",
     },
     "padax.ode": {
@@ -104,9 +104,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.dtypes": _DTYPES,
         "padax.core.errors": _ERRORS,
         "padax.core.trace": _TRACER,
-        "padax.transforms.ad": "padax/scipy/linalg/__init__.py (being split elsewhere) still imports jvp from here",
-        "padax.transforms.custom": "padax/scipy/linalg/__init__.py (being split elsewhere) still imports custom_jvp "
-                                   "from here",
     },
     "padax.sharding": {
         "padax.core.trace": _TRACER,

@@ -1,5 +1,6 @@
 """padax.numpy's index tricks, insert/delete/put/place, vectorize & co., bit packing, printing and file helpers
-(padax/numpy/_extras_index.py) against jax.numpy (x64) and NumPy on small inputs."""
+(padax/numpy/_index_tricks.py, _insert_delete.py, _selection.py, _function_helpers.py, _bits.py, _printing.py,
+_npyio.py, ...) against jax.numpy (x64) and NumPy on small inputs."""
 from __future__ import annotations
 
 import io

@@ -1,4 +1,5 @@
-"""padax.numpy's jax.numpy extras (padax/numpy/_extras_stats.py): values against NumPy on small inputs
+"""padax.numpy's jax.numpy extras (padax/numpy/_covariance.py, _histograms.py, _nanfunctions.py, _set_ops.py,
+_polynomial.py, _calculus.py, _windows.py, _ordering.py, ...): values against NumPy on small inputs
 (run under padax.jit, one program per case), jax.numpy's own semantics (-1 for all-NaN rows, untrimmed
 remainders, partition order, size= padding) and result dtypes against values written out from jax 0.10.2
 (x64 on), and gradients against central differences."""

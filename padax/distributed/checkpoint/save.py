@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from padax.core.atomic_file import atomic_write
 from padax.distributed import runtime
 from padax.distributed.checkpoint import layout
-from padax.lowering.compile import atomic_write
 from padax.serialization import json_entry, write_archive
 
 _saves = itertools.count()  # every process saves the same sequence, so this names each save's keys and barriers

@@ -1,5 +1,6 @@
 """scipy.linalg's decompositions with scipy's signatures and return conventions: cholesky,
-eigh (also generalized), lu, qr, qr_multiply, svd, schur, rsf2csf, hessenberg.
+eigh (also generalized), lu, qr, qr_multiply, svd, schur, rsf2csf, hessenberg, polar and
+eigh_tridiagonal.
 
 They rest on padax.linalg (differentiable factorizations) and, for schur and hessenberg,
 on LAPACK's gees/gehrd kernels (CPU only, not differentiable: the forms are not unique).
@@ -17,9 +18,10 @@ from padax.core.errors import op_value_error
 from padax.functional.lax import linalg as L
 from padax.linalg import cholesky as chol
 from padax.linalg import eigh as peigh
+from padax.linalg import eigvalsh, svdvals, triangular_solve
 from padax.linalg import qr as pqr
 from padax.linalg import svd as psvd
-from padax.linalg import svdvals, triangular_solve
+from padax.scipy.linalg._inputs import _asfloat
 
 
 def inexact(op: str, a: Any, square: bool = True) -> Any:
@@ -455,3 +457,62 @@ def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False, check_fi
     q = q.at[..., 0, 0].set(1)
     q = q.at[..., 1:, 1:].set(q1)
     return h, q
+
+
+def polar(a: Any, side: str = "right") -> tuple[Any, Any]:
+    """(u, p) with a = u p (side='right') or a = p u (side='left'), u unitary and p
+    positive semidefinite, from the SVD.
+
+    Args:
+        a: a matrix (M, N).
+        side: 'right' (default, a = u p) or 'left' (a = p u).
+
+    Returns:
+        The tuple (u, p): u (M, N); p (N, N) for 'right', (M, M) for 'left'.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> u, p = linalg.polar(padax.to_tensor([[2.0, 0.0], [0.0, -3.0]]))  # a = u p, u unitary, p positive semidefinite
+        >>> u.tolist(), p.tolist()
+        ([[1.0, 0.0], [0.0, -1.0]], [[2.0, 0.0], [0.0, 3.0]])
+    """
+    if side not in ("right", "left"):
+        raise op_value_error("padax.scipy.linalg.polar", f"side must be 'right' or 'left', got {side!r}")
+    a = _asfloat(a)
+    w, s, vh = psvd(a, full_matrices=False)
+    u = w @ vh
+    if side == "right":
+        p = (pnp.conj(vh).T * s) @ vh
+    else:
+        p = (w * s) @ pnp.conj(w).T
+    return u, p
+
+
+def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False) -> Any:
+    """Eigenvalues (and eigenvectors) of the symmetric tridiagonal matrix with diagonal d and
+    off-diagonal e.
+
+    Args:
+        d: the diagonal, 1-D of length n.
+        e: the off-diagonal, 1-D of length n - 1.
+        eigvals_only: return only the eigenvalues.
+
+    Returns:
+        The eigenvalues (n,), ascending, or the tuple (eigenvalues, eigenvectors (n, n)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> d, e = padax.to_tensor([2.0, 2.0, 2.0]), padax.to_tensor([-1.0, -1.0])
+        >>> linalg.eigh_tridiagonal(d, e, eigvals_only=True).tolist()  # 2 - sqrt(2), 2, 2 + sqrt(2)
+        [0.5858, 2.0, 3.4142]
+    """
+    d, e = _asfloat(d), _asfloat(e)
+    if d.ndim != 1 or e.shape != (d.shape[0] - 1,):
+        raise op_value_error("padax.scipy.linalg.eigh_tridiagonal", f"d must be 1-D of length n and e of length "
+                                                                    f"n - 1, got {tuple(d.shape)} and "
+                                                                    f"{tuple(e.shape)}")
+    dt = pnp.result_type(d.dtype, e.dtype)
+    T = pnp.diag(d.astype(dt)) + pnp.diag(e.astype(dt), 1) + pnp.diag(e.astype(dt), -1)
+    return eigvalsh(T) if eigvals_only else peigh(T)

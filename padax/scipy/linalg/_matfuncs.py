@@ -1,6 +1,7 @@
-"""Matrix functions beyond expm/sqrtm: logm (inverse scaling and squaring on the Schur form),
-fractional_matrix_power and funm (Schur-Parlett), with scipy's signatures. CPU only (they
-rest on the complex Schur form).
+"""scipy.linalg's matrix functions with scipy's signatures: expm and expm_frechet (padax.linalg.matrix_exp
+and its forward derivative), sqrtm (Denman-Beavers, differentiated through a Sylvester equation), logm
+(inverse scaling and squaring on the Schur form), fractional_matrix_power and funm (Schur-Parlett).
+logm, fractional_matrix_power and funm are CPU only (they rest on the complex Schur form).
 
 logm's derivative is the inverse of expm's Frechet derivative at logm(A), solved as a linear
 system (its Kronecker form), so grad works without differentiating the iteration; like
@@ -15,9 +16,10 @@ import padax.lax as lax
 import padax.numpy as pnp
 from padax import custom_jvp, jvp, vmap
 from padax.core.errors import op_value_error
-from padax.linalg import matrix_exp, matrix_power, solve
-from padax.scipy.linalg._decompositions import inexact
-from padax.scipy.linalg._decompositions import schur
+from padax.linalg import inv, matrix_exp, matrix_power, solve
+from padax.scipy.linalg._decompositions import inexact, schur
+from padax.scipy.linalg._inputs import _square
+from padax.scipy.linalg._solvers import solve_sylvester
 
 # Gauss-Legendre nodes and weights on [0, 1]: log(I + X) = int_0^1 X (I + t X)^-1 dt, exact
 # to machine precision for ||X|| <= 0.25 with 8 nodes (the [8/8] Pade approximant)
@@ -197,3 +199,101 @@ def funm(A: Any, func: Callable[[Any], Any], disp: bool = True) -> Any:
     minden = pnp.where(minden == 0, tol, minden)
     err = pnp.minimum(1.0, pnp.maximum(tol, (tol / minden) * _norm1(pnp.triu(T, 1))))
     return out, pnp.where(pnp.any(pnp.isinf(out)), np.inf, err)
+
+
+def expm(A: Any) -> Any:
+    """The matrix exponential (scaling and squaring with a Pade approximant).
+
+    Args:
+        A: a square matrix or a stack of them, shape (..., M, M) (integers become float32).
+
+    Returns:
+        exp(A), same shape; floating dtype.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.expm(padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])).tolist()  # I + N for a nilpotent N
+        [[1.0, 1.0], [0.0, 1.0]]
+        >>> linalg.expm(padax.to_tensor([[0.0, 0.0], [0.0, 1.0]])).tolist()
+        [[1.0, 0.0], [0.0, 2.7183]]
+    """
+    return matrix_exp(_square("expm", A))
+
+
+def expm_frechet(A: Any, E: Any, compute_expm: bool = True) -> Any:
+    """(expm(A), L(A, E)) with L the Frechet derivative of expm at A in direction E
+    (or just L with compute_expm=False): the forward-mode derivative of expm.
+
+    Args:
+        A: a square matrix (..., M, M).
+        E: the direction, same shape as A.
+        compute_expm: also return expm(A) (default True).
+
+    Returns:
+        The tuple (expm(A), L(A, E)), or L(A, E) alone with compute_expm=False.
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[0.0, 0.0], [0.0, 1.0]])
+        >>> E = padax.to_tensor([[0.0, 1.0], [0.0, 0.0]])
+        >>> value, deriv = linalg.expm_frechet(A, E)
+        >>> deriv.tolist()  # (e - 1) in the corner, as scipy
+        [[0.0, 1.7183], [0.0, 0.0]]
+    """
+    A, E = _square("expm_frechet", A), _square("expm_frechet", E)
+    value, frechet = jvp(expm, (A,), (E.astype(A.dtype),))
+    return (value, frechet) if compute_expm else frechet
+
+
+def _sqrtm_db(A: Any) -> Any:
+    """Denman-Beavers iteration (product form), 40 steps: for matrices with no eigenvalues
+    on the closed negative real axis."""
+    n = A.shape[-1]
+    eye = pnp.eye(n, dtype=A.dtype)
+
+    def body(_, YZ):
+        Y, Z = YZ
+        Zi, Yi = inv(Z), inv(Y)
+        return 0.5 * (Y + Zi), 0.5 * (Z + Yi)
+    Y, _ = lax.fori_loop(0, 40, body, (A, eye))
+    return Y
+
+
+@custom_jvp
+def _sqrtm(A: Any) -> Any:
+    return _sqrtm_db(A)
+
+
+@_sqrtm.defjvp
+def _sqrtm_jvp(primals, tangents):
+    (A,), (dA,) = primals, tangents
+    X = _sqrtm(A)
+    return X, solve_sylvester(X, X, dA)             # X dX + dX X = dA
+
+
+def sqrtm(A: Any) -> Any:
+    """The principal square root X (X @ X = A) of a matrix with no eigenvalues on the
+    closed negative real axis; its derivative solves X dX + dX X = dA.
+
+    Args:
+        A: a square 2-D matrix (integers become float32).
+
+    Returns:
+        The principal square root, shape (M, M).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> A = padax.to_tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> S = linalg.sqrtm(A)
+        >>> S.tolist()  # as scipy
+        [[1.9194, 0.5622], [0.5622, 1.6383]]
+        >>> (S @ S).tolist()
+        [[4.0, 2.0], [2.0, 3.0]]
+    """
+    A = _square("sqrtm", A)
+    if A.ndim != 2:
+        raise op_value_error("padax.scipy.linalg.sqrtm", f"a must be 2-D, got shape {tuple(A.shape)}")
+    return _sqrtm(A)

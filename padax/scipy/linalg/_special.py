@@ -1,7 +1,8 @@
-"""scipy.linalg's special matrices. Those built from an array (companion, convolution_matrix,
-fiedler, fiedler_companion, hankel, leslie) are padax ops (traceable, differentiable); those
-built from a size alone (dft, hadamard, helmert, hilbert, invhilbert, pascal, invpascal) are
-computed exactly on the host, in the default float dtype (int64 for the integer ones)."""
+"""scipy.linalg's special matrices. Those built from arrays (block_diag, circulant, companion,
+convolution_matrix, fiedler, fiedler_companion, hankel, leslie, toeplitz) are padax ops
+(traceable, differentiable); those built from a size alone (dft, hadamard, helmert, hilbert,
+invhilbert, pascal, invpascal) are computed exactly on the host, in the default float dtype
+(int64 for the integer ones)."""
 from __future__ import annotations
 
 from math import comb
@@ -397,3 +398,77 @@ def leslie(f: Any, s: Any) -> Any:
     n = f.shape[0]
     out = pnp.zeros((n, n), dt).at[0].set(f.astype(dt))
     return out.at[np.arange(1, n), np.arange(n - 1)].set(s.astype(dt))
+
+
+def block_diag(*arrs: Any) -> Any:
+    """The block-diagonal matrix of the given 2-D (or 1-D / scalar: one row) blocks.
+
+    Args:
+        *arrs: the blocks: 2-D arrays, or 1-D arrays / scalars taken as one row.
+
+    Returns:
+        A 2-D array of the summed block shapes in the promoted dtype ((1, 0) for no blocks).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.block_diag(padax.to_tensor([[1.0]]), padax.to_tensor([[2.0, 3.0], [4.0, 5.0]])).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 2.0, 3.0], [0.0, 4.0, 5.0]]
+    """
+    if not arrs:
+        return pnp.zeros((1, 0))
+    blocks = [pnp.atleast_2d(pnp.asarray(a)) for a in arrs]
+    dt = pnp.result_type(*[b.dtype for b in blocks])
+    rows = sum(b.shape[0] for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)
+    out = pnp.zeros((rows, cols), dt)
+    r = c = 0
+    for b in blocks:
+        out = out.at[r:r + b.shape[0], c:c + b.shape[1]].set(b.astype(dt))
+        r, c = r + b.shape[0], c + b.shape[1]
+    return out
+
+
+def toeplitz(c: Any, r: Any = None) -> Any:
+    """The Toeplitz matrix with first column c and first row r (default conj(c)).
+
+    Args:
+        c: the first column (flattened if not 1-D).
+        r: the first row (its first entry is ignored); None means conj(c).
+
+    Returns:
+        A 2-D array of shape (len(c), len(r)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.toeplitz(padax.to_tensor([1, 2, 3]), padax.to_tensor([1, 4, 5])).tolist()  # first column, first row
+        [[1, 4, 5], [2, 1, 4], [3, 2, 1]]
+    """
+    c = pnp.asarray(c).reshape(-1)
+    r = pnp.conj(c) if r is None else pnp.asarray(r).reshape(-1)
+    vals = pnp.concatenate([c[::-1], r[1:].astype(pnp.result_type(c.dtype, r.dtype))])
+    i = np.arange(c.shape[0])[:, None]
+    j = np.arange(r.shape[0])[None, :]
+    return vals[c.shape[0] - 1 - i + j]
+
+
+def circulant(c: Any) -> Any:
+    """The circulant matrix with first column c.
+
+    Args:
+        c: the first column (flattened if not 1-D).
+
+    Returns:
+        A square 2-D array of shape (len(c), len(c)).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import linalg
+        >>> linalg.circulant(padax.to_tensor([1, 2, 3])).tolist()  # each column is the previous one rolled down
+        [[1, 3, 2], [2, 1, 3], [3, 2, 1]]
+    """
+    c = pnp.asarray(c).reshape(-1)
+    n = c.shape[0]
+    idx = (np.arange(n)[:, None] - np.arange(n)[None, :]) % n
+    return c[idx]

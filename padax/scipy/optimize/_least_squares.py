@@ -137,7 +137,8 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         >>> res.x.tolist(), bool(res.success)  # fits y = 2 exp(-t / 2)
         ([2.0, 0.5], True)
     """
-    from padax.implicit import _ravel, dense_solve
+    from padax.flatten_util import ravel_pytree
+    from padax.implicit import dense_solve
     kwargs = dict(kwargs or {})
     if method not in ("trf", "dogbox", "lm"):
         raise op_value_error(_OP, f"method must be 'trf', 'dogbox' or 'lm', got {method!r}")
@@ -145,7 +146,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         raise op_value_error(_OP, f"loss must be one of {list(LOSSES)}, got {loss!r}")
     if method == "lm" and loss != "linear":
         raise op_value_error(_OP, "method 'lm' supports only loss='linear' (as scipy)")
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float64)
     dt = x_flat.dtype
@@ -169,7 +170,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
     scale_d = None if isinstance(x_scale, str) else _bound(x_scale, n, dt, 1.0)
 
     def R(xf):
-        return _ravel(fun(unravel(xf), *args, **kwargs))[0].astype(xf.dtype)
+        return ravel_pytree(fun(unravel(xf), *args, **kwargs))[0].astype(xf.dtype)
 
     J_of = (lambda xf: pnp.asarray(jac(unravel(xf), *args, **kwargs)).astype(dt).reshape(-1, n)) \
         if callable(jac) else jacfwd(R)

@@ -348,7 +348,8 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         >>> res.x.tolist(), bool(res.success)
         ([1.0, 1.0], True)
     """
-    from padax.implicit import _ravel, dense_solve
+    from padax.flatten_util import ravel_pytree
+    from padax.implicit import dense_solve
     key = _METHODS.get(str(method).lower())
     if key is None:
         raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', 'trust-exact', "
@@ -359,7 +360,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         raise op_value_error(_OP, f"unknown options {sorted(unknown)}")
     if bounds is not None and key != "lbfgs":
         raise op_value_error(_OP, f"bounds are supported by method='L-BFGS-B', not {method!r}")
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float32)
     n = x_flat.shape[0]

@@ -137,17 +137,18 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         >>> res.x.tolist(), bool(res.success)  # as scipy
         ([0.8412, 0.1588], True)
     """
-    from padax.implicit import _ravel, dense_solve
+    from padax.flatten_util import ravel_pytree
+    from padax.implicit import dense_solve
     if method not in ("hybr", "lm", "newton"):
         raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
     options = dict(options or {})
-    x_flat, unravel = _ravel(x0)
+    x_flat, unravel = ravel_pytree(x0)
     tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
     maxiter = int(options.get("maxiter", 100 * (x_flat.shape[0] + 1)))
 
     def F(xf):
         out = fun(unravel(xf), *args)
-        return _ravel(out)[0].astype(xf.dtype)
+        return ravel_pytree(out)[0].astype(xf.dtype)
 
     def run(_, guess):
         # custom_root never differentiates `run`: derivatives come from F's implicit rule
