@@ -323,7 +323,7 @@ def machine_info() -> dict:
 def _padax_cpu_dispatch() -> str:
     """How padax's CPU client runs single-device programs (jax's default is async), and its malloc tuning."""
     from padax.config import config
-    from padax.devices.host_memory import tune_host_allocator
+    from padax.runtime.host_memory import tune_host_allocator
     mode = "async" if config.cpu_async_dispatch else "inline"
     tuned = tune_host_allocator()  # what padax applies with its CPU client anyway (process-wide)
     if tuned:

@@ -1,12 +1,12 @@
 """padax: PaddlePaddle's API as a JAX-style functional library on XLA (jaxlib)."""
-from padax.devices import _jaxlib as _jaxlib_guard  # noqa: F401  (installs the jax-import guard first)
+from padax.runtime import _jaxlib as _jaxlib_guard  # noqa: F401  (installs the jax-import guard first)
 
 from padax import lowering as _lowering  # noqa: F401  (its rules load on the first lowering)
 from padax.config import config, default_matmul_precision, disable_jit, enable_x64
-from padax.core import tree
-from padax.devices import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices
-from padax.devices.backend import default_backend, local_device_count, process_count, process_index
-from padax.devices.put import block_until_ready, device_get
+from padax.runtime import tree
+from padax.runtime import Array, Device, Tensor, default_device, device_count, device_put, devices, local_devices
+from padax.runtime.backend import default_backend, local_device_count, process_count, process_index
+from padax.runtime.put import block_until_ready, device_get
 from padax.core.ad_util import float0
 from padax.transforms import dispatch as _dispatch  # noqa: F401  (installs eager execution)
 from padax.transforms.jit import clear_caches, jit
@@ -86,7 +86,7 @@ from padax.device import (CPUPlace, CUDAPlace, XPUPlace, get_default_device, get
 from padax.device import (is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_custom_device,  # noqa: E402,F401
                           is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm,
                           is_compiled_with_xpu)
-from padax.devices.printing import set_printoptions  # noqa: E402,F401
+from padax.runtime.printing import set_printoptions  # noqa: E402,F401
 from padax.functional.creation import as_tensor, asarray, from_numpy, range  # noqa: E402,F401,A004
 from padax.functional.indexed import scatter_add, scatter_reduce, take_along_dim  # noqa: E402,F401
 from padax.functional.manipulation import (broadcast_shapes, matrix_transpose, narrow, permute, ravel,  # noqa: E402,F401

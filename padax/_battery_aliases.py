@@ -12,7 +12,7 @@ from typing import Any
 
 from padax.core import dtypes
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional import math as _math
 from padax.functional.creation import normalize_shape, zeros
 

@@ -26,10 +26,10 @@ import numpy as np
 from padax import Tensor
 from padax import tree as tree_util
 from padax.core.trace import Tracer
-from padax.devices.put import put_sharded
+from padax.runtime.put import put_sharded
 from padax.functional._arrays import asarray, aval_of
 from padax.lax import with_sharding_constraint
-from padax.devices.sharding import (AbstractMesh, AxisType, GSPMDSharding, Mesh, NamedSharding, P,  # noqa: F401
+from padax.runtime.sharding import (AbstractMesh, AxisType, GSPMDSharding, Mesh, NamedSharding, P,  # noqa: F401
                                     PartitionSpec, Sharding, ShardingError, SingleDeviceSharding,
                                     get_abstract_mesh, get_mesh, make_mesh, name_on_mesh, resolve_sharding, set_mesh,
                                     use_abstract_mesh, use_mesh)

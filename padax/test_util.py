@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 
 _DEFAULT_EPS = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 1e-2, np.dtype(np.complex64): 1e-2,
                 np.dtype(np.complex128): 1e-5}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Iterable
 
-from padax.core import tree as _tree
-from padax.core.tree import (DictKey, FlattenedIndexKey, GetAttrKey, PyTreeDef, SequenceKey,  # noqa: F401
+from padax.runtime import tree as _tree
+from padax.runtime.tree import (DictKey, FlattenedIndexKey, GetAttrKey, PyTreeDef, SequenceKey,  # noqa: F401
                              keystr, register_dataclass, register_static)
 
 tree_flatten = _tree.flatten

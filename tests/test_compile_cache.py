@@ -120,7 +120,7 @@ def test_a_damaged_entry_never_reaches_xla(cache, monkeypatch):
     (entry,) = cache.glob("*.xla")
     good = entry.read_bytes()
     assert good.startswith(compile_cache._HEADER)
-    from padax.devices import _jaxlib
+    from padax.runtime import _jaxlib
     calls = []
     real = _jaxlib.deserialize_executable
     monkeypatch.setattr(_jaxlib, "deserialize_executable", lambda *a, **k: calls.append(1) or real(*a, **k))

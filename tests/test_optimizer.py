@@ -192,7 +192,7 @@ def test_incomplete_subclasses_fail_when_defined():
     with pytest.raises(TypeError, match=r"NoValue: a learning-rate schedule must define value\(step\) or get_lr"):
         class NoValue(lrs.LRScheduler):
             pass
-    from padax.devices.sharding import Sharding
+    from padax.runtime.sharding import Sharding
     with pytest.raises(TypeError, match="NoLayout: a Sharding must define"):
         class NoLayout(Sharding):
             @property

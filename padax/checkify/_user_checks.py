@@ -10,7 +10,7 @@ from padax import tree as tree_util
 from padax.checkify._error_value import Error
 from padax.core.source_info import user_frame
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional.lax.checks import check_p
 
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 _PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _SKIP_PREFIXES = (_PADAX_DIR, "<frozen ")
-_MACHINERY = tuple(_PADAX_DIR + d + os.sep for d in ("transforms", "core", "devices", "lowering"))
+_MACHINERY = tuple(_PADAX_DIR + d + os.sep for d in ("transforms", "interpreters", "core", "runtime", "lowering"))
 
 
 class SourceInfo(NamedTuple):

@@ -14,15 +14,14 @@ programs; Tensors made before keep their device, as in Paddle.
 """
 from __future__ import annotations
 
-from padax.device._installed import (_platform_devices, device_count, get_all_custom_device_type,
-                                     get_all_device_type, get_available_custom_device, get_available_device,
+from padax.device._installed import (device_count, get_all_custom_device_type, get_all_device_type,
+                                     get_available_custom_device,
                                      is_available, is_compiled_with_cinn, is_compiled_with_cuda,
                                      is_compiled_with_custom_device, is_compiled_with_distribute,
                                      is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
 from padax.device._places import CPUPlace, CUDAPlace, XPUPlace
-from padax.device._selection import (get_default_device, get_device, resolve_device, set_default_device, set_device,
-                                     synchronize)
-from padax.devices.place import Place
+from padax.device._selection import get_default_device, get_device, set_default_device, set_device, synchronize
+from padax.runtime.place import Place, _platform_devices, get_available_device, resolve_device
 from padax.device import cuda, xpu
 
 __all__ = ["Place", "CPUPlace", "CUDAPlace", "XPUPlace", "set_device", "get_device", "set_default_device",

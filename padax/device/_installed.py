@@ -2,24 +2,7 @@
 `is_compiled_with_*` queries, the available device names and the GPU count."""
 from __future__ import annotations
 
-from padax.devices import backend
-
-_GPU_PLATFORMS = ("cuda", "rocm")
-
-
-def _platform_devices(platform: str) -> list:
-    try:
-        return backend.devices(platform)
-    except RuntimeError:  # no PJRT plugin for it
-        return []
-
-
-def _gpu_devices() -> list:
-    for p in _GPU_PLATFORMS:
-        devs = _platform_devices(p)
-        if devs:
-            return devs
-    return []
+from padax.runtime.place import _gpu_devices, _platform_devices
 
 
 def is_compiled_with_cuda() -> bool:
@@ -125,17 +108,6 @@ def get_all_custom_device_type() -> list[str]:
         []
     """
     return []
-
-
-def get_available_device() -> list[str]:
-    """Every device padax can run on here, as Paddle's strings ('cpu', 'gpu:0', ...).
-
-    Examples:
-        >>> import padax
-        >>> padax.device.get_available_device()  # on a machine without a GPU backend
-        ['cpu']
-    """
-    return ["cpu"] + [f"gpu:{d.id}" for d in _gpu_devices()]
 
 
 def get_available_custom_device() -> list[str]:

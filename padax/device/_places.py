@@ -1,8 +1,8 @@
 """padax.device's Place constructors with Paddle's class names: CPUPlace, CUDAPlace, XPUPlace."""
 from __future__ import annotations
 
-from padax.device._selection import resolve_device
-from padax.devices.place import Place
+from padax.runtime.place import resolve_device
+from padax.runtime.place import Place
 
 
 def CPUPlace() -> Place:  # noqa: N802  (Paddle's class name)

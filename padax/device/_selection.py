@@ -4,46 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.device._installed import _gpu_devices, _platform_devices, get_available_device
-from padax.devices import backend
-from padax.devices.place import Place, place_of
-
-_GPU_NAMES = ("gpu", "cuda", "dcu", "rocm")
-
-
-_KNOWN_NAMES = ("cpu",) + _GPU_NAMES + ("xpu", "npu", "ipu", "tpu")
-
-
-def resolve_device(device: Any) -> Any:
-    """A padax (jaxlib) device for Paddle's ways of naming one: 'cpu', 'gpu', 'gpu:1', 'cuda:0', a Place,
-    an int (a GPU index), or a padax device itself."""
-    if hasattr(device, "platform") and hasattr(device, "id"):
-        return device
-    if isinstance(device, Place):
-        device = "cpu" if device.kind == "cpu" else f"{device.kind}:{device.index}"
-    if isinstance(device, int) and not isinstance(device, bool):
-        device = f"gpu:{device}"
-    if not isinstance(device, str):
-        raise ValueError(f"padax.device: expected a device name such as 'cpu', 'gpu' or 'gpu:0', a Place or an "
-                         f"int, got {type(device).__name__}: {device!r}")
-    name, _, idx = device.strip().lower().partition(":")
-    if name not in _KNOWN_NAMES or (idx and not idx.isdigit()):
-        raise ValueError(f"padax.device: the device must be a string like 'cpu', 'gpu', 'gpu:x' or 'xpu:x', "
-                         f"got {device!r}")
-    index = int(idx) if idx else 0
-    if name == "cpu":
-        devs = backend.devices("cpu")
-    elif name in _GPU_NAMES:
-        devs = _gpu_devices()
-    else:
-        devs = _platform_devices(name)
-    if not devs:
-        raise ValueError(f"padax.device: there is no {name!r} backend here (padax runs on the PJRT backends that "
-                         f"are installed); available: {', '.join(get_available_device())}")
-    if not 0 <= index < len(devs):
-        raise ValueError(f"padax.device: {device!r} does not exist: there are {len(devs)} {name} device(s)")
-    return devs[index]
-
+from padax.runtime import backend
+from padax.runtime.place import Place, place_of, resolve_device
 
 def set_device(device: Any) -> Place:
     """Make `device` ('cpu', 'gpu', 'gpu:1', a Place, an int GPU index) the default device of new Tensors

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from padax.device._installed import _gpu_devices, get_available_device
-from padax.device._selection import resolve_device
-from padax.devices import backend
+from padax.runtime.place import _gpu_devices, get_available_device
+from padax.runtime.place import resolve_device
+from padax.runtime import backend
 
 
 class DeviceProperties(NamedTuple):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.device._selection import resolve_device
+from padax.runtime.place import resolve_device
 
 
 def device_count() -> int:

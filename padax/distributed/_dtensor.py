@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.trace import EvalTrace, trace_state
-from padax.devices.put import put_sharded
+from padax.runtime.put import put_sharded
 from padax.distributed._placements import Placement, to_named_sharding
 from padax.functional._arrays import aval_of
 from padax.functional.lax.resharding import with_sharding_constraint

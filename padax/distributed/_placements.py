@@ -6,8 +6,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.devices import backend
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.runtime import backend
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 class ProcessMesh:

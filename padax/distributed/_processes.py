@@ -8,10 +8,10 @@ import numpy as np
 
 from padax.config import config
 from padax.core.abstract import ShapedArray
-from padax.devices import _jaxlib
-from padax.devices.array import Tensor
-from padax.devices.put import _as_host_array
-from padax.devices.sharding import NamedSharding, ShardingError, _is_addressable
+from padax.runtime import _jaxlib
+from padax.runtime.array import Tensor
+from padax.runtime.put import _as_host_array
+from padax.runtime.sharding import NamedSharding, ShardingError, _is_addressable
 from padax.distributed.runtime import DistributedError, process_count, process_index
 
 

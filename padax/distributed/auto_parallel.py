@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from padax.core import tree as tree_util
-from padax.devices.sharding import NamedSharding, PartitionSpec
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.optimizer import ShardedOptimizer
 from padax.nn.layer.layers import Layer

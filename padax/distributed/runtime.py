@@ -25,7 +25,7 @@ import sys
 import threading
 from typing import Any
 
-from padax.devices import _jaxlib, backend
+from padax.runtime import _jaxlib, backend
 
 
 class DistributedError(RuntimeError):

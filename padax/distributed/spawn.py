@@ -110,7 +110,7 @@ def spawn(fn: Callable[..., Any], args: Iterable[Any] = (), nprocs: int = -1, jo
     if unknown:
         raise TypeError(f"padax.distributed.spawn: unknown options {unknown}; allowed: {sorted(allowed)}")
     if nprocs == -1:
-        from padax.devices import backend
+        from padax.runtime import backend
         nprocs = len(backend.local_devices())
     if nprocs < 1:
         raise ValueError(f"padax.distributed.spawn: nprocs must be at least 1 (or -1), got {nprocs}")

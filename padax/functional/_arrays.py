@@ -16,9 +16,9 @@ from padax.core import ad_util, dtypes
 from padax.core.abstract import ShapedArray, check_aval_size, get_aval
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
-from padax.devices import backend as _backend
-from padax.devices.array import Tensor
-from padax.devices.put import device_put, host_to_tensor
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
+from padax.runtime.put import device_put, host_to_tensor
 
 _SCALARS = (bool, int, float, complex)
 _const_cache: dict[tuple, Tensor] = {}

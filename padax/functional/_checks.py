@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core.errors import immutable_error, op_type_error
+from padax.runtime.place import resolve_device
+from padax.runtime.put import device_put
 from padax.functional._arrays import asarray
 
 
@@ -30,6 +32,4 @@ def placed(x: Any, device: Any) -> Any:
     """Paddle's `device=` argument of creation functions: x on that device (None leaves it where it is)."""
     if device is None:
         return x
-    from padax.device import resolve_device
-    from padax.devices.put import device_put
     return device_put(x, resolve_device(device))

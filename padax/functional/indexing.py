@@ -34,7 +34,7 @@ from padax.core import dtypes
 from padax.core.errors import input_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional._fast import twin
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
 from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers

@@ -14,7 +14,7 @@ import numpy as np
 from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
                                       result_dtype)
 from padax.functional._checks import arg as _arg, no_out

@@ -17,7 +17,7 @@ from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes as broadcast_shapes_, broadcast_to as _broadcast_to,
                                       canonicalize_axis, full, is_array, static_int)
 from padax.functional._checks import arg as _arg, no_out

@@ -16,8 +16,8 @@ from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
-from padax.devices import backend as _backend
-from padax.devices.array import Tensor
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
 from padax.functional.lax import elementwise as E
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
                                       result_dtype)

@@ -11,7 +11,7 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional import creation as C
 from padax.functional import indexed as X
 from padax.functional import indexing as I

@@ -19,7 +19,7 @@ from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_ax
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional.lax.custom import stop_gradient_p
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)

@@ -17,7 +17,7 @@ from typing import Any
 from padax.core.errors import PadaxError, immutable_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional import creation as C
 from padax.functional import indexed as X
 from padax.functional import manipulation as S
@@ -119,7 +119,7 @@ def _conversion(name: str, dtype: str):
 
 
 def _is_place_like(v: Any) -> bool:
-    from padax.devices.place import Place
+    from padax.runtime.place import Place
     return isinstance(v, Place) or hasattr(v, "platform") or (
         isinstance(v, str) and v.split(":")[0].lower() in ("cpu", "gpu", "cuda", "xpu", "npu"))
 
@@ -234,7 +234,7 @@ def _stride(self, dim: int | None = None):
 
 def _get_device(self):
     """-1 on the CPU, else the GPU index."""
-    from padax.devices.place import place_of
+    from padax.runtime.place import place_of
     p = place_of(self.device)
     return -1 if p.kind == "cpu" else p.index
 

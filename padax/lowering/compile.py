@@ -18,8 +18,8 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from padax.config import config, logger
-from padax.devices import _jaxlib, backend
-from padax.devices.profiling import span
+from padax.runtime import _jaxlib, backend
+from padax.runtime.profiling import span
 from padax.lowering import compile_cache
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
 from padax.core.jaxpr import Jaxpr, Literal, Var
-from padax.devices import _jaxlib
-from padax.devices.profiling import span
+from padax.runtime import _jaxlib
+from padax.runtime.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 
 LoweringRule = Callable[..., Any]
@@ -45,7 +45,7 @@ _local = threading.local()
 
 
 def require_runtime(need: str) -> None:
-    """For a rule: the program being lowered needs `need` (a name in padax.devices._jaxlib.RUNTIME_SETUP, e.g.
+    """For a rule: the program being lowered needs `need` (a name in padax.runtime._jaxlib.RUNTIME_SETUP, e.g.
     "lapack") set up at run time; sets it up now and records it, so that a process loading the compiled program
     from the persistent cache without lowering it sets it up too. Rules must not rely on other side effects."""
     _jaxlib.RUNTIME_SETUP[need]()
@@ -324,7 +324,7 @@ def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_sh
     if spmd and device_assignment is None:
         raise LoweringError("lower_jaxpr: an SPMD program needs its device_assignment")
     if spmd and mesh is None:
-        from padax.devices.sharding import NamedSharding
+        from padax.runtime.sharding import NamedSharding
         mesh = next((s.mesh for s in list(arg_shardings or ()) + list(result_shardings or ())
                      if isinstance(s, NamedSharding)), None)
     with context(), ir.Location.unknown():

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from padax.devices import _jaxlib
-from padax.devices.sharding import Mesh, NamedSharding, Sharding, SingleDeviceSharding, name_on_mesh
+from padax.runtime import _jaxlib
+from padax.runtime.sharding import Mesh, NamedSharding, Sharding, SingleDeviceSharding, name_on_mesh
 from padax.lowering._mlir import ir, sdy_dialect
 
 

@@ -35,8 +35,8 @@ from __future__ import annotations
 import math as _math
 import sys as _sys
 
-from padax.devices.array import Tensor as _Tensor
-from padax.devices.put import device_put as _device_put
+from padax.runtime.array import Tensor as _Tensor
+from padax.runtime.put import device_put as _device_put
 from padax.core.trace import Tracer as _Tracer
 
 from padax.numpy import _dtypes
@@ -74,7 +74,7 @@ from padax.numpy._printing import *  # noqa: F401,F403
 from padax.numpy._predicates import *  # noqa: F401,F403
 from padax.numpy._npyio import *  # noqa: F401,F403
 from padax.numpy import fft, linalg  # noqa: F401
-from padax.devices.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
+from padax.runtime.printing import printoptions  # noqa: F401,E402  (numpy's, as jax.numpy.printoptions)
 
 __array_api_version__ = "2023.12"
 

@@ -15,7 +15,7 @@ import numpy as np
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.functional import creation as _C
 from padax.numpy import _dtypes as D
 from padax.numpy._manipulation import moveaxis

@@ -10,7 +10,7 @@ import numpy as np
 from padax.functional._arrays import canonicalize_axis, static_int
 
 from padax import lax
-from padax.devices import backend
+from padax.runtime import backend
 from padax.numpy import _dtypes as D
 from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, to_array
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.devices import printing
+from padax.runtime import printing
 from padax.numpy._util import static_value, to_array
 
 

@@ -9,8 +9,8 @@ import numpy as np
 from padax import lax
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.devices.array import Tensor
-from padax.devices.put import device_put
+from padax.runtime.array import Tensor
+from padax.runtime.put import device_put
 from padax.functional import _arrays
 from padax.functional._docs import example_doc
 from padax.numpy import _dtypes as D

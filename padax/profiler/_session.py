@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from padax.devices import profiling
+from padax.runtime import profiling
 
 _lock = threading.Lock()
 _owner: Any = None

@@ -9,7 +9,7 @@ import os
 import statistics
 from typing import Any, Sequence
 
-from padax.devices.profiling import Event, xspace_events
+from padax.runtime.profiling import Event, xspace_events
 
 
 class SortedKeys(enum.Enum):

@@ -6,7 +6,7 @@ import functools
 import os
 from typing import Any, Callable, Iterator
 
-from padax.devices import profiling
+from padax.runtime import profiling
 from padax.profiler import _session
 
 _server = None

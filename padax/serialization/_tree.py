@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax.core.abstract import ShapedArray
-from padax.devices.put import device_put
+from padax.runtime.put import device_put
 
 
 def _is_array(obj: Any) -> bool:

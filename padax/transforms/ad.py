@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import (Zero, float0, instantiate,
                                 tangent_aval, zeros_like_aval)

@@ -7,7 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.config import config
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.ad_util import float0
 from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.core.source_info import user_location

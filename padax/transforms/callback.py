@@ -35,7 +35,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.functional._arrays import asarray, is_array
 from padax.functional.lax.callback import (VMAP_METHODS, CallbackResultError, HostFunction,  # noqa: F401

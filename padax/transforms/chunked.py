@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.functional.lax.structural import moveaxis
 from padax.core.source_info import user_location
 from padax.core.abstract import get_aval

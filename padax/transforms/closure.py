@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer

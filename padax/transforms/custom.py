@@ -6,7 +6,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.ad_util import Zero, instantiate, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location

@@ -20,8 +20,8 @@ from padax.config import config
 from padax.core import dtypes
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
 from padax.core.source_info import user_location
-from padax.devices.array import Tensor
-from padax.devices.put import device_put
+from padax.runtime.array import Tensor
+from padax.runtime.put import device_put
 
 
 class _State(threading.local):

@@ -19,12 +19,12 @@ from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_frame
-from padax.devices import _jaxlib
-from padax.devices import backend as _backend
-from padax.devices.backend import default_device
-from padax.devices.array import Tensor
-from padax.devices.executable import Executable
-from padax.devices.put import device_put
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime.backend import default_device
+from padax.runtime.array import Tensor
+from padax.runtime.executable import Executable
+from padax.runtime.put import device_put
 from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.lowering.compile import compile_jaxpr_on

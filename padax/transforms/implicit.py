@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import aval_of
 from padax.transforms.flatten_util import ravel_pytree

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import tangent_aval
 from padax.core.errors import MissingRuleError

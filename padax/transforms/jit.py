@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr
 from padax.core import trace as _trace_module
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
-from padax.devices import _jaxlib
-from padax.devices import backend as _backend
-from padax.devices.array import Tensor, mark_donated, raise_if_deleted
-from padax.devices.backend import single_device_sharding
-from padax.devices.backend import default_device
-from padax.devices.executable import Executable, out_of_memory_error, raise_if_out_of_memory
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor, mark_donated, raise_if_deleted
+from padax.runtime.backend import single_device_sharding
+from padax.runtime.backend import default_device
+from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.core.errors import OutOfMemoryError
 from padax.core.source_info import user_location
-from padax.devices.profiling import span
-from padax.devices.put import device_put
+from padax.runtime.profiling import span
+from padax.runtime.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts

@@ -15,12 +15,12 @@ from typing import Any, Callable, Sequence
 from padax.config import config
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.core.trace import set_current_trace
-from padax.devices import _jaxlib
-from padax.devices import backend as _backend
-from padax.devices.array import Tensor
-from padax.devices.backend import default_device
-from padax.devices.executable import Executable
-from padax.devices.put import device_put
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
+from padax.runtime.backend import default_device
+from padax.runtime.executable import Executable
+from padax.runtime.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.lowering.compile import compile_jaxpr_on
 from padax.transforms.debug_nans import check_program

@@ -15,7 +15,7 @@ import functools
 import inspect
 from typing import Any, Callable, Sequence
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.ad_util import Zero, instantiate
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from padax.core.trace import new_trace, set_current_trace

@@ -31,14 +31,14 @@ import math
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import new_trace, set_current_trace
-from padax.devices import backend as _backend
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
+from padax.runtime import backend as _backend
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
 from padax.core.abstract import get_aval
 from padax.functional.lax.shard_map import block_aval, shard_map_abstract, shard_map_p
 from padax.transforms.staging import JaxprTrace
@@ -234,7 +234,7 @@ def shard_map(f: Callable | None = None, mesh: Mesh | None = None, in_specs: Any
 def _inferred_specs(mesh: Mesh, args: tuple, name: str) -> tuple:
     """in_specs read from the arguments: a Tensor laid out on `mesh` gives its spec, others P()."""
     from padax.core.trace import Tracer
-    from padax.devices.array import Tensor
+    from padax.runtime.array import Tensor
 
     def spec_of(x):
         if isinstance(x, Tracer):
@@ -413,8 +413,8 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=froz
     """
     from padax.config import config
     from padax.core.jaxpr import JaxprEqn
-    from padax.devices.array import Tensor
-    from padax.devices.put import device_put
+    from padax.runtime.array import Tensor
+    from padax.runtime.put import device_put
     from padax.transforms.spmd import SpmdDispatch
     args = [a if type(a) is Tensor else device_put(a) for a in args]
     avals = tuple(a.aval for a in args)

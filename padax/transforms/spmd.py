@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from padax.config import config
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
-from padax.devices import _jaxlib
-from padax.devices.array import Tensor
-from padax.devices.backend import default_device
-from padax.devices.executable import Executable
-from padax.devices.put import device_put
+from padax.runtime import _jaxlib
+from padax.runtime.array import Tensor
+from padax.runtime.backend import default_device
+from padax.runtime.executable import Executable
+from padax.runtime.put import device_put
 from padax.lowering.compile import compile_lowered
 
 def on_default_device(buf) -> bool:
@@ -26,12 +26,12 @@ def on_default_device(buf) -> bool:
 
 
 def buffer_sharding(buf):
-    from padax.devices.sharding import sharding_of_buffer
+    from padax.runtime.sharding import sharding_of_buffer
     return sharding_of_buffer(buf)
 
 
 def is_sharding(x: Any) -> bool:
-    from padax.devices.sharding import Sharding
+    from padax.runtime.sharding import Sharding
     return isinstance(x, Sharding)
 
 
@@ -73,7 +73,7 @@ def _walk_eqns(jaxpr: Jaxpr):
 
 def mesh_of_jaxpr(jaxpr: Jaxpr):
     """The first device mesh an equation of the jaxpr is bound to (shard_map, sharding constraints)."""
-    from padax.devices.sharding import Mesh, NamedSharding
+    from padax.runtime.sharding import Mesh, NamedSharding
     for eqn in _walk_eqns(jaxpr):
         m = eqn.params.get("mesh")
         if isinstance(m, Mesh):
@@ -97,7 +97,7 @@ class _SpmdPlan:
     __slots__ = ("exe", "order", "in_targets", "in_jaxlib", "const_bufs", "lowered", "out_shardings")
 
     def __call__(self, bufs: list, avals: list) -> list:
-        from padax.devices.sharding import reshard_buffer
+        from padax.runtime.sharding import reshard_buffer
         placed = []
         for b, a, want, target in zip(bufs, avals, self.in_jaxlib, self.in_targets):
             if b._sharding is not want:
@@ -134,7 +134,7 @@ class SpmdDispatch:
         key = tuple([b._sharding for b in bufs])  # jaxlib objects: hashing them is cheap
         hit = self._fast.get(key)
         if hit is None:
-            from padax.devices.sharding import sharding_of_buffer
+            from padax.runtime.sharding import sharding_of_buffer
             plan = self.plan(tuple([sharding_of_buffer(b) for b in bufs]))
             if len(self._fast) > 64:  # e.g. buffers jaxlib made itself, each with its own sharding object
                 self._fast.clear()
@@ -158,8 +158,8 @@ class SpmdDispatch:
         return plan
 
     def _build(self, wanted_in: list) -> _SpmdPlan:
-        from padax.devices import sharding as sh
-        from padax.devices.backend import single_device_sharding
+        from padax.runtime import sharding as sh
+        from padax.runtime.backend import single_device_sharding
         closed = self.closed
         const_sh = [buffer_sharding(c._buf) if type(c) is Tensor else None for c in closed.consts]
         mesh, order = self._choose_devices(wanted_in, const_sh)
@@ -224,7 +224,7 @@ class SpmdDispatch:
         return plan
 
     def _choose_devices(self, wanted_in: list, const_sh: list):
-        from padax.devices.sharding import NamedSharding
+        from padax.runtime.sharding import NamedSharding
         cands = [s for s in self.in_shardings + self.out_shardings if s is not None]
         mesh = next((s.mesh for s in cands if isinstance(s, NamedSharding)), None)
         if mesh is None:

@@ -5,9 +5,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray, get_aval
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.interpreters.staging import JaxprTrace, JaxprTracer, flat_fun, trace_flat  # noqa: F401 (re-exported)
 
 
@@ -46,7 +46,7 @@ class ShapeDtypeStruct:
         self.dtype = dtypes.canonicalize(dtypes.to_dtype(dtype))
         self.weak_type = weak_type
         if sharding is not None:
-            from padax.devices.sharding import resolve_sharding
+            from padax.runtime.sharding import resolve_sharding
             sharding = resolve_sharding(sharding, "ShapeDtypeStruct")
         self.sharding = sharding
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import aval_of
 from padax.transforms.jet import jet, jet_normalized

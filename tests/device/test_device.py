@@ -63,7 +63,7 @@ def test_set_device_switches_the_default_device():
     while Tensors made before stay (as in Paddle)."""
     code = """
 import padax
-from padax.devices import backend
+from padax.runtime import backend
 f = padax.jit(lambda a: a * 2)
 x = padax.ones([3]) + 1
 assert f(x).device == padax.devices()[0]

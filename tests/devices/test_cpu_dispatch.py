@@ -58,7 +58,7 @@ def test_async_dispatch_returns_before_the_program_finishes():
 def test_switching_the_setting_replaces_the_client():
     code = textwrap.dedent("""
         import numpy as np, padax
-        from padax.devices import backend
+        from padax.runtime import backend
         c0 = backend.get_client("cpu")
         padax.config.update("cpu_async_dispatch", True)
         c1 = backend.get_client("cpu")
@@ -72,7 +72,7 @@ def test_switching_the_setting_replaces_the_client():
 def test_malloc_thresholds_are_set_with_the_cpu_client_unless_disabled():
     code = textwrap.dedent("""
         import padax
-        from padax.devices import host_memory
+        from padax.runtime import host_memory
         padax.to_tensor([1.0]).block_until_ready()  # creates the CPU client
         print("APPLIED", host_memory._applied)
     """)

@@ -4,7 +4,7 @@ import pytest
 
 import padax
 import padax.lax as lax
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.test_util import check_grads
 from padax.transforms.ad import jvp, linear_transpose, vjp
 from padax.transforms.batching import vmap

@@ -15,7 +15,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "padax"
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("padax.core", "padax.config")),
-    ("runtime", ("padax.runtime", "padax.devices")),
+    ("runtime", ("padax.runtime",)),
     ("interpreters", ("padax.interpreters",)),
     ("functional", ("padax.functional",)),
     ("lowering", ("padax.lowering",)),

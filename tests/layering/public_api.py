@@ -17,7 +17,7 @@ import warnings
 from pathlib import Path
 
 SNAPSHOT = Path(__file__).with_name("public_api.json")
-INTERNAL = ("padax.core", "padax.devices", "padax.runtime", "padax.interpreters", "padax.functional",
+INTERNAL = ("padax.core", "padax.runtime", "padax.interpreters", "padax.functional",
             "padax.lowering", "padax.transforms", "padax.test_util", "padax.examples", "padax.data")
 
 

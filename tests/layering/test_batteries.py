@@ -1,5 +1,5 @@
 """The batteries (padax.nn, padax.optimizer, padax.scipy, ...) are built on padax's public API. The internal
-modules each battery package still imports (padax.core.*, padax.devices.*, padax.runtime.*,
+modules each battery package still imports (padax.core.*, padax.runtime.*, padax.runtime.*,
 padax.interpreters.*, padax.lowering.*, padax.transforms.*) are listed here, each with its reason (mostly:
 padax has no public name for it yet). The list only shrinks: an import of an internal module that is not
 listed fails the test, and so does an entry that no longer occurs. When a public name appears (say a
@@ -19,7 +19,7 @@ BATTERIES = ("padax.ad_checkpoint", "padax.amp", "padax.autograd", "padax.callba
              "padax.nn", "padax.numpy", "padax.ode", "padax.optimizer", "padax.profiler", "padax.random",
              "padax.regularizer", "padax.scipy", "padax.sharding", "padax.signal", "padax.static", "padax.tensor",
              "padax.utils", "padax.vision")
-INTERNAL = ("padax.core", "padax.devices", "padax.runtime", "padax.interpreters", "padax.lowering", "padax.transforms")
+INTERNAL = ("padax.core", "padax.runtime", "padax.interpreters", "padax.lowering", "padax.transforms")
 
 _DTYPES = "no public padax.dtypes: the dtype predicates and defaults (is_inexact, canonicalize, default_float_dtype)"
 _ERRORS = "no public name for padax's error constructors (op_value_error, op_type_error, require_members)"
@@ -58,8 +58,8 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.transforms.staging": "no public name for trace_flat (tracing flat arguments to a jaxpr)",
     },
     "padax.io": {
-        "padax.devices.put": "no public name for device_by_name ('cpu', 'gpu:0' -> Device)",
-        "padax.devices.sharding": "no public name for resolve_sharding (a PartitionSpec on the context mesh)",
+        "padax.runtime.put": "no public name for device_by_name ('cpu', 'gpu:0' -> Device)",
+        "padax.runtime.sharding": "no public name for resolve_sharding (a PartitionSpec on the context mesh)",
     },
     "padax.metric": {
         "padax.core.errors": _ERRORS,
@@ -74,10 +74,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.dtypes": _DTYPES,
         "padax.core.errors": _ERRORS,
         "padax.core.trace": _TRACER,
-        "padax.devices.array": _EARLY + " (padax.Tensor)",
-        "padax.devices.backend": _EARLY + " (padax.default_device, padax.devices)",
-        "padax.devices.printing": "re-exports printoptions (numpy's, as jax.numpy.printoptions)",
-        "padax.devices.put": _EARLY + " (padax.device_put)",
+        "padax.runtime.array": _EARLY + " (padax.Tensor)",
+        "padax.runtime.backend": _EARLY + " (padax.default_device, padax.runtime)",
+        "padax.runtime.printing": "re-exports printoptions (numpy's, as jax.numpy.printoptions)",
+        "padax.runtime.put": _EARLY + " (padax.device_put)",
         "padax.core.atomic_file": "no public name for atomic_write (numpy.save's file writes)",
         "padax.transforms.batching": _EARLY + " (padax.vmap)",
     },
@@ -90,7 +90,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.errors": _ERRORS,
     },
     "padax.profiler": {
-        "padax.devices.profiling": "no public API for the XLA profiler session and its events (xspace_events)",
+        "padax.runtime.profiling": "no public API for the XLA profiler session and its events (xspace_events)",
     },
     "padax.random": {
         "padax.core.dtypes": _DTYPES,
@@ -107,8 +107,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     "padax.sharding": {
         "padax.core.trace": _TRACER,
-        "padax.devices.put": "no public name for put_sharded (an eager move to a sharding)",
-        "padax.devices.sharding": "padax.sharding is the public home of the mesh and sharding types: it re-exports "
+        "padax.runtime.put": "no public name for put_sharded (an eager move to a sharding)",
+        "padax.runtime.sharding": "padax.sharding is the public home of the mesh and sharding types: it re-exports "
                                   "them",
     },
     "padax.signal": {

@@ -4,33 +4,22 @@ from __future__ import annotations
 
 from . import imports as graph
 
-# Upward imports still being removed, as "source -> target". It only shrinks: an entry that no
-# longer occurs fails the test too, so the list always says exactly what is left.
-ALLOWED_UPWARD: set[str] = {
-    "padax.core.tree -> padax.devices._jaxlib",
-    "padax.functional._checks -> padax.device",
-}
-# circles of modules that span two floors, still to be cut
-ALLOWED_CROSS_FLOOR_CIRCLES = 1
 # share of internal import statements that sit inside functions, and how many lack a reason
 MAX_LOCAL_SHARE = 0.36
 MAX_LOCAL_WITHOUT_REASON = 1100
 
 
 def test_no_upward_import():
-    found = {f"{i.source} -> {i.target}": i for i in graph.upward(graph.imports())}
-    new = sorted(set(found) - ALLOWED_UPWARD)
-    assert not new, "imports from a lower floor to a higher one (move the code or install a hook):\n" + "\n".join(
-        f"  {found[k].source}:{found[k].line} imports {found[k].target} "
-        f"[{graph.floor_name(graph.floor_of(found[k].source))} -> {graph.floor_name(graph.floor_of(found[k].target))}]"
-        for k in new)
-    stale = sorted(ALLOWED_UPWARD - set(found))
-    assert not stale, "remove these from ALLOWED_UPWARD (they are gone):\n" + "\n".join(stale)
+    up = graph.upward(graph.imports())
+    assert not up, "imports from a lower floor to a higher one (move the code or install a hook):\n" + "\n".join(
+        f"  {i.source}:{i.line} imports {i.target} "
+        f"[{graph.floor_name(graph.floor_of(i.source))} -> {graph.floor_name(graph.floor_of(i.target))}]"
+        for i in up)
 
 
 def test_no_circle_across_floors():
     circles = graph.cross_floor_cycles(graph.imports())
-    assert len(circles) <= ALLOWED_CROSS_FLOOR_CIRCLES, "\n".join(
+    assert not circles, "circles of modules across floors:\n" + "\n".join(
         f"{len(c)} modules: {', '.join(c[:12])}{' ...' if len(c) > 12 else ''}" for c in circles)
 
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import padax.numpy as pnp
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 
 
 def test_array_equal_and_equiv_of_mismatched_shapes_are_0d_bool_arrays():

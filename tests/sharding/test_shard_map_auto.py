@@ -177,7 +177,7 @@ def test_auto_axes_match_jax(mesh42, tmp_path):
 
 def test_xla_layouts_without_a_mesh_name(mesh42):
     """GSPMDSharding arrays (layouts in XLA's terms) still go into and come out of SPMD programs."""
-    from padax.devices import _jaxlib
+    from padax.runtime import _jaxlib
     from padax.sharding import GSPMDSharding
     devs = list(mesh42.device_list)
     tiled = GSPMDSharding(devs, _jaxlib.hlo_sharding_from_string("{devices=[4,2]<=[8]}"))

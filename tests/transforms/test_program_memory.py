@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import padax
-from padax.devices.backend import live_executable_count
+from padax.runtime.backend import live_executable_count
 from padax.lowering import compile as compile_mod
 
 

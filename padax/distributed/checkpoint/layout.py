@@ -156,7 +156,7 @@ def device_process(device: Any) -> int:
 
 def describe_sharding(sharding: Any) -> dict:
     """A JSON description of a sharding (for people and tools; loading does not need it)."""
-    from padax.devices.sharding import NamedSharding
+    from padax.runtime.sharding import NamedSharding
     if isinstance(sharding, NamedSharding):
         mesh = sharding.mesh
         spec = [list(p) if isinstance(p, tuple) else p for p in sharding.spec]

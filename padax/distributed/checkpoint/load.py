@@ -126,9 +126,9 @@ def _load_tensor(reader: _ShardReader, name: str, info: dict, target: Any) -> An
     """A Tensor like `target` (shape, dtype, sharding) holding the saved value; only local blocks are read."""
     from padax.config import config
     from padax.core.abstract import ShapedArray
-    from padax.devices import _jaxlib
-    from padax.devices.array import Tensor
-    from padax.devices.sharding import _is_addressable
+    from padax.runtime import _jaxlib
+    from padax.runtime.array import Tensor
+    from padax.runtime.sharding import _is_addressable
     shape, dtype, sharding = tuple(target.shape), np.dtype(target.dtype), target.sharding
     idx = sharding.devices_indices_map(shape)
     devs, pieces, cache = [], [], {}
@@ -176,7 +176,7 @@ def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None
         >>> target["w"].tolist()
         [0.0, 1.0, 2.0, 3.0]
     """
-    from padax.devices.array import Tensor
+    from padax.runtime.array import Tensor
     paths = layout.flatten(state_dict, _WHAT)
     commit, meta = _committed(path, unique_id)
     reader = _ShardReader(path, commit)

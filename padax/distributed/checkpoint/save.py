@@ -19,7 +19,7 @@ _saves = itertools.count()  # every process saves the same sequence, so this nam
 
 def _host_or_tensor(name: str, value: Any, multi_process: bool) -> Any:
     """What is saved for one entry: a Tensor (laid out by its sharding) or a host array."""
-    from padax.devices.array import Tensor
+    from padax.runtime.array import Tensor
     if isinstance(value, Tensor):
         # a Tensor on this process's devices only is no global array: the coordinator writes its value
         return np.asarray(value) if multi_process and value.sharding.is_fully_addressable else value

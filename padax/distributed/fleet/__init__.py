@@ -52,7 +52,7 @@ def init(role_maker: Any = None, is_collective: bool = False, strategy: Distribu
         >>> dict(fleet.get_hybrid_communicate_group().mesh.shape)
         {'dp': 1, 'pp': 1, 'sharding': 1, 'sep': 1, 'mp': 1}
     """
-    from padax.devices import backend
+    from padax.runtime import backend
     strategy = strategy if strategy is not None else DistributedStrategy()
     if not isinstance(strategy, DistributedStrategy):
         raise TypeError(f"fleet.init: strategy must be a fleet.DistributedStrategy, got {type(strategy).__name__}")

@@ -20,8 +20,8 @@ import functools
 from typing import Any, Sequence
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
-from padax.devices.sharding import Mesh, PartitionSpec
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, PartitionSpec
 from padax.distributed.fleet import layout
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from padax.core import tree as tree_util
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def is_traced(x: Any) -> bool:
@@ -24,7 +24,7 @@ def lay_out(x: Any, sharding: NamedSharding) -> Any:
     from padax.functional.lax.resharding import with_sharding_constraint
     if is_traced(x):
         return with_sharding_constraint(x, sharding)
-    from padax.devices.put import put_sharded
+    from padax.runtime.put import put_sharded
     return put_sharded(asarray(x), sharding)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from padax.core import tree as tree_util
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
 from padax.nn.layer.layers import Layer
 
@@ -20,7 +20,7 @@ def default_mesh() -> Mesh:
     from padax.distributed.fleet import _state
     if _state.hcg is not None:
         return _state.hcg.mesh
-    from padax.devices import backend
+    from padax.runtime import backend
     import numpy as np
     devs = list(backend.devices())
     arr = np.empty(len(devs), dtype=object)

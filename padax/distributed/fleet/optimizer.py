@@ -12,8 +12,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.model import param_sharding
 

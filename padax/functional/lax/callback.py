@@ -118,7 +118,7 @@ def _io_effects(params) -> frozenset:
 
 def _impl(*args, callback: HostFunction, result_avals, batch_ndim, **params):
     """Eagerly: the function runs right away on host copies of the operands."""
-    from padax.devices.put import device_put
+    from padax.runtime.put import device_put
     host = [np.array(a) for a in args]
     outs = callback.run(host, result_avals, batch_ndim)
     return [device_put(o) for o in outs]

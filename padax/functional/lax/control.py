@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
 from padax.functional.lax.structural import batch_size, bdim_to_front, moveaxis
@@ -51,7 +51,7 @@ from padax.interpreters.batching import batch_eval, batch_flat, batch_jaxpr
 from padax.interpreters.jaxpr_util import dce, deps, hoist, join_consts
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.interpreters.staging import trace_flat
-from padax.devices.array import Tensor
+from padax.runtime.array import Tensor
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
 

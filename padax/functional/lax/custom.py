@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import MissingRuleError

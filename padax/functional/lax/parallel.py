@@ -220,7 +220,7 @@ def psum(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.psum(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
         [6.0, 6.0, 6.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: psum_p.bind(asarray(v), axis_name=axis_name), x)
 
 
@@ -240,7 +240,7 @@ def pmean(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmean(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 6.0])).tolist()
         [3.0, 3.0, 3.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
     from padax.functional.lax.elementwise import div
 
     def one(v):
@@ -267,7 +267,7 @@ def pmax(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmax(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 5.0, 3.0])).tolist()
         [5.0, 5.0, 5.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: pmax_p.bind(asarray(v), axis_name=axis_name), x)
 
 
@@ -287,7 +287,7 @@ def pmin(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmin(v, 'i'), axis_name='i')(padax.to_tensor([4.0, 5.0, 3.0])).tolist()
         [3.0, 3.0, 3.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: pmin_p.bind(asarray(v), axis_name=axis_name), x)
 
 

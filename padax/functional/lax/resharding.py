@@ -176,7 +176,7 @@ def _sharding_constraint_abstract(x, *, sharding):
 
 @sharding_constraint_p.def_impl
 def _sharding_constraint_impl(x, *, sharding):
-    from padax.devices.put import device_put
+    from padax.runtime.put import device_put
     return device_put(x, sharding)
 
 
@@ -196,7 +196,7 @@ def _sharding_constraint_transpose(ct, x, *, sharding):
 
 def _sharding_constraint_batch(trace, args, dims, *, sharding):
     """The batch dimension is not split, unless vmap's spmd_axis_name lays it over mesh axes."""
-    from padax.devices.sharding import NamedSharding, PartitionSpec
+    from padax.runtime.sharding import NamedSharding, PartitionSpec
     x, d = args[0], dims[0]
     if isinstance(sharding, NamedSharding):
         parts = list(sharding.spec) + [None] * max(0, d - len(sharding.spec))
@@ -246,7 +246,7 @@ def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: b
         >>> padax.vmap(lambda v: lax.psum_scatter(v, 'i'), axis_name='i')(x).tolist()
         [4.0, 6.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
 
     def one(v):
         v = asarray(v)
@@ -318,8 +318,8 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
         >>> padax.jit(lambda v: lax.with_sharding_constraint(v * 2, s))(padax.arange(4.0)).tolist()
         [0.0, 2.0, 4.0, 6.0]
     """
-    from padax.core import tree as tree_util
-    from padax.devices.sharding import PartitionSpec, Sharding, resolve_sharding
+    from padax.runtime import tree as tree_util
+    from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(shardings, (Sharding, PartitionSpec)):
         one = resolve_sharding(shardings, "with_sharding_constraint")
         return tree_util.map(lambda v: sharding_constraint_p.bind(asarray(v), sharding=one), x)
@@ -352,7 +352,7 @@ def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
         >>> padax.vmap(lambda v: lax.pcast(v, 'i', to='varying'), axis_name='i')(padax.to_tensor([1.0, 2.0])).tolist()
         [1.0, 2.0]
     """
-    from padax.core import tree as tree_util
+    from padax.runtime import tree as tree_util
     if to != "varying":
         raise ValueError(f"pcast: padax supports to='varying', got to={to!r}")
     return tree_util.map(asarray, x)

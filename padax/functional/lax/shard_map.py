@@ -12,7 +12,7 @@ import math
 
 from padax.core.abstract import ShapedArray
 from padax.core.primitive import Primitive
-from padax.devices.sharding import Mesh, PartitionSpec
+from padax.runtime.sharding import Mesh, PartitionSpec
 
 shard_map_p = Primitive("shard_map", multiple_results=True)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.core import tree as tree_util
+from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.functional.lax.structural import batch_size, bdim_to_front

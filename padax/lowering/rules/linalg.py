@@ -15,7 +15,7 @@ What the kernels expect (checked against jaxlib 0.10.2; see JAXLIB_NOTES.md):
   `mode`, geev `compute_left`/`compute_right`, gees `mode`/`sort`; gehrd's `low`/`high`
   are i32.
 
-The names resolve because `padax.devices._jaxlib.register_lapack_targets` registers
+The names resolve because `padax.runtime._jaxlib.register_lapack_targets` registers
 them with the CPU client; `initialize_lapack` (called here, on first use) hands the
 kernels scipy's LAPACK. triangular_solve needs no kernel: StableHLO has the op.
 """

@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.devices.sharding import NamedSharding
+from padax.runtime.sharding import NamedSharding
 from padax.functional.lax import parallel as par
 from padax.functional.lax import resharding as pex
 from padax.lowering import shardy

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from padax.devices.sharding import Mesh, NamedSharding, PartitionSpec
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
 from padax.nn.layer.layers import Layer
 

@@ -25,8 +25,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import tree as tree_util
-from padax.devices.sharding import Mesh, PartitionSpec as P
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, PartitionSpec as P
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
 

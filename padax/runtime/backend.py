@@ -12,8 +12,8 @@ import os
 from typing import Any
 
 from padax.config import config
-from padax.devices import _jaxlib
-from padax.devices.host_memory import tune_host_allocator
+from padax.runtime import _jaxlib
+from padax.runtime.host_memory import tune_host_allocator
 
 _clients: dict[str, Any] = {}
 _cpu_client_factory = None  # set by padax.distributed.initialize
@@ -253,7 +253,7 @@ def _reset_on_change(name: str, value: Any) -> None:
         default_platform.cache_clear()
         _default_device_cached.cache_clear()
         single_device_sharding.cache_clear()
-        from padax.devices import sharding
+        from padax.runtime import sharding
         sharding.clear_caches()
         for fn in _client_reset_hooks:
             fn()

@@ -7,11 +7,11 @@ from typing import Sequence
 from padax.core.abstract import ShapedArray
 from padax.core.errors import OutOfMemoryError
 from padax.core.source_info import user_location
-from padax.devices import _jaxlib
-from padax.devices.array import Tensor
-from padax.devices import backend
-from padax.devices.backend import single_device_sharding
-from padax.devices.host_callbacks import reraise_callback_error
+from padax.runtime import _jaxlib
+from padax.runtime.array import Tensor
+from padax.runtime import backend
+from padax.runtime.backend import single_device_sharding
+from padax.runtime.host_callbacks import reraise_callback_error
 
 
 def out_of_memory_error(text: str, device, program: str | None = None, args: Sequence = ()) -> OutOfMemoryError:
@@ -46,7 +46,7 @@ class Executable:
     programs whose results span several devices; by default every output
     lives on `device`. `host_callbacks` are the Python functions the program
     calls (kept alive with it); an exception one of them raises comes out of
-    a call as itself (padax/devices/host_callbacks.py).
+    a call as itself (padax/runtime/host_callbacks.py).
     """
 
     __slots__ = ("exe", "out_avals", "handlers", "device", "out_shardings", "host_callbacks")

@@ -14,7 +14,7 @@ import functools
 import sys
 from typing import Any, Callable, Iterable
 
-from padax.devices import _jaxlib
+from padax.runtime import _jaxlib
 
 registry = _jaxlib.new_pytree_registry()
 # The same containers, plus padax.Tensor as a node over its device buffer: the C++ jit

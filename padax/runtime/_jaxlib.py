@@ -338,7 +338,7 @@ def _no_shard_arg_fallback(arg, sharding, *rest):
     raise TypeError(f"jit: cannot pass a {type(arg).__name__} to a compiled program")
 
 
-# ---- XLA's profiler (padax/devices/profiling.py) ---------------------------------------------------
+# ---- XLA's profiler (padax/runtime/profiling.py) ---------------------------------------------------
 
 TraceMe = _profiler.TraceMe  # a named span; TraceMe.is_enabled() says whether a session records
 

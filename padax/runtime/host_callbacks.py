@@ -4,7 +4,7 @@ XLA's CPU runtime calls a host callback with numpy arrays; if the function
 raises, the runtime only sees a failed call and the program fails with an
 XlaRuntimeError holding the traceback as text. `host_entry` therefore
 remembers the exception itself, and `reraise_callback_error` (called where
-programs run, padax/devices/executable.py) raises that exception, with its
+programs run, padax/runtime/executable.py) raises that exception, with its
 own traceback, in place of the runtime error. The process goes on.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
-from padax.devices import _jaxlib
+from padax.runtime import _jaxlib
 
 TraceMe = _jaxlib.TraceMe
 _null = contextlib.nullcontext()
