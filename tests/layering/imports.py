@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import collections
 import dataclasses
+import re
 import sys
 from pathlib import Path
 
@@ -71,6 +72,12 @@ def _targets(source: str, is_pkg: bool, node: ast.AST, known: dict) -> list[str]
     return [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
 
 
+def _reason(line: str) -> str:
+    """The comment on an import's line, less any `noqa: ...` codes (those silence ruff, they say no why)."""
+    comment = line.split("#", 1)[1].strip() if "#" in line else ""
+    return re.sub(r"^noqa(:\s*[A-Z]+\d+(\s*,\s*[A-Z]+\d+)*)?\s*", "", comment).strip(" ()")
+
+
 def imports() -> list[Import]:
     known = modules()
     out = []
@@ -83,7 +90,7 @@ def imports() -> list[Import]:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
                     end = lines[child.end_lineno - 1]
-                    reason = end.split("#", 1)[1].strip() if "#" in end else ""
+                    reason = _reason(end)
                     for t in _targets(source, path.name == "__init__.py", child, known):
                         out.append(Import(source, child.lineno, t, local, reason))
                 visit(child, local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
@@ -148,6 +155,11 @@ def cross_floor_cycles(found: list[Import]) -> list[list[str]]:
 
 if __name__ == "__main__":
     found = imports()
+    if len(sys.argv) > 2 and sys.argv[1] == "--local":    # the function-local imports of modules under a prefix
+        for i in statements(found)[1]:
+            if i.source.startswith(sys.argv[2]):
+                print(f"{i.source}:{i.line} -> {i.target}" + (f"  # {i.reason}" if i.reason else "  (no reason)"))
+        sys.exit(0)
     total, local = statements(found)
     print(f"{len(total)} internal import statements, {len(local)} inside functions ({100 * len(local) / len(total):.1f} %),"
           f" {sum(1 for i in local if not i.reason)} of those without a reason")
