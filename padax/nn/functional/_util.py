@@ -11,7 +11,6 @@ from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional._arrays import asarray, is_array, static_int
 from padax.functional._checks import arg as _arg
-from padax.functional.manipulation import moveaxis as _moveaxis
 
 LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 
@@ -34,11 +33,6 @@ def float_array(op: str, x: Any, what: str = "x") -> Any:
     return x
 
 
-def check_rank(op: str, x: Any, ranks: int | Sequence[int], what: str = "x") -> None:
-    ranks = (ranks,) if isinstance(ranks, int) else tuple(ranks)
-    if x.aval.ndim not in ranks:
-        expect = " or ".join(f"{r}-D" for r in ranks)
-        raise op_value_error(op, f"{what} must be {expect}, got {x.aval.str_short()}")
 
 
 def static_ints(op: str, value: Any, n: int, what: str, minimum: int | None = None) -> tuple[int, ...]:
@@ -126,13 +120,8 @@ def same_pads(sizes: Sequence[int], windows: Sequence[int], strides: Sequence[in
     return pads
 
 
-def to_channel_first(x: Any, last: bool) -> Any:
-    """Move the channel axis of a channel-last array to axis 1 (no-op when already first)."""
-    return _moveaxis(x, -1, 1) if last else x
 
 
-def from_channel_first(x: Any, last: bool) -> Any:
-    return _moveaxis(x, 1, -1) if last else x
 
 
 def reduction_of(op: str, reduction: str) -> str:
