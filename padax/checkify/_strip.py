@@ -10,7 +10,7 @@ from padax.core.ad_util import Zero, instantiate
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from padax.functional.lax.checks import check_p
 from padax.transforms.custom import _Hashable
-from padax.transforms.staging import aval_of, trace_flat
+from padax.transforms.staging import arg_aval as aval_of, trace_flat
 
 
 def without_checks(jaxpr: Jaxpr) -> Jaxpr:

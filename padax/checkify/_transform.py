@@ -11,7 +11,7 @@ from padax.checkify._checker import Checker, State, initial_state
 from padax.checkify._error_value import Error
 from padax.checkify._sites import collect
 from padax.core.trace import Tracer
-from padax.transforms.staging import aval_of, flat_fun, trace_flat
+from padax.transforms.staging import arg_aval as aval_of, flat_fun, trace_flat
 
 
 def checkify(fun: Callable, errors: frozenset = user_checks) -> Callable:

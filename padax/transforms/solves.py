@@ -15,6 +15,7 @@ from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
 from padax.functional.lax.control import _avals_str, _operand, _same_type, _trace_user
 from padax.functional.lax.elementwise import neg
+from padax.functional.lax.solves import solution_and_aux
 from padax.interpreters.ad import instantiate_tangent, jvp_flat
 from padax.interpreters.jaxpr_util import hoist
 from padax.transforms.ad import linearize
@@ -64,13 +65,7 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
                                 f"types, got {f_tree} {_avals_str(f_closed.out_avals)}")
 
     def run_solve(guess):
-        out = solve(f, guess)
-        if has_aux:
-            if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise op_type_error(op, f"solve must return a pair (solution, aux) when has_aux=True, got "
-                                        f"{type(out).__name__}")
-            return out
-        return out, ()
+        return solution_and_aux(op, "solve", solve(f, guess), has_aux)
 
     s_closed, (s_tree, aux_tree) = _trace_user(run_solve, in_tree, avals, f"{op} solve", pair=True)
     n = len(avals)

@@ -162,6 +162,3 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     closed = trace_flat(flat_fun(lambda *a, **k: fun(*a, **k), in_tree, store),
                         [get_aval(x) for x in leaves], "eval_shape tracing")
     return store[0].unflatten(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals)
-
-
-aval_of = arg_aval  # TODO(layering): old name, still imported by padax.checkify; removed once it moves

@@ -156,6 +156,16 @@ def _check_same(op: str, what: str, got_tree, got_avals, tree, avals) -> None:
                                 f"{_avals_str(got_avals)}")
 
 
+def solution_and_aux(op: str, what: str, out: Any, has_aux: bool) -> tuple[Any, Any]:
+    """A user solver's result as (solution, aux): with has_aux it must already be a pair, else aux is ()."""
+    if not has_aux:
+        return out, ()
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise op_type_error(op, f"{what} must return a pair (solution, aux) when has_aux=True, got "
+                                f"{type(out).__name__}")
+    return out
+
+
 def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_solve: Callable | None = None,
                         symmetric: bool = False, has_aux: bool = False) -> Any:
     """Solve `matvec(x) == b` with `solve(matvec, b)`, differentiated implicitly (jax.lax's signature).
@@ -203,13 +213,7 @@ def custom_linear_solve(matvec: Callable, b: Any, solve: Callable, transpose_sol
 
     def traced_solve(fn: Callable, lin: Callable, what: str):
         def call(bb):
-            out = fn(lin, bb)
-            if has_aux:
-                if not isinstance(out, (tuple, list)) or len(out) != 2:
-                    raise op_type_error(op, f"{what} must return a pair (x, aux) when has_aux=True, got "
-                                            f"{type(out).__name__}")
-                return out
-            return out, ()
+            return solution_and_aux(op, what, fn(lin, bb), has_aux)
         closed, (x_tree, aux_tree) = _trace_user(call, in_tree, avals, f"{op} {what}", pair=True)
         _check_same(op, f"{what}'s solution", x_tree, closed.out_avals[:len(avals)], tree, avals)
         return closed, aux_tree
