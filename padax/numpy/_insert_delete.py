@@ -90,6 +90,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: builtins.int | None = None) ->
         ax = _axis("insert", axis, a.aval.ndim)
     n, nd = a.aval.shape[ax], a.aval.ndim
     idx = _axis_positions("insert", obj, n)
+    if idx.ndim > 1:
+        raise op_value_error("insert", f"obj must be a scalar or 1-D, got an index array of shape {idx.shape}")
     if idx.dtype == np.bool_:
         idx = np.nonzero(idx)[0]
     if idx.size and (idx.min() < -n or idx.max() > n):

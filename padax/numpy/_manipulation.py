@@ -576,6 +576,8 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
             shift = builtins.sum(shift)
         return lax.reshape(_roll_axis(flat, shift, 0), x.aval.shape)
     ax = _int_tuple("roll", axis, "axis")
+    if x.aval.ndim == 0:
+        raise op_value_error("roll", f"axis {axis} is out of range for a 0-d array (roll it with axis=None)")
     shifts = shift if isinstance(shift, (list, tuple)) else (shift,) * len(ax)
     if len(shifts) != len(ax):
         raise op_value_error("roll", f"shift {shift} and axis {axis} differ in length")

@@ -222,6 +222,8 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     reduction_of(op, reduction)
     x, dt = float_input(input)
     nd = x.aval.ndim
+    if nd == 0:
+        raise op_value_error(op, f"input must have a class axis, got a 0-d {x.aval.str_short()}")
     a = canonicalize_axis(op, axis, nd)
     c = x.aval.shape[a]
     logp = log_softmax(x, axis=a) if use_softmax else M.log(x)
