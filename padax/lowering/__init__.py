@@ -10,7 +10,7 @@ from typing import Any
 
 _LAZY = {"CompileError": "padax.lowering.compile", "compile_lowered": "padax.lowering.compile",
          "LoweredModule": "padax.lowering.mlir", "LoweringError": "padax.lowering.mlir",
-         "lower_jaxpr": "padax.lowering.mlir", "register_lowering": "padax.lowering.mlir"}
+         "lower_jaxpr": "padax.lowering.mlir", "register_lowering": "padax.lowering.registry"}
 
 
 def __getattr__(name: str) -> Any:

@@ -20,22 +20,8 @@ from padax.core.jaxpr import Jaxpr, Literal, Var
 from padax.runtime import _jaxlib
 from padax.runtime.profiling import span
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
-
-LoweringRule = Callable[..., Any]
-lowering_rules: dict[Any, LoweringRule] = {}
-
-
-def register_lowering(prim, rule: LoweringRule | None = None):
-    """Register `rule` as prim's lowering (usable as a decorator)."""
-    if rule is None:
-        return lambda r: register_lowering(prim, r)
-    if not str(getattr(rule, "__module__", None) or "").startswith("padax."):
-        if not _rules_loaded:
-            _load_rules()  # (padax's rules first, so that a rule of the user's replaces padax's, not the reverse)
-        prim.lowering_by_padax = False  # a rule of the user's: programs using it are keyed by their module
-    lowering_rules[prim] = rule
-    return rule
-
+from padax.lowering.registry import LoweringRule, ensure_rules_loaded, lowering_rules  # noqa: F401  (re-exported)
+from padax.lowering.registry import register_lowering  # noqa: F401  (re-exported: rules register from here)
 
 class LoweringError(Exception):
     """padax failed to lower a primitive; this is a padax bug, not user error."""
@@ -299,21 +285,10 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
     (default: the first NamedSharding's) is the mesh layouts given in XLA's
     own terms are named on when they can be.
     """
-    if not _rules_loaded:
-        _load_rules()
+    ensure_rules_loaded()
     with span("padax.lower", module=_module_name(name)):
         return _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings,
                             result_shardings, mesh)
-
-
-_rules_loaded = False
-
-
-def _load_rules() -> None:
-    """Import every lowering rule (once, before the first lowering or registration)."""
-    global _rules_loaded
-    _rules_loaded = True
-    import padax.lowering.rules  # noqa: F401  startup time: the rules (and MLIR) load before the first lowering
 
 
 def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings, result_shardings,

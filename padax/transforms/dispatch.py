@@ -8,6 +8,7 @@ raises the user-facing error), lowers and compiles once.
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from padax.runtime.put import device_put
 from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.lowering.compile import compile_jaxpr_on
+from padax.lowering import registry as _lowering_registry
 
 _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation function
 
@@ -135,6 +137,14 @@ def _forget_twins() -> None:
 _fast.set_builder(_build_twin)
 _backend.on_client_reset(clear_cache)  # (a replaced client, or too many live programs: forget the eager ones)
 _primitive.set_default_impl(apply_primitive)
+
+
+def _load_lowering_rules() -> None:
+    """Import padax's lowering rules (and with them jaxlib's MLIR bindings), on the first lowering only."""
+    importlib.import_module("padax.lowering.rules")
+
+
+_lowering_registry.set_rule_loader(_load_lowering_rules)
 
 
 # ---- eager control flow: compiled programs cached by the structure of their bodies -------------------
