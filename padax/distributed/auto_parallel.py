@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+import padax as _padax
 from padax.runtime import tree as tree_util
 from padax.runtime.sharding import NamedSharding, PartitionSpec
+from padax.distributed._placements import _as_mesh
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.optimizer import ShardedOptimizer
 from padax.nn.layer.layers import Layer
@@ -28,7 +30,6 @@ __all__ = ["shard_layer", "shard_optimizer", "shard_dataloader", "to_static", "D
 
 
 def _pm(mesh: Any) -> Any:
-    from padax.distributed._placements import _as_mesh
     return _as_mesh(mesh)
 
 
@@ -405,7 +406,6 @@ class DistModel:
     """
 
     def __init__(self, layer: Layer, loss: Callable | None, optimizer: Any, strategy: Strategy | None) -> None:
-        import padax
         if optimizer is not None and not isinstance(optimizer, ShardedOptimizer):
             optimizer = shard_optimizer(optimizer)
         if optimizer is not None and strategy is not None and strategy.sharding.enable:
@@ -419,12 +419,12 @@ class DistModel:
         def train_step(model, state, inputs, labels):
             def objective(m):
                 return self._loss(m(*inputs), *labels)
-            value, grads = padax.value_and_grad(objective)(model)
+            value, grads = _padax.value_and_grad(objective)(model)
             model, state = self._opt.step(model, grads, state)
             return model, state, value
-        self._train = padax.jit(train_step)
-        self._eval = padax.jit(lambda model, inputs, labels: self._loss(model(*inputs), *labels))
-        self._predict = padax.jit(lambda model, inputs: model(*inputs))
+        self._train = _padax.jit(train_step)
+        self._eval = _padax.jit(lambda model, inputs, labels: self._loss(model(*inputs), *labels))
+        self._predict = _padax.jit(lambda model, inputs: model(*inputs))
 
     def train(self) -> None:
         if self._opt is None or self._loss is None:

@@ -25,6 +25,8 @@ import sys
 import threading
 from typing import Any
 
+from padax.config import config as _config
+from padax.distributed import cluster as _cluster
 from padax.runtime import _jaxlib, backend
 
 
@@ -145,8 +147,6 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
         >>> dist.is_initialized(), dist.get_world_size()  # before initialize(): one process
         (False, 1)
     """
-    from padax.config import config
-    from padax.distributed.cluster import detect
     timeout = _env_seconds(ENV_INIT_TIMEOUT, 60) if timeout is None else timeout
     heartbeat_timeout = _env_seconds(ENV_HEARTBEAT_TIMEOUT, 20) if heartbeat_timeout is None else heartbeat_timeout
     with _state.lock:
@@ -155,7 +155,7 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
         found = None
         if None in (coordinator_address, num_processes, process_id):
             try:
-                found = detect()
+                found = _cluster.detect()
             except ValueError as e:
                 raise DistributedError(str(e)) from None
         address = coordinator_address or (found.coordinator_address if found else None)
@@ -173,7 +173,7 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
             raise DistributedError(f"padax.distributed.initialize: process_id {pid} is not in [0, {n})")
         if ":" not in address:
             raise DistributedError(f"padax.distributed.initialize: coordinator address {address!r} is not host:port")
-        ndev = int(local_device_count or config.num_cpu_devices)
+        ndev = int(local_device_count or _config.num_cpu_devices)
         t, hb, st = max(1, int(round(timeout))), max(1, int(round(heartbeat_timeout))), max(1, int(shutdown_timeout))
         service = None
         if pid == 0:
@@ -198,7 +198,7 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
         _state.service, _state.client = service, client
         _state.process_id, _state.num_processes, _state.coordinator = pid, n, address
         backend.set_cpu_client_factory(lambda: _jaxlib.make_distributed_cpu_client(
-            client, pid, n, ndev, config.cpu_async_dispatch))
+            client, pid, n, ndev, _config.cpu_async_dispatch))
     try:
         backend.get_client("cpu")  # exchange device topologies now (bounded by the timeouts above)
     except (_jaxlib.XlaRuntimeError, RuntimeError) as e:

@@ -16,7 +16,9 @@ import time
 import traceback
 from typing import Any, Callable, Iterable
 
+from padax.distributed import runtime as _runtime
 from padax.distributed.runtime import DistributedError
+from padax.runtime import backend as _backend
 
 
 class ProcessRaisedError(DistributedError):
@@ -24,11 +26,10 @@ class ProcessRaisedError(DistributedError):
 
 
 def _worker(fn: Callable, args: tuple, rank: int, nprocs: int, address: str, options: dict, conn) -> None:
-    from padax.distributed import runtime
     try:
-        runtime.initialize(address, nprocs, rank, **options)
+        _runtime.initialize(address, nprocs, rank, **options)
         fn(*args)
-        runtime.shutdown()
+        _runtime.shutdown()
     except BaseException as e:  # noqa: BLE001 (every failure goes back to the parent as text)
         conn.send_bytes(json.dumps({"rank": rank, "error": f"{type(e).__name__}: {e}",
                                     "traceback": traceback.format_exc()}).encode())
@@ -104,14 +105,13 @@ def spawn(fn: Callable[..., Any], args: Iterable[Any] = (), nprocs: int = -1, jo
         >>> [p.exitcode for p in ctx.processes]
         [0]
     """
-    from padax.distributed.launch import free_port
+    from padax.distributed.launch import free_port  # runpy: `python -m` of launch warns if the package loaded it
     allowed = {"timeout", "heartbeat_timeout", "local_device_count"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise TypeError(f"padax.distributed.spawn: unknown options {unknown}; allowed: {sorted(allowed)}")
     if nprocs == -1:
-        from padax.runtime import backend
-        nprocs = len(backend.local_devices())
+        nprocs = len(_backend.local_devices())
     if nprocs < 1:
         raise ValueError(f"padax.distributed.spawn: nprocs must be at least 1 (or -1), got {nprocs}")
     ctx = multiprocessing.get_context("spawn")

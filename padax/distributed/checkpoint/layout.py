@@ -22,6 +22,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from padax.runtime.sharding import NamedSharding as _NamedSharding
+
 FORMAT = "padax.distcp"
 FORMAT_VERSION = 1
 SHARD_SUFFIX = ".distcp"
@@ -156,8 +158,7 @@ def device_process(device: Any) -> int:
 
 def describe_sharding(sharding: Any) -> dict:
     """A JSON description of a sharding (for people and tools; loading does not need it)."""
-    from padax.runtime.sharding import NamedSharding
-    if isinstance(sharding, NamedSharding):
+    if isinstance(sharding, _NamedSharding):
         mesh = sharding.mesh
         spec = [list(p) if isinstance(p, tuple) else p for p in sharding.spec]
         return {"kind": "named", "mesh": dict(zip(mesh.axis_names, (int(n) for n in mesh.axis_sizes))),

@@ -8,9 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from padax.config import config as _config
 from padax.core import dtypes
+from padax.core.abstract import ShapedArray as _ShapedArray
 from padax.distributed.checkpoint import layout
 from padax.distributed.checkpoint.layout import CheckpointError
+from padax.runtime import _jaxlib
+from padax.runtime.array import Tensor as _Tensor
+from padax.runtime.sharding import _is_addressable
 from padax.serialization import LoadError, open_archive, read_json
 
 _WHAT = "padax.distributed.load_state_dict"
@@ -124,11 +129,6 @@ def _assemble(reader: _ShardReader, name: str, info: dict, offsets: tuple, lengt
 
 def _load_tensor(reader: _ShardReader, name: str, info: dict, target: Any) -> Any:
     """A Tensor like `target` (shape, dtype, sharding) holding the saved value; only local blocks are read."""
-    from padax.config import config
-    from padax.core.abstract import ShapedArray
-    from padax.runtime import _jaxlib
-    from padax.runtime.array import Tensor
-    from padax.runtime.sharding import _is_addressable
     shape, dtype, sharding = tuple(target.shape), np.dtype(target.dtype), target.sharding
     idx = sharding.devices_indices_map(shape)
     devs, pieces, cache = [], [], {}
@@ -140,8 +140,8 @@ def _load_tensor(reader: _ShardReader, name: str, info: dict, target: Any) -> An
             cache[(offsets, lengths)] = _assemble(reader, name, info, offsets, lengths, dtype)
         devs.append(dev)
         pieces.append(np.array(cache[(offsets, lengths)], order="C", copy=True))  # one buffer per device
-    aval = ShapedArray(shape, dtype, False)
-    return Tensor(_jaxlib.device_put(aval, sharding.to_jaxlib(len(shape)), pieces, devs, config.enable_x64), aval)
+    aval = _ShapedArray(shape, dtype, False)
+    return _Tensor(_jaxlib.device_put(aval, sharding.to_jaxlib(len(shape)), pieces, devs, _config.enable_x64), aval)
 
 
 def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None) -> None:
@@ -176,7 +176,6 @@ def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None
         >>> target["w"].tolist()
         [0.0, 1.0, 2.0, 3.0]
     """
-    from padax.runtime.array import Tensor
     paths = layout.flatten(state_dict, _WHAT)
     commit, meta = _committed(path, unique_id)
     reader = _ShardReader(path, commit)
@@ -187,7 +186,7 @@ def load_state_dict(state_dict: dict, path: str, *, unique_id: int | None = None
                               f"{missing}; it holds {sorted(tensors)}")
     for name, p in paths.items():
         target, info = layout.get_path(state_dict, p), tensors[name]
-        if not isinstance(target, (Tensor, np.ndarray)):
+        if not isinstance(target, (_Tensor, np.ndarray)):
             raise TypeError(f"{_WHAT}: {name!r} is a {type(target).__name__}; give a Tensor or numpy array whose "
                             "shape, dtype and sharding say how to load it")
         if list(target.shape) != info["shape"]:

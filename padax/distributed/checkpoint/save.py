@@ -12,6 +12,7 @@ import numpy as np
 from padax.core.atomic_file import atomic_write
 from padax.distributed import runtime
 from padax.distributed.checkpoint import layout
+from padax.runtime.array import Tensor as _Tensor
 from padax.serialization import json_entry, write_archive
 
 _saves = itertools.count()  # every process saves the same sequence, so this names each save's keys and barriers
@@ -19,8 +20,7 @@ _saves = itertools.count()  # every process saves the same sequence, so this nam
 
 def _host_or_tensor(name: str, value: Any, multi_process: bool) -> Any:
     """What is saved for one entry: a Tensor (laid out by its sharding) or a host array."""
-    from padax.runtime.array import Tensor
-    if isinstance(value, Tensor):
+    if isinstance(value, _Tensor):
         # a Tensor on this process's devices only is no global array: the coordinator writes its value
         return np.asarray(value) if multi_process and value.sharding.is_fully_addressable else value
     if isinstance(value, (np.ndarray, np.generic)):

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.distributed.fleet import _state
+from padax.runtime import backend as _backend
+from padax.distributed import runtime as _runtime
+from padax.distributed.fleet import _state, layout
 from padax.distributed.fleet.model import DataParallel
 from padax.distributed.fleet.optimizer import ShardedOptimizer
 from padax.distributed.fleet.strategy import DistributedStrategy
 from padax.distributed.fleet.topology import Group, HybridCommunicateGroup, resolve_degrees
+from padax.distributed.fleet.meta_parallel.pipeline_parallel import PipelineParallel as _PipelineParallel
+from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer as _PipelineLayer
 
 __all__ = ["init", "DistributedStrategy", "distributed_model", "distributed_optimizer",
            "get_hybrid_communicate_group", "HybridCommunicateGroup", "Group", "worker_index", "worker_num",
@@ -52,11 +56,10 @@ def init(role_maker: Any = None, is_collective: bool = False, strategy: Distribu
         >>> dict(fleet.get_hybrid_communicate_group().mesh.shape)
         {'dp': 1, 'pp': 1, 'sharding': 1, 'sep': 1, 'mp': 1}
     """
-    from padax.runtime import backend
     strategy = strategy if strategy is not None else DistributedStrategy()
     if not isinstance(strategy, DistributedStrategy):
         raise TypeError(f"fleet.init: strategy must be a fleet.DistributedStrategy, got {type(strategy).__name__}")
-    devices = backend.devices()
+    devices = _backend.devices()
     degrees = resolve_degrees(strategy, len(devices))
     _state.hcg = HybridCommunicateGroup(degrees, strategy.hybrid_configs["order"], devices)
     _state.strategy = strategy
@@ -89,8 +92,7 @@ def worker_index() -> int:
         >>> fleet.worker_index()  # a single-process run
         0
     """
-    from padax.distributed.runtime import process_index
-    return process_index()
+    return _runtime.process_index()
 
 
 def worker_num() -> int:
@@ -101,8 +103,7 @@ def worker_num() -> int:
         >>> fleet.worker_num()
         1
     """
-    from padax.distributed.runtime import process_count
-    return process_count()
+    return _runtime.process_count()
 
 
 def is_first_worker() -> bool:
@@ -144,10 +145,8 @@ def distributed_model(model: Any) -> Any:
         ('DataParallel', (4, 3))
     """
     hcg = _hcg()
-    from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
-    if isinstance(model, PipelineLayer):
-        from padax.distributed.fleet.meta_parallel.pipeline_parallel import PipelineParallel
-        return PipelineParallel(model, hcg, _state.strategy)
+    if isinstance(model, _PipelineLayer):
+        return _PipelineParallel(model, hcg, _state.strategy)
     shard_axes = ("sharding",) if _sharding_stage() == 3 else ()
     grad_axes = ("sharding",) if _sharding_stage() == 2 else ()
     return DataParallel(model, mesh=hcg.mesh, data_axes=hcg.data_axes, shard_axes=shard_axes,
@@ -200,7 +199,6 @@ def shard_batch(batch: Any) -> Any:
         >>> batch["x"].shape, batch["y"].tolist()
         ((4, 2), [0.0, 0.0, 0.0, 0.0])
     """
-    from padax.distributed.fleet import layout
     hcg = _hcg()
     return layout.shard_batch(batch, hcg.mesh, hcg.data_axes, "fleet.shard_batch")
 

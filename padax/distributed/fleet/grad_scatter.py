@@ -20,19 +20,23 @@ import functools
 from typing import Any, Sequence
 
 from padax.core import dtypes
+from padax.functional import _arrays
+from padax.functional.lax.parallel import pmean as _pmean
+from padax.functional.lax.resharding import psum_scatter as _psum_scatter
 from padax.runtime import tree as tree_util
 from padax.runtime.sharding import Mesh, PartitionSpec
+from padax.transforms.custom import custom_vjp as _custom_vjp
+from padax.transforms.shard_map import shard_map as _shard_map
 from padax.distributed.fleet import layout
+from padax.distributed.fleet import model as _model  # a circle: model's forward calls call_per_shard (attribute use)
 
 
 @functools.lru_cache(maxsize=None)
 def _scattering_identity(axes: tuple[str, ...], dim: int):
     """f(piece, whole) = whole, whose backward sends whole's cotangent, reduce-scattered along `dim` over
     `axes`, to `piece` (the device's slice of the parameter) and nothing to `whole`."""
-    from padax.functional.lax.resharding import psum_scatter
-    from padax.transforms.custom import custom_vjp
 
-    @custom_vjp
+    @_custom_vjp
     def scatter_grad(piece: Any, whole: Any) -> Any:
         return whole
 
@@ -41,7 +45,7 @@ def _scattering_identity(axes: tuple[str, ...], dim: int):
 
     def bwd(_, ct):
         name = axes[0] if len(axes) == 1 else axes
-        return psum_scatter(ct, name, scatter_dimension=dim, tiled=True), None
+        return _psum_scatter(ct, name, scatter_dimension=dim, tiled=True), None
 
     scatter_grad.defvjp(fwd, bwd)
     return scatter_grad
@@ -50,14 +54,12 @@ def _scattering_identity(axes: tuple[str, ...], dim: int):
 def scatter_dims(leaves: Sequence[Any], mesh: Mesh, data_axes: Sequence[str]) -> list[int | None]:
     """Per leaf, the dimension its gradient is split along over `data_axes` (ZeRO's slot layout, see
     layout.split_further), or None (not floating point, or no dimension divides)."""
-    from padax.distributed.fleet.model import param_sharding
-    from padax.functional._arrays import aval_of
     out: list[int | None] = []
     for x in leaves:
-        aval = aval_of(x)
+        aval = _arrays.aval_of(x)
         split = None
         if dtypes.is_inexact(aval.dtype):
-            base = _without(layout.spec_of(param_sharding(x, mesh), aval.ndim), data_axes)
+            base = _without(layout.spec_of(_model.param_sharding(x, mesh), aval.ndim), data_axes)
             split = layout.split_further(mesh, aval.shape, base, data_axes)
         if split is None:
             out.append(None)
@@ -91,36 +93,33 @@ def call_per_shard(layer: Any, inputs: tuple, kwargs: dict, mesh: Mesh, data_axe
     (BatchNorm statistics are per device) and a 0-d loss is the mean of the
     devices' local losses.
     """
-    from padax.functional._arrays import aval_of, is_array
-    from padax.functional.lax.parallel import pmean
-    from padax.transforms.shard_map import shard_map
     batch_axes = layout.live_axes(mesh, data_axes)
     entry = layout.spec_entry(batch_axes)
     axes = layout.live_axes(mesh, scatter_axes)
     leaves, treedef = tree_util.flatten(layer)
     dims = scatter_dims(leaves, mesh, axes)
     pieces = [x for x, d in zip(leaves, dims) if d is not None]
-    arrays = {k: v for k, v in kwargs.items() if is_array(v) or tree_util.leaves(v) and
-              all(is_array(x) for x in tree_util.leaves(v))}
+    arrays = {k: v for k, v in kwargs.items() if _arrays.is_array(v) or tree_util.leaves(v) and
+              all(_arrays.is_array(x) for x in tree_util.leaves(v))}
     static = {k: v for k, v in kwargs.items() if k not in arrays}
     scalar_outputs: list[bool] = []
 
     def batch_spec(x: Any) -> PartitionSpec:
-        return PartitionSpec(entry) if aval_of(x).ndim else PartitionSpec()
+        return PartitionSpec(entry) if _arrays.aval_of(x).ndim else PartitionSpec()
 
     def body(whole, piece, ins, kw):
         it = iter(piece)
         used = [x if d is None else _scattering_identity(axes, d)(next(it), x) for x, d in zip(whole, dims)]
         out = treedef.unflatten(used)(*ins, **kw, **static)
         flat, out_tree = tree_util.flatten(out)
-        scalar_outputs[:] = [not aval_of(o).ndim for o in flat]
+        scalar_outputs[:] = [not _arrays.aval_of(o).ndim for o in flat]
         name = batch_axes[0] if len(batch_axes) == 1 else batch_axes
-        return out_tree.unflatten([pmean(o, name).reshape([1]) if s else o for o, s in zip(flat, scalar_outputs)])
+        return out_tree.unflatten([_pmean(o, name).reshape([1]) if s else o for o, s in zip(flat, scalar_outputs)])
 
     scattered = layout.spec_entry(axes)
     in_specs = ([PartitionSpec()] * len(leaves), [_slice_spec(d, scattered) for d in dims if d is not None],
                 tree_util.map(batch_spec, inputs), tree_util.map(batch_spec, arrays))
-    run = shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(entry),
+    run = _shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(entry),
                     axis_names=frozenset(data_axes))
     flat, out_tree = tree_util.flatten(run(leaves, pieces, inputs, arrays))
     return out_tree.unflatten([o[0] if s else o for o, s in zip(flat, scalar_outputs)])

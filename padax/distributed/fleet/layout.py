@@ -8,24 +8,24 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.core.trace import Tracer as _Tracer
+from padax.functional import _arrays
+from padax.functional.lax import resharding as _resharding
 from padax.runtime import tree as tree_util
+from padax.runtime.put import put_sharded as _put_sharded
 from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def is_traced(x: Any) -> bool:
     """Whether `x` is a value being traced (inside jit/grad/shard_map)."""
-    from padax.core.trace import Tracer
-    return isinstance(x, Tracer)
+    return isinstance(x, _Tracer)
 
 
 def lay_out(x: Any, sharding: NamedSharding) -> Any:
     """`x` laid out as `sharding`: moved there when concrete, constrained there when traced."""
-    from padax.functional._arrays import asarray
-    from padax.functional.lax.resharding import with_sharding_constraint
     if is_traced(x):
-        return with_sharding_constraint(x, sharding)
-    from padax.runtime.put import put_sharded
-    return put_sharded(asarray(x), sharding)
+        return _resharding.with_sharding_constraint(x, sharding)
+    return _put_sharded(_arrays.asarray(x), sharding)
 
 
 def lay_out_tree(tree: Any, shardings: Sequence[Any]) -> Any:
@@ -95,12 +95,11 @@ def batch_sharding(mesh: Mesh, axes: Sequence[str], ndim: int, dim: int = 0) -> 
 
 def shard_batch(batch: Any, mesh: Mesh, axes: Sequence[str], what: str = "batch") -> Any:
     """Every array in `batch` (a pytree) split along its first dimension over the data axes `axes`."""
-    from padax.functional._arrays import asarray, aval_of
     n = axes_product(mesh, live_axes(mesh, axes))
 
     def one(x: Any) -> Any:
-        x = asarray(x)
-        shape = aval_of(x).shape
+        x = _arrays.asarray(x)
+        shape = _arrays.aval_of(x).shape
         if not shape:
             return lay_out(x, NamedSharding(mesh, PartitionSpec()))
         if shape[0] % n:

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.functional import _arrays
+from padax.runtime import backend as _backend
 from padax.runtime import tree as tree_util
 from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
-from padax.distributed.fleet import layout
+from padax.distributed.fleet import _state, layout
+from padax.distributed.fleet import grad_scatter as _grad_scatter  # a circle: it reads param_sharding at call time
 from padax.nn.layer.layers import Layer
 
 
 def default_mesh() -> Mesh:
     """The hybrid-parallel mesh of fleet.init, or a 1-d 'dp' mesh over every device."""
-    from padax.distributed.fleet import _state
     if _state.hcg is not None:
         return _state.hcg.mesh
-    from padax.runtime import backend
     import numpy as np
-    devs = list(backend.devices())
+    devs = list(_backend.devices())
     arr = np.empty(len(devs), dtype=object)
     arr[:] = devs
     return Mesh(arr, ("dp",))
@@ -36,8 +37,7 @@ def default_data_axes(mesh: Mesh) -> tuple[str, ...]:
 def param_sharding(x: Any, mesh: Mesh, shard_axes: Sequence[str] = ()) -> NamedSharding:
     """Where a parameter lives: its own layout on `mesh` if it has one (tensor-parallel layers), else
     replicated; split once more over `shard_axes` (ZeRO-3) where a dimension allows."""
-    from padax.functional._arrays import aval_of
-    shape = aval_of(x).shape
+    shape = _arrays.aval_of(x).shape
     s = getattr(x, "sharding", None)
     if isinstance(s, NamedSharding) and s.mesh == mesh:
         spec = layout.spec_of(s, len(shape))
@@ -96,8 +96,8 @@ class DataParallel(Layer):
         kwargs = {k: layout.shard_batch(v, self._mesh, self._data_axes, "DataParallel")
                   if _is_array_tree(v) else v for k, v in kwargs.items()}
         if self._grad_shard_axes:
-            from padax.distributed.fleet.grad_scatter import call_per_shard
-            return call_per_shard(self._layers, inputs, kwargs, self._mesh, self._data_axes, self._grad_shard_axes)
+            return _grad_scatter.call_per_shard(self._layers, inputs, kwargs, self._mesh, self._data_axes,
+                                                self._grad_shard_axes)
         return self._layers(*inputs, **kwargs)
 
     def shard_batch(self, batch: Any) -> Any:
@@ -125,6 +125,5 @@ class DataParallel(Layer):
 
 
 def _is_array_tree(v: Any) -> bool:
-    from padax.functional._arrays import is_array
     leaves = tree_util.leaves(v)
-    return bool(leaves) and all(is_array(x) for x in leaves)
+    return bool(leaves) and all(_arrays.is_array(x) for x in leaves)

@@ -12,7 +12,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.runtime.sharding import Mesh
+from padax.runtime import backend as _backend
+from padax.runtime.sharding import Mesh, _is_addressable
 from padax.distributed.fleet.strategy import HYBRID_ORDER, DistributedStrategy
 
 
@@ -100,8 +101,7 @@ class HybridCommunicateGroup:
 
     def __init__(self, degrees: dict[str, int], order: Sequence[str] = HYBRID_ORDER,
                  devices: Sequence[Any] | None = None):
-        from padax.runtime import backend
-        devs = list(devices) if devices is not None else list(backend.devices())
+        devs = list(devices) if devices is not None else list(_backend.devices())
         self.order = tuple(order)
         self.degrees = {a: int(degrees[a]) for a in self.order}
         shape = tuple(self.degrees[a] for a in self.order)
@@ -109,7 +109,6 @@ class HybridCommunicateGroup:
         arr[:] = devs
         self.mesh = Mesh(arr.reshape(shape), self.order)
         self._ids = np.arange(len(devs)).reshape(shape)
-        from padax.runtime.sharding import _is_addressable
         mine = next((i for i, d in enumerate(devs) if _is_addressable(d)), 0)
         self._coord = dict(zip(self.order, (int(c) for c in np.unravel_index(mine, shape))))
         self._global_rank = mine

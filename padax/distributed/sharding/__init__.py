@@ -19,8 +19,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from padax import serialization as _serialization
 from padax.distributed.fleet.model import DataParallel, default_data_axes, default_mesh
 from padax.distributed.fleet.optimizer import ShardedOptimizer
+from padax.nn.layer.layers import Layer as _Layer
 
 __all__ = ["group_sharded_parallel", "save_group_sharded_model"]
 
@@ -81,8 +83,7 @@ def group_sharded_parallel(model: Any, optimizer: Any, level: str, scaler: Any =
 
 
 def _state_for_saving(opt_state: dict) -> dict:
-    from padax.nn.layer.layers import Layer
-    return {k: (v.state_dict() if isinstance(v, Layer) else v) for k, v in opt_state.items()}
+    return {k: (v.state_dict() if isinstance(v, _Layer) else v) for k, v in opt_state.items()}
 
 
 def save_group_sharded_model(model: Any, output: str, optimizer: Any = None, opt_state: dict | None = None) -> None:
@@ -110,12 +111,11 @@ def save_group_sharded_model(model: Any, output: str, optimizer: Any = None, opt
         ...     print(sorted(os.listdir(os.path.join(d, "out"))))
         ['model.pdopt', 'model.pdparams']
     """
-    from padax.serialization import save
     if isinstance(optimizer, dict) and opt_state is None:
         opt_state = optimizer
     if os.path.isfile(output):
         raise ValueError(f"save_group_sharded_model: output {output!r} is a file; give a directory")
     os.makedirs(output, exist_ok=True)
-    save(dict(model.state_dict()), os.path.join(output, "model.pdparams"))
+    _serialization.save(dict(model.state_dict()), os.path.join(output, "model.pdparams"))
     if opt_state is not None:
-        save(_state_for_saving(opt_state), os.path.join(output, "model.pdopt"))
+        _serialization.save(_state_for_saving(opt_state), os.path.join(output, "model.pdopt"))

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.functional import _arrays
+from padax.functional.manipulation import unsqueeze as _unsqueeze
 from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
-from padax.distributed.fleet import layout
+from padax.distributed.fleet import _state, layout
+from padax.nn.functional import cross_entropy as _cross_entropy, embedding as _embedding, linear as _linear
+from padax.nn.initializer import Constant as _Constant, XavierNormal as _XavierNormal
 from padax.nn.layer.layers import Layer
 
 
 def mp_context(layer: str, mp_group: Any) -> tuple[Mesh, str, tuple[str, ...], int]:
     """(mesh, tensor-parallel axis, data axes, mp degree) from fleet.init's hybrid mesh."""
-    from padax.distributed.fleet import _state
     if _state.hcg is None:
         raise RuntimeError(f"{layer}: call fleet.init(is_collective=True, strategy=...) first; tensor-parallel "
                            "layers split their parameters over the 'mp' axis of fleet's mesh")
@@ -88,8 +91,7 @@ class _MPLayer(Layer):
             split[-1] = self._mp_axis
         if seq_dim is not None:
             split[seq_dim] = self._mp_axis
-        from padax.functional._arrays import aval_of
-        return layout.lay_out(x, activation_sharding(self._mesh, aval_of(x).shape, self._data_axes,
+        return layout.lay_out(x, activation_sharding(self._mesh, _arrays.aval_of(x).shape, self._data_axes,
                                                      batch_dim=batch_dim, split=split))
 
 
@@ -129,14 +131,12 @@ class ColumnParallelLinear(_MPLayer):
         self.in_features, self.out_features, self.gather_output, self._name = in_features, out_features, \
             gather_output, name
         self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
-        from padax.nn.initializer import Constant
-        self.bias = self.create_parameter([out_features], attr=Constant(0.0), is_bias=True) if has_bias else None
+        self.bias = self.create_parameter([out_features], attr=_Constant(0.0), is_bias=True) if has_bias else None
         self._place("weight", [None, self._mp_axis])
         self._place("bias", [self._mp_axis])
 
     def forward(self, x: Any) -> Any:
-        from padax.nn.functional import linear
-        y = linear(x, self.weight, self.bias)
+        y = _linear(x, self.weight, self.bias)
         return self._act(y, split_last=not self.gather_output)
 
     def extra_repr(self) -> str:
@@ -182,15 +182,13 @@ class RowParallelLinear(_MPLayer):
         self.in_features, self.out_features, self.input_is_parallel, self._name = in_features, out_features, \
             input_is_parallel, name
         self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
-        from padax.nn.initializer import Constant
-        self.bias = self.create_parameter([out_features], attr=Constant(0.0), is_bias=True) if has_bias else None
+        self.bias = self.create_parameter([out_features], attr=_Constant(0.0), is_bias=True) if has_bias else None
         self._place("weight", [self._mp_axis, None])
         self._place("bias", [None])
 
     def forward(self, x: Any) -> Any:
-        from padax.nn.functional import linear
         x = self._act(x, split_last=True)
-        return self._act(linear(x, self.weight, self.bias))
+        return self._act(_linear(x, self.weight, self.bias))
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, mp_degree={self.world_size}, " \
@@ -226,14 +224,12 @@ class VocabParallelEmbedding(_MPLayer):
         self._setup(mp_group)
         check_divisible(name or "VocabParallelEmbedding", "num_embeddings", num_embeddings, self.world_size)
         self.num_embeddings, self.embedding_dim, self._name = num_embeddings, embedding_dim, name
-        from padax.nn.initializer import XavierNormal
         self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
-                                            default_initializer=XavierNormal())
+                                            default_initializer=_XavierNormal())
         self._place("weight", [self._mp_axis, None])
 
     def forward(self, x: Any) -> Any:
-        from padax.nn.functional import embedding
-        return self._act(embedding(x, self.weight))
+        return self._act(_embedding(x, self.weight))
 
     def extra_repr(self) -> str:
         return f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, " \
@@ -268,11 +264,8 @@ class ParallelCrossEntropy(_MPLayer):
         self.ignore_index, self._name = ignore_index, name
 
     def forward(self, input: Any, label: Any) -> Any:  # noqa: A002
-        from padax.functional._arrays import aval_of
-        from padax.functional.manipulation import unsqueeze
-        from padax.nn.functional import cross_entropy
         logits = self._act(input, split_last=True)
-        loss = cross_entropy(logits, label, ignore_index=self.ignore_index, reduction="none")
-        if aval_of(loss).ndim == aval_of(logits).ndim - 1:
-            loss = unsqueeze(loss, -1)
+        loss = _cross_entropy(logits, label, ignore_index=self.ignore_index, reduction="none")
+        if _arrays.aval_of(loss).ndim == _arrays.aval_of(logits).ndim - 1:
+            loss = _unsqueeze(loss, -1)
         return loss

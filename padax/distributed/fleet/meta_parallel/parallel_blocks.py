@@ -13,8 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.functional import _arrays
+from padax.distributed.fleet import layout as _layout
 from padax.distributed.fleet.meta_parallel.mp_layers import (ColumnParallelLinear, RowParallelLinear, _MPLayer,
                                                             check_divisible)
+from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding as _activation_sharding
+from padax.distributed.fleet.meta_parallel.mp_layers import mp_context as _mp_context
+from padax.nn import Dropout as _Dropout, LayerNorm as _LayerNorm
+from padax.nn.functional import gelu as _gelu, scaled_dot_product_attention as _scaled_dot_product_attention
 
 SEQ_DIM = 1
 
@@ -50,8 +56,7 @@ class ParallelMLP(_MPLayer):
                                      mp_group=mp_group, name=f"{name or 'ParallelMLP'}.fc2")
 
     def forward(self, x: Any) -> Any:
-        from padax.nn.functional import gelu
-        return self.fc2(gelu(self.fc1(x)))
+        return self.fc2(_gelu(self.fc1(x)))
 
 
 class ParallelMultiHeadAttention(_MPLayer):
@@ -100,9 +105,8 @@ class ParallelMultiHeadAttention(_MPLayer):
         return self._act(t, split_last=False, seq_dim=2)  # heads (dimension 2) over 'mp'
 
     def forward(self, x: Any) -> Any:
-        from padax.nn.functional import scaled_dot_product_attention
         q, k, v = (self._heads(p(x)) for p in (self.q_proj, self.k_proj, self.v_proj))
-        o = scaled_dot_product_attention(q, k, v, is_causal=self.causal, training=self.training)
+        o = _scaled_dot_product_attention(q, k, v, is_causal=self.causal, training=self.training)
         o = self._act(o, seq_dim=2)
         b, s = o.shape[0], o.shape[1]
         return self.out_proj(o.reshape([b, s, self.embed_dim]))
@@ -141,15 +145,14 @@ class ParallelTransformerLayer(_MPLayer):
                  name: str | None = None) -> None:
         super().__init__()
         self._setup(mp_group)
-        from padax.nn import Dropout, LayerNorm
         label = name or "ParallelTransformerLayer"
         self.sequence_parallel = sequence_parallel
-        self.norm1 = LayerNorm(d_model)
+        self.norm1 = _LayerNorm(d_model)
         self.attn = ParallelMultiHeadAttention(d_model, nhead, causal, mp_group, f"{label}.attn")
-        self.norm2 = LayerNorm(d_model)
+        self.norm2 = _LayerNorm(d_model)
         self.mlp = ParallelMLP(d_model, dim_feedforward, mp_group, f"{label}.mlp")
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        self.dropout1 = _Dropout(dropout)
+        self.dropout2 = _Dropout(dropout)
         self._label = label
 
     def _seq(self, x: Any) -> Any:
@@ -187,13 +190,10 @@ def scatter_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
         >>> mpu.scatter_sequence(x).tolist()  # laid out split along the sequence; the value is unchanged
         [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
     """
-    from padax.functional._arrays import aval_of
-    from padax.distributed.fleet import layout
-    from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding, mp_context
-    mesh, axis, data_axes, _ = mp_context("scatter_sequence", mp_group)
-    shape = aval_of(x).shape
-    return layout.lay_out(x, activation_sharding(mesh, shape, data_axes, batch_dim=1 if seq_dim == 0 else 0,
-                                                 split={seq_dim: axis}))
+    mesh, axis, data_axes, _ = _mp_context("scatter_sequence", mp_group)
+    shape = _arrays.aval_of(x).shape
+    return _layout.lay_out(x, _activation_sharding(mesh, shape, data_axes, batch_dim=1 if seq_dim == 0 else 0,
+                                                   split={seq_dim: axis}))
 
 
 def gather_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
@@ -216,9 +216,6 @@ def gather_sequence(x: Any, seq_dim: int = 0, mp_group: Any = None) -> Any:
         >>> mpu.gather_sequence(x).tolist()  # whole on every 'mp' device again
         [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
     """
-    from padax.functional._arrays import aval_of
-    from padax.distributed.fleet import layout
-    from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding, mp_context
-    mesh, _, data_axes, _ = mp_context("gather_sequence", mp_group)
-    shape = aval_of(x).shape
-    return layout.lay_out(x, activation_sharding(mesh, shape, data_axes, batch_dim=1 if seq_dim == 0 else 0))
+    mesh, _, data_axes, _ = _mp_context("gather_sequence", mp_group)
+    shape = _arrays.aval_of(x).shape
+    return _layout.lay_out(x, _activation_sharding(mesh, shape, data_axes, batch_dim=1 if seq_dim == 0 else 0))

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+import padax as _padax
 from padax.runtime import tree as tree_util
 from padax.runtime.sharding import Mesh, PartitionSpec as P
 from padax.distributed.fleet import layout
@@ -54,17 +55,16 @@ class _Packing:
 
     def pack(self, model_chunks: Sequence[Sequence[Any]]) -> dict:
         """{dtype name: [num_stages, V, width]} from per-chunk lists of layers."""
-        import padax
         out = {}
         for d in self.dtypes:
             rows = []
             for layers in model_chunks:
-                parts = [padax.reshape(x, [-1]) for x in tree_util.leaves(layers) if np.dtype(x.dtype) == d]
+                parts = [_padax.reshape(x, [-1]) for x in tree_util.leaves(layers) if np.dtype(x.dtype) == d]
                 n = sum(int(np.prod(p.shape)) for p in parts)
                 if n < self.width[d]:
-                    parts.append(padax.zeros([self.width[d] - n], d))
-                rows.append(padax.concat(parts) if len(parts) > 1 else parts[0])
-            out[d.name] = padax.stack(rows).reshape([self.V, self.S, self.width[d]]).transpose([1, 0, 2])
+                    parts.append(_padax.zeros([self.width[d] - n], d))
+                rows.append(_padax.concat(parts) if len(parts) > 1 else parts[0])
+            out[d.name] = _padax.stack(rows).reshape([self.V, self.S, self.width[d]]).transpose([1, 0, 2])
         return out
 
     def unpack_chunk(self, c: int, rows: dict) -> list:
@@ -95,12 +95,11 @@ def _run_chunk(model: PipelineLayer, c: int, layers: Sequence[Any], x: Any) -> A
 
 def _boundary_aval(model: PipelineLayer, pack: _Packing, x_mb: Any) -> Any:
     """The shape/dtype passed between chunks (the same at every boundary, or an error naming them)."""
-    import padax
     C = model.num_chunks
-    cur = padax.eval_shape(lambda x: _run_chunk(model, 0, pack.chunks[0], x), x_mb)
+    cur = _padax.eval_shape(lambda x: _run_chunk(model, 0, pack.chunks[0], x), x_mb)
     first = cur
     for c in range(1, C - 1):
-        nxt = padax.eval_shape(lambda x, c=c: _run_chunk(model, c, pack.chunks[c], x), cur)
+        nxt = _padax.eval_shape(lambda x, c=c: _run_chunk(model, c, pack.chunks[c], x), cur)
         if (tuple(nxt.shape), nxt.dtype) != (tuple(first.shape), first.dtype):
             what = "stage" if C == model.num_stages else "chunk"
             raise ValueError(f"PipelineLayer: {what} {c} outputs {nxt.dtype}{list(nxt.shape)} but {what} 0 outputs "
@@ -146,7 +145,6 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
         >>> bool(padax.allclose(loss, padax.nn.MSELoss()(model(x), y)))  # the mean microbatch loss
         True
     """
-    import padax
     if schedule not in SCHEDULES:
         raise ValueError(f"pipeline schedule must be one of {SCHEDULES}, got {schedule!r}")
     V = model.num_virtual_pipeline_stages
@@ -180,7 +178,7 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
     xs = inputs.reshape([M, B // M] + list(inputs.shape[1:]))
     ys = labels.reshape([M, B // M] + list(labels.shape[1:]))
     dspec = layout.spec_entry(data)
-    mb_local = padax.ShapeDtypeStruct([B // M // n_data] + list(inputs.shape[1:]), inputs.dtype)
+    mb_local = _padax.ShapeDtypeStruct([B // M // n_data] + list(inputs.shape[1:]), inputs.dtype)
     act = _boundary_aval(model, pack, mb_local) if model.num_chunks > 1 else None
     if schedule == "VPP":
         local = _interleaved_body(model, pack, loss_fn, S, V, M, act, pp_axis, data)
@@ -188,8 +186,8 @@ def pipeline_value_and_grad(model: PipelineLayer, inputs: Any, labels: Any, *, m
         body = _fthenb_body if schedule == "FThenB" else _one_f_one_b_body
         local = body(model, pack, loss_fn, S, M, act, pp_axis, data)
     packed_spec = {k: P(pp_axis, None, None) for k in packed}
-    fn = padax.shard_map(local, mesh, in_specs=(packed_spec, P(None, dspec), P(None, dspec)),
-                         out_specs=(P(), packed_spec), check_rep=False)
+    fn = _padax.shard_map(local, mesh, in_specs=(packed_spec, P(None, dspec), P(None, dspec)),
+                          out_specs=(P(), packed_spec), check_rep=False)
     loss, gpacked = fn(packed, xs, ys)
     return loss, _grads_like(model, pack.unpack_all(gpacked))
 
@@ -200,25 +198,23 @@ def _grads_like(model: PipelineLayer, grads_chunks: list) -> Any:
     for c, layers in enumerate(grads_chunks):
         for orig, g in zip(model.chunk_layers(c), layers):
             by_id[id(orig)] = g
-    import padax
     glist = [by_id[id(layer)] for layer in model.run_function]
-    zeros = padax.tree.map(padax.zeros_like, model)
+    zeros = _padax.tree.map(_padax.zeros_like, model)
     zeros.run_function = type(model.run_function)(glist)
     return zeros
 
 
 def _branches(model, pack, loss_fn, S, act):
     """Per chunk (stage): (rows, x_mb, received activation, y_mb) -> (activation to send, microbatch loss)."""
-    import padax
 
     def make(s):
         def branch(rows, x, recv, y):
             layers = pack.unpack_chunk(s, rows)
             out = _run_chunk(model, s, layers, x if s == 0 else recv)
             if s == S - 1:
-                zero_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
-                return zero_act, padax.mean(loss_fn(out, y)).astype("float32")
-            return out, padax.zeros([], "float32")
+                zero_act = _padax.zeros(list(act.shape), act.dtype) if act is not None else _padax.zeros([])
+                return zero_act, _padax.mean(loss_fn(out, y)).astype("float32")
+            return out, _padax.zeros([], "float32")
         return branch
     return [make(s) for s in range(S)]
 
@@ -229,39 +225,37 @@ def _local_rows(packed: dict) -> dict:
 
 
 def _fthenb_body(model, pack, loss_fn, S, M, act, pp_axis, data):
-    import padax
-    lax = padax.lax
+    lax = _padax.lax
     branches = _branches(model, pack, loss_fn, S, act)
     fwd_perm = [(i, i + 1) for i in range(S - 1)]
 
     def local_loss(rows, xs, ys):
         s = lax.axis_index(pp_axis) if S > 1 else 0
-        init_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
+        init_act = _padax.zeros(list(act.shape), act.dtype) if act is not None else _padax.zeros([])
 
         def tick(carry, t):
             recv, total = carry
             m = t - s
             valid = (m >= 0) & (m < M)
-            x_t = lax.dynamic_index_in_dim(xs, padax.clip(t, 0, M - 1), 0, keepdims=False)
-            y_t = lax.dynamic_index_in_dim(ys, padax.clip(m, 0, M - 1), 0, keepdims=False)
+            x_t = lax.dynamic_index_in_dim(xs, _padax.clip(t, 0, M - 1), 0, keepdims=False)
+            y_t = lax.dynamic_index_in_dim(ys, _padax.clip(m, 0, M - 1), 0, keepdims=False)
             out, loss = lax.switch(s, branches, rows, x_t, recv, y_t) if S > 1 else branches[0](rows, x_t, recv, y_t)
-            total = total + padax.where(valid, loss, 0.0)
+            total = total + _padax.where(valid, loss, 0.0)
             nxt = lax.ppermute(out, pp_axis, fwd_perm) if S > 1 else out
             return (nxt, total), None
 
-        (_, total), _ = lax.scan(tick, (init_act, padax.zeros([], "float32")), padax.arange(M + S - 1))
+        (_, total), _ = lax.scan(tick, (init_act, _padax.zeros([], "float32")), _padax.arange(M + S - 1))
         return total / M
 
     def local(packed, xs, ys):
         rows = _local_rows(packed)
-        loss, g = padax.value_and_grad(local_loss)(rows, xs, ys)
+        loss, g = _padax.value_and_grad(local_loss)(rows, xs, ys)
         return _finish(loss, g, pp_axis, data, S)
     return local
 
 
 def _finish(loss, g, pp_axis, data, S):
-    import padax
-    lax = padax.lax
+    lax = _padax.lax
     if S > 1:
         loss = lax.psum(loss, pp_axis)
     if data:
@@ -271,8 +265,7 @@ def _finish(loss, g, pp_axis, data, S):
 
 
 def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
-    import padax
-    lax = padax.lax
+    lax = _padax.lax
     branches = _branches(model, pack, loss_fn, S, act)
     K = max(1, min(M, 2 * S - 1))
     fwd_perm = [(i, i + 1) for i in range(S - 1)]
@@ -282,14 +275,14 @@ def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
         def bwd(rows, x, inp, ct, y):
             if s == 0:
                 f = lambda r: branches[s](r, x, inp, y)  # noqa: E731  (the stage input is the microbatch)
-                (out, loss), vjp_fn = padax.vjp(f, rows)
-                ct_out = ct if s < S - 1 else padax.zeros_like(out)
-                (g_rows,) = vjp_fn((ct_out, padax.ones([], "float32") / M))
-                return g_rows, padax.zeros_like(inp), loss
+                (out, loss), vjp_fn = _padax.vjp(f, rows)
+                ct_out = ct if s < S - 1 else _padax.zeros_like(out)
+                (g_rows,) = vjp_fn((ct_out, _padax.ones([], "float32") / M))
+                return g_rows, _padax.zeros_like(inp), loss
             f = lambda r, a: branches[s](r, x, a, y)  # noqa: E731
-            (out, loss), vjp_fn = padax.vjp(f, rows, inp)
-            ct_out = ct if s < S - 1 else padax.zeros_like(out)
-            g_rows, g_inp = vjp_fn((ct_out, padax.ones([], "float32") / M))
+            (out, loss), vjp_fn = _padax.vjp(f, rows, inp)
+            ct_out = ct if s < S - 1 else _padax.zeros_like(out)
+            g_rows, g_inp = vjp_fn((ct_out, _padax.ones([], "float32") / M))
             return g_rows, g_inp, loss
         return bwd
     bwds = [make_bwd(s) for s in range(S)]
@@ -297,38 +290,38 @@ def _one_f_one_b_body(model, pack, loss_fn, S, M, act, pp_axis, data):
     def local(packed, xs, ys):
         rows = _local_rows(packed)
         s = lax.axis_index(pp_axis) if S > 1 else 0
-        zero_act = padax.zeros(list(act.shape), act.dtype) if act is not None else padax.zeros([])
-        stash0 = padax.zeros([K] + list(zero_act.shape), zero_act.dtype)
-        g0 = tree_util.map(padax.zeros_like, rows)
+        zero_act = _padax.zeros(list(act.shape), act.dtype) if act is not None else _padax.zeros([])
+        stash0 = _padax.zeros([K] + list(zero_act.shape), zero_act.dtype)
+        g0 = tree_util.map(_padax.zeros_like, rows)
 
         def tick(carry, t):
             recv_act, recv_ct, stash, g_acc, total = carry
             m_f = t - s
             valid_f = (m_f >= 0) & (m_f < M)
-            slot_f = padax.clip(m_f, 0, M - 1) % K
-            stash = padax.where(valid_f, lax.dynamic_update_slice_in_dim(stash, recv_act[None], slot_f, 0), stash)
-            x_f = lax.dynamic_index_in_dim(xs, padax.clip(m_f, 0, M - 1), 0, keepdims=False)
-            y_f = lax.dynamic_index_in_dim(ys, padax.clip(m_f, 0, M - 1), 0, keepdims=False)
+            slot_f = _padax.clip(m_f, 0, M - 1) % K
+            stash = _padax.where(valid_f, lax.dynamic_update_slice_in_dim(stash, recv_act[None], slot_f, 0), stash)
+            x_f = lax.dynamic_index_in_dim(xs, _padax.clip(m_f, 0, M - 1), 0, keepdims=False)
+            y_f = lax.dynamic_index_in_dim(ys, _padax.clip(m_f, 0, M - 1), 0, keepdims=False)
             out, _ = lax.switch(s, branches, rows, x_f, recv_act, y_f) if S > 1 else \
                 branches[0](rows, x_f, recv_act, y_f)
             m_b = t - (2 * S - 2 - s)
             valid_b = (m_b >= 0) & (m_b < M)
-            mb = padax.clip(m_b, 0, M - 1)
+            mb = _padax.clip(m_b, 0, M - 1)
             inp = lax.dynamic_index_in_dim(stash, mb % K, 0, keepdims=False)
             x_b = lax.dynamic_index_in_dim(xs, mb, 0, keepdims=False)
             y_b = lax.dynamic_index_in_dim(ys, mb, 0, keepdims=False)
             g_rows, ct_in, loss = lax.switch(s, bwds, rows, x_b, inp, recv_ct, y_b) if S > 1 else \
                 bwds[0](rows, x_b, inp, recv_ct, y_b)
-            g_acc = tree_util.map(lambda a, g: a + padax.where(valid_b, g, padax.zeros_like(g)), g_acc, g_rows)
-            total = total + padax.where(valid_b, loss, 0.0)
-            ct_in = padax.where(valid_b, ct_in, padax.zeros_like(ct_in))
+            g_acc = tree_util.map(lambda a, g: a + _padax.where(valid_b, g, _padax.zeros_like(g)), g_acc, g_rows)
+            total = total + _padax.where(valid_b, loss, 0.0)
+            ct_in = _padax.where(valid_b, ct_in, _padax.zeros_like(ct_in))
             if S > 1:
                 out = lax.ppermute(out, pp_axis, fwd_perm)
                 ct_in = lax.ppermute(ct_in, pp_axis, bwd_perm)
             return (out, ct_in, stash, g_acc, total), None
 
-        init = (zero_act, zero_act, stash0, g0, padax.zeros([], "float32"))
-        (_, _, _, g, total), _ = lax.scan(tick, init, padax.arange(M + 2 * S - 2))
+        init = (zero_act, zero_act, stash0, g0, _padax.zeros([], "float32"))
+        (_, _, _, g, total), _ = lax.scan(tick, init, _padax.arange(M + 2 * S - 2))
         return _finish(total / M, g, pp_axis, data, S)
     return local
 
@@ -337,36 +330,35 @@ def _interleaved_body(model, pack, loss_fn, S, V, M, act, pp_axis, data):
     """The circular (interleaved) schedule: at tick t stage s runs microbatch m's chunk v * S + s, where
     u = t - s = g*S*V + v*S + i and m = g*S + i (group g of S microbatches, i-th in it): each microbatch
     goes around the ring of stages V times, one chunk per tick, and no stage is asked for two at once."""
-    import padax
-    lax = padax.lax
+    lax = _padax.lax
     C = S * V
     branches = _branches(model, pack, loss_fn, C, act)
     ring = [(i, (i + 1) % S) for i in range(S)]
 
     def local_loss(rows, xs, ys):
         s = lax.axis_index(pp_axis)
-        init_act = padax.zeros(list(act.shape), act.dtype)
+        init_act = _padax.zeros(list(act.shape), act.dtype)
 
         def tick(carry, t):
             recv, total = carry
-            u = padax.maximum(t - s, 0)
+            u = _padax.maximum(t - s, 0)
             v = (u // S) % V
             m = (u // C) * S + u % S
             valid = (t >= s) & (m < M)
-            mb = padax.clip(m, 0, M - 1)
+            mb = _padax.clip(m, 0, M - 1)
             row = {k: lax.dynamic_index_in_dim(r, v, 0, keepdims=False) for k, r in rows.items()}
             x_t = lax.dynamic_index_in_dim(xs, mb, 0, keepdims=False)
             y_t = lax.dynamic_index_in_dim(ys, mb, 0, keepdims=False)
             out, loss = lax.switch(v * S + s, branches, row, x_t, recv, y_t)
-            total = total + padax.where(valid, loss, 0.0)
+            total = total + _padax.where(valid, loss, 0.0)
             return (lax.ppermute(out, pp_axis, ring), total), None
 
-        (_, total), _ = lax.scan(tick, (init_act, padax.zeros([], "float32")), padax.arange(M * V + S - 1))
+        (_, total), _ = lax.scan(tick, (init_act, _padax.zeros([], "float32")), _padax.arange(M * V + S - 1))
         return total / M
 
     def local(packed, xs, ys):
         rows = {k: v[0] for k, v in packed.items()}
-        loss, g = padax.value_and_grad(local_loss)(rows, xs, ys)
+        loss, g = _padax.value_and_grad(local_loss)(rows, xs, ys)
         return _finish(loss, g, pp_axis, data, S)
     return local
 

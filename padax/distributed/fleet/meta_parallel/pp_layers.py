@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from padax.distributed.fleet import _state
 from padax.nn.layer.container import LayerList
 from padax.nn.layer.layers import Layer
 
@@ -98,7 +99,6 @@ class PipelineLayer(Layer):
             raise ValueError(f"PipelineLayer: num_virtual_pipeline_stages must be a positive int, got "
                              f"{num_virtual_pipeline_stages!r}")
         if num_stages is None:
-            from padax.distributed.fleet import _state
             num_stages = _state.hcg.degrees["pp"] if _state.hcg is not None else 1
         built, kinds, fns = [], [], []
         for i, item in enumerate(layers):
