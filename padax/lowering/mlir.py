@@ -19,7 +19,9 @@ from padax.core.errors import PadaxError
 from padax.core.jaxpr import Jaxpr, Literal, Var
 from padax.runtime import _jaxlib
 from padax.runtime.profiling import span
+from padax.runtime.sharding import NamedSharding
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
+from padax.lowering.shardy import ModuleMeshes, ShardyError, sharding_attr
 
 LoweringRule = Callable[..., Any]
 lowering_rules: dict[Any, LoweringRule] = {}
@@ -160,13 +162,11 @@ class ModuleContext:
     def meshes(self):
         """The module's Shardy meshes (SPMD programs only)."""
         if self._meshes is None:
-            from padax.lowering.shardy import ModuleMeshes
             self._meshes = ModuleMeshes(self.device_assignment)
         return self._meshes
 
     def sharding_attr(self, sharding, ndim: int, open_dims: bool = False) -> ir.Attribute:
         """The sdy sharding attribute of a padax sharding (or HloSharding, or its text)."""
-        from padax.lowering.shardy import ShardyError, sharding_attr
         try:
             return sharding_attr(self.meshes, sharding, ndim, self.mesh, open_dims)
         except ShardyError as e:
@@ -324,7 +324,6 @@ def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_sh
     if spmd and device_assignment is None:
         raise LoweringError("lower_jaxpr: an SPMD program needs its device_assignment")
     if spmd and mesh is None:
-        from padax.runtime.sharding import NamedSharding
         mesh = next((s.mesh for s in list(arg_shardings or ()) + list(result_shardings or ())
                      if isinstance(s, NamedSharding)), None)
     with context(), ir.Location.unknown():
