@@ -83,7 +83,7 @@ def _basis(x: Any):
 
 
 def _random_directions(op: str, key: Any, num_samples: int, distribution: str, x: Any):
-    from padax import random as prandom  # startup time: padax.random loads on first use (method='hutchinson')
+    from padax import random as prandom  # startup time: padax.random loads on first use, for method='hutchinson'
     a = get_aval(x)
     if key is None:
         raise op_value_error(op, "method='hutchinson' needs a random key: laplacian(f, method='hutchinson', "
