@@ -149,7 +149,7 @@ def __dir__() -> list:
 def _inference_entry(name: str):
     """`padax.jit.<name>` (to_static, save, load): padax.inference's function, imported at the first call."""
     def entry(*args, **kwargs):
-        from padax import inference
+        from padax import inference  # startup time: padax.inference (and the lowering) load at the first call
         return getattr(inference, name)(*args, **kwargs)
     entry.__name__ = entry.__qualname__ = name
     entry.__doc__ = f"padax.inference.{name} (Paddle's paddle.jit.{name}); padax.inference loads at the first call."

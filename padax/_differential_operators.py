@@ -25,6 +25,15 @@ from padax.core import dtypes
 from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
+from padax.core.ad_util import zeros_like_aval
+from padax.functional._arrays import constant, full
+from padax.functional.lax.elementwise import mul
+from padax.functional.lax.reductions import reduce_sum
+from padax.functional.lax.structural import convert_element_type, moveaxis, reshape, slice as lslice
+from padax.transforms.ad import grad, hessian, jvp
+from padax.transforms.batching import vmap
+from padax.transforms.collapsed import collapsed_jet
+from padax.transforms.jet import jet_flat
 
 
 def _argnums_tuple(argnums) -> tuple[int, ...]:
@@ -43,7 +52,6 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     >>> padax.hvp(f, (padax.to_tensor([1.0, 2.0]),), (padax.to_tensor([1.0, 1.0]),)).tolist()
     [6.0, 12.0]
     """
-    from padax.transforms.ad import grad, jvp
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("hvp: primals and tangents must be tuples (one entry per positional argument)")
     if len(primals) != len(tangents):
@@ -69,15 +77,13 @@ def _check_input(op: str, x: Any) -> None:
 
 def _basis(x: Any):
     """The coordinate directions of x: an identity of shape (n,) + x.shape."""
-    from padax.functional._arrays import constant
     a = get_aval(x)
     n = a.size
     return constant(np.eye(n, dtype=a.dtype).reshape((n,) + a.shape), a.dtype), n
 
 
 def _random_directions(op: str, key: Any, num_samples: int, distribution: str, x: Any):
-    from padax import random as prandom
-    from padax.functional.lax.structural import convert_element_type
+    from padax import random as prandom  # startup time: padax.random loads on first use, for method='hutchinson'
     a = get_aval(x)
     if key is None:
         raise op_value_error(op, "method='hutchinson' needs a random key: laplacian(f, method='hutchinson', "
@@ -95,8 +101,6 @@ def _random_directions(op: str, key: Any, num_samples: int, distribution: str, x
 
 def _summed_second_coefficients(f: Callable, x: Any, directions: Any, num: int):
     """(f(x), sum_d of the second Taylor coefficient of f(x + t v_d)) by collapsed Taylor mode."""
-    from padax.core.ad_util import zeros_like_aval
-    from padax.transforms.collapsed import collapsed_jet
     store: list = []
 
     def flat(z):
@@ -136,7 +140,6 @@ def laplacian(fun: Callable, argnums: int = 0, method: str = "taylor", *, key: A
         f = _with_arg(fun, args, argnums)
         if method == "hessian":
             return _hessian_trace(f, x)
-        from padax.functional.lax.elementwise import mul
         if method == "taylor":
             dirs, n = _basis(x)
             scale = 2.0
@@ -152,9 +155,6 @@ def laplacian(fun: Callable, argnums: int = 0, method: str = "taylor", *, key: A
 
 
 def _hessian_trace(f: Callable, x: Any):
-    from padax.functional.lax.reductions import reduce_sum
-    from padax.functional.lax.structural import reshape
-    from padax.transforms.ad import hessian
     xa = get_aval(x)
     n = xa.size
 
@@ -162,7 +162,6 @@ def _hessian_trace(f: Callable, x: Any):
         ha = get_aval(h)
         out_shape = ha.shape[:ha.ndim - 2 * xa.ndim]
         h2 = reshape(h, out_shape + (n * n,))
-        from padax.functional.lax.structural import slice as lslice
         nd = len(out_shape)
         diag = lslice(h2, (0,) * nd + (0,), out_shape + (n * n,), (1,) * nd + (n + 1,))
         return reduce_sum(diag, (nd,))
@@ -178,12 +177,6 @@ def hessian_diag(fun: Callable, argnums: int = 0) -> Callable:
     [6.0, 12.0]
     """
     def wrapped(*args):
-        from padax.core.ad_util import zeros_like_aval
-        from padax.functional.lax.structural import moveaxis
-        from padax.functional.lax.elementwise import mul
-        from padax.functional.lax.structural import reshape
-        from padax.transforms.batching import vmap
-        from padax.transforms.jet import jet_flat
         x = args[argnums]
         _check_input("hessian_diag", x)
         f = _with_arg(fun, args, argnums)
@@ -223,11 +216,6 @@ def jacobian_diag(fun: Callable, argnums: int = 0, elementwise: bool = False) ->
     [1.0, 1.0]
     """
     def wrapped(*args):
-        from padax.functional._arrays import full
-        from padax.functional.lax.structural import reshape
-        from padax.functional.lax.structural import slice as lslice
-        from padax.transforms.ad import jvp
-        from padax.transforms.batching import vmap
         x = args[argnums]
         _check_input("jacobian_diag", x)
         f = _with_arg(fun, args, argnums)

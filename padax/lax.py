@@ -10,6 +10,8 @@ dispatch on `eqn.primitive`.
 """
 from padax.functional.lax_api import *  # noqa: F401,F403
 from padax.transforms.solves import custom_root  # noqa: F401
+import padax.functional.lax as _primitive_modules
+from padax.core.primitive import Primitive as _Primitive
 
 
 def _export_primitives() -> None:
@@ -17,12 +19,10 @@ def _export_primitives() -> None:
     import importlib
     import pkgutil
 
-    import padax.functional.lax as package
-    from padax.core.primitive import Primitive
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    for info in pkgutil.iter_modules(_primitive_modules.__path__):
+        module = importlib.import_module(f"{_primitive_modules.__name__}.{info.name}")
         for name, obj in vars(module).items():
-            if name.endswith("_p") and not name.startswith("_") and isinstance(obj, Primitive):
+            if name.endswith("_p") and not name.startswith("_") and isinstance(obj, _Primitive):
                 globals().setdefault(name, obj)
 
 

@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.runtime import tree as tree_util
+from padax.transforms.ad import jvp as _jvp, vjp as _vjp
 
 _DEFAULT_EPS = {np.dtype(np.float64): 1e-5, np.dtype(np.float32): 1e-2, np.dtype(np.complex64): 1e-2,
                 np.dtype(np.complex128): 1e-5}
@@ -81,7 +82,6 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
         Traceback (most recent call last):
         AssertionError: ...jvp does not match finite differences...
     """
-    from padax.transforms.ad import jvp
     rng = rng or np.random.default_rng(0)
     dt = _dtype_of(args)
     eps = eps or _DEFAULT_EPS.get(dt, 1e-2)
@@ -89,7 +89,7 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
     rtol = rtol or atol
     args = tuple(tree_util.map(np.asarray, tuple(args)))
     tangents = tree_util.map(lambda x: _rand_like(rng, x), args)
-    out, t_out = jvp(f, args, tangents)
+    out, t_out = _jvp(f, args, tangents)
     f_plus = f(*_add_scaled(args, tangents, eps))
     f_minus = f(*_add_scaled(args, tangents, -eps))
     numeric = _scale_tree(_sub_tree(f_plus, f_minus), 1.0 / (2 * eps))
@@ -119,14 +119,13 @@ def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None, rtol:
         Traceback (most recent call last):
         AssertionError: ...vjp does not match finite differences...
     """
-    from padax.transforms.ad import vjp
     rng = rng or np.random.default_rng(1)
     dt = _dtype_of(args)
     eps = eps or _DEFAULT_EPS.get(dt, 1e-2)
     atol = atol or _DEFAULT_TOL.get(dt, 2e-2)
     rtol = rtol or atol
     args = tuple(tree_util.map(np.asarray, tuple(args)))
-    out, f_vjp = vjp(f, *args)
+    out, f_vjp = _vjp(f, *args)
     ct = tree_util.map(lambda o: _rand_like(rng, o), out)
     # padax (like JAX) transposes without conjugating: for f(z) = c z, vjp(ct) = c ct. The
     # identity <ct, J t> = <J^H ct, t> then holds with J^H ct = conj(vjp(conj(ct))).
@@ -162,7 +161,6 @@ def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[st
         >>> from padax.test_util import check_grads
         >>> check_grads(lambda x: padax.tanh(x) * x, (np.array([0.5, -1.0]),), order=2)
     """
-    from padax.transforms.ad import jvp, vjp
     args = tuple(args)
     rng = np.random.default_rng(42)
 
@@ -171,12 +169,12 @@ def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[st
             check_jvp(fun, xs, atol, rtol, eps, rng)
             if k > 1:
                 t = tree_util.map(lambda x: _rand_like(rng, x), tuple(xs))
-                _check(lambda *a: jvp(fun, a, t)[1], xs, k - 1)
+                _check(lambda *a: _jvp(fun, a, t)[1], xs, k - 1)
         if "rev" in modes:
             check_vjp(fun, xs, atol, rtol, eps, rng)
             if k > 1:
                 out = fun(*xs)
                 ct = tree_util.map(lambda o: _rand_like(rng, o), out)
-                _check(lambda *a: vjp(fun, *a)[1](ct), xs, k - 1)
+                _check(lambda *a: _vjp(fun, *a)[1](ct), xs, k - 1)
 
     _check(f, args, order)

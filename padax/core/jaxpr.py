@@ -143,7 +143,7 @@ class Jaxpr:
     @property
     def effects(self) -> frozenset:
         """The side effects of the program's equations (see padax.core.effects)."""
-        from padax.core.effects import jaxpr_effects
+        from padax.core.effects import jaxpr_effects  # cycle: padax.core.effects imports Jaxpr from this module at load
         return jaxpr_effects(self)
 
     @property
@@ -196,7 +196,7 @@ class ClosedJaxpr:
 
 def dce_jaxpr(jaxpr: Jaxpr) -> Jaxpr:
     """Drop equations whose outputs nothing uses, except those with side effects."""
-    from padax.core.effects import eqn_effects
+    from padax.core.effects import eqn_effects  # cycle: padax.core.effects imports Jaxpr from this module at load
     live = {v for v in jaxpr.outvars if type(v) is Var}
     kept = []
     for eqn in reversed(jaxpr.eqns):

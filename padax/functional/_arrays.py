@@ -63,7 +63,7 @@ def constant(value: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
                 _const_cache[key] = t
             return t
         return device_put(np.asarray(value, dtype=dtype))
-    from padax.functional.lax.structural import convert_element_type_p
+    from padax.functional.lax.structural import convert_element_type_p  # cycle: lax.structural imports this at load
     dtype = np.dtype(dtype)  # callers may pass a scalar type (np.int32): avals hold dtype objects
     return convert_element_type_p.bind(np.asarray(value, dtype=dtype), new_dtype=dtype, weak_type=weak_type)
 
@@ -78,7 +78,7 @@ def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
     if type(trace_state.trace) is EvalTrace:
         check_aval_size("full", ShapedArray(tuple(shape), np.dtype(dtype)))
         return device_put(np.full(shape, value, dtype=dtype))
-    from padax.functional.lax.structural import broadcast_in_dim
+    from padax.functional.lax.structural import broadcast_in_dim  # cycle: lax.structural imports this at load
     return broadcast_in_dim(np.asarray(value, dtype), tuple(shape), ())
 
 
@@ -90,7 +90,7 @@ def asarray(x: Any, dtype: np.dtype | None = None) -> Any:
     if isinstance(x, (Tensor, Tracer)):
         if dtype is None or x.aval.dtype == dtype:
             return x
-        from padax.functional.lax.structural import convert_element_type
+        from padax.functional.lax.structural import convert_element_type  # cycle: lax.structural imports this at load
         return convert_element_type(x, dtype)
     if isinstance(x, _SCALARS) and not isinstance(x, np.generic):
         dt = dtypes.python_scalar_dtype(x) if dtype is None else dtype
@@ -136,7 +136,7 @@ def broadcast_shapes(op: str, *shapes: Sequence[int]) -> tuple[int, ...]:
 
 def broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
     """numpy-style broadcast of an array to `shape` (trailing alignment)."""
-    from padax.functional.lax.structural import broadcast_in_dim, reshape
+    from padax.functional.lax.structural import broadcast_in_dim, reshape  # cycle: lax.structural imports this at load
     xs = get_aval(x).shape
     if xs == shape:
         return x

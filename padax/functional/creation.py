@@ -15,12 +15,14 @@ import numpy as np
 
 from padax.functional import lax_api as lax
 from padax.core import dtypes
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import immutable_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.runtime.array import Tensor
 from padax.runtime.put import check_integer_range, device_put
-from padax.functional._arrays import asarray as _asarray, full as _full, is_array, static_int
+from padax.functional._arrays import (asarray as _asarray, canonicalize_axis, full as _full, is_array,
+                                      promote_and_broadcast, static_int)
 from padax.functional._checks import arg as _arg, no_out, placed
+from padax.functional import manipulation as _manipulation
 
 _SCALARS = (bool, int, float, builtins.complex)
 
@@ -95,11 +97,10 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
             out = lax.convert_element_type(out, out.aval.dtype, weak_type=False)
         return out
     if isinstance(data, (list, tuple)) and _contains_array(data):
-        from padax.functional.manipulation import stack
         parts = [to_tensor(d, dtype) for d in data]
         if dt is None:
             dt = dtypes.promote_types(*(p.dtype for p in parts))
-        return stack([lax.convert_element_type(p, dt) for p in parts], 0)
+        return _manipulation.stack([lax.convert_element_type(p, dt) for p in parts], 0)
     if isinstance(data, (str, bytes)) or data is None:
         raise op_type_error("to_tensor", f"cannot convert {type(data).__name__} {data!r} to a Tensor")
     try:
@@ -766,8 +767,7 @@ def diag(x: Any, offset: int = 0, padding_value: Any = 0, name: str | None = Non
     if x.aval.ndim == 1:
         return _diag_matrix("diag", x, offset, padding_value)
     if x.aval.ndim == 2:
-        from padax.functional.manipulation import diagonal
-        return diagonal(x, offset, 0, 1)
+        return _manipulation.diagonal(x, offset, 0, 1)
     raise op_value_error("diag", f"x must be 0-D, 1-D or 2-D, got {x.aval.str_short()}")
 
 
@@ -807,7 +807,6 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1, name
         >>> padax.diag_embed(padax.to_tensor([[1.0, 2.0], [3.0, 4.0]])).tolist()
         [[[1.0, 0.0], [0.0, 2.0]], [[3.0, 0.0], [0.0, 4.0]]]
     """
-    from padax.functional._arrays import canonicalize_axis
     x = _asarray(input)
     if x.aval.ndim == 0:
         raise op_value_error("diag_embed", f"input must have at least 1 axis, got {x.aval.str_short()}")
@@ -838,7 +837,6 @@ def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -
         [(1+0.5j), (2-1j)]
     """
     no_out("complex", out)
-    from padax.functional._arrays import promote_and_broadcast
     re, im = promote_and_broadcast("complex", real, imag)
     dt = re.aval.dtype
     if dtypes.is_complex(dt):
@@ -867,7 +865,6 @@ def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> 
         ([0.0], [2.0])
     """
     no_out("polar", out)
-    from padax.functional._arrays import promote_and_broadcast
     r, t = promote_and_broadcast("polar", abs, angle)
     if not dtypes.is_floating(r.aval.dtype):
         raise op_type_error("polar", f"abs and angle must be real floating, got {r.aval.str_short()}")
@@ -932,7 +929,6 @@ def assign(x: Any, output: Any = None) -> Any:
         [3, 4]
     """
     if output is not None:
-        from padax.core.errors import immutable_error
         raise immutable_error("assign(x, output)", "use the returned Tensor, `y = padax.assign(x)`")
     if type(x) in (float, int):
         return to_tensor(np.asarray([x]))

@@ -21,8 +21,11 @@ from padax.runtime.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array,
                                       static_int)
 from padax.functional._checks import arg as _arg, no_out
-from padax.functional.indexing import normalize_index
 from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
+from padax.functional import creation as _creation
+from padax.functional import indexing as _indexing
+from padax.functional import manipulation as _manipulation
+from padax.functional import math as _math
 
 
 def _axis_arg(op: str, axis: Any, ndim: int) -> int:
@@ -43,7 +46,7 @@ def _index(op: str, index: Any, n: int, axis: int, what: str = "index") -> Any:
     if not dtypes.is_integer(dt):
         shape = index.aval.str_short() if is_array(index) else f"{np.dtype(dt).name}{list(np.shape(index))}"
         raise op_type_error(op, f"{what} must have an integer dtype, got {shape}")
-    v, _ = normalize_index(index, n, axis, op)
+    v, _ = _indexing.normalize_index(index, n, axis, op)
     return asarray(v)
 
 
@@ -205,8 +208,7 @@ def take(x: Any, index: Any, mode: str = "raise", name: str | None = None) -> An
                 raise IndexError("take: cannot take elements from an empty Tensor")
             return _empty_result(idx.aval.shape, x.aval.dtype)
         if mode == "wrap":
-            from padax.functional.math import remainder
-            idx = remainder(idx, n)
+            idx = _math.remainder(idx, n)
         else:
             idx = lax.clamp(full((), 0, it), idx, full((), n - 1, it))
     else:
@@ -595,9 +597,8 @@ def scatter_nd(index: Any, updates: Any, shape: Any, name: str | None = None) ->
         >>> padax.scatter_nd(padax.to_tensor([[1], [3]]), padax.to_tensor([5.0, 7.0]), [4]).tolist()
         [0.0, 5.0, 0.0, 7.0]
     """
-    from padax.functional.creation import normalize_shape
     u = asarray(updates)
-    return scatter_nd_add(full(normalize_shape("scatter_nd", shape), 0, u.aval.dtype), index, u)
+    return scatter_nd_add(full(_creation.normalize_shape("scatter_nd", shape), 0, u.aval.dtype), index, u)
 
 
 def _index_tuple(op: str, x: Any, indices: Any) -> tuple:
@@ -691,8 +692,7 @@ def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: s
     """
     no_out("index_add", out)
     if alpha != 1:
-        from padax.functional.math import multiply
-        value = multiply(value, alpha)
+        value = _math.multiply(value, alpha)
     x = _arg("index_add", x, "x")
     key, a = _axis_index("index_add", x, index, axis)
     v = asarray(value)
@@ -719,13 +719,12 @@ def masked_fill(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
         >>> padax.masked_fill(x, x > 3, 0).tolist()
         [[1, 2, 3], [0, 0, 0]]
     """
-    from padax.functional.math import where
     x = _arg("masked_fill", x, "x")
     mask = _arg("masked_fill", mask, "mask")
     if mask.aval.dtype != dtypes.bool_:
         raise op_type_error("masked_fill", f"mask must be a bool Tensor, got {mask.aval.str_short()}")
     v = lax.convert_element_type(asarray(value), x.aval.dtype) if is_array(value) else asarray(value, x.aval.dtype)
-    return where(mask, v, x)
+    return _math.where(mask, v, x)
 
 
 def masked_scatter(x: Any, mask: Any, value: Any, name: str | None = None) -> Any:
@@ -784,10 +783,9 @@ def multiplex(inputs: Any, index: Any, name: str | None = None) -> Any:
         >>> padax.multiplex([a, b], padax.to_tensor([[1], [0]], dtype='int32')).tolist()
         [[8, 8], [2, 2]]
     """
-    from padax.functional.manipulation import stack
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise op_type_error("multiplex", f"inputs must be a non-empty list of Tensors, got {type(inputs).__name__}")
-    st = stack(list(inputs), 0)  # [k, n, ...]
+    st = _manipulation.stack(list(inputs), 0)  # [k, n, ...]
     k, n = st.aval.shape[0], st.aval.shape[1] if st.aval.ndim > 1 else 0
     idx = asarray(index)
     if idx.aval.shape not in ((n,), (n, 1)):
@@ -848,12 +846,11 @@ def slice_scatter(x: Any, value: Any, axes: Any, starts: Any, ends: Any, strides
         >>> padax.slice_scatter(x, padax.ones([2, 2]), axes=[1], starts=[0], ends=[4], strides=[2]).tolist()
         [[1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0]]
     """
-    from padax.functional.manipulation import _axes_list, _int_list
     x = _arg("slice_scatter", x, "x")
     nd = x.aval.ndim
-    ax = _axes_list("slice_scatter", axes, nd)
-    st, en, sd = (_int_list("slice_scatter", v, w) for v, w in ((starts, "starts"), (ends, "ends"),
-                                                                 (strides, "strides")))
+    ax = _manipulation._axes_list("slice_scatter", axes, nd)
+    st, en, sd = (_manipulation._int_list("slice_scatter", v, w)
+                  for v, w in ((starts, "starts"), (ends, "ends"), (strides, "strides")))
     if not len(ax) == len(st) == len(en) == len(sd):
         raise op_value_error("slice_scatter", "axes, starts, ends and strides must have the same length")
     key = [slice(None)] * nd
@@ -879,11 +876,10 @@ def diagonal_scatter(x: Any, y: Any, offset: int = 0, axis1: int = 0, axis2: int
         >>> padax.diagonal_scatter(padax.zeros([2, 2]), padax.to_tensor([1.0, 2.0])).tolist()
         [[1.0, 0.0], [0.0, 2.0]]
     """
-    from padax.functional.manipulation import diagonal
     x = _arg("diagonal_scatter", x, "x")
     nd = x.aval.ndim
     a1, a2 = _axis_arg("diagonal_scatter", axis1, nd), _axis_arg("diagonal_scatter", axis2, nd)
-    want = diagonal(x, offset, a1, a2).aval.shape
+    want = _manipulation.diagonal(x, offset, a1, a2).aval.shape
     y = _arg("diagonal_scatter", y, "y")
     if y.aval.shape != want:
         raise op_value_error("diagonal_scatter", f"y {y.aval.str_short()} must have the diagonal's shape {list(want)}")

@@ -31,13 +31,15 @@ import numpy as np
 
 from padax.functional import lax_api as lax
 from padax.core import dtypes
-from padax.core.errors import input_error, op_value_error
+from padax.core.errors import immutable_error, input_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.runtime.array import Tensor
 from padax.functional._fast import twin
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
 from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from padax.functional import creation as _creation
+from padax.functional import math as _math
 
 _MASK_MSG = ("boolean mask indexing gives a result whose shape depends on the mask's values, so the mask "
              "must be concrete (an eager Tensor or a numpy array), but got a traced {aval}. Under "
@@ -225,8 +227,7 @@ def _as_index_value(e: Any) -> Any:
         return _BoolScalar(bool(e))
     if isinstance(e, (list, tuple)):
         if _contains_array(e):
-            from padax.functional.creation import to_tensor
-            e = to_tensor(e)
+            e = _creation.to_tensor(e)
         else:
             arr = np.asarray(e)
             if arr.dtype == object:
@@ -479,7 +480,6 @@ def advanced_update(x: Any, idx: tuple, values: Any, mode: str, clip: bool = Fal
 # ---- functional updates: x.at[idx].op(values) -------------------------------------------------
 
 def _combine(mode: str, region: Any, v: Any) -> Any:
-    from padax.functional import math as M
     if mode == "set":
         return v
     if mode == "add":
@@ -487,9 +487,9 @@ def _combine(mode: str, region: Any, v: Any) -> Any:
     if mode == "multiply":
         return lax.mul(region, v)
     if mode == "divide":
-        return lax.convert_element_type(M.divide(region, v), region.aval.dtype)
+        return lax.convert_element_type(_math.divide(region, v), region.aval.dtype)
     if mode == "power":
-        return lax.convert_element_type(M.pow(region, v), region.aval.dtype)
+        return lax.convert_element_type(_math.pow(region, v), region.aval.dtype)
     if mode == "min":
         return lax.min(region, v)
     if mode == "max":
@@ -642,7 +642,6 @@ class _IndexUpdateHelper:
 
 
 def setitem_error(self, key: Any, value: Any) -> None:
-    from padax.core.errors import immutable_error
     raise immutable_error(f"item assignment x[{key!r}] = ...",
                           f"x = x.at[{key!r}].set(value) (also .add, .multiply, .min, .max)")
 

@@ -16,8 +16,11 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.runtime.array import Tensor
 from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
-                                      result_dtype)
+                                      promote_and_broadcast, result_dtype)
 from padax.functional._checks import arg as _arg, no_out
+from padax.functional.indexed import take_axis
+from padax.functional.manipulation import diagonal
+from padax.functional.math import add, multiply, subtract
 from padax.functional.lax.dot import dot_general_p
 
 
@@ -238,7 +241,6 @@ def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, nam
         >>> padax.addmm(padax.ones([2, 2]), a, padax.eye(2), beta=2.0, alpha=1.0).tolist()
         [[3.0, 4.0], [5.0, 6.0]]
     """
-    from padax.functional.math import add, multiply
     x, y = _arg("addmm", x, "x"), _arg("addmm", y, "y")
     if x.aval.ndim != 2 or y.aval.ndim != 2:
         raise op_value_error("addmm", f"x and y must be 2-D, got {x.aval.str_short()} and {y.aval.str_short()}")
@@ -270,7 +272,6 @@ def inner(x: Any, y: Any, name: str | None = None) -> Any:
         >>> float(padax.inner(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0])))
         11.0
     """
-    from padax.functional.math import multiply
     x, y = _promote2("inner", x, y)
     if x.aval.ndim == 0 or y.aval.ndim == 0:
         return multiply(x, y)
@@ -389,7 +390,6 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | N
         >>> float(padax.trace(a))
         5.0
     """
-    from padax.functional.manipulation import diagonal
     d = diagonal(x, offset, axis1, axis2)
     if d.aval.dtype == dtypes.bool_:
         d = lax.convert_element_type(d, dtypes.default_int_dtype())
@@ -412,7 +412,6 @@ def baddbmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, n
         >>> padax.baddbmm(padax.zeros([2, 1, 1]), padax.ones([2, 1, 3]), padax.ones([2, 3, 1]), alpha=0.5).tolist()
         [[[1.5]], [[1.5]]]
     """
-    from padax.functional.math import add, multiply
     p = bmm(x, y)
     inp = _arg("baddbmm", input, "input")
     try:
@@ -440,7 +439,6 @@ def cross(x: Any, y: Any, axis: int = 9, name: str | None = None) -> Any:
         >>> padax.cross(padax.to_tensor([1.0, 0.0, 0.0]), padax.to_tensor([0.0, 1.0, 0.0])).tolist()
         [0.0, 0.0, 1.0]
     """
-    from padax.functional._arrays import promote_and_broadcast
     x, y = promote_and_broadcast("cross", _arg("cross", x, "x"), _arg("cross", y, "y"))
     nd = x.aval.ndim
     if axis == 9:
@@ -502,7 +500,6 @@ def dist(x: Any, y: Any, p: float = 2, name: str | None = None) -> Any:
         >>> float(padax.dist(padax.to_tensor([0.0, 0.0]), padax.to_tensor([3.0, 4.0]), p=1))
         7.0
     """
-    from padax.functional.math import subtract
     d = subtract(_arg("dist", x, "x"), _arg("dist", y, "y"))
     if not dtypes.is_inexact(d.aval.dtype):
         d = lax.convert_element_type(d, dtypes.default_float_dtype())
@@ -567,7 +564,6 @@ def pdist(x: Any, p: float = 2.0, name: str | None = None) -> Any:
     full_d = cdist(x, x, p)
     i, j = np.triu_indices(n, 1)
     flat = lax.reshape(full_d, (n * n,))
-    from padax.functional.indexed import take_axis
     return take_axis(flat, asarray((i * n + j).astype(np.int32)), 0)
 
 

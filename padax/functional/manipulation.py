@@ -22,6 +22,11 @@ from padax.functional._arrays import (asarray, broadcast_shapes as broadcast_sha
                                       canonicalize_axis, full, is_array, static_int)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._fast import twin
+from padax.functional import creation as _creation
+from padax.functional import indexed as _indexed
+from padax.functional import indexing as _indexing
+from padax.functional import math as _math
+from padax.functional import search as _search
 
 
 def _static_int(op: str, v: Any, what: str) -> int:
@@ -626,8 +631,7 @@ def roll(x: Any, shifts: Any, axis: Any = None, name: str | None = None) -> Any:
         if n == 0:
             continue
         if isinstance(s, Tracer):
-            from padax.functional.math import remainder
-            k = remainder(lax.convert_element_type(s, dtypes.int32), n)
+            k = _math.remainder(lax.convert_element_type(s, dtypes.int32), n)
             doubled = lax.concatenate([x, x], a)
             start = [0] * x.aval.ndim
             start[a] = lax.sub(full((), n, dtypes.int32), k)
@@ -773,7 +777,6 @@ def strided_slice(x: Any, axes: Any, starts: Any, ends: Any, strides: Any, name:
         >>> padax.strided_slice(x, axes=[0], starts=[0], ends=[6], strides=[2]).tolist()
         [1, 3, 5]
     """
-    from padax.functional.indexing import basic_getitem
     x = _arg("strided_slice", x, "x")
     nd = x.aval.ndim
     ax = _axes_list("strided_slice", axes, nd)
@@ -787,7 +790,7 @@ def strided_slice(x: Any, axes: Any, starts: Any, ends: Any, strides: Any, name:
         if d == 0:
             raise op_value_error("strided_slice", f"strides must not be 0, got {sd}")
         idx[a] = builtins.slice(s, e, d)
-    return basic_getitem(x, tuple(idx))
+    return _indexing.basic_getitem(x, tuple(idx))
 
 
 _FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
@@ -857,7 +860,6 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
             asarray(value, x.aval.dtype)
         v = lax.reshape(v, ())
         return lax.pad(x, v, [(lo, hi, 0) for lo, hi in config])
-    from padax.functional.indexed import take_axis
     for a, (lo, hi) in enumerate(config):
         if lo == 0 and hi == 0:
             continue
@@ -878,7 +880,7 @@ def pad(x: Any, pad: Any, mode: str = "constant", value: float = 0.0, data_forma
             idx = np.clip(j, 0, n - 1)
         else:
             idx = j % n
-        x = take_axis(x, asarray(idx.astype(np.int32)), a)
+        x = _indexed.take_axis(x, asarray(idx.astype(np.int32)), a)
     return x
 
 
@@ -949,7 +951,6 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
         >>> padax.repeat_interleave(padax.to_tensor([1, 2, 3]), padax.to_tensor([1, 0, 2])).tolist()
         [1, 3, 3]
     """
-    from padax.functional.indexed import take_axis
     op = "repeat_interleave"
     x = _arg("repeat_interleave", x, "x")
     if axis is None:
@@ -967,11 +968,10 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
         if output_size is None:
             raise op_type_error(op, f"traced repeats {repeats.aval.str_short()} give a data-dependent output size; "
                                     "pass a static output_size=..., or call it on concrete repeats")
-        from padax.functional.search import searchsorted
         ends = lax.cumsum(lax.convert_element_type(repeats, dtypes.int32), 0)
         pos = lax.iota(dtypes.int32, int(output_size))
-        idx = searchsorted(ends, pos, out_int32=True, right=True)
-        return take_axis(x, lax.min(idx, full(idx.aval.shape, builtins.max(n - 1, 0), dtypes.int32)), a) \
+        idx = _search.searchsorted(ends, pos, out_int32=True, right=True)
+        return _indexed.take_axis(x, lax.min(idx, full(idx.aval.shape, builtins.max(n - 1, 0), dtypes.int32)), a) \
             if n else x
     if not is_array(repeats):
         repeats = np.asarray(repeats)
@@ -991,7 +991,7 @@ def repeat_interleave(x: Any, repeats: Any, axis: int | None = None, name: str |
     if r.shape != (n,):
         raise op_value_error(op, f"repeats of shape {list(r.shape)} must have one count per element ({n}) of axis {a}")
     idx = np.repeat(np.arange(n, dtype=np.int32), r)
-    return take_axis(x, asarray(idx), a)
+    return _indexed.take_axis(x, asarray(idx), a)
 
 
 def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
@@ -1557,11 +1557,10 @@ def cartesian_prod(x: Sequence[Any], name: str | None = None) -> Any:
         >>> padax.cartesian_prod([padax.to_tensor([1, 2]), padax.to_tensor([3, 4])]).tolist()
         [[1, 3], [1, 4], [2, 3], [2, 4]]
     """
-    from padax.functional.creation import meshgrid
     arrs = [_arg("cartesian_prod", t, "x") for t in x]
     if len(arrs) == 1:
         return arrs[0]
-    grids = meshgrid(arrs)
+    grids = _creation.meshgrid(arrs)
     dt = dtypes.promote_types(*(a.aval.dtype for a in arrs))
     n = grids[0].aval.size
     return lax.concatenate([lax.reshape(lax.convert_element_type(g, dt), (n, 1)) for g in grids], 1)
@@ -1586,7 +1585,6 @@ def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str |
         [[1, 1], [1, 2], [2, 2]]
     """
     import itertools
-    from padax.functional.indexed import take_axis
     x = _arg("combinations", x, "x")
     if x.aval.ndim != 1:
         raise op_value_error("combinations", f"x must be 1-D, got {x.aval.str_short()}")
@@ -1595,7 +1593,7 @@ def combinations(x: Any, r: int = 2, with_replacement: bool = False, name: str |
     idx = np.asarray(list(fn(builtins.range(x.aval.shape[0]), r)), dtype=np.int32).reshape(-1, r)
     if idx.shape[0] == 0 or r == 0:
         return full((0, r) if r else (0,), 0, x.aval.dtype)
-    return take_axis(x, asarray(idx), 0)
+    return _indexed.take_axis(x, asarray(idx), 0)
 
 
 def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> Any:
@@ -1616,7 +1614,6 @@ def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> 
         >>> padax.unfold(padax.arange(6), axis=0, size=3, step=2).tolist()
         [[0, 1, 2], [2, 3, 4]]
     """
-    from padax.functional.indexed import take_axis
     x = _arg("unfold", x, "x")
     if x.aval.ndim == 0:
         x = lax.reshape(x, (1,))
@@ -1628,7 +1625,7 @@ def unfold(x: Any, axis: int, size: int, step: int, name: str | None = None) -> 
                                        f"{x.aval.str_short()}")
     starts = np.arange(0, n - size + 1, step)
     idx = (starts[:, None] + np.arange(size)[None, :]).astype(np.int32)
-    out = take_axis(x, asarray(idx), a)  # ... nw, size ...
+    out = _indexed.take_axis(x, asarray(idx), a)  # ... nw, size ...
     nd = out.aval.ndim
     return lax.transpose(out, tuple(d for d in builtins.range(nd) if d != a + 1) + (a + 1,))
 
@@ -1651,7 +1648,6 @@ def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | Non
         >>> padax.as_strided(x, shape=[2, 2], stride=[2, 1]).tolist()
         [[1, 2], [3, 4]]
     """
-    from padax.functional.indexed import take_axis
     x = _arg("as_strided", x, "x")
     shp, st = _int_list("as_strided", shape, "shape"), _int_list("as_strided", stride, "stride")
     if len(shp) != len(st):
@@ -1665,7 +1661,7 @@ def as_strided(x: Any, shape: Any, stride: Any, offset: int = 0, name: str | Non
     flat = lax.reshape(x, (x.aval.size,))
     if idx.size == 0:
         return full(tuple(shp), 0, x.aval.dtype)
-    return take_axis(flat, asarray(idx.astype(np.int32)), 0)
+    return _indexed.take_axis(flat, asarray(idx.astype(np.int32)), 0)
 
 
 def shard_index(input: Any, index_num: int, nshards: int, shard_id: int, ignore_value: int = -1) -> Any:

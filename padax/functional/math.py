@@ -19,11 +19,13 @@ from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.runtime import backend as _backend
 from padax.runtime.array import Tensor
 from padax.functional.lax import elementwise as E
-from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, full, is_array, promote_and_broadcast,
-                                      result_dtype)
+from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array,
+                                      promote_and_broadcast, result_dtype)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
+from padax.functional import manipulation as _manipulation
+from padax.functional import search as _search
 
 # ---- helpers ---------------------------------------------------------------------------
 
@@ -2010,7 +2012,6 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         [2.0, 2.0]
     """
     no_out("diff", out)
-    from padax.functional._arrays import canonicalize_axis
     x = _arg("diff", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("diff", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -2028,8 +2029,7 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         parts.append(lax.convert_element_type(e, x.aval.dtype))
     seq = [p for p in (parts[0], x, parts[1]) if p is not None]
     if len(seq) > 1:
-        from padax.functional.manipulation import concat
-        x = concat(seq, a)
+        x = _manipulation.concat(seq, a)
     n = int(n)
     if n < 0:
         raise op_value_error("diff", f"n must be non-negative, got {n}")
@@ -2063,7 +2063,6 @@ def increment(x: Any, value: float = 1.0, name: str | None = None) -> Any:
 
 
 def _trapezoid_parts(op: str, y: Any, x: Any, dx: Any, axis: int):
-    from padax.functional._arrays import canonicalize_axis
     y = _to_inexact(y)
     if y.aval.ndim == 0:
         raise op_value_error(op, f"y must have at least one axis, got {y.aval.str_short()}")
@@ -2233,7 +2232,6 @@ def renorm(x: Any, p: float, axis: int, max_norm: float, name: str | None = None
         >>> padax.renorm(x, p=2.0, axis=0, max_norm=1.0).tolist()
         [[0.6, 0.8], [0.3, 0.4]]
     """
-    from padax.functional._arrays import canonicalize_axis
     x = _real_float("renorm", x)
     a = canonicalize_axis("renorm", axis, x.aval.ndim)
     others = tuple(d for d in builtins.range(x.aval.ndim) if d != a)
@@ -2273,8 +2271,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
     """
     no_out("where", out)
     if x is None and y is None:
-        from padax.functional.search import nonzero
-        return nonzero(condition, as_tuple=True)
+        return _search.nonzero(condition, as_tuple=True)
     if x is None or y is None:
         raise op_type_error("where", "give both x and y, or neither (where(condition) is nonzero(condition, "
                                      "as_tuple=True))")

@@ -19,6 +19,8 @@ from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_ax
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
+from padax.functional.indexed import take_along_axis
+from padax.functional.math import logaddexp
 from padax.runtime.array import Tensor
 from padax.functional.lax.custom import stop_gradient_p
 
@@ -635,7 +637,6 @@ def _cum_extreme(op: str, fn):
         if dtypes.is_inexact(x.aval.dtype):
             # the values read at idx: the gradient goes to the indexed element, as Paddle's (lax.cummax's
             # rule, as jax's, splits it among tied elements)
-            from padax.functional.indexed import take_along_axis
             v = take_along_axis(x, idx, a)
         return v, lax.convert_element_type(idx, idt)
     wrapped.__name__ = wrapped.__qualname__ = op
@@ -664,7 +665,6 @@ def logcumsumexp(x: Any, axis: int | None = None, dtype: Any = None, name: str |
         >>> padax.logcumsumexp(padax.to_tensor([0.0, 0.0, 0.0]), axis=0).tolist()
         [0.0, 0.6931, 1.0986]
     """
-    from padax.functional.math import logaddexp
     x = _arg("logcumsumexp", x, "x")
     if dtype is not None:
         x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))

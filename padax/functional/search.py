@@ -21,7 +21,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, static_int
 from padax.functional._checks import arg as _arg, no_out
-from padax.functional.indexed import take_along, take_axis
+from padax.functional import indexed as _indexed
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 
 
@@ -90,8 +90,7 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
         right = side == "right"
     seq, v = asarray(sorted_sequence), asarray(values)
     if sorter is not None:
-        from padax.functional.indexed import take_along_axis
-        seq = take_along_axis(seq, asarray(sorter), -1)
+        seq = _indexed.take_along_axis(seq, asarray(sorter), -1)
     if seq.aval.ndim == 0:
         raise op_value_error(op, f"sorted_sequence must have at least one axis, got {seq.aval.str_short()}")
     if dtypes.is_complex(seq.aval.dtype) or dtypes.is_complex(v.aval.dtype):
@@ -111,12 +110,12 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
     hi = full(shape, n, it)
     if seq.aval.ndim == 1:
         def probe(mid):
-            return take_axis(seq, mid, 0)
+            return _indexed.take_axis(seq, mid, 0)
     else:
         last = seq.aval.ndim - 1
 
         def probe(mid):
-            return take_along(seq, mid, last)
+            return _indexed.take_along(seq, mid, last)
     one = full(shape, 1, it)
     for _ in range(int(np.ceil(np.log2(n + 1)))):
         mid = lax.shift_right_logical(lax.add(lo, hi), one)
@@ -275,7 +274,7 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
     pos, count, k = _true_positions(op, lax.reshape(mask, (n,)), size, fill_value)
     if k == 0:
         return full((0,), 0, x.aval.dtype)
-    out = take_axis(lax.reshape(x, (n,)), pos, 0, mode="clip") if n else full((k,), 0, x.aval.dtype)
+    out = _indexed.take_axis(lax.reshape(x, (n,)), pos, 0, mode="clip") if n else full((k,), 0, x.aval.dtype)
     if size is not None:
         out = lax.select(_valid(count, k), out, full((k,), 0 if fill_value is None else fill_value, x.aval.dtype))
     return out
@@ -473,7 +472,7 @@ def isin(x: Any, test_x: Any, assume_unique: bool = False, invert: bool = False,
         return full(x.aval.shape, bool(invert), dtypes.bool_)
     st = lax.sort(lax.reshape(t, (m,)), 0, True)
     pos = searchsorted(st, x, out_int32=True)
-    hit = lax.eq(take_axis(st, lax.min(pos, full(pos.aval.shape, m - 1, dtypes.int32)), 0), x)
+    hit = lax.eq(_indexed.take_axis(st, lax.min(pos, full(pos.aval.shape, m - 1, dtypes.int32)), 0), x)
     return lax.bitwise_not(hit) if invert else hit
 
 

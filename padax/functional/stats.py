@@ -20,6 +20,8 @@ from padax.functional._arrays import asarray, canonicalize_axis, full, is_array,
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along
 from padax.functional.reduction import reduction_axes
+from padax.functional.search import searchsorted
+from padax.functional.lax.indexing import ScatterDimensionNumbers
 
 
 def _to_last(op: str, x: Any, axis: Any) -> tuple[Any, tuple[int, ...], tuple[int, ...]]:
@@ -432,7 +434,6 @@ def histogram(input: Any, bins: int = 100, min: float = 0.0, max: float = 0.0, w
         >>> padax.histogram(padax.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=3, min=1, max=4).tolist()
         [2, 1, 1]
     """
-    from padax.functional.lax.indexing import ScatterDimensionNumbers
     op = "histogram"
     x = asarray(input)
     bins = int(bins)
@@ -550,8 +551,6 @@ def histogramdd(x: Any, bins: Any = 10, ranges: Any = None, density: bool = Fals
         >>> hist.tolist()
         [[1.0, 0.0], [1.0, 1.0]]
     """
-    from padax.functional.lax.indexing import ScatterDimensionNumbers
-    from padax.functional.search import searchsorted
     op = "histogramdd"
     x = asarray(x)
     if x.aval.ndim < 2 or not dtypes.is_floating(x.aval.dtype):

@@ -18,6 +18,7 @@ from padax.core.errors import PadaxError, immutable_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.runtime.array import Tensor
+from padax.runtime.place import Place, place_of
 from padax.functional import creation as C
 from padax.functional import indexed as X
 from padax.functional import manipulation as S
@@ -25,6 +26,7 @@ from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional import search as Q
 from padax.functional import stats as ST
+from padax.functional._checks import placed
 
 
 class GradientTapeError(PadaxError, AttributeError):
@@ -119,7 +121,6 @@ def _conversion(name: str, dtype: str):
 
 
 def _is_place_like(v: Any) -> bool:
-    from padax.runtime.place import Place
     return isinstance(v, Place) or hasattr(v, "platform") or (
         isinstance(v, str) and v.split(":")[0].lower() in ("cpu", "gpu", "cuda", "xpu", "npu"))
 
@@ -142,7 +143,6 @@ def _to(self, *args, **kwargs):
             dtype = a
     out = self if dtype is None else M.cast(self, dtype)
     if device is not None:
-        from padax.functional._checks import placed
         out = placed(out, device)
     return out
 
@@ -208,13 +208,11 @@ def _same(self, *args, **kwargs):
 
 def _cpu(self):
     """x on the host CPU."""
-    from padax.functional._checks import placed
     return placed(self, "cpu")
 
 
 def _cuda(self, device_id: int | None = None, blocking: bool = True):
     """x on GPU `device_id` (default: the first); a ValueError where padax has no GPU backend."""
-    from padax.functional._checks import placed
     return placed(self, f"gpu:{0 if device_id is None else int(device_id)}")
 
 
@@ -234,7 +232,6 @@ def _stride(self, dim: int | None = None):
 
 def _get_device(self):
     """-1 on the CPU, else the GPU index."""
-    from padax.runtime.place import place_of
     p = place_of(self.device)
     return -1 if p.kind == "cpu" else p.index
 

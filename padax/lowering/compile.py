@@ -21,6 +21,7 @@ from padax.config import config, logger
 from padax.runtime import _jaxlib, backend
 from padax.runtime.profiling import span
 from padax.lowering import compile_cache
+from padax.lowering.fingerprint import program_fingerprint
 
 if TYPE_CHECKING:
     from padax.core.jaxpr import Jaxpr
@@ -67,7 +68,6 @@ def compile_jaxpr_on(jaxpr: Jaxpr, name: str, donated: Sequence[bool], device) -
     With the persistent cache on and a fingerprint for the jaxpr, a cached program is loaded without
     lowering; otherwise the jaxpr is lowered and compiled (and cached under its fingerprint if it has one).
     """
-    from padax.lowering.fingerprint import program_fingerprint
     backend.check_not_forked()
     key = None
     if compile_cache.cache_dir() is not None:
@@ -78,7 +78,7 @@ def compile_jaxpr_on(jaxpr: Jaxpr, name: str, donated: Sequence[bool], device) -
             exe = _load_fingerprinted(key, device, options)
             if exe is not None:
                 return exe, ()
-    from padax.lowering.mlir import lower_jaxpr
+    from padax.lowering.mlir import lower_jaxpr  # startup time: jaxlib's MLIR bindings load on the first lowering
     lowered = lower_jaxpr(jaxpr, name=name, donated=donated)
     return compile_lowered(lowered, [device], key), lowered.host_callbacks
 

@@ -19,9 +19,11 @@ from padax.core.errors import PadaxError
 from padax.core.jaxpr import Jaxpr, Literal, Var
 from padax.runtime import _jaxlib
 from padax.runtime.profiling import span
+from padax.runtime.sharding import NamedSharding
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 from padax.lowering.registry import LoweringRule, ensure_rules_loaded, lowering_rules  # noqa: F401  (re-exported)
 from padax.lowering.registry import register_lowering  # noqa: F401  (re-exported: rules register from here)
+from padax.lowering.shardy import ModuleMeshes, ShardyError, sharding_attr
 
 class LoweringError(Exception):
     """padax failed to lower a primitive; this is a padax bug, not user error."""
@@ -146,13 +148,11 @@ class ModuleContext:
     def meshes(self):
         """The module's Shardy meshes (SPMD programs only)."""
         if self._meshes is None:
-            from padax.lowering.shardy import ModuleMeshes
             self._meshes = ModuleMeshes(self.device_assignment)
         return self._meshes
 
     def sharding_attr(self, sharding, ndim: int, open_dims: bool = False) -> ir.Attribute:
         """The sdy sharding attribute of a padax sharding (or HloSharding, or its text)."""
-        from padax.lowering.shardy import ShardyError, sharding_attr
         try:
             return sharding_attr(self.meshes, sharding, ndim, self.mesh, open_dims)
         except ShardyError as e:
@@ -299,7 +299,6 @@ def _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_sh
     if spmd and device_assignment is None:
         raise LoweringError("lower_jaxpr: an SPMD program needs its device_assignment")
     if spmd and mesh is None:
-        from padax.runtime.sharding import NamedSharding
         mesh = next((s.mesh for s in list(arg_shardings or ()) + list(result_shardings or ())
                      if isinstance(s, NamedSharding)), None)
     with context(), ir.Location.unknown():

@@ -19,6 +19,7 @@ from padax import tree as tree_util
 from padax.core import dtypes
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
+from padax.flatten_util import ravel_pytree
 from padax.functional._arrays import aval_of
 from padax.ode import _config as C
 from padax.ode._solve import flat_field, integrate_flat
@@ -194,6 +195,5 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
         dt = pnp.float32
     y0 = tree_util.map(lambda v: pnp.asarray(v).astype(dt), y0)
     saved, info, unravel = _solve_times(field, y0, tuple(args), tt.astype(dt), Dopri5(), controller, None, max_steps)
-    from padax.flatten_util import ravel_pytree
     rows = pnp.concatenate([ravel_pytree(y0)[0][None], saved], axis=0)
     return vmap(unravel)(rows)

@@ -13,6 +13,7 @@ from padax import tree as tree_util
 from padax import vmap
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
+from padax.flatten_util import ravel_pytree
 from padax.ode import _config as C
 from padax.ode import _engine as E
 from padax.ode._solvers import AbstractSolver
@@ -107,7 +108,6 @@ def _check_times(t0, t1, ts, dt0) -> None:
 
 def flat_field(vector_field: Callable, y0: Any, args: Any, op: str = _OP):
     """(y0 as a flat vector, unravel, g(t, yflat) -> flat dy/dt) with a structure check."""
-    from padax.flatten_util import ravel_pytree
     y_flat, unravel = ravel_pytree(y0)
     y_tree = tree_util.structure(y0)
 

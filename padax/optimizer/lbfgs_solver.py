@@ -18,6 +18,7 @@ import padax
 import padax.lax as lax
 import padax.numpy as pnp
 from padax import tree as tree_util
+from padax.flatten_util import ravel_pytree as _ravel_pytree
 from padax.optimizer.lbfgs import LBFGS as _LBFGS
 from padax.scipy.optimize._minimize import lbfgs_direction as _lbfgs_direction
 
@@ -181,9 +182,8 @@ def lbfgs_minimize(fun: Callable[[Any], Any], x0: Any, *, learning_rate: float =
         >>> res.position.tolist(), bool(res.converged), int(res.n_iter)
         ([1.0, 2.0], True, 3)
     """
-    from padax.flatten_util import ravel_pytree
     opt = _LBFGS(learning_rate, max_iter, max_eval, tolerance_grad, tolerance_change, history_size, line_search_fn)
-    x_flat, unravel = ravel_pytree(x0)
+    x_flat, unravel = _ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         raise TypeError(f"padax.optimizer.lbfgs_minimize: x0 must hold floating-point arrays, got {x_flat.dtype}")
     dt, n, m = x_flat.dtype, x_flat.shape[0], opt.history_size

@@ -15,6 +15,9 @@ from padax.core.abstract import AvalProperties, ShapedArray
 from padax.core.errors import DeletedBufferError
 from padax.core.source_info import user_location
 from padax.runtime import _jaxlib
+from padax.runtime.place import place_of
+from padax.runtime.printing import tensor_repr
+from padax.runtime.sharding import assemble_host, sharding_of_buffer
 
 
 def deleted_error(aval: ShapedArray, consumer: str | None = None) -> DeletedBufferError:
@@ -94,13 +97,11 @@ class Tensor(AvalProperties):
     @property
     def sharding(self):
         """How the array is laid out over devices (a padax.sharding object)."""
-        from padax.runtime.sharding import sharding_of_buffer
         return sharding_of_buffer(self._buf)
 
     @property
     def addressable_shards(self) -> list:
         """This process's pieces: objects with `.device`, `.index` (slices) and `.data` (a Tensor)."""
-        from padax.runtime.sharding import sharding_of_buffer
         sharding = sharding_of_buffer(self._buf)
         idx_map = sharding.devices_indices_map(self.aval.shape)
         if sharding.num_devices == 1:
@@ -124,7 +125,6 @@ class Tensor(AvalProperties):
     @property
     def place(self):
         """Paddle's Place of the (first) device: prints as `Place(cpu)` / `Place(gpu:0)`."""
-        from padax.runtime.place import place_of
         return place_of(self.device)
 
     @property
@@ -146,7 +146,6 @@ class Tensor(AvalProperties):
             if len(buf._sharding._internal_device_list) == 1:
                 v = _jaxlib.to_numpy(buf)
             else:
-                from padax.runtime.sharding import assemble_host
                 v = assemble_host(buf, self.aval)
             self._npy = v
         return v
@@ -228,7 +227,6 @@ class Tensor(AvalProperties):
         return (_rebuild, (self.numpy(), self.weak_type))
 
     def __repr__(self) -> str:
-        from padax.runtime.printing import tensor_repr
         try:
             value = self._value()
         except RuntimeError as e:  # a donated buffer
@@ -256,7 +254,7 @@ class Shard:
 
 
 def _rebuild(value: np.ndarray, weak_type: bool) -> Tensor:
-    from padax.runtime.put import device_put
+    from padax.runtime.put import device_put  # cycle: padax.runtime.put imports Tensor from this module at load
     return device_put(value)
 
 

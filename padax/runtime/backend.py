@@ -12,7 +12,9 @@ import os
 from typing import Any
 
 from padax.config import config
+from padax.core.errors import ForkedProcessError
 from padax.runtime import _jaxlib
+from padax.runtime import sharding
 from padax.runtime.host_memory import tune_host_allocator
 
 _clients: dict[str, Any] = {}
@@ -253,7 +255,6 @@ def _reset_on_change(name: str, value: Any) -> None:
         default_platform.cache_clear()
         _default_device_cached.cache_clear()
         single_device_sharding.cache_clear()
-        from padax.runtime import sharding
         sharding.clear_caches()
         for fn in _client_reset_hooks:
             fn()
@@ -299,7 +300,6 @@ _FORK_MESSAGE = (
 def check_not_forked() -> None:
     """Raise ForkedProcessError in a child forked after the parent had an XLA client."""
     if _forked_after_client:
-        from padax.core.errors import ForkedProcessError
         raise ForkedProcessError(_FORK_MESSAGE)
 
 

@@ -10,6 +10,10 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.runtime import _jaxlib, backend
 from padax.runtime.array import Tensor
+from padax.runtime import sharding as sh
+from padax.runtime import tree as tree_util
+from padax.runtime.place import Place
+from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
 
 _SCALAR_TYPES = (bool, int, float, complex)
 
@@ -118,8 +122,6 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
         >>> x.devices(), x.dtype, x.tolist()
         ({CpuDevice(id=0)}, dtype('float64'), [1.0, 2.0])
     """
-    from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
-    from padax.runtime.place import Place
     if isinstance(device, Place):  # Paddle's CPUPlace() / CUDAPlace(i)
         device = "cpu" if device.kind == "cpu" else f"{device.kind}:{device.index}"
     if isinstance(device, str):
@@ -143,8 +145,6 @@ def device_put(x: Any, device=None, dtype: Any = None) -> Tensor:
 
 
 def _put_sharded_tree(x: Any, sharding: Any, dtype: Any) -> Any:
-    from padax.runtime import tree as tree_util
-    from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(sharding, Sharding):
         if isinstance(x, (Tensor, np.ndarray, np.generic) + _SCALAR_TYPES):
             return put_sharded(x, sharding, dtype)
@@ -162,7 +162,6 @@ def _put_sharded_tree(x: Any, sharding: Any, dtype: Any) -> Any:
 
 def put_sharded(x: Any, sharding, dtype: Any = None) -> Tensor:
     """One Tensor over `sharding`'s devices holding the global value `x`."""
-    from padax.runtime import sharding as sh
     if isinstance(x, Tensor):
         if dtype is not None and dtypes.canonicalize(dtype) != x.dtype:
             return put_sharded(x._value(), sharding, dtype)
@@ -191,7 +190,6 @@ def device_get(x: Any) -> Any:
         >>> padax.device_get({'step': 3, 'w': padax.to_tensor([1.0, 2.0])})
         {'step': 3, 'w': array([1., 2.], dtype=float32)}
     """
-    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: v._value() if isinstance(v, Tensor) else v, x)
 
 
@@ -210,7 +208,6 @@ def block_until_ready(x: Any) -> Any:
         >>> padax.block_until_ready({'y': padax.to_tensor([1.0, 2.0]) * 2})['y'].tolist()
         [2.0, 4.0]
     """
-    from padax.runtime import tree as tree_util
     for v in tree_util.leaves(x):
         if isinstance(v, Tensor):
             v.block_until_ready()

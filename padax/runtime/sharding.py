@@ -34,7 +34,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from padax.core.errors import require_members
-from padax.runtime import _jaxlib
+from padax.runtime import _jaxlib, backend
 
 
 class ShardingError(ValueError):
@@ -536,7 +536,6 @@ def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types:
         >>> mesh.devices.shape
         (1, 1)
     """
-    from padax.runtime import backend
     axis_shapes = tuple(int(s) for s in axis_shapes)
     if isinstance(axis_names, str):
         axis_names = (axis_names,)
@@ -621,7 +620,6 @@ class Sharding:
         """The jaxlib C++ GSPMDSharding buffers of this layout carry (cached, remembered)."""
         order = tuple(device_order) if device_order is not None else self.device_list
         if len(order) == 1:  # one device: the very object eager arrays carry (no reshard between them)
-            from padax.runtime import backend
             g = backend.single_device_sharding(order[0])
             _padax_of_jaxlib.setdefault(id(g), (g, SingleDeviceSharding(order[0])))
             return g

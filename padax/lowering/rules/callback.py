@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from padax.runtime.backend import default_platform
 from padax.runtime.host_callbacks import host_entry
 from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
 from padax.lowering._mlir import hlo, ir
@@ -22,7 +23,6 @@ _TARGETS = {"cpu": "xla_ffi_python_cpu_callback", "cuda": "xla_ffi_python_gpu_ca
 
 
 def _target() -> str:
-    from padax.runtime.backend import default_platform
     platform = default_platform()
     if platform not in _TARGETS:
         raise LoweringError(f"host callbacks are not available on the {platform} backend")

@@ -19,6 +19,8 @@ from padax import grad, jacfwd
 from padax import tree as tree_util
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
+from padax.flatten_util import ravel_pytree
+from padax.implicit import dense_solve
 from padax.linalg import solve
 
 _OP = "padax.scipy.optimize.least_squares"
@@ -137,8 +139,6 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         >>> res.x.tolist(), bool(res.success)  # fits y = 2 exp(-t / 2)
         ([2.0, 0.5], True)
     """
-    from padax.flatten_util import ravel_pytree
-    from padax.implicit import dense_solve
     kwargs = dict(kwargs or {})
     if method not in ("trf", "dogbox", "lm"):
         raise op_value_error(_OP, f"method must be 'trf', 'dogbox' or 'lm', got {method!r}")

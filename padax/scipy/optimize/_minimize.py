@@ -13,7 +13,8 @@ import padax.numpy as pnp
 from padax import grad, jacfwd, jvp, value_and_grad
 from padax import tree as tree_util
 from padax.core.errors import op_value_error
-from padax.implicit import normal_cg_solve
+from padax.flatten_util import ravel_pytree
+from padax.implicit import dense_solve, normal_cg_solve
 from padax.linalg import eigh
 
 _OP = "padax.scipy.optimize.minimize"
@@ -348,8 +349,6 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         >>> res.x.tolist(), bool(res.success)
         ([1.0, 1.0], True)
     """
-    from padax.flatten_util import ravel_pytree
-    from padax.implicit import dense_solve
     key = _METHODS.get(str(method).lower())
     if key is None:
         raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', 'trust-exact', "

@@ -13,6 +13,8 @@ import padax.numpy as pnp
 from padax import ShapeDtypeStruct, jacfwd, pure_callback, stop_gradient
 from padax import tree as tree_util
 from padax.core.errors import op_value_error
+from padax.flatten_util import ravel_pytree
+from padax.implicit import dense_solve
 from padax.linalg import lstsq
 
 
@@ -137,8 +139,6 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         >>> res.x.tolist(), bool(res.success)  # as scipy
         ([0.8412, 0.1588], True)
     """
-    from padax.flatten_util import ravel_pytree
-    from padax.implicit import dense_solve
     if method not in ("hybr", "lm", "newton"):
         raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
     options = dict(options or {})

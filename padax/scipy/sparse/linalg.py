@@ -11,6 +11,7 @@ from typing import Any, Callable
 import padax.lax as lax
 import padax.numpy as pnp
 from padax.core.errors import op_value_error
+from padax.flatten_util import ravel_pytree as _ravel_pytree
 from padax.linalg import lstsq as _lstsq
 
 
@@ -137,19 +138,18 @@ def _gmres(mv, M, b, x0, tol, atol, maxiter, restart):
 
 
 def _krylov(name: str, algorithm: Callable, A, b, x0, tol, atol, maxiter, M, symmetric: bool, **extra):
-    from padax.flatten_util import ravel_pytree
     op = f"padax.scipy.sparse.linalg.{name}"
-    b_flat, unravel = ravel_pytree(b)
+    b_flat, unravel = _ravel_pytree(b)
     if not pnp.issubdtype(b_flat.dtype, pnp.inexact):
         raise op_value_error(op, f"b must be floating or complex, got {b_flat.dtype}")
     Af, Mf = aslinearoperator(A), (aslinearoperator(M) if M is not None else None)
 
     def mv(v):
-        return ravel_pytree(Af(unravel(v)))[0].astype(v.dtype)
+        return _ravel_pytree(Af(unravel(v)))[0].astype(v.dtype)
 
     def prec(v):
-        return v if Mf is None else ravel_pytree(Mf(unravel(v)))[0].astype(v.dtype)
-    x0f = pnp.zeros_like(b_flat) if x0 is None else ravel_pytree(x0)[0].astype(b_flat.dtype)
+        return v if Mf is None else _ravel_pytree(Mf(unravel(v)))[0].astype(v.dtype)
+    x0f = pnp.zeros_like(b_flat) if x0 is None else _ravel_pytree(x0)[0].astype(b_flat.dtype)
     n = b_flat.shape[0]
     iters = maxiter if maxiter is not None else 10 * n
 
