@@ -25,6 +25,7 @@ from padax.lowering.registry import LoweringRule, ensure_rules_loaded, lowering_
 from padax.lowering.registry import register_lowering  # noqa: F401  (re-exported: rules register from here)
 from padax.lowering.shardy import ModuleMeshes, ShardyError, sharding_attr
 
+
 class LoweringError(Exception):
     """padax failed to lower a primitive; this is a padax bug, not user error."""
 
