@@ -20,12 +20,16 @@ from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
 from padax.interpreters.staging import trace_flat
+from padax.functional._arrays import full
+from padax.functional.lax import elementwise as E, reductions as R
+from padax.functional.lax.control import _operand
+from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, reshape, rev,
+                                             select_n, slice as lslice, transpose)
 
 __all__ = ["associative_scan", "reduce", "cumlogsumexp"]
 
 
 def _slice_axis(x: Any, start: int, stop: int, step: int, axis: int) -> Any:
-    from padax.functional.lax.structural import slice as lslice
     a = get_aval(x)
     starts = [0] * a.ndim
     limits = list(a.shape)
@@ -36,7 +40,6 @@ def _slice_axis(x: Any, start: int, stop: int, step: int, axis: int) -> Any:
 
 def _interleave(evens: Any, odds: Any, axis: int) -> Any:
     """result[2i] = evens[i], result[2i + 1] = odds[i] along `axis` (evens may hold one more)."""
-    from padax.functional.lax.structural import broadcast_in_dim, concatenate, reshape
     ea, oa = get_aval(evens), get_aval(odds)
     m = oa.shape[axis]
     head = _slice_axis(evens, 0, m, 1, axis) if ea.shape[axis] > m else evens
@@ -74,8 +77,6 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
         >>> lax.associative_scan(compose, (padax.to_tensor([2.0, 2.0, 2.0]), padax.ones([3])))[1].tolist()
         [1.0, 3.0, 7.0]
     """
-    from padax.functional.lax.control import _operand
-    from padax.functional.lax.structural import concatenate, rev
     op = "associative_scan"
     if not callable(fn):
         raise TypeError(f"{op}: fn must be callable, got {type(fn).__name__}")
@@ -136,8 +137,6 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
 
 def _monoid(computation: Callable, avals: Sequence) -> Any:
     """The reduction primitive when `computation(x, y)` is one add/mul/max/min/and/or of x and y."""
-    from padax.functional.lax import elementwise as E
-    from padax.functional.lax import reductions as R
     if len(avals) != 1:
         return None
     scalar = avals[0].update(shape=())
@@ -180,9 +179,6 @@ def reduce(operands: Any, init_values: Any, computation: Callable, dimensions: S
         >>> lax.reduce(padax.to_tensor([[1.0, -2.0], [3.0, -4.0]]), 0.0, max_abs, (1,)).tolist()
         [2.0, 4.0]
     """
-    from padax.functional.lax.control import _operand
-    from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, reshape,
-                                                 transpose)
     op = "reduce"
     if not callable(computation):
         raise TypeError(f"{op}: computation must be callable, got {type(computation).__name__}")
@@ -239,9 +235,6 @@ def _logaddexp(a: Any, b: Any) -> Any:
     The larger operand and the gap are picked by one comparison (b on ties), so that at a == b the
     derivatives are those of the smooth function (a max/abs split would lose the curvature there).
     """
-    from padax.functional.lax import elementwise as E
-    from padax.functional.lax.structural import select_n
-    from padax.functional._arrays import full
     a_wins = E.gt(a, b)
     hi = select_n(a_wins, b, a)
     gap = select_n(a_wins, E.sub(a, b), E.sub(b, a))
@@ -270,7 +263,6 @@ def cumlogsumexp(operand: Any, axis: int = 0, reverse: bool = False) -> Any:
         >>> lax.cumlogsumexp(padax.to_tensor([1000.0, 1000.0])).tolist()  # no overflow
         [1000.0, 1000.693]
     """
-    from padax.functional.lax.control import _operand
     x = _operand(operand, "cumlogsumexp")
     a = get_aval(x)
     if not dtypes.is_floating(a.dtype):

@@ -11,6 +11,7 @@ program; the batched program), so differentiated code stays compiled.
 from __future__ import annotations
 
 from padax.core.primitive import Primitive
+from padax.core.jaxpr import eval_jaxpr
 
 jit_p = Primitive("jit", multiple_results=True)
 
@@ -33,7 +34,6 @@ def _remat_abstract_eval(*avals, jaxpr, policy):
 
 @remat_p.def_impl
 def _remat_impl(*args, jaxpr, policy):
-    from padax.core.jaxpr import eval_jaxpr
     return eval_jaxpr(jaxpr.jaxpr, [], *args)
 
 

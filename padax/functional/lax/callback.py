@@ -26,9 +26,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.abstract import ShapedArray
-from padax.functional.lax.structural import bdim_to_front
+from padax.functional.lax.structural import batch_size, bdim_to_front, expand_dims
 from padax.core.effects import debug_effect, io_effect, no_effects, ordered_debug_effect, ordered_io_effect
 from padax.core.primitive import Primitive
+from padax.runtime.put import device_put
 
 debug_callback_p = Primitive("debug_callback", multiple_results=True)
 pure_callback_p = Primitive("pure_callback", multiple_results=True)
@@ -118,7 +119,6 @@ def _io_effects(params) -> frozenset:
 
 def _impl(*args, callback: HostFunction, result_avals, batch_ndim, **params):
     """Eagerly: the function runs right away on host copies of the operands."""
-    from padax.runtime.put import device_put
     host = [np.array(a) for a in args]
     outs = callback.run(host, result_avals, batch_ndim)
     return [device_put(o) for o in outs]
@@ -163,7 +163,6 @@ def _batched_avals(result_avals, size: int) -> tuple:
 def _sequential(prim):
     """Every operand gets the batch axis in front (unbatched ones broadcast); the host loops over it."""
     def rule(args, dims, *, result_avals, batch_ndim, **params):
-        from padax.functional.lax.structural import batch_size
         size = batch_size(args, dims)
         xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
         outs = prim.bind(*xs, result_avals=_batched_avals(result_avals, size),
@@ -173,8 +172,6 @@ def _sequential(prim):
 
 
 def _pure_batch(args, dims, *, callback, result_avals, batch_ndim, vmap_method, **params):
-    from padax.functional.lax.structural import batch_size
-    from padax.functional.lax.structural import expand_dims
     if vmap_method not in VMAP_METHODS:
         raise ValueError(
             f"{callback.name} under vmap: pass vmap_method= to pure_callback to say how the host function "

@@ -40,7 +40,9 @@ from padax.core import dtypes
 from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.functional.lax.structural import batch_size, bdim_to_front, moveaxis
+from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim_p, clamp, concatenate,
+                                             convert_element_type, convert_element_type_p, moveaxis, reshape,
+                                             select_n_p, slice_in_dim)
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
@@ -53,7 +55,9 @@ from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.interpreters.staging import trace_flat
 from padax.runtime.array import Tensor
 from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, result_dtype
+from padax.functional.lax.elementwise import add, lt, ne
+from padax.functional.lax.reductions import reduce_or_p
 
 cond_p = Primitive("cond", multiple_results=True)
 while_p = Primitive("while", multiple_results=True)
@@ -75,7 +79,6 @@ def _avals_str(avals: Sequence[ShapedArray]) -> str:
 
 def _strengthen_outputs(closed: ClosedJaxpr, targets: Sequence[ShapedArray]) -> ClosedJaxpr:
     """Weakly typed outputs whose target type is strong get a (no-op) convert to strong."""
-    from padax.functional.lax.structural import convert_element_type_p
     j = closed.jaxpr
     outs, eqns = list(j.outvars), list(j.eqns)
     changed = False
@@ -165,7 +168,6 @@ def _fix_carry(what: str, fn_name: str, init_name: str, trace_fn: Callable, init
     without retracing (weak types only steer promotion). Any other difference in shape or
     dtype raises a TypeError naming each differing leaf. Returns (closed, extra, init).
     """
-    from padax.functional.lax.structural import convert_element_type
     avals = [get_aval(x) for x in init]
     closed, out_tree, extra = trace_fn(avals)
     _check_carry_tree(what, fn_name, init_name, init_tree, out_tree)
@@ -280,8 +282,6 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
         >>> float(padax.grad(f)(padax.to_tensor(3.0)))
         2.0
     """
-    from padax.functional.lax.elementwise import ne
-    from padax.functional.lax.structural import convert_element_type
     pred = _operand(pred, "cond")
     a = get_aval(pred)
     if a.shape != ():
@@ -314,7 +314,6 @@ def switch(index, branches: Sequence[Callable], *operands):
         >>> [float(lax.switch(i, branches, padax.to_tensor(2.0))) for i in range(3)]
         [3.0, 20.0, -2.0]
     """
-    from padax.functional.lax.structural import clamp, convert_element_type
     branches = tuple(branches)
     if not branches:
         raise op_value_error("switch", "needs at least one branch")
@@ -442,7 +441,6 @@ def _cond_batch(axis, args, dims, *, branches):
                              "element, so ordered side effects (debug.print(..., ordered=True), ordered "
                              "io_callback) in the branches cannot keep their order. Use unordered ones, or "
                              "compute the predicate outside the vmap.")
-        from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
         idx = bdim_to_front(index, idim, size)
         results = [batch_eval(axis, b, size, ops, batched, [True] * n_out)[0] for b in branches]
         outs = []
@@ -561,9 +559,6 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
         >>> float(lax.fori_loop(0, 5, lambda i, acc: acc + i, padax.to_tensor(0.0)))
         10.0
     """
-    from padax.functional._arrays import result_dtype
-    from padax.functional.lax.elementwise import add, lt
-    from padax.functional.lax.structural import convert_element_type
     static = all(isinstance(b, (int, np.integer)) and not isinstance(b, (bool, np.bool_)) for b in (lower, upper))
     init_tree = tree_util.flatten(init_val)[1]
 
@@ -669,8 +664,6 @@ def _while_transpose(cts, *args, **params):
 
 
 def _while_batch(axis, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    from padax.functional.lax.reductions import reduce_or_p
-    from padax.functional.lax.structural import broadcast_in_dim_p, select_n_p
     size = batch_size(args, dims)
     ncc, nbc = cond_nconsts, body_nconsts
     b = [d is not None for d in dims]
@@ -882,7 +875,6 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     leaves, tree = tree_util.flatten(xs)
     n = get_aval(leaves[0]).shape[0]
     full_n = (n // b) * b
-    from padax.functional.lax.structural import concatenate, reshape, slice_in_dim
     parts = []
     if full_n:
         blocks = tree_util.unflatten(tree, [reshape(slice_in_dim(x, 0, full_n, 1, 0),

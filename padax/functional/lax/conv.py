@@ -15,7 +15,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
-from padax.functional.lax.structural import moveaxis
+from padax.functional.lax.structural import convert_element_type, moveaxis, reshape, rev, transpose
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
@@ -324,7 +324,6 @@ def _swap01(spec) -> tuple[int, ...]:
 
 def _split_axis(x, axis: int, outer: int):
     """Split `axis` of size S into (outer, S // outer), outer first."""
-    from padax.functional.lax.structural import reshape
     shape = get_aval(x).shape
     return reshape(x, shape[:axis] + (outer, shape[axis] // outer) + shape[axis + 1:])
 
@@ -332,7 +331,6 @@ def _split_axis(x, axis: int, outer: int):
 def _merge_into(x, src: int, dst: int):
     """Merge axis `src` into axis `dst` as its major part (the result has one axis fewer; `dst`
     is numbered as in x)."""
-    from padax.functional.lax.structural import reshape
     x = moveaxis(x, src, dst if src > dst else dst - 1)
     shape = get_aval(x).shape
     d = dst if src > dst else dst - 1
@@ -349,14 +347,12 @@ def _regroup_kernel(rhs, rhs_spec, groups: int):
 
 
 def _cast(x, dtype):
-    from padax.functional.lax.structural import convert_element_type
     return x if get_aval(x).dtype == dtype else convert_element_type(x, dtype)
 
 
 def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation, rhs_dilation,
                         dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
                         precision=None):
-    from padax.functional.lax.structural import rev
     lspec, rspec, ospec = dimension_numbers
     ns = len(lspec) - 2
     rhs_aval, ct_aval = get_aval(rhs), get_aval(ct)
@@ -424,7 +420,6 @@ def _conv_transpose(ct, lhs, rhs, **params):
 def _fold(x, bdim: int, axis: int, groups: int):
     """Fold the vmapped axis `bdim` of x into `axis` (numbered without it), keeping `groups` as
     the major part: the axis becomes (groups, V, size // groups)."""
-    from padax.functional.lax.structural import reshape, transpose
     x = moveaxis(x, bdim, 0)
     shape = get_aval(x).shape
     v, rest = shape[0], shape[1:]
@@ -437,7 +432,6 @@ def _fold(x, bdim: int, axis: int, groups: int):
 
 def _unfold(y, axis: int, groups: int, v: int):
     """Inverse of `_fold` on a result: axis (groups, V, s) -> a new axis V at `axis`."""
-    from padax.functional.lax.structural import reshape, transpose
     shape = get_aval(y).shape
     s = shape[axis] // (groups * v)
     y = reshape(y, shape[:axis] + (groups, v, s) + shape[axis + 1:])

@@ -9,6 +9,9 @@ from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
 from padax.interpreters.ad import jvp_flat
+from padax.functional.lax import elementwise
+from padax.functional.lax.elementwise import add, mul
+from padax.functional.lax.structural import pad
 
 cumulative_primitives: dict[str, Primitive] = {}
 
@@ -81,7 +84,6 @@ def _cumsum_transpose(ct, x, *, axis, reverse):
 
 def _shift(x, by: int, axis: int, reverse: bool, fill):
     """Move `x` `by` steps along `axis` in the scan's direction; vacated entries get `fill`."""
-    from padax.functional.lax.structural import pad
     cfg = [(0, 0, 0)] * x.aval.ndim
     cfg[axis] = (-by, by, 0) if reverse else (by, -by, 0)
     return pad(x, fill, cfg)
@@ -92,7 +94,6 @@ def _linear_scan(a, b, axis: int, reverse: bool):
 
     Hillis-Steele doubling in ceil(log2 n) steps; linear in `b` (the tangent), `a` is a primal.
     """
-    from padax.functional.lax.elementwise import add, mul
     n = a.aval.shape[axis]
     w = 1
     while w < n:
@@ -104,7 +105,6 @@ def _linear_scan(a, b, axis: int, reverse: bool):
 
 
 def _cumprod_jvp(primals, tangents, *, axis, reverse):
-    from padax.functional.lax.elementwise import mul
     x, t = asarray(primals[0]), asarray(tangents[0])
     out = cumprod_p.bind(x, axis=axis, reverse=reverse)
     # d out[i] = x[i] * d out[i-1] + out[i-1] * t[i]
@@ -116,8 +116,7 @@ def _cumchooser_jvp(combine: str):
     """As jax: the tangent of an associative scan of the pairwise max/min, whose rule splits a tie
     evenly between the two (so tied elements share the tangent in the scan's tree proportions)."""
     def rule(primals, tangents, *, axis, reverse):
-        from padax.functional.lax import elementwise
-        from padax.functional.lax.associative import associative_scan
+        from padax.functional.lax.associative import associative_scan  # load cycle: associative -> reductions -> here
         x, t = asarray(primals[0]), asarray(tangents[0])
         (out,), (t_out,) = jvp_flat(
             lambda v: [associative_scan(getattr(elementwise, combine), v, reverse=reverse, axis=axis)], [x], [t])

@@ -19,6 +19,7 @@ from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray
+from padax.core.source_info import user_location
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
@@ -122,7 +123,6 @@ def _not_differentiable_impl(x, *, message):
 
 def _not_differentiable_jvp(primals, tangents, *, message):
     if type(tangents[0]) is not Zero:
-        from padax.core.source_info import user_location
         raise TypeError(f"{message}{user_location()}")
     return not_differentiable_p.bind(primals[0], message=message), Zero(tangent_aval(get_aval(primals[0])))
 

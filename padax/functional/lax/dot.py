@@ -21,6 +21,8 @@ from padax.core.primitive import Primitive
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
+from padax.config import config
+from padax.functional.lax.structural import convert_element_type, moveaxis, transpose
 
 dot_general_p = Primitive("dot_general")
 
@@ -86,7 +88,6 @@ def canonical_precision(precision: Any) -> tuple[Precision, Precision] | None:
     if precision is None:
         precision = _scoped_precision.get()
     if precision is None:
-        from padax.config import config
         precision = config.default_matmul_precision
         if precision is None:
             return None
@@ -201,7 +202,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
 def _with_sharding(x, out_sharding):
     if out_sharding is None:
         return x
-    from padax.functional.lax.resharding import with_sharding_constraint
+    from padax.functional.lax.resharding import with_sharding_constraint  # load cycle: resharding -> parallel -> here
     return with_sharding_constraint(x, out_sharding)
 
 
@@ -249,7 +250,6 @@ def _dot_jvp(primals, tangents, **params):
 
 def _transpose_operand(ct, other, op_aval, op_is_lhs: bool, dimension_numbers, precision=None):
     """Cotangent of one operand: contract ct with the other operand, then permute into place."""
-    from padax.functional.lax.structural import convert_element_type, transpose
     (lc, rc), (lb, rb) = dimension_numbers
     if not op_is_lhs:  # view the rhs as the "lhs" of the swapped product
         lc, rc, lb, rb = rc, lc, rb, lb
@@ -291,7 +291,6 @@ def _shift(dims, by: int = 1) -> tuple[int, ...]:
 
 
 def _dot_batch(args, dims, *, dimension_numbers, preferred_element_type, precision=None):
-    from padax.functional.lax.structural import moveaxis
     lhs, rhs = args
     ld, rd = dims
     (lc, rc), (lb, rb) = dimension_numbers

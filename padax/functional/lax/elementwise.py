@@ -21,7 +21,7 @@ import numpy as np
 
 from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, defzero_jvp,
                                 is_undefined)
-from padax.functional.lax.structural import batch_size, bdim_to_front
+from padax.functional.lax.structural import batch_size, bdim_to_front, select_n_p
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full, is_array, static_int
@@ -483,7 +483,6 @@ def _trunc_div(x, y):
 
 
 def select_n_p_bind(pred, on_false, on_true):
-    from padax.functional.lax.structural import select_n_p
     return select_n_p.bind(pred, on_false, on_true)
 
 

@@ -30,6 +30,8 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
+from padax.functional.lax.elementwise import complex as lax_complex, conj, imag, mul, real
+from padax.functional.lax.structural import broadcast_in_dim, moveaxis, pad
 
 fft_p = Primitive("fft")
 
@@ -129,16 +131,12 @@ def _half_weights(n: int, dtype) -> np.ndarray:
 
 def _scale_last_dim(x, weights: np.ndarray):
     """x * weights along x's last dim (weights: a host vector, cast to x's dtype)."""
-    from padax.functional.lax.elementwise import mul
-    from padax.functional.lax.structural import broadcast_in_dim
     a = get_aval(x)
     w = asarray(weights.astype(a.dtype), a.dtype)
     return mul(x, broadcast_in_dim(w, a.shape, (a.ndim - 1,)))
 
 
 def _rfft_transpose_value(ct, fft_lengths):
-    from padax.functional.lax.elementwise import complex as lax_complex, imag, real
-    from padax.functional.lax.structural import pad
     n, m = fft_lengths[-1], get_aval(ct).shape[-1]
     if len(fft_lengths) == 1:
         # Re(F^T c) = n * IRFFT(conj(c) / w): IRFFT's weights w cancel, leaving each stored bin
@@ -158,7 +156,6 @@ def _rfft_transpose_value(ct, fft_lengths):
 
 
 def _irfft_transpose_value(ct, fft_lengths):
-    from padax.functional.lax.elementwise import conj
     n = fft_lengths[-1]
     spec = fft_p.bind(ct, fft_type="RFFT", fft_lengths=fft_lengths)
     real_dt = get_aval(ct).dtype
@@ -179,7 +176,6 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
 def _fft_batch(args, dims, *, fft_type, fft_lengths):
     """The transform acts on trailing dims: a batch dim in front of them stays where it is;
     one among them moves to the front."""
-    from padax.functional.lax.structural import moveaxis
     (x,), (d,) = args, dims
     ndim = get_aval(x).ndim
     if d >= ndim - len(fft_lengths):

@@ -17,12 +17,14 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.functional.lax.structural import batch_size, bdim_to_front, moveaxis
+from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim, convert_element_type, iota,
+                                             moveaxis, reshape, select)
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
+from padax.functional.lax.elementwise import add, div, eq, max as _max, mul
 
 
 class GatherScatterMode(enum.Enum):
@@ -489,7 +491,6 @@ def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, i
     if type(ct) is Zero or not is_undefined(operand):
         return [None, None]
     aval = operand.aval
-    from padax.functional.lax.structural import convert_element_type
     if get_aval(ct).dtype != aval.dtype:
         ct = convert_element_type(ct, aval.dtype)
     # 'fill' windows read nothing from the operand, and the matching scatter mode drops them;
@@ -540,8 +541,6 @@ def _scatter_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted, un
     of zeros to clear the written elements, plus a scatter_add of the winning updates), so they
     stay consistent even on backends where the winner varies between runs.
     """
-    from padax.functional.lax.elementwise import add, eq
-    from padax.functional.lax.structural import broadcast_in_dim, iota, reshape, select
     operand, indices, updates = primals
     t_op, _, t_up = tangents
     params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
@@ -604,8 +603,6 @@ def _scatter_mul_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted
     """Product rule: d out[p] = d x[p] * P[p] + x[p] * sum_k d y_k * prod_{j != k} y_j over the
     updates k hitting p. The products of the other updates are formed without dividing by zero:
     from the product of the nonzero updates hitting p and how many zero updates hit p."""
-    from padax.functional.lax.elementwise import div, eq, mul
-    from padax.functional.lax.structural import convert_element_type, select
     operand, indices, updates = primals
     t_op, _, t_up = tangents
     params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)
@@ -656,8 +653,6 @@ def _scatter_extremal_jvp(prim):
     def rule(primals, tangents, *, dimension_numbers, indices_are_sorted, unique_indices, mode):
         """Tangent of the winning value; ties between the operand and updates (or among updates)
         share it equally, i.e. the tangent is the mean of the tied inputs' tangents (as in jax)."""
-        from padax.functional.lax.elementwise import div, eq, max as _max, mul
-        from padax.functional.lax.structural import convert_element_type, select
         operand, indices, updates = primals
         t_op, _, t_up = tangents
         params = _scatter_params(dimension_numbers, indices_are_sorted, unique_indices, mode)

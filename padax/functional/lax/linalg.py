@@ -40,11 +40,17 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
-from padax.functional.lax.structural import bdim_to_front, batch_size, moveaxis
+from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim, broadcasted_iota, concatenate,
+                                             convert_element_type, moveaxis, pad, select, slice as slice_, transpose)
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, constant, full
+from padax.functional.lax.control import fori_loop
+from padax.functional.lax.dot import dot_general
+from padax.functional.lax.elementwise import (abs as abs_, add, bitwise_and, complex as mkcomplex, conj, div, eq, ge,
+                                              gt, imag, le, mul, neg, real, sub)
+from padax.functional.lax.reductions import argmax, reduce_sum
 
 INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")  # the dtypes LAPACK works in
 
@@ -386,7 +392,6 @@ def symmetrize(a):
         >>> lax.symmetrize(padax.to_tensor([[1.0, 2.0], [0.0, 1.0]])).tolist()
         [[1.0, 1.0], [1.0, 1.0]]
     """
-    from padax.functional.lax.elementwise import add, mul
     a = asarray(a)
     check_matrix("symmetrize", "x", a.aval)
     return mul(add(a, _H(a)), _full_like(a.aval, 0.5))
@@ -488,10 +493,6 @@ def lu_unpivoted(a):
         >>> lax.lu_unpivoted(padax.to_tensor([[2.0, 1.0], [4.0, 5.0]])).tolist()   # L = [[1, 0], [2, 1]]
         [[2.0, 1.0], [2.0, 3.0]]
     """
-    from padax.functional.lax.control import fori_loop
-    from padax.functional.lax.elementwise import bitwise_and, div, eq, gt, mul, sub
-    from padax.functional.lax.reductions import reduce_sum
-    from padax.functional.lax.structural import broadcast_in_dim, broadcasted_iota, select
     a = asarray(a)
     check_matrix("lu", "x", a.aval, square=False)
     _empty_check("lu", a)
@@ -520,7 +521,6 @@ def lu_unpivoted(a):
 
 def _bcast_scalar(v, shape):
     """A batch of scalars (shape[:-2]) broadcast over the trailing matrix axes."""
-    from padax.functional.lax.structural import broadcast_in_dim
     nd = len(shape)
     return broadcast_in_dim(v, shape, tuple(range(nd - 2)))
 
@@ -540,13 +540,11 @@ def _dtype(x) -> np.dtype:
 
 
 def _swap(x):
-    from padax.functional.lax.structural import transpose
     nd = _ndim(x)
     return transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
 
 
 def _conj(x):
-    from padax.functional.lax.elementwise import conj
     return conj(x) if dtypes.is_complex(_dtype(x)) else x
 
 
@@ -556,7 +554,6 @@ def _H(x):
 
 def _mm(a, b):
     """Batched matrix product over equal leading batch dimensions."""
-    from padax.functional.lax.dot import dot_general
     nd = _ndim(a)
     batch = tuple(range(nd - 2))
     return dot_general(a, b, (((nd - 1,), (nd - 2,)), (batch, batch)))
@@ -564,8 +561,6 @@ def _mm(a, b):
 
 def _tri_mask(shape, lower: bool, k: int = 0):
     """Boolean mask of the lower (col <= row + k) or upper (col >= row + k) triangle."""
-    from padax.functional.lax.elementwise import add, ge, le
-    from padax.functional.lax.structural import broadcasted_iota
     rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
     rk = add(rows, k) if k else rows
@@ -573,23 +568,17 @@ def _tri_mask(shape, lower: bool, k: int = 0):
 
 
 def _tril(x, k: int = 0):
-    from padax.functional._arrays import full
-    from padax.functional.lax.structural import select
     a = get_aval(x)
     return select(_tri_mask(a.shape, True, k), x, full(a.shape, 0, a.dtype))
 
 
 def _triu(x, k: int = 0):
-    from padax.functional._arrays import full
-    from padax.functional.lax.structural import select
     a = get_aval(x)
     return select(_tri_mask(a.shape, False, k), x, full(a.shape, 0, a.dtype))
 
 
 def _eye(shape, dtype):
     """Identity matrices broadcast over `shape`'s leading dims (shape[-2:] may be non-square)."""
-    from padax.functional.lax.elementwise import eq
-    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
     rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
     return convert_element_type(eq(rows, cols), dtype)
@@ -598,49 +587,38 @@ def _eye(shape, dtype):
 def _diag_part(x):
     """The diagonal of each (square) matrix: x[..., i, i] (a masked sum: no gather, and
     non-finite entries off the diagonal do not leak into it)."""
-    from padax.functional._arrays import full
-    from padax.functional.lax.reductions import reduce_sum
-    from padax.functional.lax.structural import select
     a = get_aval(x)
     on = _diag_mask(a.shape)
     return reduce_sum(select(on, x, full(a.shape, 0, a.dtype)), (a.ndim - 1,))
 
 
 def _diag_mask(shape):
-    from padax.functional.lax.elementwise import eq
-    from padax.functional.lax.structural import broadcasted_iota
     return eq(broadcasted_iota(np.int32, shape, len(shape) - 2), broadcasted_iota(np.int32, shape, len(shape) - 1))
 
 
 def _to_dtype(x, dtype):
-    from padax.functional.lax.structural import convert_element_type
     return x if _dtype(x) == dtype else convert_element_type(x, dtype)
 
 
 def _mul_eye(d, aval: ShapedArray):
     """diag(d) for a vector batch d of the given matrix aval."""
-    from padax.functional.lax.elementwise import mul
-    from padax.functional.lax.structural import broadcast_in_dim
     nd = aval.ndim
     return mul(broadcast_in_dim(d, aval.shape, tuple(range(nd - 1))), _eye(aval.shape, aval.dtype))
 
 
 def _bcast_row(v, shape):
     """v[..., None, :] broadcast to shape (entry [i, j] = v[j])."""
-    from padax.functional.lax.structural import broadcast_in_dim
     nd = len(shape)
     return broadcast_in_dim(v, shape, tuple(range(nd - 2)) + (nd - 1,))
 
 
 def _bcast_col(v, shape):
     """v[..., :, None] broadcast to shape (entry [i, j] = v[i])."""
-    from padax.functional.lax.structural import broadcast_in_dim
     nd = len(shape)
     return broadcast_in_dim(v, shape, tuple(range(nd - 1)))
 
 
 def _slice_last2(x, rows, cols):
-    from padax.functional.lax.structural import slice as slice_
     a = get_aval(x)
     r0, r1 = rows
     c0, c1 = cols
@@ -649,8 +627,6 @@ def _slice_last2(x, rows, cols):
 
 def _pad_last2(x, rows, cols):
     """Zero-pad the last two axes by (before, after) amounts."""
-    from padax.functional._arrays import constant
-    from padax.functional.lax.structural import pad
     a = get_aval(x)
     cfg = [(0, 0, 0)] * (a.ndim - 2) + [(rows[0], rows[1], 0), (cols[0], cols[1], 0)]
     return pad(x, constant(0, a.dtype), cfg)
@@ -666,7 +642,6 @@ def _cholesky_jvp(primals, tangents):
     # Murray 2016, "Differentiation of the Cholesky decomposition": with a = L L^H,
     # dL = L Phi(L^{-1} da L^{-H}), Phi = lower triangle with the diagonal halved. da is the
     # whole tangent (the derivative along Hermitian da), as in jax; see the module docstring.
-    from padax.functional.lax.elementwise import mul, sub
     a, = primals
     da, = tangents
     L = cholesky_p.bind(a)
@@ -679,7 +654,6 @@ def _cholesky_jvp(primals, tangents):
 
 
 def _full_like(aval: ShapedArray, value):
-    from padax.functional._arrays import full
     return full(aval.shape, value, aval.dtype)
 
 
@@ -693,7 +667,6 @@ def _triangular_solve_jvp(primals, tangents, *, left_side, lower, transpose_a, c
     # x = op(a)^{-1} b  =>  dx = op(a)^{-1} (db - op(da) x)   (left side)
     #     x = b op(a)^{-1} =>  dx = (db - x op(da)) op(a)^{-1}   (right side)
     # where da only has entries in the triangle that is read.
-    from padax.functional.lax.elementwise import sub
     a, b = primals
     ta, tb = tangents
     params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
@@ -710,7 +683,6 @@ def _triangular_solve_jvp(primals, tangents, *, left_side, lower, transpose_a, c
 
 
 def _neg(x):
-    from padax.functional.lax.elementwise import neg
     return neg(x)
 
 
@@ -728,8 +700,6 @@ def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conj
 
 def _permutation_matrix(perm, dtype):
     """P with P[..., i, j] = (perm[..., i] == j), so P @ a == a[..., perm, :]."""
-    from padax.functional.lax.elementwise import eq
-    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
     pa = get_aval(perm)
     m = pa.shape[-1]
     shape = pa.shape + (m,)
@@ -743,7 +713,6 @@ def lu_factor_tangent(lu_, t):
     functionals using triangular factorization": X = L^{-1} da U^{-1}, dL = L tril(X, -1),
     dU = triu(X) U. Rectangular matrices are handled by completing L to m x m (identity
     columns) and U to n x n (identity block), which leaves the formulas unchanged."""
-    from padax.functional.lax.elementwise import add
     av = get_aval(lu_)
     *batch, m, n = av.shape
     k = min(m, n)
@@ -770,13 +739,11 @@ def _thin_qr_jvp(q, r, dx):
     # Walter & Lehmann / Townsend: for m >= n with q (m, n), r (n, n):
     # C = q^H dx r^{-1}; Omega = tril(C, -1) - tril(C, -1)^H (+ i Im diag(C) for complex);
     # dq = q (Omega - C) + dx r^{-1}, dr = (C - Omega) r.
-    from padax.functional.lax.elementwise import add, imag, mul, sub
     dx_rinv = triangular_solve(r, dx, left_side=False, lower=False)
     c = _mm(_H(q), dx_rinv)
     low = _tril(c, -1)
     omega = sub(low, _H(low))
     if dtypes.is_complex(_dtype(c)):
-        from padax.functional.lax.elementwise import complex as mkcomplex
         ic = imag(c)
         ca = get_aval(c)
         i_imag = mkcomplex(_full_like(get_aval(ic), 0.0), ic)
@@ -791,7 +758,6 @@ def _householder_blocks(q1):
     trapezoidal, m x n; T upper triangular), recovered from the thin factor Q1 = Q[:, :n]
     alone: Q1 = E1 - Y W with W = T Y1^H upper triangular, so I - Q1[:n] = Y1 W is an LU
     factorisation without pivoting, Y2 = -Q1[n:] W^{-1} and T = W Y1^{-H}."""
-    from padax.functional.lax.elementwise import add, neg, sub
     m, n = get_aval(q1).shape[-2:]
     batch = get_aval(q1).shape[:-2]
     top, bot = _slice_last2(q1, (0, n), (0, n)), _slice_last2(q1, (n, m), (0, n))
@@ -810,8 +776,6 @@ def _householder_complement_tangent(q1, dq1):
     Q = H_1 ... H_n (geqrf's reflectors, expanded by orgqr/ungqr), and the reflectors are a
     function of Q1 (`_householder_blocks`), so Q2 = E2 - Y T Y2^H is one too. This
     differentiates that formula along dQ1 (the unpivoted-LU rule for Y1, W; then products)."""
-    from padax.functional.lax.elementwise import add, neg, sub
-    from padax.functional.lax.structural import concatenate
     m, n = get_aval(q1).shape[-2:]
     y1, y2, w, t = _householder_blocks(q1)
     d_top, d_bot = _slice_last2(dq1, (0, n), (0, n)), _slice_last2(dq1, (n, m), (0, n))
@@ -830,8 +794,6 @@ def _householder_complement_tangent(q1, dq1):
 
 
 def _qr_jvp(primals, tangents, *, full_matrices):
-    from padax.functional.lax.elementwise import add
-    from padax.functional.lax.structural import concatenate
     x, = primals
     dx, = tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices)
@@ -855,7 +817,6 @@ def _qr_jvp(primals, tangents, *, full_matrices):
 
 def _safe_reciprocal_gaps(w, dtype):
     """F[..., i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it (primal-only)."""
-    from padax.functional.lax.elementwise import add, div, sub
     wa = get_aval(w)
     shape = wa.shape + (wa.shape[-1],)
     eye = _eye(shape, wa.dtype)
@@ -869,7 +830,6 @@ def _eigh_jvp(primals, tangents, *, lower):
     # collection of matrix derivative results"): with S = V^H da V,
     # dw = Re diag(S), dV = V (F * S), F[i, j] = 1 / (w_j - w_i) (0 on the diagonal).
     # da is the whole tangent (the derivative along Hermitian da), as in jax.
-    from padax.functional.lax.elementwise import mul, real
     a, = primals
     da, = tangents
     w, v = eigh_p.bind(a, lower=lower)
@@ -886,8 +846,6 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     # with dS = U^H dA V: ds = Re diag(dS); dU = U (F o (dS S + S dS^H) + D) (+ the part of
     # dA V outside span(U) when m > n), dV = V (F o (S dS + dS^H S)) (+ likewise when n > m),
     # F[i, j] = 1 / (s_j^2 - s_i^2) off the diagonal, D = diag(Im-part) term for complex.
-    from padax.functional.lax.elementwise import add, div, eq, mul, real, sub
-    from padax.functional.lax.structural import select
     a, = primals
     da, = tangents
     *_, m, n = get_aval(a).shape
@@ -946,8 +904,6 @@ def _complement_tangent(q1, dq1, q2):
     basis moves with span(q1) and does not rotate within the complement. Anything that
     depends on q2 only through its span (the projector q2 q2^H) gets its exact derivative.
     """
-    from padax.functional.lax.elementwise import neg
-    from padax.functional.lax.structural import concatenate
     dq2 = neg(_mm(q1, _mm(_H(dq1), q2)))
     return concatenate([dq1, dq2], _ndim(dq1) - 1)
 
@@ -962,7 +918,6 @@ def _solve_with(a, b):
 
 
 def _column_sums(x):
-    from padax.functional.lax.reductions import reduce_sum
     return reduce_sum(x, (_ndim(x) - 2,))
 
 
@@ -976,9 +931,6 @@ def _geev_vectors_tangent(w, v, da):
     has unit 2-norm (so Re(v_j^H dv_j) = 0) and its entry of largest modulus, row k_j, real
     (so Im(dv_{k_j j}) = 0). Hence c_j = -Re(v_j^H u_j) - i Im(u_{k_j j}) / v_{k_j j}.
     """
-    from padax.functional.lax.elementwise import abs as abs_, complex as mkcomplex, div, eq, imag, mul, neg, real
-    from padax.functional.lax.reductions import argmax
-    from padax.functional.lax.structural import broadcasted_iota, convert_element_type
     dt = _dtype(v)
     p = _solve_with(v, _mm(da, v))
     dw = _diag_part(p)
@@ -995,7 +947,6 @@ def _geev_vectors_tangent(w, v, da):
 
 
 def _add(x, y):
-    from padax.functional.lax.elementwise import add
     return add(x, y)
 
 

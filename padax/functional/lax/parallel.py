@@ -14,12 +14,18 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
-from padax.functional.lax.structural import moveaxis
+from padax.functional.lax.structural import (broadcast, convert_element_type, dynamic_slice_in_dim, iota, moveaxis,
+                                             reshape, squeeze)
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray, static_int
+from padax.functional._arrays import asarray, broadcast_to, static_int
+from padax.core.trace import trace_state
+from padax.functional.lax import reductions as R
+from padax.functional.lax.dot import dot_general
+from padax.functional.lax.elementwise import div, eq, mul
+from padax.runtime import tree as tree_util
 
 
 class UnboundAxisError(NameError):
@@ -87,11 +93,9 @@ def _axis_index_abstract(*, axis_name):
 
 def _reduce_collective(reduce_name: str):
     def rule(trace, args, dims, *, axis_name):
-        from padax.functional.lax import reductions as R
         (x,), (d,) = args, dims
         if d is None:  # the same value on every member
             if reduce_name == "sum":
-                from padax.functional.lax.elementwise import mul
                 return mul(x, trace.axis_size), None
             return x, None
         fn = {"sum": R.reduce_sum, "max": R.reduce_max, "min": R.reduce_min}[reduce_name]
@@ -105,7 +109,6 @@ pmin_p.collective_batch_rule = _reduce_collective("min")
 
 
 def _all_gather_collective(trace, args, dims, *, axis_name, axis, tiled, axis_size):
-    from padax.functional.lax.structural import broadcast, reshape
     (x,), (d,) = args, dims
     x = broadcast(x, (trace.axis_size,)) if d is None else moveaxis(x, d, 0)
     x = moveaxis(x, 0, axis)
@@ -121,7 +124,6 @@ all_gather_p.collective_batch_rule = _all_gather_collective
 
 
 def _axis_index_collective(trace, args, dims, *, axis_name):
-    from padax.functional.lax.structural import iota
     return iota(dtypes.int32, trace.axis_size), 0
 
 
@@ -129,15 +131,12 @@ axis_index_p.collective_batch_rule = _axis_index_collective
 
 
 def _ppermute_collective(trace, args, dims, *, axis_name, perm):
-    from padax.functional.lax.dot import dot_general
-    from padax.functional.lax.structural import convert_element_type
     (x,), (d,) = args, dims
     n = trace.axis_size
     p = np.zeros((n, n), dtype=np.float32)  # out[dst] = x[src]
     for src, dst in perm:
         p[dst, src] = 1
     if d is None:
-        from padax.functional.lax.structural import broadcast
         x, d = broadcast(x, (n,)), 0
     x = moveaxis(x, d, 0)
     dt = get_aval(x).dtype
@@ -169,13 +168,11 @@ deflinear(ppermute_p, _ppermute_transpose)
 
 
 def _all_gather_transpose(ct, x, *, axis_name, axis, tiled, axis_size):
-    from padax.functional.lax.structural import dynamic_slice_in_dim, squeeze
     if type(ct) is Zero:
         return [None]
     summed = psum_p.bind(ct, axis_name=axis_name)
     idx = axis_index_p.bind(axis_name=axis_name)
     size = x.aval.shape[axis] if tiled else 1
-    from padax.functional.lax.elementwise import mul
     piece = dynamic_slice_in_dim(summed, mul(idx, size), size, axis)
     return [piece if tiled else squeeze(piece, (axis,))]
 
@@ -185,15 +182,12 @@ deflinear(all_gather_p, _all_gather_transpose)
 
 def _extremum_jvp(prim):
     def jvp(primals, tangents, *, axis_name):
-        from padax.functional.lax.elementwise import div, eq
-        from padax.functional.lax.structural import convert_element_type
         (x,), (t,) = primals, tangents
         out = prim.bind(x, axis_name=axis_name)
         if type(t) is Zero:
             return out, Zero(tangent_aval(get_aval(out)))
         hit = convert_element_type(eq(x, out), get_aval(t).dtype)
         count = psum_p.bind(hit, axis_name=axis_name)
-        from padax.functional.lax.elementwise import mul
         return out, div(psum_p.bind(mul(t, hit), axis_name=axis_name), count)
     prim.jvp_rule = jvp
 
@@ -220,7 +214,6 @@ def psum(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.psum(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
         [6.0, 6.0, 6.0]
     """
-    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: psum_p.bind(asarray(v), axis_name=axis_name), x)
 
 
@@ -240,11 +233,8 @@ def pmean(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmean(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 2.0, 6.0])).tolist()
         [3.0, 3.0, 3.0]
     """
-    from padax.runtime import tree as tree_util
-    from padax.functional.lax.elementwise import div
 
     def one(v):
-        from padax.functional._arrays import broadcast_to
         v = asarray(v)
         n = psum_p.bind(asarray(np.ones((), get_aval(v).dtype)), axis_name=axis_name)
         return div(psum_p.bind(v, axis_name=axis_name), broadcast_to(n, get_aval(v).shape))
@@ -267,7 +257,6 @@ def pmax(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmax(v, 'i'), axis_name='i')(padax.to_tensor([1.0, 5.0, 3.0])).tolist()
         [5.0, 5.0, 5.0]
     """
-    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: pmax_p.bind(asarray(v), axis_name=axis_name), x)
 
 
@@ -287,7 +276,6 @@ def pmin(x: Any, axis_name: Any) -> Any:
         >>> padax.vmap(lambda v: lax.pmin(v, 'i'), axis_name='i')(padax.to_tensor([4.0, 5.0, 3.0])).tolist()
         [3.0, 3.0, 3.0]
     """
-    from padax.runtime import tree as tree_util
     return tree_util.map(lambda v: pmin_p.bind(asarray(v), axis_name=axis_name), x)
 
 
@@ -397,7 +385,6 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
 def _static_axis_size(axis_name: Any, op: str = "all_gather") -> int:
     """The size of the innermost enclosing vmap/shard_map axis with this name (for a tuple of
     names, the product of their sizes)."""
-    from padax.core.trace import trace_state
     t = trace_state.trace
     while t is not None:
         if getattr(t, "axis_name", None) == axis_name:

@@ -11,7 +11,7 @@ import enum
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import defzero_jvp
-from padax.functional.lax.structural import moveaxis
+from padax.functional.lax.structural import concatenate, moveaxis, reshape, slice as slice_
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
@@ -118,8 +118,6 @@ __all__ = ["RandomAlgorithm", "rng_bit_generator"]
 
 
 def _rbg_batch(args, dims, *, shape, dtype, algorithm):
-    from padax.functional.lax.structural import concatenate, reshape
-    from padax.functional.lax.structural import slice as slice_
     keys, = args
     bd, = dims
     keys = moveaxis(keys, bd, 0)

@@ -11,6 +11,9 @@ from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, static_int, static_ints
 from padax.functional._docs import LAX_IMPORTS, example_doc
+from padax.functional.lax.cumulative import cumprod
+from padax.functional.lax.elementwise import div, eq, mul
+from padax.functional.lax.structural import broadcast_in_dim, convert_element_type, pad, reshape, transpose
 
 reduce_primitives: dict[str, Primitive] = {}
 
@@ -142,7 +145,6 @@ def _kept(ndim: int, axes) -> tuple[int, ...]:
 
 def _expand_to(y, aval: ShapedArray, axes):
     """Broadcast a reduced result back over the reduced axes of `aval`'s shape."""
-    from padax.functional.lax.structural import broadcast_in_dim
     return broadcast_in_dim(y, aval.shape, _kept(aval.ndim, axes))
 
 
@@ -154,8 +156,6 @@ def _reduce_sum_transpose(ct, x, *, axes):
 
 def _exclusive_cumprod(x, axis: int, reverse: bool):
     """Product of the elements strictly before (after, if reverse) each one along `axis`."""
-    from padax.functional.lax.cumulative import cumprod
-    from padax.functional.lax.structural import pad
     nd = get_aval(x).ndim
     cfg = [(0, 0, 0)] * nd
     cfg[axis] = (-1, 1, 0) if reverse else (1, -1, 0)
@@ -168,8 +168,6 @@ def _product_of_others(x, axes):
     Built from exclusive cumulative products in both directions, so it stays exact when
     the group contains zeros (no division by x).
     """
-    from padax.functional.lax.elementwise import mul
-    from padax.functional.lax.structural import reshape, transpose
     a = get_aval(x)
     if len(axes) == 1:
         ax = axes[0]
@@ -190,15 +188,12 @@ def _reduce_prod_jvp(primals, tangents, *, axes):
     out = reduce_prod_p.bind(x, axes=axes)
     if not axes:
         return out, t
-    from padax.functional.lax.elementwise import mul
     return out, reduce_sum_p.bind(mul(t, _product_of_others(x, axes)), axes=axes)
 
 
 def _chooser_jvp(prim: Primitive):
     """max/min: the tangent at the extremum's location; ties share it equally (as jax does)."""
     def rule(primals, tangents, *, axes):
-        from padax.functional.lax.elementwise import div, eq, mul
-        from padax.functional.lax.structural import convert_element_type
         (x,), (t,) = primals, tangents
         x = asarray(x)
         out = prim.bind(x, axes=axes)

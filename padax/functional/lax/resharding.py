@@ -15,12 +15,17 @@ from typing import Any
 
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear, instantiate
-from padax.functional.lax.structural import moveaxis
+from padax.functional.lax.structural import broadcast, moveaxis, reshape, transpose
 from padax.core.errors import op_value_error
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
 from padax.functional.lax.parallel import _static_axis_size, _unbound_impl, all_gather_p
+from padax.functional.lax import reductions as R
+from padax.functional.lax.elementwise import mul
+from padax.runtime import tree as tree_util
+from padax.runtime.put import device_put
+from padax.runtime.sharding import NamedSharding, PartitionSpec, Sharding, resolve_sharding
 
 psum_scatter_p = Primitive("psum_scatter")
 all_to_all_p = Primitive("all_to_all")
@@ -53,9 +58,6 @@ def _psum_scatter_abstract(x, *, axis_name, scatter_dimension, axis_size, tiled)
 
 def _psum_scatter_collective(trace, args, dims, *, axis_name, scatter_dimension, axis_size, tiled):
     """vmap over the named axis: sum the members, then hand block i to member i."""
-    from padax.functional.lax import reductions as R
-    from padax.functional.lax.elementwise import mul
-    from padax.functional.lax.structural import reshape
     (x,), (b,) = args, dims
     if b is None:
         total = mul(x, trace.axis_size)
@@ -109,7 +111,6 @@ def _all_to_all_abstract(x, *, axis_name, split_axis, concat_axis, axis_size):
 
 def _all_to_all_collective(trace, args, dims, *, axis_name, split_axis, concat_axis, axis_size):
     """vmap over the named axis: member j gets chunk j of every member, concatenated in member order."""
-    from padax.functional.lax.structural import broadcast, reshape, transpose
     (x,), (b,) = args, dims
     n = trace.axis_size
     if b is None:
@@ -176,7 +177,6 @@ def _sharding_constraint_abstract(x, *, sharding):
 
 @sharding_constraint_p.def_impl
 def _sharding_constraint_impl(x, *, sharding):
-    from padax.runtime.put import device_put
     return device_put(x, sharding)
 
 
@@ -196,7 +196,6 @@ def _sharding_constraint_transpose(ct, x, *, sharding):
 
 def _sharding_constraint_batch(trace, args, dims, *, sharding):
     """The batch dimension is not split, unless vmap's spmd_axis_name lays it over mesh axes."""
-    from padax.runtime.sharding import NamedSharding, PartitionSpec
     x, d = args[0], dims[0]
     if isinstance(sharding, NamedSharding):
         parts = list(sharding.spec) + [None] * max(0, d - len(sharding.spec))
@@ -246,7 +245,6 @@ def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0, tiled: b
         >>> padax.vmap(lambda v: lax.psum_scatter(v, 'i'), axis_name='i')(x).tolist()
         [4.0, 6.0]
     """
-    from padax.runtime import tree as tree_util
 
     def one(v):
         v = asarray(v)
@@ -277,7 +275,6 @@ def all_to_all(x: Any, axis_name: Any, split_axis: int, concat_axis: int, *, til
         >>> padax.vmap(lambda v: lax.all_to_all(v, 'i', 0, 0), axis_name='i')(x).tolist()
         [[1.0, 3.0], [2.0, 4.0]]
     """
-    from padax.functional.lax.structural import reshape
     x = asarray(x)
     shape = list(get_aval(x).shape)
     nd = len(shape)
@@ -318,8 +315,6 @@ def with_sharding_constraint(x: Any, shardings: Any) -> Any:
         >>> padax.jit(lambda v: lax.with_sharding_constraint(v * 2, s))(padax.arange(4.0)).tolist()
         [0.0, 2.0, 4.0, 6.0]
     """
-    from padax.runtime import tree as tree_util
-    from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
     if isinstance(shardings, (Sharding, PartitionSpec)):
         one = resolve_sharding(shardings, "with_sharding_constraint")
         return tree_util.map(lambda v: sharding_constraint_p.bind(asarray(v), sharding=one), x)
@@ -352,7 +347,6 @@ def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
         >>> padax.vmap(lambda v: lax.pcast(v, 'i', to='varying'), axis_name='i')(padax.to_tensor([1.0, 2.0])).tolist()
         [1.0, 2.0]
     """
-    from padax.runtime import tree as tree_util
     if to != "varying":
         raise ValueError(f"pcast: padax supports to='varying', got to={to!r}")
     return tree_util.map(asarray, x)

@@ -14,6 +14,8 @@ from typing import Sequence
 from padax.core.abstract import ShapedArray
 from padax.core.errors import op_type_error
 from padax.core.primitive import Primitive
+from padax.functional.lax.control import map as lax_map
+from padax.functional.lax.structural import batch_size, bdim_to_front
 
 
 class SavedProgram:
@@ -55,8 +57,6 @@ def _jvp(primals, tangents, *, program: SavedProgram):
 
 
 def _batch(args, dims, *, program: SavedProgram):
-    from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.functional.lax.control import map as lax_map
     size = batch_size(args, dims)
     batched = [i for i, d in enumerate(dims) if d is not None]
     stacked = [bdim_to_front(args[i], dims[i], size) for i in batched]

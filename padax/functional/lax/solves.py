@@ -32,6 +32,7 @@ from padax.functional.lax.control import _avals_str, _operand, _same_type, _trac
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_flat
 from padax.interpreters.batching import batch_jaxpr
 from padax.interpreters.jaxpr_util import hoist
+from padax.functional.lax.elementwise import sub
 
 linear_solve_p = Primitive("custom_linear_solve", multiple_results=True)
 
@@ -69,7 +70,6 @@ def _solve_bind(groups: list[list], b: Sequence[Any], jaxprs, const_lengths) -> 
 
 def _linear_solve_jvp(primals, tangents, *, jaxprs, const_lengths):
     """x = A^{-1} b  =>  dx = A^{-1} (db - dA x); the solver's own closures get no tangent."""
-    from padax.functional.lax.elementwise import sub
     outs = linear_solve_p.bind(*primals, jaxprs=jaxprs, const_lengths=const_lengths)
     groups, b = _split(primals, const_lengths)
     t_groups, tb = _split(tangents, const_lengths)

@@ -12,6 +12,8 @@ from padax.core.errors import op_type_error, op_value_error, shapes_str
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, static_int
+from padax.functional.lax.indexing import GatherDimensionNumbers, gather
+from padax.functional.lax.structural import batch_size, bdim_to_front, broadcasted_iota, expand_dims, moveaxis
 
 # sort(*operands, dimension, is_stable, num_keys): every operand permuted by the order
 # of the first `num_keys` operands (compared lexicographically) along `dimension`.
@@ -157,7 +159,6 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 
 
 def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
-    from padax.functional.lax.structural import broadcasted_iota
     keys = operands[:num_keys]
     if any(is_undefined(k) for k in keys):
         raise TypeError("sort is not linear in its keys: cannot transpose it with respect "
@@ -179,7 +180,6 @@ def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    from padax.functional.lax.structural import batch_size, bdim_to_front
     d0 = dims[0]
     if all(d == d0 for d in dims):
         out = sort_p.bind(*args, dimension=dimension + (dimension >= d0), is_stable=is_stable,
@@ -198,8 +198,6 @@ sort_p.batch_rule = _sort_batch
 
 def _take_along_last(x, idx):
     """x[..., idx[..., j]] for each j: a gather batched over all leading axes."""
-    from padax.functional.lax.indexing import GatherDimensionNumbers, gather
-    from padax.functional.lax.structural import expand_dims
     r = get_aval(x).ndim
     lead = tuple(range(r - 1))
     dn = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(r - 1,), start_index_map=(r - 1,),
@@ -214,7 +212,6 @@ def _top_k_jvp(primals, tangents, *, k):
 
 
 def _top_k_batch(args, dims, *, k):
-    from padax.functional.lax.structural import moveaxis
     x, d = asarray(args[0]), dims[0]
     if d == x.aval.ndim - 1:  # the batch axis must not be the one top_k selects along
         x, d = moveaxis(x, d, 0), 0

@@ -15,7 +15,7 @@ from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tang
                                 zeros_like_aval)
 from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray, constant, is_array, static_int, static_ints
+from padax.functional._arrays import asarray, constant, full, is_array, static_int, static_ints
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -661,7 +661,7 @@ def _start_index(i, size: int, window: int):
         return i  # unsigned needs no wrap; anything else is reported by the primitive's check
     if a.dtype.itemsize < 4:
         i = convert_element_type(i, dtypes.int32)
-    from padax.functional.lax import elementwise as E
+    from padax.functional.lax import elementwise as E  # cycle: lax.elementwise imports this module at load
     return select(E.lt(i, 0), E.add(i, size), i)
 
 
@@ -984,7 +984,7 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type):
         return [None]
     src = x.aval.dtype
     if dtypes.is_complex(new_dtype) and not dtypes.is_complex(src):
-        from padax.functional.lax.elementwise import real_p
+        from padax.functional.lax.elementwise import real_p  # cycle: lax.elementwise imports this module at load
         ct = real_p.bind(ct)
     return [convert_element_type_p.bind(ct, new_dtype=src, weak_type=x.aval.weak_type)]
 
@@ -997,7 +997,7 @@ convert_element_type_p.batch_rule = lambda args, dims, **p: (convert_element_typ
 def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
     if type(ct) is Zero:
         return [None]
-    from padax.functional.lax.reductions import reduce_sum_p
+    from padax.functional.lax.reductions import reduce_sum_p  # cycle: lax.reductions imports this module at load
     in_shape = x.aval.shape
     summed = tuple(d for d in range(len(shape)) if d not in broadcast_dimensions)
     expanded = tuple(bd for i, bd in enumerate(broadcast_dimensions) if in_shape[i] == 1 and shape[bd] != 1)
@@ -1205,7 +1205,8 @@ def _index_vectors(starts, sdims, size: int, upper):
 def _dynamic_slice_batch(args, dims, *, slice_sizes):
     """Unbatched starts: one more full-size window axis. Batched starts: a gather, with the
     operand's batch axis paired to the indices' (XLA batching dims) when both are batched."""
-    from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, gather_p
+    from padax.functional.lax.indexing import (GatherDimensionNumbers, GatherScatterMode,
+                                               gather_p)  # cycle: lax.indexing imports this module at load
     x, *starts = args
     xd, *sdims = dims
     size = batch_size(args, dims)
@@ -1234,7 +1235,8 @@ def _dynamic_slice_batch(args, dims, *, slice_sizes):
 def _dynamic_update_slice_batch(args, dims):
     """Unbatched starts: start 0 on the batch axis. Batched starts: a scatter whose operand
     batch axis is paired with the indices' (each example writes only its own slice)."""
-    from padax.functional.lax.indexing import GatherScatterMode, ScatterDimensionNumbers, scatter_p
+    from padax.functional.lax.indexing import (GatherScatterMode, ScatterDimensionNumbers,
+                                               scatter_p)  # cycle: lax.indexing imports this module at load
     x, update, *starts = args
     xd, ud, *sdims = dims
     size = batch_size(args, dims)
@@ -1295,8 +1297,8 @@ def _pad_transpose(ct, x, padding_value, *, padding_config):
     then keep every (interior+1)-th element. Padding value: every other element of ct."""
     if type(ct) is Zero:
         return [None, None]
-    from padax.functional.lax.elementwise import sub_p
-    from padax.functional.lax.reductions import reduce_sum_p
+    from padax.functional.lax.elementwise import sub_p  # cycle: lax.elementwise imports this module at load
+    from padax.functional.lax.reductions import reduce_sum_p  # cycle: lax.reductions imports this module at load
     dt = get_aval(ct).dtype
     unpadded = pad_p.bind(ct, constant(0, dt), padding_config=tuple((-lo, -hi, 0) for lo, hi, _ in padding_config))
     shape = get_aval(unpadded).shape
@@ -1331,7 +1333,6 @@ def _pad_batch(args, dims, *, padding_config):
 
 
 def _full_bool(shape, value):
-    from padax.functional._arrays import full
     return full(tuple(shape), bool(value), dtypes.bool_)
 
 
@@ -1357,7 +1358,7 @@ rev_p.batch_rule = _rev_batch
 def _clamp_jvp(primals, tangents):
     """jax's rule: x's tangent flows where min < x < max, min's where x < min < max, max's where
     max < x; at a bound (x == min or x == max) no tangent flows."""
-    from padax.functional.lax.elementwise import and_p, gt_p, lt_p
+    from padax.functional.lax.elementwise import and_p, gt_p, lt_p  # cycle: lax.elementwise imports this module at load
     lo, x, hi = primals
     out = clamp_p.bind(lo, x, hi)
     if all(type(t) is Zero for t in tangents):
@@ -1385,7 +1386,7 @@ def _clamp_jvp(primals, tangents):
 
 
 def _add(a, b):
-    from padax.functional.lax.elementwise import add_p
+    from padax.functional.lax.elementwise import add_p  # cycle: lax.elementwise imports this module at load
     return add_p.bind(a, b)
 
 

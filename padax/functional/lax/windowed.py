@@ -19,6 +19,8 @@ from padax.core.primitive import Primitive
 from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
+from padax.functional.lax.elementwise import add, bitwise_and, bitwise_not, bitwise_or, eq, mul
+from padax.functional.lax.structural import convert_element_type, pad, slice as lslice
 
 reduce_window_primitives: dict[str, Primitive] = {}
 
@@ -140,7 +142,6 @@ __all__ = ["reduce_window_sum", "reduce_window_max", "reduce_window_min"]
 
 def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding,
                                  base_dilation, window_dilation):
-    from padax.functional.lax.structural import pad
     if type(ct) is Zero:
         return [None]
     in_shape = x.aval.shape
@@ -164,7 +165,6 @@ def _reduce_window_sum_transpose(ct, x, *, window_dimensions, window_strides, pa
 
 def _pad_like_window(x, value, padding, base_dilation):
     """x as the window op sees it: base-dilated and edge-padded with `value`."""
-    from padax.functional.lax.structural import pad
     cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation))
     if all(c == (0, 0, 0) for c in cfg):
         return x
@@ -174,9 +174,7 @@ def _pad_like_window(x, value, padding, base_dilation):
 def _chooser_jvp(prim: Primitive, identity: float, select: str):
     def rule(primals, tangents, *, window_dimensions, window_strides, padding, base_dilation,
              window_dilation):
-        from padax.functional.lax.elementwise import add, bitwise_and, bitwise_not, bitwise_or, eq, mul
-        from padax.functional.lax.structural import convert_element_type, slice
-        from padax.functional.lax.windowed_select import select_and_gather_add_p
+        from padax.functional.lax.windowed_select import select_and_gather_add_p  # load cycle: windowed_select -> here
         x, t = asarray(primals[0]), asarray(tangents[0])
         params = dict(window_dimensions=window_dimensions, window_strides=window_strides,
                       padding=padding, base_dilation=base_dilation, window_dilation=window_dilation)
@@ -197,7 +195,7 @@ def _chooser_jvp(prim: Primitive, identity: float, select: str):
         def at_offset(y, k):
             start = tuple(ki * wd for ki, wd in zip(k, window_dilation))
             limit = tuple(st + (m - 1) * s + 1 for st, m, s in zip(start, out_shape, window_strides))
-            return slice(y, start, limit, window_strides)
+            return lslice(y, start, limit, window_strides)
         seen, t_out = None, None
         for k in itertools.product(*(range(w) for w in window_dimensions)):
             hit = eq(at_offset(xp, k), out)
