@@ -76,6 +76,7 @@ from padax import lax  # noqa: E402,F401
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
 from padax import tree_util  # noqa: E402,F401
 from padax import flatten_util  # noqa: E402,F401
+from padax import dtypes  # noqa: E402,F401
 from padax import numpy  # noqa: E402,F401
 from padax import tensor  # noqa: E402,F401
 
