@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval

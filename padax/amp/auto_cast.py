@@ -18,7 +18,7 @@ import padax.nn as nn
 from padax.amp import lists
 from padax.amp.debugging import OperatorStats as _OperatorStats
 from padax.amp.policy import AmpPolicy
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.trace import bind_policy, trace_state
 from padax.functional._arrays import is_array as _is_array
 
@@ -76,7 +76,7 @@ def make_policy(custom_white_list=None, custom_black_list=None, level: str = "O1
     white_p = (white_p - lists.primitives(cb)) | lists.primitives(cw)
     black_p = (black_p - lists.primitives(cw)) - white_p
     gray = "float32" if level == "OD" else ("low" if level == "O2" and not use_promote else "keep")
-    return AmpPolicy(level, dtypes.canonicalize(dtype), white_p, black_p, gray)
+    return AmpPolicy(level, dtypes.canonicalize_dtype(dtype), white_p, black_p, gray)
 
 
 @contextlib.contextmanager
@@ -198,7 +198,7 @@ def _excluded(layer: Any, excluded: tuple) -> bool:
 
 def _cast_layer_params(model: Any, dtype: str, excluded: tuple) -> None:
     """Cast each sublayer's own float32 parameters to `dtype` in place, except float32-keeping/excluded layers."""
-    target = dtypes.canonicalize(dtype)
+    target = dtypes.canonicalize_dtype(dtype)
     for layer in model.sublayers(include_self=True):
         if _keeps_float32(layer, dtype) or _excluded(layer, excluded):
             continue

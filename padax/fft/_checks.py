@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from padax import lax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import is_array
@@ -97,7 +97,7 @@ def _as_complex(x):
     if dtypes.is_complex(dt):
         return x
     target = dtypes.complex128 if dt == dtypes.float64 else dtypes.complex64
-    return lax.convert_element_type(x, dtypes.canonicalize(target))
+    return lax.convert_element_type(x, dtypes.canonicalize_dtype(target))
 
 
 def _as_real(op: str, x):

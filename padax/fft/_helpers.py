@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import lax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.fft._checks import _axis, _int_seq, _length
@@ -16,7 +16,7 @@ from padax.functional._checks import no_out, placed
 
 
 def _freq_dtype(op: str, dtype: Any):
-    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtypes.to_dtype(dtype))
     if not dtypes.is_inexact(dt):
         raise op_type_error(op, f"dtype must be a floating or complex type, got {dt.name}")
     return dt

@@ -27,7 +27,7 @@ import numpy as np
 
 import padax
 from padax import device_put
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.abstract import ShapedArray
 from padax.functional.lax.saved import SavedProgram, saved_program_p
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
@@ -100,7 +100,7 @@ def _spec_of(s: Any, i: int) -> InputSpec:
 
 
 def _aval(spec: InputSpec) -> ShapedArray:
-    return ShapedArray(spec.shape, dtypes.canonicalize(spec.dtype))
+    return ShapedArray(spec.shape, dtypes.canonicalize_dtype(spec.dtype))
 
 
 # -- save -----------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def load(path: str, **configs: Any) -> TranslatedFunction:
     except Exception as e:  # noqa: BLE001 (a hand-edited manifest fails in many ways)
         raise SavedProgramError(f"padax.jit.load: {file!r} is damaged ({type(e).__name__}: {e})") from None
     for a in in_avals + out_avals:
-        if dtypes.canonicalize(a.dtype) != a.dtype:
+        if dtypes.canonicalize_dtype(a.dtype) != a.dtype:
             raise SavedProgramError(f"padax.jit.load: the program uses {a.dtype.name}; enable 64-bit types "
                                     "first (padax.config.update('enable_x64', True))")
     try:

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import lax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_to, canonicalize_axis, full
@@ -75,7 +75,7 @@ def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False,
     """
     no_out("linalg.vector_norm", out)
     if dtype is not None:
-        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+        x = _cast(asarray(x), dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
     x = _float_input("vector_norm", x)
     axes = tuple(sorted(_norm_axes("vector_norm", axis, x.aval.ndim)))
     p = 2.0 if p is None else p
@@ -182,7 +182,7 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
     """
     no_out("linalg.norm", out)
     if dtype is not None:
-        x = _cast(asarray(x), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+        x = _cast(asarray(x), dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
     x = _float_input("norm", x)
     if axis is None:
         if p == "nuc":
@@ -271,4 +271,4 @@ def matrix_rank(x: Any, tol: Any = None, hermitian: bool = False, atol: Any = No
         if atol is not None:
             thr = lax.max(thr, threshold(atol))
     above = lax.gt(s, _bcast_last(thr, s))
-    return lax.reduce_sum(lax.convert_element_type(above, dtypes.canonicalize(dtypes.int64)), ax)
+    return lax.reduce_sum(lax.convert_element_type(above, dtypes.canonicalize_dtype(dtypes.int64)), ax)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from padax import lax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full
 from padax.functional._checks import no_out
@@ -277,7 +277,7 @@ def lstsq(x: Any, y: Any, rcond: float | None = None, driver: str | None = None,
     if m <= n or driver in (None, "gelsy"):
         residuals = full((0,), 0, _real_dtype(x.aval.dtype))
     if driver == "gels":
-        rank = full((0,), 0, dtypes.canonicalize(dtypes.int64))
+        rank = full((0,), 0, dtypes.canonicalize_dtype(dtypes.int64))
     if driver not in ("gelsd", "gelss"):
         s = full((0,), 0, s.aval.dtype)
     return sol, residuals, rank, s

@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from padax import tree_util
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R

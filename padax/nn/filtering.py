@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import padax
 from padax import tree as tree_util
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional._arrays import is_array
 from padax.nn.layer import _pytree
 from padax.nn.layer.layers import Layer

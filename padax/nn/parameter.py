@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional._arrays import asarray
 from padax.functional.creation import zeros
 from padax._battery_aliases import create_parameter as _new_parameter_value
@@ -59,7 +59,7 @@ class Parameter(metaclass=_ParameterMeta):
             raise ValueError("Parameter: dtype must be given with a shape")
         if any(int(s) < 0 for s in shape):
             raise ValueError(f"Parameter: every dimension must be non-negative, got {list(shape)}")
-        value = zeros([int(s) for s in shape], dtypes.canonicalize(dtypes.to_dtype(dtype)))
+        value = zeros([int(s) for s in shape], dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
         _remember_parameter(value, _info(kwargs.get("name"), kwargs.get("trainable", True), kwargs))
         return value
 

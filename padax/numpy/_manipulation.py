@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import lax
-from padax.core import dtypes as _core_dtypes
+from padax import dtypes as _core_dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import manipulation as _S
@@ -1138,7 +1138,7 @@ def _ramp_dtype(dt: np.dtype, end: Any) -> np.dtype:
         r = np.result_type(dt, ed)
     if r.kind in "biu":
         r = np.dtype(np.float64)
-    return _core_dtypes.canonicalize(r)
+    return _core_dtypes.canonicalize_dtype(r)
 
 
 def _pad_linear_ramp(x: Any, ax: builtins.int, lo: builtins.int, hi: builtins.int, ends: tuple) -> Any:

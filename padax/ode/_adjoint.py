@@ -16,7 +16,7 @@ import padax.lax as lax
 import padax.numpy as pnp
 from padax import closure_convert, custom_vjp, vjp, vmap
 from padax import tree as tree_util
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree

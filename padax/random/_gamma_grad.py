@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional._arrays import aval_of, full
 from padax.functional.lax.elementwise import (abs as _abs, add, bitwise_and, bitwise_not, bitwise_or, digamma,
                                               div, eq, exp, gt, log, lt, mul, neg, sub)

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import jit
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, is_array, static_int
 from padax.functional.lax.elementwise import (add, bitwise_and, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
@@ -516,7 +516,7 @@ def bits(key: Any, shape: Sequence[int] = (), dtype: Any = dtypes.uint32):
         [4070199207, 4202968722]
     """
     key, impl = check_key("bits", key)
-    d = dtypes.canonicalize(dtype)
+    d = dtypes.canonicalize_dtype(dtype)
     if d not in _UINT.values():
         raise op_type_error("bits", f"dtype must be an unsigned integer type (uint8, uint16, uint32, "
                                     f"uint64), got {d.name}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, broadcast_to, static_int
 from padax.functional._checks import no_out, placed
@@ -97,7 +97,7 @@ def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
     prob = _float_param("binomial", prob, "prob")
     key = next_key("binomial")
     k = _eager(_samplers.binomial, key, count, prob, None, dtypes.float64)
-    return _eager(convert_element_type, k, dtypes.canonicalize(dtypes.int64))
+    return _eager(convert_element_type, k, dtypes.canonicalize_dtype(dtypes.int64))
 
 
 def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: str | None = None, *,
@@ -125,7 +125,7 @@ def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: s
                                             f"got {num_samples}")
     key = next_key("multinomial")
     logits = _eager(log, convert_element_type(x, dtypes.float32) if x.aval.dtype != dtypes.float64 else x)
-    idt = dtypes.canonicalize(dtypes.int64)
+    idt = dtypes.canonicalize_dtype(dtypes.int64)
     batch = x.aval.shape[:-1]
     if replacement:
         draws = _eager(_samplers.categorical, key, logits, -1, (num_samples,) + batch)
@@ -150,7 +150,7 @@ def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, o
     no_out("standard_normal", out)
     key = next_key("standard_normal")
     return placed(_eager(_samplers.normal, key, _paddle_shape("standard_normal", shape),
-                         dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtype)), device)
+                         dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)), device)
 
 
 def log_normal(mean: Any = 1.0, std: Any = 2.0, shape: Any = None, name: str | None = None) -> Any:
@@ -167,7 +167,7 @@ def log_normal(mean: Any = 1.0, std: Any = 2.0, shape: Any = None, name: str | N
 
 
 def _like_dtype(op: str, x: Any, dtype: Any):
-    return aval_of(x).dtype if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    return aval_of(x).dtype if dtype is None else dtypes.canonicalize_dtype(dtypes.to_dtype(dtype))
 
 
 def rand_like(input: Any, name: str | None = None, *, dtype: Any = None, device: Any = None,  # noqa: A002
@@ -218,6 +218,6 @@ def randint_like(x: Any, low: int = 0, high: int | None = None, dtype: Any = Non
         raise op_value_error("randint_like", f"high ({high}) must be greater than low ({low})")
     dt = _like_dtype("randint_like", x, dtype)
     key = next_key("randint_like")
-    draw_dt = dt if dtypes.is_integer(dt) else dtypes.canonicalize(dtypes.int64)
+    draw_dt = dt if dtypes.is_integer(dt) else dtypes.canonicalize_dtype(dtypes.int64)
     v = _eager(_samplers.randint, key, aval_of(x).shape, int(low), int(high), draw_dt)
     return v if draw_dt == dt else _eager(convert_element_type, v, dt)

@@ -71,7 +71,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import custom_jvp, jit, stop_gradient
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, broadcast_shapes, broadcast_to, full, is_array
 from padax.functional.lax.control import while_loop
@@ -98,7 +98,7 @@ _MAX_ROUNDS = 1000  # cap on rejection rounds (termination guarantee; never reac
 # ---- argument checks (Python level, before the jitted implementations) -----------------------
 
 def _float_dtype(op: str, dtype: Any, allow_complex: bool = False) -> np.dtype:
-    d = dtypes.canonicalize(dtypes.default_float_dtype() if dtype is None else dtype)
+    d = dtypes.canonicalize_dtype(dtypes.default_float_dtype() if dtype is None else dtype)
     if d in _FLOATS or (allow_complex and dtypes.is_complex(d)):
         return d
     kinds = "a floating or complex" if allow_complex else "a floating"
@@ -106,7 +106,7 @@ def _float_dtype(op: str, dtype: Any, allow_complex: bool = False) -> np.dtype:
 
 
 def _int_dtype(op: str, dtype: Any) -> np.dtype:
-    d = dtypes.canonicalize(dtypes.default_int_dtype() if dtype is None else dtype)
+    d = dtypes.canonicalize_dtype(dtypes.default_int_dtype() if dtype is None else dtype)
     if not dtypes.is_integer(d):
         raise op_type_error(op, f"dtype must be an integer type, got {d.name}")
     return d
@@ -928,7 +928,7 @@ def binomial(key, n: Any, p: Any, shape: Sequence[int] | None = None, dtype: Any
     """
     key, impl = check_key("binomial", key)
     dtype = _float_dtype("binomial", dtype)
-    cd = dtypes.canonicalize(dtypes.float64)  # the BTRS log-ratio test cancels terms of size n log n
+    cd = dtypes.canonicalize_dtype(dtypes.float64)  # the BTRS log-ratio test cancels terms of size n log n
     n, p = _param("binomial", "n", n, cd), _param("binomial", "p", p, cd)
     shape = _shape_or("binomial", shape, _bshape("binomial", n, p), n=n, p=p)
     return _binomial_jit(key, n, p, shape, dtype, impl)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
@@ -207,7 +207,7 @@ def _eager(fn, *args, **kwargs):
 
 def _uniform_draw(key, shape: tuple, dtype: Any, lo: float, hi: float):
     """Uniform [lo, hi) of a float dtype; a complex dtype draws its real and imaginary parts so."""
-    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtypes.to_dtype(dtype))
     if dtypes.is_complex(dt):
         parts = _eager(_samplers.uniform, key, shape + (2,), dtypes.finfo(dt).dtype, lo, hi)
         re, im = (_eager(lambda i: reshape(slice_in_dim(parts, i, i + 1, 1, len(shape)), shape), i) for i in (0, 1))
@@ -255,7 +255,7 @@ def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
     """
     no_out("randn", out)
     key = next_key("randn")
-    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
+    dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtypes.to_dtype(dtype))
     return placed(_eager(_samplers.normal, key, _paddle_shape("randn", shape), dt), device)
 
 
@@ -301,7 +301,7 @@ def randperm(n: int, dtype: Any = "int64", name: str | None = None, *, out: Any 
 
 
 def _randperm(n: int, dtype: Any):
-    d = dtypes.canonicalize(dtype)
+    d = dtypes.canonicalize_dtype(dtype)
     if not dtypes.is_integer(d) and not dtypes.is_floating(d):
         raise op_value_error("randperm", f"dtype must be an integer or floating type, got {d.name}")
     n = int(n)

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.atomic_file import atomic_write
 
 

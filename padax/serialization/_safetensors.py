@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.atomic_file import atomic_write
 from padax.serialization._tree import _is_array
 

@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 
 
 class InputSpec:

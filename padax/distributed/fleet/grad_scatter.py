@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional import _arrays
 from padax.functional.lax.parallel import pmean as _pmean
 from padax.functional.lax.resharding import psum_scatter as _psum_scatter

@@ -9,7 +9,7 @@ import math as _pymath
 from typing import Any
 
 from padax import custom_jvp, lax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R

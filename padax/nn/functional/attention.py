@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional._arrays import asarray

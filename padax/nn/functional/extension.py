@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace as _EvalTrace
 from padax.core.trace import trace_state as _trace_state
@@ -54,7 +54,7 @@ def sequence_mask(x: Any, maxlen: int | None = None, dtype: Any = "int64", name:
         maxlen = int(R.max(x)) if x.aval.size else 0
     shape = tuple(x.aval.shape) + (int(maxlen),)
     steps = broadcasted_iota(x.aval.dtype, shape, len(shape) - 1)
-    return M.cast(M.less_than(steps, unsqueeze(x, -1)), dtypes.canonicalize(dtypes.to_dtype(dtype)))
+    return M.cast(M.less_than(steps, unsqueeze(x, -1)), dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
 
 
 def temporal_shift(x: Any, seg_num: int, shift_ratio: float = 0.25, name: str | None = None,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R

@@ -14,7 +14,7 @@ import numpy as np
 
 from padax import lax
 from padax import stop_gradient as _stop_gradient
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace as _EvalTrace
 from padax.core.trace import trace_state as _trace_state

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from padax import stop_gradient
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional import reduction as R

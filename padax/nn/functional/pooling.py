@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional._arrays import asarray, full

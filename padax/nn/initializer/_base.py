@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from padax import jit
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import require_members
 from padax.functional._arrays import is_array
 from padax.nn.functional._rng import next_key
@@ -44,7 +44,7 @@ class Initializer:
         shape = tuple(int(d) for d in shape)
         if any(d < 0 for d in shape):
             raise ValueError(f"{type(self).__name__}: negative dimension in shape {list(shape)}")
-        dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize(dtype)
+        dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
         compute = dtypes.float32 if dt in _LOW else dt
         if self._random:  # one compiled program per (initializer, shape, dtype), not one per op
             out = _jitted_init(self, shape, compute, random_key(key, type(self).__name__))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.source_info import user_location
 from padax.functional._arrays import aval_of as _aval_of
 

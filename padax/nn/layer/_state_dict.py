@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.source_info import user_location
 from padax.functional.creation import to_tensor as _to_tensor
 
@@ -71,7 +71,7 @@ def set_state_dict(layer: Any, state: Any, strict: bool) -> tuple[list[str], lis
         if current is not None and tuple(value.shape) != tuple(current.shape):
             mismatched.append(f"{key}: expected shape {list(current.shape)}, received {list(value.shape)}")
             continue
-        dt = current.dtype if current is not None else dtypes.canonicalize(value.dtype)
+        dt = current.dtype if current is not None else dtypes.canonicalize_dtype(value.dtype)
         updates.append((owner, name, value, dt))
     problems = []
     if mismatched:

@@ -28,7 +28,7 @@ import weakref
 from typing import Any, Callable, Iterator
 
 import padax
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace
 from padax.functional._arrays import is_array
@@ -286,7 +286,7 @@ class Layer:
             return None
         shape = list(_normalize_shape(f"{type(self).__name__}.create_parameter", shape))
         # as in Paddle, a parameter without a dtype takes the global default (padax.set_default_dtype)
-        dtype = dtypes.canonicalize(dtype if dtype is not None else dtypes.default_float_dtype())
+        dtype = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
         init = attr.initializer
         if init is None:
             glob = _global_initializers.bias if is_bias else _global_initializers.weight
@@ -478,7 +478,7 @@ class Layer:
         """Cast floating-point parameters and buffers to `dtype` and/or place them on `device`. In place."""
         if isinstance(device, str) or device is None:
             device = None  # 'cpu'/'gpu' strings name the default device here
-        target = None if dtype is None else dtypes.canonicalize(dtype)
+        target = None if dtype is None else dtypes.canonicalize_dtype(dtype)
         for layer in self.sublayers(include_self=True):
             d = layer.__dict__
             for table in (d["_parameters"], d["_buffers"]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional import math as M
 from padax.functional import reduction as R
 from padax.functional.manipulation import concat, unsqueeze

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.nn import functional as F
 from padax.nn.functional.norm_batch import batch_norm_with_stats
 from padax.nn.initializer import Constant

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional import creation, manipulation
 from padax.functional import math as M
 from padax.functional._arrays import aval_of

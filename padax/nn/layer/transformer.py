@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error as _op_type_error
 from padax.core.errors import op_value_error as _op_value_error
 from padax.functional import creation, manipulation

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 import padax.numpy as pnp
-from padax.core.dtypes import default_complex_dtype, default_float_dtype
+from padax.dtypes import default_complex_dtype, default_float_dtype
 from padax.core.errors import op_value_error
 
 

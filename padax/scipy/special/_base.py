@@ -9,7 +9,7 @@ import numpy as np
 
 from padax import jit, lax
 from padax import numpy as pnp
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_type_error
 from padax.core.errors import op_value_error
 from padax.functional._arrays import aval_of

@@ -22,7 +22,7 @@ import numpy as np
 
 from padax import custom_jvp, lax
 from padax import numpy as pnp
-from padax.core import dtypes
+from padax import dtypes
 from padax.functional._arrays import aval_of
 from padax.functional.lax.custom import not_differentiable
 from padax.scipy.special import _tables as T

@@ -16,7 +16,7 @@ import numpy as np
 
 from padax import custom_jvp, jvp, lax
 from padax import numpy as pnp
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.scipy.special._base import (LOG_SQRT_2PI, any_true, elementwise, eps, full_like, inexact_args,
                                        stirling_correction, while_loop)

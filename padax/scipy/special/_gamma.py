@@ -21,7 +21,7 @@ import numpy as np
 
 from padax import custom_jvp, jvp, lax
 from padax import numpy as pnp
-from padax.core import dtypes
+from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional._arrays import aval_of
 from padax.random._gamma_grad import gamma_log_sample_grad

@@ -16,7 +16,7 @@ import numpy as np
 
 from padax import custom_jvp, lax
 from padax import numpy as pnp
-from padax.core import dtypes
+from padax import dtypes
 from padax.numpy import _dtypes as D
 from padax.scipy.special._base import (EULER, any_true, elementwise, eps, full_like, inexact_args, static_order,
                                        while_loop)
