@@ -17,9 +17,13 @@ from padax.core.ad_util import (Zero, float0, instantiate,
 from padax.core.source_info import user_location
 from padax.core.trace import trace_state
 from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray
+from padax.core.jaxpr import eval_jaxpr
+from padax.functional._arrays import asarray, constant, full as _full
+from padax.functional.lax import structural as S
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
 from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
+from padax.transforms.batching import vmap
+from padax.transforms.staging import arg_aval, trace_flat
 
 
 # ---- forward mode -----------------------------------------------------------------
@@ -176,7 +180,6 @@ def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:
     if ca.dtype == dtype:
         return c
     if ca.weak_type or isinstance(c, (int, float, complex)):
-        from padax.functional._arrays import asarray
         return asarray(c, dtype)
     raise TypeError(f"vjp: cotangent #{i} has dtype {ca.dtype.name} but the output has dtype {dtype.name}; "
                     f"pass a cotangent of the output's dtype{user_location()}")
@@ -203,7 +206,6 @@ def linearize(fun: Callable, *primals: Any):
     out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
     out_tree = _from_store(store, "out")
     in_avals = [get_aval(p) for p in p_leaves]
-    from padax.core.jaxpr import eval_jaxpr
 
     def f_jvp(*tangents):
         t_leaves, t_tree = tree_util.flatten(tangents)
@@ -292,7 +294,6 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         if holomorphic and not dtypes.is_complex(oa.dtype):
             raise TypeError(f"grad({name}, holomorphic=True) requires a complex output, got "
                             f"{oa.str_short()}{user_location()}")
-        from padax.functional._arrays import full as _full
         g = f_vjp(_full((), 1.0, oa.dtype))
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((out, aux), g) if has_aux else (out, g)
@@ -354,7 +355,6 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
         >>> transposed(padax.to_tensor([1.0, 5.0]))[0].tolist()
         [2.0, 10.0]
     """
-    from padax.transforms.staging import arg_aval, trace_flat
     leaves, in_tree = tree_util.flatten(primals)
     store: list = []
     closed = trace_flat(_flatten_fun(fun, in_tree, store), [arg_aval(x) for x in leaves],
@@ -378,7 +378,6 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
 def _std_basis(leaves: Sequence[Any]):
     """Identity matrix over the flattened inputs, split back into one batch per leaf."""
     import numpy as _np
-    from padax.functional._arrays import constant
     sizes = [get_aval(x).size for x in leaves]
     total = sum(sizes)
     out = []
@@ -435,7 +434,6 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         >>> padax.jacfwd(lambda x: x ** 2)(padax.to_tensor([1.0, 2.0])).tolist()
         [[2.0, 0.0], [0.0, 4.0]]
     """
-    from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums, "jacfwd")
 
     def wrapped(*args):
@@ -459,11 +457,9 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             pieces, start = [], 0
             for x in leaves:
                 xa = get_aval(x)
-                from padax.functional.lax.structural import reshape
-                from padax.functional.lax import structural as S
                 piece = S.slice(t, (0,) * (ta.ndim - 1) + (start,), ta.shape[:-1] + (start + xa.size,)) \
                     if len(leaves) > 1 else t
-                pieces.append(reshape(piece, out_shape + xa.shape))
+                pieces.append(S.reshape(piece, out_shape + xa.shape))
                 start += xa.size
             jac = in_tree.unflatten(pieces)
             return jac[0] if isinstance(argnums, int) else jac
@@ -490,7 +486,6 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         >>> padax.jacrev(lambda x: x[0] * x)(padax.to_tensor([1.0, 2.0])).tolist()
         [[2.0, 0.0], [2.0, 1.0]]
     """
-    from padax.transforms.batching import vmap
     nums = _argnums_tuple(argnums, "jacrev")
 
     def wrapped(*args):
@@ -507,7 +502,6 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
                 _check_jacobian_dtype("jacrev", "input", get_aval(leaf), True)
         basis, total = _std_basis(o_leaves)
         cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
-        from padax.functional.lax import structural as S
         in_leaves, in_tree = tree_util.flatten(dargs)
         ct_leaves = in_tree.flatten_up_to(cts)
         # for each output leaf o and input leaf x: rows [start:start+o.size] -> o.shape + x.shape

@@ -26,6 +26,7 @@ from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
 from padax.lowering.compile import compile_lowered
+from padax.transforms.spmd import buffer_sharding
 from padax.transforms.staging import ShapeDtypeStruct, arg_aval
 
 if TYPE_CHECKING:
@@ -55,7 +56,6 @@ class Traced:
     def lower(self) -> "Lowered":
         jf, closed = self._jit, self.jaxpr
         if jf._needs_spmd(closed, self._leaves):
-            from padax.transforms.spmd import buffer_sharding
             spmd = jf._spmd(closed, self.out_tree, *self._dyn, ())
             plan = spmd.plan(tuple(buffer_sharding(x._buf) if type(x) is Tensor else None for x in self._leaves))
             return Lowered(self, plan.lowered, plan=plan)

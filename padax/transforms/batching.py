@@ -14,6 +14,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.core.abstract import get_aval
+from padax.transforms import chunked as _chunked  # (a cycle: chunked_vmap calls vmap)
 
 
 def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
@@ -68,9 +69,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         in_axes = tuple(in_axes)
     name = getattr(fun, "__name__", "fun")
     if chunk_size is not None:
-        from padax.transforms.chunked import check_chunk_size, chunked_vmap
-        return chunked_vmap(fun, in_axes, out_axes, axis_size, spmd_axis_name,
-                            check_chunk_size(chunk_size, axis_name), name)
+        return _chunked.chunked_vmap(fun, in_axes, out_axes, axis_size, spmd_axis_name,
+                                     _chunked.check_chunk_size(chunk_size, axis_name), name)
 
     def wrapped(*args, **kwargs):
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):

@@ -12,15 +12,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.runtime import tree as tree_util
-from padax.functional.lax.structural import moveaxis
+from padax.functional.lax.control import scan
+from padax.functional.lax.structural import concatenate, moveaxis, reshape
+from padax.functional.lax.structural import slice as lslice
 from padax.core.source_info import user_location
 from padax.core.abstract import get_aval
+from padax.transforms import batching as _batching  # (a cycle: batching.vmap calls chunked_vmap)
 
 
 def _split_chunks(x: Any, axis: int, start: int, count: int, chunk: int) -> Any:
     """x[start : start + count*chunk] along `axis`, as (count, ..., chunk at `axis`, ...)."""
-    from padax.functional.lax.structural import reshape
-    from padax.functional.lax.structural import slice as lslice
     a = get_aval(x)
     starts, limits = [0] * a.ndim, list(a.shape)
     starts[axis], limits[axis] = start, start + count * chunk
@@ -30,7 +31,6 @@ def _split_chunks(x: Any, axis: int, start: int, count: int, chunk: int) -> Any:
 
 
 def _slice_axis(x: Any, axis: int, start: int, stop: int) -> Any:
-    from padax.functional.lax.structural import slice as lslice
     a = get_aval(x)
     starts, limits = [0] * a.ndim, list(a.shape)
     starts[axis], limits[axis] = start, stop
@@ -40,33 +40,30 @@ def _slice_axis(x: Any, axis: int, start: int, stop: int) -> Any:
 def chunked_vmap(fun: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, spmd_axis_name: Any,
                  chunk_size: int, name: str) -> Callable:
     """The function `vmap(fun, in_axes, out_axes, ..., chunk_size=chunk_size)` returns."""
-    from padax.functional.lax.control import scan
-    from padax.functional.lax.structural import concatenate, reshape
-    from padax.transforms.batching import _broadcast_prefix, vmap
 
     def wrapped(*args, **kwargs):
         leaves, in_tree = tree_util.flatten(args)
-        axes = _broadcast_prefix(in_axes, args, "in_axes")
+        axes = _batching._broadcast_prefix(in_axes, args, "in_axes")
         mapped = [i for i, ax in enumerate(axes) if ax is not None]
         norm = {i: axes[i] % get_aval(leaves[i]).ndim for i in mapped if get_aval(leaves[i]).ndim}
         sizes = {get_aval(leaves[i]).shape[norm[i]] for i in mapped if i in norm}
         if axis_size is not None:
             sizes.add(axis_size)
         if len(sizes) != 1 or len(norm) != len(mapped):
-            return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=axis_size,
-                        spmd_axis_name=spmd_axis_name)(*args, **kwargs)  # (vmap raises the right error)
+            return _batching.vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=axis_size,
+                                  spmd_axis_name=spmd_axis_name)(*args, **kwargs)  # (vmap raises the right error)
         n = sizes.pop()
         count, rest = divmod(n, chunk_size)
         if n <= chunk_size:
-            return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=axis_size,
-                        spmd_axis_name=spmd_axis_name)(*args, **kwargs)
+            return _batching.vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=axis_size,
+                                  spmd_axis_name=spmd_axis_name)(*args, **kwargs)
 
         def call_on(pieces: dict, size: int):
             full = list(leaves)
             for i, p in pieces.items():
                 full[i] = p
-            f = vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=size if not mapped else None,
-                     spmd_axis_name=spmd_axis_name)
+            f = _batching.vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=size if not mapped else None,
+                               spmd_axis_name=spmd_axis_name)
             return f(*in_tree.unflatten(full), **kwargs)
 
         chunks = {i: _split_chunks(leaves[i], norm[i], 0, count, chunk_size) for i in mapped}
@@ -74,7 +71,7 @@ def chunked_vmap(fun: Callable, in_axes: Any, out_axes: Any, axis_size: int | No
         _, stacked = scan(lambda c, xs: ((), call_on(dict(zip(keys, xs)), chunk_size)), (),
                           [chunks[i] for i in keys] if keys else None, length=count)
         out_leaves, out_tree = tree_util.flatten(stacked)
-        oaxes = _broadcast_prefix(out_axes, out_tree.unflatten(out_leaves), "out_axes")
+        oaxes = _batching._broadcast_prefix(out_axes, out_tree.unflatten(out_leaves), "out_axes")
         merged = []
         for y, oa in zip(out_leaves, oaxes):
             ya = get_aval(y)

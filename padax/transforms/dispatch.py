@@ -30,6 +30,7 @@ from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.lowering.compile import compile_jaxpr_on
 from padax.lowering import registry as _lowering_registry
+from padax.transforms import jit as _jit  # (a cycle: jit_primitive keys programs by jaxpr_key)
 
 _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation function
 
@@ -96,13 +97,11 @@ _with_eager_fn: set = set()  # primitives whose parameterless eager function is 
 
 
 def _eager_function(prim, params: dict):
-    from padax.transforms.jit import jit
-
     def run(*args):
         with _trace.bind_policy(None):  # a bind policy (auto_cast) already saw these operands at the eager bind
             return prim.bind(*args, **params)
     run.__name__ = run.__qualname__ = prim.name
-    fn = jit(run)
+    fn = _jit.jit(run)
     fn._padax_jit.eager_op = True
     fn = fn._dispatch  # called bare: apply_primitive names its errors (no wrapper on the hot path)
     if not params:
@@ -113,8 +112,7 @@ def _eager_function(prim, params: dict):
 def _build_twin(op, name: str, static_argnums: tuple):
     """`op` compiled whole behind the C++ dispatcher (padax/functional/_fast.py): a miss compiles
     the signature when the call is an eager one on plain Tensors, and otherwise runs `op` itself."""
-    from padax.transforms.jit import JitFunction, make_dispatcher
-    jf = JitFunction(op, static_argnums=static_argnums)
+    jf = _jit.JitFunction(op, static_argnums=static_argnums)
     jf.eager_op = True
     jf.__name__ = name  # (the op's public name in compile logs and profiles)
     EvalTrace = _trace.EvalTrace
@@ -126,7 +124,7 @@ def _build_twin(op, name: str, static_argnums: tuple):
             return jf._cache_miss(*args)
         return op(*args), None, False
     # the bare C++ dispatcher on this hot path (an out-of-memory there keeps XLA's text)
-    return make_dispatcher(jf, miss, object())._dispatch
+    return _jit.make_dispatcher(jf, miss, object())._dispatch
 
 
 def _forget_twins() -> None:

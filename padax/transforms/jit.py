@@ -17,7 +17,7 @@ import functools
 import inspect
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -37,15 +37,13 @@ from padax.core.source_info import user_location
 from padax.runtime.profiling import span
 from padax.runtime.put import device_put
 from padax.functional.lax.call import jit_p
+from padax.functional.lax.resharding import sharding_constraint_p
+from padax.transforms.aot import Lowered, Traced
 from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
 from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardings, is_sharding, needs_spmd,
                                    on_default_device)
 from padax.transforms.staging import arg_aval, flat_fun, trace_flat
-
-
-if TYPE_CHECKING:
-    from padax.transforms.aot import Lowered, Traced
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot
 _dispatch_flatten = tree_util.dispatch_registry.flatten
@@ -399,7 +397,6 @@ class JitFunction:
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
             # inside another transformation the shardings become constraints on the values
-            from padax.functional.lax.resharding import sharding_constraint_p
             spmd = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, ())
             leaves = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
                       for x, s in zip(leaves, spmd.in_shardings)]
@@ -413,7 +410,6 @@ class JitFunction:
     # -- introspection and ahead-of-time compilation (padax/transforms/aot.py) -----------
     def trace(self, *args, **kwargs) -> "Traced":
         """The program traced at these arguments (arrays or ShapeDtypeStructs): `.jaxpr`, `.lower()`."""
-        from padax.transforms.aot import Traced
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         leaves, in_tree = tree_util.flatten((dyn_args, dyn_kwargs))
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)

@@ -13,7 +13,9 @@ import weakref
 from typing import Any, Callable, Sequence
 
 from padax.config import config
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr
+from padax.core import dtypes
+from padax.core.ad_util import Zero, is_undefined, tangent_aval
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr
 from padax.core.trace import set_current_trace
 from padax.runtime import _jaxlib
 from padax.runtime import backend as _backend
@@ -22,7 +24,12 @@ from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
 from padax.functional.lax.call import jit_p
+from padax.functional.lax.structural import batch_size, bdim_to_front
+from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
+from padax.interpreters.batching import batch_jaxpr
+from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.lowering.compile import compile_jaxpr_on
+from padax.transforms import dispatch as _dispatch  # (a cycle: dispatch builds its eager functions with jit)
 from padax.transforms.debug_nans import check_program
 from padax.transforms.spmd import SpmdDispatch, on_default_device, needs_spmd
 from padax.transforms.staging import trace_flat
@@ -127,9 +134,8 @@ def _structure_key(jaxpr: ClosedJaxpr) -> "_StructureKey | None":
     """A key equal for const-free jaxprs that compute the same thing, or None."""
     if jaxpr.consts:
         return None
-    from padax.transforms.dispatch import jaxpr_key
     try:
-        return _StructureKey(jaxpr_key(jaxpr.jaxpr))
+        return _StructureKey(_dispatch.jaxpr_key(jaxpr.jaxpr))
     except TypeError:  # a param that is not hashable: no structural caching for this jaxpr
         return None
 
@@ -196,9 +202,6 @@ def _hoisted(closed: ClosedJaxpr) -> ClosedJaxpr:
 
 def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     """jvp of a nested jit: one jit of the jvp'd program, symbolic-zero tangents kept symbolic."""
-    from padax.core import dtypes
-    from padax.core.ad_util import Zero, tangent_aval
-    from padax.interpreters.ad import instantiate_tangent, jvp_jaxpr
     in_avals, out_avals = jaxpr.in_avals, jaxpr.out_avals
     nz = tuple(type(t) is not Zero and dtypes.is_inexact(a.dtype) for t, a in zip(tangents, in_avals))
     if not any(nz):
@@ -240,8 +243,6 @@ class _Split:
 
 
 def _split_program(jaxpr: ClosedJaxpr, unknowns: tuple) -> _Split:
-    from padax.core.jaxpr import Literal, Var, dce_jaxpr
-    from padax.transforms.ad import partial_eval_jaxpr
     known, unknown, out_unknowns, num_res = partial_eval_jaxpr(jaxpr, unknowns, instantiate=False)
     kj, uj = known.jaxpr, unknown.jaxpr
     n_known_out = len(kj.outvars) - num_res
@@ -317,10 +318,6 @@ def _jit_partial_eval(trace, args, unknowns, *, jaxpr: ClosedJaxpr, name: str, d
 def _transpose_program(jaxpr: ClosedJaxpr, linear: tuple, ct_nonzero: tuple):
     """(non-linear inputs..., nonzero output cotangents...) -> the nonzero input cotangents.
     Returns the traced program and which linear inputs get a (nonzero) cotangent."""
-    from padax.core import dtypes
-    from padax.core.ad_util import Zero, tangent_aval
-    from padax.interpreters.ad import instantiate_tangent
-    from padax.transforms.ad import backward_pass
     j = jaxpr.jaxpr
     nl_vars = [v for v, l in zip(j.invars, linear) if not l]
     lin_vars = [v for v, l in zip(j.invars, linear) if l]
@@ -346,9 +343,6 @@ def _transpose_program(jaxpr: ClosedJaxpr, linear: tuple, ct_nonzero: tuple):
 def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     """Transpose of a linear jit: one jit of the transposed program, fed the non-linear
     operands (residuals) and the nonzero output cotangents."""
-    from padax.core import dtypes
-    from padax.core.ad_util import Zero, is_undefined
-    from padax.interpreters.ad import instantiate_tangent
     linear = tuple(is_undefined(a) for a in args)
     ct_nonzero = tuple(c is not None and type(c) is not Zero and dtypes.is_inexact(a.dtype)
                        for c, a in zip(cts, jaxpr.out_avals))
@@ -370,8 +364,6 @@ def _jit_transpose(cts, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
 def _jit_batch(axis, args, dims, *, jaxpr: ClosedJaxpr, name: str, donated: tuple):
     """vmap of a nested jit stays one jit: its jaxpr is batched (under the same axis, so
     collectives over the vmap's name work) and re-staged; unbatched operands stay unbatched."""
-    from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.interpreters.batching import batch_jaxpr
     size = batch_size(args, dims)
     batched = tuple(d is not None for d in dims)
     xs = [bdim_to_front(x, d, size) if d is not None else x for x, d in zip(args, dims)]

@@ -15,9 +15,12 @@ from padax.runtime import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.runtime import _jaxlib
 from padax.runtime.array import Tensor
-from padax.runtime.backend import default_device
+from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
+from padax.runtime.sharding import (GSPMDSharding, Mesh, NamedSharding, Sharding, SingleDeviceSharding, name_on_mesh,
+                                    reshard_buffer, sharding_of_buffer)
+from padax.core.abstract import aval_of_host_value
 from padax.lowering.compile import compile_lowered
 
 def on_default_device(buf) -> bool:
@@ -26,12 +29,10 @@ def on_default_device(buf) -> bool:
 
 
 def buffer_sharding(buf):
-    from padax.runtime.sharding import sharding_of_buffer
     return sharding_of_buffer(buf)
 
 
 def is_sharding(x: Any) -> bool:
-    from padax.runtime.sharding import Sharding
     return isinstance(x, Sharding)
 
 
@@ -73,7 +74,6 @@ def _walk_eqns(jaxpr: Jaxpr):
 
 def mesh_of_jaxpr(jaxpr: Jaxpr):
     """The first device mesh an equation of the jaxpr is bound to (shard_map, sharding constraints)."""
-    from padax.runtime.sharding import Mesh, NamedSharding
     for eqn in _walk_eqns(jaxpr):
         m = eqn.params.get("mesh")
         if isinstance(m, Mesh):
@@ -97,7 +97,6 @@ class _SpmdPlan:
     __slots__ = ("exe", "order", "in_targets", "in_jaxlib", "const_bufs", "lowered", "out_shardings")
 
     def __call__(self, bufs: list, avals: list) -> list:
-        from padax.runtime.sharding import reshard_buffer
         placed = []
         for b, a, want, target in zip(bufs, avals, self.in_jaxlib, self.in_targets):
             if b._sharding is not want:
@@ -134,7 +133,6 @@ class SpmdDispatch:
         key = tuple([b._sharding for b in bufs])  # jaxlib objects: hashing them is cheap
         hit = self._fast.get(key)
         if hit is None:
-            from padax.runtime.sharding import sharding_of_buffer
             plan = self.plan(tuple([sharding_of_buffer(b) for b in bufs]))
             if len(self._fast) > 64:  # e.g. buffers jaxlib made itself, each with its own sharding object
                 self._fast.clear()
@@ -158,19 +156,17 @@ class SpmdDispatch:
         return plan
 
     def _build(self, wanted_in: list) -> _SpmdPlan:
-        from padax.runtime import sharding as sh
-        from padax.runtime.backend import single_device_sharding
         closed = self.closed
         const_sh = [buffer_sharding(c._buf) if type(c) is Tensor else None for c in closed.consts]
         mesh, order = self._choose_devices(wanted_in, const_sh)
         multi = len(order) > 1
-        replicated = sh.GSPMDSharding(order, _jaxlib.hlo_sharding_replicated()) if multi else \
-            sh.SingleDeviceSharding(order[0])
+        replicated = GSPMDSharding(order, _jaxlib.hlo_sharding_replicated()) if multi else \
+            SingleDeviceSharding(order[0])
 
         def fit(s, aval, what):
             if s is None:
                 return replicated
-            if isinstance(s, sh.SingleDeviceSharding) and (multi or s.device != order[0]):
+            if isinstance(s, SingleDeviceSharding) and (multi or s.device != order[0]):
                 return replicated
             if s.device_set != frozenset(order):
                 raise ValueError(
@@ -203,12 +199,12 @@ class SpmdDispatch:
             for i, (t, a) in enumerate(zip(out_targets, closed.out_avals)):
                 if t is None:
                     h = hlos[i] if hlos is not None else _jaxlib.hlo_sharding_replicated()
-                    t = (sh.name_on_mesh(h, a.ndim, mesh, order) if mesh is not None else None) or \
-                        sh.GSPMDSharding(order, h)
+                    t = (name_on_mesh(h, a.ndim, mesh, order) if mesh is not None else None) or \
+                        GSPMDSharding(order, h)
                 outs.append(t)
             out_jaxlib = [t.to_jaxlib(a.ndim, order) for t, a in zip(outs, closed.out_avals)]
         else:
-            outs = [sh.SingleDeviceSharding(order[0])] * len(closed.out_avals)
+            outs = [SingleDeviceSharding(order[0])] * len(closed.out_avals)
             out_jaxlib = [single_device_sharding(order[0])] * len(closed.out_avals)
         plan = _SpmdPlan()
         plan.exe = Executable(loaded, closed.out_avals, order[0], out_jaxlib, lowered.host_callbacks)
@@ -220,11 +216,10 @@ class SpmdDispatch:
         plan.const_bufs = []
         for c, t in zip(closed.consts, const_targets):
             t_in = c if type(c) is Tensor else device_put(c)
-            plan.const_bufs.append(sh.reshard_buffer(t_in._buf, t_in.aval, t, config.enable_x64, order))
+            plan.const_bufs.append(reshard_buffer(t_in._buf, t_in.aval, t, config.enable_x64, order))
         return plan
 
     def _choose_devices(self, wanted_in: list, const_sh: list):
-        from padax.runtime.sharding import NamedSharding
         cands = [s for s in self.in_shardings + self.out_shardings if s is not None]
         mesh = next((s.mesh for s in cands if isinstance(s, NamedSharding)), None)
         if mesh is None:
@@ -242,5 +237,4 @@ class SpmdDispatch:
 
 
 def _host_aval(c: Any):
-    from padax.core.abstract import aval_of_host_value
     return aval_of_host_value(c)

@@ -5,9 +5,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from padax.core import dtypes
 from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray, get_aval
 from padax.runtime.array import Tensor
+from padax.runtime.sharding import resolve_sharding
 from padax.interpreters.staging import JaxprTrace, JaxprTracer, flat_fun, trace_flat  # noqa: F401 (re-exported)
 
 
@@ -39,14 +41,12 @@ class ShapeDtypeStruct:
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
     def __init__(self, shape: Sequence[int], dtype: Any, *, sharding: Any = None, weak_type: bool = False):
-        from padax.core import dtypes
         if dtype is None:
             raise ValueError("ShapeDtypeStruct: dtype must be given")
         self.shape = tuple(int(d) for d in shape)
         self.dtype = dtypes.canonicalize(dtypes.to_dtype(dtype))
         self.weak_type = weak_type
         if sharding is not None:
-            from padax.runtime.sharding import resolve_sharding
             sharding = resolve_sharding(sharding, "ShapeDtypeStruct")
         self.sharding = sharding
 
