@@ -5,8 +5,8 @@ from __future__ import annotations
 from . import imports as graph
 
 # share of internal import statements that sit inside functions, and how many lack a reason
-MAX_LOCAL_SHARE = 0.36
-MAX_LOCAL_WITHOUT_REASON = 1100
+MAX_LOCAL_SHARE = 0.10
+MAX_LOCAL_WITHOUT_REASON = 85
 
 
 def test_no_upward_import():
