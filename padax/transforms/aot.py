@@ -18,14 +18,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from padax.runtime import tree as tree_util
 from padax.core.jaxpr import ClosedJaxpr
+from padax.lowering.compile import compile_lowered
 from padax.runtime import _jaxlib
+from padax.runtime import tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
-from padax.lowering.compile import compile_lowered
 from padax.transforms.spmd import buffer_sharding
 from padax.transforms.staging import ShapeDtypeStruct, arg_aval
 

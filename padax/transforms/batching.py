@@ -7,13 +7,13 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.config import config
-from padax.runtime import tree as tree_util
+from padax.core.abstract import get_aval
 from padax.core.ad_util import float0
-from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.core.source_info import user_location
 from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
+from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
-from padax.core.abstract import get_aval
+from padax.runtime import tree as tree_util
 from padax.transforms import chunked as _chunked  # (a cycle: chunked_vmap calls vmap)
 
 

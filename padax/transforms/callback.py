@@ -35,11 +35,16 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray
 from padax.functional._arrays import asarray, is_array
-from padax.functional.lax.callback import (VMAP_METHODS, CallbackResultError, HostFunction,  # noqa: F401
-                                           io_callback_p, pure_callback_p)
+from padax.functional.lax.callback import (  # noqa: F401
+    VMAP_METHODS,
+    CallbackResultError,
+    HostFunction,
+    io_callback_p,
+    pure_callback_p,
+)
+from padax.runtime import tree as tree_util
 
 __all__ = ["pure_callback", "io_callback", "CallbackResultError"]
 

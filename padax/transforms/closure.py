@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from padax.runtime import tree as tree_util
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
+from padax.runtime import tree as tree_util
+from padax.transforms.custom import custom_vjp
 from padax.transforms.staging import arg_aval, trace_flat
 
 
@@ -72,7 +73,6 @@ def custom_gradient(fun: Callable) -> Callable:
     `grad_fn(cotangent_of_value)` returns the cotangents of the arguments (a tuple, or a
     single value for a one-argument function). Built on custom_vjp, so it composes with
     jit, vmap and grad (reverse mode; like any custom_vjp, not forward mode)."""
-    from padax.transforms.custom import custom_vjp
 
     @functools.wraps(fun)
     def wrapped(*args):

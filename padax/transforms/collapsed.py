@@ -29,12 +29,17 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
-from padax.core.abstract import get_aval
+from padax.functional._arrays import full
+from padax.functional.lax.elementwise import mul
+from padax.functional.lax.reductions import reduce_sum
+from padax.functional.lax.structural import bdim_to_front
+from padax.transforms.batching import vmap
 from padax.transforms.jet import _missing_rule_error, taylor_rules
+from padax.transforms.jet_rules._common import tadd, tmul
 
 
 class CollapsedTracer(Tracer):
@@ -93,8 +98,6 @@ class CollapsedTrace(Trace):
         return self._wrap(out[0], lower_out[0], top_out[0])
 
     def _apply(self, prim, rule, primals, lowers, tops, has_lower, params):
-        from padax.functional.lax.reductions import reduce_sum
-        from padax.transforms.batching import vmap
         K = self.order
         n_out = None
         out = None
@@ -144,17 +147,12 @@ class CollapsedTrace(Trace):
                 top_out = [None] * n_out
             for j, t in enumerate(t_lin):
                 if type(t) is not Zero:
-                    from padax.transforms.jet_rules._common import tadd
                     top_out[j] = tadd(top_out[j], t)
         return out, lower_out, top_out
 
     def _apply_pointwise(self, prim, rule, primals, lowers, tops, has_lower, params):
         """Order 2, one operand i with first-order terms x1 (directions first): the forward
         Laplacian step (see the module docstring). Other operands may carry a summed top only."""
-        from padax.functional.lax.structural import bdim_to_front
-        from padax.functional.lax.elementwise import mul
-        from padax.functional.lax.reductions import reduce_sum
-        from padax.transforms.jet_rules._common import tadd, tmul
         i = has_lower.index(True)
         x1 = lowers[i][0]
         unit = [[_ones_like(q), None] if j == i else [None, None] for j, q in enumerate(primals)]
@@ -178,7 +176,6 @@ class CollapsedTrace(Trace):
 
 
 def _ones_like(x: Any) -> Any:
-    from padax.functional._arrays import full
     a = get_aval(x)
     return full(a.shape, 1, a.dtype)
 

@@ -6,16 +6,24 @@ import functools
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.ad_util import Zero, instantiate, tangent_aval, zeros_like_aval
-from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
+from padax.core.abstract import get_aval
+from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval, zeros_like_aval
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
-from padax.functional.lax.custom import stop_gradient  # noqa: F401 (re-exported)
-from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
-                                         stop_gradient_p)  # noqa: F401 (stop_gradient_p: importers read it here)
+from padax.functional.lax.custom import (
+    custom_jvp_call_p,
+    custom_lin_p,
+    custom_vjp_call_p,
+    forward_mode_error,
+    stop_gradient,  # noqa: F401 (re-exported)
+    stop_gradient_p,  # noqa: F401 (stop_gradient_p: importers read it here)
+)
+from padax.functional.lax.structural import batch_size, bdim_to_front
+from padax.runtime import tree as tree_util
+from padax.transforms.ad import JVPTrace, PartialEvalTrace, backward_pass
+from padax.transforms.batching import vmap
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.staging import arg_aval, trace_flat
 
@@ -127,7 +135,6 @@ class custom_jvp:
             raise TypeError("custom_jvp functions take positional arguments only")
         if self.jvp is None:
             raise AttributeError(f"custom_jvp {self.__name__} has no jvp rule: decorate one with @{self.__name__}.defjvp")
-        from padax.transforms.ad import JVPTrace, PartialEvalTrace
         trace = trace_state.trace
         if type(trace) is EvalTrace:  # no transformation: the rule plays no part
             static, _ = _split_nondiff(args, self.nondiff_argnums)
@@ -199,8 +206,6 @@ custom_jvp_call_p.jvp_rule = _custom_jvp_call_jvp
 
 
 def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp_fn, num_consts):
-    from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
     batched_call = lambda *a: eval_jaxpr(call_jaxpr.jaxpr, [], *a)  # noqa: E731
@@ -327,8 +332,6 @@ custom_lin_p.batch_rule = _custom_lin_forward  # batching it means running the l
 
 
 def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, num_consts):
-    from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
     new_call, new_consts, _, _, _ = _trace_call(
@@ -350,9 +353,6 @@ custom_vjp_call_p.batch_rule = _custom_vjp_call_batch
 
 def _call_transpose(call_jaxpr: ClosedJaxpr, cts, args) -> list:
     """Transpose a call of a linear program: its non-linear operands become the jaxpr's consts."""
-    from padax.core.ad_util import is_undefined
-    from padax.core.jaxpr import Jaxpr
-    from padax.transforms.ad import backward_pass
     j = call_jaxpr.jaxpr
     lin = [is_undefined(a) for a in args]
     tj = Jaxpr([v for v, l in zip(j.invars, lin) if not l], [v for v, l in zip(j.invars, lin) if l],

@@ -20,16 +20,16 @@ from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_frame
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
-from padax.runtime.backend import default_device
-from padax.runtime.array import Tensor
-from padax.runtime.executable import Executable
-from padax.runtime.put import device_put
 from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
-from padax.lowering.compile import compile_jaxpr_on
 from padax.lowering import registry as _lowering_registry
+from padax.lowering.compile import compile_jaxpr_on
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
+from padax.runtime.backend import default_device
+from padax.runtime.executable import Executable
+from padax.runtime.put import device_put
 from padax.transforms import jit as _jit  # (a cycle: jit_primitive keys programs by jaxpr_key)
 
 _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation function

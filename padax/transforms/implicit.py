@@ -16,10 +16,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import aval_of
+from padax.functional._arrays import asarray, aval_of, constant
+from padax.functional.lax import linalg as _L
+from padax.functional.lax.control import while_loop
+from padax.functional.lax.elementwise import sub
+from padax.functional.lax.solves import custom_linear_solve
+from padax.functional.lax.structural import reshape, transpose
+from padax.functional.linalg_basic import matmul
+from padax.runtime import tree as tree_util
+from padax.transforms.ad import linear_transpose
+from padax.transforms.batching import vmap
 from padax.transforms.flatten_util import ravel_pytree
+from padax.transforms.solves import custom_root
 
 _DENSE_MAX = 1024  # "auto": unknowns up to this many are solved densely
 
@@ -30,8 +39,6 @@ def _default_tol(dtype) -> float:
 
 def _cg_flat(matvec: Callable, b: Any, tol: float, maxiter: int) -> Any:
     """Conjugate gradients for a symmetric positive-definite matvec on a 1-D vector."""
-    from padax.functional._arrays import asarray
-    from padax.functional.lax.control import while_loop
 
     bb = (b * b).sum()
     thresh = bb * (tol * tol)
@@ -71,7 +78,6 @@ def cg_solve(matvec: Callable, b: Any, tol: float | None = None, maxiter: int | 
 def normal_cg_solve(matvec: Callable, b: Any, tol: float | None = None, maxiter: int | None = None) -> Any:
     """x with matvec(x) = b for a general (square, invertible) linear `matvec`, by conjugate
     gradients on the normal equations A^T A x = A^T b."""
-    from padax.transforms.ad import linear_transpose
     mv, flat_b, unravel = _flat_operator(matvec, b)
     fa = aval_of(flat_b)
     vm_t = linear_transpose(mv, flat_b)
@@ -84,13 +90,10 @@ def normal_cg_solve(matvec: Callable, b: Any, tol: float | None = None, maxiter:
 
 def dense_solve(matvec: Callable, b: Any) -> Any:
     """x with matvec(x) = b, by forming the matrix (one jvp per unknown) and an LU solve."""
-    from padax.functional._arrays import constant
-    from padax.transforms.batching import vmap
     mv, flat_b, unravel = _flat_operator(matvec, b)
     fa = aval_of(flat_b)
     eye = constant(np.eye(fa.size, dtype=fa.dtype), fa.dtype)
     cols = vmap(mv)(eye)                         # row i is A e_i, i.e. column i of A
-    from padax.functional.lax.structural import transpose
     return unravel(_lu_solve(transpose(cols, (1, 0)), flat_b))
 
 
@@ -98,9 +101,6 @@ def _lu_solve(a: Any, b: Any) -> Any:
     """a^{-1} b for a square matrix a (n, n) and a vector b (n,), computed as padax.linalg.solve computes
     it: a pivoted LU factorisation, the row permutation, two triangular solves (padax.linalg is a floor
     above this one)."""
-    from padax.functional.lax import linalg as _L
-    from padax.functional.lax.structural import reshape
-    from padax.functional.linalg_basic import matmul
     _L.check_matrix("linalg.solve", "x", aval_of(a))
     if aval_of(a).dtype != aval_of(b).dtype:
         raise op_type_error("linalg.solve", f"x and y must have the same dtype, got {aval_of(a).str_short()} "
@@ -113,7 +113,6 @@ def _lu_solve(a: Any, b: Any) -> Any:
 
 
 def _tangent_solver(solve: str | Callable) -> Callable:
-    from padax.functional.lax.solves import custom_linear_solve
     if callable(solve):
         return lambda g, y: custom_linear_solve(g, y, solve, transpose_solve=solve)
     if solve == "dense":
@@ -156,7 +155,6 @@ def implicit_diff(optimality_fn: Callable | None = None, *, fixed_point_fn: Call
     if (optimality_fn is None) == (fixed_point_fn is None):
         raise TypeError("implicit_diff: give exactly one of optimality_fn or fixed_point_fn=")
     if fixed_point_fn is not None:
-        from padax.functional.lax.elementwise import sub
 
         def optimality_fn(x, *args, **kwargs):  # noqa: F811
             return tree_util.map(sub, fixed_point_fn(x, *args, **kwargs), x)
@@ -165,7 +163,6 @@ def implicit_diff(optimality_fn: Callable | None = None, *, fixed_point_fn: Call
     def decorator(solver: Callable) -> Callable:
         @functools.wraps(solver)
         def wrapped(init, *args, **kwargs):
-            from padax.transforms.solves import custom_root
 
             def f(x):
                 return optimality_fn(x, *args, **kwargs)

@@ -19,14 +19,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import tangent_aval
 from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import ClosedJaxpr, eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, Tracer, new_trace, set_current_trace, trace_state
-from padax.core.abstract import get_aval
+from padax.runtime import tree as tree_util
 
 Series = list  # K coefficients (orders 1..K), each an array or None (a zero coefficient)
 
@@ -143,7 +142,6 @@ def jet_normalized(fun: Callable, primals: Sequence[Any], series: Sequence[Serie
 
 
 def _factorial_scale(terms: Series, inverse: bool) -> Series:
-    from padax.functional.lax.elementwise import mul
     out = []
     for k, t in enumerate(terms, 1):
         if t is None or k == 1:
@@ -163,7 +161,6 @@ def _known_zero(t: Any) -> bool:
 
 
 def _check_term(p: Any, t: Any, i: int, k: int) -> Any:
-    from padax.functional._arrays import asarray
     pa = get_aval(p)
     if isinstance(t, (bool, int, float, complex)) and not isinstance(t, Tracer):
         t = asarray(t, pa.dtype)
@@ -228,7 +225,6 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
                                 f"{tree}{user_location()}")
             per_term.append(t_leaves)
         for j, leaf in enumerate(leaves):
-            from padax.functional._arrays import asarray
             leaf = leaf if isinstance(leaf, Tracer) else asarray(leaf)
             p_leaves.append(leaf)
             if not dtypes.is_inexact(get_aval(leaf).dtype):
@@ -256,7 +252,6 @@ def jet(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any]],
         outs, out_series = jet_flat(flat, p_leaves, s_leaves, order)
     out_tree = store[0]
     terms_out = []
-    from padax.core.ad_util import zeros_like_aval
     for o, s in zip(outs, out_series):
         oa = get_aval(o)
         s = list(s) if s is not None else [None] * order
@@ -277,8 +272,6 @@ def jet_jaxpr(closed: ClosedJaxpr, order: int, in_nz: Sequence[bool],
     Outputs in `instantiate` always get terms (zeros where the series vanishes); integer
     outputs never do. Returns (ClosedJaxpr, output flags).
     """
-    from padax.interpreters.ad import instantiate_tangent
-    from padax.transforms.staging import trace_flat
     avals = closed.in_avals
     in_nz = [bool(nz) and dtypes.is_inexact(a.dtype) for a, nz in zip(avals, in_nz)]
     n = len(avals)
@@ -310,7 +303,6 @@ def series_nonzero(series: Series | None) -> bool:
 
 def instantiated_terms(series: Sequence[Series], avals: Sequence[ShapedArray], nz: Sequence[bool]) -> list:
     """The terms of the flagged operands, flat (operand-major), zeros where a term is None."""
-    from padax.interpreters.ad import instantiate_tangent
     return [instantiate_tangent(t, a) for s, a, z in zip(series, avals, nz) if z for t in s]
 
 
@@ -320,4 +312,9 @@ def split_terms(flat: Sequence[Any], nz: Sequence[bool], order: int) -> list[Ser
     return [[next(it) for _ in range(order)] if z else None for z in nz]
 
 
+from padax.core.ad_util import zeros_like_aval
+from padax.functional._arrays import asarray
+from padax.functional.lax.elementwise import mul
+from padax.interpreters.ad import instantiate_tangent
 from padax.transforms import jet_rules as _jet_rules  # noqa: E402,F401  (registers the rules)
+from padax.transforms.staging import trace_flat

@@ -22,27 +22,32 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.runtime import tree as tree_util
-from padax.core.jaxpr import ClosedJaxpr
 from padax.core import trace as _trace_module
-from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
-from padax.runtime.array import Tensor, mark_donated, raise_if_deleted
-from padax.runtime.backend import single_device_sharding
-from padax.runtime.backend import default_device
-from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.core.errors import OutOfMemoryError
+from padax.core.jaxpr import ClosedJaxpr
 from padax.core.source_info import user_location
-from padax.runtime.profiling import span
-from padax.runtime.put import device_put
+from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime import tree as tree_util
+from padax.runtime.array import Tensor, mark_donated, raise_if_deleted
+from padax.runtime.backend import default_device, single_device_sharding
+from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
+from padax.runtime.profiling import span
+from padax.runtime.put import device_put
 from padax.transforms.aot import Lowered, Traced
 from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
-from padax.transforms.spmd import (SpmdDispatch, expand_prefix, hashable_shardings, is_sharding, needs_spmd,
-                                   on_default_device)
+from padax.transforms.spmd import (
+    SpmdDispatch,
+    expand_prefix,
+    hashable_shardings,
+    is_sharding,
+    needs_spmd,
+    on_default_device,
+)
 from padax.transforms.staging import arg_aval, flat_fun, trace_flat
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot

@@ -17,22 +17,23 @@ from padax.core import dtypes
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr
 from padax.core.trace import set_current_trace
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
-from padax.runtime.array import Tensor
-from padax.runtime.backend import default_device
-from padax.runtime.executable import Executable
-from padax.runtime.put import device_put
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_jaxpr
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.lowering.compile import compile_jaxpr_on
+from padax.runtime import _jaxlib
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
+from padax.runtime.backend import default_device
+from padax.runtime.executable import Executable
+from padax.runtime.put import device_put
 from padax.transforms import dispatch as _dispatch  # (a cycle: dispatch builds its eager functions with jit)
 from padax.transforms.debug_nans import check_program
-from padax.transforms.spmd import SpmdDispatch, on_default_device, needs_spmd
+from padax.transforms.spmd import SpmdDispatch, needs_spmd, on_default_device
 from padax.transforms.staging import trace_flat
+
 
 def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> tuple[Executable, list]:
     """Compile a closed jaxpr for the default device; returns it and its consts' buffers.

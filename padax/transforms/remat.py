@@ -15,14 +15,19 @@ import functools
 import inspect
 from typing import Any, Callable, Sequence
 
-from padax.runtime import tree as tree_util
-from padax.core.ad_util import Zero, instantiate
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
-from padax.core.trace import new_trace, set_current_trace
 from padax.core.abstract import get_aval
+from padax.core.ad_util import Zero, instantiate, is_undefined
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, dce_jaxpr, eval_jaxpr
+from padax.core.trace import new_trace, set_current_trace
+from padax.functional._arrays import asarray
 from padax.functional.lax.call import name_p, remat_p
+from padax.functional.lax.structural import batch_size, bdim_to_front
+from padax.interpreters.ad import jvp_flat
+from padax.runtime import tree as tree_util
+from padax.transforms.ad import backward_pass, linearize_flat, partial_eval_jaxpr
+from padax.transforms.batching import vmap
 from padax.transforms.jit_primitive import hoist_consts
-from padax.transforms.staging import arg_aval, trace_flat
+from padax.transforms.staging import JaxprTrace, JaxprTracer, arg_aval, flat_fun, trace_flat
 
 
 class SavePolicy:
@@ -39,7 +44,6 @@ class SavePolicy:
 
     def __call__(self, prim, *avals, **params) -> bool:
         """jax's policy signature: whether an output of `prim` on these avals may be saved."""
-        from padax.core.jaxpr import JaxprEqn
         return self.saveable(JaxprEqn(prim, [Var(a) for a in avals], [], params))
 
 
@@ -158,7 +162,6 @@ def checkpoint_name(x: Any, name: str) -> Any:
         >>> [what for _, what in saved_residuals(g_keep_y, padax.to_tensor([1.0, 2.0]))]
         ['from the argument x', "named 'y' from ..."]
     """
-    from padax.functional._arrays import asarray
     return tree_util.map(lambda leaf: name_p.bind(asarray(leaf), name=name), x)
 
 
@@ -244,8 +247,6 @@ def saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any,
         >>> [(aval.str_short(), what) for aval, what in saved_residuals(padax.sin, padax.to_tensor([1.0, 2.0]))]
         [('f32[2]', 'output of cos from ...')]
     """
-    from padax.transforms.ad import linearize_flat
-    from padax.transforms.staging import JaxprTrace, JaxprTracer, flat_fun
     leaves, in_tree = tree_util.flatten((args, kwargs))
     names = _argument_names(fun, args, kwargs)
     trace = JaxprTrace("saved_residuals tracing")
@@ -292,7 +293,6 @@ def print_saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> None:
 def _remat_jvp(primals, tangents, *, jaxpr, policy):
     """jvp of a remat call is a remat call of the jvp program (so partial eval sees it whole).
     Only nonzero tangents become inputs: a zero tangent must not turn into recomputed work."""
-    from padax.interpreters.ad import jvp_flat
     n = len(primals)
     nz = [type(t) is not Zero for t in tangents]
     ts = [t for t in tangents if type(t) is not Zero]
@@ -340,7 +340,6 @@ def _needed_recompute(known: Jaxpr, targets: list, saveable: Callable) -> tuple[
 
 def _remat_partial_eval(trace, args, unknowns, *, jaxpr, policy):
     """Known outputs now; the unknown part recomputes what the policy does not save."""
-    from padax.transforms.ad import partial_eval_jaxpr
     known, unknown, out_unknowns, num_res = partial_eval_jaxpr(jaxpr, unknowns)
     kj = known.jaxpr
     n_known_out = len(kj.outvars) - num_res
@@ -374,8 +373,6 @@ def _remat_partial_eval(trace, args, unknowns, *, jaxpr, policy):
 
 def _remat_transpose(cts, *args, jaxpr, policy):
     """Transpose the linear part; the non-linear recomputation runs forward first."""
-    from padax.core.ad_util import is_undefined
-    from padax.transforms.ad import backward_pass
     lin = [is_undefined(a) for a in args]
     j = jaxpr.jaxpr
     consts = [a for a, l in zip(args, lin) if not l]
@@ -387,8 +384,6 @@ def _remat_transpose(cts, *args, jaxpr, policy):
 
 
 def _remat_batch(args, dims, *, jaxpr, policy):
-    from padax.functional.lax.structural import batch_size, bdim_to_front
-    from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     xs = [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
     batched = trace_flat(vmap(lambda *a: eval_jaxpr(jaxpr.jaxpr, [], *a)), [get_aval(x) for x in xs],

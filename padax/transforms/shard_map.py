@@ -30,19 +30,32 @@ import itertools
 import math
 from typing import Any, Callable, Sequence
 
+from padax.config import config
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval, zeros_like_aval
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.source_info import user_location
-from padax.core.trace import new_trace, set_current_trace
-from padax.runtime import backend as _backend
-from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
-from padax.core.abstract import get_aval
+from padax.core.trace import Tracer, current_trace, new_trace, set_current_trace
+from padax.functional._arrays import full
+from padax.functional.lax import parallel as par
+from padax.functional.lax import resharding as pex
+from padax.functional.lax.call import jit_p, remat_p
+from padax.functional.lax.elementwise import div
+from padax.functional.lax.parallel import psum_p
+from padax.functional.lax.resharding import spmd_axes
 from padax.functional.lax.shard_map import block_aval, shard_map_abstract, shard_map_p
+from padax.functional.lax.structural import batch_size, reshape
+from padax.interpreters.ad import jvp_flat
+from padax.runtime import backend as _backend
+from padax.runtime import tree as tree_util
+from padax.runtime.array import Tensor
+from padax.runtime.put import device_put
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh
+from padax.transforms.ad import backward_pass, partial_eval_jaxpr
+from padax.transforms.batching import vmap
+from padax.transforms.spmd import SpmdDispatch
 from padax.transforms.staging import JaxprTrace
-
 
 
 class ShardMapError(ValueError):
@@ -128,7 +141,6 @@ class ShardMapBodyTrace(JaxprTrace):
 
 def _enclosing_frames(mesh: Mesh):
     """The axis frames of the innermost enclosing shard_map body over the same mesh (or None)."""
-    from padax.core.trace import current_trace
     t = current_trace()
     while t is not None and not isinstance(t, _AxisFrame):
         if isinstance(t, ShardMapBodyTrace):
@@ -233,8 +245,6 @@ def shard_map(f: Callable | None = None, mesh: Mesh | None = None, in_specs: Any
 
 def _inferred_specs(mesh: Mesh, args: tuple, name: str) -> tuple:
     """in_specs read from the arguments: a Tensor laid out on `mesh` gives its spec, others P()."""
-    from padax.core.trace import Tracer
-    from padax.runtime.array import Tensor
 
     def spec_of(x):
         if isinstance(x, Tracer):
@@ -337,9 +347,6 @@ def replication(jaxpr: Jaxpr, in_reps: Sequence[frozenset], all_axes: frozenset)
     any other equation is replicated where all its inputs are (nested jaxprs
     with collectives inside lose those axes).
     """
-    from padax.functional.lax import parallel as par
-    from padax.functional.lax import resharding as pex
-    from padax.functional.lax.call import jit_p, remat_p
     env: dict = {}
 
     def read(v):
@@ -411,11 +418,6 @@ def _shard_map_impl(*args, body, mesh, in_specs, out_specs, check_rep, auto=froz
     current; they arrive as arguments), but equal bodies share one compiled
     program.
     """
-    from padax.config import config
-    from padax.core.jaxpr import JaxprEqn
-    from padax.runtime.array import Tensor
-    from padax.runtime.put import device_put
-    from padax.transforms.spmd import SpmdDispatch
     args = [a if type(a) is Tensor else device_put(a) for a in args]
     avals = tuple(a.aval for a in args)
     key = (str(body), mesh, in_specs, out_specs, auto, avals, config.enable_x64, config.default_dtype)
@@ -442,7 +444,6 @@ def _body_fun(body: ClosedJaxpr) -> Callable:
 # -- jvp: differentiate the body; tangents are laid out like their primals --
 
 def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
-    from padax.interpreters.ad import jvp_flat
     nz = [type(t) is not Zero for t in tangents]
     blocks_in = list(body.in_avals)
     t_blocks = [tangent_aval(a) for a, z in zip(blocks_in, nz) if z]
@@ -480,8 +481,6 @@ def _all_axes_spec(mesh: Mesh, auto: frozenset = frozenset()) -> PartitionSpec:
 
 def _shard_map_partial_eval(trace, args, unknowns, *, body, mesh, in_specs, out_specs, check_rep,
                             auto=frozenset()):
-    from padax.functional.lax.structural import reshape
-    from padax.transforms.ad import partial_eval_jaxpr
     known, unknown, out_unknowns, num_res = partial_eval_jaxpr(body, unknowns, instantiate=False)
     n_known_out = len(known.out_avals) - num_res
     res_avals = known.out_avals[n_known_out:]
@@ -534,10 +533,6 @@ def _unnamed_size(mesh: Mesh, spec: PartitionSpec, auto: frozenset = frozenset()
 
 
 def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
-    from padax.functional._arrays import full
-    from padax.functional.lax.elementwise import div
-    from padax.functional.lax.parallel import psum_p
-    from padax.transforms.ad import backward_pass
     undef = [is_undefined(a) for a in args]
     res = [a for a, u in zip(args, undef) if not u]
     nz = [type(c) is not Zero for c in cts]
@@ -595,9 +590,6 @@ def _insert_none(spec: PartitionSpec, d: int, name=None) -> PartitionSpec:
 def _shard_map_batch(trace, args, dims, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
     """vmap of shard_map: each device's block gains the batch dimension (whole, or its share of
     it when vmap's spmd_axis_name splits the batch over mesh axes)."""
-    from padax.functional.lax.structural import batch_size
-    from padax.functional.lax.resharding import spmd_axes
-    from padax.transforms.batching import vmap
     size = batch_size(args, dims)
     spmd = spmd_axes(trace, mesh, "shard_map")
     n_split = 1

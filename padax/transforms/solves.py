@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
 from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import op_type_error
@@ -18,6 +17,7 @@ from padax.functional.lax.elementwise import neg
 from padax.functional.lax.solves import solution_and_aux
 from padax.interpreters.ad import instantiate_tangent, jvp_flat
 from padax.interpreters.jaxpr_util import hoist
+from padax.runtime import tree as tree_util
 from padax.transforms.ad import linearize
 from padax.transforms.custom import custom_jvp
 

@@ -11,17 +11,26 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from padax.config import config
-from padax.runtime import tree as tree_util
+from padax.core.abstract import aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
+from padax.lowering.compile import compile_lowered
 from padax.runtime import _jaxlib
+from padax.runtime import tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
-from padax.runtime.sharding import (GSPMDSharding, Mesh, NamedSharding, Sharding, SingleDeviceSharding, name_on_mesh,
-                                    reshard_buffer, sharding_of_buffer)
-from padax.core.abstract import aval_of_host_value
-from padax.lowering.compile import compile_lowered
+from padax.runtime.sharding import (
+    GSPMDSharding,
+    Mesh,
+    NamedSharding,
+    Sharding,
+    SingleDeviceSharding,
+    name_on_mesh,
+    reshard_buffer,
+    sharding_of_buffer,
+)
+
 
 def on_default_device(buf) -> bool:
     devs = buf._sharding._internal_device_list

@@ -6,11 +6,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray, get_aval
+from padax.interpreters.staging import JaxprTrace, JaxprTracer, flat_fun, trace_flat  # noqa: F401 (re-exported)
+from padax.runtime import tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.sharding import resolve_sharding
-from padax.interpreters.staging import JaxprTrace, JaxprTracer, flat_fun, trace_flat  # noqa: F401 (re-exported)
 
 
 def arg_aval(x: Any) -> ShapedArray:

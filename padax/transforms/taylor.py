@@ -12,16 +12,16 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import aval_of
+from padax.functional._arrays import asarray, aval_of, full
+from padax.functional.lax.elementwise import mul
+from padax.runtime import tree as tree_util
 from padax.transforms.jet import jet, jet_normalized
 
 __all__ = ["jet", "derivatives", "ode_coefficients", "evaluate"]
 
 
 def _zeros_like(x: Any) -> Any:
-    from padax.functional._arrays import full
     a = aval_of(x)
     return full(a.shape, 0, a.dtype)
 
@@ -53,7 +53,6 @@ def derivatives(f: Callable, x: Any, order: int, direction: Any = None) -> list:
         >>> [float(d) for d in taylor.derivatives(padax.exp, padax.to_tensor(0.0), 3)]
         [1.0, 1.0, 1.0, 1.0]
     """
-    from padax.functional._arrays import asarray, full
     _check_order("derivatives", order)
     leaves = tree_util.leaves(x)
     if direction is None:
@@ -88,8 +87,6 @@ def ode_coefficients(f: Callable, y0: Any, order: int, t0: Any = None) -> list:
         >>> [float(c) for c in taylor.ode_coefficients(lambda y: -y * y, padax.to_tensor(1.0), 3)]   # 1/(1+t)
         [1.0, -1.0, 1.0, -1.0]
     """
-    from padax.functional._arrays import asarray, full
-    from padax.functional.lax.elementwise import mul
     _check_order("ode_coefficients", order)
     y_leaves, tree = tree_util.flatten(y0)
     y_leaves = [asarray(y) for y in y_leaves]

@@ -6,7 +6,7 @@ from . import imports as graph
 
 # share of internal import statements that sit inside functions, and how many lack a reason
 MAX_LOCAL_SHARE = 0.10
-MAX_LOCAL_WITHOUT_REASON = 85
+MAX_LOCAL_WITHOUT_REASON = 0
 
 
 def test_no_upward_import():

@@ -25,13 +25,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
+from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
-from padax.core.abstract import get_aval
 from padax.functional._arrays import full
 from padax.functional.lax import elementwise as E
-
+from padax.transforms.jet import _order0, jet_flat, jet_normalized
 
 # ---- coefficient arithmetic (None = zero) --------------------------------------------------------
 
@@ -145,7 +145,6 @@ def normalize(s: Sequence[Any] | None) -> list | None:
 
 def jet_of(fun: Callable, primals: Sequence[Any], series: Sequence[Sequence[Any] | None]) -> tuple[list, list]:
     """Nested Taylor mode of `fun(*xs) -> list` (the order is the series' length; may be 0)."""
-    from padax.transforms.jet import jet_normalized
     return jet_normalized(fun, primals, series)
 
 
@@ -237,8 +236,6 @@ def from_jvp_rule(prim, jvp: Callable | None = None) -> Callable:
     """A Taylor rule from a jvp rule: y' = jvp(x, x'), so the jet of the jvp rule at order
     K-1 gives y'_0..y'_{K-1} and y_k = y'_{k-1} / k."""
     def rule(primals, series, **params):
-        from padax.transforms.jet import jet_flat
-        from padax.transforms.jet import _order0
         jvp_fn = jvp if jvp is not None else prim.jvp_rule
         K = len(series[0])
         n = len(primals)

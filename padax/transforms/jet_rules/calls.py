@@ -13,19 +13,38 @@ and host callbacks), which pass series through, refuse them, or explain why not.
 """
 from __future__ import annotations
 
-from padax.interpreters.jaxpr_util import join_consts
 from padax.core import dtypes
-from padax.core.ad_util import tangent_aval
-from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
 from padax.core.abstract import get_aval
+from padax.core.ad_util import tangent_aval, zeros_like_aval
+from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Var, eval_jaxpr
+from padax.core.source_info import user_location
 from padax.functional.lax.call import jit_p, name_p, remat_p
+from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
+from padax.functional.lax.checks import check_p
 from padax.functional.lax.control import _scan_split, cond_p, scan_p, while_p
-from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
-                                        not_differentiable_p, stop_gradient_p)
+from padax.functional.lax.custom import (
+    custom_jvp_call_p,
+    custom_lin_p,
+    custom_vjp_call_p,
+    not_differentiable_p,
+    stop_gradient_p,
+)
+from padax.functional.lax.shard_map import shard_map_p
+from padax.functional.lax.solves import linear_solve_p
+from padax.interpreters.jaxpr_util import join_consts
 from padax.transforms import custom as _custom  # noqa: F401  (installs the custom-call jvp rules)
-from padax.transforms.jet import (def_no_taylor, def_taylor, instantiated_terms, jet_flat, jet_jaxpr,
-                                  series_nonzero, split_terms)
+from padax.transforms.jet import (
+    def_no_taylor,
+    def_taylor,
+    instantiated_terms,
+    jet_flat,
+    jet_jaxpr,
+    series_nonzero,
+    split_terms,
+)
 from padax.transforms.jet_rules._common import from_jvp_rule, jet_of, linear_rule, zero_rule
+from padax.transforms.jit_primitive import _bind_program, _derive, hoist_consts
+from padax.transforms.shard_map import _bind, _body_fun, _trace_body
 
 
 def _nonzero(series, avals) -> list[bool]:
@@ -114,7 +133,6 @@ def _while(primals, series, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconst
 
 
 def _jit(primals, series, *, jaxpr, name, donated):
-    from padax.transforms.jit_primitive import _bind_program, _derive
     K = len(series[0])
     in_avals = jaxpr.in_avals
     nz = tuple(_nonzero(series, in_avals))
@@ -126,7 +144,6 @@ def _jit(primals, series, *, jaxpr, name, donated):
 
 
 def _remat(primals, series, *, jaxpr, policy):
-    from padax.transforms.jit_primitive import hoist_consts
     K = len(series[0])
     in_avals = jaxpr.in_avals
     nz = _nonzero(series, in_avals)
@@ -144,8 +161,6 @@ def _custom_vjp_call(primals, series, *, call_jaxpr, fwd, bwd, num_consts):
 
 
 def _shard_map(primals, series, *, body, mesh, in_specs, out_specs, check_rep, auto=frozenset()):
-    from padax.core.ad_util import zeros_like_aval
-    from padax.transforms.shard_map import _bind, _body_fun, _trace_body
     K = len(series[0])
     blocks_in = list(body.in_avals)
     nz = _nonzero(series, [get_aval(p) for p in primals])
@@ -200,7 +215,6 @@ def_no_taylor(custom_lin_p, "it is the linear part of a custom_vjp function, of 
 
 def _not_differentiable(primals, series, *, message):
     """Only reached when the operand carries a series: the derivative is refused."""
-    from padax.core.source_info import user_location
     raise TypeError(f"{message}{user_location()}")
 
 
@@ -211,8 +225,6 @@ def_taylor(not_differentiable_p, _not_differentiable)
 def _install_effects() -> None:
     """Checks and debug callbacks see the primal values and have no outputs to expand; host
     functions (pure_callback, io_callback) are opaque, like in their jvp rules."""
-    from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
-    from padax.functional.lax.checks import check_p
     def_taylor(check_p, zero_rule(check_p))
     def_taylor(debug_callback_p, zero_rule(debug_callback_p))
     for p, kind in ((pure_callback_p, "pure_callback"), (io_callback_p, "io_callback")):
@@ -224,7 +236,6 @@ _install_effects()
 
 
 def _install_shard_map() -> None:
-    from padax.functional.lax.shard_map import shard_map_p
     def_taylor(shard_map_p, _shard_map)
 
 
@@ -232,7 +243,6 @@ _install_shard_map()
 
 
 def _install_solves() -> None:
-    from padax.functional.lax.solves import linear_solve_p
     def_taylor(linear_solve_p, from_jvp_rule(linear_solve_p))
 
 

@@ -13,14 +13,36 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import get_aval
+from padax.functional._arrays import full
 from padax.functional.lax import elementwise as E
 from padax.transforms.jet import def_taylor
-from padax.transforms.jet_rules._common import (bilinear_rule, checked, deriv_rule, deriv_series, differing_terms,
-                                                 from_jvp_rule, host, increments, jet_of, linear_rule, locally_linear_rule,
-                                                 nonzero_terms, normalize, not_smooth, ode_coefficient, series_mul,
-                                                 series_square, square_coefficient, tdiv, tmul, tneg, tscale, tsub,
-                                                 tsum, zero_rule)
-
+from padax.transforms.jet_rules._common import (
+    bilinear_rule,
+    checked,
+    deriv_rule,
+    deriv_series,
+    differing_terms,
+    from_jvp_rule,
+    host,
+    increments,
+    jet_of,
+    linear_rule,
+    locally_linear_rule,
+    nonzero_terms,
+    normalize,
+    not_smooth,
+    ode_coefficient,
+    series_mul,
+    series_square,
+    square_coefficient,
+    tdiv,
+    tmul,
+    tneg,
+    tscale,
+    tsub,
+    tsum,
+    zero_rule,
+)
 
 # ---- exponentials and logarithms ---------------------------------------------------------------------
 
@@ -278,7 +300,6 @@ def _check_rem(primals, series, **params):
 
 
 def _ones(x):
-    from padax.functional._arrays import full
     a = get_aval(x)
     return full(a.shape, 1, a.dtype)
 

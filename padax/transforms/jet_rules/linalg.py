@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from padax.functional.lax import linalg as LA
 from padax.functional.lax import parallel as P
-from padax.functional.lax import resharding as PX
 from padax.functional.lax import random_bits as RB
+from padax.functional.lax import resharding as PX
 from padax.functional.lax import saved as SV
 from padax.transforms.jet import def_no_taylor, def_taylor
-from padax.transforms.jet_rules._common import (from_jvp_rule, linear_rule, locally_linear_rule, normalize, tadd,
-                                                 tsub, zero_rule)
+from padax.transforms.jet_rules._common import (
+    from_jvp_rule,
+    linear_rule,
+    locally_linear_rule,
+    normalize,
+    tadd,
+    tsub,
+    zero_rule,
+)
 
 
 def _cholesky(primals, series):

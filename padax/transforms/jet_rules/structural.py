@@ -23,10 +23,20 @@ from padax.functional.lax import sorting as SO
 from padax.functional.lax import structural as S
 from padax.functional.lax import windowed as W
 from padax.functional.lax import windowed_select as WS
+from padax.functional.lax.precision import reduce_precision_p
 from padax.transforms.jet import def_taylor
-from padax.transforms.jet_rules._common import (bilinear_rule, checked, concrete, differing_terms,
-                                                 from_jvp_rule, host, linear_rule, locally_linear_rule,
-                                                 not_smooth, zero_rule)
+from padax.transforms.jet_rules._common import (
+    bilinear_rule,
+    checked,
+    concrete,
+    differing_terms,
+    from_jvp_rule,
+    host,
+    linear_rule,
+    locally_linear_rule,
+    not_smooth,
+    zero_rule,
+)
 
 
 def _convert(primals, series, *, new_dtype, weak_type):
@@ -150,7 +160,6 @@ def_taylor(C.conv_general_dilated_p, bilinear_rule(C.conv_general_dilated_p))
 
 
 def _install_precision() -> None:
-    from padax.functional.lax.precision import reduce_precision_p
     def_taylor(reduce_precision_p, linear_rule(reduce_precision_p))
 
 
