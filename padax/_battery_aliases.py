@@ -12,9 +12,9 @@ from typing import Any
 
 from padax.core import dtypes
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
 from padax.functional import math as _math
 from padax.functional.creation import normalize_shape, zeros
+from padax.runtime.array import Tensor
 
 
 def manual_seed(seed: int) -> Any:

@@ -22,14 +22,14 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
 from padax.core.ad_util import zeros_like_aval
+from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import constant, full
 from padax.functional.lax.elementwise import mul
 from padax.functional.lax.reductions import reduce_sum
 from padax.functional.lax.structural import convert_element_type, moveaxis, reshape, slice as lslice
+from padax.runtime import tree as tree_util
 from padax.transforms.ad import grad, hessian, jvp
 from padax.transforms.batching import vmap
 from padax.transforms.collapsed import collapsed_jet

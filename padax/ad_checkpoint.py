@@ -4,5 +4,11 @@
 policy, `checkpoint_policies`, and `print_saved_residuals` to see what reverse
 mode keeps for the backward pass.
 """
-from padax.transforms.remat import (checkpoint, checkpoint_name, checkpoint_policies,  # noqa: F401
-                                    print_saved_residuals, remat, saved_residuals)
+from padax.transforms.remat import (  # noqa: F401
+    checkpoint,
+    checkpoint_name,
+    checkpoint_policies,
+    print_saved_residuals,
+    remat,
+    saved_residuals,
+)

@@ -8,10 +8,10 @@ The primitives themselves are here too under jax's names (`add_p`, `sin_p`,
 `dot_general_p`, `reduce_sum_p`, ...), for interpreters that walk a jaxpr and
 dispatch on `eqn.primitive`.
 """
-from padax.functional.lax_api import *  # noqa: F401,F403
-from padax.transforms.solves import custom_root  # noqa: F401
 import padax.functional.lax as _primitive_modules
 from padax.core.primitive import Primitive as _Primitive
+from padax.functional.lax_api import *  # noqa: F401,F403
+from padax.transforms.solves import custom_root  # noqa: F401
 
 
 def _export_primitives() -> None:

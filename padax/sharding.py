@@ -23,16 +23,31 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax import Tensor
-from padax import tree as tree_util
+from padax import Tensor, tree as tree_util
 from padax.core.trace import Tracer
-from padax.runtime.put import put_sharded
 from padax.functional._arrays import asarray, aval_of
 from padax.lax import with_sharding_constraint
-from padax.runtime.sharding import (AbstractMesh, AxisType, GSPMDSharding, Mesh, NamedSharding, P,  # noqa: F401
-                                    PartitionSpec, Sharding, ShardingError, SingleDeviceSharding,
-                                    get_abstract_mesh, get_mesh, make_mesh, name_on_mesh, resolve_sharding, set_mesh,
-                                    use_abstract_mesh, use_mesh)
+from padax.runtime.put import put_sharded
+from padax.runtime.sharding import (  # noqa: F401
+    AbstractMesh,
+    AxisType,
+    GSPMDSharding,
+    Mesh,
+    NamedSharding,
+    P,
+    PartitionSpec,
+    Sharding,
+    ShardingError,
+    SingleDeviceSharding,
+    get_abstract_mesh,
+    get_mesh,
+    make_mesh,
+    name_on_mesh,
+    resolve_sharding,
+    set_mesh,
+    use_abstract_mesh,
+    use_mesh,
+)
 
 __all__ = ["Mesh", "AbstractMesh", "AxisType", "PartitionSpec", "P", "NamedSharding", "SingleDeviceSharding",
            "GSPMDSharding", "Sharding", "ShardingError", "make_mesh", "set_mesh", "use_mesh", "get_mesh",

@@ -10,9 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import fft as _fft
-from padax import numpy as pnp
-from padax import dtypes
+from padax import dtypes, fft as _fft, numpy as pnp
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.numpy._util import to_array

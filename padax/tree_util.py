@@ -11,8 +11,16 @@ import functools
 from typing import Any, Callable, Iterable
 
 from padax.runtime import tree as _tree
-from padax.runtime.tree import (DictKey, FlattenedIndexKey, GetAttrKey, PyTreeDef, SequenceKey,  # noqa: F401
-                             keystr, register_dataclass, register_static)
+from padax.runtime.tree import (  # noqa: F401
+    DictKey,
+    FlattenedIndexKey,
+    GetAttrKey,
+    PyTreeDef,
+    SequenceKey,
+    keystr,
+    register_dataclass,
+    register_static,
+)
 
 tree_flatten = _tree.flatten
 tree_unflatten = _tree.unflatten

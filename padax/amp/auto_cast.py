@@ -15,10 +15,10 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 import padax.nn as nn
+from padax import dtypes
 from padax.amp import lists
 from padax.amp.debugging import OperatorStats as _OperatorStats
 from padax.amp.policy import AmpPolicy
-from padax import dtypes
 from padax.core.trace import bind_policy, trace_state
 from padax.functional._arrays import is_array as _is_array
 

@@ -18,8 +18,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from padax.amp.policy import _F32, _LOW
 import padax
+from padax.amp.policy import _F32, _LOW
 from padax.core.trace import Tracer, bind_policy, trace_state
 from padax.functional import _fast
 

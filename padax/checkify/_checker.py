@@ -16,8 +16,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 from padax.functional.lax.checks import check_p
 from padax.functional.lax.control import cond_p, scan_p, while_p
-from padax.interpreters.jaxpr_util import hoist as _hoist
-from padax.interpreters.jaxpr_util import join_consts as _join_consts
+from padax.interpreters.jaxpr_util import hoist as _hoist, join_consts as _join_consts
 from padax.transforms.staging import trace_flat
 
 

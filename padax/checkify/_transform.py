@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from padax import jit
-from padax import tree as tree_util
+from padax import jit, tree as tree_util
 from padax.checkify._categories import all_checks, user_checks
 from padax.checkify._checker import Checker, State, initial_state
 from padax.checkify._error_value import Error

@@ -10,8 +10,8 @@ from padax import tree as tree_util
 from padax.checkify._error_value import Error
 from padax.core.source_info import user_frame
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
 from padax.functional.lax.checks import check_p
+from padax.runtime.array import Tensor
 
 
 def check(pred: Any, msg: str, *fmt_args: Any, **fmt_kwargs: Any) -> None:

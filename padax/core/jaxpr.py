@@ -6,8 +6,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core.abstract import ShapedArray
 from padax.core import source_info
+from padax.core.abstract import ShapedArray
 from padax.core.source_info import SourceInfo
 
 _var_ids = itertools.count()

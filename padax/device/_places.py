@@ -1,8 +1,7 @@
 """padax.device's Place constructors with Paddle's class names: CPUPlace, CUDAPlace, XPUPlace."""
 from __future__ import annotations
 
-from padax.runtime.place import resolve_device
-from padax.runtime.place import Place
+from padax.runtime.place import Place, resolve_device
 
 
 def CPUPlace() -> Place:  # noqa: N802  (Paddle's class name)

@@ -7,6 +7,7 @@ from typing import Any
 from padax.runtime import backend
 from padax.runtime.place import Place, place_of, resolve_device
 
+
 def set_device(device: Any) -> Place:
     """Make `device` ('cpu', 'gpu', 'gpu:1', a Place, an int GPU index) the default device of new Tensors
     and compiled programs; returns its Place. Tensors made before stay where they are.

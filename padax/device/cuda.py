@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from padax.runtime.place import _gpu_devices, get_available_device
-from padax.runtime.place import resolve_device
 from padax.runtime import backend
+from padax.runtime.place import _gpu_devices, get_available_device, resolve_device
 
 
 class DeviceProperties(NamedTuple):

@@ -8,12 +8,10 @@ from typing import Any
 from padax.distributed._placements import ProcessMesh, ReduceOp
 from padax.functional._arrays import asarray, aval_of
 from padax.functional.creation import zeros_like
-from padax.functional.lax import elementwise as E
-from padax.functional.lax import parallel as par
+from padax.functional.lax import elementwise as E, parallel as par
 from padax.functional.lax.parallel import _static_axis_size
-from padax.functional.lax.resharding import all_to_all as a2a
-from padax.functional.lax.resharding import psum_scatter
 from padax.functional.lax.reductions import reduce_prod
+from padax.functional.lax.resharding import all_to_all as a2a, psum_scatter
 from padax.functional.manipulation import stack
 from padax.functional.math import where
 

@@ -7,10 +7,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.trace import EvalTrace, trace_state
-from padax.runtime.put import put_sharded
 from padax.distributed._placements import Placement, to_named_sharding
 from padax.functional._arrays import aval_of
 from padax.functional.lax.resharding import with_sharding_constraint
+from padax.runtime.put import put_sharded
 
 
 def shard_tensor(data: Any, mesh: Any, placements: Sequence[Placement], dtype: Any = None,

@@ -8,11 +8,11 @@ import numpy as np
 
 from padax.config import config
 from padax.core.abstract import ShapedArray
+from padax.distributed.runtime import DistributedError, process_count, process_index
 from padax.runtime import _jaxlib
 from padax.runtime.array import Tensor
 from padax.runtime.put import _as_host_array
 from padax.runtime.sharding import NamedSharding, ShardingError, _is_addressable
-from padax.distributed.runtime import DistributedError, process_count, process_index
 
 
 def get_rank() -> int:

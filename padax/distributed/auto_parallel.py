@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import padax as _padax
-from padax.runtime import tree as tree_util
-from padax.runtime.sharding import NamedSharding, PartitionSpec
 from padax.distributed._placements import _as_mesh
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.optimizer import ShardedOptimizer
 from padax.nn.layer.layers import Layer
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import NamedSharding, PartitionSpec
 
 __all__ = ["shard_layer", "shard_optimizer", "shard_dataloader", "to_static", "DistModel", "ShardDataloader",
            "ShardingStage1", "ShardingStage2", "ShardingStage3", "Strategy"]

@@ -12,10 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import padax
-from padax import numpy as pnp
-from padax import stop_gradient
-from padax import tree as tree_util
-from padax import dtypes
+from padax import dtypes, numpy as pnp, stop_gradient, tree as tree_util
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.numpy import _dtypes as D

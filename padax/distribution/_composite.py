@@ -8,13 +8,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import numpy as pnp
-from padax import random
+from padax import numpy as pnp, random
 from padax.core.errors import op_value_error
 from padax.distribution._base import Distribution, as_params, as_value, check_param
 from padax.distribution._continuous import Normal, Uniform
-from padax.distribution.transform import (AffineTransform, ChainTransform, ExpTransform, Transform, Type,
-                                          _sum_rightmost)
+from padax.distribution.transform import AffineTransform, ChainTransform, ExpTransform, Transform, Type, _sum_rightmost
 
 
 class Independent(Distribution):

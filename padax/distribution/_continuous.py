@@ -12,9 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
-from padax import numpy as pnp
-from padax import random
+from padax import lax, numpy as pnp, random
 from padax.distribution._base import Distribution, ExponentialFamily, as_params, as_value, check_param
 from padax.scipy.special import betainc, betaln, digamma, gammainc, ndtr, ndtri, xlog1py, xlogy
 

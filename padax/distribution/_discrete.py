@@ -8,14 +8,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax, stop_gradient
-from padax import numpy as pnp
-from padax import random
+from padax import lax, numpy as pnp, random, stop_gradient
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.distribution._base import Distribution, ExponentialFamily, as_params, as_value, check_param
-from padax.scipy.special import betaln, gammaincc, xlog1py, xlogy
 from padax.numpy._util import to_array
+from padax.scipy.special import betaln, gammaincc, xlog1py, xlogy
 
 
 def _static_max(op: str, value: Any) -> int:

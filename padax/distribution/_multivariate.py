@@ -4,9 +4,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from padax import lax
-from padax import numpy as pnp
-from padax import random
+from padax import lax, numpy as pnp, random
 from padax.core.errors import op_value_error
 from padax.distribution._base import Distribution, ExponentialFamily, as_params, as_value, check_param
 from padax.scipy.special import digamma, xlogy

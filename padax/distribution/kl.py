@@ -10,12 +10,19 @@ import warnings
 from typing import Any, Callable
 
 import padax
-from padax import lax
-from padax import numpy as pnp
+from padax import lax, numpy as pnp
 from padax.distribution._base import Distribution, ExponentialFamily
 from padax.distribution._composite import Independent, LogNormal
-from padax.distribution._continuous import (Beta, Cauchy, ContinuousBernoulli, Exponential, Gamma, Laplace, Normal,
-                                            Uniform)
+from padax.distribution._continuous import (
+    Beta,
+    Cauchy,
+    ContinuousBernoulli,
+    Exponential,
+    Gamma,
+    Laplace,
+    Normal,
+    Uniform,
+)
 from padax.distribution._discrete import Bernoulli, Binomial, Categorical, Geometric, Poisson
 from padax.distribution._multivariate import Dirichlet, MultivariateNormal, _tril_solve
 from padax.distribution.transform import _sum_rightmost

@@ -14,12 +14,14 @@ from typing import Any, Sequence
 import numpy as np
 
 import padax
-from padax import lax
-from padax import numpy as pnp
-from padax import tree as tree_util
+from padax import lax, numpy as pnp, tree as tree_util
 from padax.core.errors import op_value_error
-from padax.distribution._base import Distribution, as_params
-from padax.distribution._base import _flatten, _unflatten  # pytree nodes keyed by their `_children`
+from padax.distribution._base import (  # pytree nodes keyed by their `_children`
+    Distribution,
+    _flatten,
+    _unflatten,
+    as_params,
+)
 from padax.numpy._util import to_array
 
 

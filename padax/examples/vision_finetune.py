@@ -24,8 +24,7 @@ import padax
 from padax import nn
 from padax.data import load_digits
 from padax.io import DataLoader, Dataset
-from padax.vision import models
-from padax.vision import transforms as T
+from padax.vision import models, transforms as T
 
 F = nn.functional
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import is_array

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core.errors import immutable_error, op_type_error
+from padax.functional._arrays import asarray
 from padax.runtime.place import resolve_device
 from padax.runtime.put import device_put
-from padax.functional._arrays import asarray
 
 
 def arg(op: str, value: Any, what: str, dtype: Any = None) -> Any:

@@ -13,16 +13,21 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import immutable_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
+from padax.functional import lax_api as lax, manipulation as _manipulation
+from padax.functional._arrays import (
+    asarray as _asarray,
+    canonicalize_axis,
+    full as _full,
+    is_array,
+    promote_and_broadcast,
+    static_int,
+)
+from padax.functional._checks import arg as _arg, no_out, placed
 from padax.runtime.array import Tensor
 from padax.runtime.put import check_integer_range, device_put
-from padax.functional._arrays import (asarray as _asarray, canonicalize_axis, full as _full, is_array,
-                                      promote_and_broadcast, static_int)
-from padax.functional._checks import arg as _arg, no_out, placed
-from padax.functional import manipulation as _manipulation
 
 _SCALARS = (bool, int, float, builtins.complex)
 

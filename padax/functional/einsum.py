@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
+from padax.functional import lax_api as lax
 from padax.functional._arrays import asarray
 
 _OP = "einsum"

@@ -13,19 +13,28 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
-from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array,
-                                      static_int)
+from padax.functional import (
+    creation as _creation,
+    indexing as _indexing,
+    lax_api as lax,
+    manipulation as _manipulation,
+    math as _math,
+)
+from padax.functional._arrays import (
+    asarray,
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    full,
+    is_array,
+    static_int,
+)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
-from padax.functional import creation as _creation
-from padax.functional import indexing as _indexing
-from padax.functional import manipulation as _manipulation
-from padax.functional import math as _math
+from padax.runtime.array import Tensor
 
 
 def _axis_arg(op: str, axis: Any, ndim: int) -> int:

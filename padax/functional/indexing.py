@@ -29,17 +29,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import immutable_error, input_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
-from padax.functional._fast import twin
+from padax.functional import creation as _creation, lax_api as lax, math as _math
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full, is_array
+from padax.functional._fast import twin
 from padax.functional.lax.indexing import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
-from padax.functional import creation as _creation
-from padax.functional import math as _math
+from padax.runtime.array import Tensor
 
 _MASK_MSG = ("boolean mask indexing gives a result whose shape depends on the mask's values, so the mask "
              "must be concrete (an eager Tensor or a numpy array), but got a traced {aval}. Under "

@@ -11,17 +11,24 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.runtime.array import Tensor
-from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, is_array,
-                                      promote_and_broadcast, result_dtype)
+from padax.functional import lax_api as lax
+from padax.functional._arrays import (
+    asarray,
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    is_array,
+    promote_and_broadcast,
+    result_dtype,
+)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_axis
+from padax.functional.lax.dot import dot_general_p
 from padax.functional.manipulation import diagonal
 from padax.functional.math import add, multiply, subtract
-from padax.functional.lax.dot import dot_general_p
+from padax.runtime.array import Tensor
 
 
 def _promote2(op: str, x: Any, y: Any) -> tuple[Any, Any]:

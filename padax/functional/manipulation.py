@@ -13,20 +13,29 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
-from padax.functional._arrays import (asarray, broadcast_shapes as broadcast_shapes_, broadcast_to as _broadcast_to,
-                                      canonicalize_axis, full, is_array, static_int)
+from padax.functional import (
+    creation as _creation,
+    indexed as _indexed,
+    indexing as _indexing,
+    lax_api as lax,
+    math as _math,
+    search as _search,
+)
+from padax.functional._arrays import (
+    asarray,
+    broadcast_shapes as broadcast_shapes_,
+    broadcast_to as _broadcast_to,
+    canonicalize_axis,
+    full,
+    is_array,
+    static_int,
+)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._fast import twin
-from padax.functional import creation as _creation
-from padax.functional import indexed as _indexed
-from padax.functional import indexing as _indexing
-from padax.functional import math as _math
-from padax.functional import search as _search
+from padax.runtime.array import Tensor
 
 
 def _static_int(op: str, v: Any, what: str) -> int:

@@ -12,20 +12,26 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace, Tracer, trace_state
-from padax.runtime import backend as _backend
-from padax.runtime.array import Tensor
-from padax.functional.lax import elementwise as E
-from padax.functional._arrays import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, is_array,
-                                      promote_and_broadcast, result_dtype)
+from padax.functional import lax_api as lax, manipulation as _manipulation, search as _search
+from padax.functional._arrays import (
+    asarray,
+    broadcast_shapes,
+    broadcast_to,
+    canonicalize_axis,
+    full,
+    is_array,
+    promote_and_broadcast,
+    result_dtype,
+)
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
-from padax.functional import manipulation as _manipulation
-from padax.functional import search as _search
+from padax.functional.lax import elementwise as E
+from padax.runtime import backend as _backend
+from padax.runtime.array import Tensor
 
 # ---- helpers ---------------------------------------------------------------------------
 

@@ -6,21 +6,22 @@ comparisons return bool arrays, so arrays stay unhashable.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from padax.core import dtypes
 from padax.core.trace import Tracer
+from padax.functional import (
+    creation as C,
+    indexed as X,
+    indexing as I,
+    linalg_basic as L,
+    manipulation as S,
+    math as M,
+    reduction as R,
+    search as Q,
+    stats as ST,
+)
 from padax.runtime.array import Tensor
-from padax.functional import creation as C
-from padax.functional import indexed as X
-from padax.functional import indexing as I
-from padax.functional import linalg_basic as L
-from padax.functional import manipulation as S
-from padax.functional import math as M
-from padax.functional import reduction as R
-from padax.functional import search as Q
-from padax.functional import stats as ST
 
 _OPERAND_TYPES = (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)
 

@@ -12,17 +12,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
+from padax.functional import lax_api as lax
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array, static_int
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
 from padax.functional.indexed import take_along_axis
+from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.math import logaddexp
 from padax.runtime.array import Tensor
-from padax.functional.lax.custom import stop_gradient_p
 
 _LOW_FLOATS = (dtypes.float16, dtypes.bfloat16)
 

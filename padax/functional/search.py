@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
+from padax.functional import indexed as _indexed, lax_api as lax
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, static_int
 from padax.functional._checks import arg as _arg, no_out
-from padax.functional import indexed as _indexed
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 
 

@@ -12,16 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional import lax_api as lax
 from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
+from padax.functional import lax_api as lax
 from padax.functional._arrays import asarray, canonicalize_axis, full, is_array, static_int
 from padax.functional._checks import arg as _arg, no_out
 from padax.functional.indexed import take_along
+from padax.functional.lax.indexing import ScatterDimensionNumbers
 from padax.functional.reduction import reduction_axes
 from padax.functional.search import searchsorted
-from padax.functional.lax.indexing import ScatterDimensionNumbers
 
 
 def _to_last(op: str, x: Any, axis: Any) -> tuple[Any, tuple[int, ...], tuple[int, ...]]:

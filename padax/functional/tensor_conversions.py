@@ -17,16 +17,18 @@ from typing import Any
 from padax.core.errors import PadaxError, immutable_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
+from padax.functional import (
+    creation as C,
+    indexed as X,
+    manipulation as S,
+    math as M,
+    reduction as R,
+    search as Q,
+    stats as ST,
+)
+from padax.functional._checks import placed
 from padax.runtime.array import Tensor
 from padax.runtime.place import Place, place_of
-from padax.functional import creation as C
-from padax.functional import indexed as X
-from padax.functional import manipulation as S
-from padax.functional import math as M
-from padax.functional import reduction as R
-from padax.functional import search as Q
-from padax.functional import stats as ST
-from padax.functional._checks import placed
 
 
 class GradientTapeError(PadaxError, AttributeError):

@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 import padax
-from padax import serialization
-from padax import tree as tree_util
+from padax import serialization, tree as tree_util
 
 FORMAT = "padax.checkpoint"
 FORMAT_VERSION = 1

@@ -20,11 +20,8 @@ import numpy as np
 
 import padax
 import padax.nn
-from padax.extend.core import ClosedJaxpr as _ClosedJaxpr
-from padax.extend.core import Jaxpr as _Jaxpr
+from padax.extend.core import ClosedJaxpr as _ClosedJaxpr, Jaxpr as _Jaxpr
 from padax.nn.layer import _calls
-
-
 
 # -- input sizes ----------------------------------------------------------------------------------
 

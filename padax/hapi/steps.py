@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import padax
-from padax import nn
-from padax import tree as tree_util
+from padax import nn, tree as tree_util
 
 
 def to_list(x: Any) -> list:

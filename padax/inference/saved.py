@@ -26,14 +26,22 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 import padax
-from padax import device_put
-from padax import dtypes
+from padax import device_put, dtypes
 from padax.core.abstract import ShapedArray
 from padax.functional.lax.saved import SavedProgram, saved_program_p
 from padax.lowering.export import ArtifactError, check_portable, module_text, portable_version, to_portable
 from padax.lowering.mlir import lower_jaxpr
-from padax.serialization import (LoadError, array_entries, decode_tree, encode_tree, json_entry, open_archive,
-                                 read_arrays, read_json, write_archive)
+from padax.serialization import (
+    LoadError,
+    array_entries,
+    decode_tree,
+    encode_tree,
+    json_entry,
+    open_archive,
+    read_arrays,
+    read_json,
+    write_archive,
+)
 from padax.static.input_spec import InputSpec
 from padax.transforms.jit_primitive import hoist_consts
 from padax.transforms.spmd import needs_spmd

@@ -20,7 +20,6 @@ from padax.core.trace import Trace, Tracer, check_no_leaks, new_trace, set_curre
 from padax.interpreters import hooks
 from padax.interpreters.staging import trace_flat
 
-
 # ---- forward mode -----------------------------------------------------------------
 
 class JVPTracer(Tracer):

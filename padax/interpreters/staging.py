@@ -11,11 +11,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.runtime import tree as tree_util
 from padax.core.abstract import ShapedArray, aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.source_info import user_frame, user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, current_trace, escaped_tracer_error, new_trace
+from padax.runtime import tree as tree_util
 from padax.runtime.array import Tensor
 
 

@@ -15,10 +15,10 @@ import numpy as np
 
 import padax
 from padax import sharding as _sharding
-from padax.runtime.put import device_by_name as _device_by_name
-from padax.runtime.sharding import resolve_sharding as _resolve_sharding
 from padax.io._pool import _Stopped
 from padax.io._worker import SharedArray
+from padax.runtime.put import device_by_name as _device_by_name
+from padax.runtime.sharding import resolve_sharding as _resolve_sharding
 
 _WAIT_S = 0.1
 _JOIN_S = 5.0

@@ -15,7 +15,6 @@ import numpy as np
 
 import padax
 
-
 _SEED_BOUND = 2 ** 62
 
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_type_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full

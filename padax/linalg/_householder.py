@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_value_error
 from padax.functional._arrays import asarray, full
 from padax.linalg._helpers import _eye_like, _matrix, _mm

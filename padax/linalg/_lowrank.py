@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_value_error
 from padax.functional.lax import linalg as _L
 from padax.functional.math import subtract

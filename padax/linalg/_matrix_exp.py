@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.functional._arrays import full
 from padax.functional.lax.control import cond, scan
 from padax.linalg._helpers import _eye_like, _matrix, _mm

@@ -7,8 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_to, canonicalize_axis, full

@@ -9,8 +9,7 @@ import numpy as np
 
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional import linalg_basic as _basic
-from padax.functional import manipulation as _manip
+from padax.functional import linalg_basic as _basic, manipulation as _manip
 from padax.functional._arrays import asarray
 from padax.functional.math import conj, multiply
 from padax.functional.reduction import sum as _sum

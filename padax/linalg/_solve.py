@@ -6,16 +6,31 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full
 from padax.functional._checks import no_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._decompositions import _hermitian_eigh
-from padax.linalg._helpers import (_INEXACT_NAMES, _bcast_last, _broadcast_batch, _cast, _col, _eye_like, _is_complex,
-                                   _matrix, _mH, _mm, _mT, _real_dtype, _row, _same_dtype, _scalar, _unsqueeze_last,
-                                   _where)
+from padax.linalg._helpers import (
+    _INEXACT_NAMES,
+    _bcast_last,
+    _broadcast_batch,
+    _cast,
+    _col,
+    _eye_like,
+    _is_complex,
+    _matrix,
+    _mH,
+    _mm,
+    _mT,
+    _real_dtype,
+    _row,
+    _same_dtype,
+    _scalar,
+    _unsqueeze_last,
+    _where,
+)
 
 
 def triangular_solve(x: Any, y: Any, upper: bool = True, transpose: bool = False, unitriangular: bool = False,

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax import lax
-from padax import dtypes
+from padax import dtypes, lax
 from padax.core.errors import op_value_error
 from padax.functional._arrays import asarray, full
 from padax.linalg._helpers import _cast, _col, _diag, _is_complex, _mH, _mm, _mT, _real_dtype, _row, _scalar

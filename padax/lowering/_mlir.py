@@ -4,8 +4,8 @@ from __future__ import annotations
 import io
 
 from jaxlib.mlir import ir  # noqa: F401  (re-exported)
-from jaxlib.mlir.dialects import chlo, func, stablehlo as hlo  # noqa: F401
 from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
+from jaxlib.mlir.dialects import chlo, func, stablehlo as hlo  # noqa: F401
 
 
 def make_context() -> ir.Context:

@@ -18,10 +18,10 @@ import time
 from typing import TYPE_CHECKING, Sequence
 
 from padax.config import config, logger
-from padax.runtime import _jaxlib, backend
-from padax.runtime.profiling import span
 from padax.lowering import compile_cache
 from padax.lowering.fingerprint import program_fingerprint
+from padax.runtime import _jaxlib, backend
+from padax.runtime.profiling import span
 
 if TYPE_CHECKING:
     from padax.core.jaxpr import Jaxpr

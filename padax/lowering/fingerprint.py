@@ -21,10 +21,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core.version import __version__
 from padax.core import primitive as _primitive
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, Literal
+from padax.core.version import __version__
 
 # Bump when the byte form below changes.
 _FORMAT = b"padax-jaxpr-fingerprint-1"

@@ -17,13 +17,17 @@ from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
 from padax.core.jaxpr import Jaxpr, Literal, Var
+from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
+from padax.lowering.registry import (  # noqa: F401  (re-exported)
+    LoweringRule,
+    ensure_rules_loaded,
+    lowering_rules,
+    register_lowering,  # noqa: F401  (re-exported: rules register from here)
+)
+from padax.lowering.shardy import ModuleMeshes, ShardyError, sharding_attr
 from padax.runtime import _jaxlib
 from padax.runtime.profiling import span
 from padax.runtime.sharding import NamedSharding
-from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
-from padax.lowering.registry import LoweringRule, ensure_rules_loaded, lowering_rules  # noqa: F401  (re-exported)
-from padax.lowering.registry import register_lowering  # noqa: F401  (re-exported: rules register from here)
-from padax.lowering.shardy import ModuleMeshes, ShardyError, sharding_attr
 
 
 class LoweringError(Exception):

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.lowering._mlir import ir, sdy_dialect
 from padax.runtime import _jaxlib
 from padax.runtime.sharding import Mesh, NamedSharding, Sharding, SingleDeviceSharding, name_on_mesh
-from padax.lowering._mlir import ir, sdy_dialect
 
 
 class ShardyError(Exception):

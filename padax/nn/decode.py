@@ -15,11 +15,9 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from padax import tree_util
-from padax import dtypes
+from padax import dtypes, tree_util
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, broadcast_to
 from padax.functional.creation import full, zeros_like
 from padax.functional.indexed import take_along

@@ -14,8 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import padax
-from padax import tree as tree_util
-from padax import dtypes
+from padax import dtypes, tree as tree_util
 from padax.functional._arrays import is_array
 from padax.nn.layer import _pytree
 from padax.nn.layer.layers import Layer

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+
 from padax.nn.initializer import Initializer as _Initializer
 
 

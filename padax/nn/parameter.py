@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from padax import dtypes
+from padax._battery_aliases import create_parameter as _new_parameter_value
 from padax.functional._arrays import asarray
 from padax.functional.creation import zeros
-from padax._battery_aliases import create_parameter as _new_parameter_value
 from padax.nn.layer.layers import _created, _remember_parameter, _unique_name
 from padax.nn.param_attr import ParamAttr, ParamInfo
 

@@ -9,8 +9,7 @@ import numpy as np
 import padax.numpy as pnp
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
-from padax.numpy._util import axis as _axis
-from padax.numpy._util import to_array
+from padax.numpy._util import axis as _axis, to_array
 
 
 def packbits(a: Any, axis: builtins.int | None = None, bitorder: str = "big") -> Any:

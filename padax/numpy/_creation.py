@@ -15,11 +15,11 @@ import numpy as np
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
 from padax.functional import creation as _C
 from padax.numpy import _dtypes as D
 from padax.numpy._manipulation import moveaxis
 from padax.numpy._util import broadcast_to, full_like_shape, is_array, put_on, static_int, to_array
+from padax.runtime.array import Tensor
 
 
 def _shape(op: str, shape: Any) -> tuple[int, ...]:

@@ -31,9 +31,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from padax.config import config
 from padax.core import dtypes as _core
 from padax.core.errors import input_error
-from padax.config import config
 
 bool_ = _core.bool_
 int8, int16, int32, int64 = _core.int8, _core.int16, _core.int32, _core.int64

@@ -17,8 +17,18 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as _M
 from padax.functional.lax.control import while_loop
 from padax.numpy import _dtypes as D
-from padax.numpy._util import (broadcast_shapes, broadcast_to, check, doc_with_example, is_array, is_scalar,
-                               promote_broadcast, scalar_like, to_array, to_inexact)
+from padax.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    check,
+    doc_with_example,
+    is_array,
+    is_scalar,
+    promote_broadcast,
+    scalar_like,
+    to_array,
+    to_inexact,
+)
 
 
 def _real(d) -> bool:

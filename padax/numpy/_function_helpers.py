@@ -13,8 +13,7 @@ import padax.numpy as pnp
 from padax import vmap
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
-from padax.numpy._util import axis as _axis
-from padax.numpy._util import to_array
+from padax.numpy._util import axis as _axis, to_array
 
 
 def apply_along_axis(func1d: Callable, axis: builtins.int, arr: Any, *args: Any, **kwargs: Any) -> Any:

@@ -10,8 +10,7 @@ import numpy as np
 import padax.numpy as pnp
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
-from padax.numpy._util import axis as _axis
-from padax.numpy._util import static_value, to_array
+from padax.numpy._util import axis as _axis, static_value, to_array
 
 
 def _axis_positions(op: str, obj: Any, n: builtins.int) -> np.ndarray:

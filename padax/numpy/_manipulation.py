@@ -12,16 +12,21 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import lax
-from padax import dtypes as _core_dtypes
+from padax import dtypes as _core_dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import manipulation as _S
 from padax.functional._arrays import canonicalize_axis
 from padax.numpy import _dtypes as D
 from padax.numpy._indexing import take
-from padax.numpy._util import (broadcast_shapes as _bshapes, broadcast_to as _bcast, full_like_shape, is_array,
-                               static_int, to_array)
+from padax.numpy._util import (
+    broadcast_shapes as _bshapes,
+    broadcast_to as _bcast,
+    full_like_shape,
+    is_array,
+    static_int,
+    to_array,
+)
 from padax.transforms.batching import vmap
 
 

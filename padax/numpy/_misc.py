@@ -7,12 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from padax.functional._arrays import canonicalize_axis, static_int
-
 from padax import lax
-from padax.runtime import backend
+from padax.functional._arrays import canonicalize_axis, static_int
 from padax.numpy import _dtypes as D
 from padax.numpy._util import is_array, promote_broadcast, put_on, scalar_like, to_array
+from padax.runtime import backend
 
 
 def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:

@@ -10,8 +10,7 @@ import numpy as np
 import padax.numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
-from padax.numpy._util import axes as _axes
-from padax.numpy._util import to_array, to_inexact
+from padax.numpy._util import axes as _axes, to_array, to_inexact
 
 
 def _nanarg(op: str, a: Any, axis: Any, keepdims: Any, fill: float) -> Any:

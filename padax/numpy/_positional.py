@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 from typing import Any, Callable
+
 from padax.numpy._creation import full, samples_along
 from padax.numpy._elementwise import divide, subtract
 from padax.numpy._misc import astype

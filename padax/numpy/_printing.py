@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from padax.runtime import printing
 from padax.numpy._util import static_value, to_array
+from padax.runtime import printing
 
 
 def _host(a: Any) -> np.ndarray:

@@ -23,9 +23,19 @@ from padax.functional.lax.indexing import ScatterDimensionNumbers
 from padax.numpy import _dtypes as D
 from padax.numpy._elementwise import remainder
 from padax.numpy._indexing import take, unravel_index
-from padax.numpy._util import (broadcast_shapes, broadcast_to, full_like_shape, keepdims as _keep,
-                               promote_broadcast, scalar_like, static_int, to_array)
-from padax.numpy._util import is_array, promote, to_inexact
+from padax.numpy._util import (
+    broadcast_shapes,
+    broadcast_to,
+    full_like_shape,
+    is_array,
+    keepdims as _keep,
+    promote,
+    promote_broadcast,
+    scalar_like,
+    static_int,
+    to_array,
+    to_inexact,
+)
 
 
 def _index_dtype() -> np.dtype:

@@ -12,8 +12,7 @@ from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.numpy import _dtypes as D
-from padax.numpy._util import axis as _axis
-from padax.numpy._util import is_array, refuse_inplace, static_value, to_array
+from padax.numpy._util import axis as _axis, is_array, refuse_inplace, static_value, to_array
 
 
 def compress(condition: Any, a: Any, axis: builtins.int | None = None, *, size: builtins.int | None = None,

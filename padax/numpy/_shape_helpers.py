@@ -10,8 +10,7 @@ import numpy as np
 import padax.numpy as pnp
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
-from padax.numpy._util import axis as _axis
-from padax.numpy._util import eager_values, is_array, static_value, to_array
+from padax.numpy._util import axis as _axis, eager_values, is_array, static_value, to_array
 
 
 def _block_depth(x: Any, where: str) -> tuple[builtins.int, builtins.int]:

@@ -19,8 +19,19 @@ from padax.functional._arrays import canonicalize_axis
 from padax.numpy import _dtypes as D
 from padax.numpy._indexing import take, take_along_axis
 from padax.numpy._searching import argsort, sort
-from padax.numpy._util import (axes as _axes, broadcast_to, check, full_like_shape, keepdims as _keep, promote,
-                               real_dtype, scalar_like, static_int, to_array, to_inexact)
+from padax.numpy._util import (
+    axes as _axes,
+    broadcast_to,
+    check,
+    full_like_shape,
+    keepdims as _keep,
+    promote,
+    real_dtype,
+    scalar_like,
+    static_int,
+    to_array,
+    to_inexact,
+)
 
 _LOW = (D.float16, D.bfloat16)
 

@@ -9,11 +9,11 @@ import numpy as np
 from padax import lax
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.trace import Tracer
-from padax.runtime.array import Tensor
-from padax.runtime.put import device_put
 from padax.functional import _arrays
 from padax.functional._docs import example_doc
 from padax.numpy import _dtypes as D
+from padax.runtime.array import Tensor
+from padax.runtime.put import device_put
 
 _PY_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 

@@ -17,16 +17,13 @@ import math
 from typing import Any, NamedTuple
 
 from padax import lax
-from padax.core.errors import op_type_error
-from padax.core.errors import op_value_error
+from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional._arrays import full as _full
 from padax.functional.lax import linalg as _L
 from padax.numpy import _dtypes as D
-from padax.numpy._indexing import diagonal as _np_diagonal
-from padax.numpy._indexing import take_along_axis
-from padax.numpy._linalg_core import _cross3, outer as _np_outer, tensordot, vecdot
-from padax.numpy._linalg_core import matmul
+from padax.numpy._indexing import diagonal as _np_diagonal, take_along_axis
+from padax.numpy._linalg_core import _cross3, matmul, outer as _np_outer, tensordot, vecdot
 from padax.numpy._manipulation import matrix_transpose
 from padax.numpy._statistical import sum as _sum
 from padax.numpy._util import broadcast_shapes, broadcast_to, promote as _promote, static_int, to_array, to_inexact

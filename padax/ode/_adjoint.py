@@ -14,9 +14,7 @@ import numpy as np
 
 import padax.lax as lax
 import padax.numpy as pnp
-from padax import closure_convert, custom_vjp, vjp, vmap
-from padax import tree as tree_util
-from padax import dtypes
+from padax import closure_convert, custom_vjp, dtypes, tree as tree_util, vjp, vmap
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree

@@ -9,13 +9,11 @@ import numpy as np
 
 import padax
 import padax.numpy as pnp
-from padax import tree as tree_util
-from padax import vmap
+from padax import tree as tree_util, vmap
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree
-from padax.ode import _config as C
-from padax.ode import _engine as E
+from padax.ode import _config as C, _engine as E
 from padax.ode._solvers import AbstractSolver
 
 _OP = "padax.ode.solve"

@@ -18,8 +18,7 @@ import numpy as np
 
 import padax
 from padax import tree as tree_util
-from padax.nn.filtering import combine as _combine
-from padax.nn.filtering import partition as _partition
+from padax.nn.filtering import combine as _combine, partition as _partition
 
 
 def _cubic_min(x1, f1, g1, x2, f2, g2, bounds=None) -> float:

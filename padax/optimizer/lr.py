@@ -15,7 +15,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 import padax.numpy as pnp
-
 from padax.core.errors import require_members as _require_members
 
 
@@ -622,5 +621,4 @@ class LinearLR(LRScheduler):
         return self.base_lr * (self.start_factor + (self.end_factor - self.start_factor) * frac)
 
 
-from padax.optimizer.lr_cyclic import (CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR,  # noqa: E402,F401
-                                       ReduceOnPlateau)
+from padax.optimizer.lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR, ReduceOnPlateau  # noqa: E402,F401

@@ -31,12 +31,10 @@ from typing import Any, Callable
 import padax
 from padax import tree as tree_util
 from padax.core.errors import require_members
-from padax.nn.filtering import is_inexact_array as _is_inexact_array
-from padax.nn.filtering import leaf_infos
+from padax.nn.filtering import is_inexact_array as _is_inexact_array, leaf_infos
 from padax.optimizer.lr import LRScheduler
 from padax.optimizer.param_groups import ParamGroups, is_param_groups
-from padax.regularizer import L2Decay as _L2Decay
-from padax.regularizer import WeightDecayRegularizer as _WeightDecayRegularizer
+from padax.regularizer import L2Decay as _L2Decay, WeightDecayRegularizer as _WeightDecayRegularizer
 
 
 class Optimizer:

@@ -14,8 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-from padax.regularizer import L2Decay as _L2Decay
-from padax.regularizer import WeightDecayRegularizer as _WeightDecayRegularizer
+from padax.regularizer import L2Decay as _L2Decay, WeightDecayRegularizer as _WeightDecayRegularizer
 
 _RESERVED = ("params", "learning_rate", "weight_decay")
 

@@ -6,8 +6,8 @@ import functools
 import os
 from typing import Any, Callable, Iterator
 
-from padax.runtime import profiling
 from padax.profiler import _session
+from padax.runtime import profiling
 
 _server = None
 

@@ -32,9 +32,24 @@ import numpy as np
 
 from padax import dtypes
 from padax.functional._arrays import aval_of, full
-from padax.functional.lax.elementwise import (abs as _abs, add, bitwise_and, bitwise_not, bitwise_or, digamma,
-                                              div, eq, exp, gt, log, lt, mul, neg, sub)
 from padax.functional.lax.control import while_loop
+from padax.functional.lax.elementwise import (
+    abs as _abs,
+    add,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    digamma,
+    div,
+    eq,
+    exp,
+    gt,
+    log,
+    lt,
+    mul,
+    neg,
+    sub,
+)
 from padax.functional.lax.reductions import reduce_or
 from padax.functional.lax.structural import convert_element_type, select
 

@@ -24,15 +24,27 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import jit
-from padax import dtypes
+from padax import dtypes, jit
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, is_array, static_int
-from padax.functional.lax.elementwise import (add, bitwise_and, bitwise_or, bitwise_xor, shift_left, shift_right_arithmetic,
-                                              shift_right_logical)
+from padax.functional.lax.elementwise import (
+    add,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    shift_left,
+    shift_right_arithmetic,
+    shift_right_logical,
+)
 from padax.functional.lax.random_bits import rng_bit_generator
-from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, iota,
-                                             reshape, slice as _slice)
+from padax.functional.lax.structural import (
+    broadcast_in_dim,
+    concatenate,
+    convert_element_type,
+    iota,
+    reshape,
+    slice as _slice,
+)
 
 DEFAULT_IMPL = "threefry2x32"
 _KEY_SIZE = {"threefry2x32": 2, "rbg": 4}

@@ -70,26 +70,58 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import custom_jvp, jit, stop_gradient
-from padax import dtypes
+from padax import custom_jvp, dtypes, jit, stop_gradient
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, broadcast_shapes, broadcast_to, full, is_array
 from padax.functional.lax.control import while_loop
 from padax.functional.lax.cumulative import cumsum
-from padax.functional.lax.elementwise import (abs as _abs, add, bitwise_and, bitwise_not, bitwise_or,
-                                              bitwise_xor, complex as _complex, div, eq, erf, erf_inv, exp,
-                                              floor, ge, gt, le, lgamma, log, log1p, lt, max as _max,
-                                              min as _min, mul, neg, nextafter, shift_right_logical,
-                                              sqrt, sub)
+from padax.functional.lax.elementwise import (
+    abs as _abs,
+    add,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    complex as _complex,
+    div,
+    eq,
+    erf,
+    erf_inv,
+    exp,
+    floor,
+    ge,
+    gt,
+    le,
+    lgamma,
+    log,
+    log1p,
+    lt,
+    max as _max,
+    min as _min,
+    mul,
+    neg,
+    nextafter,
+    shift_right_logical,
+    sqrt,
+    sub,
+)
 from padax.functional.lax.indexing import GatherDimensionNumbers, gather
 from padax.functional.lax.reductions import argmax, reduce_max, reduce_or, reduce_sum
 from padax.functional.lax.sorting import sort, top_k
-from padax.functional.lax.structural import (bitcast_convert_type, broadcast_in_dim, broadcasted_iota,
-                                             concatenate, convert_element_type, iota, reshape, select,
-                                             slice as _slice, transpose)
-from padax.random._keys import (_MASK32, _UINT, bits_impl, canonical_shape, check_key, split2,
-                                words_impl)
+from padax.functional.lax.structural import (
+    bitcast_convert_type,
+    broadcast_in_dim,
+    broadcasted_iota,
+    concatenate,
+    convert_element_type,
+    iota,
+    reshape,
+    select,
+    slice as _slice,
+    transpose,
+)
 from padax.random._gamma_grad import gamma_log_sample_grad
+from padax.random._keys import _MASK32, _UINT, bits_impl, canonical_shape, check_key, split2, words_impl
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 _MAX_ROUNDS = 1000  # cap on rejection rounds (termination guarantee; never reached in practice)

@@ -28,8 +28,7 @@ from padax.core.errors import op_value_error
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
 from padax.functional._checks import no_out, placed
-from padax.functional.lax.elementwise import add, mul
-from padax.functional.lax.elementwise import complex as make_complex
+from padax.functional.lax.elementwise import add, complex as make_complex, mul
 from padax.functional.lax.structural import convert_element_type, iota, reshape, slice_in_dim
 from padax.random import _keys, _samplers
 

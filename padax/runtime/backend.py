@@ -13,8 +13,7 @@ from typing import Any
 
 from padax.config import config
 from padax.core.errors import ForkedProcessError
-from padax.runtime import _jaxlib
-from padax.runtime import sharding
+from padax.runtime import _jaxlib, sharding
 from padax.runtime.host_memory import tune_host_allocator
 
 _clients: dict[str, Any] = {}

@@ -7,9 +7,8 @@ from typing import Sequence
 from padax.core.abstract import ShapedArray
 from padax.core.errors import OutOfMemoryError
 from padax.core.source_info import user_location
-from padax.runtime import _jaxlib
+from padax.runtime import _jaxlib, backend
 from padax.runtime.array import Tensor
-from padax.runtime import backend
 from padax.runtime.backend import single_device_sharding
 from padax.runtime.host_callbacks import reraise_callback_error
 

@@ -8,10 +8,8 @@ import numpy as np
 from padax.config import config
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
-from padax.runtime import _jaxlib, backend
+from padax.runtime import _jaxlib, backend, sharding as sh, tree as tree_util
 from padax.runtime.array import Tensor
-from padax.runtime import sharding as sh
-from padax.runtime import tree as tree_util
 from padax.runtime.place import Place
 from padax.runtime.sharding import PartitionSpec, Sharding, resolve_sharding
 

@@ -9,8 +9,16 @@ import numpy as np
 
 from padax.runtime.put import device_put
 from padax.serialization import _paddle_format, _pickle_reader, _safetensors
-from padax.serialization._archive import (_ZIP_MAGIC, LoadError, array_entries, json_entry, open_archive, read_arrays,
-                                          read_json, write_archive)
+from padax.serialization._archive import (
+    _ZIP_MAGIC,
+    LoadError,
+    array_entries,
+    json_entry,
+    open_archive,
+    read_arrays,
+    read_json,
+    write_archive,
+)
 from padax.serialization._tree import decode_tree, encode_tree
 
 FORMAT = "padax.tree"

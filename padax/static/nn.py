@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from padax.functional._arrays import asarray as _asarray
-from padax.functional._arrays import is_array as _is_array
-from padax.functional.lax import control
-from padax.functional.lax import elementwise as _E
-from padax.functional.lax import structural as _structural
+from padax.functional._arrays import asarray as _asarray, is_array as _is_array
+from padax.functional.lax import control, elementwise as _E, structural as _structural
 
 
 def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,

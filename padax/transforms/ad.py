@@ -15,8 +15,7 @@ from padax.core.ad_util import Zero, float0, instantiate, tangent_aval, zeros_li
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.source_info import user_location
 from padax.core.trace import trace_state
-from padax.functional._arrays import asarray, constant
-from padax.functional._arrays import full as _full
+from padax.functional._arrays import asarray, constant, full as _full
 from padax.functional.lax import structural as S
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
 from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401

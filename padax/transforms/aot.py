@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from padax.core.jaxpr import ClosedJaxpr
 from padax.lowering.compile import compile_lowered
-from padax.runtime import _jaxlib
-from padax.runtime import tree as tree_util
+from padax.runtime import _jaxlib, tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable

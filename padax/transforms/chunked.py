@@ -14,8 +14,7 @@ from typing import Any, Callable
 from padax.core.abstract import get_aval
 from padax.core.source_info import user_location
 from padax.functional.lax.control import scan
-from padax.functional.lax.structural import concatenate, moveaxis, reshape
-from padax.functional.lax.structural import slice as lslice
+from padax.functional.lax.structural import concatenate, moveaxis, reshape, slice as lslice
 from padax.runtime import tree as tree_util
 from padax.transforms import batching as _batching  # (a cycle: batching.vmap calls chunked_vmap)
 

@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from padax.config import config
-from padax.core import primitive as _primitive
-from padax.core import trace as _trace
+from padax.core import primitive as _primitive, trace as _trace
 from padax.core.abstract import ShapedArray
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from padax.core.primitive import Primitive
@@ -24,8 +23,7 @@ from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.lowering import registry as _lowering_registry
 from padax.lowering.compile import compile_jaxpr_on
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
+from padax.runtime import _jaxlib, backend as _backend
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable

@@ -9,8 +9,7 @@ from typing import Any, Callable
 
 from padax.core import dtypes
 from padax.functional._arrays import aval_of, full
-from padax.functional.lax.structural import concatenate, convert_element_type, reshape
-from padax.functional.lax.structural import slice as lslice
+from padax.functional.lax.structural import concatenate, convert_element_type, reshape, slice as lslice
 from padax.runtime import tree as tree_util
 
 __all__ = ["ravel_pytree"]

@@ -29,9 +29,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
-from padax.runtime import tree as tree_util
+from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor, mark_donated, raise_if_deleted
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory

@@ -23,8 +23,7 @@ from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_jaxpr
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.lowering.compile import compile_jaxpr_on
-from padax.runtime import _jaxlib
-from padax.runtime import backend as _backend
+from padax.runtime import _jaxlib, backend as _backend
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable

@@ -38,8 +38,7 @@ from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_ja
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace, new_trace, set_current_trace
 from padax.functional._arrays import full
-from padax.functional.lax import parallel as par
-from padax.functional.lax import resharding as pex
+from padax.functional.lax import parallel as par, resharding as pex
 from padax.functional.lax.call import jit_p, remat_p
 from padax.functional.lax.elementwise import div
 from padax.functional.lax.parallel import psum_p
@@ -47,8 +46,7 @@ from padax.functional.lax.resharding import spmd_axes
 from padax.functional.lax.shard_map import block_aval, shard_map_abstract, shard_map_p
 from padax.functional.lax.structural import batch_size, reshape
 from padax.interpreters.ad import jvp_flat
-from padax.runtime import backend as _backend
-from padax.runtime import tree as tree_util
+from padax.runtime import backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.put import device_put
 from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec, get_mesh

@@ -14,8 +14,7 @@ from padax.config import config
 from padax.core.abstract import aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.lowering.compile import compile_lowered
-from padax.runtime import _jaxlib
-from padax.runtime import tree as tree_util
+from padax.runtime import _jaxlib, tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from padax.vision.transforms._image import pillow as _pillow
 
 _BACKENDS = ("pil", "cv2")

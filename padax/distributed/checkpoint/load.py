@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from padax.config import config as _config
 from padax import dtypes
+from padax.config import config as _config
 from padax.core.abstract import ShapedArray as _ShapedArray
 from padax.distributed.checkpoint import layout
 from padax.distributed.checkpoint.layout import CheckpointError

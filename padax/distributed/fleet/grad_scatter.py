@@ -20,6 +20,10 @@ import functools
 from typing import Any, Sequence
 
 from padax import dtypes
+from padax.distributed.fleet import (
+    layout,
+    model as _model,  # a circle: model's forward calls call_per_shard (attribute use)
+)
 from padax.functional import _arrays
 from padax.functional.lax.parallel import pmean as _pmean
 from padax.functional.lax.resharding import psum_scatter as _psum_scatter
@@ -27,8 +31,6 @@ from padax.runtime import tree as tree_util
 from padax.runtime.sharding import Mesh, PartitionSpec
 from padax.transforms.custom import custom_vjp as _custom_vjp
 from padax.transforms.shard_map import shard_map as _shard_map
-from padax.distributed.fleet import layout
-from padax.distributed.fleet import model as _model  # a circle: model's forward calls call_per_shard (attribute use)
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.distributed.fleet import (
+    _state,
+    grad_scatter as _grad_scatter,  # a circle: it reads param_sharding at call time
+    layout,
+)
 from padax.functional import _arrays
-from padax.runtime import backend as _backend
-from padax.runtime import tree as tree_util
-from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
-from padax.distributed.fleet import _state, layout
-from padax.distributed.fleet import grad_scatter as _grad_scatter  # a circle: it reads param_sharding at call time
 from padax.nn.layer.layers import Layer
+from padax.runtime import backend as _backend, tree as tree_util
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def default_mesh() -> Mesh:

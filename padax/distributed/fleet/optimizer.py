@@ -12,10 +12,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.runtime import tree as tree_util
-from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.model import param_sharding
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def _is_none(x: Any) -> bool:

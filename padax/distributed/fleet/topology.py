@@ -12,9 +12,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from padax.distributed.fleet.strategy import HYBRID_ORDER, DistributedStrategy
 from padax.runtime import backend as _backend
 from padax.runtime.sharding import Mesh, _is_addressable
-from padax.distributed.fleet.strategy import HYBRID_ORDER, DistributedStrategy
 
 
 class Group(str):

@@ -16,15 +16,23 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.errors import op_type_error, op_value_error
 from padax.core.abstract import get_aval
-from padax.interpreters.staging import trace_flat
+from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import full
 from padax.functional.lax import elementwise as E, reductions as R
 from padax.functional.lax.control import _operand
-from padax.functional.lax.structural import (broadcast_in_dim, concatenate, convert_element_type, reshape, rev,
-                                             select_n, slice as lslice, transpose)
+from padax.functional.lax.structural import (
+    broadcast_in_dim,
+    concatenate,
+    convert_element_type,
+    reshape,
+    rev,
+    select_n,
+    slice as lslice,
+    transpose,
+)
+from padax.interpreters.staging import trace_flat
+from padax.runtime import tree as tree_util
 
 __all__ = ["associative_scan", "reduce", "cumlogsumexp"]
 

@@ -10,8 +10,8 @@ program; the batched program), so differentiated code stays compiled.
 """
 from __future__ import annotations
 
-from padax.core.primitive import Primitive
 from padax.core.jaxpr import eval_jaxpr
+from padax.core.primitive import Primitive
 
 jit_p = Primitive("jit", multiple_results=True)
 

@@ -26,9 +26,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core.abstract import ShapedArray
-from padax.functional.lax.structural import batch_size, bdim_to_front, expand_dims
 from padax.core.effects import debug_effect, io_effect, no_effects, ordered_debug_effect, ordered_io_effect
 from padax.core.primitive import Primitive
+from padax.functional.lax.structural import batch_size, bdim_to_front, expand_dims
 from padax.runtime.put import device_put
 
 debug_callback_p = Primitive("debug_callback", multiple_results=True)

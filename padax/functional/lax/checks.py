@@ -15,10 +15,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.effects import Effect
 from padax.core.errors import PadaxError
 from padax.core.primitive import Primitive
+from padax.functional.lax.structural import batch_size, bdim_to_front
 
 check_effect = Effect("Check", ordered=False)
 check_p = Primitive("check", multiple_results=True)

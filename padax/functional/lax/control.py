@@ -37,27 +37,36 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim_p, clamp, concatenate,
-                                             convert_element_type, convert_element_type_p, moveaxis, reshape,
-                                             select_n_p, slice_in_dim)
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
 from padax.core.primitive import Primitive
 from padax.core.trace import Tracer, set_current_trace
+from padax.functional._arrays import asarray, result_dtype
+from padax.functional.lax.elementwise import add, lt, ne
+from padax.functional.lax.reductions import reduce_or_p
+from padax.functional.lax.structural import (
+    batch_size,
+    bdim_to_front,
+    broadcast_in_dim_p,
+    clamp,
+    concatenate,
+    convert_element_type,
+    convert_element_type_p,
+    moveaxis,
+    reshape,
+    select_n_p,
+    slice_in_dim,
+)
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_eval, batch_flat, batch_jaxpr
 from padax.interpreters.jaxpr_util import dce, deps, hoist, join_consts
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.interpreters.staging import trace_flat
+from padax.runtime import tree as tree_util
 from padax.runtime.array import Tensor
-from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray, result_dtype
-from padax.functional.lax.elementwise import add, lt, ne
-from padax.functional.lax.reductions import reduce_or_p
 
 cond_p = Primitive("cond", multiple_results=True)
 while_p = Primitive("while", multiple_results=True)

@@ -13,14 +13,13 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
-from padax.functional.lax.structural import convert_element_type, moveaxis, reshape, rev, transpose
 from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, static_ints
 from padax.functional.lax.dot import canonical_precision, check_preferred_element_type
+from padax.functional.lax.structural import convert_element_type, moveaxis, reshape, rev, transpose
 
 
 class ConvDimensionNumbers(NamedTuple):

@@ -8,10 +8,10 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
-from padax.interpreters.ad import jvp_flat
 from padax.functional.lax import elementwise
 from padax.functional.lax.elementwise import add, mul
 from padax.functional.lax.structural import pad
+from padax.interpreters.ad import jvp_flat
 
 cumulative_primitives: dict[str, Primitive] = {}
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
 from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import MissingRuleError
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
-from padax.functional._arrays import asarray
 from padax.core.source_info import user_location
+from padax.functional._arrays import asarray
+from padax.runtime import tree as tree_util
 
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)

@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from padax.config import config
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
+from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
-from padax.config import config
 from padax.functional.lax.structural import convert_element_type, moveaxis, transpose
 
 dot_general_p = Primitive("dot_general")

@@ -14,18 +14,17 @@ from __future__ import annotations
 import enum
 from typing import Callable
 
-from padax.core import ad_util, dtypes
-from padax.core.abstract import ShapedArray
-from padax.core.errors import op_type_error
 import numpy as np
 
-from padax.core.ad_util import (Zero, defjvp, defjvp_with_output, deflinear, defzero_jvp,
-                                is_undefined)
-from padax.functional.lax.structural import batch_size, bdim_to_front, select_n_p
+from padax.core import ad_util, dtypes
+from padax.core.abstract import ShapedArray, get_aval
+from padax.core.ad_util import Zero, defjvp, defjvp_with_output, deflinear, defzero_jvp, is_undefined
+from padax.core.errors import op_type_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full, is_array, static_int
 from padax.functional._docs import LAX_IMPORTS, example_doc
+from padax.functional.lax.structural import batch_size, bdim_to_front, select_n_p
+
 
 # dtype-kind predicates used to validate operands
 def _any(d):

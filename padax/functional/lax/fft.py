@@ -24,11 +24,10 @@ from typing import Sequence
 
 import numpy as np
 
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
 from padax.functional.lax.elementwise import complex as lax_complex, conj, imag, mul, real
 from padax.functional.lax.structural import broadcast_in_dim, moveaxis, pad

@@ -15,16 +15,23 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, add_tangents, is_undefined, tangent_aval, zeros_like_aval
-from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim, convert_element_type, iota,
-                                             moveaxis, reshape, select)
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
 from padax.functional.lax.elementwise import add, div, eq, max as _max, mul
+from padax.functional.lax.structural import (
+    batch_size,
+    bdim_to_front,
+    broadcast_in_dim,
+    convert_element_type,
+    iota,
+    moveaxis,
+    reshape,
+    select,
+)
 
 
 class GatherScatterMode(enum.Enum):

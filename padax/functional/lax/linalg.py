@@ -38,19 +38,44 @@ from __future__ import annotations
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
-from padax.functional.lax.structural import (batch_size, bdim_to_front, broadcast_in_dim, broadcasted_iota, concatenate,
-                                             convert_element_type, moveaxis, pad, select, slice as slice_, transpose)
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, constant, full
 from padax.functional.lax.control import fori_loop
 from padax.functional.lax.dot import dot_general
-from padax.functional.lax.elementwise import (abs as abs_, add, bitwise_and, complex as mkcomplex, conj, div, eq, ge,
-                                              gt, imag, le, mul, neg, real, sub)
+from padax.functional.lax.elementwise import (
+    abs as abs_,
+    add,
+    bitwise_and,
+    complex as mkcomplex,
+    conj,
+    div,
+    eq,
+    ge,
+    gt,
+    imag,
+    le,
+    mul,
+    neg,
+    real,
+    sub,
+)
 from padax.functional.lax.reductions import argmax, reduce_sum
+from padax.functional.lax.structural import (
+    batch_size,
+    bdim_to_front,
+    broadcast_in_dim,
+    broadcasted_iota,
+    concatenate,
+    convert_element_type,
+    moveaxis,
+    pad,
+    select,
+    slice as slice_,
+    transpose,
+)
 
 INEXACT_NAMES = ("float32", "float64", "complex64", "complex128")  # the dtypes LAPACK works in
 

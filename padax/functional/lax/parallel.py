@@ -12,19 +12,25 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear, instantiate, tangent_aval
-from padax.functional.lax.structural import (broadcast, convert_element_type, dynamic_slice_in_dim, iota, moveaxis,
-                                             reshape, squeeze)
+from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.core.source_info import user_location
-from padax.core.errors import op_type_error, op_value_error
-from padax.core.abstract import get_aval
-from padax.functional._arrays import asarray, broadcast_to, static_int
 from padax.core.trace import trace_state
+from padax.functional._arrays import asarray, broadcast_to, static_int
 from padax.functional.lax import reductions as R
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.elementwise import div, eq, mul
+from padax.functional.lax.structural import (
+    broadcast,
+    convert_element_type,
+    dynamic_slice_in_dim,
+    iota,
+    moveaxis,
+    reshape,
+    squeeze,
+)
 from padax.runtime import tree as tree_util
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.ad_util import Zero, deflinear
-from padax.functional.lax.elementwise import elementwise_batch_rule
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray
+from padax.functional.lax.elementwise import elementwise_batch_rule
 
 reduce_precision_p = Primitive("reduce_precision")
 

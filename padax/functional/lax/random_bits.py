@@ -9,13 +9,12 @@ from __future__ import annotations
 import enum
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import defzero_jvp
-from padax.functional.lax.structural import concatenate, moveaxis, reshape, slice as slice_
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full
+from padax.functional.lax.structural import concatenate, moveaxis, reshape, slice as slice_
 
 
 class RandomAlgorithm(enum.IntEnum):

@@ -4,11 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear, defzero_jvp
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, static_int, static_ints
 from padax.functional._docs import LAX_IMPORTS, example_doc
 from padax.functional.lax.cumulative import cumprod

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear, instantiate
-from padax.functional.lax.structural import broadcast, moveaxis, reshape, transpose
 from padax.core.errors import op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
-from padax.functional.lax.parallel import _static_axis_size, _unbound_impl, all_gather_p
 from padax.functional.lax import reductions as R
 from padax.functional.lax.elementwise import mul
+from padax.functional.lax.parallel import _static_axis_size, _unbound_impl, all_gather_p
+from padax.functional.lax.structural import broadcast, moveaxis, reshape, transpose
 from padax.runtime import tree as tree_util
 from padax.runtime.put import device_put
 from padax.runtime.sharding import NamedSharding, PartitionSpec, Sharding, resolve_sharding

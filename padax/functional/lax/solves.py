@@ -20,19 +20,18 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from padax.core import dtypes
-from padax.runtime import tree as tree_util
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
-from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional.lax.control import _avals_str, _operand, _same_type, _trace_user
+from padax.functional.lax.elementwise import sub
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_flat
 from padax.interpreters.batching import batch_jaxpr
 from padax.interpreters.jaxpr_util import hoist
-from padax.functional.lax.elementwise import sub
+from padax.runtime import tree as tree_util
 
 linear_solve_p = Primitive("custom_linear_solve", multiple_results=True)
 

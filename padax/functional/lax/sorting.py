@@ -6,11 +6,10 @@ Float keys sort in numpy's order: NaNs last (all NaNs equal), -0.0 equal to
 from __future__ import annotations
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.errors import op_type_error, op_value_error, shapes_str
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, static_int
 from padax.functional.lax.indexing import GatherDimensionNumbers, gather
 from padax.functional.lax.structural import batch_size, bdim_to_front, broadcasted_iota, expand_dims, moveaxis

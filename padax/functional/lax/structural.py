@@ -8,14 +8,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
-from padax.interpreters import hooks
+from padax.core.abstract import ShapedArray, get_aval
+from padax.core.ad_util import Zero, deflinear, instantiate, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.errors import op_type_error, op_value_error
-from padax.core.ad_util import (Zero, deflinear, instantiate, is_undefined, tangent_aval,
-                                zeros_like_aval)
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, constant, full, is_array, static_int, static_ints
+from padax.interpreters import hooks
 
 # convert_element_type(x, new_dtype, weak_type)
 convert_element_type_p = Primitive("convert_element_type")
@@ -1205,8 +1203,11 @@ def _index_vectors(starts, sdims, size: int, upper):
 def _dynamic_slice_batch(args, dims, *, slice_sizes):
     """Unbatched starts: one more full-size window axis. Batched starts: a gather, with the
     operand's batch axis paired to the indices' (XLA batching dims) when both are batched."""
-    from padax.functional.lax.indexing import (GatherDimensionNumbers, GatherScatterMode,
-                                               gather_p)  # cycle: lax.indexing imports this module at load
+    from padax.functional.lax.indexing import (
+        GatherDimensionNumbers,
+        GatherScatterMode,
+        gather_p,  # cycle: lax.indexing imports this module at load
+    )
     x, *starts = args
     xd, *sdims = dims
     size = batch_size(args, dims)
@@ -1235,8 +1236,11 @@ def _dynamic_slice_batch(args, dims, *, slice_sizes):
 def _dynamic_update_slice_batch(args, dims):
     """Unbatched starts: start 0 on the batch axis. Batched starts: a scatter whose operand
     batch axis is paired with the indices' (each example writes only its own slice)."""
-    from padax.functional.lax.indexing import (GatherScatterMode, ScatterDimensionNumbers,
-                                               scatter_p)  # cycle: lax.indexing imports this module at load
+    from padax.functional.lax.indexing import (
+        GatherScatterMode,
+        ScatterDimensionNumbers,
+        scatter_p,  # cycle: lax.indexing imports this module at load
+    )
     x, update, *starts = args
     xd, ud, *sdims = dims
     size = batch_size(args, dims)

@@ -12,11 +12,10 @@ from typing import Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
 from padax.functional.lax.elementwise import add, bitwise_and, bitwise_not, bitwise_or, eq, mul

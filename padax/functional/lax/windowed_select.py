@@ -15,13 +15,12 @@ dilation (XLA's SelectAndScatter has none); params are per operand dimension.
 from __future__ import annotations
 
 from padax.core import dtypes
-from padax.core.abstract import ShapedArray
+from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, instantiate, is_undefined
-from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.primitive import Primitive
-from padax.core.abstract import get_aval
 from padax.functional._arrays import asarray
+from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.functional.lax.windowed import reduce_window_shape
 
 SELECTS = ("ge", "le")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from padax.runtime.backend import default_platform
-from padax.runtime.host_callbacks import host_entry
 from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import LoweringError, aval_to_ir_type, register_lowering
+from padax.runtime.backend import default_platform
+from padax.runtime.host_callbacks import host_entry
 
 _TARGETS = {"cpu": "xla_ffi_python_cpu_callback", "cuda": "xla_ffi_python_gpu_callback",
             "rocm": "xla_ffi_python_gpu_callback"}

@@ -4,8 +4,14 @@
 the compiler means forward mode was applied to a custom_vjp function, a user error."""
 from __future__ import annotations
 
-from padax.functional.lax.custom import (custom_jvp_call_p, custom_lin_p, custom_vjp_call_p, forward_mode_error,
-                                         not_differentiable_p, stop_gradient_p)
+from padax.functional.lax.custom import (
+    custom_jvp_call_p,
+    custom_lin_p,
+    custom_vjp_call_p,
+    forward_mode_error,
+    not_differentiable_p,
+    stop_gradient_p,
+)
 from padax.lowering.mlir import lower_jaxpr_body, register_lowering
 
 

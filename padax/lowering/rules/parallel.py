@@ -27,14 +27,20 @@ from typing import Sequence
 import numpy as np
 
 from padax.core import dtypes
-from padax.runtime.sharding import NamedSharding
-from padax.functional.lax import parallel as par
-from padax.functional.lax import resharding as pex
+from padax.functional.lax import parallel as par, resharding as pex
+from padax.functional.lax.shard_map import shard_map_p
 from padax.lowering import shardy
 from padax.lowering._mlir import hlo, ir
-from padax.lowering.mlir import (LoweringError, aval_to_ir_type, dtype_to_ir_type, full_like_aval,
-                                 ir_constant, lower_jaxpr_body, register_lowering)
-from padax.functional.lax.shard_map import shard_map_p
+from padax.lowering.mlir import (
+    LoweringError,
+    aval_to_ir_type,
+    dtype_to_ir_type,
+    full_like_aval,
+    ir_constant,
+    lower_jaxpr_body,
+    register_lowering,
+)
+from padax.runtime.sharding import NamedSharding
 
 _DEVICE_TO_DEVICE = 1
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from padax.functional.lax import windowed as W
-from padax.functional.lax import windowed_select as WS
+from padax.functional.lax import windowed as W, windowed_select as WS
 from padax.lowering._mlir import hlo, ir
 from padax.lowering.mlir import aval_to_ir_type, full_like_aval, ir_constant, register_lowering
 from padax.lowering.rules.elementwise import compare

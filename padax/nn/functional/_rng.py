@@ -13,8 +13,7 @@ import contextvars
 from typing import Any, Iterator
 
 from padax.core.source_info import user_location
-from padax.random import _keys
-from padax.random import _state as _global
+from padax.random import _keys, _state as _global
 
 
 class _Scope:

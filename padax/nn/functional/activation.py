@@ -8,11 +8,9 @@ from __future__ import annotations
 import math as _pymath
 from typing import Any
 
-from padax import custom_jvp, lax
-from padax import dtypes
+from padax import custom_jvp, dtypes, lax
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
 from padax.functional._checks import no_out
 from padax.functional.indexed import take_along

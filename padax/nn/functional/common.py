@@ -12,8 +12,7 @@ from padax.functional._checks import arg
 from padax.functional.einsum import einsum as _einsum
 from padax.functional.lax.conv import ConvDimensionNumbers, conv_general_dilated
 from padax.functional.linalg_basic import matmul
-from padax.functional.manipulation import pad as _pad
-from padax.functional.manipulation import reshape
+from padax.functional.manipulation import pad as _pad, reshape
 from padax.nn.functional._util import static_ints
 from padax.nn.functional.conv import conv2d_transpose as _conv2d_transpose
 

@@ -6,8 +6,7 @@ from typing import Any
 import numpy as np
 
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, result_dtype
 from padax.functional.indexed import take_axis
 from padax.nn.functional._util import float_array, vector_norm

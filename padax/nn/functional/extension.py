@@ -8,10 +8,8 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.core.trace import EvalTrace as _EvalTrace
-from padax.core.trace import trace_state as _trace_state
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.core.trace import EvalTrace as _EvalTrace, trace_state as _trace_state
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, broadcast_to
 from padax.functional._checks import arg
 from padax.functional.creation import diag_embed  # noqa: F401  (also public here, as in Paddle)

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax import custom_jvp, stop_gradient
-from padax import dtypes
+from padax import custom_jvp, dtypes, stop_gradient
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, static_int
 from padax.functional.creation import zeros, zeros_like
 from padax.functional.indexed import gather

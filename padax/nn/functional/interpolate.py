@@ -23,8 +23,7 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, is_array, static_int
 from padax.functional._checks import arg
 from padax.functional.indexed import take_axis

@@ -12,14 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import stop_gradient as _stop_gradient
-from padax import dtypes
+from padax import dtypes, lax, stop_gradient as _stop_gradient
 from padax.core.errors import op_type_error, op_value_error
-from padax.core.trace import EvalTrace as _EvalTrace
-from padax.core.trace import trace_state as _trace_state
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.core.trace import EvalTrace as _EvalTrace, trace_state as _trace_state
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import Tensor, asarray, canonicalize_axis, is_array, result_dtype, static_int
 from padax.functional._checks import arg
 from padax.functional.manipulation import reshape, squeeze, unsqueeze

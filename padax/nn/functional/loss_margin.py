@@ -6,8 +6,7 @@ from typing import Any, Callable
 
 from padax import dtypes
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._checks import arg
 from padax.functional.indexed import take_along, take_axis
 from padax.functional.manipulation import reshape, unsqueeze

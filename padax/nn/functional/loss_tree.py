@@ -15,11 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from padax import stop_gradient
-from padax import dtypes
+from padax import dtypes, stop_gradient
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import Tensor, asarray
 from padax.functional._checks import arg
 from padax.functional.indexed import take_along, take_axis

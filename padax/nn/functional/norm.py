@@ -12,8 +12,7 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import canonicalize_axis
 from padax.functional._checks import arg, no_out
 from padax.functional.lax.windowed import reduce_window_sum

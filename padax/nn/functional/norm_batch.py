@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax import stop_gradient
-from padax import dtypes
+from padax import dtypes, stop_gradient
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray
 from padax.functional.manipulation import reshape
 from padax.lax import pmean as _pmean

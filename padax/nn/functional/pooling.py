@@ -18,11 +18,16 @@ from padax.core.errors import op_value_error
 from padax.functional import math as M
 from padax.functional._arrays import asarray, full
 from padax.functional._checks import arg
-from padax.functional.lax import elementwise as E
-from padax.functional.lax import structural as S
+from padax.functional.lax import elementwise as E, structural as S
 from padax.functional.lax.windowed import reduce_window_max, reduce_window_sum
-from padax.nn.functional._util import (LOW_PRECISION, channel_last, explicit_padding, same_pads, spatial_axes,
-                                       static_ints)
+from padax.nn.functional._util import (
+    LOW_PRECISION,
+    channel_last,
+    explicit_padding,
+    same_pads,
+    spatial_axes,
+    static_ints,
+)
 
 MASK_DTYPE = np.dtype(np.int32)
 

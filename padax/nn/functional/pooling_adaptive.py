@@ -12,8 +12,7 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, broadcast_to, full
 from padax.functional._checks import arg
 from padax.functional.indexed import put_along_axis, take_along, take_axis

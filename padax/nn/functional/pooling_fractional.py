@@ -18,8 +18,7 @@ from padax.core.errors import op_value_error
 from padax.nn.functional._util import static_ints
 from padax.nn.functional.pooling import pool_input
 from padax.nn.functional.pooling_adaptive import window_max
-from padax.random import _state as _global_rng
-from padax.random import _samplers
+from padax.random import _samplers, _state as _global_rng
 
 _f32 = np.float32
 

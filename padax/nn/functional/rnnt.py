@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax import stop_gradient
-from padax import dtypes
+from padax import dtypes, stop_gradient
 from padax.core.errors import op_value_error
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional._arrays import broadcast_to
 from padax.functional._checks import arg
 from padax.functional.creation import full

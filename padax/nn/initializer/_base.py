@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import jit
-from padax import dtypes
+from padax import dtypes, jit
 from padax.core.errors import require_members
 from padax.functional._arrays import is_array
 from padax.nn.functional._rng import next_key

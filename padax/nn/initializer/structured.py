@@ -7,11 +7,8 @@ import numpy as np
 
 from padax import linalg
 from padax.functional import math as M
-from padax.functional.creation import full as _full
-from padax.functional.creation import to_tensor as _to_tensor
-from padax.functional.manipulation import diagonal as _diagonal
-from padax.functional.manipulation import reshape as _reshape
-from padax.functional.manipulation import transpose as _transpose
+from padax.functional.creation import full as _full, to_tensor as _to_tensor
+from padax.functional.manipulation import diagonal as _diagonal, reshape as _reshape, transpose as _transpose
 from padax.nn.initializer._base import Initializer, random_key
 from padax.random import _samplers
 

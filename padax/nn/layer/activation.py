@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from padax.functional._docs import example_doc
 from padax.nn import functional as F
 from padax.nn.initializer import Constant
 from padax.nn.layer._calls import check_input
 from padax.nn.layer._functional import FunctionalLayer
 from padax.nn.layer.layers import Layer
-from padax.functional._docs import example_doc
 
 
 class CELU(FunctionalLayer):

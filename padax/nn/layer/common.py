@@ -7,8 +7,7 @@ from typing import Any
 
 from padax.functional import manipulation
 from padax.nn.functional.common import bilinear, linear
-from padax.nn.functional.dropout import (_check_p, alpha_dropout, dropout, dropout2d, dropout3d,
-                                         feature_alpha_dropout)
+from padax.nn.functional.dropout import _check_p, alpha_dropout, dropout, dropout2d, dropout3d, feature_alpha_dropout
 from padax.nn.functional.input import embedding
 from padax.nn.layer._calls import check_input
 from padax.nn.layer.layers import Layer, config_ints

@@ -31,13 +31,11 @@ import padax
 from padax import dtypes
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace
-from padax.functional._arrays import is_array
-from padax.functional._arrays import static_int as _static_int
+from padax.functional._arrays import is_array, static_int as _static_int
 from padax.functional.creation import normalize_shape as _normalize_shape
 from padax.nn import initializer as _initializer
 from padax.nn.initializer._base import global_initializers as _global_initializers
-from padax.nn.layer import _calls, _pytree
-from padax.nn.layer import _state_dict
+from padax.nn.layer import _calls, _pytree, _state_dict
 from padax.nn.param_attr import ParamAttr, ParamInfo
 
 _name_counts: collections.Counter = collections.Counter()

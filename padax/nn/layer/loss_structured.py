@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from padax import dtypes
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional.manipulation import concat, unsqueeze
 from padax.nn import functional as F
 from padax.nn.layer._calls import check_input

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax import tree as tree_util
-from padax.functional import creation, manipulation
-from padax.functional import math as M
+from padax.functional import creation, manipulation, math as M
 from padax.functional._arrays import aval_of
 from padax.functional.lax.control import scan
 from padax.nn import functional as F

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax import dtypes
-from padax.functional import creation, manipulation
-from padax.functional import math as M
+from padax.functional import creation, manipulation, math as M
 from padax.functional._arrays import aval_of
 from padax.functional.linalg_basic import matmul
 from padax.nn import functional as F

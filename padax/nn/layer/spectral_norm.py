@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 
 from padax import stop_gradient
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional.linalg_basic import matmul
 from padax.nn.initializer import Normal
 from padax.nn.layer._calls import input_error

@@ -11,10 +11,8 @@ from typing import Any
 import numpy as np
 
 from padax import dtypes
-from padax.core.errors import op_type_error as _op_type_error
-from padax.core.errors import op_value_error as _op_value_error
-from padax.functional import creation, manipulation
-from padax.functional import math as M
+from padax.core.errors import op_type_error as _op_type_error, op_value_error as _op_value_error
+from padax.functional import creation, manipulation, math as M
 from padax.functional._arrays import aval_of
 from padax.functional.linalg_basic import matmul
 from padax.nn import functional as F

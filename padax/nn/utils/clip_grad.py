@@ -7,8 +7,7 @@ from typing import Any
 
 from padax import tree as tree_util
 from padax.core.trace import Tracer as _Tracer
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional.manipulation import stack as _stack_arrays
 
 

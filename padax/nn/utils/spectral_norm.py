@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from padax import stop_gradient as _stop_gradient
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional.linalg_basic import matmul
 from padax.functional.manipulation import reshape, transpose
 from padax.nn.functional._rng import next_key as _next_key

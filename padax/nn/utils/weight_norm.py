@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.functional import math as M
-from padax.functional import reduction as R
+from padax.functional import math as M, reduction as R
 from padax.functional.manipulation import reshape
 from padax.nn.utils.reparam import Reparam, add_reparam, remove_reparam
 

@@ -5,8 +5,7 @@ import dataclasses
 from typing import Any, Callable
 
 import padax.numpy as pnp
-from padax import ode
-from padax import tree as tree_util
+from padax import ode, tree as tree_util
 from padax.core.errors import op_value_error
 
 _METHODS = {"RK45": "Dopri5", "RK23": "Bosh3", "DOP853": "Dopri8", "Radau": "Kvaerno5", "BDF": "Kvaerno5",

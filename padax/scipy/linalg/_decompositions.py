@@ -16,11 +16,7 @@ import padax.lax as lax
 import padax.numpy as pnp
 from padax.core.errors import op_value_error
 from padax.functional.lax import linalg as L
-from padax.linalg import cholesky as chol
-from padax.linalg import eigh as peigh
-from padax.linalg import eigvalsh, svdvals, triangular_solve
-from padax.linalg import qr as pqr
-from padax.linalg import svd as psvd
+from padax.linalg import cholesky as chol, eigh as peigh, eigvalsh, qr as pqr, svd as psvd, svdvals, triangular_solve
 from padax.scipy.linalg._inputs import _asfloat
 
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import padax.numpy as pnp
 from padax.core.errors import op_value_error
-from padax.linalg import cholesky, cholesky_solve, lu, solve, triangular_solve
-from padax.linalg import lu_solve as _lu_solve
+from padax.linalg import cholesky, cholesky_solve, lu, lu_solve as _lu_solve, solve, triangular_solve
 from padax.scipy.linalg._inputs import _asfloat, _square
 
 

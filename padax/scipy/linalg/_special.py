@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 import padax.numpy as pnp
-from padax.dtypes import default_complex_dtype, default_float_dtype
 from padax.core.errors import op_value_error
+from padax.dtypes import default_complex_dtype, default_float_dtype
 
 
 def _vector(op: str, a: Any, min_size: int = 1) -> Any:

@@ -15,8 +15,7 @@ import numpy as np
 
 import padax.lax as lax
 import padax.numpy as pnp
-from padax import grad, jacfwd
-from padax import tree as tree_util
+from padax import grad, jacfwd, tree as tree_util
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree

@@ -10,8 +10,7 @@ import numpy as np
 
 import padax.lax as lax
 import padax.numpy as pnp
-from padax import grad, jacfwd, jvp, value_and_grad
-from padax import tree as tree_util
+from padax import grad, jacfwd, jvp, tree as tree_util, value_and_grad
 from padax.core.errors import op_value_error
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve, normal_cg_solve

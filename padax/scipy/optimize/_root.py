@@ -10,8 +10,7 @@ import numpy as np
 
 import padax.lax as lax
 import padax.numpy as pnp
-from padax import ShapeDtypeStruct, jacfwd, pure_callback, stop_gradient
-from padax import tree as tree_util
+from padax import ShapeDtypeStruct, jacfwd, pure_callback, stop_gradient, tree as tree_util
 from padax.core.errors import op_value_error
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve

@@ -6,10 +6,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from padax import fft as _fft
-from padax import lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import dtypes, fft as _fft, lax, numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy._util import to_array
 from padax.scipy.special._base import inexact_args

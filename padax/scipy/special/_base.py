@@ -7,15 +7,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax import jit, lax
-from padax import numpy as pnp
-from padax import dtypes
-from padax.core.errors import op_type_error
-from padax.core.errors import op_value_error
+from padax import dtypes, jit, lax, numpy as pnp
+from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import aval_of
 from padax.numpy import _dtypes as D
-from padax.numpy._util import promote_broadcast, to_array
-from padax.numpy._util import static_int
+from padax.numpy._util import promote_broadcast, static_int, to_array
 
 EULER = 0.57721566490153286061
 LOG_SQRT_2PI = 0.91893853320467274178  # log(sqrt(2 pi))

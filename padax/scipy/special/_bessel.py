@@ -20,14 +20,20 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import custom_jvp, dtypes, lax, numpy as pnp
 from padax.functional._arrays import aval_of
 from padax.functional.lax.custom import not_differentiable
 from padax.scipy.special import _tables as T
-from padax.scipy.special._base import (any_true, chebyshev, elementwise, eps, full_like, inexact_args,
-                                       polyval, while_loop)
+from padax.scipy.special._base import (
+    any_true,
+    chebyshev,
+    elementwise,
+    eps,
+    full_like,
+    inexact_args,
+    polyval,
+    while_loop,
+)
 
 _DEBYE_RADIUS = 25.0
 _W = tuple(tuple(p[k:]) for k, p in enumerate(T.DEBYE))   # U_k(t) / t**k

@@ -14,12 +14,18 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, jvp, lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import custom_jvp, dtypes, jvp, lax, numpy as pnp
 from padax.core.errors import op_value_error
-from padax.scipy.special._base import (LOG_SQRT_2PI, any_true, elementwise, eps, full_like, inexact_args,
-                                       stirling_correction, while_loop)
+from padax.scipy.special._base import (
+    LOG_SQRT_2PI,
+    any_true,
+    elementwise,
+    eps,
+    full_like,
+    inexact_args,
+    stirling_correction,
+    while_loop,
+)
 from padax.scipy.special._gamma import _gamma_fn, _rgamma_fn
 
 _MAX_ITER = 3000

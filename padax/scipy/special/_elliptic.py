@@ -7,9 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import custom_jvp, dtypes, lax, numpy as pnp
 from padax.scipy.special._base import any_true, elementwise, full_like, inexact_args, while_loop
 
 _TOL = {np.dtype(np.float64): 0.0015, np.dtype(np.float32): 0.02}   # ~ (eps / 3) ** (1/6) of Carlson

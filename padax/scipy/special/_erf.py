@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, lax
-from padax import numpy as pnp
+from padax import custom_jvp, lax, numpy as pnp
 from padax.functional._arrays import aval_of
 from padax.scipy.special import _tables as T
 from padax.scipy.special._base import LOG_SQRT_2PI, chebyshev, elementwise, inexact_args

@@ -19,16 +19,24 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, jvp, lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import custom_jvp, dtypes, jvp, lax, numpy as pnp
 from padax.core.errors import op_value_error
 from padax.functional._arrays import aval_of
 from padax.random._gamma_grad import gamma_log_sample_grad
 from padax.scipy.special import _tables as T
-from padax.scipy.special._base import (LOG_SQRT_2PI, elementwise, eps, full_like, inexact_args, log1pmx, polyval,
-                                       stirling_correction, while_loop, any_true)
-from padax.scipy.special._base import static_order
+from padax.scipy.special._base import (
+    LOG_SQRT_2PI,
+    any_true,
+    elementwise,
+    eps,
+    full_like,
+    inexact_args,
+    log1pmx,
+    polyval,
+    static_order,
+    stirling_correction,
+    while_loop,
+)
 
 _MAX_ITER = 2000
 _SQRT_2PI = 2.50662827463100050242

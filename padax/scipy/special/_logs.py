@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, lax, stop_gradient
-from padax import numpy as pnp
+from padax import custom_jvp, lax, numpy as pnp, stop_gradient
 from padax.numpy._util import axes
 from padax.scipy.special._base import inexact_args
 

@@ -14,12 +14,18 @@ from typing import Any
 
 import numpy as np
 
-from padax import custom_jvp, lax
-from padax import numpy as pnp
-from padax import dtypes
+from padax import custom_jvp, dtypes, lax, numpy as pnp
 from padax.numpy import _dtypes as D
-from padax.scipy.special._base import (EULER, any_true, elementwise, eps, full_like, inexact_args, static_order,
-                                       while_loop)
+from padax.scipy.special._base import (
+    EULER,
+    any_true,
+    elementwise,
+    eps,
+    full_like,
+    inexact_args,
+    static_order,
+    while_loop,
+)
 from padax.scipy.special._gamma import _sin_pi
 
 _LOG2, _LOG_PI = 0.69314718055994530942, 1.14472988584940017414

@@ -5,8 +5,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from padax import lax
-from padax import numpy as pnp
+from padax import lax, numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy._util import to_array
 from padax.scipy.special import betainc

@@ -9,11 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import numpy as pnp
-from padax import random
-from padax import tree as tree_util
-from padax import dtypes
+from padax import dtypes, lax, numpy as pnp, random, tree as tree_util
 from padax.core.errors import op_value_error
 from padax.numpy import _dtypes as D
 from padax.numpy._util import to_array

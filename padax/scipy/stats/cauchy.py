@@ -16,6 +16,7 @@ import numpy as np
 from padax import numpy as pnp
 from padax.scipy.stats._family import continuous
 
+
 def _ppf(q):
     """-cot(pi q) from the nearer end (q or 1 - q is exact there): full precision in both tails."""
     lower = q < 0.5

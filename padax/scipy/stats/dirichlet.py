@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from padax import lax
-from padax import numpy as pnp
+from padax import lax, numpy as pnp
 from padax.core.errors import op_value_error
 from padax.numpy._util import to_array
 from padax.scipy.special import xlogy

@@ -9,8 +9,7 @@ Examples:
     0.9214
 """
 
-from padax import lax
-from padax import numpy as pnp
+from padax import lax, numpy as pnp
 from padax.scipy.special import gammaincc
 from padax.scipy.stats._family import continuous
 

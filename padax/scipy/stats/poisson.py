@@ -10,8 +10,7 @@ Examples:
 """
 import numpy as np
 
-from padax import lax
-from padax import numpy as pnp
+from padax import lax, numpy as pnp
 from padax.scipy.special import gammainc, gammaincc, xlogy
 from padax.scipy.stats._family import discrete, integer_support
 

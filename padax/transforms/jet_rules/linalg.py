@@ -7,11 +7,7 @@ linear.
 """
 from __future__ import annotations
 
-from padax.functional.lax import linalg as LA
-from padax.functional.lax import parallel as P
-from padax.functional.lax import random_bits as RB
-from padax.functional.lax import resharding as PX
-from padax.functional.lax import saved as SV
+from padax.functional.lax import linalg as LA, parallel as P, random_bits as RB, resharding as PX, saved as SV
 from padax.transforms.jet import def_no_taylor, def_taylor
 from padax.transforms.jet_rules._common import (
     from_jvp_rule,

@@ -13,16 +13,18 @@ import numpy as np
 
 from padax.core import dtypes
 from padax.core.abstract import get_aval
-from padax.functional.lax import conv as C
-from padax.functional.lax import cumulative as CU
-from padax.functional.lax import dot as D
-from padax.functional.lax import fft as F
-from padax.functional.lax import indexing as IX
-from padax.functional.lax import reductions as R
-from padax.functional.lax import sorting as SO
-from padax.functional.lax import structural as S
-from padax.functional.lax import windowed as W
-from padax.functional.lax import windowed_select as WS
+from padax.functional.lax import (
+    conv as C,
+    cumulative as CU,
+    dot as D,
+    fft as F,
+    indexing as IX,
+    reductions as R,
+    sorting as SO,
+    structural as S,
+    windowed as W,
+    windowed_select as WS,
+)
 from padax.functional.lax.precision import reduce_precision_p
 from padax.transforms.jet import def_taylor
 from padax.transforms.jet_rules._common import (

@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 import numpy as np
+
 from padax.vision.image import get_image_backend
 from padax.vision.transforms._image import pillow
 

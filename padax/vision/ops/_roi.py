@@ -14,8 +14,7 @@ import numpy as np
 import padax
 from padax.core.errors import op_value_error
 from padax.nn.layer.layers import Layer
-from padax.vision.ops._common import (check_boxes_num, float_tensor, host, pair, roi_batch_index,
-                                      round_half_away)
+from padax.vision.ops._common import check_boxes_num, float_tensor, host, pair, roi_batch_index, round_half_away
 
 
 def _check_inputs(op: str, x: Any, boxes: Any, boxes_num: Any) -> tuple[Any, Any, Any]:

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 import numpy as np
+
 from padax.io import get_worker_info
 from padax.io.sampler import global_seed
 from padax.random._state import _state

@@ -10,6 +10,7 @@ import math
 from typing import Any, Sequence
 
 import numpy as np
+
 import padax
 from padax.nn.functional import grid_sample
 

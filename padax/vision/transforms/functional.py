@@ -18,8 +18,15 @@ import padax
 from padax.core.errors import op_type_error, op_value_error
 from padax.nn.functional import interpolate
 from padax.vision.transforms import _tensor_ops as T
-from padax.vision.transforms._image import (channel_first, channels_first, image_kind, pil_fill, pillow, restore,
-                                            through_pil)
+from padax.vision.transforms._image import (
+    channel_first,
+    channels_first,
+    image_kind,
+    pil_fill,
+    pillow,
+    restore,
+    through_pil,
+)
 
 __all__ = ["adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "affine", "center_crop",
            "crop", "erase", "hflip", "normalize", "pad", "perspective", "resize", "rotate", "to_grayscale",

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from padax.distributed.fleet import _state, layout
 from padax.functional import _arrays
 from padax.functional.manipulation import unsqueeze as _unsqueeze
-from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
-from padax.distributed.fleet import _state, layout
 from padax.nn.functional import cross_entropy as _cross_entropy, embedding as _embedding, linear as _linear
 from padax.nn.initializer import Constant as _Constant, XavierNormal as _XavierNormal
 from padax.nn.layer.layers import Layer
+from padax.runtime.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def mp_context(layer: str, mp_group: Any) -> tuple[Mesh, str, tuple[str, ...], int]:

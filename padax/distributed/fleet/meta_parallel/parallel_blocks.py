@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from padax.functional import _arrays
 from padax.distributed.fleet import layout as _layout
-from padax.distributed.fleet.meta_parallel.mp_layers import (ColumnParallelLinear, RowParallelLinear, _MPLayer,
-                                                            check_divisible)
-from padax.distributed.fleet.meta_parallel.mp_layers import activation_sharding as _activation_sharding
-from padax.distributed.fleet.meta_parallel.mp_layers import mp_context as _mp_context
+from padax.distributed.fleet.meta_parallel.mp_layers import (
+    ColumnParallelLinear,
+    RowParallelLinear,
+    _MPLayer,
+    activation_sharding as _activation_sharding,
+    check_divisible,
+    mp_context as _mp_context,
+)
+from padax.functional import _arrays
 from padax.nn import Dropout as _Dropout, LayerNorm as _LayerNorm
 from padax.nn.functional import gelu as _gelu, scaled_dot_product_attention as _scaled_dot_product_attention
 

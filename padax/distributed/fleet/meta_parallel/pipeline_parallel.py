@@ -26,10 +26,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 import padax as _padax
-from padax.runtime import tree as tree_util
-from padax.runtime.sharding import Mesh, PartitionSpec as P
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
+from padax.runtime import tree as tree_util
+from padax.runtime.sharding import Mesh, PartitionSpec as P
 
 SCHEDULES = ("FThenB", "1F1B", "VPP")
 
