@@ -37,10 +37,11 @@ if not any(isinstance(f, _BlockJaxFromPadax) for f in sys.meta_path):
     sys.meta_path.insert(0, _BlockJaxFromPadax())
 
 # padax.config sets jaxlib's C++ log level (TF_CPP_MIN_LOG_LEVEL), which jaxlib reads once, on import
+import padax.config  # noqa: E402,F401
+
+# isort: split
 import jaxlib  # noqa: E402
 from jaxlib import _jax, _profiler, xla_client  # noqa: E402
-
-import padax.config  # noqa: E402,F401
 
 JAXLIB_VERSION: str = jaxlib.__version__
 Device = _jax.Device

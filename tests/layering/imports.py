@@ -89,8 +89,9 @@ def imports() -> list[Import]:
         def visit(node, local):
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    end = lines[child.end_lineno - 1]
-                    reason = _reason(end)
+                    # the reason may sit on any line of a wrapped import (ruff's import sorting moves it)
+                    span = lines[child.lineno - 1:child.end_lineno]
+                    reason = next((r for r in map(_reason, reversed(span)) if r), "")
                     for t in _targets(source, path.name == "__init__.py", child, known):
                         out.append(Import(source, child.lineno, t, local, reason))
                 visit(child, local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
