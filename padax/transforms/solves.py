@@ -12,7 +12,7 @@ from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval
 from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
-from padax.functional.lax.control import _avals_str, _operand, _same_type, _trace_user
+from padax.functional.lax.control.common import _avals_str, _operand, _same_type, _trace_user
 from padax.functional.lax.elementwise import neg
 from padax.functional.lax.solves import solution_and_aux
 from padax.interpreters.ad import instantiate_tangent, jvp_flat

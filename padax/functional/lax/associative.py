@@ -20,7 +20,7 @@ from padax.core.abstract import get_aval
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import full
 from padax.functional.lax import elementwise as E, reductions as R
-from padax.functional.lax.control import _operand
+from padax.functional.lax.control.common import _operand
 from padax.functional.lax.structural import (
     broadcast_in_dim,
     concatenate,

@@ -25,7 +25,7 @@ from padax.core.ad_util import Zero, is_undefined, tangent_aval
 from padax.core.errors import op_type_error
 from padax.core.jaxpr import eval_jaxpr
 from padax.core.primitive import Primitive
-from padax.functional.lax.control import _avals_str, _operand, _same_type, _trace_user
+from padax.functional.lax.control.common import _avals_str, _operand, _same_type, _trace_user
 from padax.functional.lax.elementwise import sub
 from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_flat

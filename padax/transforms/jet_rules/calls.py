@@ -21,7 +21,8 @@ from padax.core.source_info import user_location
 from padax.functional.lax.call import jit_p, name_p, remat_p
 from padax.functional.lax.callback import debug_callback_p, io_callback_p, pure_callback_p
 from padax.functional.lax.checks import check_p
-from padax.functional.lax.control import _scan_split, cond_p, scan_p, while_p
+from padax.functional.lax.control import cond_p, scan_p, while_p
+from padax.functional.lax.control.loops import _scan_split
 from padax.functional.lax.custom import (
     custom_jvp_call_p,
     custom_lin_p,
