@@ -73,6 +73,8 @@ from padax.transforms.ad import jacrev as jacobian  # noqa: E402  (jax's alias)
 from padax.transforms.batching import vmap  # noqa: E402
 from padax.transforms.custom import custom_jvp, custom_vjp, stop_gradient  # noqa: E402
 from padax import lax  # noqa: E402,F401
+from padax import ref  # noqa: E402,F401
+from padax.ref import Ref, empty_ref, freeze, new_ref  # noqa: E402
 from padax.transforms.remat import checkpoint, checkpoint_policies, recompute, remat  # noqa: E402
 from padax import tree_util  # noqa: E402,F401
 from padax import flatten_util  # noqa: E402,F401
@@ -101,6 +103,31 @@ from padax.functional.manipulation import cat, concatenate  # noqa: E402,F401
 from padax.functional.linalg_basic import ger  # noqa: E402,F401
 from padax.functional.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from padax._battery_aliases import cholesky, eigvalsh, inverse, manual_seed, norm, vecdot  # noqa: E402,F401
+from padax.functional.inplace import (  # noqa: E402,F401  (Paddle's module-level in-place functions)
+    abs_, acos_, acosh_, addmm_, asin_, asinh_, atan_, atanh_, baddbmm_, bernoulli_, bitwise_and_,
+    bitwise_invert_, bitwise_left_shift_, bitwise_not_, bitwise_or_, bitwise_right_shift_, bitwise_xor_,
+    cast_, cauchy_, copysign_, cos_, cosh_, cumprod_, cumsum_, digamma_, div_, divide_, equal_, erf_,
+    expm1_, flatten_, floor_divide_, floor_mod_, frac_, gammainc_, gammaincc_, gammaln_, gcd_,
+    geometric_, greater_equal_, greater_than_, hypot_, i0_, index_add_, index_fill_, index_put_, lcm_,
+    ldexp_, less_, less_equal_, less_than_, lgamma_, log10_, log1p_, log2_, log_, log_normal_,
+    logical_and_, logical_not_, logical_or_, logical_xor_, logit_, masked_fill_, masked_scatter_, mod_,
+    multigammaln_, multiply_, nan_to_num_, neg_, normal_, not_equal_, polygamma_, pow_, remainder_,
+    renorm_, reshape_, scatter_, scatter_add_, sin_, sinc_, sinh_, square_, squeeze_, sub_, subtract_,
+    t_, tan_, tanh_, transpose_, tril_, triu_, trunc_, unsqueeze_, where_
+)
+from padax.functional import inplace as _inplace  # noqa: E402
+_LATE_INPLACE = {**dict.fromkeys(("bernoulli_", "cauchy_", "exponential_", "geometric_", "log_normal_", "normal_",
+                                  "random_", "uniform_"), "padax.random._inplace"),
+                 **dict.fromkeys(("gammainc_", "gammaincc_", "i0_"), "padax.scipy.special._paddle")}
+
+
+def _load_inplace(name: str) -> None:
+    """Load the battery module that registers the in-place method `name` (padax/functional/inplace.py)."""
+    import importlib  # startup time: the module loads at the first call of one of its in-place methods
+    importlib.import_module(_LATE_INPLACE[name])
+
+
+_inplace.late_loader = _load_inplace
 
 # -- loaded on first use (PEP 562): the batteries and the less common transformations --------------
 # `import padax` loads the tensor API, jit/grad/vmap and the device layer; `padax.nn`, `padax.scipy`,

@@ -35,6 +35,9 @@ debug_effect = Effect("Debug", ordered=False)              # debug.print / debug
 ordered_debug_effect = Effect("OrderedDebug", ordered=True)  # ... with ordered=True
 io_effect = Effect("IO", ordered=False)                    # io_callback(ordered=False)
 ordered_io_effect = Effect("OrderedIO", ordered=True)       # io_callback(ordered=True)
+# a program that makes a mutable array ref (padax.new_ref) or holds one inside: the discharge pass
+# (padax/interpreters/discharge.py) turns it into pure state passing before it is lowered
+internal_ref_effect = Effect("InternalRef", ordered=False)
 
 
 def _sub_jaxprs(value: Any) -> Iterable[Jaxpr]:
@@ -60,16 +63,40 @@ def eqn_effects(eqn) -> frozenset:
 
 
 def jaxpr_effects(jaxpr: Jaxpr | ClosedJaxpr) -> frozenset:
-    """The union of the effects of a program's equations (computed once per jaxpr)."""
+    """The union of the effects of a program's equations (computed once per jaxpr).
+
+    An effect on an equation's operand (a ref effect: it has `input_index`) is renumbered to the
+    program's input that operand is (constvars first), or becomes `internal_ref_effect` for a ref
+    the program makes itself; ref effects of sub-programs are internal to the equation holding them.
+    """
     if isinstance(jaxpr, ClosedJaxpr):
         jaxpr = jaxpr.jaxpr
     effects = jaxpr._effects
     if effects is None:
         effects = no_effects
+        positions = None
         for eqn in jaxpr.eqns:
-            effects = effects | eqn_effects(eqn)
+            effs = eqn_effects(eqn)
+            if effs and any(hasattr(e, "input_index") for e in effs):
+                if positions is None:
+                    positions = {v: i for i, v in enumerate(jaxpr.constvars + jaxpr.invars)}
+                effs = _renumber(eqn, effs, positions)
+            effects = effects | effs
         jaxpr._effects = effects
     return effects
+
+
+def _renumber(eqn, effs: frozenset, positions: dict) -> frozenset:
+    own = getattr(eqn.primitive, "effects_rule", None) is not None
+    out = set()
+    for e in effs:
+        i = getattr(e, "input_index", None)
+        if i is None:
+            out.add(e)
+            continue
+        pos = positions.get(eqn.invars[i]) if own else None
+        out.add(internal_ref_effect if pos is None else type(e)(pos))
+    return frozenset(out)
 
 
 def has_ordered(effects: Iterable[Effect]) -> bool:

@@ -33,13 +33,14 @@ class MissingRuleError(PadaxError, TypeError):
 
 
 class ImmutableTensorError(PadaxError, TypeError):
-    """An in-place operation on a padax Tensor (`x.add_(y)`, `x[i] = v`, `out=`, `.backward()`):
-    Tensors are immutable values; the message names the functional form to use instead."""
+    """An in-place update padax cannot carry out by rebinding the object (`x.add_(y)` on a Tensor from
+    outside a jitted function, or on a jitted function's argument), or a gradient-tape setter
+    (`x.stop_gradient = False`, `x.requires_grad_()`); the message names the form to use instead."""
 
 
 def immutable_error(what: str, instead: str) -> ImmutableTensorError:
-    return ImmutableTensorError(f"{what}: padax Tensors are immutable (no in-place updates, no gradient tape)"
-                                f"{user_location()}. Use the functional form instead: {instead}")
+    return ImmutableTensorError(f"{what}: padax Tensors have no gradient tape and their contents are values, "
+                                f"not storage{user_location()}. Use the functional form instead: {instead}")
 
 
 def missing_rule(prim, rule: str, transform: str, how: str) -> MissingRuleError:

@@ -293,6 +293,10 @@ def _pp_body(jaxpr: Jaxpr, namer: _Namer, indent: int) -> str:
     ins = " ".join(namer.binder(v) for v in jaxpr.invars)
     lines = [f"{pad}{{ lambda {consts}; {ins}. let"]
     for eqn in jaxpr.eqns:
+        pp_rule = getattr(eqn.primitive, "pp_rule", None)
+        if pp_rule is not None:  # a primitive printed in its own notation (ref reads and writes: `a[0] <- b`)
+            lines.append(f"{pad}    {pp_rule(eqn, namer, namer.binder)}")
+            continue
         outs = " ".join(namer.binder(v) for v in eqn.outvars)
         params = ", ".join(f"{k}={_param_str(val, namer, indent + 4)}" for k, val in eqn.params.items())
         params = f"[{params}]" if params else ""

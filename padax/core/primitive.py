@@ -81,6 +81,15 @@ class Primitive:
         self.collective_batch_rule: Callable | None = None
         # the batch rule takes the BatchTrace first (bodies of control flow batch under its axis)
         self.batch_rule_takes_trace = False
+        # vmap applies the batch rule even when no operand is batched (new_ref: a ref made inside a vmap is
+        # batched, so that batched values may be written into it)
+        self.batch_even_unbatched = False
+        # differentiation applies the jvp rule even when every tangent is zero (new_ref: a ref made inside the
+        # differentiated function gets a tangent ref, so that differentiated values may be written into it)
+        self.jvp_even_zero = False
+        # (eqn, name, binder) -> the equation's line in a printed jaxpr, in the primitive's own notation; None:
+        # `outs = name[params] args`
+        self.pp_rule: Callable | None = None
         # Taylor mode (padax.transforms.collapsed) may apply this elementwise primitive's Taylor rule
         # pointwise: smooth wherever defined, with no host-side checks in the rule
         self.taylor_pointwise = False

@@ -11,7 +11,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.fft._checks import _axis, _int_seq, _length
 from padax.functional._arrays import asarray
-from padax.functional._checks import no_out, placed
+from padax.functional._checks import placed, write_out
 
 
 def _freq_dtype(op: str, dtype: Any):
@@ -52,7 +52,10 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None, 
         >>> padax.fft.fftfreq(5, d=0.5).tolist()
         [0.0, 0.4, 0.8, -0.8, -0.4]
     """
-    no_out("fft.fftfreq", out)
+    if out is not None:
+        result = fftfreq(
+            n=n, d=d, dtype=dtype, name=name, device=device, requires_grad=requires_grad)
+        return write_out(out, result, "fft.fftfreq")
     if device is not None:
         return placed(fftfreq(n, d, dtype), device)
     n = _length("fftfreq", n, "n")
@@ -80,7 +83,10 @@ def rfftfreq(n: int, d: float = 1.0, dtype: Any = None, name: str | None = None,
         >>> padax.fft.rfftfreq(4).tolist()
         [0.0, 0.25, 0.5]
     """
-    no_out("fft.rfftfreq", out)
+    if out is not None:
+        result = rfftfreq(
+            n=n, d=d, dtype=dtype, name=name, device=device, requires_grad=requires_grad)
+        return write_out(out, result, "fft.rfftfreq")
     if device is not None:
         return placed(rfftfreq(n, d, dtype), device)
     n = _length("rfftfreq", n, "n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from padax.fft._passes import _fftn_c2c, _fftn_c2r, _fftn_r2c
-from padax.functional._checks import no_out
+from padax.functional._checks import write_out
 
 
 def _one(n, axis):
@@ -32,7 +32,8 @@ def fft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", na
         >>> padax.fft.fft(x).tolist()
         [(10+0j), (-2+2j), (-2+0j), (-2-2j)]
     """
-    no_out("fft.fft", out)
+    if out is not None:
+        return write_out(out, fft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.fft")
     s, axes = _one(n, axis)
     return _fftn_c2c("fft", x, s, axes, norm, inverse=False)
 
@@ -57,7 +58,8 @@ def ifft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
         >>> padax.fft.ifft(padax.fft.fft(x)).real().tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
-    no_out("fft.ifft", out)
+    if out is not None:
+        return write_out(out, ifft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.ifft")
     s, axes = _one(n, axis)
     return _fftn_c2c("ifft", x, s, axes, norm, inverse=True)
 
@@ -83,7 +85,8 @@ def rfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
         >>> padax.fft.rfft(x).tolist()
         [(10+0j), (-2+2j), (-2+0j)]
     """
-    no_out("fft.rfft", out)
+    if out is not None:
+        return write_out(out, rfft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.rfft")
     s, axes = _one(n, axis)
     return _fftn_r2c("rfft", x, s, axes, norm, onesided_inverse=False)
 
@@ -110,7 +113,8 @@ def irfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
         >>> padax.fft.irfft(padax.fft.rfft(x)).tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
-    no_out("fft.irfft", out)
+    if out is not None:
+        return write_out(out, irfft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.irfft")
     s, axes = _one(n, axis)
     return _fftn_c2r("irfft", x, s, axes, norm, hermitian_forward=False)
 
@@ -136,7 +140,8 @@ def hfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", n
         >>> padax.fft.hfft(padax.to_tensor([1.0, 2.0, 3.0])).tolist()
         [8.0, -2.0, 0.0, -2.0]
     """
-    no_out("fft.hfft", out)
+    if out is not None:
+        return write_out(out, hfft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.hfft")
     s, axes = _one(n, axis)
     return _fftn_c2r("hfft", x, s, axes, norm, hermitian_forward=True)
 
@@ -163,7 +168,8 @@ def ihfft(x: Any, n: int | None = None, axis: int = -1, norm: str = "backward", 
         >>> padax.fft.hfft(padax.fft.ihfft(x), n=4).tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
-    no_out("fft.ihfft", out)
+    if out is not None:
+        return write_out(out, ihfft(x=x, n=n, axis=axis, norm=norm, name=name), "fft.ihfft")
     s, axes = _one(n, axis)
     return _fftn_r2c("ihfft", x, s, axes, norm, onesided_inverse=True)
 
@@ -188,7 +194,8 @@ def fft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
         >>> padax.fft.fft2(x).tolist()
         [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
     """
-    no_out("fft.fft2", out)
+    if out is not None:
+        return write_out(out, fft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.fft2")
     return _fftn_c2c("fft2", x, s, axes, norm, inverse=False, ndim_required=2)
 
 
@@ -212,7 +219,8 @@ def ifft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         >>> padax.fft.ifft2(padax.fft.fft2(x)).real().tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.ifft2", out)
+    if out is not None:
+        return write_out(out, ifft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.ifft2")
     return _fftn_c2c("ifft2", x, s, axes, norm, inverse=True, ndim_required=2)
 
 
@@ -236,7 +244,8 @@ def rfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         >>> padax.fft.rfft2(x).tolist()
         [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
     """
-    no_out("fft.rfft2", out)
+    if out is not None:
+        return write_out(out, rfft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.rfft2")
     return _fftn_r2c("rfft2", x, s, axes, norm, onesided_inverse=False, ndim_required=2)
 
 
@@ -260,7 +269,8 @@ def irfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
         >>> padax.fft.irfft2(padax.fft.rfft2(x), s=[2, 2]).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.irfft2", out)
+    if out is not None:
+        return write_out(out, irfft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.irfft2")
     return _fftn_c2r("irfft2", x, s, axes, norm, hermitian_forward=False, ndim_required=2)
 
 
@@ -284,7 +294,8 @@ def hfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
         >>> padax.fft.hfft2(x).tolist()
         [[10.0, -2.0], [-4.0, 0.0]]
     """
-    no_out("fft.hfft2", out)
+    if out is not None:
+        return write_out(out, hfft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.hfft2")
     return _fftn_c2r("hfft2", x, s, axes, norm, hermitian_forward=True, ndim_required=2)
 
 
@@ -310,7 +321,8 @@ def ihfft2(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1
         >>> padax.fft.hfft2(padax.fft.ihfft2(x), s=[2, 2]).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.ihfft2", out)
+    if out is not None:
+        return write_out(out, ihfft2(x=x, s=s, axes=axes, norm=norm, name=name), "fft.ihfft2")
     return _fftn_r2c("ihfft2", x, s, axes, norm, onesided_inverse=True, ndim_required=2)
 
 
@@ -334,7 +346,8 @@ def fftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
         >>> padax.fft.fftn(x).tolist()
         [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
     """
-    no_out("fft.fftn", out)
+    if out is not None:
+        return write_out(out, fftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.fftn")
     return _fftn_c2c("fftn", x, s, axes, norm, inverse=False)
 
 
@@ -358,7 +371,8 @@ def ifftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         >>> padax.fft.ifftn(padax.fft.fftn(x)).real().tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.ifftn", out)
+    if out is not None:
+        return write_out(out, ifftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.ifftn")
     return _fftn_c2c("ifftn", x, s, axes, norm, inverse=True)
 
 
@@ -382,7 +396,8 @@ def rfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         >>> padax.fft.rfftn(x).tolist()
         [[(10+0j), (-2+0j)], [(-4+0j), 0j]]
     """
-    no_out("fft.rfftn", out)
+    if out is not None:
+        return write_out(out, rfftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.rfftn")
     return _fftn_r2c("rfftn", x, s, axes, norm, onesided_inverse=False)
 
 
@@ -406,7 +421,8 @@ def irfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
         >>> padax.fft.irfftn(padax.fft.rfftn(x), s=[2, 2]).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.irfftn", out)
+    if out is not None:
+        return write_out(out, irfftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.irfftn")
     return _fftn_c2r("irfftn", x, s, axes, norm, hermitian_forward=False)
 
 
@@ -430,7 +446,8 @@ def hfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
         >>> padax.fft.hfftn(x).tolist()
         [[10.0, -2.0], [-4.0, 0.0]]
     """
-    no_out("fft.hfftn", out)
+    if out is not None:
+        return write_out(out, hfftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.hfftn")
     return _fftn_c2r("hfftn", x, s, axes, norm, hermitian_forward=True)
 
 
@@ -456,5 +473,6 @@ def ihfftn(x: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
         >>> padax.fft.hfftn(padax.fft.ihfftn(x), s=[2, 2]).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    no_out("fft.ihfftn", out)
+    if out is not None:
+        return write_out(out, ihfftn(x=x, s=s, axes=axes, norm=norm, name=name), "fft.ihfftn")
     return _fftn_r2c("ihfftn", x, s, axes, norm, onesided_inverse=True)

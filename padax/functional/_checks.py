@@ -5,6 +5,7 @@ from typing import Any
 
 from padax.core.errors import immutable_error, op_type_error
 from padax.functional._arrays import asarray
+from padax.functional._rebind import write_out as _write_out
 from padax.runtime.place import resolve_device
 from padax.runtime.put import device_put
 
@@ -22,10 +23,16 @@ def arg(op: str, value: Any, what: str, dtype: Any = None) -> Any:
 
 
 def no_out(op: str, out: Any) -> None:
-    """Paddle's `out=` writes the result into an existing Tensor; padax Tensors are immutable, so a given
-    `out` is refused with the functional form to use (the returned value)."""
+    """For a function that cannot write `out=`: a given `out` is refused, naming the functional form.
+    (padax's own functions write it: see `write_out`.)"""
     if out is not None:
         raise immutable_error(f"{op}(..., out=...)", f"use the returned Tensor, `y = padax.{op}(...)`")
+
+
+def write_out(out: Any, value: Any, op: str) -> Any:
+    """Paddle's `out=`: `out` rebound to the result (cast to out's dtype; the shape must match), returned.
+    Functions call it as `if out is not None: return write_out(out, f(...same arguments...), op)`."""
+    return _write_out(out, value, op)
 
 
 def placed(x: Any, device: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.errors import immutable_error, op_type_error, op_value_error
+from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import lax_api as lax, manipulation as _manipulation
 from padax.functional._arrays import (
@@ -25,7 +25,7 @@ from padax.functional._arrays import (
     promote_and_broadcast,
     static_int,
 )
-from padax.functional._checks import arg as _arg, no_out, placed
+from padax.functional._checks import arg as _arg, placed, write_out
 from padax.runtime.array import Tensor
 from padax.runtime.put import check_integer_range, device_put
 
@@ -167,7 +167,11 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, name: str | None = None
         >>> padax.full([3], 1, dtype='int32').tolist()
         [1, 1, 1]
     """
-    no_out("full", out)
+    if out is not None:
+        result = full(
+            shape=shape, fill_value=fill_value, dtype=dtype, name=name, device=device, requires_grad=requires_grad,
+            pin_memory=pin_memory)
+        return write_out(out, result, "full")
     return placed(_full_value(shape, fill_value, dtype), device)
 
 
@@ -210,7 +214,10 @@ def zeros(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
         >>> padax.zeros([2], dtype='int64').tolist()
         [0, 0]
     """
-    no_out("zeros", out)
+    if out is not None:
+        result = zeros(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "zeros")
     return placed(_full(normalize_shape("zeros", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
@@ -233,7 +240,10 @@ def ones(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = N
         >>> padax.ones([2, 2]).tolist()
         [[1.0, 1.0], [1.0, 1.0]]
     """
-    no_out("ones", out)
+    if out is not None:
+        result = ones(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "ones")
     return placed(_full(normalize_shape("ones", shape), 1, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
@@ -257,7 +267,10 @@ def empty(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
         >>> x.shape, x.dtype
         ((2, 3), dtype('float32'))
     """
-    no_out("empty", out)
+    if out is not None:
+        result = empty(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "empty")
     return placed(_full(normalize_shape("empty", shape), 0, _dtype_or(dtype, dtypes.default_float_dtype())), device)
 
 
@@ -405,7 +418,11 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, na
         >>> padax.arange(5).dtype
         dtype('int64')
     """
-    no_out("arange", out)
+    if out is not None:
+        result = arange(
+            start=start, end=end, step=step, dtype=dtype, name=name, device=device, requires_grad=requires_grad,
+            pin_memory=pin_memory)
+        return write_out(out, result, "arange")
     return placed(_arange(start, end, step, dtype), device)
 
 
@@ -430,7 +447,10 @@ def range(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None, *, 
         >>> padax.range(0, 6, 2).tolist()
         [0.0, 2.0, 4.0, 6.0]
     """
-    no_out("range", out)
+    if out is not None:
+        result = range(
+            start=start, end=end, step=step, dtype=dtype, device=device, requires_grad=requires_grad, name=name)
+        return write_out(out, result, "range")
     if end is None:
         start, end = 0, start
     start, end, step = (_concrete_number("range", v, w) for v, w in ((start, "start"), (end, "end"), (step, "step")))
@@ -487,7 +507,10 @@ def linspace(start: Any, stop: Any, num: Any, dtype: Any = None, name: str | Non
         >>> padax.linspace(0.0, 1.0, 5).tolist()
         [0.0, 0.25, 0.5, 0.75, 1.0]
     """
-    no_out("linspace", out)
+    if out is not None:
+        result = linspace(
+            start=start, stop=stop, num=num, dtype=dtype, name=name, device=device, requires_grad=requires_grad)
+        return write_out(out, result, "linspace")
     return placed(_linspace(start, stop, num, dtype), device)
 
 
@@ -535,7 +558,11 @@ def eye(num_rows: Any, num_columns: Any = None, dtype: Any = None, name: str | N
         >>> padax.eye(2, 3).tolist()
         [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
     """
-    no_out("eye", out)
+    if out is not None:
+        result = eye(
+            num_rows=num_rows, num_columns=num_columns, dtype=dtype, name=name, device=device,
+            requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "eye")
     return placed(_eye(num_rows, num_columns, dtype), device)
 
 
@@ -646,7 +673,8 @@ def tril(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None)
         >>> padax.tril(x, diagonal=-1).tolist()
         [[0, 0, 0], [4, 0, 0], [7, 8, 0]]
     """
-    no_out("tril", out)
+    if out is not None:
+        return write_out(out, tril(x=x, diagonal=diagonal, name=name), "tril")
     return _tri("tril", x, diagonal, True)
 
 
@@ -669,7 +697,8 @@ def triu(x: Any, diagonal: int = 0, name: str | None = None, *, out: Any = None)
         >>> padax.triu(x, diagonal=1).tolist()
         [[0, 2, 3], [0, 0, 6], [0, 0, 0]]
     """
-    no_out("triu", out)
+    if out is not None:
+        return write_out(out, triu(x=x, diagonal=diagonal, name=name), "triu")
     return _tri("triu", x, diagonal, False)
 
 
@@ -841,7 +870,8 @@ def complex(real: Any, imag: Any, name: str | None = None, *, out: Any = None) -
         >>> padax.complex(padax.to_tensor([1.0, 2.0]), padax.to_tensor([0.5, -1.0])).tolist()
         [(1+0.5j), (2-1j)]
     """
-    no_out("complex", out)
+    if out is not None:
+        return write_out(out, complex(real=real, imag=imag, name=name), "complex")
     re, im = promote_and_broadcast("complex", real, imag)
     dt = re.aval.dtype
     if dtypes.is_complex(dt):
@@ -869,7 +899,8 @@ def polar(abs: Any, angle: Any, name: str | None = None, *, out: Any = None) -> 
         >>> padax.round(z.real(), decimals=4).tolist(), z.imag().tolist()
         ([0.0], [2.0])
     """
-    no_out("polar", out)
+    if out is not None:
+        return write_out(out, polar(abs=abs, angle=angle, name=name), "polar")
     r, t = promote_and_broadcast("polar", abs, angle)
     if not dtypes.is_floating(r.aval.dtype):
         raise op_type_error("polar", f"abs and angle must be real floating, got {r.aval.str_short()}")
@@ -916,15 +947,15 @@ def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | N
 
 
 def assign(x: Any, output: Any = None) -> Any:
-    """A Tensor with x's values (Tensors are immutable, so `output` cannot be written; it is rejected).
+    """A Tensor with x's values; with `output`, output is rebound to them (cast to its dtype) and returned.
     A Python number goes through numpy, as in Paddle: a float gives float64, an int int64, shape [1].
 
     Args:
         x: a Tensor, numpy array, nested list or Python number.
-        output: must be None (Paddle writes into it; Tensors are immutable here).
+        output: an existing Tensor to update in place (padax rebinds the object; no buffer is written).
 
     Returns:
-        A Tensor with x's values.
+        A Tensor with x's values (`output` itself when given).
 
     Examples:
         >>> import padax
@@ -933,11 +964,13 @@ def assign(x: Any, output: Any = None) -> Any:
         >>> padax.assign(padax.to_tensor([3, 4])).tolist()
         [3, 4]
     """
-    if output is not None:
-        raise immutable_error("assign(x, output)", "use the returned Tensor, `y = padax.assign(x)`")
     if type(x) in (float, int):
-        return to_tensor(np.asarray([x]))
-    return to_tensor(x)
+        value = to_tensor(np.asarray([x]))
+    else:
+        value = to_tensor(x)
+    if output is not None:
+        return write_out(output, value, "assign")
+    return value
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,

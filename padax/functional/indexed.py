@@ -32,7 +32,7 @@ from padax.functional._arrays import (
     is_array,
     static_int,
 )
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional.lax.indexing import GatherDimensionNumbers, ScatterDimensionNumbers
 from padax.runtime.array import Tensor
 
@@ -140,7 +140,8 @@ def gather(x: Any, index: Any, axis: Any = None, name: str | None = None, out: A
         >>> padax.gather(x, padax.to_tensor([2]), axis=1).tolist()
         [[3], [6]]
     """
-    no_out("gather", out)
+    if out is not None:
+        return write_out(out, gather(x=x, index=index, axis=axis, name=name), "gather")
     x = _arg("gather", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("gather", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -169,7 +170,8 @@ def index_select(x: Any, index: Any, axis: int = 0, name: str | None = None, *, 
         >>> padax.index_select(x, padax.to_tensor([0, 2]), axis=1).tolist()
         [[1, 3], [4, 6]]
     """
-    no_out("index_select", out)
+    if out is not None:
+        return write_out(out, index_select(x=x, index=index, axis=axis, name=name), "index_select")
     x = _arg("index_select", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("index_select", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -326,7 +328,10 @@ def take_along_axis(arr: Any, indices: Any, axis: int, broadcast: bool = True, n
         >>> padax.take_along_axis(x, padax.to_tensor([[2], [0]]), axis=1).tolist()
         [[3], [4]]
     """
-    no_out("take_along_axis", out)
+    if out is not None:
+        result = take_along_axis(
+            arr=arr, indices=indices, axis=axis, broadcast=broadcast, name=name)
+        return write_out(out, result, "take_along_axis")
     arr = _arg("take_along_axis", arr, "arr")
     if arr.aval.ndim == 0:
         raise op_value_error("take_along_axis", f"arr must have at least one axis, got {arr.aval.str_short()}")
@@ -501,7 +506,8 @@ def scatter(x: Any, index: Any, updates: Any, overwrite: bool = True, name: str 
         >>> padax.scatter(x, padax.to_tensor([1]), padax.ones([1, 3])).tolist()
         [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
     """
-    no_out("scatter", out)
+    if out is not None:
+        return write_out(out, scatter(x=x, index=index, updates=updates, overwrite=overwrite, name=name), "scatter")
     op = "scatter"
     x = _arg("scatter", x, "x")
     if x.aval.ndim == 0:
@@ -699,7 +705,8 @@ def index_add(x: Any, index: Any, axis: int, value: Any, alpha: Any = 1, name: s
         >>> padax.index_add(x, padax.to_tensor([0, 0]), axis=1, value=padax.ones([2, 2])).tolist()
         [[2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
     """
-    no_out("index_add", out)
+    if out is not None:
+        return write_out(out, index_add(x=x, index=index, axis=axis, value=value, alpha=alpha, name=name), "index_add")
     if alpha != 1:
         value = _math.multiply(value, alpha)
     x = _arg("index_add", x, "x")

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from padax.core import dtypes
-from padax.core.errors import immutable_error, input_error, op_value_error
+from padax.core.errors import input_error, op_value_error
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.functional import creation as _creation, lax_api as lax, math as _math
@@ -637,11 +637,6 @@ class _IndexUpdateHelper:
 
     def __repr__(self) -> str:
         return f"_IndexUpdateHelper({self.array!r})"
-
-
-def setitem_error(self, key: Any, value: Any) -> None:
-    raise immutable_error(f"item assignment x[{key!r}] = ...",
-                          f"x = x.at[{key!r}].set(value) (also .add, .multiply, .min, .max)")
 
 
 __all__ = ["getitem", "update", "parse_index", "basic_getitem", "advanced_getitem", "advanced_update",

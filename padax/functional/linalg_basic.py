@@ -23,7 +23,7 @@ from padax.functional._arrays import (
     promote_and_broadcast,
     result_dtype,
 )
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional.indexed import take_axis
 from padax.functional.lax.dot import dot_general_p
 from padax.functional.manipulation import diagonal
@@ -71,7 +71,8 @@ def matmul(x: Any, y: Any, transpose_x: bool = False, transpose_y: bool = False,
         >>> padax.matmul(padax.ones([5, 2, 3]), padax.ones([3, 4])).shape
         (5, 2, 4)
     """
-    no_out("matmul", out)
+    if out is not None:
+        return write_out(out, matmul(x=x, y=y, transpose_x=transpose_x, transpose_y=transpose_y, name=name), "matmul")
     if type(x) is Tensor and type(y) is Tensor and not (transpose_x or transpose_y):
         # eager matrix @ matrix of one dtype (the common case): nothing to promote or reshape, so
         # skip straight to the primitive (saves ~6 us of Python per call)
@@ -152,7 +153,8 @@ def bmm(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.bmm(padax.ones([4, 2, 3]), padax.ones([4, 3, 5])).shape
         (4, 2, 5)
     """
-    no_out("bmm", out)
+    if out is not None:
+        return write_out(out, bmm(x=x, y=y, name=name), "bmm")
     x, y = _arg("bmm", x, "x"), _arg("bmm", y, "y")
     if x.aval.ndim != 3 or y.aval.ndim != 3:
         raise op_value_error("bmm", f"both inputs must be 3-D, got shapes {list(x.aval.shape)} and "
@@ -177,7 +179,8 @@ def dot(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> float(padax.dot(padax.to_tensor([1.0, 2.0, 3.0]), padax.to_tensor([4.0, 5.0, 6.0])))
         32.0
     """
-    no_out("dot", out)
+    if out is not None:
+        return write_out(out, dot(x=x, y=y, name=name), "dot")
     x, y = _promote2("dot", x, y)
     if x.aval.shape != y.aval.shape or x.aval.ndim not in (1, 2):
         raise op_value_error("dot", f"inputs must be 1-D or 2-D with equal shapes, got {list(x.aval.shape)} "
@@ -302,7 +305,8 @@ def outer(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.outer(padax.to_tensor([1.0, 2.0]), padax.to_tensor([3.0, 4.0, 5.0])).tolist()
         [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]]
     """
-    no_out("outer", out)
+    if out is not None:
+        return write_out(out, outer(x=x, y=y, name=name), "outer")
     x, y = _promote2("outer", x, y)
     xf, yf = lax.reshape(x, (x.aval.size, 1)), lax.reshape(y, (1, y.aval.size))
     return lax.dot_general(xf, yf, (((1,), (0,)), ((), ())))

@@ -33,7 +33,7 @@ from padax.functional._arrays import (
     is_array,
     static_int,
 )
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional._fast import twin
 from padax.runtime.array import Tensor
 
@@ -300,7 +300,8 @@ def concat(x: Sequence[Any], axis: Any = 0, name: str | None = None, *, out: Any
         >>> padax.concat([x, x], axis=1).tolist()
         [[1, 2, 3, 1, 2, 3], [4, 5, 6, 4, 5, 6]]
     """
-    no_out("concat", out)
+    if out is not None:
+        return write_out(out, concat(x=x, axis=axis, name=name), "concat")
     arrs = _promote_list("concat", x)
     nd = arrs[0].aval.ndim
     if nd == 0:
@@ -334,7 +335,8 @@ def stack(x: Sequence[Any], axis: int = 0, name: str | None = None, *, out: Any 
         >>> padax.stack([a, b], axis=1).tolist()
         [[1, 3], [2, 4]]
     """
-    no_out("stack", out)
+    if out is not None:
+        return write_out(out, stack(x=x, axis=axis, name=name), "stack")
     arrs = _promote_list("stack", x)
     ref = arrs[0].aval.shape
     if any(t.aval.shape != ref for t in arrs[1:]):

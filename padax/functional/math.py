@@ -26,7 +26,7 @@ from padax.functional._arrays import (
     promote_and_broadcast,
     result_dtype,
 )
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
 from padax.functional.lax import elementwise as E
@@ -118,7 +118,8 @@ def _float_unary(prim_fn):
     def fn(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         if type(x) is Tensor and out is None:
             return fast.call(x)  # (eager, on a Tensor: the compiled twin; see padax/functional/_fast.py)
-        no_out(prim_fn.__name__, out)
+        if out is not None:
+            return write_out(out, fn(x=x, name=name), prim_fn.__name__)
         return compute(x)
     return fn
 
@@ -167,7 +168,8 @@ def add(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: Any = N
     """
     if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
         return add_tensors.call(x, y)
-    no_out("add", out)
+    if out is not None:
+        return write_out(out, add(x=x, y=y, name=name, alpha=alpha), "add")
     if alpha != 1:
         y = multiply(y, alpha)
     return _add(x, y)
@@ -191,7 +193,8 @@ def subtract(x: Any, y: Any, name: str | None = None, *, alpha: Any = 1, out: An
     """
     if type(x) is Tensor and type(y) is Tensor and alpha == 1 and out is None:
         return subtract_tensors.call(x, y)
-    no_out("subtract", out)
+    if out is not None:
+        return write_out(out, subtract(x=x, y=y, name=name, alpha=alpha), "subtract")
     if alpha != 1:
         y = multiply(y, alpha)
     return _subtract(x, y)
@@ -214,7 +217,8 @@ def multiply(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any
     """
     if type(x) is Tensor and type(y) is Tensor and out is None:
         return multiply_tensors.call(x, y)
-    no_out("multiply", out)
+    if out is not None:
+        return write_out(out, multiply(x=x, y=y, name=name), "multiply")
     return _multiply(x, y)
 
 
@@ -241,7 +245,8 @@ def divide(x: Any, y: Any, name: str | None = None, *, rounding_mode: str | None
         >>> padax.divide(x, y, rounding_mode='trunc').tolist()
         [3.0, -3.0]
     """
-    no_out("divide", out)
+    if out is not None:
+        return write_out(out, divide(x=x, y=y, name=name, rounding_mode=rounding_mode), "divide")
     if rounding_mode is not None:
         if rounding_mode == "floor":
             return floor_divide(x, y)
@@ -314,7 +319,8 @@ def floor_divide(x: Any, y: Any, name: str | None = None, *, out: Any = None) ->
         >>> padax.floor_divide(padax.to_tensor([7, -7]), padax.to_tensor([2, 2])).tolist()
         [3, -4]
     """
-    no_out("floor_divide", out)
+    if out is not None:
+        return write_out(out, floor_divide(x=x, y=y, name=name), "floor_divide")
     x, y = _binary("floor_divide", x, y)
     _check("floor_divide", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if dtypes.is_integer(x.aval.dtype):
@@ -338,7 +344,8 @@ def remainder(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> An
         >>> padax.remainder(x, y).tolist()
         [1.0, 1.0]
     """
-    no_out("remainder", out)
+    if out is not None:
+        return write_out(out, remainder(x=x, y=y, name=name), "remainder")
     x, y = _binary("remainder", x, y)
     _check("remainder", x, lambda d: _numeric(d) and _real(d), "real numeric")
     r = lax.rem(x, y)
@@ -394,7 +401,8 @@ def pow(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.pow(padax.to_tensor([2, 3]), padax.to_tensor([3, 2])).tolist()
         [8, 9]
     """
-    no_out("pow", out)
+    if out is not None:
+        return write_out(out, pow(x=x, y=y, name=name), "pow")
     if type(y) is int and is_array(x) and x.aval.dtype != dtypes.bool_:
         if dtypes.is_integer(x.aval.dtype) and y < 0:
             raise op_type_error("pow", f"integers to negative integer powers are not allowed "
@@ -424,7 +432,8 @@ def maximum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.maximum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
         [3.0, 5.0]
     """
-    no_out("maximum", out)
+    if out is not None:
+        return write_out(out, maximum(x=x, y=y, name=name), "maximum")
     x, y = _binary("maximum", x, y)
     return lax.max(x, y)
 
@@ -444,7 +453,8 @@ def minimum(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.minimum(padax.to_tensor([1.0, 5.0]), padax.to_tensor([3.0, 2.0])).tolist()
         [1.0, 2.0]
     """
-    no_out("minimum", out)
+    if out is not None:
+        return write_out(out, minimum(x=x, y=y, name=name), "minimum")
     x, y = _binary("minimum", x, y)
     return lax.min(x, y)
 
@@ -529,7 +539,8 @@ def abs(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.abs(x).tolist()
         [1.5, 0.0, 2.5]
     """
-    no_out("abs", out)
+    if out is not None:
+        return write_out(out, abs(x=x, name=name), "abs")
     x = _arg("abs", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
@@ -572,7 +583,8 @@ def sign(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.sign(x).tolist()
         [-1.0, 0.0, 1.0]
     """
-    no_out("sign", out)
+    if out is not None:
+        return write_out(out, sign(x=x, name=name), "sign")
     x = _arg("sign", x, "x")
     if x.aval.dtype == dtypes.bool_:
         return x
@@ -707,7 +719,8 @@ def log2(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.log2(padax.to_tensor([1.0, 8.0])).tolist()
         [0.0, 3.0]
     """
-    no_out("log2", out)
+    if out is not None:
+        return write_out(out, log2(x=x, name=name), "log2")
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(2.0)))
 
@@ -727,7 +740,8 @@ def log10(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.log10(padax.to_tensor([1.0, 1000.0])).tolist()
         [0.0, 3.0]
     """
-    no_out("log10", out)
+    if out is not None:
+        return write_out(out, log10(x=x, name=name), "log10")
     x = _to_inexact(x)
     return lax.div(lax.log(x), _scalar_like(x, np.log(10.0)))
 
@@ -752,7 +766,8 @@ def reciprocal(x: Any, name: str | None = None) -> Any:
 
 def _rounding(op: str, fn):
     def wrapped(x: Any, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, name=name), op)
         x = asarray(x)
         if not dtypes.is_inexact(x.aval.dtype):
             return x  # integers are already whole
@@ -795,7 +810,8 @@ def round(x: Any, decimals: int = 0, name: str | None = None, *, out: Any = None
         >>> padax.round(padax.to_tensor([2.567]), decimals=2).tolist()
         [2.57]
     """
-    no_out("round", out)
+    if out is not None:
+        return write_out(out, round(x=x, decimals=decimals, name=name), "round")
     x = _arg("round", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         return x
@@ -826,7 +842,8 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
         >>> padax.clip(x, min=-1.0, max=1.0).tolist()
         [-1.0, 0.0, 1.0]
     """
-    no_out("clip", out)
+    if out is not None:
+        return write_out(out, clip(x=x, min=min, max=max, name=name), "clip")
     x = _arg("clip", x, "x")
     _check("clip", x, _real, "real")
     if x.aval.dtype in (dtypes.int32, dtypes.int64) and builtins.any(
@@ -991,7 +1008,8 @@ def _document_binary(fn, name: str, summary: str, args_returns: tuple[str, str])
 
 def _compare(op: str, fn, ordered: bool):
     def wrapped(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, y=y, name=name), op)
         x, y = _binary(op, x, y)
         if ordered and dtypes.is_complex(x.aval.dtype):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
@@ -1042,7 +1060,8 @@ def _as_bool(x: Any) -> Any:
 
 def _logical(op: str, fn):
     def wrapped(x: Any, y: Any, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, y=y, name=name), op)
         x, y = promote_and_broadcast(op, _as_bool(x), _as_bool(y))
         return fn(x, y)
     wrapped.__name__ = wrapped.__qualname__ = op
@@ -1071,13 +1090,15 @@ def logical_not(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.logical_not(padax.to_tensor([True, False])).tolist()
         [False, True]
     """
-    no_out("logical_not", out)
+    if out is not None:
+        return write_out(out, logical_not(x=x, name=name), "logical_not")
     return lax.bitwise_not(_as_bool(x))
 
 
 def _bitwise(op: str, fn):
     def wrapped(x: Any, y: Any, out: Any = None, name: str | None = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, y=y, name=name), op)
         x, y = _binary(op, x, y)
         _check(op, x, _int_or_bool, "integer or bool")
         return fn(x, y)
@@ -1106,7 +1127,8 @@ def bitwise_not(x: Any, out: Any = None, name: str | None = None) -> Any:
         >>> padax.bitwise_not(padax.to_tensor([0, 5, -1])).tolist()
         [-1, -6, 0]
     """
-    no_out("bitwise_not", out)
+    if out is not None:
+        return write_out(out, bitwise_not(x=x, name=name), "bitwise_not")
     x = _arg("bitwise_not", x, "x")
     _check("bitwise_not", x, _int_or_bool, "integer or bool")
     return lax.bitwise_not(x)
@@ -1133,7 +1155,10 @@ def bitwise_left_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = No
         >>> padax.bitwise_left_shift(padax.to_tensor([1, 3]), padax.to_tensor([2, 1])).tolist()
         [4, 6]
     """
-    no_out("bitwise_left_shift", out)
+    if out is not None:
+        result = bitwise_left_shift(
+            x=x, y=y, is_arithmetic=is_arithmetic, name=name)
+        return write_out(out, result, "bitwise_left_shift")
     x, y = _binary("bitwise_left_shift", x, y)
     _check("bitwise_left_shift", x, dtypes.is_integer, "integer")
     return lax.shift_left(x, y)
@@ -1157,7 +1182,10 @@ def bitwise_right_shift(x: Any, y: Any, is_arithmetic: bool = True, out: Any = N
         >>> padax.bitwise_right_shift(padax.to_tensor([8, -8]), padax.to_tensor([2, 2])).tolist()
         [2, -2]
     """
-    no_out("bitwise_right_shift", out)
+    if out is not None:
+        result = bitwise_right_shift(
+            x=x, y=y, is_arithmetic=is_arithmetic, name=name)
+        return write_out(out, result, "bitwise_right_shift")
     x, y = _binary("bitwise_right_shift", x, y)
     _check("bitwise_right_shift", x, dtypes.is_integer, "integer")
     if is_arithmetic and not dtypes.is_unsigned(x.aval.dtype):
@@ -1330,7 +1358,8 @@ def frac(x: Any, name: str | None = None, *, out: Any = None) -> Any:
         >>> padax.frac(x).tolist()
         [-0.5, 0.0, 0.5]
     """
-    no_out("frac", out)
+    if out is not None:
+        return write_out(out, frac(x=x, name=name), "frac")
     x = _arg("frac", x, "x")
     _check("frac", x, lambda d: _numeric(d) and _real(d), "real numeric")
     if not dtypes.is_inexact(x.aval.dtype):
@@ -2017,7 +2046,8 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         >>> padax.diff(x, n=2).tolist()
         [2.0, 2.0]
     """
-    no_out("diff", out)
+    if out is not None:
+        return write_out(out, diff(x=x, n=n, axis=axis, prepend=prepend, append=append, name=name), "diff")
     x = _arg("diff", x, "x")
     if x.aval.ndim == 0:
         raise op_value_error("diff", f"x must have at least one axis, got {x.aval.str_short()}")
@@ -2275,7 +2305,8 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None,
         >>> padax.where(x > 0, x, padax.zeros_like(x)).tolist()
         [0.0, 2.0, 0.0]
     """
-    no_out("where", out)
+    if out is not None:
+        return write_out(out, where(condition=condition, x=x, y=y, name=name), "where")
     if x is None and y is None:
         return _search.nonzero(condition, as_tuple=True)
     if x is None or y is None:

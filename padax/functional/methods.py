@@ -134,7 +134,7 @@ _OPERATORS = {
     "__lt__": _binary(M.less_than), "__le__": _binary(M.less_equal),
     "__gt__": _binary(M.greater_than), "__ge__": _binary(M.greater_equal),
     "__neg__": M.neg, "__pos__": _pos, "__abs__": M.abs, "__invert__": M.bitwise_not,
-    "__getitem__": I.getitem, "__setitem__": I.setitem_error,
+    "__getitem__": I.getitem,  # (__setitem__: padax/functional/inplace.py, by rebinding)
 }
 
 _METHODS = {

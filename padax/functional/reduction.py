@@ -16,7 +16,7 @@ from padax.core import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import lax_api as lax
 from padax.functional._arrays import asarray, canonicalize_axes, canonicalize_axis, full, is_array, static_int
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional._docs import example_doc
 from padax.functional._fast import twin
 from padax.functional.indexed import take_along_axis
@@ -75,7 +75,8 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdim: bool = False, name
     """
     if type(x) is Tensor and axis is None and dtype is None and keepdim is False and out is None:
         return _sum_all.call(x)  # (the compiled twin; see padax/functional/_fast.py)
-    no_out("sum", out)
+    if out is not None:
+        return write_out(out, sum(x=x, axis=axis, dtype=dtype, keepdim=keepdim, name=name), "sum")
     return _sum(x, axis, dtype, keepdim)
 
 
@@ -120,7 +121,8 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
         >>> padax.mean(x, axis=1).tolist()
         [2.0, 5.0]
     """
-    no_out("mean", out)
+    if out is not None:
+        return write_out(out, mean(x=x, axis=axis, keepdim=keepdim, name=name, dtype=dtype), "mean")
     x = _arg("mean", x, "x")
     if dtype is not None:
         x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
@@ -159,7 +161,8 @@ def prod(x: Any, axis: Any = None, keepdim: bool = False, dtype: Any = None, out
         >>> padax.prod(x, axis=1).tolist()
         [6.0, 120.0]
     """
-    no_out("prod", out)
+    if out is not None:
+        return write_out(out, prod(x=x, axis=axis, keepdim=keepdim, dtype=dtype, name=name), "prod")
     x = _arg("prod", x, "x")
     axes = reduction_axes("prod", x, axis)
     if dtype is not None:
@@ -213,7 +216,8 @@ def _document(fn, op: str, summary: str, args_returns: tuple[str, str]) -> None:
 
 def _order_reduction(op: str, fn):
     def wrapped(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, axis=axis, keepdim=keepdim, name=name), op)
         x = asarray(x)
         if dtypes.is_complex(x.aval.dtype):
             raise op_type_error(op, f"complex numbers have no order, got {x.aval.str_short()}")
@@ -257,7 +261,8 @@ def all(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
         >>> padax.all(x, axis=1).tolist()
         [False, True]
     """
-    no_out("all", out)
+    if out is not None:
+        return write_out(out, all(x=x, axis=axis, keepdim=keepdim, name=name), "all")
     x = _arg("all", x, "x")
     axes = reduction_axes("all", x, axis)
     return _keepdim(lax.reduce_and(_as_bool(x), axes), x.aval.shape, axes, keepdim)
@@ -283,7 +288,8 @@ def any(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None
         >>> padax.any(x, axis=1).tolist()
         [True, False]
     """
-    no_out("any", out)
+    if out is not None:
+        return write_out(out, any(x=x, axis=axis, keepdim=keepdim, name=name), "any")
     x = _arg("any", x, "x")
     axes = reduction_axes("any", x, axis)
     return _keepdim(lax.reduce_or(_as_bool(x), axes), x.aval.shape, axes, keepdim)
@@ -308,7 +314,8 @@ def logsumexp(x: Any, axis: Any = None, keepdim: bool = False, name: str | None 
         >>> float(padax.logsumexp(padax.to_tensor([1000.0, 1000.0])))
         1000.6932
     """
-    no_out("logsumexp", out)
+    if out is not None:
+        return write_out(out, logsumexp(x=x, axis=axis, keepdim=keepdim, name=name), "logsumexp")
     x = _arg("logsumexp", x, "x")
     if not dtypes.is_inexact(x.aval.dtype):
         x = lax.convert_element_type(x, dtypes.default_float_dtype())
@@ -436,7 +443,10 @@ def var(x: Any, axis: Any = None, unbiased: bool | None = None, keepdim: bool = 
         >>> float(padax.var(x, unbiased=False))
         1.25
     """
-    no_out("var", out)
+    if out is not None:
+        result = var(
+            x=x, axis=axis, unbiased=unbiased, keepdim=keepdim, name=name, correction=correction)
+        return write_out(out, result, "var")
     ddof = correction if unbiased is None else (1 if unbiased else 0)
     x = asarray(x)
     if dtypes.is_integer(x.aval.dtype):
@@ -568,7 +578,8 @@ argmin = _arg_reduction("argmin", lax.argmin)
 
 def _scan(op: str, fn, widen: tuple):
     def wrapped(x: Any, axis: int | None = None, dtype: Any = None, name: str | None = None, *, out: Any = None) -> Any:
-        no_out(op, out)
+        if out is not None:
+            return write_out(out, wrapped(x=x, axis=axis, dtype=dtype, name=name), op)
         x = asarray(x)
         if dtype is not None:
             x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
@@ -610,7 +621,8 @@ def cumprod(x: Any, dim: int | None = None, *, dtype: Any = None, out: Any = Non
         >>> padax.cumprod(padax.to_tensor([1.0, 2.0, 3.0, 4.0]), dim=0).tolist()
         [1.0, 2.0, 6.0, 24.0]
     """
-    no_out("cumprod", out)
+    if out is not None:
+        return write_out(out, cumprod(x=x, dim=dim, dtype=dtype, name=name), "cumprod")
     return _cumprod(x, dim, dtype)
 
 
@@ -715,7 +727,8 @@ def msort(input: Any, *, out: Any = None) -> Any:  # noqa: A002  (Paddle's param
         >>> padax.msort(padax.to_tensor([[3.0, 1.0], [1.0, 2.0], [2.0, 0.0]])).tolist()
         [[1.0, 0.0], [2.0, 1.0], [3.0, 2.0]]
     """
-    no_out("msort", out)
+    if out is not None:
+        return write_out(out, msort(input=input), "msort")
     return sort(input, 0)
 
 
@@ -800,7 +813,8 @@ def topk(x: Any, k: Any, axis: int | None = None, largest: bool = True, sorted: 
         >>> padax.topk(padax.to_tensor([1.0, 4.0, 2.0, 3.0]), k=2, largest=False)[0].tolist()
         [1.0, 2.0]
     """
-    no_out("topk", out)
+    if out is not None:
+        return write_out(out, topk(x=x, k=k, axis=axis, largest=largest, sorted=sorted, name=name), "topk")
     x = _arg("topk", x, "x")
     k = static_int("topk", k, "k")
     idt = dtypes.canonicalize(dtypes.int64)

@@ -20,7 +20,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import Tracer
 from padax.functional import indexed as _indexed, lax_api as lax
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, canonicalize_axis, full, static_int
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 
 
@@ -81,7 +81,11 @@ def searchsorted(sorted_sequence: Any, values: Any, out_int32: bool = False, rig
         >>> padax.searchsorted(s, padax.to_tensor([3.0, 6.0]), right=True).tolist()
         [2, 3]
     """
-    no_out("searchsorted", out)
+    if out is not None:
+        result = searchsorted(
+            sorted_sequence=sorted_sequence, values=values, out_int32=out_int32, right=right, name=name, side=side,
+            sorter=sorter)
+        return write_out(out, result, "searchsorted")
     op = "searchsorted"
     if side is not None:
         if side not in ("left", "right"):
@@ -147,7 +151,10 @@ def bucketize(x: Any, sorted_sequence: Any, out_int32: bool = False, right: bool
         >>> padax.bucketize(padax.to_tensor([0.5, 3.0, 9.0]), padax.to_tensor([1.0, 3.0, 5.0])).tolist()
         [0, 1, 3]
     """
-    no_out("bucketize", out)
+    if out is not None:
+        result = bucketize(
+            x=x, sorted_sequence=sorted_sequence, out_int32=out_int32, right=right, name=name)
+        return write_out(out, result, "bucketize")
     seq = asarray(sorted_sequence)
     if seq.aval.ndim != 1:
         raise op_value_error("bucketize", f"sorted_sequence must be 1-D, got {seq.aval.str_short()}")
@@ -215,7 +222,8 @@ def nonzero(x: Any, as_tuple: bool = False, *, size: int | None = None, fill_val
         >>> [i.tolist() for i in padax.nonzero(x, as_tuple=True)]
         [[0, 1], [1, 0]]
     """
-    no_out("nonzero", out)
+    if out is not None:
+        return write_out(out, nonzero(x=x, as_tuple=as_tuple, size=size, fill_value=fill_value), "nonzero")
     x = _arg("nonzero", x, "x")
     mask = x if x.aval.dtype == dtypes.bool_ else lax.ne(x, full(x.aval.shape, 0, x.aval.dtype))
     shape = x.aval.shape if x.aval.ndim else (1,)
@@ -262,7 +270,10 @@ def masked_select(x: Any, mask: Any, name: str | None = None, *, size: int | Non
         >>> padax.masked_select(x, x > 0).tolist()
         [1, 3]
     """
-    no_out("masked_select", out)
+    if out is not None:
+        result = masked_select(
+            x=x, mask=mask, name=name, size=size, fill_value=fill_value)
+        return write_out(out, result, "masked_select")
     op = "masked_select"
     x, mask = _arg("masked_select", x, "x"), _arg("masked_select", mask, "mask")
     if mask.aval.dtype != dtypes.bool_:

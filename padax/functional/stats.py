@@ -17,7 +17,7 @@ from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import lax_api as lax
 from padax.functional._arrays import asarray, canonicalize_axis, full, is_array, static_int
-from padax.functional._checks import arg as _arg, no_out
+from padax.functional._checks import arg as _arg, write_out
 from padax.functional.indexed import take_along
 from padax.functional.lax.indexing import ScatterDimensionNumbers
 from padax.functional.reduction import reduction_axes
@@ -150,7 +150,8 @@ def median(x: Any, axis: int | None = None, keepdim: bool = False, mode: str = "
         >>> padax.median(x, axis=1, mode='min')[0].tolist()
         [2.0]
     """
-    no_out("median", out)
+    if out is not None:
+        return write_out(out, median(x=x, axis=axis, keepdim=keepdim, mode=mode, name=name), "median")
     return _median("median", x, axis, keepdim, mode, skip_nan=False)
 
 
@@ -276,7 +277,10 @@ def quantile(x: Any, q: Any, axis: Any = None, keepdim: bool = False, interpolat
         >>> padax.quantile(x, [0.25, 0.75]).tolist()
         [1.75, 3.25]
     """
-    no_out("quantile", out)
+    if out is not None:
+        result = quantile(
+            x=x, q=q, axis=axis, keepdim=keepdim, interpolation=interpolation, name=name)
+        return write_out(out, result, "quantile")
     return _quantile("quantile", x, q, axis, keepdim, interpolation, skip_nan=False)
 
 

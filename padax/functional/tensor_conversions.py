@@ -6,9 +6,11 @@ Three kinds:
   `new_zeros`/`new_full`/..., `repeat`, `split_with_sizes`, `fill_diagonal_tensor`;
 - questions about the Tensor that Paddle answers (element_size, strides, is_contiguous, ...), answered
   for an immutable dense array; `detach`/`contiguous`/`cpu` return a Tensor with the same values;
-- what padax leaves out by design: every in-place `*_` method, `backward`/`grad`/`clear_grad` and the
-  other tape methods, and setters of internal state. Each raises an error naming the functional form
-  to use instead (Tensors are immutable values; gradients come from `padax.grad`).
+- Paddle's in-place `*_` methods, `set_value` and `x[i] = v`: padax/functional/inplace.py (the new value
+  is computed functionally and the object rebound to it);
+- what padax leaves out by design: `backward`/`grad`/`clear_grad` and the other tape methods, and
+  setters of internal state. Each raises an error naming what to use instead (gradients come from
+  `padax.grad`).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from padax.core.trace import Tracer
 from padax.functional import (
     creation as C,
     indexed as X,
+    inplace,
     manipulation as S,
     math as M,
     reduction as R,
@@ -52,7 +55,7 @@ def _grad_property(self):
     raise GradientTapeError(f"Tensor.grad{user_location()}: {_GRAD_HELP}")
 
 
-# ---- in-place methods: refused with the functional form ------------------------------------------
+# ---- in-place methods: Paddle's list; padax/functional/inplace.py defines them by rebinding --------
 
 _INPLACE = ("abs_ acos_ acosh_ add_ addmm_ apply_ asin_ asinh_ atan_ atanh_ baddbmm_ bernoulli_ bitwise_and_ "
             "bitwise_invert_ bitwise_left_shift_ bitwise_not_ bitwise_or_ bitwise_right_shift_ bitwise_xor_ cast_ "
@@ -66,32 +69,6 @@ _INPLACE = ("abs_ acos_ acosh_ add_ addmm_ apply_ asin_ asinh_ atan_ atanh_ badd
             "renorm_ requires_grad_ reshape_ resize_ round_ rsqrt_ scale_ scatter_ scatter_add_ set_ sigmoid_ sin_ "
             "sinc_ sinh_ sqrt_ square_ squeeze_ sub_ subtract_ t_ tan_ tanh_ transpose_ tril_ triu_ trunc_ uniform_ "
             "unsqueeze_ where_ zero_").split()
-
-# in-place methods whose functional form is not just the method without the underscore
-_INSTEAD = {
-    "fill_": "x = padax.full_like(x, value)", "zero_": "x = padax.zeros_like(x)",
-    "copy_": "x = padax.assign(y) (or just x = y)", "set_": "x = y", "detach_": "x = padax.stop_gradient(x)",
-    "requires_grad_": "gradients come from padax.grad(f)(x); nothing needs marking",
-    "grad_": "gradients come from padax.grad(f)(x)", "resize_": "x = padax.reshape(x, shape) (or padax.zeros(shape))",
-    "uniform_": "x = padax.uniform(x.shape, x.dtype, min, max)", "normal_": "x = padax.normal(mean, std, x.shape)",
-    "exponential_": "x = padax.random.exponential(key, x.shape) / lam", "cauchy_": "draw with padax.random",
-    "geometric_": "draw with padax.random", "random_": "x = padax.randint_like(x, low, high)",
-    "log_normal_": "x = padax.log_normal(mean, std, x.shape)", "bernoulli_": "x = padax.bernoulli(padax.full_like(x, p))",
-    "fill_diagonal_": "x = x.fill_diagonal_tensor(padax.full([n], value), offset) or x.at[i, i].set(value)",
-    "apply_": "x = x.apply(func)", "reconstruct_from_": "x = y", "cast_": "x = x.astype(dtype)",
-}
-
-
-def _inplace_method(name: str):
-    base = name[:-1]
-    instead = _INSTEAD.get(name, f"x = x.{base}(...)  (or x = padax.{base}(x, ...))")
-
-    def method(self, *args, **kwargs):
-        raise immutable_error(f"Tensor.{name}() updates x in place", instead)
-    method.__name__ = name
-    method.__doc__ = f"Not available (Tensors are immutable): use `{instead}`."
-    return method
-
 
 def _stop_gradient_setter(self, value):
     raise immutable_error("setting Tensor.stop_gradient",
@@ -279,11 +256,10 @@ def install(cls: type) -> None:
         setattr(cls, name, _conversion(name, dtype))
     for name, fn in _PROPERTIES.items():
         setattr(cls, name, property(fn))
-    for name in _INPLACE:
-        setattr(cls, name, _inplace_method(name))
+    inplace.install(cls)
     for name in ("backward", "clear_grad", "clear_gradient", "register_hook", "retain_grads", "gradient"):
         setattr(cls, name, _tape_method(name))
-    for name in ("set_value", "set_tensor", "set_string_list", "set_vocab"):
+    for name in ("set_tensor", "set_string_list", "set_vocab"):
         setattr(cls, name, _state_setter(name))
     cls.grad = property(_grad_property)
     cls.grad_fn = property(lambda self: None)

@@ -54,7 +54,7 @@ class JVPTrace(Trace):
             p, t = self.lift(a)
             primals.append(p)
             tangents.append(t)
-        if all(type(t) is Zero for t in tangents):
+        if all(type(t) is Zero for t in tangents) and not prim.jvp_even_zero:
             with set_current_trace(self.parent):
                 return prim.bind(*primals, **params)
         rule = prim.jvp_rule

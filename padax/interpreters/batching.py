@@ -58,7 +58,7 @@ class BatchTrace(Trace):
         if collective is not None and names_axis(params.get("axis_name"), self.axis_name):
             with set_current_trace(self.parent):
                 out, out_dim = collective(self, vals, dims, **params)
-        elif all(d is None for d in dims):
+        elif all(d is None for d in dims) and not prim.batch_even_unbatched:
             with set_current_trace(self.parent):
                 return prim.bind(*vals, **params)
         else:

@@ -14,8 +14,11 @@ from padax.core import dtypes
 from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from padax.core.ref import AbstractRef, RefError
+from padax.core.source_info import user_location
 from padax.core.trace import Trace, check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.interpreters.ad import JVPTrace, JVPTracer
+from padax.interpreters.discharge import discharge_closed, jaxpr_has_refs
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
 
 
@@ -104,6 +107,11 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
         out_diff = [dtypes.is_inexact(get_aval(p).dtype) for p in out_primals]
         t_outs = [zeros_like_aval(t.aval) if type(t) is Zero else t for (_, t), d in zip(pairs, out_diff) if d]
         linear = pe.to_jaxpr(t_outs)
+        if jaxpr_has_refs(linear):  # tangent refs: the backward pass transposes their pure form
+            if any(type(a) is AbstractRef for a in linear.in_avals):
+                raise RefError("grad/linearize: differentiating with respect to a Ref argument is not supported; "
+                               f"differentiate with respect to the array (ref[...]) instead{user_location()}")
+            linear = discharge_closed(linear)
     if config.check_tracer_leaks:
         refs = (weakref.ref(jt), weakref.ref(pe))
         jt = pe = ins = outs = pairs = t_ins = t_outs = None  # (drop this frame's references)

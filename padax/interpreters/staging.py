@@ -13,6 +13,7 @@ import numpy as np
 from padax.config import config
 from padax.core.abstract import ShapedArray, aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from padax.core.ref import AbstractRef, Ref, RefError
 from padax.core.source_info import user_frame, user_location
 from padax.core.trace import Trace, Tracer, check_no_leaks, current_trace, escaped_tracer_error, new_trace
 from padax.runtime import tree as tree_util
@@ -69,6 +70,8 @@ class JaxprTrace(Trace):
             if aval.shape == ():
                 return Literal(np.asarray(x, aval.dtype), aval)
             return self._const(np.asarray(x, aval.dtype), aval)
+        if type(x) is Ref:  # a ref made outside, closed over: an input of the program like a captured array
+            return self._const(x, x.aval)
         raise TypeError(f"value of type {type(x).__name__} is not a valid array argument: {x!r}")
 
     def _const(self, val: Any, aval: ShapedArray) -> Var:
@@ -92,11 +95,16 @@ class JaxprTrace(Trace):
 
     def to_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         for x in outs:
-            if not isinstance(x, (JaxprTracer, Tracer, Tensor, bool, int, float, complex, np.ndarray, np.generic)):
+            if not isinstance(x, (JaxprTracer, Tracer, Tensor, Ref, bool, int, float, complex, np.ndarray, np.generic)):
                 raise TypeError(f"{self.description}: the function returned a {type(x).__name__} ({x!r:.60}); a traced "
                                 f"function returns arrays, numbers or pytrees (tuples, lists, dicts) of them"
                                 f"{user_location()}")
         outvars = [self.getvar(x) for x in outs]
+        for v in outvars:
+            if type(v.aval) is AbstractRef:
+                raise RefError(f"{self.description}: the function returned a Ref {v.aval.str_short()}; a mutable "
+                               f"array ref cannot escape a transformation (return `ref[...]` or padax.freeze(ref) "
+                               f"instead){user_location()}")
         jaxpr = Jaxpr(list(self.constvars), list(self.invars), outvars, list(self.eqns))
         return ClosedJaxpr(jaxpr, list(self.const_vals))
 

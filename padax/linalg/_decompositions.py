@@ -9,7 +9,7 @@ import numpy as np
 from padax import custom_jvp, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, full
-from padax.functional._checks import no_out
+from padax.functional._checks import write_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._helpers import _cast, _diag, _eye_like, _matrix, _mH, _mT, _scalar, _where
 
@@ -105,7 +105,8 @@ def svd(x: Any, full_matrices: bool = False, name: str | None = None, *, out: An
         >>> (u @ padax.diag(s) @ vh).tolist()
         [[3.0, 0.0], [0.0, -4.0]]
     """
-    no_out("linalg.svd", out)
+    if out is not None:
+        return write_out(out, svd(x=x, full_matrices=full_matrices, name=name), "linalg.svd")
     x = _matrix("svd", x, square=False)
     s, u, vh = _L.svd(x, full_matrices=full_matrices)
     return u, s, vh

@@ -11,7 +11,7 @@ from padax import dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic
 from padax.functional._arrays import asarray, broadcast_to, canonicalize_axis, full
-from padax.functional._checks import no_out
+from padax.functional._checks import write_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._decompositions import _hermitian_eigh
 from padax.linalg._helpers import _INEXACT_NAMES, _bcast_last, _cast, _is_complex, _matrix, _scalar
@@ -72,7 +72,10 @@ def vector_norm(x: Any, p: float = 2.0, axis: Any = None, keepdim: bool = False,
         >>> float(padax.linalg.vector_norm(x, p=float('inf')))
         4.0
     """
-    no_out("linalg.vector_norm", out)
+    if out is not None:
+        result = vector_norm(
+            x=x, p=p, axis=axis, keepdim=keepdim, name=name, dtype=dtype)
+        return write_out(out, result, "linalg.vector_norm")
     if dtype is not None:
         x = _cast(asarray(x), dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
     x = _float_input("vector_norm", x)
@@ -179,7 +182,8 @@ def norm(x: Any, p: Any = None, axis: Any = None, keepdim: bool = False, out: An
         >>> padax.linalg.norm(x, p=2, axis=1).tolist()
         [5.0, 10.0]
     """
-    no_out("linalg.norm", out)
+    if out is not None:
+        return write_out(out, norm(x=x, p=p, axis=axis, keepdim=keepdim, dtype=dtype, name=name), "linalg.norm")
     if dtype is not None:
         x = _cast(asarray(x), dtypes.canonicalize_dtype(dtypes.to_dtype(dtype)))
     x = _float_input("norm", x)

@@ -9,7 +9,7 @@ import numpy as np
 from padax import dtypes, lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, broadcast_shapes, broadcast_to, full
-from padax.functional._checks import no_out
+from padax.functional._checks import write_out
 from padax.functional.lax import linalg as _L
 from padax.linalg._decompositions import _hermitian_eigh
 from padax.linalg._helpers import (
@@ -148,7 +148,8 @@ def solve(x: Any, y: Any, left: bool = True, name: str | None = None, *, out: An
         >>> padax.linalg.solve(a, padax.to_tensor([8.0, 7.0])).tolist()
         [1.25, 1.5]
     """
-    no_out("linalg.solve", out)
+    if out is not None:
+        return write_out(out, solve(x=x, y=y, left=left, name=name), "linalg.solve")
     x = _matrix("solve", x)
     y = asarray(y)
     if y.aval.dtype.name not in _INEXACT_NAMES:

@@ -17,6 +17,7 @@ from padax.core.abstract import ShapedArray
 from padax.core.effects import has_ordered, jaxpr_effects
 from padax.core.errors import PadaxError
 from padax.core.jaxpr import Jaxpr, Literal, Var
+from padax.interpreters.discharge import jaxpr_has_refs
 from padax.lowering._mlir import func, hlo, ir, make_context, module_to_bytecode
 from padax.lowering.registry import (  # noqa: F401  (re-exported)
     LoweringRule,
@@ -291,6 +292,10 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str = "main", donated: Sequence[bool] = (
     own terms are named on when they can be.
     """
     ensure_rules_loaded()
+    if jaxpr_has_refs(jaxpr):
+        raise LoweringError(f"cannot lower '{name}': the program still holds mutable array refs (Ref inputs, or "
+                            "new_ref/ref_get/ref_swap equations); refs are discharged into pure state passing "
+                            "(padax.interpreters.discharge.discharge_jaxpr) before lowering")
     with span("padax.lower", module=_module_name(name)):
         return _lower_jaxpr(jaxpr, name, donated, num_partitions, device_assignment, arg_shardings,
                             result_shardings, mesh)

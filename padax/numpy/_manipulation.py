@@ -1223,8 +1223,8 @@ def _pad_stat(x: Any, ax: builtins.int, lo: builtins.int, hi: builtins.int, mode
 def _pad_callable(x: Any, widths: list, fn, kwargs: dict) -> Any:
     """mode=callable: zero-pad everything, then for each axis in turn call
     fn(row, (before, after), axis, kwargs) on every 1-D row along that axis (vmapped) and use
-    what it returns as the new row (padax arrays are immutable, so fn returns the row rather
-    than writing into it as numpy's in-place convention does)."""
+    what it returns as the new row; a fn that returns None wrote into the row as numpy's in-place
+    convention does (`row[:2] = ...` rebinds the row, padax/functional/inplace.py), so the row is used."""
     nd = x.aval.ndim
     padded = lax.pad(x, full_like_shape((), 0, x.aval.dtype), [(lo, hi, 0) for lo, hi in widths])
     for ax in builtins.range(nd):
@@ -1236,8 +1236,7 @@ def _pad_callable(x: Any, widths: list, fn, kwargs: dict) -> Any:
         def row_fn(r, pw=pw, ax=ax):
             out = fn(r, pw, ax, kwargs)
             if out is None:
-                raise op_type_error("pad", "a callable mode must return the padded row (padax arrays are "
-                                           "immutable, so rows cannot be modified in place as with numpy)")
+                out = r  # numpy's convention: fn updated the row in place
             out = to_array(out)
             if out.aval.shape != (length,):
                 raise op_value_error("pad", f"the callable mode returned {out.aval.str_short()} for a row of "

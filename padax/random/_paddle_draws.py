@@ -16,7 +16,7 @@ from typing import Any
 from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional._arrays import asarray, aval_of, broadcast_to, static_int
-from padax.functional._checks import no_out, placed
+from padax.functional._checks import placed, write_out
 from padax.functional.lax.elementwise import add, exp, log
 from padax.functional.lax.sorting import top_k
 from padax.functional.lax.structural import convert_element_type, transpose
@@ -113,7 +113,10 @@ def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: s
         >>> sorted(padax.multinomial(padax.to_tensor([0.2, 0.3, 0.5]), num_samples=3).tolist())
         [0, 1, 2]
     """
-    no_out("multinomial", out)
+    if out is not None:
+        result = multinomial(
+            x=x, num_samples=num_samples, replacement=replacement, name=name)
+        return write_out(out, result, "multinomial")
     x = _float_param("multinomial", x)
     if x.aval.ndim not in (1, 2):
         raise op_value_error("multinomial", f"x must be 1-D or 2-D (rows of category weights), got "
@@ -147,7 +150,10 @@ def standard_normal(shape: Any, dtype: Any = None, name: str | None = None, *, o
         >>> padax.standard_normal([2, 3]).shape
         (2, 3)
     """
-    no_out("standard_normal", out)
+    if out is not None:
+        result = standard_normal(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad)
+        return write_out(out, result, "standard_normal")
     key = next_key("standard_normal")
     return placed(_eager(_samplers.normal, key, _paddle_shape("standard_normal", shape),
                          dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)), device)

@@ -27,7 +27,7 @@ from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
-from padax.functional._checks import no_out, placed
+from padax.functional._checks import placed, write_out
 from padax.functional.lax.elementwise import add, complex as make_complex, mul
 from padax.functional.lax.structural import convert_element_type, iota, reshape, slice_in_dim
 from padax.random import _keys, _samplers
@@ -231,7 +231,10 @@ def rand(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = N
         >>> bool(((x >= 0) & (x < 1)).all())
         True
     """
-    no_out("rand", out)
+    if out is not None:
+        result = rand(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "rand")
     key = next_key("rand")
     return placed(_uniform_draw(key, _paddle_shape("rand", shape), dtype, 0.0, 1.0), device)
 
@@ -252,7 +255,10 @@ def randn(shape: Any, dtype: Any = None, name: str | None = None, *, out: Any = 
         >>> abs(float(x.mean())) < 0.1, abs(float(x.std()) - 1.0) < 0.1
         (True, True)
     """
-    no_out("randn", out)
+    if out is not None:
+        result = randn(
+            shape=shape, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "randn")
     key = next_key("randn")
     dt = dtypes.default_float_dtype() if dtype is None else dtypes.canonicalize_dtype(dtypes.to_dtype(dtype))
     return placed(_eager(_samplers.normal, key, _paddle_shape("randn", shape), dt), device)
@@ -295,7 +301,10 @@ def randperm(n: int, dtype: Any = "int64", name: str | None = None, *, out: Any 
         >>> sorted(padax.randperm(5).tolist())
         [0, 1, 2, 3, 4]
     """
-    no_out("randperm", out)
+    if out is not None:
+        result = randperm(
+            n=n, dtype=dtype, name=name, device=device, requires_grad=requires_grad, pin_memory=pin_memory)
+        return write_out(out, result, "randperm")
     return placed(_randperm(n, dtype), device)
 
 
@@ -326,7 +335,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, shape: Any = None, name: str | None 
         >>> abs(float(x.mean()) - 10.0) < 0.05
         True
     """
-    no_out("normal", out)
+    if out is not None:
+        return write_out(out, normal(mean=mean, std=std, shape=shape, name=name), "normal")
     if is_array(mean):
         out_shape, dt = aval_of(mean).shape, aval_of(mean).dtype
         if not dtypes.is_inexact(dt):
@@ -377,7 +387,11 @@ def uniform(shape: Any, dtype: Any = None, min: float = 0, max: float = 1.0, see
         >>> bool(((x >= -2) & (x < 2)).all()), x.dtype
         (True, dtype('float32'))
     """
-    no_out("uniform", out)
+    if out is not None:
+        result = uniform(
+            shape=shape, dtype=dtype, min=min, max=max, seed=seed, name=name, device=device,
+            requires_grad=requires_grad)
+        return write_out(out, result, "uniform")
     if int(seed) != 0:
         _check_eager("uniform")
         key = _eager(_keys.key, int(seed))

@@ -1,12 +1,14 @@
 """`padax.Tensor` (alias `padax.Array`): an immutable array over a device buffer.
 
-A Tensor owns one jaxlib array (`_buf`) and its aval. Nothing mutates it;
-`x.at[idx].set(v)` and friends return new Tensors. Operators and Paddle's
+A Tensor owns one jaxlib array (`_buf`) and its aval. No buffer is ever written;
+`x.at[idx].set(v)` and friends return new Tensors, and Paddle's in-place methods
+(`x.add_(y)`, `x[i] = v`) rebind the object to the new value (`_rebind`). Operators and Paddle's
 methods are attached by `padax.functional.methods` (the same set that
 tracers get), so this file only holds the device- and host-facing parts.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -59,6 +61,25 @@ def raise_if_deleted(tensors: Any) -> None:
             raise deleted_error(t.aval, getattr(t._buf, "consumer", None) or None) from None
 
 
+# Tensors that compiled programs took as constants (a jitted function closing over them), by id: an
+# in-place update of one (a rebinding) drops every compiled program, which would otherwise keep using
+# its old buffer. The dropping is installed by padax.transforms.jit (a higher floor).
+_captured: "weakref.WeakValueDictionary[int, Tensor]" = weakref.WeakValueDictionary()
+_on_captured_rebind: list = []
+
+
+def capture_constants(consts: Any) -> None:
+    """Note the Tensors among a compiled program's constants (see `_captured`)."""
+    for c in consts:
+        if type(c) is Tensor:
+            _captured[id(c)] = c
+
+
+def on_captured_rebind(drop: Any) -> None:
+    """Run `drop()` when a Tensor that a compiled program captured is updated in place."""
+    _on_captured_rebind.append(drop)
+
+
 class Tensor(AvalProperties):
     """An immutable array held on one or more devices: what padax functions take and return (also named
     `padax.Array`). Build one with padax.to_tensor; it has Paddle's methods and operators, and updates are
@@ -87,6 +108,16 @@ class Tensor(AvalProperties):
         self._buf = _buf
         self.aval = aval if aval is not None else _buf.aval
         self._npy = None
+
+    def _rebind(self, other: "Tensor") -> "Tensor":
+        """Make this object hold `other`'s value (buffer and aval): how an in-place update is
+        functionalized. No buffer is written; the old one is dropped, the host cache reset."""
+        self._buf, self.aval, self._npy = other._buf, other.aval, None
+        if _captured and id(self) in _captured:  # compiled programs hold its old buffer: drop them
+            _captured.clear()
+            for drop in _on_captured_rebind:
+                drop()
+        return self
 
     # -- metadata (shape, dtype, ndim, size, len: AvalProperties) --------------------
     @property

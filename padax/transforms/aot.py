@@ -19,6 +19,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from padax.core.jaxpr import ClosedJaxpr
+from padax.core.ref import AbstractRef, Ref
+from padax.interpreters.discharge import discharge_closed, jaxpr_has_refs
 from padax.lowering.compile import compile_lowered
 from padax.runtime import _jaxlib, tree as tree_util
 from padax.runtime.array import Tensor
@@ -54,6 +56,9 @@ class Traced:
 
     def lower(self) -> "Lowered":
         jf, closed = self._jit, self.jaxpr
+        if jaxpr_has_refs(closed) and not any(type(a) is AbstractRef for a in closed.in_avals) and not any(
+                type(c) is Ref for c in closed.consts):  # refs made inside: the pure program, same signature
+            closed = discharge_closed(closed)
         if jf._needs_spmd(closed, self._leaves):
             spmd = jf._spmd(closed, self.out_tree, *self._dyn, ())
             plan = spmd.plan(tuple(buffer_sharding(x._buf) if type(x) is Tensor else None for x in self._leaves))
@@ -94,12 +99,11 @@ class Lowered:
     def compile(self) -> "Compiled":
         closed = self._traced.jaxpr
         if self._plan is not None:  # already compiled for its devices when it was planned
-            return Compiled(self._traced, self._plan.exe, list(self._plan.const_bufs), self._plan)
+            return Compiled(self._traced, self._plan.exe, [], self._plan)  # (the plan holds its constants)
         device = default_device()
         exe = Executable(compile_lowered(self._lowered, [device]), closed.out_avals, device,
                          host_callbacks=self._lowered.host_callbacks)
-        const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
-        return Compiled(self._traced, exe, const_bufs)
+        return Compiled(self._traced, exe, [c if type(c) is Tensor else device_put(c) for c in closed.consts])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,10 +121,12 @@ class MemoryAnalysis:
 class Compiled:
     """A compiled program: call it with arguments of the lowered types; inspect what XLA made of it."""
 
-    def __init__(self, traced: Traced, exe: Executable, const_bufs: list, plan=None):
+    def __init__(self, traced: Traced, exe: Executable, consts: list, plan=None):
         self._traced = traced
         self._exe = exe
-        self._const_bufs = const_bufs
+        # the constants as Tensors, read at each call: an in-place update of one is seen (its type may not change)
+        self._consts = consts
+        self._const_avals = [c.aval for c in consts]
         self._plan = plan
         self._in_avals = [arg_aval(x) for x in traced._leaves]
 
@@ -144,8 +150,16 @@ class Compiled:
         if self._plan is not None:
             outs = self._plan(bufs, self._in_avals)
         else:
-            outs = self._exe(self._const_bufs + bufs if self._const_bufs else bufs)
+            outs = self._exe([self._const_buf(i) for i in range(len(self._consts))] + bufs if self._consts else bufs)
         return self.out_tree.unflatten(outs)
+
+    def _const_buf(self, i: int) -> Any:
+        c, want = self._consts[i], self._const_avals[i]
+        if c.aval.shape != want.shape or c.aval.dtype != want.dtype:
+            raise TypeError(f"Compiled({self._traced._jit.__name__}): a Tensor the function closes over was "
+                            f"{want.str_short()} when it was compiled and is {c.aval.str_short()} now (an in-place "
+                            "update changed its type); lower and compile it again")
+        return c._buf
 
     def runtime_executable(self):
         """jaxlib's loaded executable."""

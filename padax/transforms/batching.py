@@ -9,10 +9,12 @@ import numpy as np
 from padax.config import config
 from padax.core.abstract import get_aval
 from padax.core.ad_util import float0
+from padax.core.ref import RefError
 from padax.core.source_info import user_location
 from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
+from padax.interpreters.discharge import is_ref
 from padax.runtime import tree as tree_util
 from padax.transforms import chunked as _chunked  # (a cycle: chunked_vmap calls vmap)
 
@@ -103,6 +105,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         if not size_set:
             raise ValueError(f"vmap({name}) needs at least one mapped input, or axis_size=")
         size = size_set.pop()
+        for leaf, a in zip(leaves, norm_axes):
+            if a is not None and is_ref(leaf):
+                raise RefError(f"vmap({name}): mapping over a Ref argument ({get_aval(leaf).str_short()}) is not "
+                               f"supported; close over the ref (unmapped, in_axes=None) or pass ref[...] instead"
+                               f"{user_location()}")
         trace = BatchTrace(trace_state.trace, size, axis_name, spmd_axis_name)
         with new_trace(trace):
             ins = [BatchTracer(trace, x, a) if a is not None else x for x, a in zip(leaves, norm_axes)]
@@ -118,6 +125,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                     results.append(np.zeros(tuple(shape), float0))
                     continue
                 v, d = trace.lift(o)
+                if is_ref(v):
+                    raise RefError(f"vmap({name}): the function returned a Ref {get_aval(v).str_short()}; a mutable "
+                                   f"array ref cannot escape a transformation (return ref[...] instead)"
+                                   f"{user_location()}")
                 if oa is None:
                     if d is not None:
                         raise ValueError(f"vmap({name}): an output is batched but its out_axes is None")

@@ -25,12 +25,14 @@ from padax.config import config
 from padax.core import trace as _trace_module
 from padax.core.errors import OutOfMemoryError
 from padax.core.jaxpr import ClosedJaxpr
+from padax.core.ref import Ref
 from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
+from padax.interpreters.discharge import bind_with_refs, jaxpr_has_refs
 from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
-from padax.runtime.array import Tensor, mark_donated, raise_if_deleted
+from padax.runtime.array import Tensor, mark_donated, on_captured_rebind, raise_if_deleted
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.runtime.profiling import span
@@ -62,6 +64,7 @@ _dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
 
 
 _logger = logging.getLogger("padax")
+_CLOSES_OVER_REFS = object()  # the cache entry of a signature whose program closes over eager Refs
 
 
 def _settings() -> tuple:
@@ -251,6 +254,9 @@ class JitFunction:
 
     def _compile(self, key, dyn_args, dyn_kwargs, static, in_tree, leaves) -> _Compiled:
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
+        if any(type(c) is Ref for c in closed.consts):  # each call reads and writes the refs (_call_staged)
+            self._remember(key, _CLOSES_OVER_REFS)
+            return _CLOSES_OVER_REFS
         if config.log_compiles:
             _logger.warning("Compiling %s for arguments %s", self.__name__,
                             ", ".join(a.str_short() for a in closed.in_avals))
@@ -351,6 +357,8 @@ class JitFunction:
             bufs = [x._buf for x in leaves]
             avals = tuple([x.aval for x in leaves])
         except AttributeError:
+            if any(type(x) is Ref for x in leaves):  # Ref arguments: the program is discharged around them
+                return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
             all_tensors = False
             leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
@@ -362,6 +370,8 @@ class JitFunction:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
         else:
             self._cache.move_to_end(key)
+        if entry is _CLOSES_OVER_REFS:
+            return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
         try:
             with span("padax.dispatch", function=self.__name__):
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
@@ -393,10 +403,11 @@ class JitFunction:
         hit = self._cache.get(key)
         if hit is None:
             closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
-            hit = (closed, out_tree, hoist_consts(closed))
+            hoisted = hoist_consts(closed)
+            hit = (closed, out_tree, hoisted, jaxpr_has_refs(hoisted))
             if not any(isinstance(c, Tracer) for c in closed.consts):
                 self._remember(key, hit)
-        closed, out_tree, hoisted = hit
+        closed, out_tree, hoisted, has_refs = hit
         donated = (False,) * len(closed.consts) + (self._donated_mask(dyn_args, dyn_kwargs, static) or (False,) * len(leaves))
         if self.in_shardings is not None or self.out_shardings is not None:
             # inside another transformation the shardings become constraints on the values
@@ -406,6 +417,10 @@ class JitFunction:
             outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
             outs = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
                     for x, s in zip(outs, spmd.out_shardings)]
+            return out_tree.unflatten(outs)
+        if has_refs:  # refs in or made inside: bound as the pure program, the refs read and written around it
+            outs = bind_with_refs(jit_p, [*closed.consts, *leaves], dict(jaxpr=hoisted, name=self.__name__,
+                                                                         donated=(False,) * len(donated)))
             return out_tree.unflatten(outs)
         outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
         return out_tree.unflatten(outs)
@@ -494,6 +509,8 @@ def _clear_on_client_reset() -> None:
 
 
 _backend.on_client_reset(_clear_on_client_reset)
+# a captured constant updated in place: the programs holding its old buffer are dropped (and traced again)
+on_captured_rebind(_clear_on_client_reset)
 
 
 def clear_caches() -> None:

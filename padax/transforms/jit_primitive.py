@@ -21,10 +21,11 @@ from padax.functional.lax.call import jit_p
 from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_jaxpr
+from padax.interpreters.discharge import discharge_closed, discharge_jaxpr, discharge_rules, jaxpr_has_refs
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.lowering.compile import compile_jaxpr_on
 from padax.runtime import _jaxlib, backend as _backend
-from padax.runtime.array import Tensor
+from padax.runtime.array import Tensor, capture_constants
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
@@ -41,12 +42,15 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) 
     inside, or sharded captured values) gets an `SpmdDispatch` instead, which
     takes the consts itself (the returned list is then empty).
     """
+    if jaxpr_has_refs(closed):  # refs made inside the program: the pure program has the same signature
+        closed = discharge_closed(closed)
     if needs_spmd(closed):
         return SpmdDispatch(closed, name, donated), []
     device = default_device()
     loaded, host_callbacks = compile_jaxpr_on(closed.jaxpr, name, donated, device)
     exe = Executable(loaded, closed.out_avals, device, host_callbacks=host_callbacks)
     const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
+    capture_constants(closed.consts)
     return exe, const_bufs
 
 
@@ -389,3 +393,20 @@ jit_p.partial_eval_rule = _jit_partial_eval
 jit_p.transpose_rule = _jit_transpose
 jit_p.batch_rule_takes_trace = True
 jit_p.batch_rule = _jit_batch
+
+
+# ref discharge ---------------------------------------------------------------------------------
+
+def _jit_discharge(in_avals, out_avals, *args, jaxpr: ClosedJaxpr, name: str, donated: tuple):
+    """A jit whose program takes or makes refs: one jit of the pure program (ref inputs as values,
+    their final values as extra outputs), derived once per program."""
+    program, ref_pos = _derive(jaxpr, ("discharge",), lambda: discharge_jaxpr(jaxpr))
+    outs = _bind_program(program, list(args), name)
+    n = len(out_avals)
+    new = [None] * len(args)
+    for k, i in enumerate(ref_pos):
+        new[i] = outs[n + k]
+    return new, outs[:n]
+
+
+discharge_rules[jit_p] = _jit_discharge

@@ -23,6 +23,7 @@ from padax.functional._arrays import asarray
 from padax.functional.lax.call import name_p, remat_p
 from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import jvp_flat
+from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, discharge_rules
 from padax.runtime import tree as tree_util
 from padax.transforms.ad import backward_pass, linearize_flat, partial_eval_jaxpr
 from padax.transforms.batching import vmap
@@ -209,7 +210,7 @@ def checkpoint(fun: Callable | None = None, *, policy: Any = None, prevent_cse: 
             return out_leaves
 
         closed = trace_flat(flat, [arg_aval(x) for x in leaves], "checkpoint tracing")
-        outs = remat_p.bind(*closed.consts, *leaves, jaxpr=hoist_consts(closed), policy=policy)
+        outs = bind_with_refs(remat_p, [*closed.consts, *leaves], dict(jaxpr=hoist_consts(closed), policy=policy))
         return store[0].unflatten(outs)
 
     return wrapped
@@ -396,3 +397,17 @@ remat_p.jvp_rule = _remat_jvp
 remat_p.partial_eval_rule = _remat_partial_eval
 remat_p.transpose_rule = _remat_transpose
 remat_p.batch_rule = _remat_batch
+
+
+def _remat_discharge(in_avals, out_avals, *args, jaxpr, policy):
+    """A checkpointed function that reads, writes or makes refs: a checkpoint of its pure form."""
+    pure, ref_pos = discharge_jaxpr(jaxpr)
+    outs = remat_p.bind(*pure.consts, *args, jaxpr=hoist_consts(pure), policy=policy)
+    n = len(out_avals)
+    new = [None] * len(args)
+    for k, i in enumerate(ref_pos):
+        new[i] = outs[n + k]
+    return new, outs[:n]
+
+
+discharge_rules[remat_p] = _remat_discharge

@@ -35,6 +35,7 @@ from padax.core import dtypes
 from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, instantiate, is_undefined, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
+from padax.core.ref import AbstractRef, RefError
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace, new_trace, set_current_trace
 from padax.functional._arrays import full
@@ -46,6 +47,7 @@ from padax.functional.lax.resharding import spmd_axes
 from padax.functional.lax.shard_map import block_aval, shard_map_abstract, shard_map_p
 from padax.functional.lax.structural import batch_size, reshape
 from padax.interpreters.ad import jvp_flat
+from padax.interpreters.discharge import discharge_closed, is_ref, jaxpr_has_refs
 from padax.runtime import backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor
 from padax.runtime.put import device_put
@@ -164,6 +166,12 @@ def _hoisted(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
 
 def _bind(mesh: Mesh, closed: ClosedJaxpr, args: Sequence, in_specs: Sequence, out_specs: Sequence,
           check_rep: bool, auto: frozenset = frozenset()) -> list:
+    if jaxpr_has_refs(closed):
+        if any(is_ref(c) for c in closed.consts) or any(type(a) is AbstractRef for a in closed.in_avals):
+            raise RefError("shard_map: the body uses a Ref from outside it; a body may make and use refs of its "
+                           "own, but state from outside goes in as an argument (ref[...]) and comes back as a "
+                           f"result{user_location()}")
+        closed = discharge_closed(closed)  # refs made inside the body: the pure body, same signature
     body, consts = _hoisted(closed)
     specs = (PartitionSpec(),) * len(consts) + tuple(in_specs)
     return shard_map_p.bind(*consts, *args, body=body, mesh=mesh, in_specs=specs,

@@ -15,7 +15,7 @@ from padax.core.abstract import aval_of_host_value
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr
 from padax.lowering.compile import compile_lowered
 from padax.runtime import _jaxlib, tree as tree_util
-from padax.runtime.array import Tensor
+from padax.runtime.array import Tensor, capture_constants
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
@@ -222,6 +222,7 @@ class SpmdDispatch:
         plan.lowered = lowered
         plan.out_shardings = outs
         plan.const_bufs = []
+        capture_constants(closed.consts)
         for c, t in zip(closed.consts, const_targets):
             t_in = c if type(c) is Tensor else device_put(c)
             plan.const_bufs.append(reshard_buffer(t_in._buf, t_in.aval, t, config.enable_x64, order))

@@ -12,7 +12,10 @@ from padax import custom_jvp, dtypes, lax
 from padax.core.errors import op_value_error
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
-from padax.functional._checks import no_out
+from padax.functional._checks import (
+    no_out,  # noqa: F401  (a public name of this module, kept)
+    write_out as _write_out,
+)
 from padax.functional.indexed import take_along
 from padax.functional.lax.custom import stop_gradient_p
 from padax.functional.manipulation import reshape, split
@@ -669,7 +672,8 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None, 
         >>> F.softmax(padax.to_tensor([1.0, 1.0]), dtype="float64").dtype
         dtype('float64')
     """
-    no_out("softmax", out)
+    if out is not None:
+        return _write_out(out, softmax(x=x, axis=axis, dtype=dtype, name=name), "softmax")
     z, a, dt = _shifted("softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.exp(M.multiply(z, 0)), dt)

@@ -197,6 +197,8 @@ def interpolate(x: Any, size: Any = None, scale_factor: Any = None, mode: str = 
     nd = x.aval.ndim
     if nd not in _LAYOUTS:
         raise op_value_error(op, f"x must be 3-D, 4-D or 5-D, got {x.aval.str_short()}")
+    if not isinstance(mode, str):
+        raise op_type_error(op, f"mode must be a string (one of {sorted(_MODES)}), got {type(mode).__name__} {mode!r}")
     mode = mode.lower()
     if mode not in _MODES:
         raise op_value_error(op, f"mode must be one of {sorted(_MODES)}, got {mode!r}")

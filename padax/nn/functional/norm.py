@@ -14,7 +14,11 @@ from padax import dtypes
 from padax.core.errors import op_value_error
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import canonicalize_axis
-from padax.functional._checks import arg, no_out
+from padax.functional._checks import (
+    arg,
+    no_out,  # noqa: F401  (a public name of this module, kept)
+    write_out as _write_out,
+)
 from padax.functional.lax.windowed import reduce_window_sum
 from padax.functional.manipulation import reshape
 from padax.nn.functional._util import FORMATS, LOW_PRECISION, vector_norm
@@ -272,7 +276,8 @@ def normalize(x: Any, p: float = 2, axis: int = 1, epsilon: float = 1e-12, out: 
         [[0.4286, 0.5714]]
     """
     op = "normalize"
-    no_out(op, out)
+    if out is not None:
+        return _write_out(out, normalize(x=x, p=p, axis=axis, epsilon=epsilon, name=name), op)
     x = arg(op, x, "x")
     xf, dt = _compute(x)
     a = canonicalize_axis(op, axis, max(x.aval.ndim, 1))

@@ -9,6 +9,7 @@ import numpy as np
 
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
+from padax.functional import inplace
 from padax.scipy.special import _bessel, _gamma
 
 
@@ -56,3 +57,9 @@ def gammaincc(x: Any, y: Any, name: str | None = None) -> Any:
 
 
 __all__ = ["i0", "i0e", "i1", "i1e", "gammainc", "gammaincc"]
+
+
+# Paddle's in-place twins (x.gammainc_(y), x.i0_()): rebinding x (padax/functional/inplace.py)
+for _name, _fn in (("gammainc_", gammainc), ("gammaincc_", gammaincc), ("i0_", i0)):
+    inplace.register(_name, _fn)
+del _name, _fn

@@ -32,6 +32,7 @@ from padax.functional.lax.custom import (
 )
 from padax.functional.lax.shard_map import shard_map_p
 from padax.functional.lax.solves import linear_solve_p
+from padax.functional.refs import freeze_p, new_ref_p, ref_addupdate_p, ref_get_p, ref_swap_p
 from padax.interpreters.jaxpr_util import join_consts
 from padax.transforms import custom as _custom  # noqa: F401  (installs the custom-call jvp rules)
 from padax.transforms.jet import (
@@ -248,3 +249,8 @@ def _install_solves() -> None:
 
 
 _install_solves()
+
+
+for _p in (new_ref_p, ref_get_p, ref_swap_p, ref_addupdate_p, freeze_p):
+    def_no_taylor(_p, "Taylor mode does not carry mutable array refs; read the ref (ref[...]) outside the "
+                      "function passed to jet and pass the array in")

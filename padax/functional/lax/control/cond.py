@@ -32,6 +32,7 @@ from padax.functional.lax.structural import (
 )
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_eval, batch_jaxpr
+from padax.interpreters.discharge import bind_with_refs
 from padax.interpreters.jaxpr_util import join_consts
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.interpreters.staging import trace_flat
@@ -95,7 +96,7 @@ def _cond_call(what: str, index: Any, fns: Sequence[Callable], names: Sequence[s
                for k in range(n_out)]
     closeds = [_strengthen_outputs(c, targets) for c in closeds]
     joined, consts = join_consts(closeds)
-    outs = cond_p.bind(index, *consts, *leaves, branches=tuple(joined))
+    outs = bind_with_refs(cond_p, [index, *consts, *leaves], dict(branches=tuple(joined)))
     return trees[first].unflatten(outs)
 
 

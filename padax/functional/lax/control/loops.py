@@ -41,6 +41,7 @@ from padax.functional.lax.structural import (
 )
 from padax.interpreters.ad import backward_pass, instantiate_tangent, jvp_jaxpr
 from padax.interpreters.batching import batch_flat, batch_jaxpr
+from padax.interpreters.discharge import bind_with_refs
 from padax.interpreters.jaxpr_util import dce, deps, hoist
 from padax.interpreters.partial_eval import partial_eval_jaxpr
 from padax.interpreters.staging import trace_flat
@@ -117,9 +118,9 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     c_out = cond_closed.out_avals
     if c_tree.num_leaves != 1 or c_out[0].shape != () or c_out[0].dtype != dtypes.bool_:
         raise op_type_error("while_loop", f"cond_fun must return a bool scalar, got {_avals_str(c_out)}")
-    outs = while_p.bind(*cond_closed.consts, *body.consts, *leaves, cond_jaxpr=hoist(cond_closed),
-                        body_jaxpr=hoist(body), cond_nconsts=len(cond_closed.consts),
-                        body_nconsts=len(body.consts))
+    outs = bind_with_refs(while_p, [*cond_closed.consts, *body.consts, *leaves],
+                          dict(cond_jaxpr=hoist(cond_closed), body_jaxpr=hoist(body),
+                               cond_nconsts=len(cond_closed.consts), body_nconsts=len(body.consts)))
     return tree.unflatten(outs)
 
 
@@ -412,8 +413,9 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
         return closed, c_tree, y_tree
 
     body, y_tree, init_leaves = _fix_carry("scan", "f", "init", trace_body, init_leaves, init_tree)
-    outs = scan_p.bind(*body.consts, *init_leaves, *xs_leaves, jaxpr=hoist(body), num_consts=len(body.consts),
-                       num_carry=n_carry, length=length, reverse=bool(reverse), unroll=unroll)
+    outs = bind_with_refs(scan_p, [*body.consts, *init_leaves, *xs_leaves],
+                          dict(jaxpr=hoist(body), num_consts=len(body.consts), num_carry=n_carry, length=length,
+                               reverse=bool(reverse), unroll=unroll))
     return init_tree.unflatten(outs[:n_carry]), y_tree.unflatten(outs[n_carry:])
 
 
