@@ -25,17 +25,33 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_value_error
+from padax.core.ref import Ref
 from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.functional._arrays import asarray, aval_of, broadcast_to, is_array
 from padax.functional._checks import placed, write_out
 from padax.functional.lax.elementwise import add, complex as make_complex, mul
 from padax.functional.lax.structural import convert_element_type, iota, reshape, slice_in_dim
+from padax.functional.refs import ref_get, ref_set
 from padax.random import _keys, _samplers
 
 
 class _GlobalState:
-    key = None  # uint32[2] Tensor, created on first use
+    """The global key, held in a Ref (created on first use) so that a traced program can read it when it
+    runs and write the advanced key back (`staged_next_key`); eager draws read and rebind it directly."""
+
+    ref: Ref | None = None
     lock = threading.Lock()  # draws from several threads each get their own subkey (never a duplicate)
+
+    @property
+    def key(self) -> Any:
+        return None if self.ref is None else self.ref._value
+
+    @key.setter
+    def key(self, value: Any) -> None:
+        if self.ref is None:
+            type(self).ref = Ref(value, value.aval)
+        else:
+            self.ref._write(value)
 
 
 _state = _GlobalState()
@@ -187,6 +203,19 @@ def next_key(op: str):
     with _state.lock, set_current_trace(EvalTrace()):
         _next_state()
         _state.key, sub = _keys.split_pair(_state.key)
+    return sub
+
+
+def staged_next_key(op: str):
+    """A fresh subkey from the global key inside a traced program (jit, a loop body): the key is read
+    from its Ref and the advanced key written back, so the compiled program draws new numbers on every
+    call, the same ones after `padax.seed(n)`, as Paddle's generator does under to_static."""
+    with _state.lock:
+        with set_current_trace(EvalTrace()):
+            _next_state()
+        ref = _state.ref
+    new, sub = _keys.split_pair(ref_get(ref))
+    ref_set(ref, ..., new)
     return sub
 
 

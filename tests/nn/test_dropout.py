@@ -65,8 +65,6 @@ def test_global_seed_fallback_and_errors_under_jit():
     a = nn.Dropout(0.5)(X).numpy()
     padax.seed(7)
     np.testing.assert_array_equal(nn.Dropout(0.5)(X).numpy(), a)
-    with pytest.raises(RuntimeError, match="rng_scope"):
-        padax.jit(lambda x: F.dropout(x, 0.5))(X)
     with nn.rng_scope(padax.random.key(0)):
         with pytest.raises(RuntimeError, match="opened outside"):
             padax.jit(lambda x: F.dropout(x, 0.5))(X)
@@ -74,6 +72,41 @@ def test_global_seed_fallback_and_errors_under_jit():
         F.dropout(X, 1.5)
     with pytest.raises(ValueError, match="mode"):
         F.dropout(X, 0.5, mode="bogus")
+
+
+def test_dropout_in_jit_draws_from_the_global_seed():
+    """Paddle's rule under to_static: no key to thread, a fresh mask per call, replayed by seed(n)."""
+    x = padax.ones([64])
+    step = padax.jit(lambda x: nn.Dropout(0.5)(x))
+    padax.seed(11)
+    a, b = step(x).numpy(), step(x).numpy()
+    assert not np.array_equal(a, b) and set(np.unique(a)) <= {0.0, 2.0}
+    padax.seed(11)
+    np.testing.assert_array_equal(step(x).numpy(), a)
+    np.testing.assert_array_equal(step(x).numpy(), b)
+    # one stream: eager draws after seed(n) give the masks the compiled program gives
+    padax.seed(11)
+    np.testing.assert_array_equal(F.dropout(x, 0.5).numpy(), a)
+    # under grad inside jit, and in a scan body: new masks per call and per iteration
+    g = padax.jit(padax.grad(lambda x: F.dropout(x, 0.5).sum()))
+    padax.seed(11)
+    np.testing.assert_array_equal(g(x).numpy(), a)
+    body = lambda c, _: (c, F.dropout(c, 0.5))
+    padax.seed(3)
+    _, ys = padax.jit(lambda x: padax.lax.scan(body, x, None, length=3))(x)
+    ys = ys.numpy()
+    assert not np.array_equal(ys[0], ys[1]) and not np.array_equal(ys[1], ys[2])
+    # rng_scope still gives explicit control, and make_jaxpr shows the key read and written back
+    k = padax.random.key(5)
+    f = padax.jit(lambda x, k: _scoped_dropout(x, k))
+    np.testing.assert_array_equal(f(x, k).numpy(), f(x, k).numpy())
+    text = str(padax.make_jaxpr(lambda x: F.dropout(x, 0.5))(x))
+    assert "Ref{u32[2]}" in text and "<- a[...]" in text
+
+
+def _scoped_dropout(x, k):
+    with nn.rng_scope(k):
+        return F.dropout(x, 0.5)
 
 
 def test_layers_respect_mode_and_grad():

@@ -3,8 +3,10 @@
 Inside `with padax.nn.rng_scope(key):` every draw takes `fold_in(key, n)` with a
 counter n that advances per draw, so the same key replays the same draws, under
 jit (open the scope inside the jitted function, with the key as an argument) and
-vmap (a batched key gives each member its own draws). With no scope, eager code
-falls back to padax's global key (`padax.seed`), as Paddle's global generator.
+vmap (a batched key gives each member its own draws). With no scope, draws come
+from padax's global key (`padax.seed`), as from Paddle's global generator: eagerly,
+and inside jit through the key's Ref, which the compiled program reads and advances
+on every call (a fresh mask per call, reproducible after `padax.seed(n)`).
 """
 from __future__ import annotations
 
@@ -49,17 +51,11 @@ def rng_scope(key: Any) -> Iterator[None]:
 
 
 def next_key(op: str) -> Any:
-    """A fresh key for one draw of `op`: from the innermost rng_scope, else the global key (eager only)."""
+    """A fresh key for one draw of `op`: from the innermost rng_scope, else the global key."""
     scope = _current.get()
     staged = _global._staged()
-    if scope is None:
-        if staged:
-            raise RuntimeError(
-                f"{op} needs randomness inside a traced function (jit, scan, cond, ...), where padax's global "
-                f"key cannot be used{user_location()}: the draw would be frozen into the compiled program. Pass a "
-                "key into the traced function and draw under it: `with padax.nn.rng_scope(key): out = model(x)` "
-                "(split the key per step), or give the functional op its `key=` argument. See docs/nn_state.md.")
-        return _global.next_key(op)
+    if scope is None:  # the global key: inside a traced program through its Ref, read and advanced per call
+        return _global.staged_next_key(op) if staged else _global.next_key(op)
     if staged and not scope.staged:
         raise RuntimeError(
             f"{op}: the padax.nn.rng_scope around this traced function was opened outside it{user_location()}, "
