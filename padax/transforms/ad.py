@@ -20,6 +20,7 @@ from padax.functional.lax import structural as S
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
 from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
 from padax.runtime import tree as tree_util
+from padax.transforms import node_state
 from padax.transforms.batching import vmap
 from padax.transforms.staging import arg_aval, trace_flat
 
@@ -77,7 +78,8 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
                 for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
 
     store: list = []
-    outs, touts = jvp_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves, t_leaves)
+    outs, touts = jvp_flat(_flatten_fun(fun, in_tree, store, has_aux, tuple(primals)), p_leaves, t_leaves)
+    node_state.write(_from_store(store, "state"))
     out_tree = _from_store(store, "out")
     touts = [instantiate(t) for t in touts]
     res = (out_tree.unflatten(outs), out_tree.unflatten(touts))
@@ -88,9 +90,15 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
 
 # ---- reverse mode -------------------------------------------------------------------------
 
-def _flatten_fun(fun: Callable, in_tree, store: list, has_aux: bool = False) -> Callable:
+def _flatten_fun(fun: Callable, in_tree, store: list, has_aux: bool = False, originals: Any = None) -> Callable:
+    """`fun` on flat leaves; the output tree (and aux) go to `store`, and so do the state updates that
+    layers rebuilt from `originals` made (their primals, written back by `node_state.write`)."""
     def flat(*xs):
-        out = fun(*in_tree.unflatten(xs))
+        args = in_tree.unflatten(xs)
+        start = node_state.mark()
+        out = fun(*args)
+        if originals is not None:
+            store.append(("state", node_state.updates(originals, args, start, _primal_update)))
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError("has_aux=True requires the function to return a pair (output, aux)")
@@ -100,6 +108,10 @@ def _flatten_fun(fun: Callable, in_tree, store: list, has_aux: bool = False) -> 
         store.append(("out", out_tree))
         return leaves
     return flat
+
+
+def _primal_update(value: Any, leaf: Any, origin: Any, name: str) -> Any:
+    return _primal_of(value)
 
 
 def _primal_of(x: Any) -> Any:
@@ -136,7 +148,9 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
     """
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux), p_leaves)
+    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, has_aux, primals),
+                                                         p_leaves)
+    node_state.write(_from_store(store, "state"))
     out_tree = _from_store(store, "out")
     in_avals = [get_aval(p) for p in p_leaves]
 
@@ -200,7 +214,9 @@ def linearize(fun: Callable, *primals: Any):
     """
     p_leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store), p_leaves)
+    out_primals, linear, diff, out_diff = linearize_flat(_flatten_fun(fun, in_tree, store, originals=primals),
+                                                         p_leaves)
+    node_state.write(_from_store(store, "state"))
     out_tree = _from_store(store, "out")
     in_avals = [get_aval(p) for p in p_leaves]
 

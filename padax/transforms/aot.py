@@ -27,6 +27,7 @@ from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
+from padax.transforms import node_state
 from padax.transforms.spmd import buffer_sharding
 from padax.transforms.staging import ShapeDtypeStruct, arg_aval
 
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 
 
 def _out_info(closed: ClosedJaxpr, out_tree) -> Any:
-    return out_tree.unflatten([ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
+    tree = out_tree.tree if type(out_tree) is node_state.StateOutputs else out_tree  # (not the layers' state)
+    return tree.unflatten([ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                           for a in closed.out_avals[:tree.num_leaves]])
 
 
 class Traced:
@@ -151,7 +154,7 @@ class Compiled:
             outs = self._plan(bufs, self._in_avals)
         else:
             outs = self._exe([self._const_buf(i) for i in range(len(self._consts))] + bufs if self._consts else bufs)
-        return self.out_tree.unflatten(outs)
+        return node_state.unflatten_outputs(self.out_tree, outs, (args, kwargs))
 
     def _const_buf(self, i: int) -> Any:
         c, want = self._consts[i], self._const_avals[i]

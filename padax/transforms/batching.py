@@ -16,7 +16,10 @@ from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.interpreters.discharge import is_ref
 from padax.runtime import tree as tree_util
-from padax.transforms import chunked as _chunked  # (a cycle: chunked_vmap calls vmap)
+from padax.transforms import (
+    chunked as _chunked,  # (a cycle: chunked_vmap calls vmap)
+    node_state,
+)
 
 
 def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
@@ -38,6 +41,22 @@ def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
             raise TypeError(f"vmap {what} entries must be int or None, got {s!r}{user_location()}")
         out += [s] * len(tree_util.leaves(sub))
     return out
+
+
+def _unbatched_state(trace: BatchTrace, name: str, value: Any, leaf: Any, origin: Any, attr: str) -> Any:
+    """A layer state updated under vmap, as the value of the layer passed in: unbatched, or batched
+    along the axis that argument was mapped over; a batched update of an unmapped layer is an error."""
+    v, d = trace.lift(value)
+    if d is None:
+        return v
+    if isinstance(leaf, BatchTracer) and leaf._trace is trace and leaf.bdim is not None:
+        with set_current_trace(trace.parent):
+            return moveaxis(bdim_to_front(v, d, trace.axis_size), 0, leaf.bdim)
+    raise ValueError(f"vmap({name}): {type(origin).__name__}.{attr} was updated with a value that differs across "
+                     f"the mapped axis ({get_aval(value).str_short()} per example), but the layer passed into vmap "
+                     f"is not mapped (in_axes=None), so it has one {attr} for all examples{user_location()}. Map "
+                     "the layer too (an ensemble), call model.eval(), or synchronise the statistic over the axis "
+                     "(BatchNorm's axis_name=).")
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
@@ -113,7 +132,12 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         trace = BatchTrace(trace_state.trace, size, axis_name, spmd_axis_name)
         with new_trace(trace):
             ins = [BatchTracer(trace, x, a) if a is not None else x for x, a in zip(leaves, norm_axes)]
-            out = fun(*in_tree.unflatten(ins), **kw_tree.unflatten(kw_leaves))
+            rebuilt = (in_tree.unflatten(ins), kw_tree.unflatten(kw_leaves))
+            start = node_state.mark()
+            out = fun(*rebuilt[0], **rebuilt[1])
+            state = node_state.updates((args, kwargs), rebuilt, start,
+                                       lambda v, leaf, o, n: _unbatched_state(trace, name, v, leaf, o, n))
+            rebuilt = None
             out_leaves, out_tree = tree_util.flatten(out)
             oaxes = _broadcast_prefix(out_axes, out, "out_axes")
             results = []
@@ -146,6 +170,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             ref = weakref.ref(trace)
             trace = ins = out = out_leaves = o = v = None  # (drop this frame's references)
             check_no_leaks(ref, f"vmap({name})")
+        node_state.write(state)
         return out_tree.unflatten(results)
 
     wrapped.__name__ = f"vmap({name})"

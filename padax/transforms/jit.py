@@ -37,6 +37,7 @@ from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.runtime.profiling import span
 from padax.runtime.put import device_put
+from padax.transforms import node_state
 from padax.transforms.aot import Lowered, Traced
 from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts
@@ -48,7 +49,7 @@ from padax.transforms.spmd import (
     needs_spmd,
     on_default_device,
 )
-from padax.transforms.staging import arg_aval, flat_fun, trace_flat
+from padax.transforms.staging import arg_aval, trace_flat
 
 _flatten = tree_util.registry.flatten  # bound once: the call path is hot
 _dispatch_flatten = tree_util.dispatch_registry.flatten
@@ -237,9 +238,27 @@ class JitFunction:
     def _trace(self, dyn_args, dyn_kwargs, static, in_tree, leaves) -> tuple[ClosedJaxpr, Any]:
         store: list = []
         with span("padax.trace", function=self.__name__):
-            closed = trace_flat(flat_fun(self._rebuild_fun(dyn_args, static), in_tree, store),
+            closed = trace_flat(self._flat_fun(dyn_args, dyn_kwargs, static, in_tree, store),
                                 [arg_aval(x) for x in leaves], f"jit({self.__name__}) tracing")
         return closed, store[0]
+
+    def _flat_fun(self, dyn_args, dyn_kwargs, static, in_tree, store: list) -> Callable:
+        """The function on flat leaves. State that layers among the arguments update inside it (BatchNorm's
+        statistics) becomes extra outputs, written to each call's layers (node_state.StateOutputs)."""
+        fun = self._rebuild_fun(dyn_args, static)
+
+        def flat(*leaves):
+            args, kwargs = in_tree.unflatten(leaves)
+            start = node_state.mark()
+            out = fun(*args, **kwargs)
+            ups = node_state.updates((dyn_args, dyn_kwargs), (args, kwargs), start, _state_output)
+            out_leaves, out_tree = tree_util.flatten(out)
+            if ups:
+                store.append(node_state.StateOutputs(out_tree, tuple((path, name) for path, _, name, _ in ups)))
+                return out_leaves + [v for *_, v in ups]
+            store.append(out_tree)
+            return out_leaves
+        return flat
 
     def _donated_mask(self, dyn_args: tuple, dyn_kwargs: dict, static: tuple) -> tuple[bool, ...]:
         if not self.donate_argnums:
@@ -297,8 +316,10 @@ class JitFunction:
             in_sh += [None] * (n_leaves - len(in_sh))  # keyword arguments: as they come
         out_sh = None
         if self.out_shardings is not None:
-            out_sh = expand_prefix(self.out_shardings, out_tree.unflatten([0] * out_tree.num_leaves),
-                                    "out_shardings", self.__name__)
+            tree = out_tree.tree if type(out_tree) is node_state.StateOutputs else out_tree
+            out_sh = expand_prefix(self.out_shardings, tree.unflatten([0] * tree.num_leaves),
+                                   "out_shardings", self.__name__)
+            out_sh = list(out_sh) + [None] * (out_tree.num_leaves - tree.num_leaves)  # (state outputs: any)
         return SpmdDispatch(closed, self.__name__, donated, in_sh, out_sh)
 
     def _placement_fallback(self, key, entry: _Compiled, bufs: list, error: Exception) -> list:
@@ -391,7 +412,7 @@ class JitFunction:
                 check_eager_op(self.__name__, outs)
             else:
                 check_program(self.__name__, entry.jaxpr, leaves, outs)
-        result = entry.out_tree.unflatten(outs)
+        result = node_state.unflatten_outputs(entry.out_tree, outs, (dyn_args, dyn_kwargs))
         fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
         return result, fast
 
@@ -417,13 +438,13 @@ class JitFunction:
             outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
             outs = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
                     for x, s in zip(outs, spmd.out_shardings)]
-            return out_tree.unflatten(outs)
+            return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
         if has_refs:  # refs in or made inside: bound as the pure program, the refs read and written around it
             outs = bind_with_refs(jit_p, [*closed.consts, *leaves], dict(jaxpr=hoisted, name=self.__name__,
                                                                          donated=(False,) * len(donated)))
-            return out_tree.unflatten(outs)
+            return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
         outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
-        return out_tree.unflatten(outs)
+        return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
 
     # -- introspection and ahead-of-time compilation (padax/transforms/aot.py) -----------
     def trace(self, *args, **kwargs) -> "Traced":
@@ -447,6 +468,10 @@ class JitFunction:
     def _cache_size(self) -> int:
         """How many compiled signatures the cache holds (programs traced for staging not counted)."""
         return sum(1 for k in self._cache if type(k[0]) is not str)
+
+
+def _state_output(value: Any, leaf: Any, origin: Any, name: str) -> Any:
+    return value
 
 
 def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):

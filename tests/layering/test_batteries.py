@@ -64,6 +64,8 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.errors": _ERRORS,
         "padax.core.source_info": "no public name for user_location (where a layer or parameter was created)",
         "padax.core.trace": "no public name for the tracer and trace state (Tracer, EvalTrace, current_trace)",
+        "padax.transforms.node_state": "layers install how transformations carry their state back (a hook, "
+                                       "not public)",
     },
     "padax.numpy": {
         "padax.core.dtypes": "padax.numpy's promotion reads the kind rank of a dtype (kind_rank), not public",
@@ -89,6 +91,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "padax.random": {
         "padax.core.errors": _ERRORS,
         "padax.core.trace": "no public name for evaluating eagerly inside a trace (set_current_trace, EvalTrace)",
+        "padax.core.ref": "the global key's Ref is built eagerly from its value (Ref(value, aval)), below new_ref",
     },
     "padax.regularizer": {
         "padax.core.errors": _ERRORS,

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from padax import tree as tree_util
-from padax.core.trace import current_trace
+from padax.core.trace import EvalTrace, current_trace
 
 # Entries of a Layer's __dict__ that are not static configuration.
 INTERNAL = frozenset({"_parameters", "_param_info", "_buffers", "_non_persistable", "_sub_layers",
-                      "_full_name", "_aux", "_home"})
+                      "_full_name", "_aux", "_home", "_rebuilt"})
 
 
 class Aux:
@@ -112,10 +112,49 @@ def unflatten(aux: Aux, children: Any) -> Any:
     d["_buffers"] = dict(zip(aux.buffer_names, children[aux.n_p:aux.n_pb]))
     d["_non_persistable"] = set(aux.non_persistable)
     d["_sub_layers"] = dict(zip(aux.sub_names, children[aux.n_pb:]))
-    d["_home"] = weakref.ref(current_trace())
+    trace = current_trace()
+    d["_home"] = weakref.ref(trace)
+    if type(trace) is not EvalTrace:  # a transformation's copy: what it was rebuilt from (see state_pairs)
+        d["_rebuilt"] = (aux, children)
     object.__setattr__(obj, "__dict__", d)
     return obj
 
 
+def state_pairs(originals: Any, rebuilt: Any, dirty: set):
+    """For padax.transforms.node_state: `(path, origin, name, value, rebuilt_leaf)` for every parameter
+    or buffer that a dirty copy among `rebuilt` (a transformation's rebuilt arguments) changed, with the
+    layer of `originals` (the arguments passed in) that the copy stands for and its path there (the
+    index among the outermost layers, then sublayer names: see `find_layer`)."""
+    is_layer = lambda x: type(x) in _registered
+    stack = [((i,), o, r) for i, (o, r) in enumerate(zip(tree_util.leaves(originals, is_leaf=is_layer),
+                                                         tree_util.leaves(rebuilt, is_leaf=is_layer)))
+             if type(o) in _registered and type(r) in _registered]
+    while stack:
+        path, o, r = stack.pop()
+        rd = r.__dict__
+        if id(r) in dirty and "_rebuilt" in rd:
+            aux, children = rd["_rebuilt"]
+            for i, n in enumerate(aux.param_names + aux.buffer_names):
+                cur = (rd["_parameters"] if i < aux.n_p else rd["_buffers"]).get(n)
+                if cur is not children[i]:
+                    yield path, o, n, cur, children[i]
+        osubs = o.__dict__["_sub_layers"]
+        stack.extend((path + (n,), osubs[n], sub) for n, sub in rd["_sub_layers"].items()
+                     if type(sub) in _registered and type(osubs.get(n)) in _registered)
+
+
+def find_layer(tree: Any, path: tuple) -> Any:
+    """The layer at `path` (from `state_pairs`) in another call's arguments of the same structure."""
+    layer = [x for x in tree_util.leaves(tree, is_leaf=lambda x: type(x) in _registered)
+             if type(x) in _registered][path[0]]
+    for n in path[1:]:
+        layer = layer.__dict__["_sub_layers"][n]
+    return layer
+
+
+_registered: set = set()
+
+
 def register(cls: type) -> None:
     tree_util.register_node(cls, flatten, unflatten, flatten_with_keys)
+    _registered.add(cls)

@@ -37,6 +37,7 @@ from padax.nn import initializer as _initializer
 from padax.nn.initializer._base import global_initializers as _global_initializers
 from padax.nn.layer import _calls, _pytree, _state_dict
 from padax.nn.param_attr import ParamAttr, ParamInfo
+from padax.transforms import node_state
 
 _name_counts: collections.Counter = collections.Counter()
 
@@ -252,6 +253,8 @@ class Layer:
                             f"{type(value).__name__}{user_location()}")
         self._check_no_leak(name, value)
         (d["_parameters"] if name in d["_parameters"] else d["_buffers"])[name] = value
+        if "_rebuilt" in d:  # a transformation's copy: the transformation carries the update back (node_state)
+            node_state.note_assigned(self)
 
     def _check_no_leak(self, name: str, value: Any) -> None:
         """A traced value may only be stored in a layer rebuilt inside the transformation tracing it."""
@@ -565,3 +568,4 @@ def _stop_gradient(value: Any) -> Any:
 
 
 _pytree.register(Layer)
+node_state.install(pairs=_pytree.state_pairs, write=setattr, find=_pytree.find_layer)
