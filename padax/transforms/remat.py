@@ -25,6 +25,7 @@ from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import jvp_flat
 from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, discharge_rules
 from padax.runtime import tree as tree_util
+from padax.transforms import node_state
 from padax.transforms.ad import backward_pass, linearize_flat, partial_eval_jaxpr
 from padax.transforms.batching import vmap
 from padax.transforms.jit_primitive import hoist_consts
@@ -205,13 +206,18 @@ def checkpoint(fun: Callable | None = None, *, policy: Any = None, prevent_cse: 
             dyn_args, kw = in_tree.unflatten(xs)
             it = iter(dyn_args)
             full = [svals[i] if i in svals else next(it) for i in range(len(args))]
+            start = node_state.mark()
             out_leaves, out_tree = tree_util.flatten(fun(*full, **kw))
-            store.append(out_tree)
-            return out_leaves
+            # state that layers among the arguments updated (BatchNorm's statistics): extra outputs
+            state = node_state.updates((tuple(dyn), kwargs), (dyn_args, kw), start, lambda v, *_: v)
+            store.append((out_tree, state))
+            return out_leaves + [v for *_, v in state]
 
         closed = trace_flat(flat, [arg_aval(x) for x in leaves], "checkpoint tracing")
         outs = bind_with_refs(remat_p, [*closed.consts, *leaves], dict(jaxpr=hoist_consts(closed), policy=policy))
-        return store[0].unflatten(outs)
+        out_tree, state = store[0]
+        node_state.write([(p, o, name, v) for (p, o, name, _), v in zip(state, outs[out_tree.num_leaves:])])
+        return out_tree.unflatten(outs[:out_tree.num_leaves])
 
     return wrapped
 

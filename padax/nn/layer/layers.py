@@ -15,9 +15,11 @@ gradient, and padax.optimizer leaves them unchanged.
 
 State that Paddle updates in place (BatchNorm's running statistics) is assigned
 to the layer during `forward`. Under a transformation the layer is the copy that
-the transformation rebuilt from the model passed in, so the update is carried out
-by returning the model (docs/nn_state.md). Assigning a traced value to a layer
-that lives outside the transformation would leak a tracer and raises an error.
+the transformation rebuilt from the model passed in; when the function returns,
+the transformation (grad, vmap, jit, checkpoint) writes the update back to the
+layer passed in (padax.transforms.node_state; docs/nn_state.md). Assigning a
+traced value to a layer that lives outside the transformation (a closure) would
+leak a tracer and raises an error.
 """
 from __future__ import annotations
 

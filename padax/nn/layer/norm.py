@@ -2,8 +2,8 @@
 
 In training mode a BatchNorm layer normalises with the batch statistics and stores
 the updated running ones on itself (`self._mean = ...`), as Paddle does in place.
-Inside jit/grad/vmap the layer is the copy rebuilt from the model passed in, so the
-new statistics leave the transformation with the returned model (docs/nn_state.md).
+Inside jit/grad/vmap the layer is the copy rebuilt from the model passed in; the
+transformation writes the new statistics back to that model (docs/nn_state.md).
 """
 from __future__ import annotations
 
