@@ -106,6 +106,20 @@ def padax_resnet_train_step():
     return sgd_train_step(model, _RES_X, _RES_Y, _LR)
 
 
+def _bn_cnn(nn):
+    """A small BatchNorm CNN (conv-BN-ReLU twice, pooling, a linear head) for the state-threading rows."""
+    return nn.Sequential(nn.Conv2D(3, 32, 3, padding=1), nn.BatchNorm2D(32), nn.ReLU(), nn.MaxPool2D(2),
+                         nn.Conv2D(32, 64, 3, padding=1), nn.BatchNorm2D(64), nn.ReLU(), nn.AdaptiveAvgPool2D(1),
+                         nn.Flatten(), nn.Linear(64, _RES_CLASSES))
+
+
+def padax_bn_cnn_step(obvious: bool):
+    import padax
+    from padax import nn
+    padax.seed(0)
+    return sgd_train_step(_bn_cnn(nn), _RES_X, _RES_Y, _LR, obvious=obvious)
+
+
 def _padax_fwd_bwd(key, call):
     import padax
     model, _ = _padax_models()[key]
@@ -308,4 +322,9 @@ def workloads() -> list[Workload]:
                      {"padax": padax_transformer, "jax": jax_transformer,
                       "paddle": lambda s=static: _paddle_fwd_bwd("tf", s, _TF_X, False)}, target=1.05),
         ]
+    out.append(Workload("bn_cnn_obvious_step", f"BatchNorm CNN training step (SGD), batch {_RES_BATCH}, written the "
+                        "obvious way (value_and_grad without aux, grad writes the statistics back); baseline: the "
+                        "same step hand-threading the model as aux",
+                        {"padax": lambda: padax_bn_cnn_step(True)},
+                        baseline=lambda: padax_bn_cnn_step(False), baseline_target=1.05))
     return out
