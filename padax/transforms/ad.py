@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
+from padax.core import dtypes, node_state
 from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, float0, instantiate, tangent_aval, zeros_like_aval
 from padax.core.jaxpr import eval_jaxpr
@@ -20,7 +20,6 @@ from padax.functional.lax import structural as S
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
 from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
 from padax.runtime import tree as tree_util
-from padax.transforms import node_state
 from padax.transforms.batching import vmap
 from padax.transforms.staging import arg_aval, trace_flat
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from padax.core import node_state
 from padax.core.jaxpr import ClosedJaxpr
 from padax.core.ref import AbstractRef, Ref
 from padax.interpreters.discharge import discharge_closed, jaxpr_has_refs
@@ -27,7 +28,6 @@ from padax.runtime.array import Tensor
 from padax.runtime.backend import default_device
 from padax.runtime.executable import Executable
 from padax.runtime.put import device_put
-from padax.transforms import node_state
 from padax.transforms.spmd import buffer_sharding
 from padax.transforms.staging import ShapeDtypeStruct, arg_aval
 

@@ -7,6 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from padax.config import config
+from padax.core import node_state
 from padax.core.abstract import get_aval
 from padax.core.ad_util import float0
 from padax.core.ref import RefError
@@ -16,10 +17,7 @@ from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.interpreters.discharge import is_ref
 from padax.runtime import tree as tree_util
-from padax.transforms import (
-    chunked as _chunked,  # (a cycle: chunked_vmap calls vmap)
-    node_state,
-)
+from padax.transforms import chunked as _chunked  # (a cycle: chunked_vmap calls vmap)
 
 
 def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.core import trace as _trace_module
+from padax.core import node_state, trace as _trace_module
 from padax.core.errors import OutOfMemoryError
 from padax.core.jaxpr import ClosedJaxpr
 from padax.core.ref import Ref
@@ -37,7 +37,6 @@ from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
 from padax.runtime.profiling import span
 from padax.runtime.put import device_put
-from padax.transforms import node_state
 from padax.transforms.aot import Lowered, Traced
 from padax.transforms.debug_nans import check_eager_op, check_program
 from padax.transforms.jit_primitive import clear_program_caches, compile_jaxpr, hoist_consts

@@ -15,6 +15,7 @@ import functools
 import inspect
 from typing import Any, Callable, Sequence
 
+from padax.core import node_state
 from padax.core.abstract import get_aval
 from padax.core.ad_util import Zero, instantiate, is_undefined
 from padax.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, dce_jaxpr, eval_jaxpr
@@ -25,7 +26,6 @@ from padax.functional.lax.structural import batch_size, bdim_to_front
 from padax.interpreters.ad import jvp_flat
 from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, discharge_rules
 from padax.runtime import tree as tree_util
-from padax.transforms import node_state
 from padax.transforms.ad import backward_pass, linearize_flat, partial_eval_jaxpr
 from padax.transforms.batching import vmap
 from padax.transforms.jit_primitive import hoist_consts

@@ -64,7 +64,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.errors": _ERRORS,
         "padax.core.source_info": "no public name for user_location (where a layer or parameter was created)",
         "padax.core.trace": "no public name for the tracer and trace state (Tracer, EvalTrace, current_trace)",
-        "padax.transforms.node_state": "layers install how transformations carry their state back (a hook, "
+        "padax.core.node_state": "layers install how transformations carry their state back (a hook, "
                                        "not public)",
     },
     "padax.numpy": {

@@ -179,3 +179,26 @@ def test_closed_over_layer_in_jit_still_says_what_to_do():
     bn = nn.BatchNorm1D(2)
     with pytest.raises(nn.LayerStateError, match="Pass the model into the transformed function"):
         padax.jit(lambda x: bn(x))(padax.ones([4, 2]))
+
+
+def test_loop_and_branch_bodies_carry_state_or_say_it_would_be_lost():
+    bn = nn.BatchNorm1D(3)
+    xs = padax.to_tensor(RNG.standard_normal((4, 8, 3)).astype(np.float32))
+    m, _ = padax.lax.scan(lambda m, x: (m, m(x)), bn, xs)  # carried: the returned model has the statistics
+    want = np.zeros(3, np.float32)
+    for x in xs.numpy():
+        want = 0.9 * want + 0.1 * x.mean(0)
+    np.testing.assert_allclose(m._mean.numpy(), want, rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match=r"cond true_fn: BatchNorm1D\._mean was updated inside the body.*no output"):
+        padax.lax.cond(True, lambda m, x: m(x), lambda m, x: x, bn, xs[0])
+    with pytest.raises(nn.LayerStateError, match="lives outside the transformation"):  # (closed over by the body)
+        padax.jit(lambda m, xs: padax.lax.scan(lambda c, x: (c, m(x)), 0.0, xs))(bn, xs)
+    bn.eval()
+    padax.lax.cond(True, lambda m, x: m(x), lambda m, x: x, bn, xs[0])  # eval mode: nothing to carry
+
+
+def test_checkpoint_carries_state_like_jit():
+    m = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1D(3))
+    x = padax.to_tensor(RNG.standard_normal((8, 3)).astype(np.float32))
+    padax.grad(lambda m: padax.checkpoint(lambda m, x: m(x))(m, x).sum())(m)
+    np.testing.assert_allclose(m[1]._mean.numpy(), 0.1 * m[0](x).numpy().mean(0), rtol=1e-5, atol=1e-7)

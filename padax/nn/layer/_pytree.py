@@ -121,7 +121,7 @@ def unflatten(aux: Aux, children: Any) -> Any:
 
 
 def state_pairs(originals: Any, rebuilt: Any, dirty: set):
-    """For padax.transforms.node_state: `(path, origin, name, value, rebuilt_leaf)` for every parameter
+    """For padax.core.node_state: `(path, origin, name, value, rebuilt_leaf)` for every parameter
     or buffer that a dirty copy among `rebuilt` (a transformation's rebuilt arguments) changed, with the
     layer of `originals` (the arguments passed in) that the copy stands for and its path there (the
     index among the outermost layers, then sublayer names: see `find_layer`)."""
@@ -132,15 +132,28 @@ def state_pairs(originals: Any, rebuilt: Any, dirty: set):
     while stack:
         path, o, r = stack.pop()
         rd = r.__dict__
-        if id(r) in dirty and "_rebuilt" in rd:
-            aux, children = rd["_rebuilt"]
-            for i, n in enumerate(aux.param_names + aux.buffer_names):
-                cur = (rd["_parameters"] if i < aux.n_p else rd["_buffers"]).get(n)
-                if cur is not children[i]:
-                    yield path, o, n, cur, children[i]
+        if id(r) in dirty:
+            for n, cur, leaf in _changed(rd):
+                yield path, o, n, cur, leaf
         osubs = o.__dict__["_sub_layers"]
         stack.extend((path + (n,), osubs[n], sub) for n, sub in rd["_sub_layers"].items()
                      if type(sub) in _registered and type(osubs.get(n)) in _registered)
+
+
+def _changed(rd: dict):
+    """(name, value, rebuilt leaf) of each parameter or buffer of a rebuilt layer assigned since its rebuild."""
+    if "_rebuilt" not in rd:
+        return
+    aux, children = rd["_rebuilt"]
+    for i, n in enumerate(aux.param_names + aux.buffer_names):
+        cur = (rd["_parameters"] if i < aux.n_p else rd["_buffers"]).get(n)
+        if cur is not children[i]:
+            yield n, cur, children[i]
+
+
+def changed_slots(layer: Any) -> list:
+    """For padax.core.node_state: `(name, value)` of each slot a rebuilt layer changed."""
+    return [(n, v) for n, v, _ in _changed(layer.__dict__)]
 
 
 def find_layer(tree: Any, path: tuple) -> Any:

@@ -17,7 +17,7 @@ State that Paddle updates in place (BatchNorm's running statistics) is assigned
 to the layer during `forward`. Under a transformation the layer is the copy that
 the transformation rebuilt from the model passed in; when the function returns,
 the transformation (grad, vmap, jit, checkpoint) writes the update back to the
-layer passed in (padax.transforms.node_state; docs/nn_state.md). Assigning a
+layer passed in (padax.core.node_state; docs/nn_state.md). Assigning a
 traced value to a layer that lives outside the transformation (a closure) would
 leak a tracer and raises an error.
 """
@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator
 
 import padax
 from padax import dtypes
+from padax.core import node_state
 from padax.core.source_info import user_location
 from padax.core.trace import Tracer, current_trace
 from padax.functional._arrays import is_array, static_int as _static_int
@@ -39,7 +40,6 @@ from padax.nn import initializer as _initializer
 from padax.nn.initializer._base import global_initializers as _global_initializers
 from padax.nn.layer import _calls, _pytree, _state_dict
 from padax.nn.param_attr import ParamAttr, ParamInfo
-from padax.transforms import node_state
 
 _name_counts: collections.Counter = collections.Counter()
 
@@ -570,4 +570,5 @@ def _stop_gradient(value: Any) -> Any:
 
 
 _pytree.register(Layer)
-node_state.install(pairs=_pytree.state_pairs, write=setattr, find=_pytree.find_layer)
+node_state.install(pairs=_pytree.state_pairs, write=setattr, find=_pytree.find_layer,
+                   changed=_pytree.changed_slots)

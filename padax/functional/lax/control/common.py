@@ -6,7 +6,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from padax.core import dtypes
+from padax.core import dtypes, node_state
 from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero
 from padax.core.errors import op_type_error
@@ -82,7 +82,10 @@ def _trace_user(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], what: s
     store: list = []
 
     def flat(*xs):
-        out = fun(*in_tree.unflatten(xs))
+        start = node_state.mark()
+        args = in_tree.unflatten(xs)  # (kept alive: check_carried looks at the layers rebuilt here)
+        out = fun(*args)
+        node_state.check_carried(start, tree_util.leaves(out), what)
         if pair:
             if not isinstance(out, (tuple, list)) or len(out) != 2:
                 raise op_type_error(what, f"the function must return a pair (carry, y), got "

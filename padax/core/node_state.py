@@ -13,20 +13,27 @@ The node classes live in a higher floor; they install themselves here (`install`
   `(path, origin, name, value, rebuilt_leaf)` for each state slot a dirty copy changed;
 - the installed `write(origin, name, value)` stores the lowered value on the origin, and
   `find(tree, path)` finds the node at `path` in another call's arguments (jit writes each call's
-  updates, which its program returns as extra outputs, to that call's nodes).
+  updates, which its program returns as extra outputs, to that call's nodes); `changed(node)` lists
+  a dirty node's changed slots as `(name, value)`.
+
+Loop and branch bodies (scan, while_loop, cond) carry state the other way: the body returns the
+layer in its carry or outputs. `check_carried` says so when a body updated a layer's state that
+none of its outputs carries, instead of losing it.
 """
 from __future__ import annotations
 
 import weakref
 from typing import Any, Callable, Iterator
 
+from padax.core.source_info import user_location
+
 _dirty: list = []  # weak references to rebuilt nodes whose state was assigned under a transformation
 _hooks: dict[str, Callable[..., Any]] = {}
 
 
 def install(pairs: Callable[..., Iterator[tuple]], write: Callable[[Any, str, Any], None],
-            find: Callable[[Any, tuple], Any]) -> None:
-    _hooks.update(pairs=pairs, write=write, find=find)
+            find: Callable[[Any, tuple], Any], changed: Callable[[Any], list]) -> None:
+    _hooks.update(pairs=pairs, write=write, find=find, changed=changed)
 
 
 def note_assigned(node: Any) -> None:
@@ -59,6 +66,24 @@ def write(updates: list | None) -> None:
         _hooks["write"](origin, name, value)
 
 
+def check_carried(start: int, out_leaves: list, what: str) -> None:
+    """Raise if a node rebuilt inside a loop or branch body (`what`) updated its state since `start` and
+    no output of the body carries the new value; drop the body's notes either way."""
+    if len(_dirty) <= start:
+        return
+    nodes = [n for n in (r() for r in _dirty[start:]) if n is not None]
+    del _dirty[start:]
+    out_ids = {id(x) for x in out_leaves}
+    for node in nodes:
+        for name, value in _hooks["changed"](node):
+            if id(value) not in out_ids:
+                raise ValueError(
+                    f"{what}: {type(node).__name__}.{name} was updated inside the body (a layer's state, such as "
+                    f"BatchNorm's running statistics), but no output of the body carries the new value, so it "
+                    f"would be lost{user_location()}. Return the layer in the body's carry (or outputs), or call "
+                    f"model.eval() first.")
+
+
 class StateOutputs:
     """A jitted program's output tree when it also returns state updates: the user's tree, then one
     extra output per `(path, name)` in `spec`, written to the nodes of each call's arguments."""
@@ -84,4 +109,5 @@ def unflatten_outputs(out_tree: Any, outs: list, args: Any) -> Any:
     return out_tree.unflatten(outs)
 
 
-__all__ = ["install", "note_assigned", "mark", "updates", "write", "StateOutputs", "unflatten_outputs"]
+__all__ = ["install", "note_assigned", "mark", "updates", "write", "check_carried", "StateOutputs",
+           "unflatten_outputs"]
