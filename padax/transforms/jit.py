@@ -30,7 +30,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
-from padax.interpreters.discharge import bind_with_refs, jaxpr_has_refs
+from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, jaxpr_has_refs
 from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor, mark_donated, on_captured_rebind, raise_if_deleted
 from padax.runtime.backend import default_device, single_device_sharding
@@ -64,7 +64,6 @@ _dispatch_cache = _jaxlib.jit_dispatch_cache(8192)
 
 
 _logger = logging.getLogger("padax")
-_CLOSES_OVER_REFS = object()  # the cache entry of a signature whose program closes over eager Refs
 
 
 def _settings() -> tuple:
@@ -91,6 +90,28 @@ class _Compiled:
         self.out_tree = out_tree
         self.jaxpr = jaxpr
         self.donated = donated
+
+
+class _RefProgram:
+    """The cache entry of a program that closes over eager Refs (the global key of Dropout, a user's
+    ref): compiled once in its pure form, which takes the arrays the refs hold and returns their new
+    ones after its own outputs; each call reads the refs and writes them back."""
+
+    __slots__ = ("exe", "consts", "ref_pos", "out_tree")
+
+    def __init__(self, closed: ClosedJaxpr, out_tree: Any, name: str):
+        pure, self.ref_pos = discharge_jaxpr(closed)  # (every const became a leading input)
+        self.exe, _ = compile_jaxpr(pure, name)
+        self.consts = [c if type(c) in (Ref, Tensor) else device_put(c) for c in closed.consts]
+        self.out_tree = out_tree
+
+    def __call__(self, bufs: list, args: Any) -> Any:
+        ins = [(c._read("reading a Ref") if type(c) is Ref else c)._buf for c in self.consts]
+        outs = self.exe(ins + bufs)
+        n = len(outs) - len(self.ref_pos)
+        for pos, new in zip(self.ref_pos, outs[n:]):
+            self.consts[pos]._write(new)
+        return node_state.unflatten_outputs(self.out_tree, outs[:n], args)
 
 
 def _normalize_argnums(argnums: int | Sequence[int] | None, what: str = "static_argnums") -> tuple[int, ...]:
@@ -272,9 +293,10 @@ class JitFunction:
 
     def _compile(self, key, dyn_args, dyn_kwargs, static, in_tree, leaves) -> _Compiled:
         closed, out_tree = self._trace(dyn_args, dyn_kwargs, static, in_tree, leaves)
-        if any(type(c) is Ref for c in closed.consts):  # each call reads and writes the refs (_call_staged)
-            self._remember(key, _CLOSES_OVER_REFS)
-            return _CLOSES_OVER_REFS
+        if any(type(c) is Ref for c in closed.consts):  # each call reads and writes the refs
+            entry = _RefProgram(closed, out_tree, self.__name__)
+            self._remember(key, entry)
+            return entry
         if config.log_compiles:
             _logger.warning("Compiling %s for arguments %s", self.__name__,
                             ", ".join(a.str_short() for a in closed.in_avals))
@@ -390,8 +412,8 @@ class JitFunction:
             entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
         else:
             self._cache.move_to_end(key)
-        if entry is _CLOSES_OVER_REFS:
-            return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
+        if type(entry) is _RefProgram:
+            return entry(bufs, (dyn_args, dyn_kwargs)), None
         try:
             with span("padax.dispatch", function=self.__name__):
                 outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
