@@ -14,6 +14,7 @@ from padax.core.ref import RefError
 from padax.core.source_info import user_location
 from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional.lax.structural import bdim_to_front, moveaxis
+from padax.functional.refs import new_ref, ref_get, ref_set
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.interpreters.discharge import is_ref
 from padax.runtime import tree as tree_util
@@ -122,14 +123,15 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         if not size_set:
             raise ValueError(f"vmap({name}) needs at least one mapped input, or axis_size=")
         size = size_set.pop()
-        for leaf, a in zip(leaves, norm_axes):
-            if a is not None and is_ref(leaf):
-                raise RefError(f"vmap({name}): mapping over a Ref argument ({get_aval(leaf).str_short()}) is not "
-                               f"supported; close over the ref (unmapped, in_axes=None) or pass ref[...] instead"
-                               f"{user_location()}")
+        # a mapped Ref argument: the function sees a batched ref holding its value; its final value is
+        # written back to the ref passed in after the function returns (as jax's vmap of a ref)
+        mapped_refs = [(i, ref_get(x)) for i, (x, a) in enumerate(zip(leaves, norm_axes))
+                       if a is not None and is_ref(x)]
         trace = BatchTrace(trace_state.trace, size, axis_name, spmd_axis_name)
         with new_trace(trace):
             ins = [BatchTracer(trace, x, a) if a is not None else x for x, a in zip(leaves, norm_axes)]
+            for i, val in mapped_refs:
+                ins[i] = new_ref(BatchTracer(trace, val, norm_axes[i]))
             rebuilt = (in_tree.unflatten(ins), kw_tree.unflatten(kw_leaves))
             start = node_state.mark()
             out = fun(*rebuilt[0], **rebuilt[1])
@@ -166,8 +168,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                     results.append(moveaxis(v, 0, oa % nd))
         if config.check_tracer_leaks:
             ref = weakref.ref(trace)
-            trace = ins = out = out_leaves = o = v = None  # (drop this frame's references)
+            trace = out = out_leaves = o = v = None  # (drop this frame's references)
+            ins = [x.val if isinstance(x, BatchTracer) and is_ref(x) else None for x in ins]
             check_no_leaks(ref, f"vmap({name})")
+        for i, _ in mapped_refs:
+            ref_set(leaves[i], ..., moveaxis(ref_get(ins[i].val), 0, norm_axes[i]))
         node_state.write(state)
         return out_tree.unflatten(results)
 
