@@ -1,7 +1,10 @@
 """The rebinding helper behind Paddle's in-place updates (padax/functional/inplace.py) and `out=`.
 
 `rebind(x, value, op)` makes the Python object `x` hold `value`: a Tensor takes the new buffer
-(`Tensor._rebind`), a tracer takes the slots of a tracer of the same transformation. No buffer is
+(`Tensor._rebind`), a tracer takes the slots of a tracer of the same transformation. A concrete
+Tensor updated under eager grad or vmap with a traced value is read as that value by the
+transformation from then on, and holds its primal (unbatched) value when it ends
+(`padax.interpreters.ad.redirect`). No buffer is
 ever written. Where the value cannot be bound (a concrete Tensor updated with a traced value, a
 jitted function's argument, an outer transformation's tracer updated with an inner one's) it
 raises ImmutableTensorError naming the op, the shapes and the user's line.
@@ -17,7 +20,8 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.functional._arrays import asarray
 from padax.functional.lax.structural import convert_element_type
-from padax.interpreters.ad import JVPTrace, JVPTracer
+from padax.interpreters import hooks
+from padax.interpreters.ad import JVPTrace, JVPTracer, redirect
 from padax.interpreters.batching import BatchTrace, BatchTracer
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
 from padax.runtime.array import Tensor
@@ -105,9 +109,10 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
             return x._rebind(value)
         if _staged():
             raise _unbindable(op, x, value, "this Tensor lives outside the jitted function")
-        raise _unbindable(op, x, value, "this Tensor lives outside the transformed function (closed over, an "
-                                       "argument, or made from constants only, which stay concrete under grad "
-                                       "and vmap)")
+        if type(value) in (JVPTracer, BatchTracer):  # eager grad/vmap: the trace reads x as value from now on
+            redirect(value._trace, x, value)
+            return x
+        raise _unbindable(op, x, value, "this Tensor lives outside the transformed function")
     if not isinstance(x, Tracer):
         raise TypeError(f"{op}: in-place updates need a padax Tensor, got {type(x).__name__}{user_location()}")
     trace = x._trace
@@ -134,5 +139,7 @@ def write_out(out: Any, value: Any, op: str) -> Any:
         value = convert_element_type(value, dt)
     return rebind(out, value, f"{op}(..., out=)")
 
+
+hooks.install(rebind=rebind)  # (the interpreters write redirected Tensors back through it)
 
 __all__ = ["rebind", "write_out"]

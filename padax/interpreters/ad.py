@@ -36,16 +36,21 @@ class JVPTracer(Tracer):
 
 
 class JVPTrace(Trace):
-    __slots__ = ("parent",)
+    __slots__ = ("parent", "redirect")
     description = "jvp/grad tracing"
 
     def __init__(self, parent: Trace):
         super().__init__()
         self.parent = parent
+        self.redirect = None  # concrete Tensors updated in place with this trace's values (see rebound)
 
     def lift(self, x: Any) -> tuple[Any, Any]:
         if isinstance(x, JVPTracer) and x._trace is self:
             return x.primal, x.tangent
+        if self.redirect is not None:
+            hit = self.redirect.get(id(x))
+            if hit is not None and hit[0]() is x:
+                return hit[1].primal, hit[1].tangent
         return x, Zero(tangent_aval(get_aval(x)))
 
     def process_primitive(self, prim, args, params):
@@ -72,12 +77,33 @@ class JVPTrace(Trace):
         return JVPTracer(self, p, t)
 
 
+def redirect(trace: Any, x: Any, value: Any) -> None:
+    """A concrete Tensor `x` made or closed over outside this eager transformation was updated in place
+    with `value`, one of `trace`'s tracers: from now on `trace` reads `x` as `value`, and when the
+    transformation ends `x` holds the value at the level outside (`write_back_redirects`)."""
+    if trace.redirect is None:
+        trace.redirect = {}
+    trace.redirect[id(x)] = (weakref.ref(x), value)
+
+
+def write_back_redirects(trace: Any, lower: Callable[[Any], Any]) -> None:
+    """Rebind each Tensor updated in place under `trace` (an ending transformation) that is still alive
+    (a closed-over Tensor; a temporary of the function is gone) to `lower(value)`."""
+    if trace.redirect:
+        pending, trace.redirect = list(trace.redirect.values()), None
+        for ref, value in pending:
+            x = ref()
+            if x is not None:
+                hooks.rebind(x, lower(value), "in-place update")
+
+
 def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[list, list]:
     trace = JVPTrace(trace_state.trace)
     with new_trace(trace):
         ins = [JVPTracer(trace, p, t) for p, t in zip(primals, tangents)]
         outs = fun(*ins)
         pairs = [trace.lift(o) for o in outs]
+    write_back_redirects(trace, lambda v: v.primal)
     if config.check_tracer_leaks:
         ref = weakref.ref(trace)
         del trace, ins, outs

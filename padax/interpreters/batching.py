@@ -33,7 +33,7 @@ class BatchTracer(Tracer):
 
 
 class BatchTrace(Trace):
-    __slots__ = ("parent", "axis_size", "axis_name", "spmd_axis_name")
+    __slots__ = ("parent", "axis_size", "axis_name", "spmd_axis_name", "redirect")
     description = "vmap tracing"
 
     def __init__(self, parent: Trace, axis_size: int, axis_name: Any = None, spmd_axis_name: Any = None):
@@ -42,10 +42,15 @@ class BatchTrace(Trace):
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.spmd_axis_name = spmd_axis_name
+        self.redirect = None  # concrete Tensors updated in place with this trace's values (ad.redirect)
 
     def lift(self, x: Any) -> tuple[Any, int | None]:
         if isinstance(x, BatchTracer) and x._trace is self:
             return x.val, x.bdim
+        if self.redirect is not None:
+            hit = self.redirect.get(id(x))
+            if hit is not None and hit[0]() is x:
+                return hit[1].val, hit[1].bdim
         return x, None
 
     def process_primitive(self, prim, args, params):

@@ -13,13 +13,18 @@ _installed: dict[str, Callable[..., Any]] = {}
 
 
 def install(**ops: Callable[..., Any]) -> None:
-    """Called by the op library with `convert_to_strong` and `bdim_to_front`."""
+    """Called by the op library with `convert_to_strong`, `bdim_to_front` and `rebind`."""
     _installed.update(ops)
 
 
 def convert_to_strong(x: Any, dtype: Any) -> Any:
     """`x` (weakly typed) as a strongly typed array of `dtype`: a no-op convert in the program."""
     return _installed["convert_to_strong"](x, dtype)
+
+
+def rebind(x: Any, value: Any, op: str) -> Any:
+    """Make the Tensor object `x` hold `value` (Paddle's in-place update, padax/functional/_rebind.py)."""
+    return _installed["rebind"](x, value, op)
 
 
 def bdim_to_front(x: Any, bdim: int | None, size: int) -> Any:

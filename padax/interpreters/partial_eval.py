@@ -17,9 +17,10 @@ from padax.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from padax.core.ref import AbstractRef, RefError
 from padax.core.source_info import user_location
 from padax.core.trace import Trace, check_no_leaks, new_trace, set_current_trace, trace_state
-from padax.interpreters.ad import JVPTrace, JVPTracer
+from padax.interpreters.ad import JVPTrace, JVPTracer, write_back_redirects
 from padax.interpreters.discharge import discharge_closed, jaxpr_has_refs
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
+from padax.runtime.array import Tensor
 
 
 class PartialEvalTrace(JaxprTrace):
@@ -30,14 +31,25 @@ class PartialEvalTrace(JaxprTrace):
     otherwise an equation with any unknown input is staged whole.
     """
 
-    __slots__ = ("parent",)
+    __slots__ = ("parent", "_kept")
 
     def __init__(self, parent: Trace, description: str = "linearize tracing"):
         super().__init__(description)
         self.parent = parent
+        self._kept: list = []
 
     def is_unknown(self, x: Any) -> bool:
         return isinstance(x, JaxprTracer) and x._trace is self
+
+    def _const(self, val: Any, aval: Any) -> Any:
+        """A residual of the linear program. A concrete Tensor is kept as the array it holds now, so an
+        in-place update of the Tensor later (a rebinding) does not change what the backward pass reads."""
+        if type(val) is not Tensor or id(val) in self._const_ids:
+            return super()._const(val, aval)
+        v = super()._const(val, aval)
+        self.const_vals[-1] = Tensor(val._buf, val.aval)
+        self._kept.append(val)  # (alive while tracing: its id keys _const_ids)
+        return v
 
     def stage(self, prim, args, params):
         """Record an equation as-is (for partial-eval rules staging their unknown part)."""
@@ -100,6 +112,7 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJ
             ins = [JVPTracer(jt, p, t) if t is not None else p for p, t in zip(primals, t_ins)]
             outs = fun(*ins)
             pairs = [jt.lift(o) for o in outs]
+        write_back_redirects(jt, lambda v: v.primal)
         out_primals = [p for p, _ in pairs]
         for p in out_primals:
             if isinstance(p, JaxprTracer) and p._trace is pe:

@@ -10,11 +10,13 @@ from padax.config import config
 from padax.core import node_state
 from padax.core.abstract import get_aval
 from padax.core.ad_util import float0
+from padax.core.errors import ImmutableTensorError
 from padax.core.ref import RefError
 from padax.core.source_info import user_location
 from padax.core.trace import check_no_leaks, new_trace, set_current_trace, trace_state
 from padax.functional.lax.structural import bdim_to_front, moveaxis
 from padax.functional.refs import new_ref, ref_get, ref_set
+from padax.interpreters.ad import write_back_redirects
 from padax.interpreters.batching import BatchTrace, BatchTracer, names_axis  # noqa: F401 (re-exported)
 from padax.interpreters.discharge import is_ref
 from padax.runtime import tree as tree_util
@@ -40,6 +42,16 @@ def _broadcast_prefix(spec: Any, tree: Any, what: str) -> list:
             raise TypeError(f"vmap {what} entries must be int or None, got {s!r}{user_location()}")
         out += [s] * len(tree_util.leaves(sub))
     return out
+
+
+def _unbatched_tensor(name: str, value: Any) -> Any:
+    """A Tensor from outside vmap updated in place inside it: its value after, which must not be batched."""
+    if value.bdim is not None:
+        raise ImmutableTensorError(
+            f"vmap({name}): a Tensor made outside the vmapped function was updated in place with a value that "
+            f"differs across the mapped axis ({get_aval(value).str_short()} per example){user_location()}; "
+            "it holds one value for all examples. Make the Tensor inside the function, or return the value.")
+    return value.val
 
 
 def _unbatched_state(trace: BatchTrace, name: str, value: Any, leaf: Any, origin: Any, attr: str) -> Any:
@@ -166,13 +178,14 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                                          f"{get_aval(v).shape[1:]} per example (batched rank {nd}: allowed "
                                          f"{-nd}..{nd - 1}){user_location()}")
                     results.append(moveaxis(v, 0, oa % nd))
-        if config.check_tracer_leaks:
-            ref = weakref.ref(trace)
-            trace = out = out_leaves = o = v = None  # (drop this frame's references)
-            ins = [x.val if isinstance(x, BatchTracer) and is_ref(x) else None for x in ins]
-            check_no_leaks(ref, f"vmap({name})")
         for i, _ in mapped_refs:
             ref_set(leaves[i], ..., moveaxis(ref_get(ins[i].val), 0, norm_axes[i]))
+        out = out_leaves = o = v = None  # (drop this frame's references: a temporary the function updated
+        write_back_redirects(trace, lambda v: _unbatched_tensor(name, v))  # in place is gone now)
+        if config.check_tracer_leaks:
+            ref = weakref.ref(trace)
+            trace = ins = None
+            check_no_leaks(ref, f"vmap({name})")
         node_state.write(state)
         return out_tree.unflatten(results)
 
