@@ -43,8 +43,8 @@ def note_assigned(node: Any) -> None:
 
 def mark() -> int:
     """The position to compare with after the function ran (`updates`)."""
-    if len(_dirty) > 4096:  # notes of transformations that did not carry state back (their copies are gone)
-        _dirty[:] = [r for r in _dirty if r() is not None]
+    if len(_dirty) > 4096 and all(r() is None for r in _dirty):  # notes left by transformations that carry no
+        _dirty.clear()                                              # state back (make_jaxpr, ...): all gone
     return len(_dirty)
 
 
