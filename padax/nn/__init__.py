@@ -59,3 +59,9 @@ from padax.nn.layer.pooling import FractionalMaxPool2D, FractionalMaxPool3D  # n
 from padax.nn.parameter import Parameter  # noqa: F401
 from padax.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from padax.nn.layer.loss_structured import AdaptiveLogSoftmaxWithLoss, HSigmoidLoss, RNNTLoss  # noqa: F401
+# jax.nn's lowercase functions and jax.nn.initializers (jax's behaviour; `import padax as jax` finds them)
+from padax.nn import initializers  # noqa: F401,E402
+from padax.nn._jax_nn import (celu, elu, gelu, glu, hard_sigmoid, hard_silu, hard_swish, hard_tanh,  # noqa: F401,E402
+                              identity, leaky_relu, log1mexp, log_sigmoid, log_softmax, logmeanexp, logsumexp, mish,
+                              one_hot, relu, relu6, selu, sigmoid, silu, soft_sign, softmax, softplus, sparse_plus,
+                              sparse_sigmoid, squareplus, standardize, swish, tanh)
