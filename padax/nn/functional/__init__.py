@@ -7,7 +7,7 @@ from padax.nn.functional.activation import (celu, elu, gelu, glu, gumbel_softmax
                                             log_softmax, maxout, mish, prelu, relu, relu6, rrelu, selu,
                                             sigmoid, silu, softmax, softplus, softshrink, softsign, swiglu,
                                             swish, tanh, tanhshrink, thresholded_relu)
-from padax.nn.functional.attention import scaled_dot_product_attention  # noqa: F401
+from padax.nn.functional.attention import dot_product_attention, scaled_dot_product_attention  # noqa: F401
 from padax.nn.functional.common import fold, linear, pad, unfold, zeropad2d  # noqa: F401
 from padax.nn.functional.conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                                       conv3d_transpose)

@@ -194,8 +194,8 @@ def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm):
         acc = M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
         return (m_new, l, acc), None
 
-    f32 = dtypes.float32
-    init = (full([b, hk, g, tq], -np.inf, f32), zeros([b, hk, g, tq], f32), zeros([b, hk, g, tq, dv], f32))
+    ct = q.aval.dtype
+    init = (full([b, hk, g, tq], -np.inf, ct), zeros([b, hk, g, tq], ct), zeros([b, hk, g, tq, dv], ct))
     (m, l, acc), _ = scan(body, init, xs)
     out = M.divide(acc, unsqueeze(l, -1))
     return out, M.add(m, M.log(l))
@@ -229,9 +229,9 @@ def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, out, lse, dout):
                 ys["dbias"] = reduce_to(ds, x["bias"].aval.shape)
         return (dq, dbias_acc), ys
 
-    f32 = dtypes.float32
-    dbias0 = zeros(list(whole["bias"].aval.shape), f32) if bias_whole else zeros([], f32)
-    (dq, dbias_acc), ys = scan(body, (zeros(list(q.aval.shape), f32), dbias0), xs)
+    ct = q.aval.dtype
+    dbias0 = zeros(list(whole["bias"].aval.shape), ct) if bias_whole else zeros([], ct)
+    (dq, dbias_acc), ys = scan(body, (zeros(list(q.aval.shape), ct), dbias0), xs)
     dk = _unblocks(ys["dk"], 2, tk)
     dv = _unblocks(ys["dv"], 2, tk)
     dbias = None
@@ -267,7 +267,8 @@ def _kernel(spec: Spec):
 def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any = None, rows: dict | None = None,
               cols: dict | None = None, fm: Any = None) -> tuple[Any, Any]:
     """Blockwise attention in Paddle's layout: q [B, Tq, H, D], k [B, Tk, Hk, D], v [B, Tk, Hk, Dv]
-    -> (out [B, Tq, H, Dv] in q's dtype, lse [B, H, Tq] float32).
+    -> (out [B, Tq, H, Dv] in q's dtype, lse [B, H, Tq] in the compute dtype: float64 for float64
+    inputs, else float32).
 
     bias (additive, float) and mask (bool, True attends) broadcast to [B, H, Tq, Tk] with 4 dims;
     rows holds [B, Tq] arrays ('pos', 'seg', 'valid'), cols [B, Tk] arrays ('pos', 'seg', 'valid');
@@ -277,12 +278,12 @@ def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any
     hk = k.aval.shape[2]
     g = h // hk
     dt = q.aval.dtype
-    f32 = dtypes.float32
-    q5 = transpose(reshape(M.cast(q, f32), [b, tq, hk, g, d]), [0, 2, 3, 1, 4])
-    k4 = transpose(M.cast(k, f32), [0, 2, 1, 3])
-    v4 = transpose(M.cast(v, f32), [0, 2, 1, 3])
+    ct = dtypes.float64 if dt == dtypes.float64 else dtypes.float32
+    q5 = transpose(reshape(M.cast(q, ct), [b, tq, hk, g, d]), [0, 2, 3, 1, 4])
+    k4 = transpose(M.cast(k, ct), [0, 2, 1, 3])
+    v4 = transpose(M.cast(v, ct), [0, 2, 1, 3])
     if bias is not None:
-        bias = M.cast(bias, f32)
+        bias = M.cast(bias, ct)
     out, lse = _kernel(spec)(q5, k4, v4, bias, mask, rows or {}, cols or {}, fm)
     out = reshape(transpose(out, [0, 3, 1, 2, 4]), [b, tq, h, out.aval.shape[-1]])
     return M.cast(out, dt), reshape(lse, [b, h, tq])
