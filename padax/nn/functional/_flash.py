@@ -31,6 +31,7 @@ from padax.functional.lax.control import scan
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.manipulation import pad, reshape, slice as slice_, transpose, unsqueeze
+from padax.random import _samplers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -287,3 +288,33 @@ def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any
     out, lse = _kernel(spec)(q5, k4, v4, bias, mask, rows or {}, cols or {}, fm)
     out = reshape(transpose(out, [0, 3, 1, 2, 4]), [b, tq, h, out.aval.shape[-1]])
     return M.cast(out, dt), reshape(lse, [b, h, tq])
+
+
+def dense(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any = None, rows: dict | None = None,
+          cols: dict | None = None, fm: Any = None, dropout: float = 0.0, key: Any = None) -> tuple[Any, Any, Any]:
+    """The same attention (same layouts and masks as `attention`) with the [Tq, Tk] probabilities
+    materialised: (out [B, Tq, H, Dv], probs [B, H, Tq, Tk] after dropout, lse [B, H, Tq]). For
+    dropout (kept weights scaled by 1 / (1 - dropout), drawn from `key`) and return_softmax."""
+    b, tq, h, d = q.aval.shape
+    tk, hk = k.aval.shape[1], k.aval.shape[2]
+    g = h // hk
+    dt = q.aval.dtype
+    ct = dtypes.float64 if dt == dtypes.float64 else dtypes.float32
+    q5 = transpose(reshape(M.cast(q, ct), [b, tq, hk, g, d]), [0, 2, 3, 1, 4])
+    k4 = transpose(M.cast(k, ct), [0, 2, 1, 3])
+    v4 = transpose(M.cast(v, ct), [0, 2, 1, 3])
+    whole = Spec(**{**dataclasses.asdict(spec), "block_k": max(tk, 1)})
+    bias_blk = None if bias is None else _dense_block(M.cast(bias, ct), g)
+    mask_blk = None if mask is None else _dense_block(mask, g)
+    s = _scores(whole, q5, k4, zeros([], dtypes.int32), tk, rows or {}, cols or {}, bias_blk, mask_blk, fm)
+    m = R.max(s, axis=-1, keepdim=True)
+    e = M.exp(M.subtract(s, m))
+    den = R.sum(e, axis=-1, keepdim=True)
+    p = M.divide(e, den)
+    lse = M.add(reshape(m, list(m.aval.shape[:-1])), M.log(reshape(den, list(den.aval.shape[:-1]))))
+    if dropout > 0.0:
+        kept = _samplers.bernoulli(key, 1.0 - dropout, tuple(p.aval.shape))
+        p = M.where(kept, M.divide(p, 1.0 - dropout), M.cast(0, ct))
+    out = dot_general(p, v4, (((4,), (2,)), ((0, 1), (0, 1))))                # [B, Hk, G, Tq, Dv]
+    out = reshape(transpose(out, [0, 3, 1, 2, 4]), [b, tq, h, out.aval.shape[-1]])
+    return M.cast(out, dt), M.cast(reshape(p, [b, h, tq, tk]), dt), reshape(lse, [b, h, tq])

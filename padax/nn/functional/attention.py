@@ -16,14 +16,14 @@ import numpy as np
 from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import math as M
-from padax.functional.reduction import logsumexp
 from padax.functional._arrays import asarray
 from padax.functional._checks import arg
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.manipulation import reshape, squeeze, transpose, unsqueeze
-from padax.nn.functional._util import LOW_PRECISION
+from padax.functional.reduction import logsumexp
 from padax.nn.functional import _flash
+from padax.nn.functional._util import LOW_PRECISION
 from padax.nn.functional.activation import softmax
 from padax.random import _samplers
 from padax.random._state import next_key as _next_key
