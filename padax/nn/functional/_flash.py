@@ -26,6 +26,7 @@ import numpy as np
 
 from padax import custom_vjp, dtypes
 from padax.functional import math as M, reduction as R
+from padax.functional._arrays import asarray
 from padax.functional.creation import full, zeros
 from padax.functional.lax.control import scan
 from padax.functional.lax.dot import dot_general
@@ -242,24 +243,46 @@ def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, out, lse, dout):
     return dq, dk, dv, dbias
 
 
+def _encode(t: Any) -> Any:
+    """Integer and bool operands cross the custom_vjp boundary as float32 (exact for the indices and
+    flags used here): the custom rule then gives them zero cotangents like any other float input."""
+    return None if t is None else M.cast(t, dtypes.float32)
+
+
+def _arrays(*ts: Any) -> list:
+    """The operands as padax arrays (a custom rule may be handed the caller's numpy arrays)."""
+    return [None if t is None else asarray(t) for t in ts]
+
+
+def _decode(mask, rows, cols, fm):
+    def back(name, t):
+        t = asarray(t)
+        return M.not_equal(t, 0.0) if name == "valid" else M.cast(t, dtypes.int32)
+    mask, fm = _arrays(mask, fm)
+    return (None if mask is None else M.not_equal(mask, 0.0),
+            {n: back(n, t) for n, t in rows.items()}, {n: back(n, t) for n, t in cols.items()},
+            None if fm is None else M.cast(fm, dtypes.int32))
+
+
 @functools.lru_cache(maxsize=None)
 def _kernel(spec: Spec):
-    """The custom_vjp attention for one Spec: (q, k, v, bias, mask, rows, cols, fm) -> (out, lse)."""
+    """The custom_vjp attention for one Spec: (q, k, v, bias, mask, rows, cols, fm) -> (out, lse), the
+    mask, rows, cols and fm encoded as float32 (see _encode)."""
 
     @custom_vjp
     def attend(q, k, v, bias, mask, rows, cols, fm):
-        return _forward(spec, q, k, v, bias, mask, rows, cols, fm)
+        return _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm))
 
     def fwd(q, k, v, bias, mask, rows, cols, fm):
-        out, lse = _forward(spec, q, k, v, bias, mask, rows, cols, fm)
+        out, lse = _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm))
         return (out, lse), (q, k, v, bias, mask, rows, cols, fm, out, lse)
 
     def bwd(res, cts):
         q, k, v, bias, mask, rows, cols, fm, out, lse = res
         dout, _ = cts                                                          # lse is a statistic: no gradient
-        dq, dk, dv, dbias = _backward(spec, q, k, v, bias, mask, rows, cols, fm, out, lse, dout)
-        none = lambda t: None if t is None else {n: None for n in t} if isinstance(t, dict) else None  # noqa: E731
-        return dq, dk, dv, dbias, None, none(rows), none(cols), None
+        dq, dk, dv, dbias = _backward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm),
+                                      *_arrays(out, lse, dout))
+        return dq, dk, dv, dbias, None, {n: None for n in rows}, {n: None for n in cols}, None
 
     attend.defvjp(fwd, bwd)
     return attend
@@ -285,7 +308,9 @@ def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any
     v4 = transpose(M.cast(v, ct), [0, 2, 1, 3])
     if bias is not None:
         bias = M.cast(bias, ct)
-    out, lse = _kernel(spec)(q5, k4, v4, bias, mask, rows or {}, cols or {}, fm)
+    rows = {n: _encode(t) for n, t in (rows or {}).items()}
+    cols = {n: _encode(t) for n, t in (cols or {}).items()}
+    out, lse = _kernel(spec)(q5, k4, v4, bias, _encode(mask), rows, cols, _encode(fm))
     out = reshape(transpose(out, [0, 3, 1, 2, 4]), [b, tq, h, out.aval.shape[-1]])
     return M.cast(out, dt), reshape(lse, [b, h, tq])
 
