@@ -63,12 +63,17 @@ def test_dot_product_attention_matches_jax(case):
     jax = jax_oracle()
     kw = CASES[case]
     ref, ref_lse = (np.asarray(a) for a in jax.nn.dot_product_attention(Q, K, V, return_residual=True, **kw))
-    for impl in (None, "xla", "flash"):
-        out, lse = F.dot_product_attention(Q, K, V, implementation=impl, block_k=4, return_residual=True, **kw)
+    arrays = {a: b for a, b in kw.items() if isinstance(b, np.ndarray)}
+    static = {a: b for a, b in kw.items() if a not in arrays}
+    run = padax.jit(lambda q, k, v, arrays: [F.dot_product_attention(q, k, v, implementation=impl, block_k=4,
+                                                                     return_residual=True, **arrays, **static)
+                                             for impl in (None, "xla", "flash")])
+    for impl, (out, lse) in zip((None, "xla", "flash"), run(Q, K, V, arrays)):
         np.testing.assert_allclose(np.asarray(out), ref, rtol=1e-5, atol=2e-6, err_msg=f"{case} {impl}")
         np.testing.assert_allclose(np.asarray(lse), ref_lse, rtol=1e-5, atol=1e-5, err_msg=f"{case} {impl}")
 
 
+@pytest.mark.slow
 def test_dot_product_attention_gradients_match_jax():
     jax = jax_oracle()
     kw = {"is_causal": True, "key_value_seq_lengths": KL, "query_seq_lengths": QL}
@@ -105,13 +110,13 @@ def test_dot_product_attention_unbatched_and_errors():
 # the blockwise kernel vs the materialised form
 
 
-@pytest.mark.parametrize("kw", [
-    {"is_causal": True},                                                         # causal, MHA
-    {"key_value_seq_lengths": np.array([13, 5], np.int32)},                      # padded keys
-    {"is_causal": True, "query_seq_lengths": np.array([11, 6], np.int32)},       # padded queries
-    {"local_window_size": (3, 0), "bias": f32(2, 1, 11, 13)},                    # sliding window + bias
+@pytest.mark.parametrize("kw,heads", [
+    ({"is_causal": True}, (4, 4)),                                                    # causal, MHA
+    ({"key_value_seq_lengths": np.array([13, 5], np.int32)}, (4, 2)),                 # padded keys, GQA
+    ({"is_causal": True, "query_seq_lengths": np.array([11, 6], np.int32)}, (4, 1)),  # padded queries, MQA
+    ({"local_window_size": (3, 0), "bias": f32(2, 1, 11, 13)}, (4, 2)),               # window + bias, GQA
+    ({"is_causal": True, "key_value_seq_lengths": np.array([7, 13], np.int32)}, (4, 2)),
 ])
-@pytest.mark.parametrize("heads", [(4, 4), (4, 2), (4, 1)])                      # MHA, GQA, MQA
 def test_blockwise_values_and_gradients_match_dense(kw, heads):
     n, kh = heads
     q, k, v = f32(2, 11, n, 8), f32(2, 13, kh, 8), f32(2, 13, kh, 8)
@@ -132,6 +137,7 @@ def test_blockwise_values_and_gradients_match_dense(kw, heads):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_blockwise_numerical_gradients(x64):
     q, k, v = (RNG.standard_normal((1, 5, 2, 3)) for _ in range(3))
     kg, vg = RNG.standard_normal((1, 6, 1, 3)), RNG.standard_normal((1, 6, 1, 3))
@@ -143,6 +149,7 @@ def test_blockwise_numerical_gradients(x64):
                 (q, kg, vg, bias), order=1, modes=("rev",))
 
 
+@pytest.mark.slow
 def test_blockwise_vmap_and_low_precision():
     q, k, v = f32(3, 1, 6, 2, 4), f32(3, 1, 6, 2, 4), f32(3, 1, 6, 2, 4)
     fa = lambda q, k, v: F.dot_product_attention(q, k, v, is_causal=True, implementation="flash", block_k=4)  # noqa: E731
@@ -180,6 +187,7 @@ def test_blockwise_temporaries_stay_linear_in_the_sequence():
 # Paddle's flash-attention family
 
 
+@pytest.mark.slow
 def test_flash_attention_against_paddle():
     fa = paddle_oracle().nn.functional.flash_attention.flash_attention
     q, k, v = f32(2, 6, 2, 8), f32(2, 6, 2, 8), f32(2, 6, 2, 8)
@@ -225,9 +233,12 @@ def test_flash_attn_unpadded_matches_each_sequence():
     cq, ck = np.cumsum([0] + lens_q).astype(np.int32), np.cumsum([0] + lens_k).astype(np.int32)
     q, k, v = f32(cq[-1], 4, 8), f32(ck[-1], 2, 8), f32(ck[-1], 2, 8)
     fn = F.flash_attention.flash_attn_unpadded
-    for causal in (False, True):
-        out, p = fn(q, k, v, cq, ck, max(lens_q), max(lens_k), 0.3, causal=causal, return_softmax=True)
-        out2, _ = fn(q, k, v, cq, ck, max(lens_q), max(lens_k), 0.3, causal=causal, block_k=3)
+
+    @padax.jit
+    def both(q, k, v, cq, ck):
+        return [(fn(q, k, v, cq, ck, 5, 5, 0.3, causal=c, return_softmax=True),
+                 fn(q, k, v, cq, ck, 5, 5, 0.3, causal=c, block_k=3)[0]) for c in (False, True)]
+    for causal, ((out, p), out2) in zip((False, True), both(q, k, v, cq, ck)):
         for i in range(3):
             qs, ks = slice(cq[i], cq[i + 1]), slice(ck[i], ck[i + 1])
             keep = np.tril(np.ones((lens_q[i], lens_k[i]), bool)) if causal else None
@@ -236,7 +247,7 @@ def test_flash_attn_unpadded_matches_each_sequence():
             np.testing.assert_allclose(np.asarray(out2)[qs], ref, rtol=1e-5, atol=1e-5)
         p = np.asarray(p)
         assert p.shape == (4, cq[-1], ck[-1]) and np.allclose(p.sum(-1), 1.0)
-    g = padax.grad(lambda q: fn(q, k, v, cq, ck, 5, 5, 0.3, causal=True, block_k=3)[0].sum())(q)
+    g = padax.jit(padax.grad(lambda q: fn(q, k, v, cq, ck, 5, 5, 0.3, causal=True, block_k=3)[0].sum()))(q)
     assert np.isfinite(np.asarray(g)).all()
 
 
@@ -274,17 +285,20 @@ def test_flashmask_attention_matches_the_dense_mask(causal, n):
     idx = np.stack(cols, -1).astype(np.int32)
     keep = np.repeat(flashmask_dense(idx, s, causal), 2, axis=1)    # kv heads -> query heads
     ref = naive(q, k, v, keep, fill=float(np.finfo(np.float32).min))
-    out, lse = F.flashmask_attention(q, k, v, idx, causal=causal, block_k=4, return_softmax_lse=True)
+    out, lse = padax.jit(lambda q, k, v, idx: F.flashmask_attention(q, k, v, idx, causal=causal, block_k=4,
+                                                                    return_softmax_lse=True))(q, k, v, idx)
     np.testing.assert_allclose(np.asarray(out), ref, rtol=1e-5, atol=1e-5)
     assert lse.shape == (2, 4, s) and lse.dtype == padax.float32
-    g = padax.grad(lambda q, k, v: (F.flashmask_attention(q, k, v, idx, causal=causal, block_k=4) ** 2).sum(),
-                   argnums=(0, 1, 2))(q, k, v)
-    gd = padax.grad(lambda q, k, v: (F.dot_product_attention(q, k, v, mask=keep) ** 2).sum(),
-                    argnums=(0, 1, 2))(q, k, v)
+    g = padax.jit(padax.grad(lambda q, k, v, idx: (F.flashmask_attention(q, k, v, idx, causal=causal,
+                                                                         block_k=4) ** 2).sum(),
+                             argnums=(0, 1, 2)))(q, k, v, idx)
+    gd = padax.jit(padax.grad(lambda q, k, v, m: (F.dot_product_attention(q, k, v, mask=m) ** 2).sum(),
+                              argnums=(0, 1, 2)))(q, k, v, keep)
     for a, e in zip(g, gd):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_flashmask_window_and_sparse_mask():
     s = 8
     q, k, v = f32(1, s, 2, 4), f32(1, s, 2, 4), f32(1, s, 2, 4)
