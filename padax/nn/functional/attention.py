@@ -21,7 +21,7 @@ from padax.functional._checks import arg
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.structural import broadcasted_iota
 from padax.functional.manipulation import reshape, squeeze, transpose, unsqueeze
-from padax.functional.reduction import logsumexp
+from padax.functional.reduction import logsumexp as _logsumexp
 from padax.nn.functional import _flash
 from padax.nn.functional._util import LOW_PRECISION
 from padax.nn.functional.activation import softmax
@@ -280,5 +280,5 @@ def _dense_jax(q, k, v, bias, mask, scale, causal, q_valid, kv_len, window):
         logits = M.where(keep, logits, _flash.Spec(scale=1.0).fill)
     p = softmax(M.cast(logits, dtypes.float32) if ct == dtypes.float32 else logits, axis=-1)
     out = _weighted_values(M.cast(p, k.aval.dtype), v, groups)
-    lse = transpose(M.cast(logsumexp(logits, axis=-1), k.aval.dtype), [0, 2, 1])
+    lse = transpose(M.cast(_logsumexp(logits, axis=-1), k.aval.dtype), [0, 2, 1])
     return out, lse
