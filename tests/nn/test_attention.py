@@ -228,6 +228,32 @@ def test_flash_attention_dropout():
     np.testing.assert_allclose(np.asarray(ev), naive(q, k, v), rtol=1e-5, atol=1e-5)
 
 
+def test_blockwise_dropout():
+    """Dropout inside the kernel: deterministic per key, unbiased, its gradients those of the function
+    it computes (the backward pass redraws each block's mask), and no [T, T] temporaries."""
+    q, k, v = f32(1, 9, 2, 4), f32(1, 9, 2, 4), f32(1, 9, 2, 4)
+    f = padax.jit(lambda q, k, v, key: F.flash_attention(q, k, v, 0.4, causal=True, rng_key=key, block_k=4)[0])
+    a, b = f(q, k, v, padax.random.key(0)), f(q, k, v, padax.random.key(1))
+    np.testing.assert_array_equal(np.asarray(a), np.asarray(f(q, k, v, padax.random.key(0))))
+    assert not np.allclose(np.asarray(a), np.asarray(b))
+    keys = padax.random.split(padax.random.key(2), 300)
+    mean = np.asarray(padax.vmap(lambda key: f(q, k, v, key))(keys)).mean(0)
+    np.testing.assert_allclose(mean, naive(q, k, v, np.tril(np.ones((9, 9), bool))), atol=0.2)
+    t = 4096
+    x = np.zeros((1, t, 1, 32), np.float32)
+    grad = padax.grad(lambda q, k, v, key: F.flash_attention(q, k, v, 0.1, causal=True, rng_key=key)[0].sum(),
+                      argnums=(0, 1, 2))
+    assert _temps(grad, x, x, x, padax.random.key(0)) < t * t * 4 / 4      # ~14 MiB vs 64 MiB of scores
+
+
+@pytest.mark.slow
+def test_blockwise_dropout_numerical_gradients(x64):
+    q, k, v = (RNG.standard_normal((1, 5, 2, 3)) for _ in range(3))
+    key = padax.random.key(4)
+    check_grads(lambda q, k, v: F.flash_attention(q, k, v, 0.3, causal=True, rng_key=key, block_k=2)[0],
+                (q, k, v), order=1, modes=("rev",))
+
+
 def test_flash_attn_unpadded_matches_each_sequence():
     lens_q, lens_k = [3, 5, 2], [4, 5, 1]
     cq, ck = np.cumsum([0] + lens_q).astype(np.int32), np.cumsum([0] + lens_k).astype(np.int32)

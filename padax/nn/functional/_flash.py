@@ -31,8 +31,8 @@ from padax.functional.creation import full, zeros
 from padax.functional.lax.control import scan
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.structural import broadcasted_iota
-from padax.functional.manipulation import pad, reshape, slice as slice_, transpose, unsqueeze
-from padax.random import _samplers
+from padax.functional.manipulation import concat, pad, reshape, slice as slice_, transpose, unsqueeze
+from padax.random import _samplers, fold_in
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Spec:
     block_k: int = 128
     fill: float = -0.7 * float(np.finfo(np.float32).max)
     flashmask: str | None = None               # 'causal1', 'causal2', 'bi2', 'bi4' (start/end row layouts)
+    dropout: float = 0.0                       # the rate of the blockwise dropout of the weights (needs a seed)
 
 
 def _iota_like(shape: tuple[int, ...], axis: int) -> Any:
@@ -177,8 +178,16 @@ def _block_inputs(x: dict, whole: dict) -> tuple[Any, Any, Any, dict]:
     return bias_blk, mask_blk, x.get("fm"), colb
 
 
-def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm):
-    """(out [B, Hk, G, Tq, Dv] float32, lse [B, Hk, G, Tq] float32)."""
+def _dropped(spec: Spec, seed: Any, j0: Any, p: Any) -> tuple[Any, Any]:
+    """(kept mask, p with dropout: kept weights scaled by 1 / (1 - rate), others zero) for the block at
+    key offset j0; the same seed and block draw the same mask in the forward and backward passes."""
+    key = fold_in(seed, j0)
+    kept = _samplers.bernoulli(key, 1.0 - spec.dropout, tuple(p.aval.shape))
+    return kept, M.where(kept, M.divide(p, 1.0 - spec.dropout), M.cast(0, p.aval.dtype))
+
+
+def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed=None):
+    """(out [B, Hk, G, Tq, Dv], lse [B, Hk, G, Tq]) in the compute dtype."""
     groups = q.aval.shape[2]
     xs, whole, tk, _ = _prepare(spec, k, v, bias, mask, cols, fm, groups)
     b, hk, g, tq, _ = q.aval.shape
@@ -192,6 +201,8 @@ def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm):
         p = M.exp(M.subtract(s, unsqueeze(m_new, -1)))
         alpha = M.exp(M.subtract(m, m_new))
         l = M.add(M.multiply(alpha, l), R.sum(p, axis=-1))
+        if spec.dropout > 0.0:
+            _, p = _dropped(spec, seed, x["j0"], p)
         pv = dot_general(p, x["v"], (((4,), (2,)), ((0, 1), (0, 1))))         # [B, Hk, G, Tq, Dv]
         acc = M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
         return (m_new, l, acc), None
@@ -203,7 +214,7 @@ def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm):
     return out, M.add(m, M.log(l))
 
 
-def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, out, lse, dout):
+def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed, out, lse, dout):
     groups = q.aval.shape[2]
     xs, whole, tk, _ = _prepare(spec, k, v, bias, mask, cols, fm, groups)
     dsum = R.sum(M.multiply(dout, out), axis=-1)                              # [B, Hk, G, Tq]
@@ -218,8 +229,13 @@ def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, out, lse, dout):
         bias_blk, mask_blk, fm_blk, colb = _block_inputs(x, whole)
         s = _scores(spec, q, x["k"], x["j0"], tk, rows, colb, bias_blk, mask_blk, fm_blk)
         p = M.exp(M.subtract(s, unsqueeze(lse, -1)))
-        dv_blk = dot_general(p, dout, (((2, 3), (2, 3)), ((0, 1), (0, 1))))   # [B, Hk, Bk, Dv]
         dp = dot_general(dout, x["v"], (((4,), (3,)), ((0, 1), (0, 1))))       # [B, Hk, G, Tq, Bk]
+        if spec.dropout > 0.0:                                                 # out = sum_j drop(p)_ij v_j
+            kept, pd = _dropped(spec, seed, x["j0"], p)
+            dv_blk = dot_general(pd, dout, (((2, 3), (2, 3)), ((0, 1), (0, 1))))
+            dp = M.where(kept, M.divide(dp, 1.0 - spec.dropout), M.cast(0, dp.aval.dtype))
+        else:
+            dv_blk = dot_general(p, dout, (((2, 3), (2, 3)), ((0, 1), (0, 1))))   # [B, Hk, Bk, Dv]
         ds = M.multiply(p, M.subtract(dp, unsqueeze(dsum, -1)))
         dq = M.add(dq, M.multiply(dot_general(ds, x["k"], (((4,), (2,)), ((0, 1), (0, 1)))), spec.scale))
         dk_blk = M.multiply(dot_general(ds, q, (((2, 3), (2, 3)), ((0, 1), (0, 1)))), spec.scale)
@@ -254,6 +270,19 @@ def _arrays(*ts: Any) -> list:
     return [None if t is None else asarray(t) for t in ts]
 
 
+def encode_key(key: Any) -> Any:
+    """A padax.random key (uint32 [2]) as four float32 16-bit halves, exact across the custom_vjp."""
+    key = asarray(key)
+    return M.cast(concat([M.floor_divide(key, 65536), M.remainder(key, 65536)]), dtypes.float32)
+
+
+def _decode_key(seed: Any) -> Any:
+    if seed is None:
+        return None
+    w = M.cast(asarray(seed), dtypes.uint32)
+    return M.add(M.multiply(w[:2], 65536), w[2:])
+
+
 def _decode(mask, rows, cols, fm):
     def back(name, t):
         t = asarray(t)
@@ -270,33 +299,35 @@ def _kernel(spec: Spec):
     mask, rows, cols and fm encoded as float32 (see _encode)."""
 
     @custom_vjp
-    def attend(q, k, v, bias, mask, rows, cols, fm):
-        return _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm))
+    def attend(q, k, v, bias, mask, rows, cols, fm, seed):
+        return _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm), _decode_key(seed))
 
-    def fwd(q, k, v, bias, mask, rows, cols, fm):
-        out, lse = _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm))
-        return (out, lse), (q, k, v, bias, mask, rows, cols, fm, out, lse)
+    def fwd(q, k, v, bias, mask, rows, cols, fm, seed):
+        out, lse = _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm), _decode_key(seed))
+        return (out, lse), (q, k, v, bias, mask, rows, cols, fm, seed, out, lse)
 
     def bwd(res, cts):
-        q, k, v, bias, mask, rows, cols, fm, out, lse = res
+        q, k, v, bias, mask, rows, cols, fm, seed, out, lse = res
         dout, _ = cts                                                          # lse is a statistic: no gradient
         dq, dk, dv, dbias = _backward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm),
-                                      *_arrays(out, lse, dout))
-        return dq, dk, dv, dbias, None, {n: None for n in rows}, {n: None for n in cols}, None
+                                      _decode_key(seed), *_arrays(out, lse, dout))
+        return dq, dk, dv, dbias, None, {n: None for n in rows}, {n: None for n in cols}, None, None
 
     attend.defvjp(fwd, bwd)
     return attend
 
 
 def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any = None, rows: dict | None = None,
-              cols: dict | None = None, fm: Any = None) -> tuple[Any, Any]:
+              cols: dict | None = None, fm: Any = None, key: Any = None) -> tuple[Any, Any]:
     """Blockwise attention in Paddle's layout: q [B, Tq, H, D], k [B, Tk, Hk, D], v [B, Tk, Hk, Dv]
     -> (out [B, Tq, H, Dv] in q's dtype, lse [B, H, Tq] in the compute dtype: float64 for float64
     inputs, else float32).
 
     bias (additive, float) and mask (bool, True attends) broadcast to [B, H, Tq, Tk] with 4 dims;
     rows holds [B, Tq] arrays ('pos', 'seg', 'valid'), cols [B, Tk] arrays ('pos', 'seg', 'valid');
-    fm is FlashMask's startend_row_indices [B, Hk|1, Tk, n] with spec.flashmask naming its layout.
+    fm is FlashMask's startend_row_indices [B, Hk|1, Tk, n] with spec.flashmask naming its layout;
+    key is the padax.random key of the blockwise dropout (spec.dropout > 0), each key block drawing
+    its mask from fold_in(key, block offset) in both passes.
     """
     b, tq, h, d = q.aval.shape
     hk = k.aval.shape[2]
@@ -310,7 +341,8 @@ def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any
         bias = M.cast(bias, ct)
     rows = {n: _encode(t) for n, t in (rows or {}).items()}
     cols = {n: _encode(t) for n, t in (cols or {}).items()}
-    out, lse = _kernel(spec)(q5, k4, v4, bias, _encode(mask), rows, cols, _encode(fm))
+    seed = encode_key(key) if spec.dropout > 0.0 else None
+    out, lse = _kernel(spec)(q5, k4, v4, bias, _encode(mask), rows, cols, _encode(fm), seed)
     out = reshape(transpose(out, [0, 3, 1, 2, 4]), [b, tq, h, out.aval.shape[-1]])
     return M.cast(out, dt), reshape(lse, [b, h, tq])
 

@@ -5,8 +5,9 @@ and flashmask_attention (FlashMask's column-wise start/end row indices), flash_a
 All run padax's blockwise kernel (padax/nn/functional/_flash.py: online softmax over key blocks,
 a recomputing backward, O(T * d) memory) on every backend, in any floating dtype (Paddle's CUDA
 kernels take float16/bfloat16 only). Causal masks keep key j <= query i counted from the first row
-and column (the top-left alignment of Paddle's math path). With dropout in training or
-return_softmax the [Tq, Tk] probabilities are materialised, as Paddle's CPU math path does; the
+and column (the top-left alignment of Paddle's math path). Dropout runs inside the kernel: each key
+block draws its mask from fold_in(key, block offset), redrawn identically by the backward pass.
+Only return_softmax materialises the [Tq, Tk] probabilities (as Paddle's CPU math path does): the
 returned softmax is the dropped-out, rescaled weights [B, H, Tq, Tk] that multiplied the values.
 
 The module is callable: `F.flash_attention(q, k, v)` calls the function of that name, and
@@ -14,6 +15,7 @@ The module is callable: `F.flash_attention(q, k, v)` calls the function of that 
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import types
 from typing import Any
@@ -58,16 +60,16 @@ def _scale(q: Any, scale: float | None) -> float:
 
 
 def _run(op: str, q, k, v, spec, dropout, training, return_softmax, rng_key, **masks):
-    """(out, softmax or None, lse) through the blockwise kernel, or the dense form when the weights
-    are needed (dropout in training, return_softmax)."""
+    """(out, softmax or None, lse): the blockwise kernel (dropout drawn per key block), or the dense
+    form when the weights are returned."""
     if not 0.0 <= dropout < 1.0:
         raise op_value_error(op, f"dropout must be in [0, 1), got {dropout}")
     drop = dropout if training else 0.0
-    if drop > 0.0 or return_softmax:
-        key = (next_key(f"padax.nn.functional.{op}") if rng_key is None else rng_key) if drop > 0.0 else None
+    key = (next_key(f"padax.nn.functional.{op}") if rng_key is None else rng_key) if drop > 0.0 else None
+    if return_softmax:
         out, p, lse = _flash.dense(q, k, v, spec=spec, dropout=drop, key=key, **masks)
-        return out, (p if return_softmax else None), lse
-    out, lse = _flash.attention(q, k, v, spec=spec, **masks)
+        return out, p, lse
+    out, lse = _flash.attention(q, k, v, spec=dataclasses.replace(spec, dropout=drop), key=key, **masks)
     return out, None, lse
 
 
