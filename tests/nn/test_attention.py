@@ -137,6 +137,27 @@ def test_blockwise_values_and_gradients_match_dense(kw, heads):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-4, atol=1e-5)
 
 
+def test_blockwise_rows_that_see_no_key():
+    """Causal blocks above the diagonal are skipped, yet a row whose keys are all masked still averages
+    every value (as the dense form does), in value and in the values' gradient."""
+    q, k, v = f32(1, 8, 2, 4), f32(1, 8, 2, 4), f32(1, 8, 2, 4)
+    mask = np.ones((1, 1, 8, 8), bool)
+    mask[0, 0, [1, 6]] = False                                     # rows 1 and 6 see nothing
+    ct = f32(1, 8, 2, 4)
+
+    def run(impl):
+        def f(q, k, v):
+            return (F.dot_product_attention(q, k, v, mask=mask, is_causal=True, implementation=impl,
+                                            block_k=2) * ct).sum()
+        return padax.jit(padax.value_and_grad(f, argnums=(0, 1, 2)))(q, k, v)
+    (vf, gf), (vd, gd) = run("flash"), run("xla")
+    np.testing.assert_allclose(float(vf), float(vd), rtol=1e-5, atol=1e-5)
+    for a, e in zip(gf, gd):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-4, atol=1e-5)
+    out = F.dot_product_attention(q, k, v, mask=mask, is_causal=True, implementation="flash", block_k=2)
+    np.testing.assert_allclose(np.asarray(out)[0, 6], v[0].mean(0), rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.slow
 def test_blockwise_numerical_gradients(x64):
     q, k, v = (RNG.standard_normal((1, 5, 2, 3)) for _ in range(3))
@@ -168,8 +189,9 @@ def _temps(f, *args):
 
 
 def test_blockwise_temporaries_stay_linear_in_the_sequence():
-    """At T = 4096 the dense [T, T] float32 scores alone are 64 MiB; the blockwise program's
-    temporaries (forward and backward) stay a few [T, d] arrays and one [T, block] score block."""
+    """At T = 4096 the dense [T, T] float32 scores alone are 64 MiB (its programs hold 128 and 256 MiB
+    of temporaries); the blockwise ones (about 1.2 and 2 MiB measured) stay a few [T, d] arrays and
+    [block, block] score blocks."""
     t, d = 4096, 64
     x = np.zeros((1, t, 1, d), np.float32)
     scores = t * t * 4
@@ -179,8 +201,8 @@ def test_blockwise_temporaries_stay_linear_in_the_sequence():
             return F.dot_product_attention(q, k, v, is_causal=True, implementation=impl).sum()
         temps[impl] = (_temps(loss, x, x, x), _temps(padax.grad(loss, argnums=(0, 1, 2)), x, x, x))
     assert min(temps["xla"]) >= scores, temps                      # the dense form holds the scores
-    assert max(temps["flash"]) < scores / 4, temps                 # 64 MiB of scores vs ~13 MiB measured
-    assert max(temps["flash"]) < 16 * t * d * 4 + 4 * t * 128 * 4, temps
+    assert max(temps["flash"]) < scores / 16, temps
+    assert max(temps["flash"]) < 4 * t * d * 4, temps               # a few [T, d] float32 arrays
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,7 +265,7 @@ def test_blockwise_dropout():
     x = np.zeros((1, t, 1, 32), np.float32)
     grad = padax.grad(lambda q, k, v, key: F.flash_attention(q, k, v, 0.1, causal=True, rng_key=key)[0].sum(),
                       argnums=(0, 1, 2))
-    assert _temps(grad, x, x, x, padax.random.key(0)) < t * t * 4 / 4      # ~14 MiB vs 64 MiB of scores
+    assert _temps(grad, x, x, x, padax.random.key(0)) < t * t * 4 / 16     # vs 64 MiB of scores
 
 
 @pytest.mark.slow

@@ -1,18 +1,21 @@
 """Blockwise (flash-style) attention: the engine behind dot_product_attention(implementation='flash'),
-flash_attention, flash_attn_unpadded and the FlashMask functions.
+flash_attention, flash_attn_unpadded, the FlashMask functions and variable-length attention.
 
-The keys and values are cut into blocks of `block_k` along the sequence; a scan walks the blocks
-keeping, per query row, the running maximum m, the running sum l of exp(s - m) and the unnormalised
-output, rescaled by exp(m_old - m_new) whenever the maximum grows (the online softmax). Only one
-[Tq, block_k] block of scores exists at a time, so memory is O(T * d), not O(T^2). The backward pass
-(a custom_vjp) keeps only the output and the row log-sum-exp, and recomputes each block's
-probabilities in a second scan that accumulates dq and emits dk, dv (and the bias gradient) per block.
+Queries are cut into blocks of `block_q` rows and keys/values into blocks of `block_k`. A scan walks
+the query blocks; for each, a while loop walks the key blocks keeping, per query row, the running
+maximum m, the running sum l of exp(s - m) and the unnormalised output, rescaled by
+exp(m_old - m_new) whenever the maximum grows (the online softmax). Only one [block_q, block_k] block
+of scores exists at a time, so memory is O(T * d), not O(T^2). Causal and sliding-window masks
+(on the default positions) bound the key blocks each query block visits, so the blocks above the
+diagonal are never computed. The backward pass (a custom_vjp) keeps the output, the row
+log-sum-exp and which rows saw no key, and walks the same blocks again, recomputing each block's
+probabilities, accumulating dq per query block and dk, dv (and the bias gradient) in place.
 
 Masks are described, not materialised: causal and sliding windows compare positions (iotas or given
 position arrays), padding compares indices with lengths, segments compare ids, FlashMask compares the
 query row with each key column's start/end rows, and dense bool/additive masks are sliced per block.
-Masked logits take `fill` (a large finite negative), so a fully masked row averages uniformly, as the
-naive form does; the keys padded up to a whole block take -inf and never count.
+Masked logits take `fill` (a large finite negative); a row that sees no key at all averages all the
+values uniformly, as the materialised form does. Keys padded up to a whole block take -inf.
 
 Internal layout: q [B, Hk, G, Tq, D] (query head h = hk * G + g), k/v [B, Hk, Tk, D].
 """
@@ -27,10 +30,15 @@ import numpy as np
 from padax import custom_vjp, dtypes
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray
-from padax.functional.creation import full, zeros
-from padax.functional.lax.control import scan
+from padax.functional.creation import arange, full, zeros
+from padax.functional.lax.control import scan, while_loop
 from padax.functional.lax.dot import dot_general
-from padax.functional.lax.structural import broadcasted_iota
+from padax.functional.lax.structural import (
+    broadcasted_iota,
+    dynamic_slice_in_dim,
+    dynamic_update_slice,
+    dynamic_update_slice_in_dim,
+)
 from padax.functional.manipulation import concat, pad, reshape, slice as slice_, transpose, unsqueeze
 from padax.random import _samplers, fold_in
 
@@ -45,6 +53,7 @@ class Spec:
     fill: float = -0.7 * float(np.finfo(np.float32).max)
     flashmask: str | None = None               # 'causal1', 'causal2', 'bi2', 'bi4' (start/end row layouts)
     dropout: float = 0.0                       # the rate of the blockwise dropout of the weights (needs a seed)
+    block_q: int | None = None                 # None: block_k
 
 
 def _iota_like(shape: tuple[int, ...], axis: int) -> Any:
@@ -59,48 +68,61 @@ def _dense_block(t: Any, groups: int) -> Any:
     return reshape(t, [bb, hb // groups, groups, tq, tk])
 
 
-def _blocks(x: Any, axis: int, nblk: int, bk: int, value: Any = 0) -> Any:
-    """Pad axis `axis` of x to nblk * bk and move the block index to the front: [nblk, ..., bk, ...]."""
-    n = x.aval.shape[axis]
-    if n != nblk * bk:
-        cfg = [0] * (2 * x.aval.ndim)
-        cfg[2 * axis + 1] = nblk * bk - n
-        x = pad(x, cfg, value=value)
-    shape = list(x.aval.shape)
-    x = reshape(x, shape[:axis] + [nblk, bk] + shape[axis + 1:])
-    perm = [axis] + [i for i in range(x.aval.ndim) if i != axis]
-    return transpose(x, perm)
+def _pad_to(x: Any, axis: int, n: int, value: Any = 0) -> Any:
+    """x padded with `value` along axis up to n (a broadcast, size-1 axis is left as it is)."""
+    m = x.aval.shape[axis]
+    if m in (1, n):
+        return x
+    cfg = [0] * (2 * x.aval.ndim)
+    cfg[2 * axis + 1] = n - m
+    return pad(x, cfg, value=value)
+
+
+def _dyn(x: Any, axis: int, start: Any, size: int) -> Any:
+    """x[..., start:start + size, ...] along axis; a broadcast (size-1) axis is left whole."""
+    if x is None or x.aval.shape[axis] == 1:
+        return x
+    return dynamic_slice_in_dim(x, start, size, axis)
+
+
+def _dyn_add(x: Any, update: Any, axis: int, start: Any) -> Any:
+    """x with update added into its slice at start along axis."""
+    return dynamic_update_slice_in_dim(x, M.add(_dyn(x, axis, start, update.aval.shape[axis]), update), start, axis)
+
+
+def _trim(x: Any, axis: int, n: int) -> Any:
+    if x.aval.shape[axis] == n:
+        return x
+    starts, ends = [0] * x.aval.ndim, list(x.aval.shape)
+    ends[axis] = n
+    return slice_(x, list(range(x.aval.ndim)), starts, ends)
 
 
 def _unblocks(x: Any, axis: int, n: int) -> Any:
-    """The inverse of _blocks for a [nblk, ...] stack whose block axis sits at `axis` (after removal)."""
+    """A scan's stack [nblk, ..., blk, ...] (blk at `axis` of the rest) as [..., nblk * blk, ...] cut to n."""
     nblk = x.aval.shape[0]
     perm = list(range(1, axis + 1)) + [0] + list(range(axis + 1, x.aval.ndim))
     x = transpose(x, perm)
     shape = list(x.aval.shape)
     x = reshape(x, shape[:axis] + [nblk * shape[axis + 1]] + shape[axis + 2:])
-    if x.aval.shape[axis] != n:
-        starts = [0] * x.aval.ndim
-        ends = list(x.aval.shape)
-        ends[axis] = n
-        x = slice_(x, list(range(x.aval.ndim)), starts, ends)
-    return x
+    return _trim(x, axis, n)
 
 
-def _keep(spec: Spec, shape: tuple[int, ...], j0: Any, tk: int, rows: dict, cols: dict, mask_blk: Any,
+def _keep(spec: Spec, shape: tuple[int, ...], q0: Any, j0: Any, tk: int, rows: dict, cols: dict, mask_blk: Any,
           fm_blk: Any) -> tuple[Any, Any]:
-    """(keep, real) for a score block of `shape` [B, Hk, G, Tq, Bk]: keep says which logits attend
-    (None: all), real which columns are actual keys (None: all)."""
-    b, hk, g, tq, bk = shape
+    """(keep, real) for the score block of `shape` [B, Hk, G, bq, bk] at rows q0.. and keys j0..:
+    keep says which logits attend (None: all), real which columns are actual keys (None: all)."""
+    b, hk, g, bq, bk = shape
     keep = None
 
     def both(a, c):
         return c if a is None else M.logical_and(a, c)
 
     col = M.add(_iota_like((1, 1, 1, 1, bk), 4), j0)                           # global key index
+    row = M.add(_iota_like((1, 1, 1, bq, 1), 3), q0)                           # global query index
     real = M.less(col, tk) if tk % bk else None
     qpos = rows.get("pos")
-    qpos = _iota_like((1, 1, 1, tq, 1), 3) if qpos is None else reshape(qpos, [b, 1, 1, tq, 1])
+    qpos = row if qpos is None else reshape(qpos, [b, 1, 1, bq, 1])
     kpos = cols.get("pos")
     kpos = col if kpos is None else reshape(kpos, [b, 1, 1, 1, bk])
     if spec.causal:
@@ -110,17 +132,16 @@ def _keep(spec: Spec, shape: tuple[int, ...], j0: Any, tk: int, rows: dict, cols
         keep = both(keep, M.logical_and(M.less_equal(qpos, M.add(kpos, left)),
                                         M.greater_equal(qpos, M.subtract(kpos, right))))
     if "seg" in rows:
-        keep = both(keep, M.equal(reshape(rows["seg"], [b, 1, 1, tq, 1]), reshape(cols["seg"], [b, 1, 1, 1, bk])))
+        keep = both(keep, M.equal(reshape(rows["seg"], [b, 1, 1, bq, 1]), reshape(cols["seg"], [b, 1, 1, 1, bk])))
     if "valid" in rows:
-        keep = both(keep, reshape(rows["valid"], [b, 1, 1, tq, 1]))
+        keep = both(keep, reshape(rows["valid"], [b, 1, 1, bq, 1]))
     if "valid" in cols:
         keep = both(keep, reshape(cols["valid"], [b, 1, 1, 1, bk]))
     if mask_blk is not None:
         keep = both(keep, mask_blk)
-    if fm_blk is not None:                                                     # [B, Hm, Bk, n] -> per column
+    if fm_blk is not None:                                                     # [B, Hm, bk, n] -> per column
         bm, hm = fm_blk.aval.shape[:2]
         idx = [reshape(fm_blk[..., i], [bm, hm, 1, 1, bk]) for i in range(fm_blk.aval.shape[-1])]
-        row = _iota_like((1, 1, 1, tq, 1), 3)
         kind = spec.flashmask
         if kind == "causal1":
             masked = M.greater_equal(row, idx[0])
@@ -134,12 +155,12 @@ def _keep(spec: Spec, shape: tuple[int, ...], j0: Any, tk: int, rows: dict, cols
     return keep, real
 
 
-def _scores(spec: Spec, q: Any, kb: Any, j0: Any, tk: int, rows: dict, colb: dict, bias_blk: Any, mask_blk: Any,
-            fm_blk: Any) -> Any:
-    s = M.multiply(dot_general(q, kb, (((4,), (3,)), ((0, 1), (0, 1)))), spec.scale)   # [B, Hk, G, Tq, Bk]
+def _scores(spec: Spec, q: Any, kb: Any, q0: Any, j0: Any, tk: int, rows: dict, colb: dict, bias_blk: Any,
+            mask_blk: Any, fm_blk: Any) -> Any:
+    s = M.multiply(dot_general(q, kb, (((4,), (3,)), ((0, 1), (0, 1)))), spec.scale)   # [B, Hk, G, bq, bk]
     if bias_blk is not None:
         s = M.add(s, bias_blk)
-    keep, real = _keep(spec, tuple(s.aval.shape), j0, tk, rows, colb, mask_blk, fm_blk)
+    keep, real = _keep(spec, tuple(s.aval.shape), q0, j0, tk, rows, colb, mask_blk, fm_blk)
     if keep is not None:
         s = M.where(keep, s, spec.fill)
     if real is not None:
@@ -147,114 +168,180 @@ def _scores(spec: Spec, q: Any, kb: Any, j0: Any, tk: int, rows: dict, colb: dic
     return s
 
 
-def _prepare(spec: Spec, k: Any, v: Any, bias: Any, mask: Any, cols: dict, fm: Any, groups: int):
-    """The per-block stacks scanned over: k/v [nblk, B, Hk, Bk, D], dense masks/biases and column
-    arrays cut along their key axis (left whole when that axis is broadcast)."""
-    tk = k.aval.shape[2]
-    bk = min(spec.block_k, tk)
-    nblk = -(-tk // bk)
-    xs: dict[str, Any] = {"j0": M.multiply(_iota_like((nblk,), 0), bk),
-                          "k": _blocks(k, 2, nblk, bk), "v": _blocks(v, 2, nblk, bk)}
-    whole: dict[str, Any] = {}
-    for name, t in (("bias", bias), ("mask", mask)):
-        if t is None:
-            continue
-        t = _dense_block(t, groups)
-        if t.aval.shape[-1] == 1:
-            whole[name] = t
-        else:
-            xs[name] = _blocks(t, 4, nblk, bk, value=False if name == "mask" else 0)
-    for name, t in cols.items():
-        xs["col_" + name] = _blocks(t, 1, nblk, bk)
-    if fm is not None:
-        xs["fm"] = _blocks(fm, 2, nblk, bk)
-    return xs, whole, tk, nblk
+@dataclasses.dataclass
+class _Tiles:
+    """The operands padded to whole blocks, with the block sizes and the key-block range rule."""
+    spec: Spec
+    q: Any
+    k: Any
+    v: Any
+    bias: Any
+    mask: Any
+    rows: dict
+    cols: dict
+    fm: Any
+    tq: int
+    tk: int
+    bq: int
+    bk: int
+    nq: int
+    nk: int
+
+    @classmethod
+    def make(cls, spec: Spec, q, k, v, bias, mask, rows, cols, fm) -> "_Tiles":
+        groups = q.aval.shape[2]
+        tq, tk = q.aval.shape[3], k.aval.shape[2]
+        bq, bk = min(spec.block_q or spec.block_k, tq), min(spec.block_k, tk)
+        nq, nk = -(-tq // bq), -(-tk // bk)
+        tqp, tkp = nq * bq, nk * bk
+
+        def both_axes(t, value):
+            return None if t is None else _pad_to(_pad_to(_dense_block(t, groups), 3, tqp, value), 4, tkp, value)
+        return cls(spec, _pad_to(q, 3, tqp), _pad_to(k, 2, tkp), _pad_to(v, 2, tkp), both_axes(bias, 0),
+                   both_axes(mask, False), {n: _pad_to(t, 1, tqp, False if n == "valid" else -3)
+                                            for n, t in rows.items()},
+                   {n: _pad_to(t, 1, tkp, False if n == "valid" else -4) for n, t in cols.items()},
+                   None if fm is None else _pad_to(fm, 2, tkp), tq, tk, bq, bk, nq, nk)
+
+    def key_range(self, i: Any) -> tuple[Any, Any]:
+        """The key blocks [lo, hi) that query block i can see: bounded by causality and the window
+        when positions are the indices themselves, else all of them."""
+        spec = self.spec
+        if "pos" in self.rows or "pos" in self.cols or not (spec.causal or spec.window is not None):
+            return 0, self.nk
+        last = M.add(M.multiply(i, self.bq), self.bq - 1)
+        hi_key = last
+        lo = 0
+        if spec.window is not None:
+            left, right = spec.window
+            hi_key = M.add(last, min(right, 0) if spec.causal else right)
+            lo = M.floor_divide(M.maximum(M.subtract(M.multiply(i, self.bq), left), 0), self.bk)
+        hi = M.minimum(M.add(M.floor_divide(M.maximum(hi_key, 0), self.bk), 1), self.nk)
+        return lo, hi
+
+    def query_block(self, i: Any) -> dict:
+        q0 = M.multiply(i, self.bq)
+        return {"q0": q0, "q": _dyn(self.q, 3, q0, self.bq), "rows": {n: _dyn(t, 1, q0, self.bq)
+                                                                        for n, t in self.rows.items()},
+                "bias": _dyn(self.bias, 3, q0, self.bq), "mask": _dyn(self.mask, 3, q0, self.bq)}
+
+    def scores(self, qb: dict, j: Any) -> tuple[Any, Any]:
+        j0 = M.multiply(j, self.bk)
+        kb = _dyn(self.k, 2, j0, self.bk)
+        s = _scores(self.spec, qb["q"], kb, qb["q0"], j0, self.tk, qb["rows"],
+                    {n: _dyn(t, 1, j0, self.bk) for n, t in self.cols.items()}, _dyn(qb["bias"], 4, j0, self.bk),
+                    _dyn(qb["mask"], 4, j0, self.bk), _dyn(self.fm, 2, j0, self.bk))
+        return s, j0
 
 
-def _block_inputs(x: dict, whole: dict) -> tuple[Any, Any, Any, dict]:
-    bias_blk = x.get("bias", whole.get("bias"))
-    mask_blk = x.get("mask", whole.get("mask"))
-    colb = {k[4:]: val for k, val in x.items() if k.startswith("col_")}
-    return bias_blk, mask_blk, x.get("fm"), colb
-
-
-def _dropped(spec: Spec, seed: Any, j0: Any, p: Any) -> tuple[Any, Any]:
-    """(kept mask, p with dropout: kept weights scaled by 1 / (1 - rate), others zero) for the block at
-    key offset j0; the same seed and block draw the same mask in the forward and backward passes."""
-    key = fold_in(seed, j0)
-    kept = _samplers.bernoulli(key, 1.0 - spec.dropout, tuple(p.aval.shape))
+def _dropped(spec: Spec, seed: Any, block: Any, p: Any) -> tuple[Any, Any]:
+    """(kept mask, p with dropout: kept weights scaled by 1 / (1 - rate), others zero) for one block;
+    the same seed and block index draw the same mask in the forward and backward passes."""
+    kept = _samplers.bernoulli(fold_in(seed, block), 1.0 - spec.dropout, tuple(p.aval.shape))
     return kept, M.where(kept, M.divide(p, 1.0 - spec.dropout), M.cast(0, p.aval.dtype))
 
 
+def _mean_values(v: Any, tk: int) -> Any:
+    """The uniform average of the real values, [B, Hk, 1, 1, Dv]: the output of a row that sees no key."""
+    return reshape(R.mean(_trim(v, 2, tk), axis=2), [v.aval.shape[0], v.aval.shape[1], 1, 1, v.aval.shape[3]])
+
+
 def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed=None):
-    """(out [B, Hk, G, Tq, Dv], lse [B, Hk, G, Tq]) in the compute dtype."""
-    groups = q.aval.shape[2]
-    xs, whole, tk, _ = _prepare(spec, k, v, bias, mask, cols, fm, groups)
-    b, hk, g, tq, _ = q.aval.shape
+    """(out [B, Hk, G, Tq, Dv], lse [B, Hk, G, Tq], blind [B, Hk, G, Tq]: rows that saw no key)."""
+    t = _Tiles.make(spec, q, k, v, bias, mask, rows, cols, fm)
+    b, hk, g = q.aval.shape[:3]
     dv = v.aval.shape[-1]
-
-    def body(carry, x):
-        m, l, acc = carry
-        bias_blk, mask_blk, fm_blk, colb = _block_inputs(x, whole)
-        s = _scores(spec, q, x["k"], x["j0"], tk, rows, colb, bias_blk, mask_blk, fm_blk)
-        m_new = M.maximum(m, R.max(s, axis=-1))
-        p = M.exp(M.subtract(s, unsqueeze(m_new, -1)))
-        alpha = M.exp(M.subtract(m, m_new))
-        l = M.add(M.multiply(alpha, l), R.sum(p, axis=-1))
-        if spec.dropout > 0.0:
-            _, p = _dropped(spec, seed, x["j0"], p)
-        pv = dot_general(p, x["v"], (((4,), (2,)), ((0, 1), (0, 1))))         # [B, Hk, G, Tq, Dv]
-        acc = M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
-        return (m_new, l, acc), None
-
     ct = q.aval.dtype
-    init = (full([b, hk, g, tq], -np.inf, ct), zeros([b, hk, g, tq], ct), zeros([b, hk, g, tq, dv], ct))
-    (m, l, acc), _ = scan(body, init, xs)
-    out = M.divide(acc, unsqueeze(l, -1))
-    return out, M.add(m, M.log(l))
+    mean_v = _mean_values(t.v, t.tk)
+
+    def q_step(_, i):
+        qb = t.query_block(i)
+        lo, hi = t.key_range(i)
+
+        def body(st):
+            j, m, l, acc = st
+            s, j0 = t.scores(qb, j)
+            m_new = M.maximum(m, R.max(s, axis=-1))
+            p = M.exp(M.subtract(s, unsqueeze(m_new, -1)))
+            alpha = M.exp(M.subtract(m, m_new))
+            l = M.add(M.multiply(alpha, l), R.sum(p, axis=-1))
+            if spec.dropout > 0.0:
+                _, p = _dropped(spec, seed, M.add(M.multiply(i, t.nk), j), p)
+            pv = dot_general(p, _dyn(t.v, 2, j0, t.bk), (((4,), (2,)), ((0, 1), (0, 1))))   # [B, Hk, G, bq, Dv]
+            return M.add(j, 1), m_new, l, M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
+
+        init = (asarray(lo, dtypes.int32), full([b, hk, g, t.bq], -np.inf, ct), zeros([b, hk, g, t.bq], ct),
+                zeros([b, hk, g, t.bq, dv], ct))
+        _, m, l, acc = while_loop(lambda st: M.less(st[0], hi), body, init)
+        blind = M.less_equal(m, spec.fill)
+        l = M.where(M.greater(l, 0), l, M.cast(1, ct))
+        out = M.where(unsqueeze(blind, -1), mean_v, M.divide(acc, unsqueeze(l, -1)))
+        lse = M.where(blind, spec.fill + float(np.log(max(t.tk, 1))), M.add(m, M.log(l)))
+        return None, (out, lse, blind)
+
+    _, (out, lse, blind) = scan(q_step, None, arange(t.nq, dtype=dtypes.int32))
+    return _unblocks(out, 3, t.tq), _unblocks(lse, 3, t.tq), _unblocks(blind, 3, t.tq)
 
 
-def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed, out, lse, dout):
-    groups = q.aval.shape[2]
-    xs, whole, tk, _ = _prepare(spec, k, v, bias, mask, cols, fm, groups)
-    dsum = R.sum(M.multiply(dout, out), axis=-1)                              # [B, Hk, G, Tq]
-    bias_whole = "bias" in whole
+def _reduce_to(x: Any, shape: tuple[int, ...]) -> Any:
+    axes = [i for i, (a, b_) in enumerate(zip(x.aval.shape, shape)) if b_ == 1 and a != 1]
+    return R.sum(x, axis=axes, keepdim=True) if axes else x
 
-    def reduce_to(ds, shape):
-        axes = [i for i, (a, b_) in enumerate(zip(ds.aval.shape, shape)) if b_ == 1 and a != 1]
-        return R.sum(ds, axis=axes, keepdim=True) if axes else ds
 
-    def body(carry, x):
-        dq, dbias_acc = carry
-        bias_blk, mask_blk, fm_blk, colb = _block_inputs(x, whole)
-        s = _scores(spec, q, x["k"], x["j0"], tk, rows, colb, bias_blk, mask_blk, fm_blk)
-        p = M.exp(M.subtract(s, unsqueeze(lse, -1)))
-        dp = dot_general(dout, x["v"], (((4,), (3,)), ((0, 1), (0, 1))))       # [B, Hk, G, Tq, Bk]
-        if spec.dropout > 0.0:                                                 # out = sum_j drop(p)_ij v_j
-            kept, pd = _dropped(spec, seed, x["j0"], p)
-            dv_blk = dot_general(pd, dout, (((2, 3), (2, 3)), ((0, 1), (0, 1))))
-            dp = M.where(kept, M.divide(dp, 1.0 - spec.dropout), M.cast(0, dp.aval.dtype))
-        else:
-            dv_blk = dot_general(p, dout, (((2, 3), (2, 3)), ((0, 1), (0, 1))))   # [B, Hk, Bk, Dv]
-        ds = M.multiply(p, M.subtract(dp, unsqueeze(dsum, -1)))
-        dq = M.add(dq, M.multiply(dot_general(ds, x["k"], (((4,), (2,)), ((0, 1), (0, 1)))), spec.scale))
-        dk_blk = M.multiply(dot_general(ds, q, (((2, 3), (2, 3)), ((0, 1), (0, 1)))), spec.scale)
-        ys = {"dk": dk_blk, "dv": dv_blk}
-        if bias is not None:
-            if bias_whole:
-                dbias_acc = M.add(dbias_acc, reduce_to(ds, whole["bias"].aval.shape))
+def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed, out, lse, blind, dout):
+    t = _Tiles.make(spec, q, k, v, bias, mask, rows, cols, fm)
+    tqp = t.nq * t.bq
+    ct = q.aval.dtype
+    dsum = _pad_to(R.sum(M.multiply(dout, out), axis=-1), 3, tqp)             # [B, Hk, G, Tq]
+    dout_p, lse_p, blind_p = _pad_to(dout, 3, tqp), _pad_to(lse, 3, tqp), _pad_to(blind, 3, tqp, True)
+
+    def q_step(carry, i):
+        dk_f, dv_f, db_f = carry
+        qb = t.query_block(i)
+        q0 = qb["q0"]
+        dob, lseb = _dyn(dout_p, 3, q0, t.bq), unsqueeze(_dyn(lse_p, 3, q0, t.bq), -1)
+        dsb, blb = unsqueeze(_dyn(dsum, 3, q0, t.bq), -1), unsqueeze(_dyn(blind_p, 3, q0, t.bq), -1)
+        lo, hi = t.key_range(i)
+
+        def body(st):
+            j, dq, dk_f, dv_f, db_f = st
+            s, j0 = t.scores(qb, j)
+            p = M.where(blb, M.cast(0, ct), M.exp(M.subtract(s, lseb)))
+            vb = _dyn(t.v, 2, j0, t.bk)
+            dp = dot_general(dob, vb, (((4,), (3,)), ((0, 1), (0, 1))))       # [B, Hk, G, bq, bk]
+            if spec.dropout > 0.0:                                             # out = sum_j drop(p)_ij v_j
+                kept, pd = _dropped(spec, seed, M.add(M.multiply(i, t.nk), j), p)
+                dv_blk = dot_general(pd, dob, (((2, 3), (2, 3)), ((0, 1), (0, 1))))
+                dp = M.where(kept, M.divide(dp, 1.0 - spec.dropout), M.cast(0, ct))
             else:
-                ys["dbias"] = reduce_to(ds, x["bias"].aval.shape)
-        return (dq, dbias_acc), ys
+                dv_blk = dot_general(p, dob, (((2, 3), (2, 3)), ((0, 1), (0, 1))))   # [B, Hk, bk, Dv]
+            ds = M.multiply(p, M.subtract(dp, dsb))
+            kb = _dyn(t.k, 2, j0, t.bk)
+            dq = M.add(dq, M.multiply(dot_general(ds, kb, (((4,), (2,)), ((0, 1), (0, 1)))), spec.scale))
+            dk_blk = M.multiply(dot_general(ds, qb["q"], (((2, 3), (2, 3)), ((0, 1), (0, 1)))), spec.scale)
+            dk_f, dv_f = _dyn_add(dk_f, dk_blk, 2, j0), _dyn_add(dv_f, dv_blk, 2, j0)
+            if t.bias is not None:
+                blk = _reduce_to(ds, tuple(_dyn(qb["bias"], 4, j0, t.bk).aval.shape))
+                starts = [0, 0, 0, q0 if t.bias.aval.shape[3] != 1 else 0, j0 if t.bias.aval.shape[4] != 1 else 0]
+                cur = _dyn(_dyn(db_f, 3, q0, t.bq), 4, j0, t.bk)
+                db_f = dynamic_update_slice(db_f, M.add(cur, blk), starts)
+            return M.add(j, 1), dq, dk_f, dv_f, db_f
 
-    ct = q.aval.dtype
-    dbias0 = zeros(list(whole["bias"].aval.shape), ct) if bias_whole else zeros([], ct)
-    (dq, dbias_acc), ys = scan(body, (zeros(list(q.aval.shape), ct), dbias0), xs)
-    dk = _unblocks(ys["dk"], 2, tk)
-    dv = _unblocks(ys["dv"], 2, tk)
+        init = (asarray(lo, dtypes.int32), zeros(list(qb["q"].aval.shape), ct), dk_f, dv_f, db_f)
+        _, dq, dk_f, dv_f, db_f = while_loop(lambda st: M.less(st[0], hi), body, init)
+        return (dk_f, dv_f, db_f), dq
+
+    db0 = zeros(list(t.bias.aval.shape), ct) if t.bias is not None else zeros([], ct)
+    (dk_f, dv_f, db_f), dq = scan(q_step, (zeros(list(t.k.aval.shape), ct), zeros(list(t.v.aval.shape), ct), db0),
+                                  arange(t.nq, dtype=dtypes.int32))
+    dq, dk, dv = _unblocks(dq, 3, t.tq), _trim(dk_f, 2, t.tk), _trim(dv_f, 2, t.tk)
+    # a row that saw no key averaged every value: each real key's value gets 1 / Tk of its cotangent
+    seen_none = R.sum(M.where(unsqueeze(blind, -1), dout, M.cast(0, ct)), axis=[2, 3], keepdim=True)   # [B,Hk,1,1,Dv]
+    dv = M.add(dv, reshape(M.divide(seen_none, float(max(t.tk, 1))), [dv.aval.shape[0], dv.aval.shape[1], 1,
+                                                                      dv.aval.shape[3]]))
     dbias = None
     if bias is not None:
-        db = dbias_acc if bias_whole else _unblocks(ys["dbias"], 4, tk)
+        db = _trim(_trim(db_f, 3, t.tq), 4, t.tk)
         dbias = M.cast(reshape(db, list(bias.aval.shape)), bias.aval.dtype)
     return dq, dk, dv, dbias
 
@@ -300,17 +387,18 @@ def _kernel(spec: Spec):
 
     @custom_vjp
     def attend(q, k, v, bias, mask, rows, cols, fm, seed):
-        return _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm), _decode_key(seed))
+        return _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm), _decode_key(seed))[:2]
 
     def fwd(q, k, v, bias, mask, rows, cols, fm, seed):
-        out, lse = _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm), _decode_key(seed))
-        return (out, lse), (q, k, v, bias, mask, rows, cols, fm, seed, out, lse)
+        out, lse, blind = _forward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm),
+                                   _decode_key(seed))
+        return (out, lse), (q, k, v, bias, mask, rows, cols, fm, seed, out, lse, blind)
 
     def bwd(res, cts):
-        q, k, v, bias, mask, rows, cols, fm, seed, out, lse = res
+        q, k, v, bias, mask, rows, cols, fm, seed, out, lse, blind = res
         dout, _ = cts                                                          # lse is a statistic: no gradient
         dq, dk, dv, dbias = _backward(spec, *_arrays(q, k, v, bias), *_decode(mask, rows, cols, fm),
-                                      _decode_key(seed), *_arrays(out, lse, dout))
+                                      _decode_key(seed), *_arrays(out, lse, blind, dout))
         return dq, dk, dv, dbias, None, {n: None for n in rows}, {n: None for n in cols}, None, None
 
     attend.defvjp(fwd, bwd)
@@ -327,7 +415,7 @@ def attention(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any
     rows holds [B, Tq] arrays ('pos', 'seg', 'valid'), cols [B, Tk] arrays ('pos', 'seg', 'valid');
     fm is FlashMask's startend_row_indices [B, Hk|1, Tk, n] with spec.flashmask naming its layout;
     key is the padax.random key of the blockwise dropout (spec.dropout > 0), each key block drawing
-    its mask from fold_in(key, block offset) in both passes.
+    its mask from fold_in(key, block index) in both passes.
     """
     b, tq, h, d = q.aval.shape
     hk = k.aval.shape[2]
@@ -363,7 +451,8 @@ def dense(q: Any, k: Any, v: Any, *, spec: Spec, bias: Any = None, mask: Any = N
     whole = Spec(**{**dataclasses.asdict(spec), "block_k": max(tk, 1)})
     bias_blk = None if bias is None else _dense_block(M.cast(bias, ct), g)
     mask_blk = None if mask is None else _dense_block(mask, g)
-    s = _scores(whole, q5, k4, zeros([], dtypes.int32), tk, rows or {}, cols or {}, bias_blk, mask_blk, fm)
+    zero = zeros([], dtypes.int32)
+    s = _scores(whole, q5, k4, zero, zero, tk, rows or {}, cols or {}, bias_blk, mask_blk, fm)
     m = R.max(s, axis=-1, keepdim=True)
     e = M.exp(M.subtract(s, m))
     den = R.sum(e, axis=-1, keepdim=True)

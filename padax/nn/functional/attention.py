@@ -172,8 +172,8 @@ def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, ma
     Logits and softmax are computed in (at least) float32; masked logits take -0.7 * float32 max, so a
     fully masked row averages its values uniformly; query rows beyond query_seq_lengths are zeroed.
     implementation None or 'xla' materialises the [T, S] scores; 'flash' (alias 'cudnn') runs padax's
-    blockwise kernel (online softmax over key blocks of `block_k`, recomputing backward), whose memory
-    is O(T * H).
+    blockwise kernel ([block_k, block_k] tiles with an online softmax, causal/window tiles above the
+    diagonal skipped, a recomputing backward), whose memory is O(T * H).
 
     Args:
         query: [B, T, N, H] (or [T, N, H]).
@@ -186,7 +186,7 @@ def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, ma
         local_window_size: (left, right) or an int w for (w, w): query i attends keys i - left..i + right.
         implementation: None or 'xla' (dense), 'flash' or 'cudnn' (blockwise).
         return_residual: also return the log-sum-exp of the masked logits, [B, T, N] (or [T, N]).
-        block_k: the key block of the blockwise kernel (padax's addition).
+        block_k: the tile size of the blockwise kernel, queries and keys (padax's addition).
 
     Returns:
         The output of query's shape and dtype; with return_residual, (output, logsumexp).
