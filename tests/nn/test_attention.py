@@ -377,3 +377,16 @@ def test_flash_errors():
         F.flashmask_attention(q, q, q, np.zeros((1, 1, 4, 1), np.int32), causal=True, window_size=2)
     with pytest.raises(ValueError, match="cu_seqlens_q must be a 1-D integer Tensor"):
         F.flash_attn_unpadded(q[0], q[0], q[0], np.array([[0, 4]], np.int32), np.array([0, 4], np.int32), 4, 4, 1.0)
+
+
+def test_scaled_dot_product_attention_flash_backend():
+    q, k, v = f32(2, 6, 4, 8), f32(2, 7, 2, 8), f32(2, 7, 2, 8)
+    bias, keep = f32(2, 1, 6, 7), RNG.random((6, 7)) > 0.3
+    keep[:, 0] = True
+    run = padax.jit(lambda q, k, v, b, m: [
+        (F.scaled_dot_product_attention(q, k, v, a, is_causal=c, backend="flash"),
+         F.scaled_dot_product_attention(q, k, v, a, is_causal=c)) for a in (None, b, m) for c in (False, True)])
+    for flash, math in run(q, k, v, bias, keep):
+        np.testing.assert_allclose(np.asarray(flash), np.asarray(math), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="backend must be"):
+        F.scaled_dot_product_attention(q, k, v, backend="cudnn")

@@ -84,7 +84,8 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
         dropout_p: the dropout rate of the attention weights in training.
         is_causal: let query i attend only keys j <= i.
         training: apply dropout_p.
-        backend: accepted for Paddle compatibility.
+        backend: None (the materialised math path) or 'flash' (also 'flash_attn', 'mem_efficient'):
+            padax's blockwise kernel, O(S * D) memory, dropout drawn per tile.
         scale: the logit scale (None: 1 / sqrt(D)).
         enable_gqa: allow Hk < H (grouped-query attention); False requires Hk == H.
         rng_key: a padax.random key for the dropout (padax's addition).
@@ -111,6 +112,12 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     d = q.aval.shape[-1]
     scale = (d ** -0.5 if d else 1.0) if scale is None else float(scale)
     dt = q.aval.dtype
+    if backend in ("flash", "flash_attn", "mem_efficient"):
+        out = _sdpa_blockwise(op, q, k, v, attn_mask, dropout_p if training else 0.0, is_causal, scale, rng_key)
+        return squeeze(out, 0) if unbatched else out
+    if backend not in (None, "math", "p2p"):
+        raise op_value_error(op, f"backend must be None, 'math', 'flash', 'flash_attn' or 'mem_efficient', "
+                                 f"got {backend!r}")
     s = _logits(M.multiply(q, asarray(scale, dt)), k, groups)
     if dt in LOW_PRECISION:
         s = M.cast(s, dtypes.float32)
@@ -134,6 +141,28 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
         p = M.where(kept, M.divide(p, 1.0 - dropout_p), 0.0)
     out = _weighted_values(M.cast(p, dt), v, groups)
     return squeeze(out, 0) if unbatched else out
+
+
+def _sdpa_blockwise(op: str, q: Any, k: Any, v: Any, attn_mask: Any, dropout_p: float, is_causal: bool,
+                    scale: float, rng_key: Any) -> Any:
+    """scaled_dot_product_attention on the blockwise kernel (bool masks select, float masks add)."""
+    if not 0.0 <= dropout_p < 1.0:
+        raise op_value_error(op, f"dropout_p must be in [0, 1), got {dropout_p}")
+    bias = mask = None
+    if attn_mask is not None:
+        m = arg(op, attn_mask, "attn_mask")
+        while m.aval.ndim < 4:
+            m = unsqueeze(m, 0)
+        if m.aval.dtype == dtypes.bool_:
+            mask = m
+        else:
+            bias = M.cast(m, dtypes.float32 if q.aval.dtype in LOW_PRECISION else q.aval.dtype)
+    key = None
+    if dropout_p > 0.0:
+        key = _next_key(op) if rng_key is None else rng_key
+    spec = _flash.Spec(scale=scale, causal=bool(is_causal), fill=float(dtypes.finfo(dtypes.float32).min),
+                       dropout=float(dropout_p))
+    return _flash.attention(q, k, v, spec=spec, bias=bias, mask=mask, key=key)[0]
 
 
 def _ensure_4d(op: str, t: Any, what: str) -> Any:
