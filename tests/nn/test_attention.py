@@ -168,6 +168,9 @@ def test_blockwise_numerical_gradients(x64):
     check_grads(lambda q, k, v, b: F.dot_product_attention(q, k, v, b, implementation="flash", block_k=4,
                                                            local_window_size=(1, 2)),
                 (q, kg, vg, bias), order=1, modes=("rev",))
+    # second order: the backward pass is itself built of primitives
+    check_grads(lambda q, k, v: F.dot_product_attention(q, k, v, is_causal=True, implementation="flash",
+                                                        block_k=2), (q, k, v), order=2, modes=("rev",))
 
 
 @pytest.mark.slow

@@ -2,12 +2,13 @@
 flash_attention, flash_attn_unpadded, the FlashMask functions and variable-length attention.
 
 Queries are cut into blocks of `block_q` rows and keys/values into blocks of `block_k`. A scan walks
-the query blocks; for each, a while loop walks the key blocks keeping, per query row, the running
+the query blocks; for each, a loop walks the key blocks keeping, per query row, the running
 maximum m, the running sum l of exp(s - m) and the unnormalised output, rescaled by
 exp(m_old - m_new) whenever the maximum grows (the online softmax). Only one [block_q, block_k] block
 of scores exists at a time, so memory is O(T * d), not O(T^2). Causal and sliding-window masks
-(on the default positions) bound the key blocks each query block visits, so the blocks above the
-diagonal are never computed. The backward pass (a custom_vjp) keeps the output, the row
+(on the default positions) bound the key blocks each query block visits: the blocks above the
+diagonal take a conditional's empty branch and are never computed (the loop keeps a fixed length so
+that the backward pass can itself be differentiated). The backward pass (a custom_vjp) keeps the output, the row
 log-sum-exp and which rows saw no key, and walks the same blocks again, recomputing each block's
 probabilities, accumulating dq per query block and dk, dv (and the bias gradient) in place.
 
@@ -31,7 +32,7 @@ from padax import custom_vjp, dtypes
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray
 from padax.functional.creation import arange, full, zeros
-from padax.functional.lax.control import scan, while_loop
+from padax.functional.lax.control import cond, fori_loop, scan
 from padax.functional.lax.dot import dot_general
 from padax.functional.lax.structural import (
     broadcasted_iota,
@@ -234,6 +235,18 @@ class _Tiles:
         return s, j0
 
 
+def _key_loop(lo: Any, hi: Any, nk: int, body: Any, init: Any) -> Any:
+    """Run body(j, state) for the key blocks lo <= j < hi: a fixed-length loop (differentiable again,
+    for second derivatives) whose iterations outside the range take a conditional's no-op branch."""
+    if isinstance(lo, int) and isinstance(hi, int):
+        return fori_loop(lo, hi, body, init)
+
+    def step(j, st):
+        inside = M.logical_and(M.greater_equal(j, lo), M.less(j, hi))
+        return cond(inside, lambda s: body(j, s), lambda s: s, st)
+    return fori_loop(0, nk, step, init)
+
+
 def _dropped(spec: Spec, seed: Any, block: Any, p: Any) -> tuple[Any, Any]:
     """(kept mask, p with dropout: kept weights scaled by 1 / (1 - rate), others zero) for one block;
     the same seed and block index draw the same mask in the forward and backward passes."""
@@ -258,8 +271,8 @@ def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed=None):
         qb = t.query_block(i)
         lo, hi = t.key_range(i)
 
-        def body(st):
-            j, m, l, acc = st
+        def body(j, st):
+            m, l, acc = st
             s, j0 = t.scores(qb, j)
             m_new = M.maximum(m, R.max(s, axis=-1))
             p = M.exp(M.subtract(s, unsqueeze(m_new, -1)))
@@ -268,11 +281,10 @@ def _forward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed=None):
             if spec.dropout > 0.0:
                 _, p = _dropped(spec, seed, M.add(M.multiply(i, t.nk), j), p)
             pv = dot_general(p, _dyn(t.v, 2, j0, t.bk), (((4,), (2,)), ((0, 1), (0, 1))))   # [B, Hk, G, bq, Dv]
-            return M.add(j, 1), m_new, l, M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
+            return m_new, l, M.add(M.multiply(unsqueeze(alpha, -1), acc), pv)
 
-        init = (asarray(lo, dtypes.int32), full([b, hk, g, t.bq], -np.inf, ct), zeros([b, hk, g, t.bq], ct),
-                zeros([b, hk, g, t.bq, dv], ct))
-        _, m, l, acc = while_loop(lambda st: M.less(st[0], hi), body, init)
+        init = (full([b, hk, g, t.bq], -np.inf, ct), zeros([b, hk, g, t.bq], ct), zeros([b, hk, g, t.bq, dv], ct))
+        m, l, acc = _key_loop(lo, hi, t.nk, body, init)
         blind = M.less_equal(m, spec.fill)
         l = M.where(M.greater(l, 0), l, M.cast(1, ct))
         out = M.where(unsqueeze(blind, -1), mean_v, M.divide(acc, unsqueeze(l, -1)))
@@ -303,8 +315,8 @@ def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed, out, lse, b
         dsb, blb = unsqueeze(_dyn(dsum, 3, q0, t.bq), -1), unsqueeze(_dyn(blind_p, 3, q0, t.bq), -1)
         lo, hi = t.key_range(i)
 
-        def body(st):
-            j, dq, dk_f, dv_f, db_f = st
+        def body(j, st):
+            dq, dk_f, dv_f, db_f = st
             s, j0 = t.scores(qb, j)
             p = M.where(blb, M.cast(0, ct), M.exp(M.subtract(s, lseb)))
             vb = _dyn(t.v, 2, j0, t.bk)
@@ -325,10 +337,10 @@ def _backward(spec: Spec, q, k, v, bias, mask, rows, cols, fm, seed, out, lse, b
                 starts = [0, 0, 0, q0 if t.bias.aval.shape[3] != 1 else 0, j0 if t.bias.aval.shape[4] != 1 else 0]
                 cur = _dyn(_dyn(db_f, 3, q0, t.bq), 4, j0, t.bk)
                 db_f = dynamic_update_slice(db_f, M.add(cur, blk), starts)
-            return M.add(j, 1), dq, dk_f, dv_f, db_f
+            return dq, dk_f, dv_f, db_f
 
-        init = (asarray(lo, dtypes.int32), zeros(list(qb["q"].aval.shape), ct), dk_f, dv_f, db_f)
-        _, dq, dk_f, dv_f, db_f = while_loop(lambda st: M.less(st[0], hi), body, init)
+        init = (zeros(list(qb["q"].aval.shape), ct), dk_f, dv_f, db_f)
+        dq, dk_f, dv_f, db_f = _key_loop(lo, hi, t.nk, body, init)
         return (dk_f, dv_f, db_f), dq
 
     db0 = zeros(list(t.bias.aval.shape), ct) if t.bias is not None else zeros([], ct)
