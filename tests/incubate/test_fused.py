@@ -269,6 +269,7 @@ def test_variable_length_memory_efficient_attention():
             assert not out[bi, :, n:].any()
 
 
+@pytest.mark.slow
 def test_variable_length_attention_gradients(x64):
     q, k, v = f64(1, 2, 3, 2), f64(1, 1, 4, 2), f64(1, 1, 4, 2)
     lens, kv = np.array([[2]], np.int32), np.array([[3]], np.int32)

@@ -145,12 +145,12 @@ def test_blockwise_rows_that_see_no_key():
     mask[0, 0, [1, 6]] = False                                     # rows 1 and 6 see nothing
     ct = f32(1, 8, 2, 4)
 
-    def run(impl):
+    def loss(impl):
         def f(q, k, v):
             return (F.dot_product_attention(q, k, v, mask=mask, is_causal=True, implementation=impl,
                                             block_k=2) * ct).sum()
-        return padax.jit(padax.value_and_grad(f, argnums=(0, 1, 2)))(q, k, v)
-    (vf, gf), (vd, gd) = run("flash"), run("xla")
+        return padax.value_and_grad(f, argnums=(0, 1, 2))
+    (vf, gf), (vd, gd) = padax.jit(lambda *a: (loss("flash")(*a), loss("xla")(*a)))(q, k, v)
     np.testing.assert_allclose(float(vf), float(vd), rtol=1e-5, atol=1e-5)
     for a, e in zip(gf, gd):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), rtol=1e-4, atol=1e-5)
@@ -253,6 +253,7 @@ def test_flash_attention_dropout():
     np.testing.assert_allclose(np.asarray(ev), naive(q, k, v), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_blockwise_dropout():
     """Dropout inside the kernel: deterministic per key, unbiased, its gradients those of the function
     it computes (the backward pass redraws each block's mask), and no [T, T] temporaries."""
@@ -279,6 +280,7 @@ def test_blockwise_dropout_numerical_gradients(x64):
                 (q, k, v), order=1, modes=("rev",))
 
 
+@pytest.mark.slow
 def test_flash_attn_unpadded_matches_each_sequence():
     lens_q, lens_k = [3, 5, 2], [4, 5, 1]
     cq, ck = np.cumsum([0] + lens_q).astype(np.int32), np.cumsum([0] + lens_k).astype(np.int32)
@@ -324,7 +326,8 @@ def flashmask_dense(idx, sq, causal):
     return keep
 
 
-@pytest.mark.parametrize("causal,n", [(True, 1), (True, 2), (False, 2), (False, 4)])
+@pytest.mark.parametrize("causal,n", [(True, 1), pytest.param(True, 2, marks=pytest.mark.slow), (False, 2),
+                                      pytest.param(False, 4, marks=pytest.mark.slow)])
 def test_flashmask_attention_matches_the_dense_mask(causal, n):
     s = 9
     q, k, v = f32(2, s, 4, 8), f32(2, s, 2, 8), f32(2, s, 2, 8)
