@@ -60,6 +60,8 @@ MODULES = [
     ModuleDoc("padax.signal", "padax.signal", "paddle.signal", "jax.scipy.signal"),
     ModuleDoc("padax.nn", "padax.nn: layers", "paddle.nn", None),
     ModuleDoc("padax.nn.functional", "padax.nn.functional", "paddle.nn.functional", ("jax.nn", "jax.numpy")),
+    ModuleDoc("padax.incubate.nn.functional", "padax.incubate.nn.functional: fused language-model ops",
+              "paddle.incubate.nn.functional", None),
     ModuleDoc("padax.nn.initializer", "padax.nn.initializer", "paddle.nn.initializer", "jax.nn.initializers"),
     ModuleDoc("padax.nn.utils", "padax.nn.utils", "paddle.nn.utils", None),
     ModuleDoc("padax.optimizer", "padax.optimizer", "paddle.optimizer", None),

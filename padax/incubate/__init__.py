@@ -1,2 +1,2 @@
-"""`padax.incubate`: Paddle's incubating APIs that padax provides (optimizer.functional)."""
-from padax.incubate import optimizer  # noqa: F401
+"""`padax.incubate`: Paddle's incubating APIs that padax provides (nn.functional's fused ops, optimizer.functional)."""
+from padax.incubate import nn, optimizer  # noqa: F401

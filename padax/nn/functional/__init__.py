@@ -7,8 +7,11 @@ from padax.nn.functional.activation import (celu, elu, gelu, glu, gumbel_softmax
                                             log_softmax, maxout, mish, prelu, relu, relu6, rrelu, selu,
                                             sigmoid, silu, softmax, softplus, softshrink, softsign, swiglu,
                                             swish, tanh, tanhshrink, thresholded_relu)
-from padax.nn.functional.attention import scaled_dot_product_attention  # noqa: F401
+from padax.nn.functional.attention import dot_product_attention, scaled_dot_product_attention  # noqa: F401
 from padax.nn.functional.common import fold, linear, pad, unfold, zeropad2d  # noqa: F401
+from padax.nn.functional import flash_attention  # noqa: F401  (a module, callable as its function)
+from padax.nn.functional.flash_attention import (flash_attention_with_sparse_mask, flash_attn_qkvpacked,  # noqa: F401
+                                                 flash_attn_unpadded, flashmask_attention)
 from padax.nn.functional.conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                                       conv3d_transpose)
 from padax.nn.functional.ctc import ctc_loss  # noqa: F401
