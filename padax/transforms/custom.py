@@ -306,20 +306,23 @@ class custom_vjp:
 def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts):
     outs, res = fwd.fn(list(primals[num_consts:]))
     res_leaves, res_tree = tree_util.flatten(res)
-    ts = [instantiate(t) for t in tangents[num_consts:]]
+    # only inputs with a tangent space (floating, complex) get a tangent; ints and bools pass none
+    diff = tuple(dtypes.is_inexact(get_aval(p).dtype) for p in primals[num_consts:])
+    ts = [instantiate(t) for t, d in zip(tangents[num_consts:], diff) if d]
     out_avals = tuple(get_aval(o) for o in outs)
     t_outs = custom_lin_p.bind(*res_leaves, *ts, num_res=len(res_leaves), out_avals=out_avals, bwd=bwd,
-                               out_tree=res_tree, in_tree=None)
+                               out_tree=res_tree, diff=diff)
     return outs, t_outs
 
 
 custom_vjp_call_p.jvp_rule = _custom_vjp_call_jvp
 
 
-def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd, out_tree, in_tree):
+def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd, out_tree, diff):
     res = out_tree.unflatten(args[:num_res])
     cts = [zeros_like_aval(a) if type(c) is Zero else c for c, a in zip(cts, out_avals)]
-    return [None] * num_res + list(bwd.fn(res, cts))
+    in_cts = list(bwd.fn(res, cts))
+    return [None] * num_res + [c for c, d in zip(in_cts, diff) if d]
 
 
 def _custom_lin_forward(*args, **params):

@@ -299,3 +299,27 @@ def test_a_primitive_without_rules_names_the_missing_rule():
     with pytest.raises(MissingRuleError, match="reverse-mode differentiation: primitive 'my_double' has no "
                                               "transpose_rule"):
         padax.grad(lambda v: lax.reduce_sum(p.bind(v), (0,)))(x)
+
+
+def test_custom_vjp_with_integer_and_bool_arguments_under_grad():
+    """Integer and bool inputs of a custom_vjp function have no tangent: grad, jit(grad) and vmap(grad)
+    differentiate the float ones (they failed with 'dtype float0 is not supported')."""
+    @padax.custom_vjp
+    def f(x, mask, n):
+        return padax.where(mask, x * n, x)
+
+    def fwd(x, mask, n):
+        return f(x, mask, n), (mask, n)
+
+    def bwd(res, g):
+        mask, n = res
+        return padax.where(mask, g * n, g), None, None
+
+    f.defvjp(fwd, bwd)
+    x = padax.to_tensor([1.0, 2.0, 3.0])
+    mask, n = padax.to_tensor([True, False, True]), padax.to_tensor([3, 4, 5])
+    want = np.array([3.0, 1.0, 5.0], np.float32)
+    loss = lambda x: f(x, mask, n).sum()
+    np.testing.assert_array_equal(padax.grad(loss)(x).numpy(), want)
+    np.testing.assert_array_equal(padax.jit(padax.grad(loss))(x).numpy(), want)
+    np.testing.assert_array_equal(padax.vmap(padax.grad(loss))(padax.stack([x, x])).numpy(), np.stack([want] * 2))

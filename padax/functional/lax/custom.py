@@ -46,7 +46,7 @@ for _p in (custom_jvp_call_p, custom_vjp_call_p):
 
 
 @custom_lin_p.def_abstract_eval
-def _custom_lin_abstract(*avals, num_res, out_avals, bwd, out_tree, in_tree):
+def _custom_lin_abstract(*avals, num_res, out_avals, bwd, out_tree, diff):
     return list(out_avals)
 
 
