@@ -148,6 +148,7 @@ _LAZY_NAMES = {
     "shard_map": "padax.transforms.shard_map",
     **dict.fromkeys(("disable_static", "enable_static", "in_dynamic_mode"), "padax.static.mode"),
     "pure_callback": "padax.transforms.callback", "jet": "padax.transforms.jet",
+    "named_scope": "padax.core.source_info",
     **dict.fromkeys(("hessian_diag", "hvp", "jacobian_diag", "laplacian"), "padax._differential_operators"),
     "implicit_diff": "padax.transforms.implicit",
     **dict.fromkeys(("closure_convert", "custom_gradient"), "padax.transforms.closure"),

@@ -210,7 +210,9 @@ def lower_jaxpr_body(mctx: ModuleContext, jaxpr: Jaxpr, consts: Sequence[ir.Valu
         ins = [read(v) for v in eqn.invars]
         rctx = RuleContext(mctx, [v.aval for v in eqn.invars], [v.aval for v in eqn.outvars],
                            eqn.primitive, eqn.source_info)
-        loc = ir.Location.name(f"{eqn.primitive.name}@{eqn.source_info}" if eqn.source_info else eqn.primitive.name)
+        info = eqn.source_info
+        op_name = f"{info.scope}/{eqn.primitive.name}" if info is not None and info.scope else eqn.primitive.name
+        loc = ir.Location.name(f"{op_name}@{info}" if info else op_name)
         with loc:
             try:
                 outs = rule(rctx, *ins, **eqn.params)
@@ -273,8 +275,11 @@ class LoweredModule:
     def module(self) -> ir.Module:
         return self._module
 
-    def as_text(self) -> str:
+    def as_text(self, debug_info: bool = False) -> str:
+        """The module's text; with `debug_info` each op's location (its named_scope, primitive and line)."""
         with context():
+            if debug_info:
+                return self._module.operation.get_asm(enable_debug_info=True)
             return str(self._module)
 
 

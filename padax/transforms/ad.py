@@ -151,24 +151,39 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
                                                          p_leaves)
     node_state.write(_from_store(store, "state"))
     out_tree = _from_store(store, "out")
-    in_avals = [get_aval(p) for p in p_leaves]
+    in_avals = tuple(get_aval(p) for p in p_leaves)
+    out_avals = tuple(get_aval(o) for o in out_primals)
+    f_vjp = VJPFunction(linear.jaxpr, tuple(linear.consts),
+                        (in_tree, out_tree, tuple(diff), tuple(out_diff), in_avals, out_avals))
+    out = out_tree.unflatten(out_primals)
+    if has_aux:
+        return out, f_vjp, _from_store(store, "aux")
+    return out, f_vjp
 
-    def f_vjp(*cts):
+
+class VJPFunction:
+    """The function vjp returns: cotangent of the outputs -> cotangents of the primals. A pytree, as
+    jax's: its residuals are the leaves, so it can be returned from and passed into jit and vmap."""
+
+    __slots__ = ("jaxpr", "residuals", "info")
+
+    def __init__(self, jaxpr: Any, residuals: tuple, info: tuple):
+        self.jaxpr, self.residuals, self.info = jaxpr, residuals, info
+
+    def __call__(self, *cts: Any) -> Any:
+        in_tree, out_tree, diff, out_diff, in_avals, out_avals = self.info
         ct = cts[0] if len(cts) == 1 else cts
         ct_leaves, ct_tree = tree_util.flatten(ct)
         if ct_tree != out_tree:
             raise TypeError(f"vjp: cotangent tree {ct_tree} does not match the output tree {out_tree}")
         checked = []
-        for i, (c, o, d) in enumerate(zip(ct_leaves, out_primals, out_diff)):
-            oa = get_aval(o)
+        for i, (c, oa, d) in enumerate(zip(ct_leaves, out_avals, out_diff)):
             ca_shape = np.shape(c) if not d else get_aval(c).shape  # (an int output's cotangent is float0)
             if ca_shape != oa.shape:
                 raise TypeError(f"vjp: cotangent #{i} has shape {ca_shape} but the output has {oa.shape}")
             if d:
                 checked.append(_cotangent_of_dtype(c, oa.dtype, i))
-        ct_leaves = checked
-        cts_in = backward_pass(linear.jaxpr, linear.consts, ct_leaves)
-        it = iter(cts_in)
+        it = iter(backward_pass(self.jaxpr, list(self.residuals), checked))
         res = []
         for d, a in zip(diff, in_avals):
             if d:
@@ -178,10 +193,12 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False):
                 res.append(np.zeros(a.shape, float0))
         return in_tree.unflatten(res)
 
-    out = out_tree.unflatten(out_primals)
-    if has_aux:
-        return out, f_vjp, _from_store(store, "aux")
-    return out, f_vjp
+    def __repr__(self) -> str:
+        return f"VJPFunction({len(self.residuals)} residuals)"
+
+
+tree_util.register_node(VJPFunction, lambda f: (f.residuals, (f.jaxpr, f.info)),
+                        lambda aux, res: VJPFunction(aux[0], tuple(res), aux[1]))
 
 
 def _cotangent_of_dtype(c: Any, dtype: np.dtype, i: int) -> Any:

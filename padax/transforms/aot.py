@@ -86,12 +86,13 @@ class Lowered:
     def jaxpr(self) -> ClosedJaxpr:
         return self._traced.jaxpr
 
-    def as_text(self, dialect: str = "stablehlo") -> str:
-        """The program as StableHLO text (the module padax hands to XLA)."""
+    def as_text(self, dialect: str = "stablehlo", *, debug_info: bool = False) -> str:
+        """The program as StableHLO text (the module padax hands to XLA); `debug_info` adds each op's
+        location (named_scope/primitive@file:line), as jax's."""
         if dialect != "stablehlo":
             raise ValueError(f"Lowered.as_text: padax lowers to StableHLO only; got dialect={dialect!r}. The "
                              "optimised HLO is Lowered.compile().as_text().")
-        return self._lowered.as_text()
+        return self._lowered.as_text(debug_info=debug_info)
 
     def compiler_ir(self, dialect: str = "stablehlo"):
         """The MLIR module object itself."""

@@ -293,8 +293,34 @@ def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_ty
                                 preferred_element_type=preferred_element_type)
 
 
+def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation, precision=None,
+                              preferred_element_type=None):
+    """Convolution in the default (N, C, spatial...) / (O, I, spatial...) layout with padding and input and
+    kernel dilation (jax's lax.conv_with_general_padding).
+
+    Args:
+        lhs, rhs, window_strides, padding: as in `conv`.
+        lhs_dilation, rhs_dilation: the input and kernel dilation per spatial dimension (None: 1).
+        precision, preferred_element_type: as in `dot_general`.
+
+    Returns:
+        An (N, O, spatial...) array.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x = padax.to_tensor([[[1.0, 2.0, 3.0, 4.0, 5.0]]])
+        >>> k = padax.to_tensor([[[1.0, -1.0]]])
+        >>> lax.conv_with_general_padding(x, k, (1,), [(0, 0)], None, (2,)).tolist()
+        [[[-2.0, -2.0, -2.0]]]
+    """
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=lhs_dilation,
+                                rhs_dilation=rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
 __all__ = ["ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv",
-           "padtype_to_pads"]
+           "conv_with_general_padding", "padtype_to_pads"]
 
 
 # ---- differentiation and batching ----------------------------------------------------------
