@@ -1,0 +1,86 @@
+"""Class labels and embedding ids outside their range, and float labels: one rule eagerly and under
+jit. Eagerly a ValueError (as Paddle); compiled, the values are unknown while tracing, the label
+matches no class (the id reads the clamped row), and checkify's index_checks report it."""
+import numpy as np
+import pytest
+
+import padax
+import padax.nn.functional as F
+from padax import checkify
+from tests.conftest import paddle_oracle
+
+LOGP = np.log(np.array([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]], np.float32))
+TABLE = np.arange(6, dtype=np.float32).reshape(3, 2)
+
+CALLS = {
+    "cross_entropy": lambda x, t, lab: F.cross_entropy(x, lab),
+    "nll_loss": lambda x, t, lab: F.nll_loss(x, lab),
+    "one_hot": lambda x, t, lab: F.one_hot(lab, 3),
+    "embedding": lambda x, t, lab: F.embedding(lab, t),
+}
+
+
+@pytest.mark.parametrize("op", sorted(CALLS))
+@pytest.mark.parametrize("bad", [3, -1, 7])
+def test_out_of_range_eager_raises_and_checkify_reports_it_under_jit(op, bad):
+    fn = CALLS[op]
+    args = (padax.to_tensor(LOGP), padax.to_tensor(TABLE))
+    lab = padax.to_tensor([0, bad])
+    what = "id" if op == "embedding" else "label"
+    with pytest.raises(ValueError, match=rf"{op}: {what} {bad} at .*out of range"):
+        fn(*args, lab)
+    # compiled: no error is possible, the documented value comes back ...
+    out = padax.jit(fn)(*args, lab)
+    if op in ("cross_entropy", "nll_loss"):  # the bad label adds 0; 'mean' still counts it
+        np.testing.assert_allclose(out.numpy(), -LOGP[0, 0] / 2, rtol=1e-6)
+    elif op == "one_hot":
+        np.testing.assert_array_equal(out.numpy(), [[1, 0, 0], [0, 0, 0]])
+    else:
+        np.testing.assert_array_equal(out.numpy(), [TABLE[0], TABLE[0 if bad < 0 else 2]])
+    # ... and checkify names the op, the value and the user's line
+    err, _ = checkify.checkify(padax.jit(fn), errors=checkify.index_checks)(*args, lab)
+    msg = err.get()
+    assert msg is not None and f"{op}: {what} {bad} at flat index 1 is out of range" in msg, msg
+    assert "test_nn_label_checks.py" in msg, msg
+    ok, _ = checkify.checkify(padax.jit(fn), errors=checkify.index_checks)(*args, padax.to_tensor([0, 2]))
+    assert ok.get() is None
+    # user_checks alone do not turn these on
+    assert checkify.checkify(padax.jit(fn), errors=checkify.user_checks)(*args, lab)[0].get() is None
+
+
+def test_ignore_index_is_not_reported():
+    err, out = checkify.checkify(padax.jit(F.cross_entropy), errors=checkify.index_checks)(
+        padax.to_tensor(LOGP), padax.to_tensor([0, -100]))
+    assert err.get() is None
+    np.testing.assert_allclose(out.numpy(), -LOGP[0, 0] / 2, rtol=1e-6)
+
+
+def test_float_labels_whole_numbers_as_paddle_fractions_refused():
+    paddle = paddle_oracle()
+    x = padax.to_tensor(LOGP)
+    # whole-number float labels are class indices, as Paddle (eagerly and under jit)
+    want = paddle.nn.functional.cross_entropy(paddle.to_tensor(LOGP), paddle.to_tensor([0.0, 1.0])).numpy()
+    np.testing.assert_allclose(F.cross_entropy(x, padax.to_tensor([0.0, 1.0])).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(padax.jit(F.cross_entropy)(x, padax.to_tensor([0.0, 1.0])).numpy(), want, rtol=1e-6)
+    # 0.3 and 1.7: Paddle truncates them to 0 and 1 silently; padax refuses eagerly ...
+    with pytest.raises(ValueError, match=r"cross_entropy: float label 0.3 at index \[0\] is not a whole number.*"
+                                         r"soft_label=True"):
+        F.cross_entropy(x, padax.to_tensor([0.3, 1.7]))
+    # ... and checkify reports them under jit
+    err, _ = checkify.checkify(padax.jit(F.cross_entropy), errors=checkify.index_checks)(
+        x, padax.to_tensor([0.0, 1.7]))
+    assert "label 1.7" in err.get() and "not a whole number" in err.get()
+    # nll_loss, one_hot and embedding refuse float labels altogether, as Paddle
+    for call in (lambda: F.nll_loss(x, padax.to_tensor([0.0, 1.0])), lambda: F.one_hot(padax.to_tensor([0.0]), 3),
+                 lambda: F.embedding(padax.to_tensor([0.0]), padax.to_tensor(TABLE))):
+        with pytest.raises(TypeError, match="integer"):
+            call()
+
+
+def test_embedding_negative_id_refused_as_paddle_and_layer_agrees():
+    emb = padax.nn.Embedding(3, 2)
+    with pytest.raises(ValueError, match=r"embedding: id -1 at flat index 0 is out of range: ids must be in \[0, 3\)"):
+        emb(padax.to_tensor([-1]))
+    # in range: the rows, eagerly and compiled
+    ids = padax.to_tensor([[2, 0], [1, 1]])
+    np.testing.assert_array_equal(padax.jit(lambda m, i: m(i))(emb, ids).numpy(), emb.weight.numpy()[ids.numpy()])
