@@ -75,6 +75,13 @@ def check_class_indices(op: str, label: Any, num_classes: int, ignore_index: int
                                  "are out of range")
 
 
+def _weighted_logp(p: Any, logp: Any) -> Any:
+    """p * logp with 0 * -inf read as 0, as Paddle: a masked class (logit -inf) that the label gives no
+    weight contributes nothing, where the product would be NaN (the gradient with respect to p is logp)."""
+    masked = M.logical_and(M.equal(p, 0), M.equal(logp, -np.inf))
+    return M.multiply(p, M.where(masked, 0.0, logp))
+
+
 def reduce_loss(op: str, loss: Any, reduction: str) -> Any:
     """'none' keeps the elementwise loss; 'sum' and 'mean' reduce over every element."""
     reduction_of(op, reduction)
@@ -263,7 +270,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
         label, kept = _hard_label(op, label, x.aval.shape, a, ignore_index)
         valid = M.not_equal(label, ignore_index)
         onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), logp.aval.dtype)
-        loss = M.neg(R.sum(M.multiply(onehot, logp), axis=a))
+        loss = M.neg(R.sum(_weighted_logp(onehot, logp), axis=a))
         w = M.cast(valid, logp.aval.dtype)
         if w_cls is not None:
             w = M.multiply(w, R.sum(M.multiply(onehot, w_cls), axis=a))
@@ -283,7 +290,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
         raise op_value_error(op, f"soft label of shape {list(label.aval.shape)} must match input {list(x.aval.shape)}")
     if label_smoothing > 0:
         label = M.add(M.multiply(label, 1.0 - label_smoothing), label_smoothing / c)
-    loss = M.neg(R.sum(M.multiply(label, logp), axis=a, keepdim=True))
+    loss = M.neg(R.sum(_weighted_logp(label, logp), axis=a, keepdim=True))
     if w_cls is not None:
         w = R.sum(M.multiply(label, w_cls), axis=a, keepdim=True)
         loss = M.multiply(loss, w)
@@ -371,7 +378,7 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
     if weight is not None:
         w = M.multiply(w, R.sum(M.multiply(onehot, _along(op, M.cast(asarray(weight), x.aval.dtype), a, x.aval.ndim)),
                                 axis=a))
-    loss = M.multiply(M.neg(R.sum(M.multiply(onehot, x), axis=a)), w)
+    loss = M.multiply(M.neg(R.sum(_weighted_logp(onehot, x), axis=a)), w)
     if reduction == "mean":
         return _safe_ratio(R.sum(loss), R.sum(w))
     return reduce_loss(op, loss, reduction)

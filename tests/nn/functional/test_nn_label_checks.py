@@ -84,3 +84,31 @@ def test_embedding_negative_id_refused_as_paddle_and_layer_agrees():
     # in range: the rows, eagerly and compiled
     ids = padax.to_tensor([[2, 0], [1, 1]])
     np.testing.assert_array_equal(padax.jit(lambda m, i: m(i))(emb, ids).numpy(), emb.weight.numpy()[ids.numpy()])
+
+
+@pytest.mark.parametrize("kw,label", [
+    ({}, [2, 0]),
+    ({"reduction": "none"}, [2, 0]),
+    ({"reduction": "sum", "weight": np.array([1.0, 2.0, 0.5], np.float32)}, [2, 0]),
+    ({"soft_label": True}, [[0.5, 0.0, 0.5], [1.0, 0.0, 0.0]]),
+    ({"ignore_index": 1}, [1, 0]),
+])
+def test_cross_entropy_with_masked_logits_as_paddle(kw, label):
+    """A masked class (logit -inf) that the label gives no weight contributes nothing (Paddle's value),
+    where 0 * -inf used to make the loss NaN."""
+    paddle = paddle_oracle()
+    logits = np.array([[0.0, -np.inf, 1.0], [2.0, -np.inf, -np.inf]], np.float32)
+    lab = np.array(label, np.float32 if kw.get("soft_label") else np.int64)
+    pkw = {k: paddle.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    want = paddle.nn.functional.cross_entropy(paddle.to_tensor(logits), paddle.to_tensor(lab), **pkw).numpy()
+    xkw = {k: padax.to_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    for got in (F.cross_entropy(padax.to_tensor(logits), padax.to_tensor(lab), **xkw),
+                padax.jit(lambda x, y: F.cross_entropy(x, y, **xkw))(padax.to_tensor(logits), padax.to_tensor(lab))):
+        assert np.isfinite(got.numpy()).all()
+        np.testing.assert_allclose(got.numpy().reshape(want.shape), want, rtol=1e-6)
+    # nll_loss on the log-softmax, and the gradient stays finite (zero at the masked classes)
+    logp = F.log_softmax(padax.to_tensor(logits))
+    if not kw:
+        np.testing.assert_allclose(F.nll_loss(logp, padax.to_tensor(lab)).numpy(), want, rtol=1e-6)
+        g = padax.grad(lambda x: F.cross_entropy(x, padax.to_tensor(lab)))(padax.to_tensor(logits)).numpy()
+        assert np.isfinite(g).all() and (g[:, 1] == 0).all()
