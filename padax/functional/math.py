@@ -846,6 +846,9 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
         return write_out(out, clip(x=x, min=min, max=max, name=name), "clip")
     x = _arg("clip", x, "x")
     _check("clip", x, _real, "real")
+    numbers = (int, float, np.integer, np.floating)
+    if isinstance(min, numbers) and isinstance(max, numbers) and min > max:  # as Paddle (numpy would give max)
+        raise op_value_error("clip", f"max must be greater than or equal to min, got min={min}, max={max}")
     if x.aval.dtype in (dtypes.int32, dtypes.int64) and builtins.any(
             isinstance(b, float) or (is_array(b) and dtypes.is_inexact(b.aval.dtype)) for b in (min, max)):
         x = lax.convert_element_type(x, dtypes.float32)  # Paddle clips an int32/int64 x by a float bound in float32

@@ -585,7 +585,7 @@ def _scan(op: str, fn, widen: tuple):
         x = asarray(x)
         if dtype is not None:
             x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
-        elif x.aval.dtype in widen:  # as Paddle: cumsum of bool/int32 gives int64 (like sum)
+        elif x.aval.dtype in widen:  # as Paddle: cumsum of bool and narrow ints gives int64
             x = lax.convert_element_type(x, dtypes.default_int_dtype())
         if axis is None:
             x = lax.reshape(x, (x.aval.size,))
@@ -600,9 +600,10 @@ def _scan(op: str, fn, widen: tuple):
     return wrapped
 
 
-cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, dtypes.int32))
+cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.uint8),
+                                       dtypes.int32))
 _document(cumsum, "cumsum", "Inclusive running sum along `axis` (of the flattened array when axis is None); bool "
-          "and int32 inputs give int64, as in Paddle.", _SCAN_ARGS)
+          "and integer inputs narrower than int64 give int64, as in Paddle.", _SCAN_ARGS)
 _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 

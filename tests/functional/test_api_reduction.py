@@ -257,3 +257,25 @@ def test_round_halves_as_paddle_and_numpy():
         np.testing.assert_array_equal(padax.numpy.round(x).numpy(), np.round(x))
         np.testing.assert_array_equal(padax.round(padax.to_tensor(x), decimals=2).numpy(),
                                       paddle.round(paddle.to_tensor(x), decimals=2).numpy())
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int16, np.uint8, np.int32])
+def test_cumsum_of_narrow_integers_is_int64_as_paddle(dt):
+    """paddle.cumsum of int8/int16/uint8/int32 gives int64 (checked with the oracle); int8 [100, 100]
+    used to wrap to [100, -56]."""
+    paddle = paddle_oracle()
+    x = np.array([100, 100, 27], dt)
+    want = paddle.cumsum(paddle.to_tensor(x)).numpy()
+    for got in both(padax.cumsum, padax.to_tensor(x)) + [padax.to_tensor(x).cumsum()]:
+        assert got.dtype == want.dtype == np.int64
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_clip_with_min_above_max_is_refused_as_paddle():
+    paddle = paddle_oracle()
+    with pytest.raises(ValueError, match="max should be greater than or equal to min"):
+        paddle.clip(paddle.to_tensor([1.0, 5.0]), 6.0, 2.0)
+    with pytest.raises(ValueError, match=r"clip: max must be greater than or equal to min, got min=6.0, max=2.0"):
+        padax.clip(padax.to_tensor([1.0, 5.0]), 6.0, 2.0)
+    np.testing.assert_array_equal(padax.clip(padax.to_tensor([1.0, 5.0]), 2.0, 2.0).numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(padax.numpy.clip(np.array([1.0, 5.0]), 6.0, 2.0).numpy(), np.clip([1.0, 5.0], 6, 2))
