@@ -589,8 +589,10 @@ def flip(x: Any, axis: Any, name: str | None = None) -> Any:
         for a in axes:
             canonicalize_axis("flip", a, 0)
         return x
-    dims = sorted({canonicalize_axis("flip", a, nd) for a in axes})
-    return lax.rev(x, tuple(dims))
+    canon = [canonicalize_axis("flip", a, nd) for a in axes]
+    if len(set(canon)) != len(canon):  # as Paddle and numpy (flipping an axis twice would silently undo it)
+        raise op_value_error("flip", f"repeated axis in {list(axes)} for x {x.aval.str_short()}")
+    return lax.rev(x, tuple(sorted(canon)))
 
 
 def _axes_list(op: str, axis: Any, nd: int) -> list[int]:

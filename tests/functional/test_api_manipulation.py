@@ -154,3 +154,18 @@ def test_traced_shape_is_rejected_with_advice():
         padax.jit(f)(padax.ones([2, 3]), 2)
     out = padax.jit(f, static_argnums=1)(padax.ones([2, 3]), 3)
     assert out.shape == (3, 2)
+
+
+def test_flip_refuses_a_repeated_axis_as_paddle_and_numpy():
+    """flip(x, [0, 0]) reversed axis 0 once (as a set); Paddle and numpy refuse the repeated axis."""
+    from tests.conftest import paddle_oracle
+    paddle = paddle_oracle()
+    x = np.array([[1, 2], [3, 4]])
+    with pytest.raises(ValueError):
+        paddle.flip(paddle.to_tensor(x), [0, 0])
+    for axes in ([0, 0], [1, -1]):  # (Paddle 3.3 lets [1, -1] through, flipping axis 1 twice: numpy refuses)
+        with pytest.raises(ValueError):
+            np.flip(x, axes)
+        with pytest.raises(ValueError, match=r"flip: repeated axis in \[.*\] for x i64\[2,2\]"):
+            padax.flip(padax.to_tensor(x), axes)
+    np.testing.assert_array_equal(padax.flip(padax.to_tensor(x), [0, 1]).numpy(), np.flip(x, (0, 1)))

@@ -472,6 +472,8 @@ def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float
     op = "smooth_l1_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
+    if x.aval.ndim != y.aval.ndim:  # as Paddle (a [N, 1] input against a [N] label would broadcast to [N, N])
+        raise op_value_error(op, f"input {x.aval.str_short()} and label {y.aval.str_short()} must have the same rank")
     r = M.abs(M.subtract(y, x))
     out = M.where(M.less_equal(r, delta), M.multiply(M.square(r), 0.5), M.multiply(M.subtract(r, 0.5 * delta), delta))
     if not is_huber:

@@ -112,3 +112,16 @@ def test_cross_entropy_with_masked_logits_as_paddle(kw, label):
         np.testing.assert_allclose(F.nll_loss(logp, padax.to_tensor(lab)).numpy(), want, rtol=1e-6)
         g = padax.grad(lambda x: F.cross_entropy(x, padax.to_tensor(lab)))(padax.to_tensor(logits)).numpy()
         assert np.isfinite(g).all() and (g[:, 1] == 0).all()
+
+
+def test_smooth_l1_loss_refuses_a_rank_mismatch_as_paddle():
+    """A [N, 1] input against a [N] label broadcast to [N, N] (0.25 for the probe below); Paddle refuses it."""
+    paddle = paddle_oracle()
+    x, y = np.array([[1.0], [2.0]], np.float32), np.array([1.0, 2.0], np.float32)
+    with pytest.raises(ValueError, match="rank"):
+        paddle.nn.functional.smooth_l1_loss(paddle.to_tensor(x), paddle.to_tensor(y))
+    with pytest.raises(ValueError, match=r"smooth_l1_loss: input f32\[2,1\] and label f32\[2\] must have the same rank"):
+        F.smooth_l1_loss(padax.to_tensor(x), padax.to_tensor(y))
+    want = paddle.nn.functional.smooth_l1_loss(paddle.to_tensor(x[:, 0]), paddle.to_tensor(y + 0.5)).numpy()
+    np.testing.assert_allclose(F.smooth_l1_loss(padax.to_tensor(x[:, 0]), padax.to_tensor(y + 0.5)).numpy(), want,
+                               rtol=1e-6)
