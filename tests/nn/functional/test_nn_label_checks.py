@@ -125,3 +125,20 @@ def test_smooth_l1_loss_refuses_a_rank_mismatch_as_paddle():
     want = paddle.nn.functional.smooth_l1_loss(paddle.to_tensor(x[:, 0]), paddle.to_tensor(y + 0.5)).numpy()
     np.testing.assert_allclose(F.smooth_l1_loss(padax.to_tensor(x[:, 0]), padax.to_tensor(y + 0.5)).numpy(), want,
                                rtol=1e-6)
+
+
+def test_multi_margin_losses_check_their_labels():
+    """multi_margin_loss with label 5 of 3 classes gave 0.7822 (a clamped score); Paddle refuses it."""
+    paddle = paddle_oracle()
+    x = np.log(np.array([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]], np.float32))
+    for bad in (5, -1):
+        with pytest.raises(ValueError, match="expected >= 0 and < 3"):
+            paddle.nn.functional.multi_margin_loss(paddle.to_tensor(x), paddle.to_tensor([0, bad]))
+        with pytest.raises(ValueError, match=rf"multi_margin_loss: label {bad} at index \[1\] is out of range"):
+            F.multi_margin_loss(padax.to_tensor(x), padax.to_tensor([0, bad]))
+    want = paddle.nn.functional.multi_margin_loss(paddle.to_tensor(x), paddle.to_tensor([0, 1])).numpy()
+    np.testing.assert_allclose(F.multi_margin_loss(padax.to_tensor(x), padax.to_tensor([0, 1])).numpy(), want,
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match=r"multi_label_margin_loss: label 3 at index \[0, 1\] is out of range"):
+        F.multi_label_margin_loss(padax.to_tensor(x), padax.to_tensor([[0, 3, -1], [1, -1, 0]]))
+    F.multi_label_margin_loss(padax.to_tensor(x), padax.to_tensor([[0, -1, 7], [1, 2, -1]]))  # -1 ends the targets
