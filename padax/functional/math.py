@@ -25,6 +25,7 @@ from padax.functional._arrays import (
     is_array,
     promote_and_broadcast,
     result_dtype,
+    static_int,
 )
 from padax.functional._checks import arg as _arg, write_out
 from padax.functional._docs import example_doc
@@ -2069,7 +2070,7 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     seq = [p for p in (parts[0], x, parts[1]) if p is not None]
     if len(seq) > 1:
         x = _manipulation.concat(seq, a)
-    n = int(n)
+    n = static_int("diff", n, "n")  # 1.5 is refused, not truncated
     if n < 0:
         raise op_value_error("diff", f"n must be non-negative, got {n}")
     for _ in builtins.range(n):

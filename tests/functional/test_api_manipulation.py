@@ -169,3 +169,16 @@ def test_flip_refuses_a_repeated_axis_as_paddle_and_numpy():
         with pytest.raises(ValueError, match=r"flip: repeated axis in \[.*\] for x i64\[2,2\]"):
             padax.flip(padax.to_tensor(x), axes)
     np.testing.assert_array_equal(padax.flip(padax.to_tensor(x), [0, 1]).numpy(), np.flip(x, (0, 1)))
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda x: padax.narrow(x, 0, 0.5, 2), "narrow: start must be an integer, got float: 0.5"),   # read as start 0
+    (lambda x: padax.narrow(x, 0, 1, 1.5), "narrow: length must be an integer, got float: 1.5"),
+    (lambda x: padax.diff(x, n=1.5), "diff: n must be an integer, got float: 1.5"),              # ran once
+    (lambda x: padax.select_scatter(padax.zeros([2, 2]), padax.ones([2]), 0, 0.5),
+     "select_scatter: index must be an integer, got float: 0.5"),                                   # wrote row 0
+])
+def test_float_counts_and_positions_are_refused_not_truncated(call, words):
+    """As Paddle (whose bindings refuse a float where an int is meant), instead of int(0.5) == 0."""
+    with pytest.raises(TypeError, match=words):
+        call(padax.to_tensor([3.0, 1.0, 2.0, 5.0]))
