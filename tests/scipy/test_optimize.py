@@ -83,6 +83,17 @@ def test_minimize_bounds_in_scipys_forms(bounds):
                                    atol=1e-5)
 
 
+def test_minimize_default_method_follows_scipy():
+    """method=None (the default) is L-BFGS-B with bounds and BFGS without, as scipy; padax's default
+    'BFGS' refused bounds given without a method."""
+    x0 = np.array([3.0, -1.0])
+    ref = so.minimize(_quad_np, x0, bounds=[(1.5, 2), (None, 0.25)])
+    assert ref.message.startswith("CONVERGENCE")  # scipy chose L-BFGS-B
+    np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, bounds=[(1.5, 2), (None, 0.25)]).x), ref.x,
+                               atol=1e-5)
+    np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, method=None).x), [1.0, 1.0], atol=1e-5)
+
+
 def test_minimize_bounds_traced_and_refused_forms():
     x0 = np.array([3.0, -1.0])
     x = padax.jit(lambda lo: po.minimize(_quad, x0, method="L-BFGS-B", bounds=[(lo, 2.0), (lo, None)]).x)(

@@ -417,7 +417,7 @@ _METHODS = {"bfgs": "bfgs", "l-bfgs-b": "lbfgs", "l-bfgs": "lbfgs", "l-bfgs-expe
             "newton-cg": "newton-cg", "trust-exact": "trust-exact"}
 
 
-def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", tol: float | None = None,
+def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str | None = None, tol: float | None = None,
              bounds: Any = None, options: dict | None = None) -> OptimizeResults:
     """Minimise the scalar `fun(x, *args)` from x0 (a pytree of float arrays), scipy's/jax's
     signature. Methods: 'BFGS', 'L-BFGS-B' (limited memory; bounds, in scipy's forms, are
@@ -432,7 +432,8 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         fun: the scalar objective fun(x, *args).
         x0: the starting point, a pytree of float arrays (integers are taken as float64).
         args: extra arguments passed to fun (differentiable through the result); a non-tuple is one argument, as in scipy.
-        method: 'BFGS' (default), 'L-BFGS-B', 'Newton-CG' or 'trust-exact' (case-insensitive).
+        method: 'BFGS', 'L-BFGS-B', 'Newton-CG' or 'trust-exact' (case-insensitive); None picks, as scipy,
+            'L-BFGS-B' when bounds are given and 'BFGS' otherwise.
         tol: the gradient tolerance (default 1e-5 for float64, 1e-4 otherwise); options['gtol'] overrides it.
         bounds: 'L-BFGS-B' only, as scipy: one (lo, hi) pair per variable of the flattened x0 (None
             for an unbounded side), or a Bounds object (lb, ub scalars or arrays).
@@ -449,6 +450,8 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         >>> res.x.tolist(), bool(res.success)
         ([1.0, 1.0], True)
     """
+    if method is None:
+        method = "L-BFGS-B" if bounds is not None else "BFGS"
     key = _METHODS.get(str(method).lower())
     if key is None:
         raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', 'trust-exact', "
