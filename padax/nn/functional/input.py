@@ -97,7 +97,8 @@ def embedding(x: Any, weight: Any, padding_idx: int | None = None, max_norm: flo
         padding_idx = padding_idx + num if padding_idx < 0 else padding_idx
     flat = reshape(x, [-1])
     _check_ids(flat, num)
-    rows = gather(weight, M.clip(flat, 0, num - 1) if flat.aval.size else flat, axis=0)
+    # traced ids are clamped here (the rule above); concrete ones were checked by _check_ids
+    rows = gather(weight, flat if isinstance(flat, Tensor) or not flat.aval.size else M.clip(flat, 0, num - 1), axis=0)
     if max_norm is not None:
         norms = R.sum(M.abs(rows) ** norm_type, axis=1, keepdim=True) ** (1.0 / norm_type)
         scale = stop_gradient(M.where(M.greater_than(norms, max_norm), max_norm / (norms + 1e-7), 1.0))
