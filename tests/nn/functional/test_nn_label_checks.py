@@ -142,3 +142,13 @@ def test_multi_margin_losses_check_their_labels():
     with pytest.raises(ValueError, match=r"multi_label_margin_loss: label 3 at index \[0, 1\] is out of range"):
         F.multi_label_margin_loss(padax.to_tensor(x), padax.to_tensor([[0, 3, -1], [1, -1, 0]]))
     F.multi_label_margin_loss(padax.to_tensor(x), padax.to_tensor([[0, -1, 7], [1, 2, -1]]))  # -1 ends the targets
+
+
+def test_log_softmax_is_exact_where_paddle_floors_and_smoothing_over_a_masked_class_is_inf():
+    """docs/numerics.md: Paddle 3.3's CPU log_softmax floors at -64; padax keeps exact values."""
+    paddle = paddle_oracle()
+    v = np.array([[0.0, -100.0]], np.float32)
+    assert paddle.nn.functional.log_softmax(paddle.to_tensor(v)).numpy()[0, 1] == -64.0
+    np.testing.assert_allclose(F.log_softmax(padax.to_tensor(v)).numpy(), [[0.0, -100.0]], atol=1e-6)
+    loss = F.cross_entropy(padax.to_tensor([[0.0, -np.inf, 1.0]]), padax.to_tensor([0]), label_smoothing=0.1)
+    assert np.isposinf(loss.numpy())
