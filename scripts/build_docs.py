@@ -165,7 +165,7 @@ NOTEBOOK_TITLES = {
 }
 
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),
-          ("docs/api.md", "API coverage (Paddle, Array API)")]
+          ("docs/numerics.md", "Numerics"), ("docs/api.md", "API coverage (Paddle, Array API)")]
 
 
 # ---- introspection ---------------------------------------------------------------------------------

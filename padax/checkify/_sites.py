@@ -58,9 +58,9 @@ def site_of(eqn, errors: frozenset) -> Site | None:
     """The site an equation is for the enabled error categories, or None if it cannot fail."""
     name = eqn.primitive.name
     if eqn.primitive is check_p:
-        if "user" not in errors:
-            return None
         p = eqn.params
+        if p["category"] not in errors:
+            return None
         payload = tuple(v.aval for v in eqn.invars[1:])
         if p["batch_ndim"]:
             payload = (I64,) + tuple(a.update(shape=a.shape[p["batch_ndim"]:]) for a in payload)

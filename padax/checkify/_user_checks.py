@@ -74,7 +74,8 @@ def _bind_check(what: str, pred: Any, msg: str, fmt_args: tuple, fmt_kwargs: dic
     pred = pnp.all(pred)
     leaves, fmt_tree = tree_util.flatten((fmt_args, fmt_kwargs))
     leaves = [x if isinstance(x, (Tensor, Tracer)) else pnp.asarray(x) for x in leaves]
-    check_p.bind(pred, *leaves, msg=msg, fmt_tree=fmt_tree, source=user_frame(), batch_ndim=0, debug=debug)
+    check_p.bind(pred, *leaves, msg=msg, fmt_tree=fmt_tree, source=user_frame(), batch_ndim=0, debug=debug,
+                 category="user")
 
 
 def check_error(error: "Error") -> None:
@@ -107,4 +108,5 @@ def check_error(error: "Error") -> None:
     leaves, fmt_tree = tree_util.flatten(((error,), {}))
     leaves = [x if isinstance(x, (Tensor, Tracer)) else pnp.asarray(x) for x in leaves]
     passed = pnp.all(pnp.asarray(leaves[0]) < 0)  # leaves[0] is the error code: -1 where nothing failed
-    check_p.bind(passed, *leaves, msg="{0.message}", fmt_tree=fmt_tree, source=None, batch_ndim=0, debug=False)
+    check_p.bind(passed, *leaves, msg="{0.message}", fmt_tree=fmt_tree, source=None, batch_ndim=0, debug=False,
+                 category="user")

@@ -834,7 +834,7 @@ def select_scatter(x: Any, values: Any, axis: int, index: int, name: str | None 
     x = _arg("select_scatter", x, "x")
     a = _axis_arg("select_scatter", axis, x.aval.ndim)
     n = x.aval.shape[a]
-    i = int(index)
+    i = static_int("select_scatter", index, "index")
     if not -n <= i < n:
         raise IndexError(f"select_scatter: index {i} is out of bounds for axis {a} with size {n}")
     want = x.aval.shape[:a] + x.aval.shape[a + 1:]
@@ -900,7 +900,7 @@ def diagonal_scatter(x: Any, y: Any, offset: int = 0, axis1: int = 0, axis2: int
     if y.aval.shape != want:
         raise op_value_error("diagonal_scatter", f"y {y.aval.str_short()} must have the diagonal's shape {list(want)}")
     k = want[-1]
-    offset = int(offset)
+    offset = static_int("diagonal_scatter", offset, "offset")
     rows = np.arange(k, dtype=np.int32) + builtins.max(-offset, 0)
     cols = np.arange(k, dtype=np.int32) + builtins.max(offset, 0)
     key = [slice(None)] * nd

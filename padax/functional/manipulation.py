@@ -589,8 +589,10 @@ def flip(x: Any, axis: Any, name: str | None = None) -> Any:
         for a in axes:
             canonicalize_axis("flip", a, 0)
         return x
-    dims = sorted({canonicalize_axis("flip", a, nd) for a in axes})
-    return lax.rev(x, tuple(dims))
+    canon = [canonicalize_axis("flip", a, nd) for a in axes]
+    if len(set(canon)) != len(canon):  # as Paddle and numpy (flipping an axis twice would silently undo it)
+        raise op_value_error("flip", f"repeated axis in {list(axes)} for x {x.aval.str_short()}")
+    return lax.rev(x, tuple(sorted(canon)))
 
 
 def _axes_list(op: str, axis: Any, nd: int) -> list[int]:
@@ -1767,9 +1769,9 @@ def narrow(input: Any, dim: int, start: Any, length: int) -> Any:  # noqa: A002
     nd = x.aval.ndim
     d = canonicalize_axis("narrow", dim, nd)
     n = x.aval.shape[d]
-    st = int(start)
+    st = static_int("narrow", start, "start")  # 0.5 is refused, not truncated
     st = st + n if st < 0 else st
-    length = int(length)
+    length = static_int("narrow", length, "length")
     if not (0 <= st <= n and 0 <= length and st + length <= n):
         raise op_value_error("narrow", f"start {start} and length {length} do not fit in axis {d} of size {n} "
                                        f"of {x.aval.str_short()}")

@@ -25,6 +25,7 @@ from padax.functional._arrays import (
     is_array,
     promote_and_broadcast,
     result_dtype,
+    static_int,
 )
 from padax.functional._checks import arg as _arg, write_out
 from padax.functional._docs import example_doc
@@ -846,6 +847,9 @@ def clip(x: Any, min: Any = None, max: Any = None, name: str | None = None, *, o
         return write_out(out, clip(x=x, min=min, max=max, name=name), "clip")
     x = _arg("clip", x, "x")
     _check("clip", x, _real, "real")
+    numbers = (int, float, np.integer, np.floating)
+    if isinstance(min, numbers) and isinstance(max, numbers) and min > max:  # as Paddle (numpy would give max)
+        raise op_value_error("clip", f"max must be greater than or equal to min, got min={min}, max={max}")
     if x.aval.dtype in (dtypes.int32, dtypes.int64) and builtins.any(
             isinstance(b, float) or (is_array(b) and dtypes.is_inexact(b.aval.dtype)) for b in (min, max)):
         x = lax.convert_element_type(x, dtypes.float32)  # Paddle clips an int32/int64 x by a float bound in float32
@@ -2066,7 +2070,7 @@ def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     seq = [p for p in (parts[0], x, parts[1]) if p is not None]
     if len(seq) > 1:
         x = _manipulation.concat(seq, a)
-    n = int(n)
+    n = static_int("diff", n, "n")  # 1.5 is refused, not truncated
     if n < 0:
         raise op_value_error("diff", f"n must be non-negative, got {n}")
     for _ in builtins.range(n):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from padax.core import dtypes
+from padax.core.errors import input_error
 from padax.core.trace import Tracer
 from padax.functional import (
     creation as C,
@@ -26,7 +27,23 @@ from padax.runtime.array import Tensor
 _OPERAND_TYPES = (Tensor, Tracer, bool, int, float, complex, np.ndarray, np.generic)
 
 
-def _binary(fn, reflected: bool = False, tensors=None):
+_REFUSED = (str, bytes, list, tuple, dict, set, frozenset, type(None))
+
+
+def _refuse(name: str | None, self, other):
+    """A TypeError naming the operator and the operand for types that are never array operands (a
+    list, str, None, ...); other types (and == / !=, name None) get NotImplemented, so their own
+    reflected operator, or Python's identity comparison, can run."""
+    if name is None or not isinstance(other, _REFUSED):
+        return NotImplemented
+    shown = repr(other)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    raise input_error(TypeError, f"unsupported operand for {name}: a Tensor {self.aval.str_short()} and a "
+                                 f"{type(other).__name__} {shown}; use a Tensor, a Python number or a numpy array "
+                                 "(padax.to_tensor converts lists)")
+
+
+def _binary(fn, reflected: bool = False, tensors=None, name: str | None = "an operator"):
     """The operator method calling fn(self, other) (reflected: fn(other, self)); `tensors`, when given,
     is fn's compiled twin for two Tensors (padax/functional/_fast.py), called straight for them."""
     if tensors is not None:
@@ -34,18 +51,18 @@ def _binary(fn, reflected: bool = False, tensors=None):
             if type(other) is Tensor and type(self) is Tensor:
                 return tensors.call(self, other)
             if not isinstance(other, _OPERAND_TYPES):
-                return NotImplemented
+                return _refuse(name, self, other)
             return fn(self, other)
         return op
     if reflected:
         def op(self, other):
             if not isinstance(other, _OPERAND_TYPES):
-                return NotImplemented
+                return _refuse(name, self, other)
             return fn(other, self)
     else:
         def op(self, other):
             if not isinstance(other, _OPERAND_TYPES):
-                return NotImplemented
+                return _refuse(name, self, other)
             return fn(self, other)
     return op
 
@@ -117,22 +134,22 @@ def _tile(self, *reps, name=None):
 
 
 _OPERATORS = {
-    "__add__": _binary(M.add, tensors=M.add_tensors), "__radd__": _binary(M.add, True),
-    "__sub__": _binary(M.subtract, tensors=M.subtract_tensors), "__rsub__": _binary(M.subtract, True),
-    "__mul__": _binary(M.multiply, tensors=M.multiply_tensors), "__rmul__": _binary(M.multiply, True),
-    "__truediv__": _binary(M.divide, tensors=M.divide_tensors), "__rtruediv__": _binary(M.divide, True),
-    "__floordiv__": _binary(M.floor_divide), "__rfloordiv__": _binary(M.floor_divide, True),
-    "__mod__": _binary(M.remainder), "__rmod__": _binary(M.remainder, True),
-    "__pow__": _binary(M.pow), "__rpow__": _binary(M.pow, True),
-    "__matmul__": _binary(L.matmul), "__rmatmul__": _binary(L.matmul, True),
-    "__and__": _binary(M.bitwise_and), "__rand__": _binary(M.bitwise_and, True),
-    "__or__": _binary(M.bitwise_or), "__ror__": _binary(M.bitwise_or, True),
-    "__xor__": _binary(M.bitwise_xor), "__rxor__": _binary(M.bitwise_xor, True),
-    "__lshift__": _binary(M.bitwise_left_shift), "__rlshift__": _binary(M.bitwise_left_shift, True),
-    "__rshift__": _binary(M.bitwise_right_shift), "__rrshift__": _binary(M.bitwise_right_shift, True),
-    "__eq__": _binary(M.equal), "__ne__": _binary(M.not_equal),
-    "__lt__": _binary(M.less_than), "__le__": _binary(M.less_equal),
-    "__gt__": _binary(M.greater_than), "__ge__": _binary(M.greater_equal),
+    "__add__": _binary(M.add, tensors=M.add_tensors, name="+"), "__radd__": _binary(M.add, True, name="+"),
+    "__sub__": _binary(M.subtract, tensors=M.subtract_tensors, name="-"), "__rsub__": _binary(M.subtract, True, name="-"),
+    "__mul__": _binary(M.multiply, tensors=M.multiply_tensors, name="*"), "__rmul__": _binary(M.multiply, True, name="*"),
+    "__truediv__": _binary(M.divide, tensors=M.divide_tensors, name="/"), "__rtruediv__": _binary(M.divide, True, name="/"),
+    "__floordiv__": _binary(M.floor_divide, name="//"), "__rfloordiv__": _binary(M.floor_divide, True, name="//"),
+    "__mod__": _binary(M.remainder, name="%"), "__rmod__": _binary(M.remainder, True, name="%"),
+    "__pow__": _binary(M.pow, name="**"), "__rpow__": _binary(M.pow, True, name="**"),
+    "__matmul__": _binary(L.matmul, name="@"), "__rmatmul__": _binary(L.matmul, True, name="@"),
+    "__and__": _binary(M.bitwise_and, name="&"), "__rand__": _binary(M.bitwise_and, True, name="&"),
+    "__or__": _binary(M.bitwise_or, name="|"), "__ror__": _binary(M.bitwise_or, True, name="|"),
+    "__xor__": _binary(M.bitwise_xor, name="^"), "__rxor__": _binary(M.bitwise_xor, True, name="^"),
+    "__lshift__": _binary(M.bitwise_left_shift, name="<<"), "__rlshift__": _binary(M.bitwise_left_shift, True, name="<<"),
+    "__rshift__": _binary(M.bitwise_right_shift, name=">>"), "__rrshift__": _binary(M.bitwise_right_shift, True, name=">>"),
+    "__eq__": _binary(M.equal, name=None), "__ne__": _binary(M.not_equal, name=None),  # x == None stays False
+    "__lt__": _binary(M.less_than, name="<"), "__le__": _binary(M.less_equal, name="<="),
+    "__gt__": _binary(M.greater_than, name=">"), "__ge__": _binary(M.greater_equal, name=">="),
     "__neg__": M.neg, "__pos__": _pos, "__abs__": M.abs, "__invert__": M.bitwise_not,
     "__getitem__": I.getitem,  # (__setitem__: padax/functional/inplace.py, by rebinding)
 }

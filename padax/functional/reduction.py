@@ -100,8 +100,8 @@ _sum_all = twin(_sum, "sum")
 def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = None, *, dtype: Any = None,
          out: Any = None) -> Any:
     """Arithmetic mean over `axis` (in `dtype` when given: x is cast first). As in Paddle, integer inputs
-    keep their dtype (the mean truncates towards zero) and bool inputs give bool (True where the mean is
-    nonzero).
+    keep their dtype (the mean, summed in 64 bits, truncates towards zero) and bool inputs give bool
+    (True where the mean is nonzero); padax.numpy.mean gives floats, as numpy.
 
     Args:
         x: the input Tensor.
@@ -132,9 +132,11 @@ def mean(x: Any, axis: Any = None, keepdim: bool = False, name: str | None = Non
     if dt == dtypes.bool_:  # the mean, cast back to bool: True where any element is
         return any(x, axis, keepdim)
     if not dtypes.is_inexact(dt):
-        s = lax.reduce_sum(x, axes)
-        out = lax.div(s, full(s.aval.shape, builtins.max(n, 1), dt))  # integer division truncates
-        return _keepdim(out, x.aval.shape, axes, keepdim)
+        # summed in 64 bits (as Paddle, whose int32 mean does not wrap), divided (truncating), cast back
+        wide = dtypes.canonicalize(np.dtype(np.uint64 if dtypes.is_unsigned(dt) else np.int64))
+        s = lax.reduce_sum(lax.convert_element_type(x, wide), axes)
+        out = lax.div(s, full(s.aval.shape, builtins.max(n, 1), wide))  # integer division truncates
+        return _keepdim(lax.convert_element_type(out, dt), x.aval.shape, axes, keepdim)
     acc = _accumulate_dtype(dt)
     s = lax.reduce_sum(lax.convert_element_type(x, acc), axes)
     out = lax.div(s, full(s.aval.shape, n, acc)) if n != 1 else s
@@ -583,7 +585,7 @@ def _scan(op: str, fn, widen: tuple):
         x = asarray(x)
         if dtype is not None:
             x = lax.convert_element_type(x, dtypes.canonicalize(dtypes.to_dtype(dtype)))
-        elif x.aval.dtype in widen:  # as Paddle: cumsum of bool/int32 gives int64 (like sum)
+        elif x.aval.dtype in widen:  # as Paddle: cumsum of bool and narrow ints gives int64
             x = lax.convert_element_type(x, dtypes.default_int_dtype())
         if axis is None:
             x = lax.reshape(x, (x.aval.size,))
@@ -598,9 +600,10 @@ def _scan(op: str, fn, widen: tuple):
     return wrapped
 
 
-cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, dtypes.int32))
+cumsum = _scan("cumsum", lax.cumsum, (dtypes.bool_, np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.uint8),
+                                       dtypes.int32))
 _document(cumsum, "cumsum", "Inclusive running sum along `axis` (of the flattened array when axis is None); bool "
-          "and int32 inputs give int64, as in Paddle.", _SCAN_ARGS)
+          "and integer inputs narrower than int64 give int64, as in Paddle.", _SCAN_ARGS)
 _cumprod = _scan("cumprod", lax.cumprod, (dtypes.bool_,))
 
 

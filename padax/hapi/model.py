@@ -474,8 +474,12 @@ class Model:
         try:
             meta = json.loads(str(flat["['meta']"]))
         except (KeyError, ValueError) as e:
+            what = "is missing" if isinstance(e, KeyError) else "is not valid JSON"
             raise padax.serialization.LoadError(
-                f"Model.load: the checkpoint's training metadata is unreadable ({e})") from None
+                f"Model.load: the checkpoint's training metadata {what} (the file is damaged)") from None
+        if not isinstance(meta, dict):
+            raise padax.serialization.LoadError("Model.load: the checkpoint's training metadata is not a JSON object "
+                                                "(the file is damaged)")
         sched = self._optimizer._learning_rate
         if isinstance(sched, padax.optimizer.lr.LRScheduler) and meta.get("scheduler") is not None:
             sched.set_state_dict(meta["scheduler"])

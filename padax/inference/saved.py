@@ -40,6 +40,8 @@ from padax.serialization import (
     open_archive,
     read_arrays,
     read_json,
+    read_member,
+    tree_is_valid,
     write_archive,
 )
 from padax.static.input_spec import InputSpec
@@ -266,12 +268,8 @@ def _read_saved(file: str) -> tuple[dict, bytes, list]:
         if manifest.get("format_version", 0) > FORMAT_VERSION:
             raise SavedProgramError(f"{what}: {file!r} was written by a newer padax ({manifest.get('padax')}); "
                                     "upgrade padax to load it")
-        try:
-            return manifest, z["program"].tobytes(), read_arrays(z, manifest["params"], "p", file)
-        except LoadError:
-            raise
-        except Exception as e:  # noqa: BLE001 (zip/npz raise several types for a damaged file)
-            raise SavedProgramError(f"{what}: {file!r} is damaged ({type(e).__name__}: {e})") from None
+        program = read_member(z, "program", file, what)
+        return manifest, program.tobytes(), read_arrays(z, manifest.get("params"), "p", file, what)
 
 
 def load(path: str, **configs: Any) -> TranslatedFunction:
@@ -308,8 +306,12 @@ def load(path: str, **configs: Any) -> TranslatedFunction:
                     + [ShapedArray(tuple(s.shape), dtypes.to_dtype(s.dtype)) for s in specs])
         out_avals = [ShapedArray(tuple(e["shape"]), dtypes.to_dtype(e["dtype"]), e.get("weak_type", False))
                      for e in manifest["outputs"]]
-    except Exception as e:  # noqa: BLE001 (a hand-edited manifest fails in many ways)
-        raise SavedProgramError(f"padax.jit.load: {file!r} is damaged ({type(e).__name__}: {e})") from None
+    except Exception:  # noqa: BLE001 (a hand-edited manifest fails in many ways)
+        raise SavedProgramError(f"padax.jit.load: {file!r} is damaged (its manifest does not give a shape and "
+                                "dtype for every input and output)") from None
+    if not tree_is_valid(manifest.get("output_tree"), len(out_avals)):
+        raise SavedProgramError(f"padax.jit.load: {file!r} is damaged (its manifest's output tree does not "
+                                f"describe the program's {len(out_avals)} outputs)")
     for a in in_avals + out_avals:
         if dtypes.canonicalize_dtype(a.dtype) != a.dtype:
             raise SavedProgramError(f"padax.jit.load: the program uses {a.dtype.name}; enable 64-bit types "

@@ -10,7 +10,7 @@ import numpy as np
 from padax import lax
 from padax.core.errors import op_type_error, op_value_error
 from padax.functional import linalg_basic as _basic, manipulation as _manip
-from padax.functional._arrays import asarray
+from padax.functional._arrays import asarray, static_int
 from padax.functional.math import conj, multiply
 from padax.functional.reduction import sum as _sum
 from padax.linalg._helpers import _eye_like, _matrix, _mm, _mT, _unsqueeze_last
@@ -39,7 +39,7 @@ def matrix_power(x: Any, n: int, name: str | None = None) -> Any:
     x = _matrix("matrix_power", x)
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise op_type_error("linalg.matrix_power", f"n must be a Python int, got {type(n).__name__}")
-    n = int(n)
+    n = static_int("matrix_power", n, "n")  # 1.5 is refused, not truncated
     if n == 0:
         return _eye_like(x.aval.shape, x.aval.dtype)
     if n < 0:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from padax import dtypes
 from padax.core.errors import op_type_error, op_value_error
-from padax.functional._arrays import asarray, aval_of, broadcast_to, static_int
+from padax.functional._arrays import Tensor, asarray, aval_of, broadcast_to, static_int
 from padax.functional._checks import placed, write_out
 from padax.functional.lax.elementwise import add, exp, log
 from padax.functional.lax.sorting import top_k
@@ -103,7 +105,8 @@ def binomial(count: Any, prob: Any, name: str | None = None) -> Any:
 def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: str | None = None, *,
                 out: Any = None) -> Any:
     """`num_samples` category indices (int64) per row of the weights x ([K] or [N, K]; they need not sum to 1),
-    drawn with replacement or without (then num_samples <= K and each index appears at most once).
+    drawn with replacement or without (then num_samples <= K and each index appears at most once). Negative
+    or non-finite weights raise eagerly, as in Paddle (under jit they are not checked).
 
     Examples:
         >>> import padax
@@ -126,6 +129,13 @@ def multinomial(x: Any, num_samples: int = 1, replacement: bool = False, name: s
     if num_samples < 1 or (not replacement and num_samples > k):
         raise op_value_error("multinomial", f"num_samples must be in [1, {k}] without replacement (>= 1 with), "
                                             f"got {num_samples}")
+    if isinstance(x, Tensor):  # as Paddle: negative, non-finite or all-zero weights are refused (eagerly)
+        w = np.asarray(x)
+        if not np.isfinite(w).all() or (w < 0).any():
+            bad = w[~np.isfinite(w) | (w < 0)].ravel()[0]
+            raise op_value_error("multinomial", f"the weights must be finite and non-negative, got {bad}")
+        if (w.reshape(-1, k).sum(axis=-1) <= 0).any():
+            raise op_value_error("multinomial", "each row of weights must have a positive sum")
     key = next_key("multinomial")
     logits = _eager(log, convert_element_type(x, dtypes.float32) if x.aval.dtype != dtypes.float64 else x)
     idt = dtypes.canonicalize_dtype(dtypes.int64)

@@ -14,7 +14,7 @@ float, complex, str, and lists, tuples and dicts (str or int keys) of them.
 from __future__ import annotations
 
 from padax.core.atomic_file import atomic_write  # a public name here since padax.serialization was one module
-from padax.serialization._archive import (LoadError, array_entries, json_entry, open_archive, read_arrays, read_json,
-                                          write_archive)
+from padax.serialization._archive import (LoadError, array_entries, describe_damage, json_entry, open_archive,
+                                          read_arrays, read_json, read_member, write_archive)
 from padax.serialization._save_load import FORMAT, FORMAT_VERSION, FORMATS, load, save
-from padax.serialization._tree import decode_tree, encode_tree
+from padax.serialization._tree import decode_tree, encode_tree, tree_is_valid

@@ -4,6 +4,7 @@ Every dtype safetensors knows round-trips, bfloat16 and float8 included (`pip in
 """
 from __future__ import annotations
 
+import json
 import struct
 from typing import Any
 
@@ -17,6 +18,45 @@ from padax.serialization._tree import _is_array
 _CODES = {"F64": "float64", "F32": "float32", "F16": "float16", "BF16": "bfloat16", "F8_E4M3": "float8_e4m3fn",
           "F8_E5M2": "float8_e5m2", "I64": "int64", "I32": "int32", "I16": "int16", "I8": "int8",
           "U64": "uint64", "U32": "uint32", "U16": "uint16", "U8": "uint8", "BOOL": "bool", "C64": "complex64"}
+
+
+class DamagedSafetensorsError(ValueError):
+    """A .safetensors file whose header or data is truncated or malformed (the message says which)."""
+
+
+def _check_layout(data: bytes) -> None:
+    """The header (8-byte length, JSON) and every tensor's byte range, checked before the library reads them."""
+    if len(data) < 8:
+        raise DamagedSafetensorsError(f"it is truncated ({len(data)} bytes, not even the 8-byte header length)")
+    (n,) = struct.unpack("<Q", data[:8])
+    if 8 + n > len(data):
+        raise DamagedSafetensorsError(f"it is truncated: its header says {n} bytes of JSON, the file holds "
+                                      f"{len(data) - 8} after the length")
+    try:
+        header = json.loads(data[8:8 + n])
+    except (ValueError, UnicodeDecodeError):
+        raise DamagedSafetensorsError("its header is not valid JSON (the file is overwritten)") from None
+    if not isinstance(header, dict):
+        raise DamagedSafetensorsError("its header is not a JSON object")
+    body = len(data) - 8 - n
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        try:
+            lo, hi = (int(o) for o in entry["data_offsets"])
+            count = int(np.prod([int(d) for d in entry["shape"]], dtype=np.int64))
+        except Exception:  # noqa: BLE001 (a malformed entry fails in many ways)
+            raise DamagedSafetensorsError(f"the header entry of {name!r} has no valid shape and data_offsets") from None
+        if not 0 <= lo <= hi:
+            raise DamagedSafetensorsError(f"the header entry of {name!r} has data_offsets [{lo}, {hi}]")
+        if hi > body:
+            raise DamagedSafetensorsError(f"it is truncated: {name!r} needs bytes up to {hi} of the data, the file "
+                                          f"holds {body}")
+        code = entry.get("dtype")
+        if code in _CODES and count * dtypes.to_dtype(_CODES[code]).itemsize != hi - lo:
+            raise DamagedSafetensorsError(f"{name!r} of dtype {code} and shape {entry['shape']} needs "
+                                          f"{count * dtypes.to_dtype(_CODES[code]).itemsize} bytes, its data_offsets "
+                                          f"give {hi - lo}")
 
 
 def _library(op: str) -> Any:
@@ -105,10 +145,17 @@ def loads(data: bytes) -> dict:
         [[0, 1], [2, 3]]
     """
     safetensors = _library("padax.load")
+    _check_layout(data)
+    try:
+        entries = safetensors.deserialize(data)
+    except Exception:  # noqa: BLE001 (the library's SafetensorError; its text names its own internals)
+        raise DamagedSafetensorsError("the safetensors library refused its layout (overlapping or misplaced "
+                                      "tensor data)") from None
     out = {}
-    for name, entry in safetensors.deserialize(data):
+    for name, entry in entries:
         if entry["dtype"] not in _CODES:
-            raise ValueError(f"{name!r} has safetensors dtype {entry['dtype']}, which padax does not support")
+            raise DamagedSafetensorsError(f"{name!r} has safetensors dtype {entry['dtype']}, which padax does not "
+                                          "support")
         dt = dtypes.to_dtype(_CODES[entry["dtype"]])
         out[name] = np.frombuffer(bytes(entry["data"]), dtype=dt).reshape(entry["shape"])
     return out

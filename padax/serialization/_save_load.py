@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from padax import dtypes
 from padax.runtime.put import device_put
 from padax.serialization import _paddle_format, _pickle_reader, _safetensors
 from padax.serialization._archive import (
@@ -19,7 +20,7 @@ from padax.serialization._archive import (
     read_json,
     write_archive,
 )
-from padax.serialization._tree import decode_tree, encode_tree
+from padax.serialization._tree import decode_tree, encode_tree, tree_is_valid
 
 FORMAT = "padax.tree"
 
@@ -80,7 +81,7 @@ def load(path: str, return_numpy: bool = False, **configs: Any) -> Any:
     else:
         kind = "empty" if not head else "not a padax, Paddle or safetensors file"
         raise LoadError(f"padax.load: {path!r} is {kind}")
-    return obj if return_numpy else _arrays_to_tensors(obj)
+    return obj if return_numpy else _arrays_to_tensors(obj, path)
 
 
 def _head(path: str) -> bytes:
@@ -96,25 +97,38 @@ def _head(path: str) -> bytes:
 
 
 def _load_foreign(path: str, kind: str, loads: Any, refusals: tuple) -> Any:
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise LoadError(f"padax.load: {path!r} cannot be read ({e.strerror or 'an operating-system error'})") from None
     try:
         return loads(data)
     except refusals as e:
         raise LoadError(f"padax.load: {path!r} was refused: {e}") from None
     except ImportError:
         raise
-    except Exception as e:  # noqa: BLE001 (a truncated or damaged file fails in many ways)
-        raise LoadError(f"padax.load: {path!r} is {kind} that cannot be read ({type(e).__name__}: {e})") from None
+    except _pickle_reader.DamagedPickleError as e:
+        raise LoadError(f"padax.load: {path!r} is {kind} that is damaged: {e}") from None
+    except _safetensors.DamagedSafetensorsError as e:
+        raise LoadError(f"padax.load: {path!r} is {kind} that is damaged: {e}") from None
+    except Exception:  # noqa: BLE001 (a damaged file fails in many ways; none of their texts helps the user)
+        raise LoadError(f"padax.load: {path!r} is {kind} that is damaged ({len(data)} bytes that do not decode "
+                        "to dicts, lists and arrays)") from None
 
 
-def _arrays_to_tensors(obj: Any) -> Any:
+def _arrays_to_tensors(obj: Any, path: str, where: str = "") -> Any:
     if isinstance(obj, np.ndarray):
-        return device_put(obj)
+        try:
+            dt = dtypes.to_dtype(obj.dtype.newbyteorder("="))
+        except TypeError:
+            raise LoadError(f"padax.load: {path!r} holds an array of dtype {obj.dtype} at {where or 'the top'}, "
+                            "which a Tensor cannot hold; load it with return_numpy=True") from None
+        return device_put(obj.astype(dt, copy=False) if obj.dtype != dt else obj)
     if isinstance(obj, dict):
-        return {k: _arrays_to_tensors(v) for k, v in obj.items()}
+        return {k: _arrays_to_tensors(v, path, f"{where}[{k!r}]") for k, v in obj.items()}
     if type(obj) in (list, tuple):
-        return type(obj)(_arrays_to_tensors(v) for v in obj)
+        return type(obj)(_arrays_to_tensors(v, path, f"{where}[{i}]") for i, v in enumerate(obj))
     return obj
 
 
@@ -125,10 +139,8 @@ def _load_padax(path: str, return_numpy: bool) -> Any:
             raise LoadError(f"padax.load: {path!r} was not written by padax.save")
         if head.get("format_version", 0) > FORMAT_VERSION:
             raise LoadError(f"padax.load: {path!r} was written by a newer padax; upgrade padax to read it")
-        try:
-            arrays = read_arrays(z, head["arrays"], "a", path)
-            return decode_tree(head["tree"], arrays, return_numpy)
-        except LoadError:
-            raise
-        except Exception as e:  # noqa: BLE001 (a damaged or hand-edited file fails in many ways)
-            raise LoadError(f"padax.load: {path!r} is damaged ({type(e).__name__}: {e})") from None
+        arrays = read_arrays(z, head.get("arrays"), "a", path, "padax.load")
+        if not tree_is_valid(head.get("tree"), len(arrays)):
+            raise LoadError(f"padax.load: {path!r} is damaged (its 'tree' entry does not describe the "
+                            f"{len(arrays)} stored arrays)")
+        return decode_tree(head["tree"], arrays, return_numpy)

@@ -65,3 +65,27 @@ def decode_tree(node: Any, arrays: Sequence, return_numpy: bool = False) -> Any:
     if "tuple" in node:
         return tuple(decode_tree(n, arrays, return_numpy) for n in node["tuple"])
     return {k: decode_tree(n, arrays, return_numpy) for k, n in node["dict"]}
+
+
+def tree_is_valid(node: Any, n_arrays: int) -> bool:
+    """Whether `node` is a description `encode_tree` could have written for `n_arrays` arrays (each index
+    in range), so that decoding a damaged or hand-edited file fails at load, not at first use."""
+    if not isinstance(node, dict) or len(node) == 0:
+        return False
+    if "array" in node:
+        i = node["array"]
+        return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n_arrays
+    if "value" in node:
+        return node["value"] is None or isinstance(node["value"], (bool, int, float, str))
+    if "complex" in node:
+        c = node["complex"]
+        return isinstance(c, list) and len(c) == 2 and all(isinstance(v, (int, float)) for v in c)
+    for kind in ("list", "tuple"):
+        if kind in node:
+            return isinstance(node[kind], list) and all(tree_is_valid(n, n_arrays) for n in node[kind])
+    if "dict" in node:
+        items = node["dict"]
+        return isinstance(items, list) and all(
+            isinstance(it, list) and len(it) == 2 and isinstance(it[0], (str, int)) and not isinstance(it[0], bool)
+            and tree_is_valid(it[1], n_arrays) for it in items)
+    return False

@@ -434,10 +434,21 @@ def _restrict_to_argnums(fun: Callable, args: tuple, nums: tuple[int, ...], kwar
     return tuple(args[i] for i in nums), f_d
 
 
-def _check_jacobian_dtype(op: str, what: str, aval, holomorphic: bool) -> None:
+def _check_jacobian_dtype(op: str, what: str, aval, holomorphic: bool, allow_int: bool = False) -> None:
     """JAX's rule: without holomorphic=True, jacfwd takes real inputs and jacrev gives real outputs
-    (a complex Jacobian of a non-holomorphic map is not one matrix); with it, both must be complex."""
+    (a complex Jacobian of a non-holomorphic map is not one matrix); with it, both must be complex.
+    Integer or bool inputs (jacfwd; jacrev unless allow_int) and outputs (jacrev) are refused."""
     if not dtypes.is_inexact(aval.dtype):
+        if op == "jacfwd" and what == "input":
+            raise TypeError(f"jacfwd requires real-valued inputs (a floating dtype), but got {aval.str_short()}. "
+                            f"For integer or bool inputs, use padax.jvp directly{user_location()}")
+        if op == "jacrev" and what == "input" and not allow_int:
+            raise TypeError(f"jacrev requires real- or complex-valued inputs (a floating or complex dtype), but got "
+                            f"{aval.str_short()}. If you want to use bool or integer inputs, use padax.vjp or set "
+                            f"allow_int=True{user_location()}")
+        if op == "jacrev" and what == "output":
+            raise TypeError(f"jacrev requires real-valued outputs (a floating dtype), but got {aval.str_short()}. "
+                            f"For functions with integer or bool outputs, use padax.vjp directly{user_location()}")
         return
     if holomorphic and not dtypes.is_complex(aval.dtype):
         raise TypeError(f"{op}(holomorphic=True) requires complex {what}s, got {aval.str_short()}{user_location()}")
@@ -453,7 +464,7 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     `chunk_size` pushes that many basis vectors at a time (bounded memory, same result).
 
     Args:
-        argnums, has_aux, holomorphic: as for `grad`.
+        argnums, has_aux, holomorphic: as for `grad` (integer or bool inputs are refused, as in jax).
 
     Returns:
         A function returning the Jacobian (a tuple of them when argnums is a tuple).
@@ -472,40 +483,54 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             _check_jacobian_dtype("jacfwd", "input", get_aval(leaf), holomorphic)
         basis, _ = _std_basis(leaves)
 
+        int_outs: dict = {}  # output leaf -> (shape, dtype) where the output is integer (its tangent float0)
+
         def push(*ts):
             res = jvp(f_d, dargs, in_tree.unflatten(ts), has_aux=has_aux)
-            return (res[1], res[2]) if has_aux else res[1]
+            t_leaves, t_tree = tree_util.flatten(res[1])
+            for k, (p, t) in enumerate(zip(tree_util.leaves(res[0]), t_leaves)):
+                if _is_float0(t):  # vmap carries no float0: a placeholder, replaced by zeros below
+                    int_outs[k] = (get_aval(p).shape, get_aval(p).dtype)
+                    t_leaves[k] = _full((), 0, np.dtype(np.int8))
+            tangent = t_tree.unflatten(t_leaves)
+            return (tangent, res[2]) if has_aux else tangent
 
         batched = vmap(push, in_axes=0, out_axes=-1, chunk_size=chunk_size)(*basis) if not has_aux else \
             vmap(push, in_axes=0, out_axes=(-1, None), chunk_size=chunk_size)(*basis)
         tangents, aux = batched if has_aux else (batched, None)
         # split the trailing basis axis back into the input leaves' shapes
-        def split(t):
+        def split(k, t):
             ta = get_aval(t)
             out_shape = ta.shape[:-1]
             pieces, start = [], 0
             for x in leaves:
                 xa = get_aval(x)
+                if k in int_outs:  # as jax: an integer output's Jacobian is zeros of its dtype
+                    shape, dt = int_outs[k]
+                    pieces.append(_full(shape + xa.shape, 0, dt))
+                    continue
                 piece = S.slice(t, (0,) * (ta.ndim - 1) + (start,), ta.shape[:-1] + (start + xa.size,)) \
                     if len(leaves) > 1 else t
                 pieces.append(S.reshape(piece, out_shape + xa.shape))
                 start += xa.size
             jac = in_tree.unflatten(pieces)
             return jac[0] if isinstance(argnums, int) else jac
-        out = tree_util.map(split, tangents)
+        t_leaves, t_tree = tree_util.flatten(tangents)
+        out = t_tree.unflatten([split(k, t) for k, t in enumerate(t_leaves)])
         return (out, aux) if has_aux else out
 
     return wrapped
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-           holomorphic: bool = False, chunk_size: int | None = None) -> Callable:
+           holomorphic: bool = False, allow_int: bool = False, chunk_size: int | None = None) -> Callable:
     """Jacobian by reverse mode (vmap of vjp over the output basis): out.shape + in.shape.
     `chunk_size` pulls back that many basis vectors at a time (bounded memory, same result).
     `padax.jacobian` is this function.
 
     Args:
-        argnums, has_aux, holomorphic: as for `grad`.
+        argnums, has_aux, holomorphic, allow_int: as for `grad` (integer inputs are refused, as in jax,
+            unless allow_int, which gives zeros of their dtype; integer outputs always are).
 
     Returns:
         A function returning the Jacobian (a tuple of them when argnums is a tuple).
@@ -519,6 +544,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     def wrapped(*args):
         dargs, f_d = _restrict_to_argnums(fun, args, nums, op="jacrev")
+        for leaf in tree_util.leaves(dargs):
+            av = get_aval(leaf)
+            if holomorphic or not dtypes.is_inexact(av.dtype):  # complex inputs are fine without holomorphic
+                _check_jacobian_dtype("jacrev", "input", av, holomorphic, allow_int)
         if has_aux:
             out, f_vjp, aux = vjp(f_d, *dargs, has_aux=True)
         else:
@@ -526,20 +555,26 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         o_leaves, o_tree = tree_util.flatten(out)
         for leaf in o_leaves:
             _check_jacobian_dtype("jacrev", "output", get_aval(leaf), holomorphic)
-        if holomorphic:
-            for leaf in tree_util.leaves(dargs):
-                _check_jacobian_dtype("jacrev", "input", get_aval(leaf), True)
         basis, total = _std_basis(o_leaves)
-        cts = vmap(lambda *c: f_vjp(o_tree.unflatten(c)), chunk_size=chunk_size)(*basis)  # tuple over dargs, leading axis = total
         in_leaves, in_tree = tree_util.flatten(dargs)
-        ct_leaves = in_tree.flatten_up_to(cts)
+        ints = [not dtypes.is_inexact(get_aval(x).dtype) for x in in_leaves]
+
+        def pull(*c):  # integer inputs (allow_int) have float0 cotangents, which vmap does not carry
+            flat = in_tree.flatten_up_to(f_vjp(o_tree.unflatten(c)))
+            return [_full((), 0, np.dtype(np.int8)) if i else ct for ct, i in zip(flat, ints)] if any(ints) else flat
+
+        ct_leaves = vmap(pull, chunk_size=chunk_size)(*basis)  # per input leaf, leading axis = total
         # for each output leaf o and input leaf x: rows [start:start+o.size] -> o.shape + x.shape
         per_out = []
         start = 0
         for o in o_leaves:
             oa = get_aval(o)
             row = []
-            for c in ct_leaves:
+            for c, x, i in zip(ct_leaves, in_leaves, ints):
+                if i:  # as jax: the Jacobian with respect to an integer input is zeros of its dtype
+                    xa = get_aval(x)
+                    row.append(_full(oa.shape + xa.shape, 0, xa.dtype))
+                    continue
                 ca = get_aval(c)
                 piece = S.slice(c, (start,) + (0,) * (ca.ndim - 1), (start + oa.size,) + ca.shape[1:]) \
                     if len(o_leaves) > 1 else c

@@ -154,3 +154,31 @@ def test_traced_shape_is_rejected_with_advice():
         padax.jit(f)(padax.ones([2, 3]), 2)
     out = padax.jit(f, static_argnums=1)(padax.ones([2, 3]), 3)
     assert out.shape == (3, 2)
+
+
+def test_flip_refuses_a_repeated_axis_as_paddle_and_numpy():
+    """flip(x, [0, 0]) reversed axis 0 once (as a set); Paddle and numpy refuse the repeated axis."""
+    from tests.conftest import paddle_oracle
+    paddle = paddle_oracle()
+    x = np.array([[1, 2], [3, 4]])
+    with pytest.raises(ValueError):
+        paddle.flip(paddle.to_tensor(x), [0, 0])
+    for axes in ([0, 0], [1, -1]):  # (Paddle 3.3 lets [1, -1] through, flipping axis 1 twice: numpy refuses)
+        with pytest.raises(ValueError):
+            np.flip(x, axes)
+        with pytest.raises(ValueError, match=r"flip: repeated axis in \[.*\] for x i64\[2,2\]"):
+            padax.flip(padax.to_tensor(x), axes)
+    np.testing.assert_array_equal(padax.flip(padax.to_tensor(x), [0, 1]).numpy(), np.flip(x, (0, 1)))
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda x: padax.narrow(x, 0, 0.5, 2), "narrow: start must be an integer, got float: 0.5"),   # read as start 0
+    (lambda x: padax.narrow(x, 0, 1, 1.5), "narrow: length must be an integer, got float: 1.5"),
+    (lambda x: padax.diff(x, n=1.5), "diff: n must be an integer, got float: 1.5"),              # ran once
+    (lambda x: padax.select_scatter(padax.zeros([2, 2]), padax.ones([2]), 0, 0.5),
+     "select_scatter: index must be an integer, got float: 0.5"),                                   # wrote row 0
+])
+def test_float_counts_and_positions_are_refused_not_truncated(call, words):
+    """As Paddle (whose bindings refuse a float where an int is meant), instead of int(0.5) == 0."""
+    with pytest.raises(TypeError, match=words):
+        call(padax.to_tensor([3.0, 1.0, 2.0, 5.0]))

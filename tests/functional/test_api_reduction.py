@@ -7,7 +7,7 @@ import pytest
 import scipy.special as sp
 
 import padax
-from tests.conftest import assert_close, rand, tol
+from tests.conftest import assert_close, paddle_oracle, rand, tol
 
 SHAPE = (2, 3, 4)
 AXES_KEEPDIM = [(None, False), (0, True), (-1, False), ([0, 2], True), ((1,), False), ([], True), (-2, True)]
@@ -210,3 +210,72 @@ def test_topk(dtype):
         np.testing.assert_array_equal(i3.numpy(), np.argsort(a, 1)[:, :3])
     with pytest.raises(ValueError, match="topk: k=5"):
         padax.topk(x, 5)
+
+
+@pytest.mark.parametrize("values,dt", [
+    ([100, 100, 100, 100], np.int8),            # the int8 sum wrapped: -28
+    ([2 ** 30, 2 ** 30, 2 ** 30], np.int32),    # the int32 sum wrapped
+    ([-1, -2], np.int32),                       # truncates towards zero, as Paddle
+    ([200, 200, 250], np.uint8),
+    ([True, False, False], np.bool_),           # Paddle: bool in, bool out (True where the mean is nonzero)
+    ([False, False], np.bool_),
+])
+def test_mean_of_integers_and_bools_as_paddle(values, dt):
+    """paddle.mean keeps integer and bool dtypes; its int32/int64/bool kernels are the oracle, and
+    int8/uint8 (which Paddle has no kernel for) follow the same rule with a sum that does not wrap."""
+    x = np.array(values, dt)
+    if dt in (np.int32, np.bool_):
+        paddle = paddle_oracle()
+        want = paddle.mean(paddle.to_tensor(x)).numpy()
+    else:
+        s = x.astype(np.int64).sum()
+        want = np.array(int(s / x.size) if s >= 0 else -int(-s / x.size), dt)
+    for got in both(padax.mean, padax.to_tensor(x)) + [padax.to_tensor(x).mean()]:
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_array_equal(got.numpy(), want)
+    # padax.numpy.mean follows numpy: floats
+    np.testing.assert_allclose(padax.numpy.mean(x).numpy(), np.mean(x), rtol=1e-6)
+    assert padax.numpy.mean(x).dtype.kind == "f"
+
+
+def test_mean_of_integers_along_an_axis_does_not_wrap():
+    x = np.array([[100, 100, 90], [-100, -100, -90]], np.int8)
+    np.testing.assert_array_equal(padax.mean(padax.to_tensor(x), axis=1, keepdim=True).numpy(),
+                                  np.array([[96], [-96]], np.int8))
+
+
+def test_round_halves_as_paddle_and_numpy():
+    """Paddle 3.3's round (checked with the oracle) rounds halves to even on CPU, as numpy does; both
+    padax.round and padax.numpy.round give the oracle's values."""
+    paddle = paddle_oracle()
+    v = np.array([0.5, 1.5, 2.5, 3.5, -0.5, -1.5, -2.5, 0.49999997, 2.675, 1e8 + 0.5], np.float64)
+    for dt in (np.float32, np.float64):
+        x = v.astype(dt)
+        want = paddle.round(paddle.to_tensor(x)).numpy()
+        np.testing.assert_array_equal(padax.round(padax.to_tensor(x)).numpy(), want)
+        np.testing.assert_array_equal(padax.jit(padax.round)(padax.to_tensor(x)).numpy(), want)
+        np.testing.assert_array_equal(padax.numpy.round(x).numpy(), np.round(x))
+        np.testing.assert_array_equal(padax.round(padax.to_tensor(x), decimals=2).numpy(),
+                                      paddle.round(paddle.to_tensor(x), decimals=2).numpy())
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int16, np.uint8, np.int32])
+def test_cumsum_of_narrow_integers_is_int64_as_paddle(dt):
+    """paddle.cumsum of int8/int16/uint8/int32 gives int64 (checked with the oracle); int8 [100, 100]
+    used to wrap to [100, -56]."""
+    paddle = paddle_oracle()
+    x = np.array([100, 100, 27], dt)
+    want = paddle.cumsum(paddle.to_tensor(x)).numpy()
+    for got in both(padax.cumsum, padax.to_tensor(x)) + [padax.to_tensor(x).cumsum()]:
+        assert got.dtype == want.dtype == np.int64
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_clip_with_min_above_max_is_refused_as_paddle():
+    paddle = paddle_oracle()
+    with pytest.raises(ValueError, match="max should be greater than or equal to min"):
+        paddle.clip(paddle.to_tensor([1.0, 5.0]), 6.0, 2.0)
+    with pytest.raises(ValueError, match=r"clip: max must be greater than or equal to min, got min=6.0, max=2.0"):
+        padax.clip(padax.to_tensor([1.0, 5.0]), 6.0, 2.0)
+    np.testing.assert_array_equal(padax.clip(padax.to_tensor([1.0, 5.0]), 2.0, 2.0).numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(padax.numpy.clip(np.array([1.0, 5.0]), 6.0, 2.0).numpy(), np.clip([1.0, 5.0], 6, 2))

@@ -6,7 +6,6 @@ import pytest
 import padax
 import padax.lax as lax
 from padax.transforms.batching import vmap
-
 from tests.conftest import assert_close
 
 F32 = np.float32
@@ -349,3 +348,29 @@ def test_collectives_inside_bodies_see_the_vmapped_axis():
     c, y = vmap(f, axis_name="i")(x)
     assert_close(c, np.array([15, 15], F32))
     assert_close(y, np.array([[0, 0, 0], [3, 4, 5]], F32))
+
+
+@pytest.mark.parametrize("length,err,msg", [
+    (2 ** 70, ValueError, r"scan: length 1180591620717411303424 is more steps than a compiled loop can count"),
+    (2 ** 31, ValueError, r"scan: length 2147483648 is more steps"),
+    (3.5, TypeError, r"scan: length must be an int, got float 3.5"),   # int(3.5) used to run 3 steps
+    (True, TypeError, r"scan: length must be an int, got bool"),
+    (-1, ValueError, r"scan: length must be non-negative, got -1"),
+])
+def test_scan_length_is_checked(length, err, msg):
+    """An astronomically long scan raised an internal OverflowError while lowering."""
+    body = lambda c, x: (c + 1, None)  # noqa: E731
+    for run in (lambda: lax.scan(body, 0, None, length=length),
+                lambda: padax.jit(lambda c: lax.scan(body, c, None, length=length))(0)):
+        with pytest.raises(err, match=msg + r".*test_control.py"):
+            run()
+    np.testing.assert_array_equal(lax.scan(body, 0, None, length=np.int64(3))[0].numpy(), 3)
+
+
+def test_fori_loop_static_bounds_beyond_the_step_counter():
+    with pytest.raises(ValueError, match=r"fori_loop: the static bounds \[0, 1099511627776\) give 1099511627776 "
+                                         r"steps, more than a compiled loop can count"):
+        lax.fori_loop(0, 2 ** 40, lambda i, c: c + 1, 0)
+    with pytest.raises(ValueError, match=r"fori_loop: bound 1180591620717411303424 does not fit the int64"):
+        lax.fori_loop(2 ** 70, 2 ** 70 + 3, lambda i, c: c + 1, 0)
+    assert int(lax.fori_loop(2 ** 40, 2 ** 40 + 3, lambda i, c: c + 1, 0)) == 3

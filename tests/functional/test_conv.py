@@ -196,3 +196,14 @@ def test_conv_error_under_jit_names_user_line():
         return lax.conv(a, b, (1, 1), "VALID")
     with pytest.raises(TypeError, match=r"conv_general_dilated: .*test_conv\.py:\d+"):
         padax.jit(f)(put(np.ones((1, 4, 5, 5), np.float32)), put(np.ones((2, 3, 3, 3), np.float32)))
+
+
+@pytest.mark.parametrize("padding", ["SAME", "SAME_LOWER", "VALID", [(0, 0), (0, 0)]])
+@pytest.mark.parametrize("strides,rhs_dil", [((0, 0), (1, 1)), ((1, 0), (1, 1)), ((1, 1), (0, 1))])
+def test_conv_zero_stride_or_dilation_is_a_clear_error(padding, strides, rhs_dil):
+    """String padding with a zero stride used to raise ZeroDivisionError from padtype_to_pads."""
+    x, w = padax.ones([1, 1, 4, 4]), padax.ones([1, 1, 2, 2])
+    with pytest.raises(ValueError, match=r"conv_general_dilated: .*must be positive.*test_conv.py"):
+        padax.lax.conv_general_dilated(x, w, strides, padding, rhs_dilation=rhs_dil)
+    with pytest.raises(ValueError, match=r"padtype_to_pads: window_strides \(0,\) must be positive"):
+        padax.lax.padtype_to_pads((4,), (2,), (0,), "SAME")

@@ -61,3 +61,21 @@ def test_methods_work_on_tracers_too():
     np.testing.assert_allclose(float(padax.jit(f)(x)), float(f(x)))
     with pytest.raises(ImmutableTensorError):
         padax.jit(lambda t: t.add_(1))(x)
+
+
+@pytest.mark.parametrize("call,sym,kind", [
+    (lambda t: t + ["a"], r"\+", "list"), (lambda t: t * "a", r"\*", "str"), (lambda t: t - None, "-", "NoneType"),
+    (lambda t: None - t, "-", "NoneType"), (lambda t: t @ (1.0, 2.0), "@", "tuple"), (lambda t: t < None, "<", "NoneType"),
+    (lambda t: t ** {"a": 1}, r"\*\*", "dict"),
+])
+def test_operators_refuse_non_array_operands_by_name(call, sym, kind):
+    """Paddle refuses a list/str/None operand with a TypeError; padax's used to fall through to Python's
+    own (str * Tensor reached Tensor.__index__: 'only integer scalar Tensors can be used as an index')."""
+    t = padax.ones([2])
+    for f in (call, lambda t: padax.jit(call)(t)):
+        with pytest.raises(TypeError, match=rf"unsupported operand for {sym}: a Tensor f32\[2\] and a {kind}.*"
+                                            r"test_tensor_methods_paddle.py"):
+            f(t)
+    # == and != keep Python's answer for such operands (membership tests and `x == None` stay usable)
+    assert (t == None) is False and (t != "a") is True  # noqa: E711
+    assert t + 1.0 is not None and (t + np.ones(2)).shape == (2,)

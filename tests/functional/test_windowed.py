@@ -146,3 +146,11 @@ def test_errors_name_op_and_shape():
         lax.reduce_window_max(put(np.ones(2, np.complex64)), (1,), (1,))
     with pytest.raises(ValueError, match="padding must be"):
         lax.reduce_window_sum(t, (1, 1), (1, 1), "FULL")
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("name", ["reduce_window_sum", "reduce_window_max", "reduce_window_min"])
+def test_reduce_window_zero_stride_is_a_clear_error(name, padding):
+    """'SAME' with a zero stride used to raise ZeroDivisionError from padtype_to_pads."""
+    with pytest.raises(ValueError, match=rf"{name}: .*window_strides \(0, 1\).*must be positive.*f32\[4,4\]"):
+        getattr(padax.lax, name)(padax.ones([4, 4]), (2, 2), (0, 1), padding)

@@ -2,6 +2,8 @@
 under get_rng_state/set_rng_state, and keep Paddle's dtypes; padax.random.binomial against scipy."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import scipy.stats as st
@@ -121,3 +123,17 @@ def test_create_parameter_initialises_as_paddle():
 def test_draws_refuse_jit():
     with pytest.raises(RuntimeError, match="hidden global key"):
         padax.jit(lambda p: padax.bernoulli(p))(padax.full([3], 0.5))
+
+
+@pytest.mark.parametrize("weights,words", [([0.5, -0.5], "finite and non-negative, got -0.5"),
+                                           ([[0.0, 1.0], [np.nan, 1.0]], "finite and non-negative, got nan"),
+                                           ([0.0, 0.0], "positive sum")])
+def test_multinomial_refuses_bad_weights_eagerly_as_paddle(weights, words):
+    """Negative weights used to give a sample (index 1 for [0.5, -0.5]); Paddle refuses them."""
+    from tests.conftest import paddle_oracle
+    paddle = paddle_oracle()
+    w = np.array(weights, np.float32)
+    with pytest.raises(Exception):
+        paddle.multinomial(paddle.to_tensor(w), 1)
+    with pytest.raises(ValueError, match=rf"multinomial: .*{re.escape(words)}"):
+        padax.multinomial(padax.to_tensor(w), 1)

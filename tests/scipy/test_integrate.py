@@ -67,3 +67,13 @@ def test_solve_ivp_matches_scipy():
     np.testing.assert_allclose(np.asarray(r.y), ref.y, atol=1e-7)
     with pytest.raises(ValueError, match="method"):
         pi.solve_ivp(f, (0.0, 1.0), np.array([1.0, 0.0]), method="Euler")
+
+
+def test_quad_non_tuple_args_is_one_argument_as_scipy():
+    """scipy wraps a non-tuple args; padax unpacked an array into several arguments."""
+    c = np.array([2.0, 3.0])
+    want = si.quad(lambda x, c: float(np.sum(c)) * x, 0.0, 1.0, args=c)[0]
+    got = pi.quad(lambda x, c: pnp.sum(c) * x, 0.0, 1.0, args=c)[0]
+    np.testing.assert_allclose(float(got), want, rtol=1e-6)
+    np.testing.assert_allclose(float(pi.quad(lambda x, k: k * x, 0.0, 1.0, args=np.float64(4.0))[0]),
+                               si.quad(lambda x, k: k * x, 0.0, 1.0, args=4.0)[0], rtol=1e-6)

@@ -44,7 +44,7 @@ def test_minimize_pytree_bounds_and_maxiter_status():
     np.testing.assert_allclose(np.asarray(r.x["a"]), [3.0, 3.0], atol=1e-6)
     np.testing.assert_allclose(float(r.x["b"]), -1.0, atol=1e-6)
     rb = po.minimize(lambda x: pnp.sum((x - np.array([3.0, -2.0, 0.5])) ** 2), np.zeros(3), method="L-BFGS-B",
-                     bounds=(np.array([0.0, -1.0, 0.0]), np.array([2.0, 1.0, 1.0])))
+                     bounds=po.Bounds(np.array([0.0, -1.0, 0.0]), np.array([2.0, 1.0, 1.0])))
     ref = so.minimize(lambda x: np.sum((x - np.array([3.0, -2.0, 0.5])) ** 2), np.zeros(3), method="L-BFGS-B",
                       bounds=[(0, 2), (-1, 1), (0, 1)])
     np.testing.assert_allclose(np.asarray(rb.x), ref.x, atol=1e-6)
@@ -52,6 +52,99 @@ def test_minimize_pytree_bounds_and_maxiter_status():
     assert int(short.status) == 1 and not bool(short.success) and "Maximum" in short.message
     with pytest.raises(ValueError, match="method"):
         po.minimize(rosen, np.zeros(2), method="Nelder-Mead")
+
+
+def _quad(x):
+    return pnp.sum((x - 1.0) ** 2)
+
+
+def _quad_np(x):
+    return np.sum((x - 1.0) ** 2)
+
+
+@pytest.mark.parametrize("bounds", [
+    [(0, 2), (0, 2)],                                   # two variables: pairs, not (lower, upper) arrays
+    [(1.5, 2), (None, 0.25)],
+    [(0, 2), (None, 0.5), (2, None), (0, 3), (-1, 1)],  # five variables
+    so.Bounds([0.0, 1.5], 2.0),
+    so.Bounds(-np.inf, [0.5, 0.25, 3.0]),
+    np.array([[0.0, 0.5], [0.0, 2.0], [-1.0, 0.0]]),
+])
+def test_minimize_bounds_in_scipys_forms(bounds):
+    n = len(bounds) if isinstance(bounds, (list, np.ndarray)) else np.size(bounds.ub)
+    x0 = np.linspace(3.0, -1.0, n)
+    ref = so.minimize(_quad_np, x0, method="L-BFGS-B", bounds=bounds)
+    r = po.minimize(_quad, x0, method="L-BFGS-B", bounds=bounds)
+    assert bool(r.success)
+    np.testing.assert_allclose(np.asarray(r.x), ref.x, atol=1e-5)
+    if not isinstance(bounds, so.Bounds):
+        pb = po.Bounds(*zip(*[(-np.inf if lo is None else lo, np.inf if hi is None else hi) for lo, hi in bounds]))
+        np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, method="L-BFGS-B", bounds=pb).x), ref.x,
+                                   atol=1e-5)
+
+
+def test_minimize_default_method_follows_scipy():
+    """method=None (the default) is L-BFGS-B with bounds and BFGS without, as scipy; padax's default
+    'BFGS' refused bounds given without a method."""
+    x0 = np.array([3.0, -1.0])
+    ref = so.minimize(_quad_np, x0, bounds=[(1.5, 2), (None, 0.25)])
+    assert ref.message.startswith("CONVERGENCE")  # scipy chose L-BFGS-B
+    np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, bounds=[(1.5, 2), (None, 0.25)]).x), ref.x,
+                               atol=1e-5)
+    np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, method=None).x), [1.0, 1.0], atol=1e-5)
+
+
+def test_minimize_bounds_traced_and_refused_forms():
+    x0 = np.array([3.0, -1.0])
+    x = padax.jit(lambda lo: po.minimize(_quad, x0, method="L-BFGS-B", bounds=[(lo, 2.0), (lo, None)]).x)(
+        np.float64(1.5))
+    np.testing.assert_allclose(np.asarray(x), [1.5, 1.5], atol=1e-6)
+    # two arrays of two: scipy reads each as one variable's (lo, hi) pair, and so does padax
+    rows = (np.zeros(2), np.ones(2) * 2)
+    np.testing.assert_allclose(np.asarray(po.minimize(_quad, x0, method="L-BFGS-B", bounds=rows).x),
+                               so.minimize(_quad_np, x0, method="L-BFGS-B", bounds=rows).x, atol=1e-6)
+    for bad, msg in [((np.zeros(3), np.ones(3)), "not a \\(lo, hi\\) pair"), ((0, 2), "bounds\\[0\\] is 0"),
+                     ([(0, 1, 2), (0, 1)], "bounds\\[0\\]"), ([(0, 2)], "1 \\(lo, hi\\) pairs but x0 has 2"),
+                     ("box", "got str"), ([(2, 0), (0, 1)], "lower bound exceeds the upper bound at variable 0"),
+                     (so.Bounds([0, 0, 0], 1), "bounds.lb has shape \\(3,\\)")]:
+        with pytest.raises(ValueError, match="minimize: .*" + msg):
+            po.minimize(_quad, x0, method="L-BFGS-B", bounds=bad)
+
+
+def test_optimize_argument_conventions_match_scipy():
+    a = np.array([2.0, -1.0])
+    # a non-tuple args is one argument (scipy wraps it), not unpacked
+    f = lambda x, a: pnp.sum((x - a) ** 2)  # noqa: E731
+    np.testing.assert_allclose(np.asarray(po.minimize(f, np.zeros(2), a).x),
+                               so.minimize(lambda x, a: np.sum((x - a) ** 2), np.zeros(2), a).x, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(po.root(lambda x, a: x - a, np.zeros(2), a).x), a, atol=1e-8)
+    r = po.root_scalar(lambda x, c: x * x - c, 2.0, bracket=[0.0, 3.0])
+    ref = so.root_scalar(lambda x, c: x * x - c, 2.0, bracket=[0.0, 3.0])
+    np.testing.assert_allclose(float(r.root), ref.root, rtol=1e-6)
+    # integer x0 is taken as float64, as scipy
+    assert po.minimize(f, np.zeros(2, np.int64), (a,)).x.dtype == np.float64
+    assert po.root(lambda x: x * x - 4.0, np.array([1])).x.dtype == np.float64
+    # root's fifth positional argument is jac, as scipy; jac=True means fun returns (value, Jacobian)
+    F = lambda x: (x ** 3 - 8.0, pnp.diag(3 * x ** 2))  # noqa: E731
+    ref = so.root(lambda x: (x ** 3 - 8.0, np.diag(3 * x ** 2)), np.ones(2), (), "hybr", True)
+    np.testing.assert_allclose(np.asarray(po.root(F, np.ones(2), (), "hybr", True).x), ref.x, atol=1e-8)
+    np.testing.assert_allclose(np.asarray(po.root(lambda x: x ** 3 - 8.0, np.ones(2), jac=lambda x: pnp.diag(
+        3 * x ** 2)).x), [2.0, 2.0], atol=1e-8)
+    # root_scalar's fprime=True: f returns (f, f')
+    r = po.root_scalar(lambda x: (x ** 3 - 2.0, 3 * x ** 2), x0=1.0, fprime=True, method="newton")
+    ref = so.root_scalar(lambda x: (x ** 3 - 2.0, 3 * x ** 2), x0=1.0, fprime=True, method="newton")
+    np.testing.assert_allclose(float(r.root), ref.root, rtol=1e-6)
+    # options that would have no effect are refused, not ignored
+    with pytest.raises(ValueError, match="root: unknown options \\['xtol'\\]"):
+        po.root(lambda x: x - 1.0, np.zeros(1), options={"xtol": 1e-3})
+    with pytest.raises(ValueError, match="root_scalar: unknown options \\['k'\\]"):
+        po.root_scalar(lambda x: x - 1.0, x0=0.0, options={"k": 2})
+    po.minimize(f, np.zeros(2), (a,), options={"disp": False})
+    # least_squares: bounds is (lb, ub), as scipy; per-variable pairs are refused
+    with pytest.raises(ValueError, match="least_squares: bounds must be a 2-tuple"):
+        po.least_squares(lambda x: x - 1.0, np.zeros(3), bounds=[(0, 2)] * 3)
+    with pytest.raises(ValueError, match="least_squares: bounds' lb has shape \\(2,\\)"):
+        po.least_squares(lambda x: x - 1.0, np.zeros(3), bounds=([0, 0], 2))
 
 
 def test_minimize_solution_is_differentiated_implicitly():

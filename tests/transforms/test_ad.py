@@ -323,3 +323,35 @@ def test_custom_vjp_with_integer_and_bool_arguments_under_grad():
     np.testing.assert_array_equal(padax.grad(loss)(x).numpy(), want)
     np.testing.assert_array_equal(padax.jit(padax.grad(loss))(x).numpy(), want)
     np.testing.assert_array_equal(padax.vmap(padax.grad(loss))(padax.stack([x, x])).numpy(), np.stack([want] * 2))
+
+
+def test_jacobians_of_integer_inputs_and_outputs_follow_jax():
+    """jax's dtype rules (checked against the oracle): jacfwd and jacrev refuse integer inputs (jacrev
+    takes them with allow_int, giving zeros of the input's dtype); jacrev refuses integer outputs; jacfwd
+    gives an integer output's Jacobian as zeros of its dtype."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    xi, xf = np.array([1, 2], np.int32), np.array([1.0, 2.0], np.float32)
+    cases = [("jacrev", lambda x: x * 2, xi, {}, "jacrev requires real- or complex-valued inputs"),
+             ("jacfwd", lambda x: x * 2, xi, {}, "jacfwd requires real-valued inputs"),
+             ("jacrev", lambda x: (x * 2).astype("int32"), xf, {}, "jacrev requires real-valued outputs"),
+             ("jacrev", lambda x: x * 2, xi, {"allow_int": True}, "jacrev requires real-valued outputs"),
+             ("hessian", lambda x: (x * 2).sum(), xi, {}, "jacfwd requires real-valued inputs")]
+    for name, f, x, kw, msg in cases:
+        with pytest.raises(TypeError, match=msg):
+            getattr(jax, name)(f, **kw)(jnp.asarray(x))
+        with pytest.raises(TypeError, match=msg + r".*test_ad.py"):
+            getattr(padax, name)(f, **kw)(padax.to_tensor(x))
+    # allow_int: zeros for the integer input, the ordinary Jacobian for the float one
+    x8 = np.array([1, 2], np.int8)
+    want = jax.jacrev(lambda a, b: a * b, argnums=(0, 1), allow_int=True)(jnp.asarray(xf), jnp.asarray(x8))
+    got = padax.jacrev(lambda a, b: a * b, argnums=(0, 1), allow_int=True)(padax.to_tensor(xf), padax.to_tensor(x8))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w))
+    # jacfwd of an integer output: zeros of the output's dtype
+    want = jax.jacfwd(lambda x: ((x * 2).astype(jnp.int32), x ** 2))(jnp.asarray(xf))
+    got = padax.jacfwd(lambda x: ((x * 2).astype("int32"), x ** 2))(padax.to_tensor(xf))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w))

@@ -16,7 +16,7 @@ from padax.distributed.checkpoint.layout import CheckpointError
 from padax.runtime import _jaxlib
 from padax.runtime.array import Tensor as _Tensor
 from padax.runtime.sharding import _is_addressable
-from padax.serialization import LoadError, open_archive, read_json
+from padax.serialization import LoadError, describe_damage, open_archive, read_json
 
 _WHAT = "padax.distributed.load_state_dict"
 
@@ -54,8 +54,10 @@ def _committed(path: str, unique_id: int | None) -> tuple[dict, dict]:
                                   "after the checkpoint was committed")
         meta = json.loads(raw)
     except (ValueError, KeyError, TypeError) as e:
+        what = (f"lacks the entry {e.args[0]!r}" if isinstance(e, KeyError) else
+                "is not valid JSON" if isinstance(e, ValueError) else "has entries of the wrong type")
         raise CheckpointError(f"{_WHAT}: checkpoint {unique_id} in {path!r} has an unreadable commit marker or "
-                              f"metadata ({type(e).__name__}: {e})") from None
+                              f"metadata (it {what})") from None
     if meta.get("format") != layout.FORMAT:
         raise CheckpointError(f"{_WHAT}: {path!r} is not a padax sharded checkpoint")
     return commit, meta
@@ -105,9 +107,11 @@ class _ShardReader:
         dt = dtypes.to_dtype(m["dtype"])
         try:
             raw = archive[shard["entry"]]
+        except KeyError:
+            raise CheckpointError(f"{_WHAT}: shard {where} of {tensor!r} is missing from {full!r} (no entry "
+                                  f"{shard['entry']!r})") from None
         except Exception as e:  # noqa: BLE001 (zipfile raises several types for a damaged member)
-            raise CheckpointError(f"{_WHAT}: shard {where} of {tensor!r} in {full!r} is damaged "
-                                  f"({type(e).__name__}: {e})") from None
+            raise CheckpointError(f"{_WHAT}: shard {where} of {tensor!r} in {full!r} {describe_damage(e)}") from None
         if raw.size != dt.itemsize * int(np.prod(m["shape"], dtype=np.int64)):
             raise CheckpointError(f"{_WHAT}: shard {where} of {tensor!r} in {full!r} has the wrong size")
         return raw.view(dt).reshape(m["shape"])

@@ -126,6 +126,8 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding: str) -> tup
     if p not in ("SAME", "SAME_LOWER"):
         raise input_error(ValueError, f"unknown padding {padding!r}: expected 'SAME', 'SAME_LOWER', 'VALID' or "
                                       "a sequence of (low, high) pairs")
+    if any(int(s) < 1 for s in window_strides):
+        raise input_error(ValueError, f"window_strides {tuple(window_strides)} must be positive")
     pads = []
     for n, k, s in zip(in_shape, window_shape, window_strides):
         out = -(-n // s)
@@ -249,6 +251,10 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None, r
             raise op_value_error("conv_general_dilated", f"window_strides {window_strides} and rhs_dilation "
                                                          f"{rhs_dilation} must have one entry per spatial dimension "
                                                          f"({ns})")
+        for what, v in (("window_strides", window_strides), ("rhs_dilation", rhs_dilation)):
+            if any(e < 1 for e in v):
+                raise op_value_error(op, f"{what} {v} must be positive (lhs {lhs.aval.str_short()}, rhs "
+                                         f"{rhs.aval.str_short()})")
         in_sp = [lshape[d] for d in dn.lhs_spec[2:]]
         win = [_dilate(rshape[d], r) for d, r in zip(dn.rhs_spec[2:], rhs_dilation)]
         padding = padtype_to_pads(in_sp, win, window_strides, padding)

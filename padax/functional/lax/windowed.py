@@ -14,7 +14,7 @@ import numpy as np
 from padax.core import dtypes
 from padax.core.abstract import ShapedArray, get_aval
 from padax.core.ad_util import Zero, deflinear
-from padax.core.errors import op_type_error, op_value_error
+from padax.core.errors import input_error, op_type_error, op_value_error
 from padax.core.primitive import Primitive
 from padax.functional._arrays import asarray, full
 from padax.functional._docs import LAX_IMPORTS, example_doc
@@ -77,6 +77,8 @@ def padtype_to_pads(in_shape: Sequence[int], window_dimensions: Sequence[int],
         return tuple((0, 0) for _ in in_shape)
     if p != "SAME":
         raise ValueError(f"padding must be 'VALID', 'SAME' or a sequence of (lo, hi) pairs, got {padding!r}")
+    if any(int(s) < 1 for s in window_strides):
+        raise input_error(ValueError, f"window_strides {tuple(window_strides)} must be positive")
     pads = []
     for n, w, s in zip(in_shape, window_dimensions, window_strides):
         out = -(-n // s)
@@ -104,6 +106,10 @@ def _wrapper(prim: Primitive):
             if len(wdims) != nd or len(strides) != nd or len(bdil) != nd or len(wdil) != nd:
                 raise op_value_error(prim.name, f"window parameters need one entry per dimension of "
                                                 f"{x.aval.str_short()}")
+            if any(v < 1 for v in wdims + strides + bdil + wdil):
+                raise op_value_error(prim.name, f"window_dimensions {wdims}, window_strides {strides}, base_dilation "
+                                                f"{bdil} and window_dilation {wdil} must be positive (operand "
+                                                f"{x.aval.str_short()})")
             dilated = tuple(max(d - 1, 0) * b + 1 if d else 0 for d, b in zip(x.aval.shape, bdil))
             eff = tuple((w - 1) * d + 1 for w, d in zip(wdims, wdil))
             pads = padtype_to_pads(dilated, eff, strides, padding)

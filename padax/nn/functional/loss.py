@@ -18,6 +18,7 @@ from padax.core.trace import EvalTrace as _EvalTrace, trace_state as _trace_stat
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import Tensor, asarray, canonicalize_axis, is_array, result_dtype, static_int
 from padax.functional._checks import arg
+from padax.functional.lax.checks import value_check
 from padax.functional.manipulation import reshape, squeeze, unsqueeze
 from padax.nn.functional._util import float_array, float_input, reduction_of
 from padax.nn.functional.activation import log_sigmoid, log_softmax, softmax
@@ -34,21 +35,51 @@ def _class_mask(label: Any, num_classes: int, axis: int) -> Any:
 
 
 def check_class_indices(op: str, label: Any, num_classes: int, ignore_index: int | None = None) -> None:
-    """Eager mode, as Paddle: a ValueError for a class index outside [0, num_classes) (other than
-    ignore_index). Under jit the values are unknown here: such a label matches no class (its one-hot
-    row is zero), so validate labels on the host before a jitted step."""
-    if not isinstance(label, Tensor) or not label.aval.size:
+    """The rule for class indices outside [0, num_classes) (other than ignore_index), and for float
+    labels that are not whole numbers: eagerly a ValueError, as Paddle. Under jit the values are
+    unknown while tracing and a compiled program cannot raise: such a label matches no class (its
+    one-hot row is zero) and `padax.checkify.checkify(f, errors=checkify.index_checks)` reports it."""
+    label = asarray(label)
+    if not label.aval.size:
+        return
+    floating = dtypes.is_floating(label.aval.dtype)
+    kept = f" (or ignore_index={ignore_index})" if ignore_index is not None else ""
+    if not isinstance(label, Tensor):
+        bad = M.logical_or(M.less(label, 0), M.greater_equal(label, num_classes))
+        if floating:
+            bad = M.logical_or(bad, M.not_equal(label, M.floor(label)))
+        if ignore_index is not None:
+            bad = M.logical_and(bad, M.not_equal(label, ignore_index))
+        flat = reshape(bad, [-1])
+        first = R.argmax(M.cast(flat, dtypes.int32))
+        what = "is out of range or not a whole number" if floating else "is out of range"
+        value_check(M.logical_not(R.any(flat)), f"{op}: label {{}} at flat index {{}} {what}: class indices must be "
+                                                f"in [0, {num_classes}){kept}", reshape(label, [-1])[first], first)
         return
     vals = np.asarray(label)
+    if floating:
+        frac = vals != np.floor(vals)
+        if frac.any():
+            where = tuple(int(i) for i in np.argwhere(frac)[0])
+            raise op_value_error(op, f"float label {str(vals[where])} at index {list(where)} is not a whole number: hard "
+                                     "labels are class indices (Paddle would truncate it); cast them to int64, or "
+                                     "pass soft_label=True for class probabilities")
     bad = (vals < 0) | (vals >= num_classes)
     if ignore_index is not None:
         bad &= vals != ignore_index
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        kept = f" (or ignore_index={ignore_index})" if ignore_index is not None else ""
-        raise op_value_error(op, f"label {int(vals[where])} at index {list(where)} is out of range: class indices "
+        shown = int(vals[where]) if not floating else vals[where]
+        raise op_value_error(op, f"label {shown} at index {list(where)} is out of range: class indices "
                                  f"must be in [0, {num_classes}){kept}; {int(bad.sum())} of {vals.size} labels "
                                  "are out of range")
+
+
+def _weighted_logp(p: Any, logp: Any) -> Any:
+    """p * logp with 0 * -inf read as 0, as Paddle: a masked class (logit -inf) that the label gives no
+    weight contributes nothing, where the product would be NaN (the gradient with respect to p is logp)."""
+    masked = M.logical_and(M.equal(p, 0), M.equal(logp, -np.inf))
+    return M.multiply(p, M.where(masked, 0.0, logp))
 
 
 def reduce_loss(op: str, loss: Any, reduction: str) -> Any:
@@ -92,7 +123,9 @@ def _floats(op: str, *pairs: tuple[str, Any]) -> list[Any]:
 
 def one_hot(x: Any, num_classes: int = -1, name: str | None = None) -> Any:
     """float32 one-hot encoding of integer labels, the class axis last; num_classes=-1 takes
-    max(x) + 1 (eager only: the output shape depends on the values).
+    max(x) + 1 (eager only: the output shape depends on the values). A label outside
+    [0, num_classes) raises eagerly; under jit its row is all zeros (checkify's index_checks
+    report it).
 
     Args:
         x: an integer Tensor of class indices.
@@ -160,9 +193,7 @@ def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int, ignore_in
     """Integer labels without the class axis, and whether the caller gave that axis (size 1);
     in eager mode each must be a class index or ignore_index."""
     nd = len(x_shape)
-    if dtypes.is_floating(label.aval.dtype):
-        label = M.cast(label, dtypes.int64)  # as Paddle: float class indices are read as integers
-    if not dtypes.is_integer(label.aval.dtype):
+    if not (dtypes.is_integer(label.aval.dtype) or dtypes.is_floating(label.aval.dtype)):
         raise op_type_error(op, f"hard labels must be integers, got {label.aval.str_short()}; pass "
                                 "soft_label=True for probabilities")
     kept = label.aval.ndim == nd
@@ -178,7 +209,10 @@ def _hard_label(op: str, label: Any, x_shape: tuple[int, ...], a: int, ignore_in
     if label.aval.shape != expect:
         raise op_value_error(op, f"label of shape {list(label.aval.shape)} does not match input of shape "
                                  f"{list(x_shape)} (expected {list(expect)} without the class axis)")
+    # as Paddle, float labels holding whole numbers are class indices; others are refused (eagerly)
     check_class_indices(op, label, x_shape[a], ignore_index)
+    if dtypes.is_floating(label.aval.dtype):
+        label = M.cast(label, dtypes.int64)
     return label, kept
 
 
@@ -188,8 +222,10 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
     """Softmax cross entropy of logits `input` (probabilities when use_softmax=False) against
     integer class labels (the class axis dropped or of size 1) or, with `soft_label`, class
     probabilities; `weight` weighs classes, `label_smoothing` mixes in the uniform distribution.
-    A hard label outside [0, C) (other than ignore_index) raises in eager mode; under jit it
-    matches no class and adds 0 to the loss (the values are unknown while tracing).
+    A hard label outside [0, C) (other than ignore_index), or a float label that is not a whole
+    number, raises in eager mode; under jit it matches no class and adds 0 to the loss (the
+    values are unknown while tracing): run `padax.checkify.checkify(f, errors=index_checks)` to
+    have it reported. Float labels holding whole numbers are class indices, as in Paddle.
 
     Args:
         input: logits (or probabilities) with the classes on `axis`.
@@ -234,7 +270,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
         label, kept = _hard_label(op, label, x.aval.shape, a, ignore_index)
         valid = M.not_equal(label, ignore_index)
         onehot = M.cast(_class_mask(M.where(valid, label, 0), c, a), logp.aval.dtype)
-        loss = M.neg(R.sum(M.multiply(onehot, logp), axis=a))
+        loss = M.neg(R.sum(_weighted_logp(onehot, logp), axis=a))
         w = M.cast(valid, logp.aval.dtype)
         if w_cls is not None:
             w = M.multiply(w, R.sum(M.multiply(onehot, w_cls), axis=a))
@@ -254,7 +290,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
         raise op_value_error(op, f"soft label of shape {list(label.aval.shape)} must match input {list(x.aval.shape)}")
     if label_smoothing > 0:
         label = M.add(M.multiply(label, 1.0 - label_smoothing), label_smoothing / c)
-    loss = M.neg(R.sum(M.multiply(label, logp), axis=a, keepdim=True))
+    loss = M.neg(R.sum(_weighted_logp(label, logp), axis=a, keepdim=True))
     if w_cls is not None:
         w = R.sum(M.multiply(label, w_cls), axis=a, keepdim=True)
         loss = M.multiply(loss, w)
@@ -299,7 +335,8 @@ def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False
 def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
              name: str | None = None) -> Any:
     """Negative log-likelihood of log-probabilities `input` [N, C, ...] at integer labels [N, ...];
-    'mean' divides by the summed weights of the kept labels.
+    'mean' divides by the summed weights of the kept labels. A label outside [0, C) (other than
+    ignore_index) raises eagerly; under jit it adds 0 (checkify's index_checks report it).
 
     Args:
         input: log-probabilities [N, C] or [N, C, d1, ...].
@@ -341,7 +378,7 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
     if weight is not None:
         w = M.multiply(w, R.sum(M.multiply(onehot, _along(op, M.cast(asarray(weight), x.aval.dtype), a, x.aval.ndim)),
                                 axis=a))
-    loss = M.multiply(M.neg(R.sum(M.multiply(onehot, x), axis=a)), w)
+    loss = M.multiply(M.neg(R.sum(_weighted_logp(onehot, x), axis=a)), w)
     if reduction == "mean":
         return _safe_ratio(R.sum(loss), R.sum(w))
     return reduce_loss(op, loss, reduction)
@@ -435,6 +472,8 @@ def smooth_l1_loss(input: Any, label: Any, reduction: str = "mean", delta: float
     op = "smooth_l1_loss"
     reduction_of(op, reduction)
     x, y = _floats(op, ("input", input), ("label", label))
+    if x.aval.ndim != y.aval.ndim:  # as Paddle (a [N, 1] input against a [N] label would broadcast to [N, N])
+        raise op_value_error(op, f"input {x.aval.str_short()} and label {y.aval.str_short()} must have the same rank")
     r = M.abs(M.subtract(y, x))
     out = M.where(M.less_equal(r, delta), M.multiply(M.square(r), 0.5), M.multiply(M.subtract(r, 0.5 * delta), delta))
     if not is_huber:

@@ -13,7 +13,7 @@ from padax.functional.manipulation import reshape, unsqueeze
 from padax.nn.functional._util import reduction_of
 from padax.nn.functional.activation import log_sigmoid, relu
 from padax.nn.functional.distance import pairwise_distance
-from padax.nn.functional.loss import _class_mask, _floats, _same_shape, reduce_loss
+from padax.nn.functional.loss import _class_mask, _floats, _same_shape, check_class_indices, reduce_loss
 
 
 def margin_ranking_loss(input: Any, other: Any, label: Any, margin: float = 0.0, reduction: str = "mean",
@@ -266,8 +266,9 @@ def multi_margin_loss(input: Any, label: Any, p: int = 1, margin: float = 1.0, w
     y = _labels(op, x, label)
     if x.aval.ndim != 2 or y.aval.size != x.aval.shape[0]:
         raise op_value_error(op, f"input must be [N, C] and label [N], got {x.aval.str_short()} and {y.aval.str_short()}")
-    y = M.cast(reshape(y, [-1]), dtypes.int32)
     c = x.aval.shape[1]
+    check_class_indices(op, y, c)  # as Paddle (an out-of-range label read a clamped score)
+    y = M.cast(reshape(y, [-1]), dtypes.int32)
     picked = take_along(x, unsqueeze(y, 1), 1)
     terms = M.pow(M.maximum(M.add(M.subtract(margin, picked), x), 0.0), p)
     if weight is None:
@@ -305,6 +306,7 @@ def multi_label_margin_loss(input: Any, label: Any, reduction: str = "mean", nam
                                  f"{y.aval.str_short()}")
     c = x.aval.shape[1]
     valid = M.cast(R.cumprod(M.cast(M.not_equal(y, -1), dtypes.int32), dim=1), dtypes.bool_)   # [N, J]
+    check_class_indices(op, M.where(valid, y, -1), c, ignore_index=-1)  # the targets before a row's first -1
     safe = M.where(valid, y, 0)
     is_target = R.any(M.logical_and(_class_mask(safe, c, 2), unsqueeze(valid, 2)), axis=1)   # [N, C]
     x_t = take_along(x, safe, 1)                                                              # [N, J]

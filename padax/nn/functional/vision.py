@@ -203,7 +203,9 @@ def pixel_shuffle(x: Any, upscale_factor: int, data_format: str = "NCHW", name: 
         n, h, w, cr = x.aval.shape
     else:
         n, cr, h, w = x.aval.shape
-    if r < 1 or cr % (r * r):
+    if r < 1:
+        raise op_value_error(op, f"upscale_factor must be a positive int, got {r}")
+    if cr % (r * r):
         raise op_value_error(op, f"the {cr} channels of x {x.aval.str_short()} must be divisible by "
                                  f"upscale_factor**2 = {r * r}")
     c = cr // (r * r)
@@ -236,12 +238,14 @@ def pixel_unshuffle(x: Any, downscale_factor: int, data_format: str = "NCHW", na
     op = "pixel_unshuffle"
     x = arg(op, x, "x")
     last = _check4(op, x, data_format)
-    r = int(downscale_factor)
+    r = static_int(op, downscale_factor, "downscale_factor")
     if last:
         n, hr, wr, c = x.aval.shape
     else:
         n, c, hr, wr = x.aval.shape
-    if r < 1 or hr % r or wr % r:
+    if r < 1:
+        raise op_value_error(op, f"downscale_factor must be a positive int, got {r}")
+    if hr % r or wr % r:
         raise op_value_error(op, f"the spatial sizes of x {x.aval.str_short()} must be divisible by "
                                  f"downscale_factor={r}")
     h, w = hr // r, wr // r

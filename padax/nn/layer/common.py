@@ -166,7 +166,9 @@ class Unflatten(Layer):
 
 class Embedding(Layer):
     """A lookup table weight [num_embeddings, embedding_dim] (XavierUniform); the padding_idx row starts at
-    zero and its positions output zeros. `sparse` is accepted; gradients are dense.
+    zero and its positions output zeros. `sparse` is accepted; gradients are dense. An id outside
+    [0, num_embeddings) raises eagerly; under jit it reads the nearest row and checkify's index_checks
+    report it (see F.embedding).
 
     Args:
         num_embeddings, embedding_dim: the table's shape.

@@ -171,7 +171,7 @@ def quad(func: Callable, a: Any, b: Any, args: tuple = (), full_output: int = 0,
     Args:
         func: the integrand func(x, *args), a scalar function (evaluated through vmap).
         a, b: the limits; either may be +-inf (a Python float).
-        args: extra arguments passed to func.
+        args: extra arguments passed to func (a non-tuple is one argument, as in scipy).
         full_output: if non-zero, also return a dict with 'neval' and 'last' (number of subintervals).
         epsabs, epsrel: absolute and relative error goals.
         limit: the maximum number of subintervals (a positive int).
@@ -191,6 +191,8 @@ def quad(func: Callable, a: Any, b: Any, args: tuple = (), full_output: int = 0,
         1.77245
     """
     op = "padax.scipy.integrate.quad"
+    if not isinstance(args, tuple):  # as scipy: a single extra argument (an array is not unpacked)
+        args = (args,)
     if not isinstance(limit, int) or limit < 1:
         raise op_value_error(op, f"limit must be a positive int, got {limit!r}")
     a_arr, b_arr = pnp.asarray(a), pnp.asarray(b)

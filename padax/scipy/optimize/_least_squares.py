@@ -95,8 +95,12 @@ def _rho(loss: str, z):
     return pnp.arctan(z), 1 / t, -2 * z / t ** 2
 
 
-def _bound(b: Any, n: int, dt, default: float):
-    return pnp.broadcast_to(pnp.asarray(default if b is None else b, dtype=dt), (n,))
+def _bound(b: Any, n: int, dt, default: float, what: str = "x_scale"):
+    a = pnp.asarray(default if b is None else b, dtype=dt)
+    if a.size == n and a.ndim <= 1 or a.size == 1:
+        return pnp.broadcast_to(a.reshape(() if a.size == 1 and n != 1 else (n,)), (n,))
+    raise op_value_error(_OP, f"{what} has shape {tuple(a.shape)}; it must be a scalar or hold one value per "
+                              f"variable of x0 ({n})")
 
 
 def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-np.inf, np.inf),
@@ -150,8 +154,14 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         x_flat = x_flat.astype(pnp.float64)
     dt = x_flat.dtype
     n = x_flat.shape[0]
-    lo_b, hi_b = bounds if not hasattr(bounds, "lb") else (bounds.lb, bounds.ub)
-    lb, ub = _bound(lo_b, n, dt, -np.inf), _bound(hi_b, n, dt, np.inf)
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        lo_b, hi_b = bounds.lb, bounds.ub
+    elif isinstance(bounds, (list, tuple)) and len(bounds) == 2:
+        lo_b, hi_b = bounds
+    else:
+        raise op_value_error(_OP, f"bounds must be a 2-tuple (lb, ub) of scalars or arrays, or a Bounds object "
+                                  f"(as scipy), got {bounds!r}")
+    lb, ub = _bound(lo_b, n, dt, -np.inf, "bounds' lb"), _bound(hi_b, n, dt, np.inf, "bounds' ub")
     bounded = not (np.all(np.isneginf(np.asarray(lo_b, dtype=float))) and np.all(np.isposinf(np.asarray(hi_b,
                                                                                                        dtype=float))))
     if method == "lm" and bounded:

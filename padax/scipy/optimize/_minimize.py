@@ -12,6 +12,7 @@ import padax.lax as lax
 import padax.numpy as pnp
 from padax import grad, jacfwd, jvp, tree as tree_util, value_and_grad
 from padax.core.errors import op_value_error
+from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve, normal_cg_solve
 from padax.linalg import eigh
@@ -60,6 +61,105 @@ class OptimizeResults:
 
 tree_util.register_node(OptimizeResults, lambda r: (tuple(getattr(r, f.name) for f in dataclasses.fields(r)), None),
                         lambda _, ch: OptimizeResults(*ch))
+
+
+@dataclasses.dataclass
+class Bounds:
+    """Box bounds lb <= x <= ub (scipy.optimize.Bounds): scalars or arrays broadcast to the
+    flattened variables; -inf/inf (or None) leave a side unbounded.
+
+    Args:
+        lb: the lower bounds (default -inf).
+        ub: the upper bounds (default inf).
+        keep_feasible: accepted for scipy compatibility (iterates always stay inside the box).
+
+    Examples:
+        >>> import padax
+        >>> from padax.scipy import optimize
+        >>> res = optimize.minimize(lambda v: padax.sum((v - 3.0) ** 2), padax.to_tensor([0.0, 0.0]),
+        ...                         method="L-BFGS-B", bounds=optimize.Bounds(0.0, [2.0, 5.0]))
+        >>> res.x.tolist()
+        [2.0, 3.0]
+    """
+
+    lb: Any = -np.inf
+    ub: Any = np.inf
+    keep_feasible: Any = False
+
+
+def _is_number(v) -> bool:
+    return v is None or isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _side(v, n: int, dt, default: float, what: str, given):
+    """One side of a Bounds-like object as an (n,) array: a scalar, or an array of n elements."""
+    if v is None:
+        v = default
+    if _is_number(v) or isinstance(v, (list, tuple, np.ndarray)):
+        a = np.asarray(v, dtype=object if isinstance(v, (list, tuple)) else None)
+        if a.dtype == object:
+            a = np.asarray([default if e is None else e for e in a.ravel()], dtype=np.float64).reshape(a.shape)
+        arr = np.asarray(a, dtype=np.float64)
+    else:
+        arr = pnp.asarray(v)
+    if arr.size == n:
+        arr = arr.reshape((n,))
+    elif arr.size == 1:
+        arr = arr.reshape(())
+    else:
+        raise op_value_error(_OP, f"bounds.{what} has shape {tuple(np.shape(arr))}, which fits neither a scalar "
+                                  f"nor the {n} variables of x0 (bounds given: {given!r})")
+    return pnp.broadcast_to(pnp.asarray(arr, dtype=dt), (n,))
+
+
+def standardize_bounds(bounds: Any, n: int, dt, op: str = _OP):
+    """scipy's forms of `bounds` as (lb, ub) arrays of shape (n,): a sequence of n (lo, hi)
+    pairs (None for an unbounded side), or an object with `lb` and `ub` (scipy.optimize.Bounds,
+    padax.scipy.optimize.Bounds). Anything else is refused: a bare (lower, upper) pair of
+    arrays would be read as per-variable pairs by scipy."""
+    if hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        return _side(bounds.lb, n, dt, -np.inf, "lb", bounds), _side(bounds.ub, n, dt, np.inf, "ub", bounds)
+    hint = ("give one (lo, hi) pair per variable, e.g. [(0, 2)] * n, with None for an unbounded side, "
+            "or padax.scipy.optimize.Bounds(lb, ub) for arrays or scalars")
+    shape = getattr(bounds, "shape", None)
+    if shape is not None and len(shape) == 2 and shape[1] == 2:  # an (n, 2) array of pairs
+        bounds = [(bounds[i, 0], bounds[i, 1]) for i in range(shape[0])]
+    if not isinstance(bounds, (list, tuple)):
+        raise op_value_error(op, f"bounds must be a sequence of (lo, hi) pairs or a Bounds object, got "
+                                 f"{type(bounds).__name__}; {hint}")
+    pairs = list(bounds)
+    bad = [i for i, p in enumerate(pairs)
+           if not (isinstance(p, (list, tuple, np.ndarray)) and len(p) == 2)]
+    if bad:
+        i = bad[0]
+        raise op_value_error(op, f"bounds[{i}] is {pairs[i]!r}, not a (lo, hi) pair; {hint}")
+    if len(pairs) != n:
+        raise op_value_error(op, f"bounds has {len(pairs)} (lo, hi) pairs but x0 has {n} variables; {hint}")
+    sides = []
+    for k, default in ((0, -np.inf), (1, np.inf)):
+        vals = [default if p[k] is None else p[k] for p in pairs]
+        for i, v in enumerate(vals):
+            if np.ndim(v) != 0:
+                raise op_value_error(op, f"bounds[{i}][{k}] has shape {tuple(np.shape(v))}; each side of a "
+                                         f"(lo, hi) pair is a scalar")
+        if all(_is_number(v) for v in vals):
+            sides.append(pnp.asarray(np.asarray(vals, dtype=np.float64).reshape((n,)), dtype=dt))
+        else:
+            sides.append(pnp.stack([pnp.asarray(v, dtype=dt).reshape(()) for v in vals]) if n else
+                         pnp.zeros((0,), dt))
+    return sides[0], sides[1]
+
+
+def check_bound_order(lb, ub, op: str = _OP) -> None:
+    """A ValueError where a lower bound exceeds its upper bound (when the bounds are concrete)."""
+    if isinstance(lb, Tracer) or isinstance(ub, Tracer):
+        return
+    lv, uv = np.asarray(lb), np.asarray(ub)
+    bad = np.flatnonzero(lv > uv)
+    if bad.size:
+        i = int(bad[0])
+        raise op_value_error(op, f"the lower bound exceeds the upper bound at variable {i} "
+                                 f"({float(lv[i])} > {float(uv[i])})")
 
 
 def _line_search(f_and_g: Callable, x, fx, gx, d, bounds, max_tries: int = 40):
@@ -317,11 +417,11 @@ _METHODS = {"bfgs": "bfgs", "l-bfgs-b": "lbfgs", "l-bfgs": "lbfgs", "l-bfgs-expe
             "newton-cg": "newton-cg", "trust-exact": "trust-exact"}
 
 
-def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", tol: float | None = None,
+def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str | None = None, tol: float | None = None,
              bounds: Any = None, options: dict | None = None) -> OptimizeResults:
     """Minimise the scalar `fun(x, *args)` from x0 (a pytree of float arrays), scipy's/jax's
-    signature. Methods: 'BFGS', 'L-BFGS-B' (limited memory; `bounds=(lower, upper)`
-    arrays or scalars are enforced by projection), 'Newton-CG' (Hessian-vector products
+    signature. Methods: 'BFGS', 'L-BFGS-B' (limited memory; bounds, in scipy's forms, are
+    enforced by projection), 'Newton-CG' (Hessian-vector products
     and conjugate gradients), 'trust-exact' (trust region, exact Hessian and subproblem).
     options: maxiter, gtol, maxcor (L-BFGS history); initial_trust_radius, max_trust_radius,
     eta (trust-exact).
@@ -330,12 +430,14 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
 
     Args:
         fun: the scalar objective fun(x, *args).
-        x0: the starting point, a pytree of float arrays.
-        args: extra arguments passed to fun (differentiable through the result).
-        method: 'BFGS' (default), 'L-BFGS-B', 'Newton-CG' or 'trust-exact' (case-insensitive).
+        x0: the starting point, a pytree of float arrays (integers are taken as float64).
+        args: extra arguments passed to fun (differentiable through the result); a non-tuple is one argument, as in scipy.
+        method: 'BFGS', 'L-BFGS-B', 'Newton-CG' or 'trust-exact' (case-insensitive); None picks, as scipy,
+            'L-BFGS-B' when bounds are given and 'BFGS' otherwise.
         tol: the gradient tolerance (default 1e-5 for float64, 1e-4 otherwise); options['gtol'] overrides it.
-        bounds: (lower, upper) for 'L-BFGS-B' only.
-        options: a dict of the options listed above.
+        bounds: 'L-BFGS-B' only, as scipy: one (lo, hi) pair per variable of the flattened x0 (None
+            for an unbounded side), or a Bounds object (lb, ub scalars or arrays).
+        options: a dict of the options listed above ('disp' is accepted and ignored).
 
     Returns:
         An OptimizeResults.
@@ -348,11 +450,16 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         >>> res.x.tolist(), bool(res.success)
         ([1.0, 1.0], True)
     """
+    if method is None:
+        method = "L-BFGS-B" if bounds is not None else "BFGS"
     key = _METHODS.get(str(method).lower())
     if key is None:
         raise op_value_error(_OP, f"method must be one of 'BFGS', 'L-BFGS-B', 'Newton-CG', 'trust-exact', "
                                   f"got {method!r}")
+    if not isinstance(args, tuple):
+        args = (args,)
     options = dict(options or {})
+    options.pop("disp", None)
     unknown = set(options) - {"maxiter", "gtol", "maxcor", "norm", "initial_trust_radius", "max_trust_radius", "eta"}
     if unknown:
         raise op_value_error(_OP, f"unknown options {sorted(unknown)}")
@@ -360,7 +467,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
         raise op_value_error(_OP, f"bounds are supported by method='L-BFGS-B', not {method!r}")
     x_flat, unravel = ravel_pytree(x0)
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
-        x_flat = x_flat.astype(pnp.float32)
+        x_flat = x_flat.astype(pnp.float64)  # as scipy: integers are taken as float64
     n = x_flat.shape[0]
     maxiter = int(options.get("maxiter", 200 * n if key in ("bfgs", "lbfgs") else max(50 * n, 200)))
     gtol = float(options.get("gtol", tol if tol is not None else (1e-5 if x_flat.dtype == pnp.float64 else 1e-4)))
@@ -375,9 +482,8 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str = "BFGS", 
     gradient = grad(flat_fun)
     bnds = None
     if bounds is not None:
-        lo, hi = bounds
-        bnds = (pnp.broadcast_to(pnp.asarray(-np.inf if lo is None else lo, dtype=x_flat.dtype), (n,)),
-                pnp.broadcast_to(pnp.asarray(np.inf if hi is None else hi, dtype=x_flat.dtype), (n,)))
+        bnds = standardize_bounds(bounds, n, x_flat.dtype)
+        check_bound_order(*bnds)
 
     def run(_, guess):
         # custom_root never differentiates `run`: derivatives come from `optimality`

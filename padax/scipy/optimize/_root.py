@@ -77,8 +77,9 @@ tree_util.register_node(RootScalarResults,
                         lambda _, ch: RootScalarResults(*ch))
 
 
-def _newton_system(F: Callable, x0, tol: float, maxiter: int):
+def _newton_system(F: Callable, x0, tol: float, maxiter: int, J_of: Callable | None = None):
     """Newton's method with the dense Jacobian, halving the step until |F|^2 decreases."""
+    J_of = J_of or jacfwd(F)
 
     def sq(v):
         return pnp.sum(v * v)
@@ -89,7 +90,7 @@ def _newton_system(F: Callable, x0, tol: float, maxiter: int):
 
     def body(s):
         x, fx, k, nfev, status = s
-        J = jacfwd(F)(x)
+        J = J_of(x)
         d = -lstsq(J, fx[:, None])[0][:, 0]
 
         def ls_cond(c):
@@ -113,7 +114,7 @@ def _newton_system(F: Callable, x0, tol: float, maxiter: int):
     return x, (fx, nfev, k, status)
 
 
-def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: float | None = None,
+def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", jac: Any = None, tol: float | None = None,
          options: dict | None = None) -> RootResults:
     """A zero of fun(x, *args) (same pytree structure as x0) by damped Newton iterations
     (method 'hybr' or 'lm' both map to it); under grad the root is differentiated with
@@ -121,11 +122,14 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
 
     Args:
         fun: the function fun(x, *args), returning a pytree like x.
-        x0: the starting point, a pytree of float arrays.
-        args: extra arguments passed to fun.
-        method: 'hybr' (default), 'lm' or 'newton'; all run the same damped Newton.
+        x0: the starting point, a pytree of float arrays (integers are taken as float64).
+        args: extra arguments passed to fun (a non-tuple is one argument, as in scipy).
+        method: 'hybr' (default), 'lm' or 'newton' (case-insensitive); all run the same damped Newton.
+        jac: as scipy: a callable jac(x, *args) giving the Jacobian, or True when fun returns
+            (value, Jacobian); otherwise the Jacobian comes from autodiff.
         tol: the tolerance on max|fun(x)| (default 1e-10 for float64, 1e-5 otherwise).
-        options: a dict; only 'maxiter' is read (default 100 * (n + 1)).
+        options: a dict with 'maxiter' (default 100 * (n + 1)); 'disp' is accepted and ignored,
+            other keys are refused (they would have no effect).
 
     Returns:
         A RootResults.
@@ -138,20 +142,40 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", tol: fl
         >>> res.x.tolist(), bool(res.success)  # as scipy
         ([0.8412, 0.1588], True)
     """
-    if method not in ("hybr", "lm", "newton"):
-        raise op_value_error("padax.scipy.optimize.root", f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
+    op = "padax.scipy.optimize.root"
+    if str(method).lower() not in ("hybr", "lm", "newton"):
+        raise op_value_error(op, f"method must be 'hybr', 'lm' or 'newton', got {method!r}")
+    if not isinstance(args, tuple):
+        args = (args,)
     options = dict(options or {})
+    options.pop("disp", None)
+    unknown = sorted(set(options) - {"maxiter"})
+    if unknown:
+        raise op_value_error(op, f"unknown options {unknown}; padax reads only 'maxiter' (and ignores 'disp')")
+    if jac is not None and not callable(jac) and not isinstance(jac, bool):
+        raise op_value_error(op, f"jac must be a callable, True or None, got {type(jac).__name__}")
     x_flat, unravel = ravel_pytree(x0)
+    if not pnp.issubdtype(x_flat.dtype, pnp.floating):
+        x_flat = x_flat.astype(pnp.float64)  # as scipy: integers are taken as float64
     tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
     maxiter = int(options.get("maxiter", 100 * (x_flat.shape[0] + 1)))
+    n = x_flat.shape[0]
 
     def F(xf):
         out = fun(unravel(xf), *args)
+        if jac is True:
+            out = out[0]
         return ravel_pytree(out)[0].astype(xf.dtype)
+
+    J_of = None
+    if callable(jac) or jac is True:
+        def J_of(xf):
+            J = jac(unravel(xf), *args) if callable(jac) else fun(unravel(xf), *args)[1]
+            return pnp.asarray(J).astype(xf.dtype).reshape((n, n))
 
     def run(_, guess):
         # custom_root never differentiates `run`: derivatives come from F's implicit rule
-        return _newton_system(F, guess, tol, maxiter)
+        return _newton_system(F, guess, tol, maxiter, J_of)
 
     x, (fx, nfev, k, status) = lax.custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
     return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)

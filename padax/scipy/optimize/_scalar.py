@@ -160,14 +160,15 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
 
     Args:
         f: the scalar function f(x, *args).
-        args: extra arguments passed to f (and to fprime/fprime2).
+        args: extra arguments passed to f (and to fprime/fprime2); a non-tuple is one argument, as in scipy.
         method: one of the methods above; None picks one from the other arguments.
         bracket: [a, b] with f(a) and f(b) of different signs, for the bracketing methods.
-        fprime, fprime2: callables for the first and second derivative; otherwise autodiff.
+        fprime, fprime2: callables for the first and second derivative, or True when f returns them
+            with its value (scipy's convention); otherwise autodiff.
         x0, x1: starting points for the open methods.
         xtol, rtol: absolute and relative tolerances on x (default 2e-12 and 4 eps).
         maxiter: the iteration limit (default 100).
-        options: a dict that may override xtol, rtol and maxiter.
+        options: a dict that may override xtol, rtol and maxiter ('disp' is ignored; other keys are refused).
 
     Returns:
         A RootScalarResults.
@@ -178,7 +179,13 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
         >>> round(float(res.root), 5), bool(res.converged)  # the cube root of 2
         (1.25992, True)
     """
+    if not isinstance(args, tuple):
+        args = (args,)
     options = dict(options or {})
+    options.pop("disp", None)
+    unknown = sorted(set(options) - {"xtol", "rtol", "maxiter"})
+    if unknown:
+        raise op_value_error(_OP, f"unknown options {unknown}; padax reads 'xtol', 'rtol' and 'maxiter'")
     xtol = float(options.get("xtol", 2e-12 if xtol is None else xtol))
     rtol = float(options.get("rtol", 4 * 2.220446049250313e-16 if rtol is None else rtol))
     maxiter = int(options.get("maxiter", 100 if maxiter is None else maxiter))
@@ -188,8 +195,11 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     if method not in BRACKETING + OPEN:
         raise op_value_error(_OP, f"method must be one of {list(BRACKETING + OPEN)}, got {method!r}")
 
+    # as scipy: fprime=True means f returns (f, f'); fprime2=True too means (f, f', f'')
+    packed = fprime is True
+
     def fx(x):
-        return f(x, *args)
+        return f(x, *args)[0] if packed else f(x, *args)
 
     arg_dts = [pnp.asarray(v).dtype for v in tree.leaves(args)]
     if method in BRACKETING:
@@ -222,8 +232,14 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
         if method == "secant":
             second = (pnp.asarray(x1).astype(guess.dtype) if x1 is not None
                       else guess * 1.0001 + pnp.where(guess >= 0, 1e-4, -1e-4).astype(guess.dtype))
-        deriv = (lambda z: fprime(z, *args)) if callable(fprime) else grad(fx)
-        deriv2 = (lambda z: fprime2(z, *args)) if callable(fprime2) else grad(deriv)
+        if packed:
+            deriv = lambda z: f(z, *args)[1]  # noqa: E731
+        else:
+            deriv = (lambda z: fprime(z, *args)) if callable(fprime) else grad(fx)
+        if packed and fprime2 is True:
+            deriv2 = lambda z: f(z, *args)[2]  # noqa: E731
+        else:
+            deriv2 = (lambda z: fprime2(z, *args)) if callable(fprime2) else grad(deriv)
 
         def run(_, g0):
             return _open_method(fx, deriv, deriv2, method, g0, second, xtol, rtol, maxiter)

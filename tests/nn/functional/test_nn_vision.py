@@ -173,3 +173,11 @@ def test_errors():
         F.pixel_shuffle(x, 2)
     with pytest.raises(ValueError, match=r"fold: x f32\[1,8,5\] must have 3 x 3 = 9 columns"):
         F.fold(padax.ones([1, 8, 5]), [4, 4], 2)
+
+
+def test_pixel_shuffle_zero_factor_is_a_clear_error():
+    import padax.nn.functional as F
+    with pytest.raises(ValueError, match="pixel_shuffle: upscale_factor must be a positive int, got 0"):
+        F.pixel_shuffle(padax.ones([1, 1, 4, 4]), 0)
+    with pytest.raises(ValueError, match="pixel_unshuffle: downscale_factor must be a positive int, got 0"):
+        F.pixel_unshuffle(padax.ones([1, 1, 4, 4]), 0)

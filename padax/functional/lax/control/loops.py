@@ -4,6 +4,7 @@
 reverse mode differentiates it; a while_loop is forward-mode only (its trip count is known at run time)."""
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 import numpy as np
@@ -156,6 +157,13 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll: int | bool 
 
     if static:
         lo, hi = int(lower), int(upper)
+        big = [b for b in (lo, hi) if not -2 ** 63 <= b < 2 ** 63]
+        if big:
+            raise op_value_error("fori_loop", f"bound {big[0]} does not fit the int64 loop index")
+        if hi - lo > MAX_SCAN_LENGTH:
+            raise op_value_error("fori_loop", f"the static bounds [{lo}, {hi}) give {hi - lo} steps, more than a "
+                                              f"compiled loop can count (at most 2**31 - 1 = {MAX_SCAN_LENGTH}: the "
+                                              "step counter is int32)")
         i0 = asarray(lo)
 
         def step(carry, _):
@@ -339,6 +347,26 @@ def _scan_abstract(*args, jaxpr, num_consts, num_carry, length, reverse, unroll)
     return list(carry) + [y.update(shape=(length,) + y.shape) for y in outs[num_carry:]]
 
 
+MAX_SCAN_LENGTH = 2 ** 31 - 1  # the compiled loop's step counter is int32
+
+
+def _scan_length(length: Any) -> int:
+    """`length` as a non-negative int the compiled loop can count to; a float, a bool or a value
+    beyond the int32 step counter is refused (int(3.5) would silently run 3 steps)."""
+    if isinstance(length, (bool, np.bool_)) or isinstance(length, (float, np.floating)):
+        raise op_type_error("scan", f"length must be an int, got {type(length).__name__} {length!r}")
+    try:
+        n = operator.index(length)
+    except TypeError:
+        raise op_type_error("scan", f"length must be an int, got {type(length).__name__} {length!r}") from None
+    if n < 0:
+        raise op_value_error("scan", f"length must be non-negative, got {n}")
+    if n > MAX_SCAN_LENGTH:
+        raise op_value_error("scan", f"length {n} is more steps than a compiled loop can count (at most "
+                                     f"2**31 - 1 = {MAX_SCAN_LENGTH}: the step counter is int32)")
+    return n
+
+
 def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
          unroll: int | bool = 1):
     """Loop `carry, y = f(carry, x)` over the leading axis of `xs`; returns (carry, stacked ys).
@@ -385,7 +413,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
                                          "leading axis to scan over")
         lengths.add(a.shape[0])
     if length is not None:
-        length = int(length)
+        length = _scan_length(length)
         if lengths and lengths != {length}:
             raise op_value_error("scan", f"length={length} does not match the leading axes of xs "
                                          f"{sorted(lengths)}")
