@@ -8,7 +8,7 @@ in the kernel's spatial order).
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -325,7 +325,81 @@ def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, r
                                 preferred_element_type=preferred_element_type)
 
 
-__all__ = ["ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv",
+def _conv_transpose_padding(k: int, s: int, padding: Any) -> tuple[int, int]:
+    """(before, after) padding of one spatial dimension of a transposed convolution (the gradient of
+    a forward convolution with kernel size k, stride s and `padding`)."""
+    if padding == "SAME":
+        pad_len = k + s - 2
+        pad_a = k - 1 if s > k - 1 else int(np.ceil(pad_len / 2))
+    elif padding == "VALID":
+        pad_len = k + s - 2 + max(k - s, 0)
+        pad_a = k - 1
+    elif isinstance(padding, tuple):
+        pads = tuple(k - p - 1 for p in padding)
+        pad_a, pad_len = pads[0], sum(pads)
+    else:
+        raise ValueError(f"conv_transpose: padding must be 'SAME', 'VALID' or (low, high) pairs, got {padding!r}")
+    return pad_a, pad_len - pad_a
+
+
+_TRANSPOSE_DEFAULT_DN = {3: ("NHC", "HIO", "NHC"), 4: ("NHWC", "HWIO", "NHWC"), 5: ("NHWDC", "HWDIO", "NHWDC")}
+
+
+def conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numbers=None,
+                   transpose_kernel: bool = False, precision=None, preferred_element_type=None,
+                   use_consistent_padding: bool = False):
+    """The transposed ("deconvolution") convolution of jax's lax.conv_transpose: the input dilated by
+    `strides` and convolved with `rhs`; default layouts NHC/HIO, NHWC/HWIO, NHWDC/HWDIO.
+
+    Args:
+        lhs, rhs: the input and the kernel.
+        strides: the forward convolution's strides (the input dilation here).
+        padding: 'SAME', 'VALID' or (low, high) pairs (the forward convolution's, when
+            use_consistent_padding, else the transposed convolution's own pairs).
+        rhs_dilation: the kernel dilation.
+        dimension_numbers: as in conv_general_dilated.
+        transpose_kernel: flip the kernel's spatial axes and swap its in/out channels (the gradient form).
+        precision, preferred_element_type: as in `dot_general`.
+
+    Returns:
+        The output array.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> x, k = padax.ones([1, 2, 1]), padax.ones([2, 1, 1])   # NHC, HIO
+        >>> lax.conv_transpose(x, k, (2,), "VALID").reshape([-1]).tolist()
+        [1.0, 1.0, 1.0, 1.0]
+    """
+    ndim = len(np.shape(rhs)) if not hasattr(rhs, "ndim") else rhs.ndim
+    if dimension_numbers is None:
+        if ndim not in _TRANSPOSE_DEFAULT_DN:
+            raise ValueError(f"conv_transpose: no default dimension numbers for a {ndim}-D kernel")
+        dimension_numbers = _TRANSPOSE_DEFAULT_DN[ndim]
+    dn = conv_dimension_numbers(tuple(lhs.shape), tuple(rhs.shape), dimension_numbers)
+    k_sdims = [rhs.shape[i] for i in dn.rhs_spec[2:]]
+    rhs_dilation = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * (ndim - 2)
+    if use_consistent_padding or (isinstance(padding, str) and padding in ("SAME", "VALID")):
+        effective = [0 if k == 0 else 1 + r * (k - 1) for k, r in zip(k_sdims, rhs_dilation)]
+        per_dim = [padding] * len(strides) if isinstance(padding, str) else list(padding)
+        pads = [_conv_transpose_padding(k, s, tuple(p) if not isinstance(p, str) else p)
+                for k, s, p in zip(effective, strides, per_dim)]
+    else:
+        pads = padding
+    if transpose_kernel:
+        rhs = rev(rhs, tuple(dn.rhs_spec[2:]))
+        rhs = transpose(rhs, _swap(ndim, dn.rhs_spec[0], dn.rhs_spec[1]))
+    return conv_general_dilated(lhs, rhs, (1,) * (ndim - 2), pads, tuple(strides), rhs_dilation, dn,
+                                precision=precision, preferred_element_type=preferred_element_type)
+
+
+def _swap(n: int, a: int, b: int) -> tuple[int, ...]:
+    perm = list(range(n))
+    perm[a], perm[b] = perm[b], perm[a]
+    return tuple(perm)
+
+
+__all__ = ["ConvDimensionNumbers", "conv_dimension_numbers", "conv_general_dilated", "conv", "conv_transpose",
            "conv_with_general_padding", "padtype_to_pads"]
 
 

@@ -134,7 +134,49 @@ def _wrapper(prim: Primitive):
 reduce_window_sum, reduce_window_max, reduce_window_min = (
     _wrapper(p) for p in (reduce_window_sum_p, reduce_window_max_p, reduce_window_min_p))
 
-__all__ = ["reduce_window_sum", "reduce_window_max", "reduce_window_min"]
+def reduce_window(operand, init_value, computation, window_dimensions, window_strides, padding,
+                  base_dilation=None, window_dilation=None):
+    """jax's generic lax.reduce_window for the monoids XLA reduces windows with: `computation` is
+    lax.add (init 0), lax.max (init -inf or the dtype's minimum) or lax.min (init +inf or maximum).
+
+    Args:
+        operand: an array.
+        init_value: the computation's identity (padding takes it).
+        computation: lax.add, lax.max or lax.min (or padax's add/maximum/minimum).
+        window_dimensions, window_strides, padding, base_dilation, window_dilation: as in reduce_window_sum.
+
+    Returns:
+        An array of operand's dtype, one element per window.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> lax.reduce_window(padax.to_tensor([1.0, 3.0, 2.0]), -float("inf"), lax.max, (2,), (1,), "VALID").tolist()
+        [3.0, 3.0]
+    """
+    name = getattr(computation, "__name__", repr(computation))
+    kind = {"add": "sum", "max": "max", "maximum": "max", "min": "min", "minimum": "min"}.get(name)
+    if kind is None:
+        raise op_type_error("reduce_window", f"padax reduces windows with lax.add, lax.max or lax.min; got "
+                                             f"{name}. Write other reductions from these (or from slices)")
+    x = asarray(operand)
+    init = np.asarray(init_value if not hasattr(init_value, "shape") else np.asarray(init_value)).astype(
+        x.aval.dtype)
+    if kind == "sum":
+        identity = np.zeros((), x.aval.dtype)
+    elif dtypes.is_inexact(x.aval.dtype):
+        identity = np.asarray(-np.inf if kind == "max" else np.inf, x.aval.dtype)
+    else:
+        info = np.iinfo(x.aval.dtype) if x.aval.dtype != np.bool_ else None
+        identity = np.asarray((info.min if kind == "max" else info.max) if info else kind == "min")
+    if init.shape != () or init != identity:
+        raise op_value_error("reduce_window", f"init_value {init_value!r} is not the identity of {name} for "
+                                              f"{x.aval.dtype.name} ({identity.item()!r}); padax takes the identity only")
+    fn = {"sum": reduce_window_sum, "max": reduce_window_max, "min": reduce_window_min}[kind]
+    return fn(x, window_dimensions, window_strides, padding, base_dilation, window_dilation)
+
+
+__all__ = ["reduce_window", "reduce_window_sum", "reduce_window_max", "reduce_window_min"]
 
 
 # ---- differentiation and batching ----------------------------------------------------------
