@@ -185,3 +185,18 @@ def test_errors():
         G.send_uv(np.ones((2, 2)), np.ones((2, 2)), SRC[:1], DST[:1], "pow")
     with pytest.raises(TypeError, match="int32 or int64"):
         G.segment_sum(np.ones((2, 2)), np.array([0.0, 1.0]))
+
+
+def test_int32_graphs_and_tensor_out_size():
+    row, colptr = ROW.astype(np.int32), COLPTR.astype(np.int32)
+    nb, count = G.sample_neighbors(row, colptr, NODES.astype(np.int32), sample_size=1)
+    assert nb.dtype == padax.int32 and count.dtype == padax.int32 and nb.shape == (5,)
+    src, dst, nodes = G.reindex_graph(np.array([0, 1], np.int32), np.array([5, 0, 5], np.int32),
+                                      np.array([2, 1], np.int32))
+    assert src.dtype == dst.dtype == nodes.dtype == padax.int32
+    np.testing.assert_array_equal(np.asarray(src), [2, 0, 2])
+    np.testing.assert_array_equal(np.asarray(nodes), [0, 1, 5])
+    x = RNG.standard_normal((5, 2)).astype(np.float32)
+    out = G.send_u_recv(x, SRC, DST, "sum", out_size=padax.max(padax.to_tensor(DST)) + 1)
+    assert out.shape == (5, 2)
+    assert G.send_u_recv(x, SRC, DST, "sum", out_size=0).shape == (5, 2)      # <= 0: x's rows, as Paddle
