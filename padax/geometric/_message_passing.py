@@ -45,6 +45,11 @@ def _rows(op: str, out_size: Any, default: int) -> int:
     return n if n > 0 else default
 
 
+def _column(v: Any) -> Any:
+    """Paddle's message ops read a 1-D feature array [n] as [n, 1]."""
+    return v.reshape([-1, 1]) if v.ndim == 1 else v
+
+
 def _message(x: Any, y: Any, message_op: str) -> Any:
     if message_op == "add":
         return x + y
@@ -119,7 +124,8 @@ def send_ue_recv(x: Any, y: Any, src_index: Any, dst_index: Any, message_op: str
 
     Args:
         x: node features [num_nodes, ...].
-        y: edge features [num_edges, ...], broadcastable against x's trailing dimensions.
+        y: edge features [num_edges, ...], broadcastable against x's trailing dimensions (a 1-D x or y
+            is read as a column, [n, 1], as Paddle).
         src_index: source node of each edge, int32/int64 [num_edges].
         dst_index: destination node of each edge.
         message_op: "add" (default), "sub", "mul" or "div".
@@ -143,7 +149,7 @@ def send_ue_recv(x: Any, y: Any, src_index: Any, dst_index: Any, message_op: str
     reduce_op = _check("send_ue_recv", "reduce_op", reduce_op, _REDUCE_OPS)
     src = _index("send_ue_recv", "src_index", src_index)
     dst = _index("send_ue_recv", "dst_index", dst_index)
-    x, y = padax.asarray(x), padax.asarray(y)
+    x, y = _column(padax.asarray(x)), _column(padax.asarray(y))
     if y.shape[0] != src.shape[0]:
         raise ValueError(f"send_ue_recv: y needs one row per edge ({src.shape[0]}), got shape {tuple(y.shape)}")
     rows = _rows("send_ue_recv", out_size, x.shape[0])
@@ -155,7 +161,8 @@ def send_uv(x: Any, y: Any, src_index: Any, dst_index: Any, message_op: str = "a
 
     Args:
         x: source node features [num_nodes, ...].
-        y: destination node features [num_nodes, ...], broadcastable against x's trailing dimensions.
+        y: destination node features [num_nodes, ...], broadcastable against x's trailing dimensions (a
+            1-D x or y is read as a column, [n, 1], as Paddle).
         src_index: source node of each edge, int32/int64 [num_edges].
         dst_index: destination node of each edge.
         message_op: "add" (default), "sub", "mul" or "div".
@@ -175,5 +182,5 @@ def send_uv(x: Any, y: Any, src_index: Any, dst_index: Any, message_op: str = "a
     message_op = _check("send_uv", "message_op", message_op, _MESSAGE_OPS)
     src = _index("send_uv", "src_index", src_index)
     dst = _index("send_uv", "dst_index", dst_index)
-    x, y = padax.asarray(x), padax.asarray(y)
+    x, y = _column(padax.asarray(x)), _column(padax.asarray(y))
     return _message(x[src], y[dst], message_op)

@@ -200,3 +200,15 @@ def test_int32_graphs_and_tensor_out_size():
     out = G.send_u_recv(x, SRC, DST, "sum", out_size=padax.max(padax.to_tensor(DST)) + 1)
     assert out.shape == (5, 2)
     assert G.send_u_recv(x, SRC, DST, "sum", out_size=0).shape == (5, 2)      # <= 0: x's rows, as Paddle
+
+
+@pytest.mark.parametrize("xs,ys", [((5,), (6,)), ((5, 1), (6, 3)), ((5, 2, 1), (6, 1, 3)), ((5, 4), (6,))])
+def test_message_shapes_broadcast_as_paddle(xs, ys):
+    paddle = paddle_oracle()
+    x = RNG.standard_normal(xs).astype(np.float32)
+    y = RNG.standard_normal(ys).astype(np.float32)
+    pt = paddle.to_tensor
+    want = paddle.geometric.send_ue_recv(pt(x), pt(y), pt(SRC), pt(DST), "mul", "sum").numpy()
+    _close(G.send_ue_recv(x, y, SRC, DST, "mul", "sum"), want)
+    want = paddle.geometric.send_uv(pt(x), pt(x), pt(SRC), pt(DST), "add").numpy()
+    _close(G.send_uv(x, x, SRC, DST, "add"), want)
