@@ -212,3 +212,8 @@ def test_message_shapes_broadcast_as_paddle(xs, ys):
     _close(G.send_ue_recv(x, y, SRC, DST, "mul", "sum"), want)
     want = paddle.geometric.send_uv(pt(x), pt(x), pt(SRC), pt(DST), "add").numpy()
     _close(G.send_uv(x, x, SRC, DST, "add"), want)
+
+
+def test_sampling_under_jit_says_to_call_it_outside():
+    with pytest.raises(TypeError, match="outside jit"):
+        padax.jit(lambda r: G.sample_neighbors(r, COLPTR, NODES, 1))(ROW)
