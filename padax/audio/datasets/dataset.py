@@ -42,6 +42,7 @@ class AudioClassificationDataset(Dataset):
             raise ValueError(f"{type(self).__name__}: unknown feat_type {feat_type!r}; one of {list(FEAT_FUNCS)}")
         self.files, self.labels = list(files), list(labels)
         self.feat_type, self.sample_rate, self.feat_config = feat_type, sample_rate, kwargs
+        self._extractors: dict[int, Any] = {}          # one feature layer per sample rate met
 
     def _convert_to_record(self, idx: int) -> tuple[Any, int]:
         waveform, self.sample_rate = backends.load(self.files[idx])
@@ -51,9 +52,11 @@ class AudioClassificationDataset(Dataset):
         feat_func = FEAT_FUNCS[self.feat_type]
         if feat_func is None:
             return waveform, self.labels[idx]
-        config = dict(self.feat_config) if self.feat_type == "spectrogram" else {"sr": self.sample_rate,
-                                                                                  **self.feat_config}
-        return feat_func(**config)(waveform[None])[0], self.labels[idx]
+        if self.sample_rate not in self._extractors:
+            config = dict(self.feat_config) if self.feat_type == "spectrogram" else {"sr": self.sample_rate,
+                                                                                      **self.feat_config}
+            self._extractors[self.sample_rate] = feat_func(**config)
+        return self._extractors[self.sample_rate](waveform[None])[0], self.labels[idx]
 
     def __getitem__(self, idx: int) -> tuple[Any, int]:
         return self._convert_to_record(idx)
