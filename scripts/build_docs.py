@@ -115,6 +115,14 @@ OPTIONAL_MODULES = [
     ModuleDoc("padax.scipy.optimize", "padax.scipy.optimize", None, "jax.scipy.optimize"),
     ModuleDoc("padax.scipy.integrate", "padax.scipy.integrate", None, "jax.scipy.integrate"),
     ModuleDoc("padax.scipy.interpolate", "padax.scipy.interpolate", None, "jax.scipy.interpolate"),
+    ModuleDoc("padax.geometric", "padax.geometric: message passing, segments, sampling", "paddle.geometric", None),
+    ModuleDoc("padax.audio", "padax.audio: audio I/O, features, datasets", "paddle.audio", None),
+    ModuleDoc("padax.audio.functional", "padax.audio.functional", "paddle.audio.functional", None),
+    ModuleDoc("padax.audio.features", "padax.audio.features", "paddle.audio.features", None),
+    ModuleDoc("padax.audio.backends", "padax.audio.backends", "paddle.audio.backends", None),
+    ModuleDoc("padax.audio.datasets", "padax.audio.datasets", "paddle.audio.datasets", None),
+    ModuleDoc("padax.text", "padax.text: Viterbi decoding and text datasets", "paddle.text", None),
+    ModuleDoc("padax.text.datasets", "padax.text.datasets", "paddle.text.datasets", None),
 ]
 
 # Top-level packages that are padax's machinery, not a user-facing namespace: never given a page

@@ -51,6 +51,20 @@ def locate(dataset: str, arg: str, path: str | None, folder: str, url: str, down
                             f"file from {url} and put it there, or pass {arg}='/path/to/{os.path.basename(cached)}'")
 
 
+def locate_dir(dataset: str, arg: str, path: str | None, folder: str, url: str, must_hold: tuple[str, ...] = ()) -> str:
+    """The extracted folder for argument `arg`: `path` when given, else <data_home()>/<folder>; it must exist
+    and hold the relative paths `must_hold`. A missing one is an error naming it and where to get it."""
+    where = os.fspath(path) if path is not None else os.path.join(data_home(), folder)
+    missing = [where] if not os.path.isdir(where) else [os.path.join(where, m) for m in must_hold
+                                                          if not os.path.exists(os.path.join(where, m))]
+    if not missing:
+        return where
+    how = (f"{arg}={where!r}" if path is not None else
+           f"{arg} is not set and the cache folder {where!r}")
+    raise FileNotFoundError(f"{dataset}: {how} does not hold {missing[0]!r} (padax does not download datasets). "
+                            f"Get the archive from {url}, extract it to {where!r}, or pass {arg}='/path/to/{folder}'")
+
+
 def check_mode(dataset: str, mode: str, modes: tuple[str, ...]) -> str:
     if not isinstance(mode, str) or mode.lower() not in modes:
         raise ValueError(f"{dataset}: mode must be one of {list(modes)}, got {mode!r}")
