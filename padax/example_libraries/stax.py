@@ -56,9 +56,25 @@ def Dense(out_dim: int, W_init: Callable = glorot_normal(), b_init: Callable = n
     return init_fun, apply_fun
 
 
-def _kernel_shape(rhs_spec: str, lhs_spec: str, out_chan: int, filter_shape: tuple, input_shape: tuple) -> list:
-    it = iter(filter_shape)
-    return [out_chan if c == "O" else input_shape[lhs_spec.index("C")] if c == "I" else next(it) for c in rhs_spec]
+def _conv_layer(conv: Callable, dimension_numbers: tuple, out_chan: int, filter_shape: tuple, strides: Any,
+                padding: Any, W_init: Callable | None, b_init: Callable) -> tuple:
+    """A (transposed) convolution layer: `conv(inputs, W, strides)` plus a bias broadcast along 'C'."""
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    strides = tuple(strides or (1,) * len(filter_shape))
+    W_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
+
+    def apply_fun(params, inputs, **kwargs):
+        W, b = params
+        return conv(inputs, W, strides) + b
+
+    def init_fun(rng, input_shape):
+        it = iter(filter_shape)
+        kernel_shape = [out_chan if c == "O" else input_shape[lhs_spec.index("C")] if c == "I" else next(it)
+                        for c in rhs_spec]
+        k1, k2 = random.split(rng)
+        params = (W_init(k1, kernel_shape), b_init(k2, [out_chan if c == "C" else 1 for c in out_spec]))
+        return _output_shape(apply_fun, params, tuple(input_shape)), params
+    return init_fun, apply_fun
 
 
 def GeneralConv(dimension_numbers: tuple, out_chan: int, filter_shape: tuple, strides: Any = None,
@@ -72,22 +88,9 @@ def GeneralConv(dimension_numbers: tuple, out_chan: int, filter_shape: tuple, st
         >>> init(padax.random.key(0), (1, 8, 8, 2))[0]
         (1, 8, 8, 4)
     """
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
     one = (1,) * len(filter_shape)
-    strides = tuple(strides or one)
-    W_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
-
-    def apply_fun(params, inputs, **kwargs):
-        W, b = params
-        return lax.conv_general_dilated(inputs, W, strides, padding, one, one,
-                                        dimension_numbers=dimension_numbers) + b
-
-    def init_fun(rng, input_shape):
-        kernel_shape = _kernel_shape(rhs_spec, lhs_spec, out_chan, filter_shape, input_shape)
-        k1, k2 = random.split(rng)
-        params = (W_init(k1, kernel_shape), b_init(k2, [out_chan if c == "C" else 1 for c in out_spec]))
-        return _output_shape(apply_fun, params, tuple(input_shape)), params
-    return init_fun, apply_fun
+    conv = lambda x, W, st: lax.conv_general_dilated(x, W, st, padding, one, one, dimension_numbers=dimension_numbers)
+    return _conv_layer(conv, dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init)
 
 
 Conv = functools.partial(GeneralConv, ("NHWC", "HWIO", "NHWC"))
@@ -97,20 +100,8 @@ def GeneralConvTranspose(dimension_numbers: tuple, out_chan: int, filter_shape: 
                          padding: Any = "VALID", W_init: Callable | None = None,
                          b_init: Callable = normal(1e-6)) -> tuple:
     """A transposed convolution (lax.conv_transpose) with explicit layouts."""
-    lhs_spec, rhs_spec, out_spec = dimension_numbers
-    strides = tuple(strides or (1,) * len(filter_shape))
-    W_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
-
-    def apply_fun(params, inputs, **kwargs):
-        W, b = params
-        return lax.conv_transpose(inputs, W, strides, padding, dimension_numbers=dimension_numbers) + b
-
-    def init_fun(rng, input_shape):
-        kernel_shape = _kernel_shape(rhs_spec, lhs_spec, out_chan, filter_shape, input_shape)
-        k1, k2 = random.split(rng)
-        params = (W_init(k1, kernel_shape), b_init(k2, [out_chan if c == "C" else 1 for c in out_spec]))
-        return _output_shape(apply_fun, params, tuple(input_shape)), params
-    return init_fun, apply_fun
+    conv = lambda x, W, st: lax.conv_transpose(x, W, st, padding, dimension_numbers=dimension_numbers)
+    return _conv_layer(conv, dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init)
 
 
 Conv1DTranspose = functools.partial(GeneralConvTranspose, ("NHC", "HIO", "NHC"))
