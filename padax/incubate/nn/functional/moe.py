@@ -58,6 +58,37 @@ def moe_topk_gating(gate_logits: Any, k: int = 2, capacity_factor: float | None 
         >>> e.tolist(), keep.tolist()
         ([[0], [0], [1]], [[True], [False], [True]])
     """
+    weights, top_e, keep, _, frac, mean_probs = _route(gate_logits, k, capacity_factor, capacity, normalize)
+    return weights, top_e, keep, load_balancing_loss(frac, mean_probs)
+
+
+def load_balancing_loss(frac: Any, mean_probs: Any) -> Any:
+    """The load-balancing loss num_experts * sum_e frac[e] * mean_probs[e] (Switch / GShard), with frac
+    (the share of assignments per expert, piecewise constant) taken as a constant.
+
+    Split out of moe_topk_gating so that data- or expert-parallel code can average frac and mean_probs
+    over all tokens first (lax.pmean) and get the loss of the whole batch.
+
+    Args:
+        frac: [num_experts] share of the token-to-expert assignments each expert got.
+        mean_probs: [num_experts] router probability of each expert, averaged over tokens.
+
+    Returns:
+        A scalar; 1 for perfectly even routing.
+
+    Examples:
+        >>> import padax
+        >>> from padax.incubate.nn.functional import load_balancing_loss
+        >>> float(load_balancing_loss(padax.to_tensor([0.5, 0.5]), padax.to_tensor([0.5, 0.5])))
+        1.0
+    """
+    return frac.shape[-1] * padax.sum(padax.stop_gradient(frac) * mean_probs)
+
+
+def _route(gate_logits: Any, k: int, capacity_factor: float | None, capacity: int | None,
+           normalize: bool) -> tuple[Any, ...]:
+    """moe_topk_gating's work: (weights, experts, keep, slot [tokens, k] of each assignment in its expert,
+    frac [E] of assignments per expert, mean_probs [E])."""
     if gate_logits.ndim != 2:
         raise op_value_error("moe_topk_gating", f"wants gate_logits [tokens, num_experts], got {gate_logits.shape}")
     s, n_exp = gate_logits.shape
@@ -70,18 +101,15 @@ def moe_topk_gating(gate_logits: Any, k: int = 2, capacity_factor: float | None 
     weights = top_p / padax.sum(top_p, axis=-1, keepdim=True) if normalize else top_p
     onehot = padax.nn.functional.one_hot(top_e, n_exp)             # [s, k, E]
     frac = padax.sum(onehot, axis=(0, 1)) / (s * k)
-    aux = n_exp * padax.sum(padax.stop_gradient(frac) * padax.mean(probs, axis=0))
     if capacity is None and capacity_factor is not None:
         capacity = int(math.ceil(capacity_factor * s * k / n_exp))
-    if capacity is None:
-        keep = padax.ones([s, k], "bool")
-    else:
-        # choice-major priority: every token's first choice before any second choice
-        oh = padax.reshape(padax.transpose(onehot, [1, 0, 2]), [k * s, n_exp])
-        position = padax.sum((padax.cumsum(oh, axis=0) - 1) * oh, axis=-1)   # slot taken in its expert
-        keep = padax.transpose(padax.reshape(position < capacity, [k, s]), [1, 0])
+    # choice-major priority: every token's first choice before any second choice
+    oh = padax.reshape(padax.transpose(onehot, [1, 0, 2]), [k * s, n_exp])
+    position = padax.sum((padax.cumsum(oh, axis=0) - 1) * oh, axis=-1)   # slot taken in its expert
+    position = padax.transpose(padax.reshape(_int(position), [k, s]), [1, 0])
+    keep = padax.ones([s, k], "bool") if capacity is None else position < capacity
     weights = padax.where(keep, weights, padax.zeros_like(weights))
-    return weights, top_e, keep, aux
+    return weights, top_e, keep, position, frac, padax.mean(probs, axis=0)
 
 
 def moe_permute(x: Any, expert_index: Any, num_experts: int, keep: Any = None) -> tuple[Any, Any, Any]:
@@ -146,4 +174,4 @@ def moe_unpermute(rows: Any, order: Any, combine_weights: Any) -> Any:
     return out
 
 
-__all__ = ["moe_topk_gating", "moe_permute", "moe_unpermute"]
+__all__ = ["load_balancing_loss", "moe_topk_gating", "moe_permute", "moe_unpermute"]
