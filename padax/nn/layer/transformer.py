@@ -122,7 +122,8 @@ class MultiHeadAttention(Layer):
         writes the new keys/values at positions length.. (lax.dynamic_update_slice) and returns the
         cache with length advanced; the queries attend causally: query i of the call (absolute position
         length + i) sees keys 0 .. length + i, and attn_mask, if given, is added on top (broadcast to
-        [batch, heads, query_len, max_length]).
+        [batch, heads, query_len, max_length]). Writing past max_length is not checked (under jit the
+        length is traced; lax.dynamic_update_slice clamps the start, overwriting the last positions).
 
         Examples:
             >>> import padax
