@@ -86,3 +86,13 @@ def test_shape_errors_name_the_op():
         lax.ragged_dot(lhs, rhs, np.array([1, 2], np.int32))
     with pytest.raises(Exception, match="ragged_dot"):
         lax.ragged_dot(lhs, rhs[:, :2], np.array([1, 2, 3], np.int32))
+
+
+def test_jvp_matches_jax():
+    lhs, rhs = _data()
+    tl, tr = _data(5)
+    gs = np.array([0, 5, 1], np.int32)
+    out, tan = padax.jvp(lambda a, b: lax.ragged_dot(a, b, gs), (lhs, rhs), (tl, tr))
+    jout, jtan = jax.jvp(lambda a, b: jax.lax.ragged_dot(a, b, gs), (lhs, rhs), (tl, tr))
+    assert_close(out, np.asarray(jout), rtol=1e-5, atol=1e-5)
+    assert_close(tan, np.asarray(jtan), rtol=1e-5, atol=1e-5)
