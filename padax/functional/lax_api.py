@@ -18,6 +18,7 @@ from padax.functional.lax import (  # noqa: E402
     linalg as _m9,
     parallel as _m10,
     precision as _m12,
+    ragged as _m21,
     random_bits as _m13,
     reductions as _m14,
     resharding as _m11,
@@ -39,6 +40,7 @@ from padax.functional.lax.indexing import *  # noqa: F401,F403
 from padax.functional.lax.linalg import *  # noqa: F401,F403
 from padax.functional.lax.parallel import *  # noqa: F401,F403
 from padax.functional.lax.precision import *  # noqa: F401,F403
+from padax.functional.lax.ragged import *  # noqa: F401,F403
 from padax.functional.lax.random_bits import *  # noqa: F401,F403
 from padax.functional.lax.reductions import *  # noqa: F401,F403
 from padax.functional.lax.resharding import *  # noqa: F401,F403
@@ -50,5 +52,5 @@ from padax.functional.lax.windowed_select import *  # noqa: F401,F403
 
 # what `from padax.functional.lax_api import *` gives: the star-exports of the modules above
 __all__ = sorted({name for m in (_m1, _m2, _m3, _m4, _m5, _m6, _m7, _m8, _m9, _m10, _m11, _m12, _m13, _m14, _m15,
-                                 _m16, _m17, _m18, _m19, _m20)
+                                 _m16, _m17, _m18, _m19, _m20, _m21)
                   for name in getattr(m, "__all__", [n for n in vars(m) if not n.startswith("_")])} - {"annotations"})

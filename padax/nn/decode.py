@@ -7,6 +7,9 @@ is a Python loop that stops as soon as all are finished, as in Paddle. Inside a 
 (jit) the number of steps must be static: there max_step_num is required, and the loop is a
 `scan` of max_step_num + 1 steps whose finished entries keep their state, so the outputs have that
 fixed length.
+
+`generate` (padax's) continues token sequences with a language model `model(tokens, cache) -> (logits,
+cache)`, greedy or sampled (top-k / top-p), compiled as one while_loop over a preallocated cache.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from padax.functional.creation import full, zeros_like
 from padax.functional.indexed import take_along
 from padax.functional.lax.control import scan
 from padax.functional.manipulation import moveaxis, reshape, stack, unsqueeze
+from padax.nn._generation import generate  # noqa: F401 (decode's name for it)
 from padax.nn.functional.activation import log_softmax
 from padax.nn.functional.extension import gather_tree
 from padax.random import _state as _global_rng

@@ -12,7 +12,7 @@ import numpy as np
 
 from padax import dtypes
 from padax.core.errors import op_type_error as _op_type_error, op_value_error as _op_value_error
-from padax.functional import creation, manipulation, math as M
+from padax.functional import creation, lax_api as lax, manipulation, math as M
 from padax.functional._arrays import aval_of
 from padax.functional.linalg_basic import matmul
 from padax.nn import functional as F
@@ -79,6 +79,9 @@ class MultiHeadAttention(Layer):
 
     Cache = collections.namedtuple("Cache", ["k", "v"])
     StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+    # padax's fixed-size self-attention cache for compiled decoding (not in Paddle): keys/values preallocated
+    # to [batch, heads, max_length, head_dim], `length` (an int32 scalar) positions of them filled
+    PreallocatedCache = collections.namedtuple("PreallocatedCache", ["k", "v", "length"])
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, kdim: int | None = None,
                  vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
@@ -109,9 +112,36 @@ class MultiHeadAttention(Layer):
         """The projected keys and values, [batch, heads, seq, head_dim]."""
         return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
 
-    def gen_cache(self, key: Any, value: Any = None, type: Any = Cache) -> Any:  # noqa: A002 (Paddle's name)
+    def gen_cache(self, key: Any, value: Any = None, type: Any = Cache, *,  # noqa: A002 (Paddle's name)
+                  max_length: int | None = None) -> Any:
         """StaticCache: the projected key/value (cross attention over a fixed memory); Cache with value None:
-        empty keys/values to grow step by step (self attention); Cache(key, value) otherwise."""
+        empty keys/values to grow step by step (self attention); Cache(key, value) otherwise.
+
+        PreallocatedCache (padax's, for jit-compiled decoding, where shapes are fixed): zeros of
+        [batch, heads, max_length, head_dim] (batch and dtype from `key`) and length 0. Each call with it
+        writes the new keys/values at positions length.. (lax.dynamic_update_slice) and returns the
+        cache with length advanced; the queries attend causally: query i of the call (absolute position
+        length + i) sees keys 0 .. length + i, and attn_mask, if given, is added on top (broadcast to
+        [batch, heads, query_len, max_length]). Writing past max_length is not checked (under jit the
+        length is traced; lax.dynamic_update_slice clamps the start, overwriting the last positions).
+
+        Examples:
+            >>> import padax
+            >>> _ = padax.seed(0)
+            >>> mha = padax.nn.MultiHeadAttention(8, 2)
+            >>> x = padax.randn([1, 3, 8])
+            >>> cache = mha.gen_cache(x, type=mha.PreallocatedCache, max_length=6)
+            >>> out, cache = mha(x, cache=cache)
+            >>> cache.k.shape, int(cache.length)
+            ((1, 2, 6, 4), 3)
+        """
+        if type is MultiHeadAttention.PreallocatedCache:
+            if max_length is None or value is not None:
+                raise _op_value_error("MultiHeadAttention.gen_cache", "a PreallocatedCache takes max_length "
+                                                                      "(and no value)")
+            b = aval_of(key).shape[0]
+            empty = creation.zeros([b, self.num_heads, int(max_length), self.head_dim], aval_of(key).dtype)
+            return self.PreallocatedCache(empty, empty, creation.zeros([], "int32"))
         if type is MultiHeadAttention.StaticCache:
             return self.StaticCache(*self.compute_kv(key, value if value is not None else key))
         if value is None:
@@ -137,6 +167,10 @@ class MultiHeadAttention(Layer):
             k = manipulation.concat([cache.k, k], axis=2)
             v = manipulation.concat([cache.v, v], axis=2)
             cache = self.Cache(k, v)
+        elif isinstance(cache, self.PreallocatedCache):
+            k, v, cache, keep = _write_preallocated(cache, k, v, aval_of(q).shape[2])
+            attn_mask = keep if attn_mask is None else M.add(
+                _convert_attention_mask(keep, aval_of(q).dtype), _convert_attention_mask(attn_mask, aval_of(q).dtype))
         product = matmul(M.multiply(q, self.head_dim ** -0.5), k, transpose_y=True)
         if attn_mask is not None:
             product = M.add(product, _convert_attention_mask(attn_mask, aval_of(product).dtype))
@@ -152,6 +186,19 @@ class MultiHeadAttention(Layer):
         if cache is not None:
             outs.append(cache)
         return out if len(outs) == 1 else tuple(outs)
+
+
+def _write_preallocated(cache: Any, k: Any, v: Any, s: int) -> tuple[Any, Any, Any, Any]:
+    """Write s new keys/values into a PreallocatedCache at its length; the full keys, values, the new cache and
+    the causal keep-mask [s, max_length] (key j visible to query i iff j <= length + i)."""
+    length = M.cast(cache.length, "int32")
+    zero = creation.zeros([], "int32")
+    k_all = lax.dynamic_update_slice(cache.k, M.cast(k, aval_of(cache.k).dtype), [zero, zero, length, zero])
+    v_all = lax.dynamic_update_slice(cache.v, M.cast(v, aval_of(cache.v).dtype), [zero, zero, length, zero])
+    max_length = aval_of(cache.k).shape[2]
+    keep = M.less_equal(manipulation.unsqueeze(creation.arange(max_length, dtype="int32"), 0),
+                        M.add(manipulation.unsqueeze(creation.arange(s, dtype="int32"), 1), length))
+    return k_all, v_all, type(cache)(k_all, v_all, M.add(length, s)), keep
 
 
 def _check_sizes(cls: str, d_model: int, nhead: int, dim_feedforward: int) -> None:
