@@ -195,7 +195,8 @@ def to_sparse_coo(x: Any, sparse_dim: int | None = None) -> SparseCooTensor:
 def to_sparse_csr(x: Any) -> SparseCsrTensor:
     """The CSR form of a dense or COO tensor (2-D or 3-D; COO entries must be sorted, as after coalesce).
 
-    A COO tensor with concrete indices is coalesced first; a traced one is taken as sorted.
+    A COO tensor with concrete indices is coalesced first; traced indices are sorted (traceably) and
+    must then be free of duplicates.
 
     Args:
         x: a dense tensor or a SparseCooTensor without dense dims.
@@ -219,8 +220,9 @@ def to_sparse_csr(x: Any) -> SparseCsrTensor:
     try:
         np.asarray(x.indices())
         x = coalesce(x)
-    except TypeError:
-        pass  # traced indices: taken as sorted (a coalesced tensor's)
+    except TypeError:  # traced indices: sorted (traceably) and taken as free of duplicates
+        order = pnp.argsort(_linear(x.indices(), x.shape))
+        x = SparseCooTensor(x.indices()[:, order], x.values()[order], x.shape)
     idx, rows = x.indices(), x.shape[-2]
     if x.ndim == 2:
         counts = pnp.zeros((rows,), "int64").at[idx[0]].add(1)
@@ -251,7 +253,9 @@ def csr_to_coo(x: SparseCsrTensor) -> SparseCooTensor:
 
 
 def to_dense(x: Any) -> Any:
-    """The dense tensor of a sparse one (duplicate entries add up); a dense tensor is returned as is.
+    """The dense tensor of a sparse one; a dense tensor is returned as is.
+
+    Duplicate COO entries add up (as after `coalesce`; Paddle 3.3's to_dense keeps one of them).
 
     Args:
         x: a sparse (or dense) tensor.
@@ -327,6 +331,8 @@ def _binary(op: str, fn, x: Any, y: Any) -> Any:
     try:
         cx, cy = _coo(x), _coo(y)
         hx, hy = (np.asarray(cx.indices()), np.asarray(cy.indices()))
+        if hx.shape == hy.shape and np.array_equal(hx, hy):  # one pattern: kept as it is (Paddle's shortcut)
+            return x._with_values(fn(x.values(), y.values()))
     except TypeError:
         if _same_pattern(x, y):
             return x._with_values(fn(x.values(), y.values()))
@@ -602,7 +608,7 @@ def cast(x: Any, index_dtype: Any = None, value_dtype: Any = None, name: str | N
 # ---------------------------------------------------------------- shape
 
 def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
-    """The sparse tensor with its dims permuted; COO entries are re-sorted when indices are concrete.
+    """The sparse tensor with its dims permuted (COO keeps its entry order, as Paddle; CSR is re-sorted).
 
     Args:
         x: a sparse tensor (COO: sparse dims only are permuted; CSR: 2-D or 3-D).
@@ -628,12 +634,7 @@ def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
         raise ValueError("padax.sparse.transpose: dense dims cannot move (perm must keep them in place)")
     idx = c.indices()[padax.to_tensor(np.asarray(perm[:c.sparse_dim], np.int64))]
     out = SparseCooTensor(idx, c.values(), tuple(x.shape[p] for p in perm))
-    try:
-        out = coalesce(out)
-    except TypeError:
-        if isinstance(x, SparseCsrTensor):
-            raise
-    return _like(out, x)
+    return _like(out, x)  # COO keeps the entry order (Paddle's); CSR re-sorts the rows
 
 
 def reshape(x: Any, shape: Sequence[int], name: str | None = None) -> Any:
@@ -682,7 +683,8 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
         x: a sparse tensor.
         axis: an int, a list of ints, or None (every axis).
         dtype: the result's dtype (default: x's; bool and int32 sum to int64 as Paddle).
-        keepdim: keep the summed axes with size 1.
+        keepdim: keep the summed axes with size 1 (CSR results always keep them, as Paddle; CSR sums
+            over None or -1 only).
         name: unused.
 
     Returns:
@@ -701,12 +703,17 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
         vals = vals.astype(dtype)
     elif str(vals.dtype) in ("bool", "int32"):
         vals = vals.astype("int64")
+    csr = isinstance(x, SparseCsrTensor)
     if axis is None:
         total = pnp.sum(vals).reshape(1)
-        shape = (1,) * x.ndim if keepdim else (1,)
+        shape = (1,) * x.ndim if keepdim or csr else (1,)
         out = SparseCooTensor(padax.to_tensor(np.zeros((len(shape), 1), np.int64)), total, shape)
-        return out
+        return to_sparse_csr(out) if csr else out
     axes = sorted({int(a) % x.ndim for a in ([axis] if isinstance(axis, int) else axis)})
+    if csr:
+        if axes != [x.ndim - 1]:
+            raise ValueError(f"padax.sparse.sum: a CSR tensor sums over axis None or -1 only (Paddle's), got {axis}")
+        keepdim = True  # a CSR result keeps its dims (Paddle's)
     sd = c.sparse_dim
     dense_axes = tuple(1 + a - sd for a in axes if a >= sd)
     if dense_axes:
@@ -726,9 +733,7 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
         new_sd = len(sel)
         out = coalesce(SparseCooTensor(pnp.stack(sel), vals, shape if new_sd + vals.ndim - 1 == len(shape)
                                        else [1] + list(shape)))
-    if isinstance(x, SparseCsrTensor) and out.ndim in (2, 3) and not out.dense_dim:
-        return to_sparse_csr(out)
-    return out
+    return to_sparse_csr(out) if csr else out
 
 
 def slice(x: Any, axes: Sequence[int], starts: Sequence[int], ends: Sequence[int], name: str | None = None) -> Any:
