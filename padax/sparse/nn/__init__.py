@@ -1,7 +1,8 @@
-"""`padax.sparse.nn`: activation layers for sparse tensors (Paddle's paddle.sparse.nn).
+"""`padax.sparse.nn`: layers for sparse tensors (Paddle's paddle.sparse.nn).
 
-The layers apply their function to the stored values only (softmax normalises over the stored
-entries of each row); the pattern is kept.
+Activations apply to the stored values only (softmax normalises over the stored entries of each
+row) and keep the pattern; BatchNorm normalises the channel values; Conv3D / SubmConv3D / MaxPool3D
+work on COO [N, D, H, W, C] with a host-built rulebook and traceable arithmetic.
 """
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 
 import padax
 from padax.sparse.nn import functional
+from padax.sparse.nn._conv import BatchNorm, Conv3D, MaxPool3D, SubmConv3D
 
-__all__ = ["LeakyReLU", "ReLU", "ReLU6", "Softmax", "functional"]
+__all__ = ["BatchNorm", "Conv3D", "LeakyReLU", "MaxPool3D", "ReLU", "ReLU6", "Softmax", "SubmConv3D", "functional"]
 
 
 class ReLU(padax.nn.Layer):

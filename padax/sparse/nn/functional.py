@@ -1,4 +1,5 @@
-"""`padax.sparse.nn.functional`: activations of sparse tensors, applied to the stored values."""
+"""`padax.sparse.nn.functional`: activations of sparse tensors (applied to the stored values), sparse
+3-D convolutions and max pooling."""
 from __future__ import annotations
 
 import math
@@ -6,8 +7,9 @@ from typing import Any
 
 import padax.numpy as pnp
 from padax.sparse._ops import _coo, _require_sparse
+from padax.sparse.nn._conv import conv3d, max_pool3d, subm_conv3d
 
-__all__ = ["leaky_relu", "relu", "relu6", "softmax"]
+__all__ = ["conv3d", "leaky_relu", "max_pool3d", "relu", "relu6", "softmax", "subm_conv3d"]
 
 
 def relu(x: Any, name: str | None = None) -> Any:
