@@ -9,13 +9,13 @@ sparse @ sparse) compute that pattern on the host from concrete indices; values 
 from padax.sparse import nn
 from padax.sparse._ops import (
     abs, add, addmm, asin, asinh, atan, atanh, cast, coalesce, deg2rad, divide, expm1, is_same_shape, isnan, log1p,
-    mask_as, masked_matmul, matmul, multiply, mv, neg, pow, rad2deg, reshape, sin, sinh, slice, sparse_coo_tensor,
+    mask_as, masked_matmul, matmul, multiply, mv, neg, pca_lowrank, pow, rad2deg, reshape, sin, sinh, slice, sparse_coo_tensor,
     sparse_csr_tensor, sqrt, square, subtract, sum, tan, tanh, to_dense, to_sparse_coo, to_sparse_csr, transpose,
 )
 from padax.sparse._tensor import SparseCooTensor, SparseCsrTensor
 
 __all__ = ["SparseCooTensor", "SparseCsrTensor", "abs", "add", "addmm", "asin", "asinh", "atan", "atanh", "cast",
            "coalesce", "deg2rad", "divide", "expm1", "is_same_shape", "isnan", "log1p", "mask_as", "masked_matmul",
-           "matmul", "multiply", "mv", "neg", "nn", "pow", "rad2deg", "reshape", "sin", "sinh", "slice",
+           "matmul", "multiply", "mv", "neg", "nn", "pca_lowrank", "pow", "rad2deg", "reshape", "sin", "sinh", "slice",
            "sparse_coo_tensor", "sparse_csr_tensor", "sqrt", "square", "subtract", "sum", "tan", "tanh", "to_dense",
            "to_sparse_coo", "to_sparse_csr", "transpose"]

@@ -31,7 +31,7 @@ def _require_sparse(op: str, x: Any) -> None:
 
 
 def _as_index(op: str, what: str, a: Any) -> Any:
-    a = padax.asarray(a) if not isinstance(a, np.ndarray) else padax.asarray(a)
+    a = padax.asarray(a)
     if str(a.dtype) not in _INT_DTYPES:
         raise TypeError(f"padax.sparse.{op}: {what} must be an integer array (int8/int16/int32/int64), got {a.dtype}")
     return a.astype("int64")
@@ -940,3 +940,33 @@ def addmm(input: Any, x: Any, y: Any, beta: float = 1.0, alpha: float = 1.0, nam
         return add(input._with_values(beta * input.values()), prod._with_values(alpha * prod.values()))
     dense_in = input.to_dense() if _is_sparse(input) else padax.asarray(input)
     return beta * dense_in + alpha * prod
+
+
+def pca_lowrank(x: Any, q: int | None = None, center: bool = True, niter: int = 2,
+                name: str | None = None) -> tuple[Any, Any, Any]:
+    """Randomised low-rank PCA of a sparse matrix: U, S, V with x (centred) ~= U diag(S) V^T.
+
+    Computed on the dense matrix with `padax.linalg.pca_lowrank` (the same randomised algorithm;
+    it draws from padax's global random state).
+
+    Args:
+        x: a 2-D sparse tensor [N, M].
+        q: the rank to estimate (default min(6, N, M)).
+        center: subtract the column means first.
+        niter: the number of subspace iterations.
+        name: unused.
+
+    Returns:
+        (U [N, q], S [q], V [M, q]).
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.to_sparse_coo(padax.to_tensor([[1., 0., 2.], [0., 3., 0.], [4., 0., 5.]]))
+        >>> u, s, v = padax.sparse.pca_lowrank(x, q=2)
+        >>> u.shape, s.shape, v.shape
+        ((3, 2), (2,), (3, 2))
+    """
+    _require_sparse("pca_lowrank", x)
+    if x.ndim != 2:
+        raise ValueError(f"padax.sparse.pca_lowrank: x must be 2-D, got shape {list(x.shape)}")
+    return padax.linalg.pca_lowrank(x.to_dense(), q=q, center=center, niter=niter)

@@ -1,8 +1,8 @@
 """`padax.sparse.nn`: layers for sparse tensors (Paddle's paddle.sparse.nn).
 
 Activations apply to the stored values only (softmax normalises over the stored entries of each
-row) and keep the pattern; BatchNorm normalises the channel values; Conv3D / SubmConv3D / MaxPool3D
-work on COO [N, D, H, W, C] with a host-built rulebook and traceable arithmetic.
+row) and keep the pattern; BatchNorm normalises the channel values; Conv2D / Conv3D / SubmConv2D / SubmConv3D /
+MaxPool3D work on COO [N, (D,) H, W, C] with a host-built rulebook and traceable arithmetic.
 """
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 import padax
 from padax.sparse.nn import functional
-from padax.sparse.nn._conv import BatchNorm, Conv3D, MaxPool3D, SubmConv3D
+from padax.sparse.nn._conv import BatchNorm, Conv2D, Conv3D, MaxPool3D, SubmConv2D, SubmConv3D, SyncBatchNorm
 
-__all__ = ["BatchNorm", "Conv3D", "LeakyReLU", "MaxPool3D", "ReLU", "ReLU6", "Softmax", "SubmConv3D", "functional"]
+__all__ = ["BatchNorm", "Conv2D", "Conv3D", "LeakyReLU", "MaxPool3D", "ReLU", "ReLU6", "Softmax", "SubmConv2D",
+           "SubmConv3D", "SyncBatchNorm", "functional"]
 
 
 class ReLU(padax.nn.Layer):

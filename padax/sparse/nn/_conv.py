@@ -1,4 +1,5 @@
-"""Sparse 3-D convolution (regular and submanifold), max pooling and batch norm on COO [N, D, H, W, C].
+"""Sparse 2-D / 3-D convolution (regular and submanifold), 3-D max pooling and batch norm on COO
+[N, (D,) H, W, C].
 
 The rulebook (which input site meets which output site through which kernel offset) is built on
 the host from concrete indices; the arithmetic is a gather of input values, a product with the
@@ -18,45 +19,47 @@ import padax.numpy as pnp
 from padax.sparse._ops import coalesce
 from padax.sparse._tensor import SparseCooTensor, host_indices
 
-__all__ = ["BatchNorm", "Conv3D", "MaxPool3D", "SubmConv3D", "conv3d", "max_pool3d", "subm_conv3d"]
+__all__ = ["BatchNorm", "Conv2D", "Conv3D", "MaxPool3D", "SubmConv2D", "SubmConv3D", "SyncBatchNorm", "conv2d",
+           "conv3d", "max_pool3d", "subm_conv2d", "subm_conv3d"]
 
 
-def _triple(op: str, what: str, v: Any) -> list[int]:
+def _tuple(op: str, what: str, v: Any, n: int = 3) -> list[int]:
     if isinstance(v, int):
-        return [v] * 3
+        return [v] * n
     v = [int(a) for a in v]
-    if len(v) != 3:
-        raise ValueError(f"padax.sparse.nn.functional.{op}: {what} must be an int or 3 ints, got {v}")
+    if len(v) != n:
+        raise ValueError(f"padax.sparse.nn.functional.{op}: {what} must be an int or {n} ints, got {v}")
     return v
 
 
-def _padding(op: str, padding: Any) -> list[int]:
+def _padding(op: str, padding: Any, n: int = 3) -> list[int]:
     if isinstance(padding, str):
         raise ValueError(f"padax.sparse.nn.functional.{op}: string padding is not supported; give ints")
     if isinstance(padding, int):
-        return [padding] * 3
+        return [padding] * n
     p = list(padding)
-    if len(p) == 6 and p[0::2] == p[1::2]:
+    if len(p) == 2 * n and p[0::2] == p[1::2]:
         return [int(a) for a in p[0::2]]
-    return _triple(op, "padding", p)
+    return _tuple(op, "padding", p, n)
 
 
-def _check_input(op: str, x: Any, data_format: str) -> None:
+def _check_input(op: str, x: Any, data_format: str, n: int = 3) -> None:
+    layout = "NDHWC" if n == 3 else "NHWC"
     if not isinstance(x, SparseCooTensor):
         raise TypeError(f"padax.sparse.nn.functional.{op}: x must be a SparseCooTensor, got {type(x).__name__}")
-    if data_format != "NDHWC":
-        raise ValueError(f"padax.sparse.nn.functional.{op}: only data_format='NDHWC', got {data_format!r}")
-    if x.ndim != 5 or x.sparse_dim != 4:
-        raise ValueError(f"padax.sparse.nn.functional.{op}: x must be [N, D, H, W, C] with 4 sparse dims, got "
-                         f"shape {list(x.shape)} with sparse_dim {x.sparse_dim}")
+    if data_format != layout:
+        raise ValueError(f"padax.sparse.nn.functional.{op}: only data_format={layout!r}, got {data_format!r}")
+    if x.ndim != n + 2 or x.sparse_dim != n + 1:
+        raise ValueError(f"padax.sparse.nn.functional.{op}: x must be [{', '.join(layout)}] with {n + 1} sparse "
+                         f"dims, got shape {list(x.shape)} with sparse_dim {x.sparse_dim}")
 
 
 def _rulebook(op: str, x: SparseCooTensor, kernel: list[int], stride: list[int], padding: list[int],
               dilation: list[int], subm: bool, ceil_mode: bool = False):
-    """(x coalesced, out indices [4, n_out], out spatial shape, in_pos, out_pos, offset number) on the host."""
+    """(x coalesced, out indices [1 + n, n_out], out spatial shape, in_pos, out_pos, offset number) on the host."""
     x = coalesce(x)
     (h,) = host_indices(op, x.indices())
-    spatial = x.shape[1:4]
+    spatial = x.shape[1:-1]
     if subm:
         out_sp = list(spatial)
     else:
@@ -86,27 +89,27 @@ def _rulebook(op: str, x: SparseCooTensor, kernel: list[int], stride: list[int],
     else:
         sites = np.unique(lin)
     out_pos = np.searchsorted(sites, lin)
-    out_idx = np.stack(np.unravel_index(sites, dims)).astype(np.int64).reshape(4, -1)
+    out_idx = np.stack(np.unravel_index(sites, dims)).astype(np.int64).reshape(len(dims), -1)
     return x, out_idx, out_sp, ins.astype(np.int64), out_pos.astype(np.int64), offs.astype(np.int64)
 
 
-def _conv(op: str, x, weight, bias, stride, padding, dilation, groups, data_format, subm):
-    _check_input(op, x, data_format)
+def _conv(op: str, x, weight, bias, stride, padding, dilation, groups, data_format, subm, n=3):
+    _check_input(op, x, data_format, n)
     if groups != 1:
         raise ValueError(f"padax.sparse.nn.functional.{op}: only groups=1 (Paddle's)")
     weight = padax.asarray(weight)
-    if weight.ndim != 5 or weight.shape[3] != x.shape[4]:
-        raise ValueError(f"padax.sparse.nn.functional.{op}: weight must be [kD, kH, kW, {x.shape[4]}, C_out], got "
-                         f"{list(weight.shape)}")
-    kernel = list(weight.shape[:3])
-    stride, dilation = _triple(op, "stride", stride), _triple(op, "dilation", dilation)
-    padding = _padding(op, padding)
+    if weight.ndim != n + 2 or weight.shape[n] != x.shape[-1]:
+        raise ValueError(f"padax.sparse.nn.functional.{op}: weight must be [{n} kernel dims, {x.shape[-1]}, C_out], "
+                         f"got {list(weight.shape)}")
+    kernel = list(weight.shape[:n])
+    stride, dilation = _tuple(op, "stride", stride, n), _tuple(op, "dilation", dilation, n)
+    padding = _padding(op, padding, n)
     if subm:
-        if stride != [1, 1, 1]:
+        if stride != [1] * n:
             raise ValueError(f"padax.sparse.nn.functional.{op}: a submanifold convolution needs stride 1")
         padding = [(k // 2) * d for k, d in zip(kernel, dilation)]  # the kernel is centred (Paddle's)
     x, out_idx, out_sp, ins, outs, offs = _rulebook(op, x, kernel, stride, padding, dilation, subm)
-    cin, cout = weight.shape[3], weight.shape[4]
+    cin, cout = weight.shape[n], weight.shape[n + 1]
     w = weight.reshape(-1, cin, cout)
     xv = x.values()[padax.to_tensor(ins)]                               # [P, Cin]
     contrib = pnp.sum(xv[:, :, None] * w[padax.to_tensor(offs)], axis=1)  # [P, Cout]
@@ -200,29 +203,30 @@ def max_pool3d(x: Any, kernel_size: int | Sequence[int], stride: int | Sequence[
         [[2.0]]
     """
     _check_input("max_pool3d", x, data_format)
-    kernel = _triple("max_pool3d", "kernel_size", kernel_size)
-    stride = kernel if stride is None else _triple("max_pool3d", "stride", stride)
+    kernel = _tuple("max_pool3d", "kernel_size", kernel_size)
+    stride = kernel if stride is None else _tuple("max_pool3d", "stride", stride)
     x, out_idx, out_sp, ins, outs, _ = _rulebook("max_pool3d", x, kernel, stride, _padding("max_pool3d", padding),
                                                  [1, 1, 1], False, ceil_mode)
-    c = x.shape[4]
+    c = x.shape[-1]
     vals = pnp.full((out_idx.shape[1], c), -pnp.inf, x.dtype).at[padax.to_tensor(outs)].max(
         x.values()[padax.to_tensor(ins)])
     return SparseCooTensor(padax.to_tensor(out_idx), vals, (x.shape[0], *out_sp, c))
 
 
-class _Conv3D(padax.nn.Layer):
+class _ConvNd(padax.nn.Layer):
     _subm = False
+    _n = 3
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int | Sequence[int],
                  stride: int | Sequence[int] = 1, padding: Any = 0, dilation: int | Sequence[int] = 1,
                  groups: int = 1, padding_mode: str = "zeros", weight_attr: Any = None, bias_attr: Any = None,
-                 data_format: str = "NDHWC", **kwargs: Any) -> None:
+                 data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__()
         if groups != 1 or padding_mode != "zeros":
             raise ValueError(f"{type(self).__name__}: only groups=1 and padding_mode='zeros' (Paddle's)")
-        kernel = _triple(type(self).__name__, "kernel_size", kernel_size)
+        kernel = _tuple(type(self).__name__, "kernel_size", kernel_size, self._n)
         self._stride, self._padding, self._dilation = stride, padding, dilation
-        self._data_format = data_format
+        self._data_format = data_format or ("NDHWC" if self._n == 3 else "NHWC")
         std = (2.0 / (int(np.prod(kernel)) * in_channels)) ** 0.5
         self.weight = self.create_parameter([*kernel, in_channels, out_channels], attr=weight_attr,
                                             default_initializer=padax.nn.initializer.Normal(0.0, std))
@@ -232,10 +236,10 @@ class _Conv3D(padax.nn.Layer):
     def forward(self, x: Any) -> Any:
         """Apply the convolution."""
         return _conv(type(self).__name__, x, self.weight, self.bias, self._stride, self._padding, self._dilation, 1,
-                     self._data_format, self._subm)
+                     self._data_format, self._subm, self._n)
 
 
-class Conv3D(_Conv3D):
+class Conv3D(_ConvNd):
     """Sparse 3-D convolution layer (`padax.sparse.nn.functional.conv3d` with a weight and bias).
 
     Args:
@@ -260,7 +264,7 @@ class Conv3D(_Conv3D):
     """
 
 
-class SubmConv3D(_Conv3D):
+class SubmConv3D(_ConvNd):
     """Submanifold sparse 3-D convolution layer: outputs only at the input's sites.
 
     Args:
@@ -353,3 +357,136 @@ class BatchNorm(padax.nn.BatchNorm1D):
         if not isinstance(x, SparseCooTensor) or x.dense_dim != 1:
             raise TypeError("padax.sparse.nn.BatchNorm: x must be a SparseCooTensor with channel values [nnz, C]")
         return x._with_values(super().forward(x.values()))
+
+
+def conv2d(x: Any, weight: Any, bias: Any = None, stride: int | Sequence[int] = 1, padding: Any = 0,
+           dilation: int | Sequence[int] = 1, groups: int = 1, data_format: str = "NHWC",
+           name: str | None = None) -> SparseCooTensor:
+    """Sparse 2-D convolution on COO [N, H, W, C] (as `conv3d`, one spatial dim fewer).
+
+    Args:
+        x: SparseCooTensor [N, H, W, C_in] (3 sparse dims).
+        weight: [kH, kW, C_in, C_out].
+        bias: [C_out] or None.
+        stride: int or 2 ints.
+        padding: int, 2 ints or 4 symmetric ints.
+        dilation: int or 2 ints.
+        groups: must be 1.
+        data_format: must be 'NHWC'.
+        name: unused.
+
+    Returns:
+        SparseCooTensor [N, H', W', C_out] with sorted output sites.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0], [1], [1]], [[1.]], [1, 3, 3, 1])
+        >>> padax.sparse.nn.functional.conv2d(x, padax.ones([3, 3, 1, 1]), padding=1).nnz()
+        9
+    """
+    return _conv("conv2d", x, weight, bias, stride, padding, dilation, groups, data_format, False, 2)
+
+
+def subm_conv2d(x: Any, weight: Any, bias: Any = None, stride: int | Sequence[int] = 1, padding: Any = 0,
+                dilation: int | Sequence[int] = 1, groups: int = 1, data_format: str = "NHWC",
+                key: str | None = None, name: str | None = None) -> SparseCooTensor:
+    """Submanifold sparse 2-D convolution on COO [N, H, W, C]: outputs only at the input's sites.
+
+    Args:
+        x: SparseCooTensor [N, H, W, C_in].
+        weight: [kH, kW, C_in, C_out].
+        bias: [C_out] or None.
+        stride: must be 1.
+        padding: accepted and ignored (the kernel is centred, as `subm_conv3d`).
+        dilation: int or 2 ints.
+        groups: must be 1.
+        data_format: must be 'NHWC'.
+        key: unused.
+        name: unused.
+
+    Returns:
+        SparseCooTensor [N, H, W, C_out] on x's sorted sites.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0, 0], [0, 0], [0, 1]], [[1.], [2.]], [1, 1, 2, 1])
+        >>> padax.sparse.nn.functional.subm_conv2d(x, padax.ones([1, 3, 1, 1])).values().tolist()
+        [[3.0], [3.0]]
+    """
+    return _conv("subm_conv2d", x, weight, bias, stride, padding, dilation, groups, data_format, True, 2)
+
+
+class Conv2D(_ConvNd):
+    """Sparse 2-D convolution layer on COO [N, H, W, C] (`padax.sparse.nn.functional.conv2d`).
+
+    Args:
+        in_channels: C_in.
+        out_channels: C_out.
+        kernel_size: int or 2 ints.
+        stride: int or 2 ints.
+        padding: int, 2 ints or 4 symmetric ints.
+        dilation: int or 2 ints.
+        groups: must be 1.
+        padding_mode: must be 'zeros'.
+        weight_attr: the weight's ParamAttr.
+        bias_attr: the bias' ParamAttr, or False.
+        data_format: must be 'NHWC'.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0], [1], [1]], [[1.]], [1, 3, 3, 1])
+        >>> padax.sparse.nn.Conv2D(1, 2, 3)(x).shape
+        (1, 1, 1, 2)
+    """
+    _n = 2
+
+
+class SubmConv2D(_ConvNd):
+    """Submanifold sparse 2-D convolution layer: outputs only at the input's sites.
+
+    Args:
+        in_channels: C_in.
+        out_channels: C_out.
+        kernel_size: int or 2 ints.
+        stride: must be 1.
+        padding: accepted and ignored (the kernel is centred).
+        dilation: int or 2 ints.
+        groups: must be 1.
+        padding_mode: must be 'zeros'.
+        weight_attr: the weight's ParamAttr.
+        bias_attr: the bias' ParamAttr, or False.
+        data_format: must be 'NHWC'.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0], [1], [1]], [[1.]], [1, 3, 3, 1])
+        >>> padax.sparse.nn.SubmConv2D(1, 2, 3, padding=1)(x).nnz()
+        1
+    """
+    _n = 2
+    _subm = True
+
+
+class SyncBatchNorm(BatchNorm):
+    """Paddle's SyncBatchNorm for sparse tensors; on one process it is `BatchNorm` (padax's data parallelism
+    averages statistics through the transformations, not inside the layer).
+
+    Args:
+        num_features: C.
+        momentum: the weight of the old running statistics.
+        epsilon: added to the variance.
+        weight_attr: the scale's ParamAttr.
+        bias_attr: the shift's ParamAttr.
+        data_format: 'NDHWC' or 'NHWC'.
+        name: unused.
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0, 0], [0, 1]], [[1.], [3.]], [1, 2, 1])
+        >>> [round(v, 3) for v in padax.sparse.nn.SyncBatchNorm(1)(x).values().reshape(-1).tolist()]
+        [-1.0, 1.0]
+    """
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05, weight_attr: Any = None,
+                 bias_attr: Any = None, data_format: str = "NDHWC", name: str | None = None) -> None:
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name)

@@ -1,15 +1,18 @@
 """`padax.sparse.nn.functional`: activations of sparse tensors (applied to the stored values), sparse
-3-D convolutions and max pooling."""
+2-D / 3-D convolutions, 3-D max pooling and sparse attention."""
 from __future__ import annotations
 
 import math
 from typing import Any
 
+import padax
 import padax.numpy as pnp
-from padax.sparse._ops import _coo, _require_sparse
-from padax.sparse.nn._conv import conv3d, max_pool3d, subm_conv3d
+from padax.sparse._ops import _coo, _require_sparse, masked_matmul, matmul
+from padax.sparse._tensor import SparseCsrTensor
+from padax.sparse.nn._conv import conv2d, conv3d, max_pool3d, subm_conv2d, subm_conv3d
 
-__all__ = ["conv3d", "leaky_relu", "max_pool3d", "relu", "relu6", "softmax", "subm_conv3d"]
+__all__ = ["attention", "conv2d", "conv3d", "leaky_relu", "max_pool3d", "relu", "relu6", "softmax", "subm_conv2d",
+           "subm_conv3d"]
 
 
 def relu(x: Any, name: str | None = None) -> Any:
@@ -111,3 +114,55 @@ def softmax(x: Any, axis: int = -1, name: str | None = None) -> Any:
     e = pnp.exp(v - mx[gid])
     den = pnp.zeros((groups,), v.dtype).at[gid].add(e)
     return x._with_values(e / den[gid])
+
+
+def attention(query: Any, key: Any, value: Any, sparse_mask: Any, key_padding_mask: Any = None,
+              attn_mask: Any = None, name: str | None = None) -> Any:
+    """softmax(Q K^T / sqrt(d)) V with the scores computed and normalised only on a sparse (CSR) layout.
+
+    Positions where key_padding_mask or attn_mask is 0 are left out of the softmax (Paddle's masks).
+    Paddle 3.3 runs this on CUDA only; padax's is a composite of `masked_matmul`, the sparse softmax
+    and `matmul`, so it runs everywhere and differentiates with respect to query, key and value.
+
+    Args:
+        query: [batch, heads, seq, head_dim].
+        key: [batch, heads, seq, head_dim].
+        value: [batch, heads, seq, head_dim].
+        sparse_mask: SparseCsrTensor [batch * heads, seq, seq]: the layout (its values are not used).
+        key_padding_mask: [batch, seq] or None.
+        attn_mask: [seq, seq] or None.
+        name: unused.
+
+    Returns:
+        [batch, heads, seq, head_dim].
+
+    Examples:
+        >>> import padax
+        >>> q = padax.ones([1, 1, 2, 2])
+        >>> mask = padax.sparse.sparse_csr_tensor([0, 1, 3], [0, 0, 1], [1., 1., 1.], [1, 2, 2])
+        >>> padax.sparse.nn.functional.attention(q, q, q, mask).shape
+        (1, 1, 2, 2)
+    """
+    query, key, value = padax.asarray(query), padax.asarray(key), padax.asarray(value)
+    if query.ndim != 4 or key.shape != query.shape or value.shape[:3] != query.shape[:3]:
+        raise ValueError(f"padax.sparse.nn.functional.attention: query, key, value must be [batch, heads, seq, dim] "
+                         f"alike, got {list(query.shape)}, {list(key.shape)}, {list(value.shape)}")
+    if not isinstance(sparse_mask, SparseCsrTensor):
+        raise TypeError("padax.sparse.nn.functional.attention: sparse_mask must be a SparseCsrTensor")
+    b, h, s, d = query.shape
+    if sparse_mask.shape != (b * h, s, s):
+        raise ValueError(f"padax.sparse.nn.functional.attention: sparse_mask must be [{b * h}, {s}, {s}], got "
+                         f"{list(sparse_mask.shape)}")
+    q, k, v = (t.reshape(b * h, s, t.shape[-1]) for t in (query, key, value))
+    scores = masked_matmul(q, pnp.swapaxes(k, -1, -2), sparse_mask)
+    vals = scores.values() / (d ** 0.5)
+    if key_padding_mask is not None or attn_mask is not None:
+        idx = _coo(scores).indices()
+        keep = pnp.ones(vals.shape, bool)
+        if key_padding_mask is not None:
+            keep = keep & (padax.asarray(key_padding_mask)[idx[0] // h, idx[2]] != 0)
+        if attn_mask is not None:
+            keep = keep & (padax.asarray(attn_mask)[idx[1], idx[2]] != 0)
+        vals = pnp.where(keep, vals, -pnp.inf)
+    probs = softmax(scores._with_values(vals))
+    return matmul(probs, v).reshape(b, h, s, value.shape[-1])
