@@ -214,9 +214,9 @@ def to_sparse_csr(x: Any) -> SparseCsrTensor:
         return x
     if not isinstance(x, SparseCooTensor):
         x = to_sparse_coo(x)
-    if x.ndim not in (2, 3) or x.dense_dim:
+    if x.ndim not in (2, 3) or x.dense_dim():
         raise ValueError(f"padax.sparse.to_sparse_csr: needs a 2-D or 3-D tensor without dense dims, got shape "
-                         f"{list(x.shape)} with sparse_dim {x.sparse_dim}")
+                         f"{list(x.shape)} with sparse_dim {x.sparse_dim()}")
     try:
         np.asarray(x.indices())
         x = coalesce(x)
@@ -271,6 +271,30 @@ def to_dense(x: Any) -> Any:
     return x.to_dense() if _is_sparse(x) else padax.asarray(x)
 
 
+def is_coalesced(x: Any) -> bool:
+    """Whether a COO tensor's indices are sorted row-major and distinct (CSR tensors: True).
+
+    Args:
+        x: a sparse tensor (its indices must be concrete).
+
+    Returns:
+        A Python bool.
+
+    Examples:
+        >>> import padax
+        >>> padax.sparse.sparse_coo_tensor([[1, 0]], [1., 2.], [2]).is_coalesced()
+        False
+    """
+    _require_sparse("is_coalesced", x)
+    if isinstance(x, SparseCsrTensor):
+        return True
+    (h,) = host_indices("is_coalesced", x.indices())
+    if h.shape[1] < 2:
+        return True
+    lin = np.ravel_multi_index(tuple(h), x.shape[:x.sparse_dim()])
+    return bool(np.all(np.diff(lin) > 0))
+
+
 def coalesce(x: SparseCooTensor, name: str | None = None) -> SparseCooTensor:
     """Indices sorted in row-major order with the values of duplicate indices summed (Paddle's coalesce).
 
@@ -294,10 +318,10 @@ def coalesce(x: SparseCooTensor, name: str | None = None) -> SparseCooTensor:
         return x
     _require_sparse("coalesce", x)
     (h,) = host_indices("coalesce", x.indices())
-    dims = x.shape[:x.sparse_dim]
+    dims = x.shape[:x.sparse_dim()]
     lin = np.ravel_multi_index(tuple(h), dims) if h.size else np.zeros((0,), np.int64)
     uniq, inv = np.unique(lin, return_inverse=True)
-    vals = pnp.zeros((len(uniq),) + tuple(x.shape[x.sparse_dim:]), x.dtype)
+    vals = pnp.zeros((len(uniq),) + tuple(x.shape[x.sparse_dim():]), x.dtype)
     vals = vals.at[padax.to_tensor(inv.reshape(-1).astype(np.int64))].add(x.values())
     idx = np.stack(np.unravel_index(uniq, dims)).astype(np.int64).reshape(len(dims), -1)
     return SparseCooTensor(padax.to_tensor(idx), vals, x.shape)
@@ -338,13 +362,13 @@ def _binary(op: str, fn, x: Any, y: Any) -> Any:
             return x._with_values(fn(x.values(), y.values()))
         raise TypeError(f"padax.sparse.{op}: with traced indices both operands must share their index arrays "
                         f"(the same pattern); otherwise call it outside jit/vmap") from None
-    if cx.sparse_dim != cy.sparse_dim:
-        raise ValueError(f"padax.sparse.{op}: sparse_dim must match, got {cx.sparse_dim} and {cy.sparse_dim}")
-    dims = x.shape[:cx.sparse_dim]
+    if cx.sparse_dim() != cy.sparse_dim():
+        raise ValueError(f"padax.sparse.{op}: sparse_dim must match, got {cx.sparse_dim()} and {cy.sparse_dim()}")
+    dims = x.shape[:cx.sparse_dim()]
     lx = np.ravel_multi_index(tuple(hx), dims) if hx.size else np.zeros((0,), np.int64)
     ly = np.ravel_multi_index(tuple(hy), dims) if hy.size else np.zeros((0,), np.int64)
     uniq = np.union1d(lx, ly)
-    dense = tuple(x.shape[cx.sparse_dim:])
+    dense = tuple(x.shape[cx.sparse_dim():])
     dt = pnp.result_type(cx.values(), cy.values())
     ux = pnp.zeros((len(uniq),) + dense, dt).at[padax.to_tensor(np.searchsorted(uniq, lx))].add(cx.values())
     uy = pnp.zeros((len(uniq),) + dense, dt).at[padax.to_tensor(np.searchsorted(uniq, ly))].add(cy.values())
@@ -397,9 +421,11 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Any:
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     """x * y elementwise for two sparse tensors (the union of their entries, as Paddle; missing ones are 0).
 
+    A Python number y scales the values (the pattern is kept), as Paddle's.
+
     Args:
         x: a sparse tensor.
-        y: a sparse tensor of x's layout and shape.
+        y: a sparse tensor of x's layout and shape, or a Python number.
         name: unused.
 
     Returns:
@@ -411,6 +437,8 @@ def multiply(x: Any, y: Any, name: str | None = None) -> Any:
         >>> padax.sparse.multiply(a, a).values().tolist()
         [1.0, 4.0]
     """
+    if _is_sparse(x) and isinstance(y, (int, float)) and not isinstance(y, bool):
+        return x._with_values(x.values() * y)
     return _binary("multiply", lambda a, b: a * b, x, y)
 
 
@@ -441,7 +469,7 @@ def divide(x: Any, y: Any, name: str | None = None) -> Any:
     if x.shape != y.shape:
         raise ValueError(f"padax.sparse.divide: shapes must match, got {list(x.shape)} and {list(y.shape)}")
     cx = _coo(x)
-    sd, dims = cx.sparse_dim, x.shape[:cx.sparse_dim]
+    sd, dims = cx.sparse_dim(), x.shape[:cx.sparse_dim()]
     q = x.to_dense() / y.to_dense()
     n = math.prod(dims)
     idx = np.stack(np.unravel_index(np.arange(n), dims)).astype(np.int64).reshape(sd, n)
@@ -489,7 +517,7 @@ def mask_as(x: Any, mask: Any, name: str | None = None) -> Any:
     if tuple(x.shape) != mask.shape:
         raise ValueError(f"padax.sparse.mask_as: x's shape {list(x.shape)} must be mask's {list(mask.shape)}")
     c = _coo(mask)
-    vals = x[tuple(c.indices()[i] for i in range(c.sparse_dim))]
+    vals = x[tuple(c.indices()[i] for i in range(c.sparse_dim()))]
     return mask._with_values(vals)
 
 
@@ -629,10 +657,10 @@ def transpose(x: Any, perm: Sequence[int], name: str | None = None) -> Any:
     if sorted(perm) != list(range(x.ndim)):
         raise ValueError(f"padax.sparse.transpose: perm {perm} is not a permutation of {x.ndim} dims")
     c = _coo(x)
-    if any(p != i for i, p in enumerate(perm[c.sparse_dim:], c.sparse_dim)) or \
-            any(p >= c.sparse_dim for p in perm[:c.sparse_dim]):
+    if any(p != i for i, p in enumerate(perm[c.sparse_dim():], c.sparse_dim())) or \
+            any(p >= c.sparse_dim() for p in perm[:c.sparse_dim()]):
         raise ValueError("padax.sparse.transpose: dense dims cannot move (perm must keep them in place)")
-    idx = c.indices()[padax.to_tensor(np.asarray(perm[:c.sparse_dim], np.int64))]
+    idx = c.indices()[padax.to_tensor(np.asarray(perm[:c.sparse_dim()], np.int64))]
     out = SparseCooTensor(idx, c.values(), tuple(x.shape[p] for p in perm))
     return _like(out, x)  # COO keeps the entry order (Paddle's); CSR re-sorts the rows
 
@@ -656,7 +684,7 @@ def reshape(x: Any, shape: Sequence[int], name: str | None = None) -> Any:
     """
     _require_sparse("reshape", x)
     c = _coo(x)
-    dense = tuple(x.shape[c.sparse_dim:])
+    dense = tuple(x.shape[c.sparse_dim():])
     shape = [int(s) for s in shape]
     total = math.prod(x.shape)
     if shape.count(-1) == 1:
@@ -667,7 +695,7 @@ def reshape(x: Any, shape: Sequence[int], name: str | None = None) -> Any:
     new_sparse = shape[:len(shape) - len(dense)] if dense else shape
     if dense and tuple(shape[len(new_sparse):]) != dense:
         raise ValueError(f"padax.sparse.reshape: the dense dims {list(dense)} must stay the trailing dims")
-    lin = _linear(c.indices(), x.shape[:c.sparse_dim])
+    lin = _linear(c.indices(), x.shape[:c.sparse_dim()])
     out = SparseCooTensor(_unlinear(lin, new_sparse), c.values(), shape)
     return _like(out, x)
 
@@ -714,7 +742,7 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
         if axes != [x.ndim - 1]:
             raise ValueError(f"padax.sparse.sum: a CSR tensor sums over axis None or -1 only (Paddle's), got {axis}")
         keepdim = True  # a CSR result keeps its dims (Paddle's)
-    sd = c.sparse_dim
+    sd = c.sparse_dim()
     dense_axes = tuple(1 + a - sd for a in axes if a >= sd)
     if dense_axes:
         vals = pnp.sum(vals, axis=dense_axes, keepdims=keepdim)
@@ -770,7 +798,7 @@ def slice(x: Any, axes: Sequence[int], starts: Sequence[int], ends: Sequence[int
         e = builtins.max(0, builtins.min(n, e + n if e < 0 else e))
         e = builtins.max(s, e)
         lo[a], shape[a] = s, e - s
-    sd = c.sparse_dim
+    sd = c.sparse_dim()
     keep = np.ones(h.shape[1], bool)
     for i in range(sd):
         keep &= (h[i] >= lo[i]) & (h[i] < lo[i] + shape[i])
@@ -789,7 +817,7 @@ def _spmm(x: Any, y: Any) -> Any:
     """Sparse [*, M, K] @ dense [*, K, N] (or [K] for mv) as gather, multiply, scatter-add."""
     c = _coo(x)
     idx, v = c.indices(), c.values()
-    if c.dense_dim:
+    if c.dense_dim():
         raise ValueError("padax.sparse.matmul: the sparse operand must have no dense dims")
     if x.ndim == 2:
         rows, cols = idx[0], idx[1]

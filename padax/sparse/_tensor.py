@@ -74,6 +74,10 @@ class _SparseBase:
         from padax.sparse import _ops  # circular: _ops builds on this module
         return _ops.multiply(self, other)
 
+    def __rmul__(self, other):
+        from padax.sparse import _ops  # circular: _ops builds on this module
+        return _ops.multiply(self, other)
+
     def __truediv__(self, other):
         from padax.sparse import _ops  # circular: _ops builds on this module
         return _ops.divide(self, other)
@@ -115,15 +119,18 @@ class SparseCooTensor(_SparseBase):
         """The number of stored entries (a static int)."""
         return int(self._indices.shape[1])
 
-    @property
     def sparse_dim(self) -> int:
         """How many leading dimensions are sparse."""
         return int(self._indices.shape[0])
 
-    @property
     def dense_dim(self) -> int:
         """How many trailing dimensions each value carries."""
-        return self.ndim - self.sparse_dim
+        return self.ndim - self.sparse_dim()
+
+    def is_coalesced(self) -> bool:
+        """Whether the indices are sorted row-major without duplicates (needs concrete indices)."""
+        from padax.sparse import _ops  # circular: _ops builds on this module
+        return _ops.is_coalesced(self)
 
     def is_sparse_coo(self) -> bool:
         """True."""
@@ -139,7 +146,7 @@ class SparseCooTensor(_SparseBase):
     def to_dense(self) -> Any:
         """The dense tensor (duplicate entries add up)."""
         out = pnp.zeros(self._shape, self._values.dtype)
-        idx = tuple(self._indices[i] for i in range(self.sparse_dim))
+        idx = tuple(self._indices[i] for i in range(self.sparse_dim()))
         return out.at[idx].add(self._values)
 
     def to_sparse_coo(self, sparse_dim: int | None = None) -> SparseCooTensor:
@@ -195,6 +202,18 @@ class SparseCsrTensor(_SparseBase):
     def is_sparse_coo(self) -> bool:
         """False."""
         return False
+
+    def sparse_dim(self) -> int:
+        """2 for a matrix, 3 for a batch (every dim is sparse)."""
+        return self.ndim
+
+    def dense_dim(self) -> int:
+        """0 (CSR values are scalars)."""
+        return 0
+
+    def is_coalesced(self) -> bool:
+        """True (a CSR tensor's entries are ordered by row)."""
+        return True
 
     def is_sparse_csr(self) -> bool:
         """True."""

@@ -68,7 +68,7 @@ def test_sparse_coo_tensor_matches_paddle():
     got = S.sparse_coo_tensor([[0, 2]], hv, dtype="float64")
     want = paddle.sparse.sparse_coo_tensor([[0, 2]], hv, dtype="float64")
     _same_coo(got, want)
-    assert got.dtype == padax.float64 and got.sparse_dim == 1 and got.dense_dim == 1
+    assert got.dtype == padax.float64 and got.sparse_dim() == 1 and got.dense_dim() == 1
     _close(got.to_dense(), want.to_dense().numpy())
     with pytest.raises(ValueError, match="same nnz"):
         S.sparse_coo_tensor([[0, 1]], [1.])
@@ -422,3 +422,17 @@ def test_jit_grad_vmap_of_sparse_matmul():
     _close(f(xc), np.tanh(np.asarray(xc.to_dense())) ** 2)
     with pytest.raises(TypeError, match="concrete"):
         padax.jit(S.coalesce)(x)
+
+
+def test_methods_and_scalars_as_paddle():
+    paddle = paddle_oracle()
+    x, px = _both(D, "coo")
+    assert x.sparse_dim() == px.sparse_dim() and x.dense_dim() == px.dense_dim()
+    assert x.is_coalesced() == px.is_coalesced() is True
+    dup = S.sparse_coo_tensor([[1, 0, 1], [2, 1, 2]], [1., 2., 4.], [3, 3])
+    assert not dup.is_coalesced() and dup.coalesce().is_coalesced()
+    _same_coo(S.multiply(x, 2.0), paddle.sparse.multiply(px, 2.0))
+    _close((3 * x).values(), 3 * np.asarray(x.values()))
+    c, _ = _both(D3, "csr")
+    assert c.sparse_dim() == 3 and c.dense_dim() == 0 and c.is_coalesced()
+    _close(c.numpy(), D3)

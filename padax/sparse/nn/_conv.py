@@ -49,9 +49,9 @@ def _check_input(op: str, x: Any, data_format: str, n: int = 3) -> None:
         raise TypeError(f"padax.sparse.nn.functional.{op}: x must be a SparseCooTensor, got {type(x).__name__}")
     if data_format != layout:
         raise ValueError(f"padax.sparse.nn.functional.{op}: only data_format={layout!r}, got {data_format!r}")
-    if x.ndim != n + 2 or x.sparse_dim != n + 1:
+    if x.ndim != n + 2 or x.sparse_dim() != n + 1:
         raise ValueError(f"padax.sparse.nn.functional.{op}: x must be [{', '.join(layout)}] with {n + 1} sparse "
-                         f"dims, got shape {list(x.shape)} with sparse_dim {x.sparse_dim}")
+                         f"dims, got shape {list(x.shape)} with sparse_dim {x.sparse_dim()}")
 
 
 def _rulebook(op: str, x: SparseCooTensor, kernel: list[int], stride: list[int], padding: list[int],
@@ -354,7 +354,7 @@ class BatchNorm(padax.nn.BatchNorm1D):
 
     def forward(self, x: Any) -> Any:
         """Normalise the values of a sparse tensor."""
-        if not isinstance(x, SparseCooTensor) or x.dense_dim != 1:
+        if not isinstance(x, SparseCooTensor) or x.dense_dim() != 1:
             raise TypeError("padax.sparse.nn.BatchNorm: x must be a SparseCooTensor with channel values [nnz, C]")
         return x._with_values(super().forward(x.values()))
 

@@ -12,7 +12,7 @@ from padax.sparse._tensor import SparseCsrTensor
 from padax.sparse.nn._conv import conv2d, conv3d, max_pool3d, subm_conv2d, subm_conv3d
 
 __all__ = ["attention", "conv2d", "conv3d", "leaky_relu", "max_pool3d", "relu", "relu6", "softmax", "subm_conv2d",
-           "subm_conv3d"]
+           "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm"]
 
 
 def relu(x: Any, name: str | None = None) -> Any:
@@ -100,7 +100,7 @@ def softmax(x: Any, axis: int = -1, name: str | None = None) -> Any:
     if axis not in (-1, x.ndim - 1):
         raise ValueError(f"padax.sparse.nn.functional.softmax: only axis=-1 is supported (Paddle's), got {axis}")
     c = _coo(x)
-    if c.dense_dim:
+    if c.dense_dim():
         raise ValueError("padax.sparse.nn.functional.softmax: x must have no dense dims")
     idx, v = c.indices(), c.values()
     lead = x.shape[:-1]
@@ -166,3 +166,61 @@ def attention(query: Any, key: Any, value: Any, sparse_mask: Any, key_padding_ma
         vals = pnp.where(keep, vals, -pnp.inf)
     probs = softmax(scores._with_values(vals))
     return matmul(probs, v).reshape(b, h, s, value.shape[-1])
+
+
+def subm_conv2d_igemm(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+                      groups: int = 1, data_format: str = "NHWC", key: str | None = None,
+                      name: str | None = None) -> Any:
+    """`subm_conv2d` (Paddle's implicit-GEMM CUDA variant; one computation in padax).
+
+    Args:
+        x: SparseCooTensor [N, H, W, C_in].
+        weight: [kH, kW, C_in, C_out].
+        bias: [C_out] or None.
+        stride: must be 1.
+        padding: ignored (the kernel is centred).
+        dilation: int or 2 ints.
+        groups: must be 1.
+        data_format: must be 'NHWC'.
+        key: unused.
+        name: unused.
+
+    Returns:
+        SparseCooTensor [N, H, W, C_out].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0, 0], [0, 0], [0, 1]], [[1.], [2.]], [1, 1, 2, 1])
+        >>> padax.sparse.nn.functional.subm_conv2d_igemm(x, padax.ones([1, 3, 1, 1])).values().tolist()
+        [[3.0], [3.0]]
+    """
+    return subm_conv2d(x, weight, bias, stride, padding, dilation, groups, data_format, key, name)
+
+
+def subm_conv3d_igemm(x: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+                      groups: int = 1, data_format: str = "NDHWC", key: str | None = None,
+                      name: str | None = None) -> Any:
+    """`subm_conv3d` (Paddle's implicit-GEMM CUDA variant; one computation in padax).
+
+    Args:
+        x: SparseCooTensor [N, D, H, W, C_in].
+        weight: [kD, kH, kW, C_in, C_out].
+        bias: [C_out] or None.
+        stride: must be 1.
+        padding: ignored (the kernel is centred).
+        dilation: int or 3 ints.
+        groups: must be 1.
+        data_format: must be 'NDHWC'.
+        key: unused.
+        name: unused.
+
+    Returns:
+        SparseCooTensor [N, D, H, W, C_out].
+
+    Examples:
+        >>> import padax
+        >>> x = padax.sparse.sparse_coo_tensor([[0, 0], [0, 0], [0, 0], [0, 1]], [[1.], [2.]], [1, 1, 1, 2, 1])
+        >>> padax.sparse.nn.functional.subm_conv3d_igemm(x, padax.ones([1, 1, 3, 1, 1])).values().tolist()
+        [[3.0], [3.0]]
+    """
+    return subm_conv3d(x, weight, bias, stride, padding, dilation, groups, data_format, key, name)
