@@ -436,3 +436,24 @@ def test_methods_and_scalars_as_paddle():
     c, _ = _both(D3, "csr")
     assert c.sparse_dim() == 3 and c.dense_dim() == 0 and c.is_coalesced()
     _close(c.numpy(), D3)
+
+
+def test_csr_under_vmap_jit_grad_and_empty_tensors():
+    c, _ = _both(D, "csr")
+    vals = np.arange(18, dtype=np.float32).reshape(3, 6)
+    batch = S.SparseCsrTensor(padax.to_tensor(np.stack([np.asarray(c.crows())] * 3)),
+                              padax.to_tensor(np.stack([np.asarray(c.cols())] * 3)), padax.to_tensor(vals), c.shape)
+    y = RNG.standard_normal((4, 2)).astype(np.float32)
+    got = padax.vmap(S.matmul, in_axes=(0, None))(batch, padax.to_tensor(y))
+    want = [S.SparseCsrTensor(c.crows(), c.cols(), padax.to_tensor(v), c.shape).to_dense().numpy() @ y for v in vals]
+    _close(got, np.stack(want))
+    g = padax.jit(padax.grad(lambda v: padax.sum(S.matmul(S.SparseCsrTensor(c.crows(), c.cols(), v, c.shape),
+                                                          padax.to_tensor(y)))))(c.values())
+    rows = np.asarray(c.to_sparse_coo().indices())
+    _close(g, y.sum(axis=1)[rows[1]])
+    _close(padax.jit(lambda a: S.transpose(a, [1, 0]).to_dense())(c), D.T)
+    with pytest.raises(TypeError, match="share their index arrays"):
+        padax.jit(lambda a, b: a + b)(c, c)
+    e = S.sparse_coo_tensor(np.zeros((2, 0), np.int64), np.zeros((0,), np.float32), [2, 2])
+    assert e.nnz() == 0 and e.coalesce().nnz() == 0 and S.to_sparse_csr(e).crows().tolist() == [0, 0, 0]
+    _close(S.matmul(e, padax.ones([2, 1])), np.zeros((2, 1)))
