@@ -460,16 +460,21 @@ def test_csr_under_vmap_jit_grad_and_empty_tensors():
 
 
 @pytest.mark.parametrize("layout", ["coo", "csr"])
-def test_batched_sparse_sparse_matmul_and_sparse_addmm(layout):
+def test_batched_sparse_sparse_matmul(layout):
     conv = S.to_sparse_coo if layout == "coo" else S.to_sparse_csr
-    a = RNG.standard_normal((2, 3, 4)) * (RNG.random((2, 3, 4)) < 0.5)
-    b = RNG.standard_normal((2, 4, 2)) * (RNG.random((2, 4, 2)) < 0.5)
+    a = (RNG.standard_normal((2, 3, 4)) * (RNG.random((2, 3, 4)) < 0.5)).astype(np.float32)
+    b = (RNG.standard_normal((2, 4, 2)) * (RNG.random((2, 4, 2)) < 0.5)).astype(np.float32)
     m = S.matmul(conv(padax.to_tensor(a)), conv(padax.to_tensor(b)))
     assert m.is_sparse_csr() == (layout == "csr")
     _close(m.to_dense(), a @ b)
-    inp = RNG.standard_normal((3, 2)) * (RNG.random((3, 2)) < 0.5)
-    x = RNG.standard_normal((3, 4)) * (RNG.random((3, 4)) < 0.5)
-    y = RNG.standard_normal((4, 2)) * (RNG.random((4, 2)) < 0.6)
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_addmm_with_sparse_operands(layout):
+    conv = S.to_sparse_coo if layout == "coo" else S.to_sparse_csr
+    inp = (RNG.standard_normal((3, 2)) * (RNG.random((3, 2)) < 0.5)).astype(np.float32)
+    x = (RNG.standard_normal((3, 4)) * (RNG.random((3, 4)) < 0.5)).astype(np.float32)
+    y = (RNG.standard_normal((4, 2)) * (RNG.random((4, 2)) < 0.6)).astype(np.float32)
     sx, sy = conv(padax.to_tensor(x)), conv(padax.to_tensor(y))
     r = S.addmm(conv(padax.to_tensor(inp)), sx, sy, 0.5, 2.0)
     assert r.is_sparse()
