@@ -705,7 +705,9 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
     """The sum over the given axes, a sparse tensor (over every axis: shape [1], Paddle's form).
 
     Summing over sparse axes merges entries (host work: needs concrete indices); summing over dense
-    dims only reduces the values.
+    dims only reduces the values. Every listed axis is summed (Paddle 3.3 sums over the first one
+    only). A hybrid tensor summed over all its sparse axes (not keepdim) keeps a leading axis of
+    size 1, so the result stays sparse.
 
     Args:
         x: a sparse tensor.
@@ -755,12 +757,9 @@ def sum(x: Any, axis: int | Sequence[int] | None = None, dtype: Any = None, keep
         idx = c.indices()
         sel = [idx[i] if i in keep else pnp.zeros_like(idx[i]) for i in range(sd)] if keepdim else \
             [idx[i] for i in keep]
-        if not sel:
-            sel = [pnp.zeros_like(idx[0])]
-            shape = [1] + shape if not keepdim else shape
-        new_sd = len(sel)
-        out = coalesce(SparseCooTensor(pnp.stack(sel), vals, shape if new_sd + vals.ndim - 1 == len(shape)
-                                       else [1] + list(shape)))
+        if not sel:  # every sparse axis summed, dense dims left: one entry, behind a leading axis of size 1
+            sel, shape = [pnp.zeros_like(idx[0])], [1] + shape
+        out = coalesce(SparseCooTensor(pnp.stack(sel), vals, shape))
     return to_sparse_csr(out) if csr else out
 
 

@@ -480,3 +480,15 @@ def test_addmm_with_sparse_operands(layout):
     assert r.is_sparse()
     _close(r.to_dense(), 0.5 * inp + 2 * x @ y)
     _close(S.addmm(padax.to_tensor(inp), sx, sy, 0.5, 2.0), 0.5 * inp + 2 * x @ y)
+
+
+def test_sum_over_several_axes_against_numpy():
+    h = (np.arange(24.).reshape(2, 3, 4) * (np.arange(24).reshape(2, 3, 4) % 3 == 0)).astype(np.float32)
+    x, y = S.to_sparse_coo(padax.to_tensor(h)), S.to_sparse_coo(padax.to_tensor(h), 2)
+    for sp in (x, y):
+        _close(S.sum(sp, (0, 2)).to_dense(), h.sum((0, 2)))
+        _close(S.sum(sp, [1, 2], keepdim=True).to_dense(), h.sum((1, 2), keepdims=True))
+    _close(S.sum(x, (0, 1, 2)).to_dense(), [h.sum()])
+    r = S.sum(y, (0, 1))   # every sparse axis of a hybrid tensor: a leading axis of size 1 stays
+    assert r.shape == (1, 4)
+    _close(r.to_dense(), h.sum((0, 1))[None])
