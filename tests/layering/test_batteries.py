@@ -18,7 +18,8 @@ BATTERIES = ("padax.ad_checkpoint", "padax.amp", "padax.autograd", "padax.callba
              "padax.distribution", "padax.hapi", "padax.incubate", "padax.inference", "padax.io", "padax.metric",
              "padax.nn", "padax.numpy", "padax.ode", "padax.optimizer", "padax.profiler", "padax.random",
              "padax.regularizer", "padax.scipy", "padax.sharding", "padax.signal", "padax.static", "padax.tensor",
-             "padax.utils", "padax.vision", "padax.geometric", "padax.audio", "padax.text")
+             "padax.utils", "padax.vision", "padax.geometric", "padax.audio", "padax.text",
+             "padax.sparse")
 INTERNAL = ("padax.core", "padax.runtime", "padax.interpreters", "padax.lowering", "padax.transforms")
 
 _ERRORS = "no public name for padax's error constructors (op_value_error, op_type_error, require_members)"
