@@ -179,6 +179,19 @@ def x64():
         yield
 
 
+@pytest.fixture
+def jax_x32():
+    """Run a test with the jax oracle in its default 32-bit mode: several test modules turn jax's x64
+    on for their float64 oracles at import, which changes jax's default dtypes and random draws."""
+    jax = pytest.importorskip("jax")
+    previous = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", False)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", previous)
+
+
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
 

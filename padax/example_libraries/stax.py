@@ -44,7 +44,7 @@ def Dense(out_dim: int, W_init: Callable = glorot_normal(), b_init: Callable = n
         >>> init, apply = stax.Dense(3)
         >>> shape, params = init(padax.random.key(0), (2, 4))
         >>> shape, apply(params, padax.ones([2, 4])).shape
-        ((2, 3), [2, 3])
+        ((2, 3), (2, 3))
     """
     def init_fun(rng, input_shape):
         k1, k2 = random.split(rng)
@@ -228,7 +228,7 @@ def serial(*layers: tuple) -> tuple:
         >>> init, apply = stax.serial(stax.Dense(8), stax.Relu, stax.Dense(2), stax.LogSoftmax)
         >>> shape, params = init(padax.random.key(0), (-1, 4))
         >>> shape, apply(params, padax.ones([3, 4])).shape
-        ((-1, 2), [3, 2])
+        ((-1, 2), (3, 2))
     """
     init_funs, apply_funs = zip(*layers) if layers else ((), ())
 

@@ -68,7 +68,7 @@ def uniform(scale: Any = 1e-2, dtype: Any = None) -> Initializer:
     Examples:
         >>> import padax
         >>> padax.nn.initializers.uniform(1.0)(padax.random.key(0), (3,)).shape
-        [3]
+        (3,)
     """
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
         dt = _dtype(dtype)
@@ -82,7 +82,7 @@ def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
     Examples:
         >>> import padax
         >>> padax.nn.initializers.normal(1.0)(padax.random.key(0), (2, 2)).shape
-        [2, 2]
+        (2, 2)
     """
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
         dt = _dtype(dtype)
@@ -128,7 +128,7 @@ def variance_scaling(scale: float, mode: str, distribution: str, in_axis: Any = 
         >>> import padax
         >>> init = padax.nn.initializers.variance_scaling(2.0, "fan_in", "normal")
         >>> init(padax.random.key(0), (64, 32)).shape
-        [64, 32]
+        (64, 32)
     """
     modes = ("fan_in", "fan_out", "fan_avg", "fan_geo_avg")
     if mode not in modes:
@@ -225,7 +225,7 @@ def delta_orthogonal(scale: Any = 1.0, column_axis: int = -1, dtype: Any = None)
     Examples:
         >>> import padax
         >>> padax.nn.initializers.delta_orthogonal()(padax.random.key(0), (3, 2, 2)).shape
-        [3, 2, 2]
+        (3, 2, 2)
     """
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> Any:
         dt, shape = _dtype(dtype), tuple(shape)

@@ -6,6 +6,7 @@ import padax
 from padax.example_libraries import optimizers, stax
 
 jax = pytest.importorskip("jax")
+pytestmark = pytest.mark.usefixtures("jax_x32")  # (other modules turn jax x64 on)
 jnp = jax.numpy
 from jax.example_libraries import (
     optimizers as joptimizers,  # noqa: E402

@@ -6,6 +6,7 @@ import padax
 from padax import nn
 
 jax = pytest.importorskip("jax")
+pytestmark = pytest.mark.usefixtures("jax_x32")  # (other modules turn jax x64 on)
 jnp = jax.numpy
 
 R = np.random.default_rng(0)

@@ -5,6 +5,7 @@ import pytest
 import padax
 
 jax = pytest.importorskip("jax")
+pytestmark = pytest.mark.usefixtures("jax_x32")  # (other modules turn jax x64 on)
 jnp = jax.numpy
 
 
