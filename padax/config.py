@@ -9,7 +9,9 @@ value came from (default, env or set).
 `enable_x64` (default on): 64-bit types exist, as in Paddle; defaults stay
 Paddle's (float32 for Python floats, int64 for Python ints). Off, padax runs
 in JAX's 32-bit-only mode: every 64-bit request becomes its 32-bit sibling
-(for accelerators where 64-bit arithmetic is slow or missing).
+(for accelerators where 64-bit arithmetic is slow or missing). jax's spelling,
+`config.update("jax_enable_x64", True)`, also makes float64 the default float
+dtype, as it is in jax (scientific code written for jax expects it).
 
 `default_dtype` (default float32): the dtype of Python floats, Paddle's
 `set_default_dtype`/`get_default_dtype` (float16, bfloat16, float32 or float64).
@@ -236,7 +238,13 @@ class Config:
         raise AttributeError(f"padax.config has no setting {name!r}")
 
     def update(self, name: str, value: Any) -> None:
-        """Set a setting by name, e.g. `padax.config.update("enable_x64", True)` (or jax's `jax_enable_x64`)."""
+        """Set a setting by name, e.g. `padax.config.update("enable_x64", True)` (or jax's `jax_enable_x64`).
+
+        jax's `jax_enable_x64` also gives jax's defaults: on, Python floats and creation functions
+        without a dtype are float64 (as in jax); off, padax runs in the 32-bit mode with float32.
+        """
+        if name == "jax_enable_x64":
+            self.update("default_dtype", "float64" if _flag(value) else "float32")
         name = self._canonical_name(name)
         if name in _FIXED:
             if value != _FIXED[name]:

@@ -330,13 +330,13 @@ def _uniform_impl(key, minval, maxval, shape, dtype, impl):
 _uniform_jit = jit(_uniform_impl, static_argnums=(3, 4, 5))
 
 
-def uniform(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32, minval: Any = 0.0, maxval: Any = 1.0):
+def uniform(key, shape: Sequence[int] = (), dtype: Any = None, minval: Any = 0.0, maxval: Any = 1.0):
     """Uniform floats in [minval, maxval) of `shape` (minval/maxval broadcast to it).
 
     Args:
         key: a PRNG key (`padax.random.key`).
         shape: the sample shape.
-        dtype: a floating dtype.
+        dtype: a floating dtype (default: the default float dtype, float32 unless changed).
         minval, maxval: the bounds (scalars or arrays broadcastable to `shape`).
 
     Returns:
@@ -364,13 +364,13 @@ def _normal_impl(key, shape, dtype, impl):
 _normal_jit = jit(_normal_impl, static_argnums=(1, 2, 3))
 
 
-def normal(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
+def normal(key, shape: Sequence[int] = (), dtype: Any = None):
     """Standard normal samples (complex dtypes: real and imaginary parts each of variance 1/2).
 
     Args:
         key: a PRNG key (`padax.random.key`).
         shape: the sample shape.
-        dtype: a floating or complex dtype.
+        dtype: a floating or complex dtype (default: the default float dtype).
 
     Returns:
         An array of `shape` and `dtype`.
@@ -397,14 +397,14 @@ _truncated_normal_jit = jit(_truncated_normal_impl, static_argnums=(3, 4, 5))
 
 
 def truncated_normal(key, lower: Any, upper: Any, shape: Sequence[int] | None = None,
-                     dtype: Any = dtypes.float32):
+                     dtype: Any = None):
     """Standard normal samples conditioned on lower < x < upper (bounds may be +-inf).
 
     Args:
         key: a PRNG key (`padax.random.key`).
         lower, upper: the bounds (arrays or scalars, broadcast together).
         shape: the sample shape (default: the broadcast shape of the bounds).
-        dtype: a floating dtype.
+        dtype: a floating dtype (default: the default float dtype, float32 unless changed).
 
     Returns:
         An array of `shape` and `dtype`, strictly inside the bounds.
@@ -429,13 +429,13 @@ def _gumbel_impl(key, shape, dtype, impl):
 _gumbel_jit = jit(_gumbel_impl, static_argnums=(1, 2, 3))
 
 
-def gumbel(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
+def gumbel(key, shape: Sequence[int] = (), dtype: Any = None):
     """Standard Gumbel samples: -log(-log(u)), u uniform in [tiny, 1).
 
     Args:
         key: a PRNG key (`padax.random.key`).
         shape: the sample shape.
-        dtype: a floating dtype.
+        dtype: a floating dtype (default: the default float dtype, float32 unless changed).
 
     Returns:
         An array of `shape` and `dtype`.
@@ -456,13 +456,13 @@ def _exponential_impl(key, shape, dtype, impl):
 _exponential_jit = jit(_exponential_impl, static_argnums=(1, 2, 3))
 
 
-def exponential(key, shape: Sequence[int] = (), dtype: Any = dtypes.float32):
+def exponential(key, shape: Sequence[int] = (), dtype: Any = None):
     """Standard exponential samples (rate 1): -log1p(-u), u uniform in [0, 1).
 
     Args:
         key: a PRNG key (`padax.random.key`).
         shape: the sample shape.
-        dtype: a floating dtype.
+        dtype: a floating dtype (default: the default float dtype, float32 unless changed).
 
     Returns:
         An array of `shape` and `dtype`; divide by a rate for other rates.

@@ -59,3 +59,22 @@ def test_named_scope_names_the_compiled_ops():
     with pytest.raises(TypeError, match="named_scope: the name must be a str"):
         with padax.named_scope(3):
             pass
+
+
+def test_jax_enable_x64_gives_jax_defaults():
+    """jax's flag gives jax's x64 behaviour (float64 defaults); padax's own settings are restored."""
+    before = (padax.config.enable_x64, padax.config.default_dtype)
+    try:
+        padax.config.update("jax_enable_x64", True)
+        jax.config.update("jax_enable_x64", True)
+        for ours, theirs in ((padax.numpy.asarray(1.0), jnp.asarray(1.0)), (padax.numpy.zeros(3), jnp.zeros(3)),
+                             (padax.numpy.arange(3.0), jnp.arange(3.0)), (padax.numpy.arange(3), jnp.arange(3))):
+            assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(np.asarray(padax.random.normal(padax.random.key(0), (4,))),
+                                      np.asarray(jax.random.normal(jax.random.key(0), (4,))))
+        padax.config.update("jax_enable_x64", False)
+        assert padax.numpy.zeros(3).dtype == np.float32 and padax.numpy.arange(3).dtype == np.int32
+    finally:
+        padax.config.update("enable_x64", before[0])
+        padax.config.update("default_dtype", before[1])
+    assert padax.numpy.zeros(3).dtype == np.float32 and padax.to_tensor(1.0).dtype == padax.float32
