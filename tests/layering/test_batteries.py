@@ -58,6 +58,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.runtime.put": "no public name for device_by_name ('cpu', 'gpu:0' -> Device)",
         "padax.runtime.sharding": "no public name for resolve_sharding (a PartitionSpec on the context mesh)",
     },
+    "padax.audio": {
+        "padax.core.atomic_file": "no public name for atomic_write (WAV saves, all at once)",
+    },
     "padax.metric": {
         "padax.core.errors": _ERRORS,
     },

@@ -1,12 +1,15 @@
 """PCM-16 WAV files through the standard library's `wave` module (Paddle's default 'wave_backend')."""
 from __future__ import annotations
 
+import io
+import os
 import wave
 from typing import Any
 
 import numpy as np
 
 import padax
+from padax.core.atomic_file import atomic_write as _atomic_write
 
 
 class AudioInfo:
@@ -44,7 +47,8 @@ class AudioInfo:
 
 def _open(op: str, filepath: Any):
     try:
-        return wave.open(filepath if hasattr(filepath, "read") else open(filepath, "rb"))
+        # (a path is opened, and closed with the reader, by wave itself)
+        return wave.open(filepath if hasattr(filepath, "read") else os.fspath(filepath), "rb")
     except wave.Error as e:
         raise NotImplementedError(f"{op}: {filepath!r} is not a PCM-16 WAV file ({e}); the wave backend reads "
                                   f"only those: install soundfile and set_backend('soundfile') for other "
@@ -143,8 +147,13 @@ def save(filepath: Any, src: Any, sample_rate: int, channels_first: bool = True,
     if np.issubdtype(audio.dtype, np.floating):
         audio = audio * (2 ** 15)
     audio = np.ascontiguousarray(audio.astype("<i2"))
-    with wave.open(filepath, "wb") as f:
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as f:
         f.setnchannels(audio.shape[1])
         f.setsampwidth(2)
         f.setframerate(int(sample_rate))
         f.writeframes(audio.tobytes())
+    if hasattr(filepath, "write"):
+        filepath.write(buffer.getvalue())
+    else:  # all at once: a killed save never leaves half a file
+        _atomic_write(os.fspath(filepath), buffer.getvalue())
