@@ -4,6 +4,7 @@ and a plain argmax loop); the cached logits equal the full causal forward's, pos
 import numpy as np
 
 import padax
+from padax.data import load_tiny_text
 from padax.examples import tiny_gpt
 from padax.nn.decode import generate
 
@@ -20,9 +21,9 @@ def test_tiny_gpt_trains_and_samples():
 
 def _model():
     padax.seed(1)
-    tok = tiny_gpt.CharTokenizer(padax.data.load_tiny_text())
+    tok = tiny_gpt.CharTokenizer(load_tiny_text())
     model = tiny_gpt.TinyGPT(tok.vocab_size, d_model=32, num_heads=2, num_layers=2, max_length=24)
-    model, _ = tiny_gpt.train(model, tok.encode(padax.data.load_tiny_text()), 20, seq_len=16, batch_size=8)
+    model, _ = tiny_gpt.train(model, tok.encode(load_tiny_text()), 20, seq_len=16, batch_size=8)
     return model.eval(), tok
 
 
