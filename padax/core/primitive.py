@@ -99,6 +99,8 @@ class Primitive:
         self.taylor_pointwise = False
         # the param holding a sub-jaxpr that collapsed Taylor mode evaluates inline (jit, remat, custom_vjp)
         self.inline_jaxpr_param: str | None = None
+        # its outputs never carry a gradient, so the dygraph tape does not record it (stop_gradient)
+        self.blocks_gradient = False
         self.eager_fn: Callable | None = None  # set by padax.transforms.dispatch: the op's eager program
         # params -> frozenset of side effects (padax.core.effects); None: pure, or those of its sub-programs
         self.effects_rule: Callable | None = None

@@ -74,7 +74,8 @@ def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> Any:
     if is_array(value) or np.ndim(value) > 0:
         return broadcast_to(asarray(value, dtype), tuple(shape))
     if not shape:
-        return constant(value, dtype)
+        t = constant(value, dtype)  # (a new object over the cached buffer: the caller may update it in place)
+        return Tensor(t._buf, t.aval) if type(t) is Tensor else t
     if type(trace_state.trace) is EvalTrace:
         check_aval_size("full", ShapedArray(tuple(shape), np.dtype(dtype)))
         return device_put(np.full(shape, value, dtype=dtype))

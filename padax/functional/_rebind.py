@@ -23,7 +23,7 @@ from padax.functional.lax.structural import convert_element_type
 from padax.interpreters import hooks, tape
 from padax.interpreters.ad import JVPTrace, JVPTracer, redirect
 from padax.interpreters.batching import BatchTrace, BatchTracer
-from padax.interpreters.staging import JaxprTrace, JaxprTracer
+from padax.interpreters.staging import JaxprTrace, JaxprTracer, staged_state
 from padax.runtime.array import Tensor
 
 _REF_HINT = "return the new value, or hold it in a padax ref (padax.new_ref)"
@@ -108,6 +108,12 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
                                                "while it is traced, so the update would be lost on later calls")
             tape.rebound(x, value, op)
             return x._rebind(value)
+        state = staged_state()
+        if state is not None and type(value) is JaxprTracer and value._trace is trace_state.trace:
+            # a jitted program updates outside state: it returns the new value and each call writes it back
+            tape.rebound(x, value, op)
+            state.tensors[id(x)] = [x, value]
+            return x
         if _staged():
             raise _unbindable(op, x, value, "this Tensor lives outside the jitted function")
         if type(value) in (JVPTracer, BatchTracer):  # eager grad/vmap: the trace reads x as value from now on

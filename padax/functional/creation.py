@@ -99,9 +99,9 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
         3.0
     """
     out = _to_tensor(data, dtype, place)
-    if not stop_gradient:
-        return tape.mark_leaf(tape.plain(out) if out is data or tape.is_tracked(out) else out)
-    return tape.plain(out) if tape.is_tracked(out) else out
+    if out is data or tape.is_tracked(out):  # a new Tensor, as Paddle's copy (an in-place update of one
+        out = tape.plain(out) if isinstance(out, Tracer) else Tensor(out._buf, out.aval)  # leaves the other)
+    return tape.mark_leaf(out) if not stop_gradient else out
 
 
 def _to_tensor(data: Any, dtype: Any, place: Any) -> Any:

@@ -116,11 +116,6 @@ def _numel(self, name=None):
     return C.full((), self.size, dtypes.canonicalize(dtypes.int64))
 
 
-def _clone(self):
-    """Tensors are immutable, so a clone is the Tensor itself."""
-    return self
-
-
 def _expand(self, *shape, name=None):
     if len(shape) == 1 and isinstance(shape[0], (list, tuple, Tensor, Tracer)):
         shape = shape[0]
@@ -219,7 +214,7 @@ _METHODS = {
     "matmul": L.matmul, "mm": L.mm, "bmm": L.bmm, "dot": L.dot, "t": L.t, "mv": L.mv, "addmm": L.addmm,
     "inner": L.inner, "outer": L.outer, "kron": L.kron, "tensordot": L.tensordot, "trace": L.trace,
     # misc
-    "dim": _dim, "ndimension": _dim, "numel": _numel, "clone": _clone, "copy": _clone, "zeros_like": C.zeros_like,
+    "dim": _dim, "ndimension": _dim, "numel": _numel, "zeros_like": C.zeros_like,
     "ones_like": C.ones_like, "full_like": C.full_like,
 }
 

@@ -14,12 +14,13 @@ from typing import Any, Callable
 
 from padax.core.abstract import get_aval
 from padax.core.source_info import user_location
-from padax.core.trace import Tracer
+from padax.core.trace import EvalTrace, Tracer, set_current_trace
 from padax.functional import creation as C
 from padax.functional._arrays import asarray
 from padax.functional._rebind import rebind
 from padax.functional.lax.custom import stop_gradient
 from padax.interpreters import tape
+from padax.interpreters.staging import note_staged_write, read_each_call, staged_state, write_attr
 from padax.interpreters.tape import GradTensor, custom_node, entry_of, mode, needs_recording, plain
 from padax.runtime.array import Tensor
 
@@ -120,7 +121,12 @@ def _set_stop_gradient(self, value: bool) -> None:
 def _get_grad(self) -> Any:
     """The gradient accumulated by `backward()` (None before the first one)."""
     e = entry_of(self)
-    return None if e is None else e.grad
+    if e is None:
+        return None
+    g = e.grad
+    if g is not None and type(g) is Tensor:  # (a jitted program reads it afresh at each call)
+        read_each_call(g, lambda: e.grad)
+    return g
 
 
 def _set_grad(self, value: Any) -> None:
@@ -138,7 +144,10 @@ def _set_grad(self, value: Any) -> None:
 
 
 def _accumulate_grad(e: tape.TapeEntry, ct: Any) -> None:
-    e.grad = ct if e.grad is None else e.grad + ct
+    old = e.grad
+    if old is not None and type(old) is Tensor:  # (a jitted program reads it afresh at each call)
+        read_each_call(old, lambda: e.grad)
+    write_attr(e, "grad", ct if old is None else old + ct)
 
 
 def _seed(t: Any, g: Any) -> Any:
@@ -178,10 +187,13 @@ def _gradient(self) -> Any:
 
 
 def clear_grad(self, set_to_zero: bool = True) -> None:
-    """Reset the accumulated gradient to zeros (Paddle's default) or, with set_to_zero=False, to None."""
+    """Reset the accumulated gradient to zeros (Paddle's default) or, with set_to_zero=False, to None. Inside a
+    jitted step it leaves None either way (the next backward starts from no gradient, the same numbers),
+    so that the compiled program holds for every later call."""
     e = entry_of(self)
     if e is not None and e.grad is not None:
-        e.grad = C.zeros_like(e.grad) if set_to_zero else None
+        staged = staged_state() is not None
+        write_attr(e, "grad", C.zeros_like(e.grad) if set_to_zero and not staged else None)
 
 
 class HookHandle:
@@ -231,6 +243,18 @@ def requires_grad_(self, requires_grad: bool = True) -> Any:
     return self
 
 
+def new_object(x: Any) -> Any:
+    """x's value in a new object, so that an in-place update of either leaves the other alone (Paddle's
+    `clone`); on the tape it is an identity op, so gradients flow through it."""
+    if type(x) is Tensor:
+        return Tensor(x._buf, x.aval)
+    if needs_recording([x]):
+        return custom_node("clone", [entry_of(x)], [plain(x)], lambda node, cts, create_graph: [cts[0]])[0]
+    if type(x) is GradTensor:
+        return Tensor(x._buf, x.aval)
+    return tape.copy_tracer(x) if isinstance(x, Tracer) else x
+
+
 def _is_leaf(self) -> bool:
     """True for a Tensor that no recorded op produced (data, parameters)."""
     e = entry_of(self)
@@ -249,7 +273,7 @@ def detach_(self) -> Any:
 
 
 _METHODS = {"backward": backward, "gradient": _gradient, "clear_grad": clear_grad, "clear_gradient": clear_grad,
-            "register_hook": register_hook, "retain_grads": retain_grads, "detach": detach, "detach_": detach_,
+            "register_hook": register_hook, "retain_grads": retain_grads, "detach": detach, "detach_": detach_, "clone": new_object, "copy": new_object,
             "requires_grad_": requires_grad_}
 _PROPERTIES = {"stop_gradient": property(_get_stop_gradient, _set_stop_gradient),
                "grad": property(_get_grad, _set_grad), "is_leaf": property(_is_leaf),
@@ -342,5 +366,13 @@ def tape_grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph:
     return result
 
 
-__all__ = ["custom_node", "entry_of", "needs_recording", "plain", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "tape_grad", "HookHandle",
+@contextlib.contextmanager
+def compile_time_eval() -> Any:
+    """Run the ops of this block eagerly on concrete values, even while a function is traced (jax's
+    `ensure_compile_time_eval`): an optimizer's state made at its first traced step is made for real."""
+    with set_current_trace(EvalTrace()):
+        yield
+
+
+__all__ = ["compile_time_eval", "read_each_call", "note_staged_write", "custom_node", "entry_of", "needs_recording", "plain", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "tape_grad", "HookHandle",
            "GradTensor"]

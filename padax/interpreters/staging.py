@@ -32,10 +32,29 @@ class JaxprTracer(Tracer):
         return self._var.aval
 
 
+class StagedState:
+    """Outside state that a program staged for jit updates while it is traced: Tensors rebound in place
+    (`w.set_value(...)` in an optimizer's step, `x.add_(y)`) and attributes assigned (the tape's `.grad`).
+    The program returns the new values as extra outputs and each call writes them back (see jit), so
+    Paddle's stateful code compiles whole; the trace reads a rebound Tensor as its new value."""
+
+    __slots__ = ("tensors", "attrs", "reads")
+
+    def __init__(self) -> None:
+        self.tensors: dict[int, list] = {}  # id(x) -> [x, the tracer x now holds]
+        self.attrs: dict[tuple, list] = {}  # (id(obj), name) -> [obj, name, the value before the trace]
+        self.reads: dict[int, Callable[[], Any]] = {}  # id(const) -> where each call finds that value now
+
+    def note_attr(self, obj: Any, name: str) -> None:
+        key = (id(obj), name)
+        if key not in self.attrs:
+            self.attrs[key] = [obj, name, getattr(obj, name)]
+
+
 class JaxprTrace(Trace):
     """Records every primitive applied to its tracers as an equation."""
 
-    __slots__ = ("eqns", "invars", "constvars", "const_vals", "_const_ids", "description", "enclosing")
+    __slots__ = ("eqns", "invars", "constvars", "const_vals", "_const_ids", "description", "enclosing", "state")
 
     def __init__(self, description: str = "jit tracing"):
         super().__init__()
@@ -48,6 +67,7 @@ class JaxprTrace(Trace):
         self.const_vals: list[Any] = []
         self._const_ids: dict[int, Var] = {}
         self.description = description
+        self.state: StagedState | None = None  # set by jit: outside state its program updates
 
     def new_arg(self, aval: ShapedArray) -> JaxprTracer:
         v = Var(aval)
@@ -62,6 +82,8 @@ class JaxprTrace(Trace):
                 raise escaped_tracer_error(x, "jit")
             return self._const(x, x.aval)  # a tracer of an enclosing transformation
         if type(x) is Tensor:
+            if self.state is not None and id(x) in self.state.tensors:
+                return self.state.tensors[id(x)][1]._var
             return self._const(x, x.aval)
         if isinstance(x, (bool, int, float, complex)):
             return Literal(x, aval_of_host_value(x))
@@ -73,6 +95,8 @@ class JaxprTrace(Trace):
         if type(x) is Ref:  # a ref made outside, closed over: an input of the program like a captured array
             return self._const(x, x.aval)
         if isinstance(x, Tensor):  # a Tensor that needs a gradient (interpreters/tape.py's GradTensor)
+            if self.state is not None and id(x) in self.state.tensors:
+                return self.state.tensors[id(x)][1]._var
             return self._const(x, x.aval)
         raise TypeError(f"value of type {type(x).__name__} is not a valid array argument: {x!r}")
 
@@ -111,10 +135,48 @@ class JaxprTrace(Trace):
         return ClosedJaxpr(jaxpr, list(self.const_vals))
 
 
+def staged_state() -> StagedState | None:
+    """The StagedState of the program being staged for jit now (the current trace), or None when the current
+    trace is not a jit's (eager code, a loop or branch body, another transformation)."""
+    trace = current_trace()
+    if type(trace) is not JaxprTrace or trace.state is None:
+        return None
+    return trace.state
+
+
+def write_attr(obj: Any, name: str, value: Any) -> None:
+    """`setattr(obj, name, value)`, noted as an update of outside state when a jitted program is being staged."""
+    state = staged_state()
+    if state is not None:
+        state.note_attr(obj, name)
+    setattr(obj, name, value)
+
+
+def note_staged_write(obj: Any, name: str, value: Any) -> bool:
+    """Note `obj.name = value` (a tracer of the jit program being staged now) as an update of outside state
+    that each call writes back; False (nothing noted) when value is not such a tracer."""
+    state = staged_state()
+    if state is None or not isinstance(value, Tracer) or value._trace is not current_trace():
+        return False
+    state.note_attr(obj, name)
+    return True
+
+
+def read_each_call(value: Any, current: Callable[[], Any]) -> Any:
+    """`value` (a concrete Tensor), which a jitted program being staged reads not as a constant but as
+    `current()` at each call (a learning rate a scheduler changes between calls). Returns value."""
+    state = staged_state()
+    if state is not None:
+        state.reads[id(value)] = current
+    return value
+
+
 def trace_flat(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedArray],
-               description: str = "jit tracing") -> ClosedJaxpr:
-    """Trace `fun(*flat_args) -> flat outputs` at `in_avals` into a closed jaxpr."""
+               description: str = "jit tracing", state: StagedState | None = None) -> ClosedJaxpr:
+    """Trace `fun(*flat_args) -> flat outputs` at `in_avals` into a closed jaxpr. With `state`, outside
+    state updated while tracing is collected there (jit's stateful programs)."""
     trace = JaxprTrace(description)
+    trace.state = state
     with new_trace(trace):
         args = [trace.new_arg(a) for a in in_avals]
         outs = fun(*args)

@@ -135,11 +135,12 @@ def plain(x: Any) -> Any:
         trace = trace_state.trace
         if type(x) is JaxprTracer:
             return JaxprTracer(x._trace, x._var)
-        return _copy_tracer(x, trace)
+        return copy_tracer(x, trace)
     return x
 
 
-def _copy_tracer(x: Tracer, trace: Any) -> Tracer:
+def copy_tracer(x: Tracer, trace: Any = None) -> Tracer:
+    """A new tracer object standing for the same value (without x's tape entry)."""
     new = object.__new__(type(x))
     for s in _slots(type(x)):
         if s != "_tape":
@@ -168,7 +169,7 @@ def retrack(x: Any, entry: TapeEntry) -> Any:
     if isinstance(x, Tensor):
         t = GradTensor(x._buf, x.aval)
     else:
-        t = _copy_tracer(x, None)
+        t = copy_tracer(x, None)
     t._tape = entry
     return t
 
@@ -222,6 +223,8 @@ def intercept(prim: Any, trace: Any, args: tuple, params: dict) -> Any:
         return NotImplemented
     for a in args:
         if (type(a) is GradTensor or isinstance(a, Tracer)) and _lives_here(a, trace):
+            if prim.blocks_gradient:  # the result is a constant: computed on plain views, not recorded
+                return prim.bind(*[plain(b) if is_tracked(b) else b for b in args], **params)
             return record(prim, trace, args, params)
     return NotImplemented
 
@@ -269,7 +272,7 @@ def track_outputs(node: Node, outs: list, operands: Sequence[Any] = ()) -> list:
                     o = Tensor(o._buf, o.aval)
                 o.__class__ = GradTensor
             elif id(o) in seen or _entry_or_none(o) is not None:
-                o = _copy_tracer(o, None)
+                o = copy_tracer(o, None)
             o._tape = e
         res.append(o)
     return res
@@ -457,5 +460,5 @@ def _hooked(e: TapeEntry, ct: Any) -> Any:
 
 
 __all__ = ["GradTensor", "TapeEntry", "Node", "mode", "is_tracked", "entry_of", "attach", "detach_in_place",
-           "mark_leaf", "rebound", "plain", "retrack", "intercept", "record", "track_outputs", "custom_node", "run_backward",
+           "mark_leaf", "rebound", "plain", "copy_tracer", "retrack", "intercept", "record", "track_outputs", "custom_node", "run_backward",
            "set_compiled_vjp", "needs_recording", "primitive_vjp_direct", "GraphReleasedError", "UnusedInputError"]

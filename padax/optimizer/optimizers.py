@@ -31,6 +31,7 @@ from typing import Any, Callable
 import padax
 from padax import tree as tree_util
 from padax.core.errors import require_members
+from padax.functional import tape_api as _tape
 from padax.nn.filtering import is_inexact_array as _is_inexact_array, leaf_infos, param_info
 from padax.optimizer.lr import LRScheduler
 from padax.optimizer.param_groups import ParamGroups, is_param_groups
@@ -243,8 +244,9 @@ class Optimizer:
         params = self._stateful_params("step") if params is None else params
         with padax.no_grad():
             grads = [None if p.stop_gradient else p.grad for p in params]
-            if self._eager_state is None:
-                self._eager_state = self.init(list(self._parameter_list or params))
+            if self._eager_state is None:  # (made for real even when the first step is traced by jit)
+                with _tape.compile_time_eval():
+                    self._eager_state = self.init(list(self._parameter_list or params))
             owned = self._parameter_list or params
             if params is not owned:  # minimize(parameters=...): a sub-list of the optimizer's own
                 index = {id(p): i for i, p in enumerate(owned)}
@@ -252,11 +254,26 @@ class Optimizer:
                 for p, g in zip(params, grads):
                     full[index[id(p)]] = g
                 grads = full
-            new_params, self._eager_state = self.step(list(owned), grads, self._eager_state, lr=self.get_lr())
+            new_params, new_state = self.step(list(owned), grads, self._eager_state, lr=self._lr_now())
             for p, new in zip(owned, new_params):
                 if new is not p:
                     p.set_value(new)
+            # the state Tensors are updated in place too, so that a jitted step carries them as its state
+            for old, new in zip(tree_util.leaves(self._eager_state), tree_util.leaves(new_state)):
+                if new is not old:
+                    old.set_value(new)
         return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+    def _lr_now(self) -> Any:
+        """The current rate as a float32 Tensor, which a jitted step reads afresh at each call (a scheduler
+        steps between calls)."""
+        lr = self.get_lr()
+        t = self.__dict__.get("_lr_tensor")
+        if t is None or self.__dict__.get("_lr_value") != lr:
+            with _tape.compile_time_eval():
+                t = padax.to_tensor(lr, dtype="float32")
+            self._lr_tensor, self._lr_value = t, lr
+        return _tape.read_each_call(t, lambda: self._lr_now())
 
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradients of the optimizer's parameters (zeros, or None with set_to_zero=False)."""

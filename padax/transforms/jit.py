@@ -28,10 +28,12 @@ from padax.core.jaxpr import ClosedJaxpr
 from padax.core.ref import Ref
 from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
+from padax.functional._rebind import rebind
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
 from padax.interpreters import tape
 from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, jaxpr_has_refs
+from padax.interpreters.staging import StagedState, write_attr
 from padax.interpreters.tape import GradTensor
 from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor, mark_donated, on_captured_rebind, raise_if_deleted
@@ -84,7 +86,7 @@ _trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
-    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live")
+    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live", "stateful")
 
     def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr, donated=()):
         self.exe = exe
@@ -92,9 +94,24 @@ class _Compiled:
         self.out_tree = out_tree
         self.jaxpr = jaxpr
         self.donated = donated
-        # captured Tensors that need a gradient (a model's parameters): read afresh at every call, since
-        # an optimizer updates them in place, and recorded on the tape as the call's inputs
-        self.live = [(i, c) for i, c in enumerate(jaxpr.consts) if type(c) is GradTensor] if const_bufs else []
+        self.live = _live_consts(jaxpr, out_tree) if const_bufs else []
+        # it updates outside state (writes back after each call): never recorded on the tape as a node
+        self.stateful = type(out_tree) is _WithWrites
+
+
+def _live_consts(closed: ClosedJaxpr, out_tree: Any) -> list:
+    """(position, current) for each captured value a program reads afresh at every call: Tensors that need a
+    gradient (a model's parameters, which an optimizer updates in place), Tensors the program itself
+    updates, and the values it was told to read each call (padax.interpreters.staging.read_each_call)."""
+    written = {id(item[1]) for item in out_tree.spec if item[0] == "tensor"} if type(out_tree) is _WithWrites else ()
+    reads = out_tree.reads if type(out_tree) is _WithWrites else {}
+    live = []
+    for i, c in enumerate(closed.consts):
+        if id(c) in reads:
+            live.append((i, reads[id(c)]))
+        elif type(c) is GradTensor or id(c) in written:
+            live.append((i, (lambda c=c: c)))
+    return live
 
 
 class _RefProgram:
@@ -116,7 +133,7 @@ class _RefProgram:
         n = len(outs) - len(self.ref_pos)
         for pos, new in zip(self.ref_pos, outs[n:]):
             self.consts[pos]._write(new)
-        return node_state.unflatten_outputs(self.out_tree, outs[:n], args)
+        return _unflatten(self.out_tree, outs[:n], args)
 
 
 def _normalize_argnums(argnums: int | Sequence[int] | None, what: str = "static_argnums") -> tuple[int, ...]:
@@ -265,7 +282,7 @@ class JitFunction:
         store: list = []
         with span("padax.trace", function=self.__name__):
             closed = trace_flat(self._flat_fun(dyn_args, dyn_kwargs, static, in_tree, store),
-                                [arg_aval(x) for x in leaves], f"jit({self.__name__}) tracing")
+                                [arg_aval(x) for x in leaves], f"jit({self.__name__}) tracing", StagedState())
         return closed, store[0]
 
     def _flat_fun(self, dyn_args, dyn_kwargs, static, in_tree, store: list) -> Callable:
@@ -276,12 +293,21 @@ class JitFunction:
         def flat(*leaves):
             args, kwargs = in_tree.unflatten(leaves)
             start = node_state.mark()
-            out = fun(*args, **kwargs)
+            trace = trace_state.trace
+            try:
+                out = fun(*args, **kwargs)
+            except BaseException:
+                _restore_attrs(trace.state)
+                raise
             ups = node_state.updates((dyn_args, dyn_kwargs), (args, kwargs), start, _state_output)
             out_leaves, out_tree = tree_util.flatten(out)
             if ups:
-                store.append(node_state.StateOutputs(out_tree, tuple((path, name) for path, _, name, _ in ups)))
-                return out_leaves + [v for *_, v in ups]
+                out_tree = node_state.StateOutputs(out_tree, tuple((path, name) for path, _, name, _ in ups))
+                out_leaves = out_leaves + [v for *_, v in ups]
+            written = _collect_writes(trace, out_tree)
+            if written is not None:
+                out_tree, extra = written
+                out_leaves = out_leaves + extra
             store.append(out_tree)
             return out_leaves
         return flat
@@ -311,7 +337,8 @@ class JitFunction:
                 or not all(on_default_device(x._buf) for x in leaves)):
             exe, const_bufs = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, donated), []
         else:
-            exe, const_bufs = compile_jaxpr(closed, self.__name__, donated)
+            live = {id(c) for c in closed.consts if type(out_tree) is _WithWrites or type(c) is GradTensor}
+            exe, const_bufs = compile_jaxpr(closed, self.__name__, donated, live)
         entry = _Compiled(exe, const_bufs, out_tree, closed, donated)
         self._remember(key, entry)
         return entry
@@ -429,12 +456,15 @@ class JitFunction:
         if type(entry) is _RefProgram:
             return entry(bufs, (dyn_args, dyn_kwargs)), None
         const_bufs = entry.const_bufs
-        if entry.live:  # it closes over parameters: recorded on the tape, or run with their current values
-            if tape.mode.enabled:
+        if entry.live:  # it closes over parameters or state: recorded on the tape, or run with their values now
+            if entry.stateful and not entry.out_tree.holds():  # (a .grad it assumed None is set, or back)
+                del self._cache[key]
+                entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
+            elif tape.mode.enabled and not entry.stateful:
                 return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
-            const_bufs = list(const_bufs)
-            for i, c in entry.live:
-                const_bufs[i] = c._buf
+            const_bufs = list(entry.const_bufs)
+            for i, current in entry.live:
+                const_bufs[i] = current()._buf
             all_tensors = False
         try:
             with span("padax.dispatch", function=self.__name__):
@@ -455,7 +485,7 @@ class JitFunction:
                 check_eager_op(self.__name__, outs)
             else:
                 check_program(self.__name__, entry.jaxpr, leaves, outs)
-        result = node_state.unflatten_outputs(entry.out_tree, outs, (dyn_args, dyn_kwargs))
+        result = _unflatten(entry.out_tree, outs, (dyn_args, dyn_kwargs))
         fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
         return result, fast
 
@@ -481,13 +511,13 @@ class JitFunction:
             outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
             outs = [x if s is None else sharding_constraint_p.bind(x, sharding=s)
                     for x, s in zip(outs, spmd.out_shardings)]
-            return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
+            return _unflatten(out_tree, outs, (dyn_args, dyn_kwargs))
         if has_refs:  # refs in or made inside: bound as the pure program, the refs read and written around it
             outs = bind_with_refs(jit_p, [*closed.consts, *leaves], dict(jaxpr=hoisted, name=self.__name__,
                                                                          donated=(False,) * len(donated)))
-            return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
+            return _unflatten(out_tree, outs, (dyn_args, dyn_kwargs))
         outs = jit_p.bind(*closed.consts, *leaves, jaxpr=hoisted, name=self.__name__, donated=donated)
-        return node_state.unflatten_outputs(out_tree, outs, (dyn_args, dyn_kwargs))
+        return _unflatten(out_tree, outs, (dyn_args, dyn_kwargs))
 
     # -- introspection and ahead-of-time compilation (padax/transforms/aot.py) -----------
     def trace(self, *args, **kwargs) -> "Traced":
@@ -515,6 +545,84 @@ class JitFunction:
 
 def _state_output(value: Any, leaf: Any, origin: Any, name: str) -> Any:
     return value
+
+
+class _WithWrites:
+    """A jitted program's output tree when it also updates outside state (Paddle's in-place updates and the
+    tape's `.grad` while it was traced): the user's tree, then one output per written Tensor or attribute,
+    written back after each call. `reads`: consts the program reads afresh at each call (by id), `guards`:
+    (object, attribute, was None) that the program assumed when it was traced."""
+
+    __slots__ = ("tree", "spec", "n", "reads", "guards")
+
+    def __init__(self, tree: Any, spec: list, reads: dict, guards: tuple):
+        self.tree, self.spec, self.reads, self.guards = tree, spec, reads, guards
+        self.n = tree.num_leaves
+
+    num_leaves = property(lambda self: self.n + sum(1 for item in self.spec if item[0] != "set"))
+
+    def finish(self, outs: list, args: Any) -> Any:
+        it = iter(outs[self.n:])
+        for item in self.spec:
+            kind, target = item[0], item[1]
+            if kind == "tensor":
+                new = next(it)
+                if type(new) is Tensor:
+                    target._rebind(new)
+                else:  # this call was itself staged (a jit inside jit): the outer program writes it
+                    rebind(target, new, "an in-place update inside jit")
+            elif kind == "attr":
+                write_attr(target, item[2], next(it))
+            else:
+                write_attr(target, item[2], item[3])
+        return node_state.unflatten_outputs(self.tree, list(outs[:self.n]), args)
+
+    def holds(self) -> bool:
+        """Whether the state this program was traced with still has the same form (each assumed-None
+        attribute still None, and the other way round)."""
+        return all((getattr(obj, name) is None) == was_none for obj, name, was_none in self.guards)
+
+
+def _restore_attrs(state: StagedState | None) -> None:
+    if state is not None:
+        for obj, name, old in state.attrs.values():
+            setattr(obj, name, old)
+
+
+def _collect_writes(trace: Any, out_tree: Any) -> tuple[_WithWrites, list] | None:
+    """The outside state a traced program updated, as extra outputs (and the attributes put back as they
+    were: the program's calls write them)."""
+    state = trace.state
+    if state is None or not (state.tensors or state.attrs or state.reads):
+        return None
+    spec, extra = [], []
+    for x, value in state.tensors.values():
+        spec.append(("tensor", x))
+        extra.append(value)
+    guards = []
+    reads = dict(state.reads)
+    for obj, name, old in state.attrs.values():
+        if isinstance(old, Tensor):  # (read as a constant of the program: each call reads it where it is now)
+            reads.setdefault(id(old), lambda obj=obj, name=name: getattr(obj, name))
+        final = getattr(obj, name)
+        setattr(obj, name, old)
+        guards.append((obj, name, old is None))
+        if isinstance(final, Tracer):
+            if final._trace is not trace:
+                raise ValueError(f"jit: {type(obj).__name__}.{name} was assigned a value computed inside a loop, "
+                                 f"branch or other transformation of the jitted function{user_location()}")
+            spec.append(("attr", obj, name))
+            extra.append(final)
+        else:
+            spec.append(("set", obj, name, final))
+    return _WithWrites(out_tree, spec, reads, tuple(guards)), extra
+
+
+def _unflatten(out_tree: Any, outs: list, args: Any) -> Any:
+    """The call's result: `out_tree` unflattened, with outside state and layer state written back."""
+    if type(out_tree) is _WithWrites:
+        return out_tree.finish(list(outs), args)
+    return node_state.unflatten_outputs(out_tree, outs, args)
 
 
 def _fast_path(entry: _Compiled, bufs: list, avals: tuple, result: Any):

@@ -35,9 +35,12 @@ from padax.transforms.spmd import SpmdDispatch, needs_spmd, on_default_device
 from padax.transforms.staging import trace_flat
 
 
-def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) -> tuple[Executable, list]:
+def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = (),
+                  live: Any = ()) -> tuple[Executable, list]:
     """Compile a closed jaxpr for the default device; returns it and its consts' buffers.
 
+    `live`: ids of consts that the caller passes afresh at each call (state it reads or updates): they are not
+    captured (an in-place update of a captured Tensor drops compiled programs).
     A jaxpr that needs several devices (a shard_map or sharding constraint
     inside, or sharded captured values) gets an `SpmdDispatch` instead, which
     takes the consts itself (the returned list is then empty).
@@ -49,8 +52,8 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = ()) 
     device = default_device()
     loaded, host_callbacks = compile_jaxpr_on(closed.jaxpr, name, donated, device)
     exe = Executable(loaded, closed.out_avals, device, host_callbacks=host_callbacks)
-    const_bufs = [(c if type(c) is Tensor else device_put(c))._buf for c in closed.consts]
-    capture_constants(closed.consts)
+    const_bufs = [(c if isinstance(c, Tensor) else device_put(c))._buf for c in closed.consts]
+    capture_constants([c for c in closed.consts if id(c) not in live] if live else closed.consts)
     return exe, const_bufs
 
 

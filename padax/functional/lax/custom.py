@@ -26,6 +26,7 @@ custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
 custom_vjp_call_p.inline_jaxpr_param = "call_jaxpr"  # Taylor mode evaluates the primal program inline
 custom_lin_p = Primitive("custom_lin", multiple_results=True)
 stop_gradient_p = Primitive("stop_gradient")
+stop_gradient_p.blocks_gradient = True  # (its result is a constant on the dygraph tape too)
 
 __all__ = ["stop_gradient"]
 # their lowering inlines the primal program and reads no other param (the rules are Python functions)

@@ -33,7 +33,8 @@ import padax
 from padax import dtypes
 from padax.core import node_state
 from padax.core.source_info import user_location
-from padax.core.trace import Tracer, current_trace
+from padax.core.trace import EvalTrace, Tracer, current_trace
+from padax.functional import tape_api as _tape
 from padax.functional._arrays import is_array, static_int as _static_int
 from padax.functional.creation import normalize_shape as _normalize_shape
 from padax.nn import initializer as _initializer
@@ -255,10 +256,17 @@ class Layer:
             kind = "parameter" if name in d["_parameters"] else "buffer"
             raise TypeError(f"{type(self).__name__}.{name} is a {kind}; assign a Tensor or None, got "
                             f"{type(value).__name__}{user_location()}")
-        self._check_no_leak(name, value)
+        if not (self._lives_eagerly() and _tape.note_staged_write(self, name, value)):  # (a jitted step
+            self._check_no_leak(name, value)  # updating a closed-over layer's state writes it back each call)
         (d["_parameters"] if name in d["_parameters"] else d["_buffers"])[name] = value
         if "_rebuilt" in d:  # a transformation's copy: the transformation carries the update back (node_state)
             node_state.note_assigned(self)
+
+    def _lives_eagerly(self) -> bool:
+        """Whether this layer was made by eager code (not rebuilt by a transformation or made inside one)."""
+        home = self.__dict__.get("_home")
+        t = home() if home is not None else None
+        return t is None or type(t) is EvalTrace
 
     def _check_no_leak(self, name: str, value: Any) -> None:
         """A traced value may only be stored in a layer rebuilt inside the transformation tracing it."""
