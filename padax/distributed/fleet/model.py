@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import padax
 from padax.distributed.fleet import (
     _state,
     grad_scatter as _grad_scatter,  # a circle: it reads param_sharding at call time
@@ -59,7 +60,18 @@ def place_parameters(model: Any, mesh: Mesh, shard_axes: Sequence[str] = ()) -> 
             restore = getattr(sub, "restore_layouts", None)
             if restore is not None:
                 restore()
-    return tree_util.map(lambda x: layout.lay_out(x, param_sharding(x, mesh, shard_axes)), model)
+    return tree_util.map(lambda x: _lay_out_in_place(x, param_sharding(x, mesh, shard_axes)), model)
+
+
+def _lay_out_in_place(x: Any, sharding: Any) -> Any:
+    """x laid out by `sharding`: a concrete Tensor is updated in place (the same object, so an optimizer made
+    on model.parameters() before or after keeps updating it, and a parameter stays a leaf of the tape)."""
+    y = layout.lay_out(x, sharding)
+    if y is x or not isinstance(x, padax.Tensor) or not isinstance(y, padax.Tensor):
+        return y
+    with padax.no_grad():
+        x.set_value(y)
+    return x
 
 
 class DataParallel(Layer):
