@@ -29,18 +29,6 @@ from padax.runtime.array import Tensor
 _REF_HINT = "return the new value, or hold it in a padax ref (padax.new_ref)"
 
 
-def _slots_of(cls: type, _cache: dict = {}) -> tuple[str, ...]:  # noqa: B006  (a per-class cache)
-    slots = _cache.get(cls)
-    if slots is None:
-        names = []
-        for k in reversed(cls.__mro__):
-            for s in k.__dict__.get("__slots__", ()):
-                if s not in ("__weakref__", "__dict__", "_tape") and s not in names:
-                    names.append(s)
-        slots = _cache[cls] = tuple(names)
-    return slots
-
-
 def _lineage(trace: Any):
     """The trace and the traces it was started under, innermost first."""
     while trace is not None:
@@ -102,6 +90,8 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
         raise op_value_error(op, f"the result's shape {list(get_aval(value).shape)} differs from the shape "
                                  f"{list(get_aval(x).shape)} of the Tensor updated in place")
     if isinstance(x, Tensor):
+        if isinstance(value, Tensor) and staged_state() is not None:  # a constant, inside a jitted program
+            value = JaxprTracer(trace_state.trace, trace_state.trace.getvar(value))
         if isinstance(value, Tensor):
             if _staged():
                 raise _unbindable(op, x, value, "this Tensor lives outside the jitted function, which runs only "
@@ -134,7 +124,7 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
                                            "that computed the update")
         value = lifted
     tape.rebound(x, value, op)
-    for s in _slots_of(type(x)):
+    for s in tape.tracer_slots(type(x)):
         setattr(x, s, getattr(value, s))
     return x
 

@@ -132,32 +132,29 @@ def plain(x: Any) -> Any:
     if type(x) is GradTensor:
         return Tensor(x._buf, x.aval)
     if isinstance(x, Tracer) and _entry_or_none(x) is not None:
-        trace = trace_state.trace
-        if type(x) is JaxprTracer:
-            return JaxprTracer(x._trace, x._var)
-        return copy_tracer(x, trace)
+        return copy_tracer(x)
     return x
 
 
-def copy_tracer(x: Tracer, trace: Any = None) -> Tracer:
+def copy_tracer(x: Tracer) -> Tracer:
     """A new tracer object standing for the same value (without x's tape entry)."""
     new = object.__new__(type(x))
-    for s in _slots(type(x)):
-        if s != "_tape":
-            try:
-                setattr(new, s, getattr(x, s))
-            except AttributeError:
-                pass
+    for s in tracer_slots(type(x)):
+        try:
+            setattr(new, s, getattr(x, s))
+        except AttributeError:
+            pass
     return new
 
 
-def _slots(cls: type, _cache: dict = {}) -> tuple:  # noqa: B006  (a per-class cache)
+def tracer_slots(cls: type, _cache: dict = {}) -> tuple[str, ...]:  # noqa: B006  (a per-class cache)
+    """The slots that make up a tracer of class `cls`'s value (all but the tape entry and weakref)."""
     out = _cache.get(cls)
     if out is None:
         names: list = []
         for k in reversed(cls.__mro__):
             for s in k.__dict__.get("__slots__", ()):
-                if s not in ("__weakref__", "__dict__") and s not in names:
+                if s not in ("__weakref__", "__dict__", "_tape") and s not in names:
                     names.append(s)
         out = _cache[cls] = tuple(names)
     return out
@@ -169,7 +166,7 @@ def retrack(x: Any, entry: TapeEntry) -> Any:
     if isinstance(x, Tensor):
         t = GradTensor(x._buf, x.aval)
     else:
-        t = copy_tracer(x, None)
+        t = copy_tracer(x)
     t._tape = entry
     return t
 
@@ -272,7 +269,7 @@ def track_outputs(node: Node, outs: list, operands: Sequence[Any] = ()) -> list:
                     o = Tensor(o._buf, o.aval)
                 o.__class__ = GradTensor
             elif id(o) in seen or _entry_or_none(o) is not None:
-                o = copy_tracer(o, None)
+                o = copy_tracer(o)
             o._tape = e
         res.append(o)
     return res
@@ -333,6 +330,17 @@ def primitive_vjp_direct(prim: Any, params: dict, snaps: list, idx: Sequence[int
         return list(o) if prim.multiple_results else [o]
     res = _vjp_of(f, [snaps[i] for i in idx], list(idx), len(snaps), cts, out_avals)
     return [res[i] for i in idx]
+
+
+def record_computed(prim: Any, params: dict, args: Sequence[Any], outs: list) -> list:
+    """Record `outs`, already computed as `prim.bind(*args, **params)` (a compiled call run on its fast path),
+    as one node whose backward is prim's vjp; returns the outputs tracked."""
+    trace = trace_state.trace
+    entries = [entry_of(a) if _lives_here(a, trace) and dtypes.is_inexact(get_aval(a).dtype) else None
+               for a in args]
+    snaps = [_snapshot(a, trace) if e is not None else a for a, e in zip(args, entries)]
+    node = Node(prim.name, entries, _primitive_vjp, (prim, params, snaps), [get_aval(o) for o in outs])
+    return track_outputs(node, outs, snaps)
 
 
 def custom_node(name: str, inputs: list, outs: list, vjp: Callable, data: Any = None) -> list:
@@ -460,5 +468,5 @@ def _hooked(e: TapeEntry, ct: Any) -> Any:
 
 
 __all__ = ["GradTensor", "TapeEntry", "Node", "mode", "is_tracked", "entry_of", "attach", "detach_in_place",
-           "mark_leaf", "rebound", "plain", "copy_tracer", "retrack", "intercept", "record", "track_outputs", "custom_node", "run_backward",
-           "set_compiled_vjp", "needs_recording", "primitive_vjp_direct", "GraphReleasedError", "UnusedInputError"]
+           "mark_leaf", "rebound", "plain", "copy_tracer", "tracer_slots", "retrack", "intercept", "record", "track_outputs", "custom_node", "run_backward",
+           "set_compiled_vjp", "needs_recording", "record_computed", "primitive_vjp_direct", "GraphReleasedError", "UnusedInputError"]

@@ -86,7 +86,7 @@ _trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
-    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live", "stateful")
+    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live", "stateful", "hoisted")
 
     def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr, donated=()):
         self.exe = exe
@@ -97,6 +97,7 @@ class _Compiled:
         self.live = _live_consts(jaxpr, out_tree) if const_bufs else []
         # it updates outside state (writes back after each call): never recorded on the tape as a node
         self.stateful = type(out_tree) is _WithWrites
+        self.hoisted: ClosedJaxpr | None = None  # the program with its consts as inputs (the tape's node)
 
 
 def _live_consts(closed: ClosedJaxpr, out_tree: Any) -> list:
@@ -432,9 +433,8 @@ class JitFunction:
         if type(trace_state.trace) is not EvalTrace:
             return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
         all_tensors = True
-        if _primitive.tape_hook is not None and any(type(x) is GradTensor for x in leaves):
-            if tape.mode.enabled:  # recorded on the tape as one node
-                return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
+        tracked_args = _primitive.tape_hook is not None and any(type(x) is GradTensor for x in leaves)
+        if tracked_args:
             all_tensors = False  # (the C++ dispatcher cannot key GradTensors: this call stays in Python)
         try:
             bufs = [x._buf for x in leaves]
@@ -456,12 +456,10 @@ class JitFunction:
         if type(entry) is _RefProgram:
             return entry(bufs, (dyn_args, dyn_kwargs)), None
         const_bufs = entry.const_bufs
-        if entry.live:  # it closes over parameters or state: recorded on the tape, or run with their values now
+        if entry.live:  # it closes over parameters or state: run with their values now
             if entry.stateful and not entry.out_tree.holds():  # (a .grad it assumed None is set, or back)
                 del self._cache[key]
                 entry = self._compile(key, dyn_args, dyn_kwargs, static, in_tree, leaves)
-            elif tape.mode.enabled and not entry.stateful:
-                return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
             const_bufs = list(entry.const_bufs)
             for i, current in entry.live:
                 const_bufs[i] = current()._buf
@@ -485,9 +483,23 @@ class JitFunction:
                 check_eager_op(self.__name__, outs)
             else:
                 check_program(self.__name__, entry.jaxpr, leaves, outs)
+        if (tracked_args or entry.live) and not entry.stateful and tape.mode.enabled:
+            outs = self._record(entry, leaves, outs)  # one node on the tape: its backward is the program's vjp
         result = _unflatten(entry.out_tree, outs, (dyn_args, dyn_kwargs))
         fast = _fast_path(entry, bufs, avals, result) if all_tensors else None
         return result, fast
+
+    def _record(self, entry: "_Compiled", leaves: list, outs: list) -> list:
+        consts = list(entry.jaxpr.consts)
+        for i, current in entry.live:
+            consts[i] = current()
+        args = consts + list(leaves)
+        if not any(type(a) is GradTensor for a in args):
+            return outs
+        if entry.hoisted is None:
+            entry.hoisted = hoist_consts(entry.jaxpr)
+        params = dict(jaxpr=entry.hoisted, name=self.__name__, donated=(False,) * len(args))
+        return tape.record_computed(jit_p, params, args, list(outs))
 
     def _call_staged(self, dyn_args, dyn_kwargs, static, in_tree, leaves):
         # The traced program is reused for the same signature (as at the top level) unless it
