@@ -248,6 +248,24 @@ def initialize_lapack() -> None:
     _lapack_initialized = True
 
 
+def register_custom_call_target(name: str, capsule, platform: str, api_version: int) -> None:
+    """Register a custom-call target with XLA (padax.ffi.register_ffi_target; api_version 1 is typed FFI)."""
+    xla_client.register_custom_call_target(name, capsule, platform=platform, api_version=api_version)
+
+
+def jaxlib_include_dir() -> str:
+    """The C/C++ headers jaxlib ships (xla/ffi/api/ffi.h, the typed-FFI API)."""
+    return os.path.join(os.path.dirname(os.path.abspath(jaxlib.__file__)), "include")
+
+
+def custom_call_target_names(platform: str) -> set:
+    """The custom-call target names XLA's registry holds for `platform` (those registered so far)."""
+    try:
+        return set(xla_client.custom_call_targets(platform))
+    except Exception:  # noqa: BLE001 (an unknown platform name)
+        return set()
+
+
 # What a compiled program may need set up in its process before it runs, by name (lowering rules ask for it
 # with padax.lowering.mlir.require_runtime; the persistent cache records it with the program).
 RUNTIME_SETUP = {"lapack": initialize_lapack}

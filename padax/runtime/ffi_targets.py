@@ -1,0 +1,83 @@
+"""Native (XLA typed-FFI) custom-call targets: which names padax registered, and their kernels' errors.
+
+`padax.ffi.register_ffi_target` registers a handler with XLA through `register` here, which also records
+the name, so that lowering an `ffi_call` to an unknown name fails at once with padax's message (the
+lowering asks `is_registered`), not with XLA's at run time. A handler that returns an error makes the
+program fail with an XlaRuntimeError; `reraise_kernel_error` (called where programs run) turns it into
+`FfiKernelError`, which says that the user's kernel failed and gives its message.
+"""
+from __future__ import annotations
+
+import threading
+from typing import NoReturn
+
+from padax.core.errors import PadaxError
+from padax.runtime import _jaxlib
+
+_PLATFORMS = {"cpu": "cpu", "host": "cpu", "gpu": "cuda", "cuda": "cuda", "rocm": "rocm"}
+
+_lock = threading.Lock()
+_registered: dict[str, set[str]] = {}  # platform -> names registered through padax
+
+
+class FfiKernelError(PadaxError, RuntimeError):
+    """A native kernel called through padax.ffi (or a cpp_extension op) reported an error while it ran.
+
+    The message is the kernel's own; the error is in the user's kernel (or its inputs), not in padax.
+    """
+
+
+def canonical_platform(platform: str) -> str:
+    """'cpu', 'cuda' or 'rocm' for the platform names users write ('cpu', 'gpu', 'CUDA', ...)."""
+    p = _PLATFORMS.get(str(platform).lower())
+    if p is None:
+        raise ValueError(f"register_ffi_target: unknown platform {platform!r}; use 'cpu', 'cuda' or 'rocm'")
+    return p
+
+
+def register(name: str, capsule, platform: str = "cpu", api_version: int = 1) -> None:
+    """Register `capsule` (an XLA FFI handler) as custom-call target `name` on `platform`."""
+    platform = canonical_platform(platform)
+    _jaxlib.register_custom_call_target(name, capsule, platform, api_version)
+    with _lock:
+        _registered.setdefault(platform, set()).add(name)
+
+
+def is_registered(name: str, platform: str) -> bool:
+    """Whether XLA can resolve target `name` on `platform` (registered through padax or by jaxlib)."""
+    platform = canonical_platform(platform)
+    with _lock:
+        if name in _registered.get(platform, ()):
+            return True
+    return name in _jaxlib.custom_call_target_names(platform)
+
+
+def registered_names() -> set[str]:
+    with _lock:
+        return set().union(*_registered.values()) if _registered else set()
+
+
+def kernel_error(error: BaseException) -> FfiKernelError | None:
+    """padax's error for an XLA run-time error raised by a registered native kernel, else None."""
+    text = str(error)
+    names = [n for n in registered_names() if n in text]
+    marker = "padax-kernel-error: "
+    if marker in text:  # a cpp_extension kernel (paddle/extension.h) writes its op's name after the marker
+        detail = text.split(marker, 1)[1].strip()
+        return FfiKernelError(f"the native kernel {detail}")
+    if not names:
+        return None
+    detail = text.split(":", 1)[1].strip() if text.startswith(("INTERNAL", "INVALID_ARGUMENT", "UNKNOWN")) else text
+    return FfiKernelError(f"the native kernel of FFI target {max(names, key=len)!r} failed: {detail}")
+
+
+def reraise_kernel_error(error: BaseException) -> None:
+    """Raise FfiKernelError in place of `error` when a native kernel reported it; else return."""
+    exc = kernel_error(error)
+    if exc is not None:
+        raise exc from None
+
+
+def raise_kernel_error(error: BaseException) -> NoReturn:
+    reraise_kernel_error(error)
+    raise error
