@@ -178,9 +178,10 @@ class _Op:
         self.grad_idx = gidx
         self._vjp_cache: dict[str, Callable] = {}
 
-    def call_raw(self, idx: int, xs: list, attr_text: str) -> list:
-        """Run op #idx of the library on arrays `xs` (its outputs inferred from theirs)."""
-        outs = self.lib.infer(idx, [tuple(x.shape) for x in xs], [np.dtype(x.dtype) for x in xs], attr_text)
+    def call_raw(self, idx: int, xs: list, attr_text: str, outs: list | None = None) -> list:
+        """Run op #idx of the library on arrays `xs` (its outputs `outs`, or inferred from the inputs')."""
+        if outs is None or self.lib.ops[idx]["infer_shape"]:
+            outs = self.lib.infer(idx, [tuple(x.shape) for x in xs], [np.dtype(x.dtype) for x in xs], attr_text)
         res = padax.ffi.ffi_call(self.lib.target, tuple(outs), vmap_method="sequential")(
             *xs, op=idx, attrs=attr_text)
         return list(res)
@@ -281,7 +282,9 @@ class _Op:
                 kind, i = fwd_names[n]
                 v = pick[kind][i]
                 gin.append(padax.zeros(ys[i].shape, ys[i].dtype) if v is None else v)
-            gs = self.call_raw(self.grad_idx, gin, gtext)
+            # Grad(X) has X's shape and dtype (unless the grad op infers its own)
+            like = [padax.ShapeDtypeStruct(tuple(xs[t].shape), xs[t].dtype) for t in targets]
+            gs = self.call_raw(self.grad_idx, gin, gtext, like)
             out: list = [None] * len(xs)
             for t, g in zip(targets, gs):
                 out[t] = g
