@@ -37,9 +37,10 @@ def include_dir() -> str:
     return _jaxlib.jaxlib_include_dir()
 
 
-_PyCapsule_New = ctypes.pythonapi.PyCapsule_New
-_PyCapsule_New.restype = ctypes.py_object
-_PyCapsule_New.argtypes = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
+# a prototype of our own: setting argtypes on the shared ctypes.pythonapi.PyCapsule_New would change it for
+# every other user in the process (and theirs would change ours)
+_PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ("PyCapsule_New", ctypes.pythonapi))
 
 
 def pycapsule(funcptr: Any) -> Any:
