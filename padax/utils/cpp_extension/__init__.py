@@ -13,10 +13,9 @@ own; padax downloads nothing. See docs/native_code.md.
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Sequence
 
-from padax.utils.cpp_extension._build import BuildError, build, get_build_directory, include_paths
+from padax.utils.cpp_extension._build import BuildError, build, compiler, get_build_directory, include_paths
 from padax.utils.cpp_extension._ops import OpError, load_library, make_module
 
 __all__ = ["load", "setup", "CppExtension", "CUDAExtension", "BuildExtension", "get_build_directory",
@@ -142,7 +141,6 @@ def _build_ext_class():
 
                 def compile_one(obj, src, ext, cc_args, extra_postargs, pp_opts):
                     if src.endswith(".cu"):
-                        from padax.utils.cpp_extension._build import compiler
                         saved = cc.compiler_so
                         cc.set_executable("compiler_so", compiler(cuda=True))
                         try:
@@ -209,5 +207,3 @@ def setup(**attr: Any) -> None:
     setuptools.setup(**attr)
 
 
-if sys.version_info < (3, 9):  # pragma: no cover
-    raise ImportError("padax.utils.cpp_extension needs Python 3.9+")
