@@ -69,7 +69,7 @@ class Executable:
             return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
             raise_if_out_of_memory(e, self.device)
-            reraise_kernel_error(e)
+            reraise_kernel_error(e, (self.exe,))
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)
@@ -81,7 +81,7 @@ class Executable:
             outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
             raise_if_out_of_memory(e, self.device)
-            reraise_kernel_error(e)
+            reraise_kernel_error(e, (self.exe,))
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)

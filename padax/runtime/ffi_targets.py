@@ -9,7 +9,7 @@ program fail with an XlaRuntimeError; `reraise_kernel_error` (called where progr
 from __future__ import annotations
 
 import threading
-from typing import NoReturn
+from typing import Iterable
 
 from padax.core.errors import PadaxError
 from padax.runtime import _jaxlib
@@ -58,26 +58,35 @@ def registered_names() -> set[str]:
         return set().union(*_registered.values()) if _registered else set()
 
 
-def kernel_error(error: BaseException) -> FfiKernelError | None:
-    """padax's error for an XLA run-time error a cpp_extension kernel reported (paddle/extension.h marks
-    its messages), else None. A padax.ffi handler's own error is left as XLA raised it: its text is the
-    handler's message already."""
+def kernel_error(error: BaseException, executables: Iterable = ()) -> FfiKernelError | None:
+    """padax's error for an XLA run-time error that a native kernel reported, else None.
+
+    A cpp_extension kernel's message carries a marker with its op's name (paddle/extension.h). Otherwise,
+    if the failed program (one of `executables`, loaded XLA executables) calls targets registered through
+    padax, the error is attributed to them, with the handler's own message.
+    """
     if not isinstance(error, (_jaxlib.XlaRuntimeError, ValueError)) or isinstance(error, PadaxError):
         return None
     text = str(error)
     marker = "padax-kernel-error: "
-    if marker not in text:
+    if marker in text:
+        return FfiKernelError(f"the native kernel {text.split(marker, 1)[1].strip()}")
+    mine = registered_names()
+    if not mine or text.startswith("RESOURCE_EXHAUSTED"):
         return None
-    return FfiKernelError(f"the native kernel {text.split(marker, 1)[1].strip()}")
+    names: set[str] = set()
+    for exe in executables:
+        names |= _jaxlib.custom_calls_of(exe) & mine
+    if not names:
+        return None
+    which = ", ".join(repr(n) for n in sorted(names))
+    return FfiKernelError(f"the native kernel of FFI target {which} failed: {text}")
 
 
-def reraise_kernel_error(error: BaseException) -> None:
+def reraise_kernel_error(error: BaseException, executables: Iterable = ()) -> None:
     """Raise FfiKernelError in place of `error` when a native kernel reported it; else return."""
-    exc = kernel_error(error)
+    exc = kernel_error(error, executables)
     if exc is not None:
         raise exc from None
 
 
-def raise_kernel_error(error: BaseException) -> NoReturn:
-    reraise_kernel_error(error)
-    raise error

@@ -367,7 +367,8 @@ class JitFunction:
         if str(e).startswith("RESOURCE_EXHAUSTED"):
             leaves = _flatten((args, kwargs))[0] if kwargs or args else []
             raise_if_out_of_memory(e, default_device(), self._program_name(), leaves)
-        reraise_kernel_error(e)  # a native kernel's own error (padax.ffi / cpp_extension)
+        # a native kernel's own error (padax.ffi / cpp_extension), attributed to the programs that call kernels
+        reraise_kernel_error(e, (c.exe.exe for c in list(self._cache.values()) if isinstance(c, _Compiled)))
         if str(e).startswith("Non-hashable static arguments"):  # jaxlib's text, with its hash error inside
             detail = str(e).split("The error was:")[-1].strip()
             raise ValueError(f"jit({self.__name__}): static arguments must be hashable (they key the compiled "
