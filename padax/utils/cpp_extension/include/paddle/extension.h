@@ -253,46 +253,34 @@ inline Tensor ones_like(const Tensor& x) { return full_like(x, 1); }
     break;                                               \
   }
 
-#define PD_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                                           \
+#define PD_PRIVATE_FLOATING_CASES(NAME, ...)                                                  \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)                 \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)
+
+#define PD_PRIVATE_INTEGRAL_CASES(NAME, ...)                                                  \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)                     \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)                 \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)                   \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)                 \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)
+
+// a switch over the element type whose cases are CASES; other types throw (the kernel's error)
+#define PD_PRIVATE_DISPATCH(TYPE, NAME, CASES)                                                \
   [&] {                                                                                       \
     const auto& __dtype__ = TYPE;                                                             \
     switch (__dtype__) {                                                                      \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)            \
+      CASES                                                                                   \
       default:                                                                                \
         PD_THROW("function " NAME " is not implemented for data type `", __dtype__, "`");     \
     }                                                                                         \
   }()
 
-#define PD_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...)                                           \
-  [&] {                                                                                       \
-    const auto& __dtype__ = TYPE;                                                             \
-    switch (__dtype__) {                                                                      \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)                 \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)               \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)             \
-      default:                                                                                \
-        PD_THROW("function " NAME " is not implemented for data type `", __dtype__, "`");     \
-    }                                                                                         \
-  }()
-
-#define PD_DISPATCH_FLOATING_AND_INTEGRAL_TYPES(TYPE, NAME, ...)                              \
-  [&] {                                                                                       \
-    const auto& __dtype__ = TYPE;                                                             \
-    switch (__dtype__) {                                                                      \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)            \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)                 \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)               \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)             \
-      default:                                                                                \
-        PD_THROW("function " NAME " is not implemented for data type `", __dtype__, "`");     \
-    }                                                                                         \
-  }()
+#define PD_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
+  PD_PRIVATE_DISPATCH(TYPE, NAME, PD_PRIVATE_FLOATING_CASES(NAME, __VA_ARGS__))
+#define PD_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...) \
+  PD_PRIVATE_DISPATCH(TYPE, NAME, PD_PRIVATE_INTEGRAL_CASES(NAME, __VA_ARGS__))
+#define PD_DISPATCH_FLOATING_AND_INTEGRAL_TYPES(TYPE, NAME, ...) \
+  PD_PRIVATE_DISPATCH(TYPE, NAME, PD_PRIVATE_FLOATING_CASES(NAME, __VA_ARGS__) PD_PRIVATE_INTEGRAL_CASES(NAME, __VA_ARGS__))
 
 // ---- the op registry ---------------------------------------------------------------------------
 inline std::string Grad(const std::string& name) { return name + "@GRAD"; }
