@@ -143,3 +143,20 @@ def test_setup_builds_an_importable_package(tmp_path):
                        timeout=120)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip() == "[0.0, 3.0]"
+
+
+def _has_gpu() -> bool:
+    import shutil
+    if shutil.which("nvcc") is None:
+        return False
+    try:
+        return any(d.platform in ("gpu", "cuda") for d in padax.devices())
+    except Exception:  # noqa: BLE001 (no GPU backend)
+        return False
+
+
+@pytest.mark.skipif(not _has_gpu(), reason="needs a GPU and nvcc")
+def test_cuda_extension_runs_on_the_gpu(ext_dir):
+    m = cpp_extension.load("test_scale_cuda", [os.path.join(KERNELS, "scale_cuda.cu")], build_directory=ext_dir)
+    x = np.arange(1000, dtype=np.float32)
+    assert_close(padax.jit(lambda v: m.scale_gpu(v, 3.0))(padax.to_tensor(x)), 3 * x)

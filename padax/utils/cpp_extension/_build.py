@@ -57,6 +57,17 @@ def compiler(cuda: bool = False) -> str:
     return os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++") or "g++"
 
 
+def cuda_home() -> str:
+    """$CUDA_HOME, else the installation holding nvcc (for cuda_runtime_api.h and libcudart)."""
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if home:
+        return home
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise BuildError("cpp_extension: .cu sources need CUDA's nvcc (not found on PATH; set CUDA_HOME)")
+    return os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+
+
 def _file_bytes(path: str) -> bytes:
     with open(path, "rb") as f:
         return f.read()
@@ -138,7 +149,11 @@ def build(name: str, sources: Sequence[str], *, cflags: Sequence[str] = (), cuda
                       "-DPADAX_WITH_CUDA", *incs, *cuda_cflags], name, log, verbose)
                 objs.append(obj)
         cxx_srcs = [s for s in srcs if not s.endswith(_CUDA_EXTS)]
-        cuda_link = ["-DPADAX_WITH_CUDA", "-lcudart"] if cuda else []
+        cuda_link = []
+        if cuda:
+            home = cuda_home()
+            cuda_link = ["-DPADAX_WITH_CUDA", f"-I{os.path.join(home, 'include')}",
+                         f"-L{os.path.join(home, 'lib64')}", "-lcudart"]
         _run([compiler(), "-shared", *flags, *cuda_link, *cxx_srcs, *objs, "-o", os.path.join(tmp, f"{name}.so"),
               *libs, *ldflags], name, log, verbose)
         with open(os.path.join(tmp, "build.log"), "w") as f:

@@ -107,6 +107,9 @@ class Library:
         self.index = {o["name"]: i for i, o in enumerate(self.ops)}
         self.target = f"padax_ext_{name}_{digest}"
         padax.ffi.register_ffi_target(self.target, padax.ffi.pycapsule(self.cdll.padax_ext_handler), platform="cpu")
+        cuda = getattr(self.cdll, "padax_ext_cuda_handler", None)  # built from .cu sources (CUDAExtension)
+        if cuda is not None:
+            padax.ffi.register_ffi_target(self.target, padax.ffi.pycapsule(cuda), platform="cuda")
         self._infer_cache: dict = {}
 
     def infer(self, op: int, shapes: list[tuple], dtypes: list[np.dtype], attrs: str) -> list:

@@ -28,7 +28,20 @@
 
 #include "xla/ffi/api/ffi.h"
 
+#ifdef PADAX_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 namespace paddle {
+#ifdef PADAX_WITH_CUDA
+namespace detail {
+// the stream XLA runs the current GPU call on (set by padax_ext_cuda_handler); kernels launch on it
+inline cudaStream_t& CurrentStream() {
+  static thread_local cudaStream_t stream = nullptr;
+  return stream;
+}
+}  // namespace detail
+#endif
 
 // Element types; the values are XLA FFI's data-type codes (padax maps numpy dtypes to the same codes).
 enum class DataType : int {
@@ -191,9 +204,23 @@ class Tensor {
   // allocates this tensor's own (zeroed) memory; padax copies it into XLA's result buffer
   void allocate() {
     size_t n = std::max<size_t>(nbytes(), 1);
+#ifdef PADAX_WITH_CUDA
+    if (is_gpu()) {
+      cudaStream_t s = detail::CurrentStream();
+      void* p = nullptr;
+      if (cudaMallocAsync(&p, n, s) != cudaSuccess || cudaMemsetAsync(p, 0, n, s) != cudaSuccess)
+        PD_THROW("paddle::empty: cannot allocate ", n, " bytes on the GPU");
+      owned_ = std::shared_ptr<uint8_t>(static_cast<uint8_t*>(p), [s](uint8_t* q) { cudaFreeAsync(q, s); });
+      data_ = owned_.get();
+      return;
+    }
+#endif
     owned_ = std::shared_ptr<uint8_t>(new uint8_t[n](), std::default_delete<uint8_t[]>());
     data_ = owned_.get();
   }
+#ifdef PADAX_WITH_CUDA
+  cudaStream_t stream() const { return detail::CurrentStream(); }
+#endif
 
  private:
   template <typename T>

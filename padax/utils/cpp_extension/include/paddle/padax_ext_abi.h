@@ -37,8 +37,12 @@ inline std::vector<Attr> SplitAttrs(const char* text, size_t len) {
 
 constexpr const char* kErrorMarker = "padax-kernel-error: ";
 
-inline ::xla::ffi::Error RunOp(::xla::ffi::RemainingArgs args, ::xla::ffi::RemainingRets rets, int64_t op,
-                               std::string_view attr_text) {
+using CopyFn = void (*)(void* dst, const void* src, size_t n);
+
+inline void HostCopy(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }
+
+inline ::xla::ffi::Error RunOpOn(const Place& place, CopyFn copy, ::xla::ffi::RemainingArgs args,
+                                 ::xla::ffi::RemainingRets rets, int64_t op, std::string_view attr_text) {
   auto& reg = Registry();
   if (op < 0 || static_cast<size_t>(op) >= reg.size())
     return ::xla::ffi::Error::Internal(std::string(kErrorMarker) + "padax: no op #" + std::to_string(op));
@@ -52,7 +56,7 @@ inline ::xla::ffi::Error RunOp(::xla::ffi::RemainingArgs args, ::xla::ffi::Remai
       if (!b.has_value()) PD_THROW("input ", i, " is not a buffer");
       auto dims = b->dimensions();
       ins.push_back(Tensor::View(b->untyped_data(), std::vector<int64_t>(dims.begin(), dims.end()),
-                                 static_cast<DataType>(b->element_type()), CPUPlace()));
+                                 static_cast<DataType>(b->element_type()), place));
     }
     std::vector<Tensor> outs = info.kernel(ins, SplitAttrs(attr_text.data(), attr_text.size()));
     if (outs.size() != rets.size())
@@ -70,7 +74,7 @@ inline ::xla::ffi::Error RunOp(::xla::ffi::RemainingArgs args, ::xla::ffi::Remai
                  (*r)->element_count(), " elements");
       if (t.numel() > 0) {
         if (t.data() == nullptr) PD_THROW("output ", i, " of the kernel was never allocated (mutable_data)");
-        if (t.data() != (*r)->untyped_data()) std::memcpy((*r)->untyped_data(), t.data(), t.nbytes());
+        if (t.data() != (*r)->untyped_data()) copy((*r)->untyped_data(), t.data(), t.nbytes());
       }
     }
   } catch (const std::exception& e) {
@@ -80,6 +84,25 @@ inline ::xla::ffi::Error RunOp(::xla::ffi::RemainingArgs args, ::xla::ffi::Remai
   }
   return ::xla::ffi::Error::Success();
 }
+
+inline ::xla::ffi::Error RunOp(::xla::ffi::RemainingArgs args, ::xla::ffi::RemainingRets rets, int64_t op,
+                               std::string_view attr_text) {
+  return RunOpOn(CPUPlace(), HostCopy, args, rets, op, attr_text);
+}
+
+#ifdef PADAX_WITH_CUDA
+inline void DeviceCopy(void* dst, const void* src, size_t n) {
+  cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, CurrentStream());
+}
+
+inline ::xla::ffi::Error RunOpCuda(cudaStream_t stream, ::xla::ffi::RemainingArgs args,
+                                   ::xla::ffi::RemainingRets rets, int64_t op, std::string_view attr_text) {
+  CurrentStream() = stream;
+  auto err = RunOpOn(GPUPlace(), DeviceCopy, args, rets, op, attr_text);
+  CurrentStream() = nullptr;
+  return err;
+}
+#endif
 
 }  // namespace detail
 }  // namespace paddle
@@ -165,5 +188,20 @@ __attribute__((weak, visibility("default"))) XLA_FFI_Error* padax_ext_handler(XL
                              .release();
   return handler->Call(call_frame);
 }
+
+#ifdef PADAX_WITH_CUDA
+// the same ops in GPU programs: inputs and outputs live on the device, kernels run on XLA's stream
+__attribute__((weak, visibility("default"))) XLA_FFI_Error* padax_ext_cuda_handler(XLA_FFI_CallFrame* call_frame) {
+  static auto* handler = ::xla::ffi::Ffi::Bind()
+                             .Ctx<::xla::ffi::PlatformStream<cudaStream_t>>()
+                             .RemainingArgs()
+                             .RemainingRets()
+                             .Attr<int64_t>("op")
+                             .Attr<std::string_view>("attrs")
+                             .To(::paddle::detail::RunOpCuda)
+                             .release();
+  return handler->Call(call_frame);
+}
+#endif
 
 }  // extern "C"
