@@ -73,6 +73,8 @@ def test_bad_calls_name_the_op(relu_ext, rms_ext):
         rms_ext.rms_norm(x, x[0])
     with pytest.raises(cpp_extension.OpError, match="attribute 'n' must be int"):
         relu_ext.echo_attrs(x, 1.0, 2.5, True, "", [], 0.0)
+    with pytest.raises(cpp_extension.OpError, match="attribute 'epsilon' must be float.*mark the argument static"):
+        padax.jit(rms_ext.rms_norm)(x, x[0], 1e-5)
     with pytest.raises(cpp_extension.OpError, match="no input or attribute 'y'"):
         relu_ext.custom_relu(x, y=1)
     with pytest.raises(cpp_extension.OpError, match="missing input"):
@@ -123,6 +125,30 @@ def test_compile_error_shows_the_compiler_output(tmp_path, ext_dir):
     assert not [d for d in os.listdir(ext_dir) if d.startswith("broken_ext")]  # nothing half-built left
     with pytest.raises(FileNotFoundError):
         cpp_extension.load("missing_ext", [str(tmp_path / "nope.cc")], build_directory=ext_dir)
+
+
+@pytest.mark.slow
+def test_concurrent_builds_share_one_cache_entry(tmp_path):
+    src = tmp_path / "ident.cc"
+    src.write_text('#include "paddle/extension.h"\n'
+                   'std::vector<paddle::Tensor> Id(const paddle::Tensor& x) { auto o = paddle::empty_like(x);'
+                   ' std::memcpy(o.data(), x.data(), x.nbytes()); return {o}; }\n'
+                   'PD_BUILD_OP(ident).Inputs({"X"}).Outputs({"Out"}).SetKernelFn(PD_KERNEL(Id));\n')
+    cache = tmp_path / "cache"
+    code = textwrap.dedent(f"""
+        import padax
+        from padax.utils import cpp_extension
+        m = cpp_extension.load("ident_ext", [{str(src)!r}], build_directory={str(cache)!r})
+        print(m._padax_build, padax.numpy.asarray(m.ident(padax.to_tensor([1.0, 2.0]))).tolist())
+    """)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1][-2000:] for o in outs]
+    assert all(o[0].strip().endswith("[1.0, 2.0]") for o in outs)
+    assert [d for d in os.listdir(cache) if d.startswith("ident_ext-")] and \
+        not [d for d in os.listdir(cache) if d.startswith(".")]  # one entry, no temporary left
 
 
 @pytest.mark.slow

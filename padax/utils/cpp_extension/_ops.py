@@ -73,7 +73,11 @@ def _scalar_text(v: Any, kind: str, op: str, name: str) -> str:
             raise TypeError
         return v.encode().hex()
     except (TypeError, ValueError):
-        raise OpError(f"op {op!r}: attribute {name!r} must be {kind}, got {type(v).__name__} {v!r}") from None
+        hint = ""
+        if hasattr(v, "shape") and hasattr(v, "dtype"):
+            hint = (" (attributes are compiled into the program: pass a Python value; under jit, mark the "
+                    "argument static with static_argnums/static_argnames)")
+        raise OpError(f"op {op!r}: attribute {name!r} must be {kind}, got {type(v).__name__} {v!r}{hint}") from None
 
 
 def _attr_text(v: Any, kind: str, vector: bool, op: str, name: str) -> str:
