@@ -12,6 +12,7 @@ own; padax downloads nothing. See docs/native_code.md.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any, Sequence
 
@@ -78,7 +79,7 @@ def load_op_library(path: str, name: str | None = None) -> Any:
     path = os.path.abspath(path)
     name = name or os.path.basename(path).split(".")[0]
     st = os.stat(path)
-    digest = f"{abs(hash((path, st.st_size, st.st_mtime_ns))):x}"[:16]
+    digest = hashlib.sha256(f"{path}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:16]
     return make_module(load_library(path, name, digest), name, "cached")
 
 
