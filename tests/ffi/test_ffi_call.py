@@ -162,3 +162,20 @@ def test_bad_arguments():
         padax.ffi.register_ffi_target("x", object(), platform="tpu9")
     with pytest.raises(TypeError, match="result_shape_dtypes"):
         padax.ffi.ffi_call("x", 3)
+
+
+def test_lowering_and_side_effects(ffi_lib):
+    x = np.zeros(4, np.float32)
+
+    def prog(side_effect):
+        call = padax.ffi.ffi_call("test_add_one", padax.ShapeDtypeStruct((4,), np.float32),
+                                  has_side_effect=side_effect)
+        return padax.jit(lambda v: (call(v), v * 2)[1])
+
+    text = prog(True).lower(x).as_text()
+    assert "stablehlo.custom_call @test_add_one" in text and "api_version = 4" in text
+    assert "has_side_effect = true" in text
+    assert "has_side_effect = true" not in prog(False).lower(x).as_text()  # pure: XLA may drop it when unused
+    attrs = padax.jit(lambda v: padax.ffi.ffi_call("test_echo", padax.ShapeDtypeStruct((5,), np.float64))(
+        v, i=3, f=0.5, b=False, s="hi", arr=np.arange(2))).lower(x).as_text()
+    assert "backend_config = {" in attrs and 'i = 3 : i64' in attrs and 's = "hi"' in attrs
