@@ -54,6 +54,11 @@ def pycapsule(funcptr: Any) -> Any:
 
     Returns:
         An unnamed PyCapsule holding the pointer.
+
+    Examples:
+        >>> import ctypes, padax.ffi
+        >>> type(padax.ffi.pycapsule(ctypes.CDLL(None).abs)).__name__   # any C function's address
+        'PyCapsule'
     """
     addr = funcptr if isinstance(funcptr, int) else ctypes.cast(funcptr, ctypes.c_void_p).value
     if not addr:
@@ -123,6 +128,16 @@ def ffi_call(target_name: str, result_shape_dtypes: Any, *, has_side_effect: boo
     Returns:
         A function of the operands (arrays) and keyword attributes (int, float, bool, str, numpy scalars and
         arrays, dtypes; passed to the kernel by name) returning a Tensor, or a tuple/list of Tensors.
+
+    Examples:
+        Tracing needs no kernel (compiling and running it does: see docs/native_code.md):
+
+        >>> import numpy as np, padax, padax.ffi
+        >>> scale = padax.ffi.ffi_call("my_scale", padax.ShapeDtypeStruct((3,), "float32"), vmap_method="sequential")
+        >>> print(padax.make_jaxpr(lambda x: scale(x, factor=np.float32(2.0)))(padax.ones([3])))
+        { lambda ; a:f32[3]. let
+            b:f32[3] = ffi_call[target_name='my_scale', ..., attributes=(('factor', np.float32(2.0)),), ...] a
+          in (b,) }
     """
     if vmap_method is not None and vmap_method not in VMAP_METHODS:
         raise ValueError(f"ffi_call({target_name!r}): vmap_method must be one of {', '.join(VMAP_METHODS)} or "
