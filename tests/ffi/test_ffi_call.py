@@ -179,3 +179,17 @@ def test_lowering_and_side_effects(ffi_lib):
     attrs = padax.jit(lambda v: padax.ffi.ffi_call("test_echo", padax.ShapeDtypeStruct((5,), np.float64))(
         v, i=3, f=0.5, b=False, s="hi", arr=np.arange(2))).lower(x).as_text()
     assert "backend_config = {" in attrs and 'i = 3 : i64' in attrs and 's = "hi"' in attrs
+
+
+def test_custom_jvp_rule(ffi_lib):
+    axpy = _axpy("sequential")
+    f = padax.custom_jvp(lambda x, y: axpy(x, y))
+    f.defjvp(lambda primals, tangents: (f(*primals), 2.0 * tangents[0] + tangents[1]))
+    x = padax.to_tensor(np.array([1.0, -2.0, 3.0], np.float32))
+    y = padax.to_tensor(np.array([0.5, 0.5, 0.5], np.float32))
+    out, t = padax.jvp(f, (x, y), (padax.ones([3]), padax.ones([3])))
+    assert_close(out, 2 * np.asarray(x) + 0.5)
+    assert_close(t, np.full(3, 3.0, np.float32))
+    gx, gy = padax.jit(padax.grad(lambda a, b: (f(a, b) * a).sum(), argnums=(0, 1)))(x, y)
+    assert_close(gx, 4 * np.asarray(x) + 0.5)
+    assert_close(gy, np.asarray(x))
