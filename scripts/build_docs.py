@@ -97,6 +97,9 @@ MODULES = [
     ModuleDoc("padax.data", "padax.data: bundled datasets", None, None),
     ModuleDoc("padax.vision.models", "padax.vision.models: Paddle's model zoo", "paddle.vision.models", None),
     ModuleDoc("padax.utils", "padax.utils: weight layouts", None, None),
+    ModuleDoc("padax.ffi", "padax.ffi: native kernels through XLA's FFI", None, "jax.ffi"),
+    ModuleDoc("padax.utils.cpp_extension", "padax.utils.cpp_extension: Paddle's C++ custom operators",
+              "paddle.utils.cpp_extension", None),
     ModuleDoc("padax.test_util", "padax.test_util", None, "jax.test_util"),
 ]
 
@@ -176,7 +179,8 @@ NOTEBOOK_TITLES = {
 }
 
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),
-          ("docs/numerics.md", "Numerics"), ("docs/api.md", "API coverage (Paddle, Array API)")]
+          ("docs/numerics.md", "Numerics"), ("docs/native_code.md", "Native code: C++ kernels"),
+          ("docs/api.md", "API coverage (Paddle, Array API)")]
 
 
 # ---- introspection ---------------------------------------------------------------------------------

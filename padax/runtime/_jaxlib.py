@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import importlib.abc
 import os
+import re
 import sys
 
 _PADAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -246,6 +247,33 @@ def initialize_lapack() -> None:
     from jaxlib.cpu import _lapack
     _lapack.initialize()
     _lapack_initialized = True
+
+
+def register_custom_call_target(name: str, capsule, platform: str, api_version: int) -> None:
+    """Register a custom-call target with XLA (padax.ffi.register_ffi_target; api_version 1 is typed FFI)."""
+    xla_client.register_custom_call_target(name, capsule, platform=platform, api_version=api_version)
+
+
+def jaxlib_include_dir() -> str:
+    """The C/C++ headers jaxlib ships (xla/ffi/api/ffi.h, the typed-FFI API)."""
+    return os.path.join(os.path.dirname(os.path.abspath(jaxlib.__file__)), "include")
+
+
+def custom_calls_of(loaded_executable) -> set:
+    """The custom-call target names a compiled program calls (read from its HLO; for error messages)."""
+    try:
+        text = "\n".join(m.to_string() for m in loaded_executable.hlo_modules())
+    except Exception:  # noqa: BLE001 (an executable without HLO, e.g. deserialised from elsewhere)
+        return set()
+    return set(re.findall(r'custom_call_target="([^"]+)"', text))
+
+
+def custom_call_target_names(platform: str) -> set:
+    """The custom-call target names XLA's registry holds for `platform` (those registered so far)."""
+    try:
+        return set(xla_client.custom_call_targets(platform))
+    except Exception:  # noqa: BLE001 (an unknown platform name)
+        return set()
 
 
 # What a compiled program may need set up in its process before it runs, by name (lowering rules ask for it

@@ -10,6 +10,7 @@ from padax.core.source_info import user_location
 from padax.runtime import _jaxlib, backend
 from padax.runtime.array import Tensor
 from padax.runtime.backend import single_device_sharding
+from padax.runtime.ffi_targets import reraise_kernel_error
 from padax.runtime.host_callbacks import reraise_callback_error
 
 
@@ -68,6 +69,7 @@ class Executable:
             return self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
             raise_if_out_of_memory(e, self.device)
+            reraise_kernel_error(e, (self.exe,))
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)
@@ -79,6 +81,7 @@ class Executable:
             outs = self.exe.execute_sharded(bufs).consume_with_handlers(self.handlers)
         except _jaxlib.XlaRuntimeError as e:
             raise_if_out_of_memory(e, self.device)
+            reraise_kernel_error(e, (self.exe,))
             if not self.host_callbacks:
                 raise
             reraise_callback_error(e)

@@ -39,6 +39,7 @@ from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor, mark_donated, on_captured_rebind, raise_if_deleted
 from padax.runtime.backend import default_device, single_device_sharding
 from padax.runtime.executable import Executable, out_of_memory_error, raise_if_out_of_memory
+from padax.runtime.ffi_targets import reraise_kernel_error
 from padax.runtime.profiling import span
 from padax.runtime.put import device_put
 from padax.transforms.aot import Lowered, Traced
@@ -400,6 +401,8 @@ class JitFunction:
         if str(e).startswith("RESOURCE_EXHAUSTED"):
             leaves = _flatten((args, kwargs))[0] if kwargs or args else []
             raise_if_out_of_memory(e, default_device(), self._program_name(), leaves)
+        # a native kernel's own error (padax.ffi / cpp_extension), attributed to the programs that call kernels
+        reraise_kernel_error(e, (c.exe.exe for c in list(self._cache.values()) if isinstance(c, _Compiled)))
         if str(e).startswith("Non-hashable static arguments"):  # jaxlib's text, with its hash error inside
             detail = str(e).split("The error was:")[-1].strip()
             raise ValueError(f"jit({self.__name__}): static arguments must be hashable (they key the compiled "

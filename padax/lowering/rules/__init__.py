@@ -11,3 +11,4 @@ from padax.lowering.rules import callback  # noqa: F401
 from padax.lowering.rules import checks  # noqa: F401
 from padax.lowering.rules import solves  # noqa: F401
 from padax.lowering.rules import precision  # noqa: F401
+from padax.lowering.rules import ffi  # noqa: F401
