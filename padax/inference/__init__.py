@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import padax
-from padax.inference.saved import SavedProgramError, TranslatedFunction, load, save  # noqa: F401
+from padax.inference.saved import SavedProgramError, TranslatedFunction  # noqa: F401
+from padax.inference.translated import TranslatedLayer, load, save  # noqa: F401
 
 
 def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None = None,
