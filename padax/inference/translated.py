@@ -25,9 +25,11 @@ import numpy as np
 from padax import Tensor, custom_vjp, device_put, dtypes, nn, tree, vjp
 from padax.core.abstract import ShapedArray
 from padax.functional.lax.saved import SavedProgram, saved_program_p
+from padax.inference import saved as _saved
 from padax.inference.saved import (
     SavedProgramError,
     TranslatedFunction,
+    _arg_names,
     _aval,
     _file,
     _spec_of,
@@ -40,9 +42,7 @@ from padax.inference.saved import (
     read_program,
     trace_program,
     write_archive,
-    _arg_names,
 )
-from padax.inference import saved as _saved
 from padax.lowering.export import ArtifactError, check_portable
 from padax.static.input_spec import InputSpec
 
@@ -315,7 +315,9 @@ def load(path: str, **configs: Any) -> Any:
     manifest, program, params, specs, file = read_program(path)
     layer = manifest.get("layer")
     if not isinstance(layer, dict):
-        return TranslatedFunction(program, params, specs, manifest["output_tree"], file)
+        fn = TranslatedFunction(program, params, specs, manifest["output_tree"], file)
+        fn.arg_names = list(manifest.get("arg_names") or [])
+        return fn
     try:
         n_consts = int(layer["num_consts"])
         state = [(e["name"], e["kind"], bool(e["trainable"])) for e in layer["state"]]
