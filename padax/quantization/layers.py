@@ -47,6 +47,17 @@ class ObserveWrapper(nn.Layer):
         return self._observer(self._observed(*inputs, **kwargs))
 
 
+def _share_params(dst: nn.Layer, src: nn.Layer, *names: str) -> None:
+    """Register src's parameters `names` on dst, metadata (trainable, name) included."""
+    for name in names:
+        value = src.__dict__["_parameters"].get(name)
+        if value is None:
+            object.__setattr__(dst, name, None)
+            continue
+        dst.add_parameter(name, value)
+        dst.__dict__["_param_info"][name] = src.__dict__["_param_info"][name]
+
+
 def _quanters(layer: nn.Layer, q_config: Any) -> tuple[Any, Any]:
     w = None if q_config is None or q_config.weight is None else q_config.weight._instance(layer)
     a = None if q_config is None or q_config.activation is None else q_config.activation._instance(layer)
@@ -63,8 +74,7 @@ class QuantedLinear(nn.Layer):
 
     def __init__(self, layer: nn.Linear, q_config: Any):
         super().__init__()
-        self.weight = layer.weight
-        self.bias = layer.bias
+        _share_params(self, layer, "weight", "bias")
         self.weight_quanter, self.activation_quanter = _quanters(layer, q_config)
 
     def forward(self, input: Any) -> Any:
@@ -89,8 +99,7 @@ class QuantedConv2D(nn.Layer):
 
     def __init__(self, layer: nn.Conv2D, q_config: Any):
         super().__init__()
-        self.weight = layer.weight
-        self.bias = layer.bias
+        _share_params(self, layer, "weight", "bias")
         self._stride, self._padding, self._dilation = layer._stride, layer._padding, layer._dilation
         self._groups, self._data_format = layer._groups, layer._data_format
         self._padding_mode = layer._padding_mode
@@ -170,7 +179,7 @@ class _Quantized(nn.Layer):
         self._weight_bits, self._weight_axis = bits, axis
         self.register_buffer("weight", _int_weight(quanted.weight, w_scale, bits, axis))
         self.register_buffer("weight_scale", w_scale)
-        self.bias = quanted.bias
+        _share_params(self, quanted, "bias")
         if aq is not None:
             a_bits = int(aq.bit_length())
             if a_bits > 8:
