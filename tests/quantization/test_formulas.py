@@ -91,7 +91,7 @@ def test_straight_through_gradient():
     c = padax.to_tensor(_rng(6).standard_normal((3, 4)).astype(np.float32))
     for q in (QT.FakeQuanterWithAbsMaxObserver()._instance(None),
               QT.FakeQuanterChannelWiseAbsMaxObserver(quant_axis=1)._instance(None)):
-        g = padax.grad(lambda v, qq: (qq(v) * c).sum())(x, q)  # the quanter is an argument: its state comes back
+        g = padax.grad(lambda v, qq: (qq(v) * c).sum(), argnums=(0, 1))(x, q)[0]  # q: an argument (its state)
         np.testing.assert_array_equal(g.numpy(), c.numpy())
 
 
