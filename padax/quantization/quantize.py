@@ -10,7 +10,6 @@ QAT is the same with fake quanters in a training-mode model, trained as usual (s
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from padax import nn
 from padax.quantization.base import BaseQuanter

@@ -6,9 +6,7 @@ import pytest
 import padax
 from padax import nn
 from padax.nn import quant as Q
-from padax.quantization import PTQ, QuantConfig, QuantizedConv2D
-from padax.quantization import observers as O
-from padax.quantization import quanters as QT
+from padax.quantization import PTQ, QuantConfig, QuantizedConv2D, observers as O, quanters as QT
 
 
 def _rng(seed=0):
