@@ -348,8 +348,11 @@ class _Shared:
 
 
 def _to_device(model: Any, device: Any) -> Any:
-    if hasattr(model, "state_dict"):
+    t = getattr(model, "_translated", None)
+    if t is not None:
         model.to(device=device)
+        t.consts = [device_put(c, device) for c in t.consts]
+        t.vjp_consts = [device_put(c, device) for c in t.vjp_consts]
     else:
         model._params = [device_put(p, device) for p in model._params]
     return model

@@ -119,7 +119,14 @@ def _save_layer(layer: Any, path: str, specs: list[InputSpec]) -> None:
         tree_store.append(encode_tree(model(*args[k:]), out_leaves, "padax.jit.save", values=False))
         return out_leaves
 
-    consts, program, closed = trace_program(lambda *a: run(list(a)), state_avals + in_avals, name)
+    try:
+        consts, program, closed = trace_program(lambda *a: run(list(a)), state_avals + in_avals, name)
+    except Exception as e:
+        if not any(sub.training for sub in layer.sublayers(include_self=True)):
+            raise
+        raise ValueError(f"padax.jit.save: {name} is in training mode, and its forward then uses state a saved "
+                         "program cannot hold (Dropout's random key, BatchNorm's statistics updates): call "
+                         f"model.eval() before saving ({type(e).__name__}: {str(e)[:200]})") from e
     manifest = base_manifest(name, specs, closed, tree_store[0], _arg_names(layer, len(specs)))
     manifest["layer"] = {"state": entries_meta, "num_consts": len(consts)}
     arrays = consts + [np.asarray(leaves[i]) for i in slots]

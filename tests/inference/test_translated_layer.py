@@ -86,3 +86,9 @@ def test_functions_still_load_as_translated_functions(tmp_path):
     f = padax.jit.load(str(tmp_path / "f"))
     assert isinstance(f, padax.inference.TranslatedFunction)
     assert f(padax.to_tensor([[1.0, 1.0]])).tolist() == [[4.0, 6.0]]
+
+
+def test_training_mode_save_says_to_call_eval(tmp_path):
+    m = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5))
+    with pytest.raises(ValueError, match=r"training mode.*call model.eval\(\) before saving"):
+        padax.jit.save(m, str(tmp_path / "m"), input_spec=[padax.ones([2, 4])])
