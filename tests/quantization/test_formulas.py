@@ -6,7 +6,7 @@ import pytest
 import padax
 from padax import nn
 from padax.nn import quant as Q
-from padax.quantization import PTQ, QuantConfig, QuantizedConv2D, observers as O, quanters as QT
+from padax.quantization import PTQ, QAT, QuantConfig, QuantizedConv2D, observers as O, quanters as QT
 
 
 def _rng(seed=0):
@@ -200,3 +200,24 @@ def test_int8_conv_equals_the_dequantized_float_conv():
     ref = nn.functional.conv2d(x_deq, w_deq, model.conv.bias, stride=2, padding=1)
     np.testing.assert_allclose(conv(x).numpy(), ref.numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(int8(x).numpy(), model(x).numpy(), atol=0.05)
+
+
+def test_qat_model_matches_paddle_qat():
+    paddle = pytest.importorskip("paddle")
+    from paddle.quantization import QAT as PQAT, QuantConfig as PConfig
+    from paddle.quantization.quanters import FakeQuanterWithAbsMaxObserver as PQ
+    paddle.seed(0)
+    pm = paddle.nn.Sequential(paddle.nn.Linear(6, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 3))
+    m = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 3))
+    m.set_state_dict({k: v.numpy() for k, v in pm.state_dict().items()})
+    pq = PQAT(PConfig(activation=PQ(moving_rate=0.9), weight=PQ(moving_rate=0.9))).quantize(pm)
+
+    q = QAT(QuantConfig(activation=QT.FakeQuanterWithAbsMaxObserver(moving_rate=0.9),
+                        weight=QT.FakeQuanterWithAbsMaxObserver(moving_rate=0.9))).quantize(m)
+    assert list(q.state_dict()) == list(pq.state_dict())  # Paddle's names: weights move between the two
+    for step in range(3):
+        x = _rng(20 + step).standard_normal((5, 6)).astype(np.float32) * (1 + step)
+        np.testing.assert_allclose(q(padax.to_tensor(x)).numpy(), pq(paddle.to_tensor(x)).numpy(), rtol=1e-5,
+                                   atol=1e-5)
+    for k, v in pq.state_dict().items():
+        np.testing.assert_allclose(q.state_dict()[k].numpy(), v.numpy(), rtol=1e-6, err_msg=k)

@@ -115,6 +115,7 @@ def test_qat_digits(float_model):
     qm, loss = _train(qm, x, y, 60, lr=2e-3)
     assert np.isfinite(loss)
     assert float(qm[0].activation_quanter._scale[0]) != 0.001  # the moving-average scale was trained
+    assert not np.allclose(qm[0].weight.numpy(), model[0].weight.numpy())  # the weights were trained too
     int8 = qat.convert(qm)
     assert isinstance(int8[0], QuantizedLinear)
     _check_int8(int8, float_acc)
