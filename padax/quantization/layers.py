@@ -7,13 +7,17 @@ observer in front of a layer such as ReLU.
 After `convert` (padax's int8 inference layers): `QuantizedLinear` / `QuantizedConv2D` hold the weight as
 int8 with float32 scales, quantize the input to int8 with the calibrated activation scale, and multiply
 int8 x int8 with an int32 accumulator (`lax.dot_general` / `lax.conv_general_dilated` with
-`preferred_element_type=int32`), then rescale: `y = acc * (s_x / 127) * (s_w / 127) + bias`. A layer
+`preferred_element_type=int32`), then rescale: `y = acc * (s_x / 127) * (s_w / 127) + bias`. (On CPU a
+convolution whose integer sums are exact in float32 runs on those integers in float32, with the same result:
+XLA's CPU backend has no fast int8 convolution; see INT8_CONV_CPU_FLOAT32.) A layer
 whose activation was not quantized keeps int8 weights and dequantizes them (weight-only).
 `LinearQuanterDequanter` replaces a bare observer: fake quantization with the stored scale.
 """
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 import padax
 from padax import lax, nn
@@ -226,6 +230,18 @@ class QuantizedLinear(_Quantized):
         return f"in_features={self.weight.shape[0]}, out_features={self.weight.shape[1]}, dtype=int8"
 
 
+INT8_CONV_CPU_FLOAT32 = True
+"""On CPU, run a QuantizedConv2D's int8 x int8 convolution on the same integer values in float32 when every
+sum is exact there (kernel volume * 127 * 127 < 2**24): bit-identical to the int32 accumulator, and XLA's
+CPU backend has no fast int8 convolution. Set False to always use the int32-accumulating int8 convolution."""
+
+
+def _exact_in_float32(layer: Any) -> bool:
+    k = int(np.prod(layer.weight.shape[1:]))
+    bound = k * _math.qmax(layer._act_bits) * _math.qmax(layer._weight_bits)
+    return INT8_CONV_CPU_FLOAT32 and bound < 2 ** 24 and padax.default_backend() == "cpu"
+
+
 class QuantizedConv2D(_Quantized):
     """An int8 Conv2D: int8 weight [out, in/groups, kh, kw] with per-tensor or per-output-channel scales; the
     input is quantized to int8 and convolved with an int32 accumulator.
@@ -255,9 +271,15 @@ class QuantizedConv2D(_Quantized):
             sizes = x.shape[1:3] if last else x.shape[2:]
             pads, dilations = same_pads(sizes, self.weight.shape[2:], strides), (1, 1)
         dn = ("NHWC", "OIHW", "NHWC") if last else ("NCHW", "OIHW", "NCHW")
-        acc = lax.conv_general_dilated(self._int_input(x), self.weight, strides, pads, rhs_dilation=dilations,
-                                       dimension_numbers=dn, feature_group_count=self._groups,
-                                       preferred_element_type=padax.int32)
+        xq = self._int_input(x)
+        if _exact_in_float32(self):  # XLA's CPU int8 convolution is a slow loop: the same integers, faster
+            acc = lax.conv_general_dilated(xq.astype("float32"), self.weight.astype("float32"), strides, pads,
+                                           rhs_dilation=dilations, dimension_numbers=dn,
+                                           feature_group_count=self._groups)
+        else:
+            acc = lax.conv_general_dilated(xq, self.weight, strides, pads, rhs_dilation=dilations,
+                                           dimension_numbers=dn, feature_group_count=self._groups,
+                                           preferred_element_type=padax.int32)
         shape = [1, 1, 1, -1] if last else [1, -1, 1, 1]
         scale = padax.reshape(padax.broadcast_to(self._rescale(), [self.weight.shape[0]]), shape)
         y = acc.astype(x.dtype) * scale.astype(x.dtype)

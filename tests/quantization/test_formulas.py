@@ -221,3 +221,19 @@ def test_qat_model_matches_paddle_qat():
                                    atol=1e-5)
     for k, v in pq.state_dict().items():
         np.testing.assert_allclose(q.state_dict()[k].numpy(), v.numpy(), rtol=1e-6, err_msg=k)
+
+
+def test_int8_conv_paths_agree(monkeypatch):
+    from padax.quantization import layers
+    padax.seed(3)
+    model = _ConvNet().eval()
+    x = padax.to_tensor(_rng(14).standard_normal((2, 2, 6, 6)).astype(np.float32))
+    ptq = PTQ(QuantConfig(activation=O.AbsmaxObserver(), weight=O.AbsMaxChannelWiseWeightObserver()))
+    q = ptq.quantize(model)
+    q(x)
+    conv = ptq.convert(q).conv
+    fast = conv(x).numpy()
+    monkeypatch.setattr(layers, "INT8_CONV_CPU_FLOAT32", False)
+    jaxpr = str(padax.make_jaxpr(lambda v: conv(v))(x))
+    assert "preferred_element_type=int32" in jaxpr
+    np.testing.assert_array_equal(conv(x).numpy(), fast)  # the int32 accumulator: the same integers
