@@ -3,10 +3,11 @@ against the float32 model (the baseline), and the per-call overhead of a `padax.
 calling the `padax.jit.load`-ed layer directly (the baseline).
 
 The MLP is 64 -> 256 -> 256 -> 10 with ReLUs, run on all 1797 bundled digits images per call (jitted);
-PTQ calibrates with abs-max observers (per-channel weights) on the Linear and Conv2D layers only. The CNN row is padax/examples/cnn_digits'
-DigitsCNN (two Conv-BN-ReLU-MaxPool blocks and a Linear), int8 convolutions with int32 accumulators. The Predictor rows use a batch of 8 images
-(`run([x])`, host data in and out): what serving one small request costs. `model_sizes()` gives the
-on-disk sizes of the saved float32 and int8 models (`python -m benchmarks.quantization`).
+PTQ calibrates with abs-max observers (per-channel weights) on the Linear and Conv2D layers only. The CNN
+row is padax/examples/cnn_digits' DigitsCNN (two Conv-BN-ReLU-MaxPool blocks and a Linear) with int8
+convolutions (on CPU their integers are convolved in float32, exactly: see QuantizedConv2D). The Predictor
+row uses a batch of 8 images (`run([x])`, host data in and out): what serving one small request costs.
+`model_sizes()` gives the on-disk sizes of the saved float32 and int8 models (`python -m benchmarks.quantization`).
 """
 from __future__ import annotations
 
