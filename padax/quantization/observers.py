@@ -23,6 +23,30 @@ def weight_axis(layer: Any) -> int:
     return 1 if isinstance(layer, nn.Linear) or type(layer).__name__ == "QuantedLinear" else 0
 
 
+class _Observer(BaseObserver):
+    """What the abs-max observers share: `_quant_bits`, symmetric (zero) zero points, one scale per tensor
+    unless `_axis` says otherwise, and scales held in the buffer named by `_scale_buffer`."""
+
+    _scale_buffer = "_max"
+    _axis = -1
+
+    def cal_thresholds(self) -> None:
+        pass
+
+    def scales(self) -> Any:
+        return getattr(self, self._scale_buffer)
+
+    def zero_points(self) -> Any:
+        s = self.scales()
+        return None if s is None else padax.zeros_like(s)
+
+    def quant_axis(self) -> int:
+        return self._axis
+
+    def bit_length(self) -> int:
+        return self._quant_bits
+
+
 class AbsmaxObserver(QuanterFactory):
     """Per-tensor abs-max: the scale is the largest |x| seen (Paddle's AbsmaxObserver).
 
@@ -44,7 +68,7 @@ class AbsmaxObserver(QuanterFactory):
         return AbsmaxObserverLayer
 
 
-class AbsmaxObserverLayer(BaseObserver):
+class AbsmaxObserverLayer(_Observer):
     """The layer of AbsmaxObserver: `_max` is the running max of |x|.
 
     Args:
@@ -60,21 +84,6 @@ class AbsmaxObserverLayer(BaseObserver):
     def forward(self, input: Any) -> Any:
         self._max = padax.maximum(self._max, padax.max(padax.abs(input)).astype("float32"))
         return input
-
-    def cal_thresholds(self) -> None:
-        pass
-
-    def scales(self) -> Any:
-        return self._max
-
-    def zero_points(self) -> Any:
-        return padax.zeros_like(self._max)
-
-    def quant_axis(self) -> int:
-        return -1
-
-    def bit_length(self) -> int:
-        return self._quant_bits
 
 
 class AbsMaxChannelWiseWeightObserver(QuanterFactory):
@@ -100,7 +109,7 @@ class AbsMaxChannelWiseWeightObserver(QuanterFactory):
         return AbsMaxChannelWiseWeightObserverLayer
 
 
-class AbsMaxChannelWiseWeightObserverLayer(BaseObserver):
+class AbsMaxChannelWiseWeightObserverLayer(_Observer):
     """The layer of AbsMaxChannelWiseWeightObserver: `_max` holds max|w| per output channel.
 
     Args:
@@ -120,21 +129,6 @@ class AbsMaxChannelWiseWeightObserverLayer(BaseObserver):
         m = _math.channel_scale(input, self._axis).astype("float32")
         self._max = padax.maximum(self._max, m) if self._max.shape == m.shape else m
         return input
-
-    def cal_thresholds(self) -> None:
-        pass
-
-    def scales(self) -> Any:
-        return self._max
-
-    def zero_points(self) -> Any:
-        return padax.zeros_like(self._max)
-
-    def quant_axis(self) -> int:
-        return self._axis
-
-    def bit_length(self) -> int:
-        return self._quant_bits
 
 
 class MovingAverageAbsmaxObserver(QuanterFactory):
@@ -160,7 +154,7 @@ class MovingAverageAbsmaxObserver(QuanterFactory):
         return MovingAverageAbsmaxObserverLayer
 
 
-class MovingAverageAbsmaxObserverLayer(BaseObserver):
+class MovingAverageAbsmaxObserverLayer(_Observer):
     """The layer of MovingAverageAbsmaxObserver (buffers `_state`, `_accum`, `_scale`).
 
     Args:
@@ -168,6 +162,8 @@ class MovingAverageAbsmaxObserverLayer(BaseObserver):
         moving_rate: the decay rate.
         quant_bits: the bits of the quantized integers.
     """
+
+    _scale_buffer = "_scale"
 
     def __init__(self, layer: Any, moving_rate: float = 0.9, quant_bits: int = 8):
         super().__init__()
@@ -183,21 +179,6 @@ class MovingAverageAbsmaxObserverLayer(BaseObserver):
         self._accum = r * self._accum + padax.max(padax.abs(input)).astype("float32")
         self._scale = self._accum / self._state
         return input
-
-    def cal_thresholds(self) -> None:
-        pass
-
-    def scales(self) -> Any:
-        return self._scale
-
-    def zero_points(self) -> Any:
-        return padax.zeros_like(self._scale)
-
-    def quant_axis(self) -> int:
-        return -1
-
-    def bit_length(self) -> int:
-        return self._quant_bits
 
 
 class GroupWiseWeightObserver(QuanterFactory):
@@ -223,7 +204,7 @@ class GroupWiseWeightObserver(QuanterFactory):
         return GroupWiseWeightObserverLayer
 
 
-class GroupWiseWeightObserverLayer(BaseObserver):
+class GroupWiseWeightObserverLayer(_Observer):
     """The layer of GroupWiseWeightObserver.
 
     Args:
@@ -248,18 +229,3 @@ class GroupWiseWeightObserverLayer(BaseObserver):
         g = g.astype("float32")
         self._max = padax.where(g == 0, padax.full_like(g, 1e-8), g)
         return input
-
-    def cal_thresholds(self) -> None:
-        pass
-
-    def scales(self) -> Any:
-        return self._max
-
-    def zero_points(self) -> Any:
-        return None if self._max is None else padax.zeros_like(self._max)
-
-    def quant_axis(self) -> int:
-        return -1
-
-    def bit_length(self) -> int:
-        return self._quant_bits

@@ -181,14 +181,18 @@ class _ConvNet(nn.Layer):
         return self.fc(padax.flatten(nn.functional.relu(self.conv(x)), 1))
 
 
-def test_int8_conv_equals_the_dequantized_float_conv():
-    padax.seed(2)
+def _int8_convnet(seed, shape):
+    padax.seed(seed)
     model = _ConvNet().eval()
-    x = padax.to_tensor(_rng(13).standard_normal((4, 2, 6, 6)).astype(np.float32))
+    x = padax.to_tensor(_rng(seed).standard_normal(shape).astype(np.float32))
     ptq = PTQ(QuantConfig(activation=O.AbsmaxObserver(), weight=O.AbsMaxChannelWiseWeightObserver()))
     q = ptq.quantize(model)
     q(x)
-    int8 = ptq.convert(q)
+    return model, x, ptq.convert(q)
+
+
+def test_int8_conv_equals_the_dequantized_float_conv():
+    model, x, int8 = _int8_convnet(2, (4, 2, 6, 6))
     conv = int8.conv
     assert isinstance(conv, QuantizedConv2D) and conv.weight.dtype == np.int8 and conv.weight_scale.shape == (4,)
     sa = float(conv.activation_scale)
@@ -225,13 +229,8 @@ def test_qat_model_matches_paddle_qat():
 
 def test_int8_conv_paths_agree(monkeypatch):
     from padax.quantization import layers
-    padax.seed(3)
-    model = _ConvNet().eval()
-    x = padax.to_tensor(_rng(14).standard_normal((2, 2, 6, 6)).astype(np.float32))
-    ptq = PTQ(QuantConfig(activation=O.AbsmaxObserver(), weight=O.AbsMaxChannelWiseWeightObserver()))
-    q = ptq.quantize(model)
-    q(x)
-    conv = ptq.convert(q).conv
+    _, x, int8 = _int8_convnet(3, (2, 2, 6, 6))
+    conv = int8.conv
     fast = conv(x).numpy()
     monkeypatch.setattr(layers, "INT8_CONV_CPU_FLOAT32", False)
     jaxpr = str(padax.make_jaxpr(lambda v: conv(v))(x))
