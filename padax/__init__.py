@@ -137,8 +137,8 @@ _inplace.late_loader = _load_inplace
 # not pay for what a script never touches.
 _LAZY_MODULES = ("ad_checkpoint", "amp", "autograd", "callbacks", "checkify", "debug", "distributed", "distribution",
                  "experimental", "extend", "fft", "hapi", "incubate", "inference", "io", "linalg", "metric", "nn",
-                 "ode", "optimizer", "profiler", "random", "regularizer", "scipy", "sharding", "signal", "static",
-                 "taylor", "test_util", "utils", "vision", "geometric", "audio", "text", "sparse", "ffi")
+                 "ode", "optimizer", "profiler", "quantization", "random", "regularizer", "scipy", "sharding", "signal",
+                 "static", "taylor", "test_util", "utils", "vision", "geometric", "audio", "text", "sparse", "ffi")
 _LAZY_NAMES = {
     "ParamAttr": "padax.nn.param_attr", "load": "padax.serialization", "save": "padax.serialization",
     **dict.fromkeys(("normal", "rand", "randint", "randn", "randperm", "seed", "uniform", "get_cuda_rng_state",

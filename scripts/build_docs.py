@@ -73,6 +73,10 @@ MODULES = [
     ModuleDoc("padax.static", "padax.static", "paddle.static", None),
     ModuleDoc("padax.static.nn", "padax.static.nn", "paddle.static.nn", None),
     ModuleDoc("padax.inference", "padax.jit.to_static / save / load", "paddle.jit", None),
+    ModuleDoc("padax.quantization", "padax.quantization: PTQ, QAT, int8 conversion", "paddle.quantization", None),
+    ModuleDoc("padax.quantization.observers", "padax.quantization.observers", "paddle.quantization.observers", None),
+    ModuleDoc("padax.quantization.quanters", "padax.quantization.quanters", "paddle.quantization.quanters", None),
+    ModuleDoc("padax.nn.quant", "padax.nn.quant: weight-only and LLM.int8", "paddle.nn.quant", None),
     ModuleDoc("padax.sharding", "padax.sharding", None, "jax.sharding"),
     ModuleDoc("padax.distributed", "padax.distributed", "paddle.distributed", None),
     ModuleDoc("padax.distributed.fleet", "padax.distributed.fleet: hybrid parallelism", "paddle.distributed.fleet",
@@ -180,7 +184,8 @@ NOTEBOOK_TITLES = {
 
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),
           ("docs/numerics.md", "Numerics"), ("docs/native_code.md", "Native code: C++ kernels"),
-          ("docs/api.md", "API coverage (Paddle, Array API)")]
+          ("docs/deployment.md", "Deployment: TranslatedLayer, Predictor"),
+          ("docs/quantization.md", "Quantization"), ("docs/api.md", "API coverage (Paddle, Array API)")]
 
 
 # ---- introspection ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Paddle's `jit` batteries, attached to `padax.jit`: `to_static`, `save`, `load`.
+"""Paddle's `jit` batteries, attached to `padax.jit` (`to_static`, `save`, `load`, `TranslatedLayer`), and
+Paddle's inference API (`Config`, `create_predictor`, `Predictor`, as `paddle.inference`).
 
 (`padax.jit` itself is the transform, so these live here and `padax/__init__`
 hangs them on it: `padax.jit.save(fn, "out/model", input_spec=[...])`.)
@@ -8,7 +9,10 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import padax
-from padax.inference.saved import SavedProgramError, TranslatedFunction, load, save  # noqa: F401
+from padax.inference.saved import SavedProgramError, TranslatedFunction  # noqa: F401
+from padax.inference.translated import TranslatedLayer, load, save  # noqa: F401
+from padax.inference.predictor import (  # noqa: F401
+    Config, DataType, PlaceType, PrecisionType, Predictor, Tensor, create_predictor, get_version)
 
 
 def to_static(function: Callable | None = None, input_spec: Sequence[Any] | None = None,

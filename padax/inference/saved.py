@@ -20,6 +20,7 @@ shapes; it also works inside `jit` (one call in the larger program) and
 """
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any, Callable, Sequence
 
@@ -152,7 +153,22 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         tree_store.append(encode_tree(fn(*xs), leaves, "padax.jit.save", values=False))
         return leaves
 
-    closed = trace_flat(flat, [_aval(s) for s in specs], "padax.jit.save tracing")
+    params, program, closed = trace_program(flat, [_aval(s) for s in specs], name)
+    manifest = base_manifest(name, specs, closed, tree_store[0], _arg_names(fn, len(specs)))
+    entries, meta = array_entries(params, "p")
+    manifest["params"] = meta
+    entries.update(manifest=json_entry(manifest), program=np.frombuffer(program, np.uint8))
+    write_archive(_file(path), entries)
+
+
+def _layers() -> Any:
+    return padax.nn
+
+
+def trace_program(flat: Callable, avals: Sequence[ShapedArray], name: str) -> tuple[list, bytes, Any]:
+    """Trace `flat(*arrays) -> list of arrays` at `avals` and lower it: (captured arrays, portable StableHLO
+    taking them before the arguments, the closed jaxpr)."""
+    closed = trace_flat(flat, list(avals), "padax.jit.save tracing")
     if needs_spmd(closed):
         raise ValueError("padax.jit.save: the function uses several devices (shardings or shard_map); "
                          "padax saves single-device programs")
@@ -163,19 +179,34 @@ def save(layer: Any, path: str, input_spec: Sequence[Any] | None = None, **confi
         raise ValueError("padax.jit.save: the function calls back into Python (debug.print, debug.callback, "
                          "pure_callback or io_callback); a saved program cannot hold Python functions. Remove "
                          "the callbacks from the function you save.")
-    program = to_portable(lowered)
-    manifest = {
+    return params, to_portable(lowered), closed
+
+
+def _arg_names(fn: Any, n: int) -> list[str]:
+    """The names of the first `n` positional parameters of `fn` (its forward's, for a Layer), else x0, x1, ..."""
+    target = type(fn).forward if isinstance(fn, _layers().Layer) else fn
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    if isinstance(fn, _layers().Layer):
+        params = params[1:]  # self
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:n]
+    return names if len(names) == n and len(set(names)) == n else [f"x{i}" for i in range(n)]
+
+
+def base_manifest(name: str, specs: Sequence[InputSpec], closed: Any, output_tree: Any,
+                  arg_names: Sequence[str]) -> dict:
+    """The manifest entries every saved program has."""
+    return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "name": name,
         "padax": _padax_version(), "stablehlo": portable_version(),
         "inputs": [{"name": s.name, "shape": list(s.shape), "dtype": _aval(s).dtype.name} for s in specs],
         "outputs": [{"shape": list(a.shape), "dtype": a.dtype.name, "weak_type": a.weak_type}
                     for a in closed.out_avals],
-        "output_tree": tree_store[0],
+        "output_tree": output_tree,
+        "arg_names": [s.name or a for s, a in zip(specs, arg_names)],
     }
-    entries, meta = array_entries(params, "p")
-    manifest["params"] = meta
-    entries.update(manifest=json_entry(manifest), program=np.frombuffer(program, np.uint8))
-    write_archive(_file(path), entries)
 
 
 def _padax_version() -> str:
@@ -269,7 +300,12 @@ def _read_saved(file: str) -> tuple[dict, bytes, list]:
             raise SavedProgramError(f"{what}: {file!r} was written by a newer padax ({manifest.get('padax')}); "
                                     "upgrade padax to load it")
         program = read_member(z, "program", file, what)
-        return manifest, program.tobytes(), read_arrays(z, manifest.get("params"), "p", file, what)
+        params = read_arrays(z, manifest.get("params"), "p", file, what)
+        vjp = manifest.get("vjp")
+        if isinstance(vjp, dict):  # a saved Layer's reverse-mode program (padax.inference.translated)
+            manifest["_vjp_program"] = read_member(z, "program_vjp", file, what).tobytes()
+            manifest["_vjp_params"] = read_arrays(z, vjp.get("params"), "q", file, what)
+        return manifest, program.tobytes(), params
 
 
 def load(path: str, **configs: Any) -> TranslatedFunction:
@@ -293,6 +329,12 @@ def load(path: str, **configs: Any) -> TranslatedFunction:
     """
     if configs:
         raise TypeError(f"padax.jit.load: unsupported options {sorted(configs)}")
+    manifest, program, params, specs, file = read_program(path)
+    return TranslatedFunction(program, params, specs, manifest["output_tree"], file)
+
+
+def read_program(path: str) -> tuple[dict, SavedProgram, list, list[InputSpec], str]:
+    """(manifest, program, parameters on the device, input specs, file) of a saved program, checked."""
     file = _file(path)
     try:
         manifest, program_bytes, params = _read_saved(file)
@@ -321,4 +363,4 @@ def load(path: str, **configs: Any) -> TranslatedFunction:
     except ArtifactError as e:
         raise SavedProgramError(f"padax.jit.load: {file!r}: {e}") from None
     program = SavedProgram(program_bytes, in_avals, out_avals, manifest.get("name", "saved"))
-    return TranslatedFunction(program, [device_put(p) for p in params], specs, manifest["output_tree"], file)
+    return manifest, program, [device_put(p) for p in params], specs, file
