@@ -111,3 +111,6 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     for i, k in enumerate(keys):
         pos = _structural.select(_E.eq(idx, k), _asarray(i), pos)
     return control.switch(pos, [lambda f=f: f() for f in fns])
+
+
+from padax.static.layers import batch_norm, conv2d, embedding, fc, layer_norm  # noqa: E402,F401
