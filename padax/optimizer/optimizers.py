@@ -213,6 +213,14 @@ class Optimizer:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(learning_rate={self._learning_rate!r})"
 
+    def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None) -> Any:
+        """Paddle's `minimize`: on a static Variable (padax.static), record the gradients and this optimizer's
+        update into the loss's Program and return ([], [(param, grad), ...]); otherwise the dygraph step."""
+        static = getattr(type(loss), "_static_minimize", None)  # padax.static.Variable carries its own minimize
+        if static is not None:
+            return static(loss, self, startup_program, parameters, no_grad_set)
+        return self._minimize_dygraph(loss, startup_program, parameters, no_grad_set)
+
 
 def _is_none(x: Any) -> bool:
     return x is None
