@@ -23,7 +23,7 @@ import numpy as np
 import padax
 from padax.extend.core import ClosedJaxpr, Literal, Primitive, Var
 from padax.interpreters.staging import trace_flat
-from padax.static.program import PLACEHOLDERS, StaticGraphError
+from padax.static.program import StaticGraphError
 
 gradients_p = Primitive("static_gradients", multiple_results=True)
 
