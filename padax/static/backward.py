@@ -170,3 +170,5 @@ def minimize(loss: Variable, optimizer: Any, startup_program: Program | None = N
 
 
 _program._MINIMIZE[0] = minimize
+
+__all__ = ["append_backward", "gradients", "minimize"]

@@ -301,3 +301,6 @@ def _runner(program: Program, fetch_vars: list[Var], feed_names: tuple) -> _Runn
     if runner is None:
         runner = program._cache[key] = _Runner(program, fetch_vars, list(eqns))
     return runner
+
+
+__all__ = ["CompiledProgram", "Executor", "Scope", "ScopeTensor", "ScopeVar", "global_scope", "scope_guard"]

@@ -466,3 +466,5 @@ def load_inference_model(path_prefix: str, executor: Executor | None = None, **k
         fetches.append(f)
     return [prog, [n for n, _ in m["feeds"]], fetches]
 
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "load", "load_inference_model", "save", "save_inference_model"]

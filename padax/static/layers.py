@@ -301,3 +301,6 @@ def layer_norm(input: Any, scale: bool = True, shift: bool = True, begin_norm_ax
     out = F.layer_norm(input, shape, None if w is None else padax.reshape(w, shape),
                        None if b is None else padax.reshape(b, shape), epsilon)
     return _act(out, act, "layer_norm")
+
+
+__all__ = ["batch_norm", "conv2d", "create_parameter", "embedding", "fc", "layer_norm"]

@@ -491,3 +491,8 @@ def is_variable(x: Any) -> bool:
 
 def is_tracer(x: Any) -> bool:
     return isinstance(x, Tracer)
+
+
+__all__ = ["Block", "PLACEHOLDERS", "Program", "ProgramTrace", "StaticGraphError", "Variable", "add_persistable", "data",
+           "default_main_program", "default_startup_program", "eager", "in_static_mode", "program_guard",
+           "unique_name"]

@@ -241,3 +241,6 @@ def _gradients(eqns: Sequence[Any], k: int, ins: list, env: dict, sizes: Sizes, 
     else:
         cts = [padax.ones_like(o) for o in outs]
     return list(f_vjp(cts))
+
+
+__all__ = ["GradSpec", "Sizes", "apply_eqn", "gradients_p", "live", "retrace", "run_eqns"]
