@@ -10,7 +10,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from models import train  # noqa: E402
+from models import train  # noqa: E402  (run as a script: its folder is on the path)
 
 
 class _Prefixed:
