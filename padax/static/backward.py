@@ -123,6 +123,13 @@ def append_backward(loss: Variable, parameter_list: Sequence[Any] | None = None,
     if not params:
         raise StaticGraphError("padax.static.append_backward: no trainable parameters to differentiate")
     grads = gradients([loss], params)
+    for p, g in zip(params, grads):  # the names Paddle gives them, also when gradients() took them before
+        name = f"{p.name}@GRAD"
+        old = prog._named.get(name)
+        if old is not None and old is not g:
+            old._name = None
+            del prog._named[name]
+        g.name = name
     return list(zip(params, grads))
 
 

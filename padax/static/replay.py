@@ -43,6 +43,17 @@ class GradSpec:
 gradients_p.def_abstract_eval(lambda *avals, spec: [a.strip_weak_type() for a in avals[:spec.n_in]])
 
 
+_NEAR = 8
+
+
+class _Derived(Exception):
+    """A size or literal that depends on a None dimension in a way the replay cannot rewrite."""
+
+    def __init__(self, value: Any):
+        super().__init__(value)
+        self.value = value
+
+
 class Sizes:
     """The fed size of each placeholder that differs from it, and the rewrite of sizes and literals."""
 
@@ -55,12 +66,17 @@ class Sizes:
     def dim(self, d: int) -> int:
         if not self.m or d == 0:
             return d
-        rest, factor = abs(int(d)), 1
+        rest, factor, found = abs(int(d)), 1, False
         for p, n in self.m.items():
             while rest % p == 0:
                 rest //= p
                 factor *= n
-        if factor == 1 and rest == abs(int(d)):
+                found = True
+        if not found:
+            for p in self.m:  # a size near a placeholder's multiple (n - 1, n + 2, ...) is derived from it otherwise
+                r = rest % p
+                if rest >= p - _NEAR and min(r, p - r) <= _NEAR:
+                    raise _Derived(d)
             return d
         return (rest * factor) * (1 if d > 0 else -1)
 
@@ -147,10 +163,17 @@ def _read(env: dict, v: Any, sizes: Sizes, alias: dict | None = None) -> Any:
 def apply_eqn(eqns: Sequence[Any], k: int, env: dict, sizes: Sizes, alias: dict | None = None) -> list:
     """Bind equation `k` on the values in `env` at the fed sizes; returns its outputs."""
     eqn = eqns[k]
-    ins = [_read(env, v, sizes, alias) for v in eqn.invars]
+    try:
+        ins = [_read(env, v, sizes, alias) for v in eqn.invars]
+        params = sizes.params(eqn.params) if eqn.primitive is not gradients_p else eqn.params
+    except _Derived as e:
+        raise StaticGraphError(
+            f"padax.static: op `{eqn.primitive.name}`{_where(eqn)} holds the value {e.value}, derived from a None "
+            f"dimension (recorded as {', '.join(map(str, sizes.m))}) in a way padax cannot rewrite for the fed "
+            f"size {', '.join(map(str, sizes.m.values()))} (e.g. n - 1); give the concrete size in "
+            "static.data(shape=...)") from None
     if eqn.primitive is gradients_p:
         return _gradients(eqns, k, ins, env, sizes, alias)
-    params = sizes.params(eqn.params)
     try:
         out = eqn.primitive.bind(*ins, **params)
     except (TypeError, ValueError) as e:
