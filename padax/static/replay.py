@@ -213,12 +213,24 @@ def live(eqns: Sequence[Any], outs: Sequence[Var], alias: dict | None = None) ->
     alias = alias or {}
     need = {alias.get(v, v) for v in outs if isinstance(v, Var)}
     keep: set[int] = set()
-    for k in range(len(eqns) - 1, -1, -1):
-        e = eqns[k]
-        if any(o in need for o in e.outvars):
+    while True:
+        for k in range(len(eqns) - 1, -1, -1):
+            e = eqns[k]
+            if k not in keep and any(o in need for o in e.outvars):
+                keep.add(k)
+                need.update(alias.get(v, v) for v in e.invars if isinstance(v, Var))
+        # every use of a mutable ref that is read is kept: its writes (the global random key dropout advances)
+        writes = [k for k, e in enumerate(eqns) if k not in keep
+                  and any(isinstance(v, Var) and _is_ref(v) and v in need for v in e.invars)]
+        if not writes:
+            return keep, need
+        for k in writes:
             keep.add(k)
-            need.update(alias.get(v, v) for v in e.invars if isinstance(v, Var))
-    return keep, need
+            need.update(alias.get(v, v) for v in eqns[k].invars if isinstance(v, Var))
+
+
+def _is_ref(v: Var) -> bool:
+    return type(v.aval).__name__ == "AbstractRef"
 
 
 def _gradients(eqns: Sequence[Any], k: int, ins: list, env: dict, sizes: Sizes, alias: dict | None) -> list:

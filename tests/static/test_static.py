@@ -299,3 +299,20 @@ def test_inference_model_round_trip(static, tmp_path):
         np.testing.assert_allclose(got2, want[:2], rtol=1e-5, atol=1e-6)
     with pytest.raises(FileNotFoundError):
         padax.static.load_inference_model(str(tmp_path / "nothing"), exe)
+
+
+def test_dropout_draws_anew_and_cond_replays(static):
+    main = padax.static.Program()
+    with padax.static.program_guard(main):
+        x = padax.static.data("x", [None, 64], "float32")
+        d = padax.nn.functional.dropout(x, 0.5)
+        c = padax.static.nn.cond(padax.mean(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+    exe = padax.static.Executor()
+    ones = np.ones((8, 64), "float32")
+    m1, = exe.run(main, feed={"x": ones}, fetch_list=[d])
+    m2, = exe.run(main, feed={"x": ones}, fetch_list=[d])
+    assert set(np.unique(m1)) <= {0.0, 2.0} and not np.array_equal(m1, m2)  # the global key advances per run
+    for b, sign in ((3, 1.0), (5, -1.0)):
+        xb = sign * np.abs(RNG.normal(size=(b, 64))).astype("float32")
+        got, = exe.run(main, feed={"x": xb}, fetch_list=[c])  # cond's branches traced again at the fed size
+        np.testing.assert_allclose(got, xb * 2.0 if sign > 0 else xb - 1.0, rtol=1e-6)
