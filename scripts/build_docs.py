@@ -175,7 +175,8 @@ NOTEBOOK_TITLES = {
 }
 
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),
-          ("docs/numerics.md", "Numerics"), ("docs/api.md", "API coverage (Paddle, Array API)")]
+          ("docs/numerics.md", "Numerics"), ("docs/static_graph.md", "Static graph mode"),
+          ("docs/api.md", "API coverage (Paddle, Array API)")]
 
 
 # ---- introspection ---------------------------------------------------------------------------------

@@ -301,12 +301,14 @@ def test_inference_model_round_trip(static, tmp_path):
         padax.static.load_inference_model(str(tmp_path / "nothing"), exe)
 
 
-def test_dropout_draws_anew_and_cond_replays(static):
+def test_dropout_draws_anew_and_control_flow_replays(static):
     main = padax.static.Program()
     with padax.static.program_guard(main):
         x = padax.static.data("x", [None, 64], "float32")
         d = padax.nn.functional.dropout(x, 0.5)
         c = padax.static.nn.cond(padax.mean(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+        _, s = padax.static.nn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1, s + x],
+                                          [padax.to_tensor(0), padax.zeros_like(x)])
     exe = padax.static.Executor()
     ones = np.ones((8, 64), "float32")
     m1, = exe.run(main, feed={"x": ones}, fetch_list=[d])
@@ -314,5 +316,6 @@ def test_dropout_draws_anew_and_cond_replays(static):
     assert set(np.unique(m1)) <= {0.0, 2.0} and not np.array_equal(m1, m2)  # the global key advances per run
     for b, sign in ((3, 1.0), (5, -1.0)):
         xb = sign * np.abs(RNG.normal(size=(b, 64))).astype("float32")
-        got, = exe.run(main, feed={"x": xb}, fetch_list=[c])  # cond's branches traced again at the fed size
+        got, total = exe.run(main, feed={"x": xb}, fetch_list=[c, s])  # the bodies traced again at the fed size
         np.testing.assert_allclose(got, xb * 2.0 if sign > 0 else xb - 1.0, rtol=1e-6)
+        np.testing.assert_allclose(total, 3 * xb, rtol=1e-6)
