@@ -16,4 +16,5 @@ from padax.static.program import (  # noqa: F401
     default_startup_program,
     program_guard,
 )
+from padax.metric import accuracy  # noqa: F401,E402
 from padax.nn.param_attr import ParamAttr  # noqa: F401,E402

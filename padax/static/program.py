@@ -22,7 +22,7 @@ import padax
 from padax import dtypes
 from padax.core.abstract import ShapedArray
 from padax.core.trace import EvalTrace, Tracer, set_current_trace, trace_state
-from padax.extend.core import JaxprEqn, Var
+from padax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
 
 # The size a None/-1 dimension is recorded at, by axis position: primes unlikely to be a real size, so
@@ -270,13 +270,18 @@ class Program:
         p._cache = {}
         return p
 
-    def __str__(self) -> str:
-        return str(self._trace.to_jaxpr([])) if not self._eqns() else self._describe()
+    def to_jaxpr(self, fetch_list: Sequence[Any] = ()) -> ClosedJaxpr:
+        """The recorded program as a closed jaxpr: inputs (data, then persistables, in creation order) ->
+        the `fetch_list` Variables, then the new values of the persistables it updates."""
+        outs = [f._var if isinstance(f, Variable) else self._var(f)._var for f in fetch_list]
+        outs += list(self._updates.values())
+        t = self._trace
+        jaxpr = Jaxpr(list(t.constvars), list(self._inputs), outs, list(self._eqns()))
+        return ClosedJaxpr(jaxpr, list(t.const_vals))
 
-    def _describe(self) -> str:
-        lines = [f"Program(inputs={[n for n, _ in self._inputs.values()]}, updates={list(self._updates)})"]
-        lines += [f"  {e.primitive.name}" for e in self._eqns()]
-        return "\n".join(lines)
+    def __str__(self) -> str:
+        names = ", ".join(n for n, _ in self._inputs.values())
+        return f"Program(inputs: {names}; updates: {', '.join(self._updates) or 'none'})\n{self.to_jaxpr()}"
 
     def __repr__(self) -> str:
         return (f"Program(id={self._id}, ops={len(self._eqns())}, params={len(self.all_parameters())}"

@@ -319,3 +319,27 @@ def test_dropout_draws_anew_and_control_flow_replays(static):
         got, total = exe.run(main, feed={"x": xb}, fetch_list=[c, s])  # the bodies traced again at the fed size
         np.testing.assert_allclose(got, xb * 2.0 if sign > 0 else xb - 1.0, rtol=1e-6)
         np.testing.assert_allclose(total, 3 * xb, rtol=1e-6)
+
+
+def test_program_prints_as_a_jaxpr_and_second_order_gradients(static):
+    main, startup = padax.static.Program(), padax.static.Program()
+    with padax.static.program_guard(main, startup):
+        x = padax.static.data("x", [None, 2], "float32")
+        lab = padax.static.data("lab", [None, 1], "int64")
+        y = (x ** 3).sum()
+        g, = padax.static.gradients(y, x)
+        gg, = padax.static.gradients(g.sum(), x)
+        acc = padax.static.accuracy(x, lab)
+        loss = padax.mean(padax.static.nn.fc(x, 1, weight_attr=padax.ParamAttr("pj_w")))
+        padax.optimizer.SGD(0.1).minimize(loss)
+    text = str(main)
+    assert "static_gradients" in text and "dot_general" in text and "updates: pj_w" in text
+    closed = main.to_jaxpr([loss])
+    assert [a.shape for a in closed.out_avals][:2] == [(), (2, 1)]
+    exe = padax.static.Executor()
+    exe.run(startup)
+    xb = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0]], "float32")
+    vg, vgg, va = exe.run(main, feed={"x": xb, "lab": np.array([[1], [0], [1]])}, fetch_list=[g, gg, acc])
+    np.testing.assert_allclose(vg, 3 * xb ** 2, rtol=1e-6)
+    np.testing.assert_allclose(vgg, 6 * xb, rtol=1e-6)
+    assert float(va) == pytest.approx(1.0)
