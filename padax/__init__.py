@@ -65,6 +65,8 @@ from padax.functional.indexed import (diagonal_scatter, gather, gather_nd, index
                                       select_scatter, slice_scatter, take, take_along_axis)
 from padax.functional.einsum import einsum  # noqa: E402
 from padax.functional import methods as _methods  # noqa: E402,F401  (attaches operators and Tensor methods)
+# Paddle's dygraph tape: x.stop_gradient / backward() / .grad, and its grad modes
+from padax.functional.tape_api import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
 
 # transformations (JAX's function-in, function-out signatures)
 from padax.transforms.ad import (grad, hessian, jacfwd, jacrev, jvp, linear_transpose, linearize,  # noqa: E402

@@ -2,8 +2,9 @@
 
 `padax.inverse`, `cholesky`, `eigvalsh`, `norm`, `vecdot` (padax.linalg), `manual_seed` (padax.random's
 seed), `create_parameter`, and the Tensor methods `x.cholesky_solve(...)`, `x.lstsq(...)`, ...,
-`x.multinomial(...)`. They sit above the batteries they call (the op library is a floor below them),
-and import them at the first call so that `import padax` does not load padax.linalg or padax.random.
+`x.multinomial(...)`, `x.to_sparse_coo(sparse_dim)`, `x.to_sparse_csr()` (padax.sparse). They sit above
+the batteries they call (the op library is a floor below them), and import them at the first call so that
+`import padax` does not load padax.linalg, padax.random or padax.sparse.
 """
 from __future__ import annotations
 
@@ -187,11 +188,52 @@ def _multinomial(self, *args, **kwargs):
     return multinomial(self, *args, **kwargs)
 
 
+def _to_sparse_coo(self, sparse_dim: int) -> Any:
+    """This dense Tensor as a padax.sparse.SparseCooTensor whose first `sparse_dim` dims are sparse
+    (Paddle's Tensor.to_sparse_coo); the entries are where the dense tensor is nonzero, row-major.
+
+    Args:
+        sparse_dim: how many leading dims are sparse (1 .. ndim); the rest stay dense in the values.
+
+    Returns:
+        A SparseCooTensor: indices [sparse_dim, nnz], values [nnz, *shape[sparse_dim:]].
+
+    Examples:
+        >>> import padax
+        >>> c = padax.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_coo(2)
+        >>> c.indices().tolist(), c.values().tolist()
+        ([[0, 1], [1, 0]], [1.0, 2.0])
+    """
+    from padax.sparse import to_sparse_coo  # startup time: padax.sparse loads on first use
+    return to_sparse_coo(self, sparse_dim)
+
+
+def _to_sparse_csr(self) -> Any:
+    """This dense 2-D (or batched 3-D) Tensor as a padax.sparse.SparseCsrTensor (Paddle's
+    Tensor.to_sparse_csr): crows, cols and values of its nonzero entries.
+
+    Returns:
+        A SparseCsrTensor of the same shape.
+
+    Examples:
+        >>> import padax
+        >>> c = padax.to_tensor([[0.0, 1.0], [2.0, 3.0]]).to_sparse_csr()
+        >>> c.crows().tolist(), c.cols().tolist(), c.values().tolist()
+        ([0, 1, 3], [1, 0, 1], [1.0, 2.0, 3.0])
+    """
+    from padax.sparse import to_sparse_csr  # startup time: padax.sparse loads on first use
+    return to_sparse_csr(self)
+
+
+_to_sparse_coo.__name__, _to_sparse_csr.__name__ = "to_sparse_coo", "to_sparse_csr"
+
+
 def _install(cls: type) -> None:
     for name in _LINALG:
         setattr(cls, name, _linalg_method(name))
     for name, fn in (("inverse", inverse), ("cholesky", cholesky), ("eigvalsh", eigvalsh), ("norm", norm),
-                     ("multinomial", _multinomial)):
+                     ("multinomial", _multinomial), ("to_sparse_coo", _to_sparse_coo),
+                     ("to_sparse_csr", _to_sparse_csr)):
         setattr(cls, name, fn)
 
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import padax
 from padax import tree as tree_util
+from padax.functional import tape_api as tape
 from padax.functional._arrays import asarray, aval_of, full, is_array
 from padax.functional.lax.structural import reshape
 
@@ -207,6 +208,8 @@ class PyLayer:
         for method in ("forward", "backward"):
             if not callable(getattr(cls, method, None)):
                 raise TypeError(f"PyLayer {cls.__name__} must define a static {method}(ctx, ...)")
+        if tape.needs_recording(args):  # Paddle's dygraph: a node on the tape whose backward is cls.backward
+            return cls._apply_on_tape(args, kwargs)
         nondiff = tuple(i for i, a in enumerate(args) if not is_array(a) and not hasattr(a, "__array__"))
         holder: dict = {}
 
@@ -229,6 +232,26 @@ class PyLayer:
         f = padax.custom_vjp(fun, nondiff_argnums=nondiff)
         f.defvjp(fwd, bwd)
         return f(*args)
+
+    @classmethod
+    def _apply_on_tape(cls, args: tuple, kwargs: dict) -> Any:
+        ctx = PyLayerContext()
+        positions = [i for i, a in enumerate(args) if is_array(a)]
+        with padax.no_grad():
+            out = cls.forward(ctx, *[tape.plain(a) for a in args], **kwargs)
+        outs, treedef = tree_util.flatten(out)
+
+        def vjp(node, cts, create_graph):
+            cts = [padax.zeros_like(o) if c is None else c for c, o in zip(cts, outs)]
+            with padax.set_grad_enabled(create_graph):
+                grads = cls.backward(ctx, *cts)
+            grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
+            if len(grads) != len(positions):
+                raise ValueError(f"PyLayer {cls.__name__}.backward returned {len(grads)} gradient(s) for "
+                                 f"{len(positions)} Tensor input(s) of forward")
+            return list(grads)
+        inputs = [tape.entry_of(args[i]) for i in positions]
+        return treedef.unflatten(tape.custom_node(cls.__name__, inputs, outs, vjp))
 
 
 __all__ = ["jacobian", "hessian", "jvp", "vjp", "PyLayer", "PyLayerContext"]

@@ -171,7 +171,8 @@ NOTEBOOK_TITLES = {
     "01": "Quickstart", "02": "Autodiff cookbook", "03": "Training loop", "04": "Per-example gradients",
     "05": "Control flow", "06": "Scientific computing", "07": "Higher-order derivatives",
     "08": "Parallelism", "09": "Coming from Paddle", "10": "Coming from JAX",
-    "11": "Export and inference", "12": "Debugging",
+    "11": "Export and inference", "12": "Debugging", "14": "Language models",
+    "15": "Sparse tensors and graphs", "16": "Audio and text",
 }
 
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),

@@ -32,6 +32,10 @@ def _created_in_padax() -> bool:
     return f is not None and f.f_globals.get("__name__", "").startswith("padax.")
 
 
+# Installed by padax.interpreters.tape once a value needs a gradient: (prim, trace, args, params) -> the
+# recorded result, or NotImplemented when no operand is tracked at this level. None: no tape in use.
+tape_hook: Callable[..., Any] | None = None
+
 # Every primitive by name (the first one defined under a name), e.g. for policies that name primitives.
 registry: dict[str, "Primitive"] = {}
 
@@ -115,7 +119,11 @@ class Primitive:
             args = state.bind_policy(self, args, params)
         trace = state.trace
         if type(trace) is _EvalTrace and self._impl is None:  # the eager hot path, in one call
-            return _default_impl(self, args, params)
+            return _default_impl(self, args, params)  # (a tracked Tensor misses the C++ path: dispatch sees it)
+        if tape_hook is not None:
+            out = tape_hook(self, trace, args, params)
+            if out is not NotImplemented:
+                return out
         return trace.process_primitive(self, args, params)
 
     def eval_avals(self, avals: Any, params: dict) -> Any:

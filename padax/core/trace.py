@@ -159,7 +159,7 @@ class Tracer(AvalProperties):
     are attached by `padax.functional.methods`, the same ones Tensor gets.
     """
 
-    __slots__ = ("_trace",)
+    __slots__ = ("_trace", "_tape")  # _tape: set only on a tracer that needs a gradient (interpreters/tape.py)
     __array_priority__ = 1000
 
     def __init_subclass__(cls, **kwargs) -> None:

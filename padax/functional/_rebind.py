@@ -20,7 +20,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, trace_state
 from padax.functional._arrays import asarray
 from padax.functional.lax.structural import convert_element_type
-from padax.interpreters import hooks
+from padax.interpreters import hooks, tape
 from padax.interpreters.ad import JVPTrace, JVPTracer, redirect
 from padax.interpreters.batching import BatchTrace, BatchTracer
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
@@ -35,7 +35,7 @@ def _slots_of(cls: type, _cache: dict = {}) -> tuple[str, ...]:  # noqa: B006  (
         names = []
         for k in reversed(cls.__mro__):
             for s in k.__dict__.get("__slots__", ()):
-                if s not in ("__weakref__", "__dict__") and s not in names:
+                if s not in ("__weakref__", "__dict__", "_tape") and s not in names:
                     names.append(s)
         slots = _cache[cls] = tuple(names)
     return slots
@@ -101,11 +101,12 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
     if same_shape and get_aval(value).shape != get_aval(x).shape:
         raise op_value_error(op, f"the result's shape {list(get_aval(value).shape)} differs from the shape "
                                  f"{list(get_aval(x).shape)} of the Tensor updated in place")
-    if type(x) is Tensor:
-        if type(value) is Tensor:
+    if isinstance(x, Tensor):
+        if isinstance(value, Tensor):
             if _staged():
                 raise _unbindable(op, x, value, "this Tensor lives outside the jitted function, which runs only "
                                                "while it is traced, so the update would be lost on later calls")
+            tape.rebound(x, value, op)
             return x._rebind(value)
         if _staged():
             raise _unbindable(op, x, value, "this Tensor lives outside the jitted function")
@@ -126,6 +127,7 @@ def rebind(x: Any, value: Any, op: str, same_shape: bool = True) -> Any:
             raise _unbindable(op, x, value, f"this value belongs to {_where(x)}, outside the transformation "
                                            "that computed the update")
         value = lifted
+    tape.rebound(x, value, op)
     for s in _slots_of(type(x)):
         setattr(x, s, getattr(value, s))
     return x

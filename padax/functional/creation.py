@@ -26,6 +26,7 @@ from padax.functional._arrays import (
     static_int,
 )
 from padax.functional._checks import arg as _arg, placed, write_out
+from padax.interpreters import tape
 from padax.runtime.array import Tensor
 from padax.runtime.put import check_integer_range, device_put
 
@@ -80,10 +81,12 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
         data: a Python scalar, (nested) list/tuple (may hold Tensors, which are stacked), numpy array or Tensor.
         dtype: the result dtype (name, numpy dtype or padax dtype); None infers it as described above.
         place: a padax device to put the result on; Paddle place strings and None leave it on the default one.
-        stop_gradient: accepted for Paddle compatibility; padax differentiates through transforms instead.
+        stop_gradient: False makes the result a leaf that needs a gradient (the tape: `loss.backward()` fills
+            its `.grad`); the functional transforms differentiate any input either way.
 
     Returns:
-        A Tensor (a Tensor input of the right dtype comes back as it is, made strong-typed).
+        A Tensor (a Tensor input of the right dtype comes back as it is, made strong-typed; with
+        stop_gradient=False, or from a Tensor that needs a gradient, a new Tensor object).
 
     Examples:
         >>> import padax
@@ -95,6 +98,13 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
         >>> padax.to_tensor(3.0, dtype='float64').tolist()
         3.0
     """
+    out = _to_tensor(data, dtype, place)
+    if not stop_gradient:
+        return tape.mark_leaf(tape.plain(out) if out is data or tape.is_tracked(out) else out)
+    return tape.plain(out) if tape.is_tracked(out) else out
+
+
+def _to_tensor(data: Any, dtype: Any, place: Any) -> Any:
     dt = None if dtype is None else dtypes.canonicalize(dtypes.to_dtype(dtype))
     if is_array(data):
         out = data if dt is None else lax.convert_element_type(data, dt)
@@ -102,7 +112,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None, stop_gradient: bo
             out = lax.convert_element_type(out, out.aval.dtype, weak_type=False)
         return out
     if isinstance(data, (list, tuple)) and _contains_array(data):
-        parts = [to_tensor(d, dtype) for d in data]
+        parts = [_to_tensor(d, dtype, None) for d in data]
         if dt is None:
             dt = dtypes.promote_types(*(p.dtype for p in parts))
         return _manipulation.stack([lax.convert_element_type(p, dt) for p in parts], 0)

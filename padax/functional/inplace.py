@@ -215,15 +215,14 @@ def _late(name: str) -> Callable:
 
 
 # kept refused: they mark a Tensor for Paddle's gradient tape, which padax does not have
-_REFUSED = {"requires_grad_": "gradients come from padax.grad(f)(x); nothing needs marking",
-            "grad_": "gradients come from padax.grad(f)(x)"}
+_REFUSED = {"grad_": "gradients come from x.backward() (x.grad) or padax.grad"}
 
 
 def _refused(name: str, instead: str) -> Callable:
     def method(self, *args, **kwargs):
-        raise immutable_error(f"Tensor.{name}() marks x for a gradient tape", instead)
+        raise immutable_error(f"Tensor.{name}() is not a padax method", instead)
     method.__name__ = name
-    method.__doc__ = f"Not available (padax has no gradient tape): {instead}."
+    method.__doc__ = f"Not available: {instead}."
     return method
 
 

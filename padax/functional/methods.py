@@ -239,4 +239,7 @@ for _cls in (Tensor, Tracer):
     _install(_cls)
 Tensor.__hash__ = None  # type: ignore[assignment]  (== returns an array)
 
-from padax.functional import tensor_conversions as _tensor_conversions  # noqa: E402,F401  (more methods, in-place refusals)
+from padax.functional import (
+    tape_api as _tape_api,  # noqa: E402,F401  (the tape's methods: backward, grad, stop_gradient)
+    tensor_conversions as _tensor_conversions,  # noqa: E402,F401  (more methods, in-place refusals)
+)

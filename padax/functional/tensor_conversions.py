@@ -8,16 +8,14 @@ Three kinds:
   for an immutable dense array; `detach`/`contiguous`/`cpu` return a Tensor with the same values;
 - Paddle's in-place `*_` methods, `set_value` and `x[i] = v`: padax/functional/inplace.py (the new value
   is computed functionally and the object rebound to it);
-- what padax leaves out by design: `backward`/`grad`/`clear_grad` and the other tape methods, and
-  setters of internal state. Each raises an error naming what to use instead (gradients come from
-  `padax.grad`).
+- what padax leaves out by design: setters of internal state, each raising an error naming what to use
+  instead. (The tape's methods, `backward`/`grad`/`stop_gradient`/hooks, are padax/functional/tape_api.py.)
 """
 from __future__ import annotations
 
 from typing import Any
 
-from padax.core.errors import PadaxError, immutable_error
-from padax.core.source_info import user_location
+from padax.core.errors import immutable_error
 from padax.core.trace import Tracer
 from padax.functional import (
     creation as C,
@@ -33,28 +31,6 @@ from padax.functional._checks import placed
 from padax.runtime.array import Tensor
 from padax.runtime.place import Place, place_of
 
-
-class GradientTapeError(PadaxError, AttributeError):
-    """Paddle's gradient tape (`x.grad`, `x.backward()`, hooks) does not exist in padax: gradients are
-    functions, `grads = padax.grad(loss_fn)(params)`. An AttributeError, so `hasattr(x, 'grad')` is False."""
-
-
-_GRAD_HELP = ("padax has no gradient tape: compute gradients with a transform, e.g. "
-              "`grads = padax.grad(loss_fn)(params)` or `loss, grads = padax.value_and_grad(loss_fn)(params)`")
-
-
-def _tape_method(name: str):
-    def method(self, *args, **kwargs):
-        raise GradientTapeError(f"Tensor.{name}(){user_location()}: {_GRAD_HELP}")
-    method.__name__ = name
-    method.__doc__ = f"Not available: {_GRAD_HELP}."
-    return method
-
-
-def _grad_property(self):
-    raise GradientTapeError(f"Tensor.grad{user_location()}: {_GRAD_HELP}")
-
-
 # ---- in-place methods: Paddle's list; padax/functional/inplace.py defines them by rebinding --------
 
 _INPLACE = ("abs_ acos_ acosh_ add_ addmm_ apply_ asin_ asinh_ atan_ atanh_ baddbmm_ bernoulli_ bitwise_and_ "
@@ -69,11 +45,6 @@ _INPLACE = ("abs_ acos_ acosh_ add_ addmm_ apply_ asin_ asinh_ atan_ atanh_ badd
             "renorm_ requires_grad_ reshape_ resize_ round_ rsqrt_ scale_ scatter_ scatter_add_ set_ sigmoid_ sin_ "
             "sinc_ sinh_ sqrt_ square_ squeeze_ sub_ subtract_ t_ tan_ tanh_ transpose_ tril_ triu_ trunc_ uniform_ "
             "unsqueeze_ where_ zero_").split()
-
-def _stop_gradient_setter(self, value):
-    raise immutable_error("setting Tensor.stop_gradient",
-                          "x = padax.stop_gradient(x) to block gradients; padax.grad differentiates any input")
-
 
 def _state_setter(name: str):
     def method(self, *args, **kwargs):
@@ -232,7 +203,7 @@ _METHODS = {
     # conversions and new Tensors
     "to": _to, "type_as": _type_as, "new_full": _new_full, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_empty": _new_zeros, "repeat": _repeat, "permute": _permute, "split_with_sizes": _split_with_sizes,
-    "fill_diagonal_tensor": _fill_diagonal_tensor, "apply": _apply, "detach": _same, "contiguous": _same,
+    "fill_diagonal_tensor": _fill_diagonal_tensor, "apply": _apply, "contiguous": _same,
     "pin_memory": _same, "value": _same, "to_dense": _same, "cpu": _cpu, "cuda": _cuda,
     # questions about the array
     "stride": _stride, "get_strides": lambda self: _strides_of(self.shape),
@@ -244,8 +215,8 @@ _METHODS = {
 }
 
 _PROPERTIES = {"itemsize": lambda self: self.dtype.itemsize, "strides": lambda self: _strides_of(self.shape),
-               "offset": lambda self: 0, "inplace_version": lambda self: 0, "is_leaf": lambda self: True,
-               "data": lambda self: self, "persistable": lambda self: False, "requires_grad": lambda self: False,
+               "offset": lambda self: 0, "inplace_version": lambda self: 0,
+               "data": lambda self: self, "persistable": lambda self: False,
                "is_cuda": lambda self: self.device.platform in ("cuda", "rocm")}
 
 
@@ -257,14 +228,10 @@ def install(cls: type) -> None:
     for name, fn in _PROPERTIES.items():
         setattr(cls, name, property(fn))
     inplace.install(cls)
-    for name in ("backward", "clear_grad", "clear_gradient", "register_hook", "retain_grads", "gradient"):
-        setattr(cls, name, _tape_method(name))
     for name in ("set_tensor", "set_string_list", "set_vocab"):
         setattr(cls, name, _state_setter(name))
-    cls.grad = property(_grad_property)
     cls.grad_fn = property(lambda self: None)
 
 
 for _cls in (Tensor, Tracer):
     install(_cls)
-Tensor.stop_gradient = property(Tensor.stop_gradient.fget, _stop_gradient_setter)

@@ -72,6 +72,8 @@ class JaxprTrace(Trace):
             return self._const(np.asarray(x, aval.dtype), aval)
         if type(x) is Ref:  # a ref made outside, closed over: an input of the program like a captured array
             return self._const(x, x.aval)
+        if isinstance(x, Tensor):  # a Tensor that needs a gradient (interpreters/tape.py's GradTensor)
+            return self._const(x, x.aval)
         raise TypeError(f"value of type {type(x).__name__} is not a valid array argument: {x!r}")
 
     def _const(self, val: Any, aval: ShapedArray) -> Var:

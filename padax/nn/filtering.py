@@ -17,7 +17,7 @@ import padax
 from padax import dtypes, tree as tree_util
 from padax.functional._arrays import is_array
 from padax.nn.layer import _pytree
-from padax.nn.layer.layers import Layer
+from padax.nn.layer.layers import Layer, _created
 from padax.nn.param_attr import ParamInfo
 
 BUFFER_INFO = ParamInfo(trainable=False, need_clip=False)
@@ -36,8 +36,16 @@ def leaf_infos(tree: Any, none_leaves: bool = False) -> list[ParamInfo | None]:
         if isinstance(item, Layer):
             _layer_infos(item, out, none_leaves)
         else:
-            out.append(None)
+            out.append(param_info(item))
     return out
+
+
+def param_info(value: Any) -> ParamInfo | None:
+    """The ParamInfo that create_parameter gave a parameter Tensor (None for any other value)."""
+    if not isinstance(value, padax.Tensor):
+        return None
+    entry = _created.get(id(value))
+    return entry[1] if entry is not None and entry[0]() is value else None
 
 
 def _layer_infos(layer: Layer, out: list, none_leaves: bool) -> None:

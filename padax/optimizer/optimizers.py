@@ -31,10 +31,12 @@ from typing import Any, Callable
 import padax
 from padax import tree as tree_util
 from padax.core.errors import require_members
-from padax.nn.filtering import is_inexact_array as _is_inexact_array, leaf_infos
+from padax.nn.filtering import is_inexact_array as _is_inexact_array, leaf_infos, param_info
 from padax.optimizer.lr import LRScheduler
 from padax.optimizer.param_groups import ParamGroups, is_param_groups
 from padax.regularizer import L2Decay as _L2Decay, WeightDecayRegularizer as _WeightDecayRegularizer
+
+_IN_PLACE = object()  # step() with no arguments: Paddle's stateful update
 
 
 class Optimizer:
@@ -84,6 +86,12 @@ class Optimizer:
         self.grad_clip = grad_clip
         self.name = name
         self._groups = ParamGroups(parameters, type(self).__name__) if is_param_groups(parameters) else None
+        # Paddle's stateful protocol (opt.step() / clear_grad() on `parameters`): the list, and its state
+        if self._groups is not None:
+            self._parameter_list: list | None = [p for g in self._groups.groups for p in g["params"]]
+        else:
+            self._parameter_list = list(parameters) if parameters is not None else None
+        self._eager_state: dict | None = None
 
     def _group_optimizers(self, leaves: list) -> list:
         """Per leaf, the optimizer (this one, or a parameter group's copy) and the group's rate multiplier;
@@ -116,13 +124,22 @@ class Optimizer:
     def _slot_init(self, slot: str, p: Any) -> Any:
         return padax.zeros_like(p)
 
-    def step(self, params: Any, grads: Any, state: dict, lr: Any = None) -> tuple[Any, dict]:
-        """One update: returns (new params, new state).
+    def step(self, params: Any = _IN_PLACE, grads: Any = None, state: dict | None = None,
+             lr: Any = None) -> tuple[Any, dict] | None:
+        """One update: returns (new params, new state). Called with no arguments, it is Paddle's `opt.step()`:
+        the parameters given at construction are updated in place from their `.grad` (the tape's
+        `loss.backward()`), the optimizer keeping its own state.
 
         `grads` is shaped like `params`; a None leaf (from padax.nn.filter_grad) means no gradient.
         Frozen layer parameters and buffers are returned unchanged; a parameter's
         ParamAttr(learning_rate=m) scales its rate by m, and need_clip=False keeps it out of grad_clip.
         """
+        if params is _IN_PLACE:
+            self._step_in_place()
+            return None
+        if state is None:
+            raise TypeError(f"{type(self).__name__}.step(params, grads, state): the functional form needs the state "
+                            "(opt.init(params)); opt.step() with no arguments updates the parameters in place")
         p_leaves, treedef = tree_util.flatten(params, is_leaf=_is_none)
         g_leaves = _aligned(self, treedef, grads, "grads")
         infos = leaf_infos(params, none_leaves=True)
@@ -213,13 +230,109 @@ class Optimizer:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(learning_rate={self._learning_rate!r})"
 
-    def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None, no_grad_set: Any = None) -> Any:
-        """Paddle's `minimize`: on a static Variable (padax.static), record the gradients and this optimizer's
-        update into the loss's Program and return ([], [(param, grad), ...]); otherwise the dygraph step."""
+    # -- Paddle's stateful protocol: opt.step(), opt.clear_grad(), state_dict() ---------------------------
+    def _stateful_params(self, what: str) -> list:
+        if self._parameter_list is None:
+            raise ValueError(f"{type(self).__name__}.{what}(): the optimizer was made without parameters; pass "
+                             "parameters=model.parameters() (or use the functional form opt.step(params, grads, "
+                             "state))")
+        return self._parameter_list
+
+    def _step_in_place(self, params: list | None = None) -> list:
+        """Update `params` (default: the optimizer's) in place from their gradients; returns (param, grad) pairs."""
+        params = self._stateful_params("step") if params is None else params
+        with padax.no_grad():
+            grads = [None if p.stop_gradient else p.grad for p in params]
+            if self._eager_state is None:
+                self._eager_state = self.init(list(self._parameter_list or params))
+            owned = self._parameter_list or params
+            if params is not owned:  # minimize(parameters=...): a sub-list of the optimizer's own
+                index = {id(p): i for i, p in enumerate(owned)}
+                full = [None] * len(owned)
+                for p, g in zip(params, grads):
+                    full[index[id(p)]] = g
+                grads = full
+            new_params, self._eager_state = self.step(list(owned), grads, self._eager_state, lr=self.get_lr())
+            for p, new in zip(owned, new_params):
+                if new is not p:
+                    p.set_value(new)
+        return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset the gradients of the optimizer's parameters (zeros, or None with set_to_zero=False)."""
+        for p in self._stateful_params("clear_grad"):
+            p.clear_grad(set_to_zero)
+
+    clear_gradients = clear_grad
+
+    def _minimize_dygraph(self, loss: Any, startup_program: Any = None, parameters: Any = None,
+                          no_grad_set: Any = None) -> tuple[list, list]:
+        """Paddle's dygraph `minimize`: apply the gradients that `loss.backward()` left in `.grad`."""
+        params = list(parameters) if parameters is not None else list(self._stateful_params("minimize"))
+        if no_grad_set:
+            skip = {id(p) for p in no_grad_set}
+            params = [p for p in params if id(p) not in skip]
+        return [], self._step_in_place(params)
+
+    def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None,
+                 no_grad_set: Any = None) -> tuple[list, list]:
+        """Paddle's `minimize(loss)`: in dygraph mode, one `step()` with the gradients of `loss.backward()`;
+        on a static Variable (padax.static), record the gradients and this optimizer's update into the loss's
+        Program (returns ([], [(param, grad), ...]))."""
         static = getattr(type(loss), "_static_minimize", None)  # padax.static.Variable carries its own minimize
         if static is not None:
             return static(loss, self, startup_program, parameters, no_grad_set)
         return self._minimize_dygraph(loss, startup_program, parameters, no_grad_set)
+
+    def set_lr(self, value: float) -> None:
+        """Set a fixed learning rate (not with an LRScheduler, as in Paddle)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError(f"{type(self).__name__}.set_lr: the learning rate is an LRScheduler; step the "
+                               "scheduler instead")
+        self._learning_rate = float(value)
+
+    def state_dict(self) -> dict:
+        """The stateful optimizer's state, by Paddle-style names: `<param name>_<slot>_0` per slot, the step
+        count, and the LRScheduler's state under "LR_Scheduler"."""
+        out: dict = {}
+        if self._eager_state is not None:
+            names = self._param_names()
+            for slot, leaves in self._eager_state.items():
+                if slot == "step":
+                    out["global_step"] = leaves
+                    continue
+                for n, v in zip(names, leaves):
+                    if v is not None:
+                        out[f"{n}_{slot}_0"] = v
+        if isinstance(self._learning_rate, LRScheduler):
+            out["LR_Scheduler"] = self._learning_rate.state_dict()
+        return out
+
+    def set_state_dict(self, state_dict: dict) -> None:
+        """Load what `state_dict()` gave (the optimizer's parameters must be the same, in the same order)."""
+        if "LR_Scheduler" in state_dict and isinstance(self._learning_rate, LRScheduler):
+            self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
+        params = self._stateful_params("set_state_dict")
+        if self._eager_state is None:
+            self._eager_state = self.init(list(params))
+        names = self._param_names()
+        for slot, leaves in list(self._eager_state.items()):
+            if slot == "step":
+                if "global_step" in state_dict:
+                    self._eager_state["step"] = padax.to_tensor(state_dict["global_step"], dtype="int32")
+                continue
+            self._eager_state[slot] = [padax.to_tensor(state_dict[f"{n}_{slot}_0"], dtype=v.dtype)
+                                       if v is not None and f"{n}_{slot}_0" in state_dict else v
+                                       for n, v in zip(names, leaves)]
+
+    set_dict = set_state_dict
+
+    def _param_names(self) -> list[str]:
+        names = []
+        for i, p in enumerate(self._stateful_params("state_dict")):
+            info = param_info(p)
+            names.append(info.name if info is not None and info.name else f"param_{i}")
+        return names
 
 
 def _is_none(x: Any) -> bool:

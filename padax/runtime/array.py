@@ -100,7 +100,8 @@ class Tensor(AvalProperties):
         >>> x.at[0, 1].set(9.0).tolist(), x.sum(axis=1).tolist()
         ([[1.0, 9.0], [3.0, 4.0]], [3.0, 7.0])
     """
-    __slots__ = ("_buf", "aval", "_npy", "__weakref__")
+    # _tape: set only on a GradTensor, a Tensor that needs a gradient (padax/interpreters/tape.py)
+    __slots__ = ("_buf", "aval", "_npy", "_tape", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, _buf: Any, aval: ShapedArray | None = None):
@@ -157,11 +158,6 @@ class Tensor(AvalProperties):
     def place(self):
         """Paddle's Place of the (first) device: prints as `Place(cpu)` / `Place(gpu:0)`."""
         return place_of(self.device)
-
-    @property
-    def stop_gradient(self) -> bool:
-        """Paddle compatibility: padax arrays carry no tape; gradients come from transforms."""
-        return True
 
     def devices(self) -> set:
         return set(self._buf._sharding._internal_device_list)
@@ -262,7 +258,7 @@ class Tensor(AvalProperties):
             value = self._value()
         except RuntimeError as e:  # a donated buffer
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, <{e}>)"
-        return tensor_repr(value, self.shape, self.dtype.name, str(self.place))
+        return tensor_repr(value, self.shape, self.dtype.name, str(self.place), not hasattr(self, "_tape"))
 
     def __format__(self, spec: str) -> str:
         if self.aval.shape == ():

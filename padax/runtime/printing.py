@@ -133,10 +133,11 @@ def format_values(value: np.ndarray, indent: int) -> str:
     return _body(a, summary, indent, width, signed)
 
 
-def tensor_repr(value: np.ndarray, shape: tuple, dtype_name: str, place: str, prefix: str = "Tensor") -> str:
+def tensor_repr(value: np.ndarray, shape: tuple, dtype_name: str, place: str, stop_gradient: bool = True,
+                prefix: str = "Tensor") -> str:
     """`Tensor(shape=[...], dtype=..., place=..., stop_gradient=True,` and the values on the next line."""
     indent = len(prefix) + 1
-    return (f"{prefix}(shape={list(shape)}, dtype={dtype_name}, place={place}, stop_gradient=True,\n"
+    return (f"{prefix}(shape={list(shape)}, dtype={dtype_name}, place={place}, stop_gradient={stop_gradient},\n"
             f"{' ' * indent}{format_values(value, indent)})")
 
 

@@ -17,6 +17,7 @@ from padax.core.source_info import user_location
 from padax.core.trace import trace_state
 from padax.functional._arrays import asarray, constant, full as _full
 from padax.functional.lax import structural as S
+from padax.functional.tape_api import tape_grad
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
 from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
 from padax.runtime import tree as tree_util
@@ -332,8 +333,12 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
-         holomorphic: bool = False, allow_int: bool = False) -> Callable:
+         holomorphic: bool = False, allow_int: bool = False, *paddle_args: Any, **paddle_kwargs: Any) -> Callable:
     """Gradient of a scalar-output function with respect to `args[argnums]`.
+
+    Called with Tensors instead of a function, it is Paddle's tape gradient `paddle.grad(outputs, inputs,
+    grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=False,
+    no_grad_vars=None)` (padax/functional/tape_api.py `tape_grad`), which returns a list of gradients.
 
     For a real-valued function of complex inputs this is JAX's convention: the vjp of the
     output's cotangent 1.0, i.e. the conjugate of the Wirtinger gradient 2 df/dz-bar (for
@@ -356,6 +361,18 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
         >>> float(padax.grad(lambda x, y: x * y, argnums=1)(padax.to_tensor(3.0), padax.to_tensor(4.0)))
         3.0
     """
+    if not callable(fun):  # paddle.grad(outputs, inputs, ...): the tape
+        positional = (argnums, has_aux, holomorphic, allow_int, *paddle_args)
+        given = positional[:2 + len(paddle_args)] if paddle_args else positional[:1]
+        names = ("inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs", "allow_unused",
+                 "no_grad_vars")
+        extra = {k: v for k, v in zip(names, given)}
+        if has_aux is not False and not paddle_args:
+            extra["grad_outputs"] = has_aux
+        return tape_grad(fun, **extra, **paddle_kwargs)
+    if paddle_args or paddle_kwargs:
+        raise TypeError(f"grad(f): unexpected arguments {paddle_kwargs or paddle_args} (grad of a function takes "
+                        "argnums, has_aux, holomorphic, allow_int)")
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def wrapped(*args, **kwargs):

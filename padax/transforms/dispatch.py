@@ -21,6 +21,7 @@ from padax.core.primitive import Primitive
 from padax.core.source_info import user_frame
 from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
+from padax.interpreters import tape
 from padax.lowering import registry as _lowering_registry
 from padax.lowering.compile import compile_jaxpr_on
 from padax.runtime import _jaxlib, backend as _backend
@@ -35,6 +36,7 @@ _cache: dict[tuple, Any] = {}  # (primitive, params) -> jitted one-equation func
 
 def clear_cache() -> None:
     _cache.clear()
+    _vjp_cache.clear()
     for prim in list(_with_eager_fn):
         prim.eager_fn = None
     _forget_twins()
@@ -101,6 +103,7 @@ def _eager_function(prim, params: dict):
     run.__name__ = run.__qualname__ = prim.name
     fn = _jit.jit(run)
     fn._padax_jit.eager_op = True
+    fn._padax_jit.eager_prim = (prim, params)
     fn = fn._dispatch  # called bare: apply_primitive names its errors (no wrapper on the hot path)
     if not params:
         _with_eager_fn.add(prim)
@@ -130,6 +133,34 @@ def _forget_twins() -> None:
         t.reset()
 
 
+# ---- the tape's backward of one eager primitive, compiled per signature ------------------------------
+_vjp_cache: dict[tuple, Any] = {}
+
+
+def _compiled_vjp(prim, params: dict, snaps: list, idx: tuple, cts: list, out_avals: list) -> Any:
+    """The cotangents of operands `idx` of an eagerly recorded primitive (padax/interpreters/tape.py), as one
+    compiled program per (primitive, params, operands, which output cotangents are zero): the tape's
+    backward then runs on the C++ dispatcher instead of re-linearizing the op in Python each time."""
+    mask = tuple(c is None for c in cts)
+    try:
+        key = (prim, tuple(params.items()), idx, mask)
+        fn = _vjp_cache.get(key)
+    except TypeError:  # an unhashable parameter: the tape linearizes it directly
+        return NotImplemented
+    if fn is None:
+        def run(operands, live_cts):
+            it = iter(live_cts)
+            full = [None if z else next(it) for z in mask]
+            return tape.primitive_vjp_direct(prim, params, list(operands), idx, full, out_avals)
+        run.__name__ = run.__qualname__ = f"{prim.name}_vjp"
+        fn = _jit.jit(run)
+        if len(_vjp_cache) > _CACHE_LIMIT:
+            _vjp_cache.clear()
+        _vjp_cache[key] = fn
+    return fn(snaps, [c for c in cts if c is not None])
+
+
+tape.set_compiled_vjp(_compiled_vjp)
 _fast.set_builder(_build_twin)
 _backend.on_client_reset(clear_cache)  # (a replaced client, or too many live programs: forget the eager ones)
 _primitive.set_default_impl(apply_primitive)

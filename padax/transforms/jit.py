@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from padax.config import config
-from padax.core import node_state, trace as _trace_module
+from padax.core import node_state, primitive as _primitive, trace as _trace_module
 from padax.core.errors import OutOfMemoryError
 from padax.core.jaxpr import ClosedJaxpr
 from padax.core.ref import Ref
@@ -30,7 +30,9 @@ from padax.core.source_info import user_location
 from padax.core.trace import EvalTrace, Tracer, escaped_tracer_error, trace_state
 from padax.functional.lax.call import jit_p
 from padax.functional.lax.resharding import sharding_constraint_p
+from padax.interpreters import tape
 from padax.interpreters.discharge import bind_with_refs, discharge_jaxpr, jaxpr_has_refs
+from padax.interpreters.tape import GradTensor
 from padax.runtime import _jaxlib, backend as _backend, tree as tree_util
 from padax.runtime.array import Tensor, mark_donated, on_captured_rebind, raise_if_deleted
 from padax.runtime.backend import default_device, single_device_sharding
@@ -82,7 +84,7 @@ _trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
-    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated")
+    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live")
 
     def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr, donated=()):
         self.exe = exe
@@ -90,6 +92,9 @@ class _Compiled:
         self.out_tree = out_tree
         self.jaxpr = jaxpr
         self.donated = donated
+        # captured Tensors that need a gradient (a model's parameters): read afresh at every call, since
+        # an optimizer updates them in place, and recorded on the tape as the call's inputs
+        self.live = [(i, c) for i, c in enumerate(jaxpr.consts) if type(c) is GradTensor] if const_bufs else []
 
 
 class _RefProgram:
@@ -199,6 +204,7 @@ class JitFunction:
             self._resolve_names()
         self._has_static = bool(self.static_argnums or self.static_argnames)
         self.eager_op = False  # an eager primitive's program (padax.transforms.dispatch): runs even under disable_jit
+        self.eager_prim = None  # (primitive, params) of an eager op's program: a tracked operand is recorded on the tape
         self.__name__ = function_name(fun)
         functools.update_wrapper(self, fun)
 
@@ -382,6 +388,10 @@ class JitFunction:
 
     def _call(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         """Run the call in Python; also return the C++ fast-path entry for it (or None)."""
+        if self.eager_prim is not None and _primitive.tape_hook is not None:  # a GradTensor operand missed C++
+            out = _primitive.tape_hook(self.eager_prim[0], trace_state.trace, args, self.eager_prim[1])
+            if out is not NotImplemented:
+                return out, None
         if config.disable_jit and not self.eager_op:
             return self.fun(*args, **kwargs), None
         if self._has_static:
@@ -395,6 +405,10 @@ class JitFunction:
         if type(trace_state.trace) is not EvalTrace:
             return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
         all_tensors = True
+        if _primitive.tape_hook is not None and any(type(x) is GradTensor for x in leaves):
+            if tape.mode.enabled:  # recorded on the tape as one node
+                return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
+            all_tensors = False  # (the C++ dispatcher cannot key GradTensors: this call stays in Python)
         try:
             bufs = [x._buf for x in leaves]
             avals = tuple([x.aval for x in leaves])
@@ -402,7 +416,7 @@ class JitFunction:
             if any(type(x) is Ref for x in leaves):  # Ref arguments: the program is discharged around them
                 return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
             all_tensors = False
-            leaves = [x if type(x) is Tensor else _to_tensor_arg(x, self.__name__) for x in leaves]
+            leaves = [x if isinstance(x, Tensor) else _to_tensor_arg(x, self.__name__) for x in leaves]
             avals = tuple([x.aval for x in leaves])
             bufs = [x._buf for x in leaves]
         key = (in_tree, avals, static, config.enable_x64, config.default_dtype, config.default_matmul_precision,
@@ -414,9 +428,17 @@ class JitFunction:
             self._cache.move_to_end(key)
         if type(entry) is _RefProgram:
             return entry(bufs, (dyn_args, dyn_kwargs)), None
+        const_bufs = entry.const_bufs
+        if entry.live:  # it closes over parameters: recorded on the tape, or run with their current values
+            if tape.mode.enabled:
+                return self._call_staged(dyn_args, dyn_kwargs, static, in_tree, leaves), None
+            const_bufs = list(const_bufs)
+            for i, c in entry.live:
+                const_bufs[i] = c._buf
+            all_tensors = False
         try:
             with span("padax.dispatch", function=self.__name__):
-                outs = entry.exe(entry.const_bufs + bufs if entry.const_bufs else bufs)
+                outs = entry.exe(const_bufs + bufs if const_bufs else bufs)
         except Exception as e:  # noqa: BLE001
             raise_if_deleted(leaves)  # a donated/deleted argument: say so, not XLA's INVALID_ARGUMENT
             if isinstance(e, OutOfMemoryError) and hasattr(e, "xla_text"):

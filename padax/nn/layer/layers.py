@@ -59,6 +59,8 @@ def _snake(name: str) -> str:
 
 
 def _remember_parameter(value: Any, info: ParamInfo) -> None:
+    if info.trainable:  # a leaf of Paddle's tape (stop_gradient=False): loss.backward() fills its .grad
+        value.stop_gradient = False
     key = id(value)
     try:
         ref = weakref.ref(value, lambda _, k=key: _created.pop(k, None))
