@@ -11,9 +11,20 @@ import numpy as np
 import padax
 import padax.nn.functional as F
 from padax import dtypes
+from padax.core.trace import trace_state
 from padax.nn import initializer as I
+from padax.nn.layer import layers as _nn_layers
 from padax.nn.param_attr import ParamAttr
-from padax.static.program import STATE, StaticGraphError, Variable, _require_static, add_persistable, eager, unique_name
+from padax.static.program import (
+    STATE,
+    ProgramTrace,
+    StaticGraphError,
+    Variable,
+    _require_static,
+    add_persistable,
+    eager,
+    unique_name,
+)
 
 
 def create_parameter(shape: Sequence[int], dtype: Any = "float32", name: str | None = None, attr: Any = None,
@@ -53,6 +64,19 @@ def create_parameter(shape: Sequence[int], dtype: Any = "float32", name: str | N
     with eager():
         value = init(shape, dtypes.to_dtype(dtype))
     return add_persistable(pname, value, "param", trainable=attr.trainable)
+
+
+def _layer_parameter(init: Any, shape: list, dtype: Any, info: Any) -> Any:
+    """A padax.nn Layer's new parameter: in static mode a named input of the current Program (made now, kept by
+    the startup program), so the layer's forward reads it from the scope and minimize trains it."""
+    if not isinstance(trace_state.trace, ProgramTrace):
+        return init(shape, dtype)
+    with eager():
+        value = init(shape, dtype)
+    return add_persistable(info.name, value, "param", trainable=info.trainable)
+
+
+_nn_layers.static_parameter = _layer_parameter
 
 
 def _param(attr: Any, shape: Sequence[int], dtype: Any, default_name: str, default_init: Any,

@@ -1,4 +1,5 @@
-"""padax.static training programs against Paddle's static graph (run in a subprocess: enable_static is global):
+"""padax.static training programs (static.nn layers, and paddle.nn Layers in static mode) against Paddle's static
+graph (run in a subprocess: enable_static is global):
 the same code (tests/static/models.py) with `padax` and with `paddle` as the module, the same initial weights
 (ParamAttr with Assign initializers from numpy) and batches; losses per step, an intermediate fetch, the test
 program's prediction and every final parameter (batch-norm statistics and Adam's steps included) compared."""
@@ -22,11 +23,11 @@ BATCHES = (5, 5, 3, 5)  # a second batch size replays the program recorded at th
 def _cases():
     rng = np.random.default_rng(0)
     cases, data = [], {}
-    for model, opts in (("mlp", OPTIMIZERS), ("cnn", ("sgd", "adam"))):
+    for model, opts in (("mlp", OPTIMIZERS), ("cnn", ("sgd", "adam")), ("layers", ("momentum",))):
         for opt in opts:
             key = f"{model}_{opt}_"
-            xs = [4] if model == "mlp" else [1, 4, 4]
-            if model == "mlp":
+            xs = [1, 4, 4] if model == "cnn" else [4]
+            if model != "cnn":
                 w = dict(w0=rng.normal(size=(4, 8)), b0=rng.normal(size=8) * 0.1, w1=rng.normal(size=(8, 1)),
                          b1=np.zeros(1))
             else:
@@ -64,7 +65,7 @@ class _Prefixed:
         return self.data[self.prefix + k]
 
 
-@pytest.mark.parametrize("case", [f"mlp_{o}_" for o in OPTIMIZERS] + ["cnn_sgd_", "cnn_adam_"])
+@pytest.mark.parametrize("case", [f"mlp_{o}_" for o in OPTIMIZERS] + ["cnn_sgd_", "cnn_adam_", "layers_momentum_"])
 def test_training_matches_paddle(oracle, static, case):
     cases, data, ref = oracle
     cfg = next(c for c in cases if c["key"] == case)

@@ -43,6 +43,10 @@ from padax.nn.param_attr import ParamAttr, ParamInfo
 
 _name_counts: collections.Counter = collections.Counter()
 
+# Installed by padax.static: `static_parameter(init, shape, dtype, info)` makes a layer's new parameter; in static
+# mode it is a named input of the current Program (its value made now), else `init(shape, dtype)`.
+static_parameter: Any = None
+
 # Tensors returned by create_parameter, so that assigning one to a layer makes it a parameter
 # (a plain Tensor assigned to a layer becomes a buffer, as in Paddle).
 _created: dict[int, tuple[weakref.ref, ParamInfo]] = {}
@@ -297,8 +301,8 @@ class Layer:
             glob = _global_initializers.bias if is_bias else _global_initializers.weight
             init = glob or default_initializer or (_initializer.Constant(0.0) if is_bias
                                                    else _initializer.XavierUniform())
-        value = init(shape, dtype)
         info = attr._info(_unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}"))
+        value = init(shape, dtype) if static_parameter is None else static_parameter(init, shape, dtype, info)
         _remember_parameter(value, info)
         return value
 
