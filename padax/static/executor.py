@@ -12,7 +12,7 @@ import padax
 from padax import dtypes
 from padax.extend.core import Var
 from padax.static.program import PLACEHOLDERS, Program, StaticGraphError, Variable, default_main_program, eager
-from padax.static.replay import Sizes, live, run_eqns
+from padax.static.replay import Sizes, const_value, live, run_eqns
 
 
 class ScopeTensor:
@@ -279,12 +279,7 @@ class _Runner:
             sizes = Sizes(mapping)
             env: dict = {}
             for v, c in consts:
-                shape = tuple(getattr(c, "shape", ()))
-                if sizes and sizes.shape(shape) != shape:
-                    raise StaticGraphError(f"padax.static: a constant of shape {list(shape)} was made at the "
-                                           "placeholder size of a None dimension and cannot be resized; give the "
-                                           "concrete size in static.data(shape=...)")
-                env[v] = c
+                env[v] = const_value(c, sizes, "a constant of the program")
             env.update((v, x) for (v, _), x in zip(feeds, feed_vals))
             env.update((v, x) for (v, _), x in zip(persist, persist_vals))
             run_eqns(eqns, env, sizes, keep, alias)

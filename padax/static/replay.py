@@ -106,6 +106,21 @@ class Sizes:
             return val
         return np.asarray(new, arr.dtype)[()] if isinstance(val, (np.ndarray, np.generic)) else type(x)(new)
 
+    def array(self, c: Any) -> Any:
+        """A small integer constant (a shape read as a Tensor: `padax.shape(x)`) with its sizes rewritten."""
+        if not self.m:
+            return c
+        arr = np.asarray(c)
+        if arr.dtype.kind not in "iu" or arr.size > 64:
+            return c
+        try:
+            new = np.array([self.dim(int(v)) for v in arr.reshape(-1)], arr.dtype).reshape(arr.shape)
+        except _Derived as e:
+            raise StaticGraphError(f"padax.static: a constant {arr.tolist()} holds the value {e.value}, derived from a "
+                                   f"None dimension (recorded as {', '.join(map(str, self.m))}) in a way padax cannot "
+                                   "rewrite; give the concrete size in static.data(shape=...)") from None
+        return c if np.array_equal(new, arr) else padax.to_tensor(new)
+
     def params(self, params: dict) -> dict:
         return {k: self._param(v) for k, v in params.items()} if self.m else params
 
@@ -136,20 +151,21 @@ def retrace(closed: ClosedJaxpr, sizes: Sizes) -> ClosedJaxpr:
     def fun(*xs):
         env = dict(zip(closed.jaxpr.invars, xs))
         for v, c in zip(closed.jaxpr.constvars, closed.consts):
-            env[v] = _const(c, sizes, "a constant of a sub-program")
+            env[v] = const_value(c, sizes, "a constant of a sub-program")
         run_eqns(closed.jaxpr.eqns, env, sizes)
         return [_read(env, v, sizes) for v in closed.jaxpr.outvars]
 
     return trace_flat(fun, avals, "padax.static replay")
 
 
-def _const(c: Any, sizes: Sizes, what: str) -> Any:
+def const_value(c: Any, sizes: Sizes, what: str) -> Any:
+    """A constant of the program at the fed sizes: a small integer one rewritten, one shaped by a None size refused."""
     shape = tuple(getattr(c, "shape", ()))
     if sizes and sizes.shape(shape) != shape:
         raise StaticGraphError(f"padax.static: {what} of shape {list(shape)} was made at the placeholder size of "
                                f"a None dimension ({', '.join(map(str, sizes.m))}) and cannot be resized; give the "
                                "concrete size in static.data(shape=...) or build it from the data (e.g. zeros_like)")
-    return c
+    return sizes.array(c)
 
 
 def _read(env: dict, v: Any, sizes: Sizes, alias: dict | None = None) -> Any:
@@ -278,4 +294,4 @@ def _gradients(eqns: Sequence[Any], k: int, ins: list, env: dict, sizes: Sizes, 
     return list(f_vjp(cts))
 
 
-__all__ = ["GradSpec", "Sizes", "apply_eqn", "gradients_p", "live", "retrace", "run_eqns"]
+__all__ = ["GradSpec", "Sizes", "apply_eqn", "const_value", "gradients_p", "live", "retrace", "run_eqns"]

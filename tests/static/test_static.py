@@ -343,3 +343,18 @@ def test_program_prints_as_a_jaxpr_and_second_order_gradients(static):
     np.testing.assert_allclose(vg, 3 * xb ** 2, rtol=1e-6)
     np.testing.assert_allclose(vgg, 6 * xb, rtol=1e-6)
     assert float(va) == pytest.approx(1.0)
+
+
+def test_shape_read_as_a_tensor_follows_the_batch(static):
+    main = padax.static.Program()
+    with padax.static.program_guard(main):
+        x = padax.static.data("x", [None, 3], "float32")
+        s = padax.shape(x)
+        per_row = x.sum() / s[0].astype("float32")
+        flat = padax.reshape(x, [-1])
+    exe = padax.static.Executor()
+    for b in (4, 9):
+        xb = RNG.normal(size=(b, 3)).astype("float32")
+        vs, vp, vf = exe.run(main, feed={"x": xb}, fetch_list=[s, per_row, flat])
+        assert vs.tolist() == [b, 3] and vf.shape == (3 * b,)
+        np.testing.assert_allclose(vp, xb.sum() / b, rtol=1e-5)
