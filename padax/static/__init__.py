@@ -11,9 +11,13 @@ from padax.static.program import (  # noqa: F401
     Program,
     StaticGraphError,
     Variable,
+    cpu_places,
+    create_global_var,
     data,
     default_main_program,
     default_startup_program,
+    device_guard,
+    name_scope,
     program_guard,
 )
 from padax.metric import accuracy  # noqa: F401,E402

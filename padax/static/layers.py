@@ -327,4 +327,156 @@ def layer_norm(input: Any, scale: bool = True, shift: bool = True, begin_norm_ax
     return _act(out, act, "layer_norm")
 
 
-__all__ = ["batch_norm", "conv2d", "create_parameter", "embedding", "fc", "layer_norm"]
+__all__ = ["batch_norm", "conv2d", "conv2d_transpose", "create_parameter", "embedding", "fc", "group_norm",
+           "instance_norm", "layer_norm", "prelu"]
+
+
+def conv2d_transpose(input: Any, num_filters: int, output_size: Any = None, filter_size: Any = None, padding: Any = 0,
+                     stride: Any = 1, dilation: Any = 1, groups: int | None = None, param_attr: Any = None,
+                     bias_attr: Any = None, use_cudnn: bool = True, act: str | None = None, name: str | None = None,
+                     data_format: str = "NCHW") -> Variable:
+    """A transposed 2-D convolution layer (Paddle's `paddle.static.nn.conv2d_transpose`): filter `{name}.w_0` of
+    shape [C, num_filters/groups, kh, kw] (Xavier-uniform), bias `{name}.b_0` zeros.
+
+    Args:
+        input: [N, C, H, W] (or NHWC).
+        num_filters: the output channels.
+        output_size: the output's (H, W); gives the filter size when filter_size is None (int padding).
+        filter_size: an int or (kh, kw).
+        padding, stride, dilation, groups: as padax.nn.functional.conv2d_transpose.
+        param_attr, bias_attr: padax.ParamAttr (bias_attr=False: no bias).
+        act: an activation name or None.
+        name: the layer's name prefix (default conv2d_transpose_N).
+        data_format: 'NCHW' or 'NHWC'.
+
+    Returns:
+        The output Variable.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> x = padax.static.data("tx", [None, 3, 4, 4], "float32")
+        >>> padax.static.nn.conv2d_transpose(x, 2, filter_size=3, stride=2).static_shape
+        [-1, 2, 9, 9]
+        >>> padax.disable_static()
+    """
+    _require_static("nn.conv2d_transpose")
+    groups = 1 if groups is None else int(groups)
+    nchw = data_format == "NCHW"
+    channels = _real(input, 1 if nchw else 3, "conv2d_transpose")
+    if filter_size is None:
+        if output_size is None or not isinstance(padding, (int, np.integer)):
+            raise ValueError("padax.static.nn.conv2d_transpose: give filter_size (or output_size with an int padding)")
+        spatial = [_real(input, a, "conv2d_transpose") for a in ((2, 3) if nchw else (1, 2))]
+        st, dil = _pair(stride), _pair(dilation)
+        filter_size = [(o - (i - 1) * s + 2 * int(padding) - 1) // d + 1
+                       for o, i, s, d in zip(_pair(output_size), spatial, st, dil)]
+    kh, kw = _pair(filter_size)
+    prefix = name or unique_name("conv2d_transpose")
+    w = _param(param_attr, [channels, num_filters // groups, kh, kw], input.dtype, f"{prefix}.w_0", I.XavierUniform())
+    b = _param(bias_attr, [num_filters], input.dtype, f"{prefix}.b_0", I.Constant(0.0))
+    out = F.conv2d_transpose(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                             output_size=output_size, data_format=data_format)
+    return _act(out, act, "conv2d_transpose")
+
+
+def group_norm(input: Any, groups: int, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+               act: str | None = None, data_layout: str = "NCHW", name: str | None = None) -> Variable:
+    """Group normalisation (Paddle's `paddle.static.nn.group_norm`): scale `{name}.w_0` ones and shift
+    `{name}.b_0` zeros of the channel size.
+
+    Args:
+        input: [N, C, ...] (or channels last).
+        groups: the number of channel groups.
+        epsilon: added to the variance.
+        param_attr, bias_attr: padax.ParamAttr (False: none).
+        act: an activation name or None.
+        data_layout: 'NCHW' or 'NHWC'.
+        name: the layer's name prefix (default group_norm_N).
+
+    Returns:
+        The normalised Variable.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> x = padax.static.data("gnx", [None, 4, 3, 3], "float32")
+        >>> padax.static.nn.group_norm(x, 2).static_shape
+        [-1, 4, 3, 3]
+        >>> padax.disable_static()
+    """
+    _require_static("nn.group_norm")
+    c = _real(input, 1 if data_layout == "NCHW" else input.ndim - 1, "group_norm")
+    prefix = name or unique_name("group_norm")
+    w = _param(param_attr, [c], input.dtype, f"{prefix}.w_0", I.Constant(1.0))
+    b = _param(bias_attr, [c], input.dtype, f"{prefix}.b_0", I.Constant(0.0))
+    out = F.group_norm(input, groups, epsilon, w, b, data_format=data_layout)
+    return _act(out, act, "group_norm")
+
+
+def instance_norm(input: Any, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+                  name: str | None = None) -> Variable:
+    """Instance normalisation over each sample's channels (Paddle's `paddle.static.nn.instance_norm`): scale
+    `{name}.w_0` ones and shift `{name}.b_0` zeros.
+
+    Args:
+        input: [N, C, ...].
+        epsilon: added to the variance.
+        param_attr, bias_attr: padax.ParamAttr (False: none).
+        name: the layer's name prefix (default instance_norm_N).
+
+    Returns:
+        The normalised Variable.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> x = padax.static.data("inx", [None, 2, 3, 3], "float32")
+        >>> padax.static.nn.instance_norm(x).static_shape
+        [-1, 2, 3, 3]
+        >>> padax.disable_static()
+    """
+    _require_static("nn.instance_norm")
+    c = _real(input, 1, "instance_norm")
+    prefix = name or unique_name("instance_norm")
+    w = _param(param_attr, [c], input.dtype, f"{prefix}.w_0", I.Constant(1.0))
+    b = _param(bias_attr, [c], input.dtype, f"{prefix}.b_0", I.Constant(0.0))
+    return F.instance_norm(input, weight=w, bias=b, eps=epsilon)
+
+
+def prelu(x: Any, mode: str, param_attr: Any = None, data_format: str = "NCHW", name: str | None = None) -> Variable:
+    """Parametric ReLU (Paddle's `paddle.static.nn.prelu`): `x` where positive, else `alpha * x`, with `alpha`
+    (`{name}.w_0`, 0.25) one number ('all'), one per channel ('channel') or one per element ('element').
+
+    Args:
+        x: the input.
+        mode: 'all', 'channel' or 'element'.
+        param_attr: a padax.ParamAttr for alpha.
+        data_format: where the channels are ('NCHW': axis 1, else last) for mode 'channel'.
+        name: the layer's name prefix (default prelu_N).
+
+    Returns:
+        A Variable shaped like x.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> x = padax.static.data("prx", [None, 3, 2, 2], "float32")
+        >>> padax.static.nn.prelu(x, "channel").static_shape
+        [-1, 3, 2, 2]
+        >>> padax.disable_static()
+    """
+    _require_static("nn.prelu")
+    if mode == "all":
+        shape = [1]
+    elif mode == "channel":
+        if data_format in ("NCHW", "NCL", "NCDHW"):
+            shape = [1, _real(x, 1, "prelu")] + [1] * (x.ndim - 2)
+        else:
+            shape = [1] * (x.ndim - 1) + [_real(x, x.ndim - 1, "prelu")]
+    elif mode == "element":
+        shape = [1] + [_real(x, a, "prelu") for a in range(1, x.ndim)]
+    else:
+        raise ValueError(f"padax.static.nn.prelu: mode must be 'all', 'channel' or 'element', got {mode!r}")
+    alpha = _param(param_attr, shape, x.dtype, f"{name or unique_name('prelu')}.w_0", I.Constant(0.25))
+    return padax.where(x > 0, x, alpha * x)

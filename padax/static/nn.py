@@ -113,4 +113,14 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     return control.switch(pos, [lambda f=f: f() for f in fns])
 
 
-from padax.static.layers import batch_norm, conv2d, embedding, fc, layer_norm  # noqa: E402,F401
+from padax.static.layers import (  # noqa: E402,F401
+    batch_norm,
+    conv2d,
+    conv2d_transpose,
+    embedding,
+    fc,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    prelu,
+)

@@ -482,6 +482,63 @@ def add_persistable(name: str, value: Any, kind: str = "param", trainable: bool 
     return v
 
 
+def create_global_var(shape: Sequence[int], value: float, dtype: Any, persistable: bool = False,
+                      force_cpu: bool = False, name: str | None = None) -> Variable:
+    """A Variable filled with `value` (Paddle's `paddle.static.create_global_var`); a persistable one is an input of
+    the program kept in the scope (saved with the optimizer state by `static.save`), its initial value in the
+    startup program.
+
+    Args:
+        shape: its sizes.
+        value: the fill value.
+        dtype: its dtype.
+        persistable: keep it in the scope across runs.
+        force_cpu: accepted for Paddle compatibility.
+        name: its name (default: a generated one).
+
+    Returns:
+        The Variable.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> step = padax.static.create_global_var([1], 0.0, "float32", persistable=True, name="gstep")
+        >>> step.name, step.persistable
+        ('gstep', True)
+        >>> padax.disable_static()
+    """
+    _require_static("create_global_var")
+    with eager():
+        init = padax.full([int(d) for d in shape], value, dtype)
+    if persistable:
+        return add_persistable(name or unique_name("global_var"), init, kind="state")
+    out = STATE.main._stage(lambda: padax.assign(init))
+    if name is not None:
+        out.name = name
+    return out
+
+
+@contextlib.contextmanager
+def name_scope(prefix: str | None = None) -> Iterator[None]:
+    """Paddle's name scope: the ops recorded in it carry `prefix` in their scope (padax.named_scope)."""
+    if prefix:
+        with padax.named_scope(prefix):
+            yield
+    else:
+        yield
+
+
+@contextlib.contextmanager
+def device_guard(device: str | None = None) -> Iterator[None]:
+    """Accepted for Paddle compatibility: padax places a whole program on one device."""
+    yield
+
+
+def cpu_places(device_count: int | None = None) -> list:
+    """`device_count` CPU places (default 1)."""
+    return [padax.CPUPlace() for _ in range(device_count or 1)]
+
+
 _unique: dict[str, itertools.count] = {}
 
 
@@ -498,6 +555,6 @@ def is_tracer(x: Any) -> bool:
     return isinstance(x, Tracer)
 
 
-__all__ = ["Block", "PLACEHOLDERS", "Program", "ProgramTrace", "StaticGraphError", "Variable", "add_persistable", "data",
-           "default_main_program", "default_startup_program", "eager", "in_static_mode", "program_guard",
-           "unique_name"]
+__all__ = ["Block", "PLACEHOLDERS", "Program", "ProgramTrace", "StaticGraphError", "Variable", "add_persistable",
+           "cpu_places", "create_global_var", "data", "default_main_program", "default_startup_program", "device_guard",
+           "eager", "in_static_mode", "name_scope", "program_guard", "unique_name"]

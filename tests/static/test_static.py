@@ -358,3 +358,40 @@ def test_shape_read_as_a_tensor_follows_the_batch(static):
         vs, vp, vf = exe.run(main, feed={"x": xb}, fetch_list=[s, per_row, flat])
         assert vs.tolist() == [b, 3] and vf.shape == (3 * b,)
         np.testing.assert_allclose(vp, xb.sum() / b, rtol=1e-5)
+
+
+def test_more_layers_match_the_eager_functions(static):
+    F = padax.nn.functional
+    init = padax.nn.initializer.Assign
+    wt = RNG.normal(size=(3, 2, 3, 3)).astype("float32")
+    gs, gb = (RNG.normal(size=4).astype("float32") for _ in range(2))
+    alpha = np.array([0.1, 0.2, 0.3], "float32").reshape(1, 3, 1, 1)
+    main, startup = padax.static.Program(), padax.static.Program()
+    with padax.static.program_guard(main, startup):
+        x = padax.static.data("x", [None, 3, 4, 4], "float32")
+        g = padax.static.data("g", [None, 4, 2, 2], "float32")
+        t = padax.static.nn.conv2d_transpose(x, 2, filter_size=3, stride=2, param_attr=padax.ParamAttr(initializer=init(wt)),
+                                             bias_attr=False)
+        t2 = padax.static.nn.conv2d_transpose(x, 2, output_size=[9, 9], stride=2, name="ct2")
+        gn = padax.static.nn.group_norm(g, 2, param_attr=padax.ParamAttr(initializer=init(gs)),
+                                        bias_attr=padax.ParamAttr(initializer=init(gb)))
+        inn = padax.static.nn.instance_norm(g)
+        pr = padax.static.nn.prelu(x, "channel", param_attr=padax.ParamAttr(initializer=init(alpha)))
+        gv = padax.static.create_global_var([1], 3.0, "float32", persistable=True, name="gv")
+        with padax.static.name_scope("block"), padax.static.device_guard("cpu"):
+            scaled = x * gv
+    exe = padax.static.Executor(padax.static.cpu_places()[0])
+    exe.run(startup)
+    for b in (2, 3):
+        xb, gbv = RNG.normal(size=(b, 3, 4, 4)).astype("float32"), RNG.normal(size=(b, 4, 2, 2)).astype("float32")
+        vt, vt2, vg, vi, vp, vs = exe.run(main, feed={"x": xb, "g": gbv}, fetch_list=[t, t2, gn, inn, pr, scaled])
+        X, G = padax.to_tensor(xb), padax.to_tensor(gbv)
+        with padax.static.program.eager():
+            np.testing.assert_allclose(vt, F.conv2d_transpose(X, padax.to_tensor(wt), stride=2).numpy(), rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(vg, F.group_norm(G, 2, 1e-5, padax.to_tensor(gs), padax.to_tensor(gb)).numpy(),
+                                       rtol=1e-4, atol=1e-5)
+            np.testing.assert_allclose(vi, F.instance_norm(G).numpy(), rtol=1e-4, atol=1e-5)
+        assert vt2.shape == (b, 2, 9, 9)
+        np.testing.assert_allclose(vp, np.where(xb > 0, xb, alpha * xb), rtol=1e-6)
+        np.testing.assert_allclose(vs, 3 * xb, rtol=1e-6)
+    assert np.array(padax.static.global_scope().find_var("ct2.w_0").get_tensor()).shape == (3, 2, 3, 3)
