@@ -12,7 +12,7 @@ import padax
 from padax import dtypes
 from padax.extend.core import Var
 from padax.static.program import PLACEHOLDERS, Program, StaticGraphError, Variable, default_main_program, eager
-from padax.static.replay import Sizes, const_value, live, run_eqns
+from padax.static.replay import Sizes, _Derived, const_value, live, run_eqns
 
 
 class ScopeTensor:
@@ -277,6 +277,8 @@ class _Runner:
                                 f"(axis {PLACEHOLDERS.index(d)}): {mapping[d]} and {s} (feed {name!r}); feeds "
                                 "with None at the same axis position share that size")
             sizes = Sizes(mapping)
+            for (v, name), x in zip(persist, persist_vals):
+                _check_unambiguous(name, tuple(v.aval.shape), sizes)
             env: dict = {}
             for v, c in consts:
                 env[v] = const_value(c, sizes, "a constant of the program")
@@ -287,6 +289,18 @@ class _Runner:
             return [read(v) for v in fetch_vars], [read(v) for v in outs[len(fetch_vars):]]
 
         self.jitted = padax.jit(closed)
+
+
+def _check_unambiguous(name: str, shape: tuple, sizes: Sizes) -> None:
+    try:
+        ok = sizes.shape(shape) == shape
+    except _Derived:  # a size near a placeholder's multiple
+        ok = False
+    if not ok:
+        raise StaticGraphError(f"padax.static.Executor.run: {name!r} has shape {list(shape)}, with a size that is (or is "
+                               f"near) a multiple of the placeholder {', '.join(map(str, sizes.m))} of a None dimension, "
+                               "so padax cannot tell it from the batch; give the data its concrete batch size in "
+                               "static.data(shape=...)")
 
 
 def _runner(program: Program, fetch_vars: list[Var], feed_names: tuple) -> _Runner:

@@ -395,3 +395,14 @@ def test_more_layers_match_the_eager_functions(static):
         np.testing.assert_allclose(vp, np.where(xb > 0, xb, alpha * xb), rtol=1e-6)
         np.testing.assert_allclose(vs, 3 * xb, rtol=1e-6)
     assert np.array(padax.static.global_scope().find_var("ct2.w_0").get_tensor()).shape == (3, 2, 3, 3)
+
+
+def test_a_parameter_size_that_looks_like_the_batch_is_refused(static):
+    main, startup = padax.static.Program(), padax.static.Program()
+    with padax.static.program_guard(main, startup):
+        x = padax.static.data("x", [None, 3], "float32")
+        y = padax.static.nn.fc(x, 2018, name="wide")  # 2 * 1009, the batch's placeholder
+    exe = padax.static.Executor()
+    exe.run(startup)
+    with pytest.raises(StaticGraphError, match="'wide.w_0' has shape \\[3, 2018\\].*concrete batch size"):
+        exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[y])
