@@ -97,6 +97,9 @@ class Variable(JaxprTracer):
     def desc(self) -> "Variable":
         return self
 
+    def __hash__(self) -> int:  # by identity, as Paddle's Variables (no_grad_set={x}, dict keys)
+        return id(self)
+
     def __repr__(self) -> str:
         return (f"Variable(name={self.name}, shape={self.static_shape}, dtype={self.dtype.name}, "
                 f"persistable={self._persistable})")

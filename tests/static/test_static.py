@@ -406,3 +406,20 @@ def test_a_parameter_size_that_looks_like_the_batch_is_refused(static):
     exe.run(startup)
     with pytest.raises(StaticGraphError, match="'wide.w_0' has shape \\[3, 2018\\].*concrete batch size"):
         exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[y])
+
+
+def test_no_grad_set_of_variables(static):
+    main, startup = padax.static.Program(), padax.static.Program()
+    with padax.static.program_guard(main, startup):
+        x = padax.static.data("x", [None, 2], "float32")
+        y = padax.static.nn.fc(x, 1, weight_attr=padax.ParamAttr("ng_w"), bias_attr=padax.ParamAttr("ng_b"))
+        loss = padax.mean(y)
+        bias = main.global_block().var("ng_b")
+        pairs = padax.static.append_backward(loss, no_grad_set={bias})  # Variables hash by identity, as Paddle's
+        _, opt_pairs = padax.optimizer.SGD(0.5).minimize(loss, no_grad_set={"ng_b"})
+    assert [p.name for p, _ in pairs] == ["ng_w"] and [p.name for p, _ in opt_pairs] == ["ng_w"]
+    exe = padax.static.Executor()
+    exe.run(startup)
+    exe.run(main, feed={"x": np.ones((2, 2), "float32")}, fetch_list=[loss])
+    scope = padax.static.global_scope()
+    assert np.array(scope.find_var("ng_b").get_tensor()).tolist() == [0.0]  # left out: not updated
