@@ -52,5 +52,7 @@ def train(paddle, cfg: dict, data) -> dict:
         out["test_pred"] = exe.run(prog["test"], feed={"x": data["x0"], "y": data["y0"]}, fetch_list=[prog["pred"]])[0]
         for n in cfg["params"]:
             out["param_" + n] = np.array(scope.find_var(n).get_tensor())
+        if cfg.get("save"):  # the trained parameters, as static.save writes them (.pdparams, .pdopt)
+            paddle.static.save(prog["main"], cfg["save"])
     out["losses"] = np.array(losses)
     return out

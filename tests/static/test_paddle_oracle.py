@@ -13,7 +13,7 @@ import pytest
 
 import padax
 
-from .models import train
+from .models import build, train
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
@@ -48,6 +48,7 @@ def oracle(tmp_path_factory):
     pytest.importorskip("paddle")
     cases, data = _cases()
     d = tmp_path_factory.mktemp("static_oracle")
+    next(c for c in cases if c["key"] == "mlp_adam_")["save"] = str(d / "paddle_saved" / "model")
     np.savez(d / "in.npz", cases=np.frombuffer(json.dumps(cases).encode(), np.uint8), **data)
     # the legacy program IR: Paddle 3's PIR programs have no clone(for_test=True)
     env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
@@ -77,3 +78,18 @@ def test_training_matches_paddle(oracle, static, case):
         np.testing.assert_allclose(got["param_" + n], ref[case + "param_" + n], rtol=2e-5, atol=1e-6, err_msg=n)
     # the parameters moved: the comparison is not of initial values
     assert np.abs(got["param_w1"] - data[case + "w1"]).max() > 1e-4
+
+
+def test_load_parameters_paddle_saved(oracle, static):
+    cases, data, ref = oracle
+    cfg = next(c for c in cases if c["key"] == "mlp_adam_")
+    prog = build(padax, dict(cfg, steps=0), _Prefixed(data, "mlp_adam_"))
+    scope = padax.static.Scope()
+    with padax.static.scope_guard(scope):
+        exe = padax.static.Executor()
+        exe.run(prog["startup"])
+        padax.static.load(prog["main"], cfg["save"], exe, var_list=cfg["params"])  # Paddle's .pdparams pickle
+        for n in cfg["params"]:
+            got = np.array(scope.find_var(n).get_tensor())
+            np.testing.assert_allclose(got, ref["mlp_adam_param_" + n], rtol=1e-4, atol=1e-5)
+            assert np.abs(got - data["mlp_adam_" + n]).max() > 1e-3  # the trained values, not the initial ones
