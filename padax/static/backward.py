@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import padax
+from padax.optimizer.lr import LRScheduler
 from padax.static import program as _program
 from padax.static.program import STATE, Program, StaticGraphError, Variable, add_persistable, eager
 from padax.static.replay import GradSpec, gradients_p
@@ -161,7 +163,16 @@ def minimize(loss: Variable, optimizer: Any, startup_program: Program | None = N
     state_vars = {k: to_vars(f"{prefix}_{k}" if not isinstance(v, dict) else k, v) for k, v in state0.items()}
     params = {p.name: p for p, _ in pairs}
     grads = {p.name: g for p, g in pairs}
-    new_params, new_state = prog._stage(lambda: optimizer.step(params, grads, state_vars))
+    lr = None
+    if isinstance(optimizer._learning_rate, LRScheduler):
+        # as Paddle: the rate is a persistable the Executor sets from the schedule before each run, so that
+        # scheduler.step() between runs moves it
+        lr_name = _program.unique_name("learning_rate")
+        with eager():
+            lr0 = padax.to_tensor(float(optimizer.get_lr()), dtype="float32")
+        lr = add_persistable(lr_name, lr0, kind="state", program=prog, startup=startup)
+        prog._lr_feeds[lr_name] = optimizer
+    new_params, new_state = prog._stage(lambda: optimizer.step(params, grads, state_vars, lr=lr))
     for n in names:
         prog._set_update(n, new_params[n])
 

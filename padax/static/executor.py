@@ -203,6 +203,8 @@ class Executor:
         if unknown:
             raise StaticGraphError(f"padax.static.Executor.run: feed names {unknown} are not data of the program "
                                    f"(its data: {[n for n, k in program._inputs.values() if k == 'data']})")
+        for name, opt in program._lr_feeds.items():  # the schedule's current rate (Paddle's program.lr_scheduler)
+            scope._vars[name] = padax.to_tensor(float(opt.get_lr()), dtype="float32")
         persist = []
         for _, name in runner.persist:
             if name not in scope._vars:

@@ -202,6 +202,7 @@ class Program:
         self._updates: dict[str, Var] = {}        # persistable name -> the var holding its new value
         self._inits: dict[str, Any] = {}          # (startup) persistable name -> initial value
         self._test_alias: dict[Var, Var] = {}     # train-mode output -> its test-mode counterpart
+        self._lr_feeds: dict[str, Any] = {}       # learning-rate persistable -> the optimizer whose schedule sets it
         self._for_test = False
         self._limit: int | None = None            # a clone sees the equations recorded before it
         self._names = itertools.count()
@@ -268,7 +269,7 @@ class Program:
         p._id = next(_program_ids)
         p._named, p._inputs, p._trainable = dict(self._named), dict(self._inputs), dict(self._trainable)
         p._updates = {} if for_test else dict(self._updates)
-        p._inits, p._test_alias = dict(self._inits), dict(self._test_alias)
+        p._inits, p._test_alias, p._lr_feeds = dict(self._inits), dict(self._test_alias), dict(self._lr_feeds)
         p._for_test = for_test or self._for_test
         p._cache = {}
         return p

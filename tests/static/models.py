@@ -28,9 +28,12 @@ def build(paddle, cfg: dict, data) -> dict:
         lr = cfg["lr"]
         opt = {"sgd": lambda: paddle.optimizer.SGD(lr), "momentum": lambda: paddle.optimizer.Momentum(lr, 0.9),
                "adam": lambda: paddle.optimizer.Adam(lr),
-               "adamw": lambda: paddle.optimizer.AdamW(lr, weight_decay=0.05)}[cfg["optimizer"]]()
+               "adamw": lambda: paddle.optimizer.AdamW(lr, weight_decay=0.05),
+               # a schedule stepped between runs (train calls scheduler.step())
+               "adam_sched": lambda: paddle.optimizer.Adam(paddle.optimizer.lr.StepDecay(lr, step_size=2, gamma=0.3))
+               }[cfg["optimizer"]]()
         opt.minimize(loss)
-    return dict(main=main_p, startup=startup, test=test_p, x=x, y=y, h=h, pred=pred, loss=loss)
+    return dict(main=main_p, startup=startup, test=test_p, x=x, y=y, h=h, pred=pred, loss=loss, opt=opt)
 
 
 def train(paddle, cfg: dict, data) -> dict:
@@ -47,6 +50,8 @@ def train(paddle, cfg: dict, data) -> dict:
             loss, h = exe.run(prog["main"], feed={"x": data[f"x{i}"], "y": data[f"y{i}"]},
                               fetch_list=[prog["loss"], prog["h"]])
             losses.append(float(loss))
+            if isinstance(prog["opt"]._learning_rate, paddle.optimizer.lr.LRScheduler) and i % 2 == 0:
+                prog["opt"]._learning_rate.step()  # every other run: the epochs are not the optimizer's steps
             if i == 0:
                 out["h0"] = np.asarray(h)
         out["test_pred"] = exe.run(prog["test"], feed={"x": data["x0"], "y": data["y0"]}, fetch_list=[prog["pred"]])[0]

@@ -16,7 +16,7 @@ import padax
 from .models import build, train
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
+OPTIMIZERS = ("sgd", "momentum", "adam", "adamw", "adam_sched")
 BATCHES = (5, 5, 3, 5)  # a second batch size replays the program recorded at the placeholder size
 
 
