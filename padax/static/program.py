@@ -21,7 +21,7 @@ import numpy as np
 import padax
 from padax import dtypes
 from padax.core.abstract import ShapedArray
-from padax.core.trace import EvalTrace, Tracer, set_current_trace, trace_state
+from padax.core.trace import EvalTrace, set_current_trace, trace_state
 from padax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from padax.interpreters.staging import JaxprTrace, JaxprTracer
 
@@ -550,13 +550,6 @@ def unique_name(prefix: str) -> str:
     """Paddle's generated names: `fc_0`, `fc_1`, ... (one counter per prefix, for the whole session)."""
     return f"{prefix}_{next(_unique.setdefault(prefix, itertools.count()))}"
 
-
-def is_variable(x: Any) -> bool:
-    return isinstance(x, Variable)
-
-
-def is_tracer(x: Any) -> bool:
-    return isinstance(x, Tracer)
 
 
 __all__ = ["Block", "PLACEHOLDERS", "Program", "ProgramTrace", "StaticGraphError", "Variable", "add_persistable",
