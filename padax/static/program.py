@@ -387,7 +387,7 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
     if startup_program is not None and not isinstance(startup_program, Program):
         raise TypeError(f"padax.static.program_guard: startup_program must be a padax.static.Program, got "
                         f"{type(startup_program).__name__}")
-    prev_main, prev_startup, prev_trace = STATE.main, STATE.startup, trace_state.trace
+    prev_main, prev_startup = STATE.main, STATE.startup
     STATE.main = main_program
     if startup_program is not None:
         STATE.startup = startup_program
@@ -397,8 +397,8 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
         yield
     finally:
         STATE.main, STATE.startup = prev_main, prev_startup
-        if STATE.static:
-            trace_state.trace = prev_trace
+        if STATE.static:  # (also when static mode was switched on inside the block)
+            _activate(prev_main)
 
 
 @contextlib.contextmanager

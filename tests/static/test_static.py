@@ -423,3 +423,21 @@ def test_no_grad_set_of_variables(static):
     exe.run(main, feed={"x": np.ones((2, 2), "float32")}, fetch_list=[loss])
     scope = padax.static.global_scope()
     assert np.array(scope.find_var("ng_b").get_tensor()).tolist() == [0.0]  # left out: not updated
+
+
+def test_program_guard_nesting_and_mode_switch_inside():
+    outer, inner = padax.static.Program(), padax.static.Program()
+    try:
+        with padax.static.program_guard(outer):
+            padax.enable_static()  # switched on inside the block: ops go to the guard's program
+            a = padax.static.data("a", [2], "float32")
+            with padax.static.program_guard(inner):
+                b = padax.static.data("b", [2], "float32")
+                b2 = b * 2.0
+            a2 = a + 1.0
+        assert a2.program is outer and b2.program is inner
+        c = padax.ones([2]) * 3.0
+        assert c.program is padax.static.default_main_program()
+    finally:
+        padax.disable_static()
+    assert padax.in_dynamic_mode() and (padax.ones([2]) * 3.0).tolist() == [3.0, 3.0]
