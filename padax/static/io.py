@@ -34,7 +34,7 @@ from padax.serialization import (
 )
 from padax.static.executor import Executor, global_scope
 from padax.static.program import Program, StaticGraphError, Variable, add_persistable, eager
-from padax.static.replay import gradients_p, live
+from padax.static.replay import _is_ref, gradients_p, live
 
 FORMAT = "padax.static_inference_model"
 FORMAT_VERSION = 1
@@ -308,6 +308,10 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
         if k == "data" and v in need and v not in feed_set:
             raise StaticGraphError(f"padax.static.save_inference_model: the fetched values need the data {n!r}, "
                                    "which is not in feed_vars")
+    if any(_is_ref(v) for v in need):
+        raise StaticGraphError("padax.static.save_inference_model: the fetched values read a mutable ref (padax's "
+                               "global random key, drawn by dropout or a random op); an inference model holds no "
+                               "state: record the inference program with dropout(..., training=False)")
     flat = _inline(eqns, alias, keep)
     enc = _Encoder()
     body = [enc.eqn(p, ins, outs, params) for p, ins, outs, params in flat]

@@ -299,6 +299,10 @@ def test_inference_model_round_trip(static, tmp_path):
         np.testing.assert_allclose(got2, want[:2], rtol=1e-5, atol=1e-6)
     with pytest.raises(FileNotFoundError):
         padax.static.load_inference_model(str(tmp_path / "nothing"), exe)
+    with padax.static.program_guard(main, startup):
+        dropped = padax.nn.functional.dropout(pred, 0.5)
+    with pytest.raises(StaticGraphError, match="mutable ref.*training=False"):
+        padax.static.save_inference_model(prefix + "_d", [x], [dropped], exe)
 
 
 def test_dropout_draws_anew_and_control_flow_replays(static):
