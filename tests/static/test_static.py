@@ -445,3 +445,22 @@ def test_program_guard_nesting_and_mode_switch_inside():
     finally:
         padax.disable_static()
     assert padax.in_dynamic_mode() and (padax.ones([2]) * 3.0).tolist() == [3.0, 3.0]
+
+
+def test_two_none_dimensions(static):
+    main, startup = padax.static.Program(), padax.static.Program()
+    table = RNG.normal(size=(20, 4)).astype("float32")
+    with padax.static.program_guard(main, startup):
+        ids = padax.static.data("ids", [None, None], "int64")  # batch and sequence length
+        e = padax.static.nn.embedding(ids, [20, 4], param_attr=padax.ParamAttr(initializer=padax.nn.initializer.Assign(table)))
+        pooled = padax.mean(e, axis=1)
+        h = padax.static.nn.fc(e, 3, num_flatten_dims=2)
+        sm = padax.nn.functional.softmax(h, axis=1)
+    exe = padax.static.Executor()
+    exe.run(startup)
+    for b, t in ((2, 5), (3, 7), (1, 1)):
+        idb = RNG.integers(0, 20, (b, t))
+        vp, vs = exe.run(main, feed={"ids": idb}, fetch_list=[pooled, sm])
+        np.testing.assert_allclose(vp, table[idb].mean(1), rtol=1e-5, atol=1e-6)
+        assert vs.shape == (b, t, 3)
+        np.testing.assert_allclose(vs.sum(1), np.ones((b, 3)), rtol=1e-5)
