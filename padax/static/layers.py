@@ -3,6 +3,7 @@
 the program reads them by name from the scope) and records its ops into the current program."""
 from __future__ import annotations
 
+import importlib
 import math
 from typing import Any, Sequence
 
@@ -77,6 +78,20 @@ def _layer_parameter(init: Any, shape: list, dtype: Any, info: Any) -> Any:
 
 
 _nn_layers.static_parameter = _layer_parameter
+
+
+def _test_alias(out: Any, eval_fn: Any) -> None:
+    """Dropout's hook: a test clone of the Program computes `eval_fn()` (dropout in eval mode) where `out` was."""
+    if not isinstance(out, Variable) or not isinstance(trace_state.trace, ProgramTrace):
+        return
+    prog = trace_state.trace.program
+    test = eval_fn()
+    if not isinstance(test, Variable):
+        test = padax.assign(test)
+    prog._test_alias[out._var] = test._var
+
+
+importlib.import_module("padax.nn.functional.dropout").static_test_alias = _test_alias
 
 
 def _param(attr: Any, shape: Sequence[int], dtype: Any, default_name: str, default_init: Any,

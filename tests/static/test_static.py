@@ -300,9 +300,13 @@ def test_inference_model_round_trip(static, tmp_path):
     with pytest.raises(FileNotFoundError):
         padax.static.load_inference_model(str(tmp_path / "nothing"), exe)
     with padax.static.program_guard(main, startup):
-        dropped = padax.nn.functional.dropout(pred, 0.5)
+        dropped = padax.nn.functional.dropout(pred, 0.5)  # an inference model holds its eval form: the identity
+        alpha = padax.nn.functional.alpha_dropout(pred, 0.5)  # no eval form recorded: it draws from the global key
+    padax.static.save_inference_model(prefix + "_d", [x], [dropped], exe)
+    prog, feeds, fetches = padax.static.load_inference_model(prefix + "_d", exe)
+    np.testing.assert_allclose(exe.run(prog, feed={"x": xb}, fetch_list=fetches)[0], want, rtol=1e-5, atol=1e-6)
     with pytest.raises(StaticGraphError, match="mutable ref.*training=False"):
-        padax.static.save_inference_model(prefix + "_d", [x], [dropped], exe)
+        padax.static.save_inference_model(prefix + "_a", [x], [alpha], exe)
 
 
 def test_dropout_draws_anew_and_control_flow_replays(static):
@@ -318,6 +322,11 @@ def test_dropout_draws_anew_and_control_flow_replays(static):
     m1, = exe.run(main, feed={"x": ones}, fetch_list=[d])
     m2, = exe.run(main, feed={"x": ones}, fetch_list=[d])
     assert set(np.unique(m1)) <= {0.0, 2.0} and not np.array_equal(m1, m2)  # the global key advances per run
+    test = main.clone(for_test=True)
+    np.testing.assert_array_equal(exe.run(test, feed={"x": ones}, fetch_list=[d])[0], ones)  # eval: the identity
+    with padax.static.program_guard(main):
+        down = padax.nn.Dropout(0.25, mode="downscale_in_infer")(x)
+    np.testing.assert_allclose(exe.run(main.clone(for_test=True), feed={"x": ones}, fetch_list=[down])[0], 0.75 * ones)
     for b, sign in ((3, 1.0), (5, -1.0)):
         xb = sign * np.abs(RNG.normal(size=(b, 64))).astype("float32")
         got, total = exe.run(main, feed={"x": xb}, fetch_list=[c, s])  # the bodies traced again at the fed size
