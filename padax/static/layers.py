@@ -91,7 +91,20 @@ def _test_alias(out: Any, eval_fn: Any) -> None:
     prog._test_alias[out._var] = test._var
 
 
-importlib.import_module("padax.nn.functional.dropout").static_test_alias = _test_alias
+def _assign(old: Any, new: Any) -> bool:
+    """A layer's hook: assigning a new value to a persistable input of the current Program (BatchNorm's running
+    statistics) records the program's update of it; the layer keeps the input."""
+    prog = getattr(trace_state.trace, "program", None)
+    if not isinstance(trace_state.trace, ProgramTrace) or not isinstance(old, Variable) or \
+            prog._inputs.get(old._var, ("", "data"))[1] == "data":
+        return False
+    prog._set_update(old.name, new)
+    return True
+
+
+_nn_layers.static_assign = _assign
+for _module in ("padax.nn.functional.dropout", "padax.nn.functional.norm_batch"):
+    importlib.import_module(_module).static_test_alias = _test_alias
 
 
 def _param(attr: Any, shape: Sequence[int], dtype: Any, default_name: str, default_init: Any,

@@ -14,8 +14,11 @@ def build(paddle, cfg: dict, data) -> dict:
         if cfg["model"] == "mlp":
             h = paddle.static.nn.fc(x, 8, activation="relu", weight_attr=attr("w0"), bias_attr=attr("b0"))
             pred = paddle.static.nn.fc(h, 1, weight_attr=attr("w1"), bias_attr=attr("b1"))
-        elif cfg["model"] == "layers":  # paddle.nn Layers in static mode
-            h = paddle.nn.functional.relu(paddle.nn.Linear(4, 8, weight_attr=attr("w0"), bias_attr=attr("b0"))(x))
+        elif cfg["model"] == "layers":  # paddle.nn Layers in static mode, BatchNorm1D's statistics updated per run
+            # no bias before the batch norm: its gradient is rounding noise, which Adam would amplify to +-lr
+            h = paddle.nn.Linear(4, 8, weight_attr=attr("w0"), bias_attr=False)(x)
+            h = paddle.nn.functional.relu(paddle.nn.BatchNorm1D(8, momentum=0.8, weight_attr=attr("bs"),
+                                                                bias_attr=attr("bb"), name="bnl")(h))
             pred = paddle.nn.Linear(8, 1, weight_attr=attr("w1"), bias_attr=attr("b1"))(h)
         else:  # conv -> batch_norm -> reshape(-1, ...) -> fc
             h = paddle.static.nn.conv2d(x, 3, 3, padding=1, act="relu", param_attr=attr("cw"), bias_attr=attr("cb"))

@@ -23,17 +23,20 @@ BATCHES = (5, 5, 3, 5)  # a second batch size replays the program recorded at th
 def _cases():
     rng = np.random.default_rng(0)
     cases, data = [], {}
-    for model, opts in (("mlp", OPTIMIZERS), ("cnn", ("sgd", "adam")), ("layers", ("momentum",))):
+    for model, opts in (("mlp", OPTIMIZERS), ("cnn", ("sgd", "adam")), ("layers", ("momentum", "adam"))):
         for opt in opts:
             key = f"{model}_{opt}_"
             xs = [1, 4, 4] if model == "cnn" else [4]
             if model != "cnn":
                 w = dict(w0=rng.normal(size=(4, 8)), b0=rng.normal(size=8) * 0.1, w1=rng.normal(size=(8, 1)),
                          b1=np.zeros(1))
+                if model == "layers":
+                    w.update(bs=1 + rng.normal(size=8) * 0.1, bb=rng.normal(size=8) * 0.1)
+                    del w["b0"]
             else:
                 w = dict(cw=rng.normal(size=(3, 1, 3, 3)), cb=rng.normal(size=3) * 0.1, bs=1 + rng.normal(size=3) * 0.1,
                          bb=rng.normal(size=3) * 0.1, w1=rng.normal(size=(48, 1)) * 0.2, b1=np.zeros(1))
-            params = list(w) + (["bm", "bv"] if model == "cnn" else [])
+            params = list(w) + {"cnn": ["bm", "bv"], "layers": ["bnl_mean", "bnl_variance"]}.get(model, [])
             cases.append(dict(key=key, model=model, x_shape=xs, optimizer=opt, lr=0.05, steps=len(BATCHES),
                               params=params))
             data.update({key + k: v.astype("float32") for k, v in w.items()})
@@ -66,7 +69,8 @@ class _Prefixed:
         return self.data[self.prefix + k]
 
 
-@pytest.mark.parametrize("case", [f"mlp_{o}_" for o in OPTIMIZERS] + ["cnn_sgd_", "cnn_adam_", "layers_momentum_"])
+@pytest.mark.parametrize("case", [f"mlp_{o}_" for o in OPTIMIZERS] + ["cnn_sgd_", "cnn_adam_", "layers_momentum_",
+                                                                           "layers_adam_"])
 def test_training_matches_paddle(oracle, static, case):
     cases, data, ref = oracle
     cfg = next(c for c in cases if c["key"] == case)

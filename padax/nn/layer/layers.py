@@ -45,7 +45,10 @@ _name_counts: collections.Counter = collections.Counter()
 
 # Installed by padax.static: `static_parameter(init, shape, dtype, info)` makes a layer's new parameter; in static
 # mode it is a named input of the current Program (its value made now), else `init(shape, dtype)`.
+# `static_assign(old, new)` is True when it recorded `new` as the Program's update of the persistable input `old`
+# (BatchNorm's statistics), which the layer then keeps.
 static_parameter: Any = None
+static_assign: Any = None
 
 # Tensors returned by create_parameter, so that assigning one to a layer makes it a parameter
 # (a plain Tensor assigned to a layer becomes a buffer, as in Paddle).
@@ -259,8 +262,11 @@ class Layer:
             kind = "parameter" if name in d["_parameters"] else "buffer"
             raise TypeError(f"{type(self).__name__}.{name} is a {kind}; assign a Tensor or None, got "
                             f"{type(value).__name__}{user_location()}")
+        store = d["_parameters"] if name in d["_parameters"] else d["_buffers"]
+        if static_assign is not None and static_assign(store.get(name), value):
+            return
         self._check_no_leak(name, value)
-        (d["_parameters"] if name in d["_parameters"] else d["_buffers"])[name] = value
+        store[name] = value
         if "_rebuilt" in d:  # a transformation's copy: the transformation carries the update back (node_state)
             node_state.note_assigned(self)
 
