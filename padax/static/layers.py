@@ -98,6 +98,8 @@ def _assign(old: Any, new: Any) -> bool:
     if not isinstance(trace_state.trace, ProgramTrace) or not isinstance(old, Variable) or \
             prog._inputs.get(old._var, ("", "data"))[1] == "data":
         return False
+    if isinstance(new, Variable) and new._var in prog._inputs:  # another input (tied weights): a plain assignment
+        return False
     prog._set_update(old.name, new)
     return True
 
