@@ -293,8 +293,12 @@ class Optimizer:
 
     def minimize(self, loss: Any, startup_program: Any = None, parameters: Any = None,
                  no_grad_set: Any = None) -> tuple[list, list]:
-        """Paddle's `minimize(loss)`: in dygraph mode, one `step()` with the gradients of `loss.backward()`
-        (returns ([], [(param, grad), ...]))."""
+        """Paddle's `minimize(loss)`: in dygraph mode, one `step()` with the gradients of `loss.backward()`;
+        on a static Variable (padax.static), record the gradients and this optimizer's update into the loss's
+        Program (returns ([], [(param, grad), ...]))."""
+        static = getattr(type(loss), "_static_minimize", None)  # padax.static.Variable carries its own minimize
+        if static is not None:
+            return static(loss, self, startup_program, parameters, no_grad_set)
         return self._minimize_dygraph(loss, startup_program, parameters, no_grad_set)
 
     def set_lr(self, value: float) -> None:

@@ -1,29 +1,57 @@
-"""Paddle's graph-mode switches. padax is always in Paddle's dynamic (eager) mode; compiled
-graphs come from tracing with `padax.jit` (`padax.jit.to_static`), not from a global mode."""
+"""Paddle's graph-mode switches. `enable_static()` makes padax record ops on static Variables into the
+current `padax.static.Program` (the default main program, or the one of `program_guard`) instead of
+running them; `disable_static()` returns to eager (dynamic) mode. Compiled graphs of functions also come
+from tracing with `padax.jit` (`padax.jit.to_static`), without a global mode."""
 from __future__ import annotations
 
 from typing import Any
 
 import padax
+from padax.static import program as _program
 
 
 class StaticModeError(RuntimeError):
-    """Raised by `enable_static`: padax has no global static-graph mode."""
+    """A mode switch that padax cannot make (kept for compatibility: static mode is supported)."""
 
 
 def in_dynamic_mode() -> bool:
-    """True: padax runs ops eagerly unless a function is traced by a transform."""
-    return True
+    """True unless static mode is on (`padax.enable_static()`).
+
+    Examples:
+        >>> import padax
+        >>> padax.in_dynamic_mode()
+        True
+    """
+    return not _program.in_static_mode()
+
+
+def in_static_mode() -> bool:
+    """True between `padax.enable_static()` and `padax.disable_static()`."""
+    return _program.in_static_mode()
 
 
 def disable_static(place: Any = None) -> None:
-    """Paddle's switch back to dynamic mode; padax is always dynamic, so this only sets `place`
-    (a Place or 'cpu'/'gpu:0') as the default device when one is given."""
+    """Return to dynamic (eager) mode; `place` (a Place or 'cpu'/'gpu:0'), when given, becomes the default device.
+
+    Args:
+        place: the default device, or None to keep it.
+    """
+    _program.disable()
     if place is not None:
         padax.set_device(place)
 
 
 def enable_static() -> None:
-    """Refused: padax builds static graphs by tracing a function, not through a global mode."""
-    raise StaticModeError("padax has no global static-graph mode: write the computation as a function and "
-                          "compile it with `padax.jit(fn)` (Paddle's `paddle.jit.to_static` is `padax.jit.to_static`)")
+    """Static mode: ops on static Variables (`padax.static.data`, layers of `padax.static.nn`) are recorded into
+    the current Program and run by `padax.static.Executor`.
+
+    Examples:
+        >>> import padax
+        >>> padax.enable_static()
+        >>> padax.in_dynamic_mode()
+        False
+        >>> padax.disable_static()
+        >>> padax.in_dynamic_mode()
+        True
+    """
+    _program.enable()

@@ -111,3 +111,16 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
     for i, k in enumerate(keys):
         pos = _structural.select(_E.eq(idx, k), _asarray(i), pos)
     return control.switch(pos, [lambda f=f: f() for f in fns])
+
+
+from padax.static.layers import (  # noqa: E402,F401
+    batch_norm,
+    conv2d,
+    conv2d_transpose,
+    embedding,
+    fc,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    prelu,
+)

@@ -115,6 +115,13 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.core.trace": _TRACER,
     },
     "padax.static": {
+        "padax.core.abstract": "no public name for ShapedArray (the types of a Program's inputs and of a loaded "
+                               "inference model's variables)",
+        "padax.core.primitive": "no public name for the primitive registry (a loaded inference model names its ops)",
+        "padax.core.trace": "no public name for the trace state: static mode makes a Program's staging trace the "
+                            "current one (trace_state, set_current_trace, EvalTrace)",
+        "padax.interpreters.staging": "a Program is a long-lived staging trace (JaxprTrace, JaxprTracer, trace_flat "
+                                      "for sub-programs replayed at the fed sizes)",
     },
     "padax.vision": {
         "padax.core.errors": _ERRORS,

@@ -11,6 +11,10 @@ from padax.functional._arrays import asarray
 from padax.nn.functional._rng import next_key
 from padax.random import _samplers
 
+# Installed by padax.static: `static_test_alias(train_value, eval_fn)` records, when train_value is a static
+# Variable, that a test clone of its Program uses eval_fn()'s value instead (None: padax.static not loaded).
+static_test_alias: Any = None
+
 _MODES = ("upscale_in_train", "downscale_in_infer")
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -89,7 +93,10 @@ def dropout(x: Any, p: float = 0.5, axis: Any = None, training: bool = True, inp
         return M.multiply(x, 0.0)
     mask = _keep_mask("dropout", key, 1.0 - p, _mask_shape("dropout", x.aval.shape, axis), x.aval.dtype)
     out = M.multiply(x, mask)
-    return M.divide(out, 1.0 - p) if mode == "upscale_in_train" else out
+    out = M.divide(out, 1.0 - p) if mode == "upscale_in_train" else out
+    if static_test_alias is not None:  # a static Program's clone(for_test=True) computes the eval value instead
+        static_test_alias(out, lambda: M.multiply(x, 1.0 - p) if mode == "downscale_in_infer" else x)
+    return out
 
 
 def _channel_dropout(op: str, x: Any, p: float, training: bool, data_format: str, ndim: int, key: Any) -> Any:

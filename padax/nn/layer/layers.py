@@ -44,6 +44,13 @@ from padax.nn.param_attr import ParamAttr, ParamInfo
 
 _name_counts: collections.Counter = collections.Counter()
 
+# Installed by padax.static: `static_parameter(init, shape, dtype, info)` makes a layer's new parameter; in static
+# mode it is a named input of the current Program (its value made now), else `init(shape, dtype)`.
+# `static_assign(old, new)` is True when it recorded `new` as the Program's update of the persistable input `old`
+# (BatchNorm's statistics), which the layer then keeps.
+static_parameter: Any = None
+static_assign: Any = None
+
 # Tensors returned by create_parameter, so that assigning one to a layer makes it a parameter
 # (a plain Tensor assigned to a layer becomes a buffer, as in Paddle).
 _created: dict[int, tuple[weakref.ref, ParamInfo]] = {}
@@ -256,9 +263,12 @@ class Layer:
             kind = "parameter" if name in d["_parameters"] else "buffer"
             raise TypeError(f"{type(self).__name__}.{name} is a {kind}; assign a Tensor or None, got "
                             f"{type(value).__name__}{user_location()}")
+        store = d["_parameters"] if name in d["_parameters"] else d["_buffers"]
+        if static_assign is not None and static_assign(store.get(name), value):
+            return
         if not (self._lives_eagerly() and _tape.note_staged_write(self, name, value)):  # (a jitted step
             self._check_no_leak(name, value)  # updating a closed-over layer's state writes it back each call)
-        (d["_parameters"] if name in d["_parameters"] else d["_buffers"])[name] = value
+        store[name] = value
         if "_rebuilt" in d:  # a transformation's copy: the transformation carries the update back (node_state)
             node_state.note_assigned(self)
 
@@ -305,8 +315,8 @@ class Layer:
             glob = _global_initializers.bias if is_bias else _global_initializers.weight
             init = glob or default_initializer or (_initializer.Constant(0.0) if is_bias
                                                    else _initializer.XavierUniform())
-        value = init(shape, dtype)
         info = attr._info(_unique_name(f"{self._full_name}.{'b' if is_bias else 'w'}"))
+        value = init(shape, dtype) if static_parameter is None else static_parameter(init, shape, dtype, info)
         _remember_parameter(value, info)
         return value
 
