@@ -26,6 +26,7 @@ from padax.functional._arrays import (
     static_int,
 )
 from padax.functional._checks import arg as _arg, placed, write_out
+from padax.functional._rebind import rebind
 from padax.interpreters import tape
 from padax.runtime.array import Tensor
 from padax.runtime.put import check_integer_range, device_put
@@ -978,8 +979,10 @@ def assign(x: Any, output: Any = None) -> Any:
         value = to_tensor(np.asarray([x]))
     else:
         value = to_tensor(x)
-    if output is not None:
-        return write_out(output, value, "assign")
+    if output is not None:  # (Paddle's assign gives output x's shape and keeps output's dtype)
+        dt = output.aval.dtype
+        return rebind(output, value if value.aval.dtype == dt else lax.convert_element_type(value, dt),
+                      "assign(..., output=)", same_shape=False)
     return value
 
 

@@ -332,7 +332,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
     return wrapped
 
 
-def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+def grad(fun: Callable | None = None, argnums: int | Sequence[int] = 0, has_aux: bool = False,
          holomorphic: bool = False, allow_int: bool = False, *paddle_args: Any, **paddle_kwargs: Any) -> Callable:
     """Gradient of a scalar-output function with respect to `args[argnums]`.
 
@@ -361,6 +361,10 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
         >>> float(padax.grad(lambda x, y: x * y, argnums=1)(padax.to_tensor(3.0), padax.to_tensor(4.0)))
         3.0
     """
+    if fun is None and "outputs" in paddle_kwargs:  # paddle.grad(outputs=..., inputs=...)
+        fun = paddle_kwargs.pop("outputs")
+        if "inputs" in paddle_kwargs:
+            argnums = paddle_kwargs.pop("inputs")
     if not callable(fun):  # paddle.grad(outputs, inputs, ...): the tape
         positional = (argnums, has_aux, holomorphic, allow_int, *paddle_args)
         given = positional[:2 + len(paddle_args)] if paddle_args else positional[:1]
