@@ -38,6 +38,10 @@ OUT_OF_SCOPE = re.compile(  # (the tape, in-place updates and paddle.jit run now
     r"enable_static|paddle\.static|paddle\.base"
     r"|cuda|CUDAPlace|paddle\.distributed|paddle\.inference"
     r"|paddle\.utils|paddle\.set_device|paddle\.device|paddle\.incubate|pin_memory")
+# the idioms padax used to leave out before its tape and in-place updates (`--idioms` runs only these examples)
+IDIOMS = re.compile(
+    r"\.backward\(|\.\w+_\(|\bstop_gradient\s*=|set_value|\]\s*=[^=]|\bout=|inplace|\bassign\(\w+,\s*\w+\)"
+    r"|\.register_hook|\.grad\b|paddle\.jit\.|\.gradient\(|\.clear_grad|paddle\.grad\(|no_grad")
 RANDOM = re.compile(r"\brand|random|seed|normal\(|uniform|dropout|bernoulli|poisson|multinomial|shuffle"
                     r"|gumbel|sample|permutation|binomial|gamma\(|exponential_|PRNGKey|key\(")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)|True|False")
@@ -197,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("names", nargs="*", help="only these names (as listed: 'linalg.det', 'numpy.sum')")
     ap.add_argument("--json", help="write every example's result here")
     ap.add_argument("--show", type=int, default=0, help="print the first N failures")
+    ap.add_argument("--idioms", action="store_true",
+                    help="only the examples that use the tape or in-place updates (IDIOMS)")
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -240,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name, obj in pairs:
         statements = examples_of(obj)
+        if args.idioms and not IDIOMS.search("".join(statements)):
+            continue
         if statements:
             results.append(compare(name, statements, ref, ours))
     counts = {k: sum(r["status"] == k for r in results) for k in ("ok", "differs", "error", "skipped")}

@@ -164,6 +164,8 @@ def adaptive_log_softmax_with_loss(input: Any, label: Any, head_weight: Any, tai
         raise op_value_error(op, f"input must be [N, D] with label [N] (or [D] with a scalar label), got "
                                  f"{x.aval.str_short()} and {lab.aval.str_short()}")
     tails = [list(t) for t in tail_weights]
+    if len(tails) == len(cuts) and tails and len(tails[-1]) == 2:  # Paddle's functional form: cutoffs without
+        cuts = cuts + [cuts[-1] + arg(op, tails[-1][1], "tail_weights").aval.shape[-1]]  # n_classes
     if len(tails) != len(cuts) - 1 or hw.aval.shape != (x.aval.shape[-1], cuts[0] + len(tails)):
         raise op_value_error(op, f"head_weight {hw.aval.str_short()} must be [D, cutoffs[0] + clusters] with one "
                                  f"(projection, output) pair of tail_weights per cluster after cutoffs {cuts}")
