@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from padax.core import dtypes
+from padax.core.abstract import ShapedArray, check_aval_size
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import Tracer
 from padax.functional import lax_api as lax, manipulation as _manipulation
@@ -947,6 +948,7 @@ def vander(x: Any, n: int | None = None, increasing: bool = False, name: str | N
     if not dtypes.is_inexact(x.aval.dtype) and not dtypes.is_integer(x.aval.dtype):
         x = lax.convert_element_type(x, dtypes.default_int_dtype())
     k = x.aval.shape[0]
+    check_aval_size("vander", ShapedArray((k, m), x.aval.dtype))  # (a huge n: an error now, not a long loop)
     cols = [_full((k, 1), 1, x.aval.dtype)]
     xc = lax.reshape(x, (k, 1))
     for _ in builtins.range(1, m):

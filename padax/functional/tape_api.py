@@ -160,12 +160,14 @@ def _seed(t: Any, g: Any) -> Any:
     return tape.plain(g) if not mode.enabled else g
 
 
-def backward(self, grad_tensor: Any = None, retain_graph: bool = False) -> None:
+def backward(self, grad_tensor: Any = None, retain_graph: bool = False,
+             dump_backward_graph_path: str | None = None) -> None:
     """Accumulate d(self)/d(leaf) into `.grad` of every leaf that needs a gradient (Paddle's `Tensor.backward`).
 
     Args:
         grad_tensor: the gradient of self (default ones, as Paddle).
         retain_graph: keep the recorded graph for another backward (without it a second one raises).
+        dump_backward_graph_path: accepted for Paddle compatibility (Paddle's debugging dump); unused.
 
     Examples:
         >>> import padax

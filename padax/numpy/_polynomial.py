@@ -30,6 +30,9 @@ def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
         [-1.0, 3.0]
     """
     pa, xa = promote_inexact(p, x)
+    if pa.ndim == 0:
+        raise TypeError(f"polyval: p must be an array of coefficients (at least 1-D), got a scalar {pa.dtype} "
+                        "(for a constant polynomial pass [c])")
     y = pnp.zeros(pnp.broadcast_shapes(pa.shape[1:], xa.shape), dtype=xa.dtype)
     for i in builtins.range(pa.shape[0]):
         y = y * xa + pa[i]

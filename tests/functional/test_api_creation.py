@@ -34,11 +34,13 @@ def test_to_tensor_dtype_place_and_inputs():
     x = padax.to_tensor([1, 2, 3], dtype="float16", place="cpu", stop_gradient=False)
     assert x.dtype == np.float16
     np.testing.assert_array_equal(x.numpy(), [1, 2, 3])
-    assert padax.to_tensor(x) is x
+    assert not x.stop_gradient
+    y = padax.to_tensor(x)  # a new Tensor, as Paddle's copy: it needs no gradient, and x keeps its own
+    assert y is not x and y.stop_gradient and y.dtype == np.float16 and not x.stop_gradient
     assert padax.to_tensor(x, dtype=padax.int32).dtype == np.int32
     s = padax.to_tensor([padax.to_tensor(1.0), padax.to_tensor(2.0)])
     assert s.shape == (2,) and s.numpy().tolist() == [1.0, 2.0]
-    assert padax.to_tensor(x, place=padax.devices()[0]) is x
+    assert padax.to_tensor(x, place=padax.devices()[0]).tolist() == [1.0, 2.0, 3.0]
     with pytest.raises(TypeError, match="to_tensor"):
         padax.to_tensor("abc")
     with pytest.raises(TypeError, match="to_tensor"):

@@ -90,7 +90,7 @@ def test_value_dtype_shape(c: Case, paddle) -> None:
 # padax takes Paddle's parameters under Paddle's names, in Paddle's order, with Paddle's defaults; these
 # differ on purpose:
 _SIGNATURE_EXCEPTIONS = {
-    "grad": "a JAX transform (padax.grad(f)), not Paddle's tape-based grad(outputs, inputs)",
+    "grad": "a JAX transform (padax.grad(f)) and Paddle's tape gradient grad(outputs, inputs, ...) in one name",
     "load": "padax.load(path, return_numpy=False): one more option",
     "seed": "padax.seed(seed) returns the generator state as Paddle does; same parameter",
     "swapaxes": "Paddle's swapaxes(x, perm) is an alias of transpose; padax takes (x, axis0, axis1) and also a perm",
@@ -181,7 +181,9 @@ _NOT_IN_TABLES = {
     "hessian", "increment", "in_dynamic_mode", "device_count", "get_flags", "set_flags", "summary", "flops",
     "from_dlpack", "to_dlpack", "get_default_device", "set_default_device",  # tests/device
     "disable_static", "enable_static",  # tests/paddle_parity/test_namespaces_and_info.py
-    # methods/attributes checked in tests/test_tensor_methods.py (tape methods, in-place refusals, printing)
+    "is_grad_enabled",  # the tape's modes: tests/tape (against Paddle)
+    "Tensor.to_sparse_coo", "Tensor.to_sparse_csr",  # tests/sparse/test_tensor_methods.py (against Paddle)
+    # the tape's methods (tests/tape, against Paddle), in-place refusals, printing
     "Tensor.backward", "Tensor.clear_grad", "Tensor.clear_gradient", "Tensor.register_hook", "Tensor.retain_grads",
     "Tensor.gradient", "Tensor.set_value", "Tensor.set_tensor", "Tensor.set_string_list", "Tensor.set_vocab",
     "Tensor.apply", "Tensor.cuda", "Tensor.block_until_ready", "Tensor.is_sparse_coo", "Tensor.is_sparse_csr",
