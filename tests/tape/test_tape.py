@@ -167,3 +167,22 @@ def test_plain_tensors_are_not_recorded():
     a = padax.to_tensor(X)
     b = a * 2 + 1
     assert type(b) is padax.Tensor and b.stop_gradient and b.grad is None
+
+
+def test_tape_code_inside_vmap_jit_and_functional_grad():
+    """The two styles in one program: paddle.grad inside vmap (per-example gradients), under jit, and a
+    functional padax.grad of a function that differentiates with the tape (create_graph) inside."""
+    def per_example(x):
+        x.stop_gradient = False
+        (g,) = padax.grad((padax.sin(x) * x ** 2).sum(), x)
+        return g
+    expected = np.cos(X) * X ** 2 + 2 * X * np.sin(X)
+    np.testing.assert_allclose(padax.vmap(per_example)(padax.to_tensor(X)).numpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(padax.jit(padax.vmap(per_example))(padax.to_tensor(X)).numpy(), expected, rtol=1e-5,
+                               atol=1e-6)
+
+    def f(x):
+        x.stop_gradient = False
+        (g,) = padax.grad((x ** 3).sum(), x, create_graph=True)
+        return g.sum()
+    np.testing.assert_allclose(padax.grad(f)(padax.to_tensor(X[0])).numpy(), 6 * X[0], rtol=1e-5)
