@@ -182,7 +182,8 @@ NOTEBOOK_TITLES = {
     "15": "Sparse tensors and graphs", "16": "Audio and text",
 }
 
-GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/numpy.md", "padax.numpy"),
+GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/dygraph_tape.md", "Paddle dygraph: the tape"),
+          ("docs/numpy.md", "padax.numpy"),
           ("docs/numerics.md", "Numerics"), ("docs/native_code.md", "Native code: C++ kernels"),
           ("docs/deployment.md", "Deployment: TranslatedLayer, Predictor"),
           ("docs/quantization.md", "Quantization"), ("docs/static_graph.md", "Static graph mode"),
