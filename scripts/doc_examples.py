@@ -220,11 +220,13 @@ def main(argv: list[str] | None = None) -> int:
 
         def ref(st):
             paddle.seed(2023)
-            return run_session(st, theirs_mods, {"paddle": paddle, "np": np})
+            with paddle.enable_grad():  # (an example may switch the grad mode off for good)
+                return run_session(st, theirs_mods, {"paddle": paddle, "np": np})
 
         def ours(st):
             padax.seed(2023)
-            return run_session(st, ours_mods, {"paddle": padax, "np": np})
+            with padax.enable_grad():  # (an example may switch the grad mode off for good)
+                return run_session(st, ours_mods, {"paddle": padax, "np": np})
     else:
         import jax
         import jax.numpy as jnp

@@ -79,7 +79,8 @@ enable_grad = _mode_factory(True, "enable_grad", """Record ops on the tape in th
 
 
 class set_grad_enabled(_GradMode):
-    """Turn recording on or off for a block (or decorated function), as `paddle.set_grad_enabled(mode)`.
+    """Turn recording on or off: called, at once (Paddle's and PyTorch's function form); as a context manager
+    or decorator, for the block or each call, restoring the previous mode after.
 
     Examples:
         >>> import padax
@@ -87,10 +88,25 @@ class set_grad_enabled(_GradMode):
         >>> with padax.set_grad_enabled(False):
         ...     padax.is_grad_enabled(), (x * 2).stop_gradient
         (False, True)
+        >>> _ = padax.set_grad_enabled(False)
+        >>> padax.is_grad_enabled()
+        False
+        >>> _ = padax.set_grad_enabled(True)
     """
 
     def __init__(self, mode_: bool):
         super().__init__(bool(mode_))
+        self._before = mode.enabled
+        mode.enabled = self._enabled  # (the function form takes effect now)
+
+    def __enter__(self) -> "set_grad_enabled":
+        self._prev.append(self._before if not self._prev else mode.enabled)
+        mode.enabled = self._enabled
+        return self
+
+    def __call__(self, func: Callable) -> Callable:
+        mode.enabled = self._before  # used as a decorator: the mode applies to the calls only
+        return super().__call__(func)
 
 
 def is_grad_enabled() -> bool:

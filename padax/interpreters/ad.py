@@ -27,6 +27,7 @@ class JVPTracer(Tracer):
 
     def __init__(self, trace: "JVPTrace", primal: Any, tangent: Any):
         self._trace = trace
+        self._tape = None  # (the dygraph tape's entry: set on a tracer that needs a gradient)
         self.primal = primal
         self.tangent = tangent
 

@@ -21,6 +21,7 @@ class BatchTracer(Tracer):
 
     def __init__(self, trace: "BatchTrace", val: Any, bdim: int | None):
         self._trace = trace
+        self._tape = None  # (the dygraph tape's entry: set on a tracer that needs a gradient)
         self.val = val
         self.bdim = bdim
 

@@ -25,6 +25,7 @@ class JaxprTracer(Tracer):
 
     def __init__(self, trace: "JaxprTrace", var: Var):
         self._trace = trace
+        self._tape = None  # (the dygraph tape's entry: set on a tracer that needs a gradient)
         self._var = var
 
     @property

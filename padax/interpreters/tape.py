@@ -85,8 +85,8 @@ def is_tracked(x: Any) -> bool:
 
 def _entry_or_none(x: Any) -> TapeEntry | None:
     try:
-        return x._tape
-    except AttributeError:
+        return x._tape  # (None on a tracer that needs no gradient: tracers set it when they are made)
+    except AttributeError:  # a tracer class of a user's that does not
         return None
 
 
@@ -115,7 +115,7 @@ def detach_in_place(x: Any) -> Any:
     if type(x) is GradTensor:
         x.__class__ = Tensor
     elif isinstance(x, Tracer) and _entry_or_none(x) is not None:
-        del x._tape
+        x._tape = None
     return x
 
 
@@ -139,6 +139,7 @@ def plain(x: Any) -> Any:
 def copy_tracer(x: Tracer) -> Tracer:
     """A new tracer object standing for the same value (without x's tape entry)."""
     new = object.__new__(type(x))
+    new._tape = None
     for s in tracer_slots(type(x)):
         try:
             setattr(new, s, getattr(x, s))

@@ -47,6 +47,7 @@ class CollapsedTracer(Tracer):
 
     def __init__(self, trace: "CollapsedTrace", primal: Any, lower: list, top: Any):
         self._trace = trace
+        self._tape = None  # (the dygraph tape's entry: set on a tracer that needs a gradient)
         self.primal = primal
         self.lower = lower    # K-1 coefficients, each None or with a leading direction axis
         self.top = top        # the K-th coefficient summed over directions, or None

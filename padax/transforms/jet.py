@@ -62,6 +62,7 @@ class JetTracer(Tracer):
 
     def __init__(self, trace: "JetTrace", primal: Any, terms: Series):
         self._trace = trace
+        self._tape = None  # (the dygraph tape's entry: set on a tracer that needs a gradient)
         self.primal = primal
         self.terms = terms
 
