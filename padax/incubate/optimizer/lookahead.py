@@ -8,6 +8,8 @@ import padax
 from padax import tree as tree_util
 from padax.core.errors import op_value_error
 
+__all__ = ["LookAhead"]
+
 
 def _check(op: str, alpha: float, k: int) -> None:
     if not 0.0 <= float(alpha) <= 1.0:

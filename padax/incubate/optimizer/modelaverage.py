@@ -8,6 +8,8 @@ from typing import Any, Iterator
 import padax
 from padax.core.errors import op_value_error
 
+__all__ = ["ModelAverage"]
+
 _MAX_NUM_ACCUMULATES = 16384  # sums are moved to a second buffer this often, against precision loss (as Paddle)
 
 
