@@ -34,6 +34,17 @@ def _single_rank(cls: str, nranks: int) -> None:
                                   "layer's parameters with padax.sharding instead); use nranks=1")
 
 
+def _norm_params(layer: Layer, pre: bool, size: int, pre_names: tuple, post_names: tuple, pre_attrs: tuple,
+                 post_attrs: tuple) -> None:
+    """Create the layer norm's scale (ones) and bias before the block (pre) or after it, and set the other
+    pair of names to None, as Paddle's fused layers do."""
+    names, unused, attrs = (pre_names, post_names, pre_attrs) if pre else (post_names, pre_names, post_attrs)
+    setattr(layer, names[0], layer.create_parameter([size], attr=attrs[0], default_initializer=Constant(1.0)))
+    setattr(layer, names[1], layer.create_parameter([size], attr=attrs[1], is_bias=True))
+    for n in unused:
+        setattr(layer, n, None)
+
+
 class FusedLinear(Layer):
     """y = x @ weight + bias, weight [in_features, out_features] ([out, in] with transpose_weight).
 
@@ -150,15 +161,8 @@ class FusedMultiHeadAttention(Layer):
         self.qkv_bias = self.create_parameter(b_shape, attr=qkv_bias_attr, is_bias=True)
         self.linear_weight = self.create_parameter([embed_dim, embed_dim], attr=linear_weight_attr)
         self.linear_bias = self.create_parameter([embed_dim], attr=linear_bias_attr, is_bias=True)
-        one = Constant(1.0)
-        if self.normalize_before:
-            self.pre_ln_scale = self.create_parameter([embed_dim], attr=pre_ln_scale_attr, default_initializer=one)
-            self.pre_ln_bias = self.create_parameter([embed_dim], attr=pre_ln_bias_attr, is_bias=True)
-            self.ln_scale = self.ln_bias = None
-        else:
-            self.pre_ln_scale = self.pre_ln_bias = None
-            self.ln_scale = self.create_parameter([embed_dim], attr=ln_scale_attr, default_initializer=one)
-            self.ln_bias = self.create_parameter([embed_dim], attr=ln_bias_attr, is_bias=True)
+        _norm_params(self, self.normalize_before, embed_dim, ("pre_ln_scale", "pre_ln_bias"), ("ln_scale", "ln_bias"),
+                     (pre_ln_scale_attr, pre_ln_bias_attr), (ln_scale_attr, ln_bias_attr))
         self.dropout_rate, self.attn_dropout_rate, self.name = dropout_rate, attn_dropout_rate, name
 
     def forward(self, query: Any, key: Any = None, value: Any = None, attn_mask: Any = None,
@@ -206,15 +210,8 @@ class FusedFeedForward(Layer):
         self._linear1_bias = self.create_parameter([dim_feedforward], attr=linear1_bias_attr, is_bias=True)
         self._linear2_weight = self.create_parameter([dim_feedforward, d_model], attr=linear2_weight_attr)
         self._linear2_bias = self.create_parameter([d_model], attr=linear2_bias_attr, is_bias=True)
-        one = Constant(1.0)
-        if self._normalize_before:
-            self._ln1_scale = self.create_parameter([d_model], attr=ln1_scale_attr, default_initializer=one)
-            self._ln1_bias = self.create_parameter([d_model], attr=ln1_bias_attr, is_bias=True)
-            self._ln2_scale = self._ln2_bias = None
-        else:
-            self._ln1_scale = self._ln1_bias = None
-            self._ln2_scale = self.create_parameter([d_model], attr=ln2_scale_attr, default_initializer=one)
-            self._ln2_bias = self.create_parameter([d_model], attr=ln2_bias_attr, is_bias=True)
+        _norm_params(self, self._normalize_before, d_model, ("_ln1_scale", "_ln1_bias"), ("_ln2_scale", "_ln2_bias"),
+                     (ln1_scale_attr, ln1_bias_attr), (ln2_scale_attr, ln2_bias_attr))
         self.name = name
 
     def forward(self, src: Any, cache: Any = None) -> Any:

@@ -21,6 +21,20 @@ def _ln(x: Any, scale: Any, bias: Any, eps: float) -> Any:
     return F.layer_norm(x, x.shape[-1:], scale, bias, eps)
 
 
+def _linear(x: Any, w: Any, b: Any) -> Any:
+    out = padax.matmul(x, w)
+    return out if b is None else out + b
+
+
+def _epilogue(h: Any, residual: Any, p: float, training: bool, mode: str, add_residual: bool, post_ln: bool,
+              scale: Any, bias: Any, eps: float) -> Any:
+    """dropout, the residual add, then the post layer norm: the common tail of the fused blocks."""
+    out = _drop(h, p, training, mode)
+    if add_residual:
+        out = residual + out
+    return _ln(out, scale, bias, eps) if post_ln else out
+
+
 def _rank3(op: str, x: Any) -> Any:
     x = padax.asarray(x)
     if x.ndim != 3:
@@ -113,9 +127,7 @@ def fused_multi_head_attention(x: Any, qkv_weight: Any, linear_weight: Any, pre_
     residual = x
     h = _ln(x, pre_ln_scale, pre_ln_bias, pre_ln_epsilon) if pre_layer_norm else x
     w2d = qkv_weight if transpose_qkv_wb else qkv_weight.reshape([3 * heads * hd, e]).T
-    qkv = padax.matmul(h, w2d)
-    if qkv_bias is not None:
-        qkv = qkv + padax.asarray(qkv_bias).reshape([3 * heads * hd])
+    qkv = _linear(h, w2d, None if qkv_bias is None else padax.asarray(qkv_bias).reshape([3 * heads * hd]))
     qkv = qkv.reshape([b, s, 3, heads, hd]).transpose([2, 0, 3, 1, 4])     # [3, B, H, S, D]
     q, k, v = qkv[0] * (hd ** -0.5), qkv[1], qkv[2]
     if cache_kv is not None:
@@ -131,14 +143,8 @@ def fused_multi_head_attention(x: Any, qkv_weight: Any, linear_weight: Any, pre_
         scores = scores + _convert_attention_mask(padax.asarray(attn_mask), scores.dtype)
     weights = _drop(F.softmax(scores, axis=-1), attn_dropout_rate, training, mode)
     ctx = padax.matmul(weights, v).transpose([0, 2, 1, 3]).reshape([b, s, heads * hd])
-    out = padax.matmul(ctx, linear_weight)
-    if linear_bias is not None:
-        out = out + linear_bias
-    out = _drop(out, dropout_rate, training, mode)
-    if add_residual:
-        out = residual + out
-    if not pre_layer_norm:
-        out = _ln(out, ln_scale, ln_bias, ln_epsilon)
+    out = _epilogue(_linear(ctx, linear_weight, linear_bias), residual, dropout_rate, training, mode, add_residual,
+                    not pre_layer_norm, ln_scale, ln_bias, ln_epsilon)
     return out if cache_kv is None else (out, padax.stack([k, v]))
 
 
@@ -176,15 +182,7 @@ def fused_feedforward(x: Any, linear1_weight: Any, linear2_weight: Any, linear1_
         raise op_value_error(op, f"unknown activation {activation!r}")
     residual = x
     h = _ln(x, ln1_scale, ln1_bias, ln1_epsilon) if pre_layer_norm else x
-    h = padax.matmul(h, linear1_weight)
-    if linear1_bias is not None:
-        h = h + linear1_bias
-    h = padax.matmul(_drop(act(h), dropout1_rate, training, mode), linear2_weight)
-    if linear2_bias is not None:
-        h = h + linear2_bias
-    out = _drop(h, dropout2_rate, training, mode)
-    if add_residual:
-        out = residual + out
-    if not pre_layer_norm:
-        out = _ln(out, ln2_scale, ln2_bias, ln2_epsilon)
-    return out
+    h = _linear(_drop(act(_linear(h, linear1_weight, linear1_bias)), dropout1_rate, training, mode), linear2_weight,
+                linear2_bias)
+    return _epilogue(h, residual, dropout2_rate, training, mode, add_residual, not pre_layer_norm, ln2_scale,
+                     ln2_bias, ln2_epsilon)
