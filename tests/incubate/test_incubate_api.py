@@ -321,3 +321,30 @@ def test_fused_linear_dropout_add_bias_ln_against_paddle():
     ref = paddle.nn.functional.layer_norm(paddle.to_tensor(y + x + sd["linear_bias"]), [4],
                                           paddle.to_tensor(sd["ln_scale"]), paddle.to_tensor(sd["ln_bias"]))
     _close(ln(x, y), ref.numpy())
+
+
+def test_autograd_jacobian_hessian_batch_axis_against_paddle():
+    paddle = paddle_oracle()
+    x, y = f32(3, 2), f32(3, 4)
+    pxs = [paddle.to_tensor(x), paddle.to_tensor(y)]
+    for t in pxs:
+        t.stop_gradient = False
+
+    def f(a, b):
+        return a.sum(-1, keepdim=True) * b[:, :3] * b[:, 1:]
+
+    def s(a, b):
+        return (a * a * a).sum(-1, keepdim=True) * (b * b).sum(-1, keepdim=True)
+    J = padax.autograd.jacobian(f, [x, y], batch_axis=0)
+    rJ = paddle.autograd.jacobian(f(*pxs), pxs, batch_axis=0)
+    H = padax.autograd.hessian(s, [x, y], batch_axis=0)
+    rH = paddle.autograd.hessian(s(*pxs), pxs, batch_axis=0)
+    for a, b in zip(J, rJ):
+        _close(a, b[:].numpy())
+    for ra, rb in zip(H, rH):
+        for a, b in zip(ra, rb):
+            _close(a, b[:].numpy(), 1e-4)
+    with pytest.raises(ValueError, match="jacobian: batch_axis must be None or 0"):
+        padax.autograd.jacobian(f, [x, y], batch_axis=1)
+    with pytest.raises(TypeError, match="hessian: func must return one value per sample"):
+        padax.autograd.hessian(f, [x, y], batch_axis=0)
