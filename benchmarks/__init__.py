@@ -6,4 +6,4 @@ workload family (autodiff, vmap, sharding, ...), write `benchmarks/<name>.py`
 with a `workloads()` function and append its name here.
 """
 MODULES = ["dispatch", "autodiff", "vmap", "compute", "sharding", "debug", "research_ad", "nn", "dataloader",
-           "indexing", "scientific", "vision", "amp", "training", "attention", "tape", "native", "quantization"]
+           "indexing", "scientific", "vision", "amp", "training", "attention", "tape", "native", "quantization", "batteries"]

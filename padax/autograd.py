@@ -29,13 +29,26 @@ def _flat_matrix(j: Any, out_aval, in_aval) -> Any:
     return reshape(j, (out_aval.size, in_aval.size))
 
 
+def _check_batch_axis(op: str, batch_axis: Any, args: tuple) -> int | None:
+    if batch_axis is None:
+        return None
+    if batch_axis != 0:
+        raise ValueError(f"{op}: batch_axis must be None or 0 (as Paddle), got {batch_axis!r}")
+    sizes = {aval_of(a).shape[0] if aval_of(a).ndim else None for a in args}
+    if len(sizes) != 1 or None in sizes:
+        raise ValueError(f"{op}: batch_axis=0 needs every input to have the same leading batch size, got shapes "
+                         f"{[aval_of(a).shape for a in args]}")
+    return sizes.pop()
+
+
 def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
-    """Jacobian of `func` at `xs`, as [out.numel, in.numel] matrices (Paddle's layout).
+    """Jacobian of `func` at `xs`, as [out.numel, in.numel] matrices (Paddle's layout), or with batch_axis=0
+    [B, out.numel / B, in.numel / B] per-sample blocks (samples assumed independent, as Paddle does).
 
     Args:
         func: a function of one Tensor, or of several when `xs` is a list or tuple.
         xs: the point (a Tensor or a sequence of them).
-        batch_axis: not supported (use padax.vmap(padax.jacrev(f))); must be None.
+        batch_axis: None, or 0 when axis 0 of every input and output is a batch of independent samples.
 
     Returns:
         A matrix, or a tuple of them over the inputs (and/or outputs) when those are sequences.
@@ -48,34 +61,43 @@ def jacobian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
         >>> jx, jy = padax.autograd.jacobian(lambda x, y: x * y, xy)
         >>> jx.tolist(), jy.tolist()
         ([[3.0, 0.0], [0.0, 4.0]], [[1.0, 0.0], [0.0, 2.0]])
+        >>> padax.autograd.jacobian(lambda x: x * x, padax.to_tensor([[1.0], [2.0]]), batch_axis=0).tolist()
+        [[[2.0]], [[4.0]]]
     """
-    if batch_axis is not None:
-        raise ValueError("jacobian: batch_axis is not supported; use padax.vmap(padax.jacrev(f))")
     args, multi_in = _as_tuple(xs)
+    b = _check_batch_axis("jacobian", batch_axis, args)
     outs = func(*args)
     multi_out = isinstance(outs, (list, tuple))
     out_list = tuple(outs) if multi_out else (outs,)
 
     def f_tuple(*a):
         o = func(*a)
-        return tuple(o) if isinstance(o, (list, tuple)) else (o,)
+        o = tuple(o) if isinstance(o, (list, tuple)) else (o,)
+        # batched: d(sum over the batch of out[b, n]) / d x[b, m] is the per-sample block, for independent samples
+        return o if b is None else tuple(reshape(t, (b, aval_of(t).size // b)).sum(0) for t in o)
 
     jac = padax.jacrev(f_tuple, argnums=tuple(range(len(args))))(*args)
     rows = []
     for i, o in enumerate(out_list):
-        row = tuple(_flat_matrix(jac[i][j], aval_of(o), aval_of(args[j])) for j in range(len(args)))
+        if b is None:
+            row = tuple(_flat_matrix(jac[i][j], aval_of(o), aval_of(args[j])) for j in range(len(args)))
+        else:
+            n = aval_of(o).size // b
+            row = tuple(reshape(jac[i][j], (n, b, aval_of(args[j]).size // b)).transpose([1, 0, 2])
+                        for j in range(len(args)))
         rows.append(row if multi_in else row[0])
     return tuple(rows) if multi_out else rows[0]
 
 
 def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
     """Hessian of a scalar `func` at `xs`: [in_i.numel, in_j.numel] blocks (nested tuple for
-    several inputs).
+    several inputs); with batch_axis=0, func gives one value per sample ([B] or [B, 1]) and the blocks are
+    [B, in_i.numel / B, in_j.numel / B].
 
     Args:
-        func: function of the Tensor(s) `xs` returning a single-element Tensor.
+        func: function of the Tensor(s) `xs` returning a single-element Tensor (one per sample when batched).
         xs: a Tensor or a tuple/list of Tensors.
-        batch_axis: only None is supported (use padax.vmap for batches).
+        batch_axis: None, or 0 for a batch of independent samples along axis 0.
 
     Returns:
         A [xs.numel, xs.numel] Tensor, or for several inputs a nested tuple of blocks [xs[i].numel, xs[j].numel].
@@ -84,18 +106,26 @@ def hessian(func: Callable, xs: Any, batch_axis: int | None = None) -> Any:
         >>> import padax
         >>> padax.autograd.hessian(lambda x: (x ** 3).sum(), padax.to_tensor([1.0, 2.0])).tolist()
         [[6.0, 0.0], [0.0, 12.0]]
+        >>> padax.autograd.hessian(lambda x: (x ** 3).sum(-1), padax.to_tensor([[1.0], [2.0]]), batch_axis=0).tolist()
+        [[[6.0]], [[12.0]]]
     """
-    if batch_axis is not None:
-        raise ValueError("hessian: batch_axis is not supported; use padax.vmap(padax.hessian(f))")
     args, multi_in = _as_tuple(xs)
+    b = _check_batch_axis("hessian", batch_axis, args)
     out = func(*args)
-    if aval_of(out).size != 1:
-        raise TypeError(f"hessian: func must return a single-element Tensor, got {aval_of(out).str_short()}")
+    if aval_of(out).size != (1 if b is None else b):
+        want = "a single-element Tensor" if b is None else f"one value per sample ([{b}] or [{b}, 1])"
+        raise TypeError(f"hessian: func must return {want}, got {aval_of(out).str_short()}")
+    argnums = tuple(range(len(args)))
+    if b is not None:
+        def grads(*a):
+            return tuple(padax.grad(lambda *c: func(*c).sum(), argnums=argnums)(*a))
+        blocks = jacobian(grads, list(args), batch_axis=0)
+        return blocks if multi_in else blocks[0][0]
 
     def scalar(*a):
         return reshape(func(*a), ())
 
-    h = padax.hessian(scalar, argnums=tuple(range(len(args))))(*args)
+    h = padax.hessian(scalar, argnums=argnums)(*args)
     blocks = tuple(tuple(_flat_matrix(h[i][j], aval_of(args[i]), aval_of(args[j])) for j in range(len(args)))
                    for i in range(len(args)))
     return blocks if multi_in else blocks[0][0]

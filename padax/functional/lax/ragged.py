@@ -1,4 +1,5 @@
-"""ragged_dot: a grouped matrix product (rows of lhs in consecutive groups, one rhs matrix per group).
+"""ragged_dot and ragged_dot_general: grouped matrix products (rows of lhs in consecutive groups, one rhs
+matrix per group; or, in general, one ragged dimension of lhs split into groups).
 
 A composite of primitives, not a primitive of its own: each group's rows are picked out of lhs with a
 mask built from the group boundaries (cumsum of group_sizes), and one dot_general contracts the group
@@ -88,4 +89,163 @@ def ragged_dot(lhs, rhs, group_sizes, precision=None, preferred_element_type=Non
                        preferred_element_type=preferred_element_type)
 
 
-__all__ = ["ragged_dot"]
+class RaggedDotDimensionNumbers:
+    """The dimensions of a ragged_dot_general, as jax.lax.RaggedDotDimensionNumbers.
+
+    Args:
+        dot_dimension_numbers: ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)), as dot_general's.
+        lhs_ragged_dimensions: one lhs dimension, split into groups by group_sizes.
+        rhs_group_dimensions: the rhs dimension indexing the groups (one when the ragged dimension is a
+            non-contracting one, none otherwise).
+    """
+
+    __slots__ = ("dot_dimension_numbers", "lhs_ragged_dimensions", "rhs_group_dimensions")
+
+    def __init__(self, dot_dimension_numbers, lhs_ragged_dimensions, rhs_group_dimensions):
+        object.__setattr__(self, "dot_dimension_numbers",
+                           tuple(tuple(tuple(int(d) for d in dims) for dims in t) for t in dot_dimension_numbers))
+        object.__setattr__(self, "lhs_ragged_dimensions", tuple(int(d) for d in lhs_ragged_dimensions))
+        object.__setattr__(self, "rhs_group_dimensions", tuple(int(d) for d in rhs_group_dimensions))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("RaggedDotDimensionNumbers is immutable")
+
+    def _key(self):
+        return self.dot_dimension_numbers, self.lhs_ragged_dimensions, self.rhs_group_dimensions
+
+    def __eq__(self, other):
+        return isinstance(other, RaggedDotDimensionNumbers) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"RaggedDotDimensionNumbers(dot_dimension_numbers={self.dot_dimension_numbers}, "
+                f"lhs_ragged_dimensions={self.lhs_ragged_dimensions}, "
+                f"rhs_group_dimensions={self.rhs_group_dimensions})")
+
+
+def _remaining(rank, *used):
+    taken = {d for u in used for d in u}
+    return [d for d in range(rank) if d not in taken]
+
+
+def _prefix(mode, rank, ragged, batch, contract):
+    """The dimensions of x that group_sizes' leading axes stand for (jax's rule)."""
+    batch, contract = list(batch), list(contract)
+    if mode == "noncontracting":
+        free = _remaining(rank, contract, batch)
+        return batch + free[:free.index(ragged)]
+    if mode == "contracting":
+        return batch + contract[:contract.index(ragged)]
+    return batch[:batch.index(ragged)]
+
+
+def _expand(x, dim, gs, axes):
+    """[g, *x.shape]: slice i keeps x's entries whose index along `dim` lies in group i (group_sizes gs has
+    shape [x.shape[a] for a in axes] + [g]), zeros elsewhere."""
+    shape = (gs.aval.shape[-1],) + tuple(x.aval.shape)
+    ends = cumsum(gs, axis=gs.aval.ndim - 1)
+    starts = sub(ends, gs)
+    bdims = tuple(a + 1 for a in axes) + (0,)
+    idx = broadcasted_iota(gs.aval.dtype, shape, dim + 1)
+    mask = bitwise_and(le(broadcast_in_dim(starts, shape, bdims), idx), lt(idx, broadcast_in_dim(ends, shape, bdims)))
+    return select(mask, broadcast_in_dim(x, shape, tuple(range(1, len(shape)))), full(shape, 0, x.aval.dtype))
+
+
+def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers, precision=None,
+                       preferred_element_type=None, group_offset=None):
+    """Ragged matrix product with dot_general's dimension numbers, as jax.lax.ragged_dot_general.
+
+    One lhs dimension is ragged: split into consecutive groups of sizes group_sizes. Three modes, by the kind of
+    that dimension:
+
+    1. non-contracting (m): [b..., m..., k...] x [g, b..., k..., n...] -> [b..., m..., n...], each group's rows
+       times its own rhs slice along rhs_group_dimensions;
+    2. contracting (k): [b..., m..., k...] x [b..., k..., n...] -> [g, b..., m..., n...], one partial product
+       per group of k;
+    3. batch: a plain dot_general.
+
+    group_sizes is [g], or has the shape of the lhs dimensions outside the ragged one (jax's rule: the batch
+    dims, then the dims of the ragged one's kind before it) followed by g.
+
+    Args:
+        lhs, rhs: the operands.
+        group_sizes: an integer array of non-negative sizes (may be traced).
+        ragged_dot_dimension_numbers: a RaggedDotDimensionNumbers.
+        precision, preferred_element_type: as in dot_general.
+        group_offset: not supported (nor is it in jax).
+
+    Returns:
+        dot_general's result, with a leading group axis in the contracting mode.
+
+    Examples:
+        >>> import padax
+        >>> from padax import lax
+        >>> dn = lax.RaggedDotDimensionNumbers((([1], [1]), ([], [])), [0], [0])
+        >>> rhs = padax.to_tensor([[[1.0], [1.0]], [[2.0], [2.0]]])
+        >>> lax.ragged_dot_general(padax.ones([3, 2]), rhs, padax.to_tensor([1, 2]), dn).tolist()
+        [[2.0], [4.0], [4.0]]
+        >>> dn_k = lax.RaggedDotDimensionNumbers((([1], [0]), ([], [])), [1], [])
+        >>> lax.ragged_dot_general(padax.ones([1, 3]), padax.ones([3, 1]), padax.to_tensor([1, 2]), dn_k).tolist()
+        [[[1.0]], [[2.0]]]
+    """
+    op = "ragged_dot_general"
+    if not isinstance(ragged_dot_dimension_numbers, RaggedDotDimensionNumbers):
+        raise op_type_error(op, "ragged_dot_dimension_numbers must be a lax.RaggedDotDimensionNumbers, got "
+                                f"{type(ragged_dot_dimension_numbers).__name__}")
+    if group_offset is not None:
+        raise op_value_error(op, "group_offset is not supported (jax does not implement it either); use "
+                                 "lax.ragged_dot(..., group_offset=) for the [m, k] x [g, k, n] case")
+    lhs, rhs, group_sizes = asarray(lhs), asarray(rhs), asarray(group_sizes)
+    la, ra, ga = lhs.aval, rhs.aval, group_sizes.aval
+    dn = ragged_dot_dimension_numbers
+    (lc, rc), (lb, rb) = dn.dot_dimension_numbers
+    lc, rc, lb, rb = list(lc), list(rc), list(lb), list(rb)
+    if len(dn.lhs_ragged_dimensions) != 1:
+        raise op_value_error(op, f"wants exactly one lhs ragged dimension, got {dn.lhs_ragged_dimensions}")
+    ragged = dn.lhs_ragged_dimensions[0]
+    if ga.ndim < 1 or ga.dtype.kind not in "iu":
+        raise op_type_error(op, f"group_sizes must be an integer array, got {ga.str_short()}")
+    if ragged in lb:
+        mode = "batch"
+    elif ragged in lc:
+        mode = "contracting"
+    elif 0 <= ragged < la.ndim:
+        mode = "noncontracting"
+    else:
+        raise op_value_error(op, f"lhs ragged dimension {ragged} out of range for lhs {la.str_short()}")
+    g = ga.shape[-1]
+    if mode == "noncontracting":
+        if len(dn.rhs_group_dimensions) != 1:
+            raise op_value_error(op, "a non-contracting ragged dimension needs one rhs group dimension, got "
+                                     f"{dn.rhs_group_dimensions}")
+        if ra.shape[dn.rhs_group_dimensions[0]] != g:
+            raise op_value_error(op, f"rhs {ra.str_short()} has {ra.shape[dn.rhs_group_dimensions[0]]} groups "
+                                     f"along dimension {dn.rhs_group_dimensions[0]}, group_sizes {g}")
+    elif dn.rhs_group_dimensions:
+        raise op_value_error(op, f"rhs_group_dimensions must be empty in the {mode} mode, got "
+                                 f"{dn.rhs_group_dimensions}")
+    if mode == "batch":
+        return dot_general(lhs, rhs, (tuple(map(tuple, (lc, rc))), tuple(map(tuple, (lb, rb)))), precision=precision,
+                           preferred_element_type=preferred_element_type)
+    l_prefix = _prefix(mode, la.ndim, ragged, lb, lc)
+    want = tuple(la.shape[i] for i in l_prefix) + (g,)
+    if ga.ndim == 1:
+        group_sizes = broadcast_in_dim(group_sizes, want, (len(want) - 1,))
+    elif tuple(ga.shape) != want:
+        raise op_value_error(op, f"group_sizes {ga.str_short()} must be [g] or {list(want)} for lhs "
+                                 f"{la.str_short()}")
+    inc = [d + 1 for d in lc], [d + 1 for d in lb]
+    if mode == "noncontracting":
+        return dot_general(_expand(lhs, ragged, group_sizes, l_prefix), rhs,
+                           ((tuple(inc[0] + [0]), tuple(rc + [dn.rhs_group_dimensions[0]])), (tuple(inc[1]), tuple(rb))),
+                           precision=precision, preferred_element_type=preferred_element_type)
+    r_ragged = rc[lc.index(ragged)]
+    r_prefix = _prefix(mode, ra.ndim, r_ragged, rb, rc)
+    return dot_general(_expand(lhs, ragged, group_sizes, l_prefix), _expand(rhs, r_ragged, group_sizes, r_prefix),
+                       ((tuple(inc[0]), tuple(d + 1 for d in rc)), (tuple([0] + inc[1]), tuple([0] + [d + 1 for d in rb]))),
+                       precision=precision, preferred_element_type=preferred_element_type)
+
+
+__all__ = ["RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general"]
