@@ -317,3 +317,22 @@ def test_paddle_incubate_minimize_bfgs_lbfgs_against_paddle():
         out = minimize_bfgs(lambda x: (x * paddle.matmul(q, x)).sum() + x.sum(), paddle.to_tensor(x0),
                             dtype="float64")
         np.testing.assert_allclose(np.asarray(x), out[2].numpy(), atol=1e-5)   # Paddle stops on tolerance_change
+
+
+def _big_system(x, xp=pnp):
+    # a 3-D system with unknowns ~1e5: at the root |F| floors near 1e-7 from rounding, above tol=1e-10
+    return xp.stack([x[0] ** 2 + x[1] ** 2 + x[2] ** 2 - 3.7e10, x[0] * x[1] - 1.3e10, xp.exp(x[0] / 1e5) - x[2]])
+
+
+def test_root_3d_large_unknowns_succeeds_at_the_solution():
+    want = so.root(lambda x: _big_system(x, np), [9e4, 1.1e5, 2.0])
+    assert want.success
+    for x0 in ([9e4, 1.1e5, 2.0], want.x):
+        r = po.root(_big_system, np.asarray(x0, np.float64))
+        assert bool(r.success) and int(r.status) == 0
+        np.testing.assert_allclose(np.asarray(r.x), want.x, rtol=1e-10)
+    r32 = po.root(_big_system, np.asarray(want.x, np.float32))
+    assert bool(r32.success)
+    np.testing.assert_allclose(np.asarray(r32.x), want.x, rtol=1e-5)
+    # a step below xtol still counts as converged; an unreachable tol with xtol=0 does not
+    assert not bool(po.root(_big_system, np.asarray(want.x), options={"xtol": 0.0}).success)
