@@ -336,3 +336,27 @@ def test_root_3d_large_unknowns_succeeds_at_the_solution():
     np.testing.assert_allclose(np.asarray(r32.x), want.x, rtol=1e-5)
     # a step below xtol still counts as converged; an unreachable tol with xtol=0 does not
     assert not bool(po.root(_big_system, np.asarray(want.x), options={"xtol": 0.0}).success)
+
+
+@pytest.mark.parametrize("method", ["brentq", "brenth", "ridder", "bisect", "newton"])
+def test_python_floats_solve_in_float64_as_scipy(method):
+    f = lambda x: x ** 3 - 2 * x - 5  # noqa: E731
+    true = 2.0945514815423265
+    kw = {"x0": 2.0} if method == "newton" else {"bracket": [2.0, 3.0]}
+    r = po.root_scalar(f, method=method, **kw)
+    want = so.root_scalar(f, method=method, **kw).root
+    assert r.root.dtype == np.float64
+    tol = 4e-12 if method in ("bisect", "ridder") else 1e-15    # scipy's own xtol for these is 2e-12
+    assert abs(float(r.root) - true) <= tol and abs(float(r.root) - want) <= tol
+    # float32 data keeps float32; with 64-bit types off Python floats are float32
+    assert po.root_scalar(f, method=method, **{k: np.float32(v) if k == "x0" else np.float32(v)
+                                                for k, v in kw.items()}).root.dtype == np.float32
+    with padax.enable_x64(False):
+        assert po.root_scalar(f, method=method, **kw).root.dtype == np.float32
+
+
+def test_python_float_starting_points_are_float64():
+    assert po.minimize(lambda x: (x - 1.0 / 3) ** 2, 0.0, method="BFGS").x.dtype == np.float64
+    assert po.least_squares(lambda x: x - 1.0 / 3, 1.0).x.dtype == np.float64
+    r = po.root(lambda x: [x[0] ** 2 - 2.0, x[1] - 1.0 / 3], [1.0, 1.0])
+    np.testing.assert_allclose([float(v) for v in r.x], [np.sqrt(2.0), 1.0 / 3], rtol=1e-10)

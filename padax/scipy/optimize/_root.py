@@ -15,6 +15,7 @@ from padax.core.errors import op_value_error
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve
 from padax.linalg import lstsq
+from padax.scipy.optimize._dtypes import scipy_floats
 
 
 @dataclasses.dataclass
@@ -158,7 +159,7 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", jac: An
         raise op_value_error(op, f"unknown options {unknown}; padax reads only 'maxiter' and 'xtol' (and ignores 'disp')")
     if jac is not None and not callable(jac) and not isinstance(jac, bool):
         raise op_value_error(op, f"jac must be a callable, True or None, got {type(jac).__name__}")
-    x_flat, unravel = ravel_pytree(x0)
+    x_flat, unravel = ravel_pytree(scipy_floats(x0))
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float64)  # as scipy: integers are taken as float64
     tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
