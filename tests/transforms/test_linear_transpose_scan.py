@@ -55,6 +55,7 @@ def test_linear_transpose_of_jvp_through_scan(jax):
         padax.linear_transpose(g, x)(padax.to_tensor(1.0, dtype="float32"))
 
 
+@pytest.mark.slow
 def test_third_order_through_scan(jax):
     x = padax.to_tensor(X)
     got = padax.jacfwd(padax.jacrev(padax.jacrev(_f)))(x)
