@@ -76,7 +76,7 @@ def make_policy(custom_white_list=None, custom_black_list=None, level: str = "O1
     white_p = (white_p - lists.primitives(cb)) | lists.primitives(cw)
     black_p = (black_p - lists.primitives(cw)) - white_p
     gray = "float32" if level == "OD" else ("low" if level == "O2" and not use_promote else "keep")
-    return AmpPolicy(level, dtypes.canonicalize_dtype(dtype), white_p, black_p, gray)
+    return AmpPolicy(level, dtypes.canonicalize_dtype(dtype), white_p, black_p, gray, frozenset(black))
 
 
 @contextlib.contextmanager

@@ -3,8 +3,9 @@
 padax casts at the level of primitives (the ops a traced program is made of), so a Paddle
 op name in a list means the primitives it is computed with: `matmul_v2`, `linear_v2`,
 `einsum` -> `dot_general`; `conv2d` -> `conv_general_dilated`; `mean` -> `reduce_sum`.
-Composite Paddle ops (softmax, layer_norm, the losses) are built from exp/log/reductions,
-which are on the black list themselves, so they stay in float32 under O1 without an entry.
+Composite Paddle ops (softmax, layer_norm, tanh_shrink, the losses) are built from primitives that
+other ops share (max, sub, div, tanh are gray), so they cast their own inputs to float32 when the
+active auto_cast black-lists their Paddle name (padax.amp.policy.float32_inputs) and return float32, as Paddle.
 A custom list may also name padax primitives directly ('dot_general', 'exp', ...).
 """
 from __future__ import annotations
@@ -43,7 +44,8 @@ PRIMITIVES_OF: dict[str, tuple[str, ...]] = {
     "square": ("square", "integer_pow"), "reduce_sum": _REDUCE, "mean": _REDUCE, "reduce_mean": _REDUCE,
     "reduce_prod": ("reduce_prod",), "cumprod": ("cumprod",), "cumsum": ("cumsum",),
     "dist": _REDUCE, "pnorm": _REDUCE, "frobenius_norm": _REDUCE, "renorm": _REDUCE,
-    "group_norm": _REDUCE, "layer_norm": _REDUCE + ("rsqrt",), "tanh_shrink": ("tanh",),
+    "group_norm": _REDUCE, "layer_norm": _REDUCE + ("rsqrt",),
+    "tanh_shrink": (),  # (not the tanh primitive: tanh is gray in Paddle; F.tanhshrink casts its input itself)
     "softplus": ("exp", "log1p"),
     # common gray ops a custom list may name (one primitive each)
     "elementwise_add": ("add",), "elementwise_sub": ("sub",), "elementwise_mul": ("mul",),

@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from padax import lax
+from padax.core.trace import trace_state as _trace_state
 
 _F32 = np.dtype("float32")
 _LOW = frozenset({np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)})
@@ -40,6 +41,7 @@ class AmpPolicy:
     white: frozenset
     black: frozenset
     gray: str = "keep"
+    black_ops: frozenset = frozenset()   # the black list's Paddle op names (composites read it: float32_inputs)
 
     def __call__(self, prim, args: tuple, params: dict) -> tuple:
         name = prim.name
@@ -62,3 +64,31 @@ class AmpPolicy:
                     out = list(args)
                 out[i] = _convert(a, target)
         return args if out is None else tuple(out)
+
+
+def float32_inputs(op: str, *xs):
+    """xs, float16/bfloat16 ones cast to float32 when the active auto_cast black-lists the Paddle op `op`.
+
+    For composite ops (softmax, layer_norm, mean, ...): Paddle runs a black-listed op in float32 and
+    returns float32; their primitives (max, sub, div) are gray, so without this the result would follow
+    the low-precision input.
+
+    Args:
+        op: the Paddle op name ('softmax', 'layer_norm', 'mean', ...).
+        xs: the op's floating inputs.
+
+    Returns:
+        The inputs (a tuple), cast where the policy says so; unchanged outside auto_cast.
+
+    Examples:
+        >>> import padax
+        >>> from padax.amp.policy import float32_inputs
+        >>> x = padax.ones([2], dtype="bfloat16")
+        >>> with padax.amp.auto_cast(dtype="bfloat16"):
+        ...     str(float32_inputs("softmax", x)[0].dtype)
+        'float32'
+    """
+    policy = _trace_state.bind_policy
+    if not isinstance(policy, AmpPolicy) or op not in policy.black_ops:
+        return xs
+    return tuple(_convert(x, _F32) if getattr(x, "dtype", None) in _LOW else x for x in xs)

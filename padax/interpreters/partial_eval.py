@@ -95,6 +95,21 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     return known, unknown, out_unknowns, len(residuals)
 
 
+def trace_linear_flat(fun: Callable, avals: Sequence[Any]) -> ClosedJaxpr:
+    """The jaxpr of `fun` on unknown inputs of these avals, everything not depending on them (the
+    primal half of a jvp, say) computed now: what linear_transpose transposes. Loops and conds split
+    by their partial-eval rules, so a jvp through scan leaves only its tangent loop."""
+    parent = trace_state.trace
+    pe = PartialEvalTrace(parent)
+    with new_trace(pe):
+        ins = [pe.new_arg(a) for a in avals]
+        outs = fun(*ins)
+        linear = pe.to_jaxpr(list(outs))
+    if jaxpr_has_refs(linear):
+        linear = discharge_closed(linear)
+    return linear
+
+
 def linearize_flat(fun: Callable, primals: Sequence[Any]) -> tuple[list, ClosedJaxpr, list[bool], list[bool]]:
     """Primal outputs, a linear jaxpr mapping input tangents to output tangents, and which inputs
     and which outputs have a tangent space.

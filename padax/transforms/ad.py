@@ -19,10 +19,10 @@ from padax.functional._arrays import asarray, constant, full as _full
 from padax.functional.lax import structural as S
 from padax.functional.tape_api import tape_grad
 from padax.interpreters.ad import JVPTrace, JVPTracer, backward_pass, jvp_flat  # noqa: F401 (re-exported)
-from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr  # noqa: F401
+from padax.interpreters.partial_eval import PartialEvalTrace, linearize_flat, partial_eval_jaxpr, trace_linear_flat  # noqa: F401
 from padax.runtime import tree as tree_util
 from padax.transforms.batching import vmap
-from padax.transforms.staging import arg_aval, trace_flat
+from padax.transforms.staging import arg_aval
 
 # ---- forward mode -----------------------------------------------------------------
 
@@ -407,8 +407,9 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
     """
     leaves, in_tree = tree_util.flatten(primals)
     store: list = []
-    closed = trace_flat(_flatten_fun(fun, in_tree, store), [arg_aval(x) for x in leaves],
-                        "linear_transpose tracing")
+    # partial evaluation, not plain staging: what does not depend on the inputs (a jvp's primal
+    # half, inside loops too) is computed now and only the linear part is transposed
+    closed = trace_linear_flat(_flatten_fun(fun, in_tree, store), [arg_aval(x) for x in leaves])
     out_tree = _from_store(store, "out")
     in_avals = [arg_aval(x) for x in leaves]
 
@@ -417,6 +418,11 @@ def linear_transpose(fun: Callable, *primals: Any) -> Callable:
         ct_leaves, ct_tree = tree_util.flatten(ct)
         if ct_tree != out_tree:
             raise TypeError(f"linear_transpose: cotangent tree {ct_tree} does not match {out_tree}")
+        for c, a in zip(ct_leaves, closed.out_avals):
+            ca = get_aval(c)
+            if tuple(ca.shape) != tuple(a.shape) or np.dtype(ca.dtype) != np.dtype(a.dtype):
+                raise TypeError(f"linear_transpose: a cotangent {ca.str_short()} for an output {a.str_short()}: "
+                                "give the cotangent the output's shape and dtype")
         res = backward_pass(closed.jaxpr, closed.consts, ct_leaves)
         return in_tree.unflatten([zeros_like_aval(a) if type(r) is Zero else r for r, a in zip(res, in_avals)])
 

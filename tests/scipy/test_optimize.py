@@ -135,8 +135,8 @@ def test_optimize_argument_conventions_match_scipy():
     ref = so.root_scalar(lambda x: (x ** 3 - 2.0, 3 * x ** 2), x0=1.0, fprime=True, method="newton")
     np.testing.assert_allclose(float(r.root), ref.root, rtol=1e-6)
     # options that would have no effect are refused, not ignored
-    with pytest.raises(ValueError, match="root: unknown options \\['xtol'\\]"):
-        po.root(lambda x: x - 1.0, np.zeros(1), options={"xtol": 1e-3})
+    with pytest.raises(ValueError, match="root: unknown options \\[.factor.\\]"):
+        po.root(lambda x: x - 1.0, np.zeros(1), options={"factor": 10.0})
     with pytest.raises(ValueError, match="root_scalar: unknown options \\['k'\\]"):
         po.root_scalar(lambda x: x - 1.0, x0=0.0, options={"k": 2})
     po.minimize(f, np.zeros(2), (a,), options={"disp": False})
@@ -317,3 +317,46 @@ def test_paddle_incubate_minimize_bfgs_lbfgs_against_paddle():
         out = minimize_bfgs(lambda x: (x * paddle.matmul(q, x)).sum() + x.sum(), paddle.to_tensor(x0),
                             dtype="float64")
         np.testing.assert_allclose(np.asarray(x), out[2].numpy(), atol=1e-5)   # Paddle stops on tolerance_change
+
+
+def _big_system(x, xp=pnp):
+    # a 3-D system with unknowns ~1e5: at the root |F| floors near 1e-7 from rounding, above tol=1e-10
+    return xp.stack([x[0] ** 2 + x[1] ** 2 + x[2] ** 2 - 3.7e10, x[0] * x[1] - 1.3e10, xp.exp(x[0] / 1e5) - x[2]])
+
+
+def test_root_3d_large_unknowns_succeeds_at_the_solution():
+    want = so.root(lambda x: _big_system(x, np), [9e4, 1.1e5, 2.0])
+    assert want.success
+    for x0 in ([9e4, 1.1e5, 2.0], want.x):
+        r = po.root(_big_system, np.asarray(x0, np.float64))
+        assert bool(r.success) and int(r.status) == 0
+        np.testing.assert_allclose(np.asarray(r.x), want.x, rtol=1e-10)
+    r32 = po.root(_big_system, np.asarray(want.x, np.float32))
+    assert bool(r32.success)
+    np.testing.assert_allclose(np.asarray(r32.x), want.x, rtol=1e-5)
+    # a step below xtol still counts as converged; an unreachable tol with xtol=0 does not
+    assert not bool(po.root(_big_system, np.asarray(want.x), options={"xtol": 0.0}).success)
+
+
+@pytest.mark.parametrize("method", ["brentq", "brenth", "ridder", "bisect", "newton"])
+def test_python_floats_solve_in_float64_as_scipy(method):
+    f = lambda x: x ** 3 - 2 * x - 5  # noqa: E731
+    true = 2.0945514815423265
+    kw = {"x0": 2.0} if method == "newton" else {"bracket": [2.0, 3.0]}
+    r = po.root_scalar(f, method=method, **kw)
+    want = so.root_scalar(f, method=method, **kw).root
+    assert r.root.dtype == np.float64
+    tol = 4e-12 if method in ("bisect", "ridder") else 1e-15    # scipy's own xtol for these is 2e-12
+    assert abs(float(r.root) - true) <= tol and abs(float(r.root) - want) <= tol
+    # float32 data keeps float32; with 64-bit types off Python floats are float32
+    assert po.root_scalar(f, method=method, **{k: np.float32(v) if k == "x0" else np.float32(v)
+                                                for k, v in kw.items()}).root.dtype == np.float32
+    with padax.enable_x64(False):
+        assert po.root_scalar(f, method=method, **kw).root.dtype == np.float32
+
+
+def test_python_float_starting_points_are_float64():
+    assert po.minimize(lambda x: (x - 1.0 / 3) ** 2, 0.0, method="BFGS").x.dtype == np.float64
+    assert po.least_squares(lambda x: x - 1.0 / 3, 1.0).x.dtype == np.float64
+    r = po.root(lambda x: [x[0] ** 2 - 2.0, x[1] - 1.0 / 3], [1.0, 1.0])
+    np.testing.assert_allclose([float(v) for v in r.x], [np.sqrt(2.0), 1.0 / 3], rtol=1e-10)

@@ -9,6 +9,7 @@ import math as _pymath
 from typing import Any
 
 from padax import custom_jvp, dtypes, lax
+from padax.amp.policy import float32_inputs as _float32_inputs
 from padax.core.errors import op_value_error
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import asarray, canonicalize_axis, full
@@ -219,6 +220,7 @@ def softplus(x: Any, beta: float = 1, threshold: float = 20, name: str | None = 
         >>> F.softplus(padax.to_tensor([1.0]), beta=2.0).tolist()
         [1.0635]
     """
+    x, = _float32_inputs("softplus", x)  # Paddle's AMP black list: float32
     xf, dt = float_input(x)
     bx = M.multiply(xf, beta)
     above = M.greater_than(bx, threshold)
@@ -427,6 +429,7 @@ def tanhshrink(x: Any, name: str | None = None) -> Any:
         [-0.2384, 0.0, 1.036]
     """
     x = _float(x)
+    x, = _float32_inputs("tanh_shrink", x)  # Paddle's AMP black list: float32 (tanh itself is gray)
     return M.subtract(x, M.tanh(x))
 
 
@@ -672,6 +675,7 @@ def softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = None, 
         >>> F.softmax(padax.to_tensor([1.0, 1.0]), dtype="float64").dtype
         dtype('float64')
     """
+    x, = _float32_inputs("softmax", x)  # Paddle's AMP black list: float32
     if out is not None:
         return _write_out(out, softmax(x=x, axis=axis, dtype=dtype, name=name), "softmax")
     z, a, dt = _shifted("softmax", x, axis, dtype)
@@ -700,6 +704,7 @@ def log_softmax(x: Any, axis: int = -1, dtype: Any = None, name: str | None = No
         >>> F.log_softmax(padax.to_tensor([1000.0, 0.0])).tolist()
         [0.0, -1000.0]
     """
+    x, = _float32_inputs("log_softmax", x)  # Paddle's AMP black list: float32
     z, a, dt = _shifted("log_softmax", x, axis, dtype)
     if a is None:
         return M.cast(M.multiply(z, 0), dt)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from padax import dtypes, lax, stop_gradient as _stop_gradient
+from padax.amp.policy import float32_inputs as _float32_inputs
 from padax.core.errors import op_type_error, op_value_error
 from padax.core.trace import EvalTrace as _EvalTrace, trace_state as _trace_state
 from padax.functional import math as M, reduction as R
@@ -250,6 +251,7 @@ def cross_entropy(input: Any, label: Any, weight: Any = None, ignore_index: int 
         >>> F.cross_entropy(logits, padax.to_tensor([[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]]), soft_label=True).item()
         0.6691
     """
+    input, = _float32_inputs("cross_entropy", input)  # Paddle's AMP black list: float32
     op = "cross_entropy"
     reduction_of(op, reduction)
     x, dt = float_input(input)
@@ -324,6 +326,7 @@ def softmax_with_cross_entropy(logits: Any, label: Any, soft_label: bool = False
         >>> loss.tolist(), prob.shape
         ([[0.2395], [1.0986]], (2, 3))
     """
+    logits, = _float32_inputs("softmax_with_cross_entropy", logits)  # Paddle's AMP black list: float32
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none", soft_label=soft_label,
                          axis=axis)
     a = canonicalize_axis("softmax_with_cross_entropy", axis, asarray(logits).aval.ndim)
@@ -357,6 +360,7 @@ def nll_loss(input: Any, label: Any, weight: Any = None, ignore_index: int = -10
         >>> F.nll_loss(logp, padax.to_tensor([0, 1]), weight=padax.to_tensor([1.0, 3.0, 1.0])).item()
         0.3406
     """
+    input, = _float32_inputs("nll_loss", input)  # Paddle's AMP black list: float32
     op = "nll_loss"
     reduction_of(op, reduction)
     x = float_array(op, input, "input")

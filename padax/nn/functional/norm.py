@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from padax import dtypes
+from padax.amp.policy import float32_inputs as _float32_inputs
 from padax.core.errors import op_value_error
 from padax.functional import math as M, reduction as R
 from padax.functional._arrays import canonicalize_axis
@@ -83,6 +84,7 @@ def layer_norm(x: Any, normalized_shape: Any, weight: Any = None, bias: Any = No
         >>> F.layer_norm(x, [3], weight=padax.full([3], 2.0), bias=padax.ones([3]))[0].tolist()
         [-1.4495, 1.0, 3.4495]
     """
+    x, = _float32_inputs("layer_norm", x)  # Paddle's AMP black list: float32
     op = "layer_norm"
     x = arg(op, x, "x")
     shape = _normalized_shape(op, x, normalized_shape)
@@ -156,6 +158,7 @@ def group_norm(x: Any, num_groups: int, epsilon: float = 1e-05, weight: Any = No
         >>> F.group_norm(x, num_groups=2, data_format="NCL").reshape([-1]).tolist()
         [-1.0, 1.0, -1.0, 1.0]
     """
+    x, = _float32_inputs("group_norm", x)  # Paddle's AMP black list: float32
     op = "group_norm"
     x = arg(op, x, "x")
     c_ax = _channel_axis(op, x, data_format, _ALL_FORMATS)

@@ -21,6 +21,7 @@ from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve
 from padax.linalg import solve
+from padax.scipy.optimize._dtypes import scipy_floats
 
 _OP = "padax.scipy.optimize.least_squares"
 LOSSES = ("linear", "soft_l1", "huber", "cauchy", "arctan")
@@ -149,7 +150,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (-
         raise op_value_error(_OP, f"loss must be one of {list(LOSSES)}, got {loss!r}")
     if method == "lm" and loss != "linear":
         raise op_value_error(_OP, "method 'lm' supports only loss='linear' (as scipy)")
-    x_flat, unravel = ravel_pytree(x0)
+    x_flat, unravel = ravel_pytree(scipy_floats(x0))
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float64)
     dt = x_flat.dtype

@@ -16,6 +16,7 @@ from padax.core.trace import Tracer
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve, normal_cg_solve
 from padax.linalg import eigh
+from padax.scipy.optimize._dtypes import scipy_floats
 
 _OP = "padax.scipy.optimize.minimize"
 
@@ -465,7 +466,7 @@ def minimize(fun: Callable, x0: Any, args: tuple = (), *, method: str | None = N
         raise op_value_error(_OP, f"unknown options {sorted(unknown)}")
     if bounds is not None and key != "lbfgs":
         raise op_value_error(_OP, f"bounds are supported by method='L-BFGS-B', not {method!r}")
-    x_flat, unravel = ravel_pytree(x0)
+    x_flat, unravel = ravel_pytree(scipy_floats(x0))
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float64)  # as scipy: integers are taken as float64
     n = x_flat.shape[0]

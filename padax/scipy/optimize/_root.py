@@ -15,6 +15,7 @@ from padax.core.errors import op_value_error
 from padax.flatten_util import ravel_pytree
 from padax.implicit import dense_solve
 from padax.linalg import lstsq
+from padax.scipy.optimize._dtypes import scipy_floats
 
 
 @dataclasses.dataclass
@@ -77,19 +78,21 @@ tree_util.register_node(RootScalarResults,
                         lambda _, ch: RootScalarResults(*ch))
 
 
-def _newton_system(F: Callable, x0, tol: float, maxiter: int, J_of: Callable | None = None):
-    """Newton's method with the dense Jacobian, halving the step until |F|^2 decreases."""
+def _newton_system(F: Callable, x0, tol: float, maxiter: int, J_of: Callable | None = None, xtol: float = 0.0):
+    """Newton's method with the dense Jacobian, halving the step until |F|^2 decreases. It stops at
+    max|F| <= tol or, as scipy's hybr, once the Newton step is within xtol of |x| (relative): there
+    |F| is at its rounding floor, which for large unknowns sits above any absolute tol."""
     J_of = J_of or jacfwd(F)
 
     def sq(v):
         return pnp.sum(v * v)
 
     def cond(s):
-        x, fx, k, nfev, status = s
-        return (k < maxiter) & (pnp.max(pnp.abs(fx)) > tol) & (status == 0)
+        x, fx, k, nfev, status, done = s
+        return (k < maxiter) & (pnp.max(pnp.abs(fx)) > tol) & ~done
 
     def body(s):
-        x, fx, k, nfev, status = s
+        x, fx, k, nfev, status, _ = s
         J = J_of(x)
         d = -lstsq(J, fx[:, None])[0][:, 0]
 
@@ -105,12 +108,13 @@ def _newton_system(F: Callable, x0, tol: float, maxiter: int, J_of: Callable | N
         x1 = x + d
         a, xn, fn, j = lax.while_loop(ls_cond, ls_body, (pnp.ones((), x.dtype), x1, F(x1), pnp.asarray(0)))
         ok = pnp.isfinite(sq(fn)) & (sq(fn) < sq(fx))
+        small = pnp.sqrt(sq(d)) <= xtol * (pnp.sqrt(sq(x)) + xtol)
         return (pnp.where(ok, xn, x), pnp.where(ok, fn, fx), k + 1, nfev + j + 1 + x.shape[0],
-                pnp.where(ok, 0, 3))
+                pnp.where(ok | small, 0, 3), small | ~ok)
 
     z = pnp.asarray(0)
-    x, fx, k, nfev, status = lax.while_loop(cond, body, (x0, F(x0), z, pnp.asarray(1), z))
-    status = pnp.where((status == 0) & (pnp.max(pnp.abs(fx)) > tol), 1, status)
+    x, fx, k, nfev, status, done = lax.while_loop(cond, body, (x0, F(x0), z, pnp.asarray(1), z, pnp.asarray(False)))
+    status = pnp.where((status == 0) & ~done & (pnp.max(pnp.abs(fx)) > tol), 1, status)
     return x, (fx, nfev, k, status)
 
 
@@ -128,8 +132,9 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", jac: An
         jac: as scipy: a callable jac(x, *args) giving the Jacobian, or True when fun returns
             (value, Jacobian); otherwise the Jacobian comes from autodiff.
         tol: the tolerance on max|fun(x)| (default 1e-10 for float64, 1e-5 otherwise).
-        options: a dict with 'maxiter' (default 100 * (n + 1)); 'disp' is accepted and ignored,
-            other keys are refused (they would have no effect).
+        options: a dict with 'maxiter' (default 100 * (n + 1)) and 'xtol' (convergence once the Newton
+            step is below xtol relative to |x|, as scipy's hybr; default 1.49012e-8, 10 eps in float32);
+            'disp' is accepted and ignored, other keys are refused (they would have no effect).
 
     Returns:
         A RootResults.
@@ -149,16 +154,17 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", jac: An
         args = (args,)
     options = dict(options or {})
     options.pop("disp", None)
-    unknown = sorted(set(options) - {"maxiter"})
+    unknown = sorted(set(options) - {"maxiter", "xtol"})
     if unknown:
-        raise op_value_error(op, f"unknown options {unknown}; padax reads only 'maxiter' (and ignores 'disp')")
+        raise op_value_error(op, f"unknown options {unknown}; padax reads only 'maxiter' and 'xtol' (and ignores 'disp')")
     if jac is not None and not callable(jac) and not isinstance(jac, bool):
         raise op_value_error(op, f"jac must be a callable, True or None, got {type(jac).__name__}")
-    x_flat, unravel = ravel_pytree(x0)
+    x_flat, unravel = ravel_pytree(scipy_floats(x0))
     if not pnp.issubdtype(x_flat.dtype, pnp.floating):
         x_flat = x_flat.astype(pnp.float64)  # as scipy: integers are taken as float64
     tol = float(tol if tol is not None else (1e-10 if x_flat.dtype == pnp.float64 else 1e-5))
     maxiter = int(options.get("maxiter", 100 * (x_flat.shape[0] + 1)))
+    xtol = float(options.get("xtol", 1.49012e-8 if x_flat.dtype == pnp.float64 else 10 * float(pnp.finfo(x_flat.dtype).eps)))
     n = x_flat.shape[0]
 
     def F(xf):
@@ -175,7 +181,7 @@ def root(fun: Callable, x0: Any, args: tuple = (), method: str = "hybr", jac: An
 
     def run(_, guess):
         # custom_root never differentiates `run`: derivatives come from F's implicit rule
-        return _newton_system(F, guess, tol, maxiter, J_of)
+        return _newton_system(F, guess, tol, maxiter, J_of, xtol)
 
     x, (fx, nfev, k, status) = lax.custom_root(F, x_flat, run, lambda g, y: dense_solve(g, y), has_aux=True)
     return RootResults(x=unravel(x), success=status == 0, status=status, fun=unravel(fx), nfev=nfev, nit=k)

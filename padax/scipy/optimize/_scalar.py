@@ -11,6 +11,7 @@ import padax.numpy as pnp
 from padax import grad, tree
 from padax.core.errors import op_value_error
 from padax.core.trace import Tracer
+from padax.scipy.optimize._dtypes import scipy_floats
 from padax.scipy.optimize._root import RootScalarResults
 
 _OP = "padax.scipy.optimize.root_scalar"
@@ -205,7 +206,7 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     if method in BRACKETING:
         if bracket is None or len(bracket) != 2:
             raise op_value_error(_OP, f"method {method!r} needs bracket=[a, b]")
-        a, b = pnp.asarray(bracket[0]), pnp.asarray(bracket[1])
+        a, b = pnp.asarray(scipy_floats(bracket[0])), pnp.asarray(scipy_floats(bracket[1]))
         # as precise as the problem's data: float64 parameters give a float64 bracket
         dt = pnp.result_type(a.dtype, b.dtype, pnp.float32, *[d for d in arg_dts if pnp.issubdtype(d, pnp.inexact)])
         a, b = a.astype(dt), b.astype(dt)
@@ -225,12 +226,12 @@ def root_scalar(f: Callable, args: tuple = (), method: str | None = None, bracke
     else:
         if x0 is None:
             raise op_value_error(_OP, f"method {method!r} needs x0")
-        guess = pnp.asarray(x0)
+        guess = pnp.asarray(scipy_floats(x0))
         guess = guess.astype(pnp.result_type(guess.dtype, pnp.float32,
                                              *[d for d in arg_dts if pnp.issubdtype(d, pnp.floating)]))
         second = None
         if method == "secant":
-            second = (pnp.asarray(x1).astype(guess.dtype) if x1 is not None
+            second = (pnp.asarray(scipy_floats(x1)).astype(guess.dtype) if x1 is not None
                       else guess * 1.0001 + pnp.where(guess >= 0, 1e-4, -1e-4).astype(guess.dtype))
         if packed:
             deriv = lambda z: f(z, *args)[1]  # noqa: E731

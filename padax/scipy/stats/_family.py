@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from padax import numpy as pnp
+from padax import dtypes, jit, lax, numpy as pnp
+from padax.functional._arrays import aval_of
 from padax.scipy.special._base import inexact_args
 
 
@@ -153,4 +154,100 @@ def integer_support(k: Any, low: float = 0.0) -> Any:
     return (k == pnp.floor(k)) & (k >= low)
 
 
-__all__ = ["continuous", "discrete", "log1mexp", "integer_support"]
+
+
+def _bisect(go_up: Callable, lo: Any, hi: Any, steps: int, args: tuple) -> Any:
+    """The boundary u in [lo, hi] of the monotone predicate go_up(u, *args) (true below it), by `steps`
+    halvings (args ride in the loop carry rather than a closure, so the loop traces under grad/vmap)."""
+    def body(_, carry):
+        a, b, rest = carry
+        mid = 0.5 * (a + b)
+        up = go_up(mid, *rest)
+        return pnp.where(up, mid, a), pnp.where(up, b, mid), rest
+    a, b, _ = lax.fori_loop(0, steps, body, (lo, hi, tuple(args)))
+    # a root below lo (above hi) is beyond the dtype's range: u = -inf (+inf), to the end of the support
+    return pnp.where(go_up(lo, *args), pnp.where(go_up(hi, *args), np.inf, 0.5 * (a + b)), -np.inf)
+
+
+def _u_range(x: Any, support: str) -> tuple[float, float, int]:
+    """Bisection bounds of the transformed variable u and the halvings that reach the dtype's precision."""
+    fi = np.finfo(np.dtype(aval_of(x).dtype))
+    lo, hi = float(np.log(fi.tiny)), float(np.log(fi.max))
+    if support == "unit":                      # x = sigmoid(u): both ends of (0, 1) to relative precision
+        lo, hi = lo, -lo
+    return lo, hi, int(np.ceil(np.log2((hi - lo) / fi.eps))) + 2
+
+
+def quantile_pair(cdf: Callable, sf: Callable, logpdf: Callable, support: str) -> tuple[Callable, Callable]:
+    """Standard ppf and isf of a continuous law from its cdf/sf by bisection, for scipy's quantiles
+    that have no closed form (t, beta, gamma, ...).
+
+    The bisection runs on u with x = exp(u) ("positive"), x = sigmoid(u) ("unit") or x = ±exp(u) with
+    the law symmetric about 0 ("symmetric"), over the dtype's whole exponent range, so both tails keep
+    their relative precision; the lower half of the quantiles solves cdf(x) = q, the upper sf(x) = 1 - q.
+    The first derivatives (in q and in the shape parameters) are the implicit ones,
+    dx = (dq - dF/dshape) / pdf(x); float16/bfloat16 are computed in float32.
+    """
+    to_x = {"positive": pnp.exp, "symmetric": pnp.exp, "unit": lambda u: 1.0 / (1.0 + pnp.exp(-u))}[support]
+    lo_x = {"positive": 0.0, "symmetric": -np.inf, "unit": 0.0}[support]
+    hi_x = {"positive": np.inf, "symmetric": np.inf, "unit": 1.0}[support]
+
+    def solve(p_lower, *shape):
+        """x with cdf(x) = p_lower, where p_lower is given as (q, use_lower): the side the probability is exact on."""
+        q, lower = p_lower
+        return _solve(lax.stop_gradient(q), lower, *(lax.stop_gradient(s) for s in shape))
+
+    @jit
+    def _solve(qs, lower, *ss):
+        lo, hi, steps = _u_range(qs, support)
+        ends = pnp.full_like(qs, lo), pnp.full_like(qs, hi)
+        if support == "symmetric":              # |x| from the tail P(X > |x|) = q (q <= 1/2)
+            x = to_x(_bisect(lambda u, qq, *sh: sf(to_x(u), *sh) > qq, *ends, steps, (qs, *ss)))
+            x = pnp.where(lower, -x, x)
+        else:
+            def go_up(u, qq, low, *sh):
+                xu = to_x(u)
+                return pnp.where(low, cdf(xu, *sh) < qq, sf(xu, *sh) > qq)
+            x = to_x(_bisect(go_up, *ends, steps, (qs, lower, *ss)))
+        return x
+
+    def finish(x, at_lo, at_hi, q, lower, shape):
+        """x with the implicit first derivatives; the ends of the support where at_lo / at_hi."""
+        x = lax.stop_gradient(x)
+        dens = lax.stop_gradient(pnp.exp(logpdf(x, *shape)))
+        resid = pnp.where(lower, q - cdf(x, *shape), sf(x, *shape) - q)
+        g = resid / pnp.where(dens > 0, dens, 1.0)
+        x = x + (g - lax.stop_gradient(g))
+        return pnp.where(at_lo, lo_x, pnp.where(at_hi, hi_x, x))
+
+    def impl(q, *shape):
+        lower = q <= 0.5
+        p = pnp.where(lower, q, 1.0 - q)
+        x = solve((p, lower), *shape)
+        if support == "symmetric":
+            x = pnp.where(q == 0.5, 0.0, x)
+        return finish(x, q == 0, q == 1, p, lower, shape)
+
+    def impl_isf(q, *shape):
+        lower = q > 0.5                          # isf(q) = ppf(1 - q), 1 - q exact for q > 1/2
+        p = pnp.where(lower, 1.0 - q, q)
+        x = solve((p, lower), *shape)
+        if support == "symmetric":
+            x = pnp.where(q == 0.5, 0.0, x)
+        return finish(x, q == 1, q == 0, p, lower, shape)
+
+    return _low_precision(impl), _low_precision(impl_isf)
+
+
+def _low_precision(fn: Callable) -> Callable:
+    """fn computed in float32 for float16/bfloat16 arguments (and rounded back)."""
+    def run(q, *shape):
+        dt = aval_of(q).dtype
+        if dt in (dtypes.float16, dtypes.bfloat16):
+            up = [lax.convert_element_type(a, dtypes.float32) for a in (q,) + shape]
+            return lax.convert_element_type(fn(*up), dt)
+        return fn(q, *shape)
+    return run
+
+
+__all__ = ["continuous", "discrete", "log1mexp", "integer_support", "quantile_pair"]

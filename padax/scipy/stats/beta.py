@@ -12,7 +12,7 @@ import numpy as np
 
 from padax import numpy as pnp
 from padax.scipy.special import betainc, betaln, xlog1py, xlogy
-from padax.scipy.stats._family import continuous
+from padax.scipy.stats._family import continuous, quantile_pair
 
 
 def _logpdf(z, a, b):
@@ -29,6 +29,8 @@ def _sf(z, a, b):
     return betainc(b, a, pnp.clip(1.0 - z, 0.0, 1.0))
 
 
-_f = continuous("beta", ("a", "b"), logpdf=_logpdf, cdf=_cdf, sf=_sf)
-logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
-__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]
+_ppf, _isf = quantile_pair(_cdf, _sf, _logpdf, "unit")
+_f = continuous("beta", ("a", "b"), logpdf=_logpdf, cdf=_cdf, sf=_sf, ppf=_ppf, isf=_isf)
+logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
+                                                                 "ppf", "isf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

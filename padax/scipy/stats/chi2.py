@@ -10,10 +10,24 @@ Examples:
 """
 import numpy as np
 
-from padax.scipy.stats._family import continuous
+from padax.scipy.stats._family import continuous, quantile_pair
 from padax.scipy.stats.gamma import standard_cdf, standard_logpdf, standard_sf
 
-_f = continuous("chi2", ("df",), logpdf=lambda z, df: standard_logpdf(0.5 * z, 0.5 * df) - float(np.log(2.0)),
-                cdf=lambda z, df: standard_cdf(0.5 * z, 0.5 * df), sf=lambda z, df: standard_sf(0.5 * z, 0.5 * df))
-logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
-__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]
+
+def _logpdf(z, df):
+    return standard_logpdf(0.5 * z, 0.5 * df) - float(np.log(2.0))
+
+
+def _cdf(z, df):
+    return standard_cdf(0.5 * z, 0.5 * df)
+
+
+def _sf(z, df):
+    return standard_sf(0.5 * z, 0.5 * df)
+
+
+_ppf, _isf = quantile_pair(_cdf, _sf, _logpdf, "positive")
+_f = continuous("chi2", ("df",), logpdf=_logpdf, cdf=_cdf, sf=_sf, ppf=_ppf, isf=_isf)
+logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
+                                                                 "ppf", "isf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from padax import lax, numpy as pnp
 from padax.scipy.special import gammainc, gammaincc, xlogy
-from padax.scipy.stats._family import continuous
+from padax.scipy.stats._family import continuous, quantile_pair
 
 
 def standard_logpdf(z, a):
@@ -29,6 +29,8 @@ def standard_sf(z, a):
     return gammaincc(a, pnp.maximum(z, 0.0))
 
 
-_f = continuous("gamma", ("a",), logpdf=standard_logpdf, cdf=standard_cdf, sf=standard_sf)
-logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
-__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]
+_ppf, _isf = quantile_pair(standard_cdf, standard_sf, standard_logpdf, "positive")
+_f = continuous("gamma", ("a",), logpdf=standard_logpdf, cdf=standard_cdf, sf=standard_sf, ppf=_ppf, isf=_isf)
+logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
+                                                                 "ppf", "isf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

@@ -11,7 +11,7 @@ Examples:
 
 from padax import lax, numpy as pnp
 from padax.scipy.special import gammaincc
-from padax.scipy.stats._family import continuous
+from padax.scipy.stats._family import continuous, quantile_pair
 
 
 def _logpdf(z, beta):
@@ -27,6 +27,8 @@ def _cdf(z, beta):
     return _sf(-z, beta)
 
 
-_f = continuous("gennorm", ("beta",), logpdf=_logpdf, cdf=_cdf, sf=_sf)
-logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
-__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]
+_ppf, _isf = quantile_pair(_cdf, _sf, _logpdf, "symmetric")
+_f = continuous("gennorm", ("beta",), logpdf=_logpdf, cdf=_cdf, sf=_sf, ppf=_ppf, isf=_isf)
+logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
+                                                                 "ppf", "isf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

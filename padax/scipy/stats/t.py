@@ -15,7 +15,7 @@ import numpy as np
 
 from padax import lax, numpy as pnp
 from padax.scipy.special import betainc
-from padax.scipy.stats._family import continuous
+from padax.scipy.stats._family import continuous, quantile_pair
 
 
 def _logpdf(z, df):
@@ -37,6 +37,8 @@ def _sf(z, df):
     return _cdf(-z, df)
 
 
-_f = continuous("t", ("df",), logpdf=_logpdf, cdf=_cdf, sf=_sf)
-logpdf, pdf, cdf, logcdf, sf, logsf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"))
-__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]
+_ppf, _isf = quantile_pair(_cdf, _sf, _logpdf, "symmetric")
+_f = continuous("t", ("df",), logpdf=_logpdf, cdf=_cdf, sf=_sf, ppf=_ppf, isf=_isf)
+logpdf, pdf, cdf, logcdf, sf, logsf, ppf, isf = (_f[k] for k in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf",
+                                                                 "ppf", "isf"))
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

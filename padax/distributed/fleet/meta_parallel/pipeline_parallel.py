@@ -28,6 +28,7 @@ import numpy as np
 import padax as _padax
 from padax.distributed.fleet import layout
 from padax.distributed.fleet.meta_parallel.pp_layers import PipelineLayer
+from padax.nn import Layer as _Layer
 from padax.runtime import tree as tree_util
 from padax.runtime.sharding import Mesh, PartitionSpec as P
 
@@ -363,9 +364,11 @@ def _interleaved_body(model, pack, loss_fn, S, V, M, act, pp_axis, data):
     return local
 
 
-class PipelineParallel:
+class PipelineParallel(_Layer):
     """fleet.distributed_model of a PipelineLayer: its schedule, microbatch count and mesh (the schedule is
-    pp_configs' schedule_mode, or 'VPP' for a layer with virtual stages).
+    pp_configs' schedule_mode, or 'VPP' for a layer with virtual stages). A Layer holding the PipelineLayer
+    as its sublayer `_layers`, as Paddle's: parameters(), named_parameters() ('_layers.' names),
+    state_dict()/set_state_dict(), train()/eval() act on the pipelined layers.
 
     `value_and_grad(inputs, labels)` gives the mean loss and model-shaped
     gradients (call inside padax.jit); `train_batch([inputs, labels],
@@ -398,6 +401,9 @@ class PipelineParallel:
     """
 
     def __init__(self, layers: PipelineLayer, hcg: Any, strategy: Any) -> None:
+        super().__init__()
+        if not isinstance(layers, PipelineLayer):
+            raise TypeError(f"PipelineParallel: expected a PipelineLayer, got {type(layers).__name__}")
         self._layers = layers
         self._mesh = hcg.mesh
         self._data_axes = hcg.data_axes
@@ -433,7 +439,7 @@ class PipelineParallel:
         new_model, new_state = optimizer.step(model, grads, opt_state)
         return loss, new_model, new_state
 
-    def __call__(self, x: Any) -> Any:
+    def forward(self, x: Any) -> Any:
         return self._layers(x)
 
 
