@@ -166,7 +166,13 @@ class _Translator:
 
     def read(self, env: dict, v: Any) -> str:
         if _is_literal(v):
-            return self.g.const(np.asarray(v.val, dtype=v.aval.dtype))
+            val = np.asarray(v.val, dtype=v.aval.dtype)
+            if val.shape == () and val.dtype.kind in "iuf" and float(val) == int(val) and self.g.is_symbolic(int(val)):
+                # the traced size of a None axis (a mean's count, a negative index's wrap): the run-time size
+                size = self.g.dim_value(int(val))
+                size = self.g.node("Reshape", [size, self.g.const([], np.int64)])
+                return self.g.node("Cast", [size], to=self.g.h.np_dtype_to_tensor_dtype(val.dtype))
+            return self.g.const(val)
         return env[v]
 
     def run(self, jaxpr: Any, consts: Sequence[str], args: Sequence[str]) -> list[str]:
@@ -272,6 +278,11 @@ _bool_or_int("and", "And", "BitwiseAnd")
 _bool_or_int("or", "Or", "BitwiseOr")
 _bool_or_int("xor", "Xor", "BitwiseXor")
 _bool_or_int("not", "Not", "BitwiseNot")
+
+
+@_rule("check")
+def _check(t: _Translator, eqn: Any, ins: list) -> list:
+    return []  # padax's run-time checks (checkify, index range checks) are not exported: ONNX has no errors
 
 
 @_rule("div")
@@ -500,15 +511,16 @@ def _dynamic_slice(t: _Translator, eqn: Any, ins: list) -> str:
     sizes = [int(s) for s in eqn.params["slice_sizes"]]
     starts, ends = [], []
     for i, (v, size, d) in enumerate(zip(idx, sizes, shape)):
-        if t.g.is_symbolic(d):
-            if size != d:
-                raise t.unsupported(eqn, f"slices a None-sized axis {i}; export with that size fixed")
+        if t.g.is_symbolic(d) and size == d:
             starts.append(t.g.const([0], np.int64))
             ends.append(t.g.const([_INT64_MAX], np.int64))
             continue
+        if t.g.is_symbolic(size):
+            raise t.unsupported(eqn, f"takes a None-sized slice of axis {i}; export with that size fixed")
+        hi = t.g.node("Sub", [t.g.dim_value(d), t.g.const([size], np.int64)])
         s = t.g.node("Cast", [v], to=t.g.onnx.TensorProto.INT64)  # XLA clamps the start into [0, d - size]
-        s = t.g.node("Max", [t.g.node("Min", [s, t.g.const(d - size, np.int64)]), t.g.const(0, np.int64)])
         s = t.g.node("Reshape", [s, t.g.const([1], np.int64)])
+        s = t.g.node("Max", [t.g.node("Min", [s, hi]), t.g.const([0], np.int64)])
         starts.append(s)
         ends.append(t.g.node("Add", [s, t.g.const([size], np.int64)]))
     return t.g.node("Slice", [x, t.g.node("Concat", starts, axis=0), t.g.node("Concat", ends, axis=0),
@@ -683,6 +695,17 @@ def _scan(t: _Translator, eqn: Any, ins: list) -> list[str]:
     return [*carry, *ys]
 
 
+def _live(nodes: list, outputs: Sequence[str]) -> list:
+    """The nodes the outputs depend on (a check's index computation, say, is dropped)."""
+    need = set(outputs)
+    kept = []
+    for n in reversed(nodes):
+        if any(o in need for o in n.output):
+            kept.append(n)
+            need.update(n.input)
+    return kept[::-1]
+
+
 # -- export --------------------------------------------------------------------------------------
 
 def _spec(s: Any, i: int) -> InputSpec:
@@ -816,6 +839,9 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         g.nodes.append(h.make_node("Identity", [name], [final], name=g.fresh("n_output")))
         out_names.append(final)
     outputs = [value_info(n, a) for n, a in zip(out_names, closed.out_avals)]
+    g.nodes = _live(g.nodes, out_names)
+    needed = {i for n in g.nodes for i in n.input}
+    g.inits = [i for i in g.inits if i.name in needed or i.name in init_names]
     graph = h.make_graph(g.nodes, type(layer).__name__ if isinstance(layer, padax.nn.Layer) else
                          getattr(layer, "__name__", "padax_program"), inputs, outputs, initializer=g.inits)
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", int(opset_version))],
