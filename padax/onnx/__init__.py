@@ -6,6 +6,6 @@ Sizes given as None in the InputSpec become symbolic ONNX dimensions. See docs/d
 """
 from __future__ import annotations
 
-from padax.onnx.export import UnsupportedPrimitiveError, export
+from padax.onnx._export import UnsupportedPrimitiveError, export
 
 __all__ = ["export", "UnsupportedPrimitiveError"]
