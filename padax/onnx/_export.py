@@ -640,27 +640,39 @@ def _pool(kind: str) -> Callable:
     def rule(t: _Translator, eqn: Any, ins: list) -> str:
         p = eqn.params
         win = [int(v) for v in p["window_dimensions"]]
+        n = len(win)
         strides = [int(v) for v in p["window_strides"]]
         pads = [tuple(int(v) for v in pp) for pp in p["padding"]]
-        wdil = [int(v) for v in p.get("window_dilation", [1] * len(win))]
-        bdil = [int(v) for v in p.get("base_dilation", [1] * len(win))]
-        if (len(win) < 3 or win[:2] != [1, 1] or strides[:2] != [1, 1] or pads[:2] != [(0, 0), (0, 0)]
-                or any(b != 1 for b in bdil) or wdil[:2] != [1, 1]):
+        wdil = [int(v) for v in p.get("window_dilation") or [1] * n]
+        bdil = [int(v) for v in p.get("base_dilation") or [1] * n]
+        trivial = [i for i in range(n) if win[i] == 1 and strides[i] == 1 and pads[i] == (0, 0) and wdil[i] == 1]
+        if len(trivial) < 2 or n < 3 or any(b != 1 for b in bdil) or any(a < 0 or b < 0 for a, b in pads):
             raise t.unsupported(eqn, f"over window {win} (strides {strides}, padding {pads}, base dilation {bdil}) "
-                                     "has no ONNX translation: padax exports windows over the axes after the "
-                                     "first two (NCHW pooling)")
-        attrs = dict(kernel_shape=win[2:], strides=strides[2:], pads=[a for a, _ in pads[2:]] + [b for _, b in pads[2:]])
-        if any(d != 1 for d in wdil):
+                                     "has no ONNX translation: padax exports pooling windows that leave two axes "
+                                     "(batch and channels) alone")
+        if kind == "sum" and _dtype(eqn).kind != "f":
+            raise t.unsupported(eqn, f"of {_dtype(eqn).name} has no ONNX translation (AveragePool is for floats)")
+        perm = trivial[:2] + [i for i in range(n) if i not in trivial[:2]]
+        sp = perm[2:]
+        attrs = dict(kernel_shape=[win[i] for i in sp], strides=[strides[i] for i in sp],
+                     pads=[pads[i][0] for i in sp] + [pads[i][1] for i in sp])
+        if any(wdil[i] != 1 for i in sp):
             if kind == "sum" and t.g.opset < 19:
                 raise t.unsupported(eqn, "with window dilation needs opset_version >= 19")
-            attrs["dilations"] = wdil[2:]
+            attrs["dilations"] = [wdil[i] for i in sp]
         x = ins[0]
+        if perm != list(range(n)):
+            x = t.g.node("Transpose", [x], perm=perm)
         if kind == "max":
-            return t.g.node("MaxPool", [x], **attrs)
-        if kind == "min":
-            return t.g.node("Neg", [t.g.node("MaxPool", [t.g.node("Neg", [x])], **attrs)])
-        avg = t.g.node("AveragePool", [x], count_include_pad=1, **attrs)
-        return t.g.node("Mul", [avg, t.g.const(float(np.prod(win)), _dtype(eqn))])
+            out = t.g.node("MaxPool", [x], **attrs)
+        elif kind == "min":
+            out = t.g.node("Neg", [t.g.node("MaxPool", [t.g.node("Neg", [x])], **attrs)])
+        else:
+            avg = t.g.node("AveragePool", [x], count_include_pad=1, **attrs)
+            out = t.g.node("Mul", [avg, t.g.const(float(np.prod(win)), _dtype(eqn))])
+        if perm != list(range(n)):
+            out = t.g.node("Transpose", [out], perm=[int(i) for i in np.argsort(perm)])
+        return out
     return rule
 
 
@@ -759,10 +771,14 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         >>> import os, tempfile, padax
         >>> from padax.static import InputSpec
         >>> model = padax.nn.Linear(4, 2)
-        >>> with tempfile.TemporaryDirectory() as d:  # doctest: +SKIP
+        >>> with tempfile.TemporaryDirectory() as d:
         ...     padax.onnx.export(model, os.path.join(d, "linear"), [InputSpec([None, 4], "float32", "x")])
-        ...     print(os.listdir(d))
-        ['linear.onnx']
+        ...     import onnx  # the optional extra: pip install 'padax[onnx]'
+        ...     graph = onnx.load(os.path.join(d, "linear.onnx")).graph
+        >>> [d.dim_param or d.dim_value for d in graph.input[0].type.tensor_type.shape.dim]
+        ['x_dim0', 4]
+        >>> sorted(i.name for i in graph.initializer if i.name in model.state_dict())
+        ['bias', 'weight']
     """
     if configs:
         raise TypeError(f"padax.onnx.export: unsupported options {sorted(configs)}")

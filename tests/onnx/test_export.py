@@ -97,8 +97,11 @@ def test_transformer_encoder_layer(tmp_path):
     padax.seed(4)
     model = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0)
     model.eval()
-    sess, _ = _export(tmp_path, model, [InputSpec([None, 6, 16], "float32", "src")])
-    _check_batches(sess, model, (6, 16))
+    sess, _ = _export(tmp_path, model, [InputSpec([None, None, 16], "float32", "src")])  # batch and length
+    for b, n in ((1, 6), (3, 4)):
+        x = _rand((b, n, 16), seed=b)
+        np.testing.assert_allclose(sess.run(None, {"src": x})[0], np.asarray(model(padax.to_tensor(x))),
+                                   rtol=1e-5, atol=1e-5)
 
 
 class _Mixed(nn.Layer):
@@ -157,6 +160,11 @@ def test_unsupported_primitive_is_named(tmp_path):
     assert not os.listdir(tmp_path)
 
 
+def test_rnn_over_a_none_sequence_length_is_refused(tmp_path):
+    with pytest.raises(padax.onnx.UnsupportedPrimitiveError, match="'scan'.*sequence length fixed"):
+        padax.onnx.export(nn.GRU(2, 3), os.path.join(tmp_path, "rnn"), [InputSpec([None, None, 2], "float32")])
+
+
 def test_bad_arguments(tmp_path):
     with pytest.raises(ValueError, match="opset_version=9"):
         padax.onnx.export(nn.Linear(2, 2), os.path.join(tmp_path, "m"), [InputSpec([1, 2])], opset_version=9)
@@ -169,3 +177,12 @@ def test_mean_over_the_none_axis_uses_the_run_time_size(tmp_path):
     for b in (1, 3, 5):
         x = _rand((b, 2), b)
         np.testing.assert_allclose(sess.run(None, {"x": x})[0], x - x.mean(0), rtol=1e-5, atol=1e-6)
+
+
+def test_channels_last_conv_and_pooling(tmp_path):
+    padax.seed(6)
+    model = nn.Sequential(nn.Conv2D(3, 4, 3, padding=1, data_format="NHWC"), nn.ReLU(),
+                          nn.MaxPool2D(2, data_format="NHWC"), nn.AvgPool2D(2, data_format="NHWC"))
+    model.eval()
+    sess, _ = _export(tmp_path, model, [InputSpec([None, 8, 8, 3], "float32")])
+    _check_batches(sess, model, (8, 8, 3))
