@@ -679,16 +679,18 @@ def _pool(kind: str) -> Callable:
 _RULES.update(reduce_window_max=_pool("max"), reduce_window_min=_pool("min"), reduce_window_sum=_pool("sum"))
 
 
+_UNROLL_MAX = 16
+
+
 @_rule("scan")
 def _scan(t: _Translator, eqn: Any, ins: list) -> list[str]:
-    """Unrolled: one copy of the body per step (the length is the traced one)."""
+    """Unrolled (one copy of the body per step) for a fixed length up to 16; an ONNX Loop otherwise."""
     p = eqn.params
     length, nc, ncarry = int(p["length"]), int(p["num_consts"]), int(p["num_carry"])
     closed = p["jaxpr"]
     body = closed.jaxpr
-    if t.g.is_symbolic(length):
-        raise t.unsupported(eqn, "runs over a None-sized axis (an RNN over a dynamic sequence length); export "
-                                 "with the sequence length fixed (the loop is unrolled)")
+    if t.g.is_symbolic(length) or length > _UNROLL_MAX:
+        return _scan_loop(t, eqn, ins)
     cnames = [t.g.const(np.asarray(c)) for c in closed.consts]
     consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
     ys_steps: list[list[str]] = [[] for _ in range(length)]
@@ -707,6 +709,54 @@ def _scan(t: _Translator, eqn: Any, ins: list) -> list[str]:
     return [*carry, *ys]
 
 
+def _scan_loop(t: _Translator, eqn: Any, ins: list) -> list[str]:
+    """scan as an ONNX Loop: the trip count is the run-time length; the body reads the consts and the xs from the
+    outer graph; the ys are the Loop's scan outputs (reversed afterwards for a reverse scan)."""
+    g, h, tp = t.g, t.g.h, t.g.onnx.TensorProto
+    p = eqn.params
+    length, nc, ncarry = int(p["length"]), int(p["num_consts"]), int(p["num_carry"])
+    reverse = bool(p.get("reverse", False))
+    closed = p["jaxpr"]
+    cnames = [g.const(np.asarray(c)) for c in closed.consts]
+    consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
+    trips = g.node("Reshape", [g.dim_value(length), g.const([], np.int64)])
+    outer_nodes, outer_cache = g.nodes, dict(g.sym_cache)
+    g.nodes = []
+    it, cond = g.fresh("iter"), g.fresh("cond")
+    carry_in = [g.fresh("carry") for _ in carry]
+    idx = g.node("Sub", [g.node("Sub", [trips, g.const(1, np.int64)]), it]) if reverse else it
+    x_t = [g.node("Gather", [x, idx], axis=0) for x in xs]
+    outs = t.run(closed.jaxpr, cnames, [*consts, *carry_in, *x_t])
+    body_outs = [g.node("Identity", [cond])] + [g.node("Identity", [o]) for o in outs]
+    body_nodes = g.nodes
+    g.nodes, g.sym_cache = outer_nodes, outer_cache
+
+    def info(name: str, aval: Any) -> Any:
+        return h.make_tensor_value_info(name, h.np_dtype_to_tensor_dtype(np.dtype(aval.dtype)), None)
+
+    body_in = [h.make_tensor_value_info(it, tp.INT64, []), h.make_tensor_value_info(cond, tp.BOOL, [])]
+    body_in += [info(n, v.aval) for n, v in zip(carry_in, closed.jaxpr.invars[nc:nc + ncarry])]
+    body_out = [h.make_tensor_value_info(body_outs[0], tp.BOOL, [])]
+    body_out += [info(n, v.aval) for n, v in zip(body_outs[1:], closed.jaxpr.outvars)]
+    graph = h.make_graph(body_nodes, g.fresh("scan_body"), body_in, body_out)
+    results = g.node("Loop", [trips, g.const(True, np.bool_), *carry], n_out=len(eqn.outvars), body=graph)
+    results = [results] if isinstance(results, str) else list(results)
+    if reverse:
+        for k in range(ncarry, len(results)):
+            results[k] = g.node("Slice", [results[k], g.const([-1], np.int64), g.const([-_INT64_MAX], np.int64),
+                                          g.const([0], np.int64), g.const([-1], np.int64)])
+    return results
+
+
+def _inputs(n: Any) -> list[str]:
+    """A node's inputs and the outer names its subgraphs (a Loop's body) read."""
+    names = list(n.input)
+    for a in n.attribute:
+        if a.type == a.GRAPH:
+            names += [i for sub in a.g.node for i in _inputs(sub)]
+    return names
+
+
 def _live(nodes: list, outputs: Sequence[str]) -> list:
     """The nodes the outputs depend on (a check's index computation, say, is dropped)."""
     need = set(outputs)
@@ -714,7 +764,7 @@ def _live(nodes: list, outputs: Sequence[str]) -> list:
     for n in reversed(nodes):
         if any(o in need for o in n.output):
             kept.append(n)
-            need.update(n.input)
+            need.update(_inputs(n))
     return kept[::-1]
 
 
@@ -856,7 +906,7 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         out_names.append(final)
     outputs = [value_info(n, a) for n, a in zip(out_names, closed.out_avals)]
     g.nodes = _live(g.nodes, out_names)
-    needed = {i for n in g.nodes for i in n.input}
+    needed = {i for n in g.nodes for i in _inputs(n)}
     g.inits = [i for i in g.inits if i.name in needed or i.name in init_names]
     graph = h.make_graph(g.nodes, type(layer).__name__ if isinstance(layer, padax.nn.Layer) else
                          getattr(layer, "__name__", "padax_program"), inputs, outputs, initializer=g.inits)

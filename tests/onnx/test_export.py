@@ -160,9 +160,19 @@ def test_unsupported_primitive_is_named(tmp_path):
     assert not os.listdir(tmp_path)
 
 
-def test_rnn_over_a_none_sequence_length_is_refused(tmp_path):
-    with pytest.raises(padax.onnx.UnsupportedPrimitiveError, match="'scan'.*sequence length fixed"):
-        padax.onnx.export(nn.GRU(2, 3), os.path.join(tmp_path, "rnn"), [InputSpec([None, None, 2], "float32")])
+@pytest.mark.parametrize("direction", ["forward", "bidirect"])
+def test_rnn_over_a_none_sequence_length_is_a_loop(tmp_path, direction):
+    padax.seed(7)
+    model = nn.GRU(4, 6, direction=direction)
+    model.eval()
+    sess, proto = _export(tmp_path, model, [InputSpec([None, None, 4], "float32", "x")])
+    assert "Loop" in {n.op_type for n in proto.graph.node}
+    for b, n in ((1, 5), (3, 2)):
+        x = _rand((b, n, 4), seed=b)
+        out, h = model(padax.to_tensor(x))
+        got = sess.run(None, {"x": x})
+        np.testing.assert_allclose(got[0], np.asarray(out), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got[1], np.asarray(h), rtol=1e-5, atol=1e-6)
 
 
 def test_bad_arguments(tmp_path):
