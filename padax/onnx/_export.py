@@ -615,8 +615,6 @@ def _dot(t: _Translator, eqn: Any, ins: list) -> str:
 def _conv(t: _Translator, eqn: Any, ins: list) -> str:
     p = eqn.params
     dn = p["dimension_numbers"]
-    if any(int(d) != 1 for d in p["lhs_dilation"]):
-        raise t.unsupported(eqn, "with lhs_dilation (a transposed convolution) has no ONNX translation yet")
     if int(p.get("batch_group_count", 1)) != 1:
         raise t.unsupported(eqn, "with batch_group_count > 1 has no ONNX translation")
     pads = [tuple(int(v) for v in pp) for pp in p["padding"]]
@@ -628,12 +626,46 @@ def _conv(t: _Translator, eqn: Any, ins: list) -> str:
         x = t.g.node("Transpose", [x], perm=list(lhs_spec))
     if rhs_spec != tuple(range(len(rhs_spec))):
         w = t.g.node("Transpose", [w], perm=list(rhs_spec))
-    out = t.g.node("Conv", [x, w], strides=[int(s) for s in p["window_strides"]],
-                   pads=[a for a, _ in pads] + [b for _, b in pads],
-                   dilations=[int(d) for d in p["rhs_dilation"]], group=int(p["feature_group_count"]))
+    lhs_dil = [int(d) for d in p["lhs_dilation"]]
+    if any(d != 1 for d in lhs_dil):
+        out = _conv_transpose(t, eqn, x, w, lhs_dil, pads)
+    else:
+        out = t.g.node("Conv", [x, w], strides=[int(s) for s in p["window_strides"]],
+                       pads=[a for a, _ in pads] + [b for _, b in pads],
+                       dilations=[int(d) for d in p["rhs_dilation"]], group=int(p["feature_group_count"]))
     if out_spec != tuple(range(len(out_spec))):
         out = t.g.node("Transpose", [out], perm=list(np.argsort(out_spec)))
     return out
+
+
+def _conv_transpose(t: _Translator, eqn: Any, x: str, w: str, lhs_dil: list, pads: list) -> str:
+    """A convolution of the input dilated by `lhs_dil` (a transposed convolution) as ONNX ConvTranspose: the
+    kernel flipped and its (out, in/groups) axes regrouped to (in, out/groups)."""
+    p = eqn.params
+    if any(int(s) != 1 for s in p["window_strides"]):
+        raise t.unsupported(eqn, "with both lhs_dilation and window strides has no ONNX translation")
+    rhs = eqn.invars[1].aval.shape
+    spec = tuple(int(v) for v in p["dimension_numbers"].rhs_spec)
+    o, i_g, *k = (int(rhs[a]) for a in spec)
+    rd = [int(d) for d in p["rhs_dilation"]]
+    groups = int(p["feature_group_count"])
+    k_eff = [(kk - 1) * d + 1 for kk, d in zip(k, rd)]
+    t_pads = [ke - 1 - lo for ke, (lo, _) in zip(k_eff, pads)] + [ke - 1 - hi for ke, (_, hi) in zip(k_eff, pads)]
+    n = len(k)
+    extra = [max(0, -v) for v in t_pads[n:]]  # an end pad past the kernel: output_padding
+    t_pads = t_pads[:n] + [max(0, v) for v in t_pads[n:]]
+    if any(v < 0 for v in t_pads):
+        raise t.unsupported(eqn, f"with lhs_dilation and padding {pads} wider than the kernel at the start has "
+                                 "no ONNX translation")
+    g = t.g
+    sp = list(range(2, 2 + n))
+    w = g.node("Slice", [w, g.const([-1] * n, np.int64), g.const([-_INT64_MAX] * n, np.int64),
+                         g.const(sp, np.int64), g.const([-1] * n, np.int64)])
+    w = g.node("Reshape", [w, g.const([groups, o // groups, i_g, *k], np.int64)])
+    w = g.node("Transpose", [w], perm=[0, 2, 1, *range(3, 3 + n)])
+    w = g.node("Reshape", [w, g.const([groups * i_g, o // groups, *k], np.int64)])
+    attrs = {"output_padding": extra} if any(extra) else {}
+    return g.node("ConvTranspose", [x, w], strides=lhs_dil, pads=t_pads, dilations=rd, group=groups, **attrs)
 
 
 def _pool(kind: str) -> Callable:

@@ -196,3 +196,14 @@ def test_channels_last_conv_and_pooling(tmp_path):
     model.eval()
     sess, _ = _export(tmp_path, model, [InputSpec([None, 8, 8, 3], "float32")])
     _check_batches(sess, model, (8, 8, 3))
+
+
+@pytest.mark.parametrize("kw", [dict(stride=2, padding=1, groups=2), dict(stride=2, padding=1, dilation=2),
+                                dict(stride=3, output_padding=1)])
+def test_conv_transpose(tmp_path, kw):
+    padax.seed(8)
+    model = nn.Conv2DTranspose(4, 6, 3, **kw)
+    model.eval()
+    sess, proto = _export(tmp_path, model, [InputSpec([None, 4, 5, 5], "float32")])
+    assert "ConvTranspose" in {n.op_type for n in proto.graph.node}
+    _check_batches(sess, model, (4, 5, 5))
