@@ -26,6 +26,7 @@ DEFAULT_OPSET = 17
 MIN_OPSET = 13
 _PLACEHOLDERS = (1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069)
 _INT64_MAX = np.iinfo(np.int64).max
+_NEAR_END = 64  # a slice bound this close below a None axis's traced size is counted from its end
 
 
 class UnsupportedPrimitiveError(NotImplementedError):
@@ -491,14 +492,20 @@ def _slice(t: _Translator, eqn: Any, ins: list) -> str:
     limits = [int(s) for s in eqn.params["limit_indices"]]
     strides = eqn.params.get("strides") or [1] * len(starts)
     ends = []
-    for s, e, d in zip(starts, limits, shape):
-        if t.g.is_symbolic(d) and e == d:
-            ends.append(_INT64_MAX)  # to the end, whatever the size
-        elif t.g.is_symbolic(d) and (s != 0 or e != d):
+    for i, (s, e, d) in enumerate(zip(starts, limits, shape)):
+        if not t.g.is_symbolic(d):
+            ends.append(e)
+            continue
+        if e == d:
+            e = _INT64_MAX  # to the end, whatever the size
+        elif d - _NEAR_END <= e < d:
+            e = e - d  # x[:-k]: counted from the end
+        if d - _NEAR_END <= s < d:
+            starts[i] = s - d  # x[-k:]
+        if t.g.is_symbolic(e) or t.g.is_symbolic(s):
             raise t.unsupported(eqn, f"slices a None-sized axis ({starts}:{limits} of {tuple(shape)}); export "
                                      "with that size fixed")
-        else:
-            ends.append(e)
+        ends.append(e)
     axes = list(range(len(starts)))
     return t.g.node("Slice", [ins[0], t.g.const(starts, np.int64), t.g.const(ends, np.int64),
                               t.g.const(axes, np.int64), t.g.const([int(s) for s in strides], np.int64)])
@@ -831,6 +838,55 @@ def _arg_names(layer: Any, n: int) -> list[str]:
     return names if len(names) == n and len(set(names)) == n else [f"x{i}" for i in range(n)]
 
 
+def _placeholders(in_names: Sequence[str], specs: Sequence[InputSpec], shared: bool) -> tuple[list, list, list]:
+    """The inputs' avals with a placeholder size for each None (shared: the same one for every input's None at
+    the same axis), the symbols' sources (input, axis) and dim_param names."""
+    sym_sources: list[tuple[str, int]] = []
+    sym_names: list[str] = []
+    by_axis: dict[int, int] = {}
+    avals = []
+    for name, s in zip(in_names, specs):
+        shape = []
+        for axis, d in enumerate(s.shape):
+            if d is not None and d >= 0:
+                shape.append(int(d))
+                continue
+            if shared and axis in by_axis:
+                shape.append(_PLACEHOLDERS[by_axis[axis]])
+                continue
+            if len(sym_sources) == len(_PLACEHOLDERS):
+                raise ValueError(f"padax.onnx.export: at most {len(_PLACEHOLDERS)} None sizes")
+            by_axis[axis] = len(sym_sources)
+            shape.append(_PLACEHOLDERS[len(sym_sources)])
+            sym_sources.append((name, axis))
+            sym_names.append(f"{name}_dim{axis}")
+        avals.append(padax.ShapeDtypeStruct(tuple(shape), dtypes.canonicalize_dtype(s.dtype)))
+    return avals, sym_sources, sym_names
+
+
+def _tracer(layer: Any) -> Callable:
+    """avals -> (closed jaxpr, state names, state arrays): a Layer's state_dict entries are leading inputs."""
+    if not isinstance(layer, padax.nn.Layer):
+        return lambda avals: (padax.make_jaxpr(layer)(*avals), [], [])
+    pairs, treedef = tree.flatten_with_path(layer)
+    names = [".".join(_key_name(k) for k in p) for p, _ in pairs]
+    leaves = [leaf for _, leaf in pairs]
+    state = layer.state_dict()
+    slots = [i for i, n in enumerate(names) if n in state and leaves[i] is not None]
+    state_names = [names[i] for i in slots]
+    state_values = [np.asarray(leaves[i]) for i in slots]
+    k = len(slots)
+
+    def fn(*args: Any) -> Any:
+        full = list(leaves)
+        for j, i in enumerate(slots):
+            full[i] = args[j]
+        return tree.unflatten(treedef, full)(*args[k:])
+
+    state_avals = [padax.ShapeDtypeStruct(v.shape, v.dtype) for v in state_values]
+    return lambda avals: (padax.make_jaxpr(fn)(*state_avals, *avals), state_names, state_values)
+
+
 def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = DEFAULT_OPSET,
            **configs: Any) -> None:
     """Trace `layer(*inputs)` at `input_spec` and write the program as an ONNX model to `path + ".onnx"`.
@@ -878,51 +934,29 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
     if len(set(in_names)) != len(in_names):
         in_names = [f"x{i}" for i in range(len(specs))]
 
-    sym_sources: list[tuple[str, int]] = []
-    sym_names: list[str] = []
-    avals = []
-    for name, s in zip(in_names, specs):
-        shape = []
-        for axis, d in enumerate(s.shape):
-            if d is None or d < 0:
-                if len(sym_sources) == len(_PLACEHOLDERS):
-                    raise ValueError(f"padax.onnx.export: at most {len(_PLACEHOLDERS)} None sizes")
-                shape.append(_PLACEHOLDERS[len(sym_sources)])
-                sym_sources.append((name, axis))
-                sym_names.append(f"{name}_dim{axis}")
-            else:
-                shape.append(int(d))
-        avals.append(padax.ShapeDtypeStruct(tuple(shape), dtypes.canonicalize_dtype(s.dtype)))
-
-    state_names: list[str] = []
-    state_values: list[np.ndarray] = []
-    if isinstance(layer, padax.nn.Layer):
-        pairs, treedef = tree.flatten_with_path(layer)
-        names = [".".join(_key_name(k) for k in p) for p, _ in pairs]
-        leaves = [leaf for _, leaf in pairs]
-        state = layer.state_dict()
-        slots = [i for i, n in enumerate(names) if n in state and leaves[i] is not None]
-        state_names = [names[i] for i in slots]
-        state_values = [np.asarray(leaves[i]) for i in slots]
-        k = len(slots)
-
-        def fn(*args: Any) -> Any:
-            full = list(leaves)
-            for j, i in enumerate(slots):
-                full[i] = args[j]
-            return tree.unflatten(treedef, full)(*args[k:])
-
-        state_avals = [padax.ShapeDtypeStruct(v.shape, v.dtype) for v in state_values]
-        closed = padax.make_jaxpr(fn)(*state_avals, *avals)
-    else:
-        closed = padax.make_jaxpr(layer)(*avals)
+    trace = _tracer(layer)
+    try:
+        avals, sym_sources, sym_names = _placeholders(in_names, specs, shared=False)
+        closed, state_names, state_values = trace(avals)
+    except Exception:  # the None sizes may have to agree (two inputs' batch): one symbol per axis position
+        avals, sym_sources, sym_names = _placeholders(in_names, specs, shared=True)
+        if len(sym_sources) == sum(d is None or d < 0 for s in specs for d in s.shape):
+            raise
+        closed, state_names, state_values = trace(avals)
 
     g = _Graph(onnx, int(opset_version), sym_sources, sym_names)
     g.used.update(in_names)
     init_names = [g.initializer(v, n) for n, v in zip(state_names, state_values)]
     const_names = [g.initializer(np.asarray(c), g.fresh("const")) for c in closed.consts]
     jaxpr = closed.jaxpr
-    outs = _Translator(g).run(jaxpr, const_names, init_names + in_names)
+    try:
+        outs = _Translator(g).run(jaxpr, const_names, init_names + in_names)
+    except UnsupportedPrimitiveError as e:
+        if isinstance(layer, padax.nn.Layer) and any(sub.training for sub in layer.sublayers(include_self=True)):
+            raise UnsupportedPrimitiveError(f"{e}. The layer is in training mode (Dropout draws random numbers, "
+                                            "BatchNorm updates its statistics): call layer.eval() before "
+                                            "exporting") from e
+        raise
 
     h = onnx.helper
 

@@ -207,3 +207,26 @@ def test_conv_transpose(tmp_path, kw):
     sess, proto = _export(tmp_path, model, [InputSpec([None, 4, 5, 5], "float32")])
     assert "ConvTranspose" in {n.op_type for n in proto.graph.node}
     _check_batches(sess, model, (4, 5, 5))
+
+
+def test_training_mode_hint_and_slices_from_the_end(tmp_path):
+    model = nn.Sequential(nn.Linear(4, 3), nn.Dropout(0.5))
+    with pytest.raises(padax.onnx.UnsupportedPrimitiveError, match=r"call layer\.eval\(\)"):
+        padax.onnx.export(model, os.path.join(tmp_path, "train"), [InputSpec([None, 4], "float32")])
+    sess, _ = _export(tmp_path, lambda a, b: (a[1:] - a[:-1]) @ b[-1], [InputSpec([None, 3], "float32", "a"),
+                                                                      InputSpec([None, 3, 2], "float32", "b")])
+    for n in (2, 5):
+        a, b = _rand((n, 3), n), _rand((n + 1, 3, 2), n + 1)
+        np.testing.assert_allclose(sess.run(None, {"a": a, "b": b})[0], (a[1:] - a[:-1]) @ b[-1], rtol=1e-5,
+                                   atol=1e-6)
+
+
+def test_none_sizes_that_must_agree_share_a_symbol(tmp_path):
+    sess, proto = _export(tmp_path, lambda a, b: padax.numpy.einsum("bij,bkj->bik", a, b),
+                          [InputSpec([None, 4, 5], "float32", "a"), InputSpec([None, 6, 5], "float32", "b")])
+    dims = [[d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in proto.graph.input]
+    assert dims == [["a_dim0", 4, 5], ["a_dim0", 6, 5]]
+    for n in (1, 3):
+        a, b = _rand((n, 4, 5), n), _rand((n, 6, 5), n + 1)
+        np.testing.assert_allclose(sess.run(None, {"a": a, "b": b})[0], np.einsum("bij,bkj->bik", a, b),
+                                   rtol=1e-5, atol=1e-5)
