@@ -1,11 +1,12 @@
 """Translate a traced padax program (a jaxpr) into an ONNX graph and write it atomically.
 
 Dynamic sizes: padax traces at concrete shapes, so each None size in the InputSpec is traced at its own
-placeholder (a prime above 1000: 1009, 1013, ...). A size in the program that factors into placeholders
-(1009, 2 * 1009, 1009 * 1013) is symbolic: graph inputs/outputs get `dim_param` names, and the shape
-operands this module emits (Reshape, Expand, Slice ends) are computed from the inputs' runtime shapes.
-Sizes that the program derives otherwise (a mean over a None axis divides by the traced count; a slice
-`x[:, 1:]` of a None axis ends at the traced size - 1) stay as traced: give those axes a fixed size.
+placeholder (a prime above 1000: 1009, 1013, ...; if the trace needs two of them equal, again with one per
+axis position). A size in the program that factors into placeholders (1009, 2 * 1009, 1009 * 1013) is
+symbolic: graph inputs/outputs get `dim_param` names, and the shape operands this module emits (Reshape,
+Expand, Slice bounds, a literal equal to a placeholder such as a mean's count) are computed from the inputs'
+run-time shapes. A size the program derives otherwise (an `arange` of a None length) is refused.
+A scan (an RNN) is unrolled for a fixed length up to 16 and becomes an ONNX Loop otherwise.
 """
 from __future__ import annotations
 
