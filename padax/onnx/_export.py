@@ -212,12 +212,15 @@ class _Translator:
 
 
 def _where(eqn: Any) -> str:
+    """' (at model.py:12 in forward, scope a/b)': the user's line that made the equation, where padax knows it."""
     si = getattr(eqn, "source_info", None)
     if si is None or not getattr(si, "filename", None):
         return ""
+    fn = getattr(si, "function", None)
+    fn = f" in {fn}" if fn else ""
     scope = getattr(si, "scope", None)
-    scope = f" in {scope}" if scope else ""
-    return f" (at {si.filename}:{si.lineno}{scope})"
+    scope = f", scope {scope}" if scope else ""
+    return f" (at {si.filename}:{si.lineno}{fn}{scope})"
 
 
 _CALL_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
@@ -257,10 +260,8 @@ for _n, _op in {"add": "Add", "sub": "Sub", "mul": "Mul", "max": "Max", "min": "
                 "cosh": "Cosh", "asinh": "Asinh", "acosh": "Acosh", "atanh": "Atanh", "eq": "Equal",
                 "lt": "Less", "le": "LessOrEqual", "gt": "Greater", "ge": "GreaterOrEqual",
                 "stop_gradient": "Identity", "copy": "Identity", "copy_p": "Identity",
-                "reduce_precision": "Identity", "optimization_barrier": "Identity", "name": "Identity",
-                "is_finite": None}.items():
-    if _op is not None:
-        _simple(_n, _op)
+                "reduce_precision": "Identity", "optimization_barrier": "Identity", "name": "Identity"}.items():
+    _simple(_n, _op)
 
 
 def _dtype(eqn: Any, i: int = 0, out: bool = False) -> np.dtype:
