@@ -951,8 +951,14 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
     init_names = [g.initializer(v, n) for n, v in zip(state_names, state_values)]
     const_names = [g.initializer(np.asarray(c), g.fresh("const")) for c in closed.consts]
     jaxpr = closed.jaxpr
+    traced = closed.in_avals[len(init_names):]
+    args = []
+    for name, spec, aval in zip(in_names, specs, traced):  # an int64 id input, traced as int32 (x64 off)
+        want = np.dtype(spec.dtype)
+        args.append(name if want == np.dtype(aval.dtype) else
+                    g.node("Cast", [name], to=g.h.np_dtype_to_tensor_dtype(np.dtype(aval.dtype))))
     try:
-        outs = _Translator(g).run(jaxpr, const_names, init_names + in_names)
+        outs = _Translator(g).run(jaxpr, const_names, init_names + args)
     except UnsupportedPrimitiveError as e:
         if isinstance(layer, padax.nn.Layer) and any(sub.training for sub in layer.sublayers(include_self=True)):
             raise UnsupportedPrimitiveError(f"{e}. The layer is in training mode (Dropout draws random numbers, "
@@ -966,7 +972,9 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         shape = [g.dim_label(int(d)) for d in aval.shape]
         return h.make_tensor_value_info(name, h.np_dtype_to_tensor_dtype(np.dtype(aval.dtype)), shape)
 
-    inputs = [value_info(n, a) for n, a in zip(in_names, closed.in_avals[len(init_names):])]
+    inputs = [h.make_tensor_value_info(n, h.np_dtype_to_tensor_dtype(np.dtype(s.dtype)),
+                                       [g.dim_label(int(d)) for d in a.shape])
+              for n, s, a in zip(in_names, specs, traced)]
     out_names = []
     for i, name in enumerate(outs):
         final = f"output_{i}"

@@ -242,3 +242,13 @@ def test_none_sizes_that_must_agree_share_a_symbol(tmp_path):
         a, b = _rand((n, 4, 5), n), _rand((n, 6, 5), n + 1)
         np.testing.assert_allclose(sess.run(None, {"a": a, "b": b})[0], np.einsum("bij,bkj->bik", a, b),
                                    rtol=1e-5, atol=1e-5)
+
+
+def test_embedding_takes_the_specs_int64_ids(tmp_path):
+    padax.seed(9)
+    model = nn.Embedding(10, 4)
+    model.eval()
+    sess, proto = _export(tmp_path, model, [InputSpec([None, 3], "int64", "ids")])
+    assert proto.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.INT64
+    ids = np.array([[1, 9, 0], [4, 4, 2]], np.int64)
+    np.testing.assert_array_equal(sess.run(None, {"ids": ids})[0], np.asarray(model.weight)[ids])
