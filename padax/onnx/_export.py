@@ -127,7 +127,10 @@ class _Graph:
         out = None
         for s in syms:
             src, axis = self.sym_sources[s]
-            v = self.node("Shape", [src], start=axis, end=axis + 1)
+            if self.opset >= 15:
+                v = self.node("Shape", [src], start=axis, end=axis + 1)
+            else:  # Shape has no start/end before opset 15
+                v = self.node("Gather", [self.node("Shape", [src]), self.const([axis], np.int64)], axis=0)
             out = v if out is None else self.node("Mul", [out, v])
         if coef != 1:
             out = self.node("Mul", [out, self.const([coef], np.int64)])
@@ -273,6 +276,8 @@ def _bool_or_int(name: str, bool_op: str, int_op: str) -> None:
     def rule(t: _Translator, eqn: Any, ins: list) -> str:
         if _dtype(eqn) == np.bool_:
             return t.g.node(bool_op, ins)
+        if t.g.opset < 18:
+            raise t.unsupported(eqn, f"on integers ({int_op}) needs opset_version >= 18")
         return t.g.node(int_op, ins)
     _RULES[name] = rule
 
