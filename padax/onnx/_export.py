@@ -172,7 +172,8 @@ class _Translator:
     def read(self, env: dict, v: Any) -> str:
         if _is_literal(v):
             val = np.asarray(v.val, dtype=v.aval.dtype)
-            if val.shape == () and val.dtype.kind in "iuf" and float(val) == int(val) and self.g.is_symbolic(int(val)):
+            if (val.shape == () and val.dtype.kind in "iuf" and np.isfinite(val) and float(val) == int(val)
+                    and self.g.is_symbolic(int(val))):
                 # the traced size of a None axis (a mean's count, a negative index's wrap): the run-time size
                 size = self.g.dim_value(int(val))
                 size = self.g.node("Reshape", [size, self.g.const([], np.int64)])
