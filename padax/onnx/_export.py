@@ -569,10 +569,15 @@ def _gather(t: _Translator, eqn: Any, ins: list) -> str:
 @_rule("iota")
 def _iota(t: _Translator, eqn: Any, ins: list) -> str:
     shape = [int(d) for d in eqn.params["shape"]]
-    if any(t.g.is_symbolic(d) for d in shape):
-        raise t.unsupported(eqn, "has a None-sized axis; export with that size fixed")
     dim = int(eqn.params["dimension"])
     dt = np.dtype(eqn.params["dtype"])
+    if any(t.g.is_symbolic(d) for d in shape):  # Range over the run-time size, broadcast to the run-time shape
+        g = t.g
+        n = g.node("Reshape", [g.dim_value(shape[dim]), g.const([], np.int64)])
+        r = g.node("Range", [g.const(0, np.int64), n, g.const(1, np.int64)])
+        r = g.node("Cast", [r], to=g.h.np_dtype_to_tensor_dtype(dt))
+        r = g.node("Reshape", [r, g.const([-1 if i == dim else 1 for i in range(len(shape))], np.int64)])
+        return g.node("Expand", [r, g.shape_tensor(shape, [i == dim for i in range(len(shape))])])
     r = np.arange(shape[dim], dtype=dt).reshape([-1 if i == dim else 1 for i in range(len(shape))])
     return t.g.const(np.broadcast_to(r, shape).copy())
 
@@ -592,6 +597,26 @@ def _rev(t: _Translator, eqn: Any, ins: list) -> str:
     n = len(dims)
     return t.g.node("Slice", [ins[0], t.g.const([-1] * n, np.int64), t.g.const([-_INT64_MAX] * n, np.int64),
                               t.g.const(dims, np.int64), t.g.const([-1] * n, np.int64)])
+
+
+@_rule("top_k")
+def _top_k(t: _Translator, eqn: Any, ins: list) -> list[str]:
+    vals, idx = t.g.node("TopK", [ins[0], t.g.const([int(eqn.params["k"])], np.int64)], n_out=2, axis=-1,
+                         largest=1, sorted=1)
+    to = t.g.h.np_dtype_to_tensor_dtype(_dtype(eqn, 1, out=True))
+    return [vals, t.g.node("Cast", [idx], to=to)]
+
+
+@_rule("sort")
+def _sort(t: _Translator, eqn: Any, ins: list) -> list[str]:
+    """Ascending along `dimension` by the first operand (TopK, smallest first: ties keep their order, so the sort
+    is stable); the other operands follow the keys' permutation (argsort's iota, say)."""
+    if int(eqn.params.get("num_keys", 1)) != 1:
+        raise t.unsupported(eqn, "by several keys (a lexicographic sort) has no ONNX translation")
+    axis = int(eqn.params["dimension"])
+    size = t.g.dim_value(int(eqn.invars[0].aval.shape[axis]))
+    vals, idx = t.g.node("TopK", [ins[0], size], n_out=2, axis=axis, largest=0, sorted=1)
+    return [vals] + [t.g.node("GatherElements", [x, idx], axis=axis) for x in ins[1:]]
 
 
 # linear algebra

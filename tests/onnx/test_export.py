@@ -158,16 +158,16 @@ def test_function_with_captured_constant(tmp_path):
     np.testing.assert_allclose(got[1], a.sum(0), rtol=1e-5)
 
 
-class _Sorting(nn.Layer):
+class _Cumprod(nn.Layer):
     def forward(self, x):
-        return padax.numpy.sort(x, axis=-1)
+        return padax.numpy.cumprod(x, axis=-1)
 
 
 def test_unsupported_primitive_is_named_with_its_line(tmp_path):
-    model = nn.Sequential(nn.Linear(4, 4), _Sorting())
+    model = nn.Sequential(nn.Linear(4, 4), _Cumprod())
     model.eval()
     with pytest.raises(padax.onnx.UnsupportedPrimitiveError,
-                       match=r"primitive 'sort' has no ONNX translation \(at .*test_export\.py:\d+ in forward"):
+                       match=r"primitive 'cumprod' has no ONNX translation \(at .*test_export\.py:\d+ in forward"):
         padax.onnx.export(model, os.path.join(tmp_path, "bad"), [InputSpec([None, 4], "float32")])
     assert not os.listdir(tmp_path)
 
@@ -255,3 +255,16 @@ def test_embedding_takes_the_specs_int64_ids(tmp_path):
     assert proto.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.INT64
     ids = np.array([[1, 9, 0], [4, 4, 2]], np.int64)
     np.testing.assert_array_equal(sess.run(None, {"ids": ids})[0], np.asarray(model.weight)[ids])
+
+
+def test_sort_argsort_and_topk(tmp_path):
+    def f(x):  # argsort over the None axis needs an iota of the run-time size
+        return (padax.numpy.sort(x, axis=0), padax.numpy.argsort(x, axis=1), padax.numpy.argsort(x, axis=0),
+                *padax.topk(x, 2, axis=1))
+
+    sess, _ = _export(tmp_path, f, [InputSpec([None, 5], "float32", "x")])
+    x = np.array([[3.0, 1.0, 2.0, 1.0, 0.5], [0.0, -1.0, 4.0, 4.0, 2.0], [1.0, 1.0, 1.0, 0.0, 9.0]], np.float32)
+    for b in (1, 3):
+        got = sess.run(None, {"x": x[:b]})
+        for g, w in zip(got, f(padax.to_tensor(x[:b]))):
+            np.testing.assert_array_equal(g, np.asarray(w))
