@@ -1,8 +1,8 @@
 """Translate a traced padax program (a jaxpr) into an ONNX graph and write it atomically.
 
 Dynamic sizes: padax traces at concrete shapes, so each None size in the InputSpec is traced at its own
-placeholder (a prime above 1000: 1009, 1013, ...; if the trace needs two of them equal, again with one per
-axis position). A size in the program that factors into placeholders (1009, 2 * 1009, 1009 * 1013) is
+placeholder (a prime above 1000: 1039, 1171, ...; if the trace needs two of them equal, again with one per
+axis position). A size in the program that factors into placeholders (1039, 2 * 1039, 1039 * 1171) is
 symbolic: graph inputs/outputs get `dim_param` names, and the shape operands this module emits (Reshape,
 Expand, Slice bounds, a literal equal to a placeholder such as a mean's count) are computed from the inputs'
 run-time shapes. A size the program derives otherwise (an `arange` of a None length) is refused.
@@ -11,6 +11,7 @@ A scan (an RNN) is unrolled for a fixed length up to 16 and becomes an ONNX Loop
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -25,9 +26,10 @@ __all__ = ["export", "UnsupportedPrimitiveError"]
 SUFFIX = ".onnx"
 DEFAULT_OPSET = 17
 MIN_OPSET = 13
-_PLACEHOLDERS = (1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069)
+# primes, far apart, and more than 12 from a multiple of 64, 96 or 100 (and 16 from one of 1000): unlikely sizes
+_PLACEHOLDERS = (1039, 1171, 1319, 1423, 1549, 1741, 1871, 2029, 2131, 2267, 2381, 2521)
 _INT64_MAX = np.iinfo(np.int64).max
-_NEAR_END = 64  # a slice bound this close below a None axis's traced size is counted from its end
+_NEAR_END = 12  # a slice bound this close below a None axis's traced size is counted from its end
 
 
 class UnsupportedPrimitiveError(NotImplementedError):
@@ -85,6 +87,7 @@ class _Graph:
         self.sym_names = sym_names
         self.sym_cache: dict = {}
         self.where = ""
+        self.warned = False
 
     def fresh(self, prefix: str = "t") -> str:
         while True:
@@ -150,6 +153,21 @@ class _Graph:
             else:
                 parts.append(self.dim_value(d))
         return self.node("Concat", parts, axis=0)
+
+    def check_near(self, shape: Sequence[int], eqn: Any) -> None:
+        """Warn (once) of a fixed size just off a placeholder in a shape the graph holds (a reshape's or
+        broadcast's): a size derived from a None axis (x.shape[0] - 1), kept at its traced value."""
+        if self.warned or not self.sym_sources:
+            return
+        for d in shape:
+            for i in range(len(self.sym_sources)):
+                if 0 < abs(int(d) - _PLACEHOLDERS[i]) <= _NEAR_END:
+                    self.warned = True
+                    warnings.warn(f"padax.onnx.export: the program has a size {int(d)} derived from the None size "
+                                  f"{self.sym_names[i]} (traced at {_PLACEHOLDERS[i]}) by '{eqn.primitive.name}'"
+                                  f"{_where(eqn)}; the graph holds it fixed, so give that axis a fixed size",
+                                  stacklevel=4)
+                    return
 
     def dim_label(self, d: int) -> Any:
         coef, syms = _factor(d, len(self.sym_sources))
@@ -438,6 +456,7 @@ def _reshape(t: _Translator, eqn: Any, ins: list) -> str:
     if eqn.params.get("dimensions") is not None:
         raise t.unsupported(eqn, "with `dimensions` (a transposing reshape) has no ONNX translation")
     new = [int(d) for d in eqn.params["new_sizes"]]
+    t.g.check_near(new, eqn)
     old = list(eqn.invars[0].aval.shape)
     sym = [t.g.is_symbolic(d) for d in new]
     if sum(sym) == 0:
@@ -459,6 +478,7 @@ def _reshape(t: _Translator, eqn: Any, ins: list) -> str:
 def _broadcast(t: _Translator, eqn: Any, ins: list) -> str:
     shape = [int(d) for d in eqn.params["shape"]]
     bdims = [int(d) for d in eqn.params["broadcast_dimensions"]]
+    t.g.check_near(shape, eqn)
     in_shape = list(eqn.invars[0].aval.shape)
     x = ins[0]
     if len(in_shape) != len(shape):
@@ -569,6 +589,7 @@ def _gather(t: _Translator, eqn: Any, ins: list) -> str:
 @_rule("iota")
 def _iota(t: _Translator, eqn: Any, ins: list) -> str:
     shape = [int(d) for d in eqn.params["shape"]]
+    t.g.check_near(shape, eqn)
     dim = int(eqn.params["dimension"])
     dt = np.dtype(eqn.params["dtype"])
     if any(t.g.is_symbolic(d) for d in shape):  # Range over the run-time size, broadcast to the run-time shape

@@ -268,3 +268,9 @@ def test_sort_argsort_and_topk(tmp_path):
         got = sess.run(None, {"x": x[:b]})
         for g, w in zip(got, f(padax.to_tensor(x[:b]))):
             np.testing.assert_array_equal(g, np.asarray(w))
+
+
+def test_a_size_derived_from_a_none_axis_is_warned_of(tmp_path):
+    with pytest.warns(UserWarning, match=r"size 1038 derived from the None size x_dim0"):
+        padax.onnx.export(lambda x: padax.numpy.zeros([x.shape[0] - 1]) + x[0, 0],
+                          os.path.join(tmp_path, "m"), [InputSpec([None, 2], "float32", "x")])
