@@ -5,7 +5,7 @@ placeholder (a prime above 1000: 1039, 1171, ...; if the trace needs two of them
 axis position). A size in the program that factors into placeholders (1039, 2 * 1039, 1039 * 1171) is
 symbolic: graph inputs/outputs get `dim_param` names, and the shape operands this module emits (Reshape,
 Expand, Slice bounds, a literal equal to a placeholder such as a mean's count) are computed from the inputs'
-run-time shapes. A size the program derives otherwise (an `arange` of a None length) is refused.
+run-time shapes. A size derived otherwise (`x.shape[0] - 1` in a reshape) stays as traced, with a warning.
 A scan (an RNN) is unrolled for a fixed length up to 16 and becomes an ONNX Loop otherwise.
 """
 from __future__ import annotations
