@@ -136,7 +136,7 @@ _inplace.late_loader = _load_inplace
 # `padax.optimizer`, ... and the names below import their module when first read, so start-up does
 # not pay for what a script never touches.
 _LAZY_MODULES = ("ad_checkpoint", "amp", "autograd", "callbacks", "checkify", "debug", "distributed", "distribution",
-                 "experimental", "extend", "fft", "hapi", "incubate", "inference", "io", "linalg", "metric", "nn",
+                 "experimental", "extend", "fft", "hapi", "incubate", "inference", "io", "linalg", "metric", "nn", "onnx",
                  "ode", "optimizer", "profiler", "quantization", "random", "regularizer", "scipy", "sharding", "signal",
                  "static", "taylor", "test_util", "utils", "vision", "geometric", "audio", "text", "sparse", "ffi")
 _LAZY_NAMES = {

@@ -185,7 +185,7 @@ NOTEBOOK_TITLES = {
 GUIDES = [("docs/nn_state.md", "State and randomness in nn"), ("docs/dygraph_tape.md", "Paddle dygraph: the tape"),
           ("docs/numpy.md", "padax.numpy"),
           ("docs/numerics.md", "Numerics"), ("docs/native_code.md", "Native code: C++ kernels"),
-          ("docs/deployment.md", "Deployment: TranslatedLayer, Predictor"),
+          ("docs/deployment.md", "Deployment: TranslatedLayer, Predictor, ONNX"),
           ("docs/quantization.md", "Quantization"), ("docs/static_graph.md", "Static graph mode"),
           ("docs/api.md", "API coverage (Paddle, Array API)")]
 

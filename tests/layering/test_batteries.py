@@ -19,7 +19,7 @@ BATTERIES = ("padax.ad_checkpoint", "padax.amp", "padax.autograd", "padax.callba
              "padax.nn", "padax.numpy", "padax.ode", "padax.optimizer", "padax.profiler", "padax.random",
              "padax.regularizer", "padax.scipy", "padax.sharding", "padax.signal", "padax.static", "padax.tensor",
              "padax.utils", "padax.vision", "padax.geometric", "padax.audio", "padax.text",
-             "padax.sparse")
+             "padax.sparse", "padax.onnx")
 INTERNAL = ("padax.core", "padax.runtime", "padax.interpreters", "padax.lowering", "padax.transforms")
 
 _ERRORS = "no public name for padax's error constructors (op_value_error, op_type_error, require_members)"
@@ -81,6 +81,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "padax.runtime.put": _EARLY + " (padax.device_put)",
         "padax.core.atomic_file": "no public name for atomic_write (numpy.save's file writes)",
         "padax.transforms.batching": _EARLY + " (padax.vmap)",
+    },
+    "padax.onnx": {
+        "padax.core.atomic_file": "no public name for atomic_write (the .onnx file, written all at once)",
     },
     "padax.ode": {
         "padax.core.errors": _ERRORS,
