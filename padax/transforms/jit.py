@@ -16,6 +16,7 @@ import collections
 import functools
 import inspect
 import logging
+import sys
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -87,7 +88,7 @@ _trace_module.policy_key = _jaxlib.jit_key_config("padax_bind_policy", None)
 class _Compiled:
     """One cache entry: the executable, device buffers of captured consts, output tree."""
 
-    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live", "stateful", "hoisted")
+    __slots__ = ("exe", "const_bufs", "out_tree", "jaxpr", "donated", "live", "stateful", "hoisted", "donor")
 
     def __init__(self, exe: Executable, const_bufs: list, out_tree, jaxpr: ClosedJaxpr, donated=()):
         self.exe = exe
@@ -99,6 +100,24 @@ class _Compiled:
         # it updates outside state (writes back after each call): never recorded on the tape as a node
         self.stateful = type(out_tree) is _WithWrites
         self.hoisted: ClosedJaxpr | None = None  # the program with its consts as inputs (the tape's node)
+        # positions of the consts it overwrites (parameters, optimizer state), donated to the program: each
+        # call passes their current buffers, and the entry keeps no reference to the first ones
+        self.donor = _state_donors(jaxpr, out_tree) if type(exe) is Executable and not any(donated) else ()
+        for i in self.donor:
+            const_bufs[i] = None
+
+
+def _state_donors(closed: ClosedJaxpr, out_tree: Any) -> tuple[int, ...]:
+    """Positions of the consts a stateful program overwrites (Tensors updated in place while it was traced)."""
+    if type(out_tree) is not _WithWrites:
+        return ()
+    written = {id(item[1]) for item in out_tree.spec if item[0] == "tensor"}
+    return tuple(i for i, c in enumerate(closed.consts) if id(c) in written)
+
+
+def _copy_buffer(buf: Any) -> Any:
+    """A new device buffer with buf's value (donating buf itself would break another Tensor holding it)."""
+    return device_put(_jaxlib.to_numpy(buf))._buf
 
 
 def _live_consts(closed: ClosedJaxpr, out_tree: Any) -> list:
@@ -340,7 +359,8 @@ class JitFunction:
             exe, const_bufs = self._spmd(closed, out_tree, dyn_args, dyn_kwargs, donated), []
         else:
             live = {id(c) for c in closed.consts if type(out_tree) is _WithWrites or type(c) is GradTensor}
-            exe, const_bufs = compile_jaxpr(closed, self.__name__, donated, live)
+            donor = _state_donors(closed, out_tree) if not any(donated) else ()
+            exe, const_bufs = compile_jaxpr(closed, self.__name__, donated, live, donor)
         entry = _Compiled(exe, const_bufs, out_tree, closed, donated)
         self._remember(key, entry)
         return entry
@@ -466,6 +486,9 @@ class JitFunction:
             const_bufs = list(entry.const_bufs)
             for i, current in entry.live:
                 const_bufs[i] = current()._buf
+            for i in entry.donor:  # (state the program overwrites in place: a buffer shared with another Tensor,
+                if sys.getrefcount(const_bufs[i]) > 3:  # a snapshot or a clone, goes in as a copy)
+                    const_bufs[i] = _copy_buffer(const_bufs[i])
             all_tensors = False
         try:
             with span("padax.dispatch", function=self.__name__):

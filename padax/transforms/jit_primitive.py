@@ -36,11 +36,13 @@ from padax.transforms.staging import trace_flat
 
 
 def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = (),
-                  live: Any = ()) -> tuple[Executable, list]:
+                  live: Any = (), donate_consts: Sequence[int] = ()) -> tuple[Executable, list]:
     """Compile a closed jaxpr for the default device; returns it and its consts' buffers.
 
     `live`: ids of consts that the caller passes afresh at each call (state it reads or updates): they are not
-    captured (an in-place update of a captured Tensor drops compiled programs).
+    captured (an in-place update of a captured Tensor drops compiled programs). `donate_consts`: positions
+    of consts whose buffers the program may reuse for its outputs (state it overwrites; the caller passes
+    buffers no one else holds there).
     A jaxpr that needs several devices (a shard_map or sharding constraint
     inside, or sharded captured values) gets an `SpmdDispatch` instead, which
     takes the consts itself (the returned list is then empty).
@@ -50,7 +52,12 @@ def compile_jaxpr(closed: ClosedJaxpr, name: str, donated: Sequence[bool] = (),
     if needs_spmd(closed):
         return SpmdDispatch(closed, name, donated), []
     device = default_device()
-    loaded, host_callbacks = compile_jaxpr_on(closed.jaxpr, name, donated, device)
+    jaxpr = closed.jaxpr
+    if donate_consts:  # (the consts lead the arguments either way: as inputs they can be donated)
+        n = len(jaxpr.invars)
+        donated = tuple(i in set(donate_consts) for i in range(len(closed.consts))) + (tuple(donated) or (False,) * n)
+        jaxpr = hoist_consts(closed).jaxpr
+    loaded, host_callbacks = compile_jaxpr_on(jaxpr, name, donated, device)
     exe = Executable(loaded, closed.out_avals, device, host_callbacks=host_callbacks)
     const_bufs = [(c if isinstance(c, Tensor) else device_put(c))._buf for c in closed.consts]
     capture_constants([c for c in closed.consts if id(c) not in live] if live else closed.consts)

@@ -107,3 +107,19 @@ def test_to_static_model_trained_by_an_eager_loop_matches_paddle():
     ours, theirs = run(padax), run(paddle)
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+
+
+def test_parameters_and_state_are_donated_and_shared_buffers_copied():
+    model, opt = _setup(padax.optimizer.Momentum, learning_rate=0.1, momentum=0.9)
+    step = padax.jit(_step_fn(model, opt))
+    x, y = padax.to_tensor(X), padax.to_tensor(Y)
+    w = model[0].weight
+    kept = w.clone()  # shares w's buffer: the first call gets a copy, so kept stays readable
+    start = kept.numpy()
+    step(x, y)
+    step(x, y)
+    np.testing.assert_array_equal(kept.numpy(), start)
+    where = w._buf.unsafe_buffer_pointer()
+    step(x, y)
+    assert w._buf.unsafe_buffer_pointer() == where  # donated: the update was written into the same memory
+    assert not np.allclose(w.numpy(), start)
