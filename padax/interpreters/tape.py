@@ -287,14 +287,18 @@ def _primitive_vjp(node: Node, cts: list, create_graph: bool) -> list:
                 out[i] = r
             return out
     primals = [retrack(snaps[i], node.inputs[i]) if create_graph else snaps[i] for i in idx]
+    return _vjp_of(_applied_to(prim, params, snaps, idx), primals, idx, len(snaps), cts, node.out_avals)
 
+
+def _applied_to(prim: Any, params: dict, snaps: list, idx: Sequence[int]) -> Callable:
+    """`prim` as a function of its operands at positions `idx` (the others fixed at `snaps`), with a list out."""
     def f(*xs):
         full = list(snaps)
         for i, x in zip(idx, xs):
             full[i] = x
         o = prim.bind(*full, **params)
         return list(o) if prim.multiple_results else [o]
-    return _vjp_of(f, primals, idx, len(snaps), cts, node.out_avals)
+    return f
 
 
 def _vjp_of(f: Callable, primals: list, idx: list, n: int, cts: list, out_avals: list) -> list:
@@ -323,13 +327,8 @@ def set_compiled_vjp(fn: Callable) -> None:
 def primitive_vjp_direct(prim: Any, params: dict, snaps: list, idx: Sequence[int], cts: list,
                          out_avals: list) -> list:
     """The cotangents of operands `idx` of `prim` at `snaps` (what `compiled_vjp` compiles)."""
-    def f(*xs):
-        full = list(snaps)
-        for i, x in zip(idx, xs):
-            full[i] = x
-        o = prim.bind(*full, **params)
-        return list(o) if prim.multiple_results else [o]
-    res = _vjp_of(f, [snaps[i] for i in idx], list(idx), len(snaps), cts, out_avals)
+    res = _vjp_of(_applied_to(prim, params, snaps, idx), [snaps[i] for i in idx], list(idx), len(snaps), cts,
+                  out_avals)
     return [res[i] for i in idx]
 
 
