@@ -103,8 +103,108 @@ def _paddle_mel():
     return lambda: mel(x).numpy()
 
 
+# ---- issue 34's rows: CSR vs dense at n = 4096, send_u_recv on 100k edges, a GCN epoch, 10 s of audio --------
+_N_CSR, _CSR_COLS = (64, 8) if _SMOKE else (4096, 64)
+_CSR = np.where(_RNG.random((_N_CSR, _N_CSR)) < 0.01, _RNG.standard_normal((_N_CSR, _N_CSR)), 0).astype(np.float32)
+_CSR_RHS = _RNG.standard_normal((_N_CSR, _CSR_COLS)).astype(np.float32)
+_NODES, _EDGES, _FEAT = (100, 1000, 8) if _SMOKE else (10000, 100000, 32)
+_SRC = _RNG.integers(0, _NODES, _EDGES).astype(np.int64)
+_DST = _RNG.integers(0, _NODES, _EDGES).astype(np.int64)
+_NODE_X = _RNG.standard_normal((_NODES, _FEAT)).astype(np.float32)
+_GCN_W1 = (_RNG.standard_normal((_FEAT, 16)) * 0.3).astype(np.float32)
+_GCN_W2 = (_RNG.standard_normal((16, 4)) * 0.3).astype(np.float32)
+_GCN_Y = _RNG.integers(0, 4, _NODES).astype(np.int64)
+_WAVE_10S = _RNG.standard_normal((1, 1600 if _SMOKE else 160000)).astype(np.float32)
+
+
+def _padax_csr():
+    import padax
+    sp = padax.sparse.sparse_coo_tensor(np.stack(np.nonzero(_CSR)).astype(np.int64), _CSR[np.nonzero(_CSR)],
+                                        [_N_CSR, _N_CSR]).to_sparse_csr()
+    d = padax.device_put(_CSR_RHS)
+    f = padax.jit(lambda a, b: padax.sparse.matmul(a, b))
+    return lambda: f(sp, d).block_until_ready()
+
+
+def _padax_dense_matmul():
+    import padax
+    a, b = padax.device_put(_CSR), padax.device_put(_CSR_RHS)
+    f = padax.jit(lambda a, b: a @ b)
+    return lambda: f(a, b).block_until_ready()
+
+
+def _padax_send_u_recv():
+    import padax
+    x, src, dst = padax.device_put(_NODE_X), padax.device_put(_SRC), padax.device_put(_DST)
+    f = padax.jit(lambda x, s, d: padax.geometric.send_u_recv(x, s, d, reduce_op="sum", out_size=_NODES))
+    return lambda: f(x, src, dst).block_until_ready()
+
+
+def _paddle_send_u_recv():
+    import paddle
+    x, src, dst = paddle.to_tensor(_NODE_X), paddle.to_tensor(_SRC), paddle.to_tensor(_DST)
+    return lambda: paddle.geometric.send_u_recv(x, src, dst, reduce_op="sum", out_size=_NODES).numpy()
+
+
+def _gcn_step(lib, compiled: bool):
+    """One full-batch GCN epoch (two propagations, ReLU, cross entropy, SGD) written Paddle's dygraph way."""
+    x, src, dst, y = (lib.to_tensor(a) for a in (_NODE_X, _SRC, _DST, _GCN_Y))
+    w1 = lib.to_tensor(_GCN_W1, stop_gradient=False)
+    w2 = lib.to_tensor(_GCN_W2, stop_gradient=False)
+    opt = lib.optimizer.SGD(learning_rate=0.1, parameters=[w1, w2])
+
+    def step():
+        h = lib.nn.functional.relu(lib.geometric.send_u_recv(x @ w1, src, dst, reduce_op="mean", out_size=_NODES))
+        logits = lib.geometric.send_u_recv(h @ w2, src, dst, reduce_op="mean", out_size=_NODES)
+        loss = lib.nn.functional.cross_entropy(logits, y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    if compiled:
+        step = lib.jit(step)
+        return lambda: step().block_until_ready()
+    return lambda: step().numpy()
+
+
+def _padax_mel_10s():
+    import padax
+    from padax.audio.features import MelSpectrogram
+    mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
+    f = padax.jit(lambda m, x: m(x))
+    x = padax.device_put(_WAVE_10S)
+    return lambda: f(mel, x).block_until_ready()
+
+
+def _paddle_mel_10s():
+    import paddle
+    from paddle.audio.features import MelSpectrogram
+    mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
+    x = paddle.to_tensor(_WAVE_10S)
+    return lambda: mel(x).numpy()
+
+
+def _with(lib_name: str, fn):
+    def setup():
+        import importlib
+        return fn(importlib.import_module(lib_name))
+    return setup
+
+
 def workloads() -> list[Workload]:
     return [
+        Workload("sparse_csr_matmul_4096", f"sparse CSR [{_N_CSR}, {_N_CSR}] (1% nonzero) @ dense [{_N_CSR}, "
+                                           f"{_CSR_COLS}]; baseline: the same product dense",
+                 {"padax": _padax_csr}, baseline=_padax_dense_matmul),
+        Workload("send_u_recv_100k", f"geometric.send_u_recv (sum) of [{_NODES}, {_FEAT}] features over {_EDGES} "
+                                     "edges",
+                 {"padax": _padax_send_u_recv, "paddle": _paddle_send_u_recv}),
+        Workload("gcn_epoch", f"a full-batch 2-layer GCN epoch ({_NODES} nodes, {_EDGES} edges; backward, SGD "
+                              "step) written Paddle's dygraph way; padax compiled whole, paddle eager",
+                 {"padax": _with("padax", lambda lib: _gcn_step(lib, True)),
+                  "paddle": _with("paddle", lambda lib: _gcn_step(lib, False))}),
+        Workload("mel_spectrogram_10s", "audio MelSpectrogram (n_fft 512, hop 160, 64 mels) of 10 s at 16 kHz",
+                 {"padax": _padax_mel_10s, "paddle": _paddle_mel_10s}),
         Workload("fused_mha_forward", f"paddle.incubate.nn.FusedMultiHeadAttention forward (post-LN, eval), "
                                       f"[B, S, E] = [{_B}, {_S}, {_E}], {_NH} heads",
                  {"padax": _padax_mha, "paddle": _paddle_mha}),

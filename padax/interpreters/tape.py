@@ -218,6 +218,8 @@ def intercept(prim: Any, trace: Any, args: tuple, params: dict) -> Any:
     """`Primitive.bind`'s consultation (installed once a tracked value exists): the primitive recorded on
     the tape when an operand needs a gradient at this level, else NotImplemented (bind goes on)."""
     if not mode.enabled or isinstance(trace, PartialEvalTrace):
+        if type(trace) is EvalTrace and not mode.enabled and any(type(a) is GradTensor for a in args):
+            return prim.bind(*[plain(a) for a in args], **params)  # (no_grad: on plain views, the fast path)
         return NotImplemented
     for a in args:
         if (type(a) is GradTensor or isinstance(a, Tracer)) and _lives_here(a, trace):

@@ -22,6 +22,7 @@ from padax.core.source_info import user_frame
 from padax.functional import _fast
 from padax.functional.lax.control import cond_p, scan_p, while_p
 from padax.interpreters import tape
+from padax.interpreters.tape import GradTensor
 from padax.lowering import registry as _lowering_registry
 from padax.lowering.compile import compile_jaxpr_on
 from padax.runtime import _jaxlib, backend as _backend
@@ -120,8 +121,10 @@ def _build_twin(op, name: str, static_argnums: tuple):
     trace_state = _trace.trace_state
 
     def miss(*args):
+        # (a Tensor that needs a gradient runs the compiled op too: the call is recorded as one tape node)
         if (type(trace_state.trace) is EvalTrace and not (config.debug_nans or config.debug_infs)
-                and all(type(a) is Tensor for i, a in enumerate(args) if i not in static_argnums)):
+                and all(type(a) is Tensor or type(a) is GradTensor for i, a in enumerate(args)
+                        if i not in static_argnums)):
             return jf._cache_miss(*args)
         return op(*args), None, False
     # the bare C++ dispatcher on this hot path (an out-of-memory there keeps XLA's text)
