@@ -266,13 +266,18 @@ class Optimizer:
 
     def _lr_now(self) -> Any:
         """The current rate as a float32 Tensor, which a jitted step reads afresh at each call (a scheduler
-        steps between calls)."""
+        steps between calls). One Tensor per optimizer, updated in place when the rate changes, so that
+        whatever holds it (a program's inputs) sees the new rate."""
         lr = self.get_lr()
         t = self.__dict__.get("_lr_tensor")
         if t is None or self.__dict__.get("_lr_value") != lr:
-            with _tape.compile_time_eval():
-                t = padax.to_tensor(lr, dtype="float32")
-            self._lr_tensor, self._lr_value = t, lr
+            with _tape.compile_time_eval():  # (for real, even while a step is traced)
+                new = padax.to_tensor(lr, dtype="float32")
+                if t is None:
+                    t = self._lr_tensor = new
+                else:
+                    t.set_value(new)
+            self._lr_value = lr
         return _tape.read_each_call(t, lambda: self._lr_now())
 
     def clear_grad(self, set_to_zero: bool = True) -> None:

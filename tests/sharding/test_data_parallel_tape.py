@@ -54,3 +54,27 @@ def test_data_parallel_tape_step_equals_one_device(mesh8, wrap, compiled):
     np.testing.assert_allclose(ours[0], reference[0], rtol=1e-5)
     for a, b in zip(ours[1], reference[1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_data_parallel_compiled_step_sees_the_scheduler(mesh8):
+    import padax
+
+    def run(dp, compiled):
+        model = _model()
+        model = padax.DataParallel(model) if dp else model
+        sched = padax.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+        opt = padax.optimizer.SGD(sched, parameters=model.parameters())
+
+        def step(x, y):
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            return loss
+        step = padax.jit(step) if compiled else step
+        out = []
+        for _ in range(4):
+            out.append(float(step(padax.to_tensor(X), padax.to_tensor(Y))))
+            sched.step()
+        return out
+    np.testing.assert_allclose(run(True, True), run(False, False), rtol=1e-5)
