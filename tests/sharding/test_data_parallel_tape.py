@@ -12,6 +12,15 @@ X = np.random.default_rng(0).standard_normal((16, 5)).astype(np.float32)
 Y = np.random.default_rng(1).standard_normal((16, 1)).astype(np.float32)
 
 
+@pytest.fixture(autouse=True)
+def _no_fleet_mesh():
+    """Each test starts and ends without fleet's mesh (fleet.init below would leak into other tests)."""
+    from padax.distributed.fleet import _state
+    _state.hcg = _state.strategy = None
+    yield
+    _state.hcg = _state.strategy = None
+
+
 def _model():
     import padax
     import padax.nn as nn
