@@ -64,7 +64,7 @@ class Traced:
             closed = discharge_closed(closed)
         if jf._needs_spmd(closed, self._leaves):
             spmd = jf._spmd(closed, self.out_tree, *self._dyn, ())
-            plan = spmd.plan(tuple(buffer_sharding(x._buf) if type(x) is Tensor else None for x in self._leaves))
+            plan = spmd.plan(tuple(buffer_sharding(x._buf) if isinstance(x, Tensor) else None for x in self._leaves))
             return Lowered(self, plan.lowered, plan=plan)
         from padax.lowering.mlir import lower_jaxpr  # (jaxlib's MLIR bindings load on the first lowering)
         return Lowered(self, lower_jaxpr(closed.jaxpr, name=jf.__name__))
@@ -107,7 +107,7 @@ class Lowered:
         device = default_device()
         exe = Executable(compile_lowered(self._lowered, [device]), closed.out_avals, device,
                          host_callbacks=self._lowered.host_callbacks)
-        return Compiled(self._traced, exe, [c if type(c) is Tensor else device_put(c) for c in closed.consts])
+        return Compiled(self._traced, exe, [c if isinstance(c, Tensor) else device_put(c) for c in closed.consts])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,7 +144,7 @@ class Compiled:
         if tree != self.in_tree:
             raise TypeError(f"Compiled({name}) was lowered for arguments {self.in_tree} but called with {tree} "
                             "(static arguments are fixed at lowering and not passed again)")
-        tensors = [x if type(x) is Tensor else device_put(x) for x in leaves]
+        tensors = [x if isinstance(x, Tensor) else device_put(x) for x in leaves]
         for i, (t, want) in enumerate(zip(tensors, self._in_avals)):
             got = t.aval
             if got.shape != want.shape or got.dtype != want.dtype:

@@ -571,7 +571,7 @@ class JitFunction:
 
     def _needs_spmd(self, closed: ClosedJaxpr, leaves: list) -> bool:
         return (self.in_shardings is not None or self.out_shardings is not None or needs_spmd(closed)
-                or not all(on_default_device(x._buf) for x in leaves if type(x) is Tensor))
+                or not all(on_default_device(x._buf) for x in leaves if isinstance(x, Tensor)))
 
     def clear_cache(self) -> None:
         self._cache.clear()

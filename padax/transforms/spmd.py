@@ -96,7 +96,7 @@ def needs_spmd(closed: ClosedJaxpr) -> bool:
     """Whether a jaxpr must be compiled for several devices (or for devices other than the default)."""
     if mesh_of_jaxpr(closed.jaxpr) is not None:
         return True
-    return any(type(c) is Tensor and not on_default_device(c._buf) for c in closed.consts)
+    return any(isinstance(c, Tensor) and not on_default_device(c._buf) for c in closed.consts)
 
 
 class _SpmdPlan:
@@ -165,7 +165,7 @@ class SpmdDispatch:
 
     def _build(self, wanted_in: list) -> _SpmdPlan:
         closed = self.closed
-        const_sh = [buffer_sharding(c._buf) if type(c) is Tensor else None for c in closed.consts]
+        const_sh = [buffer_sharding(c._buf) if isinstance(c, Tensor) else None for c in closed.consts]
         mesh, order = self._choose_devices(wanted_in, const_sh)
         multi = len(order) > 1
         replicated = GSPMDSharding(order, _jaxlib.hlo_sharding_replicated()) if multi else \
@@ -185,7 +185,7 @@ class SpmdDispatch:
 
         in_targets = [fit(s, a, f"argument {i} ({a.str_short()})")
                       for i, (s, a) in enumerate(zip(wanted_in, self.in_avals))]
-        const_targets = [fit(s, c.aval if type(c) is Tensor else _host_aval(c), f"captured constant {i}")
+        const_targets = [fit(s, c.aval if isinstance(c, Tensor) else _host_aval(c), f"captured constant {i}")
                          for i, (s, c) in enumerate(zip(const_sh, closed.consts))]
         out_targets = []
         for i, (s, a) in enumerate(zip(self.out_shardings, closed.out_avals)):
@@ -224,7 +224,7 @@ class SpmdDispatch:
         plan.const_bufs = []
         capture_constants(closed.consts)
         for c, t in zip(closed.consts, const_targets):
-            t_in = c if type(c) is Tensor else device_put(c)
+            t_in = c if isinstance(c, Tensor) else device_put(c)
             plan.const_bufs.append(reshard_buffer(t_in._buf, t_in.aval, t, config.enable_x64, order))
         return plan
 

@@ -188,7 +188,7 @@ def test_methods():
     assert x.tile([2, 1]).shape == (4, 3)
     assert x.flip(0).numpy()[0].tolist() == [3.0, 4.0, 5.0]
     assert [p.shape for p in x.split(3, axis=1)] == [(2, 1)] * 3
-    assert x.clone() is x
+    assert x.clone() is not x and x.clone().tolist() == x.tolist()  # a new object: in-place updates stay apart
     assert x.zeros_like().shape == (2, 3)
     assert x.pow(2).numpy().tolist() == (a ** 2).tolist()
 

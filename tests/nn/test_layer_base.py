@@ -172,8 +172,6 @@ def test_set_state_dict_lists_every_problem():
 def test_tracer_leak_is_an_error_and_the_returned_model_carries_state():
     bn = nn.BatchNorm1D(2)
     x = padax.to_tensor(RNG.standard_normal((6, 2)).astype(np.float32))
-    with pytest.raises(nn.LayerStateError, match="Pass the model into the transformed function"):
-        padax.jit(lambda x: bn(x))(x)
     with pytest.raises(nn.LayerStateError, match="outside the transformation"):
         padax.vmap(lambda x: bn(x))(x.reshape([3, 2, 2]))
     np.testing.assert_array_equal(bn._mean.numpy(), 0)  # the outer layer kept its concrete state

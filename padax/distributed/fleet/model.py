@@ -69,9 +69,7 @@ def _lay_out_in_place(x: Any, sharding: Any) -> Any:
     y = layout.lay_out(x, sharding)
     if y is x or not isinstance(x, padax.Tensor) or not isinstance(y, padax.Tensor):
         return y
-    with padax.no_grad():
-        x.set_value(y)
-    return x
+    return x._rebind(y)  # (the laid-out buffer itself: set_value would not keep its sharding)
 
 
 class DataParallel(Layer):

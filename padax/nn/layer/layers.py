@@ -94,7 +94,8 @@ def config_ints(layer: Any, **values: Any) -> tuple[int, ...]:
 
 
 class LayerStateError(RuntimeError):
-    """A traced value was assigned to a layer that lives outside the transformation computing it.
+    """A traced value was assigned to a layer that lives outside the transformation computing it (a closed-over
+    layer under vmap; under jit its state is written back by each call instead).
 
     Args:
         message: what was assigned where.
@@ -102,7 +103,7 @@ class LayerStateError(RuntimeError):
     Examples:
         >>> import padax
         >>> bn = padax.nn.BatchNorm1D(2)
-        >>> padax.jit(lambda x: bn(x))(padax.ones([3, 2]))
+        >>> padax.vmap(lambda x: bn(x))(padax.ones([4, 3, 2]))
         Traceback (most recent call last):
             ...
         padax.nn.layer.layers.LayerStateError: BatchNorm1D._mean: a traced value (f32[2]) was assigned to...

@@ -30,6 +30,7 @@ from padax.functional.lax.custom import (
     not_differentiable_p,
     stop_gradient_p,
 )
+from padax.functional.lax.ffi import ffi_call_p
 from padax.functional.lax.shard_map import shard_map_p
 from padax.functional.lax.solves import linear_solve_p
 from padax.functional.refs import freeze_p, new_ref_p, ref_addupdate_p, ref_get_p, ref_swap_p
@@ -235,6 +236,8 @@ def _install_effects() -> None:
 
 
 _install_effects()
+def_no_taylor(ffi_call_p, "padax cannot see inside a native kernel (padax.ffi); wrap the function that calls it in "
+                          "padax.custom_jvp with a derivative rule, and jet goes through that rule")
 
 
 def _install_shard_map() -> None:
