@@ -86,20 +86,20 @@ def _paddle_sparse():
     return lambda: paddle.sparse.matmul(sp, d).numpy()
 
 
-def _padax_mel():
+def _padax_mel(wave=None):
     import padax
     from padax.audio.features import MelSpectrogram
     mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
     f = padax.jit(lambda m, x: m(x))
-    x = padax.device_put(_WAVE)
+    x = padax.device_put(_WAVE if wave is None else wave)
     return lambda: f(mel, x).block_until_ready()
 
 
-def _paddle_mel():
+def _paddle_mel(wave=None):
     import paddle
     from paddle.audio.features import MelSpectrogram
     mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
-    x = paddle.to_tensor(_WAVE)
+    x = paddle.to_tensor(_WAVE if wave is None else wave)
     return lambda: mel(x).numpy()
 
 
@@ -167,23 +167,6 @@ def _gcn_step(lib, compiled: bool):
     return lambda: step().numpy()
 
 
-def _padax_mel_10s():
-    import padax
-    from padax.audio.features import MelSpectrogram
-    mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
-    f = padax.jit(lambda m, x: m(x))
-    x = padax.device_put(_WAVE_10S)
-    return lambda: f(mel, x).block_until_ready()
-
-
-def _paddle_mel_10s():
-    import paddle
-    from paddle.audio.features import MelSpectrogram
-    mel = MelSpectrogram(sr=16000, n_fft=512, hop_length=160, n_mels=64)
-    x = paddle.to_tensor(_WAVE_10S)
-    return lambda: mel(x).numpy()
-
-
 def _with(lib_name: str, fn):
     def setup():
         import importlib
@@ -204,7 +187,7 @@ def workloads() -> list[Workload]:
                  {"padax": _with("padax", lambda lib: _gcn_step(lib, True)),
                   "paddle": _with("paddle", lambda lib: _gcn_step(lib, False))}),
         Workload("mel_spectrogram_10s", "audio MelSpectrogram (n_fft 512, hop 160, 64 mels) of 10 s at 16 kHz",
-                 {"padax": _padax_mel_10s, "paddle": _paddle_mel_10s}),
+                 {"padax": lambda: _padax_mel(_WAVE_10S), "paddle": lambda: _paddle_mel(_WAVE_10S)}),
         Workload("fused_mha_forward", f"paddle.incubate.nn.FusedMultiHeadAttention forward (post-LN, eval), "
                                       f"[B, S, E] = [{_B}, {_S}, {_E}], {_NH} heads",
                  {"padax": _padax_mha, "paddle": _paddle_mha}),

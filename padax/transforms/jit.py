@@ -145,7 +145,7 @@ class _RefProgram:
     def __init__(self, closed: ClosedJaxpr, out_tree: Any, name: str):
         pure, self.ref_pos = discharge_jaxpr(closed)  # (every const became a leading input)
         self.exe, _ = compile_jaxpr(pure, name)
-        self.consts = [c if type(c) in (Ref, Tensor) else device_put(c) for c in closed.consts]
+        self.consts = [c if type(c) is Ref or isinstance(c, Tensor) else device_put(c) for c in closed.consts]
         self.out_tree = out_tree
 
     def __call__(self, bufs: list, args: Any) -> Any:

@@ -28,9 +28,9 @@ def _model():
     return nn.Sequential(nn.Linear(5, 8), nn.ReLU(), nn.Linear(8, 1))
 
 
-def _steps(model, compiled, n=3):
+def _steps(model, compiled, n=3, opt=None, after_step=None):
     import padax
-    opt = padax.optimizer.Adam(0.05, parameters=model.parameters())
+    opt = opt if opt is not None else padax.optimizer.Adam(0.05, parameters=model.parameters())
 
     def step(x, y):
         loss = ((model(x) - y) ** 2).mean()
@@ -40,7 +40,12 @@ def _steps(model, compiled, n=3):
         return loss
     step = padax.jit(step) if compiled else step
     x, y = padax.to_tensor(X), padax.to_tensor(Y)
-    return [float(step(x, y)) for _ in range(n)], [p.numpy() for p in model.parameters()]
+    losses = []
+    for _ in range(n):
+        losses.append(float(step(x, y)))
+        if after_step is not None:
+            after_step()
+    return losses, [p.numpy() for p in model.parameters()]
 
 
 @pytest.mark.parametrize("wrap", ["DataParallel", "distributed_model"])
@@ -69,21 +74,8 @@ def test_data_parallel_compiled_step_sees_the_scheduler(mesh8):
     import padax
 
     def run(dp, compiled):
-        model = _model()
-        model = padax.DataParallel(model) if dp else model
+        model = padax.DataParallel(_model()) if dp else _model()
         sched = padax.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
         opt = padax.optimizer.SGD(sched, parameters=model.parameters())
-
-        def step(x, y):
-            loss = ((model(x) - y) ** 2).mean()
-            loss.backward()
-            opt.step()
-            opt.clear_grad()
-            return loss
-        step = padax.jit(step) if compiled else step
-        out = []
-        for _ in range(4):
-            out.append(float(step(padax.to_tensor(X), padax.to_tensor(Y))))
-            sched.step()
-        return out
+        return _steps(model, compiled, n=4, opt=opt, after_step=sched.step)[0]
     np.testing.assert_allclose(run(True, True), run(False, False), rtol=1e-5)
