@@ -35,6 +35,8 @@ SKIP = {
     "increment", "create_parameter", "cond", "switch", "while_loop", "fori_loop", "scan", "map", "vectorize",
     "frompyfunc", "piecewise", "apply_along_axis", "apply_over_axes", "fromfunction", "load", "save", "savez",
     "loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile", "set_printoptions", "printoptions",
+    # global mode switches: Paddle's static-graph mode and the tape's grad mode would change every later call
+    "enable_static", "disable_static", "set_grad_enabled", "no_grad", "enable_grad",
 }
 
 ERROR_TYPES_OK = (TypeError, ValueError, OverflowError, MemoryError)
