@@ -43,12 +43,13 @@ def _pad_front(a: Any, n: int) -> Any:
     return pnp.concatenate([pnp.zeros((n - a.shape[0],), a.dtype), a]) if a.shape[0] < n else a
 
 
-def _poly_pair(op: str, a1: Any, a2: Any) -> tuple[Any, Any]:
-    """Two coefficient arrays promoted together; a scalar is a constant polynomial, more than 1-D is refused."""
-    a, b = promote(pnp.atleast_1d(to_array(a1)), pnp.atleast_1d(to_array(a2)))
-    if a.ndim != 1 or b.ndim != 1:
-        raise op_value_error(op, f"coefficients must be 1-D, got {a.aval.str_short()} and {b.aval.str_short()}")
-    return a, b
+def _coefficients(op: str, *arrays: Any, inexact: bool = False) -> tuple[Any, ...]:
+    """Coefficient arrays promoted together (to floating where `inexact`); a scalar is a constant polynomial,
+    more than 1-D is refused."""
+    out = (promote_inexact if inexact else promote)(*(pnp.atleast_1d(to_array(a)) for a in arrays))
+    if any(a.ndim != 1 for a in out):
+        raise op_value_error(op, "coefficients must be 1-D, got " + " and ".join(a.aval.str_short() for a in out))
+    return tuple(out)
 
 
 def polyadd(a1: Any, a2: Any) -> Any:
@@ -65,7 +66,7 @@ def polyadd(a1: Any, a2: Any) -> Any:
         >>> pnp.polyadd(pnp.array([1, 2]), pnp.array([1, 0, 0])).tolist()
         [1, 1, 2]
     """
-    a, b = _poly_pair("polyadd", a1, a2)
+    a, b = _coefficients("polyadd", a1, a2)
     n = builtins.max(a.shape[0], b.shape[0])
     return _pad_front(a, n) + _pad_front(b, n)
 
@@ -84,7 +85,7 @@ def polysub(a1: Any, a2: Any) -> Any:
         >>> pnp.polysub(pnp.array([1, 2]), pnp.array([1, 0, 0])).tolist()
         [-1, 1, 2]
     """
-    a, b = _poly_pair("polysub", a1, a2)
+    a, b = _coefficients("polysub", a1, a2)
     n = builtins.max(a.shape[0], b.shape[0])
     return _pad_front(a, n) - _pad_front(b, n)
 
@@ -109,7 +110,7 @@ def polymul(a1: Any, a2: Any, *, trim_leading_zeros: bool = False) -> Any:
         >>> pnp.polymul(pnp.array([1.0, 1.0]), pnp.array([1.0, -1.0])).tolist()
         [1.0, 0.0, -1.0]
     """
-    a, b = promote_inexact(a1, a2)
+    a, b = _coefficients("polymul", a1, a2, inexact=True)
     if trim_leading_zeros:
         a, b = _trim_leading("polymul", a), _trim_leading("polymul", b)
     if a.shape[0] == 0 or b.shape[0] == 0:
@@ -135,7 +136,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     m = static_int("polyder", m, "m")
     if m < 0:
         raise op_value_error("polyder", f"the order of the derivative must be >= 0, got {m}")
-    (pa,) = promote_inexact(p)
+    (pa,) = _coefficients("polyder", p, inexact=True)
     for _ in builtins.range(m):
         n = pa.shape[0]
         if n == 0:
@@ -163,7 +164,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     m = static_int("polyint", m, "m")
     if m < 0:
         raise op_value_error("polyint", f"the order of the antiderivative must be >= 0, got {m}")
-    (pa,) = promote_inexact(p)
+    (pa,) = _coefficients("polyint", p, inexact=True)
     ks = pnp.zeros((m,), pa.dtype) if k is None else pnp.ravel(to_array(k, pa.dtype))
     if ks.shape[0] == 1 and m > 1:
         ks = pnp.broadcast_to(ks, (m,))
@@ -191,7 +192,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> Any:
         >>> q.tolist(), r.tolist()
         ([1.0, -1.0], [0.0, 0.0, 0.0])
     """
-    ua, va = promote_inexact(u, v)
+    ua, va = _coefficients("polydiv", u, v, inexact=True)
     m, n = ua.shape[0] - 1, va.shape[0] - 1
     scale = 1.0 / va[0]
     r = [ua[i] for i in builtins.range(m + 1)]

@@ -153,6 +153,10 @@ def test_eager_only_paths_and_errors():
     r = padax.jit(lambda c: pnp.roots(c, strip_zeros=False))(np.array([1.0, -3.0, 2.0]))
     np.testing.assert_allclose(np.sort(np.real(np.asarray(r))), [1.0, 2.0], atol=1e-12)
     assert pnp.polymul(np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0]), trim_leading_zeros=True).tolist() == [1.0, 2.0]
+    np.testing.assert_allclose(np.asarray(pnp.polymul(np.array([1.0, 2.0]), np.complex64(2))), [2.0, 4.0])
+    for name in ("polymul", "polyadd", "polydiv", "polyder"):
+        with pytest.raises(ValueError, match=f"{name}: coefficients must be 1-D"):
+            getattr(pnp, name)(*([np.ones((1, 3))] if name == "polyder" else [np.ones((1, 3)), 2.0]))
     with pytest.raises(ValueError, match="setdiff1d"):
         padax.jit(lambda a, b: pnp.setdiff1d(a, b))(I1, I2)
     with pytest.raises(ValueError, match="trim_zeros"):
